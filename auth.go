@@ -1,0 +1,312 @@
+package chat
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"math"
+	"sort"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/teamchat/chat/ratelimit"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// Actor is the authenticated user on whose behalf an operation runs. The zero Actor is an
+// anonymous spectator, accepted only by the operations that say so.
+type Actor struct {
+	UserID users.ID
+}
+
+// Anonymous reports whether a is the unauthenticated spectator.
+func (a Actor) Anonymous() bool { return a.UserID == 0 }
+
+// The messages of authentication failures, as Zulip words them.
+const (
+	msgNotLoggedIn       = "Not logged in: API authentication or user session required"
+	msgMalformedKey      = "Malformed API key"
+	msgInvalidKey        = "Invalid API key"
+	msgUserDeactivated   = "Account is deactivated"
+	msgRealmDeactivated  = "This organization has been deactivated"
+	msgWebhookBot        = "This API is not available to incoming webhook bots."
+	msgBadCredentials    = "Your username or password is incorrect"
+	msgRateLimited       = "API usage exceeded rate limit"
+	msgJWTDisabled       = "JWT authentication is not enabled for this organization"
+	msgNoJWT             = "No JSON web token passed in request"
+	msgBadJWT            = "Bad JSON web token"
+	msgNoJWTEmail        = "No email specified in JSON web token claims"
+	msgDevAuthDisabled   = "DevAuthBackend not enabled."
+	msgPasswordAuthOff   = "Password authentication is disabled in this organization"
+	msgInvalidEmailInput = "Enter a valid email address."
+)
+
+// ErrNotLoggedIn is the error for a request that needs credentials and carries none.
+func ErrNotLoggedIn() *Error { return Errorf(CodeUnauthorized, msgNotLoggedIn) }
+
+// AuthenticateAPIKey checks HTTP Basic credentials: the user's delivery email (compared
+// case-insensitively) and API key (compared in constant time). Every failure is a 401
+// UNAUTHORIZED error with Zulip's message.
+func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
+	if !users.ValidAPIKey(apiKey) {
+		return Actor{}, Errorf(CodeUnauthorized, msgMalformedKey)
+	}
+	var actor Actor
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		u, err := tx.Users().GetByEmail(email)
+		if errors.Is(err, storage.ErrNotFound) {
+			return Errorf(CodeUnauthorized, msgInvalidKey)
+		}
+		if err != nil {
+			return err
+		}
+		if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) != 1 {
+			return Errorf(CodeUnauthorized, msgInvalidKey)
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		switch {
+		case realm.Deactivated:
+			return Errorf(CodeUnauthorized, msgRealmDeactivated)
+		case !u.IsActive:
+			return Errorf(CodeUnauthorized, msgUserDeactivated)
+		case u.BotType == users.BotIncomingWebhook:
+			return Errorf(CodeUnauthorized, msgWebhookBot)
+		}
+		actor = Actor{UserID: u.ID}
+		return nil
+	})
+	return actor, err
+}
+
+// FetchAPIKeyParams are the parameters of POST /fetch_api_key.
+type FetchAPIKeyParams struct {
+	Username string
+	Password string
+	// ClientAddress is the caller's network address, for rate limiting.
+	ClientAddress string
+}
+
+// FetchAPIKeyResult is the answer of a successful password login.
+type FetchAPIKeyResult struct {
+	APIKey string   `json:"api_key"`
+	Email  string   `json:"email"`
+	UserID users.ID `json:"user_id"`
+}
+
+// FetchAPIKey exchanges a username (email) and password for the user's API key. Attempts are
+// rate limited per username and per client address before the password is checked; a
+// successful login clears the username's failures.
+func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAPIKeyResult, error) {
+	if err := users.CheckEmail(p.Username); err != nil {
+		return FetchAPIKeyResult{}, badRequest(msgInvalidEmailInput)
+	}
+	userKey := "user:" + users.NormalizeEmail(p.Username)
+	if err := rateLimited(s.loginByUser.Allow(userKey)); err != nil {
+		return FetchAPIKeyResult{}, err
+	}
+	if p.ClientAddress != "" {
+		if err := rateLimited(s.loginByAddr.Allow("addr:" + p.ClientAddress)); err != nil {
+			return FetchAPIKeyResult{}, err
+		}
+	}
+	var res FetchAPIKeyResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		u, err := tx.Users().GetByEmail(p.Username)
+		if errors.Is(err, storage.ErrNotFound) {
+			checkPassword(s.dummyHash, p.Password)
+			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+		}
+		if err != nil {
+			return err
+		}
+		if err := loginAllowed(realm, u); err != nil {
+			return err
+		}
+		if !realm.PasswordAuthEnabled {
+			return Errorf(CodePasswordAuthDisabled, msgPasswordAuthOff)
+		}
+		if u.PasswordHash == "" || p.Password == "" || !checkPassword(u.PasswordHash, p.Password) {
+			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+		}
+		res = FetchAPIKeyResult{APIKey: u.APIKey, Email: u.Email, UserID: u.ID}
+		return nil
+	})
+	if err != nil {
+		return FetchAPIKeyResult{}, err
+	}
+	s.loginByUser.Reset(userKey)
+	return res, nil
+}
+
+// loginAllowed refuses deactivated users and organizations, in Zulip's order.
+func loginAllowed(realm realms.Realm, u users.User) error {
+	if !u.IsActive {
+		return Errorf(CodeUserDeactivated, msgUserDeactivated)
+	}
+	if realm.Deactivated {
+		return Errorf(CodeRealmDeactivated, msgRealmDeactivated)
+	}
+	return nil
+}
+
+// rateLimited turns a refusal into the RATE_LIMIT_HIT error (HTTP 429) with retry-after.
+func rateLimited(d ratelimit.Decision) error {
+	if d.Allowed {
+		return nil
+	}
+	secs := math.Ceil(d.RetryAfter.Seconds()*1000) / 1000
+	return Errorf(CodeRateLimitHit, msgRateLimited).With("retry-after", secs)
+}
+
+// JWTFetchAPIKeyParams are the parameters of POST /jwt/fetch_api_key.
+type JWTFetchAPIKeyParams struct {
+	Token          string
+	IncludeProfile bool
+}
+
+// JWTFetchAPIKeyResult is the answer of a JWT login. User is set when IncludeProfile was.
+type JWTFetchAPIKeyResult struct {
+	APIKey string      `json:"api_key"`
+	Email  string      `json:"email"`
+	User   *UserRecord `json:"user,omitempty"`
+}
+
+// JWTFetchAPIKey exchanges a JWT signed with the configured HS256 key, carrying an `email`
+// claim, for that user's API key. The algorithm is pinned, the signature checked, and exp,
+// nbf and iat validated when present.
+func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (JWTFetchAPIKeyResult, error) {
+	if len(s.opts.JWTKey) == 0 {
+		return JWTFetchAPIKeyResult{}, badRequest(msgJWTDisabled)
+	}
+	if p.Token == "" {
+		return JWTFetchAPIKeyResult{}, badRequest(msgNoJWT)
+	}
+	claims := jwt.MapClaims{}
+	_, err := jwt.ParseWithClaims(p.Token, claims, func(*jwt.Token) (any, error) { return s.opts.JWTKey, nil },
+		jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.now), jwt.WithIssuedAt())
+	if err != nil {
+		return JWTFetchAPIKeyResult{}, badRequest(msgBadJWT)
+	}
+	email, ok := claims["email"].(string)
+	if !ok || email == "" {
+		return JWTFetchAPIKeyResult{}, badRequest(msgNoJWTEmail)
+	}
+	var res JWTFetchAPIKeyResult
+	err = s.view(ctx, func(tx storage.ReadTx) error {
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		u, err := tx.Users().GetByEmail(email)
+		if errors.Is(err, storage.ErrNotFound) {
+			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+		}
+		if err != nil {
+			return err
+		}
+		if err := loginAllowed(realm, u); err != nil {
+			return err
+		}
+		res = JWTFetchAPIKeyResult{APIKey: u.APIKey, Email: u.Email}
+		if p.IncludeProfile {
+			rec := userRecord(realm, u, u, recordOptions{})
+			res.User = &rec
+		}
+		return nil
+	})
+	return res, err
+}
+
+// DevFetchAPIKeyParams are the parameters of POST /dev_fetch_api_key.
+type DevFetchAPIKeyParams struct {
+	Username string
+}
+
+// DevFetchAPIKey returns any active user's API key without a password. It works only on a
+// Service created with Options.Dev.
+func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (FetchAPIKeyResult, error) {
+	if !s.opts.Dev {
+		return FetchAPIKeyResult{}, badRequest(msgDevAuthDisabled)
+	}
+	if err := users.CheckEmail(p.Username); err != nil {
+		return FetchAPIKeyResult{}, badRequest(msgInvalidEmailInput)
+	}
+	var res FetchAPIKeyResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		u, err := tx.Users().GetByEmail(p.Username)
+		if errors.Is(err, storage.ErrNotFound) {
+			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+		}
+		if err != nil {
+			return err
+		}
+		if err := loginAllowed(realm, u); err != nil {
+			return err
+		}
+		res = FetchAPIKeyResult{APIKey: u.APIKey, Email: u.Email, UserID: u.ID}
+		return nil
+	})
+	return res, err
+}
+
+// DevUser is one entry of dev_list_users.
+type DevUser struct {
+	Email    string `json:"email"`
+	RealmURI string `json:"realm_uri"`
+}
+
+// DevListUsersResult lists the active humans for a development login page.
+type DevListUsersResult struct {
+	DirectAdmins []DevUser `json:"direct_admins"`
+	DirectUsers  []DevUser `json:"direct_users"`
+}
+
+// DevListUsers lists active human users, administrators and owners apart, sorted by email.
+// It works only on a Service created with Options.Dev.
+func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) {
+	if !s.opts.Dev {
+		return DevListUsersResult{}, badRequest(msgDevAuthDisabled)
+	}
+	res := DevListUsersResult{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		all, err := tx.Users().List()
+		if err != nil {
+			return err
+		}
+		for _, u := range all {
+			if !u.IsActive || u.IsBot() {
+				continue
+			}
+			d := DevUser{Email: u.Email, RealmURI: realm.URL}
+			if u.Role.IsAdmin() {
+				res.DirectAdmins = append(res.DirectAdmins, d)
+			} else {
+				res.DirectUsers = append(res.DirectUsers, d)
+			}
+		}
+		return nil
+	})
+	byEmail := func(l []DevUser) func(i, j int) bool {
+		return func(i, j int) bool { return users.NormalizeEmail(l[i].Email) < users.NormalizeEmail(l[j].Email) }
+	}
+	sort.Slice(res.DirectAdmins, byEmail(res.DirectAdmins))
+	sort.Slice(res.DirectUsers, byEmail(res.DirectUsers))
+	return res, err
+}

@@ -1,0 +1,208 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/teamchat/chat/queue"
+	"github.com/teamchat/chat/ratelimit"
+	"github.com/teamchat/chat/storage"
+)
+
+// Version is this project's release.
+const Version = "0.1.0"
+
+// FeatureLevel is the Zulip API feature level the Service implements.
+const FeatureLevel = 481
+
+// ServiceVersion is reported as service_version (and zulip_version). It starts with the Zulip
+// release whose API it follows so that clients parsing a version number read a sensible one.
+const ServiceVersion = "12.0-teamchat-" + Version
+
+// Options configure a Service. Only Store is required.
+type Options struct {
+	Store storage.Storage
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives the Service's logs; nil means slog.Default().
+	Logger *slog.Logger
+
+	// JWTKey enables POST /jwt/fetch_api_key with this HS256 secret; nil disables it.
+	JWTKey []byte
+	// Dev enables the development login endpoints (dev_fetch_api_key, dev_list_users).
+	Dev bool
+	// PushNotificationsEnabled is reported by server_settings.
+	PushNotificationsEnabled bool
+
+	// HeartbeatWait is how long a blocking GET /events waits before answering with a heartbeat
+	// (default 50s).
+	HeartbeatWait time.Duration
+	// QueueIdleTimeout is the default lifetime of an idle event queue (default 600s).
+	QueueIdleTimeout time.Duration
+	// QueueGCInterval is how often idle queues are collected (default 60s).
+	QueueGCInterval time.Duration
+	// MaxEventsPerQueue bounds a queue's unacknowledged events (default 10000); a queue that
+	// overflows is discarded and its client re-registers.
+	MaxEventsPerQueue int
+	// MaxQueuesPerUser bounds the queues one user may hold (default 100).
+	MaxQueuesPerUser int
+
+	// LoginRateLimit limits password attempts per username (default 5 per 30 minutes).
+	LoginRateLimit *ratelimit.Rule
+	// LoginAddressRateLimit limits password attempts per client address (default 100 per 30
+	// minutes).
+	LoginAddressRateLimit *ratelimit.Rule
+
+	// PasswordHashing sets the argon2id cost; zero values take the defaults (64 MiB, 1 pass).
+	// Tests lower it.
+	PasswordHashing PasswordHashing
+}
+
+// Service is the chat engine. It is safe for concurrent use.
+type Service struct {
+	store  storage.Storage
+	now    func() time.Time
+	log    *slog.Logger
+	opts   Options
+	queues *queue.Manager
+	fanout fanout
+
+	// writeMu orders commits and their events: a mutation holds it exclusively from the start
+	// of its transaction until its events are published, so events reach the queues in commit
+	// order; a registration holds it shared while it creates its queue and reads the state, so
+	// no commit falls between the two.
+	writeMu sync.RWMutex
+
+	loginByUser *ratelimit.Limiter
+	loginByAddr *ratelimit.Limiter
+	hashing     PasswordHashing
+	// dummyHash is checked when a login names an unknown user, so that it costs as much as a
+	// login of a known user.
+	dummyHash string
+
+	closeOnce sync.Once
+}
+
+// fanout delivers committed events to the queues of their recipients. The in-process
+// implementation is the queue manager; several processes can share events through another
+// implementation.
+type fanout interface {
+	Publish(owners []int64, typ string, payload any)
+}
+
+// New returns a Service on opts.Store. Close it to stop its background work.
+func New(opts Options) (*Service, error) {
+	if opts.Store == nil {
+		return nil, errors.New("chat: Options.Store is required")
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.HeartbeatWait <= 0 {
+		opts.HeartbeatWait = 50 * time.Second
+	}
+	if opts.LoginRateLimit == nil {
+		opts.LoginRateLimit = &ratelimit.Rule{Window: 30 * time.Minute, Max: 5}
+	}
+	if opts.LoginAddressRateLimit == nil {
+		opts.LoginAddressRateLimit = &ratelimit.Rule{Window: 30 * time.Minute, Max: 100}
+	}
+	s := &Service{
+		store: opts.Store,
+		now:   opts.Now,
+		log:   opts.Logger,
+		opts:  opts,
+		queues: queue.New(queue.Options{
+			Now:                opts.Now,
+			HeartbeatWait:      opts.HeartbeatWait,
+			DefaultIdleTimeout: opts.QueueIdleTimeout,
+			GCInterval:         opts.QueueGCInterval,
+			MaxEventsPerQueue:  opts.MaxEventsPerQueue,
+			MaxQueuesPerOwner:  opts.MaxQueuesPerUser,
+		}),
+		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
+		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),
+		hashing:     opts.PasswordHashing.withDefaults(),
+	}
+	s.fanout = s.queues
+	dummy, err := s.hashing.hashPassword("not a password")
+	if err != nil {
+		s.queues.Close()
+		return nil, err
+	}
+	s.dummyHash = dummy
+	return s, nil
+}
+
+// Close ends every waiting long-poll and stops the Service's background work. It does not
+// close the store, which belongs to the caller.
+func (s *Service) Close() error {
+	s.closeOnce.Do(s.queues.Close)
+	return nil
+}
+
+// pending is one event collected during a transaction, published after commit.
+type pending struct {
+	recipients []int64
+	typ        string
+	payload    any
+}
+
+// events collects the events of one mutation.
+type events struct{ list []pending }
+
+// add records an event for the given users.
+func (e *events) add(typ string, payload any, recipients []int64) {
+	if len(recipients) == 0 {
+		return
+	}
+	e.list = append(e.list, pending{recipients: recipients, typ: typ, payload: payload})
+}
+
+// update runs fn in one write transaction and publishes the events it collected once the
+// transaction has committed. Nothing is published when fn or the commit fails; the closure may
+// run more than once, so it starts each run with an empty event list.
+func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	var ev events
+	err := s.store.Update(ctx, func(tx storage.Tx) error {
+		ev = events{}
+		return fn(tx, &ev)
+	})
+	if err != nil {
+		return s.storageError(err)
+	}
+	for _, p := range ev.list {
+		s.fanout.Publish(p.recipients, p.typ, p.payload)
+	}
+	return nil
+}
+
+// view runs fn in a read-only transaction.
+func (s *Service) view(ctx context.Context, fn func(tx storage.ReadTx) error) error {
+	if err := s.store.View(ctx, fn); err != nil {
+		return s.storageError(err)
+	}
+	return nil
+}
+
+// storageError passes *Error values through, keeps context errors recognisable and turns
+// anything else into a logged internal error.
+func (s *Service) storageError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeInternal, Msg: "Request cancelled", Err: err}
+	}
+	s.log.Error("storage failure", "err", err)
+	return internalError(err)
+}

@@ -1,0 +1,76 @@
+package chat_test
+
+import (
+	"context"
+	"fmt"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/users"
+)
+
+// Embed the engine on the in-memory store: create an organization and a user, register an
+// event queue and receive the event of a second user joining.
+func Example() {
+	ctx := context.Background()
+	store := memory.New()
+	defer store.Close()
+	svc, err := chat.New(chat.Options{Store: store})
+	if err != nil {
+		panic(err)
+	}
+	defer svc.Close()
+
+	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Example", URL: "https://chat.example.com"}); err != nil {
+		panic(err)
+	}
+	ada, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "ada@example.com", FullName: "Ada Lovelace", Role: users.RoleOwner})
+	if err != nil {
+		panic(err)
+	}
+	me := chat.Actor{UserID: ada.UserID}
+	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("users at register:", len(reg.RealmUsers))
+
+	if _, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "charles@example.com", FullName: "Charles Babbage"}); err != nil {
+		panic(err)
+	}
+	res, err := svc.GetEvents(ctx, me, chat.GetEventsParams{QueueID: *reg.QueueID, LastEventID: &reg.LastEventID, DontBlock: true})
+	if err != nil {
+		panic(err)
+	}
+	for _, ev := range res.Events {
+		add := ev.Payload.(chat.RealmUserEvent)
+		fmt.Println(ev.ID, ev.Type, add.Op, add.Person.(chat.UserRecord).FullName)
+	}
+	// Output:
+	// users at register: 1
+	// 0 realm_user add Charles Babbage
+}
+
+// Exchange a password for an API key, then authenticate a request with it.
+func ExampleService_FetchAPIKey() {
+	ctx := context.Background()
+	store := memory.New()
+	defer store.Close()
+	svc, _ := chat.New(chat.Options{Store: store, PasswordHashing: chat.PasswordHashing{MemoryKiB: 1024}})
+	defer svc.Close()
+	_, _ = svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Example", URL: "https://chat.example.com"})
+	_, _ = svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "ada@example.com", FullName: "Ada Lovelace", Password: "analytical engine"})
+
+	key, err := svc.FetchAPIKey(ctx, chat.FetchAPIKeyParams{Username: "ada@example.com", Password: "analytical engine"})
+	if err != nil {
+		panic(err)
+	}
+	actor, err := svc.AuthenticateAPIKey(ctx, key.Email, key.APIKey)
+	fmt.Println(len(key.APIKey), actor.UserID == key.UserID, err)
+
+	_, err = svc.FetchAPIKey(ctx, chat.FetchAPIKeyParams{Username: "ada@example.com", Password: "difference engine"})
+	fmt.Println(err)
+	// Output:
+	// 32 true <nil>
+	// AUTHENTICATION_FAILED: Your username or password is incorrect
+}

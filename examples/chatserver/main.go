@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/httpapi"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
+)
+
+// cli is the command line.
+type cli struct {
+	LogLevel slog.Level `help:"Log level (debug, info, warn, error)." default:"info"`
+	Serve    serveCmd   `cmd:"" help:"Serve the API."`
+}
+
+type serveCmd struct {
+	Listen        string        `help:"Address to listen on." default:"127.0.0.1:9991"`
+	Store         string        `help:"Storage: memory." default:"memory"`
+	RealmURL      string        `help:"Canonical URL of the organization (default: http://LISTEN)." name:"realm-url"`
+	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
+	Dev           bool          `help:"Seed a development organization mirroring Zulip's and enable the dev login endpoints."`
+	DevPassword   string        `help:"Password of every --dev user." name:"dev-password" default:"devpassword"`
+	Seed          string        `help:"Load an organization from this JSON seed file into an empty store." type:"existingfile"`
+	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
+}
+
+func main() {
+	var c cli
+	ctx := kong.Parse(&c, kong.Name("chatserver"), kong.Description("A Zulip-compatible chat server."))
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: c.LogLevel}))
+	if err := ctx.Run(logger); err != nil {
+		logger.Error("chatserver failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+// Run serves until SIGINT or SIGTERM, then ends long-polls and shuts down gracefully.
+func (c *serveCmd) Run(logger *slog.Logger) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ln, err := net.Listen("tcp", c.Listen)
+	if err != nil {
+		return err
+	}
+	return c.serve(ctx, ln, logger)
+}
+
+// serve runs the server on ln until ctx ends.
+func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
+	store, err := openStore(c.Store)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer store.Close()
+	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
+	if c.JWTKeyFile != "" {
+		key, err := os.ReadFile(c.JWTKeyFile)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		opts.JWTKey = []byte(strings.TrimSpace(string(key)))
+	}
+	svc, err := chat.New(opts)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer svc.Close()
+
+	realmURL := c.RealmURL
+	if realmURL == "" {
+		realmURL = "http://" + ln.Addr().String()
+	}
+	if err := c.provision(ctx, svc, realmURL); err != nil {
+		ln.Close()
+		return err
+	}
+
+	srv := &http.Server{
+		Handler:           httpapi.New(svc, httpapi.Options{Logger: logger}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("serving", "addr", ln.Addr().String(), "realm_url", realmURL, "store", c.Store, "dev", c.Dev)
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	svc.Close() // ends waiting long-polls so Shutdown need not wait for them
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// openStore opens the storage named by --store.
+func openStore(spec string) (storage.Storage, error) {
+	switch spec {
+	case "memory":
+		return memory.New(), nil
+	}
+	return nil, fmt.Errorf("unsupported --store %q (want memory)", spec)
+}
+
+// provision fills an empty store from --dev or --seed; a store that already holds an
+// organization is left as it is.
+func (c *serveCmd) provision(ctx context.Context, svc *chat.Service, realmURL string) error {
+	var seed *Seed
+	switch {
+	case c.Dev && c.Seed != "":
+		return errors.New("--dev and --seed exclude each other")
+	case c.Dev:
+		seed = devSeed(c.DevPassword)
+	case c.Seed != "":
+		var err error
+		if seed, err = loadSeed(c.Seed); err != nil {
+			return err
+		}
+	default:
+		seed = &Seed{Organization: SeedOrganization{Name: "Chat"}}
+	}
+	return seed.apply(ctx, svc, realmURL)
+}

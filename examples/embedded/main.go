@@ -1,0 +1,69 @@
+// Command embedded runs the chat engine inside a Go program, without HTTP: it creates an
+// organization on the in-memory store, registers an event queue for one user, creates another
+// user and prints the events the first user receives.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/users"
+)
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context) error {
+	store := memory.New()
+	defer store.Close()
+	svc, err := chat.New(chat.Options{Store: store})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+
+	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{
+		Name: "Embedded", URL: "https://chat.example.com",
+	}); err != nil {
+		return err
+	}
+	ada, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
+		Email: "ada@example.com", FullName: "Ada Lovelace", Role: users.RoleOwner,
+	})
+	if err != nil {
+		return err
+	}
+	me := chat.Actor{UserID: ada.UserID}
+	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"realm_user"}})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("registered queue; %d user(s) in the organization\n", len(reg.RealmUsers))
+
+	if _, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
+		Email: "charles@example.com", FullName: "Charles Babbage",
+	}); err != nil {
+		return err
+	}
+	res, err := svc.GetEvents(ctx, me, chat.GetEventsParams{
+		QueueID: *reg.QueueID, LastEventID: &reg.LastEventID, DontBlock: true,
+	})
+	if err != nil {
+		return err
+	}
+	for _, ev := range res.Events {
+		body, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("event %d %s: %s\n", ev.ID, ev.Type, body)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	chat "github.com/teamchat/chat"
+)
+
+// writeError is the single place that turns an error into the error envelope: an *chat.Error
+// found with errors.As gives its code, status, message and extra keys; anything else is a
+// logged internal error with a generic message.
+func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var e *chat.Error
+	if !errors.As(err, &e) || e.Code == chat.CodeInternal {
+		if r.Context().Err() == nil {
+			h.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
+		writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
+		return
+	}
+	body := make(map[string]any, len(e.Extra)+3)
+	for k, v := range e.Extra {
+		body[k] = v
+	}
+	body["result"] = "error"
+	body["msg"] = e.Msg
+	body["code"] = string(e.Code)
+	status := e.HTTPStatus()
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+	}
+	if retry, ok := e.Extra["retry-after"].(float64); ok {
+		w.Header().Set("Retry-After", strconv.FormatFloat(retry, 'f', -1, 64))
+	}
+	writeJSON(w, status, body)
+}
+
+func writeNotFound(w http.ResponseWriter) {
+	writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "msg": "Not Found", "code": string(chat.CodeNotFound)})
+}
+
+func writeMethodNotAllowed(w http.ResponseWriter, allowed []string) {
+	w.Header().Set("Allow", strings.Join(allowed, ", "))
+	writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"result": "error", "msg": "Method Not Allowed", "allowed_methods": allowed})
+}
+
+// writeSuccess writes {"result":"success","msg":"", ...result's keys,
+// "ignored_parameters_unsupported": [...]}. result must marshal to a JSON object (or be nil).
+func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"result":"success","msg":""`)
+	if result != nil {
+		body, err := json.Marshal(result)
+		if err != nil || len(body) < 2 || body[0] != '{' {
+			writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
+			return
+		}
+		if inner := body[1 : len(body)-1]; len(inner) > 0 {
+			buf.WriteByte(',')
+			buf.Write(inner)
+		}
+	}
+	if len(ignored) > 0 {
+		list, _ := json.Marshal(ignored)
+		buf.WriteString(`,"ignored_parameters_unsupported":`)
+		buf.Write(list)
+	}
+	buf.WriteString("}\n")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte(`{"result":"error","msg":"Internal server error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}

@@ -1,0 +1,137 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"time"
+
+	chat "github.com/teamchat/chat"
+)
+
+// registerParams decodes the parameters of POST /register (also accepted by GET /events when
+// it registers a queue).
+func registerParams(p *params) (chat.RegisterQueueParams, error) {
+	var (
+		rp  chat.RegisterQueueParams
+		err error
+	)
+	if rp.ApplyMarkdown, err = p.boolOr("apply_markdown", false); err != nil {
+		return rp, err
+	}
+	if rp.ClientGravatar, err = p.boolean("client_gravatar"); err != nil {
+		return rp, err
+	}
+	rp.IncludeSubscribers, _ = p.str("include_subscribers")
+	if rp.SlimPresence, err = p.boolOr("slim_presence", false); err != nil {
+		return rp, err
+	}
+	if rp.PresenceHistoryLimitDays, err = p.integer("presence_history_limit_days"); err != nil {
+		return rp, err
+	}
+	if rp.EventTypes, err = optionalList(p, "event_types"); err != nil {
+		return rp, err
+	}
+	if rp.FetchEventTypes, err = optionalList(p, "fetch_event_types"); err != nil {
+		return rp, err
+	}
+	if rp.AllPublicStreams, err = p.boolean("all_public_streams"); err != nil {
+		return rp, err
+	}
+	narrow, err := jsonParam[[][]string](p, "narrow", false)
+	if err != nil {
+		return rp, err
+	}
+	if narrow != nil {
+		rp.Narrow = *narrow
+	}
+	caps, err := jsonParam[chat.ClientCapabilities](p, "client_capabilities", false)
+	if err != nil {
+		return rp, err
+	}
+	if caps != nil {
+		rp.ClientCapabilities = *caps
+	}
+	if rp.IdleQueueTimeout, err = idleQueueTimeout(p); err != nil {
+		return rp, err
+	}
+	for _, name := range []string{"queue_lifespan_secs", "lifespan_secs"} {
+		if v, err := p.integer(name); err != nil {
+			return rp, err
+		} else if v != nil {
+			rp.QueueLifespanSecs = v
+		}
+	}
+	return rp, nil
+}
+
+// optionalList decodes a JSON list of strings; nil when absent (null also means absent).
+func optionalList(p *params, name string) ([]string, error) {
+	l, err := jsonParam[[]string](p, name, false)
+	if err != nil || l == nil {
+		return nil, err
+	}
+	if *l == nil {
+		return nil, nil
+	}
+	return *l, nil
+}
+
+// idleQueueTimeout reads idle_queue_timeout: JSON integer seconds, or "mobile" (quoted or
+// not).
+func idleQueueTimeout(p *params) (*time.Duration, error) {
+	raw, ok := p.str("idle_queue_timeout")
+	if !ok {
+		return nil, nil
+	}
+	if raw == "mobile" || raw == `"mobile"` {
+		d := chat.MobileIdleQueueTimeout
+		return &d, nil
+	}
+	var secs int64
+	if err := json.Unmarshal([]byte(raw), &secs); err != nil {
+		return nil, chat.InvalidArgument("idle_queue_timeout", "")
+	}
+	if secs <= 0 {
+		return nil, chat.Errorf(chat.CodeBadRequest, "idle_queue_timeout is too small")
+	}
+	d := time.Duration(min(secs, int64(chat.MaxIdleQueueTimeout/time.Second))) * time.Second
+	return &d, nil
+}
+
+// registerQueue serves POST /register.
+func (h *Handler) registerQueue(r *request) (any, error) {
+	rp, err := registerParams(r.params)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.RegisterQueue(r.ctx, r.actor, rp)
+}
+
+// getEvents serves GET /events.
+func (h *Handler) getEvents(r *request) (any, error) {
+	var (
+		gp  chat.GetEventsParams
+		err error
+	)
+	gp.QueueID, _ = r.params.str("queue_id")
+	if gp.LastEventID, err = r.params.integer("last_event_id"); err != nil {
+		return nil, err
+	}
+	if gp.DontBlock, err = r.params.boolOr("dont_block", false); err != nil {
+		return nil, err
+	}
+	if gp.QueueID == "" {
+		if gp.Register, err = registerParams(r.params); err != nil {
+			return nil, err
+		}
+	}
+	return h.svc.GetEvents(r.ctx, r.actor, gp)
+}
+
+// deleteQueue serves DELETE /events.
+func (h *Handler) deleteQueue(r *request) (any, error) {
+	id, err := r.params.requiredStr("queue_id")
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.DeleteQueue(r.ctx, r.actor, chat.DeleteQueueParams{QueueID: id})
+}

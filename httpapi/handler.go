@@ -1,0 +1,162 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/base64"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+
+	chat "github.com/teamchat/chat"
+)
+
+// DefaultMaxBodyBytes bounds request bodies when Options.MaxBodyBytes is zero.
+const DefaultMaxBodyBytes = 4 << 20
+
+// Options configure a Handler.
+type Options struct {
+	// MaxBodyBytes bounds a request body (default DefaultMaxBodyBytes).
+	MaxBodyBytes int64
+	// Logger receives request failures; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Handler serves the API of one Service.
+type Handler struct {
+	svc    *chat.Service
+	opts   Options
+	log    *slog.Logger
+	routes []route
+}
+
+// New returns the HTTP handler of svc.
+func New(svc *chat.Service, opts Options) *Handler {
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	h := &Handler{svc: svc, opts: opts, log: opts.Logger}
+	h.routes = h.table()
+	return h
+}
+
+// request is what a handler works with: the decoded parameters, the path values, the
+// authenticated actor and the original request.
+type request struct {
+	ctx    context.Context
+	http   *http.Request
+	params *params
+	path   map[string]string
+	actor  chat.Actor
+}
+
+// ServeHTTP routes the request, authenticates it and writes the envelope.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
+	path := cleanPath(r.URL.Path)
+	rest, ok := strings.CutPrefix(path, "/api/v1/")
+	if !ok {
+		writeNotFound(w)
+		return
+	}
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	rt, values, allowed := h.match(method, rest)
+	if rt == nil {
+		if len(allowed) == 0 {
+			writeNotFound(w)
+			return
+		}
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Allow", strings.Join(allowed, ", "))
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		writeMethodNotAllowed(w, allowed)
+		return
+	}
+	p, err := decodeParams(r, h.opts.MaxBodyBytes)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	req := &request{ctx: r.Context(), http: r, params: p, path: values}
+	if rt.auth != authNone {
+		actor, err := h.authenticate(r, rt.auth == authOptional)
+		if err != nil {
+			h.writeError(w, r, err)
+			return
+		}
+		req.actor = actor
+	}
+	result, err := rt.handle(req)
+	if err != nil {
+		h.writeError(w, r, err)
+		return
+	}
+	writeSuccess(w, result, p.ignored())
+}
+
+// authenticate reads HTTP Basic credentials. With optional set, a request without an
+// Authorization header runs as the anonymous actor.
+func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		if optional {
+			return chat.Actor{}, nil
+		}
+		return chat.Actor{}, chat.ErrNotLoggedIn()
+	}
+	fields := strings.Fields(header)
+	if len(fields) > 0 && !strings.EqualFold(fields[0], "basic") {
+		return chat.Actor{}, chat.Errorf(chat.CodeBadRequest, "This endpoint requires HTTP basic authentication.")
+	}
+	malformed := chat.Errorf(chat.CodeUnauthorized, "Invalid authorization header for basic auth")
+	if len(fields) != 2 {
+		return chat.Actor{}, malformed
+	}
+	raw, err := base64.StdEncoding.DecodeString(fields[1])
+	if err != nil {
+		return chat.Actor{}, malformed
+	}
+	parts := strings.Split(string(raw), ":")
+	if len(parts) != 2 {
+		return chat.Actor{}, malformed
+	}
+	return h.svc.AuthenticateAPIKey(r.Context(), strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
+}
+
+// clientAddress is the caller's IP address, for rate limiting.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// cleanPath collapses repeated slashes ("//api/v1/x" from clients whose site URL ends in "/").
+func cleanPath(p string) string {
+	if !strings.Contains(p, "//") {
+		return p
+	}
+	var b strings.Builder
+	prevSlash := false
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			if prevSlash {
+				continue
+			}
+			prevSlash = true
+		} else {
+			prevSlash = false
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,105 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// authKind says whether a route needs credentials.
+type authKind int
+
+const (
+	authRequired authKind = iota
+	authNone
+	authOptional // spectators may call it without credentials
+)
+
+// route is one row of the routing table.
+type route struct {
+	method  string
+	pattern string // relative to /api/v1/, with {name} segments
+	auth    authKind
+	handle  func(*request) (any, error)
+}
+
+// table lists every endpoint. A segment {name} matches any non-empty segment; one whose name
+// ends in _id matches digits only (a non-numeric id is an unknown route, as in Zulip).
+func (h *Handler) table() []route {
+	return []route{
+		{http.MethodGet, "server_settings", authNone, h.getServerSettings},
+		{http.MethodPost, "fetch_api_key", authNone, h.fetchAPIKey},
+		{http.MethodPost, "jwt/fetch_api_key", authNone, h.jwtFetchAPIKey},
+		{http.MethodPost, "dev_fetch_api_key", authNone, h.devFetchAPIKey},
+		{http.MethodGet, "dev_list_users", authNone, h.devListUsers},
+		{http.MethodPost, "register", authOptional, h.registerQueue},
+		{http.MethodGet, "events", authRequired, h.getEvents},
+		{http.MethodDelete, "events", authRequired, h.deleteQueue},
+	}
+}
+
+// match finds the route for method and path. When the path exists with other methods only,
+// it returns those methods.
+func (h *Handler) match(method, path string) (*route, map[string]string, []string) {
+	segments := strings.Split(strings.Trim(path, "/"), "/")
+	var allowed []string
+	for i := range h.routes {
+		rt := &h.routes[i]
+		values, ok := matchPattern(rt.pattern, segments)
+		if !ok {
+			continue
+		}
+		if rt.method == method {
+			return rt, values, nil
+		}
+		if !slices.Contains(allowed, rt.method) {
+			allowed = append(allowed, rt.method)
+		}
+	}
+	if len(allowed) > 0 {
+		if slices.Contains(allowed, http.MethodGet) {
+			allowed = append(allowed, http.MethodHead)
+		}
+		slices.Sort(allowed)
+	}
+	return nil, nil, allowed
+}
+
+func matchPattern(pattern string, segments []string) (map[string]string, bool) {
+	parts := strings.Split(pattern, "/")
+	if len(parts) != len(segments) {
+		return nil, false
+	}
+	var values map[string]string
+	for i, part := range parts {
+		seg := segments[i]
+		name, isVar := strings.CutPrefix(part, "{")
+		if !isVar {
+			if part != seg {
+				return nil, false
+			}
+			continue
+		}
+		name = strings.TrimSuffix(name, "}")
+		if seg == "" || strings.HasSuffix(name, "_id") && !allDigits(seg) {
+			return nil, false
+		}
+		if values == nil {
+			values = map[string]string{}
+		}
+		values[name] = seg
+	}
+	return values, true
+}
+
+func allDigits(s string) bool {
+	if len(s) > 18 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

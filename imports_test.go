@@ -1,0 +1,77 @@
+package chat_test
+
+import (
+	"go/build"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportDirection enforces the one-way flow of imports: leaf domain packages import only
+// users and the standard library; queue, ratelimit and markdown import nothing of the project;
+// storage imports leaves; backends import storage and leaves; chat never imports a backend or
+// httpapi; httpapi never imports storage; nothing but examples imports httpapi.
+func TestImportDirection(t *testing.T) {
+	t.Parallel()
+	const module = "github.com/teamchat/chat"
+	leaves := []string{"users", "realms"}
+	allowed := map[string][]string{
+		"users":               {},
+		"realms":              {"users"},
+		"queue":               {},
+		"ratelimit":           {},
+		"markdown":            {},
+		"storage":             leaves,
+		"storage/memory":      append([]string{"storage"}, leaves...),
+		"storage/storagetest": append([]string{"storage"}, leaves...),
+		".":                   append([]string{"storage", "queue", "ratelimit", "markdown"}, leaves...),
+		"httpapi":             append([]string{".", "markdown"}, leaves...),
+	}
+	dirs, err := filepath.Glob("*/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []string
+	for _, d := range dirs {
+		pkgs = append(pkgs, strings.TrimSuffix(d, "/"))
+	}
+	pkgs = append(pkgs, ".", "storage/memory", "storage/storagetest")
+	for _, rel := range pkgs {
+		if strings.HasPrefix(rel, "examples") || strings.HasPrefix(rel, ".") && rel != "." {
+			continue
+		}
+		pkg, err := build.ImportDir(rel, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				continue
+			}
+			t.Fatalf("%s: %v", rel, err)
+		}
+		ok, known := allowed[rel]
+		if !known {
+			t.Errorf("package %s has no entry in the import rules of this test", rel)
+			continue
+		}
+		for _, imp := range pkg.Imports {
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			target := strings.TrimPrefix(strings.TrimPrefix(imp, module), "/")
+			if target == "" {
+				target = "."
+			}
+			if !contains(ok, target) {
+				t.Errorf("%s imports %s, which the architecture forbids", rel, imp)
+			}
+		}
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,418 @@
+package queue
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Errors of the Manager.
+var (
+	// ErrBadQueueID: the queue does not exist (never did, expired, was deleted or overflowed)
+	// or belongs to another owner.
+	ErrBadQueueID = errors.New("queue: bad event queue id")
+	// ErrTooManyQueues: the owner already holds Options.MaxQueuesPerOwner queues.
+	ErrTooManyQueues = errors.New("queue: too many queues for this owner")
+	// ErrClosed: the Manager is closed.
+	ErrClosed = errors.New("queue: manager closed")
+)
+
+// PrunedError reports a last_event_id older than events already acknowledged.
+type PrunedError struct{ NewestPruned int64 }
+
+func (e *PrunedError) Error() string {
+	return fmt.Sprintf("queue: an event newer than %d has already been pruned", e.NewestPruned)
+}
+
+// NotInQueueError reports a last_event_id that was never in the queue.
+type NotInQueueError struct{ LastEventID int64 }
+
+func (e *NotInQueueError) Error() string {
+	return fmt.Sprintf("queue: event %d was not in this queue", e.LastEventID)
+}
+
+// HeartbeatType is the type of the event appended when a blocking fetch times out.
+const HeartbeatType = "heartbeat"
+
+// Defaults of Options.
+const (
+	DefaultIdleTimeout       = 600 * time.Second
+	DefaultGCInterval        = 60 * time.Second
+	DefaultHeartbeatWait     = 50 * time.Second
+	DefaultMaxEventsPerQueue = 10000
+	DefaultMaxQueuesPerOwner = 100
+)
+
+// Options configure a Manager; zero values take the defaults above.
+type Options struct {
+	// Now is the clock used for idle expiry; nil means time.Now.
+	Now func() time.Time
+	// HeartbeatWait is how long a blocking Get waits before appending a heartbeat.
+	HeartbeatWait      time.Duration
+	DefaultIdleTimeout time.Duration
+	GCInterval         time.Duration
+	MaxEventsPerQueue  int
+	MaxQueuesPerOwner  int
+	// Filter, when set, decides per queue whether an event is delivered and in which form
+	// (client capabilities). It receives the queue's Spec.Data. It must not call the Manager.
+	Filter func(data any, typ string, payload any) (any, bool)
+}
+
+// Spec describes a queue to register.
+type Spec struct {
+	Owner int64
+	// EventTypes limits the queue to these types (heartbeats always pass); nil means all.
+	EventTypes []string
+	// IdleTimeout is the queue's idle lifetime; zero means the default.
+	IdleTimeout time.Duration
+	// Data is kept with the queue and given to Options.Filter.
+	Data any
+}
+
+// Info identifies a registered queue.
+type Info struct {
+	ID          string
+	Owner       int64
+	IdleTimeout time.Duration
+}
+
+// Event is one queued event.
+type Event struct {
+	ID      int64
+	Type    string
+	Payload any
+}
+
+// GetParams are the arguments of Get.
+type GetParams struct {
+	QueueID string
+	Owner   int64
+	// LastEventID acknowledges (and frees) every event up to it; -1 acknowledges nothing.
+	LastEventID int64
+	DontBlock   bool
+}
+
+type eventQueue struct {
+	Info
+	types        map[string]bool // nil: all
+	data         any
+	events       []Event
+	nextID       int64
+	newestPruned int64
+	lastActive   time.Time
+	waiters      int
+	notify       chan struct{} // closed and replaced on every append and on discard
+	gone         bool
+}
+
+// Manager holds every queue of a process.
+type Manager struct {
+	opts Options
+
+	mu      sync.Mutex
+	queues  map[string]*eventQueue
+	byOwner map[int64]map[string]*eventQueue
+	closed  bool
+
+	done    chan struct{}
+	janitor sync.WaitGroup
+}
+
+// New returns a Manager and starts its janitor. Close it to stop the janitor.
+func New(opts Options) *Manager {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.HeartbeatWait <= 0 {
+		opts.HeartbeatWait = DefaultHeartbeatWait
+	}
+	if opts.DefaultIdleTimeout <= 0 {
+		opts.DefaultIdleTimeout = DefaultIdleTimeout
+	}
+	if opts.GCInterval <= 0 {
+		opts.GCInterval = DefaultGCInterval
+	}
+	if opts.MaxEventsPerQueue <= 0 {
+		opts.MaxEventsPerQueue = DefaultMaxEventsPerQueue
+	}
+	if opts.MaxQueuesPerOwner <= 0 {
+		opts.MaxQueuesPerOwner = DefaultMaxQueuesPerOwner
+	}
+	m := &Manager{
+		opts:    opts,
+		queues:  map[string]*eventQueue{},
+		byOwner: map[int64]map[string]*eventQueue{},
+		done:    make(chan struct{}),
+	}
+	m.janitor.Add(1)
+	go m.runJanitor()
+	return m
+}
+
+// Close wakes every waiting Get (which returns ErrClosed), stops the janitor and waits for it.
+// Later calls do nothing.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.closed = true
+	close(m.done)
+	m.mu.Unlock()
+	m.janitor.Wait()
+}
+
+// Register creates a queue.
+func (m *Manager) Register(s Spec) (Info, error) {
+	id, err := newQueueID()
+	if err != nil {
+		return Info{}, err
+	}
+	timeout := s.IdleTimeout
+	if timeout <= 0 {
+		timeout = m.opts.DefaultIdleTimeout
+	}
+	q := &eventQueue{
+		Info:         Info{ID: id, Owner: s.Owner, IdleTimeout: timeout},
+		data:         s.Data,
+		newestPruned: -1,
+		notify:       make(chan struct{}),
+	}
+	if s.EventTypes != nil {
+		q.types = make(map[string]bool, len(s.EventTypes))
+		for _, t := range s.EventTypes {
+			q.types[t] = true
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return Info{}, ErrClosed
+	}
+	if len(m.byOwner[s.Owner]) >= m.opts.MaxQueuesPerOwner {
+		return Info{}, ErrTooManyQueues
+	}
+	q.lastActive = m.opts.Now()
+	m.add(q)
+	return q.Info, nil
+}
+
+func (m *Manager) add(q *eventQueue) {
+	m.queues[q.ID] = q
+	owned := m.byOwner[q.Owner]
+	if owned == nil {
+		owned = map[string]*eventQueue{}
+		m.byOwner[q.Owner] = owned
+	}
+	owned[q.ID] = q
+}
+
+// discard removes a queue and wakes its waiters. m.mu must be held.
+func (m *Manager) discard(q *eventQueue) {
+	delete(m.queues, q.ID)
+	if owned := m.byOwner[q.Owner]; owned != nil {
+		delete(owned, q.ID)
+		if len(owned) == 0 {
+			delete(m.byOwner, q.Owner)
+		}
+	}
+	q.gone = true
+	close(q.notify)
+	q.notify = make(chan struct{})
+}
+
+// Delete removes one of owner's queues at once.
+func (m *Manager) Delete(id string, owner int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	q, ok := m.queues[id]
+	if !ok || q.Owner != owner {
+		return ErrBadQueueID
+	}
+	m.discard(q)
+	return nil
+}
+
+// Publish appends an event to every queue of the given owners that accepts its type. It never
+// blocks on a client.
+func (m *Manager) Publish(owners []int64, typ string, payload any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, owner := range owners {
+		for _, q := range m.byOwner[owner] {
+			if q.types != nil && !q.types[typ] {
+				continue
+			}
+			p := payload
+			if m.opts.Filter != nil {
+				var ok bool
+				if p, ok = m.opts.Filter(q.data, typ, payload); !ok {
+					continue
+				}
+			}
+			if len(q.events) >= m.opts.MaxEventsPerQueue {
+				m.discard(q)
+				continue
+			}
+			m.push(q, typ, p)
+		}
+	}
+}
+
+// push appends an event to q and wakes its waiters. m.mu must be held.
+func (m *Manager) push(q *eventQueue, typ string, payload any) {
+	q.events = append(q.events, Event{ID: q.nextID, Type: typ, Payload: payload})
+	q.nextID++
+	close(q.notify)
+	q.notify = make(chan struct{})
+}
+
+// Get acknowledges the events up to p.LastEventID and returns the rest. With nothing pending and
+// DontBlock false it waits for an event, or appends a heartbeat after the heartbeat wait.
+func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
+	m.mu.Lock()
+	q, err := m.lookup(p.QueueID, p.Owner)
+	if err != nil {
+		m.mu.Unlock()
+		return nil, err
+	}
+	if err := q.acknowledge(p.LastEventID); err != nil {
+		m.mu.Unlock()
+		return nil, err
+	}
+	if !p.DontBlock {
+		// A blocking fetch counts as activity; as in Zulip, a dont_block fetch does not.
+		q.lastActive = m.opts.Now()
+	}
+	if len(q.events) > 0 || p.DontBlock {
+		out := slices.Clone(q.events)
+		m.mu.Unlock()
+		return out, nil
+	}
+	q.waiters++
+	q.lastActive = m.opts.Now()
+	m.mu.Unlock()
+
+	timer := time.NewTimer(m.opts.HeartbeatWait)
+	defer timer.Stop()
+	defer func() {
+		m.mu.Lock()
+		q.waiters--
+		q.lastActive = m.opts.Now()
+		m.mu.Unlock()
+	}()
+	for {
+		m.mu.Lock()
+		wake := q.notify
+		m.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-m.done:
+			return nil, ErrClosed
+		case <-timer.C:
+			m.mu.Lock()
+			if q.gone {
+				m.mu.Unlock()
+				return nil, ErrBadQueueID
+			}
+			if len(q.events) == 0 {
+				m.push(q, HeartbeatType, nil)
+			}
+			out := slices.Clone(q.events)
+			m.mu.Unlock()
+			return out, nil
+		case <-wake:
+			m.mu.Lock()
+			if q.gone {
+				m.mu.Unlock()
+				return nil, ErrBadQueueID
+			}
+			out := slices.Clone(q.events)
+			m.mu.Unlock()
+			if len(out) > 0 {
+				return out, nil
+			}
+		}
+	}
+}
+
+// lookup finds owner's queue. m.mu must be held.
+func (m *Manager) lookup(id string, owner int64) (*eventQueue, error) {
+	if m.closed {
+		return nil, ErrClosed
+	}
+	q, ok := m.queues[id]
+	if !ok || q.Owner != owner {
+		return nil, ErrBadQueueID
+	}
+	return q, nil
+}
+
+// acknowledge drops the events up to last, as Zulip's prune does.
+func (q *eventQueue) acknowledge(last int64) error {
+	if last < q.newestPruned {
+		return &PrunedError{NewestPruned: q.newestPruned}
+	}
+	n := 0
+	for n < len(q.events) && q.events[n].ID <= last {
+		n++
+	}
+	if n > 0 {
+		q.newestPruned = q.events[n-1].ID
+		q.events = slices.Delete(q.events, 0, n)
+	}
+	if last != -1 && q.newestPruned != last {
+		return &NotInQueueError{LastEventID: last}
+	}
+	return nil
+}
+
+// Len reports how many queues exist.
+func (m *Manager) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.queues)
+}
+
+func (m *Manager) runJanitor() {
+	defer m.janitor.Done()
+	tick := time.NewTicker(m.opts.GCInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-m.done:
+			return
+		case <-tick.C:
+			m.collect()
+		}
+	}
+}
+
+// collect discards every queue idle for longer than its timeout.
+func (m *Manager) collect() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := m.opts.Now()
+	for _, q := range m.queues {
+		if q.waiters == 0 && now.Sub(q.lastActive) >= q.IdleTimeout {
+			m.discard(q)
+		}
+	}
+}
+
+// newQueueID returns a random UUID (version 4), the form of Zulip's queue ids.
+func newQueueID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("queue: random id: %w", err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
+}

@@ -1,0 +1,91 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// CreateOrganizationParams describe a new organization.
+type CreateOrganizationParams struct {
+	Name        string
+	Description string // Markdown
+	URL         string // canonical URL, e.g. http://localhost:9991
+	IconURL     string // empty: the default icon
+	// EmailVisibility is the default email_address_visibility of new users (default 1,
+	// everyone).
+	EmailVisibility users.EmailVisibility
+	// EnableSpectatorAccess lets unauthenticated clients register for web-public data.
+	EnableSpectatorAccess bool
+	// DisablePasswordAuth turns POST /fetch_api_key off.
+	DisablePasswordAuth bool
+}
+
+// CreateOrganizationResult reports the system groups created with the organization.
+type CreateOrganizationResult struct {
+	SystemGroups map[string]users.GroupID
+}
+
+// CreateOrganization creates the store's organization and its system groups. It is a trusted
+// operation (no acting user), used by servers on first start; it fails with BAD_REQUEST when
+// the store already holds an organization.
+func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationParams) (CreateOrganizationResult, error) {
+	name := strings.TrimSpace(p.Name)
+	if name == "" || len([]rune(name)) > 40 {
+		return CreateOrganizationResult{}, InvalidArgument("name", "must be 1 to 40 characters")
+	}
+	if p.EmailVisibility == 0 {
+		p.EmailVisibility = users.EmailVisibleEveryone
+	}
+	if !p.EmailVisibility.Valid() {
+		return CreateOrganizationResult{}, InvalidArgument("email_address_visibility", "")
+	}
+	res := CreateOrganizationResult{SystemGroups: map[string]users.GroupID{}}
+	now := s.now()
+	err := s.update(ctx, func(tx storage.Tx, _ *events) error {
+		if _, err := tx.Realm().Get(); err == nil {
+			return ErrOrganizationExists
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		for _, sg := range users.SystemGroups() {
+			g := users.Group{Name: sg.Name, Description: sg.Description, IsSystemGroup: true, DateCreated: now.Unix()}
+			if sg.Subgroup != "" {
+				g.Subgroups = []users.GroupID{res.SystemGroups[sg.Subgroup]}
+			}
+			id, err := tx.Groups().Create(g)
+			if err != nil {
+				return err
+			}
+			res.SystemGroups[sg.Name] = id
+		}
+		group := func(name string) users.GroupSetting { return users.Named(res.SystemGroups[name]) }
+		return tx.Realm().Put(realms.Realm{
+			Name:                           name,
+			Description:                    p.Description,
+			IconURL:                        p.IconURL,
+			URL:                            strings.TrimRight(p.URL, "/"),
+			DateCreated:                    now,
+			EnableSpectatorAccess:          p.EnableSpectatorAccess,
+			DefaultEmailVisibility:         p.EmailVisibility,
+			PasswordAuthEnabled:            !p.DisablePasswordAuth,
+			EmptyTopicDisplayName:          realms.DefaultEmptyTopicDisplayName,
+			CanCreatePublicChannelGroup:    group(users.GroupMembers),
+			CanCreatePrivateChannelGroup:   group(users.GroupMembers),
+			CanCreateWebPublicChannelGroup: group(users.GroupOwners),
+			CanAddSubscribersGroup:         group(users.GroupMembers),
+			CanInviteUsersGroup:            group(users.GroupMembers),
+			CanCreateGroups:                group(users.GroupMembers),
+			CanManageAllGroups:             group(users.GroupAdministrators),
+			CanMentionManyUsersGroup:       group(users.GroupAdministrators),
+		})
+	})
+	if err != nil {
+		return CreateOrganizationResult{}, err
+	}
+	return res, nil
+}

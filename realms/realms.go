@@ -1,0 +1,65 @@
+package realms
+
+import (
+	"net/url"
+	"time"
+
+	"github.com/teamchat/chat/users"
+)
+
+// Realm is the organization. A store holds exactly one.
+type Realm struct {
+	Name        string
+	Description string // Markdown
+	// IconURL is the square logo; empty means the default icon of the server.
+	IconURL     string
+	URL         string // canonical URL, e.g. http://localhost:9991
+	DateCreated time.Time
+	Deactivated bool
+
+	// Settings consulted by the areas.
+	EnableSpectatorAccess bool
+	// WaitingPeriodThreshold is the number of days before a member joins role:fullmembers.
+	WaitingPeriodThreshold int
+	// DefaultEmailVisibility is the email_address_visibility of new users.
+	DefaultEmailVisibility users.EmailVisibility
+	// PasswordAuthEnabled allows POST /fetch_api_key.
+	PasswordAuthEnabled bool
+	// EmptyTopicDisplayName is how the empty topic is shown to clients that do not know it.
+	EmptyTopicDisplayName string
+
+	// Group permissions of the organization, as group settings.
+	CanCreatePublicChannelGroup    users.GroupSetting
+	CanCreatePrivateChannelGroup   users.GroupSetting
+	CanCreateWebPublicChannelGroup users.GroupSetting
+	CanAddSubscribersGroup         users.GroupSetting
+	CanInviteUsersGroup            users.GroupSetting
+	CanCreateGroups                users.GroupSetting
+	CanManageAllGroups             users.GroupSetting
+	CanMentionManyUsersGroup       users.GroupSetting
+}
+
+// Host is the host part of the realm URL (used for placeholder emails); "zulip.invalid" when
+// the URL has none.
+func (r Realm) Host() string {
+	u, err := url.Parse(r.URL)
+	if err != nil || u.Hostname() == "" {
+		return "zulip.invalid"
+	}
+	return u.Hostname()
+}
+
+// Defaults of a new organization.
+const (
+	DefaultEmptyTopicDisplayName = "general chat"
+)
+
+// GroupSettings returns pointers to every group-setting field of r, so that code copying or
+// checking them all stays in step with the struct.
+func (r *Realm) GroupSettings() []*users.GroupSetting {
+	return []*users.GroupSetting{
+		&r.CanCreatePublicChannelGroup, &r.CanCreatePrivateChannelGroup,
+		&r.CanCreateWebPublicChannelGroup, &r.CanAddSubscribersGroup, &r.CanInviteUsersGroup,
+		&r.CanCreateGroups, &r.CanManageAllGroups, &r.CanMentionManyUsersGroup,
+	}
+}

@@ -1,0 +1,355 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/teamchat/chat/queue"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// Limits of the event system.
+const (
+	// MaxIdleQueueTimeout caps a requested queue lifetime (7 days).
+	MaxIdleQueueTimeout = 7 * 24 * time.Hour
+	// MobileIdleQueueTimeout is the lifetime of idle_queue_timeout="mobile".
+	MobileIdleQueueTimeout = 12 * time.Hour
+	// MaxEventTypes bounds the event_types and fetch_event_types lists.
+	MaxEventTypes = 200
+	// MaxNarrowTerms bounds register's narrow.
+	MaxNarrowTerms = 50
+)
+
+// ClientCapabilities are the client_capabilities of POST /register; absent keys are false.
+type ClientCapabilities struct {
+	NotificationSettingsNull   bool `json:"notification_settings_null"`
+	BulkMessageDeletion        bool `json:"bulk_message_deletion"`
+	UserAvatarURLFieldOptional bool `json:"user_avatar_url_field_optional"`
+	StreamTypingNotifications  bool `json:"stream_typing_notifications"`
+	UserSettingsObject         bool `json:"user_settings_object"`
+	LinkifierURLTemplate       bool `json:"linkifier_url_template"`
+	UserListIncomplete         bool `json:"user_list_incomplete"`
+	IncludeDeactivatedGroups   bool `json:"include_deactivated_groups"`
+	ArchivedChannels           bool `json:"archived_channels"`
+	EmptyTopicName             bool `json:"empty_topic_name"`
+	SimplifiedPresenceEvents   bool `json:"simplified_presence_events"`
+	IndividualEmojiChanges     bool `json:"individual_emoji_changes"`
+}
+
+// RegisterQueueParams are the parameters of POST /register. Pointers distinguish absent from
+// false or zero.
+type RegisterQueueParams struct {
+	ApplyMarkdown  bool
+	ClientGravatar *bool
+	// IncludeSubscribers is "", "true", "false" or "partial".
+	IncludeSubscribers       string
+	SlimPresence             bool
+	PresenceHistoryLimitDays *int64
+	// EventTypes limits the queue to these kinds; nil means all.
+	EventTypes []string
+	// FetchEventTypes chooses the initial state; nil means EventTypes.
+	FetchEventTypes  []string
+	AllPublicStreams *bool
+	// Narrow holds [operator, operand] pairs limiting message events.
+	Narrow             [][]string
+	ClientCapabilities ClientCapabilities
+	// IdleQueueTimeout is the requested idle lifetime; nil means the default.
+	IdleQueueTimeout *time.Duration
+	// QueueLifespanSecs is the legacy form of IdleQueueTimeout (0 means the default).
+	QueueLifespanSecs *int64
+}
+
+// RegisterQueueResult is the register response: the queue, the server's version keys and the
+// initial state of each requested kind (nil sections are omitted).
+type RegisterQueueResult struct {
+	// QueueID is null for spectators, who get state but no queue.
+	QueueID              *string `json:"queue_id"`
+	LastEventID          int64   `json:"last_event_id"`
+	ZulipVersion         string  `json:"zulip_version"`
+	ZulipFeatureLevel    int     `json:"zulip_feature_level"`
+	ZulipMergeBase       string  `json:"zulip_merge_base"`
+	IdleQueueTimeoutSecs int64   `json:"idle_queue_timeout_secs"`
+	*RealmState
+	*RealmUserState
+}
+
+// queueOptions is what a queue remembers of its client's register parameters.
+type queueOptions struct {
+	applyMarkdown    bool
+	clientGravatar   bool
+	allPublicStreams bool
+	narrow           [][]string
+	capabilities     ClientCapabilities
+}
+
+// validate checks the parameters that do not depend on the store.
+func (p *RegisterQueueParams) validate(anonymous bool) error {
+	switch p.IncludeSubscribers {
+	case "", "false", "true", "partial":
+	default:
+		return InvalidArgument("include_subscribers", "")
+	}
+	if anonymous {
+		if p.ClientGravatar != nil && *p.ClientGravatar {
+			return badRequest("Invalid 'client_gravatar' parameter for anonymous request")
+		}
+		if p.IncludeSubscribers == "true" || p.IncludeSubscribers == "partial" {
+			return badRequest("Invalid 'include_subscribers' parameter for anonymous request")
+		}
+	}
+	if p.PresenceHistoryLimitDays != nil && *p.PresenceHistoryLimitDays < 0 {
+		return badRequest("presence_history_limit_days is too small")
+	}
+	if len(p.EventTypes) > MaxEventTypes {
+		return badRequest("event_types is too long (limit: %d items)", MaxEventTypes)
+	}
+	if len(p.FetchEventTypes) > MaxEventTypes {
+		return badRequest("fetch_event_types is too long (limit: %d items)", MaxEventTypes)
+	}
+	if len(p.Narrow) > MaxNarrowTerms {
+		return badRequest("narrow is too long (limit: %d items)", MaxNarrowTerms)
+	}
+	for i, term := range p.Narrow {
+		if len(term) < 2 {
+			return badRequest("narrow[%d] is too short.", i)
+		}
+		if len(term) > 2 {
+			return badRequest("narrow[%d] is too long.", i)
+		}
+	}
+	if p.IdleQueueTimeout != nil && *p.IdleQueueTimeout <= 0 {
+		return badRequest("idle_queue_timeout is too small")
+	}
+	if p.QueueLifespanSecs != nil && *p.QueueLifespanSecs < 0 {
+		return badRequest("queue_lifespan_secs is too small")
+	}
+	return nil
+}
+
+// idleTimeout is the effective idle lifetime of the queue (0: the manager's default).
+func (p *RegisterQueueParams) idleTimeout() time.Duration {
+	var d time.Duration
+	switch {
+	case p.IdleQueueTimeout != nil:
+		d = *p.IdleQueueTimeout
+	case p.QueueLifespanSecs != nil:
+		d = time.Duration(*p.QueueLifespanSecs) * time.Second
+	}
+	return min(d, MaxIdleQueueTimeout)
+}
+
+// fetches reports whether the initial state of kind was requested.
+func (p *RegisterQueueParams) fetches(kind string) bool {
+	types := p.FetchEventTypes
+	if types == nil {
+		types = p.EventTypes
+	}
+	return types == nil || slices.Contains(types, kind)
+}
+
+// RegisterQueue registers an event queue for the actor and returns the initial state. The
+// zero Actor registers a spectator (only where the organization allows spectator access),
+// who gets state but no queue.
+//
+// It is race-free: the queue is created and the state read while no mutation can commit in
+// between (see Service.writeMu), so the state plus the queue's events is the true state.
+func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueueParams) (RegisterQueueResult, error) {
+	if err := p.validate(actor.Anonymous()); err != nil {
+		return RegisterQueueResult{}, err
+	}
+	s.writeMu.RLock()
+	defer s.writeMu.RUnlock()
+	var (
+		res   RegisterQueueResult
+		queue queue.Info
+	)
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		viewer, err := s.loadViewer(tx, actor)
+		if err != nil {
+			return err
+		}
+		if p.AllPublicStreams != nil && *p.AllPublicStreams && viewer.Role == users.RoleGuest {
+			return badRequest("User not authorized for this query")
+		}
+		if !actor.Anonymous() {
+			if queue, err = s.newQueue(actor, p); err != nil {
+				return err
+			}
+		}
+		res, err = s.initialState(tx, viewer, p)
+		return err
+	})
+	if err != nil {
+		if queue.ID != "" {
+			_ = s.queues.Delete(queue.ID, queue.Owner)
+		}
+		return RegisterQueueResult{}, err
+	}
+	res.LastEventID = -1
+	res.IdleQueueTimeoutSecs = int64(s.opts.queueIdleDefault().Seconds())
+	if queue.ID != "" {
+		id := queue.ID
+		res.QueueID = &id
+		res.IdleQueueTimeoutSecs = int64(queue.IdleTimeout.Seconds())
+	}
+	return res, nil
+}
+
+// queueIdleDefault is the lifetime of a queue whose client asked for none.
+func (o Options) queueIdleDefault() time.Duration {
+	if o.QueueIdleTimeout > 0 {
+		return o.QueueIdleTimeout
+	}
+	return 600 * time.Second
+}
+
+// newQueue registers the queue of an authenticated user.
+func (s *Service) newQueue(actor Actor, p RegisterQueueParams) (queue.Info, error) {
+	opts := queueOptions{
+		applyMarkdown:  p.ApplyMarkdown,
+		clientGravatar: p.ClientGravatar == nil || *p.ClientGravatar,
+		narrow:         p.Narrow,
+		capabilities:   p.ClientCapabilities,
+	}
+	if p.AllPublicStreams != nil {
+		opts.allPublicStreams = *p.AllPublicStreams
+	}
+	info, err := s.queues.Register(queue.Spec{
+		Owner:       int64(actor.UserID),
+		EventTypes:  p.EventTypes,
+		IdleTimeout: p.idleTimeout(),
+		Data:        opts,
+	})
+	switch {
+	case errors.Is(err, queue.ErrTooManyQueues):
+		return queue.Info{}, badRequest("Too many event queues for this user")
+	case errors.Is(err, queue.ErrClosed):
+		return queue.Info{}, badRequest("Could not allocate event queue")
+	case err != nil:
+		return queue.Info{}, internalError(err)
+	}
+	return info, nil
+}
+
+// loadViewer reloads the acting user inside the transaction (a concurrent deactivation wins).
+// The anonymous actor becomes a spectator, allowed only with spectator access.
+func (s *Service) loadViewer(tx storage.ReadTx, actor Actor) (users.User, error) {
+	if actor.Anonymous() {
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return users.User{}, err
+		}
+		if !realm.EnableSpectatorAccess {
+			return users.User{}, ErrNotLoggedIn()
+		}
+		return users.User{}, nil
+	}
+	return loadActor(tx.Users(), actor)
+}
+
+// loadActor reads the acting user and refuses a deactivated one.
+func loadActor(r storage.UserReader, actor Actor) (users.User, error) {
+	u, err := r.Get(actor.UserID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return users.User{}, Errorf(CodeUnauthorized, msgInvalidKey)
+	}
+	if err != nil {
+		return users.User{}, err
+	}
+	if !u.IsActive {
+		return users.User{}, Errorf(CodeUnauthorized, msgUserDeactivated)
+	}
+	return u, nil
+}
+
+// GetEventsParams are the parameters of GET /events.
+type GetEventsParams struct {
+	QueueID string
+	// LastEventID acknowledges every event up to it; nil is only valid when registering.
+	LastEventID *int64
+	DontBlock   bool
+	// Register holds register parameters, used when QueueID is empty and DontBlock is set:
+	// the call then registers a queue.
+	Register RegisterQueueParams
+}
+
+// GetEventsResult holds the events after last_event_id, in increasing id order.
+type GetEventsResult struct {
+	Events  []Event `json:"events"`
+	QueueID string  `json:"queue_id,omitempty"`
+}
+
+// GetEvents acknowledges the events up to LastEventID and returns the rest. When none are
+// pending and DontBlock is false it waits for one, or answers with a heartbeat event after
+// Options.HeartbeatWait. A queue that expired, was deleted or belongs to someone else gives
+// BAD_EVENT_QUEUE_ID.
+func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams) (GetEventsResult, error) {
+	if actor.Anonymous() {
+		return GetEventsResult{}, ErrNotLoggedIn()
+	}
+	last := int64(-1)
+	if p.QueueID == "" {
+		if !p.DontBlock {
+			return GetEventsResult{}, badRequest("Missing 'queue_id' argument")
+		}
+		if err := p.Register.validate(false); err != nil {
+			return GetEventsResult{}, err
+		}
+		info, err := s.newQueue(actor, p.Register)
+		if err != nil {
+			return GetEventsResult{}, err
+		}
+		p.QueueID = info.ID
+	} else {
+		if p.LastEventID == nil {
+			return GetEventsResult{}, badRequest("Missing 'last_event_id' argument")
+		}
+		last = *p.LastEventID
+	}
+	got, err := s.queues.Get(ctx, queue.GetParams{
+		QueueID: p.QueueID, Owner: int64(actor.UserID), LastEventID: last, DontBlock: p.DontBlock,
+	})
+	var pruned *queue.PrunedError
+	var notIn *queue.NotInQueueError
+	switch {
+	case errors.Is(err, queue.ErrClosed):
+		got, err = nil, nil // shutting down: the client polls again and re-registers
+	case errors.Is(err, queue.ErrBadQueueID):
+		return GetEventsResult{}, badQueue(p.QueueID)
+	case errors.As(err, &pruned):
+		return GetEventsResult{}, badRequest("An event newer than %d has already been pruned!", pruned.NewestPruned)
+	case errors.As(err, &notIn):
+		return GetEventsResult{}, badRequest("Event %d was not in this queue", notIn.LastEventID)
+	case err != nil:
+		return GetEventsResult{}, s.storageError(err)
+	}
+	res := GetEventsResult{Events: make([]Event, len(got)), QueueID: p.QueueID}
+	for i, e := range got {
+		res.Events[i] = Event{ID: e.ID, Type: e.Type, Payload: e.Payload}
+	}
+	return res, nil
+}
+
+// badQueue is the BAD_EVENT_QUEUE_ID error, with the queue id in the body.
+func badQueue(id string) *Error {
+	return Errorf(CodeBadEventQueueID, "Bad event queue ID: %s", id).With("queue_id", id)
+}
+
+// DeleteQueueParams are the parameters of DELETE /events.
+type DeleteQueueParams struct {
+	QueueID string
+}
+
+// DeleteQueue deletes one of the actor's queues at once.
+func (s *Service) DeleteQueue(ctx context.Context, actor Actor, p DeleteQueueParams) error {
+	if actor.Anonymous() {
+		return ErrNotLoggedIn()
+	}
+	if err := s.queues.Delete(p.QueueID, int64(actor.UserID)); err != nil {
+		return badQueue(p.QueueID)
+	}
+	return nil
+}

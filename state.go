@@ -1,0 +1,255 @@
+package chat
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// Limits reported by register (the realm section) and enforced by the areas.
+const (
+	MaxStreamNameLength            = 60
+	MaxStreamDescriptionLength     = 1024
+	MaxTopicLength                 = 60
+	MaxMessageLength               = 10000
+	MaxBulkNewSubscriptionMessages = 100
+	PasswordMinLength              = 6
+	PasswordMaxLength              = 100
+)
+
+// RealmState is register's "realm" section: the organization's settings and the server's
+// limits.
+type RealmState struct {
+	RealmName                             string             `json:"realm_name"`
+	RealmDescription                      string             `json:"realm_description"`
+	RealmIconURL                          string             `json:"realm_icon_url"`
+	RealmIconSource                       string             `json:"realm_icon_source"`
+	RealmURL                              string             `json:"realm_url"`
+	RealmURI                              string             `json:"realm_uri"`
+	RealmDateCreated                      int64              `json:"realm_date_created"`
+	RealmEnableSpectatorAccess            bool               `json:"realm_enable_spectator_access"`
+	RealmWaitingPeriodThreshold           int                `json:"realm_waiting_period_threshold"`
+	RealmEmptyTopicDisplayName            string             `json:"realm_empty_topic_display_name"`
+	RealmDefaultLanguage                  string             `json:"realm_default_language"`
+	RealmPresenceDisabled                 bool               `json:"realm_presence_disabled"`
+	RealmAllowMessageEditing              bool               `json:"realm_allow_message_editing"`
+	RealmMessageContentEditLimitSeconds   *int               `json:"realm_message_content_edit_limit_seconds"`
+	RealmMessageContentDeleteLimitSeconds *int               `json:"realm_message_content_delete_limit_seconds"`
+	RealmMandatoryTopics                  bool               `json:"realm_mandatory_topics"`
+	RealmTopicsPolicy                     string             `json:"realm_topics_policy"`
+	RealmNewStreamAnnouncementsStreamID   int64              `json:"realm_new_stream_announcements_stream_id"`
+	RealmSignupAnnouncementsStreamID      int64              `json:"realm_signup_announcements_stream_id"`
+	RealmZulipUpdateAnnouncementsStreamID int64              `json:"realm_zulip_update_announcements_stream_id"`
+	RealmPlanType                         int                `json:"realm_plan_type"`
+	RealmPushNotificationsEnabled         bool               `json:"realm_push_notifications_enabled"`
+	RealmIsZephyrMirrorRealm              bool               `json:"realm_is_zephyr_mirror_realm"`
+	RealmPasswordAuthEnabled              bool               `json:"realm_password_auth_enabled"`
+	RealmEmailAuthEnabled                 bool               `json:"realm_email_auth_enabled"`
+	RealmCanCreatePublicChannelGroup      users.GroupSetting `json:"realm_can_create_public_channel_group"`
+	RealmCanCreatePrivateChannelGroup     users.GroupSetting `json:"realm_can_create_private_channel_group"`
+	RealmCanCreateWebPublicChannelGroup   users.GroupSetting `json:"realm_can_create_web_public_channel_group"`
+	RealmCanAddSubscribersGroup           users.GroupSetting `json:"realm_can_add_subscribers_group"`
+	RealmCanInviteUsersGroup              users.GroupSetting `json:"realm_can_invite_users_group"`
+	RealmCanCreateGroups                  users.GroupSetting `json:"realm_can_create_groups"`
+	RealmCanManageAllGroups               users.GroupSetting `json:"realm_can_manage_all_groups"`
+	RealmCanMentionManyUsersGroup         users.GroupSetting `json:"realm_can_mention_many_users_group"`
+
+	MaxStreamNameLength                         int      `json:"max_stream_name_length"`
+	MaxStreamDescriptionLength                  int      `json:"max_stream_description_length"`
+	MaxTopicLength                              int      `json:"max_topic_length"`
+	MaxMessageLength                            int      `json:"max_message_length"`
+	MaxBulkNewSubscriptionMessages              int      `json:"max_bulk_new_subscription_messages"`
+	EventQueueLongpollTimeoutSeconds            int      `json:"event_queue_longpoll_timeout_seconds"`
+	ServerPresencePingIntervalSeconds           int      `json:"server_presence_ping_interval_seconds"`
+	ServerPresenceOfflineThresholdSeconds       int      `json:"server_presence_offline_threshold_seconds"`
+	ServerTypingStartedExpiryPeriodMilliseconds int      `json:"server_typing_started_expiry_period_milliseconds"`
+	ServerTypingStoppedWaitPeriodMilliseconds   int      `json:"server_typing_stopped_wait_period_milliseconds"`
+	ServerTypingStartedWaitPeriodMilliseconds   int      `json:"server_typing_started_wait_period_milliseconds"`
+	PasswordMinLength                           int      `json:"password_min_length"`
+	PasswordMaxLength                           int      `json:"password_max_length"`
+	PasswordMinGuesses                          int      `json:"password_min_guesses"`
+	DevelopmentEnvironment                      bool     `json:"development_environment"`
+	ServerInlineImagePreview                    bool     `json:"server_inline_image_preview"`
+	ServerWebPublicStreamsEnabled               bool     `json:"server_web_public_streams_enabled"`
+	StopWords                                   []string `json:"stop_words"`
+}
+
+// RealmUserState is register's "realm_user" section: the users the viewer can see and the
+// viewer's own account.
+type RealmUserState struct {
+	RealmUsers          []UserRecord `json:"realm_users"`
+	RealmNonActiveUsers []UserRecord `json:"realm_non_active_users"`
+	CrossRealmBots      []UserRecord `json:"cross_realm_bots"`
+
+	AvatarSource              string   `json:"avatar_source"`
+	AvatarURL                 string   `json:"avatar_url"`
+	AvatarURLMedium           string   `json:"avatar_url_medium"`
+	CanCreatePrivateStreams   bool     `json:"can_create_private_streams"`
+	CanCreatePublicStreams    bool     `json:"can_create_public_streams"`
+	CanCreateStreams          bool     `json:"can_create_streams"`
+	CanCreateWebPublicStreams bool     `json:"can_create_web_public_streams"`
+	CanSubscribeOtherUsers    bool     `json:"can_subscribe_other_users"`
+	CanInviteOthersToRealm    bool     `json:"can_invite_others_to_realm"`
+	IsAdmin                   bool     `json:"is_admin"`
+	IsOwner                   bool     `json:"is_owner"`
+	IsModerator               bool     `json:"is_moderator"`
+	IsGuest                   bool     `json:"is_guest"`
+	UserID                    users.ID `json:"user_id"`
+	Email                     string   `json:"email"`
+	DeliveryEmail             string   `json:"delivery_email"`
+	FullName                  string   `json:"full_name"`
+}
+
+// longpollTimeoutSeconds is event_queue_longpoll_timeout_seconds: clients use it as their HTTP
+// timeout for GET /events, so it always exceeds the heartbeat wait.
+func (s *Service) longpollTimeoutSeconds() int {
+	return max(90, int(s.opts.HeartbeatWait.Seconds())+40)
+}
+
+// initialState computes the register response's state sections for viewer (the zero User for
+// a spectator).
+func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams) (RegisterQueueResult, error) {
+	res := RegisterQueueResult{
+		ZulipVersion:      ServiceVersion,
+		ZulipFeatureLevel: FeatureLevel,
+		ZulipMergeBase:    "",
+	}
+	realm, err := tx.Realm().Get()
+	if err != nil {
+		return res, err
+	}
+	if p.fetches("realm") {
+		res.RealmState = s.realmState(realm)
+	}
+	if p.fetches("realm_user") {
+		clientGravatar := p.ClientGravatar == nil && viewer.ID != 0 || p.ClientGravatar != nil && *p.ClientGravatar
+		if res.RealmUserState, err = realmUserState(tx, realm, viewer, clientGravatar); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func (s *Service) realmState(realm realms.Realm) *RealmState {
+	editLimit := 600
+	return &RealmState{
+		RealmName:                             realm.Name,
+		RealmDescription:                      markdown.Render(realm.Description),
+		RealmIconURL:                          realmIconURL(realm),
+		RealmIconSource:                       realmIconSource(realm),
+		RealmURL:                              realm.URL,
+		RealmURI:                              realm.URL,
+		RealmDateCreated:                      realm.DateCreated.Unix(),
+		RealmEnableSpectatorAccess:            realm.EnableSpectatorAccess,
+		RealmWaitingPeriodThreshold:           realm.WaitingPeriodThreshold,
+		RealmEmptyTopicDisplayName:            realm.EmptyTopicDisplayName,
+		RealmDefaultLanguage:                  "en",
+		RealmAllowMessageEditing:              true,
+		RealmMessageContentEditLimitSeconds:   &editLimit,
+		RealmTopicsPolicy:                     "allow_empty_topic",
+		RealmNewStreamAnnouncementsStreamID:   -1,
+		RealmSignupAnnouncementsStreamID:      -1,
+		RealmZulipUpdateAnnouncementsStreamID: -1,
+		RealmPlanType:                         1,
+		RealmPushNotificationsEnabled:         s.opts.PushNotificationsEnabled,
+		RealmPasswordAuthEnabled:              realm.PasswordAuthEnabled,
+		RealmEmailAuthEnabled:                 realm.PasswordAuthEnabled,
+		RealmCanCreatePublicChannelGroup:      realm.CanCreatePublicChannelGroup,
+		RealmCanCreatePrivateChannelGroup:     realm.CanCreatePrivateChannelGroup,
+		RealmCanCreateWebPublicChannelGroup:   realm.CanCreateWebPublicChannelGroup,
+		RealmCanAddSubscribersGroup:           realm.CanAddSubscribersGroup,
+		RealmCanInviteUsersGroup:              realm.CanInviteUsersGroup,
+		RealmCanCreateGroups:                  realm.CanCreateGroups,
+		RealmCanManageAllGroups:               realm.CanManageAllGroups,
+		RealmCanMentionManyUsersGroup:         realm.CanMentionManyUsersGroup,
+
+		MaxStreamNameLength:                         MaxStreamNameLength,
+		MaxStreamDescriptionLength:                  MaxStreamDescriptionLength,
+		MaxTopicLength:                              MaxTopicLength,
+		MaxMessageLength:                            MaxMessageLength,
+		MaxBulkNewSubscriptionMessages:              MaxBulkNewSubscriptionMessages,
+		EventQueueLongpollTimeoutSeconds:            s.longpollTimeoutSeconds(),
+		ServerPresencePingIntervalSeconds:           60,
+		ServerPresenceOfflineThresholdSeconds:       200,
+		ServerTypingStartedExpiryPeriodMilliseconds: 45000,
+		ServerTypingStoppedWaitPeriodMilliseconds:   12000,
+		ServerTypingStartedWaitPeriodMilliseconds:   30000,
+		PasswordMinLength:                           PasswordMinLength,
+		PasswordMaxLength:                           PasswordMaxLength,
+		PasswordMinGuesses:                          10000,
+		DevelopmentEnvironment:                      s.opts.Dev,
+		ServerInlineImagePreview:                    true,
+		ServerWebPublicStreamsEnabled:               true,
+		StopWords:                                   []string{},
+	}
+}
+
+// realmUserState lists the users for viewer. Spectators see active users only, with hidden
+// emails.
+func realmUserState(tx storage.ReadTx, realm realms.Realm, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
+	all, err := tx.Users().List()
+	if err != nil {
+		return nil, err
+	}
+	st := &RealmUserState{RealmUsers: []UserRecord{}, RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
+	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
+	for _, u := range all {
+		rec := userRecord(realm, viewer, u, opts)
+		if u.IsActive {
+			st.RealmUsers = append(st.RealmUsers, rec)
+		} else if viewer.ID != 0 {
+			st.RealmNonActiveUsers = append(st.RealmNonActiveUsers, rec)
+		}
+	}
+	if viewer.ID == 0 {
+		return st, nil
+	}
+	groups, err := tx.Groups().List()
+	if err != nil {
+		return nil, err
+	}
+	active := make(map[users.ID]bool, len(all))
+	for _, u := range all {
+		active[u.ID] = u.IsActive
+	}
+	m := users.NewMembership(groups, active)
+	st.AvatarSource = viewer.AvatarSource
+	st.AvatarURL = avatarURL(viewer)
+	st.AvatarURLMedium = avatarURL(viewer) + "&s=500"
+	st.CanCreatePublicStreams = m.Allows(realm.CanCreatePublicChannelGroup, viewer.ID)
+	st.CanCreatePrivateStreams = m.Allows(realm.CanCreatePrivateChannelGroup, viewer.ID)
+	st.CanCreateStreams = st.CanCreatePublicStreams || st.CanCreatePrivateStreams
+	st.CanCreateWebPublicStreams = m.Allows(realm.CanCreateWebPublicChannelGroup, viewer.ID)
+	st.CanSubscribeOtherUsers = m.Allows(realm.CanAddSubscribersGroup, viewer.ID)
+	st.CanInviteOthersToRealm = m.Allows(realm.CanInviteUsersGroup, viewer.ID)
+	st.IsAdmin = viewer.Role.IsAdmin()
+	st.IsOwner = viewer.Role == users.RoleOwner
+	st.IsModerator = viewer.Role == users.RoleModerator
+	st.IsGuest = viewer.Role == users.RoleGuest
+	st.UserID = viewer.ID
+	st.Email = apiEmail(realm, viewer)
+	st.DeliveryEmail = viewer.Email
+	st.FullName = viewer.FullName
+	return st, nil
+}
+
+// realmIconURL is the organization's icon, or a generated identicon.
+func realmIconURL(realm realms.Realm) string {
+	if realm.IconURL != "" {
+		return realm.IconURL
+	}
+	sum := md5.Sum([]byte(realm.URL))
+	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&s=100", hex.EncodeToString(sum[:]))
+}
+
+func realmIconSource(realm realms.Realm) string {
+	if realm.IconURL != "" {
+		return "U"
+	}
+	return "G"
+}

@@ -1,0 +1,19 @@
+// Package storage is the contract between the chat Service and its backends: the Storage
+// interface with View and Update transactions, the per-area accessors of a transaction, and the
+// sentinel errors ErrNotFound and ErrConflict.
+//
+// It imports the leaf domain packages (users, realms, ...) and the standard library only.
+//
+// Contract, pinned by storage/storagetest:
+//   - View runs fn in a read-only transaction (ReadTx has no write methods). Update runs fn in a
+//     read-write transaction; if fn returns an error, every write of the transaction is rolled
+//     back and the error comes out of Update unchanged (wrapped errors stay matchable).
+//   - fn may be run more than once (backends retry serialization failures), so it must do
+//     nothing but reads, writes and collecting its results.
+//   - Missing rows are reported as ErrNotFound and uniqueness violations as ErrConflict, both
+//     wrapped with %w.
+//   - Lists come back in a deterministic order (ascending id unless a method says otherwise).
+//   - Records are values: a backend never shares memory with its caller.
+//   - A transaction is bound to the context given to View or Update; once it is cancelled, the
+//     accessors fail with its error.
+package storage

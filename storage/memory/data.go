@@ -1,0 +1,51 @@
+package memory
+
+import (
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// data is everything the store holds. Each area keeps its maps and sequences here and its
+// accessors in a file of its own.
+type data struct {
+	realm *realms.Realm
+
+	users       map[users.ID]users.User
+	userSeq     users.ID
+	userByEmail map[string]users.ID
+	userByKey   map[string]users.ID
+
+	groups      map[users.GroupID]users.Group
+	groupSeq    users.GroupID
+	groupByName map[string]users.GroupID
+}
+
+func newData() *data {
+	return &data{
+		users:       map[users.ID]users.User{},
+		userByEmail: map[string]users.ID{},
+		userByKey:   map[string]users.ID{},
+		groups:      map[users.GroupID]users.Group{},
+		groupByName: map[string]users.GroupID{},
+	}
+}
+
+// Accessors of the read-only transaction.
+func (t *readTx) Realm() storage.RealmReader { return realmTx{t: t} }
+func (t *readTx) Users() storage.UserReader  { return userTx{t: t} }
+func (t *readTx) Groups() storage.GroupReader {
+	return groupTx{t: t}
+}
+
+// Accessors of the read-write transaction.
+func (t *tx) Realm() storage.RealmWriter { return realmTx{t: &t.readTx, j: t.j} }
+func (t *tx) Users() storage.UserWriter  { return userTx{t: &t.readTx, j: t.j} }
+func (t *tx) Groups() storage.GroupWriter {
+	return groupTx{t: &t.readTx, j: t.j}
+}
+
+var (
+	_ storage.ReadTx = (*readTx)(nil)
+	_ storage.Tx     = (*tx)(nil)
+)

@@ -1,0 +1,11 @@
+// Package memory is the in-memory storage backend: the default for tests and for programs that
+// embed the chat Service without a database.
+//
+// It imports storage and the leaf domain packages only.
+//
+// Concurrency: one sync.RWMutex guards all data. View holds it shared, Update exclusively, so
+// writers are serialised and readers see only committed states. Every write of an Update is
+// recorded in an undo journal; when the closure returns an error the journal is replayed
+// backwards and the store is exactly as before. Records are copied on the way in and out, so a
+// caller never shares memory with the store.
+package memory

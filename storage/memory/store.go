@@ -1,0 +1,154 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/teamchat/chat/storage"
+)
+
+// Store is an in-memory storage.Storage.
+type Store struct {
+	mu     sync.RWMutex
+	closed bool
+	d      *data
+}
+
+// Compile-time conformance.
+var _ storage.Storage = (*Store)(nil)
+
+// New returns an empty Store.
+func New() *Store { return &Store{d: newData()} }
+
+var errClosed = errors.New("memory: store is closed")
+
+// View runs fn in a read-only transaction.
+func (s *Store) View(ctx context.Context, fn func(storage.ReadTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return errClosed
+	}
+	return fn(&readTx{ctx: ctx, d: s.d})
+}
+
+// Update runs fn in a read-write transaction, rolling every write back when fn fails.
+func (s *Store) Update(ctx context.Context, fn func(storage.Tx) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	j := &journal{}
+	t := &tx{readTx: readTx{ctx: ctx, d: s.d}, j: j}
+	defer func() {
+		if r := recover(); r != nil {
+			j.rollback()
+			panic(r)
+		}
+		if err != nil {
+			j.rollback()
+		}
+	}()
+	return fn(t)
+}
+
+// Close releases the store; later transactions fail.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	return nil
+}
+
+// journal records how to undo each write of a transaction.
+type journal struct{ undo []func() }
+
+func (j *journal) rollback() {
+	for i := len(j.undo) - 1; i >= 0; i-- {
+		j.undo[i]()
+	}
+	j.undo = nil
+}
+
+// setKey stores m[k] = v, recording how to undo it.
+func setKey[K comparable, V any](j *journal, m map[K]V, k K, v V) {
+	old, had := m[k]
+	j.undo = append(j.undo, func() {
+		if had {
+			m[k] = old
+		} else {
+			delete(m, k)
+		}
+	})
+	m[k] = v
+}
+
+// deleteKey removes m[k], recording how to undo it.
+func deleteKey[K comparable, V any](j *journal, m map[K]V, k K) {
+	old, had := m[k]
+	if !had {
+		return
+	}
+	j.undo = append(j.undo, func() { m[k] = old })
+	delete(m, k)
+}
+
+// nextID takes the next value of a sequence, recording how to undo it.
+func nextID[T ~int64](j *journal, seq *T) T {
+	*seq++
+	j.undo = append(j.undo, func() { *seq-- })
+	return *seq
+}
+
+// sortedValues returns the values of m ordered by key, each passed through clone.
+func sortedValues[K cmp.Ordered, V any](m map[K]V, clone func(V) V) []V {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]V, len(keys))
+	for i, k := range keys {
+		out[i] = clone(m[k])
+	}
+	return out
+}
+
+// same is the clone of records without reference fields.
+func same[V any](v V) V { return v }
+
+// notFound wraps storage.ErrNotFound with what was looked up.
+func notFound(what string, key any) error {
+	return fmt.Errorf("memory: %s %v: %w", what, key, storage.ErrNotFound)
+}
+
+// conflict wraps storage.ErrConflict with the violated uniqueness.
+func conflict(what string) error {
+	return fmt.Errorf("memory: %s taken: %w", what, storage.ErrConflict)
+}
+
+// readTx is a read-only transaction. Its accessors check the context first.
+type readTx struct {
+	ctx context.Context
+	d   *data
+}
+
+// tx is a read-write transaction.
+type tx struct {
+	readTx
+	j *journal
+}
+
+// live reports the context's error, if any.
+func (t *readTx) live() error { return t.ctx.Err() }

@@ -1,0 +1,112 @@
+package memory
+
+import (
+	"github.com/teamchat/chat/users"
+)
+
+// userTx is the users accessor; j is nil in a read-only transaction.
+type userTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a userTx) Get(id users.ID) (users.User, error) {
+	if err := a.t.live(); err != nil {
+		return users.User{}, err
+	}
+	u, ok := a.t.d.users[id]
+	if !ok {
+		return users.User{}, notFound("user", id)
+	}
+	return u, nil
+}
+
+func (a userTx) GetByEmail(email string) (users.User, error) {
+	if err := a.t.live(); err != nil {
+		return users.User{}, err
+	}
+	id, ok := a.t.d.userByEmail[users.NormalizeEmail(email)]
+	if !ok {
+		return users.User{}, notFound("user with email", email)
+	}
+	return a.t.d.users[id], nil
+}
+
+func (a userTx) GetByAPIKey(key string) (users.User, error) {
+	if err := a.t.live(); err != nil {
+		return users.User{}, err
+	}
+	id, ok := a.t.d.userByKey[key]
+	if !ok {
+		return users.User{}, notFound("user with API key", "")
+	}
+	return a.t.d.users[id], nil
+}
+
+func (a userTx) GetMany(ids []users.ID) ([]users.User, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	seen := make(map[users.ID]users.User, len(ids))
+	for _, id := range ids {
+		if u, ok := a.t.d.users[id]; ok {
+			seen[id] = u
+		}
+	}
+	return sortedValues(seen, same), nil
+}
+
+func (a userTx) List() ([]users.User, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	return sortedValues(a.t.d.users, same), nil
+}
+
+func (a userTx) Create(u users.User) (users.ID, error) {
+	if err := a.t.live(); err != nil {
+		return 0, err
+	}
+	if err := a.checkUnique(u, 0); err != nil {
+		return 0, err
+	}
+	u.ID = nextID(a.j, &a.t.d.userSeq)
+	a.put(u)
+	return u.ID, nil
+}
+
+func (a userTx) Update(u users.User) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	old, ok := a.t.d.users[u.ID]
+	if !ok {
+		return notFound("user", u.ID)
+	}
+	if err := a.checkUnique(u, u.ID); err != nil {
+		return err
+	}
+	deleteKey(a.j, a.t.d.userByEmail, users.NormalizeEmail(old.Email))
+	deleteKey(a.j, a.t.d.userByKey, old.APIKey)
+	a.put(u)
+	return nil
+}
+
+// checkUnique refuses an email or API key held by a user other than self.
+func (a userTx) checkUnique(u users.User, self users.ID) error {
+	if id, ok := a.t.d.userByEmail[users.NormalizeEmail(u.Email)]; ok && id != self {
+		return conflict("email")
+	}
+	if id, ok := a.t.d.userByKey[u.APIKey]; ok && id != self && u.APIKey != "" {
+		return conflict("API key")
+	}
+	return nil
+}
+
+func (a userTx) put(u users.User) {
+	setKey(a.j, a.t.d.users, u.ID, u)
+	setKey(a.j, a.t.d.userByEmail, users.NormalizeEmail(u.Email), u.ID)
+	if u.APIKey != "" {
+		setKey(a.j, a.t.d.userByKey, u.APIKey, u.ID)
+	}
+}

@@ -1,0 +1,18 @@
+package storage
+
+import (
+	"github.com/teamchat/chat/realms"
+)
+
+// RealmReader reads the organization record.
+type RealmReader interface {
+	// Get returns the organization; ErrNotFound before one is stored.
+	Get() (realms.Realm, error)
+}
+
+// RealmWriter stores the organization record.
+type RealmWriter interface {
+	RealmReader
+	// Put creates or replaces the organization.
+	Put(realms.Realm) error
+}

@@ -1,0 +1,33 @@
+package storage
+
+import (
+	"context"
+	"errors"
+)
+
+// Sentinel errors every backend returns, wrapped with %w.
+var (
+	ErrNotFound = errors.New("storage: not found")
+	ErrConflict = errors.New("storage: conflict")
+)
+
+// Storage is a transactional store of one organization.
+type Storage interface {
+	View(ctx context.Context, fn func(ReadTx) error) error
+	Update(ctx context.Context, fn func(Tx) error) error
+	Close() error
+}
+
+// ReadTx is a read-only transaction.
+type ReadTx interface {
+	Realm() RealmReader
+	Users() UserReader
+	Groups() GroupReader
+}
+
+// Tx is a read-write transaction. Its accessors include every read of ReadTx.
+type Tx interface {
+	Realm() RealmWriter
+	Users() UserWriter
+	Groups() GroupWriter
+}

@@ -1,0 +1,123 @@
+package storagetest
+
+import (
+	"testing"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+func testGroups(t *testing.T, open Opener) {
+	t.Run("Create, Get and GetByName round-trip", func(t *testing.T) {
+		s := open(t)
+		want := users.Group{
+			Name: "role:members", Description: "Members", IsSystemGroup: true,
+			Members: []users.ID{3, 1, 2, 1}, Subgroups: []users.GroupID{9, 4}, CreatorID: 2, DateCreated: 1700000000,
+		}
+		var id users.GroupID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { id, err = tx.Groups().Create(want); return err })
+		want.ID = id
+		want.Members = []users.ID{1, 2, 3}
+		want.Subgroups = []users.GroupID{4, 9}
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Groups().Get(id)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get (lists sorted, deduplicated)", want, got)
+			got, err = tx.Groups().GetByName("role:members")
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "GetByName", want, got)
+			_, err = tx.Groups().GetByName("nope")
+			wantIs(t, "GetByName(unknown)", err, storage.ErrNotFound)
+			_, err = tx.Groups().Get(id + 100)
+			wantIs(t, "Get(unknown)", err, storage.ErrNotFound)
+			return nil
+		})
+	})
+
+	t.Run("names are unique", func(t *testing.T) {
+		s := open(t)
+		mustUpdate(t, s, func(tx storage.Tx) error { _, err := tx.Groups().Create(users.Group{Name: "a"}); return err })
+		err := s.Update(t.Context(), func(tx storage.Tx) error { _, err := tx.Groups().Create(users.Group{Name: "a"}); return err })
+		wantIs(t, "Create duplicate", err, storage.ErrConflict)
+		err = s.Update(t.Context(), func(tx storage.Tx) error {
+			id, err := tx.Groups().Create(users.Group{Name: "b"})
+			if err != nil {
+				return err
+			}
+			g, err := tx.Groups().Get(id)
+			if err != nil {
+				return err
+			}
+			g.Name = "a"
+			return tx.Groups().Update(g)
+		})
+		wantIs(t, "rename onto a taken name", err, storage.ErrConflict)
+	})
+
+	t.Run("membership changes and ListForUser", func(t *testing.T) {
+		s := open(t)
+		var a, b users.GroupID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			if a, err = tx.Groups().Create(users.Group{Name: "a", Members: []users.ID{1}}); err != nil {
+				return err
+			}
+			if b, err = tx.Groups().Create(users.Group{Name: "b"}); err != nil {
+				return err
+			}
+			if err := tx.Groups().AddMembers(a, []users.ID{5, 1, 3}); err != nil {
+				return err
+			}
+			if err := tx.Groups().AddMembers(b, []users.ID{3}); err != nil {
+				return err
+			}
+			return tx.Groups().RemoveMembers(a, []users.ID{5, 42})
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			g, err := tx.Groups().Get(a)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "members of a", []users.ID{1, 3}, g.Members)
+			mine, err := tx.Groups().ListForUser(3)
+			if err != nil {
+				return err
+			}
+			var got []users.GroupID
+			for _, g := range mine {
+				got = append(got, g.ID)
+			}
+			wantEqual(t, "groups of user 3", []users.GroupID{a, b}, got)
+			return nil
+		})
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.Groups().AddMembers(999, []users.ID{1}) })
+		wantIs(t, "AddMembers(unknown group)", err, storage.ErrNotFound)
+	})
+
+	t.Run("Update replaces description, subgroups and deactivation", func(t *testing.T) {
+		s := open(t)
+		var id users.GroupID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { id, err = tx.Groups().Create(users.Group{Name: "x"}); return err })
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			g, err := tx.Groups().Get(id)
+			if err != nil {
+				return err
+			}
+			g.Name, g.Description, g.Subgroups, g.Deactivated = "y", "new", []users.GroupID{7}, true
+			return tx.Groups().Update(g)
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			g, err := tx.Groups().GetByName("y")
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "updated", users.Group{ID: id, Name: "y", Description: "new", Subgroups: []users.GroupID{7}, Deactivated: true}, g)
+			_, err = tx.Groups().GetByName("x")
+			wantIs(t, "old name", err, storage.ErrNotFound)
+			return nil
+		})
+	})
+}

@@ -1,0 +1,54 @@
+package storagetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/teamchat/chat/storage"
+)
+
+// Opener returns a new, empty store for one subtest and registers its Close with t.Cleanup.
+type Opener func(t *testing.T) storage.Storage
+
+// Run runs the whole suite against the backend that open creates.
+func Run(t *testing.T, open Opener) {
+	t.Run("Contract", func(t *testing.T) { testContract(t, open) })
+	t.Run("Realm", func(t *testing.T) { testRealm(t, open) })
+	t.Run("Users", func(t *testing.T) { testUsers(t, open) })
+	t.Run("Groups", func(t *testing.T) { testGroups(t, open) })
+}
+
+// mustUpdate runs fn in a write transaction and fails the test on error.
+func mustUpdate(t *testing.T, s storage.Storage, fn func(storage.Tx) error) {
+	t.Helper()
+	if err := s.Update(context.Background(), fn); err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+}
+
+// mustView runs fn in a read transaction and fails the test on error.
+func mustView(t *testing.T, s storage.Storage, fn func(storage.ReadTx) error) {
+	t.Helper()
+	if err := s.View(context.Background(), fn); err != nil {
+		t.Fatalf("View: %v", err)
+	}
+}
+
+// wantIs fails unless err matches target with errors.Is.
+func wantIs(t *testing.T, what string, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("%s: error = %v, want %v", what, err, target)
+	}
+}
+
+// wantEqual fails with a diff (-want +got) when got differs from want.
+func wantEqual[T any](t *testing.T, what string, want, got T, opts ...cmp.Option) {
+	t.Helper()
+	if diff := cmp.Diff(want, got, opts...); diff != "" {
+		t.Fatalf("%s mismatch (-want +got):\n%s", what, diff)
+	}
+}

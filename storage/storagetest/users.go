@@ -1,0 +1,160 @@
+package storagetest
+
+import (
+	"testing"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+func testUsers(t *testing.T, open Opener) {
+	t.Run("Create assigns ids and Get returns every field", func(t *testing.T) {
+		s := open(t)
+		want := newUser(1)
+		want.Role = users.RoleOwner
+		want.PasswordHash = "$argon2id$..."
+		want.IsImportedStub = true
+		bot := newUser(2)
+		bot.BotType = users.BotIncomingWebhook
+		var id1, id2 users.ID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			if id1, err = tx.Users().Create(want); err != nil {
+				return err
+			}
+			bot.BotOwnerID = id1
+			id2, err = tx.Users().Create(bot)
+			return err
+		})
+		if id1 <= 0 || id2 <= id1 {
+			t.Fatalf("ids = %d, %d; want positive and increasing", id1, id2)
+		}
+		want.ID, bot.ID = id1, id2
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Users().Get(id1)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "user", want, got)
+			got, err = tx.Users().Get(id2)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "bot", bot, got)
+			return nil
+		})
+	})
+
+	t.Run("lookups by email are case-insensitive and by key exact", func(t *testing.T) {
+		s := open(t)
+		u := newUser(1)
+		u.Email = "Mixed.Case@Example.com"
+		mustUpdate(t, s, func(tx storage.Tx) error { _, err := tx.Users().Create(u); return err })
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Users().GetByEmail("mixed.case@EXAMPLE.COM")
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "stored email keeps its case", "Mixed.Case@Example.com", got.Email)
+			if _, err := tx.Users().GetByAPIKey(u.APIKey); err != nil {
+				return err
+			}
+			_, err = tx.Users().GetByAPIKey("X" + u.APIKey[1:])
+			wantIs(t, "GetByAPIKey(other)", err, storage.ErrNotFound)
+			_, err = tx.Users().GetByEmail("nobody@example.com")
+			wantIs(t, "GetByEmail(unknown)", err, storage.ErrNotFound)
+			_, err = tx.Users().Get(9999)
+			wantIs(t, "Get(unknown)", err, storage.ErrNotFound)
+			return nil
+		})
+	})
+
+	t.Run("duplicate email or API key is a conflict", func(t *testing.T) {
+		s := open(t)
+		mustUpdate(t, s, func(tx storage.Tx) error { _, err := tx.Users().Create(newUser(1)); return err })
+		dupEmail := newUser(2)
+		dupEmail.Email = "USER1@example.com"
+		dupKey := newUser(3)
+		dupKey.APIKey = newUser(1).APIKey
+		for name, u := range map[string]users.User{"email": dupEmail, "key": dupKey} {
+			err := s.Update(t.Context(), func(tx storage.Tx) error { _, err := tx.Users().Create(u); return err })
+			wantIs(t, "Create with duplicate "+name, err, storage.ErrConflict)
+		}
+		var id2 users.ID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { id2, err = tx.Users().Create(newUser(2)); return err })
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			u, err := tx.Users().Get(id2)
+			if err != nil {
+				return err
+			}
+			u.Email = "user1@EXAMPLE.com"
+			return tx.Users().Update(u)
+		})
+		wantIs(t, "Update to a taken email", err, storage.ErrConflict)
+	})
+
+	t.Run("Update replaces the record and re-indexes", func(t *testing.T) {
+		s := open(t)
+		var id users.ID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { id, err = tx.Users().Create(newUser(1)); return err })
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			u, err := tx.Users().Get(id)
+			if err != nil {
+				return err
+			}
+			u.Email, u.APIKey, u.IsActive, u.Role = "new@example.com", "NEWKEY0000000000000000000000000", false, users.RoleGuest
+			return tx.Users().Update(u)
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			u, err := tx.Users().GetByEmail("new@example.com")
+			if err != nil {
+				return err
+			}
+			if u.IsActive || u.Role != users.RoleGuest || u.ID != id {
+				t.Errorf("updated user = %+v", u)
+			}
+			_, err = tx.Users().GetByEmail("user1@example.com")
+			wantIs(t, "old email", err, storage.ErrNotFound)
+			_, err = tx.Users().GetByAPIKey(newUser(1).APIKey)
+			wantIs(t, "old key", err, storage.ErrNotFound)
+			return nil
+		})
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.Users().Update(users.User{ID: 777, Email: "x@y.z"}) })
+		wantIs(t, "Update(unknown)", err, storage.ErrNotFound)
+	})
+
+	t.Run("List and GetMany are ordered by id", func(t *testing.T) {
+		s := open(t)
+		var ids []users.ID
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for i := range 5 {
+				id, err := tx.Users().Create(newUser(i))
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			return nil
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			all, err := tx.Users().List()
+			if err != nil {
+				return err
+			}
+			var got []users.ID
+			for _, u := range all {
+				got = append(got, u.ID)
+			}
+			wantEqual(t, "List ids", ids, got)
+			some, err := tx.Users().GetMany([]users.ID{ids[3], 12345, ids[1], ids[3]})
+			if err != nil {
+				return err
+			}
+			got = nil
+			for _, u := range some {
+				got = append(got, u.ID)
+			}
+			wantEqual(t, "GetMany ids", []users.ID{ids[1], ids[3]}, got)
+			return nil
+		})
+	})
+}

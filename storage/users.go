@@ -1,0 +1,27 @@
+package storage
+
+import (
+	"github.com/teamchat/chat/users"
+)
+
+// UserReader reads users.
+type UserReader interface {
+	Get(users.ID) (users.User, error)
+	// GetByEmail finds a user by delivery email, case-insensitively.
+	GetByEmail(email string) (users.User, error)
+	GetByAPIKey(key string) (users.User, error)
+	// GetMany returns the users with the given ids that exist, ascending by id.
+	GetMany(ids []users.ID) ([]users.User, error)
+	// List returns every user, ascending by id.
+	List() ([]users.User, error)
+}
+
+// UserWriter reads and writes users.
+type UserWriter interface {
+	UserReader
+	// Create stores a new user and returns its id (the ID field is ignored). ErrConflict when the
+	// email (case-insensitively) or the API key is taken.
+	Create(users.User) (users.ID, error)
+	// Update replaces a user. ErrNotFound for an unknown id; ErrConflict as for Create.
+	Update(users.User) error
+}

@@ -1,0 +1,107 @@
+package chat
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/users"
+)
+
+// UserRecord is a user as the API shows it to one viewer (GET /users/{id}, register's
+// realm_users, realm_user add events).
+type UserRecord struct {
+	Email          string         `json:"email"`
+	UserID         users.ID       `json:"user_id"`
+	AvatarVersion  int            `json:"avatar_version"`
+	IsAdmin        bool           `json:"is_admin"`
+	IsOwner        bool           `json:"is_owner"`
+	IsGuest        bool           `json:"is_guest"`
+	Role           users.Role     `json:"role"`
+	IsBot          bool           `json:"is_bot"`
+	FullName       string         `json:"full_name"`
+	Timezone       string         `json:"timezone"`
+	IsActive       *bool          `json:"is_active,omitempty"`
+	DateJoined     string         `json:"date_joined"`
+	DeliveryEmail  *string        `json:"delivery_email"`
+	AvatarURL      *string        `json:"avatar_url"`
+	BotType        *users.BotType `json:"bot_type"`
+	BotOwnerID     *users.ID      `json:"bot_owner_id"`
+	IsImportedStub bool           `json:"is_imported_stub"`
+	IsDeleted      bool           `json:"is_deleted,omitempty"`
+}
+
+// recordOptions select the variant of a user record.
+type recordOptions struct {
+	// clientGravatar lets the client compute Gravatar URLs itself: avatar_url is null for
+	// Gravatar avatars of users whose email the viewer may see.
+	clientGravatar bool
+	// omitIsActive drops is_active (register's realm_users lists imply it).
+	omitIsActive bool
+}
+
+// dateJoinedLayout is Zulip's ISO 8601 form with microseconds and offset.
+const dateJoinedLayout = "2006-01-02T15:04:05.000000-07:00"
+
+// userRecord renders u for viewer.
+func userRecord(realm realms.Realm, viewer, u users.User, o recordOptions) UserRecord {
+	rec := UserRecord{
+		Email:          apiEmail(realm, u),
+		UserID:         u.ID,
+		AvatarVersion:  u.AvatarVersion,
+		IsAdmin:        u.Role.IsAdmin(),
+		IsOwner:        u.Role == users.RoleOwner,
+		IsGuest:        u.Role == users.RoleGuest,
+		Role:           u.Role,
+		IsBot:          u.IsBot(),
+		FullName:       u.FullName,
+		Timezone:       u.Timezone,
+		DateJoined:     u.DateJoined.UTC().Format(dateJoinedLayout),
+		IsImportedStub: u.IsImportedStub,
+	}
+	if !o.omitIsActive {
+		active := u.IsActive
+		rec.IsActive = &active
+	}
+	visible := users.CanSeeEmail(viewer, u)
+	if visible {
+		email := u.Email
+		rec.DeliveryEmail = &email
+	}
+	if !(o.clientGravatar && visible && u.AvatarSource == users.AvatarGravatar) {
+		url := avatarURL(u)
+		rec.AvatarURL = &url
+	}
+	if u.IsBot() {
+		bt := u.BotType
+		rec.BotType = &bt
+		if u.BotOwnerID != 0 {
+			owner := u.BotOwnerID
+			rec.BotOwnerID = &owner
+		}
+	}
+	return rec
+}
+
+// apiEmail is the user's API email, the same for every viewer: the real address when the user
+// lets everyone see it (and for bots), else the placeholder user{id}@{realm host}. Who may see
+// the real address reads it from delivery_email.
+func apiEmail(realm realms.Realm, u users.User) string {
+	if u.EmailVisibility == users.EmailVisibleEveryone || u.IsBot() {
+		return u.Email
+	}
+	return placeholderEmail(realm, u.ID)
+}
+
+// placeholderEmail is the API-only address of a user whose email is hidden.
+func placeholderEmail(realm realms.Realm, id users.ID) string {
+	return fmt.Sprintf("user%d@%s", id, realm.Host())
+}
+
+// avatarURL is the Gravatar identicon URL of a user, versioned for cache busting.
+func avatarURL(u users.User) string {
+	sum := md5.Sum([]byte(strings.ToLower(u.Email)))
+	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&version=%d", hex.EncodeToString(sum[:]), u.AvatarVersion)
+}

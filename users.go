@@ -1,0 +1,189 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// ProvisionUserParams describe a user or bot created by the server itself (first start, --dev,
+// --seed, an embedding program).
+type ProvisionUserParams struct {
+	Email    string
+	FullName string
+	Role     users.Role // default member
+	// Password is hashed with argon2id; empty means no password login.
+	Password string
+	// APIKey is the user's key; empty generates one.
+	APIKey     string
+	BotType    users.BotType // NotBot for a human
+	BotOwnerID users.ID
+	Timezone   string
+	// EmailVisibility overrides the organization's default email_address_visibility.
+	EmailVisibility users.EmailVisibility
+}
+
+// ProvisionUserResult identifies the new user.
+type ProvisionUserResult struct {
+	UserID users.ID
+	APIKey string
+}
+
+// ProvisionUser creates a user or bot without an acting user (a trusted, server-side
+// operation). The user joins the system group of its role, and every active user of the
+// organization receives a realm_user add event.
+func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (ProvisionUserResult, error) {
+	u, err := s.newUser(p)
+	if err != nil {
+		return ProvisionUserResult{}, err
+	}
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		if u.EmailVisibility == 0 {
+			u.EmailVisibility = realm.DefaultEmailVisibility
+		}
+		if u.IsBot() && u.BotOwnerID != 0 {
+			owner, err := tx.Users().Get(u.BotOwnerID)
+			if errors.Is(err, storage.ErrNotFound) || err == nil && (!owner.IsActive || owner.IsBot()) {
+				return InvalidArgument("bot_owner_id", "no such user")
+			} else if err != nil {
+				return err
+			}
+		}
+		id, err := tx.Users().Create(u)
+		if errors.Is(err, storage.ErrConflict) {
+			return badRequest("Email '%s' already in use", u.Email)
+		}
+		if err != nil {
+			return err
+		}
+		u.ID = id
+		if err := joinRoleGroups(tx, realm, u); err != nil {
+			return err
+		}
+		return announceNewUser(tx, realm, u, ev)
+	})
+	if err != nil {
+		return ProvisionUserResult{}, err
+	}
+	return ProvisionUserResult{UserID: u.ID, APIKey: u.APIKey}, nil
+}
+
+// newUser validates provisioning parameters and builds the record (hashing the password
+// outside any transaction).
+func (s *Service) newUser(p ProvisionUserParams) (users.User, error) {
+	email := strings.TrimSpace(p.Email)
+	if err := users.CheckEmail(email); err != nil {
+		return users.User{}, InvalidArgument("email", err.Error())
+	}
+	name, err := users.CheckFullName(p.FullName)
+	if err != nil {
+		return users.User{}, InvalidArgument("full_name", err.Error())
+	}
+	if p.Role == 0 {
+		p.Role = users.RoleMember
+	}
+	if !p.Role.Valid() {
+		return users.User{}, InvalidArgument("role", "")
+	}
+	if p.BotType != users.NotBot && !p.BotType.Valid() {
+		return users.User{}, InvalidArgument("bot_type", "")
+	}
+	if p.BotType == users.NotBot && p.BotOwnerID != 0 {
+		return users.User{}, InvalidArgument("bot_owner_id", "only bots have owners")
+	}
+	if p.EmailVisibility != 0 && !p.EmailVisibility.Valid() {
+		return users.User{}, InvalidArgument("email_address_visibility", "")
+	}
+	if p.Timezone != "" {
+		if _, err := time.LoadLocation(p.Timezone); err != nil || len(p.Timezone) > 40 {
+			return users.User{}, InvalidArgument("timezone", "unknown time zone")
+		}
+	}
+	key := p.APIKey
+	if key == "" {
+		if key, err = newAPIKey(); err != nil {
+			return users.User{}, internalError(err)
+		}
+	} else if !users.ValidAPIKey(key) {
+		return users.User{}, InvalidArgument("api_key", "must be 32 letters and digits")
+	}
+	var hash string
+	if p.Password != "" {
+		if p.BotType != users.NotBot {
+			return users.User{}, InvalidArgument("password", "bots log in with their API key")
+		}
+		if hash, err = s.hashing.hashPassword(p.Password); err != nil {
+			return users.User{}, internalError(err)
+		}
+	}
+	return users.User{
+		Email:           email,
+		FullName:        name,
+		Role:            p.Role,
+		BotType:         p.BotType,
+		BotOwnerID:      p.BotOwnerID,
+		IsActive:        true,
+		APIKey:          key,
+		PasswordHash:    hash,
+		Timezone:        p.Timezone,
+		DateJoined:      s.now(),
+		AvatarSource:    users.AvatarGravatar,
+		AvatarVersion:   1,
+		EmailVisibility: p.EmailVisibility,
+	}, nil
+}
+
+// joinRoleGroups adds a new user to the system group of its role (and to role:fullmembers for
+// members when the organization has no waiting period).
+func joinRoleGroups(tx storage.Tx, realm realms.Realm, u users.User) error {
+	names := []string{users.SystemGroupForRole(u.Role)}
+	if u.Role == users.RoleMember && realm.WaitingPeriodThreshold == 0 {
+		names = append(names, users.GroupFullMembers)
+	}
+	for _, name := range names {
+		g, err := tx.Groups().GetByName(name)
+		if err != nil {
+			return err
+		}
+		if err := tx.Groups().AddMembers(g.ID, []users.ID{u.ID}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// announceNewUser sends realm_user add to every active user, in two variants: with the real
+// email for those who may see it, without for the rest. Avatar URLs are always present because
+// the clients' client_gravatar choice is not known here.
+func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *events) error {
+	all, err := tx.Users().List()
+	if err != nil {
+		return err
+	}
+	var seeing, notSeeing []int64
+	var viewerSeeing, viewerNotSeeing users.User
+	for _, viewer := range all {
+		if !viewer.IsActive {
+			continue
+		}
+		if users.CanSeeEmail(viewer, u) {
+			seeing = append(seeing, int64(viewer.ID))
+			viewerSeeing = viewer
+		} else {
+			notSeeing = append(notSeeing, int64(viewer.ID))
+			viewerNotSeeing = viewer
+		}
+	}
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: userRecord(realm, viewerSeeing, u, recordOptions{})}, seeing)
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: userRecord(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
+	return nil
+}

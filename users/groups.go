@@ -1,0 +1,230 @@
+package users
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// GroupID identifies a user group (system or named).
+type GroupID int64
+
+// The names of the system groups, created with every organization.
+const (
+	GroupNobody         = "role:nobody"
+	GroupOwners         = "role:owners"
+	GroupAdministrators = "role:administrators"
+	GroupModerators     = "role:moderators"
+	GroupFullMembers    = "role:fullmembers"
+	GroupMembers        = "role:members"
+	GroupEveryone       = "role:everyone"
+	GroupInternet       = "role:internet"
+)
+
+// SystemGroup describes one system group: its name, display text and the roles it holds.
+type SystemGroup struct {
+	Name        string
+	Description string
+	// Subgroup is the name of the next stricter system group it contains ("" for none).
+	Subgroup string
+	// Role is the role whose users are the group's direct members (0: none).
+	Role Role
+}
+
+// SystemGroups lists the system groups in creation order. Each role group directly holds the
+// users of exactly its role and contains the next stricter group as a subgroup, so membership
+// follows the role hierarchy. role:fullmembers directly holds the members past the
+// organization's waiting period (every member when the period is zero days); the chat package
+// maintains that.
+func SystemGroups() []SystemGroup {
+	return []SystemGroup{
+		{Name: GroupNobody, Description: "Nobody"},
+		{Name: GroupOwners, Description: "Owners of this organization", Role: RoleOwner},
+		{Name: GroupAdministrators, Description: "Administrators of this organization, including owners", Subgroup: GroupOwners, Role: RoleAdministrator},
+		{Name: GroupModerators, Description: "Moderators of this organization, including administrators", Subgroup: GroupAdministrators, Role: RoleModerator},
+		{Name: GroupFullMembers, Description: "Members of this organization, not including new accounts and guests", Subgroup: GroupModerators},
+		{Name: GroupMembers, Description: "Members of this organization, not including guests", Subgroup: GroupFullMembers, Role: RoleMember},
+		{Name: GroupEveryone, Description: "Everyone in this organization, including guests", Subgroup: GroupMembers, Role: RoleGuest},
+		{Name: GroupInternet, Description: "Everyone on the internet", Subgroup: GroupEveryone},
+	}
+}
+
+// SystemGroupForRole is the name of the system group whose direct members have role r.
+func SystemGroupForRole(r Role) string {
+	for _, g := range SystemGroups() {
+		if g.Role == r {
+			return g.Name
+		}
+	}
+	return ""
+}
+
+// Group is a user group: a system group or a named group created by users.
+type Group struct {
+	ID            GroupID
+	Name          string
+	Description   string
+	IsSystemGroup bool
+	Members       []ID      // direct members, ascending
+	Subgroups     []GroupID // direct subgroups, ascending
+	CreatorID     ID        // 0 when none
+	DateCreated   int64     // UNIX seconds; 0 when unknown
+	Deactivated   bool
+}
+
+// MaxGroupNameLength bounds group names.
+const MaxGroupNameLength = 100
+
+// GroupSetting is the value of a can_*_group permission: either a named group (Group != 0) or an
+// anonymous group of direct members and subgroups.
+type GroupSetting struct {
+	Group     GroupID
+	Members   []ID
+	Subgroups []GroupID
+}
+
+// Named returns the setting that points at one group.
+func Named(id GroupID) GroupSetting { return GroupSetting{Group: id} }
+
+// IsNamed reports whether the setting is a single group id.
+func (s GroupSetting) IsNamed() bool { return s.Group != 0 }
+
+// MarshalJSON writes an integer for a named group, else
+// {"direct_members":[...],"direct_subgroups":[...]}.
+func (s GroupSetting) MarshalJSON() ([]byte, error) {
+	if s.IsNamed() {
+		return json.Marshal(int64(s.Group))
+	}
+	members, subgroups := s.Members, s.Subgroups
+	if members == nil {
+		members = []ID{}
+	}
+	if subgroups == nil {
+		subgroups = []GroupID{}
+	}
+	return json.Marshal(struct {
+		DirectMembers   []ID      `json:"direct_members"`
+		DirectSubgroups []GroupID `json:"direct_subgroups"`
+	}{members, subgroups})
+}
+
+// ErrGroupSettingFormat is returned for a value that is neither an integer nor the object form.
+var ErrGroupSettingFormat = errors.New("group setting must be a group id or an object with direct_members and direct_subgroups")
+
+// UnmarshalJSON reads either form. Unknown keys in the object form are refused. The lists are
+// sorted and deduplicated.
+func (s *GroupSetting) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] != '{' {
+		var id int64
+		if err := json.Unmarshal(data, &id); err != nil || id <= 0 {
+			return ErrGroupSettingFormat
+		}
+		*s = GroupSetting{Group: GroupID(id)}
+		return nil
+	}
+	var obj struct {
+		DirectMembers   *[]ID      `json:"direct_members"`
+		DirectSubgroups *[]GroupID `json:"direct_subgroups"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&obj); err != nil || obj.DirectMembers == nil || obj.DirectSubgroups == nil {
+		return ErrGroupSettingFormat
+	}
+	m := slices.Clone(*obj.DirectMembers)
+	g := slices.Clone(*obj.DirectSubgroups)
+	slices.Sort(m)
+	slices.Sort(g)
+	*s = GroupSetting{Members: slices.Compact(m), Subgroups: slices.Compact(g)}
+	return nil
+}
+
+// Membership resolves transitive group membership over a fixed set of groups and users. Build
+// one per transaction with NewMembership; it is not safe for concurrent mutation.
+type Membership struct {
+	groups map[GroupID]Group
+	active map[ID]bool
+}
+
+// NewMembership indexes groups and the active state of users (deactivated users are never
+// members).
+func NewMembership(groups []Group, activeUsers map[ID]bool) *Membership {
+	m := &Membership{groups: make(map[GroupID]Group, len(groups)), active: activeUsers}
+	for _, g := range groups {
+		m.groups[g.ID] = g
+	}
+	return m
+}
+
+// IsMember reports whether user is in group, directly or (unless directOnly) through subgroups.
+func (m *Membership) IsMember(group GroupID, user ID, directOnly bool) bool {
+	if !m.active[user] {
+		return false
+	}
+	if directOnly {
+		g, ok := m.groups[group]
+		return ok && slices.Contains(g.Members, user)
+	}
+	seen := map[GroupID]bool{}
+	return m.reach(group, user, seen)
+}
+
+func (m *Membership) reach(group GroupID, user ID, seen map[GroupID]bool) bool {
+	if seen[group] {
+		return false
+	}
+	seen[group] = true
+	g, ok := m.groups[group]
+	if !ok {
+		return false
+	}
+	if slices.Contains(g.Members, user) {
+		return true
+	}
+	for _, sub := range g.Subgroups {
+		if m.reach(sub, user, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// Allows reports whether user is covered by the setting value.
+func (m *Membership) Allows(s GroupSetting, user ID) bool {
+	if s.IsNamed() {
+		return m.IsMember(s.Group, user, false)
+	}
+	if m.active[user] && slices.Contains(s.Members, user) {
+		return true
+	}
+	for _, sub := range s.Subgroups {
+		if m.IsMember(sub, user, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckSetting verifies that every group and user a setting names exists.
+func (m *Membership) CheckSetting(s GroupSetting, userExists func(ID) bool) error {
+	if s.IsNamed() {
+		if _, ok := m.groups[s.Group]; !ok {
+			return fmt.Errorf("Invalid user group ID: %d", s.Group)
+		}
+		return nil
+	}
+	for _, g := range s.Subgroups {
+		if _, ok := m.groups[g]; !ok {
+			return fmt.Errorf("Invalid user group ID: %d", g)
+		}
+	}
+	for _, u := range s.Members {
+		if !userExists(u) {
+			return fmt.Errorf("Invalid user ID: %d", u)
+		}
+	}
+	return nil
+}
