@@ -3,7 +3,9 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -75,6 +77,9 @@ type Service struct {
 	// order; a registration holds it shared while it creates its queue and reads the state, so
 	// no commit falls between the two.
 	writeMu sync.RWMutex
+	// closed is set by Close (under writeMu): later mutations are refused, so the queues saved
+	// by Close miss no committed event.
+	closed bool
 
 	loginByUser *ratelimit.Limiter
 	loginByAddr *ratelimit.Limiter
@@ -125,6 +130,7 @@ func New(opts Options) (*Service, error) {
 			GCInterval:         opts.QueueGCInterval,
 			MaxEventsPerQueue:  opts.MaxEventsPerQueue,
 			MaxQueuesPerOwner:  opts.MaxQueuesPerUser,
+			Filter:             adaptForQueue,
 		}),
 		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
 		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),
@@ -137,14 +143,26 @@ func New(opts Options) (*Service, error) {
 		return nil, err
 	}
 	s.dummyHash = dummy
+	if err := s.restoreQueues(context.Background()); err != nil {
+		s.queues.Close()
+		return nil, fmt.Errorf("chat: restoring event queues: %w", err)
+	}
 	return s, nil
 }
 
-// Close ends every waiting long-poll and stops the Service's background work. It does not
-// close the store, which belongs to the caller.
+// Close ends every waiting long-poll, stops the Service's background work and saves the event
+// queues in the store, so that a Service started later on the same store continues them. It does
+// not close the store, which belongs to the caller.
 func (s *Service) Close() error {
-	s.closeOnce.Do(s.queues.Close)
-	return nil
+	var err error
+	s.closeOnce.Do(func() {
+		s.writeMu.Lock()
+		defer s.writeMu.Unlock()
+		s.closed = true
+		s.queues.Close()
+		err = s.saveQueues()
+	})
+	return err
 }
 
 // pending is one event collected during a transaction, published after commit.
@@ -171,6 +189,9 @@ func (e *events) add(typ string, payload any, recipients []int64) {
 func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if s.closed {
+		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
+	}
 	var ev events
 	err := s.store.Update(ctx, func(tx storage.Tx) error {
 		ev = events{}

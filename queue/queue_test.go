@@ -244,3 +244,42 @@ func TestDelete(t *testing.T) {
 		t.Fatalf("second Delete: %v", err)
 	}
 }
+
+func TestSnapshotRestore(t *testing.T) {
+	t.Parallel()
+	m, c := newManager(t, queue.Options{})
+	q := mustRegister(t, m, queue.Spec{Owner: 1, EventTypes: []string{"a", "restart"}, IdleTimeout: time.Hour, Data: "opts"})
+	m.Publish([]int64{1}, "a", "one")
+	m.Publish([]int64{1}, "a", "two")
+	ctx := context.Background()
+	if _, err := m.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: 0, DontBlock: true}); err != nil {
+		t.Fatal(err)
+	}
+	saved := m.Snapshot()
+	want := []queue.Saved{{
+		ID: q.ID, Owner: 1, EventTypes: []string{"a", "restart"}, IdleTimeout: time.Hour, Data: "opts",
+		Events: []queue.Event{{ID: 1, Type: "a", Payload: "two"}}, NextID: 2, NewestPruned: 0, LastActive: c.Now(),
+	}}
+	if diff := cmp.Diff(want, saved); diff != "" {
+		t.Fatalf("Snapshot (-want +got):\n%s", diff)
+	}
+
+	m2, _ := newManager(t, queue.Options{})
+	m2.Restore(saved, "restart", "hello")
+	got, err := m2.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: 0, DontBlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantEvents := []queue.Event{{ID: 1, Type: "a", Payload: "two"}, {ID: 2, Type: "restart", Payload: "hello"}}
+	if diff := cmp.Diff(wantEvents, got); diff != "" {
+		t.Fatalf("events after restore (-want +got):\n%s", diff)
+	}
+	if _, err := m2.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1, DontBlock: true}); err == nil {
+		t.Fatal("acknowledging before the pruned id was accepted after restore")
+	}
+	m2.Publish([]int64{1}, "a", "three")
+	got, err = m2.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: 2, DontBlock: true})
+	if err != nil || len(got) != 1 || got[0].ID != 3 {
+		t.Fatalf("after restore, new events continue the ids: %v, %v", got, err)
+	}
+}

@@ -23,6 +23,7 @@ type ReadTx interface {
 	Realm() RealmReader
 	Users() UserReader
 	Groups() GroupReader
+	Queues() QueueReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -30,4 +31,5 @@ type Tx interface {
 	Realm() RealmWriter
 	Users() UserWriter
 	Groups() GroupWriter
+	Queues() QueueWriter
 }

@@ -19,6 +19,8 @@ type data struct {
 	groups      map[users.GroupID]users.Group
 	groupSeq    users.GroupID
 	groupByName map[string]users.GroupID
+
+	queues map[string]storage.SavedQueue
 }
 
 func newData() *data {
@@ -28,6 +30,7 @@ func newData() *data {
 		userByKey:   map[string]users.ID{},
 		groups:      map[users.GroupID]users.Group{},
 		groupByName: map[string]users.GroupID{},
+		queues:      map[string]storage.SavedQueue{},
 	}
 }
 
@@ -37,6 +40,7 @@ func (t *readTx) Users() storage.UserReader  { return userTx{t: t} }
 func (t *readTx) Groups() storage.GroupReader {
 	return groupTx{t: t}
 }
+func (t *readTx) Queues() storage.QueueReader { return queueTx{t: t} }
 
 // Accessors of the read-write transaction.
 func (t *tx) Realm() storage.RealmWriter { return realmTx{t: &t.readTx, j: t.j} }
@@ -44,6 +48,7 @@ func (t *tx) Users() storage.UserWriter  { return userTx{t: &t.readTx, j: t.j} }
 func (t *tx) Groups() storage.GroupWriter {
 	return groupTx{t: &t.readTx, j: t.j}
 }
+func (t *tx) Queues() storage.QueueWriter { return queueTx{t: &t.readTx, j: t.j} }
 
 var (
 	_ storage.ReadTx = (*readTx)(nil)

@@ -122,3 +122,17 @@ func (w faultyGroups) RemoveMembers(id users.GroupID, m []users.ID) error {
 	}
 	return w.GroupWriter.RemoveMembers(id, m)
 }
+
+func (t faultyTx) Queues() storage.QueueWriter { return faultyQueues{t.Tx.Queues(), t.f} }
+
+type faultyQueues struct {
+	storage.QueueWriter
+	f *Faulty
+}
+
+func (w faultyQueues) ReplaceAll(qs []storage.SavedQueue) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.QueueWriter.ReplaceAll(qs)
+}

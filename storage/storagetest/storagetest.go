@@ -19,6 +19,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Realm", func(t *testing.T) { testRealm(t, open) })
 	t.Run("Users", func(t *testing.T) { testUsers(t, open) })
 	t.Run("Groups", func(t *testing.T) { testGroups(t, open) })
+	t.Run("Queues", func(t *testing.T) { testQueues(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -1,0 +1,173 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/teamchat/chat/queue"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// Event queues outlive a graceful restart: Close saves every queue (its register options,
+// pending events and last ids) in the store, and New restores them and appends a restart event
+// to each, so that clients keep their queue_id and last_event_id. The saved copies are removed
+// once restored, so after a crash (no Close) clients get BAD_EVENT_QUEUE_ID and register again.
+
+// queueSaveTimeout bounds the store write of Close.
+const queueSaveTimeout = 30 * time.Second
+
+// RestartEvent is sent to every restored queue after a restart of the server.
+type RestartEvent struct {
+	Type              string `json:"type"`
+	ZulipVersion      string `json:"zulip_version"`
+	ZulipMergeBase    string `json:"zulip_merge_base"`
+	ZulipFeatureLevel int    `json:"zulip_feature_level"`
+	ServerGeneration  int64  `json:"server_generation"`
+}
+
+// savedQueueState is the JSON form of one queue in the store.
+type savedQueueState struct {
+	EventTypes   []string          `json:"event_types"`
+	IdleTimeout  time.Duration     `json:"idle_timeout_ns"`
+	Options      savedQueueOptions `json:"options"`
+	Events       []savedEvent      `json:"events"`
+	NextID       int64             `json:"next_id"`
+	NewestPruned int64             `json:"newest_pruned"`
+	LastActive   time.Time         `json:"last_active"`
+}
+
+type savedQueueOptions struct {
+	ApplyMarkdown    bool               `json:"apply_markdown"`
+	ClientGravatar   bool               `json:"client_gravatar"`
+	AllPublicStreams bool               `json:"all_public_streams"`
+	Narrow           [][]string         `json:"narrow"`
+	Capabilities     ClientCapabilities `json:"client_capabilities"`
+}
+
+type savedEvent struct {
+	ID      int64           `json:"id"`
+	Type    string          `json:"type"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+func (o queueOptions) saved() savedQueueOptions {
+	return savedQueueOptions{o.applyMarkdown, o.clientGravatar, o.allPublicStreams, o.narrow, o.capabilities}
+}
+
+func (o savedQueueOptions) options() queueOptions {
+	return queueOptions{o.ApplyMarkdown, o.ClientGravatar, o.AllPublicStreams, o.Narrow, o.Capabilities}
+}
+
+// encodeQueue serialises a queue's state.
+func encodeQueue(q queue.Saved) (storage.SavedQueue, error) {
+	opts, _ := q.Data.(queueOptions)
+	st := savedQueueState{
+		EventTypes: q.EventTypes, IdleTimeout: q.IdleTimeout, Options: opts.saved(),
+		Events: make([]savedEvent, len(q.Events)), NextID: q.NextID, NewestPruned: q.NewestPruned,
+		LastActive: q.LastActive,
+	}
+	for i, e := range q.Events {
+		payload, err := json.Marshal(e.Payload)
+		if err != nil {
+			return storage.SavedQueue{}, fmt.Errorf("queue %s event %d: %w", q.ID, e.ID, err)
+		}
+		st.Events[i] = savedEvent{ID: e.ID, Type: e.Type, Payload: payload}
+	}
+	state, err := json.Marshal(st)
+	if err != nil {
+		return storage.SavedQueue{}, err
+	}
+	return storage.SavedQueue{ID: q.ID, Owner: users.ID(q.Owner), State: state}, nil
+}
+
+// decodeQueue reads a saved queue back; payloads stay raw JSON.
+func decodeQueue(sq storage.SavedQueue) (queue.Saved, error) {
+	var st savedQueueState
+	if err := json.Unmarshal(sq.State, &st); err != nil {
+		return queue.Saved{}, fmt.Errorf("queue %s: %w", sq.ID, err)
+	}
+	q := queue.Saved{
+		ID: sq.ID, Owner: int64(sq.Owner), EventTypes: st.EventTypes, IdleTimeout: st.IdleTimeout,
+		Data: st.Options.options(), Events: make([]queue.Event, len(st.Events)), NextID: st.NextID,
+		NewestPruned: st.NewestPruned, LastActive: st.LastActive,
+	}
+	for i, e := range st.Events {
+		var payload any
+		if len(e.Payload) > 0 && string(e.Payload) != "null" {
+			payload = e.Payload
+		}
+		q.Events[i] = queue.Event{ID: e.ID, Type: e.Type, Payload: payload}
+	}
+	return q, nil
+}
+
+// restoreQueues loads the queues saved by the last Close, restores them with a restart event and
+// removes the saved copies. Unreadable entries are logged and dropped.
+func (s *Service) restoreQueues(ctx context.Context) error {
+	var saved []storage.SavedQueue
+	err := s.store.View(ctx, func(tx storage.ReadTx) (err error) {
+		saved, err = tx.Queues().List()
+		return err
+	})
+	if err != nil || len(saved) == 0 {
+		return err
+	}
+	restored := make([]queue.Saved, 0, len(saved))
+	for _, sq := range saved {
+		q, err := decodeQueue(sq)
+		if err != nil {
+			s.log.Warn("dropping unreadable saved event queue", "queue_id", sq.ID, "err", err)
+			continue
+		}
+		restored = append(restored, q)
+	}
+	if err := s.store.Update(ctx, func(tx storage.Tx) error { return tx.Queues().ReplaceAll(nil) }); err != nil {
+		return err
+	}
+	s.queues.Restore(restored, "restart", RestartEvent{
+		Type: "restart", ZulipVersion: ServiceVersion, ZulipMergeBase: "",
+		ZulipFeatureLevel: FeatureLevel, ServerGeneration: s.now().Unix(),
+	})
+	s.log.Info("restored event queues", "count", len(restored))
+	return nil
+}
+
+// saveQueues persists every live queue.
+func (s *Service) saveQueues() error {
+	snap := s.queues.Snapshot()
+	saved := make([]storage.SavedQueue, 0, len(snap))
+	for _, q := range snap {
+		sq, err := encodeQueue(q)
+		if err != nil {
+			s.log.Warn("not saving event queue", "queue_id", q.ID, "err", err)
+			continue
+		}
+		saved = append(saved, sq)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), queueSaveTimeout)
+	defer cancel()
+	if err := s.store.Update(ctx, func(tx storage.Tx) error { return tx.Queues().ReplaceAll(saved) }); err != nil {
+		return fmt.Errorf("chat: saving event queues: %w", err)
+	}
+	return nil
+}
+
+// clientAdapter is implemented by event payloads whose form depends on what the client declared
+// at register (client_capabilities, client_gravatar, ...). forClient returns the payload for
+// one queue, or false when that queue must not receive it.
+type clientAdapter interface {
+	forClient(o queueOptions) (any, bool)
+}
+
+// adaptForQueue is the queue manager's per-queue filter.
+func adaptForQueue(data any, _ string, payload any) (any, bool) {
+	a, ok := payload.(clientAdapter)
+	if !ok {
+		return payload, true
+	}
+	o, _ := data.(queueOptions)
+	return a.forClient(o)
+}
