@@ -44,4 +44,19 @@ type RealmUserEvent struct {
 	Type   string `json:"type"`
 	Op     string `json:"op"`
 	Person any    `json:"person"`
+	// gravatarClient marks a Person (a UserRecord) whose avatar_url becomes null for clients
+	// that registered with client_gravatar: its avatar is a Gravatar and its recipients may
+	// see the email.
+	gravatarClient bool
+}
+
+// forClient drops the computable avatar URL for client_gravatar clients, as register does.
+func (e RealmUserEvent) forClient(o queueOptions) (any, bool) {
+	rec, ok := e.Person.(UserRecord)
+	if !e.gravatarClient || !o.clientGravatar || !ok {
+		return e, true
+	}
+	rec.AvatarURL = nil
+	e.Person = rec
+	return e, true
 }

@@ -166,8 +166,12 @@ func TestRealmUserAddEvent(t *testing.T) {
 		person := got["person"].(map[string]any)
 		if got["type"] != "realm_user" || got["op"] != "add" || got["id"] != 0.0 ||
 			person["user_id"] != float64(res.UserID) || person["is_active"] != true || person["full_name"] != "New Person" ||
-			person["email"] != "user"+itoa(int64(res.UserID))+"@chat.example.com" || person["avatar_url"] == nil {
+			person["email"] != "user"+itoa(int64(res.UserID))+"@chat.example.com" {
 			t.Errorf("%s got %s", tt.who, body)
+		}
+		// client_gravatar (the default) leaves the Gravatar URL to clients that see the email.
+		if (person["avatar_url"] == nil) != (tt.deliveryEmail != nil) {
+			t.Errorf("%s got avatar_url %v; want null exactly when the email is visible", tt.who, person["avatar_url"])
 		}
 		if d, _ := person["delivery_email"].(string); (tt.deliveryEmail == nil) != (person["delivery_email"] == nil) ||
 			tt.deliveryEmail != nil && d != *tt.deliveryEmail {

@@ -183,7 +183,8 @@ func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *events
 			viewerNotSeeing = viewer
 		}
 	}
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: userRecord(realm, viewerSeeing, u, recordOptions{})}, seeing)
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: userRecord(realm, viewerSeeing, u, recordOptions{}),
+		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
 	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: userRecord(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
 	return nil
 }

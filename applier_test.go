@@ -1,0 +1,161 @@
+package chat_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/teamchat/chat/users"
+)
+
+// applyEvent applies one event (as JSON) to a register state (as JSON), the way a client keeps
+// its state. It fails the test on an event kind it does not know, so that a new kind gets an
+// applier before it ships.
+func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
+	t.Helper()
+	switch ev["type"] {
+	case "heartbeat", "restart":
+	case "realm_user":
+		applyRealmUser(t, state, ev, self)
+	default:
+		t.Fatalf("no applier for event %v", ev)
+	}
+}
+
+func num(v any) float64 { f, _ := v.(float64); return f }
+
+// list returns state[key] as a slice of objects.
+func list(state map[string]any, key string) []any {
+	l, _ := state[key].([]any)
+	return l
+}
+
+// findByID returns the index of the object whose key equals id, or -1.
+func findByID(l []any, key string, id float64) int {
+	return slices.IndexFunc(l, func(o any) bool { m, _ := o.(map[string]any); return num(m[key]) == id })
+}
+
+func applyRealmUser(t *testing.T, state, ev map[string]any, self users.ID) {
+	person, _ := ev["person"].(map[string]any)
+	id := num(person["user_id"])
+	switch ev["op"] {
+	case "add":
+		p := clone(person)
+		delete(p, "is_active") // register's realm_users entries carry no is_active
+		if _, ok := state["realm_users"]; ok {
+			if findByID(list(state, "realm_users"), "user_id", id) >= 0 {
+				t.Fatalf("realm_user add for known user %v", id)
+			}
+			state["realm_users"] = append(list(state, "realm_users"), p)
+			state["realm_non_active_users"] = removeByID(list(state, "realm_non_active_users"), "user_id", id)
+		}
+	case "remove":
+		if _, ok := state["realm_users"]; ok {
+			state["realm_users"] = removeByID(list(state, "realm_users"), "user_id", id)
+		}
+	case "update":
+		applyPersonUpdate(state, person, id, float64(self))
+	default:
+		t.Fatalf("unknown realm_user op in %v", ev)
+	}
+}
+
+// applyPersonUpdate merges a realm_user update into the user's entry (moving it between active
+// and non-active users when is_active changes) and into the own-user keys.
+func applyPersonUpdate(state, person map[string]any, id, self float64) {
+	for _, key := range []string{"realm_users", "realm_non_active_users"} {
+		l := list(state, key)
+		i := findByID(l, "user_id", id)
+		if i < 0 {
+			continue
+		}
+		u := l[i].(map[string]any)
+		for k, v := range person {
+			switch k {
+			case "user_id", "is_active":
+			case "custom_profile_field":
+				f := v.(map[string]any)
+				pd, _ := u["profile_data"].(map[string]any)
+				if pd == nil {
+					pd = map[string]any{}
+				}
+				fid := fmt.Sprint(f["id"])
+				if f["value"] == nil {
+					delete(pd, fid)
+				} else {
+					entry := map[string]any{"value": f["value"]}
+					if r, ok := f["rendered_value"]; ok {
+						entry["rendered_value"] = r
+					}
+					pd[fid] = entry
+				}
+				u["profile_data"] = pd
+			case "role":
+				u["role"] = v
+				r := num(v)
+				u["is_owner"] = r == 100
+				u["is_admin"] = r <= 200
+				u["is_guest"] = r == 600
+			case "new_email":
+				u["email"] = v
+			default:
+				u[k] = v
+			}
+		}
+		if active, ok := person["is_active"].(bool); ok {
+			state[key] = append(l[:i:i], l[i+1:]...)
+			dest := "realm_non_active_users"
+			if active {
+				dest = "realm_users"
+			}
+			state[dest] = insertByID(list(state, dest), u, "user_id")
+		}
+		break
+	}
+	if id != self {
+		return
+	}
+	for k, v := range person {
+		switch k {
+		case "full_name", "delivery_email", "avatar_url", "avatar_source", "avatar_url_medium":
+			if _, ok := state[k]; ok {
+				state[k] = v
+			}
+		case "role":
+			r := num(v)
+			for key, val := range map[string]bool{"is_owner": r == 100, "is_admin": r <= 200, "is_moderator": r == 300, "is_guest": r == 600} {
+				if _, ok := state[key]; ok {
+					state[key] = val
+				}
+			}
+			if _, ok := state["user_role"]; ok {
+				state["user_role"] = v
+			}
+		case "new_email":
+			if _, ok := state["email"]; ok {
+				state["email"] = v
+			}
+		}
+	}
+}
+
+func clone(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func removeByID(l []any, key string, id float64) []any {
+	return slices.DeleteFunc(slices.Clone(l), func(o any) bool { m, _ := o.(map[string]any); return num(m[key]) == id })
+}
+
+// insertByID inserts o keeping l ordered by key.
+func insertByID(l []any, o map[string]any, key string) []any {
+	i := slices.IndexFunc(l, func(x any) bool { m, _ := x.(map[string]any); return num(m[key]) > num(o[key]) })
+	if i < 0 {
+		return append(l, o)
+	}
+	return slices.Insert(l, i, any(o))
+}

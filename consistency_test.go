@@ -1,0 +1,122 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	chat "github.com/teamchat/chat"
+)
+
+// The consistency harness checks, for every mutating operation, that a client's register
+// snapshot plus the events it receives equals a fresh register: what Zulip's own event tests
+// check. Snapshots are compared as JSON, the form clients see, and events are applied by a
+// test-side applier (applier_test.go) written from Zulip's documented event semantics.
+
+// consistencyViewers are the users whose view is checked for every operation.
+var consistencyViewers = []string{"owner", "admin", "member", "guest", "bot"}
+
+// consistencyCase is one mutating operation of the Service.
+type consistencyCase struct {
+	// method is the Service method the case exercises.
+	method string
+	// name tells variants of one method apart.
+	name string
+	// setup prepares state before the queues are registered (optional).
+	setup func(t *testing.T, f *fixture)
+	// run performs the operation.
+	run func(t *testing.T, f *fixture)
+}
+
+// consistencyCases lists a case for every mutating operation. TestConsistencyCoverage fails when
+// an exported mutating method of the Service has none.
+func consistencyCases() []consistencyCase {
+	return []consistencyCase{
+		{method: "ProvisionUser", name: "member", run: func(t *testing.T, f *fixture) {
+			mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Member"})
+		}},
+		{method: "ProvisionUser", name: "guest with visible email", run: func(t *testing.T, f *fixture) {
+			mustProvision(t, f, chat.ProvisionUserParams{Email: "g2@example.com", FullName: "Guest Two", Role: 600, EmailVisibility: 1})
+		}},
+		{method: "ProvisionUser", name: "bot", run: func(t *testing.T, f *fixture) {
+			mustProvision(t, f, chat.ProvisionUserParams{Email: "b2@example.com", FullName: "Bot Two", BotType: 1, BotOwnerID: f.ids["member"]})
+		}},
+	}
+}
+
+func mustProvision(t *testing.T, f *fixture, p chat.ProvisionUserParams) chat.ProvisionUserResult {
+	t.Helper()
+	res, err := f.svc.ProvisionUser(context.Background(), p)
+	if err != nil {
+		t.Fatalf("ProvisionUser(%s): %v", p.Email, err)
+	}
+	return res
+}
+
+// snapshot registers a queue for name and returns the queue id and the state as JSON values.
+func snapshot(t *testing.T, f *fixture, name string) (string, map[string]any) {
+	t.Helper()
+	res, err := f.svc.RegisterQueue(context.Background(), f.actor(name), chat.RegisterQueueParams{
+		ClientCapabilities: allCapabilities,
+	})
+	if err != nil {
+		t.Fatalf("register %s: %v", name, err)
+	}
+	state := toJSONMap(t, res)
+	delete(state, "queue_id")
+	delete(state, "last_event_id")
+	return *res.QueueID, state
+}
+
+// allCapabilities is what modern clients declare.
+var allCapabilities = chat.ClientCapabilities{
+	NotificationSettingsNull: true, BulkMessageDeletion: true, UserAvatarURLFieldOptional: false,
+	StreamTypingNotifications: true, UserSettingsObject: true, LinkifierURLTemplate: true,
+	UserListIncomplete: true, IncludeDeactivatedGroups: true, ArchivedChannels: true,
+	EmptyTopicName: true, SimplifiedPresenceEvents: true,
+}
+
+func toJSONMap(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestConsistency(t *testing.T) {
+	t.Parallel()
+	for _, c := range consistencyCases() {
+		t.Run(c.method+"/"+c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			if c.setup != nil {
+				c.setup(t, f)
+			}
+			queues := map[string]string{}
+			states := map[string]map[string]any{}
+			for _, v := range consistencyViewers {
+				queues[v], states[v] = snapshot(t, f, v)
+			}
+			c.run(t, f)
+			for _, v := range consistencyViewers {
+				events := f.poll(t, v, queues[v], -1, true)
+				got := states[v]
+				for _, e := range eventJSON(t, events) {
+					applyEvent(t, got, e, f.ids[v])
+				}
+				_, want := snapshot(t, f, v)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s: register state + events differs from a fresh register (-fresh +applied):\n%s", v, diff)
+				}
+			}
+		})
+	}
+}

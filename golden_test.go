@@ -1,0 +1,66 @@
+package chat_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	chat "github.com/teamchat/chat"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// goldenEvents produces one event of each kind the Service emits, as a chosen viewer receives
+// it. A new kind adds a row (and `go test -run TestGoldenEvents -update` writes its file; review
+// it against shared/reference/zulip-behavior.md before committing).
+var goldenEvents = []struct {
+	name   string
+	viewer string
+	caps   chat.ClientCapabilities
+	run    func(t *testing.T, f *fixture)
+}{
+	{"realm_user-add", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person", Timezone: "Europe/Berlin"})
+	}},
+	{"realm_user-add-hidden-email", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person"})
+	}},
+}
+
+func TestGoldenEvents(t *testing.T) {
+	t.Parallel()
+	for _, g := range goldenEvents {
+		t.Run(g.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			res, err := f.svc.RegisterQueue(context.Background(), f.actor(g.viewer), chat.RegisterQueueParams{ClientCapabilities: g.caps})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.run(t, f)
+			events := f.poll(t, g.viewer, *res.QueueID, -1, true)
+			got, err := json.MarshalIndent(events, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			path := filepath.Join("testdata", "events", g.name+".json")
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(want, got) {
+				t.Errorf("events differ from %s:\n got: %s\nwant: %s", path, got, want)
+			}
+		})
+	}
+}
