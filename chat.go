@@ -12,6 +12,7 @@ import (
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 // Version is this project's release.
@@ -58,6 +59,13 @@ type Options struct {
 	// minutes).
 	LoginAddressRateLimit *ratelimit.Rule
 
+	// APIRateLimit limits the API requests of each authenticated user (default
+	// DefaultAPIRateLimit); a Rule with Max 0 disables it.
+	APIRateLimit *ratelimit.Rule
+	// AnonymousAPIRateLimit limits unauthenticated API requests per client address (default
+	// DefaultAnonymousAPIRateLimit); a Rule with Max 0 disables it.
+	AnonymousAPIRateLimit *ratelimit.Rule
+
 	// PasswordHashing sets the argon2id cost; zero values take the defaults (64 MiB, 1 pass).
 	// Tests lower it.
 	PasswordHashing PasswordHashing
@@ -83,6 +91,8 @@ type Service struct {
 
 	loginByUser *ratelimit.Limiter
 	loginByAddr *ratelimit.Limiter
+	apiByUser   *ratelimit.Limiter
+	apiByAddr   *ratelimit.Limiter
 	hashing     PasswordHashing
 	// dummyHash is checked when a login names an unknown user, so that it costs as much as a
 	// login of a known user.
@@ -115,6 +125,12 @@ func New(opts Options) (*Service, error) {
 	if opts.LoginRateLimit == nil {
 		opts.LoginRateLimit = &ratelimit.Rule{Window: 30 * time.Minute, Max: 5}
 	}
+	if opts.APIRateLimit == nil {
+		opts.APIRateLimit = &DefaultAPIRateLimit
+	}
+	if opts.AnonymousAPIRateLimit == nil {
+		opts.AnonymousAPIRateLimit = &DefaultAnonymousAPIRateLimit
+	}
 	if opts.LoginAddressRateLimit == nil {
 		opts.LoginAddressRateLimit = &ratelimit.Rule{Window: 30 * time.Minute, Max: 100}
 	}
@@ -134,6 +150,8 @@ func New(opts Options) (*Service, error) {
 		}),
 		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
 		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),
+		apiByUser:   ratelimit.New(*opts.APIRateLimit, opts.Now),
+		apiByAddr:   ratelimit.New(*opts.AnonymousAPIRateLimit, opts.Now),
 		hashing:     opts.PasswordHashing.withDefaults(),
 	}
 	s.fanout = s.queues
@@ -172,8 +190,24 @@ type pending struct {
 	payload    any
 }
 
-// events collects the events of one mutation.
-type events struct{ list []pending }
+// events collects the events of one mutation, and the work that must follow its commit.
+type events struct {
+	list  []pending
+	after []func()
+}
+
+// afterCommit runs fn once the transaction has committed and its events are published.
+func (e *events) afterCommit(fn func()) { e.after = append(e.after, fn) }
+
+// endQueuesOf deletes the event queues of users once the transaction commits (deactivated
+// users: their long-polls end and their queues are gone).
+func (s *Service) endQueuesOf(ev *events, ids ...users.ID) {
+	ev.afterCommit(func() {
+		for _, id := range ids {
+			s.queues.DeleteOwner(int64(id))
+		}
+	})
+}
 
 // add records an event for the given users.
 func (e *events) add(typ string, payload any, recipients []int64) {
@@ -202,6 +236,9 @@ func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events)
 	}
 	for _, p := range ev.list {
 		s.fanout.Publish(p.recipients, p.typ, p.payload)
+	}
+	for _, fn := range ev.after {
+		fn()
 	}
 	return nil
 }

@@ -40,3 +40,8 @@ func (h *Handler) devFetchAPIKey(r *request) (any, error) {
 func (h *Handler) devListUsers(r *request) (any, error) {
 	return h.svc.DevListUsers(r.ctx)
 }
+
+// regenerateAPIKey serves POST /users/me/api_key/regenerate.
+func (h *Handler) regenerateAPIKey(r *request) (any, error) {
+	return h.svc.RegenerateAPIKey(r.ctx, r.actor)
+}

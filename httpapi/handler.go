@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 
 	chat "github.com/teamchat/chat"
@@ -94,6 +95,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		req.actor = actor
 	}
+	if !hasOwnRateLimit(rt.pattern) {
+		limit, err := h.svc.CountAPIRequest(req.actor, clientAddress(r))
+		setRateLimitHeaders(w, limit)
+		if err != nil {
+			h.writeError(w, r, err)
+			return
+		}
+	}
 	result, err := rt.handle(req)
 	if err != nil {
 		h.writeError(w, r, err)
@@ -129,6 +138,16 @@ func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, erro
 		return chat.Actor{}, malformed
 	}
 	return h.svc.AuthenticateAPIKey(r.Context(), strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
+}
+
+// setRateLimitHeaders reports the caller's API budget on every rate-limited response.
+func setRateLimitHeaders(w http.ResponseWriter, l chat.RateLimitStatus) {
+	if l.Limit == 0 {
+		return
+	}
+	w.Header().Set("X-RateLimit-Limit", strconv.Itoa(l.Limit))
+	w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(l.Remaining))
+	w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(l.Reset.Unix(), 10))
 }
 
 // clientAddress is the caller's IP address, for rate limiting.

@@ -23,6 +23,16 @@ type route struct {
 	handle  func(*request) (any, error)
 }
 
+// hasOwnRateLimit reports the endpoints with limits of their own (the login endpoints), which
+// the general API limit leaves alone.
+func hasOwnRateLimit(pattern string) bool {
+	switch pattern {
+	case "fetch_api_key", "jwt/fetch_api_key", "dev_fetch_api_key":
+		return true
+	}
+	return false
+}
+
 // table lists every endpoint. A segment {name} matches any non-empty segment; one whose name
 // ends in _id matches digits only (a non-numeric id is an unknown route, as in Zulip).
 func (h *Handler) table() []route {
@@ -35,6 +45,7 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "register", authOptional, h.registerQueue},
 		{http.MethodGet, "events", authRequired, h.getEvents},
 		{http.MethodDelete, "events", authRequired, h.deleteQueue},
+		{http.MethodPost, "users/me/api_key/regenerate", authRequired, h.regenerateAPIKey},
 	}
 }
 

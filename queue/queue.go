@@ -416,3 +416,13 @@ func newQueueID() (string, error) {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
 }
+
+// DeleteOwner removes every queue of owner at once (a deactivated user's); their waiting
+// long-polls return ErrBadQueueID.
+func (m *Manager) DeleteOwner(owner int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, q := range m.byOwner[owner] {
+		m.discard(q)
+	}
+}

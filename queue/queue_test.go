@@ -283,3 +283,20 @@ func TestSnapshotRestore(t *testing.T) {
 		t.Fatalf("after restore, new events continue the ids: %v, %v", got, err)
 	}
 }
+
+func TestDeleteOwner(t *testing.T) {
+	t.Parallel()
+	m, _ := newManager(t, queue.Options{})
+	a := mustRegister(t, m, queue.Spec{Owner: 1})
+	b := mustRegister(t, m, queue.Spec{Owner: 1})
+	other := mustRegister(t, m, queue.Spec{Owner: 2})
+	m.DeleteOwner(1)
+	for _, q := range []queue.Info{a, b} {
+		if err := m.Delete(q.ID, 1); !errors.Is(err, queue.ErrBadQueueID) {
+			t.Errorf("queue %s of the deleted owner: %v", q.ID, err)
+		}
+	}
+	if err := m.Delete(other.ID, 2); err != nil {
+		t.Errorf("another owner's queue: %v", err)
+	}
+}

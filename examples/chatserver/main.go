@@ -17,6 +17,7 @@ import (
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/httpapi"
+	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
 )
@@ -36,6 +37,7 @@ type serveCmd struct {
 	DevPassword   string        `help:"Password of every --dev user." name:"dev-password" default:"devpassword"`
 	Seed          string        `help:"Load an organization from this JSON seed file into an empty store." type:"existingfile"`
 	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
+	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
 }
 
 func main() {
@@ -68,6 +70,9 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	defer store.Close()
 	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
+	if !c.RateLimits {
+		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
+	}
 	if c.JWTKeyFile != "" {
 		key, err := os.ReadFile(c.JWTKeyFile)
 		if err != nil {

@@ -1,0 +1,36 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/teamchat/chat/storage"
+)
+
+// RegenerateAPIKeyResult is the response of POST /users/me/api_key/regenerate.
+type RegenerateAPIKeyResult struct {
+	APIKey string `json:"api_key"`
+}
+
+// RegenerateAPIKey replaces the actor's API key with a new random one. The old key stops
+// authenticating at once.
+func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (RegenerateAPIKeyResult, error) {
+	if actor.Anonymous() {
+		return RegenerateAPIKeyResult{}, ErrNotLoggedIn()
+	}
+	key, err := newAPIKey()
+	if err != nil {
+		return RegenerateAPIKeyResult{}, internalError(err)
+	}
+	err = s.update(ctx, func(tx storage.Tx, _ *events) error {
+		u, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		u.APIKey = key
+		return tx.Users().Update(u)
+	})
+	if err != nil {
+		return RegenerateAPIKeyResult{}, err
+	}
+	return RegenerateAPIKeyResult{APIKey: key}, nil
+}
