@@ -31,6 +31,18 @@ type UserRecord struct {
 	BotOwnerID     *users.ID      `json:"bot_owner_id"`
 	IsImportedStub bool           `json:"is_imported_stub"`
 	IsDeleted      bool           `json:"is_deleted,omitempty"`
+	// ProfileData is present only for humans when custom profile fields were requested.
+	ProfileData *ProfileData `json:"profile_data,omitempty"`
+}
+
+// ProfileData maps custom profile field ids (as strings) to a user's values.
+type ProfileData map[string]ProfileDataValue
+
+// ProfileDataValue is one custom profile field value of a user; RenderedValue is set for the
+// Markdown-capable field types.
+type ProfileDataValue struct {
+	Value         string  `json:"value"`
+	RenderedValue *string `json:"rendered_value,omitempty"`
 }
 
 // recordOptions select the variant of a user record.

@@ -26,6 +26,9 @@ type ProvisionUserParams struct {
 	Timezone   string
 	// EmailVisibility overrides the organization's default email_address_visibility.
 	EmailVisibility users.EmailVisibility
+	// CanCreateUsers and CanChangeUserEmails grant the special permissions of those names.
+	CanCreateUsers      bool
+	CanChangeUserEmails bool
 }
 
 // ProvisionUserResult identifies the new user.
@@ -43,38 +46,46 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 		return ProvisionUserResult{}, err
 	}
 	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		realm, err := tx.Realm().Get()
-		if err != nil {
-			return err
-		}
-		if u.EmailVisibility == 0 {
-			u.EmailVisibility = realm.DefaultEmailVisibility
-		}
-		if u.IsBot() && u.BotOwnerID != 0 {
-			owner, err := tx.Users().Get(u.BotOwnerID)
-			if errors.Is(err, storage.ErrNotFound) || err == nil && (!owner.IsActive || owner.IsBot()) {
-				return InvalidArgument("bot_owner_id", "no such user")
-			} else if err != nil {
-				return err
-			}
-		}
-		id, err := tx.Users().Create(u)
-		if errors.Is(err, storage.ErrConflict) {
-			return badRequest("Email '%s' already in use", u.Email)
-		}
-		if err != nil {
-			return err
-		}
-		u.ID = id
-		if err := joinRoleGroups(tx, realm, u); err != nil {
-			return err
-		}
-		return announceNewUser(tx, realm, u, ev)
+		u.ID, err = s.insertUser(tx, ev, u)
+		return err
 	})
 	if err != nil {
 		return ProvisionUserResult{}, err
 	}
 	return ProvisionUserResult{UserID: u.ID, APIKey: u.APIKey}, nil
+}
+
+// insertUser stores a new user built by newUser: it takes the organization's default email
+// visibility when none was given, checks the bot owner, joins the system groups of its role
+// and announces it with realm_user add.
+func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User) (users.ID, error) {
+	realm, err := tx.Realm().Get()
+	if err != nil {
+		return 0, err
+	}
+	if u.EmailVisibility == 0 {
+		u.EmailVisibility = realm.DefaultEmailVisibility
+	}
+	if u.IsBot() && u.BotOwnerID != 0 {
+		owner, err := tx.Users().Get(u.BotOwnerID)
+		if errors.Is(err, storage.ErrNotFound) || err == nil && (!owner.IsActive || owner.IsBot()) {
+			return 0, InvalidArgument("bot_owner_id", "no such user")
+		} else if err != nil {
+			return 0, err
+		}
+	}
+	id, err := tx.Users().Create(u)
+	if errors.Is(err, storage.ErrConflict) {
+		return 0, badRequest("Email '%s' already in use", u.Email)
+	}
+	if err != nil {
+		return 0, err
+	}
+	u.ID = id
+	if err := joinRoleGroups(tx, realm, u); err != nil {
+		return 0, err
+	}
+	return id, announceNewUser(tx, realm, u, ev)
 }
 
 // newUser validates provisioning parameters and builds the record (hashing the password
@@ -126,30 +137,28 @@ func (s *Service) newUser(p ProvisionUserParams) (users.User, error) {
 		}
 	}
 	return users.User{
-		Email:           email,
-		FullName:        name,
-		Role:            p.Role,
-		BotType:         p.BotType,
-		BotOwnerID:      p.BotOwnerID,
-		IsActive:        true,
-		APIKey:          key,
-		PasswordHash:    hash,
-		Timezone:        p.Timezone,
-		DateJoined:      s.now(),
-		AvatarSource:    users.AvatarGravatar,
-		AvatarVersion:   1,
-		EmailVisibility: p.EmailVisibility,
+		Email:               email,
+		FullName:            name,
+		Role:                p.Role,
+		BotType:             p.BotType,
+		BotOwnerID:          p.BotOwnerID,
+		IsActive:            true,
+		APIKey:              key,
+		PasswordHash:        hash,
+		Timezone:            p.Timezone,
+		DateJoined:          s.now(),
+		AvatarSource:        users.AvatarGravatar,
+		AvatarVersion:       1,
+		EmailVisibility:     p.EmailVisibility,
+		CanCreateUsers:      p.CanCreateUsers,
+		CanChangeUserEmails: p.CanChangeUserEmails,
 	}, nil
 }
 
 // joinRoleGroups adds a new user to the system group of its role (and to role:fullmembers for
 // members when the organization has no waiting period).
 func joinRoleGroups(tx storage.Tx, realm realms.Realm, u users.User) error {
-	names := []string{users.SystemGroupForRole(u.Role)}
-	if u.Role == users.RoleMember && realm.WaitingPeriodThreshold == 0 {
-		names = append(names, users.GroupFullMembers)
-	}
-	for _, name := range names {
+	for _, name := range roleGroups(realm, u.Role) {
 		g, err := tx.Groups().GetByName(name)
 		if err != nil {
 			return err

@@ -46,6 +46,14 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "events", authRequired, h.getEvents},
 		{http.MethodDelete, "events", authRequired, h.deleteQueue},
 		{http.MethodPost, "users/me/api_key/regenerate", authRequired, h.regenerateAPIKey},
+		{http.MethodGet, "users", authRequired, h.getUsers},
+		{http.MethodPost, "users", authRequired, h.createUser},
+		{http.MethodGet, "users/me", authRequired, h.getOwnUser},
+		{http.MethodGet, "users/{user_id_or_email}", authRequired, h.getUser},
+		{http.MethodPatch, "users/{user_id}", authRequired, h.updateUser},
+		{http.MethodDelete, "users/{user_id}", authRequired, h.deactivateUser},
+		{http.MethodPost, "users/{user_id}/reactivate", authRequired, h.reactivateUser},
+		{http.MethodPost, "bots", authRequired, h.createBot},
 	}
 }
 

@@ -94,10 +94,18 @@ type User struct {
 	IsImportedStub bool
 	// EmailVisibility is the user's email_address_visibility setting: who may see Email.
 	EmailVisibility EmailVisibility
+	// CanCreateUsers is the special permission needed (besides administrator) for POST /users.
+	CanCreateUsers bool
+	// CanChangeUserEmails is the special permission an owner needs to change other users'
+	// emails.
+	CanChangeUserEmails bool
 }
 
 // IsBot reports whether u is a bot.
 func (u User) IsBot() bool { return u.BotType != NotBot }
+
+// DeletedUserName is the display name given by the delete_profile deactivation action.
+const DeletedUserName = "Deleted user"
 
 // Limits on user fields.
 const (

@@ -14,6 +14,9 @@ func testUsers(t *testing.T, open Opener) {
 		want.Role = users.RoleOwner
 		want.PasswordHash = "$argon2id$..."
 		want.IsImportedStub = true
+		want.CanCreateUsers = true
+		want.CanChangeUserEmails = true
+		want.EmailVisibility = users.EmailVisibleModerators
 		bot := newUser(2)
 		bot.BotType = users.BotIncomingWebhook
 		var id1, id2 users.ID

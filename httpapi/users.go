@@ -1,0 +1,142 @@
+package httpapi
+
+import (
+	"strconv"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/users"
+)
+
+// userQuery decodes client_gravatar and include_custom_profile_fields.
+func userQuery(p *params) (chat.UserQueryOptions, error) {
+	var (
+		o   chat.UserQueryOptions
+		err error
+	)
+	if o.ClientGravatar, err = p.boolean("client_gravatar"); err != nil {
+		return o, err
+	}
+	o.IncludeCustomProfileFields, err = p.boolOr("include_custom_profile_fields", false)
+	return o, err
+}
+
+// pathUserID reads a numeric path parameter as a user id.
+func pathUserID(r *request, name string) users.ID {
+	n, _ := strconv.ParseInt(r.path[name], 10, 64)
+	return users.ID(n)
+}
+
+// getUsers serves GET /users.
+func (h *Handler) getUsers(r *request) (any, error) {
+	o, err := userQuery(r.params)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := jsonParam[[]users.ID](r.params, "user_ids", false)
+	if err != nil {
+		return nil, err
+	}
+	gp := chat.GetUsersParams{UserQueryOptions: o}
+	if ids != nil && *ids != nil {
+		gp.UserIDs = *ids
+	}
+	return h.svc.GetUsers(r.ctx, r.actor, gp)
+}
+
+// getOwnUser serves GET /users/me.
+func (h *Handler) getOwnUser(r *request) (any, error) {
+	o, err := userQuery(r.params)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.GetOwnUser(r.ctx, r.actor, o)
+}
+
+// getUser serves GET /users/{user_id} and GET /users/{email}: a number is an id.
+func (h *Handler) getUser(r *request) (any, error) {
+	o, err := userQuery(r.params)
+	if err != nil {
+		return nil, err
+	}
+	key := r.path["user_id_or_email"]
+	if allDigits(key) {
+		id, _ := strconv.ParseInt(key, 10, 64)
+		return h.svc.GetUser(r.ctx, r.actor, chat.GetUserParams{UserID: users.ID(id), UserQueryOptions: o})
+	}
+	return h.svc.GetUserByEmail(r.ctx, r.actor, chat.GetUserByEmailParams{Email: key, UserQueryOptions: o})
+}
+
+// updateUser serves PATCH /users/{user_id}.
+func (h *Handler) updateUser(r *request) (any, error) {
+	up := chat.UpdateUserParams{UserID: pathUserID(r, "user_id")}
+	up.FullName = r.params.optStr("full_name")
+	role, err := r.params.integer("role")
+	if err != nil {
+		return nil, err
+	}
+	if role != nil {
+		rl := users.Role(*role)
+		up.Role = &rl
+	}
+	data, err := jsonParam[[]chat.ProfileDataUpdate](r.params, "profile_data", true)
+	if err != nil {
+		return nil, err
+	}
+	if data != nil {
+		up.ProfileData = *data
+	}
+	up.NewEmail = r.params.optStr("new_email")
+	return nil, h.svc.UpdateUser(r.ctx, r.actor, up)
+}
+
+// deactivateUser serves DELETE /users/{user_id}.
+func (h *Handler) deactivateUser(r *request) (any, error) {
+	dp := chat.DeactivateUserParams{UserID: pathUserID(r, "user_id")}
+	var err error
+	if dp.Actions, err = jsonParam[chat.DeactivateUserActions](r.params, "actions", true); err != nil {
+		return nil, err
+	}
+	dp.DeactivationNotificationComment = r.params.optStr("deactivation_notification_comment")
+	return nil, h.svc.DeactivateUser(r.ctx, r.actor, dp)
+}
+
+// reactivateUser serves POST /users/{user_id}/reactivate.
+func (h *Handler) reactivateUser(r *request) (any, error) {
+	return nil, h.svc.ReactivateUser(r.ctx, r.actor, chat.ReactivateUserParams{UserID: pathUserID(r, "user_id")})
+}
+
+// createUser serves POST /users.
+func (h *Handler) createUser(r *request) (any, error) {
+	var cp chat.CreateUserParams
+	var err error
+	if cp.Email, err = r.params.requiredStr("email"); err != nil {
+		return nil, err
+	}
+	if cp.Password, err = r.params.requiredStr("password"); err != nil {
+		return nil, err
+	}
+	if cp.FullName, err = r.params.requiredStr("full_name"); err != nil {
+		return nil, err
+	}
+	return h.svc.CreateUser(r.ctx, r.actor, cp)
+}
+
+// createBot serves POST /bots.
+func (h *Handler) createBot(r *request) (any, error) {
+	var bp chat.CreateBotParams
+	var err error
+	if bp.FullName, err = r.params.requiredStr("full_name"); err != nil {
+		return nil, err
+	}
+	if bp.ShortName, err = r.params.requiredStr("short_name"); err != nil {
+		return nil, err
+	}
+	bt, err := r.params.integer("bot_type")
+	if err != nil {
+		return nil, err
+	}
+	if bt != nil {
+		bp.BotType = users.BotType(*bt)
+	}
+	return h.svc.CreateBot(r.ctx, r.actor, bp)
+}

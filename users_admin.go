@@ -1,0 +1,376 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// MaxDeactivationCommentLength bounds deactivation_notification_comment.
+const MaxDeactivationCommentLength = 2000
+
+// UpdateUserParams are the parameters of PATCH /users/{user_id}. Absent fields (nil) are left
+// unchanged.
+type UpdateUserParams struct {
+	UserID   users.ID
+	FullName *string
+	Role     *users.Role
+	// ProfileData sets custom profile field values (a null value clears one).
+	ProfileData []ProfileDataUpdate
+	// NewEmail changes the user's email; it needs an owner holding can_change_user_emails.
+	NewEmail *string
+}
+
+// UpdateUser changes another user's name, role, custom profile data or email. It is for
+// administrators (and for the owner of a bot); only owners give or take the owner role, the
+// only owner keeps it, and a guest cannot be made an administrator directly. Every change
+// sends a realm_user update; a role change also moves the user between the system groups.
+func (s *Service) UpdateUser(ctx context.Context, actor Actor, p UpdateUserParams) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		target, err := adminTarget(tx.Users(), me, p.UserID)
+		if err != nil {
+			return err
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		old := target
+		if p.FullName != nil && strings.TrimSpace(*p.FullName) != "" {
+			name, err := users.CheckFullName(*p.FullName)
+			if err != nil {
+				return badRequest("%s", err.Error())
+			}
+			target.FullName = name
+		}
+		if p.Role != nil {
+			if err := checkRoleChange(tx.Users(), me, old, *p.Role); err != nil {
+				return err
+			}
+			target.Role = *p.Role
+		}
+		if p.NewEmail != nil && *p.NewEmail != old.Email {
+			if me.Role != users.RoleOwner || !me.CanChangeUserEmails {
+				return badRequest("User not authorized to change user emails")
+			}
+			email := strings.TrimSpace(*p.NewEmail)
+			if err := users.CheckEmail(email); err != nil {
+				return badRequest("Invalid email address.")
+			}
+			target.Email = email
+		}
+		if err := tx.Users().Update(target); errors.Is(err, storage.ErrConflict) {
+			return badRequest("Email '%s' already in use", target.Email)
+		} else if err != nil {
+			return err
+		}
+		if target.FullName != old.FullName {
+			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "full_name": target.FullName}); err != nil {
+				return err
+			}
+		}
+		if target.Role != old.Role {
+			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "role": target.Role}); err != nil {
+				return err
+			}
+			if err := moveRoleGroups(tx, ev, realm, target.ID, old.Role, target.Role); err != nil {
+				return err
+			}
+		}
+		if target.Email != old.Email {
+			if err := announceEmailChange(tx.Users(), ev, realm, target); err != nil {
+				return err
+			}
+		}
+		if len(p.ProfileData) > 0 {
+			if err := s.setProfileData(tx, ev, me, target, p.ProfileData, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// checkRoleChange applies the role rules of PATCH /users/{user_id}.
+func checkRoleChange(r storage.UserReader, actor, target users.User, role users.Role) error {
+	if !role.Valid() {
+		return InvalidArgument("role", "")
+	}
+	if (role == users.RoleOwner || target.Role == users.RoleOwner) && actor.Role != users.RoleOwner {
+		if role != target.Role {
+			return errMustBeOwner()
+		}
+	}
+	if target.Role == users.RoleOwner && role != users.RoleOwner {
+		only, err := isOnlyOwner(r, target)
+		if err != nil {
+			return err
+		}
+		if only {
+			return badRequest(msgOnlyOwnerDemote)
+		}
+	}
+	if target.Role == users.RoleGuest && role.IsAdmin() {
+		return badRequest(msgGuestAdmin)
+	}
+	return nil
+}
+
+// isOnlyOwner reports whether u is the organization's only active human owner.
+func isOnlyOwner(r storage.UserReader, u users.User) (bool, error) {
+	if u.Role != users.RoleOwner || u.IsBot() || !u.IsActive {
+		return false, nil
+	}
+	all, err := r.List()
+	if err != nil {
+		return false, err
+	}
+	for _, o := range all {
+		if o.ID != u.ID && o.IsActive && !o.IsBot() && o.Role == users.RoleOwner {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// announceEmailChange tells those who may see u's email its new delivery_email and, when the
+// API email is the real address, everyone its new_email.
+func announceEmailChange(r storage.UserReader, ev *events, realm realms.Realm, u users.User) error {
+	all, err := r.List()
+	if err != nil {
+		return err
+	}
+	var seeing []int64
+	for _, v := range all {
+		if v.IsActive && users.CanSeeEmail(v, u) {
+			seeing = append(seeing, int64(v.ID))
+		}
+	}
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update",
+		Person: person{"user_id": u.ID, "delivery_email": u.Email}}, seeing)
+	if api := apiEmail(realm, u); api == u.Email {
+		return announceUserUpdate(r, ev, person{"user_id": u.ID, "new_email": api})
+	}
+	return nil
+}
+
+// DeactivateUserActions are the optional clean-ups of a deactivation, applied to the user's
+// bots and then to the user.
+type DeactivateUserActions struct {
+	DeleteProfile                bool `json:"delete_profile"`
+	DeletePublicChannelMessages  bool `json:"delete_public_channel_messages"`
+	DeletePrivateChannelMessages bool `json:"delete_private_channel_messages"`
+	DeleteDirectMessages         bool `json:"delete_direct_messages"`
+}
+
+// DeactivateUserParams are the parameters of DELETE /users/{user_id}.
+type DeactivateUserParams struct {
+	UserID  users.ID
+	Actions *DeactivateUserActions
+	// DeactivationNotificationComment, when not nil, asks for a notification email (at most
+	// 2000 characters; this server sends no email and only validates it).
+	DeactivationNotificationComment *string
+}
+
+// DeactivateUser deactivates a human user (administrators; an owner only by an owner; never
+// the only owner). The bots the user owns are deactivated first, then the user; the actions
+// apply to each in that order. Everyone who can access them gets realm_user update
+// is_active=false. Group memberships are kept but never count for deactivated users, so the
+// user leaves every group as far as anyone can tell.
+func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateUserParams) error {
+	if c := p.DeactivationNotificationComment; c != nil && utf8.RuneCountInString(strings.TrimSpace(*c)) > MaxDeactivationCommentLength {
+		return badRequest("deactivation_notification_comment is too long (limit: %d characters)", MaxDeactivationCommentLength)
+	}
+	var actions DeactivateUserActions
+	if p.Actions != nil {
+		actions = *p.Actions
+	}
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		target, err := targetUser(tx.Users(), p.UserID)
+		if err != nil {
+			return err
+		}
+		if target.IsBot() {
+			return errNoSuchUser()
+		}
+		if !target.IsActive {
+			return badRequest(msgUserDeactivated400)
+		}
+		if !me.Role.IsAdmin() {
+			return badRequest(msgInsufficientPerm)
+		}
+		if target.Role == users.RoleOwner && me.Role != users.RoleOwner {
+			return errMustBeOwner()
+		}
+		if only, err := isOnlyOwner(tx.Users(), target); err != nil {
+			return err
+		} else if only {
+			return badRequest(msgOnlyOwnerDeactivate)
+		}
+		all, err := tx.Users().List()
+		if err != nil {
+			return err
+		}
+		for _, bot := range all {
+			if bot.IsBot() && bot.IsActive && bot.BotOwnerID == target.ID {
+				if err := s.deactivateOne(tx, ev, bot, actions); err != nil {
+					return err
+				}
+			}
+		}
+		return s.deactivateOne(tx, ev, target, actions)
+	})
+}
+
+// deactivateOne applies the actions to u and deactivates it.
+func (s *Service) deactivateOne(tx storage.Tx, ev *events, u users.User, a DeactivateUserActions) error {
+	if err := s.deleteMessagesOf(tx, ev, u, a); err != nil {
+		return err
+	}
+	if a.DeleteProfile {
+		u.FullName = users.DeletedUserName
+		u.AvatarSource = users.AvatarJdenticon
+		u.AvatarVersion++
+	}
+	u.IsActive = false
+	if err := tx.Users().Update(u); err != nil {
+		return err
+	}
+	if a.DeleteProfile {
+		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
+			return err
+		}
+		url := avatarURL(u)
+		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "avatar_source": u.AvatarSource,
+			"avatar_url": url, "avatar_url_medium": url + "&s=500", "avatar_version": u.AvatarVersion}); err != nil {
+			return err
+		}
+	}
+	ids, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return err
+	}
+	ids = append(ids, int64(u.ID))
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "is_active": false}}, ids)
+	return nil
+}
+
+// deleteMessagesOf is the hook for the message-deleting actions of a deactivation
+// (delete_public_channel_messages, delete_private_channel_messages, delete_direct_messages).
+// This server stores no messages yet, so there is nothing to delete; the messages area
+// implements the deletion (with its delete_message events) here when it lands.
+func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, u users.User, a DeactivateUserActions) error {
+	return nil
+}
+
+// ReactivateUserParams are the parameters of POST /users/{user_id}/reactivate.
+type ReactivateUserParams struct {
+	UserID users.ID
+}
+
+// ReactivateUser reactivates a deactivated user or bot (administrators, or a bot's owner).
+// Everyone who can access the user gets realm_user update is_active=true.
+func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		target, err := adminTarget(tx.Users(), me, p.UserID)
+		if err != nil {
+			return err
+		}
+		if target.IsActive {
+			return badRequest("User is already active")
+		}
+		if target.IsBot() && target.BotOwnerID != 0 {
+			owner, err := tx.Users().Get(target.BotOwnerID)
+			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			if err != nil || !owner.IsActive {
+				return badRequest("Bot owner is deactivated")
+			}
+		}
+		target.IsActive = true
+		if err := tx.Users().Update(target); err != nil {
+			return err
+		}
+		return announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_active": true})
+	})
+}
+
+// CreateUserParams are the parameters of POST /users.
+type CreateUserParams struct {
+	Email    string
+	Password string
+	FullName string
+}
+
+// CreateUserResult identifies the new user.
+type CreateUserResult struct {
+	UserID users.ID `json:"user_id"`
+}
+
+// CreateUser creates a member account. The actor must be an administrator holding the special
+// can_create_users permission.
+func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParams) (CreateUserResult, error) {
+	// Check the gate before hashing the password.
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		if !me.Role.IsAdmin() {
+			return errMustBeAdmin()
+		}
+		if !me.CanCreateUsers {
+			return badRequest(msgCannotCreateUsers)
+		}
+		return nil
+	})
+	if err != nil {
+		return CreateUserResult{}, err
+	}
+	if _, err := users.CheckFullName(p.FullName); err != nil {
+		return CreateUserResult{}, badRequest("%s", err.Error())
+	}
+	if err := users.CheckEmail(strings.TrimSpace(p.Email)); err != nil {
+		return CreateUserResult{}, badRequest("Bad name or username")
+	}
+	if n := utf8.RuneCountInString(p.Password); n < PasswordMinLength || n > PasswordMaxLength {
+		return CreateUserResult{}, badRequest("The password is too weak.")
+	}
+	u, err := s.newUser(ProvisionUserParams{Email: p.Email, FullName: p.FullName, Password: p.Password})
+	if err != nil {
+		return CreateUserResult{}, err
+	}
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		if !me.Role.IsAdmin() || !me.CanCreateUsers {
+			return errMustBeAdmin()
+		}
+		u.ID, err = s.insertUser(tx, ev, u)
+		return err
+	})
+	if err != nil {
+		return CreateUserResult{}, err
+	}
+	return CreateUserResult{UserID: u.ID}, nil
+}

@@ -1,0 +1,93 @@
+package chat
+
+import (
+	"slices"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// activeUserIDs lists the active users (bots included), the recipients of organization-wide
+// events.
+func activeUserIDs(r storage.UserReader) ([]int64, error) {
+	all, err := r.List()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(all))
+	for _, u := range all {
+		if u.IsActive {
+			ids = append(ids, int64(u.ID))
+		}
+	}
+	return ids, nil
+}
+
+// person is the person object of a realm_user update: user_id plus the changed fields.
+type person map[string]any
+
+// announceUserUpdate sends realm_user update with p to every user who can access the user
+// (every active user: this server has no guest access restrictions).
+func announceUserUpdate(r storage.UserReader, ev *events, p person) error {
+	ids, err := activeUserIDs(r)
+	if err != nil {
+		return err
+	}
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, ids)
+	return nil
+}
+
+// roleGroups are the system groups a user of role r belongs to directly.
+func roleGroups(realm realms.Realm, r users.Role) []string {
+	names := []string{users.SystemGroupForRole(r)}
+	if r == users.RoleMember && realm.WaitingPeriodThreshold == 0 {
+		names = append(names, users.GroupFullMembers)
+	}
+	return names
+}
+
+// moveRoleGroups moves u's direct system-group memberships from the groups of role from to
+// those of role to, with user_group remove_members and add_members events.
+func moveRoleGroups(tx storage.Tx, ev *events, realm realms.Realm, u users.ID, from, to users.Role) error {
+	oldNames, newNames := roleGroups(realm, from), roleGroups(realm, to)
+	recipients, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return err
+	}
+	for _, name := range oldNames {
+		if slices.Contains(newNames, name) {
+			continue
+		}
+		g, err := tx.Groups().GetByName(name)
+		if err != nil {
+			return err
+		}
+		if err := tx.Groups().RemoveMembers(g.ID, []users.ID{u}); err != nil {
+			return err
+		}
+		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+	}
+	for _, name := range newNames {
+		if slices.Contains(oldNames, name) {
+			continue
+		}
+		g, err := tx.Groups().GetByName(name)
+		if err != nil {
+			return err
+		}
+		if err := tx.Groups().AddMembers(g.ID, []users.ID{u}); err != nil {
+			return err
+		}
+		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+	}
+	return nil
+}
+
+// UserGroupMembersEvent is user_group add_members or remove_members.
+type UserGroupMembersEvent struct {
+	Type    string        `json:"type"`
+	Op      string        `json:"op"`
+	GroupID users.GroupID `json:"group_id"`
+	UserIDs []users.ID    `json:"user_ids"`
+}

@@ -1,0 +1,291 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// MaxUserIDsPerRequest bounds the user id lists of a request (user_ids, members, ...).
+const MaxUserIDsPerRequest = 10000
+
+// The messages of user lookups, as Zulip words them.
+const (
+	msgNoSuchUser          = "No such user"
+	msgUserDeactivated400  = "User is deactivated"
+	msgInsufficientPerm    = "Insufficient permission"
+	msgNotForGuests        = "Not allowed for guest users"
+	msgNoBots              = "This endpoint does not accept bot requests."
+	msgMustBeAdmin         = "Must be an organization administrator"
+	msgMustBeOwner         = "Must be an organization owner"
+	msgCannotCreateUsers   = "User not authorized to create users"
+	msgOnlyOwnerDeactivate = "Cannot deactivate the only organization owner"
+	msgOnlyOwnerDemote     = "The owner permission cannot be removed from the only organization owner."
+	msgGuestAdmin          = "Guests cannot be organization administrators"
+)
+
+func errNoSuchUser() *Error { return badRequest(msgNoSuchUser) }
+
+// errMustBeAdmin and errMustBeOwner are the role-gate refusals (UNAUTHORIZED_PRINCIPAL).
+func errMustBeAdmin() *Error { return Errorf(CodeUnauthorizedPrincipal, msgMustBeAdmin) }
+func errMustBeOwner() *Error { return Errorf(CodeUnauthorizedPrincipal, msgMustBeOwner) }
+
+// actingUser reloads the authenticated user inside the transaction; an anonymous actor is not
+// logged in.
+func actingUser(r storage.UserReader, actor Actor) (users.User, error) {
+	if actor.Anonymous() {
+		return users.User{}, ErrNotLoggedIn()
+	}
+	return loadActor(r, actor)
+}
+
+// humanActor is actingUser for endpoints that refuse bots (human_users_only).
+func humanActor(r storage.UserReader, actor Actor) (users.User, error) {
+	u, err := actingUser(r, actor)
+	if err == nil && u.IsBot() {
+		return users.User{}, badRequest(msgNoBots)
+	}
+	return u, err
+}
+
+// memberActor is actingUser for endpoints closed to guests and bots (require_member_or_admin).
+func memberActor(r storage.UserReader, actor Actor) (users.User, error) {
+	u, err := humanActor(r, actor)
+	if err == nil && u.Role == users.RoleGuest {
+		return users.User{}, badRequest(msgNotForGuests)
+	}
+	return u, err
+}
+
+// targetUser loads the user an operation names, with Zulip's "No such user" for unknown ids.
+func targetUser(r storage.UserReader, id users.ID) (users.User, error) {
+	u, err := r.Get(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return users.User{}, errNoSuchUser()
+	}
+	return u, err
+}
+
+// adminTarget loads the target of an administrative operation (access_user_by_id with
+// for_admin): unknown → No such user; an actor who is neither an administrator nor, for a bot,
+// its owner → Insufficient permission.
+func adminTarget(r storage.UserReader, actor users.User, id users.ID) (users.User, error) {
+	t, err := targetUser(r, id)
+	if err != nil {
+		return t, err
+	}
+	if !actor.Role.IsAdmin() && !(t.IsBot() && t.BotOwnerID == actor.ID) {
+		return users.User{}, badRequest(msgInsufficientPerm)
+	}
+	return t, nil
+}
+
+// UserQueryOptions are the query parameters shared by the get-user endpoints.
+type UserQueryOptions struct {
+	// ClientGravatar (default true) lets avatar_url be null for Gravatar avatars the client
+	// can compute.
+	ClientGravatar *bool
+	// IncludeCustomProfileFields adds profile_data to human users.
+	IncludeCustomProfileFields bool
+}
+
+func (o UserQueryOptions) record() recordOptions {
+	return recordOptions{clientGravatar: o.ClientGravatar == nil || *o.ClientGravatar}
+}
+
+// GetUsersParams are the parameters of GET /users.
+type GetUsersParams struct {
+	UserQueryOptions
+	// UserIDs limits the answer to these users; nil means all.
+	UserIDs []users.ID
+}
+
+// GetUsersResult lists users (active and deactivated, bots included), ascending by id.
+type GetUsersResult struct {
+	Members []UserRecord `json:"members"`
+}
+
+// GetUsers lists the users of the organization as the actor may see them.
+func (s *Service) GetUsers(ctx context.Context, actor Actor, p GetUsersParams) (GetUsersResult, error) {
+	if len(p.UserIDs) > MaxUserIDsPerRequest {
+		return GetUsersResult{}, badRequest("user_ids is too long (limit: %d items)", MaxUserIDsPerRequest)
+	}
+	res := GetUsersResult{Members: []UserRecord{}}
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		viewer, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		var list []users.User
+		if p.UserIDs == nil {
+			list, err = tx.Users().List()
+		} else {
+			list, err = tx.Users().GetMany(p.UserIDs)
+			if err == nil {
+				if missing := missingUser(p.UserIDs, list); missing != 0 {
+					return badRequest("Invalid user ID: %d", missing)
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		pr, err := s.profileRenderer(tx, p.IncludeCustomProfileFields)
+		if err != nil {
+			return err
+		}
+		for _, u := range list {
+			res.Members = append(res.Members, pr.record(realm, viewer, u, p.UserQueryOptions.record()))
+		}
+		return nil
+	})
+	return res, err
+}
+
+// missingUser returns an id of ids absent from found (0 when none is missing).
+func missingUser(ids []users.ID, found []users.User) users.ID {
+	have := make(map[users.ID]bool, len(found))
+	for _, u := range found {
+		have[u.ID] = true
+	}
+	for _, id := range ids {
+		if !have[id] {
+			return id
+		}
+	}
+	return 0
+}
+
+// GetUserParams are the parameters of GET /users/{user_id}.
+type GetUserParams struct {
+	UserID users.ID
+	UserQueryOptions
+}
+
+// GetUserResult holds one user record.
+type GetUserResult struct {
+	User UserRecord `json:"user"`
+}
+
+// GetUser returns one user (deactivated users and bots included).
+func (s *Service) GetUser(ctx context.Context, actor Actor, p GetUserParams) (GetUserResult, error) {
+	return s.getUser(ctx, actor, p.UserQueryOptions, func(tx storage.ReadTx, _ realms.Realm, _ users.User) (users.User, error) {
+		return targetUser(tx.Users(), p.UserID)
+	})
+}
+
+// GetUserByEmailParams are the parameters of GET /users/{email}.
+type GetUserByEmailParams struct {
+	Email string
+	UserQueryOptions
+}
+
+// GetUserByEmail returns the user with an API email (the placeholder user{id}@{host} works
+// for every user) or a real email the actor may see. Anything else is "No such user", so that
+// hidden addresses cannot be probed.
+func (s *Service) GetUserByEmail(ctx context.Context, actor Actor, p GetUserByEmailParams) (GetUserResult, error) {
+	return s.getUser(ctx, actor, p.UserQueryOptions, func(tx storage.ReadTx, realm realms.Realm, viewer users.User) (users.User, error) {
+		return userByAPIEmail(tx.Users(), realm, viewer, p.Email)
+	})
+}
+
+// userByAPIEmail resolves an email as seen by viewer.
+func userByAPIEmail(r storage.UserReader, realm realms.Realm, viewer users.User, email string) (users.User, error) {
+	email = strings.TrimSpace(email)
+	if id, ok := placeholderID(realm, email); ok {
+		return targetUser(r, id)
+	}
+	u, err := r.GetByEmail(email)
+	if errors.Is(err, storage.ErrNotFound) {
+		return users.User{}, errNoSuchUser()
+	}
+	if err != nil {
+		return users.User{}, err
+	}
+	if !users.CanSeeEmail(viewer, u) {
+		return users.User{}, errNoSuchUser()
+	}
+	return u, nil
+}
+
+// placeholderID parses user{id}@{realm host}, case-insensitively.
+func placeholderID(realm realms.Realm, email string) (users.ID, bool) {
+	local, host, ok := strings.Cut(strings.ToLower(email), "@")
+	if !ok || host != strings.ToLower(realm.Host()) {
+		return 0, false
+	}
+	digits, ok := strings.CutPrefix(local, "user")
+	if !ok || digits == "" || len(digits) > 18 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != digits {
+		return 0, false
+	}
+	return users.ID(n), true
+}
+
+func (s *Service) getUser(ctx context.Context, actor Actor, o UserQueryOptions,
+	find func(storage.ReadTx, realms.Realm, users.User) (users.User, error)) (GetUserResult, error) {
+	var res GetUserResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		viewer, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		u, err := find(tx, realm, viewer)
+		if err != nil {
+			return err
+		}
+		pr, err := s.profileRenderer(tx, o.IncludeCustomProfileFields)
+		if err != nil {
+			return err
+		}
+		res.User = pr.record(realm, viewer, u, o.record())
+		return nil
+	})
+	return res, err
+}
+
+// GetOwnUserResult is the actor's own record at the top level, plus max_message_id.
+type GetOwnUserResult struct {
+	UserRecord
+	MaxMessageID int64 `json:"max_message_id"`
+}
+
+// GetOwnUser returns the actor's own record.
+func (s *Service) GetOwnUser(ctx context.Context, actor Actor, o UserQueryOptions) (GetOwnUserResult, error) {
+	var res GetOwnUserResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		viewer, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		pr, err := s.profileRenderer(tx, o.IncludeCustomProfileFields)
+		if err != nil {
+			return err
+		}
+		res.UserRecord = pr.record(realm, viewer, viewer, o.record())
+		// No message store exists yet; -1 is the value for "no messages".
+		res.MaxMessageID = -1
+		return nil
+	})
+	return res, err
+}

@@ -1,0 +1,126 @@
+package chat_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/users"
+)
+
+// matrixActors are the kinds of caller every endpoint of the users area is tried with.
+var matrixActors = []string{"owner", "admin", "moderator", "member", "guest", "bot", "deactivated"}
+
+// outcome is the expected result of one call: ok, or an error code and message.
+type outcome struct {
+	code chat.Code
+	msg  string
+}
+
+var (
+	ok            = outcome{}
+	deactivated   = outcome{chat.CodeUnauthorized, "Account is deactivated"}
+	insufficient  = outcome{chat.CodeBadRequest, "Insufficient permission"}
+	mustBeAdmin   = outcome{chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"}
+	notForGuests  = outcome{chat.CodeBadRequest, "Not allowed for guest users"}
+	noBots        = outcome{chat.CodeBadRequest, "This endpoint does not accept bot requests."}
+	everyoneOK    = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": ok, "bot": ok, "deactivated": deactivated}
+	adminsOnly    = map[string]outcome{"owner": ok, "admin": ok, "moderator": insufficient, "member": insufficient, "guest": insufficient, "bot": insufficient, "deactivated": deactivated}
+	membersAndUp  = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": notForGuests, "bot": noBots, "deactivated": deactivated}
+	humansOnly    = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": ok, "bot": noBots, "deactivated": deactivated}
+	adminGateOnly = map[string]outcome{"owner": ok, "admin": ok, "moderator": mustBeAdmin, "member": mustBeAdmin, "guest": mustBeAdmin, "bot": mustBeAdmin, "deactivated": deactivated}
+)
+
+// matrixRow is one endpoint of the role matrix. setup may prepare the fixture (as the owner
+// would); call performs the operation as the named actor.
+type matrixRow struct {
+	name  string
+	want  map[string]outcome
+	setup func(t *testing.T, f *fixture)
+	call  func(f *fixture, as string) error
+}
+
+// usersMatrix lists the endpoints of the users area. Other files of the area append rows.
+var usersMatrix = []matrixRow{
+	{"GetUsers", everyoneOK, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetUsers(context.Background(), f.actor(as), chat.GetUsersParams{})
+		return err
+	}},
+	{"GetUser", everyoneOK, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetUser(context.Background(), f.actor(as), chat.GetUserParams{UserID: f.ids["target"]})
+		return err
+	}},
+	{"GetUserByEmail", everyoneOK, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetUserByEmail(context.Background(), f.actor(as), chat.GetUserByEmailParams{Email: "bot@example.com"})
+		return err
+	}},
+	{"GetOwnUser", everyoneOK, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetOwnUser(context.Background(), f.actor(as), chat.UserQueryOptions{})
+		return err
+	}},
+	{"UpdateUser", adminsOnly, nil, func(f *fixture, as string) error {
+		return f.svc.UpdateUser(context.Background(), f.actor(as), chat.UpdateUserParams{UserID: f.ids["target"], FullName: ptr("Renamed Target")})
+	}},
+	{"DeactivateUser", adminsOnly, nil, func(f *fixture, as string) error {
+		return f.svc.DeactivateUser(context.Background(), f.actor(as), chat.DeactivateUserParams{UserID: f.ids["target"]})
+	}},
+	{"ReactivateUser", adminsOnly, func(t *testing.T, f *fixture) {
+		f.setUser(t, "target", func(u *users.User) { u.IsActive = false })
+	}, func(f *fixture, as string) error {
+		return f.svc.ReactivateUser(context.Background(), f.actor(as), chat.ReactivateUserParams{UserID: f.ids["target"]})
+	}},
+	{"CreateUser", adminGateOnly, func(t *testing.T, f *fixture) {
+		for _, name := range matrixActors {
+			f.setUser(t, name, func(u *users.User) { u.CanCreateUsers = true })
+		}
+	}, func(f *fixture, as string) error {
+		_, err := f.svc.CreateUser(context.Background(), f.actor(as), chat.CreateUserParams{Email: "new@example.com", Password: "long enough", FullName: "New One"})
+		return err
+	}},
+	{"CreateBot", membersAndUp, nil, func(f *fixture, as string) error {
+		_, err := f.svc.CreateBot(context.Background(), f.actor(as), chat.CreateBotParams{FullName: "Matrix Bot", ShortName: "matrix"})
+		return err
+	}},
+	{"GetIsUserGroupMember", membersAndUp, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetIsUserGroupMember(context.Background(), f.actor(as), chat.GetIsUserGroupMemberParams{GroupID: 1, UserID: f.ids["member"]})
+		return err
+	}},
+}
+
+func TestUsersRoleMatrix(t *testing.T) {
+	t.Parallel()
+	for _, row := range usersMatrix {
+		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
+			for _, as := range matrixActors {
+				t.Run(as, func(t *testing.T) {
+					f := newUsersFixture(t)
+					if row.setup != nil {
+						row.setup(t, f)
+					}
+					want, listed := row.want[as]
+					if !listed {
+						t.Fatalf("no expected outcome for %s", as)
+					}
+					before := f.snapshot(t)
+					err := row.call(f, as)
+					if want == ok {
+						if err != nil {
+							t.Fatalf("%s as %s: %v, want success", row.name, as, err)
+						}
+						return
+					}
+					status := http.StatusBadRequest
+					if want.code == chat.CodeUnauthorized {
+						status = http.StatusUnauthorized
+					}
+					wantError(t, err, want.code, status, want.msg)
+					if f.snapshot(t) != before {
+						t.Errorf("refused %s as %s changed the store", row.name, as)
+					}
+				})
+			}
+		})
+	}
+}
