@@ -263,8 +263,8 @@ func (s *Service) deactivateOne(tx storage.Tx, ev *events, u users.User, a Deact
 	if err != nil {
 		return err
 	}
-	ids = append(ids, int64(u.ID))
 	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "is_active": false}}, ids)
+	s.endQueuesOf(ev, u.ID)
 	return nil
 }
 

@@ -83,8 +83,8 @@ func (f *fixture) mustUser(t *testing.T, name string) users.User {
 	return u
 }
 
-// eventJSON renders events as generic JSON values without their ids.
-func eventJSON(t *testing.T, evs []chat.Event) []map[string]any {
+// eventsNoID renders events as generic JSON values without their ids.
+func eventsNoID(t *testing.T, evs []chat.Event) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, e := range evs {
@@ -102,7 +102,7 @@ func eventJSON(t *testing.T, evs []chat.Event) []map[string]any {
 	return out
 }
 
-func num(id users.ID) float64 { return float64(id) }
+func idf(id users.ID) float64 { return float64(id) }
 
 func TestGetUser(t *testing.T) {
 	t.Parallel()
@@ -225,13 +225,13 @@ func TestUpdateUserRoleEvents(t *testing.T) {
 	}
 	groups := f.groupIDs(t)
 	want := []map[string]any{
-		{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": num(u.ID), "full_name": "Tara Renamed"}},
-		{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": num(u.ID), "role": 300.0}},
-		{"type": "user_group", "op": "remove_members", "group_id": float64(groups[users.GroupMembers]), "user_ids": []any{num(u.ID)}},
-		{"type": "user_group", "op": "remove_members", "group_id": float64(groups[users.GroupFullMembers]), "user_ids": []any{num(u.ID)}},
-		{"type": "user_group", "op": "add_members", "group_id": float64(groups[users.GroupModerators]), "user_ids": []any{num(u.ID)}},
+		{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(u.ID), "full_name": "Tara Renamed"}},
+		{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(u.ID), "role": 300.0}},
+		{"type": "user_group", "op": "remove_members", "group_id": float64(groups[users.GroupMembers]), "user_ids": []any{idf(u.ID)}},
+		{"type": "user_group", "op": "remove_members", "group_id": float64(groups[users.GroupFullMembers]), "user_ids": []any{idf(u.ID)}},
+		{"type": "user_group", "op": "add_members", "group_id": float64(groups[users.GroupModerators]), "user_ids": []any{idf(u.ID)}},
 	}
-	if diff := cmp.Diff(want, eventJSON(t, f.poll(t, "member", q, -1, true))); diff != "" {
+	if diff := cmp.Diff(want, eventsNoID(t, f.poll(t, "member", q, -1, true))); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	// Membership follows: the moderator is in role:moderators and, through subgroups, members.
@@ -244,7 +244,7 @@ func TestUpdateUserRoleEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	if evs := f.poll(t, "member", q, 4, true); len(evs) != 0 {
-		t.Errorf("no-op update sent %v", eventJSON(t, evs))
+		t.Errorf("no-op update sent %v", eventsNoID(t, evs))
 	}
 }
 
@@ -314,8 +314,8 @@ func TestUpdateUserEmail(t *testing.T) {
 	if got := f.mustUser(t, "target").Email; got != "tara@example.com" {
 		t.Errorf("email = %q", got)
 	}
-	want := []map[string]any{{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": num(f.ids["target"]), "delivery_email": "tara@example.com"}}}
-	if diff := cmp.Diff(want, eventJSON(t, f.poll(t, "admin", q, -1, true))); diff != "" {
+	want := []map[string]any{{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(f.ids["target"]), "delivery_email": "tara@example.com"}}}
+	if diff := cmp.Diff(want, eventsNoID(t, f.poll(t, "admin", q, -1, true))); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	before := f.snapshot(t)
@@ -341,7 +341,7 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 		t.Fatalf("after deactivation: target %+v, bot %+v", target, bot)
 	}
 	var got []string
-	for _, e := range eventJSON(t, f.poll(t, "member", q, -1, true)) {
+	for _, e := range eventsNoID(t, f.poll(t, "member", q, -1, true)) {
 		p := e["person"].(map[string]any)
 		key := ""
 		for k := range p {
@@ -350,7 +350,7 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 			}
 		}
 		who := "target"
-		if p["user_id"] == num(bot.ID) {
+		if p["user_id"] == idf(bot.ID) {
 			who = "bot"
 		}
 		got = append(got, who+":"+key)
@@ -369,8 +369,8 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 	if err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: target.ID}); err != nil {
 		t.Fatal(err)
 	}
-	evs := eventJSON(t, f.poll(t, "member", q, 5, true))
-	wantEv := []map[string]any{{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": num(target.ID), "is_active": true}}}
+	evs := eventsNoID(t, f.poll(t, "member", q, 5, true))
+	wantEv := []map[string]any{{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(target.ID), "is_active": true}}}
 	if diff := cmp.Diff(wantEv, evs); diff != "" {
 		t.Errorf("reactivation events (-want +got):\n%s", diff)
 	}
