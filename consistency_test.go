@@ -33,7 +33,7 @@ type consistencyCase struct {
 // consistencyCases lists a case for every mutating operation. TestConsistencyCoverage fails when
 // an exported mutating method of the Service has none.
 func consistencyCases() []consistencyCase {
-	return []consistencyCase{
+	cases := []consistencyCase{
 		{method: "ProvisionUser", name: "member", run: func(t *testing.T, f *fixture) {
 			mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Member"})
 		}},
@@ -44,6 +44,7 @@ func consistencyCases() []consistencyCase {
 			mustProvision(t, f, chat.ProvisionUserParams{Email: "b2@example.com", FullName: "Bot Two", BotType: 1, BotOwnerID: f.ids["member"]})
 		}},
 	}
+	return append(cases, draftsConsistencyCases()...)
 }
 
 func mustProvision(t *testing.T, f *fixture, p chat.ProvisionUserParams) chat.ProvisionUserResult {

@@ -29,6 +29,7 @@ var goldenEvents = []struct {
 	{"realm_user-add-hidden-email", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person"})
 	}},
+	{"drafts", "member", chat.ClientCapabilities{}, goldenDrafts},
 }
 
 func TestGoldenEvents(t *testing.T) {

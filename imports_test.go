@@ -14,10 +14,11 @@ import (
 func TestImportDirection(t *testing.T) {
 	t.Parallel()
 	const module = "github.com/teamchat/chat"
-	leaves := []string{"users", "realms"}
+	leaves := []string{"users", "realms", "drafts"}
 	allowed := map[string][]string{
 		"users":               {},
 		"realms":              {"users"},
+		"drafts":              {"users"},
 		"queue":               {},
 		"ratelimit":           {},
 		"markdown":            {},

@@ -74,6 +74,7 @@ type RegisterQueueResult struct {
 	IdleQueueTimeoutSecs int64   `json:"idle_queue_timeout_secs"`
 	*RealmState
 	*RealmUserState
+	*DraftsState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

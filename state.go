@@ -132,6 +132,9 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 			return res, err
 		}
 	}
+	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
+		return res, err
+	}
 	return res, nil
 }
 

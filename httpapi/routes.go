@@ -54,6 +54,10 @@ func (h *Handler) table() []route {
 		{http.MethodDelete, "users/{user_id}", authRequired, h.deactivateUser},
 		{http.MethodPost, "users/{user_id}/reactivate", authRequired, h.reactivateUser},
 		{http.MethodPost, "bots", authRequired, h.createBot},
+		{http.MethodGet, "drafts", authRequired, h.getDrafts},
+		{http.MethodPost, "drafts", authRequired, h.createDrafts},
+		{http.MethodPatch, "drafts/{draft_id}", authRequired, h.editDraft},
+		{http.MethodDelete, "drafts/{draft_id}", authRequired, h.deleteDraft},
 	}
 }
 

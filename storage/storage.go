@@ -24,6 +24,9 @@ type ReadTx interface {
 	Users() UserReader
 	Groups() GroupReader
 	Queues() QueueReader
+	Drafts() DraftReader
+	SavedSnippets() SnippetReader
+	NavigationViews() NavigationViewReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -32,4 +35,7 @@ type Tx interface {
 	Users() UserWriter
 	Groups() GroupWriter
 	Queues() QueueWriter
+	Drafts() DraftWriter
+	SavedSnippets() SnippetWriter
+	NavigationViews() NavigationViewWriter
 }

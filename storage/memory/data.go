@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -20,7 +21,14 @@ type data struct {
 	groupSeq    users.GroupID
 	groupByName map[string]users.GroupID
 
-	queues map[string]storage.SavedQueue
+	queues       map[string]storage.SavedQueue
+	drafts       map[drafts.ID]drafts.Draft
+	draftSeq     drafts.ID
+	draftSyncOff map[users.ID]bool
+	snippets     map[drafts.SnippetID]drafts.SavedSnippet
+	snippetSeq   drafts.SnippetID
+	navViews     map[navKey]navEntry
+	navSeq       int64
 }
 
 func newData() *data {
@@ -31,6 +39,11 @@ func newData() *data {
 		groups:      map[users.GroupID]users.Group{},
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},
+
+		drafts:       map[drafts.ID]drafts.Draft{},
+		draftSyncOff: map[users.ID]bool{},
+		snippets:     map[drafts.SnippetID]drafts.SavedSnippet{},
+		navViews:     map[navKey]navEntry{},
 	}
 }
 
@@ -40,7 +53,12 @@ func (t *readTx) Users() storage.UserReader  { return userTx{t: t} }
 func (t *readTx) Groups() storage.GroupReader {
 	return groupTx{t: t}
 }
-func (t *readTx) Queues() storage.QueueReader { return queueTx{t: t} }
+func (t *readTx) Queues() storage.QueueReader          { return queueTx{t: t} }
+func (t *readTx) Drafts() storage.DraftReader          { return draftTx{t: t} }
+func (t *readTx) SavedSnippets() storage.SnippetReader { return snippetTx{t: t} }
+func (t *readTx) NavigationViews() storage.NavigationViewReader {
+	return navViewTx{t: t}
+}
 
 // Accessors of the read-write transaction.
 func (t *tx) Realm() storage.RealmWriter { return realmTx{t: &t.readTx, j: t.j} }
@@ -48,7 +66,12 @@ func (t *tx) Users() storage.UserWriter  { return userTx{t: &t.readTx, j: t.j} }
 func (t *tx) Groups() storage.GroupWriter {
 	return groupTx{t: &t.readTx, j: t.j}
 }
-func (t *tx) Queues() storage.QueueWriter { return queueTx{t: &t.readTx, j: t.j} }
+func (t *tx) Queues() storage.QueueWriter          { return queueTx{t: &t.readTx, j: t.j} }
+func (t *tx) Drafts() storage.DraftWriter          { return draftTx{t: &t.readTx, j: t.j} }
+func (t *tx) SavedSnippets() storage.SnippetWriter { return snippetTx{t: &t.readTx, j: t.j} }
+func (t *tx) NavigationViews() storage.NavigationViewWriter {
+	return navViewTx{t: &t.readTx, j: t.j}
+}
 
 var (
 	_ storage.ReadTx = (*readTx)(nil)

@@ -58,6 +58,13 @@ type faultyTx struct {
 func (t faultyTx) Realm() storage.RealmWriter  { return faultyRealm{t.Tx.Realm(), t.f} }
 func (t faultyTx) Users() storage.UserWriter   { return faultyUsers{t.Tx.Users(), t.f} }
 func (t faultyTx) Groups() storage.GroupWriter { return faultyGroups{t.Tx.Groups(), t.f} }
+func (t faultyTx) Drafts() storage.DraftWriter { return faultyDrafts{t.Tx.Drafts(), t.f} }
+func (t faultyTx) SavedSnippets() storage.SnippetWriter {
+	return faultySnippets{t.Tx.SavedSnippets(), t.f}
+}
+func (t faultyTx) NavigationViews() storage.NavigationViewWriter {
+	return faultyNavViews{t.Tx.NavigationViews(), t.f}
+}
 
 type faultyRealm struct {
 	storage.RealmWriter

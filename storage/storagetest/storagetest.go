@@ -20,6 +20,9 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Users", func(t *testing.T) { testUsers(t, open) })
 	t.Run("Groups", func(t *testing.T) { testGroups(t, open) })
 	t.Run("Queues", func(t *testing.T) { testQueues(t, open) })
+	t.Run("Drafts", func(t *testing.T) { testDrafts(t, open) })
+	t.Run("SavedSnippets", func(t *testing.T) { testSavedSnippets(t, open) })
+	t.Run("NavigationViews", func(t *testing.T) { testNavigationViews(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -1,0 +1,339 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// DraftParams is a draft as a client sends it (POST /drafts, PATCH /drafts/{draft_id}). Type,
+// To, Topic and Content are required; the pointers tell absent from empty.
+type DraftParams struct {
+	Type    *string  `json:"type"`
+	To      *[]int64 `json:"to"`
+	Topic   *string  `json:"topic"`
+	Content *string  `json:"content"`
+	// Timestamp is the UNIX time of the last edit (seconds, fractions allowed); nil means now.
+	Timestamp *float64 `json:"timestamp"`
+}
+
+// DraftRecord is a draft as the API returns it.
+type DraftRecord struct {
+	ID        drafts.ID `json:"id"`
+	Type      string    `json:"type"`
+	To        []int64   `json:"to"`
+	Topic     string    `json:"topic"`
+	Content   string    `json:"content"`
+	Timestamp int64     `json:"timestamp"`
+}
+
+func draftRecord(d drafts.Draft) DraftRecord {
+	to := slices.Clone(d.To)
+	if to == nil {
+		to = []int64{}
+	}
+	return DraftRecord{ID: d.ID, Type: string(d.Type), To: to, Topic: d.Topic, Content: d.Content, Timestamp: d.Timestamp}
+}
+
+// DraftsEvent is a drafts event: op add (Drafts), update (Draft) or remove (DraftID).
+type DraftsEvent struct {
+	Type    string        `json:"type"`
+	Op      string        `json:"op"`
+	Drafts  []DraftRecord `json:"drafts,omitempty"`
+	Draft   *DraftRecord  `json:"draft,omitempty"`
+	DraftID drafts.ID     `json:"draft_id,omitempty"`
+}
+
+// maxDraftTimestamp is the last second of year 9999, the latest time Zulip can store.
+const maxDraftTimestamp = 253402300799
+
+// errDraftNotFound is Zulip's answer for an unknown draft or another user's.
+func errDraftNotFound() *Error {
+	return &Error{Code: CodeBadRequest, Status: 404, Msg: "Draft does not exist"}
+}
+
+// errDraftsSyncDisabled refuses every draft operation of a user with synchronisation off.
+func errDraftsSyncDisabled() *Error { return badRequest("%s", drafts.ErrSyncDisabled.Error()) }
+
+// GetDraftsParams are the parameters of GET /drafts (none).
+type GetDraftsParams struct{}
+
+// GetDraftsResult lists the actor's drafts by last edit, oldest first.
+type GetDraftsResult struct {
+	Count  int           `json:"count"`
+	Drafts []DraftRecord `json:"drafts"`
+}
+
+// GetDrafts returns the actor's drafts.
+func (s *Service) GetDrafts(ctx context.Context, actor Actor, _ GetDraftsParams) (GetDraftsResult, error) {
+	res := GetDraftsResult{Drafts: []DraftRecord{}}
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
+			return err
+		}
+		list, err := tx.Drafts().ListForUser(actor.UserID)
+		if err != nil {
+			return err
+		}
+		for _, d := range list {
+			res.Drafts = append(res.Drafts, draftRecord(d))
+		}
+		res.Count = len(res.Drafts)
+		return nil
+	})
+	if err != nil {
+		return GetDraftsResult{}, err
+	}
+	return res, nil
+}
+
+// CreateDraftsParams are the parameters of POST /drafts.
+type CreateDraftsParams struct {
+	Drafts []DraftParams
+}
+
+// CreateDraftsResult holds the new drafts' ids, in the order given.
+type CreateDraftsResult struct {
+	IDs []drafts.ID `json:"ids"`
+}
+
+// CreateDrafts stores new drafts of the actor and sends one drafts add event to the actor.
+// Either every draft is valid and stored, or none is.
+func (s *Service) CreateDrafts(ctx context.Context, actor Actor, p CreateDraftsParams) (CreateDraftsResult, error) {
+	if len(p.Drafts) > drafts.MaxPerRequest {
+		return CreateDraftsResult{}, badRequest("drafts is too long (limit: %d items)", drafts.MaxPerRequest)
+	}
+	now := s.now().Unix()
+	var res CreateDraftsResult
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
+			return err
+		}
+		list := make([]drafts.Draft, len(p.Drafts))
+		for i, dp := range p.Drafts {
+			d, err := checkDraft(tx.Users(), actor.UserID, dp, fmt.Sprintf("drafts[%d]", i), now)
+			if err != nil {
+				return err
+			}
+			list[i] = d
+		}
+		ids, err := tx.Drafts().Create(list)
+		if err != nil {
+			return err
+		}
+		records := make([]DraftRecord, len(list))
+		for i := range list {
+			list[i].ID = ids[i]
+			records[i] = draftRecord(list[i])
+		}
+		res.IDs = ids
+		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "add", Drafts: records}, []int64{int64(actor.UserID)})
+		return nil
+	})
+	if err != nil {
+		return CreateDraftsResult{}, err
+	}
+	if res.IDs == nil {
+		res.IDs = []drafts.ID{}
+	}
+	return res, nil
+}
+
+// EditDraftParams are the parameters of PATCH /drafts/{draft_id}: the draft replaces the
+// stored one whole.
+type EditDraftParams struct {
+	DraftID drafts.ID
+	Draft   DraftParams
+}
+
+// EditDraftResult is empty.
+type EditDraftResult struct{}
+
+// EditDraft replaces one of the actor's drafts and sends a drafts update event to the actor.
+// An unknown id, or another user's draft, is "Draft does not exist" (404, BAD_REQUEST).
+func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams) (EditDraftResult, error) {
+	now := s.now().Unix()
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
+			return err
+		}
+		if _, err := tx.Drafts().Get(actor.UserID, p.DraftID); errors.Is(err, storage.ErrNotFound) {
+			return errDraftNotFound()
+		} else if err != nil {
+			return err
+		}
+		d, err := checkDraft(tx.Users(), actor.UserID, p.Draft, "draft", now)
+		if err != nil {
+			return err
+		}
+		d.ID = p.DraftID
+		if err := tx.Drafts().Update(d); err != nil {
+			return err
+		}
+		rec := draftRecord(d)
+		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "update", Draft: &rec}, []int64{int64(actor.UserID)})
+		return nil
+	})
+	return EditDraftResult{}, err
+}
+
+// DeleteDraftParams are the parameters of DELETE /drafts/{draft_id}.
+type DeleteDraftParams struct {
+	DraftID drafts.ID
+}
+
+// DeleteDraftResult is empty.
+type DeleteDraftResult struct{}
+
+// DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
+func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
+			return err
+		}
+		if err := tx.Drafts().Delete(actor.UserID, p.DraftID); errors.Is(err, storage.ErrNotFound) {
+			return errDraftNotFound()
+		} else if err != nil {
+			return err
+		}
+		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(actor.UserID)})
+		return nil
+	})
+	return DeleteDraftResult{}, err
+}
+
+// loadDraftsUser loads the acting user and refuses one who turned draft synchronisation off.
+func loadDraftsUser(ur storage.UserReader, dr storage.DraftReader, actor Actor) (users.User, error) {
+	if actor.Anonymous() {
+		return users.User{}, ErrNotLoggedIn()
+	}
+	u, err := loadActor(ur, actor)
+	if err != nil {
+		return users.User{}, err
+	}
+	off, err := dr.SyncDisabled(u.ID)
+	if err != nil {
+		return users.User{}, err
+	}
+	if off {
+		return users.User{}, errDraftsSyncDisabled()
+	}
+	return u, nil
+}
+
+// checkDraft validates a submitted draft (name is its parameter path, drafts[0] or draft) and
+// returns the record to store.
+func checkDraft(ur storage.UserReader, owner users.ID, p DraftParams, name string, now int64) (drafts.Draft, error) {
+	for _, f := range []struct {
+		key     string
+		present bool
+	}{{"type", p.Type != nil}, {"to", p.To != nil}, {"topic", p.Topic != nil}, {"content", p.Content != nil}} {
+		if !f.present {
+			return drafts.Draft{}, badRequest(`%s["%s"] field is missing`, name, f.key)
+		}
+	}
+	d := drafts.Draft{UserID: owner, Type: drafts.Type(*p.Type), To: *p.To, Topic: *p.Topic, Content: *p.Content, Timestamp: now}
+	if p.Timestamp != nil {
+		ts := *p.Timestamp
+		switch {
+		case math.IsNaN(ts) || ts > maxDraftTimestamp:
+			return drafts.Draft{}, InvalidArgument(name+`["timestamp"]`, "")
+		case ts < 0:
+			return drafts.Draft{}, badRequest("Timestamp must not be negative.")
+		}
+		d.Timestamp = int64(ts)
+	}
+	d, err := drafts.Normalize(d, owner)
+	var fe *drafts.FieldError
+	if errors.As(err, &fe) {
+		switch {
+		case fe.Blank:
+			return drafts.Draft{}, badRequest(`%s["%s"] cannot be blank`, name, fe.Field)
+		case fe.Field == "type":
+			return drafts.Draft{}, InvalidArgument(fmt.Sprintf(`%s["type"]`, name), "")
+		}
+		return drafts.Draft{}, badRequest("%s", fe.Msg)
+	}
+	if err != nil {
+		return drafts.Draft{}, err
+	}
+	switch d.Type {
+	case drafts.TypeStream:
+		if err := checkDraftChannel(owner, d.To[0]); err != nil {
+			return drafts.Draft{}, err
+		}
+	case drafts.TypePrivate:
+		if err := checkDraftRecipients(ur, d.To); err != nil {
+			return drafts.Draft{}, err
+		}
+	}
+	return d, nil
+}
+
+// checkDraftRecipients refuses user ids that name no user.
+func checkDraftRecipients(ur storage.UserReader, ids []int64) error {
+	want := make([]users.ID, len(ids))
+	for i, id := range ids {
+		want[i] = users.ID(id)
+	}
+	found, err := ur.GetMany(want)
+	if err != nil {
+		return err
+	}
+	have := make(map[users.ID]bool, len(found))
+	for _, u := range found {
+		have[u.ID] = true
+	}
+	for _, id := range want {
+		if !have[id] {
+			return badRequest("Invalid user ID %d", id)
+		}
+	}
+	return nil
+}
+
+// checkDraftChannel refuses a channel id the owner has no content access to. Until the
+// channels area is in the store, any positive id is accepted.
+func checkDraftChannel(_ users.ID, id int64) error {
+	if id <= 0 {
+		return badRequest("Invalid channel ID")
+	}
+	return nil
+}
+
+// setDraftsSynchronization applies the user setting enable_drafts_synchronization: turning it
+// off deletes the user's stored drafts (without drafts events: clients keep their local
+// copies) and makes every draft operation fail until it is turned on again. PATCH /settings
+// calls it inside its transaction.
+func setDraftsSynchronization(tx storage.Tx, user users.ID, enabled bool) error {
+	if !enabled {
+		if err := tx.Drafts().DeleteForUser(user); err != nil {
+			return err
+		}
+	}
+	return tx.Drafts().SetSyncDisabled(user, !enabled)
+}
+
+// draftsState is register's drafts: the newest drafts.MaxInRegister, newest first; none when
+// synchronisation is off.
+func draftsState(tx storage.ReadTx, viewer users.User) ([]DraftRecord, error) {
+	out := []DraftRecord{}
+	off, err := tx.Drafts().SyncDisabled(viewer.ID)
+	if err != nil || off {
+		return out, err
+	}
+	list, err := tx.Drafts().ListForUser(viewer.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(list) - 1; i >= 0 && len(out) < drafts.MaxInRegister; i-- {
+		out = append(out, draftRecord(list[i]))
+	}
+	return out, nil
+}
