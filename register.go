@@ -75,6 +75,8 @@ type RegisterQueueResult struct {
 	*RealmState
 	*RealmUserState
 	*DraftsState
+	*SubscriptionState
+	*StreamsState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

@@ -135,6 +135,9 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
+	if err := channelsInitialState(tx, viewer, p, &res); err != nil {
+		return res, err
+	}
 	return res, nil
 }
 

@@ -58,6 +58,10 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "drafts", authRequired, h.createDrafts},
 		{http.MethodPatch, "drafts/{draft_id}", authRequired, h.editDraft},
 		{http.MethodDelete, "drafts/{draft_id}", authRequired, h.deleteDraft},
+		{http.MethodPost, "users/me/subscriptions", authRequired, h.subscribe},
+		{http.MethodGet, "users/me/subscriptions", authRequired, h.getSubscriptions},
+		{http.MethodPost, "channels/create", authRequired, h.createChannel},
+		{http.MethodGet, "streams", authRequired, h.getStreams},
 	}
 }
 

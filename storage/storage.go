@@ -27,6 +27,8 @@ type ReadTx interface {
 	Drafts() DraftReader
 	SavedSnippets() SnippetReader
 	NavigationViews() NavigationViewReader
+	Channels() ChannelReader
+	Subscriptions() SubscriptionReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -38,4 +40,6 @@ type Tx interface {
 	Drafts() DraftWriter
 	SavedSnippets() SnippetWriter
 	NavigationViews() NavigationViewWriter
+	Channels() ChannelWriter
+	Subscriptions() SubscriptionWriter
 }

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -29,6 +30,13 @@ type data struct {
 	snippetSeq   drafts.SnippetID
 	navViews     map[navKey]navEntry
 	navSeq       int64
+
+	channels      map[channels.ID]channels.Channel
+	channelSeq    channels.ID
+	channelByName map[string]channels.ID // by channels.NormalizeName
+	subs          map[subKey]channels.Subscription
+	subsByUser    map[users.ID]map[channels.ID]struct{}
+	subsByChannel map[channels.ID]map[users.ID]struct{}
 }
 
 func newData() *data {
@@ -44,6 +52,12 @@ func newData() *data {
 		draftSyncOff: map[users.ID]bool{},
 		snippets:     map[drafts.SnippetID]drafts.SavedSnippet{},
 		navViews:     map[navKey]navEntry{},
+
+		channels:      map[channels.ID]channels.Channel{},
+		channelByName: map[string]channels.ID{},
+		subs:          map[subKey]channels.Subscription{},
+		subsByUser:    map[users.ID]map[channels.ID]struct{}{},
+		subsByChannel: map[channels.ID]map[users.ID]struct{}{},
 	}
 }
 
@@ -59,6 +73,10 @@ func (t *readTx) SavedSnippets() storage.SnippetReader { return snippetTx{t: t} 
 func (t *readTx) NavigationViews() storage.NavigationViewReader {
 	return navViewTx{t: t}
 }
+func (t *readTx) Channels() storage.ChannelReader { return channelTx{t: t} }
+func (t *readTx) Subscriptions() storage.SubscriptionReader {
+	return subscriptionTx{t: t}
+}
 
 // Accessors of the read-write transaction.
 func (t *tx) Realm() storage.RealmWriter { return realmTx{t: &t.readTx, j: t.j} }
@@ -71,6 +89,10 @@ func (t *tx) Drafts() storage.DraftWriter          { return draftTx{t: &t.readTx
 func (t *tx) SavedSnippets() storage.SnippetWriter { return snippetTx{t: &t.readTx, j: t.j} }
 func (t *tx) NavigationViews() storage.NavigationViewWriter {
 	return navViewTx{t: &t.readTx, j: t.j}
+}
+func (t *tx) Channels() storage.ChannelWriter { return channelTx{t: &t.readTx, j: t.j} }
+func (t *tx) Subscriptions() storage.SubscriptionWriter {
+	return subscriptionTx{t: &t.readTx, j: t.j}
 }
 
 var (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -142,4 +143,40 @@ func (w faultyQueues) ReplaceAll(qs []storage.SavedQueue) error {
 		return err
 	}
 	return w.QueueWriter.ReplaceAll(qs)
+}
+
+func (t faultyTx) Channels() storage.ChannelWriter { return faultyChannels{t.Tx.Channels(), t.f} }
+func (t faultyTx) Subscriptions() storage.SubscriptionWriter {
+	return faultySubscriptions{t.Tx.Subscriptions(), t.f}
+}
+
+type faultyChannels struct {
+	storage.ChannelWriter
+	f *Faulty
+}
+
+func (w faultyChannels) Create(c channels.Channel) (channels.ID, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.ChannelWriter.Create(c)
+}
+
+func (w faultyChannels) Update(c channels.Channel) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ChannelWriter.Update(c)
+}
+
+type faultySubscriptions struct {
+	storage.SubscriptionWriter
+	f *Faulty
+}
+
+func (w faultySubscriptions) Put(s []channels.Subscription) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.SubscriptionWriter.Put(s)
 }

@@ -1,0 +1,275 @@
+package chat
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// PartialSubscribersThreshold is the subscriber count from which include_subscribers=partial
+// sends partial_subscribers instead of subscribers.
+const PartialSubscribersThreshold = 250
+
+// GetSubscriptionsParams are the parameters of GET /users/me/subscriptions.
+type GetSubscriptionsParams struct {
+	// IncludeSubscribers is "", "false", "true" or "partial".
+	IncludeSubscribers string
+}
+
+// GetSubscriptionsResult lists the actor's active subscriptions, by channel name.
+type GetSubscriptionsResult struct {
+	Subscriptions []SubscriptionRecord `json:"subscriptions"`
+}
+
+// checkIncludeSubscribers validates include_subscribers.
+func checkIncludeSubscribers(v string) error {
+	switch v {
+	case "", "false", "true", "partial":
+		return nil
+	}
+	return InvalidArgument("include_subscribers", "")
+}
+
+// GetSubscriptions lists the actor's subscriptions (archived channels included).
+func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscriptionsParams) (GetSubscriptionsResult, error) {
+	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
+		return GetSubscriptionsResult{}, err
+	}
+	var res GetSubscriptionsResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldRead(tx)
+		if err != nil {
+			return err
+		}
+		st, err := subscriptionState(tx, w, me, p.IncludeSubscribers, true)
+		if err != nil {
+			return err
+		}
+		res.Subscriptions = st.Subscriptions
+		return nil
+	})
+	return res, err
+}
+
+// SubscriptionState is register's subscription sections.
+type SubscriptionState struct {
+	Subscriptions   []SubscriptionRecord `json:"subscriptions"`
+	Unsubscribed    []SubscriptionRecord `json:"unsubscribed"`
+	NeverSubscribed []ChannelRecord      `json:"never_subscribed"`
+}
+
+// subscriptionState computes viewer's subscriptions, unsubscribed and never_subscribed
+// channels. include is the include_subscribers value; archived keeps archived channels.
+func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include string, archived bool) (*SubscriptionState, error) {
+	rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
+	if err != nil {
+		return nil, err
+	}
+	st := &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: []ChannelRecord{}}
+	had := map[channels.ID]bool{}
+	for _, r := range rows {
+		had[r.ChannelID] = true
+		c, ok := w.channel(r.ChannelID)
+		if !ok || c.IsArchived && !archived {
+			continue
+		}
+		if r.Active {
+			rec := w.subscriptionRecord(c, r)
+			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include)
+			st.Subscriptions = append(st.Subscriptions, rec)
+		} else if w.metadata(c, viewer) {
+			rec := w.subscriptionRecord(c, r)
+			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include)
+			st.Unsubscribed = append(st.Unsubscribed, rec)
+		}
+	}
+	for _, c := range w.channels {
+		if had[c.ID] || c.IsArchived && !archived || !w.metadata(c, viewer) {
+			continue
+		}
+		rec := w.channelRecord(c)
+		w.attachSubscribers(&rec, c, viewer, include)
+		st.NeverSubscribed = append(st.NeverSubscribed, rec)
+	}
+	byName := func(a, b SubscriptionRecord) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortFunc(st.Subscriptions, byName)
+	slices.SortFunc(st.Unsubscribed, byName)
+	slices.SortFunc(st.NeverSubscribed, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
+	return st, nil
+}
+
+// attachSubscribers sets subscribers or partial_subscribers per include_subscribers.
+func (w *world) attachSubscribers(rec *ChannelRecord, c channels.Channel, viewer users.User, include string) {
+	switch include {
+	case "true":
+		rec.Subscribers = w.subscriberList(c, viewer)
+	case "partial":
+		l := w.subscriberList(c, viewer)
+		if len(*l) < PartialSubscribersThreshold {
+			rec.Subscribers = l
+			return
+		}
+		// Every bot subscriber; activity is not recorded yet, so the users "active in the last
+		// 14 days" are taken to be every active subscriber.
+		part := []users.ID{}
+		for _, id := range *l {
+			if u := w.users[id]; u.IsBot() || u.IsActive {
+				part = append(part, id)
+			}
+		}
+		rec.PartialSubscribers = &part
+	}
+}
+
+// GetStreamsParams are the parameters of GET /streams. Nil flags take their defaults.
+type GetStreamsParams struct {
+	IncludePublic           *bool // default true
+	IncludeWebPublic        *bool // default false
+	IncludeSubscribed       *bool // default true
+	ExcludeArchived         *bool // default true
+	IncludeAll              *bool // default false (also include_all_active)
+	IncludeDefault          *bool // default false
+	IncludeOwnerSubscribed  *bool // default false
+	IncludeCanAccessContent *bool // default false
+}
+
+// GetStreamsResult lists channels by name.
+type GetStreamsResult struct {
+	Streams []ChannelRecord `json:"streams"`
+}
+
+func flag(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}
+
+// GetStreams lists the channels the actor asks for among those it may see.
+func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParams) (GetStreamsResult, error) {
+	res := GetStreamsResult{Streams: []ChannelRecord{}}
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldRead(tx)
+		if err != nil {
+			return err
+		}
+		var owner users.User
+		if me.IsBot() && me.BotOwnerID != 0 {
+			owner = w.users[me.BotOwnerID]
+		}
+		guest := me.Role == users.RoleGuest
+		for _, c := range w.channels {
+			if c.IsArchived && flag(p.ExcludeArchived, true) || !w.metadata(c, me) {
+				continue
+			}
+			v := w.viewer(c.ID, me)
+			want := flag(p.IncludeAll, false) ||
+				flag(p.IncludePublic, true) && !guest && !c.InviteOnly ||
+				flag(p.IncludeWebPublic, false) && c.IsWebPublic ||
+				flag(p.IncludeSubscribed, true) && v.Subscribed ||
+				flag(p.IncludeCanAccessContent, false) && channels.HasContentAccess(w.m, c, v) ||
+				flag(p.IncludeOwnerSubscribed, false) && owner.ID != 0 && w.isSubscribed(c.ID, owner.ID)
+			if !want {
+				continue
+			}
+			rec := w.channelRecord(c)
+			if flag(p.IncludeDefault, false) {
+				rec.IsDefault = ptr(c.IsDefault)
+			}
+			res.Streams = append(res.Streams, rec)
+		}
+		slices.SortFunc(res.Streams, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
+		return nil
+	})
+	return res, err
+}
+
+// StreamsState is register's streams section: every channel the viewer may see (all public
+// ones, its private ones, web-public ones for spectators).
+type StreamsState struct {
+	Streams []ChannelRecord `json:"streams"`
+}
+
+// streamsState lists the non-archived channels viewer may see (web-public only for
+// spectators).
+func streamsState(w *world, viewer users.User) *StreamsState {
+	st := &StreamsState{Streams: []ChannelRecord{}}
+	for _, c := range w.channels {
+		if c.IsArchived {
+			continue
+		}
+		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(c, viewer) {
+			continue
+		}
+		st.Streams = append(st.Streams, w.channelRecord(c))
+	}
+	slices.SortFunc(st.Streams, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
+	return st
+}
+
+// channelsInitialState fills register's subscription and stream sections.
+func channelsInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+	wantSubs, wantStreams := p.fetches("subscription"), p.fetches("stream")
+	if !wantSubs && !wantStreams {
+		return nil
+	}
+	w, err := loadWorldRead(tx)
+	if err != nil {
+		return err
+	}
+	if wantSubs {
+		if viewer.ID == 0 {
+			st := &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: []ChannelRecord{}}
+			for _, c := range streamsState(w, viewer).Streams {
+				st.NeverSubscribed = append(st.NeverSubscribed, c)
+			}
+			res.SubscriptionState = st
+		} else {
+			st, err := subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels)
+			if err != nil {
+				return err
+			}
+			if !p.ClientCapabilities.NotificationSettingsNull {
+				for i := range st.Subscriptions {
+					resolveNotificationDefaults(&st.Subscriptions[i])
+				}
+				for i := range st.Unsubscribed {
+					resolveNotificationDefaults(&st.Unsubscribed[i])
+				}
+			}
+			res.SubscriptionState = st
+		}
+	}
+	if wantStreams {
+		res.StreamsState = streamsState(w, viewer)
+	}
+	return nil
+}
+
+// resolveNotificationDefaults replaces null notification settings by the user-level defaults
+// for clients without the notification_settings_null capability. User settings are not
+// stored yet, so these are the defaults of a new user.
+func resolveNotificationDefaults(r *SubscriptionRecord) {
+	set := func(p **bool, def bool) {
+		if *p == nil {
+			*p = ptr(def)
+		}
+	}
+	set(&r.DesktopNotifications, false)
+	set(&r.AudibleNotifications, false)
+	set(&r.PushNotifications, false)
+	set(&r.EmailNotifications, false)
+	set(&r.WildcardMentionsNotify, true)
+}

@@ -1,0 +1,46 @@
+package storage
+
+import (
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/users"
+)
+
+// ChannelReader reads channels.
+type ChannelReader interface {
+	Get(channels.ID) (channels.Channel, error)
+	// GetByName finds a channel by name, case-insensitively.
+	GetByName(name string) (channels.Channel, error)
+	// GetMany returns the channels with the given ids that exist, ascending by id.
+	GetMany(ids []channels.ID) ([]channels.Channel, error)
+	// List returns every channel (archived ones included), ascending by id.
+	List() ([]channels.Channel, error)
+}
+
+// ChannelWriter reads and writes channels.
+type ChannelWriter interface {
+	ChannelReader
+	// Create stores a new channel and returns its id (the ID field is ignored). ErrConflict
+	// when the name is taken (case-insensitively).
+	Create(channels.Channel) (channels.ID, error)
+	// Update replaces a channel. ErrNotFound for an unknown id; ErrConflict as for Create.
+	Update(channels.Channel) error
+}
+
+// SubscriptionReader reads subscriptions, active and inactive.
+type SubscriptionReader interface {
+	// Get returns the subscription row of a user and a channel (active or not); ErrNotFound
+	// when the user was never subscribed.
+	Get(users.ID, channels.ID) (channels.Subscription, error)
+	// ListForUsers returns the rows of the given users, ascending by user id then channel id.
+	ListForUsers(ids []users.ID) ([]channels.Subscription, error)
+	// ListForChannels returns the rows of the given channels, ascending by channel id then
+	// user id. With activeOnly, inactive rows are left out.
+	ListForChannels(ids []channels.ID, activeOnly bool) ([]channels.Subscription, error)
+}
+
+// SubscriptionWriter reads and writes subscriptions.
+type SubscriptionWriter interface {
+	SubscriptionReader
+	// Put creates or replaces the rows, keyed by (UserID, ChannelID).
+	Put([]channels.Subscription) error
+}

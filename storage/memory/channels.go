@@ -1,0 +1,176 @@
+package memory
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/users"
+)
+
+// channelTx is the channels accessor; j is nil in a read-only transaction.
+type channelTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a channelTx) Get(id channels.ID) (channels.Channel, error) {
+	if err := a.t.live(); err != nil {
+		return channels.Channel{}, err
+	}
+	c, ok := a.t.d.channels[id]
+	if !ok {
+		return channels.Channel{}, notFound("channel", id)
+	}
+	return c.Clone(), nil
+}
+
+func (a channelTx) GetByName(name string) (channels.Channel, error) {
+	if err := a.t.live(); err != nil {
+		return channels.Channel{}, err
+	}
+	id, ok := a.t.d.channelByName[channels.NormalizeName(name)]
+	if !ok {
+		return channels.Channel{}, notFound("channel named", name)
+	}
+	return a.t.d.channels[id].Clone(), nil
+}
+
+func (a channelTx) GetMany(ids []channels.ID) ([]channels.Channel, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	found := map[channels.ID]channels.Channel{}
+	for _, id := range ids {
+		if c, ok := a.t.d.channels[id]; ok {
+			found[id] = c
+		}
+	}
+	return sortedValues(found, channels.Channel.Clone), nil
+}
+
+func (a channelTx) List() ([]channels.Channel, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	return sortedValues(a.t.d.channels, channels.Channel.Clone), nil
+}
+
+func (a channelTx) Create(c channels.Channel) (channels.ID, error) {
+	if err := a.t.live(); err != nil {
+		return 0, err
+	}
+	if _, ok := a.t.d.channelByName[channels.NormalizeName(c.Name)]; ok {
+		return 0, conflict("channel name")
+	}
+	c.ID = nextID(a.j, &a.t.d.channelSeq)
+	a.put(c.Clone())
+	return c.ID, nil
+}
+
+func (a channelTx) Update(c channels.Channel) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	old, ok := a.t.d.channels[c.ID]
+	if !ok {
+		return notFound("channel", c.ID)
+	}
+	if id, ok := a.t.d.channelByName[channels.NormalizeName(c.Name)]; ok && id != c.ID {
+		return conflict("channel name")
+	}
+	deleteKey(a.j, a.t.d.channelByName, channels.NormalizeName(old.Name))
+	a.put(c.Clone())
+	return nil
+}
+
+func (a channelTx) put(c channels.Channel) {
+	setKey(a.j, a.t.d.channels, c.ID, c)
+	setKey(a.j, a.t.d.channelByName, channels.NormalizeName(c.Name), c.ID)
+}
+
+// subKey identifies a subscription row.
+type subKey struct {
+	user    users.ID
+	channel channels.ID
+}
+
+// subscriptionTx is the subscriptions accessor; j is nil in a read-only transaction.
+type subscriptionTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a subscriptionTx) Get(u users.ID, c channels.ID) (channels.Subscription, error) {
+	if err := a.t.live(); err != nil {
+		return channels.Subscription{}, err
+	}
+	s, ok := a.t.d.subs[subKey{u, c}]
+	if !ok {
+		return channels.Subscription{}, notFound("subscription", subKey{u, c})
+	}
+	return s.Clone(), nil
+}
+
+func (a subscriptionTx) ListForUsers(ids []users.ID) ([]channels.Subscription, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var out []channels.Subscription
+	for _, u := range ids {
+		start := len(out)
+		for c := range a.t.d.subsByUser[u] {
+			out = append(out, a.t.d.subs[subKey{u, c}].Clone())
+		}
+		slices.SortFunc(out[start:], func(x, y channels.Subscription) int { return cmp.Compare(x.ChannelID, y.ChannelID) })
+	}
+	return out, nil
+}
+
+func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]channels.Subscription, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var out []channels.Subscription
+	for _, c := range ids {
+		start := len(out)
+		for u := range a.t.d.subsByChannel[c] {
+			s := a.t.d.subs[subKey{u, c}]
+			if activeOnly && !s.Active {
+				continue
+			}
+			out = append(out, s.Clone())
+		}
+		slices.SortFunc(out[start:], func(x, y channels.Subscription) int { return cmp.Compare(x.UserID, y.UserID) })
+	}
+	return out, nil
+}
+
+func (a subscriptionTx) Put(subs []channels.Subscription) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for _, s := range subs {
+		k := subKey{s.UserID, s.ChannelID}
+		setKey(a.j, a.t.d.subs, k, s.Clone())
+		byUser, ok := a.t.d.subsByUser[s.UserID]
+		if !ok {
+			byUser = map[channels.ID]struct{}{}
+			setKey(a.j, a.t.d.subsByUser, s.UserID, byUser)
+		}
+		setKey(a.j, byUser, s.ChannelID, struct{}{})
+		byChannel, ok := a.t.d.subsByChannel[s.ChannelID]
+		if !ok {
+			byChannel = map[users.ID]struct{}{}
+			setKey(a.j, a.t.d.subsByChannel, s.ChannelID, byChannel)
+		}
+		setKey(a.j, byChannel, s.UserID, struct{}{})
+	}
+	return nil
+}

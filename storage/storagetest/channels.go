@@ -1,0 +1,247 @@
+package storagetest
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// fullChannel is a channel with every field set, to pin round trips.
+func fullChannel(name string) channels.Channel {
+	days := 30
+	return channels.Channel{
+		Name: name, Description: "About **it**", DateCreated: 1700000000, CreatorID: 7,
+		InviteOnly: true, IsWebPublic: false, HistoryPublicToSubscribers: true,
+		MessageRetentionDays: &days, TopicsPolicy: channels.TopicsDisableEmpty, FolderID: 3,
+		IsArchived: false, IsDefault: true,
+		CanAddSubscribersGroup:            users.Named(2),
+		CanAdministerChannelGroup:         users.GroupSetting{Members: []users.ID{7, 9}, Subgroups: []users.GroupID{4}},
+		CanCreateTopicGroup:               users.Named(5),
+		CanDeleteAnyMessageGroup:          users.Named(1),
+		CanDeleteOwnMessageGroup:          users.GroupSetting{Members: []users.ID{}, Subgroups: []users.GroupID{}},
+		CanMoveMessagesOutOfChannelGroup:  users.Named(1),
+		CanMoveMessagesWithinChannelGroup: users.Named(1),
+		CanRemoveSubscribersGroup:         users.Named(3),
+		CanResolveTopicsGroup:             users.Named(1),
+		CanSendMessageGroup:               users.Named(6),
+		CanSubscribeGroup:                 users.Named(1),
+	}
+}
+
+func testChannels(t *testing.T, open Opener) {
+	t.Run("Create, Get, GetByName and GetMany round-trip", func(t *testing.T) {
+		s := open(t)
+		want := fullChannel("Verona")
+		var id channels.ID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { id, err = tx.Channels().Create(want); return err })
+		want.ID = id
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Channels().Get(id)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get", want, got, cmpopts.EquateEmpty())
+			got, err = tx.Channels().GetByName("  vERONA ")
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "GetByName (case-insensitive)", want, got, cmpopts.EquateEmpty())
+			many, err := tx.Channels().GetMany([]channels.ID{id + 50, id})
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "GetMany", []channels.Channel{want}, many, cmpopts.EquateEmpty())
+			_, err = tx.Channels().Get(id + 100)
+			wantIs(t, "Get(unknown)", err, storage.ErrNotFound)
+			_, err = tx.Channels().GetByName("Venice")
+			wantIs(t, "GetByName(unknown)", err, storage.ErrNotFound)
+			return nil
+		})
+	})
+
+	t.Run("names are unique case-insensitively, also on rename", func(t *testing.T) {
+		s := open(t)
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			_, err := tx.Channels().Create(channels.Channel{Name: "Denmark"})
+			return err
+		})
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			_, err := tx.Channels().Create(channels.Channel{Name: "denmark"})
+			return err
+		})
+		wantIs(t, "Create duplicate", err, storage.ErrConflict)
+		err = s.Update(t.Context(), func(tx storage.Tx) error {
+			id, err := tx.Channels().Create(channels.Channel{Name: "Rome"})
+			if err != nil {
+				return err
+			}
+			return tx.Channels().Update(channels.Channel{ID: id, Name: "DENMARK"})
+		})
+		wantIs(t, "rename onto a taken name", err, storage.ErrConflict)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			all, err := tx.Channels().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "channels after the refused transactions", 1, len(all))
+			return nil
+		})
+	})
+
+	t.Run("Update renames and replaces every field; List is ordered by id", func(t *testing.T) {
+		s := open(t)
+		var a, b channels.ID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			if a, err = tx.Channels().Create(channels.Channel{Name: "a"}); err != nil {
+				return err
+			}
+			b, err = tx.Channels().Create(channels.Channel{Name: "b"})
+			return err
+		})
+		want := fullChannel("A2")
+		want.ID = a
+		want.IsArchived = true
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Channels().Update(want) })
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.Channels().Update(channels.Channel{ID: 999, Name: "x"}) })
+		wantIs(t, "Update(unknown)", err, storage.ErrNotFound)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			all, err := tx.Channels().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", []channels.Channel{want, {ID: b, Name: "b"}}, all, cmpopts.EquateEmpty())
+			_, err = tx.Channels().GetByName("a")
+			wantIs(t, "old name", err, storage.ErrNotFound)
+			return nil
+		})
+	})
+
+	t.Run("records are values", func(t *testing.T) {
+		s := open(t)
+		c := fullChannel("x")
+		var id channels.ID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { id, err = tx.Channels().Create(c); return err })
+		*c.MessageRetentionDays = 99
+		c.CanAdministerChannelGroup.Members[0] = 99
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Channels().Get(id)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "retention", 30, *got.MessageRetentionDays)
+			wantEqual(t, "administer members", []users.ID{7, 9}, got.CanAdministerChannelGroup.Members)
+			got.CanAdministerChannelGroup.Members[0] = 42
+			again, err := tx.Channels().Get(id)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "administer members after changing a read copy", []users.ID{7, 9}, again.CanAdministerChannelGroup.Members)
+			return nil
+		})
+	})
+}
+
+func testSubscriptions(t *testing.T, open Opener) {
+	yes, no := true, false
+	t.Run("Put creates and replaces rows; Get and the lists read them", func(t *testing.T) {
+		s := open(t)
+		rows := []channels.Subscription{
+			{UserID: 2, ChannelID: 10, Active: true, Color: "#76ce90"},
+			{UserID: 1, ChannelID: 10, Active: true, Color: "#fae589", IsMuted: true, PinToTop: true,
+				DesktopNotifications: &yes, AudibleNotifications: &no, PushNotifications: &yes, EmailNotifications: &no, WildcardMentionsNotify: &yes},
+			{UserID: 1, ChannelID: 5, Active: false, Color: "#a6c7e5"},
+			{UserID: 3, ChannelID: 5, Active: true, Color: "#a6c7e5"},
+		}
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Subscriptions().Put(rows) })
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Subscriptions().Get(1, 10)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get", rows[1], got)
+			_, err = tx.Subscriptions().Get(2, 5)
+			wantIs(t, "Get(never subscribed)", err, storage.ErrNotFound)
+			mine, err := tx.Subscriptions().ListForUsers([]users.ID{1})
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListForUsers (by channel id, inactive included)", []channels.Subscription{rows[2], rows[1]}, mine)
+			two, err := tx.Subscriptions().ListForUsers([]users.ID{3, 1, 3})
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListForUsers (by user, then channel)", []channels.Subscription{rows[2], rows[1], rows[3]}, two)
+			all, err := tx.Subscriptions().ListForChannels([]channels.ID{10, 5, 10, 77}, false)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListForChannels", []channels.Subscription{rows[2], rows[3], rows[1], rows[0]}, all)
+			active, err := tx.Subscriptions().ListForChannels([]channels.ID{5, 10}, true)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListForChannels(activeOnly)", []channels.Subscription{rows[3], rows[1], rows[0]}, active)
+			none, err := tx.Subscriptions().ListForUsers([]users.ID{42})
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListForUsers(nobody)", 0, len(none))
+			return nil
+		})
+		changed := rows[2]
+		changed.Active, changed.Color = true, "#000"
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Subscriptions().Put([]channels.Subscription{changed}) })
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Subscriptions().Get(1, 5)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "replaced row", changed, got)
+			return nil
+		})
+	})
+
+	t.Run("a failed transaction leaves no rows", func(t *testing.T) {
+		s := open(t)
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			if err := tx.Subscriptions().Put([]channels.Subscription{{UserID: 1, ChannelID: 1, Active: true}}); err != nil {
+				return err
+			}
+			return storage.ErrConflict
+		})
+		wantIs(t, "Update", err, storage.ErrConflict)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			_, err := tx.Subscriptions().Get(1, 1)
+			wantIs(t, "Get after rollback", err, storage.ErrNotFound)
+			rows, err := tx.Subscriptions().ListForChannels([]channels.ID{1}, false)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "rows after rollback", 0, len(rows))
+			return nil
+		})
+	})
+
+	t.Run("many rows in one Put", func(t *testing.T) {
+		s := open(t)
+		var rows []channels.Subscription
+		for u := users.ID(1); u <= 500; u++ {
+			for c := channels.ID(1); c <= 4; c++ {
+				rows = append(rows, channels.Subscription{UserID: u, ChannelID: c, Active: u%2 == 0, Color: "#abc"})
+			}
+		}
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Subscriptions().Put(rows) })
+		mustView(t, s, func(tx storage.ReadTx) error {
+			active, err := tx.Subscriptions().ListForChannels([]channels.ID{1, 2, 3, 4}, true)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "active rows", 1000, len(active))
+			return nil
+		})
+	})
+}

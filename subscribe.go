@@ -1,0 +1,600 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// MaxSubscribeChannels bounds the channels of one subscribe request, and MaxPrincipals its
+// principals.
+const (
+	MaxSubscribeChannels = 1000
+	MaxPrincipals        = 10000
+)
+
+// SubscriptionRequest names one channel of POST /users/me/subscriptions.
+type SubscriptionRequest struct {
+	Name string `json:"name"`
+	// Description is used only when the channel is created.
+	Description *string `json:"description,omitempty"`
+	// Color is the subscriber's colour for a new subscription; empty picks one.
+	Color *string `json:"color,omitempty"`
+}
+
+// NewChannelSettings are the creation settings of POST /users/me/subscriptions and POST
+// /channels/create. They apply only to channels the request creates.
+type NewChannelSettings struct {
+	InviteOnly      bool
+	IsWebPublic     bool
+	IsDefaultStream bool
+	// HistoryPublicToSubscribers: nil takes the default (true for public channels, false
+	// for private ones).
+	HistoryPublicToSubscribers *bool
+	// MessageRetentionDays is the JSON text of the value: an integer, "realm_default",
+	// "unlimited" or the legacy "forever"; nil means realm_default.
+	MessageRetentionDays *string
+	// TopicsPolicy is inherit, allow_empty_topic, disable_empty_topic or empty_topic_only;
+	// nil means inherit.
+	TopicsPolicy *string
+	FolderID     *channels.FolderID
+	// GroupSettings maps can_*_group parameter names to their values; absent ones take the
+	// defaults.
+	GroupSettings map[string]users.GroupSetting
+}
+
+// Principals are the users a subscription request acts on: user ids or API/delivery emails
+// (one form per request). Both empty means the acting user.
+type Principals struct {
+	IDs    []users.ID
+	Emails []string
+}
+
+func (p Principals) empty() bool { return len(p.IDs) == 0 && len(p.Emails) == 0 }
+
+// SubscribeParams are the parameters of POST /users/me/subscriptions.
+type SubscribeParams struct {
+	Subscriptions []SubscriptionRequest
+	Principals    Principals
+	// AuthorizationErrorsFatal: nil means true.
+	AuthorizationErrorsFatal *bool
+	// Announce asks the notification bot to announce created channels (see the
+	// announceNewChannels hook).
+	Announce bool
+	NewChannelSettings
+	// SendNewSubscriptionMessages: nil means true.
+	SendNewSubscriptionMessages *bool
+}
+
+// SubscribeResult is the response of POST /users/me/subscriptions. Keys of the maps are user
+// ids as strings; values are channel names.
+type SubscribeResult struct {
+	Subscribed        map[string][]string `json:"subscribed"`
+	AlreadySubscribed map[string][]string `json:"already_subscribed"`
+	// Unauthorized is present whenever authorization_errors_fatal is false.
+	Unauthorized *[]string `json:"unauthorized,omitempty"`
+	// NewSubscriptionMessagesSent is present when send_new_subscription_messages was true
+	// and other users were subscribed; no messages exist yet, so it is false.
+	NewSubscriptionMessagesSent *bool `json:"new_subscription_messages_sent,omitempty"`
+}
+
+// CreateChannelParams are the parameters of POST /channels/create.
+type CreateChannelParams struct {
+	Name        string
+	Description string
+	// Subscribers are the users to subscribe (exactly these).
+	Subscribers                 []users.ID
+	Announce                    bool
+	SendNewSubscriptionMessages *bool
+	NewChannelSettings
+}
+
+// CreateChannelResult is the response of POST /channels/create.
+type CreateChannelResult struct {
+	ID channels.ID `json:"id"`
+}
+
+var errGuestsNotAllowed = &Error{Code: CodeBadRequest, Msg: "Not allowed for guest users"}
+
+func errInsufficientPermission() *Error { return badRequest("Insufficient permission") }
+
+// Subscribe subscribes the principals (default the actor) to the named channels, creating
+// the missing ones with the creation settings. All of it happens in one transaction.
+func (s *Service) Subscribe(ctx context.Context, actor Actor, p SubscribeParams) (SubscribeResult, error) {
+	if len(p.Subscriptions) == 0 {
+		return SubscribeResult{}, MissingArgument("subscriptions")
+	}
+	if len(p.Subscriptions) > MaxSubscribeChannels {
+		return SubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
+	}
+	op := subscribeOp{
+		fatal:      p.AuthorizationErrorsFatal == nil || *p.AuthorizationErrorsFatal,
+		settings:   p.NewChannelSettings,
+		announce:   p.Announce,
+		sendNewMsg: p.SendNewSubscriptionMessages,
+		principals: p.Principals,
+	}
+	seen := map[string]bool{}
+	for i, sr := range p.Subscriptions {
+		name, err := channels.CheckName(sr.Name)
+		if err != nil {
+			return SubscribeResult{}, badRequest("%s", err.Error())
+		}
+		req := nameRequest{name: name}
+		if sr.Description != nil {
+			if req.description, err = channels.CheckDescription(*sr.Description); err != nil {
+				return SubscribeResult{}, badRequest("subscriptions[%d][\"description\"] %s", i, err.Error())
+			}
+		}
+		if sr.Color != nil {
+			if !channels.ValidColor(*sr.Color) {
+				return SubscribeResult{}, badRequest("%s", channels.ErrBadColor.Error())
+			}
+			req.color = *sr.Color
+		}
+		key := channels.NormalizeName(name)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		op.names = append(op.names, req)
+	}
+	var res SubscribeResult
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		var err error
+		res, _, err = s.subscribeTx(tx, ev, actor, op)
+		return err
+	})
+	if err != nil {
+		return SubscribeResult{}, err
+	}
+	return res, nil
+}
+
+// CreateChannel creates one channel and subscribes exactly the listed users. An existing name
+// is CHANNEL_ALREADY_EXISTS (409).
+func (s *Service) CreateChannel(ctx context.Context, actor Actor, p CreateChannelParams) (CreateChannelResult, error) {
+	name, err := channels.CheckName(p.Name)
+	if err != nil {
+		return CreateChannelResult{}, badRequest("%s", err.Error())
+	}
+	desc, err := channels.CheckDescription(p.Description)
+	if err != nil {
+		return CreateChannelResult{}, badRequest("%s", err.Error())
+	}
+	if len(p.Subscribers) > MaxPrincipals {
+		return CreateChannelResult{}, badRequest("subscribers is too long (limit: %d items)", MaxPrincipals)
+	}
+	op := subscribeOp{
+		names:        []nameRequest{{name: name, description: desc}},
+		fatal:        true,
+		settings:     p.NewChannelSettings,
+		announce:     p.Announce,
+		sendNewMsg:   p.SendNewSubscriptionMessages,
+		principals:   Principals{IDs: p.Subscribers},
+		mustCreate:   true,
+		noPrincipals: len(p.Subscribers) == 0,
+	}
+	var id channels.ID
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		_, created, err := s.subscribeTx(tx, ev, actor, op)
+		if err == nil && len(created) == 1 {
+			id = created[0]
+		}
+		return err
+	})
+	if err != nil {
+		return CreateChannelResult{}, err
+	}
+	return CreateChannelResult{ID: id}, nil
+}
+
+type nameRequest struct {
+	name, description, color string
+}
+
+// subscribeOp is one subscribe or create request, validated for form.
+type subscribeOp struct {
+	names      []nameRequest
+	principals Principals
+	fatal      bool
+	settings   NewChannelSettings
+	announce   bool
+	sendNewMsg *bool
+	// mustCreate refuses an existing name (POST /channels/create).
+	mustCreate bool
+	// noPrincipals subscribes nobody (POST /channels/create with an empty list).
+	noPrincipals bool
+}
+
+// subscribeTx runs a subscribe request inside a transaction. It returns the response and the
+// ids of the channels it created.
+func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscribeOp) (SubscribeResult, []channels.ID, error) {
+	me, err := loadActor(tx.Users(), actor)
+	if err != nil {
+		return SubscribeResult{}, nil, err
+	}
+	if me.Role == users.RoleGuest {
+		return SubscribeResult{}, nil, errGuestsNotAllowed
+	}
+	w, err := loadWorldWrite(tx)
+	if err != nil {
+		return SubscribeResult{}, nil, err
+	}
+	targets, err := resolvePrincipals(w, me, op.principals, op.noPrincipals)
+	if err != nil {
+		return SubscribeResult{}, nil, err
+	}
+	subscribingOthers := slices.ContainsFunc(targets, func(u users.User) bool { return u.ID != me.ID })
+
+	// Existing channels and the ones to create.
+	var existing []channels.Channel
+	var toCreate []nameRequest
+	colors := map[channels.ID]string{}
+	for _, n := range op.names {
+		if i, ok := w.byName[channels.NormalizeName(n.name)]; ok {
+			c := w.channels[i]
+			if op.mustCreate {
+				return SubscribeResult{}, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
+			}
+			existing = append(existing, c)
+			if n.color != "" {
+				colors[c.ID] = n.color
+			}
+			continue
+		}
+		toCreate = append(toCreate, n)
+	}
+
+	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
+	if !op.fatal {
+		res.Unauthorized = &[]string{}
+	}
+
+	// Authorization for existing channels.
+	var authorized []channels.Channel
+	for _, c := range existing {
+		v := w.viewer(c.ID, me)
+		canAdd := channels.CanAddSubscribers(w.m, c, v, w.realm.CanAddSubscribersGroup)
+		access := v.Subscribed || channels.HasContentAccess(w.m, c, v) || canAdd
+		if !access {
+			if op.fatal {
+				return SubscribeResult{}, nil, badRequest("Unable to access channel (%s).", c.Name)
+			}
+			*res.Unauthorized = append(*res.Unauthorized, c.Name)
+			continue
+		}
+		if subscribingOthers && !canAdd {
+			return SubscribeResult{}, nil, errInsufficientPermission()
+		}
+		authorized = append(authorized, c)
+	}
+
+	// Creation.
+	var created []channels.ID
+	if len(toCreate) > 0 {
+		template, err := s.newChannelTemplate(w, me, op.settings)
+		if err != nil {
+			return SubscribeResult{}, nil, err
+		}
+		now := s.now().Unix()
+		for _, n := range toCreate {
+			c := template.Clone()
+			c.Name, c.Description, c.DateCreated = n.name, n.description, now
+			id, err := tx.Channels().Create(c)
+			if errors.Is(err, storage.ErrConflict) {
+				return SubscribeResult{}, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", n.name)
+			}
+			if err != nil {
+				return SubscribeResult{}, nil, err
+			}
+			c.ID = id
+			if subscribingOthers && !channels.CanAddSubscribers(w.m, c, channels.Viewer{User: me, Subscribed: true}, w.realm.CanAddSubscribersGroup) {
+				return SubscribeResult{}, nil, errInsufficientPermission()
+			}
+			w.setChannel(c)
+			created = append(created, id)
+			authorized = append(authorized, c)
+			if n.color != "" {
+				colors[c.ID] = n.color
+			}
+			// stream create goes to everyone who can see the new channel before anyone is
+			// subscribed; the subscribers learn of it below.
+			rec := w.channelRecord(c)
+			ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.watchers(c, nil))
+		}
+	}
+
+	// Subscription rows.
+	ids := make([]channels.ID, len(authorized))
+	for i, c := range authorized {
+		ids[i] = c.ID
+	}
+	targetIDs := make([]users.ID, len(targets))
+	for i, u := range targets {
+		targetIDs[i] = u.ID
+	}
+	rows, err := tx.Subscriptions().ListForUsers(targetIDs)
+	if err != nil {
+		return SubscribeResult{}, nil, err
+	}
+	have := map[users.ID]map[channels.ID]channels.Subscription{}
+	used := map[users.ID]map[string]bool{}
+	for _, r := range rows {
+		if have[r.UserID] == nil {
+			have[r.UserID] = map[channels.ID]channels.Subscription{}
+			used[r.UserID] = map[string]bool{}
+		}
+		have[r.UserID][r.ChannelID] = r
+		if r.Active {
+			used[r.UserID][r.Color] = true
+		}
+	}
+	var put []channels.Subscription
+	newByChannel := map[channels.ID][]users.ID{}
+	newByUser := map[users.ID][]channels.Subscription{}
+	hadMetadata := map[channels.ID]map[users.ID]bool{}
+	for _, c := range authorized {
+		hadMetadata[c.ID] = map[users.ID]bool{}
+		for _, u := range targets {
+			old, ok := have[u.ID][c.ID]
+			key := strconv.FormatInt(int64(u.ID), 10)
+			if ok && old.Active {
+				res.AlreadySubscribed[key] = append(res.AlreadySubscribed[key], c.Name)
+				continue
+			}
+			row := old
+			if !ok {
+				if used[u.ID] == nil {
+					used[u.ID] = map[string]bool{}
+				}
+				row = channels.Subscription{UserID: u.ID, ChannelID: c.ID, Color: colors[c.ID]}
+				if row.Color == "" {
+					row.Color = channels.PickColor(used[u.ID])
+				}
+				used[u.ID][row.Color] = true
+			}
+			row.Active = true
+			hadMetadata[c.ID][u.ID] = w.metadata(c, u)
+			put = append(put, row)
+			newByChannel[c.ID] = append(newByChannel[c.ID], u.ID)
+			newByUser[u.ID] = append(newByUser[u.ID], row)
+			res.Subscribed[key] = append(res.Subscribed[key], c.Name)
+		}
+	}
+	if len(put) > 0 {
+		if err := tx.Subscriptions().Put(put); err != nil {
+			return SubscribeResult{}, nil, err
+		}
+	}
+	for id, l := range newByChannel {
+		w.addSubscribers(id, l)
+	}
+
+	// Events: stream create to new subscribers who could not see an existing channel, then
+	// subscription add to each new subscriber, then peer_add to the others who may know.
+	createdSet := map[channels.ID]bool{}
+	for _, id := range created {
+		createdSet[id] = true
+	}
+	for _, c := range authorized {
+		if createdSet[c.ID] {
+			continue
+		}
+		var late []int64
+		for _, u := range newByChannel[c.ID] {
+			if !hadMetadata[c.ID][u] {
+				late = append(late, int64(u))
+			}
+		}
+		if len(late) > 0 {
+			ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, late)
+		}
+	}
+	subscriberLists := map[channels.ID]*[]users.ID{}
+	for _, c := range authorized {
+		l := slices.Clone(w.subscribers[c.ID])
+		subscriberLists[c.ID] = &l
+	}
+	for _, u := range targets {
+		rows := newByUser[u.ID]
+		if len(rows) == 0 {
+			continue
+		}
+		recs := make([]SubscriptionRecord, len(rows))
+		for i, r := range rows {
+			c, _ := w.channel(r.ChannelID)
+			recs[i] = w.subscriptionRecord(c, r)
+			recs[i].Subscribers = subscriberLists[c.ID]
+		}
+		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(u.ID)})
+	}
+	for _, c := range authorized {
+		added := newByChannel[c.ID]
+		if len(added) == 0 {
+			continue
+		}
+		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.watchers(c, added))
+	}
+
+	if len(created) > 0 {
+		s.announceNewChannels(tx, ev, me, created, op.announce)
+	}
+	if subscribingOthers && (op.sendNewMsg != nil && *op.sendNewMsg) {
+		res.NewSubscriptionMessagesSent = ptr(false)
+	}
+	for k := range maps.Keys(res.Subscribed) {
+		slices.Sort(res.Subscribed[k])
+	}
+	return res, created, nil
+}
+
+// announceNewChannels is the hook for the notification bot's messages about created
+// channels: with announce, a message in the organization's new-channel announcements
+// channel (topic "new channels"); always, a message in topic "channel events" of each new
+// channel naming its creator. Messages do not exist yet, so it sends nothing; the messages
+// area fills it in.
+func (s *Service) announceNewChannels(tx storage.Tx, ev *events, creator users.User, created []channels.ID, announce bool) {
+}
+
+// resolvePrincipals finds the users a request acts on. Unknown and deactivated users are
+// "No such user".
+func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]users.User, error) {
+	if none {
+		return nil, nil
+	}
+	if p.empty() {
+		return []users.User{me}, nil
+	}
+	if len(p.IDs)+len(p.Emails) > MaxPrincipals {
+		return nil, badRequest("principals is too long (limit: %d items)", MaxPrincipals)
+	}
+	seen := map[users.ID]bool{}
+	var out []users.User
+	add := func(u users.User, ok bool) error {
+		if !ok || !u.IsActive {
+			return badRequest("No such user")
+		}
+		if !seen[u.ID] {
+			seen[u.ID] = true
+			out = append(out, u)
+		}
+		return nil
+	}
+	for _, id := range p.IDs {
+		u, ok := w.users[id]
+		if err := add(u, ok); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.Emails) > 0 {
+		byEmail := make(map[string]users.User, len(w.all))
+		for _, u := range w.all {
+			byEmail[users.NormalizeEmail(u.Email)] = u
+			byEmail[users.NormalizeEmail(apiEmail(w.realm, u))] = u
+		}
+		for _, e := range p.Emails {
+			u, ok := byEmail[users.NormalizeEmail(e)]
+			if err := add(u, ok); err != nil {
+				return nil, err
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b users.User) int { return int(a.ID - b.ID) })
+	return out, nil
+}
+
+// newChannelTemplate checks the creation settings and the actor's right to create such a
+// channel, and returns the channel to create (without name, description or date).
+func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSettings) (channels.Channel, error) {
+	c := channels.Channel{CreatorID: me.ID, InviteOnly: st.InviteOnly, IsWebPublic: st.IsWebPublic, IsDefault: st.IsDefaultStream, TopicsPolicy: channels.TopicsInherit}
+	if st.IsWebPublic {
+		if !w.realm.EnableSpectatorAccess {
+			return c, badRequest("Web-public channels are not enabled.")
+		}
+		if st.InviteOnly || (st.HistoryPublicToSubscribers != nil && !*st.HistoryPublicToSubscribers) {
+			return c, badRequest("Invalid parameters")
+		}
+		if !w.m.Allows(w.realm.CanCreateWebPublicChannelGroup, me.ID) {
+			return c, errInsufficientPermission()
+		}
+	} else if st.InviteOnly {
+		if !w.m.Allows(w.realm.CanCreatePrivateChannelGroup, me.ID) {
+			return c, errInsufficientPermission()
+		}
+	} else if !w.m.Allows(w.realm.CanCreatePublicChannelGroup, me.ID) {
+		return c, errInsufficientPermission()
+	}
+	c.HistoryPublicToSubscribers = !st.InviteOnly || (st.HistoryPublicToSubscribers != nil && *st.HistoryPublicToSubscribers)
+	if st.IsDefaultStream {
+		if !me.Role.IsAdmin() {
+			return c, errInsufficientPermission()
+		}
+		if st.InviteOnly {
+			return c, badRequest("A default channel cannot be private.")
+		}
+	}
+	if st.MessageRetentionDays != nil {
+		r, err := channels.ParseRetention(*st.MessageRetentionDays)
+		if err != nil {
+			return c, badRequest("%s", err.Error())
+		}
+		if r.Days != nil && me.Role != users.RoleOwner {
+			return c, Errorf(CodeUnauthorizedPrincipal, "Must be an organization owner")
+		}
+		c.MessageRetentionDays = r.Days
+	}
+	if st.TopicsPolicy != nil {
+		tp, ok := channels.ParseTopicsPolicy(*st.TopicsPolicy)
+		if !ok {
+			return c, InvalidArgument("topics_policy", "")
+		}
+		if tp != channels.TopicsInherit && !me.Role.AtLeast(users.RoleModerator) {
+			return c, errInsufficientPermission()
+		}
+		c.TopicsPolicy = tp
+	}
+	if st.FolderID != nil && *st.FolderID != 0 {
+		return c, badRequest("Invalid channel folder ID")
+	}
+	if err := applyGroupSettings(w, me, &c, st.GroupSettings); err != nil {
+		return c, err
+	}
+	c.ApplyDefaults(w.groupID)
+	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == w.groupID(users.GroupEveryone)) {
+		return c, badRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
+	}
+	return c, nil
+}
+
+// applyGroupSettings validates the given group settings and stores them in c.
+func applyGroupSettings(w *world, me users.User, c *channels.Channel, given map[string]users.GroupSetting) error {
+	if len(given) == 0 {
+		return nil
+	}
+	byName := map[string]channels.NamedSetting{}
+	for _, ns := range c.GroupSettings() {
+		byName[ns.Name] = ns
+	}
+	names := slices.Sorted(maps.Keys(given))
+	for _, name := range names {
+		v := given[name]
+		ns, ok := byName[name]
+		if !ok {
+			return InvalidArgument(name, "")
+		}
+		if err := w.m.CheckSetting(v, func(id users.ID) bool { _, ok := w.users[id]; return ok }); err != nil {
+			return badRequest("%s", err.Error())
+		}
+		if v.IsNamed() {
+			switch w.groupName[v.Group] {
+			case users.GroupInternet:
+				return badRequest("'%s' setting cannot be set to 'role:internet' group.", name)
+			case users.GroupEveryone:
+				if !ns.AllowEveryone {
+					return badRequest("'%s' setting cannot be set to 'role:everyone' group.", name)
+				}
+			}
+		}
+		if (name == "can_delete_any_message_group" || name == "can_delete_own_message_group") && !me.Role.IsAdmin() &&
+			!(v.IsNamed() && v.Group == w.groupID(users.GroupNobody)) {
+			return errInsufficientPermission()
+		}
+		if v.Members == nil && !v.IsNamed() {
+			v.Members = []users.ID{}
+		}
+		if v.Subgroups == nil && !v.IsNamed() {
+			v.Subgroups = []users.GroupID{}
+		}
+		*ns.Value = v
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
