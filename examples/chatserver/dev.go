@@ -1,13 +1,23 @@
 package main
 
-import "github.com/teamchat/chat/users"
+import (
+	"crypto/sha256"
+
+	"github.com/teamchat/chat/users"
+)
 
 // devSeed mirrors Zulip's development organization: the realm "Zulip Dev" with its users,
 // roles, time zones and bots, emails visible to administrators only. Every human has the
-// password given by --dev-password.
+// password given by --dev-password. Every API key is derived from the email and that password
+// (devAPIKey), so `chatserver zuliprc --dev` can write a working .zuliprc for a memory-store
+// server it cannot reach.
 func devSeed(password string) *Seed {
 	human := func(name, email string, role users.Role, tz string) SeedUser {
-		return SeedUser{Email: email, FullName: name, Role: role, Password: password, Timezone: tz}
+		return SeedUser{Email: email, FullName: name, Role: role, Password: password, Timezone: tz,
+			APIKey: devAPIKey(email, password)}
+	}
+	bot := func(email, name string, t users.BotType, owner string) SeedBot {
+		return SeedBot{Email: email, FullName: name, BotType: t, Owner: owner, APIKey: devAPIKey(email, password)}
 	}
 	return &Seed{
 		Organization: SeedOrganization{
@@ -29,9 +39,22 @@ func devSeed(password string) *Seed {
 			human("शिव", "shiva@zulip.com", users.RoleModerator, "Asia/Kolkata"),
 		},
 		Bots: []SeedBot{
-			{Email: "default-bot@zulip.com", FullName: "Zulip Default Bot", BotType: users.BotGeneric, Owner: "desdemona@zulip.com"},
-			{Email: "webhook-bot@zulip.com", FullName: "Zulip Webhook Bot", BotType: users.BotIncomingWebhook, Owner: "ZOE@zulip.com"},
-			{Email: "outgoing-webhook@zulip.com", FullName: "Outgoing Webhook", BotType: users.BotOutgoingWebhook, Owner: "AARON@zulip.com"},
+			bot("default-bot@zulip.com", "Zulip Default Bot", users.BotGeneric, "desdemona@zulip.com"),
+			bot("webhook-bot@zulip.com", "Zulip Webhook Bot", users.BotIncomingWebhook, "ZOE@zulip.com"),
+			bot("outgoing-webhook@zulip.com", "Outgoing Webhook", users.BotOutgoingWebhook, "AARON@zulip.com"),
 		},
 	}
+}
+
+// devAPIKey derives a dev user's API key from the email (case-insensitively) and the dev
+// password. Dev keys are no secret: --dev also serves POST /dev_fetch_api_key, which hands any
+// user's key to anyone. Never use --dev for a server others can reach.
+func devAPIKey(email, password string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	sum := sha256.Sum256([]byte("teamchat dev api key\x00" + users.NormalizeEmail(email) + "\x00" + password))
+	key := make([]byte, users.APIKeyLength)
+	for i := range key {
+		key[i] = alphabet[int(sum[i])%len(alphabet)]
+	}
+	return string(key)
 }

@@ -26,16 +26,23 @@ import (
 type cli struct {
 	LogLevel slog.Level `help:"Log level (debug, info, warn, error)." default:"info"`
 	Serve    serveCmd   `cmd:"" help:"Serve the API."`
+	Zuliprc  zuliprcCmd `cmd:"" help:"Write a .zuliprc (site, email, API key) for a user of the organization that serve would use."`
+}
+
+// orgFlags choose the store and how an empty one is provisioned. serve and zuliprc share
+// them, so that zuliprc given the same flags finds the same organization.
+type orgFlags struct {
+	Listen      string `help:"Address to listen on." default:"127.0.0.1:9991"`
+	Store       string `help:"Storage: memory." default:"memory"`
+	RealmURL    string `help:"Canonical URL of the organization (default: http://LISTEN)." name:"realm-url"`
+	Dev         bool   `help:"Seed a development organization mirroring Zulip's and enable the dev login endpoints."`
+	DevPassword string `help:"Password of every --dev user." name:"dev-password" default:"devpassword"`
+	Seed        string `help:"Load an organization from this JSON seed file into an empty store." type:"existingfile"`
 }
 
 type serveCmd struct {
-	Listen        string        `help:"Address to listen on." default:"127.0.0.1:9991"`
-	Store         string        `help:"Storage: memory." default:"memory"`
-	RealmURL      string        `help:"Canonical URL of the organization (default: http://LISTEN)." name:"realm-url"`
+	orgFlags      `embed:""`
 	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
-	Dev           bool          `help:"Seed a development organization mirroring Zulip's and enable the dev login endpoints."`
-	DevPassword   string        `help:"Password of every --dev user." name:"dev-password" default:"devpassword"`
-	Seed          string        `help:"Load an organization from this JSON seed file into an empty store." type:"existingfile"`
 	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
 }
@@ -139,20 +146,23 @@ func openStore(spec string) (storage.Storage, error) {
 
 // provision fills an empty store from --dev or --seed; a store that already holds an
 // organization is left as it is.
-func (c *serveCmd) provision(ctx context.Context, svc *chat.Service, realmURL string) error {
-	var seed *Seed
-	switch {
-	case c.Dev && c.Seed != "":
-		return errors.New("--dev and --seed exclude each other")
-	case c.Dev:
-		seed = devSeed(c.DevPassword)
-	case c.Seed != "":
-		var err error
-		if seed, err = loadSeed(c.Seed); err != nil {
-			return err
-		}
-	default:
-		seed = &Seed{Organization: SeedOrganization{Name: "Chat"}}
+func (c *orgFlags) provision(ctx context.Context, svc *chat.Service, realmURL string) error {
+	seed, err := c.seed()
+	if err != nil {
+		return err
 	}
 	return seed.apply(ctx, svc, realmURL)
+}
+
+// seed is the organization --dev or --seed describe (an empty one without either).
+func (c *orgFlags) seed() (*Seed, error) {
+	switch {
+	case c.Dev && c.Seed != "":
+		return nil, errors.New("--dev and --seed exclude each other")
+	case c.Dev:
+		return devSeed(c.DevPassword), nil
+	case c.Seed != "":
+		return loadSeed(c.Seed)
+	}
+	return &Seed{Organization: SeedOrganization{Name: "Chat"}}, nil
 }

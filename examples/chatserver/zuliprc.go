@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// zuliprcCmd writes a .zuliprc for one user. It opens the store serve would open, with the
+// same flags, and provisions it the same way when it is empty. A memory store lives only inside
+// the serving process, so for --store memory the command rebuilds the organization in its own
+// process: that yields the serving process's API keys only where they are fixed, which is true
+// of every --dev user and bot (keys derived from the email and --dev-password) and of --seed
+// entries that carry an api_key. Other users need a persistent store.
+type zuliprcCmd struct {
+	orgFlags `embed:""`
+	User     string `help:"Email of the user (or bot) whose credentials to write." required:""`
+	Out      string `help:"File to write (mode 0600); - or empty writes to standard output." short:"o"`
+}
+
+// Run writes the file.
+func (c *zuliprcCmd) Run(logger *slog.Logger) error {
+	ctx := context.Background()
+	seed, err := c.seed()
+	if err != nil {
+		return err
+	}
+	if c.Store == "memory" && !seed.fixedKey(c.User) {
+		return fmt.Errorf("%s has no fixed API key in this organization: with --store memory, "+
+			"zuliprc works for --dev users and for --seed entries with an api_key", c.User)
+	}
+	store, err := openStore(c.Store)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	opts := chat.Options{Store: store, Logger: logger}
+	if c.Store == "memory" {
+		// The organization is discarded on exit: its password hashes need not be costly.
+		opts.PasswordHashing = chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1}
+	}
+	svc, err := chat.New(opts)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	realmURL := c.RealmURL
+	if realmURL == "" {
+		realmURL = "http://" + c.Listen
+	}
+	if err := c.provision(ctx, svc, realmURL); err != nil {
+		return err
+	}
+
+	var rc zuliprc
+	err = store.View(ctx, func(tx storage.ReadTx) error {
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return fmt.Errorf("read organization: %w", err)
+		}
+		u, err := tx.Users().GetByEmail(c.User)
+		if errors.Is(err, storage.ErrNotFound) {
+			return fmt.Errorf("no user with email %s", c.User)
+		}
+		if err != nil {
+			return err
+		}
+		if !u.IsActive {
+			return fmt.Errorf("user %s is deactivated", u.Email)
+		}
+		rc = zuliprc{Email: u.Email, Key: u.APIKey, Site: realm.URL}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if c.Out == "" || c.Out == "-" {
+		_, err = io.WriteString(os.Stdout, rc.String())
+		return err
+	}
+	return os.WriteFile(c.Out, []byte(rc.String()), 0o600)
+}
+
+// zuliprc is the client configuration file read by the python `zulip` package, zulip-js and
+// zulip-terminal.
+type zuliprc struct {
+	Email, Key, Site string
+}
+
+// String renders the file: one [api] section.
+func (rc zuliprc) String() string {
+	var b strings.Builder
+	b.WriteString("[api]\n")
+	fmt.Fprintf(&b, "email=%s\n", rc.Email)
+	fmt.Fprintf(&b, "key=%s\n", rc.Key)
+	fmt.Fprintf(&b, "site=%s\n", rc.Site)
+	return b.String()
+}
+
+// fixedKey reports whether the seed gives email's user or bot an explicit API key.
+func (s *Seed) fixedKey(email string) bool {
+	want := users.NormalizeEmail(email)
+	for _, u := range s.Users {
+		if users.NormalizeEmail(u.Email) == want {
+			return u.APIKey != ""
+		}
+	}
+	for _, b := range s.Bots {
+		if users.NormalizeEmail(b.Email) == want {
+			return b.APIKey != ""
+		}
+	}
+	return false
+}
