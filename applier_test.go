@@ -19,6 +19,10 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyRealmUser(t, state, ev, self)
 	case "drafts":
 		applyDrafts(t, state, ev)
+	case "saved_snippets":
+		applySavedSnippets(t, state, ev)
+	case "navigation_view":
+		applyNavigationView(t, state, ev)
 	default:
 		t.Fatalf("no applier for event %v", ev)
 	}

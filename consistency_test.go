@@ -44,7 +44,8 @@ func consistencyCases() []consistencyCase {
 			mustProvision(t, f, chat.ProvisionUserParams{Email: "b2@example.com", FullName: "Bot Two", BotType: 1, BotOwnerID: f.ids["member"]})
 		}},
 	}
-	return append(cases, draftsConsistencyCases()...)
+	cases = append(cases, draftsConsistencyCases()...)
+	return append(cases, snippetsAndViewsConsistencyCases()...)
 }
 
 func mustProvision(t *testing.T, f *fixture, p chat.ProvisionUserParams) chat.ProvisionUserResult {

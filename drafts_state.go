@@ -8,7 +8,9 @@ import (
 // DraftsState holds register's keys of the drafts area (drafts, saved snippets, navigation
 // views). Each is present only when its kind was fetched.
 type DraftsState struct {
-	Drafts *[]DraftRecord `json:"drafts,omitempty"`
+	Drafts          *[]DraftRecord          `json:"drafts,omitempty"`
+	SavedSnippets   *[]SavedSnippetRecord   `json:"saved_snippets,omitempty"`
+	NavigationViews *[]NavigationViewRecord `json:"navigation_views,omitempty"`
 }
 
 // draftsAreaState computes the sections of DraftsState that p fetches; nil when none.
@@ -26,6 +28,22 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 			}
 		}
 		st.Drafts = &list
+	}
+	if p.fetches("saved_snippets") {
+		fetched = true
+		list, err := savedSnippetsState(tx.SavedSnippets(), viewer)
+		if err != nil {
+			return nil, err
+		}
+		st.SavedSnippets = &list
+	}
+	if p.fetches("navigation_views") {
+		fetched = true
+		list, err := navigationViewsState(tx.NavigationViews(), viewer)
+		if err != nil {
+			return nil, err
+		}
+		st.NavigationViews = &list
 	}
 	if !fetched {
 		return nil, nil

@@ -30,6 +30,7 @@ var goldenEvents = []struct {
 		mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person"})
 	}},
 	{"drafts", "member", chat.ClientCapabilities{}, goldenDrafts},
+	{"saved_snippets-navigation_view", "member", chat.ClientCapabilities{}, goldenSnippetsAndViews},
 }
 
 func TestGoldenEvents(t *testing.T) {

@@ -76,3 +76,69 @@ func TestDraftsHTTP(t *testing.T) {
 		t.Errorf("after the refusals (-want +got):\n%s", diff)
 	}
 }
+
+func TestSavedSnippetsHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	const hamlet = "hamlet@zulip.com"
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/saved_snippets", hamlet, url.Values{"title": {"Hi"}, "content": {"Hello **there**"}})
+	id, ok := body["saved_snippet_id"].(float64)
+	if status != 200 || !ok {
+		t.Fatalf("POST: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPatch, fmt.Sprintf("/api/v1/saved_snippets/%d", int(id)), hamlet, url.Values{"title": {"Hey"}, "bogus": {"1"}})
+	if status != 200 || fmt.Sprint(body["ignored_parameters_unsupported"]) != "[bogus]" {
+		t.Fatalf("PATCH: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/saved_snippets", hamlet, nil)
+	list, _ := body["saved_snippets"].([]any)
+	if status != 200 || len(list) != 1 || list[0].(map[string]any)["title"] != "Hey" || list[0].(map[string]any)["content"] != "Hello **there**" {
+		t.Fatalf("GET: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/saved_snippets", hamlet, url.Values{"title": {""}, "content": {"x"}})
+	wantErr(t, status, body, 400, "BAD_REQUEST", "title cannot be blank")
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/saved_snippets", hamlet, url.Values{"title": {"x"}})
+	wantErr(t, status, body, 400, "REQUEST_VARIABLE_MISSING", "Missing 'content' argument")
+	status, _, body = s.call(t, http.MethodDelete, "/api/v1/saved_snippets/77", hamlet, nil)
+	wantErr(t, status, body, 404, "BAD_REQUEST", "Saved snippet does not exist.")
+	status, _, body = s.call(t, http.MethodDelete, fmt.Sprintf("/api/v1/saved_snippets/%d", int(id)), hamlet, nil)
+	if status != 200 || body["result"] != "success" {
+		t.Fatalf("DELETE: %d %v", status, body)
+	}
+}
+
+func TestNavigationViewsHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	const hamlet = "hamlet@zulip.com"
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/navigation_views", hamlet, url.Values{
+		"fragment": {"narrow/is/alerted"}, "is_pinned": {"true"}, "name": {"Alert Words"},
+	})
+	if status != 200 || body["result"] != "success" {
+		t.Fatalf("POST: %d %v", status, body)
+	}
+	// The fragment holds slashes: both the raw and the escaped path reach the view.
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/navigation_views/narrow/is/alerted", hamlet, url.Values{"is_pinned": {"false"}})
+	if status != 200 || body["result"] != "success" {
+		t.Fatalf("PATCH: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/navigation_views", hamlet, nil)
+	want := []any{map[string]any{"fragment": "narrow/is/alerted", "is_pinned": false, "name": "Alert Words"}}
+	if diff := cmp.Diff(want, body["navigation_views"]); status != 200 || diff != "" {
+		t.Fatalf("GET: %d (-want +got):\n%s", status, diff)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/navigation_views", hamlet, url.Values{"fragment": {"inbox"}, "is_pinned": {"yes"}})
+	wantErr(t, status, body, 400, "BAD_REQUEST", "is_pinned is not valid JSON")
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/navigation_views", hamlet, url.Values{"fragment": {"inbox"}})
+	wantErr(t, status, body, 400, "REQUEST_VARIABLE_MISSING", "Missing 'is_pinned' argument")
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/navigation_views/recent", hamlet, url.Values{"is_pinned": {"true"}})
+	wantErr(t, status, body, 404, "NOT_FOUND", "Navigation view does not exist.")
+	status, _, body = s.call(t, http.MethodDelete, "/api/v1/navigation_views/narrow%2Fis%2Falerted", hamlet, nil)
+	if status != 200 || body["result"] != "success" {
+		t.Fatalf("DELETE escaped: %d %v", status, body)
+	}
+	_, _, body = s.call(t, http.MethodGet, "/api/v1/navigation_views", hamlet, nil)
+	if l, _ := body["navigation_views"].([]any); len(l) != 0 {
+		t.Errorf("after DELETE: %v", body)
+	}
+}

@@ -62,6 +62,14 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "users/me/subscriptions", authRequired, h.getSubscriptions},
 		{http.MethodPost, "channels/create", authRequired, h.createChannel},
 		{http.MethodGet, "streams", authRequired, h.getStreams},
+		{http.MethodGet, "saved_snippets", authRequired, h.getSavedSnippets},
+		{http.MethodPost, "saved_snippets", authRequired, h.createSavedSnippet},
+		{http.MethodPatch, "saved_snippets/{saved_snippet_id}", authRequired, h.editSavedSnippet},
+		{http.MethodDelete, "saved_snippets/{saved_snippet_id}", authRequired, h.deleteSavedSnippet},
+		{http.MethodGet, "navigation_views", authRequired, h.getNavigationViews},
+		{http.MethodPost, "navigation_views", authRequired, h.addNavigationView},
+		{http.MethodPatch, "navigation_views/{fragment...}", authRequired, h.editNavigationView},
+		{http.MethodDelete, "navigation_views/{fragment...}", authRequired, h.removeNavigationView},
 	}
 }
 
@@ -94,6 +102,12 @@ func (h *Handler) match(method, path string) (*route, map[string]string, []strin
 
 func matchPattern(pattern string, segments []string) (map[string]string, bool) {
 	parts := strings.Split(pattern, "/")
+	// A last part {name...} matches the rest of the path, slashes included (Zulip's path
+	// converter: navigation view fragments such as narrow/is/alerted).
+	if last := parts[len(parts)-1]; strings.HasSuffix(last, "...}") && len(segments) > len(parts) {
+		rest := strings.Join(segments[len(parts)-1:], "/")
+		segments = append(segments[:len(parts)-1:len(parts)-1], rest)
+	}
 	if len(parts) != len(segments) {
 		return nil, false
 	}
@@ -107,7 +121,7 @@ func matchPattern(pattern string, segments []string) (map[string]string, bool) {
 			}
 			continue
 		}
-		name = strings.TrimSuffix(name, "}")
+		name = strings.TrimSuffix(strings.TrimSuffix(name, "}"), "...")
 		if seg == "" || strings.HasSuffix(name, "_id") && !allDigits(seg) {
 			return nil, false
 		}

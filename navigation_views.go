@@ -1,0 +1,229 @@
+package chat
+
+import (
+	"context"
+	"errors"
+
+	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// NavigationViewRecord is a navigation view as the API returns it; Name is omitted for
+// built-in views.
+type NavigationViewRecord struct {
+	Fragment string  `json:"fragment"`
+	IsPinned bool    `json:"is_pinned"`
+	Name     *string `json:"name,omitempty"`
+}
+
+func navigationViewRecord(v drafts.NavigationView) NavigationViewRecord {
+	v = v.Clone()
+	return NavigationViewRecord{Fragment: v.Fragment, IsPinned: v.IsPinned, Name: v.Name}
+}
+
+// NavigationViewUpdate is the data of a navigation_view update event: the changed properties.
+type NavigationViewUpdate struct {
+	Name     *string `json:"name,omitempty"`
+	IsPinned *bool   `json:"is_pinned,omitempty"`
+}
+
+// NavigationViewEvent is a navigation_view event: op add (NavigationView), update (Fragment
+// and Data) or remove (Fragment).
+type NavigationViewEvent struct {
+	Type           string                `json:"type"`
+	Op             string                `json:"op"`
+	NavigationView *NavigationViewRecord `json:"navigation_view,omitempty"`
+	Fragment       string                `json:"fragment,omitempty"`
+	Data           *NavigationViewUpdate `json:"data,omitempty"`
+}
+
+// errNavigationViewNotFound is Zulip's answer for an unknown fragment.
+func errNavigationViewNotFound() *Error {
+	return Errorf(CodeNotFound, "Navigation view does not exist.")
+}
+
+// GetNavigationViewsParams are the parameters of GET /navigation_views (none).
+type GetNavigationViewsParams struct{}
+
+// GetNavigationViewsResult lists the actor's views in the order they were added.
+type GetNavigationViewsResult struct {
+	NavigationViews []NavigationViewRecord `json:"navigation_views"`
+}
+
+// GetNavigationViews returns the actor's navigation views.
+func (s *Service) GetNavigationViews(ctx context.Context, actor Actor, _ GetNavigationViewsParams) (GetNavigationViewsResult, error) {
+	var res GetNavigationViewsResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		u, err := loadOwnDataUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		res.NavigationViews, err = navigationViewsState(tx.NavigationViews(), u)
+		return err
+	})
+	return res, err
+}
+
+// AddNavigationViewParams are the parameters of POST /navigation_views. Name must be nil for a
+// built-in view and set for a custom one.
+type AddNavigationViewParams struct {
+	Fragment string
+	IsPinned bool
+	Name     *string
+}
+
+// AddNavigationViewResult is empty.
+type AddNavigationViewResult struct{}
+
+// AddNavigationView configures a built-in view or adds a custom one for the actor, and sends
+// a navigation_view add event to the actor. Fragments and names are unique per user.
+func (s *Service) AddNavigationView(ctx context.Context, actor Actor, p AddNavigationViewParams) (AddNavigationViewResult, error) {
+	fragment, err := drafts.CheckFragment(p.Fragment)
+	if err != nil {
+		return AddNavigationViewResult{}, badRequest("%s", err.Error())
+	}
+	v := drafts.NavigationView{Fragment: fragment, IsPinned: p.IsPinned}
+	if p.Name != nil {
+		name, err := drafts.CheckViewName(*p.Name)
+		if err != nil {
+			return AddNavigationViewResult{}, badRequest("%s", err.Error())
+		}
+		v.Name = &name
+	}
+	if err := drafts.CheckNewView(v); err != nil {
+		return AddNavigationViewResult{}, badRequest("%s", err.Error())
+	}
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		u, err := loadOwnDataUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		v.UserID = u.ID
+		mine, err := tx.NavigationViews().ListForUser(u.ID)
+		if err != nil {
+			return err
+		}
+		if len(mine) >= drafts.MaxNavigationViews {
+			return badRequest("Too many navigation views (limit: %d)", drafts.MaxNavigationViews)
+		}
+		if err := tx.NavigationViews().Create(v); errors.Is(err, storage.ErrConflict) {
+			return badRequest("%s", drafts.ErrViewAlreadyExists.Error())
+		} else if err != nil {
+			return err
+		}
+		rec := navigationViewRecord(v)
+		ev.add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "add", NavigationView: &rec}, []int64{int64(u.ID)})
+		return nil
+	})
+	return AddNavigationViewResult{}, err
+}
+
+// EditNavigationViewParams are the parameters of PATCH /navigation_views/{fragment}; nil
+// fields are unchanged.
+type EditNavigationViewParams struct {
+	Fragment string
+	IsPinned *bool
+	Name     *string
+}
+
+// EditNavigationViewResult is empty.
+type EditNavigationViewResult struct{}
+
+// EditNavigationView changes whether one of the actor's views is pinned and/or a custom
+// view's name, and sends a navigation_view update event with the changed properties.
+func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNavigationViewParams) (EditNavigationViewResult, error) {
+	fragment, err := drafts.CheckFragment(p.Fragment)
+	if err != nil {
+		return EditNavigationViewResult{}, badRequest("%s", err.Error())
+	}
+	var name string
+	if p.Name != nil {
+		if drafts.IsBuiltInView(fragment) {
+			return EditNavigationViewResult{}, badRequest("%s", drafts.ErrBuiltInViewName.Error())
+		}
+		if name, err = drafts.CheckViewName(*p.Name); err != nil {
+			return EditNavigationViewResult{}, badRequest("%s", err.Error())
+		}
+	}
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		u, err := loadOwnDataUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		v, err := tx.NavigationViews().Get(u.ID, fragment)
+		if errors.Is(err, storage.ErrNotFound) {
+			return errNavigationViewNotFound()
+		} else if err != nil {
+			return err
+		}
+		if p.Name == nil && p.IsPinned == nil {
+			return nil
+		}
+		var data NavigationViewUpdate
+		if p.Name != nil {
+			v.Name = &name
+			data.Name = &name
+		}
+		if p.IsPinned != nil {
+			pinned := *p.IsPinned
+			v.IsPinned = pinned
+			data.IsPinned = &pinned
+		}
+		if err := tx.NavigationViews().Update(v); errors.Is(err, storage.ErrConflict) {
+			return badRequest("%s", drafts.ErrViewAlreadyExists.Error())
+		} else if err != nil {
+			return err
+		}
+		ev.add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "update", Fragment: fragment, Data: &data}, []int64{int64(u.ID)})
+		return nil
+	})
+	return EditNavigationViewResult{}, err
+}
+
+// RemoveNavigationViewParams are the parameters of DELETE /navigation_views/{fragment}.
+type RemoveNavigationViewParams struct {
+	Fragment string
+}
+
+// RemoveNavigationViewResult is empty.
+type RemoveNavigationViewResult struct{}
+
+// RemoveNavigationView removes one of the actor's views (a built-in view returns to its
+// defaults) and sends a navigation_view remove event.
+func (s *Service) RemoveNavigationView(ctx context.Context, actor Actor, p RemoveNavigationViewParams) (RemoveNavigationViewResult, error) {
+	fragment, err := drafts.CheckFragment(p.Fragment)
+	if err != nil {
+		return RemoveNavigationViewResult{}, badRequest("%s", err.Error())
+	}
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		u, err := loadOwnDataUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		if err := tx.NavigationViews().Delete(u.ID, fragment); errors.Is(err, storage.ErrNotFound) {
+			return errNavigationViewNotFound()
+		} else if err != nil {
+			return err
+		}
+		ev.add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "remove", Fragment: fragment}, []int64{int64(u.ID)})
+		return nil
+	})
+	return RemoveNavigationViewResult{}, err
+}
+
+// navigationViewsState lists the viewer's views (register's navigation_views).
+func navigationViewsState(r storage.NavigationViewReader, viewer users.User) ([]NavigationViewRecord, error) {
+	out := []NavigationViewRecord{}
+	if viewer.ID == 0 {
+		return out, nil
+	}
+	list, err := r.ListForUser(viewer.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range list {
+		out = append(out, navigationViewRecord(v))
+	}
+	return out, nil
+}
