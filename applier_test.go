@@ -17,6 +17,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	case "heartbeat", "restart":
 	case "realm_user":
 		applyRealmUser(t, state, ev, self)
+	case "user_group":
+		applyUserGroup(t, state, ev)
 	case "drafts":
 		applyDrafts(t, state, ev)
 	case "saved_snippets":

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/storage"
 )
 
 // The consistency harness checks, for every mutating operation, that a client's register
@@ -44,8 +45,11 @@ func consistencyCases() []consistencyCase {
 			mustProvision(t, f, chat.ProvisionUserParams{Email: "b2@example.com", FullName: "Bot Two", BotType: 1, BotOwnerID: f.ids["member"]})
 		}},
 	}
+	// One line per area:
+	cases = append(cases, usersConsistencyCases()...)
 	cases = append(cases, draftsConsistencyCases()...)
-	return append(cases, snippetsAndViewsConsistencyCases()...)
+	cases = append(cases, snippetsAndViewsConsistencyCases()...)
+	return cases
 }
 
 func mustProvision(t *testing.T, f *fixture, p chat.ProvisionUserParams) chat.ProvisionUserResult {
@@ -105,10 +109,24 @@ func TestConsistency(t *testing.T) {
 			queues := map[string]string{}
 			states := map[string]map[string]any{}
 			for _, v := range consistencyViewers {
+				if !f.isActive(t, v) {
+					continue
+				}
 				queues[v], states[v] = snapshot(t, f, v)
 			}
 			c.run(t, f)
 			for _, v := range consistencyViewers {
+				if queues[v] == "" {
+					continue
+				}
+				if !f.isActive(t, v) {
+					// A deactivated user's queues end with the deactivation.
+					_, err := f.svc.GetEvents(context.Background(), f.actor(v), chat.GetEventsParams{QueueID: queues[v], LastEventID: ptr(int64(-1)), DontBlock: true})
+					if err == nil {
+						t.Errorf("%s: deactivated, yet their queue still answers", v)
+					}
+					continue
+				}
 				events := f.poll(t, v, queues[v], -1, true)
 				got := states[v]
 				for _, e := range eventJSON(t, events) {
@@ -121,4 +139,19 @@ func TestConsistency(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isActive reports whether the named fixture user is active.
+func (f *fixture) isActive(t *testing.T, name string) bool {
+	t.Helper()
+	var active bool
+	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+		u, err := tx.Users().Get(f.ids[name])
+		active = u.IsActive
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return active
 }
