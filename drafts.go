@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -112,12 +113,14 @@ func (s *Service) CreateDrafts(ctx context.Context, actor Actor, p CreateDraftsP
 	now := s.now().Unix()
 	var res CreateDraftsResult
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
+		u, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor)
+		if err != nil {
 			return err
 		}
+		dc := draftChecker{owner: u, now: now, ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
 		list := make([]drafts.Draft, len(p.Drafts))
 		for i, dp := range p.Drafts {
-			d, err := checkDraft(tx.Users(), actor.UserID, dp, fmt.Sprintf("drafts[%d]", i), now)
+			d, err := dc.check(dp, fmt.Sprintf("drafts[%d]", i))
 			if err != nil {
 				return err
 			}
@@ -160,7 +163,8 @@ type EditDraftResult struct{}
 func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams) (EditDraftResult, error) {
 	now := s.now().Unix()
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
+		u, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor)
+		if err != nil {
 			return err
 		}
 		if _, err := tx.Drafts().Get(actor.UserID, p.DraftID); errors.Is(err, storage.ErrNotFound) {
@@ -168,7 +172,8 @@ func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams)
 		} else if err != nil {
 			return err
 		}
-		d, err := checkDraft(tx.Users(), actor.UserID, p.Draft, "draft", now)
+		dc := draftChecker{owner: u, now: now, ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
+		d, err := dc.check(p.Draft, "draft")
 		if err != nil {
 			return err
 		}
@@ -227,9 +232,21 @@ func loadDraftsUser(ur storage.UserReader, dr storage.DraftReader, actor Actor) 
 	return u, nil
 }
 
-// checkDraft validates a submitted draft (name is its parameter path, drafts[0] or draft) and
+// draftChecker validates submitted drafts of one owner inside a transaction.
+type draftChecker struct {
+	owner users.User
+	now   int64
+	ur    storage.UserReader
+	gr    storage.GroupReader
+	cr    storage.ChannelReader
+	sr    storage.SubscriptionReader
+	m     *users.Membership // loaded on first need
+}
+
+// check validates a submitted draft (name is its parameter path, drafts[0] or draft) and
 // returns the record to store.
-func checkDraft(ur storage.UserReader, owner users.ID, p DraftParams, name string, now int64) (drafts.Draft, error) {
+func (dc *draftChecker) check(p DraftParams, name string) (drafts.Draft, error) {
+	owner, now := dc.owner.ID, dc.now
 	for _, f := range []struct {
 		key     string
 		present bool
@@ -265,11 +282,11 @@ func checkDraft(ur storage.UserReader, owner users.ID, p DraftParams, name strin
 	}
 	switch d.Type {
 	case drafts.TypeStream:
-		if err := checkDraftChannel(owner, d.To[0]); err != nil {
+		if err := dc.checkChannel(d.To[0]); err != nil {
 			return drafts.Draft{}, err
 		}
 	case drafts.TypePrivate:
-		if err := checkDraftRecipients(ur, d.To); err != nil {
+		if err := checkDraftRecipients(dc.ur, d.To); err != nil {
 			return drafts.Draft{}, err
 		}
 	}
@@ -298,11 +315,37 @@ func checkDraftRecipients(ur storage.UserReader, ids []int64) error {
 	return nil
 }
 
-// checkDraftChannel refuses a channel id the owner has no content access to. Until the
-// channels area is in the store, any positive id is accepted.
-func checkDraftChannel(_ users.ID, id int64) error {
-	if id <= 0 {
-		return badRequest("Invalid channel ID")
+// checkChannel refuses a channel the owner has no content access to, with the same message
+// as an unknown one ("Invalid channel ID").
+func (dc *draftChecker) checkChannel(id int64) error {
+	invalid := badRequest("Invalid channel ID")
+	c, err := dc.cr.Get(channels.ID(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return invalid
+	} else if err != nil {
+		return err
+	}
+	sub, err := dc.sr.Get(dc.owner.ID, c.ID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return err
+	}
+	if dc.m == nil {
+		groups, err := dc.gr.List()
+		if err != nil {
+			return err
+		}
+		all, err := dc.ur.List()
+		if err != nil {
+			return err
+		}
+		active := make(map[users.ID]bool, len(all))
+		for _, u := range all {
+			active[u.ID] = u.IsActive
+		}
+		dc.m = users.NewMembership(groups, active)
+	}
+	if !channels.HasContentAccess(dc.m, c, channels.Viewer{User: dc.owner, Subscribed: err == nil && sub.Active}) {
+		return invalid
 	}
 	return nil
 }

@@ -49,7 +49,8 @@ func applyDrafts(t *testing.T, state, ev map[string]any) {
 // draftsConsistencyCases are the consistency cases of the drafts area.
 func draftsConsistencyCases() []consistencyCase {
 	seed := func(t *testing.T, f *fixture) {
-		f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "first", 10), draft("stream", []int64{1}, "t", "second", 20))
+		ch := f.draftsChannel(t, "drafting", false)
+		f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "first", 10), draft("stream", []int64{ch}, "t", "second", 20))
 	}
 	return []consistencyCase{
 		{method: "CreateDrafts", name: "two drafts", setup: seed, run: func(t *testing.T, f *fixture) {
@@ -72,7 +73,7 @@ func draftsConsistencyCases() []consistencyCase {
 
 // goldenDrafts produces drafts add, update and remove events.
 func goldenDrafts(t *testing.T, f *fixture) {
-	ids := f.mustCreateDrafts(t, "member", draft("stream", []int64{3}, "lunch", "Where shall we go?", 1700000000))
+	ids := f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "Where shall we go?", 1700000000))
 	ctx := context.Background()
 	if _, err := f.svc.EditDraft(ctx, f.actor("member"), chat.EditDraftParams{DraftID: ids[0], Draft: draft("private", []int64{int64(f.ids["admin"])}, "", "Lunch?", 1700000100)}); err != nil {
 		t.Fatal(err)

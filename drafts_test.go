@@ -14,6 +14,7 @@ import (
 	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/storage/storagetest"
+	"github.com/teamchat/chat/users"
 )
 
 // draft builds DraftParams; ts < 0 leaves the timestamp absent.
@@ -46,6 +47,23 @@ func (f *fixture) mustCreateDrafts(t *testing.T, name string, list ...chat.Draft
 	return res.IDs
 }
 
+// draftsChannel creates a channel as the administrator, subscribing the named users, and
+// returns its id.
+func (f *fixture) draftsChannel(t *testing.T, name string, inviteOnly bool, subscribers ...string) int64 {
+	t.Helper()
+	ids := []users.ID{}
+	for _, s := range subscribers {
+		ids = append(ids, f.ids[s])
+	}
+	res, err := f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{
+		Name: name, Subscribers: ids, NewChannelSettings: chat.NewChannelSettings{InviteOnly: inviteOnly},
+	})
+	if err != nil {
+		t.Fatalf("CreateChannel(%s): %v", name, err)
+	}
+	return int64(res.ID)
+}
+
 // eventJSON renders events as their wire JSON.
 func wireEvents(t *testing.T, evs []chat.Event) []string {
 	t.Helper()
@@ -64,13 +82,14 @@ func TestDraftsLifecycle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
+	ch := f.draftsChannel(t, "lobby", false)
 	q := f.register(t, "member")
 	other := f.register(t, "admin")
 	now := f.clock.Now().Unix()
 	member, admin := int64(f.ids["member"]), int64(f.ids["admin"])
 
 	ids := f.mustCreateDrafts(t, "member",
-		draft("stream", []int64{5}, "greetings", "hello\n\n", 1700000000.75),
+		draft("stream", []int64{ch}, "greetings", "hello\n\n", 1700000000.75),
 		draft("private", []int64{admin, admin, member}, "ignored topic", "\n\nhi admin", -1),
 		draft("", []int64{}, "", "note", -1),
 		draft("private", []int64{}, "", "nobody yet", 1),
@@ -80,7 +99,7 @@ func TestDraftsLifecycle(t *testing.T) {
 	}
 	want := []chat.DraftRecord{
 		{ID: ids[3], Type: "", To: []int64{}, Content: "nobody yet", Timestamp: 1},
-		{ID: ids[0], Type: "stream", To: []int64{5}, Topic: "greetings", Content: "hello", Timestamp: 1700000000},
+		{ID: ids[0], Type: "stream", To: []int64{ch}, Topic: "greetings", Content: "hello", Timestamp: 1700000000},
 		{ID: ids[1], Type: "private", To: []int64{admin}, Content: "hi admin", Timestamp: now},
 		{ID: ids[2], Type: "", To: []int64{}, Content: "note", Timestamp: now},
 	}
@@ -97,11 +116,11 @@ func TestDraftsLifecycle(t *testing.T) {
 	got := wireEvents(t, f.poll(t, "member", q, -1, true))
 	wantEvents := []string{
 		fmt.Sprintf(`{"type":"drafts","op":"add","drafts":[`+
-			`{"id":%d,"type":"stream","to":[5],"topic":"greetings","content":"hello","timestamp":1700000000},`+
+			`{"id":%d,"type":"stream","to":[%d],"topic":"greetings","content":"hello","timestamp":1700000000},`+
 			`{"id":%d,"type":"private","to":[%d],"topic":"","content":"hi admin","timestamp":%d},`+
 			`{"id":%d,"type":"","to":[],"topic":"","content":"note","timestamp":%d},`+
 			`{"id":%d,"type":"","to":[],"topic":"","content":"nobody yet","timestamp":1}],"id":0}`,
-			ids[0], ids[1], admin, now, ids[2], now, ids[3]),
+			ids[0], ch, ids[1], admin, now, ids[2], now, ids[3]),
 		fmt.Sprintf(`{"type":"drafts","op":"update","draft":{"id":%d,"type":"private","to":[%d],"topic":"","content":"to myself","timestamp":5},"id":1}`, ids[2], member),
 		fmt.Sprintf(`{"type":"drafts","op":"remove","draft_id":%d,"id":2}`, ids[0]),
 	}
@@ -136,6 +155,8 @@ func TestDraftsRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
+	private := f.draftsChannel(t, "secret", true, "admin")
+	public := f.draftsChannel(t, "open", false)
 	existing := f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "keep me", 10))
 	theirs := f.mustCreateDrafts(t, "admin", draft("", []int64{}, "", "admin's", 10))
 	q := f.register(t, "member")
@@ -157,12 +178,14 @@ func TestDraftsRefusals(t *testing.T) {
 		{"stream draft with two channels", []chat.DraftParams{draft("stream", []int64{1, 2}, "t", "x", -1)}, 400, "Must specify exactly 1 channel ID for channel messages"},
 		{"stream draft with no channel", []chat.DraftParams{draft("stream", []int64{}, "t", "x", -1)}, 400, "Must specify exactly 1 channel ID for channel messages"},
 		{"unaddressed draft with recipients", []chat.DraftParams{draft("", []int64{1}, "", "x", -1)}, 400, "Unaddressed drafts must have no recipients"},
+		{"unknown channel", []chat.DraftParams{draft("stream", []int64{public + 100}, "t", "x", -1)}, 400, "Invalid channel ID"},
+		{"private channel without access", []chat.DraftParams{draft("stream", []int64{public}, "t", "x", -1), draft("stream", []int64{private}, "t", "x", -1)}, 400, "Invalid channel ID"},
 		{"unknown recipient", []chat.DraftParams{draft("private", []int64{int64(f.ids["admin"]), 9999}, "", "x", -1)}, 400, "Invalid user ID 9999"},
 		{"negative timestamp", []chat.DraftParams{draft("", []int64{}, "", "x", 0), draft("", []int64{}, "", "x", -1)}, 400, ""},
 		{"missing to", []chat.DraftParams{missingTo}, 400, `drafts[0]["to"] field is missing`},
 	}
-	tests[8].list[0].Timestamp = ptr(-5.0)
-	tests[8].msg = "Timestamp must not be negative."
+	tests[10].list[0].Timestamp = ptr(-5.0)
+	tests[10].msg = "Timestamp must not be negative."
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := f.svc.CreateDrafts(ctx, f.actor("member"), chat.CreateDraftsParams{Drafts: tt.list})
@@ -216,7 +239,8 @@ func TestDraftsNormalization(t *testing.T) {
 	f := newFixture(t)
 	long := strings.Repeat("é", drafts.MaxContentLength+5)
 	topic := strings.Repeat("t", 70)
-	ids := f.mustCreateDrafts(t, "member", draft("stream", []int64{3}, topic, long, 1))
+	ch := f.draftsChannel(t, "mine", true, "member")
+	ids := f.mustCreateDrafts(t, "member", draft("stream", []int64{ch}, topic, long, 1))
 	got := f.mustDrafts(t, "member")
 	if len(got) != 1 || got[0].ID != ids[0] {
 		t.Fatalf("drafts = %+v", got)

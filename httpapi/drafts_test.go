@@ -14,8 +14,13 @@ func TestDraftsHTTP(t *testing.T) {
 	s := newServer(t)
 	const hamlet, iago = "hamlet@zulip.com", "iago@zulip.com"
 
-	status, _, body := s.call(t, http.MethodPost, "/api/v1/drafts", hamlet, url.Values{
-		"drafts": {`[{"type":"stream","to":[3],"topic":"t","content":"one","timestamp":1700000000},{"type":"","to":[],"topic":"","content":"two","timestamp":1700000001.5}]`},
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/channels/create", iago, url.Values{"name": {"lobby"}, "subscribers": {"[]"}})
+	ch, ok := body["id"].(float64)
+	if status != 200 || !ok {
+		t.Fatalf("create channel: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/drafts", hamlet, url.Values{
+		"drafts": {fmt.Sprintf(`[{"type":"stream","to":[%d],"topic":"t","content":"one","timestamp":1700000000},{"type":"","to":[],"topic":"","content":"two","timestamp":1700000001.5}]`, int(ch))},
 	})
 	if status != 200 || body["result"] != "success" {
 		t.Fatalf("POST /drafts: %d %v", status, body)
@@ -28,7 +33,7 @@ func TestDraftsHTTP(t *testing.T) {
 
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/drafts", hamlet, nil)
 	want := map[string]any{"result": "success", "msg": "", "count": 2.0, "drafts": []any{
-		map[string]any{"id": float64(id0), "type": "stream", "to": []any{3.0}, "topic": "t", "content": "one", "timestamp": 1700000000.0},
+		map[string]any{"id": float64(id0), "type": "stream", "to": []any{ch}, "topic": "t", "content": "one", "timestamp": 1700000000.0},
 		map[string]any{"id": float64(id1), "type": "", "to": []any{}, "topic": "", "content": "two", "timestamp": 1700000001.0},
 	}}
 	if diff := cmp.Diff(want, body); status != 200 || diff != "" {
