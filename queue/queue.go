@@ -105,6 +105,10 @@ type eventQueue struct {
 	newestPruned int64
 	lastActive   time.Time
 	waiters      int
+	// superseded is closed when a newer blocking Get attaches to the queue: as in Zulip, the
+	// previous long-poll then answers at once with what the queue holds (possibly nothing), so a
+	// queue has at most one waiting long-poll.
+	superseded chan struct{}
 	notify       chan struct{} // closed and replaced on every append and on discard
 	gone         bool
 }
@@ -296,6 +300,11 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 	}
 	q.waiters++
 	q.lastActive = m.opts.Now()
+	if q.superseded != nil {
+		close(q.superseded)
+	}
+	mine := make(chan struct{})
+	q.superseded = mine
 	m.mu.Unlock()
 
 	timer := time.NewTimer(m.opts.HeartbeatWait)
@@ -304,6 +313,9 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 		m.mu.Lock()
 		q.waiters--
 		q.lastActive = m.opts.Now()
+		if q.superseded == mine {
+			q.superseded = nil
+		}
 		m.mu.Unlock()
 	}()
 	for {
@@ -315,6 +327,11 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 			return nil, ctx.Err()
 		case <-m.done:
 			return nil, ErrClosed
+		case <-mine:
+			m.mu.Lock()
+			out := slices.Clone(q.events)
+			m.mu.Unlock()
+			return out, nil
 		case <-timer.C:
 			m.mu.Lock()
 			if q.gone {

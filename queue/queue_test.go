@@ -300,3 +300,29 @@ func TestDeleteOwner(t *testing.T) {
 		t.Errorf("another owner's queue: %v", err)
 	}
 }
+
+// TestNewLongPollSupersedesOld checks that a queue holds one waiting long-poll: whichever of two
+// blocking Gets attaches second makes the other answer at once with nothing, as Zulip does, and
+// the event then reaches the one still waiting.
+func TestNewLongPollSupersedesOld(t *testing.T) {
+	t.Parallel()
+	m, _ := newManager(t, queue.Options{HeartbeatWait: time.Hour})
+	q := mustRegister(t, m, queue.Spec{Owner: 1})
+	results := make(chan []queue.Event, 2)
+	for range 2 {
+		go func() {
+			got, err := m.Get(context.Background(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
+			if err != nil {
+				t.Error(err)
+			}
+			results <- got
+		}()
+	}
+	if got := <-results; len(got) != 0 {
+		t.Fatalf("superseded long-poll returned %v, want nothing", got)
+	}
+	m.Publish([]int64{1}, "x", nil)
+	if got := <-results; len(got) != 1 || got[0].Type != "x" {
+		t.Fatalf("current long-poll got %v, want the event", got)
+	}
+}
