@@ -109,8 +109,8 @@ type eventQueue struct {
 	// previous long-poll then answers at once with what the queue holds (possibly nothing), so a
 	// queue has at most one waiting long-poll.
 	superseded chan struct{}
-	notify       chan struct{} // closed and replaced on every append and on discard
-	gone         bool
+	notify     chan struct{} // closed and replaced on every append and on discard
+	gone       bool
 }
 
 // Manager holds every queue of a process.
