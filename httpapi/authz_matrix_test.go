@@ -1,0 +1,309 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/users"
+)
+
+// Adding an endpoint? Add a row to matrixRows with the status each kind of caller gets (use
+// the outcome helpers); give the row a setup when the call needs state to exist first.
+//
+// The authorization matrix calls every route as each kind of caller and checks the HTTP status
+// against the table below. A route of the routing table without a row fails the test, so a new
+// endpoint cannot ship without its authorization rules being written down. Every refusal must
+// change nothing: the state the owner and the member see through a fresh register is compared
+// before and after.
+
+// callers are the kinds of caller, each a user of the matrix organization (anonymous has none).
+var callers = []string{"anonymous", "owner", "admin", "moderator", "member", "guest", "bot", "deactivated"}
+
+// outcome is the expected status per caller; callers absent from the map get fallback.
+type outcome struct {
+	byCaller map[string]int
+	fallback int
+}
+
+// Outcome shorthands. authenticated: every active user; the rest refuse anonymous and
+// deactivated callers with 401 (authentication) and other callers with 400 (Zulip's
+// JsonableError for a missing permission).
+func everyone(status int) outcome { return outcome{fallback: status} }
+
+func authenticated() outcome {
+	return outcome{byCaller: map[string]int{"anonymous": 401, "deactivated": 401}, fallback: 200}
+}
+
+func only(roles ...string) outcome {
+	o := outcome{byCaller: map[string]int{"anonymous": 401, "deactivated": 401}, fallback: 400}
+	for _, r := range roles {
+		o.byCaller[r] = 200
+	}
+	return o
+}
+
+func (o outcome) except(caller string, status int) outcome {
+	m := map[string]int{}
+	for k, v := range o.byCaller {
+		m[k] = v
+	}
+	m[caller] = status
+	return outcome{byCaller: m, fallback: o.fallback}
+}
+
+// notFoundForOthers: the record belongs to one caller, and for the others it does not exist
+// (404, as Zulip's ResourceNotFoundError).
+func (o outcome) notFoundForOthers() outcome {
+	o.fallback = 404
+	return o
+}
+
+func (o outcome) want(caller string) int {
+	if s, ok := o.byCaller[caller]; ok {
+		return s
+	}
+	return o.fallback
+}
+
+// matrixRow is one call. Path and params may use {owner}, {member}, ... for user ids.
+type matrixRow struct {
+	method, path string
+	params       map[string]string
+	want         outcome
+	// setup prepares state the call needs (as a trusted server-side step).
+	setup func(t *testing.T, m *matrixOrg)
+}
+
+// membersButGuests is the outcome of actions open to every non-guest user.
+var membersButGuests = only("owner", "admin", "moderator", "member", "bot")
+
+func matrixRows() []matrixRow {
+	return []matrixRow{
+		{method: "GET", path: "server_settings", want: everyone(200)},
+		{method: "POST", path: "fetch_api_key", params: map[string]string{"username": "member@matrix.test", "password": "wrong password"}, want: everyone(401)},
+		{method: "POST", path: "jwt/fetch_api_key", params: map[string]string{"token": "x"}, want: everyone(400)},
+		{method: "POST", path: "dev_fetch_api_key", params: map[string]string{"username": "member@matrix.test"}, want: everyone(200)},
+		{method: "GET", path: "dev_list_users", want: everyone(200)},
+		{method: "POST", path: "register", want: authenticated()},
+		{method: "GET", path: "events", params: map[string]string{"dont_block": "true"}, want: authenticated()},
+		{method: "DELETE", path: "events", params: map[string]string{"queue_id": "no-such-queue"}, want: authenticated().except("owner", 400).except("admin", 400).except("moderator", 400).except("member", 400).except("guest", 400).except("bot", 400)},
+		{method: "POST", path: "users/me/api_key/regenerate", want: authenticated()},
+		{method: "GET", path: "users", want: authenticated()},
+		// Creating users also needs the can_create_users special permission, which nobody holds here.
+		{method: "POST", path: "users", params: map[string]string{"email": "new@matrix.test", "password": "a long password", "full_name": "New"}, want: only()},
+		{method: "GET", path: "users/me", want: authenticated()},
+		{method: "GET", path: "users/{member}", want: authenticated()},
+		{method: "PATCH", path: "users/{member}", params: map[string]string{"full_name": "Renamed"}, want: only("owner", "admin")},
+		{method: "DELETE", path: "users/{member}", want: only("owner", "admin")},
+		{method: "POST", path: "users/{deactivated}/reactivate", want: only("owner", "admin")},
+		{method: "POST", path: "bots", params: map[string]string{"full_name": "Helper Bot", "short_name": "helper"}, want: only("owner", "admin", "moderator", "member")},
+		{method: "GET", path: "drafts", want: authenticated()},
+		{method: "POST", path: "drafts", params: map[string]string{"drafts": `[{"type":"","to":[],"topic":"","content":"hi"}]`}, want: authenticated()},
+		{method: "PATCH", path: "drafts/1", setup: memberDraft, params: map[string]string{"draft": `{"type":"","to":[],"topic":"","content":"edited"}`}, want: only("member").notFoundForOthers()},
+		{method: "DELETE", path: "drafts/1", setup: memberDraft, want: only("member").notFoundForOthers()},
+		{method: "POST", path: "users/me/subscriptions", params: map[string]string{"subscriptions": `[{"name":"matrix"}]`}, want: membersButGuests},
+		{method: "GET", path: "users/me/subscriptions", want: authenticated()},
+		{method: "POST", path: "channels/create", params: map[string]string{"name": "matrix", "subscribers": "[]"}, want: membersButGuests},
+		{method: "GET", path: "streams", want: authenticated()},
+		{method: "GET", path: "saved_snippets", want: authenticated()},
+		{method: "POST", path: "saved_snippets", params: map[string]string{"title": "t", "content": "c"}, want: authenticated()},
+		{method: "PATCH", path: "saved_snippets/1", setup: memberSnippet, params: map[string]string{"title": "t2"}, want: only("member").notFoundForOthers()},
+		{method: "DELETE", path: "saved_snippets/1", setup: memberSnippet, want: only("member").notFoundForOthers()},
+		{method: "GET", path: "navigation_views", want: authenticated()},
+		{method: "POST", path: "navigation_views", params: map[string]string{"fragment": "narrow/channel/1-matrix", "is_pinned": "true", "name": "Matrix"}, want: authenticated()},
+		{method: "PATCH", path: "navigation_views/narrow/channel/1-matrix", setup: memberView, params: map[string]string{"is_pinned": "false"}, want: only("member").notFoundForOthers()},
+		{method: "DELETE", path: "navigation_views/narrow/channel/1-matrix", setup: memberView, want: only("member").notFoundForOthers()},
+	}
+}
+
+func memberDraft(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "drafts", map[string]string{"drafts": `[{"type":"","to":[],"topic":"","content":"mine"}]`})
+}
+
+func memberSnippet(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "saved_snippets", map[string]string{"title": "mine", "content": "mine"})
+}
+
+func memberView(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "navigation_views", map[string]string{"fragment": "narrow/channel/1-matrix", "is_pinned": "true", "name": "Matrix"})
+}
+
+// matrixOrg is an organization with one user per kind of caller.
+type matrixOrg struct {
+	srv  *httptest.Server
+	svc  *chat.Service
+	ids  map[string]users.ID
+	keys map[string]string
+}
+
+func newMatrixOrg(t *testing.T) *matrixOrg {
+	t.Helper()
+	store := memory.New()
+	svc, err := chat.New(chat.Options{
+		Store: store, Dev: true, PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Matrix", URL: "http://matrix.test"}); err != nil {
+		t.Fatal(err)
+	}
+	m := &matrixOrg{svc: svc, ids: map[string]users.ID{}, keys: map[string]string{}}
+	for _, c := range []struct {
+		name string
+		p    chat.ProvisionUserParams
+	}{
+		{"owner", chat.ProvisionUserParams{Role: users.RoleOwner}},
+		{"admin", chat.ProvisionUserParams{Role: users.RoleAdministrator}},
+		{"moderator", chat.ProvisionUserParams{Role: users.RoleModerator}},
+		{"member", chat.ProvisionUserParams{Role: users.RoleMember}},
+		{"guest", chat.ProvisionUserParams{Role: users.RoleGuest}},
+		{"bot", chat.ProvisionUserParams{BotType: users.BotGeneric}},
+		{"deactivated", chat.ProvisionUserParams{Role: users.RoleMember}},
+	} {
+		p := c.p
+		p.Email, p.FullName = c.name+"@matrix.test", "Matrix "+c.name
+		if p.BotType == users.NotBot {
+			p.Password = "matrix password"
+		} else {
+			p.BotOwnerID = m.ids["member"]
+		}
+		res, err := svc.ProvisionUser(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.ids[c.name], m.keys[c.name] = res.UserID, res.APIKey
+	}
+	if err := svc.DeactivateUser(ctx, chat.Actor{UserID: m.ids["owner"]}, chat.DeactivateUserParams{UserID: m.ids["deactivated"]}); err != nil {
+		t.Fatal(err)
+	}
+	m.srv = httptest.NewServer(New(svc, Options{}))
+	t.Cleanup(func() { m.srv.Close(); svc.Close(); store.Close() })
+	return m
+}
+
+// expand replaces {caller} placeholders with user ids.
+func (m *matrixOrg) expand(s string) string {
+	for name, id := range m.ids {
+		s = strings.ReplaceAll(s, "{"+name+"}", fmt.Sprint(id))
+	}
+	return s
+}
+
+func (m *matrixOrg) call(t *testing.T, as, method, path string, params map[string]string) (int, map[string]any) {
+	t.Helper()
+	form := url.Values{}
+	for k, v := range params {
+		form.Set(k, m.expand(v))
+	}
+	target := m.srv.URL + "/api/v1/" + m.expand(path)
+	var body io.Reader
+	if method == http.MethodGet {
+		target += "?" + form.Encode()
+	} else {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, target, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if as != "anonymous" {
+		req.SetBasicAuth(as+"@matrix.test", m.keys[as])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatalf("%s %s: body is not JSON: %v", method, path, err)
+	}
+	return resp.StatusCode, got
+}
+
+func (m *matrixOrg) mustCall(t *testing.T, as, method, path string, params map[string]string) {
+	t.Helper()
+	if status, body := m.call(t, as, method, path, params); status != http.StatusOK {
+		t.Fatalf("setup %s %s as %s: %d %v", method, path, as, status, body)
+	}
+}
+
+// view is what the owner and the member see of the organization through a fresh register.
+func (m *matrixOrg) view(t *testing.T) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	for _, who := range []string{"owner", "member"} {
+		res, err := m.svc.RegisterQueue(context.Background(), chat.Actor{UserID: m.ids[who]}, chat.RegisterQueueParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res)
+		var state map[string]any
+		_ = json.Unmarshal(b, &state)
+		delete(state, "queue_id")
+		delete(state, "last_event_id")
+		out[who] = state
+	}
+	return out
+}
+
+// placeholders are the {caller} parts of a row's path.
+var placeholders = regexp.MustCompile(`\{[a-z]+\}`)
+
+func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
+	rows := matrixRows()
+	covered := map[string]bool{}
+	h := New(nil, Options{})
+	for _, row := range rows {
+		rt, _, _ := h.match(row.method, placeholders.ReplaceAllString(row.path, "1"))
+		if rt == nil {
+			t.Errorf("matrix row %s %s matches no route", row.method, row.path)
+			continue
+		}
+		covered[rt.method+" "+rt.pattern] = true
+	}
+	for _, rt := range h.routes {
+		if !covered[rt.method+" "+rt.pattern] {
+			t.Errorf("route %s %s has no row in the authorization matrix", rt.method, rt.pattern)
+		}
+	}
+	for _, row := range rows {
+		for _, caller := range callers {
+			t.Run(row.method+" "+row.path+"/"+caller, func(t *testing.T) {
+				t.Parallel()
+				m := newMatrixOrg(t)
+				if row.setup != nil {
+					row.setup(t, m)
+				}
+				before := m.view(t)
+				status, body := m.call(t, caller, row.method, row.path, row.params)
+				if want := row.want.want(caller); status != want {
+					t.Fatalf("%s %s as %s: status %d %v, want %d", row.method, row.path, caller, status, body, want)
+				}
+				if status != http.StatusOK {
+					if diff := cmp.Diff(before, m.view(t)); diff != "" {
+						t.Errorf("refused %s %s as %s changed the state (-before +after):\n%s", row.method, row.path, caller, diff)
+					}
+				}
+			})
+		}
+	}
+}
