@@ -17,6 +17,7 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	case "heartbeat", "restart":
 	case "realm_user":
 		applyRealmUser(t, state, ev, self)
+		applyRealmUserToGroups(state, ev)
 	case "user_group":
 		applyUserGroup(t, state, ev)
 	case "drafts":
@@ -81,6 +82,8 @@ func applyPersonUpdate(state, person map[string]any, id, self float64) {
 		for k, v := range person {
 			switch k {
 			case "user_id", "is_active":
+			case "avatar_source", "avatar_url_medium":
+				// Kept for the own-user keys only; user objects carry avatar_url.
 			case "custom_profile_field":
 				f := v.(map[string]any)
 				pd, _ := u["profile_data"].(map[string]any)

@@ -48,10 +48,21 @@ type RealmUserEvent struct {
 	// that registered with client_gravatar: its avatar is a Gravatar and its recipients may
 	// see the email.
 	gravatarClient bool
+	// onlyGravatarClients limits an update to the clients that registered with
+	// client_gravatar (an avatar_url that only they see change).
+	onlyGravatarClients bool
 }
 
-// forClient drops the computable avatar URL for client_gravatar clients, as register does.
+// forClient drops the computable avatar URL for client_gravatar clients, as register does. An
+// update (a person map) marked gravatarClient carries only a computable avatar URL: those
+// clients do not receive it at all.
 func (e RealmUserEvent) forClient(o queueOptions) (any, bool) {
+	if _, isUpdate := e.Person.(person); isUpdate {
+		if e.onlyGravatarClients {
+			return e, o.clientGravatar
+		}
+		return e, !(e.gravatarClient && o.clientGravatar)
+	}
 	rec, ok := e.Person.(UserRecord)
 	if !e.gravatarClient || !o.clientGravatar || !ok {
 		return e, true

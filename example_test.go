@@ -29,7 +29,7 @@ func Example() {
 		panic(err)
 	}
 	me := chat.Actor{UserID: ada.UserID}
-	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{})
+	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"realm_user"}})
 	if err != nil {
 		panic(err)
 	}

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -72,6 +73,218 @@ func (s *Service) GetIsUserGroupMember(ctx context.Context, actor Actor, p GetIs
 			return err
 		}
 		res.IsUserGroupMember = m.IsMember(p.GroupID, p.UserID, p.DirectMemberOnly)
+		return nil
+	})
+	return res, err
+}
+
+// UserGroupRecord is a user group as the API shows it (GET /user_groups, register's
+// realm_user_groups, user_group add events).
+type UserGroupRecord struct {
+	ID                    users.GroupID      `json:"id"`
+	Name                  string             `json:"name"`
+	Description           string             `json:"description"`
+	Members               []users.ID         `json:"members"`
+	DirectSubgroupIDs     []users.GroupID    `json:"direct_subgroup_ids"`
+	IsSystemGroup         bool               `json:"is_system_group"`
+	CreatorID             *users.ID          `json:"creator_id"`
+	DateCreated           *int64             `json:"date_created"`
+	Deactivated           bool               `json:"deactivated"`
+	CanAddMembersGroup    users.GroupSetting `json:"can_add_members_group"`
+	CanJoinGroup          users.GroupSetting `json:"can_join_group"`
+	CanLeaveGroup         users.GroupSetting `json:"can_leave_group"`
+	CanManageGroup        users.GroupSetting `json:"can_manage_group"`
+	CanMentionGroup       users.GroupSetting `json:"can_mention_group"`
+	CanRemoveMembersGroup users.GroupSetting `json:"can_remove_members_group"`
+}
+
+// groupView renders groups; it knows the active users and the id of role:nobody.
+type groupView struct {
+	m      *users.Membership
+	nobody users.GroupID
+	active map[users.ID]bool
+}
+
+func newGroupView(ur storage.UserReader, gr storage.GroupReader) (*groupView, error) {
+	all, err := ur.List()
+	if err != nil {
+		return nil, err
+	}
+	groups, err := gr.List()
+	if err != nil {
+		return nil, err
+	}
+	v := &groupView{active: make(map[users.ID]bool, len(all))}
+	for _, u := range all {
+		v.active[u.ID] = u.IsActive
+	}
+	for _, g := range groups {
+		if g.Name == users.GroupNobody && g.IsSystemGroup {
+			v.nobody = g.ID
+		}
+	}
+	v.m = users.NewMembership(groups, v.active)
+	return v, nil
+}
+
+// setting renders a permission value: nobody as the role:nobody group, deactivated users
+// left out of direct_members.
+func (v *groupView) setting(s users.GroupSetting) users.GroupSetting {
+	if s.IsNobody() && v.nobody != 0 {
+		return users.Named(v.nobody)
+	}
+	if s.IsNamed() {
+		return s
+	}
+	out := users.GroupSetting{Members: []users.ID{}, Subgroups: slices.Clone(s.Subgroups)}
+	for _, u := range s.Members {
+		if v.active[u] {
+			out.Members = append(out.Members, u)
+		}
+	}
+	return out
+}
+
+func (v *groupView) record(g users.Group) UserGroupRecord {
+	rec := UserGroupRecord{
+		ID:                    g.ID,
+		Name:                  g.Name,
+		Description:           g.Description,
+		Members:               v.m.Members(g.ID, true),
+		DirectSubgroupIDs:     slices.Clone(g.Subgroups),
+		IsSystemGroup:         g.IsSystemGroup,
+		Deactivated:           g.Deactivated,
+		CanAddMembersGroup:    v.setting(g.CanAddMembersGroup),
+		CanJoinGroup:          v.setting(g.CanJoinGroup),
+		CanLeaveGroup:         v.setting(g.CanLeaveGroup),
+		CanManageGroup:        v.setting(g.CanManageGroup),
+		CanMentionGroup:       v.setting(g.CanMentionGroup),
+		CanRemoveMembersGroup: v.setting(g.CanRemoveMembersGroup),
+	}
+	if rec.DirectSubgroupIDs == nil {
+		rec.DirectSubgroupIDs = []users.GroupID{}
+	}
+	if !g.IsSystemGroup {
+		if g.CreatorID != 0 {
+			id := g.CreatorID
+			rec.CreatorID = &id
+		}
+		date := g.DateCreated
+		rec.DateCreated = &date
+	}
+	return rec
+}
+
+// userGroupRecords lists the groups (deactivated ones only when asked), ascending by id.
+func userGroupRecords(ur storage.UserReader, gr storage.GroupReader, includeDeactivated bool) ([]UserGroupRecord, error) {
+	v, err := newGroupView(ur, gr)
+	if err != nil {
+		return nil, err
+	}
+	groups, err := gr.List()
+	if err != nil {
+		return nil, err
+	}
+	out := []UserGroupRecord{}
+	for _, g := range groups {
+		if g.Deactivated && !includeDeactivated {
+			continue
+		}
+		out = append(out, v.record(g))
+	}
+	return out, nil
+}
+
+// UserGroupsState is register's "realm_user_groups" section.
+type UserGroupsState struct {
+	RealmUserGroups []UserGroupRecord `json:"realm_user_groups"`
+}
+
+// GetUserGroupsParams are the parameters of GET /user_groups.
+type GetUserGroupsParams struct {
+	IncludeDeactivatedGroups bool
+}
+
+// GetUserGroupsResult lists the groups.
+type GetUserGroupsResult struct {
+	UserGroups []UserGroupRecord `json:"user_groups"`
+}
+
+// GetUserGroups lists the organization's user groups, system groups included.
+func (s *Service) GetUserGroups(ctx context.Context, actor Actor, p GetUserGroupsParams) (GetUserGroupsResult, error) {
+	var res GetUserGroupsResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := memberActor(tx.Users(), actor); err != nil {
+			return err
+		}
+		var err error
+		res.UserGroups, err = userGroupRecords(tx.Users(), tx.Groups(), p.IncludeDeactivatedGroups)
+		return err
+	})
+	return res, err
+}
+
+// GetUserGroupMembersParams are the parameters of GET /user_groups/{id}/members.
+type GetUserGroupMembersParams struct {
+	GroupID          users.GroupID
+	DirectMemberOnly bool
+}
+
+// GetUserGroupMembersResult lists active member ids, ascending.
+type GetUserGroupMembersResult struct {
+	Members []users.ID `json:"members"`
+}
+
+// GetUserGroupMembers lists a group's active members, through subgroups unless
+// DirectMemberOnly.
+func (s *Service) GetUserGroupMembers(ctx context.Context, actor Actor, p GetUserGroupMembersParams) (GetUserGroupMembersResult, error) {
+	var res GetUserGroupMembersResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := memberActor(tx.Users(), actor); err != nil {
+			return err
+		}
+		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
+			return err
+		}
+		m, err := membership(tx)
+		if err != nil {
+			return err
+		}
+		res.Members = m.Members(p.GroupID, p.DirectMemberOnly)
+		return nil
+	})
+	return res, err
+}
+
+// GetUserGroupSubgroupsParams are the parameters of GET /user_groups/{id}/subgroups.
+type GetUserGroupSubgroupsParams struct {
+	GroupID            users.GroupID
+	DirectSubgroupOnly bool
+}
+
+// GetUserGroupSubgroupsResult lists subgroup ids, ascending.
+type GetUserGroupSubgroupsResult struct {
+	Subgroups []users.GroupID `json:"subgroups"`
+}
+
+// GetUserGroupSubgroups lists a group's subgroups, transitively unless DirectSubgroupOnly.
+func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetUserGroupSubgroupsParams) (GetUserGroupSubgroupsResult, error) {
+	var res GetUserGroupSubgroupsResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := memberActor(tx.Users(), actor); err != nil {
+			return err
+		}
+		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
+			return err
+		}
+		m, err := membership(tx)
+		if err != nil {
+			return err
+		}
+		res.Subgroups = m.Subgroups(p.GroupID, p.DirectSubgroupOnly)
+		if res.Subgroups == nil {
+			res.Subgroups = []users.GroupID{}
+		}
 		return nil
 	})
 	return res, err

@@ -34,7 +34,7 @@ func TestQueuesSurviveRestart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
-	q := f.register(t, "admin")
+	q := f.register(t, "admin", "realm_user", "restart")
 	for _, email := range []string{"a@example.com", "b@example.com", "c@example.com"} {
 		if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: email, FullName: "New User"}); err != nil {
 			t.Fatal(err)

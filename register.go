@@ -77,6 +77,7 @@ type RegisterQueueResult struct {
 	*DraftsState
 	*SubscriptionState
 	*StreamsState
+	*UserGroupsState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

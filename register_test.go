@@ -138,8 +138,8 @@ func TestRealmUserAddEvent(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
-	memberQ := f.register(t, "member")
-	adminQ := f.register(t, "admin")
+	memberQ := f.register(t, "member", "realm_user")
+	adminQ := f.register(t, "admin", "realm_user")
 	res, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person"})
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +229,7 @@ func TestGetEvents(t *testing.T) {
 	})
 	t.Run("blocking poll wakes on an event", func(t *testing.T) {
 		f2 := newFixture(t, func(o *chat.Options) { o.HeartbeatWait = time.Hour })
-		q2 := f2.register(t, "member")
+		q2 := f2.register(t, "member", "realm_user")
 		done := make(chan []chat.Event)
 		go func() {
 			last := int64(-1)
@@ -370,7 +370,7 @@ func TestRegisterRaceFree(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{})
+			res, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{EventTypes: []string{"realm_user"}})
 			if err != nil {
 				t.Error(err)
 				return

@@ -85,7 +85,22 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User) (users.ID,
 	if err := joinRoleGroups(tx, realm, u); err != nil {
 		return 0, err
 	}
-	return id, announceNewUser(tx, realm, u, ev)
+	if err := announceNewUser(tx, realm, u, ev); err != nil {
+		return 0, err
+	}
+	// The system groups gain the user.
+	recipients, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return 0, err
+	}
+	for _, name := range roleGroups(realm, u.Role) {
+		g, err := tx.Groups().GetByName(name)
+		if err != nil {
+			return 0, err
+		}
+		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u.ID}}, recipients)
+	}
+	return id, nil
 }
 
 // newUser validates provisioning parameters and builds the record (hashing the password

@@ -85,6 +85,9 @@ func (s *Service) UpdateUser(ctx context.Context, actor Actor, p UpdateUserParam
 			if err := moveRoleGroups(tx, ev, realm, target.ID, old.Role, target.Role); err != nil {
 				return err
 			}
+			if err := announceEmailVisibilityChange(tx.Users(), ev, old, target); err != nil {
+				return err
+			}
 		}
 		if target.Email != old.Email {
 			if err := announceEmailChange(tx.Users(), ev, realm, target); err != nil {
@@ -158,8 +161,36 @@ func announceEmailChange(r storage.UserReader, ev *events, realm realms.Realm, u
 	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update",
 		Person: person{"user_id": u.ID, "delivery_email": u.Email}}, seeing)
 	if api := apiEmail(realm, u); api == u.Email {
-		return announceUserUpdate(r, ev, person{"user_id": u.ID, "new_email": api})
+		if err := announceUserUpdate(r, ev, person{"user_id": u.ID, "new_email": api}); err != nil {
+			return err
+		}
 	}
+	return announceAvatar(r, ev, u)
+}
+
+// announceAvatar sends u's avatar to everyone: those who may see u's email and compute
+// Gravatar URLs themselves (client_gravatar) do not need it for a Gravatar avatar.
+func announceAvatar(r storage.UserReader, ev *events, u users.User) error {
+	all, err := r.List()
+	if err != nil {
+		return err
+	}
+	var seeing, notSeeing []int64
+	for _, v := range all {
+		switch {
+		case !v.IsActive:
+		case users.CanSeeEmail(v, u):
+			seeing = append(seeing, int64(v.ID))
+		default:
+			notSeeing = append(notSeeing, int64(v.ID))
+		}
+	}
+	url := avatarURL(u)
+	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": url,
+		"avatar_url_medium": url + "&s=500", "avatar_version": u.AvatarVersion}
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
+		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
 	return nil
 }
 
@@ -253,9 +284,7 @@ func (s *Service) deactivateOne(tx storage.Tx, ev *events, u users.User, a Deact
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
 			return err
 		}
-		url := avatarURL(u)
-		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "avatar_source": u.AvatarSource,
-			"avatar_url": url, "avatar_url_medium": url + "&s=500", "avatar_version": u.AvatarVersion}); err != nil {
+		if err := announceAvatar(tx.Users(), ev, u); err != nil {
 			return err
 		}
 	}
@@ -309,7 +338,10 @@ func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateU
 		if err := tx.Users().Update(target); err != nil {
 			return err
 		}
-		return announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_active": true})
+		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_active": true}); err != nil {
+			return err
+		}
+		return announceRestoredMemberships(tx.Users(), tx.Groups(), ev, target.ID)
 	})
 }
 

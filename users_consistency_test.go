@@ -2,120 +2,102 @@ package chat_test
 
 import (
 	"context"
-	"slices"
 	"testing"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/users"
 )
 
-// usersConsistencyCases are the consistency cases of the users area.
+// usersConsistencyCases are the consistency cases of the users area (users, bots, groups,
+// settings, profile data).
 func usersConsistencyCases() []consistencyCase {
 	ctx := context.Background()
+	role := func(r users.Role) *users.Role { return &r }
+	must := func(t *testing.T, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// extra provisions a member that no viewer is, with a bot of its own.
+	extra := func(t *testing.T, f *fixture) {
+		f.ids["extra"] = mustProvision(t, f, chat.ProvisionUserParams{Email: "extra@example.com", FullName: "Extra Person"}).UserID
+		f.ids["extrabot"] = mustProvision(t, f, chat.ProvisionUserParams{Email: "extrabot@example.com", FullName: "Extra Bot",
+			BotType: users.BotGeneric, BotOwnerID: f.ids["extra"]}).UserID
+	}
+	group := func(t *testing.T, f *fixture) {
+		extra(t, f)
+		res, err := f.svc.CreateUserGroup(ctx, f.actor("owner"), chat.CreateUserGroupParams{Name: "team", Description: "The team",
+			Members: []users.ID{f.ids["member"], f.ids["extra"]}})
+		must(t, err)
+		f.ids["group"] = users.ID(res.GroupID)
+		res, err = f.svc.CreateUserGroup(ctx, f.actor("owner"), chat.CreateUserGroupParams{Name: "sub", Description: "",
+			Members: []users.ID{f.ids["guest"]}})
+		must(t, err)
+		f.ids["subgroup"] = users.ID(res.GroupID)
+	}
 	return []consistencyCase{
-		{method: "CreateUser", name: "by an administrator", setup: func(t *testing.T, f *fixture) {
+		{method: "UpdateUser", name: "name and role", run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: ptr("Mia Renamed"), Role: role(users.RoleModerator)}))
+		}},
+		{method: "UpdateUser", name: "admin demoted", run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["admin"], Role: role(users.RoleMember)}))
+		}},
+		{method: "UpdateUser", name: "email", setup: func(t *testing.T, f *fixture) {
+			extra(t, f)
+			f.setUser(t, "owner", func(u *users.User) { u.CanChangeUserEmails = true })
+		}, run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["extra"], NewEmail: ptr("extra2@example.com")}))
+		}},
+		{method: "DeactivateUser", name: "with a bot and delete_profile", setup: extra, run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"],
+				Actions: &chat.DeactivateUserActions{DeleteProfile: true}}))
+		}},
+		{method: "ReactivateUser", name: "group member", setup: func(t *testing.T, f *fixture) {
+			group(t, f)
+			must(t, f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"]}))
+		}, run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["extra"]}))
+		}},
+		{method: "CreateUser", name: "member", setup: func(t *testing.T, f *fixture) {
 			f.setUser(t, "admin", func(u *users.User) { u.CanCreateUsers = true })
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "CreateUser", errOf(f.svc.CreateUser(ctx, f.actor("admin"), chat.CreateUserParams{Email: "c@example.com", Password: "a long password", FullName: "Created"})))
+			_, err := f.svc.CreateUser(ctx, f.actor("admin"), chat.CreateUserParams{Email: "c@example.com", Password: "long enough", FullName: "Created User"})
+			must(t, err)
 		}},
-		{method: "CreateBot", name: "by a member", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "CreateBot", errOf(f.svc.CreateBot(ctx, f.actor("member"), chat.CreateBotParams{FullName: "Helper", ShortName: "helper"})))
+		{method: "CreateBot", name: "generic", run: func(t *testing.T, f *fixture) {
+			_, err := f.svc.CreateBot(ctx, f.actor("member"), chat.CreateBotParams{FullName: "Member Bot", ShortName: "mb"})
+			must(t, err)
 		}},
-		{method: "UpdateUser", name: "full name", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateUser", f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: ptr("Mia Renamed")}))
+		{method: "CreateUserGroup", name: "with subgroup and settings", setup: group, run: func(t *testing.T, f *fixture) {
+			_, err := f.svc.CreateUserGroup(ctx, f.actor("member"), chat.CreateUserGroupParams{Name: "new", Description: "d",
+				Members: []users.ID{f.ids["admin"]}, Subgroups: []users.GroupID{users.GroupID(f.ids["subgroup"])},
+				GroupPermissionParams: chat.GroupPermissionParams{CanJoinGroup: &users.GroupSetting{Members: []users.ID{f.ids["guest"]}}}})
+			must(t, err)
 		}},
-		{method: "UpdateUser", name: "role", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateUser", f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], Role: ptr(users.RoleModerator)}))
+		{method: "UpdateUserGroupMembers", name: "add, remove, subgroups", setup: group, run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.UpdateUserGroupMembers(ctx, f.actor("owner"), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["group"]),
+				Add: []users.ID{f.ids["admin"]}, Delete: []users.ID{f.ids["member"]}, AddSubgroups: []users.GroupID{users.GroupID(f.ids["subgroup"])}}))
+		}},
+		{method: "UpdateUserGroupSubgroups", name: "add then remove", setup: group, run: func(t *testing.T, f *fixture) {
+			g, sub := users.GroupID(f.ids["group"]), users.GroupID(f.ids["subgroup"])
+			must(t, f.svc.UpdateUserGroupSubgroups(ctx, f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: g, Add: []users.GroupID{sub}}))
+			must(t, f.svc.UpdateUserGroupSubgroups(ctx, f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: g, Delete: []users.GroupID{sub}}))
+		}},
+		{method: "UpdateUserGroup", name: "rename and settings", setup: group, run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.UpdateUserGroup(ctx, f.actor("owner"), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["group"]),
+				Name: ptr("renamed"), Description: ptr("new description"),
+				Settings: map[string]chat.GroupSettingChange{"can_manage_group": {New: &users.GroupSetting{Members: []users.ID{f.ids["member"]}}}}}))
+		}},
+		{method: "DeactivateUserGroup", name: "unused group", setup: group, run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.DeactivateUserGroup(ctx, f.actor("owner"), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["group"])}))
 		}},
 		{method: "DeactivateUser", name: "guest", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateUser", f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+			must(t, f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
 		}},
-		{method: "ReactivateUser", name: "guest",
-			setup: func(t *testing.T, f *fixture) {
-				mustDo(t, "DeactivateUser", f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
-			},
-			run: func(t *testing.T, f *fixture) {
-				mustDo(t, "ReactivateUser", f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["guest"]}))
-			}},
 		{method: "RegenerateAPIKey", name: "own key", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RegenerateAPIKey", errOf(f.svc.RegenerateAPIKey(ctx, f.actor("member"))))
+			_, err := f.svc.RegenerateAPIKey(ctx, f.actor("member"))
+			must(t, err)
 		}},
 	}
-}
-
-// errOf drops an operation's result, keeping its error.
-func errOf[T any](_ T, err error) error { return err }
-
-// mustDo fails the test when an operation fails.
-func mustDo(t *testing.T, what string, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
-
-func applyUserGroup(t *testing.T, state, ev map[string]any) {
-	if _, ok := state["realm_user_groups"]; !ok {
-		return
-	}
-	l := list(state, "realm_user_groups")
-	switch ev["op"] {
-	case "add":
-		state["realm_user_groups"] = insertByID(l, ev["group"].(map[string]any), "id")
-		return
-	case "remove":
-		state["realm_user_groups"] = removeByID(l, "id", num(ev["group_id"]))
-		return
-	}
-	i := findByID(l, "id", num(ev["group_id"]))
-	if i < 0 {
-		t.Fatalf("user_group event for unknown group: %v", ev)
-	}
-	g := clone(l[i].(map[string]any))
-	l[i] = g
-	switch ev["op"] {
-	case "add_members":
-		g["members"] = sortedUnion(g["members"], ev["user_ids"])
-	case "remove_members":
-		g["members"] = without(g["members"], ev["user_ids"])
-	case "add_subgroups":
-		g["direct_subgroup_ids"] = sortedUnion(g["direct_subgroup_ids"], ev["direct_subgroup_ids"])
-	case "remove_subgroups":
-		g["direct_subgroup_ids"] = without(g["direct_subgroup_ids"], ev["direct_subgroup_ids"])
-	case "update":
-		for k, v := range ev["data"].(map[string]any) {
-			g[k] = v
-		}
-	default:
-		t.Fatalf("unknown user_group op in %v", ev)
-	}
-}
-
-// sortedUnion merges two JSON number lists, ascending and without duplicates.
-func sortedUnion(a, b any) []any {
-	var out []float64
-	for _, l := range []any{a, b} {
-		s, _ := l.([]any)
-		for _, v := range s {
-			out = append(out, num(v))
-		}
-	}
-	slices.Sort(out)
-	out = slices.Compact(out)
-	res := make([]any, len(out))
-	for i, v := range out {
-		res[i] = v
-	}
-	return res
-}
-
-// without removes the numbers of b from a.
-func without(a, b any) []any {
-	drop := map[float64]bool{}
-	bs, _ := b.([]any)
-	for _, v := range bs {
-		drop[num(v)] = true
-	}
-	as, _ := a.([]any)
-	return slices.DeleteFunc(slices.Clone(as), func(v any) bool { return drop[num(v)] })
 }

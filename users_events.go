@@ -91,3 +91,67 @@ type UserGroupMembersEvent struct {
 	GroupID users.GroupID `json:"group_id"`
 	UserIDs []users.ID    `json:"user_ids"`
 }
+
+// announceRestoredMemberships tells everyone about the group memberships a reactivated user
+// has again (clients dropped them at deactivation): add_members for the groups the user is a
+// direct member of, and update for the permission settings naming the user directly.
+func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, ev *events, u users.ID) error {
+	v, err := newGroupView(ur, gr)
+	if err != nil {
+		return err
+	}
+	groups, err := gr.List()
+	if err != nil {
+		return err
+	}
+	recipients, err := activeUserIDs(ur)
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		if slices.Contains(g.Members, u) {
+			ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+		}
+		data := map[string]any{}
+		for _, perm := range users.GroupPermissions() {
+			if s := *perm.Field(&g); !s.IsNamed() && slices.Contains(s.Members, u) {
+				data[perm.Name] = v.setting(s)
+			}
+		}
+		if len(data) > 0 {
+			ev.add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: data}, recipients)
+		}
+	}
+	return nil
+}
+
+// announceEmailVisibilityChange tells viewer about every user whose real email viewer could see
+// before (as seen by before) and cannot now, or the reverse: delivery_email updates, and for
+// Gravatar avatars the avatar_url that client_gravatar clients see appear or vanish.
+func announceEmailVisibilityChange(r storage.UserReader, ev *events, before, after users.User) error {
+	all, err := r.List()
+	if err != nil {
+		return err
+	}
+	to := []int64{int64(after.ID)}
+	for _, u := range all {
+		was, is := users.CanSeeEmail(before, u), users.CanSeeEmail(after, u)
+		if was == is || u.ID == after.ID {
+			continue
+		}
+		var email any
+		if is {
+			email = u.Email
+		}
+		ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "delivery_email": email}}, to)
+		if u.AvatarSource == users.AvatarGravatar {
+			var url any
+			if !is {
+				url = avatarURL(u)
+			}
+			ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "avatar_url": url},
+				onlyGravatarClients: true}, to)
+		}
+	}
+	return nil
+}

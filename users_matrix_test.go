@@ -82,6 +82,33 @@ var usersMatrix = []matrixRow{
 		_, err := f.svc.CreateBot(context.Background(), f.actor(as), chat.CreateBotParams{FullName: "Matrix Bot", ShortName: "matrix"})
 		return err
 	}},
+	{"GetUserGroups", membersAndUp, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetUserGroups(context.Background(), f.actor(as), chat.GetUserGroupsParams{})
+		return err
+	}},
+	{"CreateUserGroup", membersAndUp, nil, func(f *fixture, as string) error {
+		_, err := f.svc.CreateUserGroup(context.Background(), f.actor(as), chat.CreateUserGroupParams{Name: "matrix", Members: []users.ID{f.ids["member"]}})
+		return err
+	}},
+	{"UpdateUserGroupMembers", membersAndUp, matrixGroup, func(f *fixture, as string) error {
+		return f.svc.UpdateUserGroupMembers(context.Background(), f.actor(as), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.ID{f.ids["target"]}})
+	}},
+	{"UpdateUserGroupSubgroups", membersAndUp, matrixGroup, func(f *fixture, as string) error {
+		return f.svc.UpdateUserGroupSubgroups(context.Background(), f.actor(as), chat.UpdateUserGroupSubgroupsParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.GroupID{1}})
+	}},
+	{"UpdateUserGroup", membersAndUp, matrixGroup, func(f *fixture, as string) error {
+		return f.svc.UpdateUserGroup(context.Background(), f.actor(as), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["mgroup"]), Description: ptr("changed")})
+	}},
+	{"DeactivateUserGroup", map[string]outcome{"owner": ok, "admin": ok, "moderator": insufficient, "member": insufficient, "guest": notForGuests, "bot": noBots, "deactivated": deactivated},
+		func(t *testing.T, f *fixture) {
+			f.ids["ogroup"] = users.ID(f.mustGroup(t, "owner", chat.CreateUserGroupParams{Name: "owned"}))
+		}, func(f *fixture, as string) error {
+			return f.svc.DeactivateUserGroup(context.Background(), f.actor(as), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["ogroup"])})
+		}},
+	{"GetUserGroupMembers", membersAndUp, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetUserGroupMembers(context.Background(), f.actor(as), chat.GetUserGroupMembersParams{GroupID: 1})
+		return err
+	}},
 	{"GetIsUserGroupMember", membersAndUp, nil, func(f *fixture, as string) error {
 		_, err := f.svc.GetIsUserGroupMember(context.Background(), f.actor(as), chat.GetIsUserGroupMemberParams{GroupID: 1, UserID: f.ids["member"]})
 		return err
@@ -123,4 +150,11 @@ func TestUsersRoleMatrix(t *testing.T) {
 			}
 		})
 	}
+}
+
+// matrixGroup creates a group that every member may add to and manage.
+func matrixGroup(t *testing.T, f *fixture) {
+	members := users.Named(f.groupIDs(t)[users.GroupMembers])
+	f.ids["mgroup"] = users.ID(f.mustGroup(t, "owner", chat.CreateUserGroupParams{Name: "open",
+		GroupPermissionParams: chat.GroupPermissionParams{CanAddMembersGroup: &members, CanManageGroup: &members}}))
 }

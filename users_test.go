@@ -370,7 +370,11 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := eventsNoID(t, f.poll(t, "member", q, 5, true))
-	wantEv := []map[string]any{{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(target.ID), "is_active": true}}}
+	wantEv := []map[string]any{
+		{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(target.ID), "is_active": true}},
+		{"type": "user_group", "op": "add_members", "group_id": float64(groups[users.GroupFullMembers]), "user_ids": []any{idf(target.ID)}},
+		{"type": "user_group", "op": "add_members", "group_id": float64(groups[users.GroupMembers]), "user_ids": []any{idf(target.ID)}},
+	}
 	if diff := cmp.Diff(wantEv, evs); diff != "" {
 		t.Errorf("reactivation events (-want +got):\n%s", diff)
 	}

@@ -70,6 +70,15 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "navigation_views", authRequired, h.addNavigationView},
 		{http.MethodPatch, "navigation_views/{fragment...}", authRequired, h.editNavigationView},
 		{http.MethodDelete, "navigation_views/{fragment...}", authRequired, h.removeNavigationView},
+		{http.MethodGet, "user_groups", authRequired, h.getUserGroups},
+		{http.MethodPost, "user_groups/create", authRequired, h.createUserGroup},
+		{http.MethodPatch, "user_groups/{user_group_id}", authRequired, h.updateUserGroup},
+		{http.MethodPost, "user_groups/{user_group_id}/deactivate", authRequired, h.deactivateUserGroup},
+		{http.MethodGet, "user_groups/{user_group_id}/members", authRequired, h.getUserGroupMembers},
+		{http.MethodPost, "user_groups/{user_group_id}/members", authRequired, h.updateUserGroupMembers},
+		{http.MethodGet, "user_groups/{user_group_id}/members/{user_id}", authRequired, h.getIsUserGroupMember},
+		{http.MethodGet, "user_groups/{user_group_id}/subgroups", authRequired, h.getUserGroupSubgroups},
+		{http.MethodPost, "user_groups/{user_group_id}/subgroups", authRequired, h.updateUserGroupSubgroups},
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 )
 
 // GroupID identifies a user group (system or named).
@@ -72,10 +74,80 @@ type Group struct {
 	CreatorID     ID        // 0 when none
 	DateCreated   int64     // UNIX seconds; 0 when unknown
 	Deactivated   bool
+
+	// Permission settings of the group. The zero value (an empty anonymous group) means
+	// nobody; system groups keep it.
+	CanAddMembersGroup    GroupSetting
+	CanJoinGroup          GroupSetting
+	CanLeaveGroup         GroupSetting
+	CanManageGroup        GroupSetting
+	CanMentionGroup       GroupSetting
+	CanRemoveMembersGroup GroupSetting
+}
+
+// GroupPermission describes one permission setting of user groups.
+type GroupPermission struct {
+	Name string
+	// AllowEveryone says whether the setting may be role:everyone.
+	AllowEveryone bool
+	// Field selects the setting in a group.
+	Field func(*Group) *GroupSetting
+}
+
+// GroupPermissions lists the permission settings of user groups, in the order of the API.
+func GroupPermissions() []GroupPermission {
+	return []GroupPermission{
+		{"can_add_members_group", false, func(g *Group) *GroupSetting { return &g.CanAddMembersGroup }},
+		{"can_join_group", false, func(g *Group) *GroupSetting { return &g.CanJoinGroup }},
+		{"can_leave_group", true, func(g *Group) *GroupSetting { return &g.CanLeaveGroup }},
+		{"can_manage_group", false, func(g *Group) *GroupSetting { return &g.CanManageGroup }},
+		{"can_mention_group", true, func(g *Group) *GroupSetting { return &g.CanMentionGroup }},
+		{"can_remove_members_group", false, func(g *Group) *GroupSetting { return &g.CanRemoveMembersGroup }},
+	}
+}
+
+// Clone returns a copy of g sharing no memory with it.
+func (g Group) Clone() Group {
+	g.Members = slices.Clone(g.Members)
+	g.Subgroups = slices.Clone(g.Subgroups)
+	for _, p := range GroupPermissions() {
+		s := p.Field(&g)
+		s.Members = slices.Clone(s.Members)
+		s.Subgroups = slices.Clone(s.Subgroups)
+	}
+	return g
 }
 
 // MaxGroupNameLength bounds group names.
 const MaxGroupNameLength = 100
+
+// MaxGroupDescriptionLength bounds group descriptions.
+const MaxGroupDescriptionLength = 1024
+
+// reservedGroupPrefixes may not start the name of a user-created group.
+var reservedGroupPrefixes = []string{"@", "role:", "user:", "stream:", "channel:"}
+
+// CheckGroupName validates the name of a user-created group and returns it trimmed.
+func CheckGroupName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "", errors.New("User group name can't be empty!")
+	case utf8.RuneCountInString(name) > MaxGroupNameLength:
+		return "", fmt.Errorf("User group name cannot exceed %d characters.", MaxGroupNameLength)
+	}
+	for _, p := range reservedGroupPrefixes {
+		if strings.HasPrefix(name, p) {
+			return "", fmt.Errorf("User group name cannot start with '%s'.", p)
+		}
+	}
+	return name, nil
+}
+
+// IsNobody reports whether the setting is an empty anonymous group (nobody).
+func (s GroupSetting) IsNobody() bool {
+	return !s.IsNamed() && len(s.Members) == 0 && len(s.Subgroups) == 0
+}
 
 // GroupSetting is the value of a can_*_group permission: either a named group (Group != 0) or an
 // anonymous group of direct members and subgroups.
@@ -227,4 +299,75 @@ func (m *Membership) CheckSetting(s GroupSetting, userExists func(ID) bool) erro
 		}
 	}
 	return nil
+}
+
+// Members lists the active members of group, ascending: the direct ones, or (unless
+// directOnly) those of every group reachable through subgroups too.
+func (m *Membership) Members(group GroupID, directOnly bool) []ID {
+	set := map[ID]bool{}
+	var visit func(GroupID)
+	seen := map[GroupID]bool{}
+	visit = func(id GroupID) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		g, ok := m.groups[id]
+		if !ok {
+			return
+		}
+		for _, u := range g.Members {
+			if m.active[u] {
+				set[u] = true
+			}
+		}
+		if !directOnly {
+			for _, sub := range g.Subgroups {
+				visit(sub)
+			}
+		}
+	}
+	visit(group)
+	out := make([]ID, 0, len(set))
+	for u := range set {
+		out = append(out, u)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Subgroups lists the subgroups of group, ascending: the direct ones, or (unless directOnly)
+// every group reachable from it.
+func (m *Membership) Subgroups(group GroupID, directOnly bool) []GroupID {
+	g, ok := m.groups[group]
+	if !ok {
+		return []GroupID{}
+	}
+	if directOnly {
+		return slices.Clone(g.Subgroups)
+	}
+	seen := map[GroupID]bool{}
+	var visit func(GroupID)
+	visit = func(id GroupID) {
+		for _, sub := range m.groups[id].Subgroups {
+			if !seen[sub] {
+				seen[sub] = true
+				visit(sub)
+			}
+		}
+	}
+	visit(group)
+	delete(seen, group)
+	out := make([]GroupID, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// WouldCycle reports whether making sub a subgroup of group would create a cycle: sub is
+// group itself or already reaches group through its own subgroups.
+func (m *Membership) WouldCycle(group, sub GroupID) bool {
+	return sub == group || slices.Contains(m.Subgroups(sub, false), group)
 }

@@ -12,11 +12,7 @@ type groupTx struct {
 	j *journal
 }
 
-func cloneGroup(g users.Group) users.Group {
-	g.Members = slices.Clone(g.Members)
-	g.Subgroups = slices.Clone(g.Subgroups)
-	return g
-}
+func cloneGroup(g users.Group) users.Group { return g.Clone() }
 
 func (a groupTx) Get(id users.GroupID) (users.Group, error) {
 	if err := a.t.live(); err != nil {

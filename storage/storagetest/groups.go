@@ -3,6 +3,8 @@ package storagetest
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -117,6 +119,49 @@ func testGroups(t *testing.T, open Opener) {
 			wantEqual(t, "updated", users.Group{ID: id, Name: "y", Description: "new", Subgroups: []users.GroupID{7}, Deactivated: true}, g)
 			_, err = tx.Groups().GetByName("x")
 			wantIs(t, "old name", err, storage.ErrNotFound)
+			return nil
+		})
+	})
+
+	t.Run("permission settings round-trip in both forms", func(t *testing.T) {
+		s := open(t)
+		want := users.Group{
+			Name: "settings", CreatorID: 4, DateCreated: 1700000001,
+			CanAddMembersGroup:    users.GroupSetting{Members: []users.ID{4}},
+			CanJoinGroup:          users.Named(1),
+			CanLeaveGroup:         users.Named(7),
+			CanManageGroup:        users.GroupSetting{Members: []users.ID{2, 4}, Subgroups: []users.GroupID{3}},
+			CanMentionGroup:       users.Named(7),
+			CanRemoveMembersGroup: users.GroupSetting{Subgroups: []users.GroupID{1}},
+		}
+		var id users.GroupID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { id, err = tx.Groups().Create(want); return err })
+		want.ID = id
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Groups().Get(id)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "group with settings", want, got, cmpopts.EquateEmpty())
+			return nil
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			g, err := tx.Groups().Get(id)
+			if err != nil {
+				return err
+			}
+			g.CanManageGroup = users.Named(2)
+			g.CanAddMembersGroup.Members = append(g.CanAddMembersGroup.Members, 9)
+			return tx.Groups().Update(g)
+		})
+		want.CanManageGroup = users.Named(2)
+		want.CanAddMembersGroup = users.GroupSetting{Members: []users.ID{4, 9}}
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Groups().Get(id)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "group after settings update", want, got, cmpopts.EquateEmpty())
 			return nil
 		})
 	})

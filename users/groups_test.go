@@ -1,0 +1,123 @@
+package users_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/teamchat/chat/users"
+)
+
+// chain is 1 ⊃ 2 ⊃ 3 with members 10 (in 1), 20 (in 2), 30 and 31 (in 3; 31 deactivated).
+func chain() *users.Membership {
+	return users.NewMembership([]users.Group{
+		{ID: 1, Members: []users.ID{10}, Subgroups: []users.GroupID{2}},
+		{ID: 2, Members: []users.ID{20}, Subgroups: []users.GroupID{3}},
+		{ID: 3, Members: []users.ID{30, 31}},
+		{ID: 4},
+	}, map[users.ID]bool{10: true, 20: true, 30: true, 31: false})
+}
+
+func TestMembership(t *testing.T) {
+	t.Parallel()
+	m := chain()
+	tests := []struct {
+		group  users.GroupID
+		user   users.ID
+		direct bool
+		want   bool
+	}{
+		{1, 30, false, true},
+		{1, 30, true, false},
+		{3, 30, true, true},
+		{3, 31, true, false}, // deactivated users are never members
+		{2, 10, false, false},
+		{99, 10, false, false},
+	}
+	for _, tt := range tests {
+		if got := m.IsMember(tt.group, tt.user, tt.direct); got != tt.want {
+			t.Errorf("IsMember(%d, %d, %v) = %v, want %v", tt.group, tt.user, tt.direct, got, tt.want)
+		}
+	}
+	if diff := cmp.Diff([]users.ID{10, 20, 30}, m.Members(1, false)); diff != "" {
+		t.Errorf("Members(1) (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]users.ID{10}, m.Members(1, true)); diff != "" {
+		t.Errorf("Members(1, direct) (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]users.GroupID{2, 3}, m.Subgroups(1, false)); diff != "" {
+		t.Errorf("Subgroups(1) (-want +got):\n%s", diff)
+	}
+	for _, tt := range []struct {
+		group, sub users.GroupID
+		want       bool
+	}{{3, 1, true}, {2, 2, true}, {3, 2, true}, {1, 4, false}, {4, 1, false}} {
+		if got := m.WouldCycle(tt.group, tt.sub); got != tt.want {
+			t.Errorf("WouldCycle(%d, %d) = %v, want %v", tt.group, tt.sub, got, tt.want)
+		}
+	}
+	if !m.Allows(users.GroupSetting{Subgroups: []users.GroupID{2}}, 30) || m.Allows(users.GroupSetting{Members: []users.ID{31}}, 31) {
+		t.Error("Allows over an anonymous setting is wrong")
+	}
+}
+
+func TestCheckGroupName(t *testing.T) {
+	t.Parallel()
+	long := ""
+	for range 101 {
+		long += "x"
+	}
+	for _, tt := range []struct{ in, want, err string }{
+		{" team ", "team", ""},
+		{"", "", "User group name can't be empty!"},
+		{long, "", "User group name cannot exceed 100 characters."},
+		{"@all", "", "User group name cannot start with '@'."},
+		{"channel:x", "", "User group name cannot start with 'channel:'."},
+	} {
+		got, err := users.CheckGroupName(tt.in)
+		if got != tt.want || (err == nil) != (tt.err == "") || err != nil && err.Error() != tt.err {
+			t.Errorf("CheckGroupName(%q) = %q, %v; want %q, %q", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestGroupSettingJSON(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want users.GroupSetting
+		out  string
+	}{
+		{`7`, users.Named(7), `7`},
+		{`{"direct_members":[3,1,3],"direct_subgroups":[]}`, users.GroupSetting{Members: []users.ID{1, 3}, Subgroups: []users.GroupID{}}, `{"direct_members":[1,3],"direct_subgroups":[]}`},
+	} {
+		var s users.GroupSetting
+		if err := json.Unmarshal([]byte(tt.in), &s); err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if diff := cmp.Diff(tt.want, s); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.in, diff)
+		}
+		out, _ := json.Marshal(s)
+		if string(out) != tt.out {
+			t.Errorf("marshal %s = %s, want %s", tt.in, out, tt.out)
+		}
+	}
+	for _, bad := range []string{`0`, `-1`, `"7"`, `{"direct_members":[1]}`, `{"direct_members":[],"direct_subgroups":[],"x":1}`, `[1]`} {
+		var s users.GroupSetting
+		if err := json.Unmarshal([]byte(bad), &s); err == nil {
+			t.Errorf("Unmarshal(%s) accepted", bad)
+		}
+	}
+}
+
+func TestGroupClone(t *testing.T) {
+	t.Parallel()
+	g := users.Group{Members: []users.ID{1}, CanManageGroup: users.GroupSetting{Members: []users.ID{2}}}
+	c := g.Clone()
+	c.Members[0], c.CanManageGroup.Members[0] = 9, 9
+	if g.Members[0] != 1 || g.CanManageGroup.Members[0] != 2 {
+		t.Error("Clone shares memory")
+	}
+}
