@@ -20,6 +20,10 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyRealmUserToGroups(state, ev)
 	case "user_group":
 		applyUserGroup(t, state, ev)
+	case "stream":
+		applyStream(t, state, ev)
+	case "subscription":
+		applySubscription(t, state, ev)
 	case "drafts":
 		applyDrafts(t, state, ev)
 	case "saved_snippets":

@@ -3,6 +3,8 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,6 +49,7 @@ func consistencyCases() []consistencyCase {
 	}
 	// One line per area:
 	cases = append(cases, usersConsistencyCases()...)
+	cases = append(cases, channelsConsistencyCases()...)
 	cases = append(cases, draftsConsistencyCases()...)
 	cases = append(cases, snippetsAndViewsConsistencyCases()...)
 	return cases
@@ -154,4 +157,43 @@ func (f *fixture) isActive(t *testing.T, name string) bool {
 		t.Fatal(err)
 	}
 	return active
+}
+
+// notMutating lists the exported Service methods that change no state a client sees through
+// register (reads, authentication, queue management, lifecycle), with the reason. Methods
+// named Get* are reads too.
+var notMutating = map[string]string{
+	"AuthenticateAPIKey":       "authentication",
+	"FetchAPIKey":              "authentication (rate-limit history only)",
+	"JWTFetchAPIKey":           "authentication",
+	"DevFetchAPIKey":           "authentication",
+	"DevListUsers":             "read",
+	"RegisterQueue":            "creates the queue the harness itself uses",
+	"DeleteQueue":              "queue management",
+	"CountAPIRequest":          "rate limiting",
+	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
+	"Close":                    "lifecycle",
+	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
+}
+
+// TestConsistencyCoverage fails for every mutating Service method without a consistency case.
+func TestConsistencyCoverage(t *testing.T) {
+	t.Parallel()
+	covered := map[string]bool{}
+	for _, c := range consistencyCases() {
+		covered[c.method] = true
+	}
+	typ := reflect.TypeOf(&chat.Service{})
+	for i := range typ.NumMethod() {
+		name := typ.Method(i).Name
+		if strings.HasPrefix(name, "Get") || notMutating[name] != "" || covered[name] {
+			continue
+		}
+		t.Errorf("Service.%s has no consistency case (add one to the area's *ConsistencyCases, or to notMutating with the reason)", name)
+	}
+	for name := range covered {
+		if _, ok := typ.MethodByName(name); !ok {
+			t.Errorf("consistency case for unknown method %s", name)
+		}
+	}
 }

@@ -377,16 +377,10 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 		w.addSubscribers(id, l)
 	}
 
-	// Events: stream create to new subscribers who could not see an existing channel, then
-	// subscription add to each new subscriber, then peer_add to the others who may know.
-	createdSet := map[channels.ID]bool{}
-	for _, id := range created {
-		createdSet[id] = true
-	}
+	// Events: stream create to new subscribers who could not see the channel before (a
+	// private channel, new or existing), then subscription add to each new subscriber, then
+	// peer_add to the others who may know.
 	for _, c := range authorized {
-		if createdSet[c.ID] {
-			continue
-		}
 		var late []int64
 		for _, u := range newByChannel[c.ID] {
 			if !hadMetadata[c.ID][u] {
