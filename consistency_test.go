@@ -197,3 +197,14 @@ func TestConsistencyCoverage(t *testing.T) {
 		}
 	}
 }
+
+// errOf drops an operation's result, keeping its error.
+func errOf[T any](_ T, err error) error { return err }
+
+// mustDo fails the test when an operation fails.
+func mustDo(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
