@@ -125,7 +125,25 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "navigation_views", params: map[string]string{"fragment": "narrow/channel/1-matrix", "is_pinned": "true", "name": "Matrix"}, want: authenticated()},
 		{method: "PATCH", path: "navigation_views/narrow/channel/1-matrix", setup: memberView, params: map[string]string{"is_pinned": "false"}, want: only("member").notFoundForOthers()},
 		{method: "DELETE", path: "navigation_views/narrow/channel/1-matrix", setup: memberView, want: only("member").notFoundForOthers()},
+		{method: "GET", path: "user_groups", want: humanMembers},
+		{method: "POST", path: "user_groups/create", params: map[string]string{"name": "matrix", "description": "", "members": "[]"}, want: humanMembers},
+		{method: "PATCH", path: "user_groups/9", setup: openGroup, params: map[string]string{"description": "changed"}, want: humanMembers},
+		{method: "POST", path: "user_groups/9/deactivate", setup: openGroup, want: humanMembers},
+		{method: "POST", path: "user_groups/9/members", setup: openGroup, params: map[string]string{"add": "[{guest}]"}, want: humanMembers},
+		{method: "POST", path: "user_groups/9/subgroups", setup: openGroup, params: map[string]string{"add": "[1]"}, want: humanMembers},
+		{method: "GET", path: "user_groups/1/members", want: humanMembers},
+		{method: "GET", path: "user_groups/1/members/{member}", want: humanMembers},
+		{method: "GET", path: "user_groups/1/subgroups", want: humanMembers},
 	}
+}
+
+// humanMembers is the outcome of endpoints closed to guests and bots (require_member_or_admin).
+var humanMembers = only("owner", "admin", "moderator", "member")
+
+// openGroup creates group 9, which every member may manage and add members to.
+func openGroup(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "owner", "POST", "user_groups/create", map[string]string{"name": "open", "description": "", "members": "[]",
+		"can_manage_group": "6", "can_add_members_group": "6"})
 }
 
 func memberDraft(t *testing.T, m *matrixOrg) {
