@@ -43,6 +43,41 @@ func devSeed(password string) *Seed {
 			bot("webhook-bot@zulip.com", "Zulip Webhook Bot", users.BotIncomingWebhook, "ZOE@zulip.com"),
 			bot("outgoing-webhook@zulip.com", "Outgoing Webhook", users.BotOutgoingWebhook, "AARON@zulip.com"),
 		},
+		Channels: devChannels(),
+		Groups: []SeedGroup{{Name: "hamletcharacters", Description: "Characters of Hamlet",
+			Members: []string{"cordelia@zulip.com", "hamlet@zulip.com"}}},
+	}
+}
+
+// devChannels are the channels of Zulip's test-suite database with its subscriptions.
+func devChannels() []SeedChannel {
+	subscribed := map[string][]string{
+		"Verona":    {"AARON@zulip.com", "cordelia@zulip.com", "hamlet@zulip.com", "iago@zulip.com", "othello@zulip.com", "prospero@zulip.com", "ZOE@zulip.com", "polonius@zulip.com", "desdemona@zulip.com", "shiva@zulip.com"},
+		"Denmark":   {"hamlet@zulip.com", "iago@zulip.com", "othello@zulip.com", "prospero@zulip.com", "ZOE@zulip.com", "desdemona@zulip.com", "shiva@zulip.com"},
+		"Scotland":  {"iago@zulip.com", "othello@zulip.com", "prospero@zulip.com", "ZOE@zulip.com", "shiva@zulip.com"},
+		"Venice":    {"prospero@zulip.com", "ZOE@zulip.com", "desdemona@zulip.com"},
+		"Rome":      {"ZOE@zulip.com"},
+		"core team": {"hamlet@zulip.com", "iago@zulip.com", "desdemona@zulip.com"},
+		"Zulip":     {"hamlet@zulip.com", "iago@zulip.com", "desdemona@zulip.com"},
+		"sandbox":   {"hamlet@zulip.com", "iago@zulip.com", "desdemona@zulip.com"},
+	}
+	ch := func(name, description string) SeedChannel {
+		return SeedChannel{Name: name, Description: description, Creator: "desdemona@zulip.com", Subscribers: subscribed[name]}
+	}
+	verona := ch("Verona", "A city in Italy")
+	verona.Default = true
+	core := ch("core team", "A private channel for core team members")
+	core.InviteOnly = true
+	rome := ch("Rome", "Yet another Italian city")
+	rome.IsWebPublic = true
+	return []SeedChannel{
+		verona, core,
+		ch("Zulip", "Questions and discussion about using Zulip."),
+		ch("sandbox", "Experiment with Zulip here. :test_tube:"),
+		ch("Denmark", "A Scandinavian country"),
+		ch("Scotland", "Located in the United Kingdom"),
+		ch("Venice", "A northeastern Italian city"),
+		rome,
 	}
 }
 

@@ -20,15 +20,41 @@ import (
 //	  "users": [{"email": "ada@acme.test", "full_name": "Ada", "role": 100, "password": "...",
 //	             "timezone": "Europe/London", "api_key": "optional 32 alphanumerics"}],
 //	  "bots":  [{"email": "bot@acme.test", "full_name": "Build Bot", "bot_type": 1,
-//	             "owner": "ada@acme.test", "api_key": "optional"}]
+//	             "owner": "ada@acme.test", "api_key": "optional"}],
+//	  "channels": [{"name": "general", "description": "Markdown", "invite_only": false,
+//	                "is_web_public": false, "default": true, "creator": "ada@acme.test",
+//	                "subscribers": ["ada@acme.test"]}],
+//	  "groups": [{"name": "builders", "description": "...", "members": ["ada@acme.test"]}]
 //	}
 //
 // role is 100 owner, 200 administrator, 300 moderator, 400 member (default), 600 guest;
-// bot_type is 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded.
+// bot_type is 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. A channel is
+// created by its creator (default: the first owner of the seed) with exactly its subscribers;
+// default makes it a default channel for new users. Groups are created by the first owner.
 type Seed struct {
 	Organization SeedOrganization `json:"organization"`
 	Users        []SeedUser       `json:"users"`
 	Bots         []SeedBot        `json:"bots"`
+	Channels     []SeedChannel    `json:"channels"`
+	Groups       []SeedGroup      `json:"groups"`
+}
+
+// SeedChannel is a channel of a seed.
+type SeedChannel struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	InviteOnly  bool     `json:"invite_only"`
+	IsWebPublic bool     `json:"is_web_public"`
+	Default     bool     `json:"default"`
+	Creator     string   `json:"creator"`
+	Subscribers []string `json:"subscribers"`
+}
+
+// SeedGroup is a user group of a seed.
+type SeedGroup struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Members     []string `json:"members"`
 }
 
 // SeedOrganization describes the organization of a seed.
@@ -120,6 +146,69 @@ func (s *Seed) apply(ctx context.Context, svc *chat.Service, realmURL string) er
 			Email: b.Email, FullName: b.FullName, BotType: b.BotType, BotOwnerID: owner, APIKey: b.APIKey,
 		}); err != nil {
 			return fmt.Errorf("seed bot %s: %w", b.Email, err)
+		}
+	}
+	return s.applyChannelsAndGroups(ctx, svc, ids)
+}
+
+// applyChannelsAndGroups creates the seed's channels and groups as its users.
+func (s *Seed) applyChannelsAndGroups(ctx context.Context, svc *chat.Service, ids map[string]users.ID) error {
+	if len(s.Channels) == 0 && len(s.Groups) == 0 {
+		return nil
+	}
+	var owner users.ID
+	for _, u := range s.Users {
+		if u.Role == users.RoleOwner {
+			owner = ids[users.NormalizeEmail(u.Email)]
+			break
+		}
+	}
+	lookup := func(what string, emails []string) ([]users.ID, error) {
+		out := make([]users.ID, 0, len(emails))
+		for _, e := range emails {
+			id, ok := ids[users.NormalizeEmail(e)]
+			if !ok {
+				return nil, fmt.Errorf("%s: %q is not a user of the seed", what, e)
+			}
+			out = append(out, id)
+		}
+		return out, nil
+	}
+	for _, c := range s.Channels {
+		creator := owner
+		if c.Creator != "" {
+			list, err := lookup("seed channel "+c.Name+" creator", []string{c.Creator})
+			if err != nil {
+				return err
+			}
+			creator = list[0]
+		}
+		if creator == 0 {
+			return fmt.Errorf("seed channel %s: no creator (name one, or give the seed an owner)", c.Name)
+		}
+		subscribers, err := lookup("seed channel "+c.Name, c.Subscribers)
+		if err != nil {
+			return err
+		}
+		if _, err := svc.CreateChannel(ctx, chat.Actor{UserID: creator}, chat.CreateChannelParams{
+			Name: c.Name, Description: c.Description, Subscribers: subscribers,
+			NewChannelSettings: chat.NewChannelSettings{InviteOnly: c.InviteOnly, IsWebPublic: c.IsWebPublic, IsDefaultStream: c.Default},
+		}); err != nil {
+			return fmt.Errorf("seed channel %s: %w", c.Name, err)
+		}
+	}
+	for _, g := range s.Groups {
+		if owner == 0 {
+			return fmt.Errorf("seed group %s: the seed has no owner to create it", g.Name)
+		}
+		members, err := lookup("seed group "+g.Name, g.Members)
+		if err != nil {
+			return err
+		}
+		if _, err := svc.CreateUserGroup(ctx, chat.Actor{UserID: owner}, chat.CreateUserGroupParams{
+			Name: g.Name, Description: g.Description, Members: members,
+		}); err != nil {
+			return fmt.Errorf("seed group %s: %w", g.Name, err)
 		}
 	}
 	return nil
