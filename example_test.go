@@ -74,3 +74,31 @@ func ExampleService_FetchAPIKey() {
 	// 32 true <nil>
 	// AUTHENTICATION_FAILED: Your username or password is incorrect
 }
+
+// Create a channel with subscribers and read the subscriptions of one of them.
+func ExampleService_CreateChannel() {
+	ctx := context.Background()
+	store := memory.New()
+	defer store.Close()
+	svc, _ := chat.New(chat.Options{Store: store})
+	defer svc.Close()
+	_, _ = svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Example", URL: "https://chat.example.com"})
+	ada, _ := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "ada@example.com", FullName: "Ada Lovelace", Role: users.RoleOwner})
+	charles, _ := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "charles@example.com", FullName: "Charles Babbage"})
+
+	created, err := svc.CreateChannel(ctx, chat.Actor{UserID: ada.UserID}, chat.CreateChannelParams{
+		Name: "engines", Description: "The **analytical** engine", Subscribers: []users.ID{ada.UserID, charles.UserID},
+	})
+	if err != nil {
+		panic(err)
+	}
+	subs, err := svc.GetSubscriptions(ctx, chat.Actor{UserID: charles.UserID}, chat.GetSubscriptionsParams{})
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range subs.Subscriptions {
+		fmt.Println(s.StreamID == created.ID, s.Name, s.RenderedDescription, s.SubscriberCount)
+	}
+	// Output:
+	// true engines <p>The <strong>analytical</strong> engine</p> 2
+}

@@ -1,6 +1,7 @@
 // Command embedded runs the chat engine inside a Go program, without HTTP: it creates an
 // organization on the in-memory store, registers an event queue for one user, creates another
-// user and prints the events the first user receives.
+// user, creates a channel with both of them subscribed, and prints the events the first user
+// receives.
 package main
 
 import (
@@ -41,14 +42,21 @@ func run(ctx context.Context) error {
 		return err
 	}
 	me := chat.Actor{UserID: ada.UserID}
-	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"realm_user"}})
+	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"realm_user", "stream", "subscription"}})
 	if err != nil {
 		return err
 	}
 	fmt.Printf("registered queue; %d user(s) in the organization\n", len(reg.RealmUsers))
 
-	if _, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
+	charles, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
 		Email: "charles@example.com", FullName: "Charles Babbage",
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := svc.CreateChannel(ctx, me, chat.CreateChannelParams{
+		Name: "engines", Description: "The **analytical** engine",
+		Subscribers: []users.ID{ada.UserID, charles.UserID},
 	}); err != nil {
 		return err
 	}
