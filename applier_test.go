@@ -30,6 +30,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applySavedSnippets(t, state, ev)
 	case "navigation_view":
 		applyNavigationView(t, state, ev)
+	case "realm_linkifiers", "realm_filters", "realm_playgrounds":
+		applyRealmList(state, ev, ev["type"].(string))
 	default:
 		t.Fatalf("no applier for event %v", ev)
 	}

@@ -52,6 +52,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, channelsConsistencyCases()...)
 	cases = append(cases, draftsConsistencyCases()...)
 	cases = append(cases, snippetsAndViewsConsistencyCases()...)
+	cases = append(cases, linkifiersConsistencyCases()...)
 	return cases
 }
 

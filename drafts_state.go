@@ -5,12 +5,18 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// DraftsState holds register's keys of the drafts area (drafts, saved snippets, navigation
-// views). Each is present only when its kind was fetched.
+// DraftsState holds register's keys of the drafts and linkifiers areas (drafts, saved
+// snippets, navigation views, linkifiers, code playgrounds). Each is present only when its
+// kind was fetched.
 type DraftsState struct {
 	Drafts          *[]DraftRecord          `json:"drafts,omitempty"`
 	SavedSnippets   *[]SavedSnippetRecord   `json:"saved_snippets,omitempty"`
 	NavigationViews *[]NavigationViewRecord `json:"navigation_views,omitempty"`
+	// RealmLinkifiers is empty for clients without the linkifier_url_template capability.
+	RealmLinkifiers *[]LinkifierRecord `json:"realm_linkifiers,omitempty"`
+	// RealmFilters is the legacy key, always empty.
+	RealmFilters     *[]any              `json:"realm_filters,omitempty"`
+	RealmPlaygrounds *[]PlaygroundRecord `json:"realm_playgrounds,omitempty"`
 }
 
 // draftsAreaState computes the sections of DraftsState that p fetches; nil when none.
@@ -44,6 +50,29 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 			return nil, err
 		}
 		st.NavigationViews = &list
+	}
+	if p.fetches("realm_linkifiers") {
+		fetched = true
+		list := []LinkifierRecord{}
+		if p.ClientCapabilities.LinkifierURLTemplate {
+			var err error
+			if list, err = linkifierRecords(tx.Linkifiers()); err != nil {
+				return nil, err
+			}
+		}
+		st.RealmLinkifiers = &list
+	}
+	if p.fetches("realm_filters") {
+		fetched = true
+		st.RealmFilters = &[]any{}
+	}
+	if p.fetches("realm_playgrounds") {
+		fetched = true
+		list, err := playgroundRecords(tx.Playgrounds())
+		if err != nil {
+			return nil, err
+		}
+		st.RealmPlaygrounds = &list
 	}
 	if !fetched {
 		return nil, nil

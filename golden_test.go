@@ -31,6 +31,7 @@ var goldenEvents = []struct {
 	}},
 	{"drafts", "member", chat.ClientCapabilities{}, goldenDrafts},
 	{"saved_snippets-navigation_view", "member", chat.ClientCapabilities{}, goldenSnippetsAndViews},
+	{"realm_linkifiers-realm_playgrounds", "member", chat.ClientCapabilities{LinkifierURLTemplate: true}, goldenLinkifiers},
 }
 
 func TestGoldenEvents(t *testing.T) {

@@ -14,11 +14,12 @@ import (
 func TestImportDirection(t *testing.T) {
 	t.Parallel()
 	const module = "github.com/teamchat/chat"
-	leaves := []string{"users", "realms", "drafts", "channels"}
+	leaves := []string{"users", "realms", "drafts", "linkifiers", "channels"}
 	allowed := map[string][]string{
 		"users":               {},
 		"realms":              {"users"},
 		"drafts":              {"users"},
+		"linkifiers":          {},
 		"channels":            {"users"},
 		"queue":               {},
 		"ratelimit":           {},

@@ -79,6 +79,13 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "user_groups/{user_group_id}/members/{user_id}", authRequired, h.getIsUserGroupMember},
 		{http.MethodGet, "user_groups/{user_group_id}/subgroups", authRequired, h.getUserGroupSubgroups},
 		{http.MethodPost, "user_groups/{user_group_id}/subgroups", authRequired, h.updateUserGroupSubgroups},
+		{http.MethodGet, "realm/linkifiers", authRequired, h.getLinkifiers},
+		{http.MethodPatch, "realm/linkifiers", authRequired, h.reorderLinkifiers},
+		{http.MethodPost, "realm/filters", authRequired, h.addLinkifier},
+		{http.MethodPatch, "realm/filters/{filter_id}", authRequired, h.updateLinkifier},
+		{http.MethodDelete, "realm/filters/{filter_id}", authRequired, h.removeLinkifier},
+		{http.MethodPost, "realm/playgrounds", authRequired, h.addCodePlayground},
+		{http.MethodDelete, "realm/playgrounds/{playground_id}", authRequired, h.removeCodePlayground},
 	}
 }
 

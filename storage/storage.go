@@ -27,6 +27,8 @@ type ReadTx interface {
 	Drafts() DraftReader
 	SavedSnippets() SnippetReader
 	NavigationViews() NavigationViewReader
+	Linkifiers() LinkifierReader
+	Playgrounds() PlaygroundReader
 	Channels() ChannelReader
 	Subscriptions() SubscriptionReader
 }
@@ -40,6 +42,8 @@ type Tx interface {
 	Drafts() DraftWriter
 	SavedSnippets() SnippetWriter
 	NavigationViews() NavigationViewWriter
+	Linkifiers() LinkifierWriter
+	Playgrounds() PlaygroundWriter
 	Channels() ChannelWriter
 	Subscriptions() SubscriptionWriter
 }

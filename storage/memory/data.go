@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -31,6 +32,11 @@ type data struct {
 	navViews     map[navKey]navEntry
 	navSeq       int64
 
+	linkifiers    map[linkifiers.ID]linkifiers.Linkifier
+	linkifierSeq  linkifiers.ID
+	playgrounds   map[linkifiers.PlaygroundID]linkifiers.Playground
+	playgroundSeq linkifiers.PlaygroundID
+
 	channels      map[channels.ID]channels.Channel
 	channelSeq    channels.ID
 	channelByName map[string]channels.ID // by channels.NormalizeName
@@ -52,6 +58,8 @@ func newData() *data {
 		draftSyncOff: map[users.ID]bool{},
 		snippets:     map[drafts.SnippetID]drafts.SavedSnippet{},
 		navViews:     map[navKey]navEntry{},
+		linkifiers:   map[linkifiers.ID]linkifiers.Linkifier{},
+		playgrounds:  map[linkifiers.PlaygroundID]linkifiers.Playground{},
 
 		channels:      map[channels.ID]channels.Channel{},
 		channelByName: map[string]channels.ID{},
@@ -73,7 +81,9 @@ func (t *readTx) SavedSnippets() storage.SnippetReader { return snippetTx{t: t} 
 func (t *readTx) NavigationViews() storage.NavigationViewReader {
 	return navViewTx{t: t}
 }
-func (t *readTx) Channels() storage.ChannelReader { return channelTx{t: t} }
+func (t *readTx) Linkifiers() storage.LinkifierReader   { return linkifierTx{t: t} }
+func (t *readTx) Playgrounds() storage.PlaygroundReader { return playgroundTx{t: t} }
+func (t *readTx) Channels() storage.ChannelReader       { return channelTx{t: t} }
 func (t *readTx) Subscriptions() storage.SubscriptionReader {
 	return subscriptionTx{t: t}
 }
@@ -90,7 +100,9 @@ func (t *tx) SavedSnippets() storage.SnippetWriter { return snippetTx{t: &t.read
 func (t *tx) NavigationViews() storage.NavigationViewWriter {
 	return navViewTx{t: &t.readTx, j: t.j}
 }
-func (t *tx) Channels() storage.ChannelWriter { return channelTx{t: &t.readTx, j: t.j} }
+func (t *tx) Linkifiers() storage.LinkifierWriter   { return linkifierTx{t: &t.readTx, j: t.j} }
+func (t *tx) Playgrounds() storage.PlaygroundWriter { return playgroundTx{t: &t.readTx, j: t.j} }
+func (t *tx) Channels() storage.ChannelWriter       { return channelTx{t: &t.readTx, j: t.j} }
 func (t *tx) Subscriptions() storage.SubscriptionWriter {
 	return subscriptionTx{t: &t.readTx, j: t.j}
 }

@@ -66,6 +66,12 @@ func (t faultyTx) SavedSnippets() storage.SnippetWriter {
 func (t faultyTx) NavigationViews() storage.NavigationViewWriter {
 	return faultyNavViews{t.Tx.NavigationViews(), t.f}
 }
+func (t faultyTx) Linkifiers() storage.LinkifierWriter {
+	return faultyLinkifiers{t.Tx.Linkifiers(), t.f}
+}
+func (t faultyTx) Playgrounds() storage.PlaygroundWriter {
+	return faultyPlaygrounds{t.Tx.Playgrounds(), t.f}
+}
 
 type faultyRealm struct {
 	storage.RealmWriter

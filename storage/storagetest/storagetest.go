@@ -23,6 +23,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Drafts", func(t *testing.T) { testDrafts(t, open) })
 	t.Run("SavedSnippets", func(t *testing.T) { testSavedSnippets(t, open) })
 	t.Run("NavigationViews", func(t *testing.T) { testNavigationViews(t, open) })
+	t.Run("Linkifiers", func(t *testing.T) { testLinkifiers(t, open) })
+	t.Run("Playgrounds", func(t *testing.T) { testPlaygrounds(t, open) })
 	t.Run("Channels", func(t *testing.T) { testChannels(t, open) })
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
 }
