@@ -125,6 +125,13 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "navigation_views", params: map[string]string{"fragment": "narrow/channel/1-matrix", "is_pinned": "true", "name": "Matrix"}, want: authenticated()},
 		{method: "PATCH", path: "navigation_views/narrow/channel/1-matrix", setup: memberView, params: map[string]string{"is_pinned": "false"}, want: only("member").notFoundForOthers()},
 		{method: "DELETE", path: "navigation_views/narrow/channel/1-matrix", setup: memberView, want: only("member").notFoundForOthers()},
+		{method: "GET", path: "realm/linkifiers", want: authenticated()},
+		{method: "PATCH", path: "realm/linkifiers", params: map[string]string{"ordered_linkifier_ids": "[]"}, want: only("owner", "admin")},
+		{method: "POST", path: "realm/filters", params: map[string]string{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://x.test/{id}"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "realm/filters/1", setup: adminLinkifier, params: map[string]string{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://y.test/{id}"}, want: only("owner", "admin")},
+		{method: "DELETE", path: "realm/filters/1", setup: adminLinkifier, want: only("owner", "admin")},
+		{method: "POST", path: "realm/playgrounds", params: map[string]string{"name": "Go", "pygments_language": "Go", "url_template": "https://go.test/?c={code}"}, want: only("owner", "admin")},
+		{method: "DELETE", path: "realm/playgrounds/1", setup: adminPlayground, want: only("owner", "admin")},
 		{method: "GET", path: "user_groups", want: humanMembers},
 		{method: "POST", path: "user_groups/create", params: map[string]string{"name": "matrix", "description": "", "members": "[]"}, want: humanMembers},
 		{method: "PATCH", path: "user_groups/9", setup: openGroup, params: map[string]string{"description": "changed"}, want: humanMembers},
@@ -152,6 +159,14 @@ func memberDraft(t *testing.T, m *matrixOrg) {
 
 func memberSnippet(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "member", "POST", "saved_snippets", map[string]string{"title": "mine", "content": "mine"})
+}
+
+func adminLinkifier(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "admin", "POST", "realm/filters", map[string]string{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://x.test/{id}"})
+}
+
+func adminPlayground(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "admin", "POST", "realm/playgrounds", map[string]string{"name": "Go", "pygments_language": "Go", "url_template": "https://go.test/?c={code}"})
 }
 
 func memberView(t *testing.T, m *matrixOrg) {
