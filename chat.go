@@ -69,6 +69,14 @@ type Options struct {
 	// PasswordHashing sets the argon2id cost; zero values take the defaults (64 MiB, 1 pass).
 	// Tests lower it.
 	PasswordHashing PasswordHashing
+
+	// Bus shares events between several processes on one store (see Bus); nil keeps them in
+	// this process. With a Bus, queues are not saved by Close: clients of a stopped process
+	// register again.
+	Bus Bus
+	// NodeID names this process among those sharing the store; its queue ids are
+	// "NodeID:UUID", so that any process can tell which one holds a queue. Empty: plain UUIDs.
+	NodeID string
 }
 
 // Service is the chat engine. It is safe for concurrent use.
@@ -88,6 +96,13 @@ type Service struct {
 	// closed is set by Close (under writeMu): later mutations are refused, so the queues saved
 	// by Close miss no committed event.
 	closed bool
+
+	// bus is Options.Bus; busUp (under writeMu) says whether it is listening. busStop and
+	// busDone stop and wait for the listener.
+	bus     Bus
+	busUp   bool
+	busStop context.CancelFunc
+	busDone chan struct{}
 
 	loginByUser *ratelimit.Limiter
 	loginByAddr *ratelimit.Limiter
@@ -147,6 +162,7 @@ func New(opts Options) (*Service, error) {
 			MaxEventsPerQueue:  opts.MaxEventsPerQueue,
 			MaxQueuesPerOwner:  opts.MaxQueuesPerUser,
 			Filter:             adaptForQueue,
+			IDPrefix:           nodePrefix(opts.NodeID),
 		}),
 		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
 		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),
@@ -155,12 +171,20 @@ func New(opts Options) (*Service, error) {
 		hashing:     opts.PasswordHashing.withDefaults(),
 	}
 	s.fanout = s.queues
+	s.bus = opts.Bus
 	dummy, err := s.hashing.hashPassword("not a password")
 	if err != nil {
 		s.queues.Close()
 		return nil, err
 	}
 	s.dummyHash = dummy
+	if s.bus != nil {
+		if err := s.startBus(); err != nil {
+			s.queues.Close()
+			return nil, err
+		}
+		return s, nil
+	}
 	if err := s.restoreQueues(context.Background()); err != nil {
 		s.queues.Close()
 		return nil, fmt.Errorf("chat: restoring event queues: %w", err)
@@ -178,8 +202,11 @@ func (s *Service) Close() error {
 		defer s.writeMu.Unlock()
 		s.closed = true
 		s.queues.Close()
-		err = s.saveQueues()
+		if s.bus == nil {
+			err = s.saveQueues()
+		}
 	})
+	s.stopBus()
 	return err
 }
 
@@ -192,7 +219,9 @@ type pending struct {
 
 // events collects the events of one mutation, and the work that must follow its commit.
 type events struct {
-	list  []pending
+	list []pending
+	// end lists the users whose queues end once the transaction commits, after its events.
+	end   []int64
 	after []func()
 }
 
@@ -202,11 +231,9 @@ func (e *events) afterCommit(fn func()) { e.after = append(e.after, fn) }
 // endQueuesOf deletes the event queues of users once the transaction commits (deactivated
 // users: their long-polls end and their queues are gone).
 func (s *Service) endQueuesOf(ev *events, ids ...users.ID) {
-	ev.afterCommit(func() {
-		for _, id := range ids {
-			s.queues.DeleteOwner(int64(id))
-		}
-	})
+	for _, id := range ids {
+		ev.end = append(ev.end, int64(id))
+	}
 }
 
 // add records an event for the given users.
@@ -218,7 +245,8 @@ func (e *events) add(typ string, payload any, recipients []int64) {
 }
 
 // update runs fn in one write transaction and publishes the events it collected once the
-// transaction has committed. Nothing is published when fn or the commit fails; the closure may
+// transaction has committed (with a Bus: hands them to the bus inside the transaction, which
+// delivers them on commit). Nothing is published when fn or the commit fails; the closure may
 // run more than once, so it starts each run with an empty event list.
 func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events) error) error {
 	s.writeMu.Lock()
@@ -229,13 +257,21 @@ func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events)
 	var ev events
 	err := s.store.Update(ctx, func(tx storage.Tx) error {
 		ev = events{}
-		return fn(tx, &ev)
+		if err := fn(tx, &ev); err != nil {
+			return err
+		}
+		return s.publishInTx(tx, &ev)
 	})
 	if err != nil {
 		return s.storageError(err)
 	}
-	for _, p := range ev.list {
-		s.fanout.Publish(p.recipients, p.typ, p.payload)
+	if s.bus == nil {
+		for _, p := range ev.list {
+			s.fanout.Publish(p.recipients, p.typ, p.payload)
+		}
+		for _, owner := range ev.end {
+			s.queues.DeleteOwner(owner)
+		}
 	}
 	for _, fn := range ev.after {
 		fn()
@@ -263,4 +299,12 @@ func (s *Service) storageError(err error) error {
 	}
 	s.log.Error("storage failure", "err", err)
 	return internalError(err)
+}
+
+// nodePrefix is the queue id prefix of a node.
+func nodePrefix(node string) string {
+	if node == "" {
+		return ""
+	}
+	return node + ":"
 }

@@ -58,7 +58,8 @@ func (o queueOptions) saved() savedQueueOptions {
 }
 
 func (o savedQueueOptions) options() queueOptions {
-	return queueOptions{o.ApplyMarkdown, o.ClientGravatar, o.AllPublicStreams, o.Narrow, o.Capabilities}
+	return queueOptions{applyMarkdown: o.ApplyMarkdown, clientGravatar: o.ClientGravatar,
+		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow, capabilities: o.Capabilities}
 }
 
 // encodeQueue serialises a queue's state.
@@ -164,10 +165,13 @@ type clientAdapter interface {
 
 // adaptForQueue is the queue manager's per-queue filter.
 func adaptForQueue(data any, _ string, payload any) (any, bool) {
+	o, _ := data.(queueOptions)
+	if b, ok := payload.(busPayload); ok {
+		return b.forQueue(o)
+	}
 	a, ok := payload.(clientAdapter)
 	if !ok {
 		return payload, true
 	}
-	o, _ := data.(queueOptions)
 	return a.forClient(o)
 }

@@ -87,6 +87,8 @@ type queueOptions struct {
 	allPublicStreams bool
 	narrow           [][]string
 	capabilities     ClientCapabilities
+	// cut, with a Bus, says which bus messages the registered state already includes.
+	cut *busCut
 }
 
 // validate checks the parameters that do not depend on the store.
@@ -169,7 +171,14 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 	var (
 		res   RegisterQueueResult
 		queue queue.Info
+		cut   *busCut
 	)
+	if s.bus != nil {
+		if !s.busUp {
+			return RegisterQueueResult{}, errBusDown()
+		}
+		cut = &busCut{}
+	}
 	err := s.view(ctx, func(tx storage.ReadTx) error {
 		viewer, err := s.loadViewer(tx, actor)
 		if err != nil {
@@ -179,11 +188,16 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 			return badRequest("User not authorized for this query")
 		}
 		if !actor.Anonymous() {
-			if queue, err = s.newQueue(actor, p); err != nil {
+			if queue, err = s.newQueue(actor, p, cut); err != nil {
 				return err
 			}
 		}
-		res, err = s.initialState(tx, viewer, p)
+		if res, err = s.initialState(tx, viewer, p); err != nil {
+			return err
+		}
+		if cut != nil {
+			cut.includes, err = s.bus.Snapshot(tx)
+		}
 		return err
 	})
 	if err != nil {
@@ -211,8 +225,9 @@ func (o Options) queueIdleDefault() time.Duration {
 }
 
 // newQueue registers the queue of an authenticated user.
-func (s *Service) newQueue(actor Actor, p RegisterQueueParams) (queue.Info, error) {
+func (s *Service) newQueue(actor Actor, p RegisterQueueParams, cut *busCut) (queue.Info, error) {
 	opts := queueOptions{
+		cut:            cut,
 		applyMarkdown:  p.ApplyMarkdown,
 		clientGravatar: p.ClientGravatar == nil || *p.ClientGravatar,
 		narrow:         p.Narrow,
@@ -302,7 +317,7 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		if err := p.Register.validate(false); err != nil {
 			return GetEventsResult{}, err
 		}
-		info, err := s.newQueue(actor, p.Register)
+		info, err := s.newQueue(actor, p.Register, nil)
 		if err != nil {
 			return GetEventsResult{}, err
 		}

@@ -21,6 +21,9 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives request failures; nil means slog.Default().
 	Logger *slog.Logger
+	// Queues, when several processes share events, forwards GET and DELETE /events for a
+	// queue of another process to it (see QueueRouter); nil: every queue is local.
+	Queues QueueRouter
 }
 
 // Handler serves the API of one Service.
@@ -94,6 +97,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		req.actor = actor
+	}
+	if rt.pattern == "events" && method != http.MethodPost && h.routeQueue(w, r, p) {
+		return
 	}
 	if !hasOwnRateLimit(rt.pattern) {
 		limit, err := h.svc.CountAPIRequest(req.actor, clientAddress(r))

@@ -60,6 +60,9 @@ type Options struct {
 	// Filter, when set, decides per queue whether an event is delivered and in which form
 	// (client capabilities). It receives the queue's Spec.Data. It must not call the Manager.
 	Filter func(data any, typ string, payload any) (any, bool)
+	// IDPrefix starts every queue id (a node name and ":" when several processes share events,
+	// so that a queue id says which process holds the queue).
+	IDPrefix string
 }
 
 // Spec describes a queue to register.
@@ -177,6 +180,7 @@ func (m *Manager) Register(s Spec) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	id = m.opts.IDPrefix + id
 	timeout := s.IdleTimeout
 	if timeout <= 0 {
 		timeout = m.opts.DefaultIdleTimeout
@@ -440,6 +444,16 @@ func (m *Manager) DeleteOwner(owner int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, q := range m.byOwner[owner] {
+		m.discard(q)
+	}
+}
+
+// DeleteAll removes every queue at once (events may have been missed: their clients must
+// register again); waiting long-polls return ErrBadQueueID.
+func (m *Manager) DeleteAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, q := range m.queues {
 		m.discard(q)
 	}
 }

@@ -3,6 +3,7 @@ package queue_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -324,5 +325,31 @@ func TestNewLongPollSupersedesOld(t *testing.T) {
 	m.Publish([]int64{1}, "x", nil)
 	if got := <-results; len(got) != 1 || got[0].Type != "x" {
 		t.Fatalf("current long-poll got %v, want the event", got)
+	}
+}
+
+func TestIDPrefixAndDeleteAll(t *testing.T) {
+	t.Parallel()
+	m := queue.New(queue.Options{IDPrefix: "n1:"})
+	defer m.Close()
+	a, err := m.Register(queue.Spec{Owner: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.Register(queue.Spec{Owner: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range []queue.Info{a, b} {
+		if !strings.HasPrefix(info.ID, "n1:") || len(info.ID) != len("n1:")+36 {
+			t.Errorf("queue id %q: want n1: and a UUID", info.ID)
+		}
+	}
+	m.DeleteAll()
+	if n := m.Len(); n != 0 {
+		t.Fatalf("%d queues after DeleteAll, want 0", n)
+	}
+	if _, err := m.Get(context.Background(), queue.GetParams{QueueID: a.ID, Owner: 1, LastEventID: -1, DontBlock: true}); !errors.Is(err, queue.ErrBadQueueID) {
+		t.Fatalf("Get after DeleteAll: %v, want queue.ErrBadQueueID", err)
 	}
 }

@@ -1,0 +1,262 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/teamchat/chat/storage"
+)
+
+// Several processes on one store share events through a Bus (Options.Bus). Without one, the
+// Service publishes each mutation's events to its own queues after commit, under writeMu, in
+// commit order (the in-process path, unchanged for the memory and SQLite stores).
+//
+// With a Bus the events take one road for every process, this one included:
+//
+//  1. Inside the writing transaction, once the mutation has succeeded, the Service encodes the
+//     transaction's events (one message per transaction) and hands them to Bus.Publish with the
+//     transaction. The bus writes them in that transaction (PostgreSQL: NOTIFY), so the database
+//     delivers them when, and only if, the transaction commits, in commit order.
+//  2. Each process listens (Bus.Listen) and delivers every message to its own queues, in the
+//     order received. Queue-ending (a deactivated user's queues) travels in the same message.
+//  3. Registration stays race-free across processes: the queue is created and the state read
+//     while this process delivers nothing (writeMu held shared), and the state's transaction
+//     reports which messages it already includes (Bus.Snapshot); those are never delivered to
+//     the new queue, so a commit is either in the state or in the queue, never both or neither.
+//  4. If the listening connection is lost, messages may have been missed: every local queue is
+//     ended (clients get BAD_EVENT_QUEUE_ID and register again) and the Service listens again;
+//     registration is refused (503) until it does.
+//
+// Payloads travel as JSON (the encoding of saved queues); a payload that depends on the
+// client's register options (clientAdapter) travels in one form per busProfiles entry.
+
+// Bus shares committed events between the processes on one store. Message ids are the bus's
+// own (PostgreSQL: transaction ids); the Service only passes them back to the function
+// Snapshot returned.
+type Bus interface {
+	// Publish records msg in the writing transaction tx so that every listener receives it
+	// once tx commits, and never if it rolls back.
+	Publish(tx storage.Tx, msg []byte) error
+	// Snapshot reports, for the read transaction tx, which messages its snapshot already
+	// includes.
+	Snapshot(tx storage.ReadTx) (includes func(id uint64) bool, err error)
+	// Listen delivers every message published by any process, in commit order, until ctx
+	// ends or the connection is lost (it then returns an error: messages may have been
+	// missed). It calls ready once it is listening. ready and deliver are called from the
+	// goroutine that called Listen.
+	Listen(ctx context.Context, ready func(), deliver func(id uint64, msg []byte)) error
+}
+
+// busStartTimeout bounds how long New waits for the bus to listen.
+const busStartTimeout = 30 * time.Second
+
+// busMessage is the wire form of one transaction's events.
+type busMessage struct {
+	Events []busEvent `json:"e,omitempty"`
+	// End lists users whose queues end (deactivated users), after the events.
+	End []int64 `json:"end,omitempty"`
+}
+
+// busEvent is one event on the wire. Payload is the event for every queue, unless Variants is
+// set: then a queue gets the variant of its profile (busProfileKey) and none when its profile
+// is missing.
+type busEvent struct {
+	To       []int64                    `json:"to"`
+	Type     string                     `json:"type"`
+	Payload  json.RawMessage            `json:"p,omitempty"`
+	Variants map[string]json.RawMessage `json:"v,omitempty"`
+}
+
+// busProfiles are the register options a clientAdapter may depend on across processes. An
+// adapter that reads another option must be given a profile here.
+var busProfiles = []queueOptions{
+	{}, {applyMarkdown: true}, {clientGravatar: true}, {applyMarkdown: true, clientGravatar: true},
+}
+
+// busProfileKey names the profile of a queue.
+func busProfileKey(o queueOptions) string {
+	k := []byte("00")
+	if o.applyMarkdown {
+		k[0] = '1'
+	}
+	if o.clientGravatar {
+		k[1] = '1'
+	}
+	return string(k)
+}
+
+// encodeBusMessage encodes the events of one transaction.
+func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
+	m := busMessage{Events: make([]busEvent, len(list)), End: end}
+	for i, p := range list {
+		e := busEvent{To: p.recipients, Type: p.typ}
+		if a, ok := p.payload.(clientAdapter); ok {
+			e.Variants = make(map[string]json.RawMessage, len(busProfiles))
+			for _, o := range busProfiles {
+				v, ok := a.forClient(o)
+				if !ok {
+					continue
+				}
+				raw, err := json.Marshal(v)
+				if err != nil {
+					return nil, fmt.Errorf("chat: encoding %s event: %w", p.typ, err)
+				}
+				e.Variants[busProfileKey(o)] = raw
+			}
+		} else if p.payload != nil {
+			raw, err := json.Marshal(p.payload)
+			if err != nil {
+				return nil, fmt.Errorf("chat: encoding %s event: %w", p.typ, err)
+			}
+			e.Payload = raw
+		}
+		m.Events[i] = e
+	}
+	return json.Marshal(m)
+}
+
+// busPayload is a received event on its way into the queues; adaptForQueue unwraps it.
+type busPayload struct {
+	id uint64
+	ev *busEvent
+}
+
+// forQueue returns the event's form for a queue with options o, or false when the queue must
+// not get it (its state already includes the event, or the adapter drops it).
+func (b busPayload) forQueue(o queueOptions) (any, bool) {
+	if o.cut != nil && o.cut.includes != nil && o.cut.includes(b.id) {
+		return nil, false
+	}
+	if b.ev.Variants == nil {
+		if len(b.ev.Payload) == 0 {
+			return nil, true
+		}
+		return b.ev.Payload, true
+	}
+	raw, ok := b.ev.Variants[busProfileKey(o)]
+	if !ok {
+		return nil, false
+	}
+	return raw, true
+}
+
+// busCut says which bus messages the state given at register already includes. It is filled
+// while the registration holds writeMu shared, before any delivery can reach the queue.
+type busCut struct {
+	includes func(id uint64) bool
+}
+
+// publishInTx hands the transaction's events to the bus, inside the transaction.
+func (s *Service) publishInTx(tx storage.Tx, ev *events) error {
+	if s.bus == nil || len(ev.list) == 0 && len(ev.end) == 0 {
+		return nil
+	}
+	msg, err := encodeBusMessage(ev.list, ev.end)
+	if err != nil {
+		return err
+	}
+	return s.bus.Publish(tx, msg)
+}
+
+// deliver puts one received message into the local queues.
+func (s *Service) deliver(id uint64, msg []byte) {
+	var m busMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		// A message this process cannot read: its queues may lack events, so they end.
+		s.log.Error("unreadable event bus message; ending event queues", "err", err)
+		s.writeMu.Lock()
+		s.queues.DeleteAll()
+		s.writeMu.Unlock()
+		return
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	for i := range m.Events {
+		e := &m.Events[i]
+		s.queues.Publish(e.To, e.Type, busPayload{id: id, ev: e})
+	}
+	for _, owner := range m.End {
+		s.queues.DeleteOwner(owner)
+	}
+}
+
+// startBus starts listening and waits until the bus is ready.
+func (s *Service) startBus() error {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.busStop = cancel
+	s.busDone = make(chan struct{})
+	first := make(chan error, 1)
+	go s.runBus(ctx, first)
+	timer := time.NewTimer(busStartTimeout)
+	defer timer.Stop()
+	select {
+	case err := <-first:
+		if err == nil {
+			return nil
+		}
+		cancel()
+		<-s.busDone
+		return fmt.Errorf("chat: event bus: %w", err)
+	case <-timer.C:
+		cancel()
+		<-s.busDone
+		return errors.New("chat: event bus did not start listening")
+	}
+}
+
+// runBus listens until ctx ends, again after a lost connection.
+func (s *Service) runBus(ctx context.Context, first chan<- error) {
+	defer close(s.busDone)
+	const maxBackoff = 5 * time.Second
+	backoff := 100 * time.Millisecond
+	for {
+		err := s.bus.Listen(ctx, func() {
+			s.writeMu.Lock()
+			s.busUp = true
+			s.writeMu.Unlock()
+			backoff = 100 * time.Millisecond
+			if first != nil {
+				first <- nil
+				first = nil
+			}
+		}, s.deliver)
+		if ctx.Err() != nil {
+			return
+		}
+		s.writeMu.Lock()
+		wasUp := s.busUp
+		s.busUp = false
+		if wasUp {
+			s.queues.DeleteAll()
+		}
+		s.writeMu.Unlock()
+		if first != nil {
+			first <- err
+			return
+		}
+		s.log.Error("event bus connection lost; event queues ended", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// stopBus stops listening and waits for the listener.
+func (s *Service) stopBus() {
+	if s.busStop != nil {
+		s.busStop()
+		<-s.busDone
+	}
+}
+
+// errBusDown refuses registrations while the bus is not listening.
+func errBusDown() *Error {
+	return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "Event system temporarily unavailable; try again"}
+}

@@ -1,0 +1,231 @@
+package chat_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/storage"
+)
+
+// fakeBus is an in-process chat.Bus over the memory store: the store serialises transactions
+// and Publish is the last step of a successful one, so publication order is commit order.
+// Holding hold pauses delivery, as a notification in flight would.
+type fakeBus struct {
+	mu     sync.Mutex
+	lastID uint64
+	msgs   chan fakeMsg
+	fail   chan error
+	hold   sync.Mutex
+}
+
+type fakeMsg struct {
+	id  uint64
+	msg []byte
+}
+
+func newFakeBus() *fakeBus {
+	return &fakeBus{msgs: make(chan fakeMsg, 1000), fail: make(chan error, 1)}
+}
+
+func (b *fakeBus) Publish(_ storage.Tx, msg []byte) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lastID++
+	b.msgs <- fakeMsg{b.lastID, append([]byte(nil), msg...)}
+	return nil
+}
+
+func (b *fakeBus) Snapshot(storage.ReadTx) (func(uint64) bool, error) {
+	b.mu.Lock()
+	last := b.lastID
+	b.mu.Unlock()
+	return func(id uint64) bool { return id <= last }, nil
+}
+
+func (b *fakeBus) Listen(ctx context.Context, ready func(), deliver func(uint64, []byte)) error {
+	ready()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-b.fail:
+			return err
+		case m := <-b.msgs:
+			b.hold.Lock()
+			deliver(m.id, m.msg)
+			b.hold.Unlock()
+		}
+	}
+}
+
+// withBus runs the fixture's Service on bus as node n1.
+func withBus(bus chat.Bus) func(*chat.Options) {
+	return func(o *chat.Options) { o.Bus, o.NodeID = bus, "n1" }
+}
+
+// waitEvents polls until n events other than heartbeats arrived (or 5s passed).
+func (f *fixture) waitEvents(t *testing.T, name, q string, n int) []chat.Event {
+	t.Helper()
+	var got []chat.Event
+	deadline := time.Now().Add(5 * time.Second)
+	for len(got) < n && time.Now().Before(deadline) {
+		for _, e := range f.poll(t, name, q, -1, false) {
+			if e.Type != "heartbeat" && !containsID(got, e.ID) {
+				got = append(got, e)
+			}
+		}
+	}
+	return got
+}
+
+func containsID(evs []chat.Event, id int64) bool {
+	for _, e := range evs {
+		if e.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func nonHeartbeats(evs []chat.Event) []chat.Event {
+	var out []chat.Event
+	for _, e := range evs {
+		if e.Type != "heartbeat" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestBusMatchesInProcess: through a bus, clients get the same events (payloads adapted to
+// their register options) as in one process, and queue ids name the node.
+func TestBusMatchesInProcess(t *testing.T) {
+	t.Parallel()
+	local, viaBus := newFixture(t), newFixture(t, withBus(newFakeBus()))
+	ctx := context.Background()
+	var got [2][][]map[string]any
+	for i, f := range []*fixture{local, viaBus} {
+		var queues []string
+		for _, gravatar := range []bool{false, true} {
+			res, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{ClientGravatar: &gravatar})
+			if err != nil {
+				t.Fatal(err)
+			}
+			queues = append(queues, *res.QueueID)
+		}
+		if i == 1 && !strings.HasPrefix(queues[0], "n1:") {
+			t.Errorf("queue id %q does not name node n1", queues[0])
+		}
+		for _, email := range []string{"a@example.com", "b@example.com"} {
+			if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: email, FullName: "New " + email[:1]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, q := range queues {
+			got[i] = append(got[i], eventJSON(t, f.waitEvents(t, "admin", q, 2)))
+		}
+	}
+	if len(got[0][0]) != 2 {
+		t.Fatalf("in-process queue got %d events, want 2", len(got[0][0]))
+	}
+	if diff := cmp.Diff(got[0], got[1]); diff != "" {
+		t.Errorf("events through the bus differ from in-process ones (-local +bus):\n%s", diff)
+	}
+	if cmp.Equal(got[1][0], got[1][1]) {
+		t.Error("client_gravatar made no difference to realm_user add events; the test checks nothing")
+	}
+}
+
+// TestBusRegistrationCut: a commit whose message is still in flight when a client registers is
+// in the state it gets and never also in its queue; later commits are in the queue.
+func TestBusRegistrationCut(t *testing.T) {
+	t.Parallel()
+	bus := newFakeBus()
+	f := newFixture(t, withBus(bus))
+	ctx := context.Background()
+	bus.hold.Lock()
+	if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "early@example.com", FullName: "Early"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bus.hold.Unlock()
+	if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "late@example.com", FullName: "Late"}); err != nil {
+		t.Fatal(err)
+	}
+	f.waitEvents(t, "admin", *res.QueueID, 1)
+	time.Sleep(50 * time.Millisecond) // lets a wrongly delivered event arrive too
+	var names []string
+	for _, e := range eventJSON(t, nonHeartbeats(f.poll(t, "admin", *res.QueueID, -1, true))) {
+		person, _ := e["person"].(map[string]any)
+		names = append(names, person["full_name"].(string))
+	}
+	if diff := cmp.Diff([]string{"Late"}, names); diff != "" {
+		t.Fatalf("queue events name users %v, want only Late (-want +got):\n%s", names, diff)
+	}
+}
+
+// TestBusLoss: when the bus connection is lost, every queue ends (its events may be
+// incomplete) and clients can register again once the bus listens again.
+func TestBusLoss(t *testing.T) {
+	t.Parallel()
+	bus := newFakeBus()
+	f := newFixture(t, withBus(bus))
+	ctx := context.Background()
+	q := f.register(t, "member")
+	bus.fail <- errors.New("connection lost")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := f.svc.GetEvents(ctx, f.actor("member"), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
+		if err != nil {
+			wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: "+q)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the queue survived the loss of the bus")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for {
+		_, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("registering after the bus came back: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestBusEndsQueuesOfDeactivated: a deactivation ends the user's queues through the bus.
+func TestBusEndsQueuesOfDeactivated(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, withBus(newFakeBus()))
+	ctx := context.Background()
+	q := f.register(t, "member")
+	if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := f.svc.GetEvents(ctx, f.actor("member"), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
+		if err != nil {
+			wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: "+q)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the deactivated user's queue still answers")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
