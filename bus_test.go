@@ -128,12 +128,16 @@ func TestBusMatchesInProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, q := range queues {
-			got[i] = append(got[i], eventJSON(t, f.waitEvents(t, "admin", q, 2)))
+		for j, q := range queues {
+			if i == 0 { // in process, the events are in the queues when the writes return
+				got[i] = append(got[i], eventJSON(t, nonHeartbeats(f.poll(t, "admin", q, -1, true))))
+			} else {
+				got[i] = append(got[i], eventJSON(t, f.waitEvents(t, "admin", q, len(got[0][j]))))
+			}
 		}
 	}
-	if len(got[0][0]) != 2 {
-		t.Fatalf("in-process queue got %d events, want 2", len(got[0][0]))
+	if len(got[0][0]) < 2 {
+		t.Fatalf("in-process queue got %d events, want at least 2", len(got[0][0]))
 	}
 	if diff := cmp.Diff(got[0], got[1]); diff != "" {
 		t.Errorf("events through the bus differ from in-process ones (-local +bus):\n%s", diff)
@@ -166,8 +170,10 @@ func TestBusRegistrationCut(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // lets a wrongly delivered event arrive too
 	var names []string
 	for _, e := range eventJSON(t, nonHeartbeats(f.poll(t, "admin", *res.QueueID, -1, true))) {
-		person, _ := e["person"].(map[string]any)
-		names = append(names, person["full_name"].(string))
+		if e["type"] == "realm_user" && e["op"] == "add" {
+			person, _ := e["person"].(map[string]any)
+			names = append(names, person["full_name"].(string))
+		}
 	}
 	if diff := cmp.Diff([]string{"Late"}, names); diff != "" {
 		t.Fatalf("queue events name users %v, want only Late (-want +got):\n%s", names, diff)
