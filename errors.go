@@ -31,6 +31,7 @@ const (
 	CodeNonexistentSubdomain     Code = "NONEXISTENT_SUBDOMAIN"
 	CodeRateLimitHit             Code = "RATE_LIMIT_HIT"
 	CodeNotFound                 Code = "NOT_FOUND"
+	CodeBadNarrow                Code = "BAD_NARROW"
 	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
 	CodeInternal Code = ""
 )

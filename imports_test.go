@@ -14,13 +14,15 @@ import (
 func TestImportDirection(t *testing.T) {
 	t.Parallel()
 	const module = "github.com/teamchat/chat"
-	leaves := []string{"users", "realms", "drafts", "linkifiers", "channels"}
+	leaves := []string{"users", "realms", "drafts", "linkifiers", "channels", "messages", "topics"}
 	allowed := map[string][]string{
 		"users":               {},
 		"realms":              {"users"},
 		"drafts":              {"users"},
 		"linkifiers":          {},
 		"channels":            {"users"},
+		"messages":            {"users", "channels"},
+		"topics":              {"users", "channels"},
 		"queue":               {},
 		"ratelimit":           {},
 		"markdown":            {},

@@ -78,6 +78,7 @@ type RegisterQueueResult struct {
 	*SubscriptionState
 	*StreamsState
 	*UserGroupsState
+	*MessagesState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

@@ -146,6 +146,9 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 		}
 		res.UserGroupsState = &UserGroupsState{RealmUserGroups: groups}
 	}
+	if err := messagesInitialState(tx, viewer, p, &res); err != nil {
+		return res, err
+	}
 	return res, nil
 }
 

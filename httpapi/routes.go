@@ -86,6 +86,9 @@ func (h *Handler) table() []route {
 		{http.MethodDelete, "realm/filters/{filter_id}", authRequired, h.removeLinkifier},
 		{http.MethodPost, "realm/playgrounds", authRequired, h.addCodePlayground},
 		{http.MethodDelete, "realm/playgrounds/{playground_id}", authRequired, h.removeCodePlayground},
+		{http.MethodPost, "messages", authRequired, h.sendMessage},
+		{http.MethodGet, "messages", authRequired, h.getMessages},
+		{http.MethodGet, "messages/{message_id}", authRequired, h.getMessage},
 	}
 }
 

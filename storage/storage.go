@@ -31,6 +31,8 @@ type ReadTx interface {
 	Playgrounds() PlaygroundReader
 	Channels() ChannelReader
 	Subscriptions() SubscriptionReader
+	Messages() MessageReader
+	UserTopics() UserTopicReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -46,4 +48,6 @@ type Tx interface {
 	Playgrounds() PlaygroundWriter
 	Channels() ChannelWriter
 	Subscriptions() SubscriptionWriter
+	Messages() MessageWriter
+	UserTopics() UserTopicWriter
 }

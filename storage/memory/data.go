@@ -6,6 +6,7 @@ import (
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
 
@@ -43,6 +44,9 @@ type data struct {
 	subs          map[subKey]channels.Subscription
 	subsByUser    map[users.ID]map[channels.ID]struct{}
 	subsByChannel map[channels.ID]map[users.ID]struct{}
+
+	msgs       messageData
+	userTopics map[userTopicKey]topics.UserTopic
 }
 
 func newData() *data {
@@ -53,6 +57,8 @@ func newData() *data {
 		groups:      map[users.GroupID]users.Group{},
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},
+		msgs:        newMessageData(),
+		userTopics:  map[userTopicKey]topics.UserTopic{},
 
 		drafts:       map[drafts.ID]drafts.Draft{},
 		draftSyncOff: map[users.ID]bool{},
@@ -106,6 +112,12 @@ func (t *tx) Channels() storage.ChannelWriter       { return channelTx{t: &t.rea
 func (t *tx) Subscriptions() storage.SubscriptionWriter {
 	return subscriptionTx{t: &t.readTx, j: t.j}
 }
+
+// Accessors of the messages area.
+func (t *readTx) Messages() storage.MessageReader     { return messageTx{t: t} }
+func (t *readTx) UserTopics() storage.UserTopicReader { return userTopicTx{t: t} }
+func (t *tx) Messages() storage.MessageWriter         { return messageTx{t: &t.readTx, j: t.j} }
+func (t *tx) UserTopics() storage.UserTopicWriter     { return userTopicTx{t: &t.readTx, j: t.j} }
 
 var (
 	_ storage.ReadTx = (*readTx)(nil)

@@ -5,8 +5,10 @@ import (
 	"sync"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
 
@@ -185,4 +187,68 @@ func (w faultySubscriptions) Put(s []channels.Subscription) error {
 		return err
 	}
 	return w.SubscriptionWriter.Put(s)
+}
+
+func (t faultyTx) Messages() storage.MessageWriter { return faultyMessages{t.Tx.Messages(), t.f} }
+func (t faultyTx) UserTopics() storage.UserTopicWriter {
+	return faultyUserTopics{t.Tx.UserTopics(), t.f}
+}
+
+type faultyMessages struct {
+	storage.MessageWriter
+	f *Faulty
+}
+
+func (w faultyMessages) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.MessageWriter.Create(m, rows)
+}
+
+func (w faultyMessages) Update(m messages.Message) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.Update(m)
+}
+
+func (w faultyMessages) Delete(ids []messages.ID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.Delete(ids)
+}
+
+func (w faultyMessages) SetFlags(u users.ID, ids []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
+	if err := w.f.write(); err != nil {
+		return nil, err
+	}
+	return w.MessageWriter.SetFlags(u, ids, add, remove)
+}
+
+func (w faultyMessages) PutRows(rows []messages.UserMessage) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.PutRows(rows)
+}
+
+type faultyUserTopics struct {
+	storage.UserTopicWriter
+	f *Faulty
+}
+
+func (w faultyUserTopics) Put(ut topics.UserTopic) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserTopicWriter.Put(ut)
+}
+
+func (w faultyUserTopics) Delete(u users.ID, c channels.ID, topic string) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserTopicWriter.Delete(u, c, topic)
 }

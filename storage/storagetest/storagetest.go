@@ -27,6 +27,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Playgrounds", func(t *testing.T) { testPlaygrounds(t, open) })
 	t.Run("Channels", func(t *testing.T) { testChannels(t, open) })
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
+	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })
+	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -1,0 +1,224 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/users"
+)
+
+// clientName is the sending client: the client parameter, else the first word of the
+// User-Agent.
+func clientName(r *request) string {
+	if c, ok := r.params.str("client"); ok && c != "" {
+		return c
+	}
+	ua := r.http.Header.Get("User-Agent")
+	name, _, _ := strings.Cut(ua, "/")
+	name, _, _ = strings.Cut(name, " ")
+	return name
+}
+
+// sendMessage serves POST /messages.
+func (h *Handler) sendMessage(r *request) (any, error) {
+	var (
+		sp  chat.SendMessageParams
+		err error
+	)
+	if sp.Type, err = r.params.requiredStr("type"); err != nil {
+		return nil, err
+	}
+	sp.Type = strings.Trim(strings.TrimSpace(sp.Type), `"`)
+	to, err := r.params.requiredStr("to")
+	if err != nil {
+		return nil, err
+	}
+	switch sp.Type {
+	case "stream", "channel":
+		sp.ChannelID, sp.ChannelName, err = channelTo(to)
+	case "direct", "private":
+		sp.UserIDs, sp.Emails, err = directTo(to)
+	}
+	if err != nil {
+		return nil, err
+	}
+	topic, hasTopic := r.params.str("topic")
+	subject, hasSubject := r.params.str("subject")
+	switch {
+	case hasTopic && hasSubject:
+		return nil, chat.Errorf(chat.CodeRequestConfusingVar, "Can't decide between 'topic' and 'subject' arguments")
+	case hasTopic:
+		sp.Topic = &topic
+	case hasSubject:
+		sp.Topic = &subject
+	}
+	if sp.Content, err = r.params.requiredStr("content"); err != nil {
+		return nil, err
+	}
+	if sp.ReadBySender, err = r.params.boolean("read_by_sender"); err != nil {
+		return nil, err
+	}
+	r.params.has("queue_id")
+	r.params.has("local_id")
+	sp.Client = clientName(r)
+	return h.svc.SendMessage(r.ctx, r.actor, sp)
+}
+
+// channelTo reads the to of a channel message: an id (9 or "9"), a JSON list of one id or
+// name, or a channel name.
+func channelTo(to string) (*channels.ID, string, error) {
+	s := strings.TrimSpace(to)
+	var list []any
+	if json.Unmarshal([]byte(s), &list) == nil {
+		if len(list) != 1 {
+			return nil, "", chat.InvalidArgument("to", "a channel message needs exactly one channel")
+		}
+		switch v := list[0].(type) {
+		case float64:
+			id := channels.ID(v)
+			return &id, "", nil
+		case string:
+			s = v
+		default:
+			return nil, "", chat.InvalidArgument("to", "")
+		}
+	}
+	var quoted string
+	if json.Unmarshal([]byte(s), &quoted) == nil {
+		s = quoted
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		id := channels.ID(n)
+		return &id, "", nil
+	}
+	return nil, to, nil
+}
+
+// directTo reads the to of a direct message: a JSON list of ids or of emails, or
+// comma-separated emails.
+func directTo(to string) ([]users.ID, []string, error) {
+	s := strings.TrimSpace(to)
+	var ids []users.ID
+	if json.Unmarshal([]byte(s), &ids) == nil {
+		return ids, nil, nil
+	}
+	var emails []string
+	if json.Unmarshal([]byte(s), &emails) == nil {
+		return nil, emails, nil
+	}
+	var one users.ID
+	if json.Unmarshal([]byte(s), &one) == nil {
+		return []users.ID{one}, nil, nil
+	}
+	for _, e := range strings.Split(s, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			emails = append(emails, e)
+		}
+	}
+	return nil, emails, nil
+}
+
+// narrowParam decodes a narrow: a JSON list of {operator, operand, negated} objects or of
+// [operator, operand] pairs.
+func narrowParam(p *params) ([]chat.NarrowTerm, error) {
+	raw, err := jsonParam[[]json.RawMessage](p, "narrow", false)
+	if err != nil || raw == nil {
+		return nil, err
+	}
+	out := make([]chat.NarrowTerm, 0, len(*raw))
+	for _, item := range *raw {
+		var t chat.NarrowTerm
+		var pair []any
+		if json.Unmarshal(item, &pair) == nil {
+			if len(pair) != 2 {
+				return nil, chat.InvalidArgument("narrow", "each legacy term must have two elements")
+			}
+			op, ok := pair[0].(string)
+			if !ok {
+				return nil, chat.InvalidArgument("narrow", "")
+			}
+			t.Operator, t.Operand = op, pair[1]
+			if neg, ok := strings.CutPrefix(op, "-"); ok {
+				t.Operator, t.Negated = neg, true
+			}
+		} else if err := json.Unmarshal(item, &t); err != nil || t.Operator == "" {
+			return nil, chat.InvalidArgument("narrow", "")
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// getMessages serves GET /messages.
+func (h *Handler) getMessages(r *request) (any, error) {
+	var (
+		gp  chat.GetMessagesParams
+		err error
+	)
+	if a, ok := r.params.str("anchor"); ok {
+		gp.Anchor = strings.Trim(strings.TrimSpace(a), `"`)
+	}
+	if first, err := r.params.boolOr("use_first_unread_anchor", false); err != nil {
+		return nil, err
+	} else if first {
+		gp.Anchor = "first_unread"
+	}
+	if ids, err := jsonParam[[]messages.ID](r.params, "message_ids", false); err != nil {
+		return nil, err
+	} else if ids != nil {
+		gp.MessageIDs = *ids
+		if gp.MessageIDs == nil {
+			gp.MessageIDs = []messages.ID{}
+		}
+	}
+	if gp.MessageIDs == nil {
+		n, err := r.params.requiredInt("num_before")
+		if err != nil {
+			return nil, err
+		}
+		gp.NumBefore = int(min(n, 1<<31))
+		if n, err = r.params.requiredInt("num_after"); err != nil {
+			return nil, err
+		}
+		gp.NumAfter = int(min(n, 1<<31))
+	}
+	if gp.IncludeAnchor, err = r.params.boolean("include_anchor"); err != nil {
+		return nil, err
+	}
+	if gp.Narrow, err = narrowParam(r.params); err != nil {
+		return nil, err
+	}
+	if gp.ClientGravatar, err = r.params.boolean("client_gravatar"); err != nil {
+		return nil, err
+	}
+	if gp.ApplyMarkdown, err = r.params.boolean("apply_markdown"); err != nil {
+		return nil, err
+	}
+	if gp.AllowEmptyTopicName, err = r.params.boolOr("allow_empty_topic_name", false); err != nil {
+		return nil, err
+	}
+	return h.svc.GetMessages(r.ctx, r.actor, gp)
+}
+
+// messageID reads the message_id path segment.
+func messageID(r *request) messages.ID {
+	n, _ := strconv.ParseInt(r.path["message_id"], 10, 64)
+	return messages.ID(n)
+}
+
+// getMessage serves GET /messages/{message_id}.
+func (h *Handler) getMessage(r *request) (any, error) {
+	gp := chat.GetMessageParams{MessageID: messageID(r)}
+	var err error
+	if gp.ApplyMarkdown, err = r.params.boolean("apply_markdown"); err != nil {
+		return nil, err
+	}
+	if gp.AllowEmptyTopicName, err = r.params.boolOr("allow_empty_topic_name", false); err != nil {
+		return nil, err
+	}
+	return h.svc.GetMessage(r.ctx, r.actor, gp)
+}

@@ -1,0 +1,212 @@
+package chat
+
+import (
+	"hash/fnv"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// MessageRecord is a message as the API shows it (GET /messages, message events). Flags is set
+// in GET /messages only (events carry them beside the message).
+type MessageRecord struct {
+	ID                 messages.ID  `json:"id"`
+	SenderID           users.ID     `json:"sender_id"`
+	Content            string       `json:"content"`
+	RecipientID        int64        `json:"recipient_id"`
+	Timestamp          int64        `json:"timestamp"`
+	Client             string       `json:"client"`
+	Subject            string       `json:"subject"`
+	TopicLinks         []any        `json:"topic_links"`
+	IsMeMessage        bool         `json:"is_me_message"`
+	Reactions          []any        `json:"reactions"`
+	Submessages        []any        `json:"submessages"`
+	SenderFullName     string       `json:"sender_full_name"`
+	SenderEmail        string       `json:"sender_email"`
+	SenderRealmStr     string       `json:"sender_realm_str"`
+	DisplayRecipient   any          `json:"display_recipient"`
+	Type               string       `json:"type"`
+	StreamID           *channels.ID `json:"stream_id,omitempty"`
+	AvatarURL          *string      `json:"avatar_url"`
+	ContentType        string       `json:"content_type"`
+	LastEditTimestamp  *int64       `json:"last_edit_timestamp,omitempty"`
+	LastMovedTimestamp *int64       `json:"last_moved_timestamp,omitempty"`
+	Flags              *[]string    `json:"flags,omitempty"`
+	MatchContent       *string      `json:"match_content,omitempty"`
+	MatchSubject       *string      `json:"match_subject,omitempty"`
+}
+
+// DisplayRecipientUser is one participant of a direct message in display_recipient.
+type DisplayRecipientUser struct {
+	ID            users.ID `json:"id"`
+	Email         string   `json:"email"`
+	FullName      string   `json:"full_name"`
+	IsMirrorDummy bool     `json:"is_mirror_dummy"`
+}
+
+// messageView says which variant of a message record a client gets.
+type messageView struct {
+	applyMarkdown   bool
+	clientGravatar  bool
+	emptyTopicName  bool
+	emptyTopicLabel string
+}
+
+// messageRecord renders m. The sender's and participants' names and emails come from the world.
+func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
+	sender := w.users[m.SenderID]
+	rec := MessageRecord{
+		ID:             m.ID,
+		SenderID:       m.SenderID,
+		RecipientID:    recipientID(m),
+		Timestamp:      m.Timestamp,
+		Client:         m.Client,
+		TopicLinks:     []any{},
+		IsMeMessage:    messages.IsMeMessage(m.Content),
+		Reactions:      []any{},
+		Submessages:    []any{},
+		SenderFullName: sender.FullName,
+		SenderEmail:    apiEmail(w.realm, sender),
+		SenderRealmStr: realmStr(w.realm.Host()),
+	}
+	if v.applyMarkdown {
+		rec.Content, rec.ContentType = m.Rendered, "text/html"
+	} else {
+		rec.Content, rec.ContentType = m.Content, "text/x-markdown"
+	}
+	if !(v.clientGravatar && gravatarHidden(sender)) {
+		url := avatarURL(sender)
+		rec.AvatarURL = &url
+	}
+	if m.IsDirect() {
+		rec.Type = "private"
+		rec.Subject = ""
+		list := make([]DisplayRecipientUser, 0, len(m.Recipients))
+		for _, id := range m.Recipients {
+			u := w.users[id]
+			list = append(list, DisplayRecipientUser{ID: id, Email: apiEmail(w.realm, u), FullName: u.FullName})
+		}
+		rec.DisplayRecipient = list
+	} else {
+		rec.Type = "stream"
+		c, _ := w.channel(m.ChannelID)
+		rec.DisplayRecipient = c.Name
+		id := m.ChannelID
+		rec.StreamID = &id
+		rec.Subject = topics.Display(m.Topic, v.emptyTopicLabel, v.emptyTopicName)
+	}
+	if m.LastEditTimestamp != 0 {
+		ts := m.LastEditTimestamp
+		rec.LastEditTimestamp = &ts
+	}
+	if m.LastMovedTimestamp != 0 {
+		ts := m.LastMovedTimestamp
+		rec.LastMovedTimestamp = &ts
+	}
+	return rec
+}
+
+// gravatarHidden reports whether clients with client_gravatar compute the sender's avatar
+// themselves: a Gravatar of a user whose email everyone may see.
+func gravatarHidden(u users.User) bool {
+	return u.AvatarSource == users.AvatarGravatar && u.EmailVisibility == users.EmailVisibleEveryone
+}
+
+// realmStr is sender_realm_str: the first label of the organization's host.
+func realmStr(host string) string {
+	label, _, _ := strings.Cut(host, ".")
+	return label
+}
+
+// recipientID is a stable id of the message's conversation: the channel for channel messages,
+// a hash of the participants for direct messages.
+func recipientID(m messages.Message) int64 {
+	if !m.IsDirect() {
+		return int64(m.ChannelID)
+	}
+	h := fnv.New32a()
+	for _, id := range m.Recipients {
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(id >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	return 1<<40 | int64(h.Sum32())
+}
+
+// MessageEvent is a message event. Its content and topic depend on the receiving queue's
+// apply_markdown, client_gravatar and empty_topic_name (see forClient).
+type MessageEvent struct {
+	Type    string        `json:"type"`
+	Message MessageRecord `json:"message"`
+	Flags   []string      `json:"flags"`
+
+	raw, rendered   string
+	hideGravatar    bool
+	topic           string
+	emptyTopicLabel string
+}
+
+// newMessageEvent builds the event of m for recipients with the given flags.
+func (w *world) newMessageEvent(m messages.Message, flags messages.Flags) MessageEvent {
+	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.realm.EmptyTopicDisplayName}
+	return MessageEvent{
+		Type: "message", Message: w.messageRecord(m, v), Flags: flags.Names(),
+		raw: m.Content, rendered: m.Rendered, hideGravatar: gravatarHidden(w.users[m.SenderID]),
+		topic: m.Topic, emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+	}
+}
+
+// forClient picks the content form, avatar and topic display for one queue, and drops the
+// event for queues whose narrow it does not match.
+func (e MessageEvent) forClient(o queueOptions) (any, bool) {
+	if !matchesQueueNarrow(o.narrow, e.Message, e.topic) {
+		return nil, false
+	}
+	if !o.applyMarkdown {
+		e.Message.Content, e.Message.ContentType = e.raw, "text/x-markdown"
+	}
+	if o.clientGravatar && e.hideGravatar {
+		e.Message.AvatarURL = nil
+	}
+	if e.Message.Type == "stream" {
+		e.Message.Subject = topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+	}
+	return e, true
+}
+
+// matchesQueueNarrow evaluates register's narrow ([operator, operand] pairs) on a message:
+// channel/stream (by name), topic, sender (by email) and is:dm; other operators match.
+func matchesQueueNarrow(narrow [][]string, rec MessageRecord, topic string) bool {
+	for _, term := range narrow {
+		if len(term) != 2 {
+			continue
+		}
+		op, operand := strings.TrimPrefix(term[0], "-"), term[1]
+		var ok bool
+		switch op {
+		case "stream", "channel":
+			name, _ := rec.DisplayRecipient.(string)
+			ok = rec.Type == "stream" && strings.EqualFold(name, operand)
+		case "topic", "subject":
+			ok = rec.Type == "stream" && topics.Same(topic, operand)
+		case "sender":
+			ok = strings.EqualFold(rec.SenderEmail, operand)
+		case "is":
+			if operand != "dm" && operand != "private" {
+				continue
+			}
+			ok = rec.Type == "private"
+		default:
+			continue
+		}
+		if ok == strings.HasPrefix(term[0], "-") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,360 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// MaxDirectRecipients bounds the recipients of one direct message.
+const MaxDirectRecipients = 1000
+
+// SendMessageParams are the parameters of POST /messages. A channel message names its channel
+// by ChannelID or ChannelName; a direct message its recipients by UserIDs or Emails.
+type SendMessageParams struct {
+	// Type is "stream" or "channel" for a channel message, "direct" or "private" for a direct
+	// message.
+	Type        string
+	ChannelID   *channels.ID
+	ChannelName string
+	UserIDs     []users.ID
+	Emails      []string
+	// Topic is nil when absent (the empty topic where allowed).
+	Topic   *string
+	Content string
+	// ReadBySender marks the message read for the sender; nil guesses from Client.
+	ReadBySender *bool
+	// Client names the sending client (the client parameter or the User-Agent's first word).
+	Client string
+}
+
+// SendMessageResult is the id of the new message.
+type SendMessageResult struct {
+	ID messages.ID `json:"id"`
+}
+
+// Errors of sending and reading messages.
+var (
+	errInvalidMessage   = &Error{Code: CodeBadRequest, Msg: "Invalid message(s)"}
+	errTopicsRequired   = &Error{Code: CodeBadRequest, Msg: "Topics are required in this organization."}
+	errGeneralChatOnly  = &Error{Code: CodeBadRequest, Msg: "Only the general chat topic is allowed in this channel."}
+	errCannotPost       = &Error{Code: CodeBadRequest, Msg: "You do not have permission to post in this channel."}
+	errCannotStartTopic = &Error{Code: CodeBadRequest, Msg: "You do not have permission to create new topics in this channel."}
+)
+
+func errChannelIDNotFound(id channels.ID) *Error {
+	return Errorf(CodeStreamDoesNotExist, "Channel with ID '%d' does not exist", id).With("stream_id", id)
+}
+
+func errChannelNameNotFound(name string) *Error {
+	return Errorf(CodeStreamDoesNotExist, "Channel '%s' does not exist", name).With("stream", name)
+}
+
+// uiClients are the clients whose messages count as read by their sender (Zulip's heuristic
+// for read_by_sender).
+var uiClients = []string{"website", "zulipmobile", "zulipelectron", "zulipterminal", "zulipandroid", "zulipios", "zulipdesktop", "snipe", "ios", "android"}
+
+func readBySenderDefault(client string) bool {
+	c := strings.ToLower(client)
+	return slices.Contains(uiClients, c) || strings.Contains(c, "desktop app")
+}
+
+// SendMessage sends a message to a channel topic or to users, and delivers message events to
+// its recipients.
+func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessageParams) (SendMessageResult, error) {
+	var direct bool
+	switch p.Type {
+	case "stream", "channel":
+	case "direct", "private":
+		direct = true
+	default:
+		return SendMessageResult{}, badRequest("Invalid message type")
+	}
+	content, err := messages.NormalizeContent(p.Content)
+	if err != nil {
+		return SendMessageResult{}, badRequest("%s", err.Error())
+	}
+	if len(p.UserIDs)+len(p.Emails) > MaxDirectRecipients {
+		return SendMessageResult{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+	}
+	client := p.Client
+	if client == "" {
+		client = "API"
+	}
+	readBySender := readBySenderDefault(client)
+	if p.ReadBySender != nil {
+		readBySender = *p.ReadBySender
+	}
+	var res SendMessageResult
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldWrite(tx)
+		if err != nil {
+			return err
+		}
+		m := messages.Message{
+			SenderID: me.ID, Content: content, Rendered: markdown.Render(content),
+			Timestamp: s.now().Unix(), Client: client,
+		}
+		var recipients []users.ID
+		if direct {
+			if m.Recipients, err = directParticipants(w, me, p); err != nil {
+				return err
+			}
+			recipients = m.Recipients
+		} else {
+			c, err := w.channelForSend(tx.Messages(), me, p)
+			if err != nil {
+				return err
+			}
+			m.ChannelID = c.ID
+			if m.Topic, err = topicForSend(tx.Messages(), w, me, c, p.Topic); err != nil {
+				return err
+			}
+			recipients = w.activeSubscribers(c.ID)
+		}
+		if !slices.Contains(recipients, me.ID) {
+			recipients = append(recipients, me.ID)
+		}
+		rows := make([]messages.UserMessage, 0, len(recipients))
+		for _, id := range recipients {
+			var f messages.Flags
+			if id == me.ID && readBySender {
+				f |= messages.FlagRead
+			}
+			if id != me.ID {
+				f |= mentionFlags(content, w.users[id])
+			}
+			rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
+		}
+		if m.ID, err = tx.Messages().Create(m, rows); err != nil {
+			return err
+		}
+		res.ID = m.ID
+		byFlags := map[messages.Flags][]int64{}
+		var order []messages.Flags
+		for _, r := range rows {
+			if _, ok := byFlags[r.Flags]; !ok {
+				order = append(order, r.Flags)
+			}
+			byFlags[r.Flags] = append(byFlags[r.Flags], int64(r.UserID))
+		}
+		for _, f := range order {
+			ev.add("message", w.newMessageEvent(m, f), byFlags[f])
+		}
+		return nil
+	})
+	if err != nil {
+		return SendMessageResult{}, err
+	}
+	return res, nil
+}
+
+// activeSubscribers lists the active users subscribed to c, ascending.
+func (w *world) activeSubscribers(c channels.ID) []users.ID {
+	var out []users.ID
+	for _, id := range w.subscribers[c] {
+		if w.users[id].IsActive {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// channelForSend finds the channel of a channel message and checks that me may post to it.
+func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
+	var (
+		c  channels.Channel
+		ok bool
+	)
+	switch {
+	case p.ChannelID != nil:
+		c, ok = w.channel(*p.ChannelID)
+		if !ok || !w.metadata(c, me) && !w.content(c, me) {
+			return c, errChannelIDNotFound(*p.ChannelID)
+		}
+	case p.ChannelName != "":
+		var i int
+		i, ok = w.byName[channels.NormalizeName(p.ChannelName)]
+		if ok {
+			c = w.channels[i]
+		}
+		if !ok || !w.metadata(c, me) && !w.content(c, me) {
+			return c, errChannelNameNotFound(p.ChannelName)
+		}
+	default:
+		return c, MissingArgument("to")
+	}
+	v := w.viewer(c.ID, me)
+	if me.IsBot() && me.BotOwnerID != 0 && w.isSubscribed(c.ID, me.BotOwnerID) {
+		v.Subscribed = true
+	}
+	if c.IsArchived || !channels.HasContentAccess(w.m, c, v) {
+		return c, badRequest("Not authorized to send to channel '%s'", c.Name)
+	}
+	if !channels.CanPost(w.m, c, v) {
+		return c, errCannotPost
+	}
+	return c, nil
+}
+
+// effectiveTopicsPolicy resolves inherit against the organization's policy.
+func effectiveTopicsPolicy(c channels.Channel) channels.TopicsPolicy {
+	if c.TopicsPolicy == 0 || c.TopicsPolicy == channels.TopicsInherit {
+		return channels.TopicsAllowEmpty
+	}
+	return c.TopicsPolicy
+}
+
+// topicForSend cleans the topic of a channel message and applies the channel's topics policy
+// and can_create_topic_group.
+func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.Channel, given *string) (string, error) {
+	topic := ""
+	if given != nil {
+		var err error
+		if topic, err = topics.Clean(*given, w.realm.EmptyTopicDisplayName); err != nil {
+			return "", InvalidArgument("topic", err.Error())
+		}
+		topic = topics.Truncate(topic)
+	}
+	switch effectiveTopicsPolicy(c) {
+	case channels.TopicsDisableEmpty:
+		if topic == "" {
+			return "", errTopicsRequired
+		}
+	case channels.TopicsEmptyTopicOnly:
+		if topic != "" {
+			return "", errGeneralChatOnly
+		}
+	}
+	v := w.viewer(c.ID, me)
+	if !channels.IsZeroSetting(c.CanCreateTopicGroup) && !channels.CanCreateTopic(w.m, c, v) {
+		existing, err := r.TopicMessageIDs(c.ID, topic, 1)
+		if err != nil {
+			return "", err
+		}
+		if len(existing) == 0 {
+			return "", errCannotStartTopic
+		}
+	}
+	return topic, nil
+}
+
+// directParticipants resolves the recipients of a direct message; the result includes the
+// sender and is ascending.
+func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.ID, error) {
+	if len(p.UserIDs) == 0 && len(p.Emails) == 0 {
+		return nil, badRequest("Message must have recipients")
+	}
+	var to []users.ID
+	for _, id := range p.UserIDs {
+		u, ok := w.users[id]
+		if !ok {
+			return nil, badRequest("Invalid user ID %d", id)
+		}
+		if !u.IsActive {
+			return nil, badRequest("'%s' is no longer using Zulip.", apiEmail(w.realm, u))
+		}
+		to = append(to, id)
+	}
+	for _, email := range p.Emails {
+		u, ok := w.userByEmail(strings.TrimSpace(email))
+		if !ok {
+			return nil, badRequest("Invalid email '%s'", email)
+		}
+		if !u.IsActive {
+			return nil, badRequest("'%s' is no longer using Zulip.", email)
+		}
+		to = append(to, u.ID)
+	}
+	return messages.Participants(me.ID, to), nil
+}
+
+// userByEmail finds a user by API email or delivery email, case-insensitively.
+func (w *world) userByEmail(email string) (users.User, bool) {
+	for _, u := range w.all {
+		if strings.EqualFold(u.Email, email) || strings.EqualFold(apiEmail(w.realm, u), email) {
+			return u, true
+		}
+	}
+	return users.User{}, false
+}
+
+var mentionRE = regexp.MustCompile(`@_?\*\*([^*]+)\*\*`)
+
+// mentionFlags are the mention flags content gives to user u: @**Full Name** (or
+// @**Full Name|id**) mentions u, @**all**, @**everyone**, @**channel** and @**stream** are
+// channel-wide mentions, @**topic** a topic-wide one. Silent mentions (@_**...**) flag nothing.
+func mentionFlags(content string, u users.User) messages.Flags {
+	var f messages.Flags
+	for _, m := range mentionRE.FindAllStringSubmatch(content, -1) {
+		if strings.HasPrefix(m[0], "@_") {
+			continue
+		}
+		name := m[1]
+		switch strings.ToLower(name) {
+		case "all", "everyone", "channel", "stream":
+			f |= messages.FlagStreamWildcardMentioned
+			continue
+		case "topic":
+			f |= messages.FlagTopicWildcardMentioned
+			continue
+		}
+		if n, id, ok := strings.Cut(name, "|"); ok {
+			if id == fmt.Sprint(u.ID) {
+				f |= messages.FlagMentioned
+			}
+			name = n
+			continue
+		}
+		if strings.EqualFold(name, u.FullName) {
+			f |= messages.FlagMentioned
+		}
+	}
+	return f
+}
+
+// historyChannels lists the channels whose whole history u may read: content access and a
+// history that is public (to subscribers).
+func (w *world) historyChannels(u users.User) []channels.ID {
+	var out []channels.ID
+	for _, c := range w.channels {
+		if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, u) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// canRead reports whether u may read m: a row for it, or a channel whose history u may read.
+func (w *world) canRead(u users.User, m messages.Message, received bool) bool {
+	if received {
+		return true
+	}
+	if m.IsDirect() {
+		return false
+	}
+	c, ok := w.channel(m.ChannelID)
+	return ok && (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, u)
+}
+
+// errMessageNotFound maps a storage miss to the API's error.
+func errMessageNotFound(err error) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return errInvalidMessage
+	}
+	return err
+}

@@ -1,0 +1,433 @@
+package chat
+
+import (
+	"cmp"
+	"context"
+	"html"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// Limits of GET /messages.
+const (
+	MaxMessagesPerFetch = 5000
+	MaxNarrowLength     = 100
+	// largerThanMaxMessageID is the anchor reported for anchor=newest (Zulip's value).
+	largerThanMaxMessageID = 10000000000000000
+)
+
+// NarrowTerm is one term of a narrow as the client sent it. Operand is a string, a number, or
+// a list of numbers or strings (dm).
+type NarrowTerm struct {
+	Operator string `json:"operator"`
+	Operand  any    `json:"operand"`
+	Negated  bool   `json:"negated,omitempty"`
+}
+
+// GetMessagesParams are the parameters of GET /messages.
+type GetMessagesParams struct {
+	// Anchor is "newest", "oldest", "first_unread" or a message id; "" requires MessageIDs.
+	Anchor        string
+	NumBefore     int
+	NumAfter      int
+	IncludeAnchor *bool // default true
+	Narrow        []NarrowTerm
+	// ClientGravatar and ApplyMarkdown default to true.
+	ClientGravatar      *bool
+	ApplyMarkdown       *bool
+	AllowEmptyTopicName bool
+	// MessageIDs fetches exactly these messages (no anchor).
+	MessageIDs []messages.ID
+}
+
+// GetMessagesResult is the response of GET /messages. The anchor fields are absent when
+// MessageIDs were given.
+type GetMessagesResult struct {
+	Messages       []MessageRecord `json:"messages"`
+	Anchor         *int64          `json:"anchor,omitempty"`
+	FoundAnchor    *bool           `json:"found_anchor,omitempty"`
+	FoundOldest    *bool           `json:"found_oldest,omitempty"`
+	FoundNewest    *bool           `json:"found_newest,omitempty"`
+	HistoryLimited bool            `json:"history_limited"`
+}
+
+func errBadNarrow(detail string) *Error {
+	return Errorf(CodeBadNarrow, "Invalid narrow operator: %s", detail)
+}
+
+func orTrue(b *bool) bool { return b == nil || *b }
+
+// GetMessages returns the messages around an anchor that match the narrow and that the actor
+// may read: those they received, and the history of channels they may read.
+func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesParams) (GetMessagesResult, error) {
+	if p.NumBefore < 0 || p.NumAfter < 0 {
+		return GetMessagesResult{}, badRequest("Invalid num_before or num_after")
+	}
+	if p.NumBefore+p.NumAfter > MaxMessagesPerFetch {
+		return GetMessagesResult{}, badRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
+	}
+	if len(p.Narrow) > MaxNarrowLength {
+		return GetMessagesResult{}, badRequest("narrow is too long (limit: %d items)", MaxNarrowLength)
+	}
+	if len(p.MessageIDs) > MaxMessagesPerFetch {
+		return GetMessagesResult{}, badRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
+	}
+	if p.MessageIDs == nil && p.Anchor == "" {
+		return GetMessagesResult{}, MissingArgument("anchor")
+	}
+	if p.MessageIDs != nil && p.Anchor != "" {
+		return GetMessagesResult{}, badRequest("Unsupported parameter combination: anchor, message_ids")
+	}
+	view := messageView{applyMarkdown: orTrue(p.ApplyMarkdown), clientGravatar: orTrue(p.ClientGravatar), emptyTopicName: p.AllowEmptyTopicName}
+	var res GetMessagesResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldRead(tx)
+		if err != nil {
+			return err
+		}
+		view.emptyTopicLabel = w.realm.EmptyTopicDisplayName
+		terms, err := w.resolveNarrow(me, p.Narrow)
+		if err != nil {
+			return err
+		}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: w.historyChannels(me), Terms: terms}
+		var matches []storage.MessageMatch
+		if p.MessageIDs != nil {
+			matches, err = fetchIDs(tx.Messages(), q, p.MessageIDs)
+		} else {
+			matches, err = fetchAround(tx.Messages(), q, p, &res)
+		}
+		if err != nil {
+			return err
+		}
+		search := searchText(terms)
+		res.Messages = make([]MessageRecord, len(matches))
+		for i, m := range matches {
+			rec := w.messageRecord(m.Message, view)
+			flags := m.Flags
+			if !m.Received {
+				flags = messages.FlagRead | messages.FlagHistorical
+			}
+			names := flags.Names()
+			rec.Flags = &names
+			if search != "" {
+				mc, ms := rec.Content, html.EscapeString(rec.Subject)
+				rec.MatchContent, rec.MatchSubject = &mc, &ms
+			}
+			res.Messages[i] = rec
+		}
+		return nil
+	})
+	if err != nil {
+		return GetMessagesResult{}, err
+	}
+	return res, nil
+}
+
+// fetchIDs returns the listed messages the query lets the user read.
+func fetchIDs(r storage.MessageReader, q storage.MessageQuery, ids []messages.ID) ([]storage.MessageMatch, error) {
+	var out []storage.MessageMatch
+	want := map[messages.ID]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	for id := range want {
+		q.MinID, q.MaxID, q.Limit, q.Newest = id, id, 1, false
+		got, err := r.Query(q)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	sortMatches(out)
+	return out, nil
+}
+
+func sortMatches(l []storage.MessageMatch) {
+	slices.SortFunc(l, func(a, b storage.MessageMatch) int { return cmp.Compare(a.Message.ID, b.Message.ID) })
+}
+
+// fetchAround resolves the anchor and reads num_before messages before it and num_after after
+// it, setting the anchor fields of res the way Zulip does.
+func fetchAround(r storage.MessageReader, q storage.MessageQuery, p GetMessagesParams, res *GetMessagesResult) ([]storage.MessageMatch, error) {
+	var (
+		anchor              int64
+		toLeft, toRight     bool
+		includeAnchor       = orTrue(p.IncludeAnchor)
+		numBefore, numAfter = p.NumBefore, p.NumAfter
+	)
+	switch p.Anchor {
+	case "newest":
+		anchor, toRight = largerThanMaxMessageID, true
+	case "oldest":
+		anchor, toLeft = 0, true
+	case "first_unread":
+		uq := q
+		uq.Terms = append(append([]messages.Term{}, q.Terms...), messages.Term{Operator: messages.OpIs, Text: messages.IsUnread})
+		uq.Limit = 1
+		first, err := r.Query(uq)
+		if err != nil {
+			return nil, err
+		}
+		if len(first) == 0 {
+			anchor, toRight = largerThanMaxMessageID, true
+		} else {
+			anchor = int64(first[0].Message.ID)
+		}
+	default:
+		n, err := strconv.ParseInt(strings.Trim(p.Anchor, `"`), 10, 64)
+		if err != nil || n < 0 {
+			return nil, InvalidArgument("anchor", "")
+		}
+		anchor = min(n, largerThanMaxMessageID)
+	}
+	if toRight {
+		numAfter = 0
+	}
+	var before, at, after []storage.MessageMatch
+	if numBefore > 0 && anchor > 0 {
+		bq := q
+		bq.MinID, bq.MaxID, bq.Newest, bq.Limit = 0, messages.ID(anchor-1), true, numBefore
+		var err error
+		if before, err = r.Query(bq); err != nil {
+			return nil, err
+		}
+	}
+	if !toRight {
+		aq := q
+		aq.MinID, aq.MaxID, aq.Newest, aq.Limit = messages.ID(anchor), 0, false, numAfter+1
+		got, err := r.Query(aq)
+		if err != nil {
+			return nil, err
+		}
+		if len(got) > 0 && int64(got[0].Message.ID) == anchor {
+			at, got = got[:1], got[1:]
+		}
+		if len(got) > numAfter {
+			got = got[:numAfter]
+		}
+		after = got
+	}
+	foundAnchor := len(at) == 1
+	foundOldest := toLeft || len(before) < numBefore
+	foundNewest := toRight || len(after) < numAfter
+	res.Anchor, res.FoundAnchor, res.FoundOldest, res.FoundNewest = &anchor, &foundAnchor, &foundOldest, &foundNewest
+	out := append([]storage.MessageMatch{}, before...)
+	if includeAnchor {
+		out = append(out, at...)
+	}
+	return append(out, after...), nil
+}
+
+// searchText is the text of the narrow's search terms ("" when it has none).
+func searchText(terms []messages.Term) string {
+	var parts []string
+	for _, t := range terms {
+		if t.Operator == messages.OpSearch && !t.Negated {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// resolveNarrow turns the client's narrow into terms, resolving channel names and emails.
+// Unknown operators, channels and users are BAD_NARROW; a channel the user may not see is
+// reported as unknown.
+func (w *world) resolveNarrow(me users.User, narrow []NarrowTerm) ([]messages.Term, error) {
+	terms := make([]messages.Term, 0, len(narrow))
+	for _, n := range narrow {
+		op, ok := messages.CanonicalOperator(n.Operator)
+		if !ok {
+			return nil, errBadNarrow("unknown operator")
+		}
+		t := messages.Term{Operator: op, Negated: n.Negated}
+		switch op {
+		case messages.OpChannel:
+			c, ok := w.channelOperand(me, n.Operand)
+			if !ok {
+				return nil, errBadNarrow("unknown channel")
+			}
+			t.Channel = c
+		case messages.OpTopic, messages.OpSearch:
+			s, ok := n.Operand.(string)
+			if !ok {
+				return nil, errBadNarrow("invalid operand")
+			}
+			if op == messages.OpTopic {
+				clean, err := topics.Clean(s, w.realm.EmptyTopicDisplayName)
+				if err != nil {
+					return nil, errBadNarrow("invalid operand")
+				}
+				s = clean
+			}
+			t.Text = s
+		case messages.OpIs:
+			s, _ := n.Operand.(string)
+			is, ok := messages.CanonicalIs(s)
+			if !ok {
+				return nil, errBadNarrow("unknown 'is' operand")
+			}
+			t.Text = is
+		case messages.OpSender, messages.OpDMIncluding:
+			u, ok := w.userOperand(n.Operand)
+			if !ok {
+				return nil, errBadNarrow("unknown user")
+			}
+			t.User = u
+		case messages.OpDM:
+			ids, ok := w.usersOperand(n.Operand)
+			if !ok {
+				return nil, errBadNarrow("unknown user")
+			}
+			t.Users = messages.Participants(me.ID, ids)
+		case messages.OpID:
+			id, ok := intOperand(n.Operand)
+			if !ok {
+				return nil, errBadNarrow("invalid message ID")
+			}
+			t.Message = messages.ID(id)
+		}
+		terms = append(terms, t)
+	}
+	return terms, nil
+}
+
+func intOperand(v any) (int64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return int64(x), x == float64(int64(x))
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// channelOperand resolves a channel by id or name among the channels me may see.
+func (w *world) channelOperand(me users.User, v any) (channels.ID, bool) {
+	var c channels.Channel
+	var ok bool
+	if id, isInt := intOperand(v); isInt {
+		c, ok = w.channel(channels.ID(id))
+	} else if name, isStr := v.(string); isStr {
+		var i int
+		if i, ok = w.byName[channels.NormalizeName(name)]; ok {
+			c = w.channels[i]
+		}
+	}
+	if !ok || !w.metadata(c, me) {
+		return 0, false
+	}
+	return c.ID, true
+}
+
+// userOperand resolves a user by id or email.
+func (w *world) userOperand(v any) (users.ID, bool) {
+	if id, ok := intOperand(v); ok {
+		_, known := w.users[users.ID(id)]
+		return users.ID(id), known
+	}
+	if email, ok := v.(string); ok {
+		u, found := w.userByEmail(strings.TrimSpace(email))
+		return u.ID, found
+	}
+	return 0, false
+}
+
+// usersOperand resolves a dm operand: a list of ids or emails, one id, or comma-separated
+// emails.
+func (w *world) usersOperand(v any) ([]users.ID, bool) {
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case string:
+		for _, e := range strings.Split(x, ",") {
+			items = append(items, e)
+		}
+	default:
+		items = []any{v}
+	}
+	if len(items) == 0 || len(items) > MaxDirectRecipients {
+		return nil, false
+	}
+	out := make([]users.ID, 0, len(items))
+	for _, it := range items {
+		id, ok := w.userOperand(it)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, id)
+	}
+	return out, true
+}
+
+// GetMessageParams are the parameters of GET /messages/{message_id}.
+type GetMessageParams struct {
+	MessageID           messages.ID
+	ApplyMarkdown       *bool // default true
+	AllowEmptyTopicName bool
+}
+
+// GetMessageResult holds one message and its Markdown source.
+type GetMessageResult struct {
+	RawContent string        `json:"raw_content"`
+	Message    MessageRecord `json:"message"`
+}
+
+// GetMessage returns one message the actor may read; others are "Invalid message(s)".
+func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParams) (GetMessageResult, error) {
+	var res GetMessageResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldRead(tx)
+		if err != nil {
+			return err
+		}
+		m, err := tx.Messages().Get(p.MessageID)
+		if err != nil {
+			return errMessageNotFound(err)
+		}
+		rows, err := tx.Messages().UserRows(me.ID, []messages.ID{m.ID})
+		if err != nil {
+			return err
+		}
+		if !w.canRead(me, m, len(rows) == 1) {
+			return errInvalidMessage
+		}
+		flags := messages.FlagRead | messages.FlagHistorical
+		if len(rows) == 1 {
+			flags = rows[0].Flags
+		}
+		rec := w.messageRecord(m, messageView{
+			applyMarkdown: orTrue(p.ApplyMarkdown), emptyTopicName: p.AllowEmptyTopicName,
+			emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+		})
+		names := flags.Names()
+		rec.Flags = &names
+		res = GetMessageResult{RawContent: m.Content, Message: rec}
+		return nil
+	})
+	if err != nil {
+		return GetMessageResult{}, err
+	}
+	return res, nil
+}

@@ -1,0 +1,399 @@
+package memory
+
+import (
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// messageData is the messages area of the store: messages by id and each message's rows by
+// user.
+type messageData struct {
+	messages map[messages.ID]messages.Message
+	msgSeq   messages.ID
+	rows     map[messages.ID]map[users.ID]messages.Flags
+}
+
+func newMessageData() messageData {
+	return messageData{
+		messages: map[messages.ID]messages.Message{},
+		rows:     map[messages.ID]map[users.ID]messages.Flags{},
+	}
+}
+
+// messageTx is the messages accessor; j is nil in a read-only transaction.
+type messageTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a messageTx) md() *messageData { return &a.t.d.msgs }
+
+// ascending returns the ids of the messages that pass keep, ascending.
+func (a messageTx) ascending(keep func(messages.Message) bool) []messages.ID {
+	var ids []messages.ID
+	for id, m := range a.md().messages {
+		if keep == nil || keep(m) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func (a messageTx) Get(id messages.ID) (messages.Message, error) {
+	if err := a.t.live(); err != nil {
+		return messages.Message{}, err
+	}
+	m, ok := a.md().messages[id]
+	if !ok {
+		return messages.Message{}, notFound("message", id)
+	}
+	return m.Clone(), nil
+}
+
+func (a messageTx) GetMany(ids []messages.ID) ([]messages.Message, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	found := map[messages.ID]messages.Message{}
+	for _, id := range ids {
+		if m, ok := a.md().messages[id]; ok {
+			found[id] = m
+		}
+	}
+	return sortedValues(found, messages.Message.Clone), nil
+}
+
+func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	if q.Limit <= 0 {
+		return []storage.MessageMatch{}, nil
+	}
+	ids := a.ascending(func(m messages.Message) bool {
+		return m.ID >= q.MinID && (q.MaxID == 0 || m.ID <= q.MaxID)
+	})
+	if q.Newest {
+		slices.Reverse(ids)
+	}
+	out := []storage.MessageMatch{}
+	for _, id := range ids {
+		m := a.md().messages[id]
+		flags, received := a.md().rows[id][q.User]
+		if !received && (m.IsDirect() || !slices.Contains(q.HistoryChannels, m.ChannelID)) {
+			continue
+		}
+		if !messages.Match(q.Terms, m, flags, received) {
+			continue
+		}
+		out = append(out, storage.MessageMatch{Message: m.Clone(), Flags: flags, Received: received})
+		if len(out) == q.Limit {
+			break
+		}
+	}
+	if q.Newest {
+		slices.Reverse(out)
+	}
+	return out, nil
+}
+
+func (a messageTx) Rows(ids []messages.ID) ([]messages.UserMessage, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var out []messages.UserMessage
+	for _, id := range ids {
+		byUser := a.md().rows[id]
+		us := make([]users.ID, 0, len(byUser))
+		for u := range byUser {
+			us = append(us, u)
+		}
+		slices.Sort(us)
+		for _, u := range us {
+			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: byUser[u]})
+		}
+	}
+	return out, nil
+}
+
+func (a messageTx) UserRows(u users.ID, ids []messages.ID) ([]messages.UserMessage, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var out []messages.UserMessage
+	for _, id := range ids {
+		if f, ok := a.md().rows[id][u]; ok {
+			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: f})
+		}
+	}
+	return out, nil
+}
+
+func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messages.UserMessage, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	var out []messages.UserMessage
+	for _, id := range a.ascending(nil) {
+		f, ok := a.md().rows[id][u]
+		if ok && f&set == set && f&clear == 0 {
+			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: f})
+		}
+	}
+	return out, nil
+}
+
+func (a messageTx) MaxUserMessageID(u users.ID) (messages.ID, error) {
+	if err := a.t.live(); err != nil {
+		return 0, err
+	}
+	var max messages.ID
+	for id, byUser := range a.md().rows {
+		if _, ok := byUser[u]; ok && id > max {
+			max = id
+		}
+	}
+	return max, nil
+}
+
+func (a messageTx) DirectWith(u users.ID) ([]messages.Message, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	var out []messages.Message
+	for _, id := range a.ascending(func(m messages.Message) bool {
+		return m.IsDirect() && slices.Contains(m.Recipients, u)
+	}) {
+		out = append(out, a.md().messages[id].Clone())
+	}
+	return out, nil
+}
+
+func (a messageTx) TopicMessageIDs(c channels.ID, topic string, limit int) ([]messages.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	ids := a.ascending(func(m messages.Message) bool {
+		return !m.IsDirect() && m.ChannelID == c && topics.Same(m.Topic, topic)
+	})
+	slices.Reverse(ids)
+	if limit > 0 && len(ids) > limit {
+		ids = ids[:limit]
+	}
+	return ids, nil
+}
+
+func (a messageTx) Topics(c channels.ID, user users.ID, fullHistory bool) ([]storage.TopicSummary, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	ids := a.ascending(func(m messages.Message) bool {
+		if m.IsDirect() || m.ChannelID != c {
+			return false
+		}
+		_, received := a.md().rows[m.ID][user]
+		return fullHistory || received
+	})
+	seen := map[string]bool{}
+	out := []storage.TopicSummary{}
+	for i := len(ids) - 1; i >= 0; i-- {
+		m := a.md().messages[ids[i]]
+		if k := topics.Key(m.Topic); !seen[k] {
+			seen[k] = true
+			out = append(out, storage.TopicSummary{Name: m.Topic, MaxID: m.ID})
+		}
+	}
+	return out, nil
+}
+
+func (a messageTx) Activity(ids []channels.ID, since int64) ([]storage.ChannelActivity, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	byChannel := map[channels.ID]*storage.ChannelActivity{}
+	for _, c := range ids {
+		byChannel[c] = &storage.ChannelActivity{ChannelID: c}
+	}
+	for _, m := range a.md().messages {
+		act, ok := byChannel[m.ChannelID]
+		if !ok || m.IsDirect() {
+			continue
+		}
+		if act.FirstMessageID == 0 || m.ID < act.FirstMessageID {
+			act.FirstMessageID = m.ID
+		}
+		act.LastTimestamp = max(act.LastTimestamp, m.Timestamp)
+		if m.Timestamp >= since {
+			act.RecentCount++
+		}
+	}
+	out := make([]storage.ChannelActivity, 0, len(byChannel))
+	for _, act := range byChannel {
+		out = append(out, *act)
+	}
+	slices.SortFunc(out, func(x, y storage.ChannelActivity) int { return int(x.ChannelID - y.ChannelID) })
+	return out, nil
+}
+
+func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	if err := a.t.live(); err != nil {
+		return 0, err
+	}
+	m = m.Clone()
+	m.ID = nextID(a.j, &a.md().msgSeq)
+	setKey(a.j, a.md().messages, m.ID, m)
+	byUser := map[users.ID]messages.Flags{}
+	for _, r := range rows {
+		byUser[r.UserID] = r.Flags
+	}
+	setKey(a.j, a.md().rows, m.ID, byUser)
+	return m.ID, nil
+}
+
+func (a messageTx) Update(m messages.Message) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if _, ok := a.md().messages[m.ID]; !ok {
+		return notFound("message", m.ID)
+	}
+	setKey(a.j, a.md().messages, m.ID, m.Clone())
+	return nil
+}
+
+func (a messageTx) Delete(ids []messages.ID) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		deleteKey(a.j, a.md().messages, id)
+		deleteKey(a.j, a.md().rows, id)
+	}
+	return nil
+}
+
+func (a messageTx) SetFlags(u users.ID, ids []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	changed := []messages.ID{}
+	for _, id := range ids {
+		byUser := a.md().rows[id]
+		f, ok := byUser[u]
+		if !ok {
+			continue
+		}
+		nf := (f | add) &^ remove
+		if nf != f {
+			setKey(a.j, byUser, u, nf)
+			changed = append(changed, id)
+		}
+	}
+	return changed, nil
+}
+
+func (a messageTx) PutRows(rows []messages.UserMessage) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		byUser, ok := a.md().rows[r.MessageID]
+		if !ok {
+			if _, exists := a.md().messages[r.MessageID]; !exists {
+				return notFound("message", r.MessageID)
+			}
+			byUser = map[users.ID]messages.Flags{}
+			setKey(a.j, a.md().rows, r.MessageID, byUser)
+		}
+		setKey(a.j, byUser, r.UserID, r.Flags)
+	}
+	return nil
+}
+
+// userTopicKey identifies a user's row for one topic.
+type userTopicKey struct {
+	user    users.ID
+	channel channels.ID
+	topic   string // topics.Key
+}
+
+// userTopicTx is the user-topics accessor; j is nil in a read-only transaction.
+type userTopicTx struct {
+	t *readTx
+	j *journal
+}
+
+func sortUserTopics(l []topics.UserTopic) {
+	slices.SortFunc(l, func(x, y topics.UserTopic) int {
+		switch {
+		case x.UserID != y.UserID:
+			return int(x.UserID - y.UserID)
+		case x.ChannelID != y.ChannelID:
+			return int(x.ChannelID - y.ChannelID)
+		case topics.Key(x.Topic) < topics.Key(y.Topic):
+			return -1
+		case topics.Key(x.Topic) > topics.Key(y.Topic):
+			return 1
+		}
+		return 0
+	})
+}
+
+func (a userTopicTx) ListForUser(u users.ID) ([]topics.UserTopic, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := []topics.UserTopic{}
+	for k, ut := range a.t.d.userTopics {
+		if k.user == u {
+			out = append(out, ut)
+		}
+	}
+	sortUserTopics(out)
+	return out, nil
+}
+
+func (a userTopicTx) ListForTopic(c channels.ID, topic string) ([]topics.UserTopic, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := []topics.UserTopic{}
+	for k, ut := range a.t.d.userTopics {
+		if k.channel == c && k.topic == topics.Key(topic) {
+			out = append(out, ut)
+		}
+	}
+	sortUserTopics(out)
+	return out, nil
+}
+
+func (a userTopicTx) Put(ut topics.UserTopic) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	setKey(a.j, a.t.d.userTopics, userTopicKey{ut.UserID, ut.ChannelID, topics.Key(ut.Topic)}, ut)
+	return nil
+}
+
+func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	deleteKey(a.j, a.t.d.userTopics, userTopicKey{u, c, topics.Key(topic)})
+	return nil
+}

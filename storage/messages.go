@@ -1,0 +1,94 @@
+package storage
+
+import (
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/users"
+)
+
+// MessageQuery selects messages for one user: those the user has a row for (received, or
+// added to their history), and every message of HistoryChannels. Terms narrow the selection
+// further (messages.Match decides what they match). The ids are bounded by MinID and MaxID
+// (inclusive; MaxID 0 means no upper bound), and at most Limit messages are returned (0 means
+// none): the lowest ids in the range, or the highest ones when Newest is set. The result is
+// ascending by id either way.
+type MessageQuery struct {
+	User            users.ID
+	HistoryChannels []channels.ID
+	Terms           []messages.Term
+	MinID, MaxID    messages.ID
+	Newest          bool
+	Limit           int
+}
+
+// MessageMatch is one message of a query's result with the user's flags on it; Received is
+// false when the user has no row (the message comes from a channel's history).
+type MessageMatch struct {
+	Message  messages.Message
+	Flags    messages.Flags
+	Received bool
+}
+
+// ChannelActivity summarises a channel's messages: its oldest message id (0 when it has none),
+// its newest message's time, and how many of its messages were sent at or after Since.
+type ChannelActivity struct {
+	ChannelID      channels.ID
+	FirstMessageID messages.ID
+	LastTimestamp  int64
+	RecentCount    int
+}
+
+// TopicSummary is one topic of a channel: its name as its newest message carries it and the
+// id of that message.
+type TopicSummary struct {
+	Name  string
+	MaxID messages.ID
+}
+
+// MessageReader reads messages and users' rows for them.
+type MessageReader interface {
+	// Get returns one message; ErrNotFound when there is none.
+	Get(messages.ID) (messages.Message, error)
+	// GetMany returns the messages with the given ids that exist, ascending by id.
+	GetMany(ids []messages.ID) ([]messages.Message, error)
+	// Query runs a MessageQuery.
+	Query(MessageQuery) ([]MessageMatch, error)
+	// Rows returns the rows of the given messages (every user's), ascending by message id
+	// then user id.
+	Rows(ids []messages.ID) ([]messages.UserMessage, error)
+	// UserRows returns the user's rows of the given messages, ascending by message id.
+	UserRows(u users.ID, ids []messages.ID) ([]messages.UserMessage, error)
+	// UserRowsWhere returns every row of the user whose flags include all of set and none of
+	// clear, ascending by message id.
+	UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messages.UserMessage, error)
+	// MaxUserMessageID is the highest message id the user has a row for (0 when none).
+	MaxUserMessageID(u users.ID) (messages.ID, error)
+	// DirectWith returns the direct messages the user takes part in, ascending by id.
+	DirectWith(u users.ID) ([]messages.Message, error)
+	// TopicMessageIDs returns the ids of a channel's messages in the topic (compared
+	// case-insensitively), newest first, at most limit of them (0: all).
+	TopicMessageIDs(c channels.ID, topic string, limit int) ([]messages.ID, error)
+	// Topics lists the topics of a channel, newest first: of all its messages with
+	// fullHistory, else of those the user has a row for.
+	Topics(c channels.ID, user users.ID, fullHistory bool) ([]TopicSummary, error)
+	// Activity summarises the given channels (one entry per channel, ascending; channels
+	// without messages have zero fields) counting messages sent at or after since.
+	Activity(ids []channels.ID, since int64) ([]ChannelActivity, error)
+}
+
+// MessageWriter reads and writes messages.
+type MessageWriter interface {
+	MessageReader
+	// Create stores a new message (its ID is ignored) with the rows of its recipients (their
+	// MessageID is ignored), and returns the new id, higher than every earlier one.
+	Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error)
+	// Update replaces a message. ErrNotFound for an unknown id.
+	Update(messages.Message) error
+	// Delete removes the messages and every row for them; unknown ids are ignored.
+	Delete(ids []messages.ID) error
+	// SetFlags adds and removes flags on the user's rows of the given messages; rows the user
+	// lacks are left alone. It returns the ids whose flags changed, ascending.
+	SetFlags(u users.ID, ids []messages.ID, add, remove messages.Flags) ([]messages.ID, error)
+	// PutRows creates or replaces rows, keyed by (UserID, MessageID).
+	PutRows([]messages.UserMessage) error
+}
