@@ -32,6 +32,10 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyNavigationView(t, state, ev)
 	case "realm_linkifiers", "realm_filters", "realm_playgrounds":
 		applyRealmList(state, ev, ev["type"].(string))
+	case "message":
+		applyMessage(t, state, ev, self)
+	case "update_message_flags":
+		applyUpdateMessageFlags(t, state, ev, self)
 	default:
 		t.Fatalf("no applier for event %v", ev)
 	}

@@ -51,6 +51,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, usersConsistencyCases()...)
 	cases = append(cases, channelsConsistencyCases()...)
 	cases = append(cases, draftsConsistencyCases()...)
+	cases = append(cases, messagesConsistencyCases()...)
 	cases = append(cases, snippetsAndViewsConsistencyCases()...)
 	cases = append(cases, linkifiersConsistencyCases()...)
 	return cases

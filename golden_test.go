@@ -32,6 +32,7 @@ var goldenEvents = []struct {
 	{"drafts", "member", chat.ClientCapabilities{}, goldenDrafts},
 	{"saved_snippets-navigation_view", "member", chat.ClientCapabilities{}, goldenSnippetsAndViews},
 	{"realm_linkifiers-realm_playgrounds", "member", chat.ClientCapabilities{LinkifierURLTemplate: true}, goldenLinkifiers},
+	{"message-update_message_flags", "member", chat.ClientCapabilities{}, goldenDirectMessageAndFlags},
 }
 
 func TestGoldenEvents(t *testing.T) {

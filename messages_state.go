@@ -90,7 +90,7 @@ func messagesInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueP
 	label := w.realm.EmptyTopicDisplayName
 	knowsEmpty := p.ClientCapabilities.EmptyTopicName
 	if want("message") {
-		max, err := tx.Messages().MaxUserMessageID(viewer.ID)
+		max, err := tx.Messages().MaxReceivedID(viewer.ID)
 		if err != nil {
 			return err
 		}

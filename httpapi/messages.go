@@ -95,7 +95,7 @@ func channelTo(to string) (*channels.ID, string, error) {
 		id := channels.ID(n)
 		return &id, "", nil
 	}
-	return nil, to, nil
+	return nil, s, nil
 }
 
 // directTo reads the to of a direct message: a JSON list of ids or of emails, or
@@ -221,4 +221,22 @@ func (h *Handler) getMessage(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.GetMessage(r.ctx, r.actor, gp)
+}
+
+// updateMessageFlags serves POST /messages/flags.
+func (h *Handler) updateMessageFlags(r *request) (any, error) {
+	var (
+		fp  chat.UpdateMessageFlagsParams
+		err error
+	)
+	if fp.Messages, err = requiredJSON[[]messages.ID](r.params, "messages", false); err != nil {
+		return nil, err
+	}
+	if fp.Op, err = r.params.requiredStr("op"); err != nil {
+		return nil, err
+	}
+	if fp.Flag, err = r.params.requiredStr("flag"); err != nil {
+		return nil, err
+	}
+	return h.svc.UpdateMessageFlags(r.ctx, r.actor, fp)
 }

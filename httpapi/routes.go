@@ -89,6 +89,7 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "messages", authRequired, h.sendMessage},
 		{http.MethodGet, "messages", authRequired, h.getMessages},
 		{http.MethodGet, "messages/{message_id}", authRequired, h.getMessage},
+		{http.MethodPost, "messages/flags", authRequired, h.updateMessageFlags},
 	}
 }
 

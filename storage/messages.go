@@ -61,8 +61,9 @@ type MessageReader interface {
 	// UserRowsWhere returns every row of the user whose flags include all of set and none of
 	// clear, ascending by message id.
 	UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messages.UserMessage, error)
-	// MaxUserMessageID is the highest message id the user has a row for (0 when none).
-	MaxUserMessageID(u users.ID) (messages.ID, error)
+	// MaxReceivedID is the highest message id the user received: the highest of the user's
+	// rows without the historical flag (0 when none).
+	MaxReceivedID(u users.ID) (messages.ID, error)
 	// DirectWith returns the direct messages the user takes part in, ascending by id.
 	DirectWith(u users.ID) ([]messages.Message, error)
 	// TopicMessageIDs returns the ids of a channel's messages in the topic (compared

@@ -155,13 +155,13 @@ func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messa
 	return out, nil
 }
 
-func (a messageTx) MaxUserMessageID(u users.ID) (messages.ID, error) {
+func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
 	if err := a.t.live(); err != nil {
 		return 0, err
 	}
 	var max messages.ID
 	for id, byUser := range a.md().rows {
-		if _, ok := byUser[u]; ok && id > max {
+		if f, ok := byUser[u]; ok && f&messages.FlagHistorical == 0 && id > max {
 			max = id
 		}
 	}

@@ -89,16 +89,16 @@ func testMessages(t *testing.T, open Opener) {
 				{UserID: w.u[0], MessageID: a.ID, Flags: messages.FlagRead}, {UserID: w.u[1], MessageID: a.ID},
 				{UserID: w.u[0], MessageID: b.ID}, {UserID: w.u[1], MessageID: b.ID, Flags: messages.FlagRead},
 			}, rows)
-			max, err := tx.Messages().MaxUserMessageID(w.u[0])
+			max, err := tx.Messages().MaxReceivedID(w.u[0])
 			if err != nil {
 				return err
 			}
-			wantEqual(t, "MaxUserMessageID", b.ID, max)
-			max, err = tx.Messages().MaxUserMessageID(w.u[2])
+			wantEqual(t, "MaxReceivedID", b.ID, max)
+			max, err = tx.Messages().MaxReceivedID(w.u[2])
 			if err != nil {
 				return err
 			}
-			wantEqual(t, "MaxUserMessageID without rows", messages.ID(0), max)
+			wantEqual(t, "MaxReceivedID without rows", messages.ID(0), max)
 			dms, err := tx.Messages().DirectWith(w.u[1])
 			if err != nil {
 				return err
@@ -223,6 +223,11 @@ func testMessages(t *testing.T, open Opener) {
 		mustView(t, s, func(tx storage.ReadTx) error {
 			rows, err := tx.Messages().UserRows(w.u[2], []messages.ID{a.ID, b.ID})
 			wantEqual(t, "PutRows", []messages.UserMessage{{UserID: w.u[2], MessageID: b.ID, Flags: messages.FlagHistorical | messages.FlagStarred}}, rows)
+			if err != nil {
+				return err
+			}
+			max, err := tx.Messages().MaxReceivedID(w.u[2])
+			wantEqual(t, "MaxReceivedID ignores historical rows", messages.ID(0), max)
 			return err
 		})
 	})

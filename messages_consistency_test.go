@@ -1,0 +1,295 @@
+package chat_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/users"
+)
+
+// messagesConsistencyCases are the consistency cases of the messages and topics area. Every
+// case starts from a public channel (member, admin, guest and bot subscribed), a private one
+// (member and admin) and a few messages.
+func messagesConsistencyCases() []consistencyCase {
+	ctx := context.Background()
+	type seeded struct {
+		public, private channels.ID
+		ids             []messages.ID
+	}
+	seeds := map[*fixture]*seeded{}
+	seed := func(t *testing.T, f *fixture) {
+		s := &seeded{}
+		s.public = mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "guest", "bot")
+		s.private = mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "member", "admin")
+		s.ids = append(s.ids,
+			mustSendToChannel(t, f, "admin", s.public, "party", "first @**Mia Member**"),
+			mustSendToChannel(t, f, "admin", s.private, "plans", "hidden"),
+			mustSendDirect(t, f, "admin", "hello", "member"),
+			mustSendToChannel(t, f, "member", s.public, "", "general"),
+		)
+		seeds[f] = s
+	}
+	get := func(f *fixture) *seeded { return seeds[f] }
+	flags := func(t *testing.T, f *fixture, who, op, flag string, ids ...messages.ID) {
+		t.Helper()
+		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(ctx, f.actor(who), chat.UpdateMessageFlagsParams{Messages: ids, Op: op, Flag: flag})))
+	}
+	return []consistencyCase{
+		{method: "SendMessage", name: "to a public channel", setup: seed, run: func(t *testing.T, f *fixture) {
+			mustSendToChannel(t, f, "member", get(f).public, "party", "more @**all**")
+		}},
+		{method: "SendMessage", name: "to a private channel from an API client", setup: seed, run: func(t *testing.T, f *fixture) {
+			c := get(f).private
+			mustDo(t, "SendMessage", errOf(f.svc.SendMessage(ctx, f.actor("member"), chat.SendMessageParams{Type: "stream", ChannelID: &c, Topic: ptr("plans"), Content: "x", Client: "ZulipPython"})))
+		}},
+		{method: "SendMessage", name: "direct to a group", setup: seed, run: func(t *testing.T, f *fixture) {
+			mustSendDirect(t, f, "guest", "hi all", "member", "bot")
+		}},
+		{method: "SendMessage", name: "direct to oneself", setup: seed, run: func(t *testing.T, f *fixture) {
+			mustSendDirect(t, f, "member", "note to self", "member")
+		}},
+		{method: "UpdateMessageFlags", name: "mark read", setup: seed, run: func(t *testing.T, f *fixture) {
+			flags(t, f, "member", "add", "read", get(f).ids[:3]...)
+		}},
+		{method: "UpdateMessageFlags", name: "mark unread", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			flags(t, f, "member", "add", "read", get(f).ids...)
+		}, run: func(t *testing.T, f *fixture) {
+			flags(t, f, "member", "remove", "read", get(f).ids...)
+		}},
+		{method: "UpdateMessageFlags", name: "star a message from history", setup: seed, run: func(t *testing.T, f *fixture) {
+			flags(t, f, "owner", "add", "starred", get(f).ids[0])
+			flags(t, f, "member", "add", "starred", get(f).ids[0], get(f).ids[2])
+		}},
+		{method: "UpdateMessageFlags", name: "unstar", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			flags(t, f, "member", "add", "starred", get(f).ids[0], get(f).ids[2])
+		}, run: func(t *testing.T, f *fixture) {
+			flags(t, f, "member", "remove", "starred", get(f).ids[2])
+		}},
+	}
+}
+
+// applyMessage applies a message event: max_message_id, unread_msgs and
+// recent_private_conversations.
+func applyMessage(t *testing.T, state, ev map[string]any, self users.ID) {
+	msg := ev["message"].(map[string]any)
+	id := num(msg["id"])
+	if _, ok := state["max_message_id"]; ok && id > num(state["max_message_id"]) {
+		state["max_message_id"] = id
+	}
+	flags := stringsOf(ev["flags"])
+	if u, ok := state["unread_msgs"].(map[string]any); ok && !slices.Contains(flags, "read") {
+		if msg["type"] != "stream" || subscribedIn(state, num(msg["stream_id"])) {
+			addUnread(u, msg, flags, float64(self))
+		}
+	}
+	if msg["type"] == "private" {
+		if _, ok := state["recent_private_conversations"]; ok {
+			var others []any
+			for _, r := range msg["display_recipient"].([]any) {
+				if uid := num(r.(map[string]any)["id"]); uid != float64(self) {
+					others = append(others, uid)
+				}
+			}
+			if others == nil {
+				others = []any{}
+			}
+			l := list(state, "recent_private_conversations")
+			i := slices.IndexFunc(l, func(c any) bool { return fmt.Sprint(c.(map[string]any)["user_ids"]) == fmt.Sprint(others) })
+			if i < 0 {
+				l = append(l, map[string]any{"user_ids": others, "max_message_id": id})
+			} else {
+				l[i].(map[string]any)["max_message_id"] = max(id, num(l[i].(map[string]any)["max_message_id"]))
+			}
+			slices.SortFunc(l, func(a, b any) int {
+				return cmp.Compare(num(b.(map[string]any)["max_message_id"]), num(a.(map[string]any)["max_message_id"]))
+			})
+			state["recent_private_conversations"] = l
+		}
+	}
+}
+
+func stringsOf(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+// subscribedIn reports whether the state's subscriptions include the channel.
+func subscribedIn(state map[string]any, c float64) bool {
+	return findByID(list(state, "subscriptions"), "stream_id", c) >= 0
+}
+
+// addUnread adds one unread message to unread_msgs, keeping register's order.
+func addUnread(u, msg map[string]any, flags []string, self float64) {
+	id := num(msg["id"])
+	u["count"] = num(u["count"]) + 1
+	if slices.ContainsFunc(flags, func(f string) bool { return strings.Contains(f, "mentioned") }) {
+		u["mentions"] = sortedNums(append(list(u, "mentions"), id))
+	}
+	addTo := func(key string, match func(map[string]any) bool, fresh map[string]any) {
+		l := list(u, key)
+		i := slices.IndexFunc(l, func(x any) bool { return match(x.(map[string]any)) })
+		if i < 0 {
+			fresh["unread_message_ids"] = []any{}
+			l = append(l, fresh)
+			i = len(l) - 1
+		}
+		e := l[i].(map[string]any)
+		e["unread_message_ids"] = sortedNums(append(list(e, "unread_message_ids"), id))
+		u[key] = l
+	}
+	switch {
+	case msg["type"] == "stream":
+		sid, topic := num(msg["stream_id"]), msg["subject"].(string)
+		addTo("streams", func(e map[string]any) bool {
+			return num(e["stream_id"]) == sid && strings.EqualFold(e["topic"].(string), topic)
+		}, map[string]any{"stream_id": sid, "topic": topic})
+	default:
+		var ids []float64
+		for _, r := range msg["display_recipient"].([]any) {
+			ids = append(ids, num(r.(map[string]any)["id"]))
+		}
+		if len(ids) <= 2 {
+			other := self
+			for _, x := range ids {
+				if x != self {
+					other = x
+				}
+			}
+			addTo("pms", func(e map[string]any) bool { return num(e["other_user_id"]) == other },
+				map[string]any{"other_user_id": other, "sender_id": other})
+		} else {
+			parts := make([]string, len(ids))
+			for i, x := range ids {
+				parts[i] = fmt.Sprint(int64(x))
+			}
+			key := strings.Join(parts, ",")
+			addTo("huddles", func(e map[string]any) bool { return e["user_ids_string"] == key },
+				map[string]any{"user_ids_string": key})
+		}
+	}
+	sortUnread(u)
+}
+
+func sortedNums(l []any) []any {
+	slices.SortFunc(l, func(a, b any) int { return cmp.Compare(num(a), num(b)) })
+	return slices.CompactFunc(l, func(a, b any) bool { return num(a) == num(b) })
+}
+
+// sortUnread orders unread_msgs' lists the way register does.
+func sortUnread(u map[string]any) {
+	first := func(e map[string]any) float64 { return num(list(e, "unread_message_ids")[0]) }
+	l := list(u, "streams")
+	slices.SortFunc(l, func(a, b any) int {
+		x, y := a.(map[string]any), b.(map[string]any)
+		return cmp.Or(cmp.Compare(num(x["stream_id"]), num(y["stream_id"])), cmp.Compare(first(x), first(y)))
+	})
+	l = list(u, "pms")
+	slices.SortFunc(l, func(a, b any) int {
+		return cmp.Compare(num(a.(map[string]any)["other_user_id"]), num(b.(map[string]any)["other_user_id"]))
+	})
+	l = list(u, "huddles")
+	slices.SortFunc(l, func(a, b any) int {
+		return cmp.Compare(a.(map[string]any)["user_ids_string"].(string), b.(map[string]any)["user_ids_string"].(string))
+	})
+}
+
+// removeUnread drops messages from unread_msgs (and empty conversations).
+func removeUnread(u map[string]any, ids []any) {
+	gone := func(x any) bool { return slices.ContainsFunc(ids, func(y any) bool { return num(y) == num(x) }) }
+	for _, key := range []string{"streams", "pms", "huddles"} {
+		var keep []any
+		for _, e := range list(u, key) {
+			m := e.(map[string]any)
+			before := len(list(m, "unread_message_ids"))
+			m["unread_message_ids"] = slices.DeleteFunc(slices.Clone(list(m, "unread_message_ids")), gone)
+			u["count"] = num(u["count"]) - float64(before-len(list(m, "unread_message_ids")))
+			if len(list(m, "unread_message_ids")) > 0 {
+				keep = append(keep, m)
+			}
+		}
+		if keep == nil {
+			keep = []any{}
+		}
+		u[key] = keep
+	}
+	u["mentions"] = slices.DeleteFunc(slices.Clone(list(u, "mentions")), gone)
+}
+
+// applyUpdateMessageFlags applies read and starred changes.
+func applyUpdateMessageFlags(t *testing.T, state, ev map[string]any, self users.ID) {
+	ids := list(ev, "messages")
+	switch ev["flag"] {
+	case "read":
+		u, ok := state["unread_msgs"].(map[string]any)
+		if !ok {
+			return
+		}
+		if ev["op"] == "add" {
+			removeUnread(u, ids)
+			return
+		}
+		details := ev["message_details"].(map[string]any)
+		for _, id := range ids {
+			d := details[fmt.Sprint(int64(num(id)))].(map[string]any)
+			msg := map[string]any{"id": id, "type": d["type"]}
+			var flags []string
+			if d["mentioned"] == true {
+				flags = append(flags, "mentioned")
+			}
+			if d["type"] == "stream" {
+				if !subscribedIn(state, num(d["stream_id"])) {
+					continue
+				}
+				msg["stream_id"], msg["subject"] = d["stream_id"], d["topic"]
+			} else {
+				var rs []any
+				for _, uid := range append(list(d, "user_ids"), float64(self)) {
+					rs = append(rs, map[string]any{"id": uid})
+				}
+				slices.SortFunc(rs, func(a, b any) int { return cmp.Compare(num(a.(map[string]any)["id"]), num(b.(map[string]any)["id"])) })
+				msg["display_recipient"] = rs
+			}
+			addUnread(u, msg, flags, float64(self))
+		}
+	case "starred":
+		if _, ok := state["starred_messages"]; !ok {
+			return
+		}
+		l := list(state, "starred_messages")
+		if ev["op"] == "add" {
+			l = sortedNums(append(l, ids...))
+		} else {
+			l = slices.DeleteFunc(slices.Clone(l), func(x any) bool {
+				return slices.ContainsFunc(ids, func(y any) bool { return num(y) == num(x) })
+			})
+		}
+		if l == nil {
+			l = []any{}
+		}
+		state["starred_messages"] = l
+	default:
+		t.Fatalf("unexpected flag in %v", ev)
+	}
+}
+
+// goldenDirectMessageAndFlags: a direct message to the viewer (member), who stars it, reads it
+// and marks it unread again.
+func goldenDirectMessageAndFlags(t *testing.T, f *fixture) {
+	id := mustSendDirect(t, f, "admin", "hello **there**", "member")
+	for _, op := range []struct{ op, flag string }{{"add", "starred"}, {"add", "read"}, {"remove", "read"}} {
+		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(context.Background(), f.actor("member"),
+			chat.UpdateMessageFlagsParams{Messages: []messages.ID{id}, Op: op.op, Flag: op.flag})))
+	}
+}
