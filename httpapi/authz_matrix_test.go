@@ -141,7 +141,15 @@ func matrixRows() []matrixRow {
 		{method: "GET", path: "user_groups/1/members", want: humanMembers},
 		{method: "GET", path: "user_groups/1/members/{member}", want: humanMembers},
 		{method: "GET", path: "user_groups/1/subgroups", want: humanMembers},
+		{method: "POST", path: "messages", params: map[string]string{"type": "direct", "to": "[{owner}]", "content": "hi"}, want: authenticated()},
+		{method: "GET", path: "messages", params: map[string]string{"anchor": "newest", "num_before": "1", "num_after": "0"}, want: authenticated()},
+		{method: "GET", path: "messages/1", setup: memberDirectMessage, want: only("member", "admin")},
+		{method: "POST", path: "messages/flags", setup: memberDirectMessage, params: map[string]string{"messages": "[1]", "op": "add", "flag": "starred"}, want: only("member", "admin")},
 	}
+}
+
+func memberDirectMessage(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "messages", map[string]string{"type": "direct", "to": "[{admin}]", "content": "between us"})
 }
 
 // humanMembers is the outcome of endpoints closed to guests and bots (require_member_or_admin).
