@@ -3,6 +3,7 @@ package chat_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,7 +107,7 @@ func TestPrivateMessagesNeverReachOthers(t *testing.T) {
 			t.Errorf("%s: message events (-want +got):\n%s", who, diff)
 		}
 		for _, id := range []messages.ID{chanMsg, dm} {
-			if containsID(want, id) {
+			if slices.Contains(want, id) {
 				continue
 			}
 			_, err := f.svc.GetMessage(ctx, f.actor(who), chat.GetMessageParams{MessageID: id})
@@ -128,15 +129,6 @@ func TestPrivateMessagesNeverReachOthers(t *testing.T) {
 	if diff := cmp.Diff([]messages.ID{}, fetchIDs(t, f, "owner", chat.NarrowTerm{Operator: "dm", Operand: []any{float64(f.ids["bot"])}})); diff != "" {
 		t.Errorf("owner narrowed to the bot's conversation (-want +got):\n%s", diff)
 	}
-}
-
-func containsID(l []messages.ID, id messages.ID) bool {
-	for _, x := range l {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 func TestGetMessagesAnchors(t *testing.T) {
