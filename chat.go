@@ -77,6 +77,12 @@ type Options struct {
 	// NodeID names this process among those sharing the store; its queue ids are
 	// "NodeID:UUID", so that any process can tell which one holds a queue. Empty: plain UUIDs.
 	NodeID string
+	// InvitationLinkValidity is the lifetime of a reusable invitation link created without
+	// invite_expires_in_minutes (default 14400 minutes, Zulip's INVITATION_LINK_VALIDITY_MINUTES).
+	InvitationLinkValidity time.Duration
+	// CreateMultiuseInviteGroup names the system group whose members may create reusable
+	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
+	CreateMultiuseInviteGroup string
 }
 
 // Service is the chat engine. It is safe for concurrent use.

@@ -54,6 +54,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, messagesConsistencyCases()...)
 	cases = append(cases, snippetsAndViewsConsistencyCases()...)
 	cases = append(cases, linkifiersConsistencyCases()...)
+	cases = append(cases, invitesConsistencyCases()...)
 	return cases
 }
 

@@ -132,6 +132,9 @@ func matrixRows() []matrixRow {
 		{method: "DELETE", path: "realm/filters/1", setup: adminLinkifier, want: only("owner", "admin")},
 		{method: "POST", path: "realm/playgrounds", params: map[string]string{"name": "Go", "pygments_language": "Go", "url_template": "https://go.test/?c={code}"}, want: only("owner", "admin")},
 		{method: "DELETE", path: "realm/playgrounds/1", setup: adminPlayground, want: only("owner", "admin")},
+		{method: "POST", path: "invites/multiuse", params: map[string]string{"invite_as": "400"}, want: only("owner", "admin")},
+		{method: "GET", path: "invites", want: only("owner", "admin", "moderator", "member")},
+		{method: "DELETE", path: "invites/multiuse/1", setup: adminInvite, want: only("owner", "admin")},
 		{method: "GET", path: "user_groups", want: humanMembers},
 		{method: "POST", path: "user_groups/create", params: map[string]string{"name": "matrix", "description": "", "members": "[]"}, want: humanMembers},
 		{method: "PATCH", path: "user_groups/9", setup: openGroup, params: map[string]string{"description": "changed"}, want: humanMembers},
@@ -175,6 +178,10 @@ func adminLinkifier(t *testing.T, m *matrixOrg) {
 
 func adminPlayground(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "admin", "POST", "realm/playgrounds", map[string]string{"name": "Go", "pygments_language": "Go", "url_template": "https://go.test/?c={code}"})
+}
+
+func adminInvite(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "admin", "POST", "invites/multiuse", map[string]string{})
 }
 
 func memberView(t *testing.T, m *matrixOrg) {

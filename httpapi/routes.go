@@ -90,6 +90,9 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "messages", authRequired, h.getMessages},
 		{http.MethodGet, "messages/{message_id}", authRequired, h.getMessage},
 		{http.MethodPost, "messages/flags", authRequired, h.updateMessageFlags},
+		{http.MethodPost, "invites/multiuse", authRequired, h.createInviteLink},
+		{http.MethodGet, "invites", authRequired, h.getInvites},
+		{http.MethodDelete, "invites/multiuse/{invite_id}", authRequired, h.revokeInviteLink},
 	}
 }
 

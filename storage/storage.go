@@ -29,6 +29,7 @@ type ReadTx interface {
 	NavigationViews() NavigationViewReader
 	Linkifiers() LinkifierReader
 	Playgrounds() PlaygroundReader
+	Invites() InviteReader
 	Channels() ChannelReader
 	Subscriptions() SubscriptionReader
 	Messages() MessageReader
@@ -46,6 +47,7 @@ type Tx interface {
 	NavigationViews() NavigationViewWriter
 	Linkifiers() LinkifierWriter
 	Playgrounds() PlaygroundWriter
+	Invites() InviteWriter
 	Channels() ChannelWriter
 	Subscriptions() SubscriptionWriter
 	Messages() MessageWriter

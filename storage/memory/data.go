@@ -38,6 +38,9 @@ type data struct {
 	playgrounds   map[linkifiers.PlaygroundID]linkifiers.Playground
 	playgroundSeq linkifiers.PlaygroundID
 
+	invites   map[users.InviteID]users.Invite
+	inviteSeq users.InviteID
+
 	channels      map[channels.ID]channels.Channel
 	channelSeq    channels.ID
 	channelByName map[string]channels.ID // by channels.NormalizeName
@@ -66,6 +69,7 @@ func newData() *data {
 		navViews:     map[navKey]navEntry{},
 		linkifiers:   map[linkifiers.ID]linkifiers.Linkifier{},
 		playgrounds:  map[linkifiers.PlaygroundID]linkifiers.Playground{},
+		invites:      map[users.InviteID]users.Invite{},
 
 		channels:      map[channels.ID]channels.Channel{},
 		channelByName: map[string]channels.ID{},
@@ -89,6 +93,7 @@ func (t *readTx) NavigationViews() storage.NavigationViewReader {
 }
 func (t *readTx) Linkifiers() storage.LinkifierReader   { return linkifierTx{t: t} }
 func (t *readTx) Playgrounds() storage.PlaygroundReader { return playgroundTx{t: t} }
+func (t *readTx) Invites() storage.InviteReader         { return inviteTx{t: t} }
 func (t *readTx) Channels() storage.ChannelReader       { return channelTx{t: t} }
 func (t *readTx) Subscriptions() storage.SubscriptionReader {
 	return subscriptionTx{t: t}
@@ -108,6 +113,7 @@ func (t *tx) NavigationViews() storage.NavigationViewWriter {
 }
 func (t *tx) Linkifiers() storage.LinkifierWriter   { return linkifierTx{t: &t.readTx, j: t.j} }
 func (t *tx) Playgrounds() storage.PlaygroundWriter { return playgroundTx{t: &t.readTx, j: t.j} }
+func (t *tx) Invites() storage.InviteWriter         { return inviteTx{t: &t.readTx, j: t.j} }
 func (t *tx) Channels() storage.ChannelWriter       { return channelTx{t: &t.readTx, j: t.j} }
 func (t *tx) Subscriptions() storage.SubscriptionWriter {
 	return subscriptionTx{t: &t.readTx, j: t.j}

@@ -74,6 +74,7 @@ func (t faultyTx) Linkifiers() storage.LinkifierWriter {
 func (t faultyTx) Playgrounds() storage.PlaygroundWriter {
 	return faultyPlaygrounds{t.Tx.Playgrounds(), t.f}
 }
+func (t faultyTx) Invites() storage.InviteWriter { return faultyInvites{t.Tx.Invites(), t.f} }
 
 type faultyRealm struct {
 	storage.RealmWriter

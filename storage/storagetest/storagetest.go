@@ -25,6 +25,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("NavigationViews", func(t *testing.T) { testNavigationViews(t, open) })
 	t.Run("Linkifiers", func(t *testing.T) { testLinkifiers(t, open) })
 	t.Run("Playgrounds", func(t *testing.T) { testPlaygrounds(t, open) })
+	t.Run("Invites", func(t *testing.T) { testInvites(t, open) })
 	t.Run("Channels", func(t *testing.T) { testChannels(t, open) })
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
 	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })

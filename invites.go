@@ -1,0 +1,470 @@
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// InvitesChangedEvent tells administrators (and the inviter) that the list of invitations
+// changed; clients fetch GET /invites again.
+type InvitesChangedEvent struct {
+	Type string `json:"type"`
+}
+
+// InviteRecord is an invitation as GET /invites returns it.
+type InviteRecord struct {
+	ID                   users.InviteID `json:"id"`
+	InvitedByUserID      users.ID       `json:"invited_by_user_id"`
+	Invited              int64          `json:"invited"`
+	ExpiryDate           *int64         `json:"expiry_date"`
+	InvitedAs            users.Role     `json:"invited_as"`
+	IsMultiuse           bool           `json:"is_multiuse"`
+	LinkURL              string         `json:"link_url"`
+	NotifyReferrerOnJoin bool           `json:"notify_referrer_on_join"`
+}
+
+// CreateInviteLinkParams are the parameters of POST /invites/multiuse.
+type CreateInviteLinkParams struct {
+	// InviteExpiresInMinutes: nil takes Options.InvitationLinkValidity; NeverExpires makes a
+	// link that never expires (JSON null).
+	InviteExpiresInMinutes *int64
+	NeverExpires           bool
+	// InviteAs is the new users' role; 0 means member.
+	InviteAs                         users.Role
+	StreamIDs                        []channels.ID
+	GroupIDs                         []users.GroupID
+	IncludeRealmDefaultSubscriptions bool
+	// WelcomeMessageCustomText is honoured for administrators only: nil uses the
+	// organization's default, "" sends no custom message.
+	WelcomeMessageCustomText *string
+}
+
+// CreateInviteLinkResult holds the link.
+type CreateInviteLinkResult struct {
+	InviteLink string `json:"invite_link"`
+}
+
+// errInvalidChannelForInvite is the refusal of an unknown or inaccessible channel.
+func errInvalidChannelForInvite(id channels.ID) *Error {
+	return badRequest("Invalid channel ID %d. No invites were sent.", id)
+}
+
+// CreateInviteLink creates a reusable invitation link. The requester must be a member or
+// above in the create_multiuse_invite_group (Options.CreateMultiuseInviteGroup); invite_as is
+// no more privileged than the requester; each channel must be visible to the requester and
+// either a default channel or one the requester may add subscribers to, and none may be given
+// by a requester who may not subscribe others; each group needs the right to add members.
+// Administrators and the requester receive invites_changed.
+func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInviteLinkParams) (CreateInviteLinkResult, error) {
+	if len(p.StreamIDs) > users.MaxInviteChannels || len(p.GroupIDs) > users.MaxInviteGroups {
+		return CreateInviteLinkResult{}, badRequest("Too many channels or groups (limit: %d)", users.MaxInviteChannels)
+	}
+	if p.InviteAs == 0 {
+		p.InviteAs = users.RoleMember
+	}
+	if !p.InviteAs.Valid() {
+		return CreateInviteLinkResult{}, InvalidArgument("invite_as", "")
+	}
+	validity := s.opts.InvitationLinkValidity
+	if validity <= 0 {
+		validity = users.DefaultInviteValidityMinutes * time.Minute
+	}
+	if p.InviteExpiresInMinutes != nil && !p.NeverExpires {
+		switch m := *p.InviteExpiresInMinutes; {
+		case m <= 0:
+			return CreateInviteLinkResult{}, InvalidArgument("invite_expires_in_minutes", "")
+		case m > users.MaxInviteValidityMinutes:
+			return CreateInviteLinkResult{}, badRequest("invite_expires_in_minutes is too large")
+		default:
+			validity = time.Duration(m) * time.Minute
+		}
+	}
+	key, err := newInviteKey()
+	if err != nil {
+		return CreateInviteLinkResult{}, internalError(err)
+	}
+	now := s.now()
+	var res CreateInviteLinkResult
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := memberActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldWrite(tx)
+		if err != nil {
+			return err
+		}
+		if !w.m.Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID) {
+			return badRequest(msgInsufficientPerm)
+		}
+		if err := users.CheckInviteAs(me.Role, p.InviteAs); err != nil {
+			switch {
+			case errors.Is(err, users.ErrInviteOwner):
+				return errMustBeOwner()
+			case errors.Is(err, users.ErrInviteAdmin):
+				return errMustBeAdmin()
+			}
+			return badRequest("%s", err.Error())
+		}
+		if err := checkInviteChannels(w, me, p.StreamIDs); err != nil {
+			return err
+		}
+		if err := checkInviteGroups(tx, w, me, p.GroupIDs); err != nil {
+			return err
+		}
+		inv := users.Invite{
+			Key: key, InvitedBy: me.ID, InvitedAs: p.InviteAs,
+			ChannelIDs: make([]int64, 0, len(p.StreamIDs)), GroupIDs: sortedIDs(slices.Clone(p.GroupIDs)),
+			IncludeRealmDefaultSubscriptions: p.IncludeRealmDefaultSubscriptions,
+			Created:                          now.Unix(),
+		}
+		if inv.GroupIDs == nil {
+			inv.GroupIDs = []users.GroupID{}
+		}
+		inv.GroupIDs = slices.Compact(inv.GroupIDs)
+		for _, id := range sortedIDs(slices.Clone(p.StreamIDs)) {
+			if !slices.Contains(inv.ChannelIDs, int64(id)) {
+				inv.ChannelIDs = append(inv.ChannelIDs, int64(id))
+			}
+		}
+		if !p.NeverExpires {
+			inv.ExpiresAt = now.Add(validity).Unix()
+		}
+		if me.Role.IsAdmin() && p.WelcomeMessageCustomText != nil {
+			if err := users.CheckWelcomeMessage(*p.WelcomeMessageCustomText); err != nil {
+				return badRequest("%s", err.Error())
+			}
+			text := *p.WelcomeMessageCustomText
+			inv.WelcomeMessageCustomText = &text
+		}
+		if _, err := tx.Invites().Create(inv); err != nil {
+			return err
+		}
+		res.InviteLink = inviteLink(w.realm, key)
+		return notifyInvitesChanged(tx, ev, me.ID)
+	})
+	if err != nil {
+		return CreateInviteLinkResult{}, err
+	}
+	return res, nil
+}
+
+// inviteGroupName is the system group allowed to create reusable links.
+func (s *Service) inviteGroupName() string {
+	if s.opts.CreateMultiuseInviteGroup != "" {
+		return s.opts.CreateMultiuseInviteGroup
+	}
+	return users.GroupAdministrators
+}
+
+// checkInviteChannels applies the channel rules of an invitation.
+func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	noPermission := badRequest("You do not have permission to subscribe other users to channels.")
+	if me.Role == users.RoleGuest || !w.m.Allows(w.realm.CanAddSubscribersGroup, me.ID) {
+		return noPermission
+	}
+	for _, id := range ids {
+		c, ok := w.channel(id)
+		if !ok || c.IsArchived || !w.metadata(c, me) {
+			return errInvalidChannelForInvite(id)
+		}
+		if !c.IsDefault && !channels.CanAddSubscribers(w.m, c, w.viewer(c.ID, me), w.realm.CanAddSubscribersGroup) {
+			return noPermission
+		}
+	}
+	return nil
+}
+
+// checkInviteGroups refuses unknown, system and deactivated groups and groups the requester
+// may not add members to.
+func checkInviteGroups(tx storage.Tx, w *world, me users.User, ids []users.GroupID) error {
+	for _, id := range ids {
+		g, err := groupForUpdate(tx.Groups(), id)
+		if err != nil {
+			return err
+		}
+		if g.Deactivated {
+			return errInvalidGroup()
+		}
+		manage := w.m.Allows(w.realm.CanManageAllGroups, me.ID) || w.m.Allows(g.CanManageGroup, me.ID)
+		if !manage && !w.m.Allows(g.CanAddMembersGroup, me.ID) {
+			return badRequest(msgInsufficientPerm)
+		}
+	}
+	return nil
+}
+
+// newInviteKey returns InviteKeyLength characters of [a-z2-7] from 15 random bytes.
+func newInviteKey() (string, error) {
+	var b [15]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:])), nil
+}
+
+// inviteLink is Zulip's link form: {realm_url}/join/{key}/.
+func inviteLink(realm realms.Realm, key string) string {
+	return strings.TrimRight(realm.URL, "/") + "/join/" + key + "/"
+}
+
+// notifyInvitesChanged sends invites_changed to the active administrators and to also.
+func notifyInvitesChanged(tx storage.Tx, ev *events, also users.ID) error {
+	all, err := tx.Users().List()
+	if err != nil {
+		return err
+	}
+	var to []int64
+	for _, u := range all {
+		if u.IsActive && (u.Role.IsAdmin() || u.ID == also) {
+			to = append(to, int64(u.ID))
+		}
+	}
+	ev.add("invites_changed", InvitesChangedEvent{Type: "invites_changed"}, to)
+	return nil
+}
+
+// GetInvitesParams are the parameters of GET /invites (none).
+type GetInvitesParams struct{}
+
+// GetInvitesResult lists the usable invitations: all of them for administrators, the
+// requester's own for others.
+type GetInvitesResult struct {
+	Invites []InviteRecord `json:"invites"`
+}
+
+// GetInvites lists the invitations that are neither revoked nor expired.
+func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParams) (GetInvitesResult, error) {
+	res := GetInvitesResult{Invites: []InviteRecord{}}
+	now := s.now().Unix()
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, err := memberActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		all, err := tx.Invites().List()
+		if err != nil {
+			return err
+		}
+		for _, inv := range all {
+			if !inv.Usable(now) || !me.Role.IsAdmin() && inv.InvitedBy != me.ID {
+				continue
+			}
+			rec := InviteRecord{
+				ID: inv.ID, InvitedByUserID: inv.InvitedBy, Invited: inv.Created, InvitedAs: inv.InvitedAs,
+				IsMultiuse: true, LinkURL: inviteLink(realm, inv.Key),
+			}
+			if inv.ExpiresAt != 0 {
+				exp := inv.ExpiresAt
+				rec.ExpiryDate = &exp
+			}
+			res.Invites = append(res.Invites, rec)
+		}
+		return nil
+	})
+	if err != nil {
+		return GetInvitesResult{}, err
+	}
+	return res, nil
+}
+
+// RevokeInviteLinkParams are the parameters of DELETE /invites/multiuse/{invite_id}.
+type RevokeInviteLinkParams struct {
+	InviteID users.InviteID
+}
+
+// RevokeInviteLinkResult is empty.
+type RevokeInviteLinkResult struct{}
+
+// RevokeInviteLink revokes a reusable link: administrators any, others their own.
+func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInviteLinkParams) (RevokeInviteLinkResult, error) {
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := memberActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		inv, err := tx.Invites().Get(p.InviteID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return badRequest("No such invitation")
+		} else if err != nil {
+			return err
+		}
+		if !me.Role.IsAdmin() && inv.InvitedBy != me.ID {
+			return errMustBeAdmin()
+		}
+		if inv.Revoked {
+			return badRequest("Invitation has already been revoked")
+		}
+		if err := tx.Invites().Revoke(inv.ID); err != nil {
+			return err
+		}
+		return notifyInvitesChanged(tx, ev, inv.InvitedBy)
+	})
+	return RevokeInviteLinkResult{}, err
+}
+
+// RedeemInviteLinkParams describe the account created through an invitation link.
+type RedeemInviteLinkParams struct {
+	// Key is the link's key, or the whole link ({realm_url}/join/{key}/).
+	Key      string
+	Email    string
+	FullName string
+	// Password is hashed with argon2id; empty means no password login.
+	Password string
+	Timezone string
+}
+
+// RedeemInviteLinkResult identifies the new user.
+type RedeemInviteLinkResult struct {
+	UserID users.ID
+	APIKey string
+}
+
+// Errors of RedeemInviteLink.
+var (
+	ErrInviteLinkInvalid = &Error{Code: CodeBadRequest, Msg: "The invitation link is not valid."}
+	ErrInviteLinkExpired = &Error{Code: CodeBadRequest, Msg: "The invitation link has expired."}
+	ErrInviteLinkRevoked = &Error{Code: CodeBadRequest, Msg: "The invitation link has been revoked."}
+)
+
+// RedeemInviteLink creates a user through a reusable invitation link (a trusted, server-side
+// step of the sign-up flow): the user gets the invitation's role, joins its channels (and
+// the default channels when it says so) and groups, and everyone learns of it through the
+// usual events. An unknown, expired or revoked link is refused with ErrInviteLinkInvalid,
+// ErrInviteLinkExpired or ErrInviteLinkRevoked. The link stays usable for further users.
+func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams) (RedeemInviteLinkResult, error) {
+	key := p.Key
+	if i := strings.Index(key, "/join/"); i >= 0 {
+		key = strings.Trim(key[i+len("/join/"):], "/")
+	}
+	if !users.ValidInviteKey(key) {
+		return RedeemInviteLinkResult{}, ErrInviteLinkInvalid
+	}
+	u, err := s.newUser(ProvisionUserParams{Email: p.Email, FullName: p.FullName, Password: p.Password, Timezone: p.Timezone})
+	if err != nil {
+		return RedeemInviteLinkResult{}, err
+	}
+	now := s.now().Unix()
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		inv, err := tx.Invites().GetByKey(key)
+		switch {
+		case errors.Is(err, storage.ErrNotFound):
+			return ErrInviteLinkInvalid
+		case err != nil:
+			return err
+		case inv.Revoked:
+			return ErrInviteLinkRevoked
+		case inv.Expired(now):
+			return ErrInviteLinkExpired
+		}
+		u.Role = inv.InvitedAs
+		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+			return err
+		}
+		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {
+			return err
+		}
+		return subscribeInvitee(tx, ev, inv, u.ID)
+	})
+	if err != nil {
+		return RedeemInviteLinkResult{}, err
+	}
+	return RedeemInviteLinkResult{UserID: u.ID, APIKey: u.APIKey}, nil
+}
+
+// joinInviteGroups adds the new user to the invitation's groups that still exist and are
+// active, with user_group add_members events.
+func joinInviteGroups(tx storage.Tx, ev *events, inv users.Invite, id users.ID) error {
+	if len(inv.GroupIDs) == 0 {
+		return nil
+	}
+	recipients, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return err
+	}
+	for _, gid := range inv.GroupIDs {
+		g, err := tx.Groups().Get(gid)
+		if errors.Is(err, storage.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if g.IsSystemGroup || g.Deactivated {
+			continue
+		}
+		if err := tx.Groups().AddMembers(g.ID, []users.ID{id}); err != nil {
+			return err
+		}
+		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{id}}, recipients)
+	}
+	return nil
+}
+
+// subscribeInvitee subscribes the new user to the invitation's channels (and the default
+// channels when asked), skipping archived or deleted ones. The inviter's permission was
+// checked when the link was made.
+func subscribeInvitee(tx storage.Tx, ev *events, inv users.Invite, id users.ID) error {
+	w, err := loadWorldWrite(tx)
+	if err != nil {
+		return err
+	}
+	u := w.users[id]
+	var chosen []channels.Channel
+	for _, c := range w.channels {
+		wanted := slices.Contains(inv.ChannelIDs, int64(c.ID)) || inv.IncludeRealmDefaultSubscriptions && c.IsDefault
+		if wanted && !c.IsArchived {
+			chosen = append(chosen, c)
+		}
+	}
+	if len(chosen) == 0 {
+		return nil
+	}
+	used := map[string]bool{}
+	rows := make([]channels.Subscription, len(chosen))
+	for i, c := range chosen {
+		rows[i] = channels.Subscription{UserID: id, ChannelID: c.ID, Active: true, Color: channels.PickColor(used)}
+		used[rows[i].Color] = true
+	}
+	if err := tx.Subscriptions().Put(rows); err != nil {
+		return err
+	}
+	var late []channels.Channel
+	for _, c := range chosen {
+		if !w.metadata(c, u) {
+			late = append(late, c)
+		}
+		w.addSubscribers(c.ID, []users.ID{id})
+	}
+	for _, c := range late {
+		ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, []int64{int64(id)})
+	}
+	recs := make([]SubscriptionRecord, len(rows))
+	for i, r := range rows {
+		c, _ := w.channel(r.ChannelID)
+		recs[i] = w.subscriptionRecord(c, r)
+		l := slices.Clone(w.subscribers[c.ID])
+		recs[i].Subscribers = &l
+	}
+	ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(id)})
+	for _, c := range chosen {
+		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.watchers(c, []users.ID{id}))
+	}
+	return nil
+}
