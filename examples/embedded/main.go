@@ -1,7 +1,7 @@
 // Command embedded runs the chat engine inside a Go program, without HTTP: it creates an
 // organization on the in-memory store, registers an event queue for one user, creates another
-// user, creates a channel with both of them subscribed, and prints the events the first user
-// receives.
+// user, creates a channel with both of them subscribed, lets the second user post to it, and
+// prints the events the first user receives.
 package main
 
 import (
@@ -42,7 +42,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	me := chat.Actor{UserID: ada.UserID}
-	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"realm_user", "stream", "subscription"}})
+	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"realm_user", "stream", "subscription", "message"}})
 	if err != nil {
 		return err
 	}
@@ -54,9 +54,15 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := svc.CreateChannel(ctx, me, chat.CreateChannelParams{
+	engines, err := svc.CreateChannel(ctx, me, chat.CreateChannelParams{
 		Name: "engines", Description: "The **analytical** engine",
 		Subscribers: []users.ID{ada.UserID, charles.UserID},
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := svc.SendMessage(ctx, chat.Actor{UserID: charles.UserID}, chat.SendMessageParams{
+		Type: "stream", ChannelID: &engines.ID, Topic: ptr("gears"), Content: "The *difference* engine works!",
 	}); err != nil {
 		return err
 	}
@@ -75,3 +81,5 @@ func run(ctx context.Context) error {
 	}
 	return nil
 }
+
+func ptr[T any](v T) *T { return &v }
