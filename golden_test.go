@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/users"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -33,6 +34,20 @@ var goldenEvents = []struct {
 	{"saved_snippets-navigation_view", "member", chat.ClientCapabilities{}, goldenSnippetsAndViews},
 	{"realm_linkifiers-realm_playgrounds", "member", chat.ClientCapabilities{LinkifierURLTemplate: true}, goldenLinkifiers},
 	{"message-update_message_flags", "member", chat.ClientCapabilities{}, goldenDirectMessageAndFlags},
+	{"stream-subscription", "member", chat.ClientCapabilities{NotificationSettingsNull: true}, func(t *testing.T, f *fixture) {
+		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{
+			Name: "design", Description: "All about *design*", Subscribers: []users.ID{f.ids["admin"], f.ids["member"]},
+		})))
+		mustDo(t, "Subscribe", errOf(f.svc.Subscribe(context.Background(), f.actor("admin"), chat.SubscribeParams{
+			Subscriptions: []chat.SubscriptionRequest{{Name: "design"}}, Principals: chat.Principals{IDs: []users.ID{f.ids["owner"]}},
+		})))
+	}},
+	{"realm_user-update-user_group", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		mustDo(t, "UpdateUser", f.svc.UpdateUser(context.Background(), f.actor("owner"), chat.UpdateUserParams{
+			UserID: f.ids["member"], FullName: ptr("Mia Renamed"), Role: ptr(users.RoleModerator),
+		}))
+		mustDo(t, "DeactivateUser", f.svc.DeactivateUser(context.Background(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+	}},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
 }
 
