@@ -6,8 +6,10 @@
 // data a client registered with travels as an opaque value too.
 //
 // Concurrency: a Manager is safe for concurrent use. It holds one mutex (Manager.mu) that guards
-// every queue; waiting long-polls do not hold it. Each queue has a notify channel that is closed
-// and replaced whenever an event is appended, which wakes every waiter at once. One janitor
+// every queue; waiting long-polls do not hold it. A queue has at most one attached long-poll
+// (a newer one supersedes it); appending an event hands a copy of the pending events to that
+// long-poll and closes its wake channel, so a woken long-poll returns without taking the lock
+// (one event may wake 10,000 of them). One janitor
 // goroutine per Manager, started by New and stopped (and waited for) by Close, discards idle
 // queues. Close also wakes every waiting long-poll, which then returns ErrClosed.
 //

@@ -76,7 +76,6 @@ func (m *Manager) Restore(saved []Saved, typ string, payload any) {
 			nextID:       s.NextID,
 			newestPruned: s.NewestPruned,
 			lastActive:   s.LastActive,
-			notify:       make(chan struct{}),
 		}
 		if q.IdleTimeout <= 0 {
 			q.IdleTimeout = m.opts.DefaultIdleTimeout

@@ -108,12 +108,11 @@ type eventQueue struct {
 	newestPruned int64
 	lastActive   time.Time
 	waiters      int
-	// superseded is closed when a newer blocking Get attaches to the queue: as in Zulip, the
-	// previous long-poll then answers at once with what the queue holds (possibly nothing), so a
-	// queue has at most one waiting long-poll.
-	superseded chan struct{}
-	notify     chan struct{} // closed and replaced on every append and on discard
-	gone       bool
+	// waiter is the long-poll attached to the queue, if any. As in Zulip, a queue has at most
+	// one: a newer blocking Get supersedes it, and the previous one then answers at once with
+	// what the queue holds (possibly nothing).
+	waiter *waiter
+	gone   bool
 }
 
 // Manager holds every queue of a process.
@@ -170,6 +169,14 @@ func (m *Manager) Close() {
 	}
 	m.closed = true
 	close(m.done)
+	// Wake every waiting long-poll (they do not select on m.done: 10,000 waiters on one
+	// channel would contend for its lock on every wake-up).
+	for _, q := range m.queues {
+		if w := q.waiter; w != nil {
+			q.waiter = nil
+			close(w.wake)
+		}
+	}
 	m.mu.Unlock()
 	m.janitor.Wait()
 }
@@ -189,7 +196,6 @@ func (m *Manager) Register(s Spec) (Info, error) {
 		Info:         Info{ID: id, Owner: s.Owner, IdleTimeout: timeout},
 		data:         s.Data,
 		newestPruned: -1,
-		notify:       make(chan struct{}),
 	}
 	if s.EventTypes != nil {
 		q.types = make(map[string]bool, len(s.EventTypes))
@@ -230,8 +236,10 @@ func (m *Manager) discard(q *eventQueue) {
 		}
 	}
 	q.gone = true
-	close(q.notify)
-	q.notify = make(chan struct{})
+	if w := q.waiter; w != nil {
+		q.waiter = nil
+		close(w.wake)
+	}
 }
 
 // Delete removes one of owner's queues at once.
@@ -276,8 +284,16 @@ func (m *Manager) Publish(owners []int64, typ string, payload any) {
 func (m *Manager) push(q *eventQueue, typ string, payload any) {
 	q.events = append(q.events, Event{ID: q.nextID, Type: typ, Payload: payload})
 	q.nextID++
-	close(q.notify)
-	q.notify = make(chan struct{})
+	if w := q.waiter; w != nil {
+		// Hand the events to the waiting long-poll, so that it returns without taking m.mu:
+		// one event woke 10,000 long-polls that would otherwise queue up for the lock.
+		q.waiter = nil
+		q.waiters--
+		q.lastActive = m.opts.Now()
+		w.out = slices.Clone(q.events)
+		w.handed = true
+		close(w.wake)
+	}
 }
 
 // Get acknowledges the events up to p.LastEventID and returns the rest. With nothing pending and
@@ -304,63 +320,72 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 	}
 	q.waiters++
 	q.lastActive = m.opts.Now()
-	if q.superseded != nil {
-		close(q.superseded)
+	if old := q.waiter; old != nil {
+		q.waiter = nil
+		close(old.wake) // superseded
 	}
-	mine := make(chan struct{})
-	q.superseded = mine
+	w := &waiter{wake: make(chan struct{})}
+	q.waiter = w
 	m.mu.Unlock()
 
 	timer := time.NewTimer(m.opts.HeartbeatWait)
 	defer timer.Stop()
-	defer func() {
-		m.mu.Lock()
+	// leave detaches this long-poll from q unless push already did; m.mu must be held. It
+	// reports whether events were handed over meanwhile.
+	leave := func() bool {
+		if w.handed {
+			return true
+		}
 		q.waiters--
 		q.lastActive = m.opts.Now()
-		if q.superseded == mine {
-			q.superseded = nil
+		if q.waiter == w {
+			q.waiter = nil
 		}
-		m.mu.Unlock()
-	}()
-	for {
-		m.mu.Lock()
-		wake := q.notify
-		m.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-m.done:
-			return nil, ErrClosed
-		case <-mine:
-			m.mu.Lock()
-			out := slices.Clone(q.events)
-			m.mu.Unlock()
-			return out, nil
-		case <-timer.C:
-			m.mu.Lock()
-			if q.gone {
-				m.mu.Unlock()
-				return nil, ErrBadQueueID
-			}
-			if len(q.events) == 0 {
-				m.push(q, HeartbeatType, nil)
-			}
-			out := slices.Clone(q.events)
-			m.mu.Unlock()
-			return out, nil
-		case <-wake:
-			m.mu.Lock()
-			if q.gone {
-				m.mu.Unlock()
-				return nil, ErrBadQueueID
-			}
-			out := slices.Clone(q.events)
-			m.mu.Unlock()
-			if len(out) > 0 {
-				return out, nil
-			}
-		}
+		return false
 	}
+	select {
+	case <-w.wake:
+		if w.handed { // written before wake was closed
+			return w.out, nil
+		}
+		// Superseded by a newer long-poll, the queue is gone or the Manager closed.
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		leave()
+		if m.closed {
+			return nil, ErrClosed
+		}
+		if q.gone {
+			return nil, ErrBadQueueID
+		}
+		return slices.Clone(q.events), nil
+	case <-ctx.Done():
+		m.mu.Lock()
+		leave()
+		m.mu.Unlock()
+		return nil, ctx.Err()
+	case <-timer.C:
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if leave() {
+			return w.out, nil
+		}
+		if q.gone {
+			return nil, ErrBadQueueID
+		}
+		if len(q.events) == 0 {
+			m.push(q, HeartbeatType, nil)
+		}
+		return slices.Clone(q.events), nil
+	}
+}
+
+// waiter is one waiting long-poll. push sets out and handed, under Manager.mu, before closing
+// wake; a superseding Get and discard close wake without them.
+type waiter struct {
+	wake   chan struct{}
+	out    []Event
+	handed bool
 }
 
 // lookup finds owner's queue. m.mu must be held.

@@ -1,0 +1,312 @@
+package chat_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/users"
+)
+
+// Benchmarks of the Service's hot paths, on every backend of benchBackends. Run them with
+//
+//	go test -run '^$' -bench . -benchmem .
+//
+// BENCHMARKS.md has the numbers and how to compare runs with benchstat.
+
+// benchBackend opens an empty store for a benchmark.
+type benchBackend struct {
+	name string
+	open func(b *testing.B) storage.Storage
+}
+
+// benchBackends lists the backends the benchmarks run on.
+func benchBackends() []benchBackend {
+	return append([]benchBackend{
+		{"memory", func(*testing.B) storage.Storage { return memory.New() }},
+	}, sqlBenchBackends()...)
+}
+
+// sqlBenchBackends is where the SQL backends join (none until storage/sqlstore lands).
+func sqlBenchBackends() []benchBackend { return nil }
+
+// benchService starts a Service with an organization on store, with a quiet logger and no rate
+// limits.
+func benchService(b *testing.B, store storage.Storage) *chat.Service {
+	b.Helper()
+	svc, err := chat.New(chat.Options{Store: store, HeartbeatWait: time.Hour, Logger: quietLogger()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { svc.Close(); store.Close() })
+	if _, err := svc.CreateOrganization(context.Background(), chat.CreateOrganizationParams{
+		Name: "Bench Org", URL: "https://chat.example.com/", EmailVisibility: users.EmailVisibleAdmins,
+	}); err != nil {
+		b.Fatal(err)
+	}
+	return svc
+}
+
+// benchOrg builds a Service with spec's organization on a fresh store of backend.
+func benchOrg(b *testing.B, be benchBackend, spec benchorg.Spec) (*chat.Service, storage.Storage, *benchorg.Org) {
+	b.Helper()
+	store := be.open(b)
+	svc := benchService(b, store)
+	org, err := benchorg.Build(context.Background(), svc, store, spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return svc, store, org
+}
+
+// bigOrg is the organization of the register and subscription benchmarks: 10,000 members,
+// 1,000 channels, each member subscribed to 20.
+var bigOrg = benchorg.Spec{Users: 10000, Channels: 1000, SubsPerUser: 20}
+
+// BenchmarkRegisterQueue registers a queue with the full initial state for a member subscribed
+// to 100 and 1,000 channels in an organization of 10,000 users.
+func BenchmarkRegisterQueue(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc, store, org := benchOrg(b, be, bigOrg)
+			ctx := context.Background()
+			me := chat.Actor{UserID: org.Members[0]}
+			for _, subs := range []int{100, 1000} {
+				if err := benchorg.SubscribeUser(ctx, store, org, me.UserID, subs); err != nil {
+					b.Fatal(err)
+				}
+				b.Run("subs="+strconv.Itoa(subs), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						res, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if len(res.Subscriptions) != subs {
+							b.Fatalf("%d subscriptions, want %d", len(res.Subscriptions), subs)
+						}
+						if err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: *res.QueueID}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkGetSubscriptions lists the subscriptions of a member with 20 (and 1,000) of them in
+// the 10,000-user organization.
+func BenchmarkGetSubscriptions(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc, store, org := benchOrg(b, be, bigOrg)
+			ctx := context.Background()
+			me := chat.Actor{UserID: org.Members[0]}
+			for _, subs := range []int{20, 1000} {
+				if err := benchorg.SubscribeUser(ctx, store, org, me.UserID, subs); err != nil {
+					b.Fatal(err)
+				}
+				b.Run("subs="+strconv.Itoa(subs), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						res, err := svc.GetSubscriptions(ctx, me, chat.GetSubscriptionsParams{})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if len(res.Subscriptions) != subs {
+							b.Fatalf("%d subscriptions, want %d", len(res.Subscriptions), subs)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkSubscribe subscribes 1 and 1,000 principals to an existing channel in one request
+// (a fresh channel per iteration, created outside the timer).
+func BenchmarkSubscribe(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc, _, org := benchOrg(b, be, bigOrg)
+			ctx := context.Background()
+			n := 0
+			for _, count := range []int{1, 1000} {
+				b.Run("principals="+strconv.Itoa(count), func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						b.StopTimer()
+						n++
+						name := fmt.Sprintf("bench subscribe %d", n)
+						req := []chat.SubscriptionRequest{{Name: name}}
+						if _, err := svc.Subscribe(ctx, org.Admin, chat.SubscribeParams{Subscriptions: req}); err != nil {
+							b.Fatal(err)
+						}
+						principals := org.Members[(n*count)%(len(org.Members)-count):][:count]
+						b.StartTimer()
+						res, err := svc.Subscribe(ctx, org.Admin, chat.SubscribeParams{
+							Subscriptions: req, Principals: chat.Principals{IDs: principals},
+						})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if len(res.Subscribed) != count {
+							b.Fatalf("%d subscribed, want %d", len(res.Subscribed), count)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkServiceFanout: 10,000 members each hold a queue with a waiting long-poll
+// (GetEvents); one write whose event reaches all of them (a new user, announced to everyone)
+// is timed until the last long-poll returned. p50/p99/max are the per-queue latencies from the
+// start of the write.
+func BenchmarkServiceFanout(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000})
+			ctx := context.Background()
+			n := len(org.Members)
+			queues := make([]string, n)
+			for i, id := range org.Members {
+				res, err := svc.RegisterQueue(ctx, chat.Actor{UserID: id}, chat.RegisterQueueParams{
+					EventTypes: []string{"realm_user"}, FetchEventTypes: []string{},
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				queues[i] = *res.QueueID
+			}
+			var (
+				mu      sync.RWMutex
+				started time.Time
+				lat     = make([]time.Duration, n)
+				round   sync.WaitGroup
+				all     sync.WaitGroup
+				next    = make([]chan int64, n)
+			)
+			for i := range n {
+				next[i] = make(chan int64, 1)
+				all.Add(1)
+				go func() {
+					defer all.Done()
+					actor := chat.Actor{UserID: org.Members[i]}
+					for last := range next[i] {
+						res, err := svc.GetEvents(ctx, actor, chat.GetEventsParams{QueueID: queues[i], LastEventID: &last})
+						mu.RLock()
+						lat[i] = time.Since(started)
+						mu.RUnlock()
+						if err != nil || len(res.Events) == 0 {
+							b.Errorf("queue %d: %d events, %v", i, len(res.Events), err)
+						}
+						round.Done()
+					}
+				}()
+			}
+			b.Cleanup(func() {
+				for _, c := range next {
+					close(c)
+				}
+				all.Wait()
+			})
+			var p50, p99, worst []float64
+			it := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				round.Add(n)
+				for i := range n {
+					// Each event announces one user to everyone: event ids are 0, 1, 2, ...
+					next[i] <- int64(it) - 1
+				}
+				time.Sleep(50 * time.Millisecond) // the long-polls attach
+				b.StartTimer()
+				mu.Lock()
+				started = time.Now()
+				mu.Unlock()
+				if _, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
+					Email: fmt.Sprintf("fanout%d@load.example.com", it), FullName: "Fan Out",
+				}); err != nil {
+					b.Fatal(err)
+				}
+				round.Wait()
+				b.StopTimer()
+				s := slices.Clone(lat)
+				slices.Sort(s)
+				p50 = append(p50, msOf(s[n/2]))
+				p99 = append(p99, msOf(s[n*99/100]))
+				worst = append(worst, msOf(s[n-1]))
+				it++
+				b.StartTimer()
+			}
+			b.ReportMetric(medianOf(p50), "p50-ms")
+			b.ReportMetric(medianOf(p99), "p99-ms")
+			b.ReportMetric(medianOf(worst), "max-ms")
+		})
+	}
+}
+
+// BenchmarkIdleQueueHeap registers one queue for each of 10,000 members (as a client asking
+// for message and subscription events would) and reports the heap each idle queue holds.
+func BenchmarkIdleQueueHeap(b *testing.B) {
+	be := benchBackends()[0]
+	svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000})
+	ctx := context.Background()
+	var perQueue float64
+	b.ReportAllocs()
+	for b.Loop() {
+		before := liveHeap()
+		ids := make([]string, len(org.Members))
+		for i, id := range org.Members {
+			res, err := svc.RegisterQueue(ctx, chat.Actor{UserID: id}, chat.RegisterQueueParams{
+				EventTypes: []string{"message", "subscription", "realm_user"}, FetchEventTypes: []string{},
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids[i] = *res.QueueID
+		}
+		perQueue = float64(liveHeap()-before) / float64(len(ids))
+		for i, id := range org.Members {
+			if err := svc.DeleteQueue(ctx, chat.Actor{UserID: id}, chat.DeleteQueueParams{QueueID: ids[i]}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(perQueue, "B/queue")
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func medianOf(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
