@@ -32,7 +32,8 @@ import (
 //     registration is refused (503) until it does.
 //
 // Payloads travel as JSON (the encoding of saved queues); a payload that depends on the
-// client's register options (clientAdapter) travels in one form per busProfiles entry.
+// client's register options (clientAdapter) travels in each distinct form it takes over
+// busProfiles, and a message event with what a queue's narrow is matched against.
 
 // Bus shares committed events between the processes on one store. Message ids are the bus's
 // own (PostgreSQL: transaction ids); the Service only passes them back to the function
@@ -61,30 +62,51 @@ type busMessage struct {
 	End []int64 `json:"end,omitempty"`
 }
 
-// busEvent is one event on the wire. Payload is the event for every queue, unless Variants is
-// set: then a queue gets the variant of its profile (busProfileKey) and none when its profile
-// is missing.
+// busEvent is one event on the wire. Payload is the event for every queue, unless Adapted is
+// set (a clientAdapter payload): then a queue gets Forms[Variants[its profile key]], and
+// nothing when its profile is missing. Narrow, for message events, carries what a queue's
+// narrow is matched against.
 type busEvent struct {
-	To       []int64                    `json:"to"`
-	Type     string                     `json:"type"`
-	Payload  json.RawMessage            `json:"p,omitempty"`
-	Variants map[string]json.RawMessage `json:"v,omitempty"`
+	To       []int64           `json:"to"`
+	Type     string            `json:"type"`
+	Payload  json.RawMessage   `json:"p,omitempty"`
+	Forms    []json.RawMessage `json:"f,omitempty"`
+	Variants map[string]int    `json:"v,omitempty"`
+	Adapted  bool              `json:"a,omitempty"`
+	Narrow   *busNarrow        `json:"n,omitempty"`
 }
 
-// busProfiles are the register options a clientAdapter may depend on across processes. An
-// adapter that reads another option must be given a profile here.
-var busProfiles = []queueOptions{
-	{}, {applyMarkdown: true}, {clientGravatar: true}, {applyMarkdown: true, clientGravatar: true},
+// busNarrow is what matchesQueueNarrow reads of a message.
+type busNarrow struct {
+	Type    string `json:"type"`
+	Channel string `json:"channel,omitempty"`
+	Sender  string `json:"sender"`
+	Topic   string `json:"topic,omitempty"`
 }
+
+// busProfiles are the register options a clientAdapter may depend on, besides the narrow:
+// every combination of them. An adapter that reads another option must be given a bit here
+// (TestBusMatchesInProcess compares the bus with the in-process path).
+var busProfiles = func() []queueOptions {
+	var out []queueOptions
+	for mask := range 16 {
+		var o queueOptions
+		o.applyMarkdown = mask&1 != 0
+		o.clientGravatar = mask&2 != 0
+		o.capabilities.EmptyTopicName = mask&4 != 0
+		o.capabilities.LinkifierURLTemplate = mask&8 != 0
+		out = append(out, o)
+	}
+	return out
+}()
 
 // busProfileKey names the profile of a queue.
 func busProfileKey(o queueOptions) string {
-	k := []byte("00")
-	if o.applyMarkdown {
-		k[0] = '1'
-	}
-	if o.clientGravatar {
-		k[1] = '1'
+	k := []byte("0000")
+	for i, on := range []bool{o.applyMarkdown, o.clientGravatar, o.capabilities.EmptyTopicName, o.capabilities.LinkifierURLTemplate} {
+		if on {
+			k[i] = '1'
+		}
 	}
 	return string(k)
 }
@@ -95,7 +117,8 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 	for i, p := range list {
 		e := busEvent{To: p.recipients, Type: p.typ}
 		if a, ok := p.payload.(clientAdapter); ok {
-			e.Variants = make(map[string]json.RawMessage, len(busProfiles))
+			e.Variants = map[string]int{}
+			seen := map[string]int{}
 			for _, o := range busProfiles {
 				v, ok := a.forClient(o)
 				if !ok {
@@ -105,14 +128,25 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 				if err != nil {
 					return nil, fmt.Errorf("chat: encoding %s event: %w", p.typ, err)
 				}
-				e.Variants[busProfileKey(o)] = raw
+				idx, dup := seen[string(raw)]
+				if !dup {
+					idx = len(e.Forms)
+					seen[string(raw)] = idx
+					e.Forms = append(e.Forms, raw)
+				}
+				e.Variants[busProfileKey(o)] = idx
 			}
+			e.Adapted = true
 		} else if p.payload != nil {
 			raw, err := json.Marshal(p.payload)
 			if err != nil {
 				return nil, fmt.Errorf("chat: encoding %s event: %w", p.typ, err)
 			}
 			e.Payload = raw
+		}
+		if me, ok := p.payload.(MessageEvent); ok {
+			channel, _ := me.Message.DisplayRecipient.(string)
+			e.Narrow = &busNarrow{Type: me.Message.Type, Channel: channel, Sender: me.Message.SenderEmail, Topic: me.topic}
 		}
 		m.Events[i] = e
 	}
@@ -131,17 +165,21 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if o.cut != nil && o.cut.includes != nil && o.cut.includes(b.id) {
 		return nil, false
 	}
-	if b.ev.Variants == nil {
+	if n := b.ev.Narrow; n != nil && len(o.narrow) > 0 &&
+		!matchesQueueNarrow(o.narrow, MessageRecord{Type: n.Type, DisplayRecipient: n.Channel, SenderEmail: n.Sender}, n.Topic) {
+		return nil, false
+	}
+	if !b.ev.Adapted {
 		if len(b.ev.Payload) == 0 {
 			return nil, true
 		}
 		return b.ev.Payload, true
 	}
-	raw, ok := b.ev.Variants[busProfileKey(o)]
-	if !ok {
+	i, ok := b.ev.Variants[busProfileKey(o)]
+	if !ok || i < 0 || i >= len(b.ev.Forms) {
 		return nil, false
 	}
-	return raw, true
+	return b.ev.Forms[i], true
 }
 
 // busCut says which bus messages the state given at register already includes. It is filled
@@ -258,5 +296,5 @@ func (s *Service) stopBus() {
 
 // errBusDown refuses registrations while the bus is not listening.
 func errBusDown() *Error {
-	return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "Event system temporarily unavailable; try again"}
+	return &Error{Code: CodeBadRequest, Status: http.StatusServiceUnavailable, Msg: "Event system temporarily unavailable; try again"}
 }

@@ -63,7 +63,7 @@ func (h *Handler) routeQueue(w http.ResponseWriter, r *http.Request, p *params) 
 				return // the client left
 			}
 			h.log.Warn("forwarding an event queue request failed", "queue_id", id, "target", target.String(), "err", err)
-			h.writeError(w, r, &chat.Error{Code: chat.CodeInternal, Status: http.StatusBadGateway,
+			h.writeError(w, r, &chat.Error{Code: chat.CodeBadRequest, Status: http.StatusBadGateway,
 				Msg: "The server holding this event queue is unreachable; try again"})
 		},
 	}

@@ -42,6 +42,7 @@ type orgFlags struct {
 
 type serveCmd struct {
 	orgFlags      `embed:""`
+	clusterFlags  `embed:""`
 	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
 	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
@@ -77,6 +78,16 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	defer store.Close()
 	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
+	apiOpts := httpapi.Options{Logger: logger}
+	bus, err := c.openBus(ctx, c.Store, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if bus != nil {
+		defer bus.Close() // after svc.Close: the listener stops first
+		opts.Bus, opts.NodeID, apiOpts.Queues = bus, c.NodeID, bus
+	}
 	if !c.RateLimits {
 		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
 	}
@@ -105,7 +116,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 
 	srv := &http.Server{
-		Handler:           httpapi.New(svc, httpapi.Options{Logger: logger}),
+		Handler:           httpapi.New(svc, apiOpts),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
