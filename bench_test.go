@@ -13,6 +13,7 @@ import (
 	"time"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/benchorg"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
@@ -172,20 +173,19 @@ func BenchmarkSubscribe(b *testing.B) {
 	}
 }
 
-// BenchmarkServiceFanout: 10,000 members each hold a queue with a waiting long-poll
-// (GetEvents); one write whose event reaches all of them (a new user, announced to everyone)
-// is timed until the last long-poll returned. p50/p99/max are the per-queue latencies from the
-// start of the write.
+// BenchmarkServiceFanout: 10,000 members subscribed to one channel each hold a queue with a
+// waiting long-poll (GetEvents); one message sent to the channel is timed until the last
+// long-poll returned. p50/p99/max are the per-queue latencies from the start of SendMessage.
 func BenchmarkServiceFanout(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
-			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000})
+			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
 			ctx := context.Background()
 			n := len(org.Members)
 			queues := make([]string, n)
 			for i, id := range org.Members {
 				res, err := svc.RegisterQueue(ctx, chat.Actor{UserID: id}, chat.RegisterQueueParams{
-					EventTypes: []string{"realm_user"}, FetchEventTypes: []string{},
+					EventTypes: []string{"message"}, FetchEventTypes: []string{},
 				})
 				if err != nil {
 					b.Fatal(err)
@@ -231,7 +231,7 @@ func BenchmarkServiceFanout(b *testing.B) {
 				b.StopTimer()
 				round.Add(n)
 				for i := range n {
-					// Each event announces one user to everyone: event ids are 0, 1, 2, ...
+					// Each round's message is event 0, 1, 2, ... of every queue.
 					next[i] <- int64(it) - 1
 				}
 				time.Sleep(50 * time.Millisecond) // the long-polls attach
@@ -239,8 +239,8 @@ func BenchmarkServiceFanout(b *testing.B) {
 				mu.Lock()
 				started = time.Now()
 				mu.Unlock()
-				if _, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
-					Email: fmt.Sprintf("fanout%d@load.example.com", it), FullName: "Fan Out",
+				if _, err := svc.SendMessage(ctx, org.Admin, chat.SendMessageParams{
+					Type: "stream", ChannelID: &org.Channels[0], Topic: ptrTo("fan-out"), Content: "hello everyone",
 				}); err != nil {
 					b.Fatal(err)
 				}
@@ -310,3 +310,46 @@ func medianOf(v []float64) float64 {
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func ptrTo[T any](v T) *T { return &v }
+
+// BenchmarkSendMessage sends a message to a channel with 10 and with 10,000 subscribers (no
+// queues: the cost of the write and of deciding the recipients).
+func BenchmarkSendMessage(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
+			ctx := context.Background()
+			// A second channel with 10 subscribers; the first has everyone.
+			if _, err := svc.Subscribe(ctx, org.Admin, chat.SubscribeParams{
+				Subscriptions: []chat.SubscriptionRequest{{Name: "small"}},
+				Principals:    chat.Principals{IDs: org.Members[:9]},
+			}); err != nil {
+				b.Fatal(err)
+			}
+			small, err := svc.GetStreams(ctx, org.Admin, chat.GetStreamsParams{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids := map[string]channels.ID{}
+			for _, c := range small.Streams {
+				ids[c.Name] = c.StreamID
+			}
+			for _, c := range []struct {
+				name string
+				id   channels.ID
+			}{{"subscribers=10", ids["small"]}, {"subscribers=10000", org.Channels[0]}} {
+				b.Run(c.name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := svc.SendMessage(ctx, org.Admin, chat.SendMessageParams{
+							Type: "stream", ChannelID: &c.id, Topic: ptrTo("bench"), Content: "a message",
+						}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}

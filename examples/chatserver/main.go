@@ -46,6 +46,7 @@ type serveCmd struct {
 	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
 	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	loadFlags     `embed:""`
 }
 
 func main() {
@@ -71,6 +72,10 @@ func (c *serveCmd) Run(logger *slog.Logger) error {
 
 // serve runs the server on ln until ctx ends.
 func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
+	if err := c.validateLoad(); err != nil {
+		ln.Close()
+		return err
+	}
 	store, err := openStore(c.Store)
 	if err != nil {
 		ln.Close()
@@ -114,9 +119,13 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		ln.Close()
 		return err
 	}
+	if err := c.loadFlags.build(ctx, svc, store, logger); err != nil {
+		ln.Close()
+		return err
+	}
 
 	srv := &http.Server{
-		Handler:           httpapi.New(svc, apiOpts),
+		Handler:           c.loadFlags.handler(httpapi.New(svc, apiOpts)),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
