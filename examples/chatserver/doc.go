@@ -1,9 +1,13 @@
 // Command chatserver serves the chat engine over Zulip's REST API.
 //
-//	chatserver serve --dev                      # a development organization on the memory store
+//	chatserver serve --dev                      # a development organization in ./chat.db (SQLite)
 //	chatserver serve --seed org.json            # an organization loaded from a seed file
+//	chatserver serve --store memory --dev       # nothing persisted
+//	chatserver serve --store 'postgres://postgres@127.0.0.1:5432/chat?sslmode=disable'
 //	chatserver zuliprc --dev --user iago@zulip.com --out ~/.zuliprc
 //	                                            # credentials for Zulip clients (same flags as serve)
+//
+// --dev and --seed only fill an empty store: a restart on a persisted store keeps its data.
 //
 // See the README for the seed file format, curl examples and how zuliprc finds a user's key. It
 // is an example of wiring the library: flags and process lifetime live here, every rule lives in

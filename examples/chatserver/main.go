@@ -20,6 +20,7 @@ import (
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/storage/sqlstore"
 )
 
 // cli is the command line.
@@ -33,7 +34,7 @@ type cli struct {
 // them, so that zuliprc given the same flags finds the same organization.
 type orgFlags struct {
 	Listen      string `help:"Address to listen on." default:"127.0.0.1:9991"`
-	Store       string `help:"Storage: memory." default:"memory"`
+	Store       string `help:"Storage: sqlite:PATH (a file, created if missing), postgres://USER@HOST:PORT/DB?sslmode=disable, or memory (lost on exit)." default:"sqlite:./chat.db"`
 	RealmURL    string `help:"Canonical URL of the organization (default: http://LISTEN)." name:"realm-url"`
 	Dev         bool   `help:"Seed a development organization mirroring Zulip's and enable the dev login endpoints."`
 	DevPassword string `help:"Password of every --dev user." name:"dev-password" default:"devpassword"`
@@ -76,7 +77,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		ln.Close()
 		return err
 	}
-	store, err := openStore(c.Store)
+	store, err := openStore(ctx, c.Store)
 	if err != nil {
 		ln.Close()
 		return err
@@ -155,13 +156,19 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	return nil
 }
 
-// openStore opens the storage named by --store.
-func openStore(spec string) (storage.Storage, error) {
-	switch spec {
-	case "memory":
+// openStore opens the storage named by --store: "memory", or a DSN of sqlstore.Open.
+func openStore(ctx context.Context, spec string) (storage.Storage, error) {
+	if spec == "memory" {
 		return memory.New(), nil
 	}
-	return nil, fmt.Errorf("unsupported --store %q (want memory)", spec)
+	store, err := sqlstore.Open(ctx, spec)
+	if errors.Is(err, sqlstore.ErrBadDSN) {
+		return nil, fmt.Errorf("unsupported --store %q (want sqlite:PATH, postgres://... or memory): %w", spec, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--store: %w", err)
+	}
+	return store, nil
 }
 
 // provision fills an empty store from --dev or --seed; a store that already holds an

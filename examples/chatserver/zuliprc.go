@@ -37,7 +37,7 @@ func (c *zuliprcCmd) Run(logger *slog.Logger) error {
 		return fmt.Errorf("%s has no fixed API key in this organization: with --store memory, "+
 			"zuliprc works for --dev users and for --seed entries with an api_key", c.User)
 	}
-	store, err := openStore(c.Store)
+	store, err := openStore(ctx, c.Store)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,203 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/users"
+)
+
+// channelTx is the channels accessor.
+type channelTx struct{ t *txn }
+
+const channelColumns = `id, name, description, date_created, creator_id, invite_only, is_web_public,
+	history_public_to_subscribers, message_retention_days, topics_policy, folder_id, is_archived,
+	is_default, group_settings`
+
+func scanChannel(row *sql.Rows) (channels.Channel, error) {
+	var c channels.Channel
+	var retention sql.NullInt64
+	var settings string
+	err := row.Scan(&c.ID, &c.Name, &c.Description, &c.DateCreated, &c.CreatorID, &c.InviteOnly,
+		&c.IsWebPublic, &c.HistoryPublicToSubscribers, &retention, &c.TopicsPolicy, &c.FolderID,
+		&c.IsArchived, &c.IsDefault, &settings)
+	if err != nil {
+		return c, err
+	}
+	if retention.Valid {
+		days := int(retention.Int64)
+		c.MessageRetentionDays = &days
+	}
+	return c, parseChannelSettings(settings, &c)
+}
+
+// channelSettingsText encodes every group setting of c as a JSON object keyed by the
+// setting's API name, each value in groupSettingText's form.
+func channelSettingsText(c channels.Channel) string {
+	m := map[string]storedGroupSetting{}
+	for _, s := range c.GroupSettings() {
+		m[s.Name] = storedGroupSetting(*s.Value)
+	}
+	b, _ := json.Marshal(m) // cannot fail: integers only
+	return string(b)
+}
+
+func parseChannelSettings(text string, c *channels.Channel) error {
+	var m map[string]storedGroupSetting
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		return fmt.Errorf("channel %d group settings: %w", c.ID, err)
+	}
+	for _, s := range c.GroupSettings() {
+		*s.Value = users.GroupSetting(m[s.Name])
+	}
+	return nil
+}
+
+// channelArgs are the values of channelColumns after id, then name_key.
+func channelArgs(c channels.Channel) []any {
+	var retention any
+	if c.MessageRetentionDays != nil {
+		retention = int64(*c.MessageRetentionDays)
+	}
+	return []any{c.Name, c.Description, c.DateCreated, c.CreatorID, c.InviteOnly, c.IsWebPublic,
+		c.HistoryPublicToSubscribers, retention, c.TopicsPolicy, c.FolderID, c.IsArchived,
+		c.IsDefault, channelSettingsText(c), channels.NormalizeName(c.Name)}
+}
+
+func (a channelTx) one(what string, key any, where string, args ...any) (channels.Channel, error) {
+	list, err := scanAll(a.t, scanChannel, "SELECT "+channelColumns+" FROM channels WHERE "+where, args...)
+	if err != nil {
+		return channels.Channel{}, err
+	}
+	if len(list) == 0 {
+		return channels.Channel{}, notFound(what, key)
+	}
+	return list[0], nil
+}
+
+func (a channelTx) Get(id channels.ID) (channels.Channel, error) {
+	return a.one("channel", id, "id = ?", id)
+}
+
+func (a channelTx) GetByName(name string) (channels.Channel, error) {
+	return a.one("channel named", name, "name_key = ?", channels.NormalizeName(name))
+}
+
+func (a channelTx) GetMany(list []channels.ID) ([]channels.Channel, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	return scanAll(a.t, scanChannel, "SELECT "+channelColumns+" FROM channels WHERE id IN ("+a.t.d.idSet+") ORDER BY id",
+		ids(a.t.d, list))
+}
+
+func (a channelTx) List() ([]channels.Channel, error) {
+	return scanAll(a.t, scanChannel, "SELECT "+channelColumns+" FROM channels ORDER BY id")
+}
+
+func (a channelTx) Create(c channels.Channel) (channels.ID, error) {
+	var id channels.ID
+	err := a.t.guarded(func() error {
+		return a.t.get(`INSERT INTO channels (name, description, date_created, creator_id, invite_only,
+			is_web_public, history_public_to_subscribers, message_retention_days, topics_policy,
+			folder_id, is_archived, is_default, group_settings, name_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, channelArgs(c), &id)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("create channel %q: %w", c.Name, err)
+	}
+	return id, nil
+}
+
+func (a channelTx) Update(c channels.Channel) error {
+	var res sql.Result
+	err := a.t.guarded(func() (err error) {
+		res, err = a.t.exec(`UPDATE channels SET name = ?, description = ?, date_created = ?,
+			creator_id = ?, invite_only = ?, is_web_public = ?, history_public_to_subscribers = ?,
+			message_retention_days = ?, topics_policy = ?, folder_id = ?, is_archived = ?,
+			is_default = ?, group_settings = ?, name_key = ? WHERE id = ?`, append(channelArgs(c), c.ID)...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("update channel %d: %w", c.ID, err)
+	}
+	return mustAffect(res, "channel", c.ID)
+}
+
+// subscriptionTx is the subscriptions accessor: one row per (user, channel), active or not.
+type subscriptionTx struct{ t *txn }
+
+const subscriptionColumns = `user_id, channel_id, active, color, is_muted, pin_to_top,
+	desktop_notifications, audible_notifications, push_notifications, email_notifications,
+	wildcard_mentions_notify`
+
+func scanSubscription(row *sql.Rows) (channels.Subscription, error) {
+	var s channels.Subscription
+	var desktop, audible, push, email, wildcard sql.NullBool
+	err := row.Scan(&s.UserID, &s.ChannelID, &s.Active, &s.Color, &s.IsMuted, &s.PinToTop,
+		&desktop, &audible, &push, &email, &wildcard)
+	s.DesktopNotifications, s.AudibleNotifications = boolPtr(desktop), boolPtr(audible)
+	s.PushNotifications, s.EmailNotifications = boolPtr(push), boolPtr(email)
+	s.WildcardMentionsNotify = boolPtr(wildcard)
+	return s, err
+}
+
+func (a subscriptionTx) Get(u users.ID, c channels.ID) (channels.Subscription, error) {
+	list, err := scanAll(a.t, scanSubscription, "SELECT "+subscriptionColumns+" FROM subscriptions WHERE user_id = ? AND channel_id = ?", u, c)
+	if err != nil {
+		return channels.Subscription{}, err
+	}
+	if len(list) == 0 {
+		return channels.Subscription{}, notFound("subscription of user", fmt.Sprintf("%d to channel %d", u, c))
+	}
+	return list[0], nil
+}
+
+func (a subscriptionTx) ListForUsers(list []users.ID) ([]channels.Subscription, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	return scanAll(a.t, scanSubscription, "SELECT "+subscriptionColumns+" FROM subscriptions WHERE user_id IN ("+
+		a.t.d.idSet+") ORDER BY user_id, channel_id", ids(a.t.d, list))
+}
+
+func (a subscriptionTx) ListForChannels(list []channels.ID, activeOnly bool) ([]channels.Subscription, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	where := "channel_id IN (" + a.t.d.idSet + ")"
+	if activeOnly {
+		where += " AND active"
+	}
+	return scanAll(a.t, scanSubscription, "SELECT "+subscriptionColumns+" FROM subscriptions WHERE "+where+
+		" ORDER BY channel_id, user_id", ids(a.t.d, list))
+}
+
+func (a subscriptionTx) Put(subs []channels.Subscription) error {
+	// A later row for the same key wins, as in a loop of single writes; one statement must not
+	// hold a key twice (ON CONFLICT would refuse to touch a row twice).
+	last := make(map[[2]int64]int, len(subs))
+	for i, s := range subs {
+		last[[2]int64{int64(s.UserID), int64(s.ChannelID)}] = i
+	}
+	rows := make([][]any, 0, len(last))
+	for i, s := range subs {
+		if last[[2]int64{int64(s.UserID), int64(s.ChannelID)}] != i {
+			continue
+		}
+		rows = append(rows, []any{s.UserID, s.ChannelID, s.Active, s.Color, s.IsMuted, s.PinToTop,
+			nullableBool(s.DesktopNotifications), nullableBool(s.AudibleNotifications),
+			nullableBool(s.PushNotifications), nullableBool(s.EmailNotifications),
+			nullableBool(s.WildcardMentionsNotify)})
+	}
+	return insertRows(a.t, "INSERT INTO subscriptions ("+subscriptionColumns+")", 11, rows,
+		`ON CONFLICT (user_id, channel_id) DO UPDATE SET active = excluded.active,
+		color = excluded.color, is_muted = excluded.is_muted, pin_to_top = excluded.pin_to_top,
+		desktop_notifications = excluded.desktop_notifications,
+		audible_notifications = excluded.audible_notifications,
+		push_notifications = excluded.push_notifications,
+		email_notifications = excluded.email_notifications,
+		wildcard_mentions_notify = excluded.wildcard_mentions_notify`)
+}

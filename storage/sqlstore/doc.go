@@ -1,0 +1,31 @@
+// Package sqlstore is the database/sql storage backend, with two dialects: SQLite (embedded,
+// pure Go through modernc.org/sqlite) and PostgreSQL (through pgx's database/sql driver).
+//
+// It imports storage, the leaf domain packages, the two drivers and the standard library.
+//
+// Open takes a DSN: "sqlite:PATH" (or a bare file path) or "postgres://...". On open the
+// numbered migrations embedded under migrations/ are applied inside one transaction (on
+// PostgreSQL under pg_advisory_xact_lock, so several processes may start at once); a database
+// that already holds a migration newer than the binary knows is refused.
+//
+// Concurrency and transactions:
+//   - SQLite runs in WAL mode with a busy timeout. Writes go through a pool of exactly one
+//     connection whose transactions begin IMMEDIATE, so there is a single writer at a time and
+//     readers (a separate pool of query-only connections) never block it. synchronous=FULL is
+//     the default; "sqlite:PATH?synchronous=NORMAL" trades durability of the last commits on
+//     power loss for speed.
+//   - PostgreSQL runs Update in SERIALIZABLE transactions and View in REPEATABLE READ READ
+//     ONLY ones. A serialization failure or deadlock (SQLSTATE 40001/40P01) re-runs the whole
+//     closure, a bounded number of times, as the storage contract allows.
+//   - Driver errors are classified by code, never by message text: unique violations become
+//     storage.ErrConflict, sql.ErrNoRows becomes storage.ErrNotFound.
+//   - Each accessor call checks the transaction's context first; a cancelled context fails the
+//     call and the transaction is rolled back.
+//
+// Schema conventions: one migration file per change (NNNN_what.sql), written once for both
+// dialects with a few tokens the dialect expands ({{id}} for an auto-assigned primary key,
+// {{bytes}} for a byte string, {{binary}} for text sorted bytewise as Go sorts strings).
+// Queries use "?" placeholders (rewritten to $n for PostgreSQL). Bulk reads and writes are
+// set-based: an id list travels as one parameter (see dialect.idSet) and rows go in multi-row
+// statements (insertRows), never a query per row.
+package sqlstore

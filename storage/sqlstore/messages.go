@@ -1,0 +1,398 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"fmt"
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// messageTx is the messages accessor: messages, the users' rows for them (user_messages)
+// and the index of direct-message recipients.
+type messageTx struct{ t *txn }
+
+const messageColumns = `m.id, m.sender_id, m.channel_id, m.topic, m.recipients, m.content, m.rendered,
+	m.timestamp, m.client, m.last_edit_timestamp, m.last_moved_timestamp`
+
+func scanMessageInto(row *sql.Rows, extra ...any) (messages.Message, error) {
+	var m messages.Message
+	var recipients sql.NullString
+	dest := append([]any{&m.ID, &m.SenderID, &m.ChannelID, &m.Topic, &recipients, &m.Content, &m.Rendered,
+		&m.Timestamp, &m.Client, &m.LastEditTimestamp, &m.LastMovedTimestamp}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return m, err
+	}
+	list, err := parseJSONIDs(recipients)
+	if err != nil {
+		return m, fmt.Errorf("message %d recipients: %w", m.ID, err)
+	}
+	if list != nil {
+		m.Recipients = make([]users.ID, len(list))
+		for i, id := range list {
+			m.Recipients[i] = users.ID(id)
+		}
+	}
+	return m, nil
+}
+
+func scanMessage(row *sql.Rows) (messages.Message, error) { return scanMessageInto(row) }
+
+func recipientsText(list []users.ID) any {
+	if list == nil {
+		return nil
+	}
+	raw := make([]int64, len(list))
+	for i, id := range list {
+		raw[i] = int64(id)
+	}
+	return jsonIDs(raw)
+}
+
+func scanRow(row *sql.Rows) (messages.UserMessage, error) {
+	var r messages.UserMessage
+	err := row.Scan(&r.UserID, &r.MessageID, &r.Flags)
+	return r, err
+}
+
+func (a messageTx) Get(id messages.ID) (messages.Message, error) {
+	list, err := scanAll(a.t, scanMessage, "SELECT "+messageColumns+" FROM messages m WHERE m.id = ?", id)
+	if err != nil {
+		return messages.Message{}, err
+	}
+	if len(list) == 0 {
+		return messages.Message{}, notFound("message", id)
+	}
+	return list[0], nil
+}
+
+func (a messageTx) GetMany(list []messages.ID) ([]messages.Message, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	return scanAll(a.t, scanMessage, "SELECT "+messageColumns+" FROM messages m WHERE m.id IN ("+a.t.d.idSet+") ORDER BY m.id",
+		ids(a.t.d, list))
+}
+
+// Query walks the candidate messages in id order with one cursor (the user's rows joined on,
+// non-negated channel/topic/sender/id terms pushed into SQL), applies messages.Match to each and
+// stops at Limit.
+func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := []storage.MessageMatch{}
+	if q.Limit <= 0 {
+		return out, nil
+	}
+	where := "m.id >= ? AND (um.user_id IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + ")))"
+	args := []any{q.User, q.MinID, ids(a.t.d, q.HistoryChannels)}
+	if q.MaxID != 0 {
+		where += " AND m.id <= ?"
+		args = append(args, q.MaxID)
+	}
+	for _, term := range q.Terms {
+		if term.Negated {
+			continue
+		}
+		switch term.Operator {
+		case messages.OpChannel:
+			where += " AND m.channel_id = ?"
+			args = append(args, term.Channel)
+		case messages.OpTopic:
+			where += " AND m.channel_id <> 0 AND m.topic_key = ?"
+			args = append(args, topics.Key(term.Text))
+		case messages.OpSender:
+			where += " AND m.sender_id = ?"
+			args = append(args, term.User)
+		case messages.OpID:
+			where += " AND m.id = ?"
+			args = append(args, term.Message)
+		}
+	}
+	order := "ASC"
+	if q.Newest {
+		order = "DESC"
+	}
+	rows, err := a.t.query(`SELECT `+messageColumns+`, um.flags, um.user_id IS NOT NULL
+		FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+		WHERE `+where+` ORDER BY m.id `+order, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var flags sql.NullInt64
+		var received bool
+		m, err := scanMessageInto(rows, &flags, &received)
+		if err != nil {
+			return nil, a.t.check(err)
+		}
+		f := messages.Flags(flags.Int64)
+		if !messages.Match(q.Terms, m, f, received) {
+			continue
+		}
+		out = append(out, storage.MessageMatch{Message: m, Flags: f, Received: received})
+		if len(out) == q.Limit {
+			break
+		}
+	}
+	if err := a.t.check(rows.Err()); err != nil {
+		return nil, err
+	}
+	if q.Newest {
+		slices.Reverse(out)
+	}
+	return out, nil
+}
+
+func (a messageTx) Rows(list []messages.ID) ([]messages.UserMessage, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM user_messages WHERE message_id IN ("+
+		a.t.d.idSet+") ORDER BY message_id, user_id", ids(a.t.d, list))
+}
+
+func (a messageTx) UserRows(u users.ID, list []messages.ID) ([]messages.UserMessage, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN ("+
+		a.t.d.idSet+") ORDER BY message_id", u, ids(a.t.d, list))
+}
+
+func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messages.UserMessage, error) {
+	return scanAll(a.t, scanRow, `SELECT user_id, message_id, flags FROM user_messages
+		WHERE user_id = ? AND (flags & ?) = ? AND (flags & ?) = 0 ORDER BY message_id`,
+		u, int64(set), int64(set), int64(clear))
+}
+
+func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
+	var id messages.ID
+	err := a.t.get("SELECT COALESCE(MAX(message_id), 0) FROM user_messages WHERE user_id = ? AND (flags & ?) = 0",
+		[]any{u, int64(messages.FlagHistorical)}, &id)
+	return id, err
+}
+
+func (a messageTx) DirectWith(u users.ID) ([]messages.Message, error) {
+	return scanAll(a.t, scanMessage, "SELECT "+messageColumns+` FROM messages m
+		JOIN direct_recipients d ON d.message_id = m.id WHERE d.user_id = ? ORDER BY m.id`, u)
+}
+
+func (a messageTx) TopicMessageIDs(c channels.ID, topic string, limit int) ([]messages.ID, error) {
+	query := "SELECT id FROM messages WHERE channel_id = ? AND topic_key = ? ORDER BY id DESC"
+	args := []any{c, topics.Key(topic)}
+	if limit > 0 {
+		query += " LIMIT ?"
+		args = append(args, limit)
+	}
+	return scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
+		var id messages.ID
+		return id, row.Scan(&id)
+	}, query, args...)
+}
+
+func (a messageTx) Topics(c channels.ID, user users.ID, fullHistory bool) ([]storage.TopicSummary, error) {
+	newest := "SELECT MAX(id) FROM messages WHERE channel_id = ? GROUP BY topic_key"
+	args := []any{c}
+	if !fullHistory {
+		newest = `SELECT MAX(m.id) FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+			WHERE m.channel_id = ? GROUP BY m.topic_key`
+		args = []any{user, c}
+	}
+	list, err := scanAll(a.t, func(row *sql.Rows) (storage.TopicSummary, error) {
+		var s storage.TopicSummary
+		return s, row.Scan(&s.Name, &s.MaxID)
+	}, "SELECT topic, id FROM messages WHERE channel_id <> 0 AND id IN ("+newest+") ORDER BY id DESC", args...)
+	if list == nil && err == nil {
+		list = []storage.TopicSummary{}
+	}
+	return list, err
+}
+
+func (a messageTx) Activity(list []channels.ID, since int64) ([]storage.ChannelActivity, error) {
+	list = slices.Clone(list)
+	slices.Sort(list)
+	list = slices.Compact(list)
+	out := make([]storage.ChannelActivity, len(list))
+	index := make(map[channels.ID]int, len(list))
+	for i, c := range list {
+		out[i].ChannelID = c
+		index[c] = i
+	}
+	if len(list) == 0 {
+		return out, a.t.live()
+	}
+	found, err := scanAll(a.t, func(row *sql.Rows) (storage.ChannelActivity, error) {
+		var s storage.ChannelActivity
+		return s, row.Scan(&s.ChannelID, &s.FirstMessageID, &s.LastTimestamp, &s.RecentCount)
+	}, `SELECT channel_id, MIN(id), MAX(timestamp), COUNT(CASE WHEN timestamp >= ? THEN 1 END)
+		FROM messages WHERE channel_id <> 0 AND channel_id IN (`+a.t.d.idSet+`) GROUP BY channel_id`,
+		since, ids(a.t.d, list))
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range found {
+		out[index[s.ChannelID]] = s
+	}
+	return out, nil
+}
+
+func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	var id messages.ID
+	if err := a.t.get(`INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
+		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		[]any{m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
+			m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp}, &id); err != nil {
+		return 0, fmt.Errorf("create message: %w", err)
+	}
+	if err := a.putDirect(id, m); err != nil {
+		return 0, err
+	}
+	own := slices.Clone(rows)
+	for i := range own {
+		own[i].MessageID = id
+	}
+	return id, a.upsertRows(own)
+}
+
+// putDirect indexes the recipients of a direct message.
+func (a messageTx) putDirect(id messages.ID, m messages.Message) error {
+	if !m.IsDirect() || len(m.Recipients) == 0 {
+		return nil
+	}
+	_, err := a.t.exec(`INSERT INTO direct_recipients (user_id, message_id)
+		SELECT DISTINCT id, CAST(? AS BIGINT) FROM (`+a.t.d.idSet+`) AS list WHERE true ON CONFLICT DO NOTHING`,
+		id, ids(a.t.d, m.Recipients))
+	return err
+}
+
+func (a messageTx) Update(m messages.Message) error {
+	res, err := a.t.exec(`UPDATE messages SET sender_id = ?, channel_id = ?, topic = ?, topic_key = ?,
+		recipients = ?, content = ?, rendered = ?, timestamp = ?, client = ?, last_edit_timestamp = ?,
+		last_moved_timestamp = ? WHERE id = ?`,
+		m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
+		m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, m.ID)
+	if err != nil {
+		return err
+	}
+	if err := mustAffect(res, "message", m.ID); err != nil {
+		return err
+	}
+	if _, err := a.t.exec("DELETE FROM direct_recipients WHERE message_id = ?", m.ID); err != nil {
+		return err
+	}
+	return a.putDirect(m.ID, m)
+}
+
+// Delete removes the messages in one statement; their rows and recipients go by cascade.
+func (a messageTx) Delete(list []messages.ID) error {
+	if len(list) == 0 {
+		return a.t.live()
+	}
+	_, err := a.t.exec("DELETE FROM messages WHERE id IN ("+a.t.d.idSet+")", ids(a.t.d, list))
+	return err
+}
+
+func (a messageTx) SetFlags(u users.ID, list []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
+	changed := []messages.ID{}
+	if len(list) == 0 {
+		return changed, a.t.live()
+	}
+	found, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
+		var id messages.ID
+		return id, row.Scan(&id)
+	}, `UPDATE user_messages SET flags = (flags | ?) & ~CAST(? AS BIGINT)
+		WHERE user_id = ? AND message_id IN (`+a.t.d.idSet+`) AND ((flags | ?) & ~CAST(? AS BIGINT)) <> flags
+		RETURNING message_id`,
+		int64(add), int64(remove), u, ids(a.t.d, list), int64(add), int64(remove))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(found)
+	return append(changed, found...), nil
+}
+
+func (a messageTx) PutRows(rows []messages.UserMessage) error {
+	if len(rows) == 0 {
+		return a.t.live()
+	}
+	msgIDs := make([]messages.ID, len(rows))
+	for i, r := range rows {
+		msgIDs[i] = r.MessageID
+	}
+	slices.Sort(msgIDs)
+	msgIDs = slices.Compact(msgIDs)
+	var n int
+	if err := a.t.get("SELECT COUNT(*) FROM messages WHERE id IN ("+a.t.d.idSet+")", []any{ids(a.t.d, msgIDs)}, &n); err != nil {
+		return err
+	}
+	if n != len(msgIDs) {
+		return notFound("message in", msgIDs)
+	}
+	return a.upsertRows(rows)
+}
+
+// upsertRows creates or replaces rows with multi-row statements; a later row for the same
+// (user, message) wins.
+func (a messageTx) upsertRows(rows []messages.UserMessage) error {
+	last := make(map[[2]int64]int, len(rows))
+	for i, r := range rows {
+		last[[2]int64{int64(r.UserID), int64(r.MessageID)}] = i
+	}
+	values := make([][]any, 0, len(last))
+	for i, r := range rows {
+		if last[[2]int64{int64(r.UserID), int64(r.MessageID)}] == i {
+			values = append(values, []any{r.UserID, r.MessageID, int64(r.Flags)})
+		}
+	}
+	return insertRows(a.t, "INSERT INTO user_messages (user_id, message_id, flags)", 3, values,
+		"ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags")
+}
+
+// userTopicTx is the user-topics accessor, keyed by (user, channel, topics.Key(topic)).
+type userTopicTx struct{ t *txn }
+
+func scanUserTopic(row *sql.Rows) (topics.UserTopic, error) {
+	var ut topics.UserTopic
+	err := row.Scan(&ut.UserID, &ut.ChannelID, &ut.Topic, &ut.Policy, &ut.LastUpdated)
+	return ut, err
+}
+
+const userTopicColumns = "user_id, channel_id, topic, policy, last_updated"
+
+func (a userTopicTx) ListForUser(u users.ID) ([]topics.UserTopic, error) {
+	list, err := scanAll(a.t, scanUserTopic, "SELECT "+userTopicColumns+" FROM user_topics WHERE user_id = ? ORDER BY channel_id, topic_key", u)
+	if list == nil && err == nil {
+		list = []topics.UserTopic{}
+	}
+	return list, err
+}
+
+func (a userTopicTx) ListForTopic(c channels.ID, topic string) ([]topics.UserTopic, error) {
+	list, err := scanAll(a.t, scanUserTopic, "SELECT "+userTopicColumns+" FROM user_topics WHERE channel_id = ? AND topic_key = ? ORDER BY user_id",
+		c, topics.Key(topic))
+	if list == nil && err == nil {
+		list = []topics.UserTopic{}
+	}
+	return list, err
+}
+
+func (a userTopicTx) Put(ut topics.UserTopic) error {
+	_, err := a.t.exec(`INSERT INTO user_topics (user_id, channel_id, topic_key, topic, policy, last_updated)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, channel_id, topic_key) DO UPDATE SET
+		topic = excluded.topic, policy = excluded.policy, last_updated = excluded.last_updated`,
+		ut.UserID, ut.ChannelID, topics.Key(ut.Topic), ut.Topic, ut.Policy, ut.LastUpdated)
+	return err
+}
+
+func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
+	_, err := a.t.exec("DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_key = ?", u, c, topics.Key(topic))
+	return err
+}

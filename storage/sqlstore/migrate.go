@@ -1,0 +1,135 @@
+package sqlstore
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// ErrSchemaTooNew is returned by Open when the database holds a migration this binary does
+// not know: it was written by a newer version and must not be used by this one.
+var ErrSchemaTooNew = errors.New("sqlstore: database schema is newer than this binary")
+
+// migration is one numbered schema change.
+type migration struct {
+	version int64
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in ascending order. Files are named
+// NNNN_what.sql; two files with one number are an error.
+func migrations() ([]migration, error) {
+	return parseMigrations(migrationFiles, "migrations")
+}
+
+func parseMigrations(fsys fs.FS, dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, e := range entries {
+		name := e.Name()
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.ParseInt(num, 10, 64)
+		if !ok || err != nil || v <= 0 || !strings.HasSuffix(name, ".sql") {
+			return nil, fmt.Errorf("sqlstore: migration file %q is not named NNNN_what.sql", name)
+		}
+		body, err := fs.ReadFile(fsys, path.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: v, name: name, sql: string(body)})
+	}
+	slices.SortFunc(out, func(a, b migration) int { return int(a.version - b.version) })
+	for i := 1; i < len(out); i++ {
+		if out[i].version == out[i-1].version {
+			return nil, fmt.Errorf("sqlstore: migrations %q and %q share number %d", out[i-1].name, out[i].name, out[i].version)
+		}
+	}
+	return out, nil
+}
+
+// migrate applies the pending migrations in one transaction. On PostgreSQL a transaction-scoped
+// advisory lock (per schema) makes concurrent starters wait for each other; on SQLite the
+// write transaction (BEGIN IMMEDIATE) does.
+func (s *Store) migrate(ctx context.Context) error {
+	all, err := migrations()
+	if err != nil {
+		return err
+	}
+	return s.migrateTo(ctx, all)
+}
+
+func (s *Store) migrateTo(ctx context.Context, all []migration) error {
+	sqlTx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: begin: %w", err)
+	}
+	defer sqlTx.Rollback()
+	t := &txn{ctx: ctx, tx: sqlTx, d: s.d}
+	if s.d.postgres {
+		if _, err := t.exec("SELECT pg_advisory_xact_lock(72616, hashtext(current_schema()))"); err != nil {
+			return fmt.Errorf("migrate: lock: %w", err)
+		}
+	}
+	if _, err := t.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+		version BIGINT PRIMARY KEY,
+		name TEXT NOT NULL,
+		applied_at BIGINT NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	applied := map[int64]bool{}
+	rows, err := t.query("SELECT version FROM schema_migrations")
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var newest int64
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return fmt.Errorf("migrate: %w", err)
+		}
+		applied[v] = true
+		newest = max(newest, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var known int64
+	if len(all) > 0 {
+		known = all[len(all)-1].version
+	}
+	if newest > known {
+		return fmt.Errorf("%w: it has migration %d, this binary knows up to %d; run a newer binary", ErrSchemaTooNew, newest, known)
+	}
+	for _, m := range all {
+		if applied[m.version] {
+			continue
+		}
+		if _, err := t.exec(s.d.ddl.Replace(m.sql)); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+		if _, err := t.exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+			m.version, m.name, time.Now().Unix()); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("migrate: commit: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,257 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/teamchat/chat/storage"
+)
+
+// Store is a storage.Storage on SQLite or PostgreSQL.
+type Store struct {
+	d     *dialect
+	write *sql.DB // SQLite: one connection; PostgreSQL: the pool
+	read  *sql.DB // SQLite: query-only pool; PostgreSQL: the same pool as write
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Compile-time conformance.
+var _ storage.Storage = (*Store)(nil)
+
+// maxAttempts bounds how often a closure is run when its transaction keeps losing races.
+const maxAttempts = 12
+
+// Dialect is "sqlite" or "postgres".
+func (s *Store) Dialect() string { return s.d.name }
+
+// View runs fn in a read-only transaction over one consistent snapshot.
+func (s *Store) View(ctx context.Context, fn func(storage.ReadTx) error) error {
+	opts := &sql.TxOptions{}
+	if s.d.postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	return s.run(ctx, s.read, opts, func(t *txn) error { return fn(&readTx{t: t}) })
+}
+
+// Update runs fn in a read-write transaction; an error or panic from fn rolls it back.
+func (s *Store) Update(ctx context.Context, fn func(storage.Tx) error) error {
+	opts := &sql.TxOptions{}
+	if s.d.postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelSerializable}
+	}
+	return s.run(ctx, s.write, opts, func(t *txn) error { return fn(&tx{readTx{t: t}}) })
+}
+
+// Close closes the connection pools; later transactions fail.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.closeErr = s.write.Close()
+		if s.read != nil && s.read != s.write {
+			if err := s.read.Close(); s.closeErr == nil {
+				s.closeErr = err
+			}
+		}
+	})
+	return s.closeErr
+}
+
+// run runs fn in a transaction, again when the transaction lost a race.
+func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(*txn) error) error {
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		retry, err := s.once(ctx, db, opts, fn)
+		if retry == nil {
+			return err
+		}
+		if attempt == maxAttempts {
+			return fmt.Errorf("sqlstore: transaction still conflicting after %d attempts: %w", attempt, retry)
+		}
+		backoff := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+	}
+}
+
+// once runs fn in one transaction. retry is non-nil when the transaction lost a race and may
+// be run again.
+func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(*txn) error) (retry, err error) {
+	sqlTx, err := db.BeginTx(ctx, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if s.d.isRetryable(err) {
+			return err, nil
+		}
+		return nil, fmt.Errorf("sqlstore: begin: %w", err)
+	}
+	t := &txn{ctx: ctx, tx: sqlTx, d: s.d}
+	done := false
+	defer func() {
+		if !done {
+			_ = sqlTx.Rollback() // fn panicked; the panic goes on
+		}
+	}()
+	err = fn(t)
+	done = true
+	switch {
+	case t.retry != nil:
+		_ = sqlTx.Rollback()
+		return t.retry, nil
+	case err != nil:
+		_ = sqlTx.Rollback()
+		return nil, err
+	case t.failed != nil:
+		// A statement failed and fn went on; PostgreSQL has aborted the transaction.
+		_ = sqlTx.Rollback()
+		return nil, fmt.Errorf("sqlstore: transaction aborted by an earlier failed statement: %w", t.failed)
+	case ctx.Err() != nil:
+		_ = sqlTx.Rollback()
+		return nil, ctx.Err()
+	}
+	if err := sqlTx.Commit(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if s.d.isRetryable(err) {
+			return err, nil
+		}
+		return nil, fmt.Errorf("sqlstore: commit: %w", err)
+	}
+	return nil, nil
+}
+
+// txn is one database transaction with the bookkeeping the accessors share.
+type txn struct {
+	ctx context.Context
+	tx  *sql.Tx
+	d   *dialect
+
+	retry  error // a statement lost a race: the whole closure is run again
+	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
+	guard  int   // depth of savepoints (PostgreSQL)
+}
+
+// live reports the context's error, if any; every accessor call checks it first.
+func (t *txn) live() error {
+	if err := t.ctx.Err(); err != nil {
+		return fmt.Errorf("sqlstore: %w", err)
+	}
+	return nil
+}
+
+// check classifies a driver error: the context's error when it is done, ErrConflict for a
+// uniqueness violation, ErrNotFound for no rows, and records races and aborted transactions.
+func (t *txn) check(err error) error {
+	if err == nil {
+		return nil
+	}
+	if cerr := t.ctx.Err(); cerr != nil {
+		return fmt.Errorf("sqlstore: %w", cerr)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlstore: %w", storage.ErrNotFound)
+	}
+	if t.d.isRetryable(err) {
+		t.retry = err
+	} else if t.d.postgres && t.guard == 0 && t.failed == nil {
+		t.failed = err
+	}
+	if t.d.isUnique(err) {
+		return fmt.Errorf("sqlstore: %w: %w", storage.ErrConflict, err)
+	}
+	return fmt.Errorf("sqlstore: %w", err)
+}
+
+func (t *txn) exec(query string, args ...any) (sql.Result, error) {
+	if err := t.live(); err != nil {
+		return nil, err
+	}
+	r, err := t.tx.ExecContext(t.ctx, t.d.q(query), args...)
+	return r, t.check(err)
+}
+
+func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
+	if err := t.live(); err != nil {
+		return nil, err
+	}
+	rows, err := t.tx.QueryContext(t.ctx, t.d.q(query), args...)
+	return rows, t.check(err)
+}
+
+// get scans the single row of query into dest; ErrNotFound when there is none.
+func (t *txn) get(query string, args []any, dest ...any) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	return t.check(t.tx.QueryRowContext(t.ctx, t.d.q(query), args...).Scan(dest...))
+}
+
+// guarded runs fn, which may fail with a constraint violation, so that the transaction stays
+// usable afterwards: PostgreSQL aborts a transaction on any failed statement, so there fn runs
+// inside a savepoint that is rolled back on failure. SQLite undoes only the failed statement.
+func (t *txn) guarded(fn func() error) error {
+	if !t.d.postgres {
+		return fn()
+	}
+	if _, err := t.exec("SAVEPOINT guarded"); err != nil {
+		return err
+	}
+	t.guard++
+	err := fn()
+	t.guard--
+	if err != nil {
+		if _, rerr := t.exec("ROLLBACK TO SAVEPOINT guarded"); rerr != nil {
+			return rerr
+		}
+		return err
+	}
+	_, err = t.exec("RELEASE SAVEPOINT guarded")
+	return err
+}
+
+// scanAll runs query and appends one record per row, made by scan.
+func scanAll[T any](t *txn, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := t.query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, t.check(err)
+		}
+		out = append(out, v)
+	}
+	return out, t.check(rows.Err())
+}
+
+// nanos stores a time as UNIX nanoseconds; the zero time as NULL.
+func nanos(tm time.Time) any {
+	if tm.IsZero() {
+		return nil
+	}
+	return tm.UnixNano()
+}
+
+// fromNanos is the inverse of nanos, in UTC.
+func fromNanos(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.Unix(0, n.Int64).UTC()
+}

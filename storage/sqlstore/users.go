@@ -1,0 +1,102 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"fmt"
+
+	"github.com/teamchat/chat/users"
+)
+
+// userTx is the users accessor.
+type userTx struct{ t *txn }
+
+const userColumns = `id, email, full_name, role, bot_type, bot_owner_id, is_active, api_key,
+	password_hash, timezone, date_joined, avatar_source, avatar_version, is_imported_stub,
+	email_visibility, can_create_users, can_change_user_emails`
+
+// scanUser reads one row of userColumns.
+func scanUser(row *sql.Rows) (users.User, error) {
+	var u users.User
+	var joined sql.NullInt64
+	err := row.Scan(&u.ID, &u.Email, &u.FullName, &u.Role, &u.BotType, &u.BotOwnerID, &u.IsActive,
+		&u.APIKey, &u.PasswordHash, &u.Timezone, &joined, &u.AvatarSource, &u.AvatarVersion,
+		&u.IsImportedStub, &u.EmailVisibility, &u.CanCreateUsers, &u.CanChangeUserEmails)
+	u.DateJoined = fromNanos(joined)
+	return u, err
+}
+
+// userArgs are the values of userColumns after id, then email_key.
+func userArgs(u users.User) []any {
+	return []any{u.Email, u.FullName, u.Role, u.BotType, u.BotOwnerID, u.IsActive, u.APIKey,
+		u.PasswordHash, u.Timezone, nanos(u.DateJoined), u.AvatarSource, u.AvatarVersion,
+		u.IsImportedStub, u.EmailVisibility, u.CanCreateUsers, u.CanChangeUserEmails,
+		users.NormalizeEmail(u.Email)}
+}
+
+func (a userTx) one(what string, key any, where string, args ...any) (users.User, error) {
+	list, err := scanAll(a.t, scanUser, "SELECT "+userColumns+" FROM users WHERE "+where, args...)
+	if err != nil {
+		return users.User{}, err
+	}
+	if len(list) == 0 {
+		return users.User{}, notFound(what, key)
+	}
+	return list[0], nil
+}
+
+func (a userTx) Get(id users.ID) (users.User, error) {
+	return a.one("user", id, "id = ?", id)
+}
+
+func (a userTx) GetByEmail(email string) (users.User, error) {
+	return a.one("user with email", email, "email_key = ?", users.NormalizeEmail(email))
+}
+
+func (a userTx) GetByAPIKey(key string) (users.User, error) {
+	if key == "" {
+		return users.User{}, notFound("user with API key", "")
+	}
+	return a.one("user with API key", "", "api_key = ?", key)
+}
+
+func (a userTx) GetMany(list []users.ID) ([]users.User, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	return scanAll(a.t, scanUser, "SELECT "+userColumns+" FROM users WHERE id IN ("+a.t.d.idSet+") ORDER BY id",
+		ids(a.t.d, list))
+}
+
+func (a userTx) List() ([]users.User, error) {
+	return scanAll(a.t, scanUser, "SELECT "+userColumns+" FROM users ORDER BY id")
+}
+
+func (a userTx) Create(u users.User) (users.ID, error) {
+	var id users.ID
+	err := a.t.guarded(func() error {
+		return a.t.get(`INSERT INTO users (email, full_name, role, bot_type, bot_owner_id, is_active,
+			api_key, password_hash, timezone, date_joined, avatar_source, avatar_version,
+			is_imported_stub, email_visibility, can_create_users, can_change_user_emails, email_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, userArgs(u), &id)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("create user %q: %w", u.Email, err)
+	}
+	return id, nil
+}
+
+func (a userTx) Update(u users.User) error {
+	var res sql.Result
+	err := a.t.guarded(func() (err error) {
+		res, err = a.t.exec(`UPDATE users SET email = ?, full_name = ?, role = ?, bot_type = ?,
+			bot_owner_id = ?, is_active = ?, api_key = ?, password_hash = ?, timezone = ?,
+			date_joined = ?, avatar_source = ?, avatar_version = ?, is_imported_stub = ?,
+			email_visibility = ?, can_create_users = ?, can_change_user_emails = ?, email_key = ?
+			WHERE id = ?`, append(userArgs(u), u.ID)...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("update user %d: %w", u.ID, err)
+	}
+	return mustAffect(res, "user", u.ID)
+}
