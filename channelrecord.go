@@ -112,6 +112,7 @@ type world struct {
 	byName      map[string]int // NormalizeName → index in channels
 	byID        map[channels.ID]int
 	subscribers map[channels.ID][]users.ID // active subscribers, ascending
+	linkify     markdown.Linkify           // the organization's linkifiers; nil when none
 }
 
 // loadWorld reads the world. The readers come from one transaction (read-only or not).
@@ -168,12 +169,22 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 
 // loadWorldRead loads the world in a read-only transaction.
 func loadWorldRead(tx storage.ReadTx) (*world, error) {
-	return loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
+	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
+	if err != nil {
+		return nil, err
+	}
+	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	return w, err
 }
 
 // loadWorldWrite loads the world in a read-write transaction.
 func loadWorldWrite(tx storage.Tx) (*world, error) {
-	return loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
+	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
+	if err != nil {
+		return nil, err
+	}
+	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	return w, err
 }
 
 // channel returns the channel with id (ok false when unknown).
@@ -276,7 +287,7 @@ func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 		StreamID:                          c.ID,
 		Name:                              c.Name,
 		Description:                       c.Description,
-		RenderedDescription:               markdown.Render(c.Description),
+		RenderedDescription:               markdown.RenderLinkified(c.Description, w.linkify),
 		DateCreated:                       c.DateCreated,
 		InviteOnly:                        c.InviteOnly,
 		IsWebPublic:                       c.IsWebPublic,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -285,4 +286,30 @@ func notifyLinkifiers(tx storage.Tx, ev *events) error {
 	ev.add("realm_linkifiers", RealmLinkifiersEvent{Type: "realm_linkifiers", RealmLinkifiers: list}, to)
 	ev.add("realm_filters", RealmFiltersEvent{Type: "realm_filters", RealmFilters: []any{}}, to)
 	return nil
+}
+
+// linkifyFunc loads the organization's linkifiers for the Markdown renderer; nil when there
+// are none. A stored linkifier that no longer passes the rules is skipped.
+func linkifyFunc(r storage.LinkifierReader) (markdown.Linkify, error) {
+	all, err := r.List()
+	if err != nil {
+		return nil, err
+	}
+	var compiled []*linkifiers.Compiled
+	for _, l := range all {
+		if c, err := linkifiers.Check(l); err == nil {
+			compiled = append(compiled, c)
+		}
+	}
+	if len(compiled) == 0 {
+		return nil, nil
+	}
+	return func(text string) []markdown.Link {
+		found := linkifiers.FindLinks(compiled, text)
+		out := make([]markdown.Link, len(found))
+		for i, m := range found {
+			out[i] = markdown.Link{Start: m.Start, End: m.End, URL: m.URL}
+		}
+		return out
+	}, nil
 }

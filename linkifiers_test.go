@@ -9,6 +9,7 @@ import (
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/users"
 )
 
 func (f *fixture) mustLinkifiers(t *testing.T) []chat.LinkifierRecord {
@@ -240,5 +241,44 @@ func TestCodePlaygrounds(t *testing.T) {
 	}
 	if got := wireEvents(t, f.poll(t, "guest", q, 0, true)); len(got) != 1 || got[0] != `{"type":"realm_playgrounds","realm_playgrounds":[],"id":1}` {
 		t.Errorf("remove events = %v", got)
+	}
+}
+
+func TestLinkifiersRender(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://github.com/zulip/zulip/issues/{id}"})
+	ch, err := f.svc.CreateChannel(ctx, f.actor("admin"), chat.CreateChannelParams{Name: "dev", Description: "Tracking #42 here", Subscribers: []users.ID{f.ids["admin"], f.ids["member"]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	streams, err := f.svc.GetStreams(ctx, f.actor("member"), chat.GetStreamsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const wantDesc = `<p>Tracking <a href="https://github.com/zulip/zulip/issues/42">#42</a> here</p>`
+	found := false
+	for _, s := range streams.Streams {
+		if s.StreamID == ch.ID {
+			found = true
+			if s.RenderedDescription != wantDesc {
+				t.Errorf("rendered_description = %s, want %s", s.RenderedDescription, wantDesc)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("channel not listed")
+	}
+	if _, err := f.svc.SendMessage(ctx, f.actor("member"), chat.SendMessageParams{Type: "stream", ChannelID: &ch.ID, Topic: ptr("bugs"), Content: "Fixed #7, not `#8`"}); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := f.svc.GetMessages(ctx, f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const wantMsg = `<p>Fixed <a href="https://github.com/zulip/zulip/issues/7">#7</a>, not <code>#8</code></p>`
+	if len(msgs.Messages) != 1 || msgs.Messages[0].Content != wantMsg {
+		t.Errorf("messages = %+v, want content %s", msgs.Messages, wantMsg)
 	}
 }

@@ -106,7 +106,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 			return err
 		}
 		m := messages.Message{
-			SenderID: me.ID, Content: content, Rendered: markdown.Render(content),
+			SenderID: me.ID, Content: content, Rendered: markdown.RenderLinkified(content, w.linkify),
 			Timestamp: s.now().Unix(), Client: client,
 		}
 		var recipients []users.ID

@@ -126,3 +126,25 @@ func TestCheckPlayground(t *testing.T) {
 		}
 	}
 }
+
+func TestFindLinks(t *testing.T) {
+	t.Parallel()
+	issue, err := Check(Linkifier{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://github.com/zulip/zulip/issues/{id}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy, err := Check(Linkifier{Pattern: `#(?P<id>[0-9]+)-(?P<n>[a-z]+)`, URLTemplate: "https://x/{id}/{n}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := FindLinks([]*Compiled{issue, greedy}, "fix #12, see (#3-ab) but not a#4 or #5x")
+	want := []Match{{Start: 4, End: 7, URL: "https://github.com/zulip/zulip/issues/12"}, {Start: 14, End: 19, URL: "https://x/3/ab"}}
+	if len(got) != len(want) {
+		t.Fatalf("FindLinks = %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("match %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -17,6 +18,7 @@ import (
 // never changed, so sharing it is safe.
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.Strikethrough, extension.Linkify),
+	goldmark.WithParserOptions(parser.WithASTTransformers(linkifierTransformer)),
 	goldmark.WithRendererOptions(html.WithHardWraps(),
 		renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100))),
 )
