@@ -89,6 +89,7 @@ func BenchmarkRegisterQueue(b *testing.B) {
 				}
 				b.Run("subs="+strconv.Itoa(subs), func(b *testing.B) {
 					b.ReportAllocs()
+					defer reportCPU(b)()
 					for b.Loop() {
 						res, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{})
 						if err != nil {
@@ -121,6 +122,7 @@ func BenchmarkGetSubscriptions(b *testing.B) {
 				}
 				b.Run("subs="+strconv.Itoa(subs), func(b *testing.B) {
 					b.ReportAllocs()
+					defer reportCPU(b)()
 					for b.Loop() {
 						res, err := svc.GetSubscriptions(ctx, me, chat.GetSubscriptionsParams{})
 						if err != nil {
@@ -147,6 +149,7 @@ func BenchmarkSubscribe(b *testing.B) {
 			for _, count := range []int{1, 1000} {
 				b.Run("principals="+strconv.Itoa(count), func(b *testing.B) {
 					b.ReportAllocs()
+					defer reportCPU(b)()
 					for b.Loop() {
 						b.StopTimer()
 						n++
@@ -341,6 +344,7 @@ func BenchmarkSendMessage(b *testing.B) {
 			}{{"subscribers=10", ids["small"]}, {"subscribers=10000", org.Channels[0]}} {
 				b.Run(c.name, func(b *testing.B) {
 					b.ReportAllocs()
+					defer reportCPU(b)()
 					for b.Loop() {
 						if _, err := svc.SendMessage(ctx, org.Admin, chat.SendMessageParams{
 							Type: "stream", ChannelID: &c.id, Topic: ptrTo("bench"), Content: "a message",
@@ -351,5 +355,16 @@ func BenchmarkSendMessage(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// reportCPU reports the process's CPU time per iteration as cpu-ms/op when the returned
+// function runs (defer it before the loop).
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
+		}
 	}
 }

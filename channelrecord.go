@@ -160,8 +160,19 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range subs {
-			w.subscribers[s.ChannelID] = append(w.subscribers[s.ChannelID], s.UserID)
+		// One backing array for every list (rows come grouped by channel); each list's
+		// capacity ends at its length, so addSubscribers copies instead of overwriting the next.
+		all := make([]users.ID, len(subs))
+		for i, s := range subs {
+			all[i] = s.UserID
+		}
+		for start := 0; start < len(subs); {
+			end := start + 1
+			for end < len(subs) && subs[end].ChannelID == subs[start].ChannelID {
+				end++
+			}
+			w.subscribers[subs[start].ChannelID] = all[start:end:end]
+			start = end
 		}
 	}
 	return w, nil

@@ -30,6 +30,7 @@ type cli struct {
 	Duration     time.Duration `help:"Length of the mixed phase (long-polls, sends, reads)." default:"30s"`
 	ReadDuration time.Duration `help:"Length of each half of the read phase (server, then baseline); 0 skips it." name:"read-duration" default:"10s"`
 	UserDomain   string        `help:"Use the users whose email ends with this (the server's --load-users)." name:"user-domain" default:"@load.example.com"`
+	FetchTypes   string        `help:"fetch_event_types of the long-polling users' register (JSON list; [] fetches no state, like a reconnecting client)." name:"fetch-event-types" default:"[]"`
 	JSON         bool          `help:"Print the report as JSON instead of text."`
 	Timeout      time.Duration `help:"Timeout of one non-long-poll request." default:"30s"`
 }

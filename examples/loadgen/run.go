@@ -151,7 +151,7 @@ func runMixed(ctx context.Context, c cli, clients []*client, ctr *counters, rep 
 				}
 				start := time.Now()
 				err := clients[i].do(ctx, http.MethodPost, "register", url.Values{
-					"event_types": {`["message"]`}, "fetch_event_types": {`["message"]`}, "apply_markdown": {"false"},
+					"event_types": {`["message"]`}, "fetch_event_types": {c.FetchTypes}, "apply_markdown": {"false"},
 				}, &res)
 				regLat[i] = time.Since(start)
 				ctr.record(err)

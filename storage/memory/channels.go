@@ -105,7 +105,7 @@ func (a subscriptionTx) Get(u users.ID, c channels.ID) (channels.Subscription, e
 	if err := a.t.live(); err != nil {
 		return channels.Subscription{}, err
 	}
-	s, ok := a.t.d.subs[subKey{u, c}]
+	s, ok := a.t.d.subsByChannel[c][u]
 	if !ok {
 		return channels.Subscription{}, notFound("subscription", subKey{u, c})
 	}
@@ -119,17 +119,24 @@ func (a subscriptionTx) ListForUsers(ids []users.ID) ([]channels.Subscription, e
 	ids = slices.Clone(ids)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	var out []channels.Subscription
+	n := 0
 	for _, u := range ids {
-		start := len(out)
-		for c := range a.t.d.subsByUser[u] {
-			out = append(out, a.t.d.subs[subKey{u, c}].Clone())
+		n += len(a.t.d.subsByUser[u])
+	}
+	out := make([]channels.Subscription, 0, n)
+	var keys []channels.ID
+	for _, u := range ids {
+		keys = sortedKeys(keys[:0], a.t.d.subsByUser[u])
+		for _, c := range keys {
+			out = append(out, a.t.d.subsByChannel[c][u].Clone())
 		}
-		slices.SortFunc(out[start:], func(x, y channels.Subscription) int { return cmp.Compare(x.ChannelID, y.ChannelID) })
 	}
 	return out, nil
 }
 
+// ListForChannels is on the path of every operation that loads the channels' subscribers
+// (register, GET /users/me/subscriptions, sending): it sizes the result once and reads each
+// channel's rows from that channel's own map.
 func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]channels.Subscription, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
@@ -137,11 +144,14 @@ func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]c
 	ids = slices.Clone(ids)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	var out []channels.Subscription
+	n := 0
+	for _, c := range ids {
+		n += len(a.t.d.subsByChannel[c])
+	}
+	out := make([]channels.Subscription, 0, n)
 	for _, c := range ids {
 		start := len(out)
-		for u := range a.t.d.subsByChannel[c] {
-			s := a.t.d.subs[subKey{u, c}]
+		for _, s := range a.t.d.subsByChannel[c] {
 			if activeOnly && !s.Active {
 				continue
 			}
@@ -152,13 +162,20 @@ func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]c
 	return out, nil
 }
 
+// sortedKeys appends the keys of m to buf, ascending.
+func sortedKeys[K cmp.Ordered, V any](buf []K, m map[K]V) []K {
+	for k := range m {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
+}
+
 func (a subscriptionTx) Put(subs []channels.Subscription) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
 	for _, s := range subs {
-		k := subKey{s.UserID, s.ChannelID}
-		setKey(a.j, a.t.d.subs, k, s.Clone())
 		byUser, ok := a.t.d.subsByUser[s.UserID]
 		if !ok {
 			byUser = map[channels.ID]struct{}{}
@@ -167,10 +184,10 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 		setKey(a.j, byUser, s.ChannelID, struct{}{})
 		byChannel, ok := a.t.d.subsByChannel[s.ChannelID]
 		if !ok {
-			byChannel = map[users.ID]struct{}{}
+			byChannel = map[users.ID]channels.Subscription{}
 			setKey(a.j, a.t.d.subsByChannel, s.ChannelID, byChannel)
 		}
-		setKey(a.j, byChannel, s.UserID, struct{}{})
+		setKey(a.j, byChannel, s.UserID, s.Clone())
 	}
 	return nil
 }

@@ -44,9 +44,10 @@ type data struct {
 	channels      map[channels.ID]channels.Channel
 	channelSeq    channels.ID
 	channelByName map[string]channels.ID // by channels.NormalizeName
-	subs          map[subKey]channels.Subscription
+	// subsByChannel holds the subscription rows by channel then user (so that listing a
+	// channel's rows reads one small map); subsByUser indexes them by user.
 	subsByUser    map[users.ID]map[channels.ID]struct{}
-	subsByChannel map[channels.ID]map[users.ID]struct{}
+	subsByChannel map[channels.ID]map[users.ID]channels.Subscription
 
 	msgs       messageData
 	userTopics map[userTopicKey]topics.UserTopic
@@ -73,9 +74,8 @@ func newData() *data {
 
 		channels:      map[channels.ID]channels.Channel{},
 		channelByName: map[string]channels.ID{},
-		subs:          map[subKey]channels.Subscription{},
 		subsByUser:    map[users.ID]map[channels.ID]struct{}{},
-		subsByChannel: map[channels.ID]map[users.ID]struct{}{},
+		subsByChannel: map[channels.ID]map[users.ID]channels.Subscription{},
 	}
 }
 
