@@ -164,12 +164,21 @@ func interval(d time.Duration) string {
 	return strconv.FormatInt(d.Microseconds(), 10) + " microseconds"
 }
 
-// heartbeat refreshes the node's row and deletes expired payloads until ctx ends.
+// cleanupEvery is how many heartbeats pass between deletions of expired payloads and of the
+// rows of nodes long gone.
+const cleanupEvery = 10
+
+// goneNodeRetention is how long the row of a silent node is kept (RouteQueue answers "gone"
+// either way).
+const goneNodeRetention = 24 * time.Hour
+
+// heartbeat refreshes the node's row, and now and then deletes expired payloads and the rows of
+// nodes long gone, until ctx ends.
 func (b *Bus) heartbeat(ctx context.Context) {
 	defer b.wg.Done()
 	tick := time.NewTicker(b.opts.HeartbeatInterval)
 	defer tick.Stop()
-	for {
+	for beat := 1; ; beat++ {
 		select {
 		case <-ctx.Done():
 			return
@@ -185,9 +194,16 @@ func (b *Bus) heartbeat(ctx context.Context) {
 		case tag.RowsAffected() == 0:
 			b.log.Error("event bus node row taken over by another process", "node", b.opts.Node)
 		}
+		if beat%cleanupEvery != 0 {
+			continue
+		}
 		if _, err := b.pool.Exec(ctx, `DELETE FROM chat_bus_payloads WHERE created < now() - $1::interval`,
 			interval(b.opts.PayloadRetention)); err != nil && ctx.Err() == nil {
 			b.log.Warn("event bus payload cleanup failed", "err", err)
+		}
+		if _, err := b.pool.Exec(ctx, `DELETE FROM chat_bus_nodes WHERE heartbeat < now() - $1::interval`,
+			interval(goneNodeRetention)); err != nil && ctx.Err() == nil {
+			b.log.Warn("event bus node cleanup failed", "err", err)
 		}
 	}
 }
