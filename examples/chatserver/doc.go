@@ -4,6 +4,8 @@
 //	chatserver serve --seed org.json            # an organization loaded from a seed file
 //	chatserver serve --store memory --dev       # nothing persisted
 //	chatserver serve --store 'postgres://postgres@127.0.0.1:5432/chat?sslmode=disable'
+//	chatserver serve --store postgres://... --node-id n1 --advertise-url http://10.0.0.1:9991
+//	                                            # one of several processes sharing one PostgreSQL
 //	chatserver zuliprc --dev --user iago@zulip.com --out ~/.zuliprc
 //	                                            # credentials for Zulip clients (same flags as serve)
 //
