@@ -39,9 +39,6 @@ func benchBackends() []benchBackend {
 	}, sqlBenchBackends()...)
 }
 
-// sqlBenchBackends is where the SQL backends join (none until storage/sqlstore lands).
-func sqlBenchBackends() []benchBackend { return nil }
-
 // benchService starts a Service with an organization on store, with a quiet logger and no rate
 // limits.
 func benchService(b *testing.B, store storage.Storage) *chat.Service {
