@@ -128,13 +128,6 @@ func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *worl
 	})
 }
 
-// GroupSettingUpdate is the value of a can_*_group parameter of PATCH /streams/{stream_id}:
-// the new value and, optionally, the value the client expects to replace.
-type GroupSettingUpdate struct {
-	New users.GroupSetting  `json:"new"`
-	Old *users.GroupSetting `json:"old,omitempty"`
-}
-
 // UpdateStreamParams are the parameters of PATCH /streams/{stream_id}. Nil fields are left
 // alone.
 type UpdateStreamParams struct {
@@ -152,7 +145,7 @@ type UpdateStreamParams struct {
 	FolderID *channels.FolderID
 	// IsArchived may only be false: it unarchives the channel.
 	IsArchived    *bool
-	GroupSettings map[string]GroupSettingUpdate
+	GroupSettings map[string]GroupSettingChange
 }
 
 // UpdateStreamResult is the (empty) response.
@@ -293,10 +286,13 @@ func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamP
 				if !ok {
 					return InvalidArgument(name, "")
 				}
+				if u.New == nil {
+					return InvalidArgument(name, "")
+				}
 				if u.Old != nil && !sameChannelSetting(*u.Old, cur) {
 					return badRequest("'old' value does not match the expected value.")
 				}
-				given[name] = u.New
+				given[name] = *u.New
 			}
 			if err := applyGroupSettings(w, me, &c, given); err != nil {
 				return err

@@ -194,7 +194,7 @@ func TestUpdateStream(t *testing.T) {
 	// The creator administers it (can_administer_channel_group holds the creator).
 	_, err := f.svc.UpdateStream(ctx, f.actor("member"), chat.UpdateStreamParams{
 		StreamID: c.ID, NewName: ptr("Venezia"), Description: ptr("On *water*"),
-		GroupSettings: map[string]chat.GroupSettingUpdate{"can_send_message_group": {New: users.Named(groups[users.GroupMembers]), Old: ptr(users.Named(groups[users.GroupEveryone]))}},
+		GroupSettings: map[string]chat.GroupSettingChange{"can_send_message_group": {New: ptr(users.Named(groups[users.GroupMembers])), Old: ptr(users.Named(groups[users.GroupEveryone]))}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -240,13 +240,13 @@ func TestUpdateStream(t *testing.T) {
 		{"member who is not the creator", "member", chat.UpdateStreamParams{StreamID: f.mustChannel(t, "other").ID, Description: ptr("x")}, chat.CodeBadRequest, "You do not have permission to administer this channel."},
 		{"same name", "admin", chat.UpdateStreamParams{StreamID: c.ID, NewName: ptr("Venezia")}, chat.CodeBadRequest, "Channel already has that name."},
 		{"taken name", "admin", chat.UpdateStreamParams{StreamID: c.ID, NewName: ptr("other")}, chat.CodeChannelAlreadyExists, "Channel 'other' already exists"},
-		{"stale old value", "admin", chat.UpdateStreamParams{StreamID: c.ID, GroupSettings: map[string]chat.GroupSettingUpdate{"can_send_message_group": {New: users.Named(groups[users.GroupEveryone]), Old: ptr(users.Named(groups[users.GroupEveryone]))}}},
+		{"stale old value", "admin", chat.UpdateStreamParams{StreamID: c.ID, GroupSettings: map[string]chat.GroupSettingChange{"can_send_message_group": {New: ptr(users.Named(groups[users.GroupEveryone])), Old: ptr(users.Named(groups[users.GroupEveryone]))}}},
 			chat.CodeBadRequest, "'old' value does not match the expected value."},
 		{"retention by an administrator", "admin", chat.UpdateStreamParams{StreamID: c.ID, MessageRetentionDays: ptr("unlimited")}, chat.CodeUnauthorizedPrincipal, "Must be an organization owner"},
 		{"default and private", "admin", chat.UpdateStreamParams{StreamID: c.ID, IsDefaultStream: ptr(true), IsPrivate: ptr(true)}, chat.CodeBadRequest, "A default channel cannot be private."},
 		{"unknown folder", "admin", chat.UpdateStreamParams{StreamID: c.ID, FolderID: ptr(channels.FolderID(42))}, chat.CodeBadRequest, "Invalid channel folder ID"},
 		{"protected history, topic creation restricted", "admin", chat.UpdateStreamParams{StreamID: c.ID, IsPrivate: ptr(true),
-			GroupSettings: map[string]chat.GroupSettingUpdate{"can_create_topic_group": {New: users.Named(groups[users.GroupMembers])}}},
+			GroupSettings: map[string]chat.GroupSettingChange{"can_create_topic_group": {New: ptr(users.Named(groups[users.GroupMembers]))}}},
 			chat.CodeBadRequest, "Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group"},
 	}
 	for _, tt := range refusals {

@@ -268,13 +268,13 @@ func (h *Handler) updateStream(r *request) (any, error) {
 		up.FolderID = &f
 	}
 	for _, name := range channels.SettingNames() {
-		v, err := jsonParam[chat.GroupSettingUpdate](r.params, name, true)
+		v, err := jsonParam[chat.GroupSettingChange](r.params, name, true)
 		if err != nil {
 			return nil, err
 		}
 		if v != nil {
 			if up.GroupSettings == nil {
-				up.GroupSettings = map[string]chat.GroupSettingUpdate{}
+				up.GroupSettings = map[string]chat.GroupSettingChange{}
 			}
 			up.GroupSettings[name] = *v
 		}
