@@ -331,13 +331,12 @@ func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamP
 			}
 		}
 		if old.IsArchived && !c.IsArchived {
-			ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(true)}, append(kept, gained...))
-		} else {
-			for _, u := range updates {
-				ev.add("stream", u, kept)
-			}
-			ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
+			ev.add("stream", newArchiveEvent(c, w.channelRecord(c), false), kept)
 		}
+		for _, u := range updates {
+			ev.add("stream", u, kept)
+		}
+		ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
 		ev.add("stream", streamDeleteEvent(c.ID, false), lost)
 		if c.IsDefault != old.IsDefault {
 			ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
@@ -437,7 +436,7 @@ func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStrea
 			return err
 		}
 		w.setChannel(c)
-		ev.add("stream", streamDeleteEvent(c.ID, true), w.watchers(c, nil))
+		ev.add("stream", newArchiveEvent(c, w.channelRecord(c), true), w.watchers(c, nil))
 		if wasDefault {
 			ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
 		}

@@ -211,12 +211,12 @@ type ChannelsState struct {
 	MaxChannelFolderDescriptionLength *int                   `json:"max_channel_folder_description_length,omitempty"`
 }
 
-// streamsState lists the non-archived channels viewer may see (web-public only for
-// spectators).
-func streamsState(w *world, viewer users.User) []ChannelRecord {
+// streamsState lists the channels viewer may see (web-public only for spectators); archived
+// ones only for clients with the archived_channels capability.
+func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 	out := []ChannelRecord{}
 	for _, c := range w.channels {
-		if c.IsArchived {
+		if c.IsArchived && !archived {
 			continue
 		}
 		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(c, viewer) {
@@ -251,7 +251,7 @@ func channelsInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueP
 		if wantSubs {
 			var sub *SubscriptionState
 			if viewer.ID == 0 {
-				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer)}
+				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
 				if sub, err = subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels); err != nil {
 					return err
@@ -268,7 +268,7 @@ func channelsInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueP
 			st.Subscriptions, st.Unsubscribed, st.NeverSubscribed = &sub.Subscriptions, &sub.Unsubscribed, &sub.NeverSubscribed
 		}
 		if wantStreams {
-			l := streamsState(w, viewer)
+			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
 			st.Streams = &l
 		}
 		if wantDefaults {
