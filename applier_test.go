@@ -24,6 +24,10 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyStream(t, state, ev)
 	case "subscription":
 		applySubscription(t, state, ev)
+	case "default_streams":
+		applyDefaultStreams(state, ev)
+	case "channel_folder":
+		applyChannelFolder(t, state, ev)
 	case "drafts":
 		applyDrafts(t, state, ev)
 	case "saved_snippets":

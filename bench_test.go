@@ -92,8 +92,8 @@ func BenchmarkRegisterQueue(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						if len(res.Subscriptions) != subs {
-							b.Fatalf("%d subscriptions, want %d", len(res.Subscriptions), subs)
+						if res.ChannelsState == nil || len(*res.Subscriptions) != subs {
+							b.Fatalf("subscriptions of register: %+v, want %d", res.ChannelsState, subs)
 						}
 						if err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: *res.QueueID}); err != nil {
 							b.Fatal(err)

@@ -67,35 +67,57 @@ type SubscriptionRecord struct {
 	WildcardMentionsNotify *bool  `json:"wildcard_mentions_notify"`
 }
 
-// StreamEvent is a stream event: op create (Streams), delete (Streams with stream_id only, and
-// StreamIDs) or update (the property fields).
+// StreamEvent is a stream event: op create (Streams, ForUnarchiving) or delete (Streams
+// holding stream_id only, StreamIDs, ForArchiving).
 type StreamEvent struct {
-	Type           string          `json:"type"`
-	Op             string          `json:"op"`
-	Streams        []ChannelRecord `json:"streams,omitempty"`
-	StreamIDs      []channels.ID   `json:"stream_ids,omitempty"`
-	ForUnarchiving *bool           `json:"for_unarchiving,omitempty"`
-	ForArchiving   *bool           `json:"for_archiving,omitempty"`
-	StreamID       channels.ID     `json:"stream_id,omitempty"`
-	Name           string          `json:"name,omitempty"`
-	Property       string          `json:"property,omitempty"`
-	Value          any             `json:"value,omitempty"`
-	RenderedDescr  *string         `json:"rendered_description,omitempty"`
-	HistoryPublic  *bool           `json:"history_public_to_subscribers,omitempty"`
-	IsWebPublic    *bool           `json:"is_web_public,omitempty"`
+	Type           string        `json:"type"`
+	Op             string        `json:"op"`
+	Streams        any           `json:"streams"`
+	StreamIDs      []channels.ID `json:"stream_ids,omitempty"`
+	ForUnarchiving *bool         `json:"for_unarchiving,omitempty"`
+	ForArchiving   *bool         `json:"for_archiving,omitempty"`
 }
 
-// SubscriptionEvent is a subscription event: op add (Subscriptions), remove, update
-// (StreamID, Property, Value), peer_add and peer_remove (StreamIDs, UserIDs).
+// StreamUpdateEvent is a stream update event: one property of a channel changed. Name is the
+// channel's name before the change. A description change carries rendered_description; a
+// privacy change (property invite_only) carries history_public_to_subscribers and
+// is_web_public.
+type StreamUpdateEvent struct {
+	Type                       string      `json:"type"`
+	Op                         string      `json:"op"`
+	StreamID                   channels.ID `json:"stream_id"`
+	Name                       string      `json:"name"`
+	Property                   string      `json:"property"`
+	Value                      any         `json:"value"`
+	RenderedDescription        *string     `json:"rendered_description,omitempty"`
+	HistoryPublicToSubscribers *bool       `json:"history_public_to_subscribers,omitempty"`
+	IsWebPublic                *bool       `json:"is_web_public,omitempty"`
+}
+
+// SubscriptionEvent is a subscription event: op add (Subscriptions are records), remove
+// (Subscriptions hold name and stream_id), peer_add and peer_remove (StreamIDs, UserIDs).
 type SubscriptionEvent struct {
 	Type          string        `json:"type"`
 	Op            string        `json:"op"`
 	Subscriptions any           `json:"subscriptions,omitempty"`
-	StreamID      channels.ID   `json:"stream_id,omitempty"`
-	Property      string        `json:"property,omitempty"`
-	Value         any           `json:"value,omitempty"`
 	StreamIDs     []channels.ID `json:"stream_ids,omitempty"`
 	UserIDs       []users.ID    `json:"user_ids,omitempty"`
+}
+
+// SubscriptionUpdateEvent is a subscription update event: one property of the recipient's
+// subscription changed.
+type SubscriptionUpdateEvent struct {
+	Type     string      `json:"type"`
+	Op       string      `json:"op"`
+	StreamID channels.ID `json:"stream_id"`
+	Property string      `json:"property"`
+	Value    any         `json:"value"`
+}
+
+// DefaultStreamsEvent lists the default channels after a change.
+type DefaultStreamsEvent struct {
+	Type           string        `json:"type"`
+	DefaultStreams []channels.ID `json:"default_streams"`
 }
 
 // world is what channel decisions need from one transaction: the organization, every user,

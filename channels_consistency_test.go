@@ -18,7 +18,13 @@ func channelsConsistencyCases() []consistencyCase {
 			Name: "general", Subscribers: []users.ID{f.ids["owner"]},
 		})))
 	}
-	return []consistencyCase{
+	secret := func(t *testing.T, f *fixture) {
+		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(ctx, f.actor("admin"), chat.CreateChannelParams{
+			Name: "secret", Subscribers: []users.ID{f.ids["admin"], f.ids["member"], f.ids["guest"]},
+			NewChannelSettings: chat.NewChannelSettings{InviteOnly: true},
+		})))
+	}
+	cases := []consistencyCase{
 		{method: "CreateChannel", name: "public with subscribers", run: func(t *testing.T, f *fixture) {
 			mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(ctx, f.actor("member"), chat.CreateChannelParams{
 				Name: "design", Description: "All about **design**", Subscribers: []users.ID{f.ids["member"], f.ids["admin"]},
@@ -42,6 +48,7 @@ func channelsConsistencyCases() []consistencyCase {
 			})))
 		}},
 	}
+	return append(cases, channelsMoreConsistencyCases(general, secret)...)
 }
 
 // channelLists are the register keys that hold channel records, with their stream_id.
@@ -120,10 +127,19 @@ func applySubscription(t *testing.T, state, ev map[string]any) {
 			id := num(s.(map[string]any)["stream_id"])
 			l := list(state, "subscriptions")
 			if i := findByID(l, "stream_id", id); i >= 0 {
-				rec := l[i]
+				// The removed user gets no peer_remove about itself: like Zulip's clients, it
+				// drops itself from the channel's subscribers.
+				rec := clone(l[i].(map[string]any))
+				rec["subscriber_count"] = num(rec["subscriber_count"]) - 1
 				state["subscriptions"] = removeByID(l, "stream_id", id)
 				if _, ok := state["unsubscribed"]; ok {
-					state["unsubscribed"] = insertByName(list(state, "unsubscribed"), rec.(map[string]any))
+					state["unsubscribed"] = insertByName(list(state, "unsubscribed"), rec)
+				}
+				if st := list(state, "streams"); findByID(st, "stream_id", id) >= 0 {
+					j := findByID(st, "stream_id", id)
+					srec := clone(st[j].(map[string]any))
+					srec["subscriber_count"] = rec["subscriber_count"]
+					st[j] = srec
 				}
 			}
 		}

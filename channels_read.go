@@ -59,7 +59,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	return res, err
 }
 
-// SubscriptionState is register's subscription sections.
+// SubscriptionState is a user's subscriptions, unsubscribed and never-subscribed channels.
 type SubscriptionState struct {
 	Subscriptions   []SubscriptionRecord `json:"subscriptions"`
 	Unsubscribed    []SubscriptionRecord `json:"unsubscribed"`
@@ -196,64 +196,88 @@ func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParam
 	return res, err
 }
 
-// StreamsState is register's streams section: every channel the viewer may see (all public
-// ones, its private ones, web-public ones for spectators).
-type StreamsState struct {
-	Streams []ChannelRecord `json:"streams"`
+// ChannelsState is register's channel sections; each is present when its kind is fetched:
+// subscriptions, unsubscribed and never_subscribed ("subscription"), streams ("stream"),
+// realm_default_streams ("default_streams"), channel_folders ("channel_folders"), and the
+// channel-folder limits with the realm section.
+type ChannelsState struct {
+	Subscriptions                     *[]SubscriptionRecord  `json:"subscriptions,omitempty"`
+	Unsubscribed                      *[]SubscriptionRecord  `json:"unsubscribed,omitempty"`
+	NeverSubscribed                   *[]ChannelRecord       `json:"never_subscribed,omitempty"`
+	Streams                           *[]ChannelRecord       `json:"streams,omitempty"`
+	RealmDefaultStreams               *[]channels.ID         `json:"realm_default_streams,omitempty"`
+	ChannelFolders                    *[]ChannelFolderRecord `json:"channel_folders,omitempty"`
+	MaxChannelFolderNameLength        *int                   `json:"max_channel_folder_name_length,omitempty"`
+	MaxChannelFolderDescriptionLength *int                   `json:"max_channel_folder_description_length,omitempty"`
 }
 
-// streamsState lists the non-archived channels viewer may see (web-public only for
-// spectators).
-func streamsState(w *world, viewer users.User) *StreamsState {
-	st := &StreamsState{Streams: []ChannelRecord{}}
+// streamsState lists the channels viewer may see (web-public only for spectators); archived
+// ones only for clients with the archived_channels capability.
+func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
+	out := []ChannelRecord{}
 	for _, c := range w.channels {
-		if c.IsArchived {
+		if c.IsArchived && !archived {
 			continue
 		}
 		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(c, viewer) {
 			continue
 		}
-		st.Streams = append(st.Streams, w.channelRecord(c))
+		out = append(out, w.channelRecord(c))
 	}
-	slices.SortFunc(st.Streams, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
-	return st
+	slices.SortFunc(out, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
-// channelsInitialState fills register's subscription and stream sections.
+// channelsInitialState fills register's channel sections.
 func channelsInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
-	wantSubs, wantStreams := p.fetches("subscription"), p.fetches("stream")
-	if !wantSubs && !wantStreams {
-		return nil
+	st := &ChannelsState{}
+	if p.fetches("realm") {
+		st.MaxChannelFolderNameLength = ptr(channels.MaxFolderNameLength)
+		st.MaxChannelFolderDescriptionLength = ptr(channels.MaxFolderDescriptionLength)
 	}
-	w, err := loadWorldRead(tx)
-	if err != nil {
-		return err
+	if p.fetches("channel_folders") {
+		recs, err := folderRecords(tx.ChannelFolders(), true)
+		if err != nil {
+			return err
+		}
+		st.ChannelFolders = &recs
 	}
-	if wantSubs {
-		if viewer.ID == 0 {
-			st := &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: []ChannelRecord{}}
-			for _, c := range streamsState(w, viewer).Streams {
-				st.NeverSubscribed = append(st.NeverSubscribed, c)
-			}
-			res.SubscriptionState = st
-		} else {
-			st, err := subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels)
-			if err != nil {
-				return err
-			}
-			if !p.ClientCapabilities.NotificationSettingsNull {
-				for i := range st.Subscriptions {
-					resolveNotificationDefaults(&st.Subscriptions[i])
+	wantSubs, wantStreams, wantDefaults := p.fetches("subscription"), p.fetches("stream"), p.fetches("default_streams")
+	if wantSubs || wantStreams || wantDefaults {
+		w, err := loadWorldRead(tx)
+		if err != nil {
+			return err
+		}
+		if wantSubs {
+			var sub *SubscriptionState
+			if viewer.ID == 0 {
+				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
+			} else {
+				if sub, err = subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels); err != nil {
+					return err
 				}
-				for i := range st.Unsubscribed {
-					resolveNotificationDefaults(&st.Unsubscribed[i])
+				if !p.ClientCapabilities.NotificationSettingsNull {
+					for i := range sub.Subscriptions {
+						resolveNotificationDefaults(&sub.Subscriptions[i])
+					}
+					for i := range sub.Unsubscribed {
+						resolveNotificationDefaults(&sub.Unsubscribed[i])
+					}
 				}
 			}
-			res.SubscriptionState = st
+			st.Subscriptions, st.Unsubscribed, st.NeverSubscribed = &sub.Subscriptions, &sub.Unsubscribed, &sub.NeverSubscribed
+		}
+		if wantStreams {
+			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
+			st.Streams = &l
+		}
+		if wantDefaults {
+			ids := w.defaultStreamIDs()
+			st.RealmDefaultStreams = &ids
 		}
 	}
-	if wantStreams {
-		res.StreamsState = streamsState(w, viewer)
+	if *st != (ChannelsState{}) {
+		res.ChannelsState = st
 	}
 	return nil
 }

@@ -419,22 +419,22 @@ func TestRegisterSubscriptionsAndStreams(t *testing.T) {
 		return out
 	}
 	var subNames, unsubNames []string
-	for _, s := range res.Subscriptions {
+	for _, s := range *res.Subscriptions {
 		subNames = append(subNames, s.Name)
 		if s.DesktopNotifications == nil || *s.DesktopNotifications {
 			t.Fatalf("notification settings not resolved for a client without notification_settings_null: %v", s.DesktopNotifications)
 		}
 	}
-	for _, s := range res.Unsubscribed {
+	for _, s := range *res.Unsubscribed {
 		unsubNames = append(unsubNames, s.Name)
 	}
-	got := map[string][]string{"subscriptions": subNames, "unsubscribed": unsubNames, "never_subscribed": names(res.NeverSubscribed), "streams": names(res.Streams)}
+	got := map[string][]string{"subscriptions": subNames, "unsubscribed": unsubNames, "never_subscribed": names(*res.NeverSubscribed), "streams": names(*res.Streams)}
 	want := map[string][]string{"subscriptions": {"mine"}, "unsubscribed": {"left"}, "never_subscribed": {"other"}, "streams": {"left", "mine", "other"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("register (-want +got):\n%s", diff)
 	}
-	if res.Subscriptions[0].Subscribers == nil || !slices.Equal(*res.Subscriptions[0].Subscribers, []users.ID{f.ids["member"]}) {
-		t.Fatalf("subscribers = %v", res.Subscriptions[0].Subscribers)
+	if first := (*res.Subscriptions)[0]; first.Subscribers == nil || !slices.Equal(*first.Subscribers, []users.ID{f.ids["member"]}) {
+		t.Fatalf("subscribers = %v", first.Subscribers)
 	}
 }
 

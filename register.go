@@ -75,8 +75,7 @@ type RegisterQueueResult struct {
 	*RealmState
 	*RealmUserState
 	*DraftsState
-	*SubscriptionState
-	*StreamsState
+	*ChannelsState
 	*UserGroupsState
 	*MessagesState
 }

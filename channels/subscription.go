@@ -1,7 +1,11 @@
 package channels
 
 import (
+	"errors"
 	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/teamchat/chat/users"
 )
@@ -110,4 +114,31 @@ type Folder struct {
 	DateCreated int64 // UNIX seconds
 	CreatorID   users.ID
 	IsArchived  bool
+}
+
+// CheckFolderName trims a folder name and validates it like a channel name (not empty, at
+// most MaxFolderNameLength code points, no control characters).
+func CheckFolderName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", errors.New("Channel folder name can't be empty.")
+	}
+	if utf8.RuneCountInString(name) > MaxFolderNameLength {
+		return "", fmt.Errorf("name is too long (limit: %d characters)", MaxFolderNameLength)
+	}
+	for i, r := range []rune(name) {
+		if unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cs, r) || isNonCharacter(r) {
+			return "", fmt.Errorf("Invalid character in channel folder name, at position %d.", i+1)
+		}
+	}
+	return name, nil
+}
+
+// CheckFolderDescription replaces newlines by spaces and checks the length limit.
+func CheckFolderDescription(d string) (string, error) {
+	d = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(d)
+	if utf8.RuneCountInString(d) > MaxFolderDescriptionLength {
+		return "", fmt.Errorf("description is too long (limit: %d characters)", MaxFolderDescriptionLength)
+	}
+	return d, nil
 }

@@ -90,7 +90,7 @@ type matrixRow struct {
 var membersButGuests = only("owner", "admin", "moderator", "member", "bot")
 
 func matrixRows() []matrixRow {
-	return []matrixRow{
+	return append([]matrixRow{
 		{method: "GET", path: "server_settings", want: everyone(200)},
 		{method: "POST", path: "fetch_api_key", params: map[string]string{"username": "member@matrix.test", "password": "wrong password"}, want: everyone(401)},
 		{method: "POST", path: "jwt/fetch_api_key", params: map[string]string{"token": "x"}, want: everyone(400)},
@@ -148,7 +148,7 @@ func matrixRows() []matrixRow {
 		{method: "GET", path: "messages", params: map[string]string{"anchor": "newest", "num_before": "1", "num_after": "0"}, want: authenticated()},
 		{method: "GET", path: "messages/1", setup: memberDirectMessage, want: only("member", "admin")},
 		{method: "POST", path: "messages/flags", setup: memberDirectMessage, params: map[string]string{"messages": "[1]", "op": "add", "flag": "starred"}, want: only("member", "admin")},
-	}
+	}, channelsMatrixRows()...)
 }
 
 func memberDirectMessage(t *testing.T, m *matrixOrg) {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	chat "github.com/teamchat/chat"
@@ -163,4 +164,167 @@ func (h *Handler) getStreams(r *request) (any, error) {
 		}
 	}
 	return h.svc.GetStreams(r.ctx, r.actor, gp)
+}
+
+// pathStreamID reads the numeric stream_id path parameter.
+func pathStreamID(r *request) channels.ID {
+	n, _ := strconv.ParseInt(r.path["stream_id"], 10, 64)
+	return channels.ID(n)
+}
+
+// updateSubscriptionSettings serves POST /users/me/subscriptions/properties.
+func (h *Handler) updateSubscriptionSettings(r *request) (any, error) {
+	data, err := requiredJSON[[]chat.SubscriptionPropertyChange](r.params, "subscription_data", true)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.UpdateSubscriptionSettings(r.ctx, r.actor, chat.UpdateSubscriptionSettingsParams{SubscriptionData: data})
+}
+
+// updateSubscriptionProperty serves the legacy POST /users/me/subscriptions/{stream_id}.
+func (h *Handler) updateSubscriptionProperty(r *request) (any, error) {
+	prop, err := r.params.requiredStr("property")
+	if err != nil {
+		return nil, err
+	}
+	value, err := requiredJSON[any](r.params, "value", false)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.UpdateSubscriptionSettings(r.ctx, r.actor, chat.UpdateSubscriptionSettingsParams{
+		SubscriptionData: []chat.SubscriptionPropertyChange{{StreamID: pathStreamID(r), Property: prop, Value: value}},
+	})
+}
+
+// unsubscribe serves DELETE /users/me/subscriptions.
+func (h *Handler) unsubscribe(r *request) (any, error) {
+	var (
+		up  chat.UnsubscribeParams
+		err error
+	)
+	if up.Subscriptions, err = requiredJSON[[]string](r.params, "subscriptions", false); err != nil {
+		return nil, err
+	}
+	if up.Principals, err = principals(r.params, "principals"); err != nil {
+		return nil, err
+	}
+	return h.svc.Unsubscribe(r.ctx, r.actor, up)
+}
+
+func (h *Handler) getStreamByID(r *request) (any, error) {
+	return h.svc.GetStreamByID(r.ctx, r.actor, chat.GetStreamByIDParams{StreamID: pathStreamID(r)})
+}
+
+func (h *Handler) getStreamID(r *request) (any, error) {
+	name, err := r.params.requiredStr("stream")
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.GetStreamID(r.ctx, r.actor, chat.GetStreamIDParams{Stream: name})
+}
+
+func (h *Handler) getSubscribers(r *request) (any, error) {
+	return h.svc.GetSubscribers(r.ctx, r.actor, chat.GetSubscribersParams{StreamID: pathStreamID(r)})
+}
+
+func (h *Handler) getSubscriptionStatus(r *request) (any, error) {
+	return h.svc.GetSubscriptionStatus(r.ctx, r.actor, chat.GetSubscriptionStatusParams{UserID: pathUserID(r, "user_id"), StreamID: pathStreamID(r)})
+}
+
+// updateStream serves PATCH /streams/{stream_id}.
+func (h *Handler) updateStream(r *request) (any, error) {
+	up := chat.UpdateStreamParams{StreamID: pathStreamID(r)}
+	var err error
+	up.NewName = r.params.optStr("new_name")
+	up.Description = r.params.optStr("description")
+	for _, f := range []struct {
+		name string
+		dst  **bool
+	}{
+		{"is_private", &up.IsPrivate}, {"is_web_public", &up.IsWebPublic},
+		{"history_public_to_subscribers", &up.HistoryPublicToSubscribers},
+		{"is_default_stream", &up.IsDefaultStream}, {"is_archived", &up.IsArchived},
+	} {
+		if *f.dst, err = r.params.boolean(f.name); err != nil {
+			return nil, err
+		}
+	}
+	if raw, ok := r.params.str("message_retention_days"); ok {
+		up.MessageRetentionDays = &raw
+	}
+	if raw, ok := r.params.str("topics_policy"); ok {
+		v := strings.Trim(strings.TrimSpace(raw), `"`)
+		up.TopicsPolicy = &v
+	}
+	if raw, ok := r.params.str("folder_id"); ok {
+		var id *int64
+		if err := json.Unmarshal([]byte(raw), &id); err != nil {
+			return nil, chat.InvalidArgument("folder_id", "")
+		}
+		f := channels.FolderID(0)
+		if id != nil {
+			f = channels.FolderID(*id)
+		}
+		up.FolderID = &f
+	}
+	for _, name := range channels.SettingNames() {
+		v, err := jsonParam[chat.GroupSettingChange](r.params, name, true)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			if up.GroupSettings == nil {
+				up.GroupSettings = map[string]chat.GroupSettingChange{}
+			}
+			up.GroupSettings[name] = *v
+		}
+	}
+	return h.svc.UpdateStream(r.ctx, r.actor, up)
+}
+
+func (h *Handler) archiveStream(r *request) (any, error) {
+	return h.svc.ArchiveStream(r.ctx, r.actor, chat.ArchiveStreamParams{StreamID: pathStreamID(r)})
+}
+
+func (h *Handler) addDefaultStream(r *request) (any, error) {
+	id, err := r.params.requiredInt("stream_id")
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.AddDefaultStream(r.ctx, r.actor, chat.DefaultStreamParams{StreamID: channels.ID(id)})
+}
+
+func (h *Handler) removeDefaultStream(r *request) (any, error) {
+	id, err := r.params.requiredInt("stream_id")
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.RemoveDefaultStream(r.ctx, r.actor, chat.DefaultStreamParams{StreamID: channels.ID(id)})
+}
+
+func (h *Handler) createChannelFolder(r *request) (any, error) {
+	name, err := r.params.requiredStr("name")
+	if err != nil {
+		return nil, err
+	}
+	desc, _ := r.params.str("description")
+	return h.svc.CreateChannelFolder(r.ctx, r.actor, chat.CreateChannelFolderParams{Name: name, Description: desc})
+}
+
+func (h *Handler) getChannelFolders(r *request) (any, error) {
+	archived, err := r.params.boolOr("include_archived", false)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.GetChannelFolders(r.ctx, r.actor, chat.GetChannelFoldersParams{IncludeArchived: archived})
+}
+
+func (h *Handler) updateChannelFolder(r *request) (any, error) {
+	n, _ := strconv.ParseInt(r.path["channel_folder_id"], 10, 64)
+	up := chat.UpdateChannelFolderParams{ChannelFolderID: channels.FolderID(n), Name: r.params.optStr("name"), Description: r.params.optStr("description")}
+	var err error
+	if up.IsArchived, err = r.params.boolean("is_archived"); err != nil {
+		return nil, err
+	}
+	return h.svc.UpdateChannelFolder(r.ctx, r.actor, up)
 }

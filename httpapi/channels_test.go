@@ -75,3 +75,71 @@ func TestCreateChannelOverHTTP(t *testing.T) {
 	})
 	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "Invalid can_send_message_group")
 }
+
+func TestChannelAdministrationOverHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	iago, hamlet := "iago@zulip.com", "hamlet@zulip.com"
+	mustOK := func(method, path, as string, form url.Values) map[string]any {
+		t.Helper()
+		status, _, body := s.call(t, method, path, as, form)
+		if status != 200 {
+			t.Fatalf("%s %s: %d %v", method, path, status, body)
+		}
+		return body
+	}
+	mustOK(http.MethodPost, "/api/v1/users/me/subscriptions", hamlet, url.Values{"subscriptions": {`[{"name":"Verona"}]`}})
+	body := mustOK(http.MethodGet, "/api/v1/get_stream_id", hamlet, url.Values{"stream": {"verona"}})
+	if body["stream_id"] != 1.0 {
+		t.Fatalf("get_stream_id = %v", body)
+	}
+	mustOK(http.MethodPost, "/api/v1/users/me/subscriptions/properties", hamlet, url.Values{
+		"subscription_data": {`[{"stream_id":1,"property":"is_muted","value":true},{"stream_id":1,"property":"color","value":"#123"}]`},
+	})
+	mustOK(http.MethodPost, "/api/v1/users/me/subscriptions/1", hamlet, url.Values{"property": {"pin_to_top"}, "value": {"true"}})
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions/properties", hamlet, url.Values{
+		"subscription_data": {`[{"stream_id":1,"property":"is_muted","value":true,"extra":1}]`},
+	})
+	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "")
+	body = mustOK(http.MethodGet, "/api/v1/users/me/subscriptions", hamlet, nil)
+	sub := body["subscriptions"].([]any)[0].(map[string]any)
+	if sub["is_muted"] != true || sub["in_home_view"] != false || sub["color"] != "#123" || sub["pin_to_top"] != true {
+		t.Fatalf("subscription = %v", sub)
+	}
+	mustOK(http.MethodPatch, "/api/v1/streams/1", hamlet, url.Values{
+		"description": {"Fair"}, "can_send_message_group": {`{"new":{"direct_members":[2],"direct_subgroups":[]}}`},
+	})
+	body = mustOK(http.MethodGet, "/api/v1/streams/1", iago, nil)
+	stream := body["stream"].(map[string]any)
+	if stream["description"] != "Fair" || !cmp.Equal(stream["can_send_message_group"], map[string]any{"direct_members": []any{2.0}, "direct_subgroups": []any{}}) {
+		t.Fatalf("stream = %v", stream)
+	}
+	body = mustOK(http.MethodGet, "/api/v1/streams/1/members", iago, nil)
+	if !cmp.Equal(body["subscribers"], []any{2.0}) {
+		t.Fatalf("members = %v", body)
+	}
+	body = mustOK(http.MethodGet, "/api/v1/users/2/subscriptions/1", iago, nil)
+	if body["is_subscribed"] != true {
+		t.Fatalf("status = %v", body)
+	}
+	mustOK(http.MethodPost, "/api/v1/default_streams", iago, url.Values{"stream_id": {"1"}})
+	mustOK(http.MethodDelete, "/api/v1/default_streams", iago, url.Values{"stream_id": {"1"}})
+	body = mustOK(http.MethodPost, "/api/v1/channel_folders/create", iago, url.Values{"name": {"Cities"}})
+	if body["channel_folder_id"] != 1.0 {
+		t.Fatalf("folder = %v", body)
+	}
+	mustOK(http.MethodPatch, "/api/v1/streams/1", iago, url.Values{"folder_id": {"1"}})
+	mustOK(http.MethodPatch, "/api/v1/channel_folders/1", iago, url.Values{"description": {"Places"}})
+	body = mustOK(http.MethodGet, "/api/v1/channel_folders", hamlet, nil)
+	if len(body["channel_folders"].([]any)) != 1 {
+		t.Fatalf("folders = %v", body)
+	}
+	body = mustOK(http.MethodDelete, "/api/v1/users/me/subscriptions", hamlet, url.Values{"subscriptions": {`["Verona"]`}})
+	if !cmp.Equal(body["removed"], []any{"Verona"}) || !cmp.Equal(body["not_removed"], []any{}) {
+		t.Fatalf("unsubscribe = %v", body)
+	}
+	mustOK(http.MethodPatch, "/api/v1/streams/1", iago, url.Values{"folder_id": {"null"}})
+	mustOK(http.MethodDelete, "/api/v1/streams/1", iago, nil)
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/streams/99", iago, nil)
+	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "Invalid channel ID")
+}

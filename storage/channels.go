@@ -44,3 +44,20 @@ type SubscriptionWriter interface {
 	// Put creates or replaces the rows, keyed by (UserID, ChannelID).
 	Put([]channels.Subscription) error
 }
+
+// ChannelFolderReader reads channel folders.
+type ChannelFolderReader interface {
+	Get(channels.FolderID) (channels.Folder, error)
+	// List returns every folder (archived ones included), ascending by id.
+	List() ([]channels.Folder, error)
+}
+
+// ChannelFolderWriter reads and writes channel folders. Names are not unique in storage
+// (an archived folder may share a live one's name); the Service checks them.
+type ChannelFolderWriter interface {
+	ChannelFolderReader
+	// Create stores a new folder and returns its id (the ID field is ignored).
+	Create(channels.Folder) (channels.FolderID, error)
+	// Update replaces a folder. ErrNotFound for an unknown id.
+	Update(channels.Folder) error
+}

@@ -34,6 +34,7 @@ type ReadTx interface {
 	Subscriptions() SubscriptionReader
 	Messages() MessageReader
 	UserTopics() UserTopicReader
+	ChannelFolders() ChannelFolderReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -52,4 +53,5 @@ type Tx interface {
 	Subscriptions() SubscriptionWriter
 	Messages() MessageWriter
 	UserTopics() UserTopicWriter
+	ChannelFolders() ChannelFolderWriter
 }

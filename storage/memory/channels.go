@@ -191,3 +191,47 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 	}
 	return nil
 }
+
+// folderTx is the channel-folders accessor; j is nil in a read-only transaction.
+type folderTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a folderTx) Get(id channels.FolderID) (channels.Folder, error) {
+	if err := a.t.live(); err != nil {
+		return channels.Folder{}, err
+	}
+	f, ok := a.t.d.folders[id]
+	if !ok {
+		return channels.Folder{}, notFound("channel folder", id)
+	}
+	return f, nil
+}
+
+func (a folderTx) List() ([]channels.Folder, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	return sortedValues(a.t.d.folders, same[channels.Folder]), nil
+}
+
+func (a folderTx) Create(f channels.Folder) (channels.FolderID, error) {
+	if err := a.t.live(); err != nil {
+		return 0, err
+	}
+	f.ID = nextID(a.j, &a.t.d.folderSeq)
+	setKey(a.j, a.t.d.folders, f.ID, f)
+	return f.ID, nil
+}
+
+func (a folderTx) Update(f channels.Folder) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if _, ok := a.t.d.folders[f.ID]; !ok {
+		return notFound("channel folder", f.ID)
+	}
+	setKey(a.j, a.t.d.folders, f.ID, f)
+	return nil
+}

@@ -51,6 +51,8 @@ type data struct {
 
 	msgs       messageData
 	userTopics map[userTopicKey]topics.UserTopic
+	folders    map[channels.FolderID]channels.Folder
+	folderSeq  channels.FolderID
 }
 
 func newData() *data {
@@ -76,6 +78,7 @@ func newData() *data {
 		channelByName: map[string]channels.ID{},
 		subsByUser:    map[users.ID]map[channels.ID]struct{}{},
 		subsByChannel: map[channels.ID]map[users.ID]channels.Subscription{},
+		folders:       map[channels.FolderID]channels.Folder{},
 	}
 }
 
@@ -98,6 +101,7 @@ func (t *readTx) Channels() storage.ChannelReader       { return channelTx{t: t}
 func (t *readTx) Subscriptions() storage.SubscriptionReader {
 	return subscriptionTx{t: t}
 }
+func (t *readTx) ChannelFolders() storage.ChannelFolderReader { return folderTx{t: t} }
 
 // Accessors of the read-write transaction.
 func (t *tx) Realm() storage.RealmWriter { return realmTx{t: &t.readTx, j: t.j} }
@@ -117,6 +121,9 @@ func (t *tx) Invites() storage.InviteWriter         { return inviteTx{t: &t.read
 func (t *tx) Channels() storage.ChannelWriter       { return channelTx{t: &t.readTx, j: t.j} }
 func (t *tx) Subscriptions() storage.SubscriptionWriter {
 	return subscriptionTx{t: &t.readTx, j: t.j}
+}
+func (t *tx) ChannelFolders() storage.ChannelFolderWriter {
+	return folderTx{t: &t.readTx, j: t.j}
 }
 
 // Accessors of the messages area.

@@ -29,6 +29,7 @@ func (r *readTx) Playgrounds() storage.PlaygroundReader { return playgroundTx{r.
 func (r *readTx) Subscriptions() storage.SubscriptionReader {
 	return subscriptionTx{r.t}
 }
+func (r *readTx) ChannelFolders() storage.ChannelFolderReader { return folderTx{r.t} }
 
 // Accessors of the read-write transaction.
 func (w *tx) Realm() storage.RealmWriter { return realmTx{w.t} }
@@ -51,6 +52,7 @@ func (w *tx) Playgrounds() storage.PlaygroundWriter { return playgroundTx{w.t} }
 func (w *tx) Subscriptions() storage.SubscriptionWriter {
 	return subscriptionTx{w.t}
 }
+func (w *tx) ChannelFolders() storage.ChannelFolderWriter { return folderTx{w.t} }
 
 var (
 	_ storage.ReadTx = (*readTx)(nil)

@@ -245,3 +245,59 @@ func testSubscriptions(t *testing.T, open Opener) {
 		})
 	})
 }
+
+func testChannelFolders(t *testing.T, open Opener) {
+	t.Run("Create, Get, Update and List", func(t *testing.T) {
+		s := open(t)
+		a := channels.Folder{Name: "Frontend", Description: "UI *work*", Order: 0, DateCreated: 1700000000, CreatorID: 3}
+		b := channels.Folder{Name: "frontend", Order: 1, IsArchived: true}
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			if a.ID, err = tx.ChannelFolders().Create(a); err != nil {
+				return err
+			}
+			b.ID, err = tx.ChannelFolders().Create(b)
+			return err
+		})
+		if a.ID == b.ID || a.ID == 0 {
+			t.Fatalf("ids %d and %d", a.ID, b.ID)
+		}
+		a.Name, a.Order = "Web", 2
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.ChannelFolders().Update(a) })
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.ChannelFolders().Update(channels.Folder{ID: 999}) })
+		wantIs(t, "Update(unknown)", err, storage.ErrNotFound)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.ChannelFolders().Get(a.ID)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get", a, got)
+			_, err = tx.ChannelFolders().Get(999)
+			wantIs(t, "Get(unknown)", err, storage.ErrNotFound)
+			all, err := tx.ChannelFolders().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", []channels.Folder{a, b}, all)
+			return nil
+		})
+	})
+
+	t.Run("a failed transaction leaves no folder", func(t *testing.T) {
+		s := open(t)
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			if _, err := tx.ChannelFolders().Create(channels.Folder{Name: "x"}); err != nil {
+				return err
+			}
+			return storage.ErrConflict
+		})
+		wantIs(t, "Update", err, storage.ErrConflict)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			all, err := tx.ChannelFolders().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "folders after rollback", 0, len(all))
+			return nil
+		})
+	})
+}

@@ -253,3 +253,26 @@ func (w faultyUserTopics) Delete(u users.ID, c channels.ID, topic string) error 
 	}
 	return w.UserTopicWriter.Delete(u, c, topic)
 }
+
+func (t faultyTx) ChannelFolders() storage.ChannelFolderWriter {
+	return faultyFolders{t.Tx.ChannelFolders(), t.f}
+}
+
+type faultyFolders struct {
+	storage.ChannelFolderWriter
+	f *Faulty
+}
+
+func (w faultyFolders) Create(c channels.Folder) (channels.FolderID, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.ChannelFolderWriter.Create(c)
+}
+
+func (w faultyFolders) Update(c channels.Folder) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ChannelFolderWriter.Update(c)
+}

@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
 	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })
 	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
+	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -1,0 +1,258 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// MaxSubscriptionPropertyChanges bounds subscription_data.
+const MaxSubscriptionPropertyChanges = 1000
+
+// SubscriptionPropertyChange is one item of subscription_data.
+type SubscriptionPropertyChange struct {
+	StreamID channels.ID `json:"stream_id"`
+	Property string      `json:"property"`
+	// Value is a string for color and a bool for the other properties.
+	Value any `json:"value"`
+}
+
+// UpdateSubscriptionSettingsParams are the parameters of POST
+// /users/me/subscriptions/properties (and of the single-channel legacy form).
+type UpdateSubscriptionSettingsParams struct {
+	SubscriptionData []SubscriptionPropertyChange
+}
+
+// UpdateSubscriptionSettingsResult is the (empty) response.
+type UpdateSubscriptionSettingsResult struct{}
+
+// UpdateSubscriptionSettings changes properties of the actor's subscriptions. Every item is
+// checked (property, value type, access, subscription) before anything changes; then all are
+// applied in one transaction. Each change sends a subscription update event to the actor
+// (even when the value is unchanged); is_muted and in_home_view send two, in_home_view first.
+func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p UpdateSubscriptionSettingsParams) (UpdateSubscriptionSettingsResult, error) {
+	if len(p.SubscriptionData) == 0 {
+		return UpdateSubscriptionSettingsResult{}, MissingArgument("subscription_data")
+	}
+	if len(p.SubscriptionData) > MaxSubscriptionPropertyChanges {
+		return UpdateSubscriptionSettingsResult{}, badRequest("subscription_data is too long (limit: %d items)", MaxSubscriptionPropertyChanges)
+	}
+	for _, ch := range p.SubscriptionData {
+		var probe channels.Subscription
+		if err := probe.Set(channels.Property(ch.Property), ch.Value); err != nil {
+			return UpdateSubscriptionSettingsResult{}, badRequest("%s", err.Error())
+		}
+	}
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldWrite(tx)
+		if err != nil {
+			return err
+		}
+		rows := map[channels.ID]channels.Subscription{}
+		var order []channels.ID
+		recipients := []int64{int64(me.ID)}
+		for _, ch := range p.SubscriptionData {
+			c, ok := w.channel(ch.StreamID)
+			if !ok || !w.metadata(c, me) {
+				return badRequest("Invalid channel ID")
+			}
+			row, ok := rows[c.ID]
+			if !ok {
+				row, err = tx.Subscriptions().Get(me.ID, c.ID)
+				if errors.Is(err, storage.ErrNotFound) || err == nil && !row.Active {
+					return badRequest("Not subscribed to channel ID %d", c.ID)
+				}
+				if err != nil {
+					return err
+				}
+				order = append(order, c.ID)
+			}
+			prop := channels.Property(ch.Property)
+			if err := row.Set(prop, ch.Value); err != nil {
+				return badRequest("%s", err.Error())
+			}
+			rows[c.ID] = row
+			switch prop {
+			case channels.PropIsMuted, channels.PropInHomeView:
+				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "in_home_view", Value: !row.IsMuted}, recipients)
+				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "is_muted", Value: row.IsMuted}, recipients)
+			default:
+				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: ch.Property, Value: ch.Value}, recipients)
+			}
+		}
+		put := make([]channels.Subscription, 0, len(order))
+		for _, id := range order {
+			put = append(put, rows[id])
+		}
+		return tx.Subscriptions().Put(put)
+	})
+	return UpdateSubscriptionSettingsResult{}, err
+}
+
+// UnsubscribeParams are the parameters of DELETE /users/me/subscriptions.
+type UnsubscribeParams struct {
+	// Subscriptions are channel names.
+	Subscriptions []string
+	Principals    Principals
+}
+
+// UnsubscribeResult lists the channels left and those the principals were not subscribed to.
+type UnsubscribeResult struct {
+	Removed    []string `json:"removed"`
+	NotRemoved []string `json:"not_removed"`
+}
+
+// Unsubscribe removes the principals (default the actor) from the named channels. Removing
+// oneself (or one's own bots) is always allowed; removing others needs the right to remove
+// subscribers in every listed channel.
+func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
+	if len(p.Subscriptions) == 0 {
+		return UnsubscribeResult{}, MissingArgument("subscriptions")
+	}
+	if len(p.Subscriptions) > MaxSubscribeChannels {
+		return UnsubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
+	}
+	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		res = UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldWrite(tx)
+		if err != nil {
+			return err
+		}
+		targets, err := resolvePrincipals(w, me, p.Principals, false)
+		if err != nil {
+			return err
+		}
+		var chs []channels.Channel
+		var missing []string
+		seen := map[channels.ID]bool{}
+		for _, name := range p.Subscriptions {
+			i, ok := w.byName[channels.NormalizeName(name)]
+			if !ok || !w.metadata(w.channels[i], me) && !w.isSubscribed(w.channels[i].ID, me.ID) {
+				missing = append(missing, strings.TrimSpace(name))
+				continue
+			}
+			if c := w.channels[i]; !seen[c.ID] {
+				seen[c.ID] = true
+				chs = append(chs, c)
+			}
+		}
+		if len(missing) > 0 {
+			return badRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
+		}
+		others := slices.ContainsFunc(targets, func(u users.User) bool {
+			return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
+		})
+		if others {
+			for _, c := range chs {
+				if !channels.CanRemoveSubscribers(w.m, c, w.viewer(c.ID, me)) {
+					return errInsufficientPermission()
+				}
+			}
+		}
+		return s.unsubscribeTx(tx, ev, w, chs, targets, &res)
+	})
+	if err != nil {
+		return UnsubscribeResult{}, err
+	}
+	return res, nil
+}
+
+// unsubscribeTx deactivates the subscriptions of targets in chs and records the events:
+// subscription remove to each removed user, peer_remove to those who may know, and stream
+// delete to removed users who can no longer see a channel.
+func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []channels.Channel, targets []users.User, res *UnsubscribeResult) error {
+	ids := make([]users.ID, len(targets))
+	for i, u := range targets {
+		ids[i] = u.ID
+	}
+	rows, err := tx.Subscriptions().ListForUsers(ids)
+	if err != nil {
+		return err
+	}
+	have := map[[2]int64]channels.Subscription{}
+	for _, r := range rows {
+		have[[2]int64{int64(r.UserID), int64(r.ChannelID)}] = r
+	}
+	var put []channels.Subscription
+	removedByUser := map[users.ID][]map[string]any{}
+	removedByChannel := map[channels.ID][]users.ID{}
+	for _, c := range chs {
+		anyRemoved, anyKept := false, false
+		for _, u := range targets {
+			r, ok := have[[2]int64{int64(u.ID), int64(c.ID)}]
+			if !ok || !r.Active {
+				anyKept = true
+				continue
+			}
+			r.Active = false
+			put = append(put, r)
+			anyRemoved = true
+			removedByUser[u.ID] = append(removedByUser[u.ID], map[string]any{"name": c.Name, "stream_id": c.ID})
+			removedByChannel[c.ID] = append(removedByChannel[c.ID], u.ID)
+		}
+		if anyRemoved {
+			res.Removed = append(res.Removed, c.Name)
+		}
+		if anyKept && !anyRemoved {
+			res.NotRemoved = append(res.NotRemoved, c.Name)
+		}
+	}
+	if len(put) == 0 {
+		return nil
+	}
+	if err := tx.Subscriptions().Put(put); err != nil {
+		return err
+	}
+	for id, l := range removedByChannel {
+		w.removeSubscribers(id, l)
+	}
+	for _, u := range targets {
+		if l := removedByUser[u.ID]; len(l) > 0 {
+			ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
+		}
+	}
+	for _, c := range chs {
+		removed := removedByChannel[c.ID]
+		if len(removed) == 0 {
+			continue
+		}
+		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.watchers(c, removed))
+		var lost []int64
+		for _, id := range removed {
+			if !w.metadata(c, w.users[id]) {
+				lost = append(lost, int64(id))
+			}
+		}
+		ev.add("stream", streamDeleteEvent(c.ID, false), lost)
+	}
+	return nil
+}
+
+// streamDeleteEvent is the stream delete event for one channel.
+func streamDeleteEvent(id channels.ID, forArchiving bool) StreamEvent {
+	return StreamEvent{Type: "stream", Op: "delete", Streams: []map[string]channels.ID{{"stream_id": id}}, StreamIDs: []channels.ID{id}, ForArchiving: ptr(forArchiving)}
+}
+
+// channelRef finds a channel by id for actor: unknown and invisible channels give the same
+// "Invalid channel ID".
+func channelRef(w *world, me users.User, id channels.ID) (channels.Channel, error) {
+	c, ok := w.channel(id)
+	if !ok || !w.metadata(c, me) {
+		return channels.Channel{}, badRequest("Invalid channel ID")
+	}
+	return c, nil
+}

@@ -1,0 +1,243 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// ChannelFolderRecord is a channel folder as the API shows it.
+type ChannelFolderRecord struct {
+	ID                  channels.FolderID `json:"id"`
+	Name                string            `json:"name"`
+	Description         string            `json:"description"`
+	RenderedDescription string            `json:"rendered_description"`
+	Order               int               `json:"order"`
+	DateCreated         *int64            `json:"date_created"`
+	CreatorID           *users.ID         `json:"creator_id"`
+	IsArchived          bool              `json:"is_archived"`
+}
+
+func folderRecord(f channels.Folder) ChannelFolderRecord {
+	rec := ChannelFolderRecord{ID: f.ID, Name: f.Name, Description: f.Description,
+		RenderedDescription: markdown.Render(f.Description), Order: f.Order, IsArchived: f.IsArchived}
+	if f.DateCreated != 0 {
+		rec.DateCreated = ptr(f.DateCreated)
+	}
+	if f.CreatorID != 0 {
+		rec.CreatorID = ptr(f.CreatorID)
+	}
+	return rec
+}
+
+// ChannelFolderEvent is a channel_folder event: op add (ChannelFolder) or update
+// (ChannelFolderID and Data, the changed fields).
+type ChannelFolderEvent struct {
+	Type            string               `json:"type"`
+	Op              string               `json:"op"`
+	ChannelFolder   *ChannelFolderRecord `json:"channel_folder,omitempty"`
+	ChannelFolderID channels.FolderID    `json:"channel_folder_id,omitempty"`
+	Data            map[string]any       `json:"data,omitempty"`
+}
+
+// CreateChannelFolderParams are the parameters of POST /channel_folders/create.
+type CreateChannelFolderParams struct {
+	Name        string
+	Description string
+}
+
+// CreateChannelFolderResult holds the new folder's id.
+type CreateChannelFolderResult struct {
+	ChannelFolderID channels.FolderID `json:"channel_folder_id"`
+}
+
+// CreateChannelFolder creates a channel folder (administrators only). Names are unique,
+// case-insensitively, among folders that are not archived.
+func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p CreateChannelFolderParams) (CreateChannelFolderResult, error) {
+	name, err := channels.CheckFolderName(p.Name)
+	if err != nil {
+		return CreateChannelFolderResult{}, badRequest("%s", err.Error())
+	}
+	desc, err := channels.CheckFolderDescription(p.Description)
+	if err != nil {
+		return CreateChannelFolderResult{}, badRequest("%s", err.Error())
+	}
+	var res CreateChannelFolderResult
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, all, err := s.folderAdmin(tx, actor)
+		if err != nil {
+			return err
+		}
+		if folderNameTaken(all, name, 0) {
+			return badRequest("Channel folder name already in use")
+		}
+		f := channels.Folder{Name: name, Description: desc, Order: len(all), DateCreated: s.now().Unix(), CreatorID: me.ID}
+		if f.ID, err = tx.ChannelFolders().Create(f); err != nil {
+			return err
+		}
+		res.ChannelFolderID = f.ID
+		rec := folderRecord(f)
+		ids, err := activeUserIDs(tx.Users())
+		if err != nil {
+			return err
+		}
+		ev.add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "add", ChannelFolder: &rec}, ids)
+		return nil
+	})
+	return res, err
+}
+
+// folderAdmin loads the acting administrator and every folder.
+func (s *Service) folderAdmin(tx storage.Tx, actor Actor) (users.User, []channels.Folder, error) {
+	me, err := loadActor(tx.Users(), actor)
+	if err != nil {
+		return me, nil, err
+	}
+	if !me.Role.IsAdmin() {
+		return me, nil, errMustBeAdmin()
+	}
+	all, err := tx.ChannelFolders().List()
+	return me, all, err
+}
+
+func folderNameTaken(all []channels.Folder, name string, except channels.FolderID) bool {
+	for _, f := range all {
+		if f.ID != except && !f.IsArchived && strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// GetChannelFoldersParams are the parameters of GET /channel_folders.
+type GetChannelFoldersParams struct {
+	IncludeArchived bool
+}
+
+// GetChannelFoldersResult lists folders by order.
+type GetChannelFoldersResult struct {
+	ChannelFolders []ChannelFolderRecord `json:"channel_folders"`
+}
+
+// GetChannelFolders lists the organization's channel folders.
+func (s *Service) GetChannelFolders(ctx context.Context, actor Actor, p GetChannelFoldersParams) (GetChannelFoldersResult, error) {
+	res := GetChannelFoldersResult{ChannelFolders: []ChannelFolderRecord{}}
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := loadActor(tx.Users(), actor); err != nil {
+			return err
+		}
+		recs, err := folderRecords(tx.ChannelFolders(), p.IncludeArchived)
+		res.ChannelFolders = recs
+		return err
+	})
+	return res, err
+}
+
+// folderRecords lists folders ordered by their order, then id.
+func folderRecords(r storage.ChannelFolderReader, archived bool) ([]ChannelFolderRecord, error) {
+	all, err := r.List()
+	if err != nil {
+		return nil, err
+	}
+	out := []ChannelFolderRecord{}
+	for _, f := range all {
+		if f.IsArchived && !archived {
+			continue
+		}
+		out = append(out, folderRecord(f))
+	}
+	sortFolders(out)
+	return out, nil
+}
+
+func sortFolders(l []ChannelFolderRecord) {
+	for i := 1; i < len(l); i++ {
+		for j := i; j > 0 && (l[j].Order < l[j-1].Order || l[j].Order == l[j-1].Order && l[j].ID < l[j-1].ID); j-- {
+			l[j], l[j-1] = l[j-1], l[j]
+		}
+	}
+}
+
+// UpdateChannelFolderParams are the parameters of PATCH /channel_folders/{channel_folder_id}.
+type UpdateChannelFolderParams struct {
+	ChannelFolderID channels.FolderID
+	Name            *string
+	Description     *string
+	IsArchived      *bool
+}
+
+// UpdateChannelFolderResult is the (empty) response.
+type UpdateChannelFolderResult struct{}
+
+// UpdateChannelFolder renames, describes, archives or unarchives a folder (administrators
+// only). A folder that still holds channels that are not archived cannot be archived.
+func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p UpdateChannelFolderParams) (UpdateChannelFolderResult, error) {
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		_, all, err := s.folderAdmin(tx, actor)
+		if err != nil {
+			return err
+		}
+		f, err := tx.ChannelFolders().Get(p.ChannelFolderID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return badRequest("Invalid channel folder ID")
+		} else if err != nil {
+			return err
+		}
+		data := map[string]any{}
+		if p.Name != nil {
+			name, err := channels.CheckFolderName(*p.Name)
+			if err != nil {
+				return badRequest("%s", err.Error())
+			}
+			if folderNameTaken(all, name, f.ID) {
+				return badRequest("Channel folder name already in use")
+			}
+			f.Name = name
+			data["name"] = name
+		}
+		if p.Description != nil {
+			d, err := channels.CheckFolderDescription(*p.Description)
+			if err != nil {
+				return badRequest("%s", err.Error())
+			}
+			f.Description = d
+			data["description"] = d
+			data["rendered_description"] = markdown.Render(d)
+		}
+		if p.IsArchived != nil {
+			if *p.IsArchived {
+				chs, err := tx.Channels().List()
+				if err != nil {
+					return err
+				}
+				for _, c := range chs {
+					if c.FolderID == f.ID && !c.IsArchived {
+						return badRequest("You need to remove all the channels from this folder to archive it.")
+					}
+				}
+			} else if folderNameTaken(all, f.Name, f.ID) {
+				return badRequest("Channel folder name already in use")
+			}
+			f.IsArchived = *p.IsArchived
+			data["is_archived"] = f.IsArchived
+		}
+		if len(data) == 0 {
+			return nil
+		}
+		if err := tx.ChannelFolders().Update(f); err != nil {
+			return err
+		}
+		ids, err := activeUserIDs(tx.Users())
+		if err != nil {
+			return err
+		}
+		ev.add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "update", ChannelFolderID: f.ID, Data: data}, ids)
+		return nil
+	})
+	return UpdateChannelFolderResult{}, err
+}
