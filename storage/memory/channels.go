@@ -149,15 +149,17 @@ func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]c
 		n += len(a.t.d.subsByChannel[c])
 	}
 	out := make([]channels.Subscription, 0, n)
+	var keys []users.ID
 	for _, c := range ids {
-		start := len(out)
-		for _, s := range a.t.d.subsByChannel[c] {
+		rows := a.t.d.subsByChannel[c]
+		keys = sortedKeys(keys[:0], rows) // sorting ids is far cheaper than sorting rows
+		for _, u := range keys {
+			s := rows[u]
 			if activeOnly && !s.Active {
 				continue
 			}
 			out = append(out, s.Clone())
 		}
-		slices.SortFunc(out[start:], func(x, y channels.Subscription) int { return cmp.Compare(x.UserID, y.UserID) })
 	}
 	return out, nil
 }
