@@ -113,6 +113,9 @@ type world struct {
 	byID        map[channels.ID]int
 	subscribers map[channels.ID][]users.ID // active subscribers, ascending
 	linkify     markdown.Linkify           // the organization's linkifiers; nil when none
+	// msgs reads the channels' message activity (first_message_id) when a record needs it.
+	msgs     storage.MessageReader
+	activity map[channels.ID]storage.ChannelActivity
 }
 
 // loadWorld reads the world. The readers come from one transaction (read-only or not).
@@ -185,6 +188,7 @@ func loadWorldRead(tx storage.ReadTx) (*world, error) {
 		return nil, err
 	}
 	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	w.msgs = tx.Messages()
 	return w, err
 }
 
@@ -195,6 +199,7 @@ func loadWorldWrite(tx storage.Tx) (*world, error) {
 		return nil, err
 	}
 	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	w.msgs = tx.Messages()
 	return w, err
 }
 
@@ -321,6 +326,7 @@ func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 		CanSubscribeGroup:                 c.CanSubscribeGroup,
 	}
 	rec.IsAnnouncementOnly = rec.StreamPostPolicy == 2
+	rec.FirstMessageID = w.firstMessageID(c.ID)
 	if c.CreatorID != 0 {
 		id := c.CreatorID
 		rec.CreatorID = &id
