@@ -180,3 +180,191 @@ test('refuses bad API keys with UNAUTHORIZED', async () => {
     expectError(await client.events.retrieve({ queue_id: 'x', last_event_id: -1 }), 'UNAUTHORIZED', c.msg, c.name);
   }
 });
+
+// userShape is the user object of GET /users and GET /users/me (Zulip's keys).
+const userShape = {
+  email: 'string', user_id: 'integer', avatar_version: 'integer', is_admin: 'boolean',
+  is_owner: 'boolean', is_guest: 'boolean', role: 'integer', is_bot: 'boolean', full_name: 'string',
+  timezone: 'string', is_active: 'boolean', date_joined: 'string', avatar_url: 'string|null',
+};
+
+// userIDs maps dev emails to user ids, read once through the client.
+let userIDs;
+async function idOf(email) {
+  if (!userIDs) {
+    const iago = await login('iago@zulip.com');
+    const res = expectSuccess(await iago.users.retrieve(), 'GET /users');
+    userIDs = Object.fromEntries(res.members.map((u) => [(u.delivery_email ?? u.email).toLowerCase(), u.user_id]));
+  }
+  const id = userIDs[email.toLowerCase()];
+  assert.ok(Number.isInteger(id), `no user id for ${email}`);
+  return id;
+}
+
+test('reads users and the own profile', async () => {
+  const iago = await login('iago@zulip.com');
+  const all = expectSuccess(await iago.users.retrieve(), 'GET /users');
+  expectShape(all, { members: [userShape] });
+  const byName = Object.fromEntries(all.members.map((u) => [u.full_name, u]));
+  assert.equal(byName['King Hamlet']?.role, 400);
+  assert.equal(byName['Desdemona']?.is_owner, true);
+  assert.equal(byName['Polonius']?.is_guest, true);
+  assert.equal(byName['Zulip Default Bot']?.is_bot, true);
+  expectShape(byName['Zulip Default Bot'], { bot_type: 'integer', bot_owner_id: 'integer|null' });
+  // iago is an administrator: he sees real emails.
+  assert.equal(byName['King Hamlet'].delivery_email, 'hamlet@zulip.com');
+
+  const me = expectSuccess(await iago.users.me.getProfile(), 'GET /users/me');
+  expectShape(me, { ...userShape, max_message_id: 'integer' });
+  assert.equal(me.full_name, 'Iago');
+  assert.equal(me.is_admin, true);
+  assert.equal(me.user_id, await idOf('iago@zulip.com'));
+
+  // client_gravatar=false (query parameter) asks for every avatar URL.
+  const noGravatar = expectSuccess(await iago.users.retrieve({ client_gravatar: false }), 'GET /users client_gravatar=false');
+  for (const u of noGravatar.members) assert.equal(typeof u.avatar_url, 'string', u.full_name);
+
+  // One user by id and by email, through the client's generic endpoint call.
+  const hamletID = await idOf('hamlet@zulip.com');
+  const one = expectSuccess(await iago.callEndpoint(`/users/${hamletID}`, 'GET'), 'GET /users/{id}');
+  expectShape(one, { user: userShape });
+  assert.equal(one.user.full_name, 'King Hamlet');
+  expectError(await iago.callEndpoint('/users/999999', 'GET'), 'BAD_REQUEST', 'No such user', 'unknown user id');
+
+  // A member sees the placeholder email of others (email_address_visibility admins only).
+  const hamlet = await login('hamlet@zulip.com');
+  const seen = expectSuccess(await hamlet.users.retrieve(), 'GET /users as member');
+  const iagoSeen = seen.members.find((u) => u.user_id === me.user_id);
+  assert.notEqual(iagoSeen.email, 'iago@zulip.com');
+  assert.equal(iagoSeen.delivery_email, null);
+});
+
+test('refuses to create users without can_create_users', async () => {
+  const iago = await login('iago@zulip.com');
+  expectError(await iago.users.create({ email: 'new@zulip.com', password: 'a long password', full_name: 'New' }),
+    'BAD_REQUEST', 'User not authorized to create users', 'POST /users');
+  const res = expectSuccess(await iago.users.retrieve(), 'GET /users');
+  assert.ok(!res.members.some((u) => u.full_name === 'New'), 'a refused create added a user');
+});
+
+test('changes a user and delivers realm_user events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['realm_user'] }), 'register');
+  const cordeliaID = await idOf('cordelia@zulip.com');
+  // zulip-js sends PATCH parameters in the query string.
+  expectSuccess(await iago.callEndpoint(`/users/${cordeliaID}`, 'PATCH', { full_name: 'Cordelia of Britain' }), 'PATCH /users/{id}');
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const update = got.events.find((e) => e.type === 'realm_user' && e.op === 'update');
+  assert.ok(update, JSON.stringify(got.events));
+  assert.deepEqual(update.person, { user_id: cordeliaID, full_name: 'Cordelia of Britain' });
+  assert.ok(Number.isInteger(update.id));
+  const after = expectSuccess(await hamlet.callEndpoint(`/users/${cordeliaID}`, 'GET'), 'GET /users/{id}');
+  assert.equal(after.user.full_name, 'Cordelia of Britain');
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+});
+
+// channelShape is the channel object of GET /streams; subscriptionShape adds the personal
+// fields of GET /users/me/subscriptions.
+const channelShape = {
+  stream_id: 'integer', name: 'string', description: 'string', rendered_description: 'string',
+  date_created: 'integer', creator_id: 'integer|null', invite_only: 'boolean', is_web_public: 'boolean',
+  history_public_to_subscribers: 'boolean', message_retention_days: 'integer|null',
+  first_message_id: 'integer|null', is_archived: 'boolean', topics_policy: 'string',
+  stream_post_policy: 'integer', is_announcement_only: 'boolean', stream_weekly_traffic: 'integer|null',
+  subscriber_count: 'integer', can_remove_subscribers_group: 'integer|object',
+};
+const subscriptionShape = {
+  ...channelShape, color: 'string', is_muted: 'boolean', in_home_view: 'boolean', pin_to_top: 'boolean',
+  desktop_notifications: 'boolean|null', audible_notifications: 'boolean|null',
+  push_notifications: 'boolean|null', email_notifications: 'boolean|null',
+  wildcard_mentions_notify: 'boolean|null',
+};
+
+test('creates channels, subscribes users and delivers subscription events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const hamletID = await idOf('hamlet@zulip.com');
+  const iagoID = await idOf('iago@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['subscription', 'stream'] }), 'register');
+  expectShape(reg, { subscriptions: [subscriptionShape], never_subscribed: ['object'] });
+
+  // zulip-js JSON-encodes array parameters of POST requests.
+  const sub = expectSuccess(await iago.users.me.subscriptions.add({
+    subscriptions: [{ name: 'zulip-js', description: 'Made by the **client**' }],
+    principals: ['hamlet@zulip.com', 'iago@zulip.com'],
+  }), 'subscribe');
+  expectShape(sub, { subscribed: 'object', already_subscribed: 'object' });
+  assert.deepEqual(sub.subscribed, { [hamletID]: ['zulip-js'], [iagoID]: ['zulip-js'] });
+  assert.deepEqual(sub.already_subscribed, {});
+
+  // Subscribing again changes nothing.
+  const again = expectSuccess(await iago.users.me.subscriptions.add({ subscriptions: [{ name: 'zulip-js' }] }), 'subscribe again');
+  assert.deepEqual(again.subscribed, {});
+  assert.deepEqual(again.already_subscribed, { [iagoID]: ['zulip-js'] });
+
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const create = got.events.find((e) => e.type === 'stream' && e.op === 'create');
+  assert.ok(create, JSON.stringify(got.events));
+  expectShape(create, { streams: [channelShape] });
+  assert.equal(create.streams[0].name, 'zulip-js');
+  const add = got.events.find((e) => e.type === 'subscription' && e.op === 'add');
+  assert.ok(add, JSON.stringify(got.events));
+  expectShape(add, { subscriptions: [{ ...subscriptionShape, subscribers: ['integer'] }] });
+  assert.equal(add.subscriptions[0].name, 'zulip-js');
+  assert.deepEqual([...add.subscriptions[0].subscribers].sort((a, b) => a - b), [hamletID, iagoID].sort((a, b) => a - b));
+  assert.ok(got.events.indexOf(create) < got.events.indexOf(add), 'stream create precedes subscription add');
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  // The client's subscription list and channel list show it.
+  const subs = expectSuccess(await hamlet.streams.subscriptions.retrieve(), 'GET /users/me/subscriptions');
+  expectShape(subs, { subscriptions: [subscriptionShape] });
+  const mine = subs.subscriptions.find((s) => s.name === 'zulip-js');
+  assert.ok(mine, JSON.stringify(subs.subscriptions.map((s) => s.name)));
+  assert.equal(mine.description, 'Made by the **client**');
+  assert.match(mine.rendered_description, /<strong>client<\/strong>/);
+  assert.equal(mine.creator_id, iagoID);
+  assert.equal(mine.subscriber_count, 2);
+  assert.match(mine.color, /^#[0-9a-f]{6}$/i);
+
+  const withSubs = expectSuccess(await hamlet.streams.subscriptions.retrieve({ include_subscribers: true }),
+    'GET /users/me/subscriptions include_subscribers');
+  const listed = withSubs.subscriptions.find((s) => s.name === 'zulip-js');
+  assert.deepEqual([...listed.subscribers].sort((a, b) => a - b), [hamletID, iagoID].sort((a, b) => a - b));
+
+  const streams = expectSuccess(await hamlet.streams.retrieve(), 'GET /streams');
+  expectShape(streams, { streams: [channelShape] });
+  assert.ok(streams.streams.some((s) => s.name === 'zulip-js' && s.stream_id === mine.stream_id));
+
+  // POST /channels/create, through the client's generic endpoint call.
+  const created = expectSuccess(await iago.callEndpoint('/channels/create', 'POST', {
+    name: 'zulip-js private', subscribers: [iagoID], invite_only: 'true',
+  }), 'POST /channels/create');
+  expectShape(created, { id: 'integer' });
+  const dup = expectError(await iago.callEndpoint('/channels/create', 'POST', { name: 'ZULIP-JS', subscribers: [iagoID] }),
+    'CHANNEL_ALREADY_EXISTS', /^Channel '(zulip-js|ZULIP-JS)' already exists$/, 'create an existing channel');
+  assert.equal(dup.result, 'error');
+  const iagoSubs = expectSuccess(await iago.streams.subscriptions.retrieve(), 'GET /users/me/subscriptions');
+  const priv = iagoSubs.subscriptions.find((s) => s.stream_id === created.id);
+  assert.equal(priv?.invite_only, true);
+  // hamlet cannot see the private channel.
+  const hamletStreams = expectSuccess(await hamlet.streams.retrieve(), 'GET /streams');
+  assert.ok(!hamletStreams.streams.some((s) => s.stream_id === created.id), 'a member sees a private channel');
+});
+
+test('refuses subscriptions it cannot grant', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  expectError(await hamlet.users.me.subscriptions.add({ subscriptions: [{ name: 'zulip-js private' }] }),
+    'BAD_REQUEST', 'Unable to access channel (zulip-js private).', 'subscribe to a private channel');
+  expectError(await iago.users.me.subscriptions.add({ subscriptions: [{ name: 'zulip-js' }], principals: ['nobody@zulip.com'] }),
+    'BAD_REQUEST', 'No such user', 'subscribe an unknown user');
+  expectError(await iago.users.me.subscriptions.add({ subscriptions: [{ name: '' }] }),
+    'BAD_REQUEST', undefined, 'subscribe to an empty name');
+  const subs = expectSuccess(await hamlet.streams.subscriptions.retrieve(), 'GET /users/me/subscriptions');
+  assert.ok(!subs.subscriptions.some((s) => s.name === 'zulip-js private' || s.name === ''), 'a refused subscribe changed something');
+});
