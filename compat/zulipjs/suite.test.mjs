@@ -368,3 +368,15 @@ test('refuses subscriptions it cannot grant', async () => {
   const subs = expectSuccess(await hamlet.streams.subscriptions.retrieve(), 'GET /users/me/subscriptions');
   assert.ok(!subs.subscriptions.some((s) => s.name === 'zulip-js private' || s.name === ''), 'a refused subscribe changed something');
 });
+
+test('answers unknown endpoints and methods with JSON errors the client can read', async () => {
+  const iago = await login('iago@zulip.com');
+  // zulip-js throws "Server Returned a non-JSON response" on anything but JSON.
+  const missing = await iago.callEndpoint('/no/such/endpoint', 'GET');
+  assert.equal(missing.result, 'error', JSON.stringify(missing));
+  assert.equal(missing.msg, 'Not Found');
+  const method = await iago.callEndpoint('/server_settings', 'DELETE');
+  assert.equal(method.result, 'error', JSON.stringify(method));
+  assert.equal(method.msg, 'Method Not Allowed');
+  assert.ok(method.allowed_methods.includes('GET'), JSON.stringify(method.allowed_methods));
+});
