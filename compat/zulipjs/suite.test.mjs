@@ -437,3 +437,75 @@ test('adds, edits and removes linkifiers (filters) and delivers realm_linkifiers
   const legacy = await hamlet.filters.retrieve();
   assert.ok(['success', 'error'].includes(legacy.result), JSON.stringify(legacy));
 });
+
+const messageShape = {
+  id: 'integer', sender_id: 'integer', content: 'string', recipient_id: 'integer', timestamp: 'integer',
+  client: 'string', subject: 'string', topic_links: 'array', is_me_message: 'boolean', reactions: 'array',
+  submessages: 'array', sender_full_name: 'string', sender_email: 'string', display_recipient: 'string|array',
+  type: 'string', avatar_url: 'string|null', content_type: 'string',
+};
+
+test('sends and fetches messages and delivers message events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const hamletID = await idOf('hamlet@zulip.com');
+  const iagoID = await idOf('iago@zulip.com');
+  // register's apply_markdown defaults to false (raw Markdown in events); ask for HTML
+  // (zulip-js's multipart body takes strings only).
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['message'], apply_markdown: 'true' }), 'register');
+
+  // The channel 'zulip-js' (created above) has iago and hamlet subscribed.
+  const sent = expectSuccess(await iago.messages.send({
+    type: 'stream', to: 'zulip-js', topic: 'greetings', content: 'Hello from **zulip-js**',
+  }), 'POST /messages (channel)');
+  expectShape(sent, { id: 'integer' });
+  // zulip-js JSON-encodes the array of recipient ids.
+  const dm = expectSuccess(await iago.messages.send({ type: 'direct', to: [hamletID], content: 'psst' }), 'POST /messages (direct)');
+
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const msgs = got.events.filter((e) => e.type === 'message');
+  assert.deepEqual(msgs.map((e) => e.message.id), [sent.id, dm.id], JSON.stringify(got.events));
+  for (const e of msgs) expectShape(e, { message: messageShape, flags: ['string'] });
+  assert.equal(msgs[0].message.content, '<p>Hello from <strong>zulip-js</strong></p>');
+  assert.equal(msgs[0].message.content_type, 'text/html');
+  assert.equal(msgs[0].message.display_recipient, 'zulip-js');
+  assert.equal(msgs[0].message.subject, 'greetings');
+  assert.equal(msgs[0].message.sender_id, iagoID);
+  assert.ok(!msgs[0].flags.includes('read'), 'a received message is unread');
+  assert.equal(msgs[1].message.type, 'private');
+  assert.deepEqual(msgs[1].message.display_recipient.map((r) => r.id), [iagoID, hamletID].sort((a, b) => a - b));
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  // zulip-js JSON-encodes the narrow and sends GET parameters in the query string.
+  const fetched = expectSuccess(await hamlet.messages.retrieve({
+    anchor: 'newest', num_before: 10, num_after: 0,
+    narrow: [{ operator: 'channel', operand: 'zulip-js' }, { operator: 'topic', operand: 'greetings' }],
+  }), 'GET /messages');
+  expectShape(fetched, {
+    messages: [{ ...messageShape, flags: ['string'] }], anchor: 'integer', found_anchor: 'boolean',
+    found_oldest: 'boolean', found_newest: 'boolean', history_limited: 'boolean',
+  });
+  assert.deepEqual(fetched.messages.map((m) => m.id), [sent.id]);
+  assert.equal(fetched.found_newest, true);
+
+  const one = expectSuccess(await hamlet.messages.getById({ message_id: sent.id }), 'GET /messages/{id}');
+  expectShape(one, { message: messageShape, raw_content: 'string' });
+  assert.equal(one.raw_content, 'Hello from **zulip-js**');
+
+  // Flags: mark the channel message read.
+  const flagged = expectSuccess(await hamlet.messages.flags.add({ messages: [sent.id], flag: 'read' }), 'POST /messages/flags');
+  assert.deepEqual(flagged.messages, [sent.id]);
+  const reread = expectSuccess(await hamlet.messages.retrieve({
+    anchor: sent.id, num_before: 0, num_after: 0,
+  }), 'GET /messages anchor');
+  assert.ok(reread.messages[0].flags.includes('read'), JSON.stringify(reread.messages[0].flags));
+
+  // Error path: an unknown channel.
+  const unknown = expectError(await iago.messages.send({ type: 'stream', to: 'no such channel', topic: 't', content: 'x' }),
+    'STREAM_DOES_NOT_EXIST', "Channel 'no such channel' does not exist", 'send to an unknown channel');
+  assert.equal(unknown.stream, 'no such channel');
+  expectError(await hamlet.messages.retrieve({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'channel', operand: 'no such channel' }] }),
+    'BAD_NARROW', /^Invalid narrow operator: unknown channel/, 'fetch from an unknown channel');
+});
