@@ -180,3 +180,332 @@ test('refuses bad API keys with UNAUTHORIZED', async () => {
     expectError(await client.events.retrieve({ queue_id: 'x', last_event_id: -1 }), 'UNAUTHORIZED', c.msg, c.name);
   }
 });
+
+// userShape is the user object of GET /users and GET /users/me (Zulip's keys).
+const userShape = {
+  email: 'string', user_id: 'integer', avatar_version: 'integer', is_admin: 'boolean',
+  is_owner: 'boolean', is_guest: 'boolean', role: 'integer', is_bot: 'boolean', full_name: 'string',
+  timezone: 'string', is_active: 'boolean', date_joined: 'string', avatar_url: 'string|null',
+};
+
+// userIDs maps dev emails to user ids, read once through the client.
+let userIDs;
+async function idOf(email) {
+  if (!userIDs) {
+    const iago = await login('iago@zulip.com');
+    const res = expectSuccess(await iago.users.retrieve(), 'GET /users');
+    userIDs = Object.fromEntries(res.members.map((u) => [(u.delivery_email ?? u.email).toLowerCase(), u.user_id]));
+  }
+  const id = userIDs[email.toLowerCase()];
+  assert.ok(Number.isInteger(id), `no user id for ${email}`);
+  return id;
+}
+
+test('reads users and the own profile', async () => {
+  const iago = await login('iago@zulip.com');
+  const all = expectSuccess(await iago.users.retrieve(), 'GET /users');
+  expectShape(all, { members: [userShape] });
+  const byName = Object.fromEntries(all.members.map((u) => [u.full_name, u]));
+  assert.equal(byName['King Hamlet']?.role, 400);
+  assert.equal(byName['Desdemona']?.is_owner, true);
+  assert.equal(byName['Polonius']?.is_guest, true);
+  assert.equal(byName['Zulip Default Bot']?.is_bot, true);
+  expectShape(byName['Zulip Default Bot'], { bot_type: 'integer', bot_owner_id: 'integer|null' });
+  // iago is an administrator: he sees real emails.
+  assert.equal(byName['King Hamlet'].delivery_email, 'hamlet@zulip.com');
+
+  const me = expectSuccess(await iago.users.me.getProfile(), 'GET /users/me');
+  expectShape(me, { ...userShape, max_message_id: 'integer' });
+  assert.equal(me.full_name, 'Iago');
+  assert.equal(me.is_admin, true);
+  assert.equal(me.user_id, await idOf('iago@zulip.com'));
+
+  // client_gravatar=false (query parameter) asks for every avatar URL.
+  const noGravatar = expectSuccess(await iago.users.retrieve({ client_gravatar: false }), 'GET /users client_gravatar=false');
+  for (const u of noGravatar.members) assert.equal(typeof u.avatar_url, 'string', u.full_name);
+
+  // One user by id and by email, through the client's generic endpoint call.
+  const hamletID = await idOf('hamlet@zulip.com');
+  const one = expectSuccess(await iago.callEndpoint(`/users/${hamletID}`, 'GET'), 'GET /users/{id}');
+  expectShape(one, { user: userShape });
+  assert.equal(one.user.full_name, 'King Hamlet');
+  expectError(await iago.callEndpoint('/users/999999', 'GET'), 'BAD_REQUEST', 'No such user', 'unknown user id');
+
+  // A member sees the placeholder email of others (email_address_visibility admins only).
+  const hamlet = await login('hamlet@zulip.com');
+  const seen = expectSuccess(await hamlet.users.retrieve(), 'GET /users as member');
+  const iagoSeen = seen.members.find((u) => u.user_id === me.user_id);
+  assert.notEqual(iagoSeen.email, 'iago@zulip.com');
+  assert.equal(iagoSeen.delivery_email, null);
+});
+
+test('refuses to create users without can_create_users', async () => {
+  const iago = await login('iago@zulip.com');
+  expectError(await iago.users.create({ email: 'new@zulip.com', password: 'a long password', full_name: 'New' }),
+    'BAD_REQUEST', 'User not authorized to create users', 'POST /users');
+  const res = expectSuccess(await iago.users.retrieve(), 'GET /users');
+  assert.ok(!res.members.some((u) => u.full_name === 'New'), 'a refused create added a user');
+});
+
+test('changes a user and delivers realm_user events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['realm_user'] }), 'register');
+  const cordeliaID = await idOf('cordelia@zulip.com');
+  // zulip-js sends PATCH parameters in the query string.
+  expectSuccess(await iago.callEndpoint(`/users/${cordeliaID}`, 'PATCH', { full_name: 'Cordelia of Britain' }), 'PATCH /users/{id}');
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const update = got.events.find((e) => e.type === 'realm_user' && e.op === 'update');
+  assert.ok(update, JSON.stringify(got.events));
+  assert.deepEqual(update.person, { user_id: cordeliaID, full_name: 'Cordelia of Britain' });
+  assert.ok(Number.isInteger(update.id));
+  const after = expectSuccess(await hamlet.callEndpoint(`/users/${cordeliaID}`, 'GET'), 'GET /users/{id}');
+  assert.equal(after.user.full_name, 'Cordelia of Britain');
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+});
+
+// channelShape is the channel object of GET /streams; subscriptionShape adds the personal
+// fields of GET /users/me/subscriptions.
+const channelShape = {
+  stream_id: 'integer', name: 'string', description: 'string', rendered_description: 'string',
+  date_created: 'integer', creator_id: 'integer|null', invite_only: 'boolean', is_web_public: 'boolean',
+  history_public_to_subscribers: 'boolean', message_retention_days: 'integer|null',
+  first_message_id: 'integer|null', is_archived: 'boolean', topics_policy: 'string',
+  stream_post_policy: 'integer', is_announcement_only: 'boolean', stream_weekly_traffic: 'integer|null',
+  subscriber_count: 'integer', can_remove_subscribers_group: 'integer|object',
+};
+const subscriptionShape = {
+  ...channelShape, color: 'string', is_muted: 'boolean', in_home_view: 'boolean', pin_to_top: 'boolean',
+  desktop_notifications: 'boolean|null', audible_notifications: 'boolean|null',
+  push_notifications: 'boolean|null', email_notifications: 'boolean|null',
+  wildcard_mentions_notify: 'boolean|null',
+};
+
+test('creates channels, subscribes users and delivers subscription events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const hamletID = await idOf('hamlet@zulip.com');
+  const iagoID = await idOf('iago@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['subscription', 'stream'] }), 'register');
+  expectShape(reg, { subscriptions: [subscriptionShape], never_subscribed: ['object'] });
+
+  // zulip-js JSON-encodes array parameters of POST requests.
+  const sub = expectSuccess(await iago.users.me.subscriptions.add({
+    subscriptions: [{ name: 'zulip-js', description: 'Made by the **client**' }],
+    principals: ['hamlet@zulip.com', 'iago@zulip.com'],
+  }), 'subscribe');
+  expectShape(sub, { subscribed: 'object', already_subscribed: 'object' });
+  assert.deepEqual(sub.subscribed, { [hamletID]: ['zulip-js'], [iagoID]: ['zulip-js'] });
+  assert.deepEqual(sub.already_subscribed, {});
+
+  // Subscribing again changes nothing.
+  const again = expectSuccess(await iago.users.me.subscriptions.add({ subscriptions: [{ name: 'zulip-js' }] }), 'subscribe again');
+  assert.deepEqual(again.subscribed, {});
+  assert.deepEqual(again.already_subscribed, { [iagoID]: ['zulip-js'] });
+
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const create = got.events.find((e) => e.type === 'stream' && e.op === 'create');
+  assert.ok(create, JSON.stringify(got.events));
+  expectShape(create, { streams: [channelShape] });
+  assert.equal(create.streams[0].name, 'zulip-js');
+  const add = got.events.find((e) => e.type === 'subscription' && e.op === 'add');
+  assert.ok(add, JSON.stringify(got.events));
+  expectShape(add, { subscriptions: [{ ...subscriptionShape, subscribers: ['integer'] }] });
+  assert.equal(add.subscriptions[0].name, 'zulip-js');
+  assert.deepEqual([...add.subscriptions[0].subscribers].sort((a, b) => a - b), [hamletID, iagoID].sort((a, b) => a - b));
+  assert.ok(got.events.indexOf(create) < got.events.indexOf(add), 'stream create precedes subscription add');
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  // The client's subscription list and channel list show it.
+  const subs = expectSuccess(await hamlet.streams.subscriptions.retrieve(), 'GET /users/me/subscriptions');
+  expectShape(subs, { subscriptions: [subscriptionShape] });
+  const mine = subs.subscriptions.find((s) => s.name === 'zulip-js');
+  assert.ok(mine, JSON.stringify(subs.subscriptions.map((s) => s.name)));
+  assert.equal(mine.description, 'Made by the **client**');
+  assert.match(mine.rendered_description, /<strong>client<\/strong>/);
+  assert.equal(mine.creator_id, iagoID);
+  assert.equal(mine.subscriber_count, 2);
+  assert.match(mine.color, /^#[0-9a-f]{6}$/i);
+
+  const withSubs = expectSuccess(await hamlet.streams.subscriptions.retrieve({ include_subscribers: true }),
+    'GET /users/me/subscriptions include_subscribers');
+  const listed = withSubs.subscriptions.find((s) => s.name === 'zulip-js');
+  assert.deepEqual([...listed.subscribers].sort((a, b) => a - b), [hamletID, iagoID].sort((a, b) => a - b));
+
+  const streams = expectSuccess(await hamlet.streams.retrieve(), 'GET /streams');
+  expectShape(streams, { streams: [channelShape] });
+  assert.ok(streams.streams.some((s) => s.name === 'zulip-js' && s.stream_id === mine.stream_id));
+
+  // POST /channels/create, through the client's generic endpoint call.
+  const created = expectSuccess(await iago.callEndpoint('/channels/create', 'POST', {
+    name: 'zulip-js private', subscribers: [iagoID], invite_only: 'true',
+  }), 'POST /channels/create');
+  expectShape(created, { id: 'integer' });
+  const dup = expectError(await iago.callEndpoint('/channels/create', 'POST', { name: 'ZULIP-JS', subscribers: [iagoID] }),
+    'CHANNEL_ALREADY_EXISTS', /^Channel '(zulip-js|ZULIP-JS)' already exists$/, 'create an existing channel');
+  assert.equal(dup.result, 'error');
+  const iagoSubs = expectSuccess(await iago.streams.subscriptions.retrieve(), 'GET /users/me/subscriptions');
+  const priv = iagoSubs.subscriptions.find((s) => s.stream_id === created.id);
+  assert.equal(priv?.invite_only, true);
+  // hamlet cannot see the private channel.
+  const hamletStreams = expectSuccess(await hamlet.streams.retrieve(), 'GET /streams');
+  assert.ok(!hamletStreams.streams.some((s) => s.stream_id === created.id), 'a member sees a private channel');
+});
+
+test('refuses subscriptions it cannot grant', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  expectError(await hamlet.users.me.subscriptions.add({ subscriptions: [{ name: 'zulip-js private' }] }),
+    'BAD_REQUEST', 'Unable to access channel (zulip-js private).', 'subscribe to a private channel');
+  expectError(await iago.users.me.subscriptions.add({ subscriptions: [{ name: 'zulip-js' }], principals: ['nobody@zulip.com'] }),
+    'BAD_REQUEST', 'No such user', 'subscribe an unknown user');
+  expectError(await iago.users.me.subscriptions.add({ subscriptions: [{ name: '' }] }),
+    'BAD_REQUEST', undefined, 'subscribe to an empty name');
+  const subs = expectSuccess(await hamlet.streams.subscriptions.retrieve(), 'GET /users/me/subscriptions');
+  assert.ok(!subs.subscriptions.some((s) => s.name === 'zulip-js private' || s.name === ''), 'a refused subscribe changed something');
+});
+
+test('answers unknown endpoints and methods with JSON errors the client can read', async () => {
+  const iago = await login('iago@zulip.com');
+  // zulip-js throws "Server Returned a non-JSON response" on anything but JSON.
+  const missing = await iago.callEndpoint('/no/such/endpoint', 'GET');
+  assert.equal(missing.result, 'error', JSON.stringify(missing));
+  assert.equal(missing.msg, 'Not Found');
+  const method = await iago.callEndpoint('/server_settings', 'DELETE');
+  assert.equal(method.result, 'error', JSON.stringify(method));
+  assert.equal(method.msg, 'Method Not Allowed');
+  assert.ok(method.allowed_methods.includes('GET'), JSON.stringify(method.allowed_methods));
+});
+
+test('adds, edits and removes linkifiers (filters) and delivers realm_linkifiers events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const linkifierShape = { id: 'integer', pattern: 'string', url_template: 'string' };
+  // Only clients declaring linkifier_url_template get realm_linkifiers (else an empty list).
+  const reg = expectSuccess(await hamlet.queues.register({
+    event_types: ['realm_linkifiers'],
+    client_capabilities: JSON.stringify({ linkifier_url_template: true }),
+  }), 'register');
+  expectShape(reg, { realm_linkifiers: [linkifierShape] });
+  const before = reg.realm_linkifiers.length;
+
+  const added = expectSuccess(await iago.callEndpoint('/realm/filters', 'POST', {
+    pattern: '#(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip-js/issues/{id}',
+  }), 'POST /realm/filters');
+  expectShape(added, { id: 'integer' });
+
+  // zulip-js sends PATCH parameters in the query string.
+  expectSuccess(await iago.callEndpoint(`/realm/filters/${added.id}`, 'PATCH', {
+    pattern: 'JS-(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip-js/issues/{id}',
+  }), 'PATCH /realm/filters/{id}');
+
+  const list = expectSuccess(await hamlet.callEndpoint('/realm/linkifiers', 'GET'), 'GET /realm/linkifiers');
+  expectShape(list, { linkifiers: [linkifierShape] });
+  const mine = list.linkifiers.find((l) => l.id === added.id);
+  assert.deepEqual({ pattern: mine?.pattern, url_template: mine?.url_template },
+    { pattern: 'JS-(?P<id>[0-9]+)', url_template: 'https://github.com/zulip/zulip-js/issues/{id}' });
+
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const changes = got.events.filter((e) => e.type === 'realm_linkifiers');
+  assert.equal(changes.length, 2, JSON.stringify(got.events));
+  expectShape(changes[1], { realm_linkifiers: [linkifierShape] });
+  assert.equal(changes[0].realm_linkifiers.length, before + 1);
+  assert.equal(changes[1].realm_linkifiers.find((l) => l.id === added.id)?.pattern, 'JS-(?P<id>[0-9]+)');
+
+  // Refusals: a member may not add, a bad pattern and a template group missing from the pattern.
+  expectError(await hamlet.callEndpoint('/realm/filters', 'POST', { pattern: 'X-(?P<id>[0-9]+)', url_template: 'https://x.test/{id}' }),
+    'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 'member adds a linkifier');
+  expectError(await iago.callEndpoint('/realm/filters', 'POST', { pattern: '(foo', url_template: 'https://x.test/' }),
+    'BAD_REQUEST', /^Bad regular expression/, 'bad pattern');
+  expectError(await iago.callEndpoint('/realm/filters', 'POST', { pattern: 'X-(?P<id>[0-9]+)', url_template: 'https://x.test/{name}' }),
+    'BAD_REQUEST', undefined, 'template group not in pattern');
+  expectError(await iago.callEndpoint('/realm/filters/999999', 'DELETE'), 'BAD_REQUEST', 'Linkifier not found.', 'remove unknown');
+
+  expectSuccess(await iago.callEndpoint(`/realm/filters/${added.id}`, 'DELETE'), 'DELETE /realm/filters/{id}');
+  const after = expectSuccess(await hamlet.callEndpoint('/realm/linkifiers', 'GET'), 'GET /realm/linkifiers');
+  assert.equal(after.linkifiers.length, before, 'refusals added linkifiers or the removal failed');
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  // zulip-js's own filters.retrieve() calls the legacy GET /realm/filters, which newer Zulip
+  // servers no longer route: whatever the answer, it must be a JSON envelope the client reads.
+  const legacy = await hamlet.filters.retrieve();
+  assert.ok(['success', 'error'].includes(legacy.result), JSON.stringify(legacy));
+});
+
+const messageShape = {
+  id: 'integer', sender_id: 'integer', content: 'string', recipient_id: 'integer', timestamp: 'integer',
+  client: 'string', subject: 'string', topic_links: 'array', is_me_message: 'boolean', reactions: 'array',
+  submessages: 'array', sender_full_name: 'string', sender_email: 'string', display_recipient: 'string|array',
+  type: 'string', avatar_url: 'string|null', content_type: 'string',
+};
+
+test('sends and fetches messages and delivers message events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const hamletID = await idOf('hamlet@zulip.com');
+  const iagoID = await idOf('iago@zulip.com');
+  // register's apply_markdown defaults to false (raw Markdown in events); ask for HTML
+  // (zulip-js's multipart body takes strings only).
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['message'], apply_markdown: 'true' }), 'register');
+
+  // The channel 'zulip-js' (created above) has iago and hamlet subscribed.
+  const sent = expectSuccess(await iago.messages.send({
+    type: 'stream', to: 'zulip-js', topic: 'greetings', content: 'Hello from **zulip-js**',
+  }), 'POST /messages (channel)');
+  expectShape(sent, { id: 'integer' });
+  // zulip-js JSON-encodes the array of recipient ids.
+  const dm = expectSuccess(await iago.messages.send({ type: 'direct', to: [hamletID], content: 'psst' }), 'POST /messages (direct)');
+
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const msgs = got.events.filter((e) => e.type === 'message');
+  assert.deepEqual(msgs.map((e) => e.message.id), [sent.id, dm.id], JSON.stringify(got.events));
+  for (const e of msgs) expectShape(e, { message: messageShape, flags: ['string'] });
+  assert.equal(msgs[0].message.content, '<p>Hello from <strong>zulip-js</strong></p>');
+  assert.equal(msgs[0].message.content_type, 'text/html');
+  assert.equal(msgs[0].message.display_recipient, 'zulip-js');
+  assert.equal(msgs[0].message.subject, 'greetings');
+  assert.equal(msgs[0].message.sender_id, iagoID);
+  assert.ok(!msgs[0].flags.includes('read'), 'a received message is unread');
+  assert.equal(msgs[1].message.type, 'private');
+  assert.deepEqual(msgs[1].message.display_recipient.map((r) => r.id), [iagoID, hamletID].sort((a, b) => a - b));
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  // zulip-js JSON-encodes the narrow and sends GET parameters in the query string.
+  const fetched = expectSuccess(await hamlet.messages.retrieve({
+    anchor: 'newest', num_before: 10, num_after: 0,
+    narrow: [{ operator: 'channel', operand: 'zulip-js' }, { operator: 'topic', operand: 'greetings' }],
+  }), 'GET /messages');
+  expectShape(fetched, {
+    messages: [{ ...messageShape, flags: ['string'] }], anchor: 'integer', found_anchor: 'boolean',
+    found_oldest: 'boolean', found_newest: 'boolean', history_limited: 'boolean',
+  });
+  assert.deepEqual(fetched.messages.map((m) => m.id), [sent.id]);
+  assert.equal(fetched.found_newest, true);
+
+  const one = expectSuccess(await hamlet.messages.getById({ message_id: sent.id }), 'GET /messages/{id}');
+  expectShape(one, { message: messageShape, raw_content: 'string' });
+  assert.equal(one.raw_content, 'Hello from **zulip-js**');
+
+  // Flags: mark the channel message read.
+  const flagged = expectSuccess(await hamlet.messages.flags.add({ messages: [sent.id], flag: 'read' }), 'POST /messages/flags');
+  assert.deepEqual(flagged.messages, [sent.id]);
+  const reread = expectSuccess(await hamlet.messages.retrieve({
+    anchor: sent.id, num_before: 0, num_after: 0,
+  }), 'GET /messages anchor');
+  assert.ok(reread.messages[0].flags.includes('read'), JSON.stringify(reread.messages[0].flags));
+
+  // Error path: an unknown channel.
+  const unknown = expectError(await iago.messages.send({ type: 'stream', to: 'no such channel', topic: 't', content: 'x' }),
+    'STREAM_DOES_NOT_EXIST', "Channel 'no such channel' does not exist", 'send to an unknown channel');
+  assert.equal(unknown.stream, 'no such channel');
+  expectError(await hamlet.messages.retrieve({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'channel', operand: 'no such channel' }] }),
+    'BAD_NARROW', /^Invalid narrow operator: unknown channel/, 'fetch from an unknown channel');
+});
