@@ -89,12 +89,13 @@ type busNarrow struct {
 // (TestBusMatchesInProcess compares the bus with the in-process path).
 var busProfiles = func() []queueOptions {
 	var out []queueOptions
-	for mask := range 16 {
+	for mask := range 32 {
 		var o queueOptions
 		o.applyMarkdown = mask&1 != 0
 		o.clientGravatar = mask&2 != 0
 		o.capabilities.EmptyTopicName = mask&4 != 0
 		o.capabilities.LinkifierURLTemplate = mask&8 != 0
+		o.capabilities.BulkMessageDeletion = mask&16 != 0
 		out = append(out, o)
 	}
 	return out
@@ -102,8 +103,8 @@ var busProfiles = func() []queueOptions {
 
 // busProfileKey names the profile of a queue.
 func busProfileKey(o queueOptions) string {
-	k := []byte("0000")
-	for i, on := range []bool{o.applyMarkdown, o.clientGravatar, o.capabilities.EmptyTopicName, o.capabilities.LinkifierURLTemplate} {
+	k := []byte("00000")
+	for i, on := range []bool{o.applyMarkdown, o.clientGravatar, o.capabilities.EmptyTopicName, o.capabilities.LinkifierURLTemplate, o.capabilities.BulkMessageDeletion} {
 		if on {
 			k[i] = '1'
 		}

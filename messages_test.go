@@ -311,3 +311,54 @@ func TestSendMessageNormalises(t *testing.T) {
 		t.Errorf("subject for old clients = %q, want general chat", got)
 	}
 }
+
+// TestMessageEventsThroughBus: message events reach queues of every register profile in the
+// same form through a bus as in one process.
+func TestMessageEventsThroughBus(t *testing.T) {
+	t.Parallel()
+	local, viaBus := newFixture(t), newFixture(t, withBus(newFakeBus()))
+	ctx := context.Background()
+	profiles := []chat.RegisterQueueParams{
+		{EventTypes: []string{"message", "update_message_flags"}},
+		{EventTypes: []string{"message", "update_message_flags"}, ApplyMarkdown: true, ClientGravatar: ptr(false)},
+		{EventTypes: []string{"message", "update_message_flags"}, ClientCapabilities: chat.ClientCapabilities{EmptyTopicName: true}},
+	}
+	var got [2][][]map[string]any
+	for i, f := range []*fixture{local, viaBus} {
+		c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
+		var queues []string
+		for _, p := range profiles {
+			res, err := f.svc.RegisterQueue(ctx, f.actor("member"), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			queues = append(queues, *res.QueueID)
+		}
+		id := mustSendToChannel(t, f, "admin", c, "", "*hi*")
+		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(ctx, f.actor("member"), chat.UpdateMessageFlagsParams{Messages: []messages.ID{id}, Op: "add", Flag: "read"})))
+		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(ctx, f.actor("member"), chat.UpdateMessageFlagsParams{Messages: []messages.ID{id}, Op: "remove", Flag: "read"})))
+		for _, q := range queues {
+			if i == 0 {
+				got[i] = append(got[i], eventJSON(t, nonHeartbeats(f.poll(t, "member", q, -1, true))))
+			} else {
+				got[i] = append(got[i], eventJSON(t, f.waitEvents(t, "member", q, 3)))
+			}
+		}
+	}
+	for j := range profiles {
+		for _, evs := range [][]map[string]any{got[0][j], got[1][j]} {
+			for _, e := range evs {
+				delete(e, "id")
+			}
+		}
+		if diff := cmp.Diff(got[0][j], got[1][j]); diff != "" {
+			t.Errorf("profile %d: bus events differ from in-process ones (-local +bus):\n%s", j, diff)
+		}
+	}
+	if subject := got[0][0][0]["message"].(map[string]any)["subject"]; subject != "general chat" {
+		t.Errorf("subject for a client without empty_topic_name = %v", subject)
+	}
+	if subject := got[0][2][0]["message"].(map[string]any)["subject"]; subject != "" {
+		t.Errorf("subject for a client with empty_topic_name = %v", subject)
+	}
+}
