@@ -40,6 +40,12 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyMessage(t, state, ev, self)
 	case "update_message_flags":
 		applyUpdateMessageFlags(t, state, ev, self)
+	case "delete_message":
+		applyDeleteMessage(t, state, ev)
+	case "user_topic":
+		applyUserTopic(t, state, ev)
+	case "muted_topics":
+		applyMutedTopics(t, state, ev)
 	default:
 		t.Fatalf("no applier for event %v", ev)
 	}

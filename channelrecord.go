@@ -135,6 +135,9 @@ type world struct {
 	byID        map[channels.ID]int
 	subscribers map[channels.ID][]users.ID // active subscribers, ascending
 	linkify     markdown.Linkify           // the organization's linkifiers; nil when none
+	// msgs reads the channels' message activity (first_message_id) when a record needs it.
+	msgs     storage.MessageReader
+	activity map[channels.ID]storage.ChannelActivity
 }
 
 // loadWorld reads the world. The readers come from one transaction (read-only or not).
@@ -207,6 +210,7 @@ func loadWorldRead(tx storage.ReadTx) (*world, error) {
 		return nil, err
 	}
 	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	w.msgs = tx.Messages()
 	return w, err
 }
 
@@ -217,6 +221,7 @@ func loadWorldWrite(tx storage.Tx) (*world, error) {
 		return nil, err
 	}
 	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	w.msgs = tx.Messages()
 	return w, err
 }
 
@@ -343,6 +348,7 @@ func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 		CanSubscribeGroup:                 c.CanSubscribeGroup,
 	}
 	rec.IsAnnouncementOnly = rec.StreamPostPolicy == 2
+	rec.FirstMessageID = w.firstMessageID(c.ID)
 	if c.CreatorID != 0 {
 		id := c.CreatorID
 		rec.CreatorID = &id

@@ -66,6 +66,12 @@ type Options struct {
 	// DefaultAnonymousAPIRateLimit); a Rule with Max 0 disables it.
 	AnonymousAPIRateLimit *ratelimit.Rule
 
+	// TopicDeleteBatchSize is how many messages one round of DeleteTopic deletes (default 100);
+	// TopicDeleteBudget how long DeleteTopic may run before answering complete=false (default
+	// 50s, measured with Now).
+	TopicDeleteBatchSize int
+	TopicDeleteBudget    time.Duration
+
 	// PasswordHashing sets the argon2id cost; zero values take the defaults (64 MiB, 1 pass).
 	// Tests lower it.
 	PasswordHashing PasswordHashing

@@ -140,10 +140,16 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 			}
 			rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 		}
+		firstOfChannel := !direct && w.firstMessageID(m.ChannelID) == nil
 		if m.ID, err = tx.Messages().Create(m, rows); err != nil {
 			return err
 		}
 		res.ID = m.ID
+		if firstOfChannel {
+			c, _ := w.channel(m.ChannelID)
+			id := m.ID
+			ev.add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
+		}
 		byFlags := map[messages.Flags][]int64{}
 		var order []messages.Flags
 		for _, r := range rows {

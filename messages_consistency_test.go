@@ -11,6 +11,7 @@ import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
 
@@ -67,6 +68,39 @@ func messagesConsistencyCases() []consistencyCase {
 		{method: "UpdateMessageFlags", name: "star a message from history", setup: seed, run: func(t *testing.T, f *fixture) {
 			flags(t, f, "owner", "add", "starred", get(f).ids[0])
 			flags(t, f, "member", "add", "starred", get(f).ids[0], get(f).ids[2])
+		}},
+		{method: "SendMessage", name: "first message of a channel", setup: seed, run: func(t *testing.T, f *fixture) {
+			c := mustChannel(t, f, "fresh", chat.NewChannelSettings{}, "member", "guest")
+			mustSendToChannel(t, f, "member", c, "hello", "first")
+		}},
+		{method: "UpdateUserTopic", name: "mute then follow", setup: seed, run: func(t *testing.T, f *fixture) {
+			for _, p := range []topics.VisibilityPolicy{topics.PolicyMuted, topics.PolicyFollowed} {
+				mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: p}))
+			}
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "general chat", VisibilityPolicy: topics.PolicyMuted}))
+		}},
+		{method: "UpdateUserTopic", name: "clear", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+		}, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "Party", VisibilityPolicy: topics.PolicyNone}))
+		}},
+		{method: "MuteTopic", name: "add and remove", setup: seed, run: func(t *testing.T, f *fixture) {
+			c := get(f).public
+			mustDo(t, "MuteTopic", f.svc.MuteTopic(ctx, f.actor("guest"), chat.MuteTopicParams{StreamID: &c, Topic: "party", Op: "add"}))
+			mustDo(t, "MuteTopic", f.svc.MuteTopic(ctx, f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "add"}))
+			mustDo(t, "MuteTopic", f.svc.MuteTopic(ctx, f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "remove"}))
+		}},
+		{method: "DeleteTopic", name: "oldest topic of a channel, muted by a user", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			mustSendToChannel(t, f, "admin", get(f).public, "party", "second @**all**")
+			mustSendToChannel(t, f, "admin", get(f).public, "lunch", "newest message, kept")
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+		}, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).public, TopicName: "PARTY"})))
+		}},
+		{method: "DeleteTopic", name: "a private channel's only topic", setup: seed, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).private, TopicName: "plans"})))
 		}},
 		{method: "UpdateMessageFlags", name: "unstar", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
@@ -292,4 +326,69 @@ func goldenDirectMessageAndFlags(t *testing.T, f *fixture) {
 		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(context.Background(), f.actor("member"),
 			chat.UpdateMessageFlagsParams{Messages: []messages.ID{id}, Op: op.op, Flag: op.flag})))
 	}
+}
+
+// applyDeleteMessage removes deleted messages from unread_msgs and starred_messages.
+func applyDeleteMessage(t *testing.T, state, ev map[string]any) {
+	ids, ok := ev["message_ids"].([]any)
+	if !ok {
+		ids = []any{ev["message_id"]}
+	}
+	if u, ok := state["unread_msgs"].(map[string]any); ok {
+		removeUnread(u, ids)
+	}
+	if _, ok := state["starred_messages"]; ok {
+		l := slices.DeleteFunc(slices.Clone(list(state, "starred_messages")), func(x any) bool {
+			return slices.ContainsFunc(ids, func(y any) bool { return num(y) == num(x) })
+		})
+		if l == nil {
+			l = []any{}
+		}
+		state["starred_messages"] = l
+	}
+}
+
+// applyUserTopic replaces the topic's entry of user_topics (keeping register's order: channel,
+// then topic case-insensitively).
+func applyUserTopic(t *testing.T, state, ev map[string]any) {
+	if _, ok := state["user_topics"]; !ok {
+		return
+	}
+	l := slices.DeleteFunc(slices.Clone(list(state, "user_topics")), func(x any) bool {
+		m := x.(map[string]any)
+		return num(m["stream_id"]) == num(ev["stream_id"]) && strings.EqualFold(m["topic_name"].(string), ev["topic_name"].(string))
+	})
+	if num(ev["visibility_policy"]) != 0 {
+		e := clone(ev)
+		delete(e, "type")
+		delete(e, "id")
+		l = append(l, e)
+	}
+	slices.SortFunc(l, func(a, b any) int {
+		x, y := a.(map[string]any), b.(map[string]any)
+		return cmp.Or(cmp.Compare(num(x["stream_id"]), num(y["stream_id"])),
+			cmp.Compare(strings.ToLower(x["topic_name"].(string)), strings.ToLower(y["topic_name"].(string))))
+	})
+	if l == nil {
+		l = []any{}
+	}
+	state["user_topics"] = l
+}
+
+// applyMutedTopics replaces the legacy muted_topics list.
+func applyMutedTopics(t *testing.T, state, ev map[string]any) {
+	if _, ok := state["muted_topics"]; ok {
+		state["muted_topics"] = ev["muted_topics"]
+	}
+}
+
+// goldenTopicLifecycle: a channel's first messages (one in the empty topic), the viewer
+// (member) mutes the topic, an administrator deletes it.
+func goldenTopicLifecycle(t *testing.T, f *fixture) {
+	ctx := context.Background()
+	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
+	mustSendToChannel(t, f, "admin", c, "", "one")
+	mustSendToChannel(t, f, "admin", c, "", "two")
+	mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: "", VisibilityPolicy: topics.PolicyMuted}))
+	mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: c, TopicName: "general chat"})))
 }

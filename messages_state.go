@@ -25,6 +25,7 @@ type MessagesState struct {
 	StarredMessages            *[]messages.ID               `json:"starred_messages,omitempty"`
 	RecentPrivateConversations *[]RecentPrivateConversation `json:"recent_private_conversations,omitempty"`
 	UserTopics                 *[]UserTopicRecord           `json:"user_topics,omitempty"`
+	MutedTopics                *[][]any                     `json:"muted_topics,omitempty"`
 }
 
 // UnreadMsgs is register's unread_msgs.
@@ -79,7 +80,7 @@ func messagesInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueP
 	}
 	want := func(kind string) bool { return p.fetches(kind) }
 	if !want("message") && !want("update_message_flags") && !want("starred_messages") &&
-		!want("recent_private_conversations") && !want("user_topic") {
+		!want("recent_private_conversations") && !want("user_topic") && !want("muted_topics") {
 		return nil
 	}
 	w, err := loadWorldRead(tx)
@@ -137,6 +138,14 @@ func messagesInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueP
 			l = append(l, userTopicRecord(r, label, knowsEmpty))
 		}
 		st.UserTopics = &l
+	}
+	if want("muted_topics") {
+		rows, err := tx.UserTopics().ListForUser(viewer.ID)
+		if err != nil {
+			return err
+		}
+		l := w.mutedTopics(rows)
+		st.MutedTopics = &l
 	}
 	res.MessagesState = st
 	return nil
@@ -262,4 +271,31 @@ func recentConversations(r storage.MessageReader, me users.ID) ([]RecentPrivateC
 	}
 	slices.SortFunc(out, func(a, b RecentPrivateConversation) int { return cmp.Compare(b.MaxMessageID, a.MaxMessageID) })
 	return out, nil
+}
+
+// firstMessageID is a channel's oldest message id (nil when it has none). The activity of every
+// channel is read once per world.
+func (w *world) firstMessageID(c channels.ID) *int64 {
+	if w.msgs == nil {
+		return nil
+	}
+	if w.activity == nil {
+		ids := make([]channels.ID, len(w.channels))
+		for i, ch := range w.channels {
+			ids[i] = ch.ID
+		}
+		w.activity = map[channels.ID]storage.ChannelActivity{}
+		acts, err := w.msgs.Activity(ids, 0)
+		if err != nil {
+			return nil
+		}
+		for _, a := range acts {
+			w.activity[a.ChannelID] = a
+		}
+	}
+	if id := w.activity[c].FirstMessageID; id != 0 {
+		v := int64(id)
+		return &v
+	}
+	return nil
 }

@@ -148,7 +148,15 @@ func matrixRows() []matrixRow {
 		{method: "GET", path: "messages", params: map[string]string{"anchor": "newest", "num_before": "1", "num_after": "0"}, want: authenticated()},
 		{method: "GET", path: "messages/1", setup: memberDirectMessage, want: only("member", "admin")},
 		{method: "POST", path: "messages/flags", setup: memberDirectMessage, params: map[string]string{"messages": "[1]", "op": "add", "flag": "starred"}, want: only("member", "admin")},
+		{method: "POST", path: "user_topics", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic": "t", "visibility_policy": "1"}, want: membersButGuests},
+		{method: "PATCH", path: "users/me/subscriptions/muted_topics", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic": "t", "op": "add"}, want: membersButGuests},
+		{method: "POST", path: "streams/1/delete_topic", setup: publicChannelWithMessage, params: map[string]string{"topic_name": "t"}, want: only("owner", "admin")},
 	}, channelsMatrixRows()...)
+}
+
+func publicChannelWithMessage(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "channels/create", map[string]string{"name": "matrix", "subscribers": "[{member}]"})
+	m.mustCall(t, "member", "POST", "messages", map[string]string{"type": "stream", "to": "1", "topic": "t", "content": "hello"})
 }
 
 func memberDirectMessage(t *testing.T, m *matrixOrg) {

@@ -1,0 +1,67 @@
+package httpapi
+
+import (
+	"strconv"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/topics"
+)
+
+// updateUserTopic serves POST /user_topics.
+func (h *Handler) updateUserTopic(r *request) (any, error) {
+	var (
+		up  chat.UpdateUserTopicParams
+		err error
+	)
+	id, err := r.params.requiredInt("stream_id")
+	if err != nil {
+		return nil, err
+	}
+	up.StreamID = channels.ID(id)
+	if up.Topic, err = r.params.requiredStr("topic"); err != nil {
+		return nil, err
+	}
+	policy, err := r.params.requiredInt("visibility_policy")
+	if err != nil {
+		return nil, err
+	}
+	up.VisibilityPolicy = topics.VisibilityPolicy(policy)
+	if int64(up.VisibilityPolicy) != policy {
+		up.VisibilityPolicy = -1
+	}
+	return nil, h.svc.UpdateUserTopic(r.ctx, r.actor, up)
+}
+
+// muteTopic serves the legacy PATCH /users/me/subscriptions/muted_topics.
+func (h *Handler) muteTopic(r *request) (any, error) {
+	var (
+		mp  chat.MuteTopicParams
+		err error
+	)
+	if id, err := r.params.integer("stream_id"); err != nil {
+		return nil, err
+	} else if id != nil {
+		c := channels.ID(*id)
+		mp.StreamID = &c
+	}
+	mp.Stream = r.params.optStr("stream")
+	if mp.Topic, err = r.params.requiredStr("topic"); err != nil {
+		return nil, err
+	}
+	if mp.Op, err = r.params.requiredStr("op"); err != nil {
+		return nil, err
+	}
+	return nil, h.svc.MuteTopic(r.ctx, r.actor, mp)
+}
+
+// deleteTopic serves POST /streams/{stream_id}/delete_topic.
+func (h *Handler) deleteTopic(r *request) (any, error) {
+	id, _ := strconv.ParseInt(r.path["stream_id"], 10, 64)
+	dp := chat.DeleteTopicParams{StreamID: channels.ID(id)}
+	var err error
+	if dp.TopicName, err = r.params.requiredStr("topic_name"); err != nil {
+		return nil, err
+	}
+	return h.svc.DeleteTopic(r.ctx, r.actor, dp)
+}

@@ -1,0 +1,279 @@
+package chat
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// DeleteTopicParams are the parameters of POST /streams/{stream_id}/delete_topic.
+type DeleteTopicParams struct {
+	StreamID  channels.ID
+	TopicName string
+}
+
+// DeleteTopicResult says whether every message of the topic is gone; when false the client
+// repeats the request.
+type DeleteTopicResult struct {
+	Complete bool `json:"complete"`
+}
+
+// DeleteMessageEvent is a delete_message event. Clients with the bulk_message_deletion
+// capability get one event per batch with MessageIDs; the others one event per message with
+// MessageID (the Service records both forms, and each queue keeps the one for its client).
+type DeleteMessageEvent struct {
+	Type        string        `json:"type"`
+	MessageType string        `json:"message_type"`
+	MessageIDs  []messages.ID `json:"message_ids,omitempty"`
+	MessageID   messages.ID   `json:"message_id,omitempty"`
+	StreamID    channels.ID   `json:"stream_id,omitempty"`
+	Topic       *string       `json:"topic,omitempty"`
+
+	bulk            bool
+	topic           string
+	emptyTopicLabel string
+}
+
+// forClient keeps the form of the event the queue's client understands.
+func (e DeleteMessageEvent) forClient(o queueOptions) (any, bool) {
+	if e.bulk != o.capabilities.BulkMessageDeletion {
+		return nil, false
+	}
+	if e.MessageType == "stream" {
+		t := topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+		e.Topic = &t
+	}
+	return e, true
+}
+
+// DeleteTopic deletes the messages of a topic in batches, newest first, each batch in its own
+// transaction, until none remain (Complete) or Options.TopicDeleteBudget is spent (not
+// Complete: the client repeats the request). Only administrators may; only messages the
+// administrator may read are deleted. When the topic is gone, users' visibility policies for
+// it are removed.
+func (s *Service) DeleteTopic(ctx context.Context, actor Actor, p DeleteTopicParams) (DeleteTopicResult, error) {
+	plan := topics.DeletePlan{BatchSize: s.opts.TopicDeleteBatchSize, Budget: s.opts.TopicDeleteBudget}.WithDefaults()
+	start := s.now()
+	for round := 0; ; round++ {
+		if !plan.Continue(start, s.now(), round) {
+			return DeleteTopicResult{Complete: false}, nil
+		}
+		var done bool
+		err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+			var err error
+			done, err = s.deleteTopicBatch(tx, ev, actor, p, plan.BatchSize)
+			return err
+		})
+		if err != nil {
+			return DeleteTopicResult{}, err
+		}
+		if done {
+			return DeleteTopicResult{Complete: true}, nil
+		}
+	}
+}
+
+// deleteTopicBatch deletes the newest batch of the topic's messages; done is true when none
+// were left (the users' policies for the topic are then removed).
+func (s *Service) deleteTopicBatch(tx storage.Tx, ev *events, actor Actor, p DeleteTopicParams, size int) (done bool, err error) {
+	me, err := loadActor(tx.Users(), actor)
+	if err != nil {
+		return false, err
+	}
+	if !me.Role.IsAdmin() {
+		return false, errMustBeAdmin()
+	}
+	w, err := loadWorldWrite(tx)
+	if err != nil {
+		return false, err
+	}
+	c, ok := w.channel(p.StreamID)
+	if !ok || !w.content(c, me) {
+		return false, errInvalidChannelID
+	}
+	topic, err := topics.Clean(p.TopicName, w.realm.EmptyTopicDisplayName)
+	if err != nil {
+		return false, InvalidArgument("topic_name", err.Error())
+	}
+	fullHistory := !c.InviteOnly || c.HistoryPublicToSubscribers
+	var ids []messages.ID
+	for len(ids) < size {
+		// Without the whole history, only the administrator's own messages of the topic
+		// count; look further back until a batch is found or the topic is exhausted.
+		all, err := tx.Messages().TopicMessageIDs(c.ID, topic, 0)
+		if err != nil {
+			return false, err
+		}
+		if fullHistory {
+			ids = all[:min(size, len(all))]
+			break
+		}
+		rows, err := tx.Messages().UserRows(me.ID, all)
+		if err != nil {
+			return false, err
+		}
+		for i := len(rows) - 1; i >= 0 && len(ids) < size; i-- {
+			ids = append(ids, rows[i].MessageID)
+		}
+		break
+	}
+	if len(ids) == 0 {
+		return true, s.clearTopicPolicies(tx, ev, w, c, topic)
+	}
+	return false, s.deleteMessages(tx, ev, w, me, ids)
+}
+
+// deleteMessages deletes messages and records delete_message events (one per conversation,
+// to the users who received the messages and still have access, and the actor), preceded by a
+// stream update to everyone who can see the channel when its oldest message changes.
+func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.User, ids []messages.ID) error {
+	msgs, err := tx.Messages().GetMany(ids)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.Messages().Rows(ids)
+	if err != nil {
+		return err
+	}
+	chans := map[channels.ID]bool{}
+	for _, m := range msgs {
+		if !m.IsDirect() {
+			chans[m.ChannelID] = true
+		}
+	}
+	chanIDs := make([]channels.ID, 0, len(chans))
+	for c := range chans {
+		chanIDs = append(chanIDs, c)
+	}
+	slices.Sort(chanIDs)
+	before, err := tx.Messages().Activity(chanIDs, 0)
+	if err != nil {
+		return err
+	}
+	if err := tx.Messages().Delete(ids); err != nil {
+		return err
+	}
+	after, err := tx.Messages().Activity(chanIDs, 0)
+	if err != nil {
+		return err
+	}
+	// Group the messages by conversation: channel and topic, or direct participants.
+	type group struct {
+		m   messages.Message
+		ids []messages.ID
+		to  map[users.ID]bool
+	}
+	var order []string
+	groups := map[string]*group{}
+	received := map[messages.ID][]users.ID{}
+	for _, r := range rows {
+		received[r.MessageID] = append(received[r.MessageID], r.UserID)
+	}
+	for _, m := range msgs {
+		key := "dm:" + userIDsString(m.Recipients)
+		if !m.IsDirect() {
+			key = "c:" + strconv.FormatInt(int64(m.ChannelID), 10) + ":" + topics.Key(m.Topic)
+		}
+		g, ok := groups[key]
+		if !ok {
+			g = &group{m: m, to: map[users.ID]bool{}}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.ids = append(g.ids, m.ID)
+		for _, u := range received[m.ID] {
+			if w.mayStillSee(m, w.users[u]) {
+				g.to[u] = true
+			}
+		}
+		if w.canRead(me, m, slices.Contains(received[m.ID], me.ID)) {
+			g.to[me.ID] = true
+		}
+	}
+	for i, c := range chanIDs {
+		if before[i].FirstMessageID == after[i].FirstMessageID {
+			continue
+		}
+		ch, _ := w.channel(c)
+		var value *messages.ID
+		if id := after[i].FirstMessageID; id != 0 {
+			value = &id
+		}
+		ev.add("stream", streamFirstMessageEvent(ch, value), w.watchers(ch, nil))
+	}
+	for _, key := range order {
+		g := groups[key]
+		slices.Sort(g.ids)
+		to := appendIDs(nil, g.to)
+		e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.realm.EmptyTopicDisplayName}
+		if !g.m.IsDirect() {
+			e.MessageType, e.StreamID, e.topic = "stream", g.m.ChannelID, strings.ToLower(g.m.Topic)
+		}
+		bulk := e
+		bulk.bulk, bulk.MessageIDs = true, g.ids
+		ev.add("delete_message", bulk, to)
+		for _, id := range g.ids {
+			one := e
+			one.MessageID = id
+			ev.add("delete_message", one, to)
+		}
+	}
+	return nil
+}
+
+// StreamFirstMessageEvent is the stream update event of a changed first_message_id (Value null
+// when the channel has no messages left).
+type StreamFirstMessageEvent struct {
+	Type     string       `json:"type"`
+	Op       string       `json:"op"`
+	StreamID channels.ID  `json:"stream_id"`
+	Name     string       `json:"name"`
+	Property string       `json:"property"`
+	Value    *messages.ID `json:"value"`
+}
+
+func streamFirstMessageEvent(c channels.Channel, value *messages.ID) StreamFirstMessageEvent {
+	return StreamFirstMessageEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name, Property: "first_message_id", Value: value}
+}
+
+// mayStillSee reports whether u, who received m, still has access to it: an active user, and
+// for channel messages an active subscriber.
+func (w *world) mayStillSee(m messages.Message, u users.User) bool {
+	if !u.IsActive {
+		return false
+	}
+	return m.IsDirect() || w.isSubscribed(m.ChannelID, u.ID)
+}
+
+func appendIDs(to []int64, set map[users.ID]bool) []int64 {
+	for u := range set {
+		to = append(to, int64(u))
+	}
+	return dedupe(to)
+}
+
+func dedupe(l []int64) []int64 {
+	slices.Sort(l)
+	return slices.Compact(l)
+}
+
+// clearTopicPolicies removes every user's policy for a topic that no longer has messages.
+func (s *Service) clearTopicPolicies(tx storage.Tx, ev *events, w *world, c channels.Channel, topic string) error {
+	rows, err := tx.UserTopics().ListForTopic(c.ID, topic)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := s.setUserTopic(tx, ev, w, r.UserID, c, r.Topic, topics.PolicyNone); err != nil {
+			return err
+		}
+	}
+	return nil
+}
