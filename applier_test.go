@@ -20,6 +20,12 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyRealmUserToGroups(state, ev)
 	case "user_group":
 		applyUserGroup(t, state, ev)
+	case "user_settings":
+		applyUserSettings(t, state, ev)
+	case "custom_profile_fields":
+		if _, ok := state["custom_profile_fields"]; ok {
+			state["custom_profile_fields"] = ev["fields"]
+		}
 	case "stream":
 		applyStream(t, state, ev)
 	case "subscription":

@@ -39,6 +39,10 @@ type Options struct {
 	Dev bool
 	// PushNotificationsEnabled is reported by server_settings.
 	PushNotificationsEnabled bool
+	// EmailChangeRequested is called after PATCH /settings started an email change, with the
+	// key that ConfirmEmailChange takes (the server would mail a confirmation link). Nil
+	// drops the request silently.
+	EmailChangeRequested func(user users.ID, newEmail, key string)
 
 	// HeartbeatWait is how long a blocking GET /events waits before answering with a heartbeat
 	// (default 50s).

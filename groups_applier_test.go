@@ -91,3 +91,14 @@ func without(l, drop any) []any {
 	}
 	return out
 }
+
+// applyUserSettings applies user_settings update to register's user_settings.
+func applyUserSettings(t *testing.T, state, ev map[string]any) {
+	t.Helper()
+	if ev["op"] != "update" {
+		t.Fatalf("unknown user_settings op in %v", ev)
+	}
+	if s, ok := state["user_settings"].(map[string]any); ok {
+		s[ev["property"].(string)] = ev["value"]
+	}
+}

@@ -33,6 +33,8 @@ type fixture struct {
 	// Users by short name: owner, admin, member, guest, bot, webhook.
 	ids  map[string]users.ID
 	keys map[string]string
+	// emailKeys holds the confirmation key of each user's latest email change.
+	emailKeys *sync.Map
 }
 
 const testPassword = "correct horse battery"
@@ -54,6 +56,8 @@ func newFixtureOn(t *testing.T, store storage.Storage, opts ...func(*chat.Option
 		JWTKey:          []byte("test-secret-key"),
 		Dev:             true,
 	}
+	emailKeys := &sync.Map{}
+	o.EmailChangeRequested = func(u users.ID, _, key string) { emailKeys.Store(u, key) }
 	for _, f := range opts {
 		f(&o)
 	}
@@ -62,7 +66,7 @@ func newFixtureOn(t *testing.T, store storage.Storage, opts ...func(*chat.Option
 		t.Fatalf("chat.New: %v", err)
 	}
 	t.Cleanup(func() { svc.Close(); store.Close() })
-	f := &fixture{svc: svc, store: store, clock: c, ids: map[string]users.ID{}, keys: map[string]string{}}
+	f := &fixture{svc: svc, store: store, clock: c, ids: map[string]users.ID{}, keys: map[string]string{}, emailKeys: emailKeys}
 	ctx := context.Background()
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{
 		Name: "Test Org", Description: "A **test** organization.", URL: "https://chat.example.com/",

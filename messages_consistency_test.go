@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -24,6 +25,8 @@ func messagesConsistencyCases() []consistencyCase {
 		public, private channels.ID
 		ids             []messages.ID
 	}
+	// The cases run in parallel: seeds is shared between them.
+	var seedsMu sync.Mutex
 	seeds := map[*fixture]*seeded{}
 	seed := func(t *testing.T, f *fixture) {
 		s := &seeded{}
@@ -35,9 +38,11 @@ func messagesConsistencyCases() []consistencyCase {
 			mustSendDirect(t, f, "admin", "hello", "member"),
 			mustSendToChannel(t, f, "member", s.public, "", "general"),
 		)
+		seedsMu.Lock()
 		seeds[f] = s
+		seedsMu.Unlock()
 	}
-	get := func(f *fixture) *seeded { return seeds[f] }
+	get := func(f *fixture) *seeded { seedsMu.Lock(); defer seedsMu.Unlock(); return seeds[f] }
 	flags := func(t *testing.T, f *fixture, who, op, flag string, ids ...messages.ID) {
 		t.Helper()
 		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(ctx, f.actor(who), chat.UpdateMessageFlagsParams{Messages: ids, Op: op, Flag: flag})))

@@ -1,8 +1,11 @@
 package chat
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 
+	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -21,7 +24,7 @@ func (s *Service) profileRenderer(tx storage.ReadTx, include bool) (*profileRend
 		return pr, nil
 	}
 	var err error
-	pr.values, err = loadProfileData(tx)
+	pr.values, err = loadProfileData(tx.ProfileFields())
 	return pr, err
 }
 
@@ -39,8 +42,36 @@ func (pr *profileRenderer) record(realm realms.Realm, viewer, u users.User, o re
 }
 
 // loadProfileData reads every user's custom profile field values.
-func loadProfileData(tx storage.ReadTx) (map[users.ID]ProfileData, error) {
-	return map[users.ID]ProfileData{}, nil
+func loadProfileData(r storage.ProfileFieldReader) (map[users.ID]ProfileData, error) {
+	fields, err := r.List()
+	if err != nil {
+		return nil, err
+	}
+	types := make(map[users.ProfileFieldID]users.ProfileFieldType, len(fields))
+	for _, f := range fields {
+		types[f.ID] = f.Type
+	}
+	vals, err := r.Values(nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[users.ID]ProfileData{}
+	for _, v := range vals {
+		if out[v.UserID] == nil {
+			out[v.UserID] = ProfileData{}
+		}
+		out[v.UserID][itoa64(int64(v.FieldID))] = profileDataValue(types[v.FieldID], v)
+	}
+	return out, nil
+}
+
+func profileDataValue(t users.ProfileFieldType, v users.ProfileValue) ProfileDataValue {
+	pv := ProfileDataValue{Value: v.Value}
+	if t.Rendered() {
+		r := v.RenderedValue
+		pv.RenderedValue = &r
+	}
+	return pv
 }
 
 // ProfileDataUpdate sets one custom profile field: Value is a JSON string, a JSON list of user
@@ -50,11 +81,283 @@ type ProfileDataUpdate struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// setProfileData validates and stores custom profile values of target; asAdmin skips the
-// editable_by_user restriction.
+// setProfileData validates and stores custom profile values of target, with a realm_user
+// update (custom_profile_field) per changed value; asAdmin lifts the editable_by_user
+// restriction.
 func (s *Service) setProfileData(tx storage.Tx, ev *events, actor, target users.User, data []ProfileDataUpdate, asAdmin bool) error {
+	if len(data) > users.MaxProfileFields {
+		return badRequest("data is too long (limit: %d items)", users.MaxProfileFields)
+	}
+	fields, err := tx.ProfileFields().List()
+	if err != nil {
+		return err
+	}
+	byID := make(map[users.ProfileFieldID]users.ProfileField, len(fields))
+	for _, f := range fields {
+		byID[f.ID] = f
+	}
+	current, err := tx.ProfileFields().Values([]users.ID{target.ID})
+	if err != nil {
+		return err
+	}
+	have := map[users.ProfileFieldID]users.ProfileValue{}
+	for _, v := range current {
+		have[v.FieldID] = v
+	}
+	all, err := tx.Users().List()
+	if err != nil {
+		return err
+	}
+	exists := make(map[users.ID]bool, len(all))
+	for _, u := range all {
+		exists[u.ID] = true
+	}
+	var put []users.ProfileValue
+	var del []users.ProfileFieldID
+	var changes []person
 	for _, d := range data {
-		return badRequest("Field id %d not found.", d.ID)
+		f, ok := byID[users.ProfileFieldID(d.ID)]
+		if !ok {
+			return badRequest("Field id %d not found.", d.ID)
+		}
+		if !asAdmin && !f.EditableByUser {
+			return badRequest("You are not allowed to change this field. Contact an administrator to update it.")
+		}
+		old, had := have[f.ID]
+		if users.IsEmptyProfileValue(d.Value) {
+			if had {
+				del = append(del, f.ID)
+				delete(have, f.ID)
+				changes = append(changes, person{"user_id": target.ID, "custom_profile_field": map[string]any{"id": f.ID, "value": nil}})
+			}
+			continue
+		}
+		value, err := f.CheckProfileValue(d.Value, func(id users.ID) bool { return exists[id] })
+		if err != nil {
+			return badRequest("%s", err.Error())
+		}
+		if had && old.Value == value {
+			continue
+		}
+		v := users.ProfileValue{UserID: target.ID, FieldID: f.ID, Value: value}
+		change := map[string]any{"id": f.ID, "value": value}
+		if f.Type.Rendered() {
+			v.RenderedValue = markdown.Render(value)
+			change["rendered_value"] = v.RenderedValue
+		}
+		put = append(put, v)
+		have[f.ID] = v
+		changes = append(changes, person{"user_id": target.ID, "custom_profile_field": change})
+	}
+	if len(put) > 0 {
+		if err := tx.ProfileFields().PutValues(put); err != nil {
+			return err
+		}
+	}
+	if len(del) > 0 {
+		if err := tx.ProfileFields().DeleteValues(target.ID, del); err != nil {
+			return err
+		}
+	}
+	for _, p := range changes {
+		if err := announceUserUpdate(tx.Users(), ev, p); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// UpdateProfileDataParams are the parameters of PATCH /users/me/profile_data.
+type UpdateProfileDataParams struct {
+	Data []ProfileDataUpdate
+}
+
+// UpdateProfileData sets the actor's own custom profile values (human users only). Fields
+// not editable by users are refused unless the actor is an administrator.
+func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := humanActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		return s.setProfileData(tx, ev, me, me, p.Data, me.Role.IsAdmin())
+	})
+}
+
+// RemoveProfileDataParams are the parameters of DELETE /users/me/profile_data.
+type RemoveProfileDataParams struct {
+	Data []int64
+}
+
+// RemoveProfileData clears some of the actor's own custom profile values.
+func (s *Service) RemoveProfileData(ctx context.Context, actor Actor, p RemoveProfileDataParams) error {
+	data := make([]ProfileDataUpdate, len(p.Data))
+	for i, id := range p.Data {
+		data[i] = ProfileDataUpdate{ID: id, Value: json.RawMessage("null")}
+	}
+	return s.UpdateProfileData(ctx, actor, UpdateProfileDataParams{Data: data})
+}
+
+// CustomProfileFieldRecord is a custom profile field as the API shows it.
+type CustomProfileFieldRecord struct {
+	ID                      users.ProfileFieldID   `json:"id"`
+	Type                    users.ProfileFieldType `json:"type"`
+	Order                   int                    `json:"order"`
+	Name                    string                 `json:"name"`
+	Hint                    string                 `json:"hint"`
+	FieldData               string                 `json:"field_data"`
+	DisplayInProfileSummary bool                   `json:"display_in_profile_summary,omitempty"`
+	Required                bool                   `json:"required"`
+	EditableByUser          bool                   `json:"editable_by_user"`
+}
+
+func profileFieldRecords(r storage.ProfileFieldReader) ([]CustomProfileFieldRecord, error) {
+	fields, err := r.List()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CustomProfileFieldRecord, len(fields))
+	for i, f := range fields {
+		out[i] = CustomProfileFieldRecord{ID: f.ID, Type: f.Type, Order: f.Order, Name: f.Name, Hint: f.Hint,
+			FieldData: f.FieldData, DisplayInProfileSummary: f.DisplayInProfileSummary, Required: f.Required,
+			EditableByUser: f.EditableByUser}
+	}
+	return out, nil
+}
+
+// CustomProfileFieldsEvent is custom_profile_fields: the whole list after a change.
+type CustomProfileFieldsEvent struct {
+	Type   string                     `json:"type"`
+	Fields []CustomProfileFieldRecord `json:"fields"`
+}
+
+// ProfileFieldTypeRecord is one entry of custom_profile_field_types.
+type ProfileFieldTypeRecord struct {
+	ID   users.ProfileFieldType `json:"id"`
+	Name string                 `json:"name"`
+}
+
+// CustomProfileFieldsState is register's "custom_profile_fields" section.
+type CustomProfileFieldsState struct {
+	CustomProfileFields     []CustomProfileFieldRecord        `json:"custom_profile_fields"`
+	CustomProfileFieldTypes map[string]ProfileFieldTypeRecord `json:"custom_profile_field_types"`
+}
+
+func customProfileFieldsState(r storage.ProfileFieldReader) (*CustomProfileFieldsState, error) {
+	fields, err := profileFieldRecords(r)
+	if err != nil {
+		return nil, err
+	}
+	types := map[string]ProfileFieldTypeRecord{}
+	for _, t := range users.ProfileFieldTypes() {
+		types[t.Key] = ProfileFieldTypeRecord{ID: t.Type, Name: t.Name}
+	}
+	return &CustomProfileFieldsState{CustomProfileFields: fields, CustomProfileFieldTypes: types}, nil
+}
+
+// GetCustomProfileFieldsResult lists the organization's fields.
+type GetCustomProfileFieldsResult struct {
+	CustomFields []CustomProfileFieldRecord `json:"custom_fields"`
+}
+
+// GetCustomProfileFields lists the custom profile fields, in display order.
+func (s *Service) GetCustomProfileFields(ctx context.Context, actor Actor) (GetCustomProfileFieldsResult, error) {
+	var res GetCustomProfileFieldsResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := actingUser(tx.Users(), actor); err != nil {
+			return err
+		}
+		var err error
+		res.CustomFields, err = profileFieldRecords(tx.ProfileFields())
+		return err
+	})
+	return res, err
+}
+
+// CreateCustomProfileFieldParams are the parameters of POST /realm/profile_fields.
+type CreateCustomProfileFieldParams struct {
+	Name      string
+	Hint      string
+	FieldType users.ProfileFieldType // default short text
+	// FieldData is the JSON text of the options (SELECT, EXTERNAL_ACCOUNT).
+	FieldData               string
+	DisplayInProfileSummary bool
+	Required                bool
+	// EditableByUser defaults to true.
+	EditableByUser *bool
+}
+
+// CreateCustomProfileFieldResult identifies the new field.
+type CreateCustomProfileFieldResult struct {
+	ID users.ProfileFieldID `json:"id"`
+}
+
+// CreateCustomProfileField adds a field at the end of the list (administrators). Everyone
+// gets custom_profile_fields with the new list.
+func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p CreateCustomProfileFieldParams) (CreateCustomProfileFieldResult, error) {
+	if p.FieldType == 0 {
+		p.FieldType = users.ProfileShortText
+	}
+	editable := p.EditableByUser == nil || *p.EditableByUser
+	var res CreateCustomProfileFieldResult
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		if !me.Role.IsAdmin() {
+			return errMustBeAdmin()
+		}
+		f, err := users.CheckProfileField(users.ProfileField{Type: p.FieldType, Name: p.Name, Hint: p.Hint, FieldData: p.FieldData,
+			DisplayInProfileSummary: p.DisplayInProfileSummary, Required: p.Required, EditableByUser: editable})
+		if err != nil {
+			return badRequest("%s", err.Error())
+		}
+		existing, err := tx.ProfileFields().List()
+		if err != nil {
+			return err
+		}
+		if len(existing) >= users.MaxProfileFields {
+			return badRequest("Too many custom profile fields (limit: %d)", users.MaxProfileFields)
+		}
+		for _, o := range existing {
+			f.Order = max(f.Order, o.Order+1)
+		}
+		summary := 0
+		for _, o := range existing {
+			if o.DisplayInProfileSummary {
+				summary++
+			}
+		}
+		if f.DisplayInProfileSummary && summary >= users.MaxProfileSummaryFields {
+			return badRequest("Only %d custom profile fields can be displayed in the profile summary.", users.MaxProfileSummaryFields)
+		}
+		id, err := tx.ProfileFields().Create(f)
+		if errors.Is(err, storage.ErrConflict) {
+			return badRequest("A field with that label already exists.")
+		}
+		if err != nil {
+			return err
+		}
+		res.ID = id
+		fields, err := profileFieldRecords(tx.ProfileFields())
+		if err != nil {
+			return err
+		}
+		recipients, err := activeUserIDs(tx.Users())
+		if err != nil {
+			return err
+		}
+		ev.add("custom_profile_fields", CustomProfileFieldsEvent{Type: "custom_profile_fields", Fields: fields}, recipients)
+		return nil
+	})
+	if err != nil {
+		return CreateCustomProfileFieldResult{}, err
+	}
+	return res, nil
+}
+
+func itoa64(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
 }

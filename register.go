@@ -78,6 +78,8 @@ type RegisterQueueResult struct {
 	*ChannelsState
 	*UserGroupsState
 	*MessagesState
+	*UserSettingsState
+	*CustomProfileFieldsState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

@@ -149,6 +149,16 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	if err := messagesInitialState(tx, viewer, p, &res); err != nil {
 		return res, err
 	}
+	if p.fetches("custom_profile_fields") && viewer.ID != 0 {
+		if res.CustomProfileFieldsState, err = customProfileFieldsState(tx.ProfileFields()); err != nil {
+			return res, err
+		}
+	}
+	if p.fetches("user_settings") && viewer.ID != 0 {
+		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
@@ -215,8 +225,15 @@ func realmUserState(tx storage.ReadTx, realm realms.Realm, viewer users.User, cl
 	}
 	st := &RealmUserState{RealmUsers: []UserRecord{}, RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
 	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
+	// Authenticated users get the custom profile data of every human user.
+	pr := &profileRenderer{include: viewer.ID != 0}
+	if pr.include {
+		if pr.values, err = loadProfileData(tx.ProfileFields()); err != nil {
+			return nil, err
+		}
+	}
 	for _, u := range all {
-		rec := userRecord(realm, viewer, u, opts)
+		rec := pr.record(realm, viewer, u, opts)
 		if u.IsActive {
 			st.RealmUsers = append(st.RealmUsers, rec)
 		} else if viewer.ID != 0 {

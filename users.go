@@ -207,8 +207,10 @@ func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *events
 			viewerNotSeeing = viewer
 		}
 	}
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: userRecord(realm, viewerSeeing, u, recordOptions{}),
+	// A new user has no custom profile data yet.
+	newcomer := &profileRenderer{include: true}
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerSeeing, u, recordOptions{}),
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: userRecord(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
 	return nil
 }

@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -95,9 +96,63 @@ func usersConsistencyCases() []consistencyCase {
 		{method: "DeactivateUser", name: "guest", run: func(t *testing.T, f *fixture) {
 			must(t, f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
 		}},
+		{method: "UpdateSettings", name: "own display settings, name, time zone, visibility", run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
+				FullName: ptr("Mia Settings"), Timezone: ptr("Asia/Tokyo"),
+				Values: map[string]any{"default_language": "de", "color_scheme": int64(2), "enter_sends": true,
+					"email_address_visibility": int64(1), "enable_drafts_synchronization": false},
+			}))
+		}},
+		{method: "UpdateSettings", name: "administrator for a group", run: func(t *testing.T, f *fixture) {
+			skip := false
+			members := f.groupIDs(t)[users.GroupMembers]
+			must(t, f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{
+				Values:      map[string]any{"emojiset": "text", "web_home_view": "recent"},
+				TargetUsers: &chat.TargetUsers{UserIDs: []users.ID{f.ids["guest"]}, GroupIDs: []users.GroupID{members}, SkipIfAlreadyEdited: &skip},
+			}))
+		}},
+		// The user whose email changes is no viewer: its own avatar_url key (a Gravatar of the
+		// email) is the client's to recompute under client_gravatar.
+		{method: "ConfirmEmailChange", name: "hidden email", setup: func(t *testing.T, f *fixture) {
+			extra(t, f)
+			must(t, f.svc.UpdateSettings(ctx, f.actor("extra"), chat.UpdateSettingsParams{Email: ptr("extra2@example.com")}))
+		}, run: func(t *testing.T, f *fixture) {
+			key, _ := f.emailKeys.Load(f.ids["extra"])
+			_, err := f.svc.ConfirmEmailChange(ctx, chat.ConfirmEmailChangeParams{Key: key.(string)})
+			must(t, err)
+		}},
+		{method: "CreateCustomProfileField", name: "select", run: func(t *testing.T, f *fixture) {
+			_, err := f.svc.CreateCustomProfileField(ctx, f.actor("admin"), chat.CreateCustomProfileFieldParams{Name: "Team",
+				FieldType: users.ProfileSelect, FieldData: `{"a":{"text":"A","order":"1"}}`})
+			must(t, err)
+		}},
+		{method: "UpdateProfileData", name: "set and clear", setup: func(t *testing.T, f *fixture) {
+			f.ids["field"] = users.ID(mustField(t, f, "Bio", users.ProfileLongText))
+			must(t, f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["field"]), Value: json.RawMessage(`"old"`)}}}))
+		}, run: func(t *testing.T, f *fixture) {
+			phone := mustField(t, f, "Phone", users.ProfileShortText)
+			must(t, f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+				{ID: int64(f.ids["field"]), Value: json.RawMessage(`"new **bio**"`)}, {ID: int64(phone), Value: json.RawMessage(`"123"`)}}}))
+		}},
+		{method: "RemoveProfileData", name: "one field", setup: func(t *testing.T, f *fixture) {
+			f.ids["field"] = users.ID(mustField(t, f, "Bio", users.ProfileLongText))
+			must(t, f.svc.UpdateProfileData(ctx, f.actor("guest"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["field"]), Value: json.RawMessage(`"bio"`)}}}))
+		}, run: func(t *testing.T, f *fixture) {
+			must(t, f.svc.RemoveProfileData(ctx, f.actor("guest"), chat.RemoveProfileDataParams{Data: []int64{int64(f.ids["field"])}}))
+		}},
 		{method: "RegenerateAPIKey", name: "own key", run: func(t *testing.T, f *fixture) {
 			_, err := f.svc.RegenerateAPIKey(ctx, f.actor("member"))
 			must(t, err)
 		}},
 	}
+}
+
+// mustField creates a custom profile field as the owner.
+func mustField(t *testing.T, f *fixture, name string, typ users.ProfileFieldType) users.ProfileFieldID {
+	t.Helper()
+	res, err := f.svc.CreateCustomProfileField(context.Background(), f.actor("owner"), chat.CreateCustomProfileFieldParams{Name: name, FieldType: typ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.ID
 }

@@ -82,6 +82,27 @@ var usersMatrix = []matrixRow{
 		_, err := f.svc.CreateBot(context.Background(), f.actor(as), chat.CreateBotParams{FullName: "Matrix Bot", ShortName: "matrix"})
 		return err
 	}},
+	{"UpdateSettings", humansOnly, nil, func(f *fixture, as string) error {
+		return f.svc.UpdateSettings(context.Background(), f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true}})
+	}},
+	{"UpdateSettings for others", map[string]outcome{"owner": ok, "admin": ok, "moderator": mustBeAdmin, "member": mustBeAdmin, "guest": mustBeAdmin, "bot": noBots, "deactivated": deactivated}, nil, func(f *fixture, as string) error {
+		return f.svc.UpdateSettings(context.Background(), f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true},
+			TargetUsers: &chat.TargetUsers{UserIDs: []users.ID{f.ids["member"]}, SkipIfAlreadyEdited: ptr(false)}})
+	}},
+	{"GetCustomProfileFields", everyoneOK, nil, func(f *fixture, as string) error {
+		_, err := f.svc.GetCustomProfileFields(context.Background(), f.actor(as))
+		return err
+	}},
+	{"CreateCustomProfileField", adminGateOnly, nil, func(f *fixture, as string) error {
+		_, err := f.svc.CreateCustomProfileField(context.Background(), f.actor(as), chat.CreateCustomProfileFieldParams{Name: "Phone"})
+		return err
+	}},
+	{"UpdateProfileData", humansOnly, func(t *testing.T, f *fixture) {
+		f.ids["phone"] = users.ID(mustField(t, f, "Phone", users.ProfileShortText))
+	},
+		func(f *fixture, as string) error {
+			return f.svc.UpdateProfileData(context.Background(), f.actor(as), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["phone"]), Value: []byte(`"123"`)}}})
+		}},
 	{"GetUserGroups", membersAndUp, nil, func(f *fixture, as string) error {
 		_, err := f.svc.GetUserGroups(context.Background(), f.actor(as), chat.GetUserGroupsParams{})
 		return err

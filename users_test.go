@@ -57,10 +57,19 @@ func (f *fixture) snapshot(t *testing.T) string {
 		if err != nil {
 			return err
 		}
+		ids := make([]users.ID, len(us))
+		for i, u := range us {
+			ids[i] = u.ID
+		}
+		settings, err := tx.UserSettings().GetMany(ids)
+		if err != nil {
+			return err
+		}
 		out, err = json.Marshal(struct {
 			U []users.User
 			G []users.Group
-		}{us, gs})
+			S map[users.ID]users.Settings
+		}{us, gs, settings})
 		return err
 	})
 	if err != nil {

@@ -109,6 +109,11 @@ func matrixRows() []matrixRow {
 		{method: "DELETE", path: "users/{member}", want: only("owner", "admin")},
 		{method: "POST", path: "users/{deactivated}/reactivate", want: only("owner", "admin")},
 		{method: "POST", path: "bots", params: map[string]string{"full_name": "Helper Bot", "short_name": "helper"}, want: only("owner", "admin", "moderator", "member")},
+		{method: "PATCH", path: "settings", params: map[string]string{"enter_sends": "true"}, want: authenticated().except("bot", 400)},
+		{method: "GET", path: "realm/profile_fields", want: authenticated()},
+		{method: "POST", path: "realm/profile_fields", params: map[string]string{"name": "Phone", "field_type": "1"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "users/me/profile_data", setup: phoneField, params: map[string]string{"data": `[{"id":1,"value":"123"}]`}, want: authenticated().except("bot", 400)},
+		{method: "DELETE", path: "users/me/profile_data", setup: phoneField, params: map[string]string{"data": `[1]`}, want: authenticated().except("bot", 400)},
 		{method: "GET", path: "drafts", want: authenticated()},
 		{method: "POST", path: "drafts", params: map[string]string{"drafts": `[{"type":"","to":[],"topic":"","content":"hi"}]`}, want: authenticated()},
 		{method: "PATCH", path: "drafts/1", setup: memberDraft, params: map[string]string{"draft": `{"type":"","to":[],"topic":"","content":"edited"}`}, want: only("member").notFoundForOthers()},
@@ -362,4 +367,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 			})
 		}
 	}
+}
+
+// phoneField creates custom profile field 1 (short text, editable by users).
+func phoneField(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "owner", "POST", "realm/profile_fields", map[string]string{"name": "Phone", "field_type": "1"})
 }

@@ -35,6 +35,8 @@ type ReadTx interface {
 	Messages() MessageReader
 	UserTopics() UserTopicReader
 	ChannelFolders() ChannelFolderReader
+	UserSettings() UserSettingsReader
+	ProfileFields() ProfileFieldReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -54,4 +56,6 @@ type Tx interface {
 	Messages() MessageWriter
 	UserTopics() UserTopicWriter
 	ChannelFolders() ChannelFolderWriter
+	UserSettings() UserSettingsWriter
+	ProfileFields() ProfileFieldWriter
 }

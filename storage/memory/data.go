@@ -53,6 +53,13 @@ type data struct {
 	userTopics map[userTopicKey]topics.UserTopic
 	folders    map[channels.FolderID]channels.Folder
 	folderSeq  channels.FolderID
+
+	settings     map[users.ID]users.Settings
+	emailChanges map[string]users.EmailChange
+
+	profileFields   map[users.ProfileFieldID]users.ProfileField
+	profileFieldSeq users.ProfileFieldID
+	profileValues   map[profileKey]users.ProfileValue
 }
 
 func newData() *data {
@@ -79,8 +86,19 @@ func newData() *data {
 		subsByUser:    map[users.ID]map[channels.ID]struct{}{},
 		subsByChannel: map[channels.ID]map[users.ID]channels.Subscription{},
 		folders:       map[channels.FolderID]channels.Folder{},
+
+		settings:     map[users.ID]users.Settings{},
+		emailChanges: map[string]users.EmailChange{},
+
+		profileFields: map[users.ProfileFieldID]users.ProfileField{},
+		profileValues: map[profileKey]users.ProfileValue{},
 	}
 }
+
+func (t *readTx) UserSettings() storage.UserSettingsReader  { return settingsTx{t: t} }
+func (t *readTx) ProfileFields() storage.ProfileFieldReader { return profileTx{t: t} }
+func (t *tx) ProfileFields() storage.ProfileFieldWriter     { return profileTx{t: &t.readTx, j: t.j} }
+func (t *tx) UserSettings() storage.UserSettingsWriter      { return settingsTx{t: &t.readTx, j: t.j} }
 
 // Accessors of the read-only transaction.
 func (t *readTx) Realm() storage.RealmReader { return realmTx{t: t} }

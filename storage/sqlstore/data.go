@@ -30,6 +30,8 @@ func (r *readTx) Subscriptions() storage.SubscriptionReader {
 	return subscriptionTx{r.t}
 }
 func (r *readTx) ChannelFolders() storage.ChannelFolderReader { return folderTx{r.t} }
+func (r *readTx) UserSettings() storage.UserSettingsReader    { return settingsTx{r.t} }
+func (r *readTx) ProfileFields() storage.ProfileFieldReader   { return profileTx{r.t} }
 
 // Accessors of the read-write transaction.
 func (w *tx) Realm() storage.RealmWriter { return realmTx{w.t} }
@@ -53,6 +55,8 @@ func (w *tx) Subscriptions() storage.SubscriptionWriter {
 	return subscriptionTx{w.t}
 }
 func (w *tx) ChannelFolders() storage.ChannelFolderWriter { return folderTx{w.t} }
+func (w *tx) UserSettings() storage.UserSettingsWriter    { return settingsTx{w.t} }
+func (w *tx) ProfileFields() storage.ProfileFieldWriter   { return profileTx{w.t} }
 
 var (
 	_ storage.ReadTx = (*readTx)(nil)

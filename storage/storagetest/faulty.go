@@ -276,3 +276,63 @@ func (w faultyFolders) Update(c channels.Folder) error {
 	}
 	return w.ChannelFolderWriter.Update(c)
 }
+
+func (t faultyTx) UserSettings() storage.UserSettingsWriter {
+	return faultySettings{t.Tx.UserSettings(), t.f}
+}
+
+type faultySettings struct {
+	storage.UserSettingsWriter
+	f *Faulty
+}
+
+func (w faultySettings) PutMany(all map[users.ID]users.Settings) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserSettingsWriter.PutMany(all)
+}
+
+func (w faultySettings) PutEmailChange(c users.EmailChange) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserSettingsWriter.PutEmailChange(c)
+}
+
+func (w faultySettings) DeleteEmailChange(key string) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserSettingsWriter.DeleteEmailChange(key)
+}
+
+func (t faultyTx) ProfileFields() storage.ProfileFieldWriter {
+	return faultyProfiles{t.Tx.ProfileFields(), t.f}
+}
+
+type faultyProfiles struct {
+	storage.ProfileFieldWriter
+	f *Faulty
+}
+
+func (w faultyProfiles) Create(f users.ProfileField) (users.ProfileFieldID, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.ProfileFieldWriter.Create(f)
+}
+
+func (w faultyProfiles) PutValues(v []users.ProfileValue) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ProfileFieldWriter.PutValues(v)
+}
+
+func (w faultyProfiles) DeleteValues(u users.ID, f []users.ProfileFieldID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ProfileFieldWriter.DeleteValues(u, f)
+}

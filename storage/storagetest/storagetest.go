@@ -31,6 +31,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })
 	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
 	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })
+	t.Run("UserSettings", func(t *testing.T) { testUserSettings(t, open) })
+	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

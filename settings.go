@@ -1,0 +1,474 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// EmailChangeValidity is how long an email-change confirmation stays valid.
+const EmailChangeValidity = 24 * time.Hour
+
+// TargetUsers selects the users an administrator changes settings for (target_users).
+type TargetUsers struct {
+	UserIDs  []users.ID      `json:"user_ids"`
+	GroupIDs []users.GroupID `json:"group_ids"`
+	// SkipIfAlreadyEdited (required) leaves alone the users who changed a setting themselves.
+	SkipIfAlreadyEdited *bool `json:"skip_if_already_edited"`
+}
+
+// UpdateSettingsParams are the parameters of PATCH /settings. Nil fields are left unchanged.
+type UpdateSettingsParams struct {
+	FullName *string
+	// Email starts an email-change confirmation (see ConfirmEmailChange).
+	Email       *string
+	OldPassword *string
+	NewPassword *string
+	Timezone    *string
+	// Values are the settings of users.SettingsTable by name: bool, int64 or string values.
+	Values map[string]any
+	// TargetUsers, for administrators, changes the settings of other users instead.
+	TargetUsers *TargetUsers
+	// ClientAddress is the caller's network address, for rate limiting password checks.
+	ClientAddress string
+}
+
+// UserSettingsEvent is user_settings update, sent to the user only.
+type UserSettingsEvent struct {
+	Type         string `json:"type"`
+	Op           string `json:"op"`
+	Property     string `json:"property"`
+	Value        any    `json:"value"`
+	LanguageName string `json:"language_name,omitempty"`
+}
+
+func settingEvent(name string, v any) UserSettingsEvent {
+	e := UserSettingsEvent{Type: "user_settings", Op: "update", Property: name, Value: v}
+	if name == "default_language" {
+		e.LanguageName = users.Languages[v.(string)]
+	}
+	return e
+}
+
+// validate checks every given value against the settings table.
+func (p UpdateSettingsParams) validate() error {
+	for name, v := range p.Values {
+		st, ok := users.LookupSetting(name)
+		if !ok {
+			return badRequest("Invalid setting %s", name)
+		}
+		if err := st.Check(v); err != nil {
+			return badRequest("%s", strings.TrimSuffix(err.Error(), ": "+users.ErrSettingType.Error()))
+		}
+	}
+	if p.Timezone != nil {
+		if err := users.CheckTimezone(*p.Timezone); err != nil {
+			return badRequest("Invalid timezone")
+		}
+	}
+	if p.FullName != nil {
+		if _, err := users.CheckFullName(*p.FullName); err != nil {
+			return badRequest("%s", err.Error())
+		}
+	}
+	if p.Email != nil {
+		if err := users.CheckEmail(strings.TrimSpace(*p.Email)); err != nil {
+			return badRequest("Invalid email address.")
+		}
+	}
+	return nil
+}
+
+// UpdateSettings changes the actor's own settings (or, with TargetUsers, other users'). Only
+// values that change are written, each with a user_settings update event to its user; name
+// and time-zone changes also send realm_user updates; an email change only starts a
+// confirmation; a password change needs the old password.
+func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSettingsParams) error {
+	if err := p.validate(); err != nil {
+		return err
+	}
+	if p.TargetUsers != nil {
+		return s.updateOthersSettings(ctx, actor, p)
+	}
+	var newHash, oldHash string
+	if p.NewPassword != nil && *p.NewPassword != "" {
+		var err error
+		if newHash, oldHash, err = s.checkPasswordChange(ctx, actor, p); err != nil {
+			return err
+		}
+	}
+	key := ""
+	if p.Email != nil {
+		k, err := randomString(32, "abcdefghijklmnopqrstuvwxyz0123456789")
+		if err != nil {
+			return internalError(err)
+		}
+		key = k
+	}
+	now := s.now()
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := humanActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		if newHash != "" && me.PasswordHash != oldHash {
+			return badRequest("Wrong password!")
+		}
+		old := me
+		stored, err := tx.UserSettings().Get(me.ID)
+		if err != nil {
+			return err
+		}
+		changed := false
+		for _, name := range sortedNames(p.Values) {
+			st, _ := users.LookupSetting(name)
+			v := p.Values[name]
+			if st.OnUser {
+				if vis := users.EmailVisibility(v.(int64)); vis != me.EmailVisibility {
+					me.EmailVisibility = vis
+					ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+				}
+				continue
+			}
+			if stored.Value(name) == v {
+				continue
+			}
+			stored.Set(name, v, true)
+			changed = true
+			ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+			if name == "enable_drafts_synchronization" {
+				if err := setDraftsSynchronization(tx, me.ID, v.(bool)); err != nil {
+					return err
+				}
+			}
+		}
+		if changed {
+			if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{me.ID: stored}); err != nil {
+				return err
+			}
+		}
+		if p.FullName != nil {
+			me.FullName, _ = users.CheckFullName(*p.FullName)
+		}
+		if p.Timezone != nil && *p.Timezone != me.Timezone {
+			me.Timezone = *p.Timezone
+			ev.add("user_settings", settingEvent("timezone", me.Timezone), []int64{int64(me.ID)})
+		}
+		if newHash != "" {
+			me.PasswordHash = newHash
+		}
+		if me != old {
+			if err := tx.Users().Update(me); err != nil {
+				return err
+			}
+		}
+		if me.FullName != old.FullName {
+			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": me.ID, "full_name": me.FullName}); err != nil {
+				return err
+			}
+		}
+		if me.Timezone != old.Timezone {
+			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": me.ID, "email": apiEmail(realm, me), "timezone": me.Timezone}); err != nil {
+				return err
+			}
+		}
+		if me.EmailVisibility != old.EmailVisibility {
+			if err := announceVisibilityOf(tx.Users(), ev, realm, old, me); err != nil {
+				return err
+			}
+		}
+		if p.Email != nil {
+			email := strings.TrimSpace(*p.Email)
+			if users.NormalizeEmail(email) != users.NormalizeEmail(me.Email) {
+				if other, err := tx.Users().GetByEmail(email); err == nil && other.ID != me.ID {
+					return badRequest("Email '%s' already in use", email)
+				} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
+					return err
+				}
+				change := users.EmailChange{Key: key, UserID: me.ID, NewEmail: email, Expires: now.Add(EmailChangeValidity)}
+				if err := tx.UserSettings().PutEmailChange(change); err != nil {
+					return err
+				}
+				if hook := s.opts.EmailChangeRequested; hook != nil {
+					ev.afterCommit(func() { hook(change.UserID, change.NewEmail, change.Key) })
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// checkPasswordChange verifies old_password (rate limited like logins) and hashes the new
+// password outside any transaction. It returns the new hash and the hash it checked, which
+// must still be current when the change is written.
+func (s *Service) checkPasswordChange(ctx context.Context, actor Actor, p UpdateSettingsParams) (string, string, error) {
+	if n := utf8.RuneCountInString(*p.NewPassword); n < PasswordMinLength || n > PasswordMaxLength {
+		return "", "", badRequest("New password is too weak!")
+	}
+	var current users.User
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		var err error
+		current, err = humanActor(tx.Users(), actor)
+		return err
+	})
+	if err != nil {
+		return "", "", err
+	}
+	key := "user:" + users.NormalizeEmail(current.Email)
+	if err := rateLimited(s.loginByUser.Allow(key)); err != nil {
+		return "", "", err
+	}
+	if p.OldPassword == nil || current.PasswordHash == "" || !checkPassword(current.PasswordHash, *p.OldPassword) {
+		return "", "", badRequest("Wrong password!")
+	}
+	s.loginByUser.Reset(key)
+	h, err := s.hashing.hashPassword(*p.NewPassword)
+	if err != nil {
+		return "", "", internalError(err)
+	}
+	return h, current.PasswordHash, nil
+}
+
+func sortedNames(m map[string]any) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// announceVisibilityOf tells each viewer whose view of u's email changed between before and
+// after: delivery_email (the address or null), the avatar_url that client_gravatar clients
+// see for a Gravatar avatar, and everyone the new API email when it changes.
+func announceVisibilityOf(r storage.UserReader, ev *events, realm realms.Realm, before, after users.User) error {
+	all, err := r.List()
+	if err != nil {
+		return err
+	}
+	for _, v := range all {
+		if !v.IsActive || v.ID == after.ID {
+			continue
+		}
+		was, is := users.CanSeeEmail(v, before), users.CanSeeEmail(v, after)
+		if was == is {
+			continue
+		}
+		var email, url any
+		if is {
+			email = after.Email
+		} else {
+			url = avatarURL(after)
+		}
+		to := []int64{int64(v.ID)}
+		ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
+		if after.AvatarSource == users.AvatarGravatar {
+			ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "avatar_url": url},
+				onlyGravatarClients: true}, to)
+		}
+	}
+	if a, b := apiEmail(realm, before), apiEmail(realm, after); a != b {
+		return announceUserUpdate(r, ev, person{"user_id": after.ID, "new_email": b})
+	}
+	return nil
+}
+
+// othersForbidden are the parameters an administrator may not set for other users.
+func (p UpdateSettingsParams) othersForbidden() bool {
+	if p.Email != nil || p.NewPassword != nil || p.OldPassword != nil || p.Timezone != nil || p.FullName != nil {
+		return true
+	}
+	for name := range p.Values {
+		if st, _ := users.LookupSetting(name); st.Sensitive {
+			return true
+		}
+	}
+	return false
+}
+
+// updateOthersSettings applies settings to the users target_users selects.
+func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p UpdateSettingsParams) error {
+	t := p.TargetUsers
+	if t.SkipIfAlreadyEdited == nil {
+		return badRequest(`target_users["skip_if_already_edited"] field is missing`)
+	}
+	if len(t.UserIDs) == 0 && len(t.GroupIDs) == 0 {
+		return badRequest("Either user_ids or group_ids must be provided.")
+	}
+	if len(t.UserIDs) > MaxUserIDsPerRequest || len(t.GroupIDs) > MaxUserIDsPerRequest {
+		return badRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
+	}
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := humanActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		if !me.Role.IsAdmin() {
+			return errMustBeAdmin()
+		}
+		if p.othersForbidden() {
+			return badRequest("Cannot change this setting for other users.")
+		}
+		targets := map[users.ID]bool{}
+		found, err := tx.Users().GetMany(t.UserIDs)
+		if err != nil {
+			return err
+		}
+		if missing := missingUser(t.UserIDs, found); missing != 0 {
+			return badRequest("Invalid user ID: %d", missing)
+		}
+		for _, u := range found {
+			targets[u.ID] = true
+		}
+		m, err := membershipOf(tx.Users(), tx.Groups())
+		if err != nil {
+			return err
+		}
+		for _, gid := range t.GroupIDs {
+			if _, err := loadGroup(tx.Groups(), gid); err != nil {
+				return err
+			}
+			for _, u := range m.Members(gid, false) {
+				targets[u] = true
+			}
+		}
+		ids := make([]users.ID, 0, len(targets))
+		for id := range targets {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		list, err := tx.Users().GetMany(ids)
+		if err != nil {
+			return err
+		}
+		stored, err := tx.UserSettings().GetMany(ids)
+		if err != nil {
+			return err
+		}
+		changed := map[users.ID]users.Settings{}
+		for _, u := range list {
+			if u.IsBot() {
+				continue
+			}
+			st := stored[u.ID]
+			for _, name := range sortedNames(p.Values) {
+				v := p.Values[name]
+				if st.Value(name) == v || *t.SkipIfAlreadyEdited && slices.Contains(st.SelfEdited, name) {
+					continue
+				}
+				st.Set(name, v, false)
+				changed[u.ID] = st
+				ev.add("user_settings", settingEvent(name, v), []int64{int64(u.ID)})
+				if name == "enable_drafts_synchronization" {
+					if err := setDraftsSynchronization(tx, u.ID, v.(bool)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if len(changed) == 0 {
+			return nil
+		}
+		return tx.UserSettings().PutMany(changed)
+	})
+}
+
+// UserSettingsState is register's "user_settings" section.
+type UserSettingsState struct {
+	UserSettings map[string]any `json:"user_settings"`
+}
+
+// EmojisetChoice is one entry of emojiset_choices.
+type EmojisetChoice struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
+// userSettingsState is the viewer's settings with their defaults filled in.
+func userSettingsState(tx storage.ReadTx, viewer users.User) (*UserSettingsState, error) {
+	stored, err := tx.UserSettings().Get(viewer.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	for _, st := range users.SettingsTable() {
+		out[st.Name] = stored.Value(st.Name)
+	}
+	out["email_address_visibility"] = int64(viewer.EmailVisibility)
+	out["timezone"] = viewer.Timezone
+	choices := []EmojisetChoice{}
+	for _, c := range users.EmojisetChoices {
+		choices = append(choices, EmojisetChoice{Key: c.Key, Text: c.Text})
+	}
+	out["emojiset_choices"] = choices
+	out["available_notification_sounds"] = slices.Clone(users.NotificationSounds)
+	return &UserSettingsState{UserSettings: out}, nil
+}
+
+// ConfirmEmailChangeParams are the parameters of the email-change confirmation (the link the
+// server would mail).
+type ConfirmEmailChangeParams struct {
+	Key string
+}
+
+// ConfirmEmailChangeResult reports the changed address.
+type ConfirmEmailChangeResult struct {
+	UserID   users.ID
+	NewEmail string
+}
+
+// ConfirmEmailChange completes an email change started through UpdateSettings. It is a
+// trusted operation (the key is the credential): unknown, used or expired keys are refused.
+// Those who may see the email get realm_user update delivery_email (and everyone new_email
+// when it is the API email).
+func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangeParams) (ConfirmEmailChangeResult, error) {
+	var res ConfirmEmailChangeResult
+	now := s.now()
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		invalid := badRequest("The confirmation link has expired or been deactivated.")
+		change, err := tx.UserSettings().GetEmailChange(p.Key)
+		if errors.Is(err, storage.ErrNotFound) {
+			return invalid
+		} else if err != nil {
+			return err
+		}
+		if !now.Before(change.Expires) {
+			return invalid
+		}
+		u, err := tx.Users().Get(change.UserID)
+		if err != nil {
+			return err
+		}
+		if !u.IsActive {
+			return invalid
+		}
+		realm, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		u.Email = change.NewEmail
+		if err := tx.Users().Update(u); errors.Is(err, storage.ErrConflict) {
+			return badRequest("Email '%s' already in use", change.NewEmail)
+		} else if err != nil {
+			return err
+		}
+		if err := tx.UserSettings().DeleteEmailChange(p.Key); err != nil {
+			return err
+		}
+		res = ConfirmEmailChangeResult{UserID: u.ID, NewEmail: u.Email}
+		return announceEmailChange(tx.Users(), ev, realm, u)
+	})
+	return res, err
+}

@@ -1,0 +1,76 @@
+package memory
+
+import (
+	"github.com/teamchat/chat/users"
+)
+
+// settingsTx is the user-settings accessor; j is nil in a read-only transaction.
+type settingsTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a settingsTx) Get(id users.ID) (users.Settings, error) {
+	if err := a.t.live(); err != nil {
+		return users.Settings{}, err
+	}
+	return a.t.d.settings[id].Clone(), nil
+}
+
+func (a settingsTx) GetMany(ids []users.ID) (map[users.ID]users.Settings, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := map[users.ID]users.Settings{}
+	for _, id := range ids {
+		if s, ok := a.t.d.settings[id]; ok {
+			out[id] = s.Clone()
+		}
+	}
+	return out, nil
+}
+
+func (a settingsTx) GetEmailChange(key string) (users.EmailChange, error) {
+	if err := a.t.live(); err != nil {
+		return users.EmailChange{}, err
+	}
+	c, ok := a.t.d.emailChanges[key]
+	if !ok {
+		return users.EmailChange{}, notFound("email change", "")
+	}
+	return c, nil
+}
+
+func (a settingsTx) PutMany(all map[users.ID]users.Settings) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for id, s := range all {
+		setKey(a.j, a.t.d.settings, id, s.Clone())
+	}
+	return nil
+}
+
+func (a settingsTx) PutEmailChange(c users.EmailChange) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if _, ok := a.t.d.emailChanges[c.Key]; ok {
+		return conflict("email change key")
+	}
+	for key, old := range a.t.d.emailChanges {
+		if old.UserID == c.UserID {
+			deleteKey(a.j, a.t.d.emailChanges, key)
+		}
+	}
+	setKey(a.j, a.t.d.emailChanges, c.Key, c)
+	return nil
+}
+
+func (a settingsTx) DeleteEmailChange(key string) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	deleteKey(a.j, a.t.d.emailChanges, key)
+	return nil
+}

@@ -1,0 +1,27 @@
+package storage
+
+import (
+	"github.com/teamchat/chat/users"
+)
+
+// UserSettingsReader reads users' personal settings and pending email changes.
+type UserSettingsReader interface {
+	// Get returns a user's stored settings; a user without any gets the zero Settings.
+	Get(users.ID) (users.Settings, error)
+	// GetMany returns the stored settings of those of the given users that have any.
+	GetMany([]users.ID) (map[users.ID]users.Settings, error)
+	// GetEmailChange finds a pending email change by key; ErrNotFound when there is none.
+	GetEmailChange(key string) (users.EmailChange, error)
+}
+
+// UserSettingsWriter reads and writes users' personal settings and pending email changes.
+type UserSettingsWriter interface {
+	UserSettingsReader
+	// PutMany replaces the stored settings of each user in the map.
+	PutMany(map[users.ID]users.Settings) error
+	// PutEmailChange stores a pending email change, replacing any other of the same user.
+	// ErrConflict when the key is taken.
+	PutEmailChange(users.EmailChange) error
+	// DeleteEmailChange removes a pending email change (absent keys are ignored).
+	DeleteEmailChange(key string) error
+}
