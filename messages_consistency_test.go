@@ -104,6 +104,12 @@ func messagesConsistencyCases() []consistencyCase {
 		}, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).public, TopicName: "PARTY"})))
 		}},
+		{method: "DeleteMessage", name: "the oldest message of a channel, unread and starred", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			flags(t, f, "member", "add", "starred", get(f).ids[0])
+		}, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[0]}))
+		}},
 		{method: "DeleteTopic", name: "a private channel's only topic", setup: seed, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).private, TopicName: "plans"})))
 		}},

@@ -255,3 +255,44 @@ func TestDeleteTopicRefusalsAndEventForms(t *testing.T) {
 		t.Errorf("single-message events (-want +got):\n%s", diff)
 	}
 }
+
+func TestDeleteMessageAndStreamTopics(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
+	a := mustSendToChannel(t, f, "member", c, "Party", "one")
+	b := mustSendToChannel(t, f, "admin", c, "lunch", "two")
+	d := mustSendToChannel(t, f, "member", c, "party", "three")
+	dm := mustSendDirect(t, f, "admin", "private", "member")
+	got, err := f.svc.GetStreamTopics(ctx, f.actor("member"), chat.GetStreamTopicsParams{StreamID: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]chat.TopicRecord{{Name: "party", MaxID: d}, {Name: "lunch", MaxID: b}}, got.Topics); diff != "" {
+		t.Errorf("topics (-want +got):\n%s", diff)
+	}
+	_, err = f.svc.GetStreamTopics(ctx, f.actor("guest"), chat.GetStreamTopicsParams{StreamID: c})
+	wantError(t, err, chat.CodeBadRequest, 400, "Invalid channel ID")
+
+	before := f.messageCount(t)
+	for _, tt := range []struct {
+		who string
+		id  messages.ID
+		msg string
+	}{
+		{"member", b, "You don't have permission to delete this message"},
+		{"owner", dm, "Invalid message(s)"},
+		{"member", 9999, "Invalid message(s)"},
+	} {
+		wantError(t, f.svc.DeleteMessage(ctx, f.actor(tt.who), chat.DeleteMessageParams{MessageID: tt.id}), chat.CodeBadRequest, 400, tt.msg)
+	}
+	if n := f.messageCount(t); n != before {
+		t.Fatalf("refusals deleted messages: %d, want %d", n, before)
+	}
+	mustDo(t, "admin deletes", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: a}))
+	mustDo(t, "sender deletes a direct message", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: dm}))
+	if got := fetchIDs(t, f, "member"); !slices.Equal(got, []messages.ID{b, d}) {
+		t.Errorf("left: %v", got)
+	}
+}

@@ -156,6 +156,8 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "user_topics", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic": "t", "visibility_policy": "1"}, want: membersButGuests},
 		{method: "PATCH", path: "users/me/subscriptions/muted_topics", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic": "t", "op": "add"}, want: membersButGuests},
 		{method: "POST", path: "streams/1/delete_topic", setup: publicChannelWithMessage, params: map[string]string{"topic_name": "t"}, want: only("owner", "admin")},
+		{method: "DELETE", path: "messages/1", setup: memberDirectMessage, want: only("member", "admin").except("owner", 400)},
+		{method: "GET", path: "users/me/1/topics", setup: publicChannelWithMessage, want: membersButGuests},
 	}, channelsMatrixRows()...)
 }
 

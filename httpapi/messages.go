@@ -240,3 +240,19 @@ func (h *Handler) updateMessageFlags(r *request) (any, error) {
 	}
 	return h.svc.UpdateMessageFlags(r.ctx, r.actor, fp)
 }
+
+// deleteMessage serves DELETE /messages/{message_id}.
+func (h *Handler) deleteMessage(r *request) (any, error) {
+	return nil, h.svc.DeleteMessage(r.ctx, r.actor, chat.DeleteMessageParams{MessageID: messageID(r)})
+}
+
+// getStreamTopics serves GET /users/me/{stream_id}/topics.
+func (h *Handler) getStreamTopics(r *request) (any, error) {
+	id, _ := strconv.ParseInt(r.path["stream_id"], 10, 64)
+	gp := chat.GetStreamTopicsParams{StreamID: channels.ID(id)}
+	var err error
+	if gp.AllowEmptyTopicName, err = r.params.boolOr("allow_empty_topic_name", false); err != nil {
+		return nil, err
+	}
+	return h.svc.GetStreamTopics(r.ctx, r.actor, gp)
+}

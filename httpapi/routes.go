@@ -109,6 +109,8 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "messages", authRequired, h.getMessages},
 		{http.MethodGet, "messages/{message_id}", authRequired, h.getMessage},
 		{http.MethodPost, "messages/flags", authRequired, h.updateMessageFlags},
+		{http.MethodDelete, "messages/{message_id}", authRequired, h.deleteMessage},
+		{http.MethodGet, "users/me/{stream_id}/topics", authRequired, h.getStreamTopics},
 		{http.MethodPost, "user_topics", authRequired, h.updateUserTopic},
 		{http.MethodPatch, "users/me/subscriptions/muted_topics", authRequired, h.muteTopic},
 		{http.MethodPost, "streams/{stream_id}/delete_topic", authRequired, h.deleteTopic},

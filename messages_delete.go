@@ -1,0 +1,109 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+)
+
+// DeleteMessageParams are the parameters of DELETE /messages/{message_id}.
+type DeleteMessageParams struct {
+	MessageID messages.ID
+}
+
+var errCannotDeleteMessage = &Error{Code: CodeBadRequest, Msg: "You don't have permission to delete this message"}
+
+// DeleteMessage deletes one message. Administrators may delete any message they can read,
+// members of the channel's can_delete_any_message_group any message of the channel, and
+// senders their own messages where the channel's can_delete_own_message_group allows (direct
+// messages: always).
+func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldWrite(tx)
+		if err != nil {
+			return err
+		}
+		m, err := tx.Messages().Get(p.MessageID)
+		if err != nil {
+			return errMessageNotFound(err)
+		}
+		rows, err := tx.Messages().UserRows(me.ID, []messages.ID{m.ID})
+		if err != nil {
+			return err
+		}
+		if !w.canRead(me, m, len(rows) == 1) {
+			return errInvalidMessage
+		}
+		allowed := me.Role.IsAdmin()
+		if !m.IsDirect() {
+			c, _ := w.channel(m.ChannelID)
+			allowed = allowed || w.m.Allows(c.CanDeleteAnyMessageGroup, me.ID) ||
+				m.SenderID == me.ID && w.m.Allows(c.CanDeleteOwnMessageGroup, me.ID)
+		} else {
+			allowed = allowed || m.SenderID == me.ID
+		}
+		if !allowed {
+			return errCannotDeleteMessage
+		}
+		return s.deleteMessages(tx, ev, w, me, []messages.ID{m.ID})
+	})
+}
+
+// GetStreamTopicsParams are the parameters of GET /users/me/{stream_id}/topics.
+type GetStreamTopicsParams struct {
+	StreamID            channels.ID
+	AllowEmptyTopicName bool
+}
+
+// TopicRecord is one topic of a channel: its name and newest message.
+type TopicRecord struct {
+	Name  string      `json:"name"`
+	MaxID messages.ID `json:"max_id"`
+}
+
+// GetStreamTopicsResult lists a channel's topics, newest first.
+type GetStreamTopicsResult struct {
+	Topics []TopicRecord `json:"topics"`
+}
+
+// GetStreamTopics lists the topics of a channel among the messages the actor may read.
+func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
+	res := GetStreamTopicsResult{Topics: []TopicRecord{}}
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldRead(tx)
+		if err != nil {
+			return err
+		}
+		c, ok := w.channel(p.StreamID)
+		if !ok || !w.metadata(c, me) {
+			return errInvalidChannelID
+		}
+		full := (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, me)
+		list, err := tx.Messages().Topics(c.ID, me.ID, full)
+		if err != nil {
+			return err
+		}
+		for _, t := range list {
+			res.Topics = append(res.Topics, TopicRecord{
+				Name:  topics.Display(t.Name, w.realm.EmptyTopicDisplayName, p.AllowEmptyTopicName),
+				MaxID: t.MaxID,
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return GetStreamTopicsResult{}, err
+	}
+	return res, nil
+}
