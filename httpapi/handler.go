@@ -59,6 +59,37 @@ type request struct {
 
 // ServeHTTP routes the request, authenticates it and writes the envelope.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.log.Enabled(r.Context(), slog.LevelDebug) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		defer func() {
+			// Method, path and status only: never the query, the body or the credentials.
+			h.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status)
+		}()
+		w = rec
+	}
+	h.serve(w, r)
+}
+
+// statusRecorder remembers the status a handler wrote, for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// Flush passes through so that streaming keeps working behind the recorder.
+func (s *statusRecorder) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// serve routes the request, authenticates it and writes the envelope.
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	path := cleanPath(r.URL.Path)
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
