@@ -50,6 +50,24 @@ var goldenEvents = []struct {
 		}))
 		mustDo(t, "DeactivateUser", f.svc.DeactivateUser(context.Background(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
 	}},
+	{"user_settings-custom_profile_fields", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
+			Values: map[string]any{"twenty_four_hour_time": true, "default_language": "de", "color_scheme": int64(2)},
+		}))
+		mustDo(t, "CreateCustomProfileField", errOf(f.svc.CreateCustomProfileField(ctx, f.actor("admin"), chat.CreateCustomProfileFieldParams{
+			Name: "Phone number", Hint: "Your work phone",
+		})))
+	}},
+	{"default_streams-channel_folder", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		created, err := f.svc.CreateChannel(ctx, f.actor("admin"), chat.CreateChannelParams{Name: "welcome", Subscribers: []users.ID{f.ids["admin"]}})
+		mustDo(t, "CreateChannel", err)
+		mustDo(t, "AddDefaultStream", errOf(f.svc.AddDefaultStream(ctx, f.actor("admin"), chat.DefaultStreamParams{StreamID: created.ID})))
+		mustDo(t, "CreateChannelFolder", errOf(f.svc.CreateChannelFolder(ctx, f.actor("admin"), chat.CreateChannelFolderParams{
+			Name: "Engineering", Description: "Where **engineers** talk",
+		})))
+	}},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
 }
 
