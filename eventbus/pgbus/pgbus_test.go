@@ -16,6 +16,8 @@ import (
 
 	"github.com/teamchat/chat/eventbus/pgbus"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/storage/sqlstore"
 )
 
 // sqlTx gives a pgx transaction the storage.SQLTx capability, as the SQL store's transactions
@@ -291,4 +293,60 @@ func TestRouteQueue(t *testing.T) {
 	if err != nil || local || target != nil {
 		t.Fatalf("RouteQueue after b closed = %v, %v, %v; want not local, no target", local, target, err)
 	}
+}
+
+// TestPublishThroughSQLStore: through the SQL store's transactions (storage.SQLTx), a closure
+// that fails after publishing publishes nothing, and committed ones arrive in commit order.
+func TestPublishThroughSQLStore(t *testing.T) {
+	t.Parallel()
+	dsn := testDSN(t)
+	ctx := context.Background()
+	store, err := sqlstore.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	b := mustOpen(t, dsn, "a")
+	in := listen(t, b)
+	failed := errors.New("the mutation failed after publishing")
+	for _, m := range []string{"first", "rolled back", "second"} {
+		err := store.Update(ctx, func(tx storage.Tx) error {
+			if err := b.Publish(tx, []byte(m)); err != nil {
+				return err
+			}
+			if m == "rolled back" {
+				return failed
+			}
+			return nil
+		})
+		if m == "rolled back" && !errors.Is(err, failed) || m != "rolled back" && err != nil {
+			t.Fatalf("Update publishing %q: %v", m, err)
+		}
+	}
+	var got []string
+	for range 2 {
+		got = append(got, next(t, in).msg)
+	}
+	if diff := cmp.Diff([]string{"first", "second"}, got); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	select {
+	case r := <-in:
+		t.Errorf("unexpected message %q", r.msg)
+	case <-time.After(100 * time.Millisecond):
+	}
+	// The memory store's transactions lack the capability: Publish refuses them.
+	var refused error
+	if err := storeWithoutSQL(ctx, func(tx storage.Tx) error { refused = b.Publish(tx, []byte("x")); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if refused == nil {
+		t.Error("Publish accepted a transaction without storage.SQLTx")
+	}
+}
+
+func storeWithoutSQL(ctx context.Context, fn func(storage.Tx) error) error {
+	s := memory.New()
+	defer s.Close()
+	return s.Update(ctx, fn)
 }
