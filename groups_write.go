@@ -236,23 +236,10 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p Upd
 		return badRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
 	}
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
+		me, g, v, manage, err := loadGroupEdit(tx, actor, p.GroupID)
 		if err != nil {
 			return err
 		}
-		g, err := groupForUpdate(tx.Groups(), p.GroupID)
-		if err != nil {
-			return err
-		}
-		realm, err := tx.Realm().Get()
-		if err != nil {
-			return err
-		}
-		v, err := newGroupView(tx.Users(), tx.Groups())
-		if err != nil {
-			return err
-		}
-		manage := canManage(v, realm, g, me.ID)
 		if len(p.Add) > 0 {
 			if g.Deactivated {
 				return badRequest("You can't add members to a deactivated user group.")
@@ -370,23 +357,10 @@ func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p U
 		return badRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
+		me, g, v, manage, err := loadGroupEdit(tx, actor, p.GroupID)
 		if err != nil {
 			return err
 		}
-		g, err := groupForUpdate(tx.Groups(), p.GroupID)
-		if err != nil {
-			return err
-		}
-		realm, err := tx.Realm().Get()
-		if err != nil {
-			return err
-		}
-		v, err := newGroupView(tx.Users(), tx.Groups())
-		if err != nil {
-			return err
-		}
-		manage := canManage(v, realm, g, me.ID)
 		return s.changeSubgroups(tx, ev, v, g, manage || v.m.Allows(g.CanAddMembersGroup, me.ID),
 			manage || v.m.Allows(g.CanRemoveMembersGroup, me.ID), p.Add, p.Delete)
 	})
@@ -565,4 +539,26 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p Deacti
 		ev.add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}}, recipients)
 		return nil
 	})
+}
+
+// loadGroupEdit loads what a membership change of a group needs: the acting member, the group,
+// the membership view and whether the actor may manage the group.
+func loadGroupEdit(tx storage.Tx, actor Actor, id users.GroupID) (users.User, users.Group, *groupView, bool, error) {
+	me, err := memberActor(tx.Users(), actor)
+	if err != nil {
+		return users.User{}, users.Group{}, nil, false, err
+	}
+	g, err := groupForUpdate(tx.Groups(), id)
+	if err != nil {
+		return users.User{}, users.Group{}, nil, false, err
+	}
+	realm, err := tx.Realm().Get()
+	if err != nil {
+		return users.User{}, users.Group{}, nil, false, err
+	}
+	v, err := newGroupView(tx.Users(), tx.Groups())
+	if err != nil {
+		return users.User{}, users.Group{}, nil, false, err
+	}
+	return me, g, v, canManage(v, realm, g, me.ID), nil
 }
