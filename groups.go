@@ -240,13 +240,7 @@ type GetUserGroupMembersResult struct {
 func (s *Service) GetUserGroupMembers(ctx context.Context, actor Actor, p GetUserGroupMembersParams) (GetUserGroupMembersResult, error) {
 	var res GetUserGroupMembersResult
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := memberActor(tx.Users(), actor); err != nil {
-			return err
-		}
-		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
-			return err
-		}
-		m, err := membership(tx)
+		m, err := groupMembership(tx, actor, p.GroupID)
 		if err != nil {
 			return err
 		}
@@ -271,13 +265,7 @@ type GetUserGroupSubgroupsResult struct {
 func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetUserGroupSubgroupsParams) (GetUserGroupSubgroupsResult, error) {
 	var res GetUserGroupSubgroupsResult
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := memberActor(tx.Users(), actor); err != nil {
-			return err
-		}
-		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
-			return err
-		}
-		m, err := membership(tx)
+		m, err := groupMembership(tx, actor, p.GroupID)
 		if err != nil {
 			return err
 		}
@@ -288,4 +276,16 @@ func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetU
 		return nil
 	})
 	return res, err
+}
+
+// groupMembership checks that the actor is an active member and the group exists, and returns
+// the membership resolution the group reads need.
+func groupMembership(tx storage.ReadTx, actor Actor, id users.GroupID) (*users.Membership, error) {
+	if _, err := memberActor(tx.Users(), actor); err != nil {
+		return nil, err
+	}
+	if _, err := loadGroup(tx.Groups(), id); err != nil {
+		return nil, err
+	}
+	return membership(tx)
 }
