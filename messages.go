@@ -364,3 +364,23 @@ func errMessageNotFound(err error) error {
 	}
 	return err
 }
+
+// readableMessage loads the message id and u's row of it (nil when u did not receive it) if u
+// may read it; an unknown message and one u may not read give the same error.
+func (w *world) readableMessage(mr storage.MessageReader, u users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
+	m, err := mr.Get(id)
+	if err != nil {
+		return messages.Message{}, nil, errMessageNotFound(err)
+	}
+	rows, err := mr.UserRows(u.ID, []messages.ID{m.ID})
+	if err != nil {
+		return messages.Message{}, nil, err
+	}
+	if !w.canRead(u, m, len(rows) == 1) {
+		return messages.Message{}, nil, errInvalidMessage
+	}
+	if len(rows) == 1 {
+		return m, &rows[0], nil
+	}
+	return m, nil, nil
+}

@@ -30,16 +30,9 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 		if err != nil {
 			return err
 		}
-		m, err := tx.Messages().Get(p.MessageID)
-		if err != nil {
-			return errMessageNotFound(err)
-		}
-		rows, err := tx.Messages().UserRows(me.ID, []messages.ID{m.ID})
+		m, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
-		}
-		if !w.canRead(me, m, len(rows) == 1) {
-			return errInvalidMessage
 		}
 		allowed := me.Role.IsAdmin()
 		if !m.IsDirect() {

@@ -402,20 +402,13 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 		if err != nil {
 			return err
 		}
-		m, err := tx.Messages().Get(p.MessageID)
-		if err != nil {
-			return errMessageNotFound(err)
-		}
-		rows, err := tx.Messages().UserRows(me.ID, []messages.ID{m.ID})
+		m, row, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
-		if !w.canRead(me, m, len(rows) == 1) {
-			return errInvalidMessage
-		}
 		flags := messages.FlagRead | messages.FlagHistorical
-		if len(rows) == 1 {
-			flags = rows[0].Flags
+		if row != nil {
+			flags = row.Flags
 		}
 		rec := w.messageRecord(m, messageView{
 			applyMarkdown: orTrue(p.ApplyMarkdown), emptyTopicName: p.AllowEmptyTopicName,
