@@ -162,20 +162,9 @@ func errCannotAdminister() *Error {
 // and users who gain or lose sight of it get stream create or delete.
 func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamParams) (UpdateStreamResult, error) {
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
+		me, w, old, err := loadAdministeredChannel(tx, actor, p.StreamID)
 		if err != nil {
 			return err
-		}
-		w, err := loadWorldWrite(tx)
-		if err != nil {
-			return err
-		}
-		old, err := channelRef(w, me, p.StreamID)
-		if err != nil {
-			return err
-		}
-		if !channels.CanAdminister(w.m, old, w.viewer(old.ID, me)) {
-			return errCannotAdminister()
 		}
 		c := old.Clone()
 		var updates []StreamUpdateEvent
@@ -412,20 +401,9 @@ type ArchiveStreamResult struct{}
 // could see it receive stream delete with for_archiving true.
 func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStreamParams) (ArchiveStreamResult, error) {
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
+		_, w, c, err := loadAdministeredChannel(tx, actor, p.StreamID)
 		if err != nil {
 			return err
-		}
-		w, err := loadWorldWrite(tx)
-		if err != nil {
-			return err
-		}
-		c, err := channelRef(w, me, p.StreamID)
-		if err != nil {
-			return err
-		}
-		if !channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) {
-			return errCannotAdminister()
 		}
 		if c.IsArchived {
 			return badRequest("Channel is already deactivated")
@@ -522,4 +500,25 @@ func (w *world) activeIDs() []int64 {
 		}
 	}
 	return out
+}
+
+// loadAdministeredChannel loads the acting user, the channel world and a channel the actor may
+// see and administer.
+func loadAdministeredChannel(tx storage.Tx, actor Actor, id channels.ID) (users.User, *world, channels.Channel, error) {
+	me, err := loadActor(tx.Users(), actor)
+	if err != nil {
+		return users.User{}, nil, channels.Channel{}, err
+	}
+	w, err := loadWorldWrite(tx)
+	if err != nil {
+		return users.User{}, nil, channels.Channel{}, err
+	}
+	c, err := channelRef(w, me, id)
+	if err != nil {
+		return users.User{}, nil, channels.Channel{}, err
+	}
+	if !channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) {
+		return users.User{}, nil, channels.Channel{}, errCannotAdminister()
+	}
+	return me, w, c, nil
 }
