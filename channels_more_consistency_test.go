@@ -46,6 +46,11 @@ func channelsMoreConsistencyCases(general, secret func(*testing.T, *fixture)) []
 				Subscriptions: []string{"secret"}, Principals: chat.Principals{IDs: []users.ID{f.ids["guest"], f.ids["member"]}},
 			})))
 		}},
+		{method: "UpdateSubscriptions", name: "join a new channel and leave a private one", setup: both, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "UpdateSubscriptions", errOf(f.svc.UpdateSubscriptions(ctx, f.actor("member"), chat.UpdateSubscriptionsParams{
+				Add: subs("general", "lounge"), Delete: []string{"secret"},
+			})))
+		}},
 		{method: "UpdateStream", name: "rename, describe, restrict posting", setup: both, run: func(t *testing.T, f *fixture) {
 			members := f.groups(t)[users.GroupMembers]
 			mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(ctx, f.actor("owner"), chat.UpdateStreamParams{

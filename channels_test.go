@@ -204,6 +204,8 @@ func TestSubscribeOthersAndColors(t *testing.T) {
 	want := chat.SubscribeResult{
 		Subscribed:        map[string][]string{admin: {"c"}, member: {"a", "b", "c"}},
 		AlreadySubscribed: map[string][]string{admin: {"a", "b"}},
+		// Others were named; send_new_subscription_messages defaults to true.
+		NewSubscriptionMessagesSent: ptr(true),
 	}
 	if diff := cmp.Diff(want, res); diff != "" {
 		t.Fatalf("result (-want +got):\n%s", diff)

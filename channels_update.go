@@ -121,54 +121,62 @@ func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribePar
 	if len(p.Subscriptions) > MaxSubscribeChannels {
 		return UnsubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
 	}
-	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
+	var res UnsubscribeResult
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		res = UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx)
-		if err != nil {
-			return err
-		}
-		targets, err := resolvePrincipals(w, me, p.Principals, false)
-		if err != nil {
-			return err
-		}
-		var chs []channels.Channel
-		var missing []string
-		seen := map[channels.ID]bool{}
-		for _, name := range p.Subscriptions {
-			i, ok := w.byName[channels.NormalizeName(name)]
-			if !ok || !w.metadata(w.channels[i], me) && !w.isSubscribed(w.channels[i].ID, me.ID) {
-				missing = append(missing, strings.TrimSpace(name))
-				continue
-			}
-			if c := w.channels[i]; !seen[c.ID] {
-				seen[c.ID] = true
-				chs = append(chs, c)
-			}
-		}
-		if len(missing) > 0 {
-			return badRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
-		}
-		others := slices.ContainsFunc(targets, func(u users.User) bool {
-			return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
-		})
-		if others {
-			for _, c := range chs {
-				if !channels.CanRemoveSubscribers(w.m, c, w.viewer(c.ID, me)) {
-					return errInsufficientPermission()
-				}
-			}
-		}
-		return s.unsubscribeTx(tx, ev, w, chs, targets, &res)
+		var err error
+		res, err = s.unsubscribeNamed(tx, ev, actor, p)
+		return err
 	})
 	if err != nil {
 		return UnsubscribeResult{}, err
 	}
 	return res, nil
+}
+
+// unsubscribeNamed runs an unsubscribe request inside a transaction.
+func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
+	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
+	me, err := loadActor(tx.Users(), actor)
+	if err != nil {
+		return res, err
+	}
+	w, err := loadWorldWrite(tx)
+	if err != nil {
+		return res, err
+	}
+	targets, err := resolvePrincipals(w, me, p.Principals, false)
+	if err != nil {
+		return res, err
+	}
+	var chs []channels.Channel
+	var missing []string
+	seen := map[channels.ID]bool{}
+	for _, name := range p.Subscriptions {
+		i, ok := w.byName[channels.NormalizeName(name)]
+		if !ok || !w.metadata(w.channels[i], me) && !w.isSubscribed(w.channels[i].ID, me.ID) {
+			missing = append(missing, strings.TrimSpace(name))
+			continue
+		}
+		if c := w.channels[i]; !seen[c.ID] {
+			seen[c.ID] = true
+			chs = append(chs, c)
+		}
+	}
+	if len(missing) > 0 {
+		return res, badRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
+	}
+	others := slices.ContainsFunc(targets, func(u users.User) bool {
+		return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
+	})
+	if others {
+		for _, c := range chs {
+			if !channels.CanRemoveSubscribers(w.m, c, w.viewer(c.ID, me)) {
+				return res, errInsufficientPermission()
+			}
+		}
+	}
+	err = s.unsubscribeTx(tx, ev, w, chs, targets, &res)
+	return res, err
 }
 
 // unsubscribeTx deactivates the subscriptions of targets in chs and records the events:

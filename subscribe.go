@@ -80,7 +80,9 @@ type SubscribeResult struct {
 	// Unauthorized is present whenever authorization_errors_fatal is false.
 	Unauthorized *[]string `json:"unauthorized,omitempty"`
 	// NewSubscriptionMessagesSent is present when send_new_subscription_messages was true
-	// and other users were subscribed; no messages exist yet, so it is false.
+	// (the default) and the request named other users: whether the number of users it
+	// subscribed allowed the notification bot's messages (at most
+	// MaxBulkNewSubscriptionMessages).
 	NewSubscriptionMessagesSent *bool `json:"new_subscription_messages_sent,omitempty"`
 }
 
@@ -110,31 +112,50 @@ func (s *Service) Subscribe(ctx context.Context, actor Actor, p SubscribeParams)
 	if len(p.Subscriptions) == 0 {
 		return SubscribeResult{}, MissingArgument("subscriptions")
 	}
+	op, err := newSubscribeOp(p)
+	if err != nil {
+		return SubscribeResult{}, err
+	}
+	var res SubscribeResult
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		var err error
+		res, _, err = s.subscribeTx(tx, ev, actor, op)
+		return err
+	})
+	if err != nil {
+		return SubscribeResult{}, err
+	}
+	return res, nil
+}
+
+// newSubscribeOp checks the form of a subscribe request (names, descriptions, colours) and
+// drops repeated names.
+func newSubscribeOp(p SubscribeParams) (subscribeOp, error) {
 	if len(p.Subscriptions) > MaxSubscribeChannels {
-		return SubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
+		return subscribeOp{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
 	}
 	op := subscribeOp{
 		fatal:      p.AuthorizationErrorsFatal == nil || *p.AuthorizationErrorsFatal,
 		settings:   p.NewChannelSettings,
 		announce:   p.Announce,
-		sendNewMsg: p.SendNewSubscriptionMessages,
+		sendNewMsg: p.SendNewSubscriptionMessages == nil || *p.SendNewSubscriptionMessages,
 		principals: p.Principals,
 	}
 	seen := map[string]bool{}
 	for i, sr := range p.Subscriptions {
 		name, err := channels.CheckName(sr.Name)
 		if err != nil {
-			return SubscribeResult{}, badRequest("%s", err.Error())
+			return subscribeOp{}, badRequest("%s", err.Error())
 		}
 		req := nameRequest{name: name}
 		if sr.Description != nil {
 			if req.description, err = channels.CheckDescription(*sr.Description); err != nil {
-				return SubscribeResult{}, badRequest("subscriptions[%d][\"description\"] %s", i, err.Error())
+				return subscribeOp{}, badRequest("subscriptions[%d][\"description\"] %s", i, err.Error())
 			}
 		}
 		if sr.Color != nil {
 			if !channels.ValidColor(*sr.Color) {
-				return SubscribeResult{}, badRequest("%s", channels.ErrBadColor.Error())
+				return subscribeOp{}, badRequest("%s", channels.ErrBadColor.Error())
 			}
 			req.color = *sr.Color
 		}
@@ -145,16 +166,7 @@ func (s *Service) Subscribe(ctx context.Context, actor Actor, p SubscribeParams)
 		seen[key] = true
 		op.names = append(op.names, req)
 	}
-	var res SubscribeResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		var err error
-		res, _, err = s.subscribeTx(tx, ev, actor, op)
-		return err
-	})
-	if err != nil {
-		return SubscribeResult{}, err
-	}
-	return res, nil
+	return op, nil
 }
 
 // CreateChannel creates one channel and subscribes exactly the listed users. An existing name
@@ -176,7 +188,6 @@ func (s *Service) CreateChannel(ctx context.Context, actor Actor, p CreateChanne
 		fatal:        true,
 		settings:     p.NewChannelSettings,
 		announce:     p.Announce,
-		sendNewMsg:   p.SendNewSubscriptionMessages,
 		principals:   Principals{IDs: p.Subscribers},
 		mustCreate:   true,
 		noPrincipals: len(p.Subscribers) == 0,
@@ -206,7 +217,8 @@ type subscribeOp struct {
 	fatal      bool
 	settings   NewChannelSettings
 	announce   bool
-	sendNewMsg *bool
+	// sendNewMsg is send_new_subscription_messages.
+	sendNewMsg bool
 	// mustCreate refuses an existing name (POST /channels/create).
 	mustCreate bool
 	// noPrincipals subscribes nobody (POST /channels/create with an empty list).
@@ -428,8 +440,8 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 	if len(created) > 0 {
 		s.announceNewChannels(tx, ev, me, created, op.announce)
 	}
-	if subscribingOthers && (op.sendNewMsg != nil && *op.sendNewMsg) {
-		res.NewSubscriptionMessagesSent = ptr(false)
+	if subscribingOthers && op.sendNewMsg {
+		res.NewSubscriptionMessagesSent = ptr(len(res.Subscribed) <= MaxBulkNewSubscriptionMessages)
 	}
 	for k := range maps.Keys(res.Subscribed) {
 		slices.Sort(res.Subscribed[k])

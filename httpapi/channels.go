@@ -211,6 +211,26 @@ func (h *Handler) unsubscribe(r *request) (any, error) {
 	return h.svc.Unsubscribe(r.ctx, r.actor, up)
 }
 
+// updateSubscriptions serves the legacy PATCH /users/me/subscriptions (add and delete lists).
+func (h *Handler) updateSubscriptions(r *request) (any, error) {
+	add, err := jsonParam[[]chat.SubscriptionRequest](r.params, "add", true)
+	if err != nil {
+		return nil, err
+	}
+	del, err := jsonParam[[]string](r.params, "delete", false)
+	if err != nil {
+		return nil, err
+	}
+	var up chat.UpdateSubscriptionsParams
+	if add != nil {
+		up.Add = *add
+	}
+	if del != nil {
+		up.Delete = *del
+	}
+	return h.svc.UpdateSubscriptions(r.ctx, r.actor, up)
+}
+
 func (h *Handler) getStreamByID(r *request) (any, error) {
 	return h.svc.GetStreamByID(r.ctx, r.actor, chat.GetStreamByIDParams{StreamID: pathStreamID(r)})
 }

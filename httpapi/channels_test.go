@@ -27,6 +27,8 @@ func TestSubscribeOverHTTP(t *testing.T) {
 		"subscribed":         map[string]any{"1": []any{"Denmark", "Verona"}, "2": []any{"Denmark", "Verona"}},
 		"already_subscribed": map[string]any{},
 		"unauthorized":       []any{},
+		// Others were named and send_new_subscription_messages defaults to true.
+		"new_subscription_messages_sent": true,
 	}
 	if diff := cmp.Diff(want, body); diff != "" {
 		t.Fatalf("response (-want +got):\n%s", diff)
@@ -142,4 +144,52 @@ func TestChannelAdministrationOverHTTP(t *testing.T) {
 	mustOK(http.MethodDelete, "/api/v1/streams/1", iago, nil)
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/streams/99", iago, nil)
 	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "Invalid channel ID")
+}
+
+func TestLegacyUpdateSubscriptionsOverHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	status, _, body := s.call(t, http.MethodPatch, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
+		"add": {`[{"name":"Verona"},{"name":"Denmark","color":"#76ce90"}]`},
+	})
+	if status != 200 {
+		t.Fatalf("add: %d %v", status, body)
+	}
+	want := map[string]any{
+		"result": "success", "msg": "",
+		"subscribed":         map[string]any{"2": []any{"Denmark", "Verona"}},
+		"already_subscribed": map[string]any{},
+		"removed":            []any{}, "not_removed": []any{},
+	}
+	if diff := cmp.Diff(want, body); diff != "" {
+		t.Fatalf("add response (-want +got):\n%s", diff)
+	}
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
+		"add": {`[{"name":"Verona"}]`}, "delete": {`["Denmark"]`},
+	})
+	want = map[string]any{
+		"result": "success", "msg": "",
+		"subscribed":         map[string]any{},
+		"already_subscribed": map[string]any{"2": []any{"Verona"}},
+		"removed":            []any{"Denmark"}, "not_removed": []any{},
+	}
+	if diff := cmp.Diff(want, body); status != 200 || diff != "" {
+		t.Fatalf("add+delete: %d (-want +got):\n%s", status, diff)
+	}
+
+	// Bad input changes nothing: an unknown channel to leave rolls back the subscribe half.
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
+		"add": {`[{"name":"Rome"}]`}, "delete": {`["Atlantis"]`},
+	})
+	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "Channel(s) (Atlantis) do not exist")
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{})
+	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", `Nothing to do. Specify at least one of "add" or "delete".`)
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{"add": {`[{"name":"x","color":"red"}]`}})
+	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "")
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{"delete": {`"Verona"`}})
+	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "")
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/streams", "hamlet@zulip.com", nil)
+	if status != 200 || len(body["streams"].([]any)) != 2 {
+		t.Fatalf("streams after refusals: %d %v", status, body)
+	}
 }

@@ -65,6 +65,7 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "users/me/subscriptions/properties", authRequired, h.updateSubscriptionSettings},
 		{http.MethodPost, "users/me/subscriptions/{stream_id}", authRequired, h.updateSubscriptionProperty},
 		{http.MethodDelete, "users/me/subscriptions", authRequired, h.unsubscribe},
+		{http.MethodPatch, "users/me/subscriptions", authRequired, h.updateSubscriptions},
 		{http.MethodGet, "users/{user_id}/subscriptions/{stream_id}", authRequired, h.getSubscriptionStatus},
 		{http.MethodGet, "streams/{stream_id}", authRequired, h.getStreamByID},
 		{http.MethodPatch, "streams/{stream_id}", authRequired, h.updateStream},
