@@ -52,6 +52,10 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyUserTopic(t, state, ev)
 	case "muted_topics":
 		applyMutedTopics(t, state, ev)
+	case "alert_words":
+		if _, ok := state["alert_words"]; ok {
+			state["alert_words"] = ev["alert_words"]
+		}
 	default:
 		t.Fatalf("no applier for event %v", ev)
 	}

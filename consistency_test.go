@@ -55,6 +55,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, snippetsAndViewsConsistencyCases()...)
 	cases = append(cases, linkifiersConsistencyCases()...)
 	cases = append(cases, invitesConsistencyCases()...)
+	cases = append(cases, alertWordsConsistencyCases()...)
 	return cases
 }
 

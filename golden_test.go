@@ -68,6 +68,7 @@ var goldenEvents = []struct {
 			Name: "Engineering", Description: "Where **engineers** talk",
 		})))
 	}},
+	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
 }
 

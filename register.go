@@ -80,6 +80,7 @@ type RegisterQueueResult struct {
 	*MessagesState
 	*UserSettingsState
 	*CustomProfileFieldsState
+	*AlertWordsState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

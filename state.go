@@ -154,6 +154,11 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 			return res, err
 		}
 	}
+	if p.fetches("alert_words") {
+		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
+			return res, err
+		}
+	}
 	if p.fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
 			return res, err

@@ -37,6 +37,8 @@ type ReadTx interface {
 	ChannelFolders() ChannelFolderReader
 	UserSettings() UserSettingsReader
 	ProfileFields() ProfileFieldReader
+	AlertWords() AlertWordReader
+	Presence() PresenceReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -58,4 +60,6 @@ type Tx interface {
 	ChannelFolders() ChannelFolderWriter
 	UserSettings() UserSettingsWriter
 	ProfileFields() ProfileFieldWriter
+	AlertWords() AlertWordWriter
+	Presence() PresenceWriter
 }

@@ -60,6 +60,10 @@ type data struct {
 	profileFields   map[users.ProfileFieldID]users.ProfileField
 	profileFieldSeq users.ProfileFieldID
 	profileValues   map[profileKey]users.ProfileValue
+
+	alertWords  map[users.ID][]string
+	presence    map[users.ID]users.Presence
+	presenceSeq int64
 }
 
 func newData() *data {
@@ -92,6 +96,9 @@ func newData() *data {
 
 		profileFields: map[users.ProfileFieldID]users.ProfileField{},
 		profileValues: map[profileKey]users.ProfileValue{},
+
+		alertWords: map[users.ID][]string{},
+		presence:   map[users.ID]users.Presence{},
 	}
 }
 

@@ -336,3 +336,35 @@ func (w faultyProfiles) DeleteValues(u users.ID, f []users.ProfileFieldID) error
 	}
 	return w.ProfileFieldWriter.DeleteValues(u, f)
 }
+
+func (t faultyTx) AlertWords() storage.AlertWordWriter {
+	return faultyAlertWords{t.Tx.AlertWords(), t.f}
+}
+
+type faultyAlertWords struct {
+	storage.AlertWordWriter
+	f *Faulty
+}
+
+func (w faultyAlertWords) Set(u users.ID, words []string) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.AlertWordWriter.Set(u, words)
+}
+
+func (t faultyTx) Presence() storage.PresenceWriter {
+	return faultyPresence{t.Tx.Presence(), t.f}
+}
+
+type faultyPresence struct {
+	storage.PresenceWriter
+	f *Faulty
+}
+
+func (w faultyPresence) Put(p users.Presence) (int64, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.PresenceWriter.Put(p)
+}

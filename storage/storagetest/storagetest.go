@@ -33,6 +33,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })
 	t.Run("UserSettings", func(t *testing.T) { testUserSettings(t, open) })
 	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
+	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
+	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -1,0 +1,132 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// AlertWordsEvent is the alert_words event: the user's whole list after a change. Only the
+// user receives it.
+type AlertWordsEvent struct {
+	Type       string   `json:"type"`
+	AlertWords []string `json:"alert_words"`
+}
+
+// AlertWordsState is register's alert_words key.
+type AlertWordsState struct {
+	AlertWords []string `json:"alert_words"`
+}
+
+// AlertWordsParams are the parameters of POST and DELETE /users/me/alert_words.
+type AlertWordsParams struct {
+	AlertWords []string
+}
+
+// AlertWordsResult is the user's list of alert words (every alert_words endpoint answers
+// with it).
+type AlertWordsResult struct {
+	AlertWords []string `json:"alert_words"`
+}
+
+// checkCount bounds the list given.
+func (p AlertWordsParams) checkCount() error {
+	if len(p.AlertWords) > users.MaxAlertWords {
+		return badRequest("alert_words is too long (limit: %d items)", users.MaxAlertWords)
+	}
+	return nil
+}
+
+// GetAlertWordsParams are the parameters of GET /users/me/alert_words (none).
+type GetAlertWordsParams struct{}
+
+// GetAlertWords lists the actor's alert words.
+func (s *Service) GetAlertWords(ctx context.Context, actor Actor, _ GetAlertWordsParams) (AlertWordsResult, error) {
+	var res AlertWordsResult
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := loadActor(tx.Users(), actor); err != nil {
+			return err
+		}
+		var err error
+		res.AlertWords, err = tx.AlertWords().Get(actor.UserID)
+		return err
+	})
+	if err != nil {
+		return AlertWordsResult{}, err
+	}
+	return res, nil
+}
+
+// AddAlertWords adds words to the actor's alert words: each is trimmed, empty ones are
+// ignored, and so are those already present, compared case-insensitively. A word longer than
+// users.MaxAlertWordLength characters is refused. The user gets an alert_words event.
+func (s *Service) AddAlertWords(ctx context.Context, actor Actor, p AlertWordsParams) (AlertWordsResult, error) {
+	if err := p.checkCount(); err != nil {
+		return AlertWordsResult{}, err
+	}
+	for i, w := range p.AlertWords {
+		if users.AlertWordTooLong(w) {
+			return AlertWordsResult{}, badRequest("alert_words[%d] is too long (limit: %d characters)", i, users.MaxAlertWordLength)
+		}
+	}
+	return s.changeAlertWords(ctx, actor, func(old []string) ([]string, error) {
+		words := users.AddAlertWords(old, p.AlertWords)
+		if len(words) > users.MaxAlertWords {
+			return nil, badRequest("alert_words is too long (limit: %d words in all)", users.MaxAlertWords)
+		}
+		return words, nil
+	})
+}
+
+// RemoveAlertWords removes words from the actor's alert words, compared case-insensitively;
+// words the user does not have are ignored. The user gets an alert_words event.
+func (s *Service) RemoveAlertWords(ctx context.Context, actor Actor, p AlertWordsParams) (AlertWordsResult, error) {
+	if err := p.checkCount(); err != nil {
+		return AlertWordsResult{}, err
+	}
+	return s.changeAlertWords(ctx, actor, func(old []string) ([]string, error) {
+		return users.RemoveAlertWords(old, p.AlertWords), nil
+	})
+}
+
+// changeAlertWords replaces the actor's alert words with change(old) and tells the user, as
+// Zulip does even when nothing changed.
+func (s *Service) changeAlertWords(ctx context.Context, actor Actor, change func([]string) ([]string, error)) (AlertWordsResult, error) {
+	var res AlertWordsResult
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		if _, err := loadActor(tx.Users(), actor); err != nil {
+			return err
+		}
+		old, err := tx.AlertWords().Get(actor.UserID)
+		if err != nil {
+			return err
+		}
+		words, err := change(old)
+		if err != nil {
+			return err
+		}
+		if err := tx.AlertWords().Set(actor.UserID, words); err != nil {
+			return err
+		}
+		res.AlertWords = words
+		ev.add("alert_words", AlertWordsEvent{Type: "alert_words", AlertWords: words}, []int64{int64(actor.UserID)})
+		return nil
+	})
+	if err != nil {
+		return AlertWordsResult{}, err
+	}
+	return res, nil
+}
+
+// alertWordsState is register's alert_words: the viewer's words (none for spectators).
+func alertWordsState(tx storage.ReadTx, viewer users.User) (*AlertWordsState, error) {
+	if viewer.ID == 0 {
+		return &AlertWordsState{AlertWords: []string{}}, nil
+	}
+	words, err := tx.AlertWords().Get(viewer.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &AlertWordsState{AlertWords: words}, nil
+}
