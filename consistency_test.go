@@ -56,6 +56,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, linkifiersConsistencyCases()...)
 	cases = append(cases, invitesConsistencyCases()...)
 	cases = append(cases, alertWordsConsistencyCases()...)
+	cases = append(cases, deactivationConsistencyCases()...)
 	return cases
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -257,18 +258,18 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 		}
 		for _, bot := range all {
 			if bot.IsBot() && bot.IsActive && bot.BotOwnerID == target.ID {
-				if err := s.deactivateOne(tx, ev, bot, actions); err != nil {
+				if err := s.deactivateOne(tx, ev, me, bot, actions); err != nil {
 					return err
 				}
 			}
 		}
-		return s.deactivateOne(tx, ev, target, actions)
+		return s.deactivateOne(tx, ev, me, target, actions)
 	})
 }
 
-// deactivateOne applies the actions to u and deactivates it.
-func (s *Service) deactivateOne(tx storage.Tx, ev *events, u users.User, a DeactivateUserActions) error {
-	if err := s.deleteMessagesOf(tx, ev, u, a); err != nil {
+// deactivateOne applies the actions to u and deactivates it (me is the acting administrator).
+func (s *Service) deactivateOne(tx storage.Tx, ev *events, me, u users.User, a DeactivateUserActions) error {
+	if err := s.deleteMessagesOf(tx, ev, me, u, a); err != nil {
 		return err
 	}
 	if a.DeleteProfile {
@@ -297,12 +298,41 @@ func (s *Service) deactivateOne(tx storage.Tx, ev *events, u users.User, a Deact
 	return nil
 }
 
-// deleteMessagesOf is the hook for the message-deleting actions of a deactivation
-// (delete_public_channel_messages, delete_private_channel_messages, delete_direct_messages).
-// This server stores no messages yet, so there is nothing to delete; the messages area
-// implements the deletion (with its delete_message events) here when it lands.
-func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, u users.User, a DeactivateUserActions) error {
-	return nil
+// deleteMessagesOf applies the message-deleting actions of a deactivation to the messages u
+// sent: to public channels (delete_public_channel_messages), to invite-only channels
+// (delete_private_channel_messages) and direct messages (delete_direct_messages). As for any
+// deletion, those who received them and still have access, and me when able to read them, get
+// delete_message events, and channels whose oldest message goes a stream update.
+func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, me, u users.User, a DeactivateUserActions) error {
+	if !a.DeletePublicChannelMessages && !a.DeletePrivateChannelMessages && !a.DeleteDirectMessages {
+		return nil
+	}
+	sent, err := tx.Messages().SentBy(u.ID)
+	if err != nil || len(sent) == 0 {
+		return err
+	}
+	w, err := loadWorldWrite(tx)
+	if err != nil {
+		return err
+	}
+	var ids []messages.ID
+	for _, m := range sent {
+		var doomed bool
+		if m.IsDirect() {
+			doomed = a.DeleteDirectMessages
+		} else if c, ok := w.channel(m.ChannelID); ok && !c.InviteOnly {
+			doomed = a.DeletePublicChannelMessages
+		} else {
+			doomed = a.DeletePrivateChannelMessages
+		}
+		if doomed {
+			ids = append(ids, m.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.deleteMessages(tx, ev, w, me, ids)
 }
 
 // ReactivateUserParams are the parameters of POST /users/{user_id}/reactivate.

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,4 +48,33 @@ func TestAlertWordsEndpoints(t *testing.T) {
 	if diff := cmp.Diff([]any{"deploy"}, words(body)); status != 200 || diff != "" {
 		t.Errorf("after refusals: %d %v %s", status, body, diff)
 	}
+}
+
+func TestDeactivateUserDeletesMessagesOverHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/messages", "hamlet@zulip.com", url.Values{
+		"type": {"direct"}, "to": {`["iago@zulip.com"]`}, "content": {"to be deleted"}})
+	if status != 200 {
+		t.Fatalf("send: %d %v", status, body)
+	}
+	msg := strconv.FormatInt(int64(body["id"].(float64)), 10)
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/users/hamlet@zulip.com", "iago@zulip.com", nil)
+	user, _ := body["user"].(map[string]any)
+	if status != 200 || user == nil {
+		t.Fatalf("get hamlet: %d %v", status, body)
+	}
+	hamlet := strconv.FormatInt(int64(user["user_id"].(float64)), 10)
+	status, _, body = s.call(t, http.MethodDelete, "/api/v1/users/"+hamlet, "iago@zulip.com", url.Values{"actions": {`{"delete_direct_messages":"yes"}`}})
+	wantErr(t, status, body, 400, "BAD_REQUEST", "")
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/"+msg, "iago@zulip.com", nil)
+	if status != 200 {
+		t.Fatalf("message after a refused deactivation: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodDelete, "/api/v1/users/"+hamlet, "iago@zulip.com", url.Values{"actions": {`{"delete_direct_messages":true}`}})
+	if status != 200 {
+		t.Fatalf("deactivate: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/"+msg, "iago@zulip.com", nil)
+	wantErr(t, status, body, 400, "BAD_REQUEST", "Invalid message(s)")
 }

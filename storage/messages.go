@@ -66,6 +66,8 @@ type MessageReader interface {
 	MaxReceivedID(u users.ID) (messages.ID, error)
 	// DirectWith returns the direct messages the user takes part in, ascending by id.
 	DirectWith(u users.ID) ([]messages.Message, error)
+	// SentBy returns the messages the user sent, ascending by id.
+	SentBy(u users.ID) ([]messages.Message, error)
 	// TopicMessageIDs returns the ids of a channel's messages in the topic (compared
 	// case-insensitively), newest first, at most limit of them (0: all).
 	TopicMessageIDs(c channels.ID, topic string, limit int) ([]messages.ID, error)

@@ -181,6 +181,17 @@ func (a messageTx) DirectWith(u users.ID) ([]messages.Message, error) {
 	return out, nil
 }
 
+func (a messageTx) SentBy(u users.ID) ([]messages.Message, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := []messages.Message{}
+	for _, id := range a.ascending(func(m messages.Message) bool { return m.SenderID == u }) {
+		out = append(out, a.md().messages[id].Clone())
+	}
+	return out, nil
+}
+
 func (a messageTx) TopicMessageIDs(c channels.ID, topic string, limit int) ([]messages.ID, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err

@@ -184,6 +184,14 @@ func (a messageTx) DirectWith(u users.ID) ([]messages.Message, error) {
 		JOIN direct_recipients d ON d.message_id = m.id WHERE d.user_id = ? ORDER BY m.id`, u)
 }
 
+func (a messageTx) SentBy(u users.ID) ([]messages.Message, error) {
+	out, err := scanAll(a.t, scanMessage, "SELECT "+messageColumns+" FROM messages m WHERE m.sender_id = ? ORDER BY m.id", u)
+	if out == nil && err == nil {
+		out = []messages.Message{}
+	}
+	return out, err
+}
+
 func (a messageTx) TopicMessageIDs(c channels.ID, topic string, limit int) ([]messages.ID, error) {
 	query := "SELECT id FROM messages WHERE channel_id = ? AND topic_key = ? ORDER BY id DESC"
 	args := []any{c, topics.Key(topic)}

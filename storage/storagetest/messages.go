@@ -104,6 +104,16 @@ func testMessages(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "DirectWith", []messages.Message{b}, dms, cmpopts.EquateEmpty())
+			sent, err := tx.Messages().SentBy(w.u[0])
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "SentBy", []messages.Message{a}, sent, cmpopts.EquateEmpty())
+			none, err := tx.Messages().SentBy(w.u[2])
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "SentBy without messages", []messages.Message{}, none)
 			return nil
 		})
 	})
