@@ -1,12 +1,9 @@
 package chat
 
 import (
-	"slices"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/markdown"
-	"github.com/teamchat/chat/realms"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -120,205 +117,6 @@ type DefaultStreamsEvent struct {
 	DefaultStreams []channels.ID `json:"default_streams"`
 }
 
-// world is what channel decisions need from one transaction: the organization, every user,
-// every group (as a Membership), every channel, and the active subscribers of each channel.
-type world struct {
-	realm       realms.Realm
-	users       map[users.ID]users.User
-	all         []users.User // ascending by id
-	groups      []users.Group
-	groupByNm   map[string]users.GroupID
-	groupName   map[users.GroupID]string
-	m           *users.Membership
-	channels    []channels.Channel
-	byName      map[string]int // NormalizeName → index in channels
-	byID        map[channels.ID]int
-	subscribers map[channels.ID][]users.ID // active subscribers, ascending
-	linkify     markdown.Linkify           // the organization's linkifiers; nil when none
-	// msgs reads the channels' message activity (first_message_id) when a record needs it.
-	msgs     storage.MessageReader
-	activity map[channels.ID]storage.ChannelActivity
-}
-
-// loadWorld reads the world. The readers come from one transaction (read-only or not).
-func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupReader, cr storage.ChannelReader, sr storage.SubscriptionReader) (*world, error) {
-	realm, err := rr.Get()
-	if err != nil {
-		return nil, err
-	}
-	all, err := ur.List()
-	if err != nil {
-		return nil, err
-	}
-	groups, err := gr.List()
-	if err != nil {
-		return nil, err
-	}
-	chs, err := cr.List()
-	if err != nil {
-		return nil, err
-	}
-	w := &world{
-		realm: realm, users: make(map[users.ID]users.User, len(all)), all: all, groups: groups,
-		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
-		channels: chs, byName: map[string]int{}, byID: map[channels.ID]int{},
-		subscribers: map[channels.ID][]users.ID{},
-	}
-	active := make(map[users.ID]bool, len(all))
-	for _, u := range all {
-		w.users[u.ID] = u
-		active[u.ID] = u.IsActive
-	}
-	for _, g := range groups {
-		w.groupByNm[g.Name] = g.ID
-		w.groupName[g.ID] = g.Name
-	}
-	w.m = users.NewMembership(groups, active)
-	ids := make([]channels.ID, len(chs))
-	for i, c := range chs {
-		w.byName[channels.NormalizeName(c.Name)] = i
-		w.byID[c.ID] = i
-		ids[i] = c.ID
-	}
-	if len(ids) > 0 {
-		subs, err := sr.ListForChannels(ids, true)
-		if err != nil {
-			return nil, err
-		}
-		// One backing array for every list (rows come grouped by channel); each list's
-		// capacity ends at its length, so addSubscribers copies instead of overwriting the next.
-		all := make([]users.ID, len(subs))
-		for i, s := range subs {
-			all[i] = s.UserID
-		}
-		for start := 0; start < len(subs); {
-			end := start + 1
-			for end < len(subs) && subs[end].ChannelID == subs[start].ChannelID {
-				end++
-			}
-			w.subscribers[subs[start].ChannelID] = all[start:end:end]
-			start = end
-		}
-	}
-	return w, nil
-}
-
-// loadWorldRead loads the world in a read-only transaction.
-func loadWorldRead(tx storage.ReadTx) (*world, error) {
-	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
-	if err != nil {
-		return nil, err
-	}
-	w.linkify, err = linkifyFunc(tx.Linkifiers())
-	w.msgs = tx.Messages()
-	return w, err
-}
-
-// loadWorldWrite loads the world in a read-write transaction.
-func loadWorldWrite(tx storage.Tx) (*world, error) {
-	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
-	if err != nil {
-		return nil, err
-	}
-	w.linkify, err = linkifyFunc(tx.Linkifiers())
-	w.msgs = tx.Messages()
-	return w, err
-}
-
-// channel returns the channel with id (ok false when unknown).
-func (w *world) channel(id channels.ID) (channels.Channel, bool) {
-	i, ok := w.byID[id]
-	if !ok {
-		return channels.Channel{}, false
-	}
-	return w.channels[i], true
-}
-
-// setChannel records a created or changed channel in the world.
-func (w *world) setChannel(c channels.Channel) {
-	if i, ok := w.byID[c.ID]; ok {
-		delete(w.byName, channels.NormalizeName(w.channels[i].Name))
-		w.channels[i] = c
-		w.byName[channels.NormalizeName(c.Name)] = i
-		return
-	}
-	w.channels = append(w.channels, c)
-	w.byID[c.ID] = len(w.channels) - 1
-	w.byName[channels.NormalizeName(c.Name)] = len(w.channels) - 1
-}
-
-// isSubscribed reports whether u is an active subscriber of c.
-func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
-	_, ok := slices.BinarySearch(w.subscribers[c], u)
-	return ok
-}
-
-// addSubscribers records new active subscribers.
-func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
-	l := append(w.subscribers[c], ids...)
-	slices.Sort(l)
-	w.subscribers[c] = slices.Compact(l)
-}
-
-// removeSubscribers records unsubscriptions.
-func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
-	w.subscribers[c] = slices.DeleteFunc(w.subscribers[c], func(u users.ID) bool { return slices.Contains(ids, u) })
-}
-
-// viewer is the access-rule view of u for channel c.
-func (w *world) viewer(c channels.ID, u users.User) channels.Viewer {
-	return channels.Viewer{User: u, Subscribed: w.isSubscribed(c, u.ID)}
-}
-
-func (w *world) metadata(c channels.Channel, u users.User) bool {
-	return channels.HasMetadataAccess(w.m, c, w.viewer(c.ID, u))
-}
-
-func (w *world) content(c channels.Channel, u users.User) bool {
-	return channels.HasContentAccess(w.m, c, w.viewer(c.ID, u))
-}
-
-// canSeeSubscribers reports whether u may know who is subscribed to c: metadata access and,
-// for private channels, a subscription or the right to administer.
-func (w *world) canSeeSubscribers(c channels.Channel, u users.User) bool {
-	if !w.metadata(c, u) {
-		return false
-	}
-	if !c.InviteOnly {
-		return true
-	}
-	v := w.viewer(c.ID, u)
-	return v.Subscribed || channels.CanAdminister(w.m, c, v) || u.Role.IsAdmin()
-}
-
-// watchers lists the active users with metadata access to c, ascending, leaving out skip.
-func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
-	var out []int64
-	for _, u := range w.all {
-		if !u.IsActive || slices.Contains(skip, u.ID) {
-			continue
-		}
-		if w.metadata(c, u) {
-			out = append(out, int64(u.ID))
-		}
-	}
-	return out
-}
-
-// activeSubscriberCount counts the non-deactivated subscribers of c.
-func (w *world) activeSubscriberCount(c channels.ID) int {
-	n := 0
-	for _, id := range w.subscribers[c] {
-		if w.users[id].IsActive {
-			n++
-		}
-	}
-	return n
-}
-
-// groupID returns the id of a system group by name.
-func (w *world) groupID(name string) users.GroupID { return w.groupByNm[name] }
-
 // channelRecord renders c (subscribers not included).
 func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 	rec := ChannelRecord{
@@ -364,7 +162,7 @@ func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 func (w *world) subscriberList(c channels.Channel, viewer users.User) *[]users.ID {
 	l := []users.ID{}
 	if w.canSeeSubscribers(c, viewer) {
-		l = append(l, w.subscribers[c.ID]...)
+		l = append(l, w.subscribersOf(c.ID)...)
 	}
 	return &l
 }

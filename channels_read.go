@@ -73,6 +73,14 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include s
 	if err != nil {
 		return nil, err
 	}
+	w.noteUserRows(viewer.ID, rows)
+	if include == "true" || include == "partial" {
+		ids := make([]channels.ID, len(w.channels))
+		for i, c := range w.channels {
+			ids[i] = c.ID
+		}
+		w.preloadChannels(ids)
+	}
 	st := &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: []ChannelRecord{}}
 	had := map[channels.ID]bool{}
 	for _, r := range rows {
@@ -165,6 +173,7 @@ func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParam
 		if err != nil {
 			return err
 		}
+		w.preloadUser(me.ID)
 		var owner users.User
 		if me.IsBot() && me.BotOwnerID != 0 {
 			owner = w.users[me.BotOwnerID]
@@ -229,7 +238,7 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 }
 
 // channelsInitialState fills register's channel sections.
-func channelsInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+func channelsInitialState(tx storage.ReadTx, loadWorld func() (*world, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
 	st := &ChannelsState{}
 	if p.fetches("realm") {
 		st.MaxChannelFolderNameLength = ptr(channels.MaxFolderNameLength)
@@ -244,7 +253,7 @@ func channelsInitialState(tx storage.ReadTx, viewer users.User, p RegisterQueueP
 	}
 	wantSubs, wantStreams, wantDefaults := p.fetches("subscription"), p.fetches("stream"), p.fetches("default_streams")
 	if wantSubs || wantStreams || wantDefaults {
-		w, err := loadWorldRead(tx)
+		w, err := loadWorld()
 		if err != nil {
 			return err
 		}

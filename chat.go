@@ -271,7 +271,8 @@ func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events)
 		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
 	}
 	var ev events
-	err := s.store.Update(ctx, func(tx storage.Tx) error {
+	err := s.store.Update(ctx, func(tx storage.Tx) (err error) {
+		defer recoverWorld(&err)
 		ev = events{}
 		if err := fn(tx, &ev); err != nil {
 			return err
@@ -297,7 +298,11 @@ func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events)
 
 // view runs fn in a read-only transaction.
 func (s *Service) view(ctx context.Context, fn func(tx storage.ReadTx) error) error {
-	if err := s.store.View(ctx, fn); err != nil {
+	err := s.store.View(ctx, func(tx storage.ReadTx) (err error) {
+		defer recoverWorld(&err)
+		return fn(tx)
+	})
+	if err != nil {
 		return s.storageError(err)
 	}
 	return nil

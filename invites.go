@@ -459,7 +459,7 @@ func subscribeInvitee(tx storage.Tx, ev *events, inv users.Invite, id users.ID) 
 	for i, r := range rows {
 		c, _ := w.channel(r.ChannelID)
 		recs[i] = w.subscriptionRecord(c, r)
-		l := slices.Clone(w.subscribers[c.ID])
+		l := slices.Clone(w.subscribersOf(c.ID))
 		recs[i].Subscribers = &l
 	}
 	ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(id)})

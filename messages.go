@@ -172,7 +172,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 // activeSubscribers lists the active users subscribed to c, ascending.
 func (w *world) activeSubscribers(c channels.ID) []users.ID {
 	var out []users.ID
-	for _, id := range w.subscribers[c] {
+	for _, id := range w.subscribersOf(c) {
 		if w.users[id].IsActive {
 			out = append(out, id)
 		}

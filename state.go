@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"sync"
 
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
@@ -136,7 +137,15 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if err := channelsInitialState(tx, viewer, p, &res); err != nil {
+	// The channel and message sections share one world, read when the first needs it.
+	w := sync.OnceValues(func() (*world, error) {
+		w, err := loadWorldRead(tx)
+		if err == nil {
+			w.preloadUser(viewer.ID)
+		}
+		return w, err
+	})
+	if err := channelsInitialState(tx, w, viewer, p, &res); err != nil {
 		return res, err
 	}
 	if p.fetches("realm_user_groups") && viewer.ID != 0 {
@@ -146,7 +155,7 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 		}
 		res.UserGroupsState = &UserGroupsState{RealmUserGroups: groups}
 	}
-	if err := messagesInitialState(tx, viewer, p, &res); err != nil {
+	if err := messagesInitialState(tx, w, viewer, p, &res); err != nil {
 		return res, err
 	}
 	if p.fetches("custom_profile_fields") && viewer.ID != 0 {

@@ -413,7 +413,7 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 	}
 	subscriberLists := map[channels.ID]*[]users.ID{}
 	for _, c := range authorized {
-		l := slices.Clone(w.subscribers[c.ID])
+		l := slices.Clone(w.subscribersOf(c.ID))
 		subscriberLists[c.ID] = &l
 	}
 	for _, u := range targets {

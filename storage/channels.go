@@ -36,6 +36,10 @@ type SubscriptionReader interface {
 	// ListForChannels returns the rows of the given channels, ascending by channel id then
 	// user id. With activeOnly, inactive rows are left out.
 	ListForChannels(ids []channels.ID, activeOnly bool) ([]channels.Subscription, error)
+	// Counts returns the subscriber count of every channel: its active subscriptions held by
+	// active (not deactivated) users. Channels without any are left out. Backends maintain
+	// the counts as subscriptions and users change, so reading them does not scan the rows.
+	Counts() (map[channels.ID]int, error)
 }
 
 // SubscriptionWriter reads and writes subscriptions.

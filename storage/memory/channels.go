@@ -189,9 +189,38 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 			byChannel = map[users.ID]channels.Subscription{}
 			setKey(a.j, a.t.d.subsByChannel, s.ChannelID, byChannel)
 		}
+		old := byChannel[s.UserID]
 		setKey(a.j, byChannel, s.UserID, s.Clone())
+		if s.Active != old.Active && a.t.d.users[s.UserID].IsActive {
+			a.addCount(s.ChannelID, s.Active)
+		}
 	}
 	return nil
+}
+
+// Counts returns the maintained subscriber counts.
+func (a subscriptionTx) Counts() (map[channels.ID]int, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := make(map[channels.ID]int, len(a.t.d.subCounts))
+	for c, n := range a.t.d.subCounts {
+		if n > 0 {
+			out[c] = n
+		}
+	}
+	return out, nil
+}
+
+// addCount moves the subscriber count of c by one: up when up is set, down otherwise.
+func (a subscriptionTx) addCount(c channels.ID, up bool) {
+	n := a.t.d.subCounts[c]
+	if up {
+		n++
+	} else {
+		n--
+	}
+	setKey(a.j, a.t.d.subCounts, c, n)
 }
 
 // folderTx is the channel-folders accessor; j is nil in a read-only transaction.

@@ -48,6 +48,9 @@ type data struct {
 	// channel's rows reads one small map); subsByUser indexes them by user.
 	subsByUser    map[users.ID]map[channels.ID]struct{}
 	subsByChannel map[channels.ID]map[users.ID]channels.Subscription
+	// subCounts is each channel's active subscriptions of active users, kept up to date by
+	// subscription and user writes.
+	subCounts map[channels.ID]int
 
 	msgs       messageData
 	userTopics map[userTopicKey]topics.UserTopic
@@ -89,6 +92,7 @@ func newData() *data {
 		channelByName: map[string]channels.ID{},
 		subsByUser:    map[users.ID]map[channels.ID]struct{}{},
 		subsByChannel: map[channels.ID]map[users.ID]channels.Subscription{},
+		subCounts:     map[channels.ID]int{},
 		folders:       map[channels.FolderID]channels.Folder{},
 
 		settings:     map[users.ID]users.Settings{},

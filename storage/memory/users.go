@@ -89,6 +89,15 @@ func (a userTx) Update(u users.User) error {
 	deleteKey(a.j, a.t.d.userByEmail, users.NormalizeEmail(old.Email))
 	deleteKey(a.j, a.t.d.userByKey, old.APIKey)
 	a.put(u)
+	if u.IsActive != old.IsActive {
+		// The user's active subscriptions start or stop counting.
+		subs := subscriptionTx{t: a.t, j: a.j}
+		for c := range a.t.d.subsByUser[u.ID] {
+			if a.t.d.subsByChannel[c][u.ID].Active {
+				subs.addCount(c, u.IsActive)
+			}
+		}
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/users"
@@ -192,7 +193,7 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 			nullableBool(s.PushNotifications), nullableBool(s.EmailNotifications),
 			nullableBool(s.WildcardMentionsNotify)})
 	}
-	return insertRows(a.t, "INSERT INTO subscriptions ("+subscriptionColumns+")", 11, rows,
+	err := insertRows(a.t, "INSERT INTO subscriptions ("+subscriptionColumns+")", 11, rows,
 		`ON CONFLICT (user_id, channel_id) DO UPDATE SET active = excluded.active,
 		color = excluded.color, is_muted = excluded.is_muted, pin_to_top = excluded.pin_to_top,
 		desktop_notifications = excluded.desktop_notifications,
@@ -200,4 +201,43 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 		push_notifications = excluded.push_notifications,
 		email_notifications = excluded.email_notifications,
 		wildcard_mentions_notify = excluded.wildcard_mentions_notify`)
+	if err != nil {
+		return err
+	}
+	touched := make([]channels.ID, 0, len(subs))
+	for _, s := range subs {
+		touched = append(touched, s.ChannelID)
+	}
+	slices.Sort(touched)
+	return recountSubscribers(a.t, "id IN ("+a.t.d.idSet+")", ids(a.t.d, slices.Compact(touched)))
+}
+
+// Counts reads the maintained subscriber counts.
+func (a subscriptionTx) Counts() (map[channels.ID]int, error) {
+	rows, err := a.t.query("SELECT id, subscriber_count FROM channels WHERE subscriber_count > 0")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[channels.ID]int{}
+	for rows.Next() {
+		var c channels.ID
+		var n int
+		if err := rows.Scan(&c, &n); err != nil {
+			return nil, a.t.check(err)
+		}
+		out[c] = n
+	}
+	return out, a.t.check(rows.Err())
+}
+
+// recountSubscribers recomputes the subscriber_count of the channels matching where (a
+// condition on channels.id with its args), one set-based statement.
+func recountSubscribers(t *txn, where string, args ...any) error {
+	return t.guarded(func() error {
+		_, err := t.exec(`UPDATE channels SET subscriber_count = (
+			SELECT COUNT(*) FROM subscriptions s JOIN users u ON u.id = s.user_id
+			WHERE s.channel_id = channels.id AND s.active AND u.is_active) WHERE `+where, args...)
+		return err
+	})
 }

@@ -2,8 +2,10 @@ package sqlstore
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 
+	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -86,6 +88,10 @@ func (a userTx) Create(u users.User) (users.ID, error) {
 }
 
 func (a userTx) Update(u users.User) error {
+	var wasActive bool
+	if err := a.t.get("SELECT is_active FROM users WHERE id = ?", []any{u.ID}, &wasActive); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("update user %d: %w", u.ID, err)
+	}
 	var res sql.Result
 	err := a.t.guarded(func() (err error) {
 		res, err = a.t.exec(`UPDATE users SET email = ?, full_name = ?, role = ?, bot_type = ?,
@@ -98,5 +104,12 @@ func (a userTx) Update(u users.User) error {
 	if err != nil {
 		return fmt.Errorf("update user %d: %w", u.ID, err)
 	}
-	return mustAffect(res, "user", u.ID)
+	if err := mustAffect(res, "user", u.ID); err != nil {
+		return err
+	}
+	if wasActive == u.IsActive {
+		return nil
+	}
+	// The user's active subscriptions start or stop counting.
+	return recountSubscribers(a.t, "id IN (SELECT channel_id FROM subscriptions WHERE user_id = ? AND active)", u.ID)
 }

@@ -246,6 +246,75 @@ func testSubscriptions(t *testing.T, open Opener) {
 	})
 }
 
+func testSubscriberCounts(t *testing.T, open Opener) {
+	s := open(t)
+	var u [4]users.ID
+	var a, b channels.ID
+	mustUpdate(t, s, func(tx storage.Tx) (err error) {
+		for i := range u {
+			if u[i], err = tx.Users().Create(newUser(i + 1)); err != nil {
+				return err
+			}
+		}
+		if a, err = tx.Channels().Create(channels.Channel{Name: "a"}); err != nil {
+			return err
+		}
+		b, err = tx.Channels().Create(channels.Channel{Name: "b"})
+		return err
+	})
+	counts := func(what string, want map[channels.ID]int) {
+		t.Helper()
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Subscriptions().Counts()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, what, want, got)
+			return nil
+		})
+	}
+	setActive := func(tx storage.Tx, id users.ID, active bool) error {
+		usr, err := tx.Users().Get(id)
+		if err != nil {
+			return err
+		}
+		usr.IsActive = active
+		return tx.Users().Update(usr)
+	}
+	counts("no subscriptions", map[channels.ID]int{})
+	mustUpdate(t, s, func(tx storage.Tx) error {
+		return tx.Subscriptions().Put([]channels.Subscription{
+			{UserID: u[0], ChannelID: a, Active: true}, {UserID: u[1], ChannelID: a, Active: true},
+			{UserID: u[2], ChannelID: a, Active: false}, {UserID: u[0], ChannelID: b, Active: true},
+			// A row written twice in one Put counts once, as its last version.
+			{UserID: u[3], ChannelID: b, Active: false}, {UserID: u[3], ChannelID: b, Active: true},
+		})
+	})
+	counts("active rows counted", map[channels.ID]int{a: 2, b: 2})
+	mustUpdate(t, s, func(tx storage.Tx) error { return setActive(tx, u[0], false) })
+	counts("a deactivated user's subscriptions do not count", map[channels.ID]int{a: 1, b: 1})
+	mustUpdate(t, s, func(tx storage.Tx) error {
+		// Rewriting rows of a deactivated user changes nothing; an inactive row stays out.
+		return tx.Subscriptions().Put([]channels.Subscription{
+			{UserID: u[0], ChannelID: a, Active: true, Color: "#000"}, {UserID: u[1], ChannelID: a, Active: false},
+		})
+	})
+	counts("after unsubscribing", map[channels.ID]int{b: 1})
+	mustUpdate(t, s, func(tx storage.Tx) error { return setActive(tx, u[0], true) })
+	counts("a reactivated user counts again", map[channels.ID]int{a: 1, b: 2})
+	err := s.Update(t.Context(), func(tx storage.Tx) error {
+		if err := tx.Subscriptions().Put([]channels.Subscription{{UserID: u[2], ChannelID: a, Active: true}}); err != nil {
+			return err
+		}
+		if err := setActive(tx, u[3], false); err != nil {
+			return err
+		}
+		return storage.ErrConflict
+	})
+	wantIs(t, "failed Update", err, storage.ErrConflict)
+	counts("a failed transaction leaves the counts", map[channels.ID]int{a: 1, b: 2})
+}
+
 func testChannelFolders(t *testing.T, open Opener) {
 	t.Run("Create, Get, Update and List", func(t *testing.T) {
 		s := open(t)

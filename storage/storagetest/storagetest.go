@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Invites", func(t *testing.T) { testInvites(t, open) })
 	t.Run("Channels", func(t *testing.T) { testChannels(t, open) })
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
+	t.Run("SubscriberCounts", func(t *testing.T) { testSubscriberCounts(t, open) })
 	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })
 	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
 	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })

@@ -1,0 +1,331 @@
+package chat
+
+import (
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// world is what channel decisions need from one transaction: the organization, every user,
+// every group (as a Membership), every channel, and, read as they are needed, the channels'
+// subscribers.
+//
+// Subscriptions are the largest table (every user times their channels), so the world never
+// reads all of them. It reads a channel's subscriber list when a decision needs that channel's
+// subscribers (watchers, subscriber lists, fan-out), a user's own subscriptions when decisions
+// about many channels are made for one user (preloadUser: register, channel lists), and the
+// subscriber counts of every channel in one read of the counts the store maintains.
+//
+// A read that fails in the middle of a decision panics with a worldLoadError, which view and
+// update turn back into the transaction's error (recoverWorld): the transaction fails as if
+// the read had been made up front, and the world's methods stay free of error plumbing.
+type world struct {
+	realm     realms.Realm
+	users     map[users.ID]users.User
+	all       []users.User // ascending by id
+	groups    []users.Group
+	groupByNm map[string]users.GroupID
+	groupName map[users.GroupID]string
+	m         *users.Membership
+	channels  []channels.Channel
+	byName    map[string]int // NormalizeName → index in channels
+	byID      map[channels.ID]int
+	linkify   markdown.Linkify // the organization's linkifiers; nil when none
+
+	subs storage.SubscriptionReader
+	// subscribers holds the active subscribers (ascending) of the channels read so far.
+	subscribers map[channels.ID][]users.ID
+	// subscribedTo holds the channels each preloaded user is actively subscribed to.
+	subscribedTo map[users.ID]map[channels.ID]bool
+	// counts is the store's subscriber counts, read on first use (nil before).
+	counts map[channels.ID]int
+
+	// msgs reads the channels' message activity (first_message_id) when a record needs it.
+	msgs     storage.MessageReader
+	activity map[channels.ID]storage.ChannelActivity
+}
+
+// worldLoadError carries a failed read of the world out of a decision (see world).
+type worldLoadError struct{ err error }
+
+// recoverWorld turns a worldLoadError panic into *err; other panics go on. It is deferred by
+// the transaction functions of view and update.
+func recoverWorld(err *error) {
+	if r := recover(); r != nil {
+		we, ok := r.(worldLoadError)
+		if !ok {
+			panic(r)
+		}
+		*err = we.err
+	}
+}
+
+// must stops the current decision when a read of the world failed.
+func (w *world) must(err error) {
+	if err != nil {
+		panic(worldLoadError{err})
+	}
+}
+
+// loadWorld reads the world. The readers come from one transaction (read-only or not).
+func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupReader, cr storage.ChannelReader, sr storage.SubscriptionReader) (*world, error) {
+	realm, err := rr.Get()
+	if err != nil {
+		return nil, err
+	}
+	all, err := ur.List()
+	if err != nil {
+		return nil, err
+	}
+	groups, err := gr.List()
+	if err != nil {
+		return nil, err
+	}
+	chs, err := cr.List()
+	if err != nil {
+		return nil, err
+	}
+	w := &world{
+		realm: realm, users: make(map[users.ID]users.User, len(all)), all: all, groups: groups,
+		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
+		channels: chs, byName: make(map[string]int, len(chs)), byID: make(map[channels.ID]int, len(chs)),
+		subs: sr, subscribers: map[channels.ID][]users.ID{}, subscribedTo: map[users.ID]map[channels.ID]bool{},
+	}
+	active := make(map[users.ID]bool, len(all))
+	for _, u := range all {
+		w.users[u.ID] = u
+		active[u.ID] = u.IsActive
+	}
+	for _, g := range groups {
+		w.groupByNm[g.Name] = g.ID
+		w.groupName[g.ID] = g.Name
+	}
+	w.m = users.NewMembership(groups, active)
+	for i, c := range chs {
+		w.byName[channels.NormalizeName(c.Name)] = i
+		w.byID[c.ID] = i
+	}
+	return w, nil
+}
+
+// loadWorldRead loads the world in a read-only transaction.
+func loadWorldRead(tx storage.ReadTx) (*world, error) {
+	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
+	if err != nil {
+		return nil, err
+	}
+	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	w.msgs = tx.Messages()
+	return w, err
+}
+
+// loadWorldWrite loads the world in a read-write transaction.
+func loadWorldWrite(tx storage.Tx) (*world, error) {
+	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
+	if err != nil {
+		return nil, err
+	}
+	w.linkify, err = linkifyFunc(tx.Linkifiers())
+	w.msgs = tx.Messages()
+	return w, err
+}
+
+// preloadChannels reads the subscriber lists of the given channels that are not read yet, in
+// one read.
+func (w *world) preloadChannels(ids []channels.ID) {
+	var missing []channels.ID
+	for _, id := range ids {
+		if _, ok := w.subscribers[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	rows, err := w.subs.ListForChannels(missing, true)
+	w.must(err)
+	for _, id := range missing {
+		w.subscribers[id] = []users.ID{}
+	}
+	// One backing array for every list (rows come grouped by channel); each list's capacity
+	// ends at its length, so addSubscribers copies instead of overwriting the next.
+	flat := make([]users.ID, len(rows))
+	for i, s := range rows {
+		flat[i] = s.UserID
+	}
+	for start := 0; start < len(rows); {
+		end := start + 1
+		for end < len(rows) && rows[end].ChannelID == rows[start].ChannelID {
+			end++
+		}
+		w.subscribers[rows[start].ChannelID] = flat[start:end:end]
+		start = end
+	}
+}
+
+// preloadUser reads u's own active subscriptions, so that decisions about many channels for
+// u do not read each channel's subscribers.
+func (w *world) preloadUser(u users.ID) {
+	if _, ok := w.subscribedTo[u]; ok || u == 0 {
+		return
+	}
+	rows, err := w.subs.ListForUsers([]users.ID{u})
+	w.must(err)
+	w.noteUserRows(u, rows)
+}
+
+// noteUserRows records rows, every subscription row of u read in this transaction, as u's
+// preloaded subscriptions.
+func (w *world) noteUserRows(u users.ID, rows []channels.Subscription) {
+	if _, ok := w.subscribedTo[u]; ok {
+		return
+	}
+	set := make(map[channels.ID]bool, len(rows))
+	for _, s := range rows {
+		if s.Active {
+			set[s.ChannelID] = true
+		}
+	}
+	w.subscribedTo[u] = set
+}
+
+// subscribersOf is the active subscribers of c, ascending (deactivated users included; see
+// activeSubscribers). The list belongs to the world: do not modify it.
+func (w *world) subscribersOf(c channels.ID) []users.ID {
+	l, ok := w.subscribers[c]
+	if !ok {
+		w.preloadChannels([]channels.ID{c})
+		l = w.subscribers[c]
+	}
+	return l
+}
+
+// channel returns the channel with id (ok false when unknown).
+func (w *world) channel(id channels.ID) (channels.Channel, bool) {
+	i, ok := w.byID[id]
+	if !ok {
+		return channels.Channel{}, false
+	}
+	return w.channels[i], true
+}
+
+// setChannel records a created or changed channel in the world.
+func (w *world) setChannel(c channels.Channel) {
+	if i, ok := w.byID[c.ID]; ok {
+		delete(w.byName, channels.NormalizeName(w.channels[i].Name))
+		w.channels[i] = c
+		w.byName[channels.NormalizeName(c.Name)] = i
+		return
+	}
+	w.channels = append(w.channels, c)
+	w.byID[c.ID] = len(w.channels) - 1
+	w.byName[channels.NormalizeName(c.Name)] = len(w.channels) - 1
+	if _, ok := w.subscribers[c.ID]; !ok {
+		w.subscribers[c.ID] = []users.ID{} // a new channel has no subscribers yet
+	}
+}
+
+// isSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
+// it is read, else from u's preloaded subscriptions, else by reading c's list.
+func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
+	if l, ok := w.subscribers[c]; ok {
+		_, found := slices.BinarySearch(l, u)
+		return found
+	}
+	if set, ok := w.subscribedTo[u]; ok {
+		return set[c]
+	}
+	_, found := slices.BinarySearch(w.subscribersOf(c), u)
+	return found
+}
+
+// addSubscribers records new active subscribers.
+func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
+	l := append(w.subscribersOf(c), ids...)
+	slices.Sort(l)
+	w.subscribers[c] = slices.Compact(l)
+	for _, u := range ids {
+		if set, ok := w.subscribedTo[u]; ok {
+			set[c] = true
+		}
+	}
+}
+
+// removeSubscribers records unsubscriptions.
+func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
+	w.subscribers[c] = slices.DeleteFunc(slices.Clone(w.subscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
+	for _, u := range ids {
+		if set, ok := w.subscribedTo[u]; ok {
+			delete(set, c)
+		}
+	}
+}
+
+// viewer is the access-rule view of u for channel c.
+func (w *world) viewer(c channels.ID, u users.User) channels.Viewer {
+	return channels.Viewer{User: u, Subscribed: w.isSubscribed(c, u.ID)}
+}
+
+func (w *world) metadata(c channels.Channel, u users.User) bool {
+	return channels.HasMetadataAccess(w.m, c, w.viewer(c.ID, u))
+}
+
+func (w *world) content(c channels.Channel, u users.User) bool {
+	return channels.HasContentAccess(w.m, c, w.viewer(c.ID, u))
+}
+
+// canSeeSubscribers reports whether u may know who is subscribed to c: metadata access and,
+// for private channels, a subscription or the right to administer.
+func (w *world) canSeeSubscribers(c channels.Channel, u users.User) bool {
+	if !w.metadata(c, u) {
+		return false
+	}
+	if !c.InviteOnly {
+		return true
+	}
+	v := w.viewer(c.ID, u)
+	return v.Subscribed || channels.CanAdminister(w.m, c, v) || u.Role.IsAdmin()
+}
+
+// watchers lists the active users with metadata access to c, ascending, leaving out skip.
+func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
+	w.subscribersOf(c.ID) // one read instead of one per user
+	out := make([]int64, 0, len(w.all))
+	for _, u := range w.all {
+		if !u.IsActive || slices.Contains(skip, u.ID) {
+			continue
+		}
+		if w.metadata(c, u) {
+			out = append(out, int64(u.ID))
+		}
+	}
+	return out
+}
+
+// activeSubscriberCount counts the non-deactivated subscribers of c: from its list when the
+// world holds it (it may have changed in this transaction), else from the store's counts.
+func (w *world) activeSubscriberCount(c channels.ID) int {
+	if l, ok := w.subscribers[c]; ok {
+		n := 0
+		for _, id := range l {
+			if w.users[id].IsActive {
+				n++
+			}
+		}
+		return n
+	}
+	if w.counts == nil {
+		counts, err := w.subs.Counts()
+		w.must(err)
+		w.counts = counts
+	}
+	return w.counts[c]
+}
+
+// groupID returns the id of a system group by name.
+func (w *world) groupID(name string) users.GroupID { return w.groupByNm[name] }
+
