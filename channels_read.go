@@ -223,7 +223,7 @@ type ChannelsState struct {
 // streamsState lists the channels viewer may see (web-public only for spectators); archived
 // ones only for clients with the archived_channels capability.
 func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
-	out := []ChannelRecord{}
+	out := make([]ChannelRecord, 0, len(w.channels))
 	for _, c := range w.channels {
 		if c.IsArchived && !archived {
 			continue

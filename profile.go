@@ -15,6 +15,9 @@ import (
 type profileRenderer struct {
 	include bool
 	values  map[users.ID]ProfileData
+	// none is the profile_data of users without values, one map shared by their records
+	// (records are never modified after rendering).
+	none ProfileData
 }
 
 // profileRenderer prepares the custom profile data of every user when include is set.
@@ -34,7 +37,10 @@ func (pr *profileRenderer) record(realm realms.Realm, viewer, u users.User, o re
 	if pr.include && !u.IsBot() {
 		data := pr.values[u.ID]
 		if data == nil {
-			data = ProfileData{}
+			if pr.none == nil {
+				pr.none = ProfileData{}
+			}
+			data = pr.none
 		}
 		rec.ProfileData = &data
 	}

@@ -128,16 +128,7 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	if p.fetches("realm") {
 		res.RealmState = s.realmState(realm)
 	}
-	if p.fetches("realm_user") {
-		clientGravatar := p.ClientGravatar == nil && viewer.ID != 0 || p.ClientGravatar != nil && *p.ClientGravatar
-		if res.RealmUserState, err = realmUserState(tx, realm, viewer, clientGravatar); err != nil {
-			return res, err
-		}
-	}
-	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
-		return res, err
-	}
-	// The channel and message sections share one world, read when the first needs it.
+	// The user, channel and message sections share one world, read when the first needs it.
 	w := sync.OnceValues(func() (*world, error) {
 		w, err := loadWorldRead(tx)
 		if err == nil {
@@ -145,6 +136,19 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 		}
 		return w, err
 	})
+	if p.fetches("realm_user") {
+		clientGravatar := p.ClientGravatar == nil && viewer.ID != 0 || p.ClientGravatar != nil && *p.ClientGravatar
+		w, err := w()
+		if err != nil {
+			return res, err
+		}
+		if res.RealmUserState, err = realmUserState(tx, w, viewer, clientGravatar); err != nil {
+			return res, err
+		}
+	}
+	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
+		return res, err
+	}
 	if err := channelsInitialState(tx, w, viewer, p, &res); err != nil {
 		return res, err
 	}
@@ -232,12 +236,10 @@ func (s *Service) realmState(realm realms.Realm) *RealmState {
 
 // realmUserState lists the users for viewer. Spectators see active users only, with hidden
 // emails.
-func realmUserState(tx storage.ReadTx, realm realms.Realm, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
-	all, err := tx.Users().List()
-	if err != nil {
-		return nil, err
-	}
-	st := &RealmUserState{RealmUsers: []UserRecord{}, RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
+func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
+	realm, all := w.realm, w.all
+	var err error
+	st := &RealmUserState{RealmUsers: make([]UserRecord, 0, len(all)), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
 	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
 	// Authenticated users get the custom profile data of every human user.
 	pr := &profileRenderer{include: viewer.ID != 0}
@@ -257,15 +259,7 @@ func realmUserState(tx storage.ReadTx, realm realms.Realm, viewer users.User, cl
 	if viewer.ID == 0 {
 		return st, nil
 	}
-	groups, err := tx.Groups().List()
-	if err != nil {
-		return nil, err
-	}
-	active := make(map[users.ID]bool, len(all))
-	for _, u := range all {
-		active[u.ID] = u.IsActive
-	}
-	m := users.NewMembership(groups, active)
+	m := w.m
 	st.AvatarSource = viewer.AvatarSource
 	st.AvatarURL = avatarURL(viewer)
 	st.AvatarURLMedium = avatarURL(viewer) + "&s=500"

@@ -3,7 +3,7 @@ package chat
 import (
 	"crypto/md5"
 	"encoding/hex"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/teamchat/chat/realms"
@@ -109,11 +109,11 @@ func apiEmail(realm realms.Realm, u users.User) string {
 
 // placeholderEmail is the API-only address of a user whose email is hidden.
 func placeholderEmail(realm realms.Realm, id users.ID) string {
-	return fmt.Sprintf("user%d@%s", id, realm.Host())
+	return "user" + strconv.FormatInt(int64(id), 10) + "@" + realm.Host()
 }
 
 // avatarURL is the Gravatar identicon URL of a user, versioned for cache busting.
 func avatarURL(u users.User) string {
 	sum := md5.Sum([]byte(strings.ToLower(u.Email)))
-	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&version=%d", hex.EncodeToString(sum[:]), u.AvatarVersion)
+	return "https://secure.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?d=identicon&version=" + strconv.Itoa(u.AvatarVersion)
 }

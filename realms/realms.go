@@ -2,6 +2,7 @@ package realms
 
 import (
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/teamchat/chat/users"
@@ -42,6 +43,17 @@ type Realm struct {
 // Host is the host part of the realm URL (used for placeholder emails); "zulip.invalid" when
 // the URL has none.
 func (r Realm) Host() string {
+	// Fast path for the usual scheme://host/ form (nothing after the host): every user record with a hidden email
+	// needs the host, so register calls this once per user.
+	for _, scheme := range []string{"https://", "http://"} {
+		if rest, ok := strings.CutPrefix(r.URL, scheme); ok {
+			host := strings.TrimSuffix(rest, "/")
+			if host != "" && strings.Trim(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") == "" {
+				return host
+			}
+			break
+		}
+	}
 	u, err := url.Parse(r.URL)
 	if err != nil || u.Hostname() == "" {
 		return "zulip.invalid"

@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
+	"sync/atomic"
 )
 
 // data is everything the store holds. Each area keeps its maps and sequences here and its
@@ -15,7 +16,10 @@ import (
 type data struct {
 	realm *realms.Realm
 
-	users       map[users.ID]users.User
+	users map[users.ID]users.User
+	// userList caches users ordered by id for List (nil when a write made it stale). Readers
+	// build it under the store's read lock, hence the atomic pointer.
+	userList    atomic.Pointer[[]users.User]
 	userSeq     users.ID
 	userByEmail map[string]users.ID
 	userByKey   map[string]users.ID

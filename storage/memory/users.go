@@ -2,6 +2,7 @@ package memory
 
 import (
 	"github.com/teamchat/chat/users"
+	"slices"
 )
 
 // userTx is the users accessor; j is nil in a read-only transaction.
@@ -60,7 +61,12 @@ func (a userTx) List() ([]users.User, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	return sortedValues(a.t.d.users, same), nil
+	if l := a.t.d.userList.Load(); l != nil {
+		return slices.Clone(*l), nil
+	}
+	l := sortedValues(a.t.d.users, same)
+	a.t.d.userList.Store(&l)
+	return slices.Clone(l), nil
 }
 
 func (a userTx) Create(u users.User) (users.ID, error) {
@@ -113,6 +119,9 @@ func (a userTx) checkUnique(u users.User, self users.ID) error {
 }
 
 func (a userTx) put(u users.User) {
+	// The cached list goes stale now and again if the write is rolled back.
+	a.t.d.userList.Store(nil)
+	a.j.undo = append(a.j.undo, func() { a.t.d.userList.Store(nil) })
 	setKey(a.j, a.t.d.users, u.ID, u)
 	setKey(a.j, a.t.d.userByEmail, users.NormalizeEmail(u.Email), u.ID)
 	if u.APIKey != "" {
