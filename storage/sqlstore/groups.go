@@ -101,7 +101,9 @@ func (a groupTx) GetByName(name string) (users.Group, error) {
 }
 
 func (a groupTx) List() ([]users.Group, error) {
-	return a.load("1 = 1")
+	return cachedList(a.t, groupsTable, &a.t.cache.groups, users.Group.Clone, func() ([]users.Group, error) {
+		return a.load("1 = 1")
+	})
 }
 
 func (a groupTx) ListForUser(u users.ID) ([]users.Group, error) {
@@ -109,6 +111,9 @@ func (a groupTx) ListForUser(u users.ID) ([]users.Group, error) {
 }
 
 func (a groupTx) Create(g users.Group) (users.GroupID, error) {
+	if err := a.t.bump(groupsTable); err != nil {
+		return 0, err
+	}
 	var id users.GroupID
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO user_groups (name, description, is_system_group, creator_id, date_created, deactivated, group_settings)
@@ -128,6 +133,9 @@ func (a groupTx) Create(g users.Group) (users.GroupID, error) {
 }
 
 func (a groupTx) Update(g users.Group) error {
+	if err := a.t.bump(groupsTable); err != nil {
+		return err
+	}
 	var res sql.Result
 	err := a.t.guarded(func() (err error) {
 		res, err = a.t.exec(`UPDATE user_groups SET name = ?, description = ?, is_system_group = ?,
@@ -157,6 +165,9 @@ func (a groupTx) Update(g users.Group) error {
 }
 
 func (a groupTx) AddMembers(id users.GroupID, members []users.ID) error {
+	if err := a.t.bump(groupsTable); err != nil {
+		return err
+	}
 	if err := a.exists(id); err != nil {
 		return err
 	}
@@ -164,6 +175,9 @@ func (a groupTx) AddMembers(id users.GroupID, members []users.ID) error {
 }
 
 func (a groupTx) RemoveMembers(id users.GroupID, members []users.ID) error {
+	if err := a.t.bump(groupsTable); err != nil {
+		return err
+	}
 	if err := a.exists(id); err != nil {
 		return err
 	}

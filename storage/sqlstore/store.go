@@ -20,6 +20,8 @@ type Store struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	cache caches // whole-table lists kept between transactions (cache.go)
 }
 
 // Compile-time conformance.
@@ -97,7 +99,7 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 		return nil, fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	t := &txn{ctx: ctx, tx: sqlTx, d: s.d}
+	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache}
 	done := false
 	defer func() {
 		if !done {
@@ -142,6 +144,9 @@ type txn struct {
 	retry  error // a statement lost a race: the whole closure is run again
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
+
+	cache *caches              // the Store's list caches
+	wrote map[cachedTable]bool // tables this transaction has written (cache.go)
 }
 
 // live reports the context's error, if any; every accessor call checks it first.

@@ -70,10 +70,15 @@ func (a userTx) GetMany(list []users.ID) ([]users.User, error) {
 }
 
 func (a userTx) List() ([]users.User, error) {
-	return scanAll(a.t, scanUser, "SELECT "+userColumns+" FROM users ORDER BY id")
+	return cachedList(a.t, usersTable, &a.t.cache.users, nil, func() ([]users.User, error) {
+		return scanAll(a.t, scanUser, "SELECT "+userColumns+" FROM users ORDER BY id")
+	})
 }
 
 func (a userTx) Create(u users.User) (users.ID, error) {
+	if err := a.t.bump(usersTable); err != nil {
+		return 0, err
+	}
 	var id users.ID
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO users (email, full_name, role, bot_type, bot_owner_id, is_active,
@@ -88,6 +93,9 @@ func (a userTx) Create(u users.User) (users.ID, error) {
 }
 
 func (a userTx) Update(u users.User) error {
+	if err := a.t.bump(usersTable); err != nil {
+		return err
+	}
 	var wasActive bool
 	if err := a.t.get("SELECT is_active FROM users WHERE id = ?", []any{u.ID}, &wasActive); err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("update user %d: %w", u.ID, err)

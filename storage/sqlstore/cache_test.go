@@ -1,0 +1,137 @@
+package sqlstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// TestListCacheFollowsWrites pins the whole-table caches of users and groups: a second store
+// on the same database (another process) sees every write of the first, a transaction sees
+// its own writes, and a rolled-back write leaves no trace in later reads.
+func TestListCacheFollowsWrites(t *testing.T) {
+	t.Parallel()
+	dsns := map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "chat.db") },
+		"postgres": func(t *testing.T) string { return freshSchema(t, postgresURL(t)) },
+	}
+	for name, dsn := range dsns {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src := dsn(t)
+			a, b := mustOpen(t, src), mustOpen(t, src)
+			ctx := context.Background()
+			names := func(s storage.Storage) (us, gs []string) {
+				t.Helper()
+				err := s.View(ctx, func(tx storage.ReadTx) error {
+					ul, err := tx.Users().List()
+					if err != nil {
+						return err
+					}
+					gl, err := tx.Groups().List()
+					for _, u := range ul {
+						us = append(us, u.FullName)
+					}
+					for _, g := range gl {
+						gs = append(gs, fmt.Sprintf("%s%v", g.Name, g.Members))
+					}
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return us, gs
+			}
+			want := func(s storage.Storage, what string, wantUsers, wantGroups string) {
+				t.Helper()
+				us, gs := names(s)
+				if got := fmt.Sprint(us); got != wantUsers {
+					t.Errorf("%s: users %s, want %s", what, got, wantUsers)
+				}
+				if got := fmt.Sprint(gs); got != wantGroups {
+					t.Errorf("%s: groups %s, want %s", what, got, wantGroups)
+				}
+			}
+			newUser := func(n int) users.User {
+				return users.User{Email: fmt.Sprintf("u%d@example.com", n), FullName: fmt.Sprintf("U%d", n),
+					Role: users.RoleMember, IsActive: true, APIKey: fmt.Sprintf("%032d", n), Timezone: "UTC",
+					DateJoined: time.Unix(1700000000, 0).UTC()}
+			}
+			var u1 users.ID
+			var g users.GroupID
+			if err := a.Update(ctx, func(tx storage.Tx) (err error) {
+				if u1, err = tx.Users().Create(newUser(1)); err != nil {
+					return err
+				}
+				g, err = tx.Groups().Create(users.Group{Name: "g", Members: []users.ID{u1}})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			want(a, "after the first write", "[U1]", fmt.Sprintf("[g[%d]]", u1))
+			want(b, "the other store", "[U1]", fmt.Sprintf("[g[%d]]", u1))
+
+			// b writes; a kept its lists and must notice.
+			if err := b.Update(ctx, func(tx storage.Tx) error {
+				u, err := tx.Users().Get(u1)
+				if err != nil {
+					return err
+				}
+				u.FullName = "Renamed"
+				if err := tx.Users().Update(u); err != nil {
+					return err
+				}
+				return tx.Groups().RemoveMembers(g, []users.ID{u1})
+			}); err != nil {
+				t.Fatal(err)
+			}
+			want(a, "after the other store's write", "[Renamed]", "[g[]]")
+
+			// A transaction sees its own writes; a rollback leaves nothing behind.
+			boom := errors.New("boom")
+			err := a.Update(ctx, func(tx storage.Tx) error {
+				if _, err := tx.Users().Create(newUser(2)); err != nil {
+					return err
+				}
+				if err := tx.Groups().AddMembers(g, []users.ID{u1}); err != nil {
+					return err
+				}
+				ul, err := tx.Users().List()
+				if err != nil {
+					return err
+				}
+				gl, err := tx.Groups().List()
+				if err != nil {
+					return err
+				}
+				if len(ul) != 2 || len(gl) != 1 || len(gl[0].Members) != 1 {
+					t.Errorf("inside the writing transaction: %d users, groups %+v", len(ul), gl)
+				}
+				return boom
+			})
+			if !errors.Is(err, boom) {
+				t.Fatalf("Update: %v, want boom", err)
+			}
+			want(a, "after a rollback", "[Renamed]", "[g[]]")
+			want(b, "after a rollback, other store", "[Renamed]", "[g[]]")
+
+			// Lists handed out are copies: changing one does not change the next.
+			if err := a.View(ctx, func(tx storage.ReadTx) error {
+				ul, err := tx.Users().List()
+				if err == nil {
+					ul[0].FullName = "scribbled"
+				}
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			want(a, "after modifying a returned list", "[Renamed]", "[g[]]")
+		})
+	}
+}
