@@ -15,6 +15,10 @@ import (
 // exactly what the transaction's snapshot holds, whichever process wrote last. A transaction
 // that has written the table reads it afresh (its version is not committed yet) and never
 // fills the cache.
+//
+// Only SQLite uses the caches. On PostgreSQL the version row would be a hot spot: writers run
+// SERIALIZABLE and concurrently, and two transactions bumping one row conflict, so concurrent
+// sign-ups would retry each other into failure; there the lists are read from the tables.
 
 // cachedTable names a table with a version row.
 type cachedTable string
@@ -40,7 +44,7 @@ type caches struct {
 // bump records a write to table in t: the first write of each table in a transaction bumps
 // its version.
 func (t *txn) bump(table cachedTable) error {
-	if t.wrote[table] {
+	if t.wrote[table] || t.d.postgres {
 		return nil
 	}
 	if _, err := t.exec("UPDATE table_versions SET version = version + 1 WHERE name = ?", string(table)); err != nil {
@@ -56,7 +60,7 @@ func (t *txn) bump(table cachedTable) error {
 // cachedList returns the rows of table as load reads them, through c. clone copies a row
 // so that callers may modify what they get.
 func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T) T, load func() ([]T, error)) ([]T, error) {
-	if t.wrote[table] || c == nil {
+	if t.wrote[table] || t.d.postgres {
 		return load()
 	}
 	var version int64

@@ -8,7 +8,8 @@ UPDATE channels SET subscriber_count = (
 	SELECT COUNT(*) FROM subscriptions s JOIN users u ON u.id = s.user_id
 	WHERE s.channel_id = channels.id AND s.active AND u.is_active);
 
--- A version per table whose whole contents the Service reads on most requests (users, groups):
+-- A version per table whose whole contents the Service reads on most requests (users, groups;
+-- used on SQLite only, see cache.go):
 -- every write to the table bumps it in the writing transaction, so a process may keep the
 -- last list it read and reuse it while the version it reads is unchanged.
 CREATE TABLE table_versions (
