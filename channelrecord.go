@@ -1,7 +1,6 @@
 package chat
 
 import (
-
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/users"

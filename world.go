@@ -328,4 +328,3 @@ func (w *world) activeSubscriberCount(c channels.ID) int {
 
 // groupID returns the id of a system group by name.
 func (w *world) groupID(name string) users.GroupID { return w.groupByNm[name] }
-
