@@ -56,6 +56,15 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		if _, ok := state["alert_words"]; ok {
 			state["alert_words"] = ev["alert_words"]
 		}
+	case "realm":
+		if ev["op"] != "update" {
+			t.Fatalf("no applier for realm op %v", ev["op"])
+		}
+		key := "realm_" + ev["property"].(string)
+		if _, ok := state[key]; !ok {
+			t.Fatalf("realm update of unknown setting %s", key)
+		}
+		state[key] = ev["value"]
 	default:
 		t.Fatalf("no applier for event %v", ev)
 	}

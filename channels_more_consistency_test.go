@@ -46,6 +46,14 @@ func channelsMoreConsistencyCases(general, secret func(*testing.T, *fixture)) []
 				Subscriptions: []string{"secret"}, Principals: chat.Principals{IDs: []users.ID{f.ids["guest"], f.ids["member"]}},
 			})))
 		}},
+		{method: "UpdateRealm", name: "new-channel announcements channel, then an announced channel", setup: both, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(ctx, f.actor("admin"), chat.UpdateRealmParams{NewStreamAnnouncementsStreamID: ptr(int64(id(t, f, "general")))})))
+			mustDo(t, "Subscribe", errOf(f.svc.Subscribe(ctx, f.actor("member"), chat.SubscribeParams{
+				Subscriptions: subs("news", "general"), Announce: true,
+				Principals: chat.Principals{IDs: []users.ID{f.ids["member"], f.ids["admin"], f.ids["guest"]}},
+			})))
+			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(ctx, f.actor("owner"), chat.UpdateRealmParams{NewStreamAnnouncementsStreamID: ptr(int64(-1))})))
+		}},
 		{method: "UpdateSubscriptions", name: "join a new channel and leave a private one", setup: both, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "UpdateSubscriptions", errOf(f.svc.UpdateSubscriptions(ctx, f.actor("member"), chat.UpdateSubscriptionsParams{
 				Add: subs("general", "lounge"), Delete: []string{"secret"},

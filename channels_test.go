@@ -130,7 +130,7 @@ func TestSubscribeCreatesChannel(t *testing.T) {
 		"rendered_description": "<p>A city in <strong>Italy</strong> with canals</p>",
 		"date_created":         float64(f.clock.Now().Unix()), "creator_id": float64(f.ids["member"]),
 		"invite_only": false, "is_web_public": false, "history_public_to_subscribers": true,
-		"message_retention_days": nil, "first_message_id": nil, "is_archived": false, "is_recently_active": false,
+		"message_retention_days": nil, "first_message_id": float64(1) /* the creation notice */, "is_archived": false, "is_recently_active": false,
 		"folder_id": nil, "topics_policy": "inherit", "stream_post_policy": float64(1), "is_announcement_only": false,
 		"stream_weekly_traffic": nil, "subscriber_count": float64(1),
 		"can_add_subscribers_group":              float64(c.CanAddSubscribersGroup.Group),
@@ -162,17 +162,18 @@ func TestSubscribeCreatesChannel(t *testing.T) {
 	for _, e := range evs {
 		kinds = append(kinds, fmt.Sprint(e["type"], "/", e["op"]))
 	}
-	if diff := cmp.Diff([]string{"stream/create", "subscription/add"}, kinds); diff != "" {
+	// Then first_message_id and the notification bot's notice of the channel's creation.
+	if diff := cmp.Diff([]string{"stream/create", "subscription/add", "stream/update", "message/<nil>"}, kinds); diff != "" {
 		t.Fatalf("member's events (-want +got):\n%s", diff)
 	}
 	add := evs[1]["subscriptions"].([]any)[0].(map[string]any)
 	if add["name"] != "Verona" || !cmp.Equal(add["subscribers"], []any{float64(f.ids["member"])}) {
 		t.Fatalf("subscription add = %v", add)
 	}
-	// Another member of the organization: stream create then peer_add.
+	// Another member of the organization: stream create, peer_add, then first_message_id.
 	evs = eventMaps(t, f.poll(t, "admin", qAdmin, -1, true))
 	wantPeer := map[string]any{"type": "subscription", "op": "peer_add", "stream_ids": []any{float64(c.ID)}, "user_ids": []any{float64(f.ids["member"])}}
-	if len(evs) != 2 || evs[0]["op"] != "create" || !cmp.Equal(evs[1], wantPeer) {
+	if len(evs) != 3 || evs[0]["op"] != "create" || !cmp.Equal(evs[1], wantPeer) || evs[2]["property"] != "first_message_id" {
 		t.Fatalf("admin's events = %v", evs)
 	}
 	// A guest cannot see a public channel it is not subscribed to: nothing.
@@ -384,7 +385,8 @@ func TestPrivateChannelVisibility(t *testing.T) {
 	for _, e := range eventMaps(t, f.poll(t, "member", qMember, -1, true)) {
 		kinds = append(kinds, fmt.Sprint(e["type"], "/", e["op"]))
 	}
-	if diff := cmp.Diff([]string{"stream/create", "subscription/add"}, kinds); diff != "" {
+	// Then the notification bot's direct message about the subscription.
+	if diff := cmp.Diff([]string{"stream/create", "subscription/add", "message/<nil>"}, kinds); diff != "" {
 		t.Fatalf("member's events (-want +got):\n%s", diff)
 	}
 }

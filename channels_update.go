@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -233,6 +234,11 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 			ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
 		}
 	}
+	for _, u := range targets {
+		if err := markLeftChannelsRead(tx, ev, w, u.ID, removedByChannel); err != nil {
+			return err
+		}
+	}
 	for _, c := range chs {
 		removed := removedByChannel[c.ID]
 		if len(removed) == 0 {
@@ -247,6 +253,50 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 		}
 		ev.add("stream", streamDeleteEvent(c.ID, false), lost)
 	}
+	return nil
+}
+
+// markLeftChannelsRead marks u's unread messages in the channels u just left as read, with
+// the update_message_flags event Zulip's mark_stream_messages_as_read job sends.
+func markLeftChannelsRead(tx storage.Tx, ev *events, w *world, u users.ID, removedByChannel map[channels.ID][]users.ID) error {
+	left := map[channels.ID]bool{}
+	for c, l := range removedByChannel {
+		if slices.Contains(l, u) {
+			left[c] = true
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	rows, err := tx.Messages().UserRowsWhere(u, 0, messages.FlagRead)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	ids := make([]messages.ID, len(rows))
+	for i, r := range rows {
+		ids[i] = r.MessageID
+	}
+	msgs, err := tx.Messages().GetMany(ids)
+	if err != nil {
+		return err
+	}
+	var unread []messages.ID
+	for _, m := range msgs {
+		if !m.IsDirect() && left[m.ChannelID] {
+			unread = append(unread, m.ID)
+		}
+	}
+	if len(unread) == 0 {
+		return nil
+	}
+	changed, err := tx.Messages().SetFlags(u, unread, messages.FlagRead, 0)
+	if err != nil || len(changed) == 0 {
+		return err
+	}
+	ev.add("update_message_flags", UpdateMessageFlagsEvent{
+		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
+		emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+	}, []int64{int64(u)})
 	return nil
 }
 

@@ -129,44 +129,62 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		if !slices.Contains(recipients, me.ID) {
 			recipients = append(recipients, me.ID)
 		}
-		rows := make([]messages.UserMessage, 0, len(recipients))
-		for _, id := range recipients {
-			var f messages.Flags
-			if id == me.ID && readBySender {
-				f |= messages.FlagRead
-			}
-			if id != me.ID {
-				f |= mentionFlags(content, w.users[id])
-			}
-			rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
-		}
-		firstOfChannel := !direct && w.firstMessageID(m.ChannelID) == nil
-		if m.ID, err = tx.Messages().Create(m, rows); err != nil {
+		read := func(id users.ID) bool { return id == me.ID && readBySender }
+		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
 			return err
 		}
 		res.ID = m.ID
-		if firstOfChannel {
-			c, _ := w.channel(m.ChannelID)
-			id := m.ID
-			ev.add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
-		}
-		byFlags := map[messages.Flags][]int64{}
-		var order []messages.Flags
-		for _, r := range rows {
-			if _, ok := byFlags[r.Flags]; !ok {
-				order = append(order, r.Flags)
-			}
-			byFlags[r.Flags] = append(byFlags[r.Flags], int64(r.UserID))
-		}
-		for _, f := range order {
-			ev.add("message", w.newMessageEvent(m, f), byFlags[f])
-		}
 		return nil
 	})
 	if err != nil {
 		return SendMessageResult{}, err
 	}
 	return res, nil
+}
+
+// deliverMessage stores m with one row per recipient, flagged read where read says so and
+// with the mentions of its content for everyone but the sender, and queues the message
+// events (and, for a channel's first message, the stream update of first_message_id). It is
+// the one path every message takes, whoever sends it. m.ID is set on return.
+func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
+	rows := make([]messages.UserMessage, 0, len(recipients))
+	for _, id := range recipients {
+		var f messages.Flags
+		if read(id) {
+			f |= messages.FlagRead
+		}
+		if id != m.SenderID {
+			f |= mentionFlags(m.Content, w.users[id])
+		}
+		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
+	}
+	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
+	var err error
+	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {
+		return err
+	}
+	if firstOfChannel {
+		c, _ := w.channel(m.ChannelID)
+		id := m.ID
+		if w.activity != nil {
+			a := w.activity[c.ID]
+			a.ChannelID, a.FirstMessageID = c.ID, id
+			w.activity[c.ID] = a
+		}
+		ev.add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
+	}
+	byFlags := map[messages.Flags][]int64{}
+	var order []messages.Flags
+	for _, r := range rows {
+		if _, ok := byFlags[r.Flags]; !ok {
+			order = append(order, r.Flags)
+		}
+		byFlags[r.Flags] = append(byFlags[r.Flags], int64(r.UserID))
+	}
+	for _, f := range order {
+		ev.add("message", w.newMessageEvent(*m, f), byFlags[f])
+	}
+	return nil
 }
 
 // activeSubscribers lists the active users subscribed to c, ascending.

@@ -75,8 +75,10 @@ func messagesConsistencyCases() []consistencyCase {
 			flags(t, f, "member", "add", "starred", get(f).ids[0], get(f).ids[2])
 		}},
 		{method: "SendMessage", name: "first message of a channel", setup: seed, run: func(t *testing.T, f *fixture) {
-			c := mustChannel(t, f, "fresh", chat.NewChannelSettings{}, "member", "guest")
-			mustSendToChannel(t, f, "member", c, "hello", "first")
+			// The channel's first message is the notification bot's notice of its creation.
+			res, err := f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{Name: "fresh", Subscribers: []users.ID{f.ids["member"], f.ids["guest"]}})
+			mustDo(t, "CreateChannel", err)
+			mustSendToChannel(t, f, "member", res.ID, "hello", "second")
 		}},
 		{method: "UpdateUserTopic", name: "mute then follow", setup: seed, run: func(t *testing.T, f *fixture) {
 			for _, p := range []topics.VisibilityPolicy{topics.PolicyMuted, topics.PolicyFollowed} {
@@ -397,7 +399,9 @@ func applyMutedTopics(t *testing.T, state, ev map[string]any) {
 // (member) mutes the topic, an administrator deletes it.
 func goldenTopicLifecycle(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
+	created, err := f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{Name: "Verona", Subscribers: []users.ID{f.ids["member"], f.ids["admin"]}})
+	mustDo(t, "CreateChannel", err)
+	c := created.ID
 	mustSendToChannel(t, f, "admin", c, "", "one")
 	mustSendToChannel(t, f, "admin", c, "", "two")
 	mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: "", VisibilityPolicy: topics.PolicyMuted}))

@@ -27,6 +27,7 @@ func mustChannel(t *testing.T, f *fixture, name string, settings chat.NewChannel
 	if err != nil {
 		t.Fatalf("CreateChannel(%s): %v", name, err)
 	}
+	dropNotices(t, f)
 	return res.ID
 }
 
@@ -149,3 +150,33 @@ type (
 )
 
 func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
+
+// dropNotices removes the notification bot's messages (the notices of channel creation) from
+// the store, for tests that count the users' own messages. Call it before registering queues.
+func dropNotices(t *testing.T, f *fixture) {
+	t.Helper()
+	err := f.store.Update(context.Background(), func(tx storage.Tx) error {
+		chs, err := tx.Channels().List()
+		if err != nil {
+			return err
+		}
+		ids := make([]channels.ID, len(chs))
+		for i, c := range chs {
+			ids[i] = c.ID
+		}
+		matches, err := tx.Messages().Query(storage.MessageQuery{HistoryChannels: ids, Limit: 1 << 20})
+		if err != nil {
+			return err
+		}
+		var drop []messages.ID
+		for _, m := range matches {
+			if m.Message.SenderID == chat.NotificationBotID {
+				drop = append(drop, m.Message.ID)
+			}
+		}
+		return tx.Messages().Delete(drop)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -197,7 +197,7 @@ func (s *Service) realmState(realm realms.Realm) *RealmState {
 		RealmAllowMessageEditing:              true,
 		RealmMessageContentEditLimitSeconds:   &editLimit,
 		RealmTopicsPolicy:                     "allow_empty_topic",
-		RealmNewStreamAnnouncementsStreamID:   -1,
+		RealmNewStreamAnnouncementsStreamID:   announcementsID(realm),
 		RealmSignupAnnouncementsStreamID:      -1,
 		RealmZulipUpdateAnnouncementsStreamID: -1,
 		RealmPlanType:                         1,
@@ -259,6 +259,9 @@ func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravat
 	if viewer.ID == 0 {
 		return st, nil
 	}
+	bot := userRecord(realm, viewer, notificationBot, recordOptions{})
+	bot.IsSystemBot = true
+	st.CrossRealmBots = append(st.CrossRealmBots, bot)
 	m := w.m
 	st.AvatarSource = viewer.AvatarSource
 	st.AvatarURL = avatarURL(viewer)

@@ -437,24 +437,16 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.watchers(c, added))
 	}
 
-	if len(created) > 0 {
-		s.announceNewChannels(tx, ev, me, created, op.announce)
-	}
 	if subscribingOthers && op.sendNewMsg {
 		res.NewSubscriptionMessagesSent = ptr(len(res.Subscribed) <= MaxBulkNewSubscriptionMessages)
+	}
+	if err := s.postNotices(tx, ev, w, subscriptionNotices(w, me, newByUser, created, op)); err != nil {
+		return SubscribeResult{}, nil, err
 	}
 	for k := range maps.Keys(res.Subscribed) {
 		slices.Sort(res.Subscribed[k])
 	}
 	return res, created, nil
-}
-
-// announceNewChannels is the hook for the notification bot's messages about created
-// channels: with announce, a message in the organization's new-channel announcements
-// channel (topic "new channels"); always, a message in topic "channel events" of each new
-// channel naming its creator. Messages do not exist yet, so it sends nothing; the messages
-// area fills it in.
-func (s *Service) announceNewChannels(tx storage.Tx, ev *events, creator users.User, created []channels.ID, announce bool) {
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -31,6 +31,8 @@ type UserRecord struct {
 	BotOwnerID     *users.ID      `json:"bot_owner_id"`
 	IsImportedStub bool           `json:"is_imported_stub"`
 	IsDeleted      bool           `json:"is_deleted,omitempty"`
+	// IsSystemBot is set in register's cross_realm_bots.
+	IsSystemBot bool `json:"is_system_bot,omitempty"`
 	// ProfileData is present only for humans when custom profile fields were requested.
 	ProfileData *ProfileData `json:"profile_data,omitempty"`
 }

@@ -100,6 +100,7 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		w.users[u.ID] = u
 		active[u.ID] = u.IsActive
 	}
+	w.users[NotificationBotID] = notificationBot // a sender of messages, not a member
 	for _, g := range groups {
 		w.groupByNm[g.Name] = g.ID
 		w.groupName[g.ID] = g.Name

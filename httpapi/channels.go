@@ -348,3 +348,13 @@ func (h *Handler) updateChannelFolder(r *request) (any, error) {
 	}
 	return h.svc.UpdateChannelFolder(r.ctx, r.actor, up)
 }
+
+// updateRealm serves PATCH /realm (the organization settings the Service supports).
+func (h *Handler) updateRealm(r *request) (any, error) {
+	var up chat.UpdateRealmParams
+	var err error
+	if up.NewStreamAnnouncementsStreamID, err = r.params.integer("new_stream_announcements_stream_id"); err != nil {
+		return nil, err
+	}
+	return h.svc.UpdateRealm(r.ctx, r.actor, up)
+}

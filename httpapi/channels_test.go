@@ -193,3 +193,37 @@ func TestLegacyUpdateSubscriptionsOverHTTP(t *testing.T) {
 		t.Fatalf("streams after refusals: %d %v", status, body)
 	}
 }
+
+func TestUpdateRealmAnnouncementsOverHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/channels/create", "iago@zulip.com", url.Values{"name": {"announce"}, "subscribers": {"[1,2]"}})
+	if status != 200 {
+		t.Fatalf("create: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/realm", "iago@zulip.com", url.Values{"new_stream_announcements_stream_id": {"99"}})
+	wantErr(t, status, body, http.StatusBadRequest, "BAD_REQUEST", "Invalid channel ID")
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/realm", "hamlet@zulip.com", url.Values{"new_stream_announcements_stream_id": {"1"}})
+	if status != 400 {
+		t.Fatalf("member: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/realm", "iago@zulip.com", url.Values{"new_stream_announcements_stream_id": {"1"}})
+	if status != 200 || body["new_stream_announcements_stream_id"] != 1.0 {
+		t.Fatalf("set: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
+		"subscriptions": {`[{"name":"fresh"}]`}, "announce": {"true"},
+	})
+	if status != 200 {
+		t.Fatalf("subscribe: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages", "iago@zulip.com", url.Values{
+		"anchor": {"newest"}, "num_before": {"1"}, "num_after": {"0"}, "apply_markdown": {"false"},
+		"narrow": {`[["channel","announce"],["topic","new channels"]]`},
+	})
+	msgs, _ := body["messages"].([]any)
+	if status != 200 || len(msgs) != 1 || msgs[0].(map[string]any)["content"] != "@_**King Hamlet|2** created a new channel #**fresh**." ||
+		msgs[0].(map[string]any)["sender_email"] != "notification-bot@zulip.com" {
+		t.Fatalf("announcement: %d %v", status, body)
+	}
+}

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
@@ -62,7 +63,7 @@ func TestMessagesOverHTTP(t *testing.T) {
 		t.Fatalf("dm narrow: %d %v", status, body)
 	}
 
-	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/4", hamlet, url.Values{"apply_markdown": {"false"}})
+	status, _, body = s.call(t, http.MethodGet, fmt.Sprintf("/api/v1/messages/%d", int64(ids[3])), hamlet, url.Values{"apply_markdown": {"false"}})
 	if status != 200 || body["raw_content"] != "dm by id" || body["message"].(map[string]any)["content"] != "dm by id" {
 		t.Fatalf("get one: %d %v", status, body)
 	}

@@ -86,6 +86,7 @@ func (h *Handler) table() []route {
 		{http.MethodPatch, "navigation_views/{fragment...}", authRequired, h.editNavigationView},
 		{http.MethodDelete, "navigation_views/{fragment...}", authRequired, h.removeNavigationView},
 		{http.MethodPatch, "settings", authRequired, h.updateSettings},
+		{http.MethodPatch, "realm", authRequired, h.updateRealm},
 		{http.MethodGet, "realm/profile_fields", authRequired, h.getCustomProfileFields},
 		{http.MethodPost, "realm/profile_fields", authRequired, h.createCustomProfileField},
 		{http.MethodPatch, "users/me/profile_data", authRequired, h.updateProfileData},

@@ -28,6 +28,9 @@ type Realm struct {
 	PasswordAuthEnabled bool
 	// EmptyTopicDisplayName is how the empty topic is shown to clients that do not know it.
 	EmptyTopicDisplayName string
+	// NewStreamAnnouncementsStreamID is the channel where the notification bot announces new
+	// channels; 0 means none.
+	NewStreamAnnouncementsStreamID int64
 
 	// Group permissions of the organization, as group settings.
 	CanCreatePublicChannelGroup    users.GroupSetting

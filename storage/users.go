@@ -14,6 +14,9 @@ type UserReader interface {
 	GetMany(ids []users.ID) ([]users.User, error)
 	// List returns every user, ascending by id.
 	List() ([]users.User, error)
+	// ActiveSince lists the users whose latest recorded activity (SetLastActive) is at or
+	// after t (Unix seconds), ascending by id.
+	ActiveSince(t int64) ([]users.ID, error)
 }
 
 // UserWriter reads and writes users.
@@ -24,4 +27,7 @@ type UserWriter interface {
 	Create(users.User) (users.ID, error)
 	// Update replaces a user. ErrNotFound for an unknown id; ErrConflict as for Create.
 	Update(users.User) error
+	// SetLastActive records that the user was active at t (Unix seconds). A time before the
+	// one recorded is ignored.
+	SetLastActive(id users.ID, t int64) error
 }

@@ -23,6 +23,7 @@ type data struct {
 	userSeq     users.ID
 	userByEmail map[string]users.ID
 	userByKey   map[string]users.ID
+	lastActive  map[users.ID]int64
 
 	groups      map[users.GroupID]users.Group
 	groupSeq    users.GroupID
@@ -78,6 +79,7 @@ func newData() *data {
 		users:       map[users.ID]users.User{},
 		userByEmail: map[string]users.ID{},
 		userByKey:   map[string]users.ID{},
+		lastActive:  map[users.ID]int64{},
 		groups:      map[users.GroupID]users.Group{},
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},

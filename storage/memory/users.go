@@ -1,8 +1,9 @@
 package memory
 
 import (
-	"github.com/teamchat/chat/users"
 	"slices"
+
+	"github.com/teamchat/chat/users"
 )
 
 // userTx is the users accessor; j is nil in a read-only transaction.
@@ -127,4 +128,28 @@ func (a userTx) put(u users.User) {
 	if u.APIKey != "" {
 		setKey(a.j, a.t.d.userByKey, u.APIKey, u.ID)
 	}
+}
+
+func (a userTx) ActiveSince(t int64) ([]users.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	var out []users.ID
+	for id, last := range a.t.d.lastActive {
+		if last >= t {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func (a userTx) SetLastActive(id users.ID, t int64) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if old, ok := a.t.d.lastActive[id]; !ok || t > old {
+		setKey(a.j, a.t.d.lastActive, id, t)
+	}
+	return nil
 }

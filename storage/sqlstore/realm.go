@@ -19,7 +19,7 @@ const realmGroupColumns = `can_create_public_channel_group, can_create_private_c
 
 const realmColumns = `name, description, icon_url, url, date_created, deactivated,
 	enable_spectator_access, waiting_period_threshold, default_email_visibility,
-	password_auth_enabled, empty_topic_display_name, ` + realmGroupColumns
+	password_auth_enabled, empty_topic_display_name, new_stream_announcements_stream_id, ` + realmGroupColumns
 
 func (a realmTx) Get() (realms.Realm, error) {
 	var r realms.Realm
@@ -28,7 +28,7 @@ func (a realmTx) Get() (realms.Realm, error) {
 	texts := make([]string, len(settings))
 	dest := []any{&r.Name, &r.Description, &r.IconURL, &r.URL, &created, &r.Deactivated,
 		&r.EnableSpectatorAccess, &r.WaitingPeriodThreshold, &r.DefaultEmailVisibility,
-		&r.PasswordAuthEnabled, &r.EmptyTopicDisplayName}
+		&r.PasswordAuthEnabled, &r.EmptyTopicDisplayName, &r.NewStreamAnnouncementsStreamID}
 	for i := range texts {
 		dest = append(dest, &texts[i])
 	}
@@ -47,12 +47,12 @@ func (a realmTx) Get() (realms.Realm, error) {
 func (a realmTx) Put(r realms.Realm) error {
 	args := []any{r.Name, r.Description, r.IconURL, r.URL, nanos(r.DateCreated), r.Deactivated,
 		r.EnableSpectatorAccess, r.WaitingPeriodThreshold, r.DefaultEmailVisibility,
-		r.PasswordAuthEnabled, r.EmptyTopicDisplayName}
+		r.PasswordAuthEnabled, r.EmptyTopicDisplayName, r.NewStreamAnnouncementsStreamID}
 	for _, s := range r.GroupSettings() {
 		args = append(args, groupSettingText(*s))
 	}
 	_, err := a.t.exec(`INSERT INTO realm (id, `+realmColumns+`)
-		VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET
 		name = excluded.name, description = excluded.description, icon_url = excluded.icon_url,
 		url = excluded.url, date_created = excluded.date_created, deactivated = excluded.deactivated,
@@ -61,6 +61,7 @@ func (a realmTx) Put(r realms.Realm) error {
 		default_email_visibility = excluded.default_email_visibility,
 		password_auth_enabled = excluded.password_auth_enabled,
 		empty_topic_display_name = excluded.empty_topic_display_name,
+		new_stream_announcements_stream_id = excluded.new_stream_announcements_stream_id,
 		can_create_public_channel_group = excluded.can_create_public_channel_group,
 		can_create_private_channel_group = excluded.can_create_private_channel_group,
 		can_create_web_public_channel_group = excluded.can_create_web_public_channel_group,

@@ -121,3 +121,20 @@ func (a userTx) Update(u users.User) error {
 	// The user's active subscriptions start or stop counting.
 	return recountSubscribers(a.t, "id IN (SELECT channel_id FROM subscriptions WHERE user_id = ? AND active)", u.ID)
 }
+
+func (a userTx) ActiveSince(t int64) ([]users.ID, error) {
+	return scanAll(a.t, func(r *sql.Rows) (users.ID, error) {
+		var id users.ID
+		return id, r.Scan(&id)
+	}, "SELECT user_id FROM user_activity WHERE last_active >= ? ORDER BY user_id", t)
+}
+
+func (a userTx) SetLastActive(id users.ID, t int64) error {
+	_, err := a.t.exec(`INSERT INTO user_activity (user_id, last_active) VALUES (?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active
+		WHERE user_activity.last_active < excluded.last_active`, id, t)
+	if err != nil {
+		return fmt.Errorf("set last active of user %d: %w", id, err)
+	}
+	return nil
+}

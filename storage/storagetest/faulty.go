@@ -107,6 +107,13 @@ func (w faultyUsers) Update(u users.User) error {
 	return w.UserWriter.Update(u)
 }
 
+func (w faultyUsers) SetLastActive(id users.ID, t int64) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserWriter.SetLastActive(id, t)
+}
+
 type faultyGroups struct {
 	storage.GroupWriter
 	f *Faulty

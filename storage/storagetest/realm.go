@@ -26,9 +26,10 @@ func testRealm(t *testing.T, open Opener) {
 			URL: "https://chat.acme.test", DateCreated: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 			EnableSpectatorAccess: true, WaitingPeriodThreshold: 3,
 			DefaultEmailVisibility: users.EmailVisibleAdmins, PasswordAuthEnabled: true,
-			EmptyTopicDisplayName:        "general chat",
-			CanCreatePublicChannelGroup:  users.Named(5),
-			CanCreatePrivateChannelGroup: users.GroupSetting{Members: []users.ID{1, 2}, Subgroups: []users.GroupID{3}},
+			EmptyTopicDisplayName:          "general chat",
+			NewStreamAnnouncementsStreamID: 7,
+			CanCreatePublicChannelGroup:    users.Named(5),
+			CanCreatePrivateChannelGroup:   users.GroupSetting{Members: []users.ID{1, 2}, Subgroups: []users.GroupID{3}},
 		}
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Realm().Put(want) })
 		mustView(t, s, func(tx storage.ReadTx) error {

@@ -1,6 +1,7 @@
 package storagetest
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/teamchat/chat/storage"
@@ -158,6 +159,52 @@ func testUsers(t *testing.T, open Opener) {
 			}
 			wantEqual(t, "GetMany ids", []users.ID{ids[1], ids[3]}, got)
 			return nil
+		})
+	})
+
+	t.Run("SetLastActive keeps the latest time and ActiveSince lists by it", func(t *testing.T) {
+		s := open(t)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Users().ActiveSince(0)
+			wantEqual(t, "ActiveSince on an empty store", 0, len(got))
+			return err
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for _, a := range []struct {
+				id users.ID
+				t  int64
+			}{{3, 100}, {1, 500}, {2, 300}, {3, 50}, {2, 700}} {
+				if err := tx.Users().SetLastActive(a.id, a.t); err != nil {
+					return err
+				}
+			}
+			// Visible later in the same transaction.
+			got, err := tx.Users().ActiveSince(600)
+			wantEqual(t, "ActiveSince(600) inside the transaction", []users.ID{2}, got)
+			return err
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Users().ActiveSince(100)
+			wantEqual(t, "ActiveSince(100): an older time does not replace a newer one", []users.ID{1, 2, 3}, got)
+			if err != nil {
+				return err
+			}
+			got, err = tx.Users().ActiveSince(101)
+			wantEqual(t, "ActiveSince(101)", []users.ID{1, 2}, got)
+			return err
+		})
+		boom := errors.New("boom")
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			if err := tx.Users().SetLastActive(9, 900); err != nil {
+				return err
+			}
+			return boom
+		})
+		wantIs(t, "rolled-back Update", err, boom)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Users().ActiveSince(800)
+			wantEqual(t, "ActiveSince after a rollback", 0, len(got))
+			return err
 		})
 	})
 }

@@ -1,0 +1,225 @@
+package chat
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// The notification bot is Zulip's cross-realm system bot that posts the server's own notices
+// (new channels, subscriptions by others). It is not stored with the organization's users: it
+// is listed in register's cross_realm_bots and known to every channel world, under an id far
+// above the ids the store hands out.
+const NotificationBotID users.ID = 1<<31 - 1
+
+// notificationBot is the notification bot's record.
+var notificationBot = users.User{
+	ID: NotificationBotID, Email: "notification-bot@zulip.com", FullName: "Notification Bot",
+	Role: users.RoleMember, BotType: users.BotGeneric, IsActive: true,
+	DateJoined: time.Unix(0, 0).UTC(), AvatarSource: users.AvatarGravatar, AvatarVersion: 1,
+	EmailVisibility: users.EmailVisibleEveryone,
+}
+
+// Topics of the notification bot's channel messages (Zulip's names).
+const (
+	newChannelsTopic   = "new channels"
+	channelEventsTopic = "channel events"
+	internalClient     = "Internal"
+)
+
+// silentMention is the Markdown of a mention of u that notifies nobody.
+func silentMention(u users.User) string { return fmt.Sprintf("@_**%s|%d**", u.FullName, u.ID) }
+
+// brokenLinkChars are the characters a #**channel** link cannot hold.
+var brokenLinkChars = regexp.MustCompile("[`>*&\\[\\]]|\\$\\$")
+
+// channelLink is the Markdown link to channel c: #**name**, or a plain link to its narrow when
+// the name holds characters the short form cannot.
+func channelLink(c channels.Channel) string {
+	if !brokenLinkChars.MatchString(c.Name) {
+		return "#**" + c.Name + "**"
+	}
+	escaped := brokenLinkChars.ReplaceAllStringFunc(c.Name, func(s string) string {
+		switch s {
+		case "`":
+			return "&#96;"
+		case ">":
+			return "&gt;"
+		case "*":
+			return "&#42;"
+		case "&":
+			return "&amp;"
+		case "$$":
+			return "&#36;&#36;"
+		case "[":
+			return "&#91;"
+		}
+		return "&#93;"
+	})
+	return fmt.Sprintf("[#%s](#narrow/channel/%d-%s)", escaped, c.ID, hashComponent(strings.ReplaceAll(c.Name, " ", "-")))
+}
+
+// hashComponent encodes s for a narrow URL fragment: percent-encoding with "." in place of
+// "%" (and "." itself written .2E).
+func hashComponent(s string) string {
+	var b strings.Builder
+	for _, r := range []byte(s) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.IndexByte("_-~*", r) >= 0:
+			b.WriteByte(r)
+		case r == '.':
+			b.WriteString(".2E")
+		default:
+			fmt.Fprintf(&b, ".%02X", r)
+		}
+	}
+	return b.String()
+}
+
+// channelCreatedNotice is the notification bot's message in a new channel's "channel events"
+// topic: its privacy, its creator and its description.
+func channelCreatedNotice(c channels.Channel, creator users.User) string {
+	var kind string
+	switch {
+	case c.IsWebPublic:
+		kind = "**Web-public**"
+	case !c.InviteOnly:
+		kind = "**Public**"
+	case c.HistoryPublicToSubscribers:
+		kind = "**Private, shared history**"
+	default:
+		kind = "**Private, protected history**"
+	}
+	desc := c.Description
+	if desc == "" {
+		desc = "*No description.*"
+	}
+	return fmt.Sprintf("%s channel created by %s. **Description:**\n```` quote\n%s\n````", kind, silentMention(creator), desc)
+}
+
+// newChannelsAnnouncement is the message of the new-channel announcements channel.
+func newChannelsAnnouncement(creator users.User, created []channels.Channel) string {
+	links := make([]string, len(created))
+	for i, c := range created {
+		links[i] = channelLink(c)
+	}
+	if len(created) == 1 {
+		return fmt.Sprintf("%s created a new channel %s.", silentMention(creator), links[0])
+	}
+	return fmt.Sprintf("%s created the following channels: %s.", silentMention(creator), strings.Join(links, ", "))
+}
+
+// subscribedYouMessage is the direct message telling a user that actor subscribed them to
+// the named channels.
+func subscribedYouMessage(actor users.User, names []string) string {
+	names = slices.Sorted(slices.Values(names))
+	if len(names) == 1 {
+		return fmt.Sprintf("%s subscribed you to #**%s**.", silentMention(actor), names[0])
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s subscribed you to the following channels:\n\n", silentMention(actor))
+	for _, n := range names {
+		fmt.Fprintf(&b, "* #**%s**\n", n)
+	}
+	return b.String()
+}
+
+// botNotice is one message of the notification bot: to topic of channel (when set) or to
+// user to. readBy is the user who caused it; the message is already read for them.
+type botNotice struct {
+	channel channels.ID
+	topic   string
+	to      users.ID
+	content string
+	readBy  users.ID
+}
+
+// postNotices sends the notification bot's messages in order through the path every message
+// takes. A channel message the bot cannot post (an archived channel, or a topics policy that
+// refuses the topic) is dropped, as Zulip drops an internal message it cannot send.
+func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []botNotice) error {
+	now := s.now().Unix()
+	for _, n := range notices {
+		m := messages.Message{
+			SenderID: NotificationBotID, Content: n.content, Rendered: markdown.RenderLinkified(n.content, w.linkify),
+			Timestamp: now, Client: internalClient,
+		}
+		var recipients []users.ID
+		if n.channel != 0 {
+			c, ok := w.channel(n.channel)
+			if !ok || c.IsArchived || effectiveTopicsPolicy(c) == channels.TopicsEmptyTopicOnly {
+				continue
+			}
+			m.ChannelID, m.Topic = c.ID, n.topic
+			recipients = w.activeSubscribers(c.ID)
+		} else {
+			m.Recipients = messages.Participants(NotificationBotID, []users.ID{n.to})
+			recipients = []users.ID{n.to}
+		}
+		read := func(id users.ID) bool { return id == n.readBy }
+		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// subscriptionNotices are the notification bot's messages after a subscribe request by
+// actor: a direct message to each other human newly subscribed to channels that existed
+// before (when send_new_subscription_messages allows it and at most
+// MaxBulkNewSubscriptionMessages users were subscribed), with announce the announcement of
+// the created channels in the organization's new-channel announcements channel, and a
+// message in the "channel events" topic of each created channel.
+func subscriptionNotices(w *world, actor users.User, newByUser map[users.ID][]channels.Subscription, created []channels.ID, op subscribeOp) []botNotice {
+	var out []botNotice
+	if op.sendNewMsg && len(newByUser) <= MaxBulkNewSubscriptionMessages {
+		for _, id := range slices.Sorted(maps.Keys(newByUser)) {
+			u := w.users[id]
+			if id == actor.ID || u.IsBot() {
+				continue
+			}
+			var names []string
+			for _, r := range newByUser[id] {
+				if c, ok := w.channel(r.ChannelID); ok && !slices.Contains(created, c.ID) {
+					names = append(names, c.Name)
+				}
+			}
+			if len(names) > 0 {
+				out = append(out, botNotice{to: id, content: subscribedYouMessage(actor, names), readBy: actor.ID})
+			}
+		}
+	}
+	if len(created) == 0 {
+		return out
+	}
+	chs := make([]channels.Channel, len(created))
+	for i, id := range created {
+		chs[i], _ = w.channel(id)
+	}
+	if op.announce && w.realm.NewStreamAnnouncementsStreamID != 0 {
+		out = append(out, botNotice{channel: channels.ID(w.realm.NewStreamAnnouncementsStreamID), topic: newChannelsTopic,
+			content: newChannelsAnnouncement(actor, chs), readBy: actor.ID})
+	}
+	for _, c := range chs {
+		out = append(out, botNotice{channel: c.ID, topic: channelEventsTopic, content: channelCreatedNotice(c, actor), readBy: actor.ID})
+	}
+	return out
+}
+
+// announcementsID is register's realm_new_stream_announcements_stream_id: -1 when unset.
+func announcementsID(r realms.Realm) int64 {
+	if r.NewStreamAnnouncementsStreamID == 0 {
+		return -1
+	}
+	return r.NewStreamAnnouncementsStreamID
+}
