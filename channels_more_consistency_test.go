@@ -27,7 +27,19 @@ func channelsMoreConsistencyCases(general, secret func(*testing.T, *fixture)) []
 		both(t, f)
 		mustDo(t, "CreateChannelFolder", errOf(f.svc.CreateChannelFolder(ctx, f.actor("admin"), chat.CreateChannelFolderParams{Name: "Work"})))
 	}
+	defaults := func(t *testing.T, f *fixture) {
+		both(t, f)
+		mustDo(t, "AddDefaultStream", errOf(f.svc.AddDefaultStream(ctx, f.actor("admin"), chat.DefaultStreamParams{StreamID: id(t, f, "general")})))
+		f.setUser(t, "admin", func(u *users.User) { u.CanCreateUsers = true })
+	}
 	return []consistencyCase{
+		{method: "ProvisionUser", name: "a human joins the default channels, a bot does not", setup: defaults, run: func(t *testing.T, f *fixture) {
+			mustProvision(t, f, chat.ProvisionUserParams{Email: "fresh@example.com", FullName: "Fresh Face"})
+			mustProvision(t, f, chat.ProvisionUserParams{Email: "fresh-bot@example.com", FullName: "Fresh Bot", BotType: users.BotGeneric, BotOwnerID: f.ids["member"]})
+		}},
+		{method: "CreateUser", name: "joins the default channels", setup: defaults, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "CreateUser", errOf(f.svc.CreateUser(ctx, f.actor("admin"), chat.CreateUserParams{Email: "made@example.com", Password: "long enough", FullName: "Made User"})))
+		}},
 		{method: "UpdateSubscriptionSettings", name: "mute, colour, notifications", setup: both, run: func(t *testing.T, f *fixture) {
 			for _, who := range []string{"member", "guest"} {
 				mustDo(t, "UpdateSubscriptionSettings", errOf(f.svc.UpdateSubscriptionSettings(ctx, f.actor(who), chat.UpdateSubscriptionSettingsParams{SubscriptionData: []chat.SubscriptionPropertyChange{

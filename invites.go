@@ -381,7 +381,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {
 			return err
 		}
-		return subscribeInvitee(tx, ev, inv, u.ID)
+		return subscribeNewUser(tx, ev, u.ID, inviteChannels(inv))
 	})
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
@@ -417,24 +417,39 @@ func joinInviteGroups(tx storage.Tx, ev *events, inv users.Invite, id users.ID) 
 	return nil
 }
 
-// subscribeInvitee subscribes the new user to the invitation's channels (and the default
-// channels when asked), skipping archived or deleted ones. The inviter's permission was
-// checked when the link was made.
-func subscribeInvitee(tx storage.Tx, ev *events, inv users.Invite, id users.ID) error {
+// inviteChannels chooses the channels an invitation subscribes its user to: its own, and the
+// default channels when it says so.
+func inviteChannels(inv users.Invite) func(channels.Channel) bool {
+	return func(c channels.Channel) bool {
+		return slices.Contains(inv.ChannelIDs, int64(c.ID)) || inv.IncludeRealmDefaultSubscriptions && c.IsDefault
+	}
+}
+
+// defaultChannel chooses the organization's default channels, which new users join.
+func defaultChannel(c channels.Channel) bool { return c.IsDefault }
+
+// subscribeNewUser subscribes a user being created to the channels want chooses (archived
+// ones left out), as Zulip's user creation does (bulk_add_subscriptions with
+// from_user_creation): the users who may know get peer_add, and the new user, who has no
+// queue yet, gets no events (register gives them their subscriptions). The permission was
+// checked when the channels were chosen (an invitation's by its inviter).
+func subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want func(channels.Channel) bool) error {
+	chs, err := tx.Channels().List()
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(chs, func(c channels.Channel) bool { return want(c) && !c.IsArchived }) {
+		return nil
+	}
 	w, err := loadWorldWrite(tx)
 	if err != nil {
 		return err
 	}
-	u := w.users[id]
 	var chosen []channels.Channel
 	for _, c := range w.channels {
-		wanted := slices.Contains(inv.ChannelIDs, int64(c.ID)) || inv.IncludeRealmDefaultSubscriptions && c.IsDefault
-		if wanted && !c.IsArchived {
+		if want(c) && !c.IsArchived {
 			chosen = append(chosen, c)
 		}
-	}
-	if len(chosen) == 0 {
-		return nil
 	}
 	used := map[string]bool{}
 	rows := make([]channels.Subscription, len(chosen))
@@ -445,25 +460,8 @@ func subscribeInvitee(tx storage.Tx, ev *events, inv users.Invite, id users.ID) 
 	if err := tx.Subscriptions().Put(rows); err != nil {
 		return err
 	}
-	var late []channels.Channel
 	for _, c := range chosen {
-		if !w.metadata(c, u) {
-			late = append(late, c)
-		}
 		w.addSubscribers(c.ID, []users.ID{id})
-	}
-	for _, c := range late {
-		ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, []int64{int64(id)})
-	}
-	recs := make([]SubscriptionRecord, len(rows))
-	for i, r := range rows {
-		c, _ := w.channel(r.ChannelID)
-		recs[i] = w.subscriptionRecord(c, r)
-		l := slices.Clone(w.subscribersOf(c.ID))
-		recs[i].Subscribers = &l
-	}
-	ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(id)})
-	for _, c := range chosen {
 		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.watchers(c, []users.ID{id}))
 	}
 	return nil

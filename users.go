@@ -38,16 +38,21 @@ type ProvisionUserResult struct {
 }
 
 // ProvisionUser creates a user or bot without an acting user (a trusted, server-side
-// operation). The user joins the system group of its role, and every active user of the
-// organization receives a realm_user add event.
+// operation). The user joins the system group of its role (a human also the default
+// channels), and every active user of the organization receives a realm_user add event.
 func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (ProvisionUserResult, error) {
 	u, err := s.newUser(p)
 	if err != nil {
 		return ProvisionUserResult{}, err
 	}
 	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u.ID, err = s.insertUser(tx, ev, u)
-		return err
+		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+			return err
+		}
+		if u.IsBot() {
+			return nil
+		}
+		return subscribeNewUser(tx, ev, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return ProvisionUserResult{}, err

@@ -387,8 +387,8 @@ type CreateUserResult struct {
 	UserID users.ID `json:"user_id"`
 }
 
-// CreateUser creates a member account. The actor must be an administrator holding the special
-// can_create_users permission.
+// CreateUser creates a member account, subscribed to the default channels. The actor must be
+// an administrator holding the special can_create_users permission.
 func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParams) (CreateUserResult, error) {
 	// Check the gate before hashing the password.
 	err := s.view(ctx, func(tx storage.ReadTx) error {
@@ -428,8 +428,10 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 		if !me.Role.IsAdmin() || !me.CanCreateUsers {
 			return errMustBeAdmin()
 		}
-		u.ID, err = s.insertUser(tx, ev, u)
-		return err
+		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+			return err
+		}
+		return subscribeNewUser(tx, ev, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return CreateUserResult{}, err
