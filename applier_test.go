@@ -52,6 +52,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyUserTopic(t, state, ev)
 	case "muted_topics":
 		applyMutedTopics(t, state, ev)
+	case "presence":
+		applyPresence(t, state, ev)
 	case "alert_words":
 		if _, ok := state["alert_words"]; ok {
 			state["alert_words"] = ev["alert_words"]
@@ -153,6 +155,10 @@ func applyPersonUpdate(state, person map[string]any, id, self float64) {
 			}
 		}
 		if active, ok := person["is_active"].(bool); ok {
+			if pr, ok := state["presences"].(map[string]any); ok && !active {
+				// Deactivated users have no presence.
+				delete(pr, fmt.Sprint(id))
+			}
 			state[key] = append(l[:i:i], l[i+1:]...)
 			dest := "realm_non_active_users"
 			if active {

@@ -65,15 +65,18 @@ type busMessage struct {
 // busEvent is one event on the wire. Payload is the event for every queue, unless Adapted is
 // set (a clientAdapter payload): then a queue gets Forms[Variants[its profile key]], and
 // nothing when its profile is missing. Narrow, for message events, carries what a queue's
-// narrow is matched against.
+// narrow is matched against. A presence event depends on one capability only: its Forms are
+// the legacy and the simplified form, and ByPresence says a queue picks by
+// simplified_presence_events (which the profiles leave out).
 type busEvent struct {
-	To       []int64           `json:"to"`
-	Type     string            `json:"type"`
-	Payload  json.RawMessage   `json:"p,omitempty"`
-	Forms    []json.RawMessage `json:"f,omitempty"`
-	Variants map[string]int    `json:"v,omitempty"`
-	Adapted  bool              `json:"a,omitempty"`
-	Narrow   *busNarrow        `json:"n,omitempty"`
+	To         []int64           `json:"to"`
+	Type       string            `json:"type"`
+	Payload    json.RawMessage   `json:"p,omitempty"`
+	Forms      []json.RawMessage `json:"f,omitempty"`
+	Variants   map[string]int    `json:"v,omitempty"`
+	Adapted    bool              `json:"a,omitempty"`
+	ByPresence bool              `json:"s,omitempty"`
+	Narrow     *busNarrow        `json:"n,omitempty"`
 }
 
 // busNarrow is what matchesQueueNarrow reads of a message.
@@ -117,7 +120,17 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 	m := busMessage{Events: make([]busEvent, len(list)), End: end}
 	for i, p := range list {
 		e := busEvent{To: p.recipients, Type: p.typ}
-		if a, ok := p.payload.(clientAdapter); ok {
+		if pc, ok := p.payload.(presenceChange); ok {
+			legacy, err := json.Marshal(pc.legacy)
+			if err != nil {
+				return nil, err
+			}
+			modern, err := json.Marshal(pc.modern)
+			if err != nil {
+				return nil, err
+			}
+			e.Forms, e.ByPresence = []json.RawMessage{legacy, modern}, true
+		} else if a, ok := p.payload.(clientAdapter); ok {
 			e.Variants = map[string]int{}
 			seen := map[string]int{}
 			for _, o := range busProfiles {
@@ -169,6 +182,12 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if n := b.ev.Narrow; n != nil && len(o.narrow) > 0 &&
 		!matchesQueueNarrow(o.narrow, MessageRecord{Type: n.Type, DisplayRecipient: n.Channel, SenderEmail: n.Sender}, n.Topic) {
 		return nil, false
+	}
+	if b.ev.ByPresence && len(b.ev.Forms) == 2 {
+		if o.capabilities.SimplifiedPresenceEvents {
+			return b.ev.Forms[1], true
+		}
+		return b.ev.Forms[0], true
 	}
 	if !b.ev.Adapted {
 		if len(b.ev.Payload) == 0 {

@@ -118,6 +118,7 @@ func TestBusMatchesInProcess(t *testing.T) {
 		{ApplyMarkdown: true, ClientGravatar: &no, ClientCapabilities: chat.ClientCapabilities{EmptyTopicName: true, LinkifierURLTemplate: true}},
 		{Narrow: [][]string{{"channel", "bus"}}},
 		{Narrow: [][]string{{"is", "dm"}}},
+		{ClientCapabilities: chat.ClientCapabilities{SimplifiedPresenceEvents: true}},
 	}
 	var got [2][][]map[string]any
 	for i, f := range []*fixture{local, viaBus} {
@@ -140,6 +141,7 @@ func TestBusMatchesInProcess(t *testing.T) {
 		c := mustChannel(t, f, "bus", chat.NewChannelSettings{}, "admin", "member")
 		mustSendToChannel(t, f, "member", c, "greetings", "**hello** channel")
 		mustSendDirect(t, f, "member", "*hello* admin", "admin")
+		f.report(t, "member", "active")
 		for j, q := range queues {
 			if i == 0 { // in process, the events are in the queues when the writes return
 				got[i] = append(got[i], eventJSON(t, nonHeartbeats(f.poll(t, "admin", q, -1, true))))

@@ -57,6 +57,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, invitesConsistencyCases()...)
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
+	cases = append(cases, presenceConsistencyCases()...)
 	return cases
 }
 
@@ -73,7 +74,7 @@ func mustProvision(t *testing.T, f *fixture, p chat.ProvisionUserParams) chat.Pr
 func snapshot(t *testing.T, f *fixture, name string) (string, map[string]any) {
 	t.Helper()
 	res, err := f.svc.RegisterQueue(context.Background(), f.actor(name), chat.RegisterQueueParams{
-		ClientCapabilities: allCapabilities,
+		ClientCapabilities: allCapabilities, SlimPresence: true,
 	})
 	if err != nil {
 		t.Fatalf("register %s: %v", name, err)
@@ -81,6 +82,10 @@ func snapshot(t *testing.T, f *fixture, name string) (string, map[string]any) {
 	state := toJSONMap(t, res)
 	delete(state, "queue_id")
 	delete(state, "last_event_id")
+	// Read-time values rather than state: when the presence data was read and the cursor a
+	// client keeps for its next presence poll (events do not carry it).
+	delete(state, "server_timestamp")
+	delete(state, "presence_last_update_id")
 	return *res.QueueID, state
 }
 

@@ -81,6 +81,7 @@ type RegisterQueueResult struct {
 	*UserSettingsState
 	*CustomProfileFieldsState
 	*AlertWordsState
+	*PresenceState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.
@@ -109,8 +110,8 @@ func (p *RegisterQueueParams) validate(anonymous bool) error {
 			return badRequest("Invalid 'include_subscribers' parameter for anonymous request")
 		}
 	}
-	if p.PresenceHistoryLimitDays != nil && *p.PresenceHistoryLimitDays < 0 {
-		return badRequest("presence_history_limit_days is too small")
+	if err := checkHistoryDays("presence_history_limit_days", p.PresenceHistoryLimitDays); err != nil {
+		return err
 	}
 	if len(p.EventTypes) > MaxEventTypes {
 		return badRequest("event_types is too long (limit: %d items)", MaxEventTypes)

@@ -153,6 +153,11 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 					return err
 				}
 			}
+			if name == "presence_enabled" {
+				if err := presenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
+					return err
+				}
+			}
 		}
 		if changed {
 			if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{me.ID: stored}); err != nil {

@@ -167,6 +167,11 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 			return res, err
 		}
 	}
+	if p.fetches("presence") {
+		if res.PresenceState, err = s.presenceState(tx, realm, viewer, p); err != nil {
+			return res, err
+		}
+	}
 	if p.fetches("alert_words") {
 		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
 			return res, err

@@ -117,6 +117,9 @@ func matrixRows() []matrixRow {
 		{method: "GET", path: "users/me/alert_words", want: authenticated()},
 		{method: "POST", path: "users/me/alert_words", params: map[string]string{"alert_words": `["lunch"]`}, want: authenticated()},
 		{method: "DELETE", path: "users/me/alert_words", params: map[string]string{"alert_words": `["lunch"]`}, want: authenticated()},
+		{method: "POST", path: "users/me/presence", params: map[string]string{"status": "active"}, want: authenticated().except("bot", 400)},
+		{method: "GET", path: "realm/presence", want: authenticated()},
+		{method: "GET", path: "users/{member}/presence", setup: memberPresence, want: authenticated()},
 		{method: "GET", path: "drafts", want: authenticated()},
 		{method: "POST", path: "drafts", params: map[string]string{"drafts": `[{"type":"","to":[],"topic":"","content":"hi"}]`}, want: authenticated()},
 		{method: "PATCH", path: "drafts/1", setup: memberDraft, params: map[string]string{"draft": `{"type":"","to":[],"topic":"","content":"edited"}`}, want: only("member").notFoundForOthers()},
@@ -182,6 +185,10 @@ var humanMembers = only("owner", "admin", "moderator", "member")
 func openGroup(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "owner", "POST", "user_groups/create", map[string]string{"name": "open", "description": "", "members": "[]",
 		"can_manage_group": "6", "can_add_members_group": "6"})
+}
+
+func memberPresence(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "users/me/presence", map[string]string{"status": "active"})
 }
 
 func memberDraft(t *testing.T, m *matrixOrg) {
@@ -327,6 +334,7 @@ func (m *matrixOrg) view(t *testing.T) map[string]any {
 		_ = json.Unmarshal(b, &state)
 		delete(state, "queue_id")
 		delete(state, "last_event_id")
+		delete(state, "server_timestamp") // when the presence data was read
 		out[who] = state
 	}
 	return out

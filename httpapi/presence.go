@@ -1,7 +1,10 @@
 package httpapi
 
 import (
+	"strconv"
+
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/users"
 )
 
 // getAlertWords serves GET /users/me/alert_words.
@@ -25,4 +28,53 @@ func (h *Handler) removeAlertWords(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.RemoveAlertWords(r.ctx, r.actor, chat.AlertWordsParams{AlertWords: words})
+}
+
+// updatePresence serves POST /users/me/presence.
+func (h *Handler) updatePresence(r *request) (any, error) {
+	var p chat.UpdatePresenceParams
+	var err error
+	if p.Status, err = r.params.requiredStr("status"); err != nil {
+		return nil, err
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"ping_only", &p.PingOnly}, {"new_user_input", &p.NewUserInput}, {"slim_presence", &p.SlimPresence}} {
+		if *b.dst, err = r.params.boolOr(b.name, false); err != nil {
+			return nil, err
+		}
+	}
+	if p.LastUpdateID, err = r.params.integer("last_update_id"); err != nil {
+		return nil, err
+	}
+	if p.HistoryLimitDays, err = r.params.integer("history_limit_days"); err != nil {
+		return nil, err
+	}
+	return h.svc.UpdatePresence(r.ctx, r.actor, p)
+}
+
+// getRealmPresence serves GET /realm/presence.
+func (h *Handler) getRealmPresence(r *request) (any, error) {
+	return h.svc.GetRealmPresence(r.ctx, r.actor, chat.GetRealmPresenceParams{})
+}
+
+// getUserPresence serves GET /users/{user_id_or_email}/presence (a number is an id).
+func (h *Handler) getUserPresence(r *request) (any, error) {
+	slim, err := r.params.boolOr("slim_presence", false)
+	if err != nil {
+		return nil, err
+	}
+	p := chat.GetUserPresenceParams{SlimPresence: slim}
+	key := r.path["user_id_or_email"]
+	if allDigits(key) {
+		id, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			return nil, chat.InvalidArgument("user_id", "")
+		}
+		p.UserID = users.ID(id)
+	} else {
+		p.Email = key
+	}
+	return h.svc.GetUserPresence(r.ctx, r.actor, p)
 }

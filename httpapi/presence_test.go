@@ -78,3 +78,61 @@ func TestDeactivateUserDeletesMessagesOverHTTP(t *testing.T) {
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/"+msg, "iago@zulip.com", nil)
 	wantErr(t, status, body, 400, "BAD_REQUEST", "Invalid message(s)")
 }
+
+func TestPresenceEndpoints(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/presence", "hamlet@zulip.com", url.Values{
+		"status": {"active"}, "new_user_input": {"true"}, "last_update_id": {"-1"}, "history_limit_days": {"365000"}})
+	pr, _ := body["presences"].(map[string]any)
+	if status != 200 || len(pr) != 1 || body["presence_last_update_id"] != float64(1) || body["server_timestamp"] == nil {
+		t.Fatalf("report: %d %v", status, body)
+	}
+	var hamlet string
+	for id := range pr {
+		hamlet = id
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/users/iago@zulip.com/presence", "hamlet@zulip.com", nil)
+	wantErr(t, status, body, 400, "BAD_REQUEST", "No presence data for iago@zulip.com")
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/users/me/presence", "iago@zulip.com", url.Values{"status": {"idle"}, "ping_only": {"true"}})
+	if status != 200 || body["presences"] != nil || body["presence_last_update_id"] != nil {
+		t.Errorf("ping_only: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/realm/presence", "iago@zulip.com", nil)
+	if pr, _ := body["presences"].(map[string]any); status != 200 || len(pr) != 2 || body["presence_last_update_id"] != nil {
+		t.Errorf("realm presence: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/users/"+hamlet+"/presence", "iago@zulip.com", nil)
+	if p, _ := body["presence"].(map[string]any); status != 200 || p["aggregated"] == nil || p["website"] == nil {
+		t.Errorf("user presence by id: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/users/hamlet@zulip.com/presence", "iago@zulip.com", url.Values{"slim_presence": {"true"}})
+	if p, _ := body["presence"].(map[string]any); status != 200 || p["active_timestamp"] == nil {
+		t.Errorf("user presence by email: %d %v", status, body)
+	}
+	for _, tc := range []struct {
+		name   string
+		method string
+		path   string
+		params url.Values
+		code   string
+		msg    string
+	}{
+		{"missing status", http.MethodPost, "users/me/presence", url.Values{}, "REQUEST_VARIABLE_MISSING", "Missing 'status' argument"},
+		{"unknown status", http.MethodPost, "users/me/presence", url.Values{"status": {"busy"}}, "BAD_REQUEST", "Invalid status: busy"},
+		{"ping_only not a boolean", http.MethodPost, "users/me/presence", url.Values{"status": {"active"}, "ping_only": {"1"}}, "BAD_REQUEST", "ping_only is not a boolean"},
+		{"last_update_id not an integer", http.MethodPost, "users/me/presence", url.Values{"status": {"active"}, "last_update_id": {`"5"`}}, "BAD_REQUEST", "last_update_id is not an integer"},
+		{"negative history", http.MethodPost, "users/me/presence", url.Values{"status": {"active"}, "history_limit_days": {"-3"}}, "BAD_REQUEST", "history_limit_days is too small"},
+		{"unknown user", http.MethodGet, "users/99999/presence", nil, "BAD_REQUEST", "No such user"},
+		{"slim_presence not a boolean", http.MethodGet, "users/" + hamlet + "/presence", url.Values{"slim_presence": {"yes"}}, "BAD_REQUEST", "slim_presence is not valid JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, _, body := s.call(t, tc.method, "/api/v1/"+tc.path, "iago@zulip.com", tc.params)
+			wantErr(t, status, body, 400, tc.code, tc.msg)
+		})
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/realm/presence", "iago@zulip.com", nil)
+	if pr, _ := body["presences"].(map[string]any); status != 200 || len(pr) != 2 {
+		t.Errorf("realm presence after refusals: %d %v", status, body)
+	}
+}
