@@ -19,37 +19,60 @@ import (
 //
 //  1. Inside the writing transaction, once the mutation has succeeded, the Service encodes the
 //     transaction's events (one message per transaction) and hands them to Bus.Publish with the
-//     transaction. The bus writes them in that transaction (PostgreSQL: NOTIFY), so the database
-//     delivers them when, and only if, the transaction commits, in commit order.
-//  2. Each process listens (Bus.Listen) and delivers every message to its own queues, in the
-//     order received. Queue-ending (a deactivated user's queues) travels in the same message.
+//     transaction. The bus records them in that transaction (PostgreSQL: a log row and a
+//     NOTIFY), so that they exist when, and only if, the transaction commits. Message ids
+//     increase in commit order.
+//  2. Each process listens (Bus.Listen) and delivers every message to its own queues, in
+//     commit order, remembering the id of the last one (busPos). Queue-ending (a deactivated
+//     user's queues) travels in the same message.
 //  3. Registration stays race-free across processes: the queue is created and the state read
 //     while this process delivers nothing (writeMu held shared), and the state's transaction
-//     reports which messages it already includes (Bus.Snapshot); those are never delivered to
-//     the new queue, so a commit is either in the state or in the queue, never both or neither.
-//  4. If the listening connection is lost, messages may have been missed: every local queue is
-//     ended (clients get BAD_EVENT_QUEUE_ID and register again) and the Service listens again;
-//     registration is refused (503) until it does.
+//     reports the id of the last message it includes (Bus.Position); the queue gets only the
+//     messages after it, so a commit is either in the state or in the queue, never both or
+//     neither.
+//  4. Listen delivers every message after a given id: first those already committed (from the
+//     bus's log), then the others as they commit. So a lost listening connection costs no
+//     event: the Service listens again from busPos (registrations are refused, 503, until it
+//     has caught up). Only when the log no longer holds every message after busPos (it keeps
+//     them for a retention period) are the local queues ended; their clients get
+//     BAD_EVENT_QUEUE_ID and register again.
+//  5. A graceful stop (Close) keeps the queues: under writeMu, so that nothing is delivered
+//     meanwhile, it saves every queue of this node (ids "NodeID:...") in the store together
+//     with the id after which its events are missing: the larger of busPos and the queue's
+//     registration position. Messages arriving after that are dropped. A Service started
+//     later with the same NodeID restores the queues and listens from the smallest saved id,
+//     so the log replays, in commit order, the messages committed while the process was down
+//     and those committed before the save but not yet delivered; each queue skips the ids at
+//     or below its own. Each message reaches each queue exactly once.
+//
+// Simpler designs fall short: saving only the queues loses the commits of the downtime; a
+// snapshot of transaction ids (pg_current_snapshot) says which commits a state includes but
+// not their order, so the restarted process could not replay them in commit order; handing
+// the queues to another process needs a second delivery path. The bus's log with ids in
+// commit order serves registration, reconnection and restart with one rule: "deliver the
+// messages after id N".
 //
 // Payloads travel as JSON (the encoding of saved queues); a payload that depends on the
 // client's register options (clientAdapter) travels in each distinct form it takes over
 // busProfiles, and a message event with what a queue's narrow is matched against.
 
 // Bus shares committed events between the processes on one store. Message ids are the bus's
-// own (PostgreSQL: transaction ids); the Service only passes them back to the function
-// Snapshot returned.
+// own; they increase in commit order (PostgreSQL: a sequence taken under a lock held until
+// commit).
 type Bus interface {
 	// Publish records msg in the writing transaction tx so that every listener receives it
 	// once tx commits, and never if it rolls back.
 	Publish(tx storage.Tx, msg []byte) error
-	// Snapshot reports, for the read transaction tx, which messages its snapshot already
-	// includes.
-	Snapshot(tx storage.ReadTx) (includes func(id uint64) bool, err error)
-	// Listen delivers every message published by any process, in commit order, until ctx
-	// ends or the connection is lost (it then returns an error: messages may have been
-	// missed). It calls ready once it is listening. ready and deliver are called from the
+	// Position returns the id of the last message that the read transaction tx's snapshot
+	// includes (0: none): it includes every message up to that id and none after.
+	Position(tx storage.ReadTx) (uint64, error)
+	// Listen delivers, in commit order, every message whose id is above after: first those
+	// already committed, then each as it commits, until ctx ends or the connection is lost
+	// (it then returns an error). Once caught up it calls ready(true). When the messages after
+	// `after` are no longer all available, it calls ready(false) before delivering anything
+	// and delivers from the current position on. ready and deliver are called from the
 	// goroutine that called Listen.
-	Listen(ctx context.Context, ready func(), deliver func(id uint64, msg []byte)) error
+	Listen(ctx context.Context, after uint64, ready func(complete bool), deliver func(id uint64, msg []byte)) error
 }
 
 // busStartTimeout bounds how long New waits for the bus to listen.
@@ -176,7 +199,7 @@ type busPayload struct {
 // forQueue returns the event's form for a queue with options o, or false when the queue must
 // not get it (its state already includes the event, or the adapter drops it).
 func (b busPayload) forQueue(o queueOptions) (any, bool) {
-	if o.cut != nil && o.cut.includes != nil && o.cut.includes(b.id) {
+	if o.cut != nil && b.id <= o.cut.after {
 		return nil, false
 	}
 	if n := b.ev.Narrow; n != nil && len(o.narrow) > 0 &&
@@ -202,10 +225,11 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	return b.ev.Forms[i], true
 }
 
-// busCut says which bus messages the state given at register already includes. It is filled
-// while the registration holds writeMu shared, before any delivery can reach the queue.
+// busCut says which bus messages a queue's state already includes: those up to after. It is
+// filled while the registration holds writeMu shared, before any delivery can reach the queue;
+// a restored queue gets the id after which its saved events end.
 type busCut struct {
-	includes func(id uint64) bool
+	after uint64
 }
 
 // publishInTx hands the transaction's events to the bus, inside the transaction.
@@ -227,12 +251,17 @@ func (s *Service) deliver(id uint64, msg []byte) {
 		// A message this process cannot read: its queues may lack events, so they end.
 		s.log.Error("unreadable event bus message; ending event queues", "err", err)
 		s.writeMu.Lock()
+		s.busPos = id
 		s.queues.DeleteAll()
 		s.writeMu.Unlock()
 		return
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if s.closed {
+		return // after the queues were saved: a restarted process replays it
+	}
+	s.busPos = id
 	for i := range m.Events {
 		e := &m.Events[i]
 		s.queues.Publish(e.To, e.Type, busPayload{id: id, ev: e})
@@ -242,8 +271,9 @@ func (s *Service) deliver(id uint64, msg []byte) {
 	}
 }
 
-// startBus starts listening and waits until the bus is ready.
-func (s *Service) startBus() error {
+// startBus starts listening after message id after and waits until the bus has caught up.
+func (s *Service) startBus(after uint64) error {
+	s.busPos = after
 	ctx, cancel := context.WithCancel(context.Background())
 	s.busStop = cancel
 	s.busDone = make(chan struct{})
@@ -266,14 +296,22 @@ func (s *Service) startBus() error {
 	}
 }
 
-// runBus listens until ctx ends, again after a lost connection.
+// runBus listens until ctx ends, again from the last delivered message after a lost
+// connection.
 func (s *Service) runBus(ctx context.Context, first chan<- error) {
 	defer close(s.busDone)
 	const maxBackoff = 5 * time.Second
 	backoff := 100 * time.Millisecond
 	for {
-		err := s.bus.Listen(ctx, func() {
+		s.writeMu.RLock()
+		after := s.busPos
+		s.writeMu.RUnlock()
+		err := s.bus.Listen(ctx, after, func(complete bool) {
 			s.writeMu.Lock()
+			if !complete {
+				s.log.Error("event bus messages missed (older than the bus keeps); event queues ended", "after", after)
+				s.queues.DeleteAll()
+			}
 			s.busUp = true
 			s.writeMu.Unlock()
 			backoff = 100 * time.Millisecond
@@ -286,17 +324,13 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 			return
 		}
 		s.writeMu.Lock()
-		wasUp := s.busUp
 		s.busUp = false
-		if wasUp {
-			s.queues.DeleteAll()
-		}
 		s.writeMu.Unlock()
 		if first != nil {
 			first <- err
 			return
 		}
-		s.log.Error("event bus connection lost; event queues ended", "err", err)
+		s.log.Error("event bus connection lost; listening again", "err", err)
 		select {
 		case <-ctx.Done():
 			return

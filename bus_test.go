@@ -15,52 +15,110 @@ import (
 )
 
 // fakeBus is an in-process chat.Bus over the memory store: the store serialises transactions
-// and Publish is the last step of a successful one, so publication order is commit order.
-// Holding hold pauses delivery, as a notification in flight would.
+// and Publish is the last step of a successful one, so publication order is commit order. It
+// keeps every message (ids from 1); messages up to pruned are gone. Holding hold pauses
+// delivery, as a notification in flight would.
 type fakeBus struct {
 	mu     sync.Mutex
-	lastID uint64
-	msgs   chan fakeMsg
+	log    [][]byte
+	pruned uint64
+	down   bool
+	wakes  map[chan struct{}]bool
 	fail   chan error
 	hold   sync.Mutex
 }
 
-type fakeMsg struct {
-	id  uint64
-	msg []byte
-}
-
 func newFakeBus() *fakeBus {
-	return &fakeBus{msgs: make(chan fakeMsg, 1000), fail: make(chan error, 1)}
+	return &fakeBus{wakes: map[chan struct{}]bool{}, fail: make(chan error, 1)}
 }
 
 func (b *fakeBus) Publish(_ storage.Tx, msg []byte) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.lastID++
-	b.msgs <- fakeMsg{b.lastID, append([]byte(nil), msg...)}
+	b.log = append(b.log, append([]byte(nil), msg...))
+	for w := range b.wakes {
+		select {
+		case w <- struct{}{}:
+		default:
+		}
+	}
 	return nil
 }
 
-func (b *fakeBus) Snapshot(storage.ReadTx) (func(uint64) bool, error) {
+func (b *fakeBus) Position(storage.ReadTx) (uint64, error) {
 	b.mu.Lock()
-	last := b.lastID
-	b.mu.Unlock()
-	return func(id uint64) bool { return id <= last }, nil
+	defer b.mu.Unlock()
+	return uint64(len(b.log)), nil
 }
 
-func (b *fakeBus) Listen(ctx context.Context, ready func(), deliver func(uint64, []byte)) error {
-	ready()
+// disconnect ends Listen with an error, and every Listen until reconnect.
+func (b *fakeBus) disconnect() {
+	b.mu.Lock()
+	b.down = true
+	b.mu.Unlock()
+	select {
+	case b.fail <- errors.New("connection lost"):
+	default:
+	}
+}
+
+func (b *fakeBus) reconnect() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.down = false
+}
+
+// prune forgets every message published so far.
+func (b *fakeBus) prune() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.pruned = uint64(len(b.log))
+}
+
+func (b *fakeBus) Listen(ctx context.Context, after uint64, ready func(bool), deliver func(uint64, []byte)) error {
+	b.mu.Lock()
+	if b.down {
+		b.mu.Unlock()
+		return errors.New("connection refused")
+	}
+	complete := after >= b.pruned
+	if !complete {
+		after = uint64(len(b.log))
+	}
+	wake := make(chan struct{}, 1)
+	b.wakes[wake] = true
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.wakes, wake)
+		b.mu.Unlock()
+	}()
+	if !complete {
+		ready(false)
+	}
 	for {
+		b.mu.Lock()
+		pending, down := b.log[after:], b.down
+		b.mu.Unlock()
+		if down {
+			return errors.New("connection lost")
+		}
+		for _, m := range pending {
+			after++
+			b.hold.Lock()
+			deliver(after, m)
+			b.hold.Unlock()
+		}
+		if complete && ready != nil {
+			ready(true)
+			ready = nil
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-b.fail:
 			return err
-		case m := <-b.msgs:
-			b.hold.Lock()
-			deliver(m.id, m.msg)
-			b.hold.Unlock()
+		case <-wake:
 		}
 	}
 }
@@ -203,15 +261,31 @@ func TestBusRegistrationCut(t *testing.T) {
 	}
 }
 
-// TestBusLoss: when the bus connection is lost, every queue ends (its events may be
-// incomplete) and clients can register again once the bus listens again.
+// TestBusLoss: when the bus connection is lost, the Service listens again from the last
+// message it got, so its queues miss nothing committed meanwhile; only when the bus no longer
+// holds those messages do the queues end, and clients register again.
 func TestBusLoss(t *testing.T) {
 	t.Parallel()
 	bus := newFakeBus()
 	f := newFixture(t, withBus(bus))
 	ctx := context.Background()
-	q := f.register(t, "member")
-	bus.fail <- errors.New("connection lost")
+	q := f.register(t, "member", "realm_user")
+	bus.disconnect()
+	if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "meanwhile@example.com", FullName: "Meanwhile"}); err != nil {
+		t.Fatal(err)
+	}
+	bus.reconnect()
+	if got := f.waitEvents(t, "member", q, 1); len(got) != 1 || got[0].Type != "realm_user" {
+		t.Fatalf("after a lost connection: %+v, want the realm_user event committed meanwhile", got)
+	}
+
+	// Messages the bus no longer holds: the queues end.
+	bus.disconnect()
+	if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "pruned@example.com", FullName: "Pruned"}); err != nil {
+		t.Fatal(err)
+	}
+	bus.prune()
+	bus.reconnect()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		_, err := f.svc.GetEvents(ctx, f.actor("member"), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
@@ -220,7 +294,7 @@ func TestBusLoss(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the queue survived the loss of the bus")
+			t.Fatal("the queue survived the loss of bus messages")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -81,8 +81,8 @@ type Options struct {
 	PasswordHashing PasswordHashing
 
 	// Bus shares events between several processes on one store (see Bus); nil keeps them in
-	// this process. With a Bus, queues are not saved by Close: clients of a stopped process
-	// register again.
+	// this process. With a Bus, Close saves this node's queues and a Service started later
+	// with the same NodeID continues them with every event committed in between.
 	Bus Bus
 	// NodeID names this process among those sharing the store; its queue ids are
 	// "NodeID:UUID", so that any process can tell which one holds a queue. Empty: plain UUIDs.
@@ -113,10 +113,12 @@ type Service struct {
 	// by Close miss no committed event.
 	closed bool
 
-	// bus is Options.Bus; busUp (under writeMu) says whether it is listening. busStop and
-	// busDone stop and wait for the listener.
+	// bus is Options.Bus; busUp (under writeMu) says whether it is listening, busPos (under
+	// writeMu) is the id of the last message delivered. busStop and busDone stop and wait for
+	// the listener.
 	bus     Bus
 	busUp   bool
+	busPos  uint64
 	busStop context.CancelFunc
 	busDone chan struct{}
 
@@ -194,23 +196,23 @@ func New(opts Options) (*Service, error) {
 		return nil, err
 	}
 	s.dummyHash = dummy
+	after, err := s.restoreQueues(context.Background())
+	if err != nil {
+		s.queues.Close()
+		return nil, fmt.Errorf("chat: restoring event queues: %w", err)
+	}
 	if s.bus != nil {
-		if err := s.startBus(); err != nil {
+		if err := s.startBus(after); err != nil {
 			s.queues.Close()
 			return nil, err
 		}
-		return s, nil
-	}
-	if err := s.restoreQueues(context.Background()); err != nil {
-		s.queues.Close()
-		return nil, fmt.Errorf("chat: restoring event queues: %w", err)
 	}
 	return s, nil
 }
 
 // Close ends every waiting long-poll, stops the Service's background work and saves the event
-// queues in the store, so that a Service started later on the same store continues them. It does
-// not close the store, which belongs to the caller.
+// queues in the store, so that a Service started later on the same store (with a Bus: with the
+// same NodeID) continues them. It does not close the store, which belongs to the caller.
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -218,9 +220,7 @@ func (s *Service) Close() error {
 		defer s.writeMu.Unlock()
 		s.closed = true
 		s.queues.Close()
-		if s.bus == nil {
-			err = s.saveQueues()
-		}
+		err = s.saveQueues()
 	})
 	s.stopBus()
 	return err

@@ -15,6 +15,8 @@ import (
 // pending events and last ids) in the store, and New restores them and appends a restart event
 // to each, so that clients keep their queue_id and last_event_id. The saved copies are removed
 // once restored, so after a crash (no Close) clients get BAD_EVENT_QUEUE_ID and register again.
+// Each process saves and restores the queues of its node (ids "NodeID:..."); with a Bus a
+// saved queue also records the bus message after which its events end (see Bus).
 
 // queueSaveTimeout bounds the store write of Close.
 const queueSaveTimeout = 30 * time.Second
@@ -37,6 +39,9 @@ type savedQueueState struct {
 	NextID       int64             `json:"next_id"`
 	NewestPruned int64             `json:"newest_pruned"`
 	LastActive   time.Time         `json:"last_active"`
+	// BusAfter, with a Bus, is the id of the last bus message the queue holds (or its state
+	// included): the restarted process delivers it the messages after.
+	BusAfter uint64 `json:"bus_after,omitempty"`
 }
 
 type savedQueueOptions struct {
@@ -62,13 +67,16 @@ func (o savedQueueOptions) options() queueOptions {
 		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow, capabilities: o.Capabilities}
 }
 
-// encodeQueue serialises a queue's state.
-func encodeQueue(q queue.Saved) (storage.SavedQueue, error) {
+// encodeQueue serialises a queue's state; busPos is the last bus message delivered.
+func encodeQueue(q queue.Saved, busPos uint64) (storage.SavedQueue, error) {
 	opts, _ := q.Data.(queueOptions)
 	st := savedQueueState{
 		EventTypes: q.EventTypes, IdleTimeout: q.IdleTimeout, Options: opts.saved(),
 		Events: make([]savedEvent, len(q.Events)), NextID: q.NextID, NewestPruned: q.NewestPruned,
-		LastActive: q.LastActive,
+		LastActive: q.LastActive, BusAfter: busPos,
+	}
+	if opts.cut != nil {
+		st.BusAfter = max(st.BusAfter, opts.cut.after)
 	}
 	for i, e := range q.Events {
 		payload, err := json.Marshal(e.Payload)
@@ -90,9 +98,13 @@ func decodeQueue(sq storage.SavedQueue) (queue.Saved, error) {
 	if err := json.Unmarshal(sq.State, &st); err != nil {
 		return queue.Saved{}, fmt.Errorf("queue %s: %w", sq.ID, err)
 	}
+	opts := st.Options.options()
+	if st.BusAfter > 0 {
+		opts.cut = &busCut{after: st.BusAfter}
+	}
 	q := queue.Saved{
 		ID: sq.ID, Owner: int64(sq.Owner), EventTypes: st.EventTypes, IdleTimeout: st.IdleTimeout,
-		Data: st.Options.options(), Events: make([]queue.Event, len(st.Events)), NextID: st.NextID,
+		Data: opts, Events: make([]queue.Event, len(st.Events)), NextID: st.NextID,
 		NewestPruned: st.NewestPruned, LastActive: st.LastActive,
 	}
 	for i, e := range st.Events {
@@ -105,16 +117,22 @@ func decodeQueue(sq storage.SavedQueue) (queue.Saved, error) {
 	return q, nil
 }
 
-// restoreQueues loads the queues saved by the last Close, restores them with a restart event and
-// removes the saved copies. Unreadable entries are logged and dropped.
-func (s *Service) restoreQueues(ctx context.Context) error {
+// restoreQueues loads the queues of this node saved by the last Close, restores them with a
+// restart event and removes the saved copies. Unreadable entries are logged and dropped. With a
+// Bus it returns the id after which the bus must deliver: the smallest a restored queue needs,
+// or, without restored queues, the current position.
+func (s *Service) restoreQueues(ctx context.Context) (after uint64, err error) {
+	prefix := nodePrefix(s.opts.NodeID)
 	var saved []storage.SavedQueue
-	err := s.store.View(ctx, func(tx storage.ReadTx) (err error) {
-		saved, err = tx.Queues().List()
+	err = s.store.View(ctx, func(tx storage.ReadTx) (err error) {
+		if saved, err = tx.Queues().List(prefix); err != nil || s.bus == nil {
+			return err
+		}
+		after, err = s.bus.Position(tx)
 		return err
 	})
 	if err != nil || len(saved) == 0 {
-		return err
+		return after, err
 	}
 	restored := make([]queue.Saved, 0, len(saved))
 	for _, sq := range saved {
@@ -123,25 +141,30 @@ func (s *Service) restoreQueues(ctx context.Context) error {
 			s.log.Warn("dropping unreadable saved event queue", "queue_id", sq.ID, "err", err)
 			continue
 		}
+		if o, _ := q.Data.(queueOptions); o.cut == nil {
+			after = 0
+		} else {
+			after = min(after, o.cut.after)
+		}
 		restored = append(restored, q)
 	}
-	if err := s.store.Update(ctx, func(tx storage.Tx) error { return tx.Queues().ReplaceAll(nil) }); err != nil {
-		return err
+	if err := s.store.Update(ctx, func(tx storage.Tx) error { return tx.Queues().ReplaceAll(prefix, nil) }); err != nil {
+		return 0, err
 	}
 	s.queues.Restore(restored, "restart", RestartEvent{
 		Type: "restart", ZulipVersion: ServiceVersion, ZulipMergeBase: "",
 		ZulipFeatureLevel: FeatureLevel, ServerGeneration: s.now().Unix(),
 	})
-	s.log.Info("restored event queues", "count", len(restored))
-	return nil
+	s.log.Info("restored event queues", "count", len(restored), "bus_after", after)
+	return after, nil
 }
 
-// saveQueues persists every live queue.
+// saveQueues persists every live queue of this node. The caller holds writeMu.
 func (s *Service) saveQueues() error {
 	snap := s.queues.Snapshot()
 	saved := make([]storage.SavedQueue, 0, len(snap))
 	for _, q := range snap {
-		sq, err := encodeQueue(q)
+		sq, err := encodeQueue(q, s.busPos)
 		if err != nil {
 			s.log.Warn("not saving event queue", "queue_id", q.ID, "err", err)
 			continue
@@ -150,7 +173,8 @@ func (s *Service) saveQueues() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), queueSaveTimeout)
 	defer cancel()
-	if err := s.store.Update(ctx, func(tx storage.Tx) error { return tx.Queues().ReplaceAll(saved) }); err != nil {
+	prefix := nodePrefix(s.opts.NodeID)
+	if err := s.store.Update(ctx, func(tx storage.Tx) error { return tx.Queues().ReplaceAll(prefix, saved) }); err != nil {
 		return fmt.Errorf("chat: saving event queues: %w", err)
 	}
 	return nil

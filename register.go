@@ -200,7 +200,7 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 			return err
 		}
 		if cut != nil {
-			cut.includes, err = s.bus.Snapshot(tx)
+			cut.after, err = s.bus.Position(tx)
 		}
 		return err
 	})

@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"time"
 
 	chat "github.com/teamchat/chat"
 )
@@ -13,8 +15,10 @@ import (
 // lives on the process that registered it, and its id says which.
 type QueueRouter interface {
 	// RouteQueue reports whether this process holds the queue; if not, target is the base URL
-	// of the process that does, or nil when that process is gone.
-	RouteQueue(ctx context.Context, queueID string) (local bool, target *url.URL, err error)
+	// of the process that does. Without a target, retry > 0 says that the process stopped
+	// gracefully and is expected back with its queues (retry after that long); retry 0 that
+	// it is gone.
+	RouteQueue(ctx context.Context, queueID string) (local bool, target *url.URL, retry time.Duration, err error)
 }
 
 // forwardedHeader marks a request forwarded by another process: it is never forwarded again,
@@ -22,8 +26,12 @@ type QueueRouter interface {
 const forwardedHeader = "X-Teamchat-Forwarded"
 
 // routeQueue forwards a GET or DELETE /events naming another process's queue to that process,
-// or answers BAD_EVENT_QUEUE_ID when the process is gone (its client registers again). It
-// reports whether it answered.
+// or answers BAD_EVENT_QUEUE_ID when the process is gone (its client registers again). While
+// the process restarts (a graceful stop, expected back with its saved queues) it answers 503
+// with Retry-After: Zulip's clients treat an error other than BAD_EVENT_QUEUE_ID as
+// transient and poll the same queue again, as they do through the 502 of a restarting Zulip
+// server, so they continue their queue once the process is back. It reports whether it
+// answered.
 func (h *Handler) routeQueue(w http.ResponseWriter, r *http.Request, p *params) bool {
 	if h.opts.Queues == nil || r.Header.Get(forwardedHeader) != "" {
 		return false
@@ -32,13 +40,18 @@ func (h *Handler) routeQueue(w http.ResponseWriter, r *http.Request, p *params) 
 	if !ok || id == "" {
 		return false
 	}
-	local, target, err := h.opts.Queues.RouteQueue(r.Context(), id)
+	local, target, retry, err := h.opts.Queues.RouteQueue(r.Context(), id)
 	switch {
 	case err != nil:
 		h.writeError(w, r, err)
 		return true
 	case local:
 		return false
+	case target == nil && retry > 0:
+		h.writeError(w, r, (&chat.Error{Code: chat.CodeBadRequest, Status: http.StatusServiceUnavailable,
+			Msg: "The server holding this event queue is restarting; try again"}).
+			With("retry-after", math.Ceil(retry.Seconds())))
+		return true
 	case target == nil:
 		h.writeError(w, r, chat.Errorf(chat.CodeBadEventQueueID, "Bad event queue ID: %s", id).With("queue_id", id))
 		return true

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/httpapi"
@@ -16,19 +17,22 @@ import (
 // router places queues "n1:..." at one URL; any other node is gone.
 type router struct{ n1 *url.URL }
 
-func (r router) RouteQueue(_ context.Context, id string) (bool, *url.URL, error) {
+func (r router) RouteQueue(_ context.Context, id string) (bool, *url.URL, time.Duration, error) {
 	node, _, ok := strings.Cut(id, ":")
 	switch {
 	case !ok || node == "front":
-		return true, nil, nil
+		return true, nil, 0, nil
 	case node == "n1":
-		return false, r.n1, nil
+		return false, r.n1, 0, nil
+	case node == "restarting":
+		return false, nil, 1500 * time.Millisecond, nil
 	}
-	return false, nil, nil
+	return false, nil, 0, nil
 }
 
 // TestForwardQueueRequests: GET and DELETE /events for another process's queue reach that
-// process with all their parameters; a queue of a gone process is BAD_EVENT_QUEUE_ID.
+// process with all their parameters; a queue of a gone process is BAD_EVENT_QUEUE_ID, one of
+// a restarting process 503 with Retry-After.
 func TestForwardQueueRequests(t *testing.T) {
 	t.Parallel()
 	owner := newServer(t, func(o *chat.Options) { o.NodeID = "n1" })
@@ -71,6 +75,12 @@ func TestForwardQueueRequests(t *testing.T) {
 	wantErr(t, status, body, 400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: "+gone)
 	if body["queue_id"] != gone || forwarded.Load() != 2 {
 		t.Errorf("gone node: body %v, %d forwarded; want queue_id and no forwarding", body, forwarded.Load())
+	}
+	restarting := "restarting:0e2b6c1e-0000-4000-8000-000000000000"
+	status, header, body := front.call(t, http.MethodGet, "/api/v1/events", as, url.Values{"queue_id": {restarting}, "last_event_id": {"-1"}})
+	if status != 503 || body["code"] == "BAD_EVENT_QUEUE_ID" || header.Get("Retry-After") != "2" || forwarded.Load() != 2 {
+		t.Errorf("restarting node: %d %v (Retry-After %q), %d forwarded; want 503, Retry-After 2, no forwarding",
+			status, body, header.Get("Retry-After"), forwarded.Load())
 	}
 	// Unauthenticated requests are refused before any routing.
 	status, _, body = front.call(t, http.MethodGet, "/api/v1/events", "", url.Values{"queue_id": {gone}, "last_event_id": {"-1"}})

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"net/url"
 	"strconv"
@@ -23,12 +24,12 @@ import (
 const (
 	DefaultHeartbeatInterval = 2 * time.Second
 	DefaultNodeTimeout       = 10 * time.Second
-	DefaultPayloadRetention  = 10 * time.Minute
+	DefaultLogRetention      = 10 * time.Minute
 )
 
-// maxInline is the largest notification payload sent inline; PostgreSQL refuses 8000 bytes
-// and more.
-const maxInline = 7900
+// maxInline is the largest message sent inline in a notification ("ID:" comes first);
+// PostgreSQL refuses payloads of 8000 bytes and more.
+const maxInline = 7850
 
 // Options configure a Bus.
 type Options struct {
@@ -43,8 +44,13 @@ type Options struct {
 	HeartbeatInterval time.Duration
 	// NodeTimeout is how old a heartbeat may be before its node counts as gone.
 	NodeTimeout time.Duration
-	// PayloadRetention is how long large payloads stay in chat_bus_payloads.
-	PayloadRetention time.Duration
+	// LogRetention is how long messages stay in chat_bus_log: a process that stopped (or lost
+	// its connection) longer ago cannot continue its queues.
+	LogRetention time.Duration
+	// RestartGrace is how long, after Close, the other processes answer requests for this
+	// node's queues with 503 (retry) rather than BAD_EVENT_QUEUE_ID, expecting it back with
+	// its saved queues. Zero: the node is not expected back.
+	RestartGrace time.Duration
 	// Logger receives the bus's logs; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -55,8 +61,10 @@ type Bus struct {
 	advertise *url.URL
 	pool      *pgxpool.Pool
 	channel   string
+	lockKey   int64
 	instance  string
 	log       *slog.Logger
+	routes    routeCache
 
 	stop      context.CancelFunc
 	wg        sync.WaitGroup
@@ -66,20 +74,30 @@ type Bus struct {
 // ErrNodeRunning: another live process already uses the node id.
 var ErrNodeRunning = errors.New("pgbus: another live process uses this node id")
 
-// schema creates the bus's tables.
+// schema creates the bus's tables: the log of messages (ids from a sequence), how far it was
+// pruned, and the nodes.
 const schema = `
-CREATE TABLE IF NOT EXISTS chat_bus_payloads (
-	id      BIGSERIAL PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS chat_bus_log (
+	id      BIGINT PRIMARY KEY,
 	created TIMESTAMPTZ NOT NULL DEFAULT now(),
 	body    BYTEA NOT NULL
 );
+CREATE INDEX IF NOT EXISTS chat_bus_log_created ON chat_bus_log (created);
+CREATE SEQUENCE IF NOT EXISTS chat_bus_log_ids;
+CREATE TABLE IF NOT EXISTS chat_bus_pruned (
+	one     BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (one),
+	through BIGINT NOT NULL
+);
+INSERT INTO chat_bus_pruned (one, through) VALUES (TRUE, 0) ON CONFLICT DO NOTHING;
+DROP TABLE IF EXISTS chat_bus_payloads;
 CREATE TABLE IF NOT EXISTS chat_bus_nodes (
 	node      TEXT PRIMARY KEY,
 	url       TEXT NOT NULL,
 	instance  TEXT NOT NULL,
 	started   TIMESTAMPTZ NOT NULL,
 	heartbeat TIMESTAMPTZ NOT NULL
-);`
+);
+ALTER TABLE chat_bus_nodes ADD COLUMN IF NOT EXISTS back_by TIMESTAMPTZ;`
 
 // Open connects, creates the tables if needed, announces the node and starts its heartbeat.
 func Open(ctx context.Context, opts Options) (*Bus, error) {
@@ -96,8 +114,8 @@ func Open(ctx context.Context, opts Options) (*Bus, error) {
 	if opts.NodeTimeout <= 0 {
 		opts.NodeTimeout = DefaultNodeTimeout
 	}
-	if opts.PayloadRetention <= 0 {
-		opts.PayloadRetention = DefaultPayloadRetention
+	if opts.LogRetention <= 0 {
+		opts.LogRetention = DefaultLogRetention
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -139,11 +157,14 @@ func (b *Bus) setup(ctx context.Context) error {
 			return err
 		}
 		b.channel = "teamchat_events_" + current
+		h := fnv.New64a()
+		h.Write([]byte(b.channel))
+		b.lockKey = int64(h.Sum64())
 		tag, err := tx.Exec(ctx, `
 INSERT INTO chat_bus_nodes (node, url, instance, started, heartbeat) VALUES ($1, $2, $3, now(), now())
 ON CONFLICT (node) DO UPDATE SET url = EXCLUDED.url, instance = EXCLUDED.instance,
-	started = EXCLUDED.started, heartbeat = EXCLUDED.heartbeat
-WHERE chat_bus_nodes.heartbeat < now() - $4::interval`,
+	started = EXCLUDED.started, heartbeat = EXCLUDED.heartbeat, back_by = NULL
+WHERE chat_bus_nodes.back_by IS NOT NULL OR chat_bus_nodes.heartbeat < now() - $4::interval`,
 			b.opts.Node, b.advertise.String(), b.instance, interval(b.opts.NodeTimeout))
 		if err != nil {
 			return err
@@ -164,52 +185,8 @@ func interval(d time.Duration) string {
 	return strconv.FormatInt(d.Microseconds(), 10) + " microseconds"
 }
 
-// cleanupEvery is how many heartbeats pass between deletions of expired payloads and of the
-// rows of nodes long gone.
-const cleanupEvery = 10
-
-// goneNodeRetention is how long the row of a silent node is kept (RouteQueue answers "gone"
-// either way).
-const goneNodeRetention = 24 * time.Hour
-
-// heartbeat refreshes the node's row, and now and then deletes expired payloads and the rows of
-// nodes long gone, until ctx ends.
-func (b *Bus) heartbeat(ctx context.Context) {
-	defer b.wg.Done()
-	tick := time.NewTicker(b.opts.HeartbeatInterval)
-	defer tick.Stop()
-	for beat := 1; ; beat++ {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		tag, err := b.pool.Exec(ctx, `UPDATE chat_bus_nodes SET heartbeat = now() WHERE node = $1 AND instance = $2`,
-			b.opts.Node, b.instance)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			b.log.Warn("event bus heartbeat failed", "err", err)
-		case tag.RowsAffected() == 0:
-			b.log.Error("event bus node row taken over by another process", "node", b.opts.Node)
-		}
-		if beat%cleanupEvery != 0 {
-			continue
-		}
-		if _, err := b.pool.Exec(ctx, `DELETE FROM chat_bus_payloads WHERE created < now() - $1::interval`,
-			interval(b.opts.PayloadRetention)); err != nil && ctx.Err() == nil {
-			b.log.Warn("event bus payload cleanup failed", "err", err)
-		}
-		if _, err := b.pool.Exec(ctx, `DELETE FROM chat_bus_nodes WHERE heartbeat < now() - $1::interval`,
-			interval(goneNodeRetention)); err != nil && ctx.Err() == nil {
-			b.log.Warn("event bus node cleanup failed", "err", err)
-		}
-	}
-}
-
-// Close stops the heartbeat, removes the node's row (its queues are gone with it) and closes
-// the connections.
+// Close stops the heartbeat and closes the connections. With a RestartGrace the node's row
+// says until when it is expected back; without, the row is deleted (its queues are gone).
 func (b *Bus) Close() error {
 	var err error
 	b.closeOnce.Do(func() {
@@ -217,7 +194,12 @@ func (b *Bus) Close() error {
 		b.wg.Wait()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_, err = b.pool.Exec(ctx, `DELETE FROM chat_bus_nodes WHERE node = $1 AND instance = $2`, b.opts.Node, b.instance)
+		if b.opts.RestartGrace > 0 {
+			_, err = b.pool.Exec(ctx, `UPDATE chat_bus_nodes SET back_by = now() + $3::interval WHERE node = $1 AND instance = $2`,
+				b.opts.Node, b.instance, interval(b.opts.RestartGrace))
+		} else {
+			_, err = b.pool.Exec(ctx, `DELETE FROM chat_bus_nodes WHERE node = $1 AND instance = $2`, b.opts.Node, b.instance)
+		}
 		b.pool.Close()
 	})
 	return err
@@ -235,25 +217,29 @@ func sqlTx(tx any) (storage.SQLTx, error) {
 	return s, nil
 }
 
-// Publish notifies msg in tx: inline when it fits, else through chat_bus_payloads.
+// Publish appends msg to the log in tx and notifies it: inline when it fits, else as a
+// reference to its log row. The id comes from a sequence taken under a transaction-level
+// advisory lock, held until commit, so that ids increase in commit order and the commits
+// visible in any snapshot are exactly those up to some id. (NOTIFY already serialises the
+// commits of notifying transactions; the lock extends that to the few statements of Publish.)
 func (b *Bus) Publish(tx storage.Tx, msg []byte) error {
 	s, err := sqlTx(tx)
 	if err != nil {
 		return err
 	}
-	var xid int64
-	if err := s.QueryRowSQL(`SELECT pg_current_xact_id()::text::bigint`, nil, &xid); err != nil {
+	if err := s.ExecSQL(`SELECT pg_advisory_xact_lock(?)`, b.lockKey); err != nil {
 		return fmt.Errorf("pgbus: %w", err)
 	}
-	payload := strconv.FormatInt(xid, 10) + ":"
-	if len(payload)+len(msg) <= maxInline {
+	var id int64
+	if err := s.QueryRowSQL(`INSERT INTO chat_bus_log (id, body) VALUES (nextval('chat_bus_log_ids'), ?) RETURNING id`,
+		[]any{msg}, &id); err != nil {
+		return fmt.Errorf("pgbus: logging a message: %w", err)
+	}
+	payload := strconv.FormatInt(id, 10) + ":"
+	if len(msg) <= maxInline {
 		payload += string(msg)
 	} else {
-		var id int64
-		if err := s.QueryRowSQL(`INSERT INTO chat_bus_payloads (body) VALUES (?) RETURNING id`, []any{msg}, &id); err != nil {
-			return fmt.Errorf("pgbus: storing a large payload: %w", err)
-		}
-		payload += "@" + strconv.FormatInt(id, 10)
+		payload += "@"
 	}
 	if err := s.ExecSQL(`SELECT pg_notify(?, ?)`, b.channel, payload); err != nil {
 		return fmt.Errorf("pgbus: notify: %w", err)
@@ -261,128 +247,16 @@ func (b *Bus) Publish(tx storage.Tx, msg []byte) error {
 	return nil
 }
 
-// Snapshot reads the snapshot of tx and reports which transaction ids it includes.
-func (b *Bus) Snapshot(tx storage.ReadTx) (func(id uint64) bool, error) {
+// Position returns the id of the last message that tx's snapshot includes.
+func (b *Bus) Position(tx storage.ReadTx) (uint64, error) {
 	s, err := sqlTx(tx)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	var text string
-	if err := s.QueryRowSQL(`SELECT pg_current_snapshot()::text`, nil, &text); err != nil {
-		return nil, fmt.Errorf("pgbus: %w", err)
+	var id int64
+	if err := s.QueryRowSQL(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM chat_bus_log), (SELECT through FROM chat_bus_pruned))`,
+		nil, &id); err != nil {
+		return 0, fmt.Errorf("pgbus: %w", err)
 	}
-	snap, err := parseSnapshot(text)
-	if err != nil {
-		return nil, err
-	}
-	return snap.includes, nil
-}
-
-// snapshot is a parsed pg_snapshot: xmin:xmax:xip,...
-type snapshot struct {
-	xmin, xmax uint64
-	inProgress map[uint64]bool
-}
-
-func parseSnapshot(text string) (snapshot, error) {
-	parts := strings.Split(text, ":")
-	bad := fmt.Errorf("pgbus: unreadable snapshot %q", text)
-	if len(parts) != 3 {
-		return snapshot{}, bad
-	}
-	var s snapshot
-	var err error
-	if s.xmin, err = strconv.ParseUint(parts[0], 10, 64); err != nil {
-		return snapshot{}, bad
-	}
-	if s.xmax, err = strconv.ParseUint(parts[1], 10, 64); err != nil {
-		return snapshot{}, bad
-	}
-	if parts[2] != "" {
-		s.inProgress = map[uint64]bool{}
-		for _, x := range strings.Split(parts[2], ",") {
-			id, err := strconv.ParseUint(x, 10, 64)
-			if err != nil {
-				return snapshot{}, bad
-			}
-			s.inProgress[id] = true
-		}
-	}
-	return s, nil
-}
-
-// includes reports whether a transaction is visible in the snapshot (as
-// pg_visible_in_snapshot, for committed transactions).
-func (s snapshot) includes(xid uint64) bool {
-	if xid < s.xmin {
-		return true
-	}
-	return xid < s.xmax && !s.inProgress[xid]
-}
-
-// Listen delivers the bus's messages until ctx ends or the connection fails.
-func (b *Bus) Listen(ctx context.Context, ready func(), deliver func(id uint64, msg []byte)) error {
-	conn, err := pgx.ConnectConfig(ctx, b.pool.Config().ConnConfig.Copy())
-	if err != nil {
-		return fmt.Errorf("pgbus: listen: %w", err)
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{b.channel}.Sanitize()); err != nil {
-		return fmt.Errorf("pgbus: listen: %w", err)
-	}
-	ready()
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return fmt.Errorf("pgbus: listen: %w", err)
-		}
-		xidText, rest, ok := strings.Cut(n.Payload, ":")
-		xid, perr := strconv.ParseUint(xidText, 10, 64)
-		if !ok || perr != nil {
-			return fmt.Errorf("pgbus: unreadable notification %.40q", n.Payload)
-		}
-		msg := []byte(rest)
-		if ref, large := strings.CutPrefix(rest, "@"); large {
-			row, err := strconv.ParseInt(ref, 10, 64)
-			if err != nil {
-				return fmt.Errorf("pgbus: unreadable notification %.40q", n.Payload)
-			}
-			if err := conn.QueryRow(ctx, `SELECT body FROM chat_bus_payloads WHERE id = $1`, row).Scan(&msg); err != nil {
-				return fmt.Errorf("pgbus: reading large payload %d: %w", row, err)
-			}
-		}
-		deliver(xid, msg)
-	}
-}
-
-// RouteQueue says where an event queue lives: local when this node holds it (or its id names
-// no node), otherwise the advertised URL of its node, or nil when that node is gone.
-func (b *Bus) RouteQueue(ctx context.Context, queueID string) (local bool, target *url.URL, err error) {
-	node, _, ok := strings.Cut(queueID, ":")
-	if !ok || node == b.opts.Node {
-		return true, nil, nil
-	}
-	var (
-		raw   string
-		alive bool
-	)
-	err = b.pool.QueryRow(ctx, `SELECT url, heartbeat >= now() - $2::interval FROM chat_bus_nodes WHERE node = $1`,
-		node, interval(b.opts.NodeTimeout)).Scan(&raw, &alive)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil, nil
-	}
-	if err != nil {
-		return false, nil, fmt.Errorf("pgbus: %w", err)
-	}
-	if !alive {
-		return false, nil, nil
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return false, nil, fmt.Errorf("pgbus: node %s: %w", node, err)
-	}
-	return false, u, nil
+	return uint64(id), nil
 }

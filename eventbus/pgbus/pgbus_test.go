@@ -100,12 +100,16 @@ func testDSN(t *testing.T) string {
 	return base + sep + "search_path=" + schema
 }
 
-func mustOpen(t *testing.T, dsn, node string) *pgbus.Bus {
+func mustOpen(t *testing.T, dsn, node string, opts ...func(*pgbus.Options)) *pgbus.Bus {
 	t.Helper()
-	b, err := pgbus.Open(context.Background(), pgbus.Options{
+	o := pgbus.Options{
 		URL: dsn, Node: node, AdvertiseURL: "http://" + node + ".example:9991",
 		HeartbeatInterval: 100 * time.Millisecond, NodeTimeout: 2 * time.Second,
-	})
+	}
+	for _, f := range opts {
+		f(&o)
+	}
+	b, err := pgbus.Open(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,15 +122,16 @@ type received struct {
 	msg string
 }
 
-// listen runs b.Listen until the test ends and returns the channel of its messages.
-func listen(t *testing.T, b *pgbus.Bus) <-chan received {
+// listen runs b.Listen from after until the test ends and returns the channel of its
+// messages; complete is what Listen passed to ready.
+func listen(t *testing.T, b *pgbus.Bus, after uint64) (msgs <-chan received, complete bool) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := make(chan received, 100)
-	ready := make(chan struct{})
+	ready := make(chan bool, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- b.Listen(ctx, func() { close(ready) }, func(id uint64, msg []byte) { out <- received{id, string(msg)} })
+		done <- b.Listen(ctx, after, func(c bool) { ready <- c }, func(id uint64, msg []byte) { out <- received{id, string(msg)} })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -135,15 +140,15 @@ func listen(t *testing.T, b *pgbus.Bus) <-chan received {
 		}
 	})
 	select {
-	case <-ready:
+	case complete = <-ready:
 	case err := <-done:
 		t.Fatalf("Listen: %v", err)
 	}
-	return out
+	return out, complete
 }
 
-// publish publishes msgs in one transaction, committed or rolled back, and returns its xid.
-func publish(t *testing.T, dsn string, b *pgbus.Bus, commit bool, msgs ...string) uint64 {
+// publish publishes msgs in one transaction, committed or rolled back.
+func publish(t *testing.T, dsn string, b *pgbus.Bus, commit bool, msgs ...string) {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
@@ -160,10 +165,6 @@ func publish(t *testing.T, dsn string, b *pgbus.Bus, commit bool, msgs ...string
 			t.Fatal(err)
 		}
 	}
-	var xid uint64
-	if err := tx.QueryRow(ctx, "SELECT pg_current_xact_id()::text::bigint").Scan(&xid); err != nil {
-		t.Fatal(err)
-	}
 	if commit {
 		err = tx.Commit(ctx)
 	} else {
@@ -172,7 +173,6 @@ func publish(t *testing.T, dsn string, b *pgbus.Bus, commit bool, msgs ...string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return xid
 }
 
 func next(t *testing.T, c <-chan received) received {
@@ -186,8 +186,49 @@ func next(t *testing.T, c <-chan received) received {
 	return received{}
 }
 
-// TestPublishListen: every listener gets committed messages in commit order, large ones
-// through the payload table, and nothing of a rolled-back transaction.
+// position reads Position in a fresh read transaction.
+func position(t *testing.T, dsn string, b *pgbus.Bus) uint64 {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	pos, err := b.Position(readTx{sqlTx: sqlTx{ctx, tx}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pos
+}
+
+// collect reads n messages.
+func collect(t *testing.T, c <-chan received, n int) []received {
+	t.Helper()
+	var got []received
+	for range n {
+		got = append(got, next(t, c))
+	}
+	return got
+}
+
+// quiet checks that no further message arrives.
+func quiet(t *testing.T, name string, c <-chan received) {
+	t.Helper()
+	select {
+	case r := <-c:
+		t.Errorf("%s: unexpected message %d %.40q", name, r.id, r.msg)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestPublishListen: every listener gets committed messages in commit order with increasing
+// ids, large ones through the log, and nothing of a rolled-back transaction.
 func TestPublishListen(t *testing.T) {
 	t.Parallel()
 	dsn := testDSN(t)
@@ -195,36 +236,42 @@ func TestPublishListen(t *testing.T) {
 	if a.Channel() != b.Channel() || !strings.HasPrefix(a.Channel(), "teamchat_events_pgbus_") {
 		t.Fatalf("channels %q and %q: want one per schema", a.Channel(), b.Channel())
 	}
-	inA, inB := listen(t, a), listen(t, b)
+	inA, _ := listen(t, a, position(t, dsn, a))
+	inB, _ := listen(t, b, position(t, dsn, b))
 
 	large := strings.Repeat("x", 20000)
-	x1 := publish(t, dsn, a, true, "one", "two")
+	publish(t, dsn, a, true, "one", "two")
 	publish(t, dsn, b, false, "rolled back")
-	x2 := publish(t, dsn, b, true, large)
-	x3 := publish(t, dsn, a, true, "three")
-	want := []received{{x1, "one"}, {x1, "two"}, {x2, large}, {x3, "three"}}
+	publish(t, dsn, b, true, large)
+	publish(t, dsn, a, true, "three")
+	want := []string{"one", "two", large, "three"}
 	for name, c := range map[string]<-chan received{"a": inA, "b": inB} {
-		var got []received
-		for range want {
-			got = append(got, next(t, c))
+		got := collect(t, c, len(want))
+		var msgs []string
+		for i, r := range got {
+			msgs = append(msgs, r.msg)
+			if i > 0 && r.id <= got[i-1].id {
+				t.Errorf("listener %s: id %d after %d", name, r.id, got[i-1].id)
+			}
 		}
-		if diff := cmp.Diff(want, got, cmp.AllowUnexported(received{})); diff != "" {
+		if diff := cmp.Diff(want, msgs); diff != "" {
 			t.Errorf("listener %s (-want +got):\n%s", name, diff)
 		}
-		select {
-		case r := <-c:
-			t.Errorf("listener %s: unexpected message %.40q", name, r.msg)
-		case <-time.After(100 * time.Millisecond):
-		}
+		quiet(t, name, c)
 	}
 }
 
-// TestSnapshot: a read transaction's snapshot includes the commits before it and none after.
-func TestSnapshot(t *testing.T) {
+// TestPosition: a read transaction's position covers the commits before its snapshot and
+// none after.
+func TestPosition(t *testing.T) {
 	t.Parallel()
 	dsn := testDSN(t)
 	b := mustOpen(t, dsn, "a")
-	before := publish(t, dsn, b, true, "before")
+	if p := position(t, dsn, b); p != 0 {
+		t.Errorf("position of an empty log: %d", p)
+	}
+	publish(t, dsn, b, true, "before")
+	before := position(t, dsn, b)
 
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
@@ -240,16 +287,64 @@ func TestSnapshot(t *testing.T) {
 	if _, err := tx.Exec(ctx, "SELECT 1"); err != nil { // takes the snapshot
 		t.Fatal(err)
 	}
-	after := publish(t, dsn, b, true, "after")
-	includes, err := b.Snapshot(readTx{sqlTx: sqlTx{ctx, tx}})
+	publish(t, dsn, b, true, "after")
+	got, err := b.Position(readTx{sqlTx: sqlTx{ctx, tx}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !includes(before) {
-		t.Errorf("snapshot does not include transaction %d committed before it", before)
+	if before == 0 || got != before {
+		t.Errorf("position in a snapshot taken before a commit: %d, want %d", got, before)
 	}
-	if includes(after) {
-		t.Errorf("snapshot includes transaction %d committed after it", after)
+	if after := position(t, dsn, b); after <= before {
+		t.Errorf("position after a commit: %d, want above %d", after, before)
+	}
+}
+
+// TestListenReplays: Listen from an earlier id delivers the logged messages after it, then
+// the live ones, each once and in order; from an id the log was pruned past, it reports the
+// loss and delivers only new messages.
+func TestListenReplays(t *testing.T) {
+	t.Parallel()
+	dsn := testDSN(t)
+	b := mustOpen(t, dsn, "a")
+	publish(t, dsn, b, true, "seen")
+	start := position(t, dsn, b)
+	publish(t, dsn, b, true, "missed 1", strings.Repeat("y", 9000))
+	publish(t, dsn, b, false, "rolled back")
+	publish(t, dsn, b, true, "missed 3")
+	in, complete := listen(t, b, start)
+	if !complete {
+		t.Fatal("Listen reported a loss on an unpruned log")
+	}
+	publish(t, dsn, b, true, "live")
+	var msgs []string
+	for _, r := range collect(t, in, 4) {
+		msgs = append(msgs, r.msg)
+	}
+	if diff := cmp.Diff([]string{"missed 1", strings.Repeat("y", 9000), "missed 3", "live"}, msgs); diff != "" {
+		t.Errorf("replay then live (-want +got):\n%s", diff)
+	}
+	quiet(t, "replaying listener", in)
+
+	// A bus pruning everything but the newest message (retention 1ms, pruning every tenth
+	// heartbeat of 100ms).
+	pruner := mustOpen(t, dsn, "pruner", func(o *pgbus.Options) { o.LogRetention = time.Millisecond })
+	_ = pruner
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		in, complete := listen(t, b, start)
+		if !complete {
+			publish(t, dsn, b, true, "new")
+			if got := next(t, in); got.msg != "new" {
+				t.Errorf("after a loss: %q, want only the new message", got.msg)
+			}
+			quiet(t, "listener after a loss", in)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the log was not pruned within 10s")
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }
 
@@ -271,7 +366,7 @@ func TestRouteQueue(t *testing.T) {
 		{"zz:0f0e", false, ""},
 	}
 	for _, tt := range tests {
-		local, target, err := a.RouteQueue(ctx, tt.id)
+		local, target, _, err := a.RouteQueue(ctx, tt.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,9 +384,60 @@ func TestRouteQueue(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	local, target, err := a.RouteQueue(ctx, "b:0f0e")
-	if err != nil || local || target != nil {
-		t.Fatalf("RouteQueue after b closed = %v, %v, %v; want not local, no target", local, target, err)
+	deadline := time.Now().Add(5 * time.Second)
+	for { // the cache sees the row gone within two heartbeats
+		local, target, retry, err := a.RouteQueue(ctx, "b:0f0e")
+		if err == nil && !local && target == nil && retry == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("RouteQueue after b closed = %v, %v, %v, %v; want not local, no target, no retry", local, target, retry, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// A node closed with a restart grace is expected back: retry, then gone once the grace
+	// ends; started again, it is reachable at its new URL.
+	c := mustOpen(t, dsn, "c", func(o *pgbus.Options) { o.RestartGrace = time.Second })
+	if _, target, _, _ := a.RouteQueue(ctx, "c:0f0e"); target == nil {
+		t.Fatal("node c is not reachable")
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for { // the cache sees the stop within two heartbeats
+		_, target, retry, err := a.RouteQueue(ctx, "c:0f0e")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if target == nil {
+			if retry <= 0 || retry > time.Second {
+				t.Fatalf("node c stopped gracefully: retry %v, want (0, 1s]", retry)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("node c still reachable 5s after its stop")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c2 := mustOpen(t, dsn, "c", func(o *pgbus.Options) { o.AdvertiseURL = "http://c2.example:1" })
+	for {
+		_, target, _, err := a.RouteQueue(ctx, "c:0f0e")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if target != nil && target.String() == "http://c2.example:1" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node c restarted is not reachable at its new URL: %v", target)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := c2.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -307,7 +453,7 @@ func TestPublishThroughSQLStore(t *testing.T) {
 	}
 	defer store.Close()
 	b := mustOpen(t, dsn, "a")
-	in := listen(t, b)
+	in, _ := listen(t, b, 0)
 	failed := errors.New("the mutation failed after publishing")
 	for _, m := range []string{"first", "rolled back", "second"} {
 		err := store.Update(ctx, func(tx storage.Tx) error {

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/teamchat/chat/storage"
 )
@@ -17,14 +19,15 @@ func cloneSavedQueue(q storage.SavedQueue) storage.SavedQueue {
 	return q
 }
 
-func (a queueTx) List() ([]storage.SavedQueue, error) {
+func (a queueTx) List(prefix string) ([]storage.SavedQueue, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	return sortedValues(a.t.d.queues, cloneSavedQueue), nil
+	all := sortedValues(a.t.d.queues, cloneSavedQueue)
+	return slices.DeleteFunc(all, func(q storage.SavedQueue) bool { return !strings.HasPrefix(q.ID, prefix) }), nil
 }
 
-func (a queueTx) ReplaceAll(qs []storage.SavedQueue) error {
+func (a queueTx) ReplaceAll(prefix string, qs []storage.SavedQueue) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
@@ -33,10 +36,15 @@ func (a queueTx) ReplaceAll(qs []storage.SavedQueue) error {
 		if seen[q.ID] {
 			return conflict("queue id " + q.ID)
 		}
+		if !strings.HasPrefix(q.ID, prefix) {
+			return fmt.Errorf("memory: queue id %s lacks the prefix %q: %w", q.ID, prefix, storage.ErrConflict)
+		}
 		seen[q.ID] = true
 	}
 	for id := range a.t.d.queues {
-		deleteKey(a.j, a.t.d.queues, id)
+		if strings.HasPrefix(id, prefix) {
+			deleteKey(a.j, a.t.d.queues, id)
+		}
 	}
 	for _, q := range qs {
 		setKey(a.j, a.t.d.queues, q.ID, cloneSavedQueue(q))

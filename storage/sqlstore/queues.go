@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"database/sql"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/teamchat/chat/storage"
 )
@@ -16,21 +18,29 @@ func scanQueue(row *sql.Rows) (storage.SavedQueue, error) {
 	return q, err
 }
 
-func (a queueTx) List() ([]storage.SavedQueue, error) {
-	return scanAll(a.t, scanQueue, "SELECT id, owner, state FROM saved_queues ORDER BY id")
+// byPrefix is the condition selecting the queues whose ids start with a prefix, and its
+// arguments (characters, as both dialects' substr counts them).
+func byPrefix(prefix string) (string, []any) {
+	return "substr(id, 1, ?) = ?", []any{utf8.RuneCountInString(prefix), prefix}
 }
 
-func (a queueTx) ReplaceAll(qs []storage.SavedQueue) error {
+func (a queueTx) List(prefix string) ([]storage.SavedQueue, error) {
+	cond, args := byPrefix(prefix)
+	return scanAll(a.t, scanQueue, "SELECT id, owner, state FROM saved_queues WHERE "+cond+" ORDER BY id", args...)
+}
+
+func (a queueTx) ReplaceAll(prefix string, qs []storage.SavedQueue) error {
 	seen := make(map[string]bool, len(qs))
 	rows := make([][]any, len(qs))
 	for i, q := range qs {
-		if seen[q.ID] {
-			return fmt.Errorf("sqlstore: queue id %s taken: %w", q.ID, storage.ErrConflict)
+		if seen[q.ID] || !strings.HasPrefix(q.ID, prefix) {
+			return fmt.Errorf("sqlstore: queue id %s taken or without prefix %q: %w", q.ID, prefix, storage.ErrConflict)
 		}
 		seen[q.ID] = true
 		rows[i] = []any{q.ID, q.Owner, q.State}
 	}
-	if _, err := a.t.exec("DELETE FROM saved_queues"); err != nil {
+	cond, args := byPrefix(prefix)
+	if _, err := a.t.exec("DELETE FROM saved_queues WHERE "+cond, args...); err != nil {
 		return err
 	}
 	return insertRows(a.t, "INSERT INTO saved_queues (id, owner, state)", 3, rows, "")

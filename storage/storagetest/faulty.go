@@ -154,11 +154,11 @@ type faultyQueues struct {
 	f *Faulty
 }
 
-func (w faultyQueues) ReplaceAll(qs []storage.SavedQueue) error {
+func (w faultyQueues) ReplaceAll(prefix string, qs []storage.SavedQueue) error {
 	if err := w.f.write(); err != nil {
 		return err
 	}
-	return w.QueueWriter.ReplaceAll(qs)
+	return w.QueueWriter.ReplaceAll(prefix, qs)
 }
 
 func (t faultyTx) Channels() storage.ChannelWriter { return faultyChannels{t.Tx.Channels(), t.f} }
