@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/storage"
@@ -11,8 +12,36 @@ import (
 )
 
 // PartialSubscribersThreshold is the subscriber count from which include_subscribers=partial
-// sends partial_subscribers instead of subscribers.
-const PartialSubscribersThreshold = 250
+// sends partial_subscribers instead of subscribers; PartialSubscribersActiveDays is how
+// recently a user must have been active (sent a message, joined) to be among them.
+const (
+	PartialSubscribersThreshold  = 250
+	PartialSubscribersActiveDays = 14
+)
+
+// recentUsers reads, on first use, the users active since a time (for partial_subscribers).
+type recentUsers struct {
+	r     storage.UserReader
+	since int64
+	set   map[users.ID]bool
+}
+
+// newRecentUsers reads from r the users active in the PartialSubscribersActiveDays before now.
+func newRecentUsers(r storage.UserReader, now time.Time) *recentUsers {
+	return &recentUsers{r: r, since: now.Add(-PartialSubscribersActiveDays * 24 * time.Hour).Unix()}
+}
+
+func (ru *recentUsers) has(w *world, id users.ID) bool {
+	if ru.set == nil {
+		ids, err := ru.r.ActiveSince(ru.since)
+		w.must(err)
+		ru.set = make(map[users.ID]bool, len(ids))
+		for _, u := range ids {
+			ru.set[u] = true
+		}
+	}
+	return ru.set[id]
+}
 
 // GetSubscriptionsParams are the parameters of GET /users/me/subscriptions.
 type GetSubscriptionsParams struct {
@@ -49,7 +78,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		if err != nil {
 			return err
 		}
-		st, err := subscriptionState(tx, w, me, p.IncludeSubscribers, true)
+		st, err := subscriptionState(tx, w, me, p.IncludeSubscribers, true, newRecentUsers(tx.Users(), s.now()))
 		if err != nil {
 			return err
 		}
@@ -68,7 +97,7 @@ type SubscriptionState struct {
 
 // subscriptionState computes viewer's subscriptions, unsubscribed and never_subscribed
 // channels. include is the include_subscribers value; archived keeps archived channels.
-func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include string, archived bool) (*SubscriptionState, error) {
+func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include string, archived bool, recent *recentUsers) (*SubscriptionState, error) {
 	rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
 	if err != nil {
 		return nil, err
@@ -91,11 +120,11 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include s
 		}
 		if r.Active {
 			rec := w.subscriptionRecord(c, r)
-			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include)
+			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
 			st.Subscriptions = append(st.Subscriptions, rec)
 		} else if w.metadata(c, viewer) {
 			rec := w.subscriptionRecord(c, r)
-			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include)
+			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
 			st.Unsubscribed = append(st.Unsubscribed, rec)
 		}
 	}
@@ -104,7 +133,7 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include s
 			continue
 		}
 		rec := w.channelRecord(c)
-		w.attachSubscribers(&rec, c, viewer, include)
+		w.attachSubscribers(&rec, c, viewer, include, recent)
 		st.NeverSubscribed = append(st.NeverSubscribed, rec)
 	}
 	byName := func(a, b SubscriptionRecord) int { return strings.Compare(a.Name, b.Name) }
@@ -114,8 +143,10 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include s
 	return st, nil
 }
 
-// attachSubscribers sets subscribers or partial_subscribers per include_subscribers.
-func (w *world) attachSubscribers(rec *ChannelRecord, c channels.Channel, viewer users.User, include string) {
+// attachSubscribers sets subscribers or partial_subscribers per include_subscribers: a
+// channel with PartialSubscribersThreshold subscribers or more gets, with partial, its bot
+// subscribers and those active recently.
+func (w *world) attachSubscribers(rec *ChannelRecord, c channels.Channel, viewer users.User, include string, recent *recentUsers) {
 	switch include {
 	case "true":
 		rec.Subscribers = w.subscriberList(c, viewer)
@@ -125,11 +156,9 @@ func (w *world) attachSubscribers(rec *ChannelRecord, c channels.Channel, viewer
 			rec.Subscribers = l
 			return
 		}
-		// Every bot subscriber; activity is not recorded yet, so the users "active in the last
-		// 14 days" are taken to be every active subscriber.
 		part := []users.ID{}
 		for _, id := range *l {
-			if u := w.users[id]; u.IsBot() || u.IsActive {
+			if w.users[id].IsBot() || recent.has(w, id) {
 				part = append(part, id)
 			}
 		}
@@ -238,7 +267,7 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 }
 
 // channelsInitialState fills register's channel sections.
-func channelsInitialState(tx storage.ReadTx, loadWorld func() (*world, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+func channelsInitialState(tx storage.ReadTx, loadWorld func() (*world, error), viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
 	st := &ChannelsState{}
 	if p.fetches("realm") {
 		st.MaxChannelFolderNameLength = ptr(channels.MaxFolderNameLength)
@@ -262,7 +291,7 @@ func channelsInitialState(tx storage.ReadTx, loadWorld func() (*world, error), v
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				if sub, err = subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels); err != nil {
+				if sub, err = subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels, newRecentUsers(tx.Users(), now)); err != nil {
 					return err
 				}
 				if !p.ClientCapabilities.NotificationSettingsNull {

@@ -133,6 +133,10 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
 			return err
 		}
+		// Sending counts as activity (partial_subscribers).
+		if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
+			return err
+		}
 		res.ID = m.ID
 		return nil
 	})

@@ -149,7 +149,7 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if err := channelsInitialState(tx, w, viewer, p, &res); err != nil {
+	if err := channelsInitialState(tx, w, viewer, p, s.now(), &res); err != nil {
 		return res, err
 	}
 	if p.fetches("realm_user_groups") && viewer.ID != 0 {

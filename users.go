@@ -87,6 +87,10 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User) (users.ID,
 		return 0, err
 	}
 	u.ID = id
+	// A new user counts as recently active (partial_subscribers), as Zulip's are not idle.
+	if err := tx.Users().SetLastActive(id, s.now().Unix()); err != nil {
+		return 0, err
+	}
 	if err := joinRoleGroups(tx, realm, u); err != nil {
 		return 0, err
 	}
