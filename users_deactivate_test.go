@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -10,6 +11,8 @@ import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/storage/storagetest"
 	"github.com/teamchat/chat/users"
 )
 
@@ -183,5 +186,40 @@ func deactivationConsistencyCases() []consistencyCase {
 				t.Fatal(err)
 			}
 		}},
+	}
+}
+
+// A storage failure part-way through a deactivation that deletes messages, or through a
+// presence report, changes nothing and publishes nothing.
+func TestFailedWritesChangeNothing(t *testing.T) {
+	t.Parallel()
+	faulty := storagetest.NewFaulty(memory.New())
+	f := newFixtureOn(t, faulty)
+	sent := deactivationMessages(t, f)
+	q := f.register(t, "admin")
+	ctx := context.Background()
+	boom := errors.New("disk on fire")
+	// The first writes delete the bot's messages; a later one fails.
+	faulty.FailWritesAfter(2, boom)
+	err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"],
+		Actions: &chat.DeactivateUserActions{DeletePublicChannelMessages: true, DeletePrivateChannelMessages: true, DeleteDirectMessages: true}})
+	faulty.FailWritesAfter(-1, nil)
+	if !errors.Is(err, boom) {
+		t.Fatalf("deactivation error = %v, want the storage failure", err)
+	}
+	if got := remainingMessages(t, f, sent); len(got) != len(sent) || !f.isActive(t, "member") || !f.isActive(t, "memberbot") {
+		t.Errorf("after a failed deactivation: messages %v, member active %v", got, f.isActive(t, "member"))
+	}
+	faulty.FailWritesAfter(0, boom)
+	_, err = f.svc.UpdatePresence(ctx, f.actor("member"), chat.UpdatePresenceParams{Status: "active"})
+	faulty.FailWritesAfter(-1, nil)
+	if !errors.Is(err, boom) {
+		t.Fatalf("presence error = %v, want the storage failure", err)
+	}
+	if res, err := f.svc.GetRealmPresence(ctx, f.actor("admin"), chat.GetRealmPresenceParams{}); err != nil || len(res.Presences) != 0 {
+		t.Errorf("presence after a failed report: %v %v", res.Presences, err)
+	}
+	if evs := f.poll(t, "admin", q, -1, true); len(evs) != 0 {
+		t.Errorf("events after failed writes: %v", eventJSON(t, evs))
 	}
 }

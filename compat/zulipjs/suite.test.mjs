@@ -509,3 +509,33 @@ test('sends and fetches messages and delivers message events', async () => {
   expectError(await hamlet.messages.retrieve({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'channel', operand: 'no such channel' }] }),
     'BAD_NARROW', /^Invalid narrow operator: unknown channel/, 'fetch from an unknown channel');
 });
+
+test('keeps alert words and reports presence', async () => {
+  const hamlet = await login('hamlet@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({
+    event_types: ['alert_words', 'presence'], client_capabilities: JSON.stringify({ simplified_presence_events: true }),
+  }), 'register');
+
+  // zulip-js reads alert words; adding and removing go through its generic call (JSON lists).
+  const added = expectSuccess(await hamlet.callEndpoint('/users/me/alert_words', 'POST', { alert_words: JSON.stringify(['Lunch', ' deploy ', 'lunch']) }), 'POST /users/me/alert_words');
+  assert.deepEqual(added.alert_words, ['lunch', 'deploy']); // the last spelling of a word wins
+  expectSuccess(await hamlet.callEndpoint('/users/me/alert_words', 'DELETE', { alert_words: JSON.stringify(['DEPLOY']) }), 'DELETE /users/me/alert_words');
+  const words = expectSuccess(await hamlet.users.me.alertWords.retrieve(), 'GET /users/me/alert_words');
+  assert.deepEqual(words.alert_words, ['lunch']);
+  expectError(await hamlet.callEndpoint('/users/me/alert_words', 'POST', { alert_words: 'lunch' }), 'BAD_REQUEST', 'alert_words is not valid JSON', 'alert words not JSON');
+
+  // The first report announces hamlet online (simplified form) and answers the modern format.
+  const hamletID = await idOf('hamlet@zulip.com');
+  const polled = expectSuccess(await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'active', last_update_id: '-1' }), 'POST /users/me/presence');
+  expectShape(polled, { presences: 'object', server_timestamp: 'number', presence_last_update_id: 'integer' });
+  expectShape(polled.presences[String(hamletID)], { active_timestamp: 'integer', idle_timestamp: 'integer' });
+  const realm = expectSuccess(await hamlet.callEndpoint('/realm/presence', 'GET'), 'GET /realm/presence');
+  // The legacy format is keyed by API email (placeholders here: emails are visible to admins only).
+  assert.ok(Object.values(realm.presences).some((p) => p.aggregated?.status === 'active' && p.website?.client === 'website'), JSON.stringify(realm.presences));
+  expectError(await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'away' }), 'BAD_REQUEST', 'Invalid status: away', 'unknown status');
+
+  const got = expectSuccess(await hamlet.events.retrieve({ queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true }), 'events');
+  assert.deepEqual(got.events.map((e) => e.type), ['alert_words', 'alert_words', 'presence'], JSON.stringify(got.events));
+  expectShape(got.events[2].presences[String(hamletID)], { active_timestamp: 'integer', idle_timestamp: 'integer' });
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+});
