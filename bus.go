@@ -68,11 +68,12 @@ type Bus interface {
 	Position(tx storage.ReadTx) (uint64, error)
 	// Listen delivers, in commit order, every message whose id is above after: first those
 	// already committed, then each as it commits, until ctx ends or the connection is lost
-	// (it then returns an error). Once caught up it calls ready(true). When the messages after
-	// `after` are no longer all available, it calls ready(false) before delivering anything
-	// and delivers from the current position on. ready and deliver are called from the
-	// goroutine that called Listen.
-	Listen(ctx context.Context, after uint64, ready func(complete bool), deliver func(id uint64, msg []byte)) error
+	// (it then returns an error). Once caught up it calls ready(true, last), last being the id
+	// of the last message it delivered (after, if none). When the messages after `after` are
+	// no longer all available, it calls ready(false, last) before delivering anything, last
+	// being the current position, and delivers the messages after it. ready and deliver are
+	// called from the goroutine that called Listen.
+	Listen(ctx context.Context, after uint64, ready func(complete bool, last uint64), deliver func(id uint64, msg []byte)) error
 }
 
 // busStartTimeout bounds how long New waits for the bus to listen.
@@ -306,8 +307,9 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 		s.writeMu.RLock()
 		after := s.busPos
 		s.writeMu.RUnlock()
-		err := s.bus.Listen(ctx, after, func(complete bool) {
+		err := s.bus.Listen(ctx, after, func(complete bool, last uint64) {
 			s.writeMu.Lock()
+			s.busPos = last
 			if !complete {
 				s.log.Error("event bus messages missed (older than the bus keeps); event queues ended", "after", after)
 				s.queues.DeleteAll()

@@ -75,7 +75,7 @@ func (b *fakeBus) prune() {
 	b.pruned = uint64(len(b.log))
 }
 
-func (b *fakeBus) Listen(ctx context.Context, after uint64, ready func(bool), deliver func(uint64, []byte)) error {
+func (b *fakeBus) Listen(ctx context.Context, after uint64, ready func(bool, uint64), deliver func(uint64, []byte)) error {
 	b.mu.Lock()
 	if b.down {
 		b.mu.Unlock()
@@ -94,7 +94,7 @@ func (b *fakeBus) Listen(ctx context.Context, after uint64, ready func(bool), de
 		b.mu.Unlock()
 	}()
 	if !complete {
-		ready(false)
+		ready(false, after)
 	}
 	for {
 		b.mu.Lock()
@@ -110,7 +110,7 @@ func (b *fakeBus) Listen(ctx context.Context, after uint64, ready func(bool), de
 			b.hold.Unlock()
 		}
 		if complete && ready != nil {
-			ready(true)
+			ready(true, after)
 			ready = nil
 		}
 		select {
@@ -298,15 +298,26 @@ func TestBusLoss(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	var again string
 	for {
-		_, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{})
+		res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{EventTypes: []string{"realm_user"}})
 		if err == nil {
+			again = *res.QueueID
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("registering after the bus came back: %v", err)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	// The next loss resumes from where the bus went on, not from before the pruned messages.
+	bus.disconnect()
+	if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "later@example.com", FullName: "Later"}); err != nil {
+		t.Fatal(err)
+	}
+	bus.reconnect()
+	if got := addedUsers(t, f.waitEvents(t, "member", again, 1)); !cmp.Equal(got, []string{"Later"}) {
+		t.Fatalf("the queue registered after the loss got %v, want [Later]", got)
 	}
 }
 

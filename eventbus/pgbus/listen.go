@@ -15,7 +15,7 @@ import (
 // read). A commit before the LISTEN is in the snapshot, one after it is notified, so nothing
 // falls between. When the log was pruned past `after`, it calls ready(false) and delivers the
 // commits after the snapshot only.
-func (b *Bus) Listen(ctx context.Context, after uint64, ready func(complete bool), deliver func(id uint64, msg []byte)) error {
+func (b *Bus) Listen(ctx context.Context, after uint64, ready func(complete bool, last uint64), deliver func(id uint64, msg []byte)) error {
 	conn, err := pgx.ConnectConfig(ctx, b.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return fmt.Errorf("pgbus: listen: %w", err)
@@ -28,7 +28,7 @@ func (b *Bus) Listen(ctx context.Context, after uint64, ready func(complete bool
 	if err != nil {
 		return err
 	}
-	ready(complete)
+	ready(complete, last)
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {

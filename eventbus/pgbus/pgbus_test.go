@@ -131,7 +131,7 @@ func listen(t *testing.T, b *pgbus.Bus, after uint64) (msgs <-chan received, com
 	ready := make(chan bool, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- b.Listen(ctx, after, func(c bool) { ready <- c }, func(id uint64, msg []byte) { out <- received{id, string(msg)} })
+		done <- b.Listen(ctx, after, func(c bool, _ uint64) { ready <- c }, func(id uint64, msg []byte) { out <- received{id, string(msg)} })
 	}()
 	t.Cleanup(func() {
 		cancel()
