@@ -72,6 +72,12 @@ var goldenEvents = []struct {
 	{"presence-legacy", "admin", chat.ClientCapabilities{}, goldenPresence},
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
+	{"realm-update", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: []chat.SubscriptionRequest{{Name: "announce"}}})
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(ctx, f.actor("admin"), chat.UpdateRealmParams{NewStreamAnnouncementsStreamID: ptr(int64(f.mustChannel(t, "announce").ID))})))
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(ctx, f.actor("admin"), chat.UpdateRealmParams{NewStreamAnnouncementsStreamID: ptr(int64(-1))})))
+	}},
 }
 
 func TestGoldenEvents(t *testing.T) {
