@@ -317,5 +317,25 @@ func TestRegisterPresence(t *testing.T) {
 	}
 	_, err = f.svc.RegisterQueue(ctx, f.actor("guest"), chat.RegisterQueueParams{PresenceHistoryLimitDays: ptr(int64(-1))})
 	wantError(t, err, chat.CodeBadRequest, 400, "presence_history_limit_days is too small")
-	_ = users.PresenceHistoryLimitDays
+}
+
+func TestPresenceEventsStopInLargeOrganizations(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	for i := 0; len(f.ids)+i <= users.PresenceEventUserLimit; i++ {
+		mustProvision(t, f, chat.ProvisionUserParams{Email: fmt.Sprintf("u%d@example.com", i), FullName: fmt.Sprintf("User %d", i)})
+	}
+	q := f.register(t, "admin", "presence")
+	f.report(t, "member", "active")
+	if evs := f.poll(t, "admin", q, -1, true); len(evs) != 0 {
+		t.Errorf("a user coming online was announced to more than %d users: %v", users.PresenceEventUserLimit, eventJSON(t, evs))
+	}
+	// A change of presence_enabled is always announced.
+	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
+		t.Fatal(err)
+	}
+	if evs := f.poll(t, "admin", q, -1, true); len(evs) != 1 {
+		t.Errorf("presence_enabled change: events %v", eventJSON(t, evs))
+	}
 }
