@@ -48,6 +48,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyUpdateMessageFlags(t, state, ev, self)
 	case "delete_message":
 		applyDeleteMessage(t, state, ev)
+	case "update_message":
+		applyUpdateMessage(t, state, ev, self)
 	case "user_topic":
 		applyUserTopic(t, state, ev)
 	case "muted_topics":

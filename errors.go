@@ -32,6 +32,10 @@ const (
 	CodeRateLimitHit             Code = "RATE_LIMIT_HIT"
 	CodeNotFound                 Code = "NOT_FOUND"
 	CodeBadNarrow                Code = "BAD_NARROW"
+	CodeExpectationMismatch      Code = "EXPECTATION_MISMATCH"
+	// CodeMoveMessagesTimeLimitExceeded carries first_message_id_allowed_to_move,
+	// total_messages_in_topic and total_messages_allowed_to_move.
+	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
 	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
 	CodeInternal Code = ""
 )

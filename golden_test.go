@@ -36,6 +36,8 @@ var goldenEvents = []struct {
 	{"message-update_message_flags", "member", chat.ClientCapabilities{}, goldenDirectMessageAndFlags},
 	{"user_topic-delete_message-bulk", "member", chat.ClientCapabilities{BulkMessageDeletion: true, EmptyTopicName: true}, goldenTopicLifecycle},
 	{"user_topic-delete_message-legacy", "member", chat.ClientCapabilities{}, goldenTopicLifecycle},
+	{"update_message", "member", chat.ClientCapabilities{}, goldenMessageEdit},
+	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
 	{"stream-subscription", "member", chat.ClientCapabilities{NotificationSettingsNull: true}, func(t *testing.T, f *fixture) {
 		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{
 			Name: "design", Description: "All about *design*", Subscribers: []users.ID{f.ids["admin"], f.ids["member"]},

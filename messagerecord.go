@@ -20,7 +20,7 @@ type MessageRecord struct {
 	Timestamp          int64        `json:"timestamp"`
 	Client             string       `json:"client"`
 	Subject            string       `json:"subject"`
-	TopicLinks         []any        `json:"topic_links"`
+	TopicLinks         []TopicLink  `json:"topic_links"`
 	IsMeMessage        bool         `json:"is_me_message"`
 	Reactions          []any        `json:"reactions"`
 	Submessages        []any        `json:"submessages"`
@@ -34,9 +34,11 @@ type MessageRecord struct {
 	ContentType        string       `json:"content_type"`
 	LastEditTimestamp  *int64       `json:"last_edit_timestamp,omitempty"`
 	LastMovedTimestamp *int64       `json:"last_moved_timestamp,omitempty"`
-	Flags              *[]string    `json:"flags,omitempty"`
-	MatchContent       *string      `json:"match_content,omitempty"`
-	MatchSubject       *string      `json:"match_subject,omitempty"`
+	// EditHistory is the message's edits, newest first, as far as the organization shows them.
+	EditHistory  []messages.EditHistoryEntry `json:"edit_history,omitempty"`
+	Flags        *[]string                   `json:"flags,omitempty"`
+	MatchContent *string                     `json:"match_content,omitempty"`
+	MatchSubject *string                     `json:"match_subject,omitempty"`
 }
 
 // DisplayRecipientUser is one participant of a direct message in display_recipient.
@@ -64,7 +66,7 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		RecipientID:    recipientID(m),
 		Timestamp:      m.Timestamp,
 		Client:         m.Client,
-		TopicLinks:     []any{},
+		TopicLinks:     []TopicLink{},
 		IsMeMessage:    messages.IsMeMessage(m.Content),
 		Reactions:      []any{},
 		Submessages:    []any{},
@@ -97,7 +99,9 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		id := m.ChannelID
 		rec.StreamID = &id
 		rec.Subject = topics.Display(m.Topic, v.emptyTopicLabel, v.emptyTopicName)
+		rec.TopicLinks = w.topicLinks(m.Topic)
 	}
+	rec.EditHistory = messages.VisibleHistory(m.EditHistory, messages.EditHistoryPolicy(w.realm.MessageEditHistoryVisibilityPolicy))
 	if m.LastEditTimestamp != 0 {
 		ts := m.LastEditTimestamp
 		rec.LastEditTimestamp = &ts

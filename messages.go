@@ -268,17 +268,24 @@ func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.C
 			return "", errGeneralChatOnly
 		}
 	}
+	return topic, w.checkCanCreateTopic(r, me, c, topic)
+}
+
+// checkCanCreateTopic refuses a topic without messages in c when me may not start topics there
+// (can_create_topic_group).
+func (w *world) checkCanCreateTopic(r storage.MessageReader, me users.User, c channels.Channel, topic string) error {
 	v := w.viewer(c.ID, me)
-	if !channels.IsZeroSetting(c.CanCreateTopicGroup) && !channels.CanCreateTopic(w.m, c, v) {
-		existing, err := r.TopicMessageIDs(c.ID, topic, 1)
-		if err != nil {
-			return "", err
-		}
-		if len(existing) == 0 {
-			return "", errCannotStartTopic
-		}
+	if channels.IsZeroSetting(c.CanCreateTopicGroup) || channels.CanCreateTopic(w.m, c, v) {
+		return nil
 	}
-	return topic, nil
+	existing, err := r.TopicMessageIDs(c.ID, topic, 1)
+	if err != nil {
+		return err
+	}
+	if len(existing) == 0 {
+		return errCannotStartTopic
+	}
+	return nil
 }
 
 // directParticipants resolves the recipients of a direct message; the result includes the

@@ -112,6 +112,9 @@ func messagesConsistencyCases() []consistencyCase {
 		}, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[0]}))
 		}},
+		{method: "DeleteMessage", name: "the newest message: max_message_id follows", setup: seed, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3]}))
+		}},
 		{method: "DeleteTopic", name: "a private channel's only topic", setup: seed, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).private, TopicName: "plans"})))
 		}},

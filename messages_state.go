@@ -91,13 +91,9 @@ func messagesInitialState(tx storage.ReadTx, loadWorld func() (*world, error), v
 	label := w.realm.EmptyTopicDisplayName
 	knowsEmpty := p.ClientCapabilities.EmptyTopicName
 	if want("message") {
-		max, err := tx.Messages().MaxReceivedID(viewer.ID)
+		id, err := maxMessageID(tx.Messages(), viewer.ID)
 		if err != nil {
 			return err
-		}
-		id := int64(max)
-		if max == 0 {
-			id = -1
 		}
 		st.MaxMessageID = &id
 	}
@@ -149,6 +145,19 @@ func messagesInitialState(tx storage.ReadTx, loadWorld func() (*world, error), v
 	}
 	res.MessagesState = st
 	return nil
+}
+
+// maxMessageID is max_message_id: the highest id among the messages the user received and
+// still has (-1 when none). Deleting that message, or moving it where the user loses access,
+// lowers it, as in Zulip, which re-reads it after every deletion; clients read the new value
+// from GET /users/me. Rows made by flagging a message from a channel's history do not count,
+// so that starring an old message does not move it.
+func maxMessageID(r storage.MessageReader, u users.ID) (int64, error) {
+	max, err := r.MaxReceivedID(u)
+	if err != nil || max == 0 {
+		return -1, err
+	}
+	return int64(max), nil
 }
 
 func userTopicRecord(r topics.UserTopic, label string, knowsEmpty bool) UserTopicRecord {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"github.com/teamchat/chat/messages"
 	"strings"
 
 	"github.com/teamchat/chat/realms"
@@ -82,6 +83,15 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 			CanCreateGroups:                group(users.GroupMembers),
 			CanManageAllGroups:             group(users.GroupAdministrators),
 			CanMentionManyUsersGroup:       group(users.GroupAdministrators),
+
+			AllowMessageEditing:                    true,
+			MessageContentEditLimitSeconds:         realms.DefaultMessageContentEditLimitSeconds,
+			MoveMessagesWithinStreamLimitSeconds:   realms.DefaultMoveMessagesLimitSeconds,
+			MoveMessagesBetweenStreamsLimitSeconds: realms.DefaultMoveMessagesLimitSeconds,
+			MessageEditHistoryVisibilityPolicy:     string(messages.EditHistoryAll),
+			CanMoveMessagesBetweenTopicsGroup:      group(realms.DefaultMoveGroups[0]),
+			CanMoveMessagesBetweenChannelsGroup:    group(realms.DefaultMoveGroups[1]),
+			CanResolveTopicsGroup:                  group(realms.DefaultMoveGroups[2]),
 		})
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -59,6 +60,14 @@ type RealmState struct {
 	RealmCanCreateGroups                  users.GroupSetting `json:"realm_can_create_groups"`
 	RealmCanManageAllGroups               users.GroupSetting `json:"realm_can_manage_all_groups"`
 	RealmCanMentionManyUsersGroup         users.GroupSetting `json:"realm_can_mention_many_users_group"`
+
+	RealmMoveMessagesWithinStreamLimitSeconds   *int               `json:"realm_move_messages_within_stream_limit_seconds"`
+	RealmMoveMessagesBetweenStreamsLimitSeconds *int               `json:"realm_move_messages_between_streams_limit_seconds"`
+	RealmMessageEditHistoryVisibilityPolicy     string             `json:"realm_message_edit_history_visibility_policy"`
+	RealmAllowEditHistory                       bool               `json:"realm_allow_edit_history"`
+	RealmCanMoveMessagesBetweenTopicsGroup      users.GroupSetting `json:"realm_can_move_messages_between_topics_group"`
+	RealmCanMoveMessagesBetweenChannelsGroup    users.GroupSetting `json:"realm_can_move_messages_between_channels_group"`
+	RealmCanResolveTopicsGroup                  users.GroupSetting `json:"realm_can_resolve_topics_group"`
 
 	MaxStreamNameLength                         int      `json:"max_stream_name_length"`
 	MaxStreamDescriptionLength                  int      `json:"max_stream_description_length"`
@@ -186,7 +195,6 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 }
 
 func (s *Service) realmState(realm realms.Realm) *RealmState {
-	editLimit := 600
 	return &RealmState{
 		RealmName:                             realm.Name,
 		RealmDescription:                      markdown.Render(realm.Description),
@@ -199,8 +207,8 @@ func (s *Service) realmState(realm realms.Realm) *RealmState {
 		RealmWaitingPeriodThreshold:           realm.WaitingPeriodThreshold,
 		RealmEmptyTopicDisplayName:            realm.EmptyTopicDisplayName,
 		RealmDefaultLanguage:                  "en",
-		RealmAllowMessageEditing:              true,
-		RealmMessageContentEditLimitSeconds:   &editLimit,
+		RealmAllowMessageEditing:              realm.AllowMessageEditing,
+		RealmMessageContentEditLimitSeconds:   limitOrNull(realm.MessageContentEditLimitSeconds),
 		RealmTopicsPolicy:                     "allow_empty_topic",
 		RealmNewStreamAnnouncementsStreamID:   announcementsID(realm),
 		RealmSignupAnnouncementsStreamID:      -1,
@@ -217,6 +225,14 @@ func (s *Service) realmState(realm realms.Realm) *RealmState {
 		RealmCanCreateGroups:                  realm.CanCreateGroups,
 		RealmCanManageAllGroups:               realm.CanManageAllGroups,
 		RealmCanMentionManyUsersGroup:         realm.CanMentionManyUsersGroup,
+
+		RealmMoveMessagesWithinStreamLimitSeconds:   limitOrNull(realm.MoveMessagesWithinStreamLimitSeconds),
+		RealmMoveMessagesBetweenStreamsLimitSeconds: limitOrNull(realm.MoveMessagesBetweenStreamsLimitSeconds),
+		RealmMessageEditHistoryVisibilityPolicy:     realm.MessageEditHistoryVisibilityPolicy,
+		RealmAllowEditHistory:                       realm.MessageEditHistoryVisibilityPolicy != string(messages.EditHistoryNone),
+		RealmCanMoveMessagesBetweenTopicsGroup:      realm.CanMoveMessagesBetweenTopicsGroup,
+		RealmCanMoveMessagesBetweenChannelsGroup:    realm.CanMoveMessagesBetweenChannelsGroup,
+		RealmCanResolveTopicsGroup:                  realm.CanResolveTopicsGroup,
 
 		MaxStreamNameLength:                         MaxStreamNameLength,
 		MaxStreamDescriptionLength:                  MaxStreamDescriptionLength,
@@ -237,6 +253,14 @@ func (s *Service) realmState(realm realms.Realm) *RealmState {
 		ServerWebPublicStreamsEnabled:               true,
 		StopWords:                                   []string{},
 	}
+}
+
+// limitOrNull is a time limit as the API shows it: null for none (0).
+func limitOrNull(seconds int) *int {
+	if seconds <= 0 {
+		return nil
+	}
+	return &seconds
 }
 
 // realmUserState lists the users for viewer. Spectators see active users only, with hidden

@@ -197,33 +197,12 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 			g.to[me.ID] = true
 		}
 	}
-	for i, c := range chanIDs {
-		if before[i].FirstMessageID == after[i].FirstMessageID {
-			continue
-		}
-		ch, _ := w.channel(c)
-		var value *messages.ID
-		if id := after[i].FirstMessageID; id != 0 {
-			value = &id
-		}
-		ev.add("stream", streamFirstMessageEvent(ch, value), w.watchers(ch, nil))
-	}
+	w.addFirstMessageEvents(ev, chanIDs, before, after)
 	for _, key := range order {
 		g := groups[key]
 		slices.Sort(g.ids)
-		to := appendIDs(nil, g.to)
-		e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.realm.EmptyTopicDisplayName}
-		if !g.m.IsDirect() {
-			e.MessageType, e.StreamID, e.topic = "stream", g.m.ChannelID, strings.ToLower(g.m.Topic)
-		}
-		bulk := e
-		bulk.bulk, bulk.MessageIDs = true, g.ids
-		ev.add("delete_message", bulk, to)
-		for _, id := range g.ids {
-			one := e
-			one.MessageID = id
-			ev.add("delete_message", one, to)
-		}
+		conv := messages.Message{ChannelID: g.m.ChannelID, Topic: strings.ToLower(g.m.Topic)}
+		w.addDeleteEvents(ev, conv, g.ids, appendIDs(nil, g.to))
 	}
 	return nil
 }

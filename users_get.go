@@ -283,9 +283,8 @@ func (s *Service) GetOwnUser(ctx context.Context, actor Actor, o UserQueryOption
 			return err
 		}
 		res.UserRecord = pr.record(realm, viewer, viewer, o.record())
-		// No message store exists yet; -1 is the value for "no messages".
-		res.MaxMessageID = -1
-		return nil
+		res.MaxMessageID, err = maxMessageID(tx.Messages(), viewer.ID)
+		return err
 	})
 	return res, err
 }

@@ -165,6 +165,8 @@ func matrixRows() []matrixRow {
 		{method: "PATCH", path: "users/me/subscriptions/muted_topics", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic": "t", "op": "add"}, want: membersButGuests},
 		{method: "POST", path: "streams/1/delete_topic", setup: publicChannelWithMessage, params: map[string]string{"topic_name": "t"}, want: only("owner", "admin")},
 		{method: "DELETE", path: "messages/1", setup: memberDirectMessage, want: only("member", "admin").except("owner", 400)},
+		{method: "PATCH", path: "messages/1", setup: memberDirectMessage, params: map[string]string{"content": "edited"}, want: only("member")},
+		{method: "PATCH", path: "messages/1", setup: publicChannelWithMessage, params: map[string]string{"topic": "moved", "propagate_mode": "change_all"}, want: authenticated().except("guest", 400)},
 		{method: "GET", path: "users/me/1/topics", setup: publicChannelWithMessage, want: membersButGuests},
 	}, channelsMatrixRows()...)
 }

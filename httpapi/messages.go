@@ -46,15 +46,8 @@ func (h *Handler) sendMessage(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	topic, hasTopic := r.params.str("topic")
-	subject, hasSubject := r.params.str("subject")
-	switch {
-	case hasTopic && hasSubject:
-		return nil, chat.Errorf(chat.CodeRequestConfusingVar, "Can't decide between 'topic' and 'subject' arguments")
-	case hasTopic:
-		sp.Topic = &topic
-	case hasSubject:
-		sp.Topic = &subject
+	if sp.Topic, err = topicParam(r); err != nil {
+		return nil, err
 	}
 	if sp.Content, err = r.params.requiredStr("content"); err != nil {
 		return nil, err
@@ -66,6 +59,49 @@ func (h *Handler) sendMessage(r *request) (any, error) {
 	r.params.has("local_id")
 	sp.Client = clientName(r)
 	return h.svc.SendMessage(r.ctx, r.actor, sp)
+}
+
+// topicParam reads topic or its legacy alias subject (nil when neither is given).
+func topicParam(r *request) (*string, error) {
+	topic, hasTopic := r.params.str("topic")
+	subject, hasSubject := r.params.str("subject")
+	switch {
+	case hasTopic && hasSubject:
+		return nil, chat.Errorf(chat.CodeRequestConfusingVar, "Can't decide between 'topic' and 'subject' arguments")
+	case hasTopic:
+		return &topic, nil
+	case hasSubject:
+		return &subject, nil
+	}
+	return nil, nil
+}
+
+// updateMessage serves PATCH /messages/{message_id}.
+func (h *Handler) updateMessage(r *request) (any, error) {
+	up := chat.UpdateMessageParams{MessageID: messageID(r), Content: r.params.optStr("content")}
+	var err error
+	if up.Topic, err = topicParam(r); err != nil {
+		return nil, err
+	}
+	id, err := r.params.integer("stream_id")
+	if err != nil {
+		return nil, err
+	}
+	if id != nil {
+		c := channels.ID(*id)
+		up.StreamID = &c
+	}
+	if mode := r.params.optStr("propagate_mode"); mode != nil {
+		up.PropagateMode = *mode
+	}
+	if up.SendNotificationToOldThread, err = r.params.boolean("send_notification_to_old_thread"); err != nil {
+		return nil, err
+	}
+	if up.SendNotificationToNewThread, err = r.params.boolean("send_notification_to_new_thread"); err != nil {
+		return nil, err
+	}
+	up.PrevContentSHA256 = r.params.optStr("prev_content_sha256")
+	return h.svc.UpdateMessage(r.ctx, r.actor, up)
 }
 
 // channelTo reads the to of a channel message: an id (9 or "9"), a JSON list of one id or

@@ -40,6 +40,8 @@ type Message struct {
 	// LastMovedTimestamp the time of the last topic or channel change (0: never moved).
 	LastEditTimestamp  int64
 	LastMovedTimestamp int64
+	// EditHistory lists the edits of the message, newest first (nil: never edited or moved).
+	EditHistory []EditHistoryEntry
 }
 
 // IsDirect reports whether m is a direct message.
@@ -48,6 +50,7 @@ func (m Message) IsDirect() bool { return m.ChannelID == 0 }
 // Clone returns a copy of m that shares no memory with it.
 func (m Message) Clone() Message {
 	m.Recipients = slices.Clone(m.Recipients)
+	m.EditHistory = cloneHistory(m.EditHistory)
 	return m
 }
 
@@ -85,6 +88,10 @@ func NormalizeContent(s string) (string, error) {
 	}
 	return s, nil
 }
+
+// IsBlank reports whether content is only whitespace (an edit to blank content becomes
+// "(deleted)").
+func IsBlank(s string) bool { return strings.TrimRightFunc(s, isSpace) == "" }
 
 func isSpace(r rune) bool {
 	switch r {

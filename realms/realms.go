@@ -32,6 +32,14 @@ type Realm struct {
 	// channels; 0 means none.
 	NewStreamAnnouncementsStreamID int64
 
+	// Message editing and moving. The time limits are in seconds; 0 means no limit.
+	AllowMessageEditing                    bool
+	MessageContentEditLimitSeconds         int
+	MoveMessagesWithinStreamLimitSeconds   int
+	MoveMessagesBetweenStreamsLimitSeconds int
+	// MessageEditHistoryVisibilityPolicy is "all", "moves" or "none".
+	MessageEditHistoryVisibilityPolicy string
+
 	// Group permissions of the organization, as group settings.
 	CanCreatePublicChannelGroup    users.GroupSetting
 	CanCreatePrivateChannelGroup   users.GroupSetting
@@ -41,6 +49,11 @@ type Realm struct {
 	CanCreateGroups                users.GroupSetting
 	CanManageAllGroups             users.GroupSetting
 	CanMentionManyUsersGroup       users.GroupSetting
+	// Moving messages and resolving topics; the zero setting means the default group
+	// (DefaultMoveGroups).
+	CanMoveMessagesBetweenTopicsGroup   users.GroupSetting
+	CanMoveMessagesBetweenChannelsGroup users.GroupSetting
+	CanResolveTopicsGroup               users.GroupSetting
 }
 
 // Host is the host part of the realm URL (used for placeholder emails); "zulip.invalid" when
@@ -66,8 +79,15 @@ func (r Realm) Host() string {
 
 // Defaults of a new organization.
 const (
-	DefaultEmptyTopicDisplayName = "general chat"
+	DefaultEmptyTopicDisplayName          = "general chat"
+	DefaultMessageContentEditLimitSeconds = 600
+	// DefaultMoveMessagesLimitSeconds is the default of both move limits: a week.
+	DefaultMoveMessagesLimitSeconds = 7 * 24 * 3600
 )
+
+// DefaultMoveGroups names the system groups of the move and resolve permissions when the
+// organization has none stored: between topics, between channels, resolving topics.
+var DefaultMoveGroups = [3]string{users.GroupEveryone, users.GroupMembers, users.GroupEveryone}
 
 // GroupSettings returns pointers to every group-setting field of r, so that code copying or
 // checking them all stays in step with the struct.
@@ -76,5 +96,7 @@ func (r *Realm) GroupSettings() []*users.GroupSetting {
 		&r.CanCreatePublicChannelGroup, &r.CanCreatePrivateChannelGroup,
 		&r.CanCreateWebPublicChannelGroup, &r.CanAddSubscribersGroup, &r.CanInviteUsersGroup,
 		&r.CanCreateGroups, &r.CanManageAllGroups, &r.CanMentionManyUsersGroup,
+		&r.CanMoveMessagesBetweenTopicsGroup, &r.CanMoveMessagesBetweenChannelsGroup,
+		&r.CanResolveTopicsGroup,
 	}
 }

@@ -94,4 +94,11 @@ type MessageWriter interface {
 	SetFlags(u users.ID, ids []messages.ID, add, remove messages.Flags) ([]messages.ID, error)
 	// PutRows creates or replaces rows, keyed by (UserID, MessageID).
 	PutRows([]messages.UserMessage) error
+	// DeleteRows removes the rows of the given users for the given messages; missing rows
+	// are ignored.
+	DeleteRows(us []users.ID, ids []messages.ID) error
+	// Move puts the given messages in channel c under topic, appends entry to each one's
+	// edit history, and sets their LastMovedTimestamp to movedAt unless movedAt is 0. Unknown
+	// ids are ignored.
+	Move(ids []messages.ID, c channels.ID, topic string, entry messages.EditHistoryEntry, movedAt int64) error
 }

@@ -336,6 +336,41 @@ func (a messageTx) PutRows(rows []messages.UserMessage) error {
 	return nil
 }
 
+func (a messageTx) DeleteRows(us []users.ID, ids []messages.ID) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		byUser := a.md().rows[id]
+		for _, u := range us {
+			if _, ok := byUser[u]; ok {
+				deleteKey(a.j, byUser, u)
+			}
+		}
+	}
+	return nil
+}
+
+func (a messageTx) Move(ids []messages.ID, c channels.ID, topic string, entry messages.EditHistoryEntry, movedAt int64) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		m, ok := a.md().messages[id]
+		if !ok {
+			continue
+		}
+		m = m.Clone()
+		m.ChannelID, m.Topic = c, topic
+		m.EditHistory = append([]messages.EditHistoryEntry{entry}, m.EditHistory...)
+		if movedAt != 0 {
+			m.LastMovedTimestamp = movedAt
+		}
+		setKey(a.j, a.md().messages, id, m)
+	}
+	return nil
+}
+
 // userTopicKey identifies a user's row for one topic.
 type userTopicKey struct {
 	user    users.ID

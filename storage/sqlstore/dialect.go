@@ -20,6 +20,9 @@ type dialect struct {
 	// idSet is a subquery yielding one column of the ids passed as a single parameter made by
 	// ids(); use it as "x IN (" + idSet + ")" or "INSERT ... SELECT ..., value FROM (" + idSet + ")".
 	idSet string
+	// appendEditHistory is the SQL value of the edit_history column with the JSON entry passed
+	// as one parameter appended.
+	appendEditHistory string
 
 	rebound sync.Map // query with "?" -> query with "$n" (PostgreSQL only)
 }
@@ -31,7 +34,8 @@ var sqliteDialect = &dialect{
 		"{{bytes}}", "BLOB",
 		"{{binary}}", "COLLATE BINARY",
 	),
-	idSet: "SELECT value AS id FROM json_each(?)",
+	idSet:             "SELECT value AS id FROM json_each(?)",
+	appendEditHistory: "json_insert(COALESCE(edit_history, '[]'), '$[#]', json(?))",
 }
 
 func newPostgresDialect() *dialect {
@@ -44,6 +48,8 @@ func newPostgresDialect() *dialect {
 			"{{binary}}", `COLLATE "C"`,
 		),
 		idSet: "SELECT unnest(CAST(? AS BIGINT[])) AS id",
+		appendEditHistory: "CAST(CAST(COALESCE(edit_history, '[]') AS jsonb) || " +
+			"jsonb_build_array(CAST(? AS jsonb)) AS TEXT)",
 	}
 }
 

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -17,15 +18,21 @@ import (
 type messageTx struct{ t *txn }
 
 const messageColumns = `m.id, m.sender_id, m.channel_id, m.topic, m.recipients, m.content, m.rendered,
-	m.timestamp, m.client, m.last_edit_timestamp, m.last_moved_timestamp`
+	m.timestamp, m.client, m.last_edit_timestamp, m.last_moved_timestamp, m.edit_history`
 
 func scanMessageInto(row *sql.Rows, extra ...any) (messages.Message, error) {
 	var m messages.Message
-	var recipients sql.NullString
+	var recipients, history sql.NullString
 	dest := append([]any{&m.ID, &m.SenderID, &m.ChannelID, &m.Topic, &recipients, &m.Content, &m.Rendered,
-		&m.Timestamp, &m.Client, &m.LastEditTimestamp, &m.LastMovedTimestamp}, extra...)
+		&m.Timestamp, &m.Client, &m.LastEditTimestamp, &m.LastMovedTimestamp, &history}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return m, err
+	}
+	if history.Valid {
+		if err := json.Unmarshal([]byte(history.String), &m.EditHistory); err != nil {
+			return m, fmt.Errorf("message %d edit history: %w", m.ID, err)
+		}
+		slices.Reverse(m.EditHistory) // stored oldest first
 	}
 	list, err := parseJSONIDs(recipients)
 	if err != nil {
@@ -38,6 +45,17 @@ func scanMessageInto(row *sql.Rows, extra ...any) (messages.Message, error) {
 		}
 	}
 	return m, nil
+}
+
+// historyText is the column form of an edit history (oldest first; NULL when empty).
+func historyText(h []messages.EditHistoryEntry) any {
+	if len(h) == 0 {
+		return nil
+	}
+	h = slices.Clone(h)
+	slices.Reverse(h)
+	b, _ := json.Marshal(h) // cannot fail: plain fields
+	return string(b)
 }
 
 func scanMessage(row *sql.Rows) (messages.Message, error) { return scanMessageInto(row) }
@@ -254,10 +272,10 @@ func (a messageTx) Activity(list []channels.ID, since int64) ([]storage.ChannelA
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
 	var id messages.ID
 	if err := a.t.get(`INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
-		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		[]any{m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
-			m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp}, &id); err != nil {
+			m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, historyText(m.EditHistory)}, &id); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
 	}
 	if err := a.putDirect(id, m); err != nil {
@@ -284,9 +302,9 @@ func (a messageTx) putDirect(id messages.ID, m messages.Message) error {
 func (a messageTx) Update(m messages.Message) error {
 	res, err := a.t.exec(`UPDATE messages SET sender_id = ?, channel_id = ?, topic = ?, topic_key = ?,
 		recipients = ?, content = ?, rendered = ?, timestamp = ?, client = ?, last_edit_timestamp = ?,
-		last_moved_timestamp = ? WHERE id = ?`,
+		last_moved_timestamp = ?, edit_history = ? WHERE id = ?`,
 		m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
-		m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, m.ID)
+		m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, historyText(m.EditHistory), m.ID)
 	if err != nil {
 		return err
 	}
@@ -402,5 +420,32 @@ func (a userTopicTx) Put(ut topics.UserTopic) error {
 
 func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
 	_, err := a.t.exec("DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_key = ?", u, c, topics.Key(topic))
+	return err
+}
+
+// DeleteRows removes the rows in one statement.
+func (a messageTx) DeleteRows(us []users.ID, list []messages.ID) error {
+	if len(us) == 0 || len(list) == 0 {
+		return a.t.live()
+	}
+	_, err := a.t.exec("DELETE FROM user_messages WHERE user_id IN ("+a.t.d.idSet+") AND message_id IN ("+a.t.d.idSet+")",
+		ids(a.t.d, us), ids(a.t.d, list))
+	return err
+}
+
+// Move changes every message in one statement, appending the history entry in SQL.
+func (a messageTx) Move(list []messages.ID, c channels.ID, topic string, entry messages.EditHistoryEntry, movedAt int64) error {
+	if len(list) == 0 {
+		return a.t.live()
+	}
+	b, err := json.Marshal(entry)
+	if err != nil {
+		return fmt.Errorf("move messages: %w", err)
+	}
+	_, err = a.t.exec(`UPDATE messages SET channel_id = ?, topic = ?, topic_key = ?,
+		last_moved_timestamp = CASE WHEN ? = 0 THEN last_moved_timestamp ELSE ? END,
+		edit_history = `+a.t.d.appendEditHistory+`
+		WHERE id IN (`+a.t.d.idSet+`)`,
+		c, topic, topics.Key(topic), movedAt, movedAt, string(b), ids(a.t.d, list))
 	return err
 }

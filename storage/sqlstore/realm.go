@@ -15,11 +15,16 @@ type realmTx struct{ t *txn }
 // realmGroupColumns are the columns of realms.Realm.GroupSettings(), in its order.
 const realmGroupColumns = `can_create_public_channel_group, can_create_private_channel_group,
 	can_create_web_public_channel_group, can_add_subscribers_group, can_invite_users_group,
-	can_create_groups, can_manage_all_groups, can_mention_many_users_group`
+	can_create_groups, can_manage_all_groups, can_mention_many_users_group,
+	can_move_messages_between_topics_group, can_move_messages_between_channels_group,
+	can_resolve_topics_group`
 
 const realmColumns = `name, description, icon_url, url, date_created, deactivated,
 	enable_spectator_access, waiting_period_threshold, default_email_visibility,
-	password_auth_enabled, empty_topic_display_name, new_stream_announcements_stream_id, ` + realmGroupColumns
+	password_auth_enabled, empty_topic_display_name, new_stream_announcements_stream_id,
+	allow_message_editing, message_content_edit_limit_seconds,
+	move_messages_within_stream_limit_seconds, move_messages_between_streams_limit_seconds,
+	message_edit_history_visibility_policy, ` + realmGroupColumns
 
 func (a realmTx) Get() (realms.Realm, error) {
 	var r realms.Realm
@@ -28,7 +33,9 @@ func (a realmTx) Get() (realms.Realm, error) {
 	texts := make([]string, len(settings))
 	dest := []any{&r.Name, &r.Description, &r.IconURL, &r.URL, &created, &r.Deactivated,
 		&r.EnableSpectatorAccess, &r.WaitingPeriodThreshold, &r.DefaultEmailVisibility,
-		&r.PasswordAuthEnabled, &r.EmptyTopicDisplayName, &r.NewStreamAnnouncementsStreamID}
+		&r.PasswordAuthEnabled, &r.EmptyTopicDisplayName, &r.NewStreamAnnouncementsStreamID, &r.AllowMessageEditing,
+		&r.MessageContentEditLimitSeconds, &r.MoveMessagesWithinStreamLimitSeconds,
+		&r.MoveMessagesBetweenStreamsLimitSeconds, &r.MessageEditHistoryVisibilityPolicy}
 	for i := range texts {
 		dest = append(dest, &texts[i])
 	}
@@ -47,12 +54,14 @@ func (a realmTx) Get() (realms.Realm, error) {
 func (a realmTx) Put(r realms.Realm) error {
 	args := []any{r.Name, r.Description, r.IconURL, r.URL, nanos(r.DateCreated), r.Deactivated,
 		r.EnableSpectatorAccess, r.WaitingPeriodThreshold, r.DefaultEmailVisibility,
-		r.PasswordAuthEnabled, r.EmptyTopicDisplayName, r.NewStreamAnnouncementsStreamID}
+		r.PasswordAuthEnabled, r.EmptyTopicDisplayName, r.NewStreamAnnouncementsStreamID, r.AllowMessageEditing,
+		r.MessageContentEditLimitSeconds, r.MoveMessagesWithinStreamLimitSeconds,
+		r.MoveMessagesBetweenStreamsLimitSeconds, r.MessageEditHistoryVisibilityPolicy}
 	for _, s := range r.GroupSettings() {
 		args = append(args, groupSettingText(*s))
 	}
 	_, err := a.t.exec(`INSERT INTO realm (id, `+realmColumns+`)
-		VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET
 		name = excluded.name, description = excluded.description, icon_url = excluded.icon_url,
 		url = excluded.url, date_created = excluded.date_created, deactivated = excluded.deactivated,
@@ -62,6 +71,11 @@ func (a realmTx) Put(r realms.Realm) error {
 		password_auth_enabled = excluded.password_auth_enabled,
 		empty_topic_display_name = excluded.empty_topic_display_name,
 		new_stream_announcements_stream_id = excluded.new_stream_announcements_stream_id,
+		allow_message_editing = excluded.allow_message_editing,
+		message_content_edit_limit_seconds = excluded.message_content_edit_limit_seconds,
+		move_messages_within_stream_limit_seconds = excluded.move_messages_within_stream_limit_seconds,
+		move_messages_between_streams_limit_seconds = excluded.move_messages_between_streams_limit_seconds,
+		message_edit_history_visibility_policy = excluded.message_edit_history_visibility_policy,
 		can_create_public_channel_group = excluded.can_create_public_channel_group,
 		can_create_private_channel_group = excluded.can_create_private_channel_group,
 		can_create_web_public_channel_group = excluded.can_create_web_public_channel_group,
@@ -69,7 +83,10 @@ func (a realmTx) Put(r realms.Realm) error {
 		can_invite_users_group = excluded.can_invite_users_group,
 		can_create_groups = excluded.can_create_groups,
 		can_manage_all_groups = excluded.can_manage_all_groups,
-		can_mention_many_users_group = excluded.can_mention_many_users_group`, args...)
+		can_mention_many_users_group = excluded.can_mention_many_users_group,
+		can_move_messages_between_topics_group = excluded.can_move_messages_between_topics_group,
+		can_move_messages_between_channels_group = excluded.can_move_messages_between_channels_group,
+		can_resolve_topics_group = excluded.can_resolve_topics_group`, args...)
 	if err != nil {
 		return fmt.Errorf("realm: %w", err)
 	}
@@ -92,6 +109,10 @@ func groupSettingText(s users.GroupSetting) string {
 
 // parseGroupSetting decodes groupSettingText's form into s.
 func parseGroupSetting(text string, s *users.GroupSetting) error {
+	if text == "" {
+		*s = users.GroupSetting{} // a column added after the row: the default
+		return nil
+	}
 	var v storedGroupSetting
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return err

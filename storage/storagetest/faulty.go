@@ -242,6 +242,20 @@ func (w faultyMessages) PutRows(rows []messages.UserMessage) error {
 	return w.MessageWriter.PutRows(rows)
 }
 
+func (w faultyMessages) DeleteRows(us []users.ID, ids []messages.ID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.DeleteRows(us, ids)
+}
+
+func (w faultyMessages) Move(ids []messages.ID, c channels.ID, topic string, entry messages.EditHistoryEntry, movedAt int64) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.Move(ids, c, topic, entry, movedAt)
+}
+
 type faultyUserTopics struct {
 	storage.UserTopicWriter
 	f *Faulty

@@ -30,6 +30,11 @@ func testRealm(t *testing.T, open Opener) {
 			NewStreamAnnouncementsStreamID: 7,
 			CanCreatePublicChannelGroup:    users.Named(5),
 			CanCreatePrivateChannelGroup:   users.GroupSetting{Members: []users.ID{1, 2}, Subgroups: []users.GroupID{3}},
+			AllowMessageEditing:            true, MessageContentEditLimitSeconds: 600,
+			MoveMessagesWithinStreamLimitSeconds: 0, MoveMessagesBetweenStreamsLimitSeconds: 3600,
+			MessageEditHistoryVisibilityPolicy: "moves",
+			CanMoveMessagesBetweenTopicsGroup:  users.Named(7),
+			CanResolveTopicsGroup:              users.GroupSetting{Members: []users.ID{4}},
 		}
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Realm().Put(want) })
 		mustView(t, s, func(tx storage.ReadTx) error {

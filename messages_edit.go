@@ -1,0 +1,379 @@
+package chat
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// UpdateMessageParams are the parameters of PATCH /messages/{message_id}. Nil fields are not
+// changed.
+type UpdateMessageParams struct {
+	MessageID messages.ID
+	Content   *string
+	Topic     *string
+	StreamID  *channels.ID
+	// PropagateMode is change_one (also ""), change_later or change_all.
+	PropagateMode string
+	// SendNotificationToOldThread defaults to false, SendNotificationToNewThread to true.
+	SendNotificationToOldThread *bool
+	SendNotificationToNewThread *bool
+	// PrevContentSHA256 is the hex SHA-256 of the content the client edited, if given.
+	PrevContentSHA256 *string
+}
+
+// UpdateMessageResult lists the uploads the edit detached (always empty: uploads are not
+// tracked).
+type UpdateMessageResult struct {
+	DetachedUploads []any `json:"detached_uploads"`
+}
+
+// editLimitBuffer is the grace Zulip adds to every edit and move time limit, in seconds.
+const editLimitBuffer = 20
+
+// Errors of editing and moving messages; their text is Zulip's.
+var (
+	errEditingDisabled     = &Error{Code: CodeBadRequest, Msg: "Your organization has turned off message editing"}
+	errCannotEdit          = &Error{Code: CodeBadRequest, Msg: "You don't have permission to edit this message"}
+	errEditTimeLimit       = &Error{Code: CodeBadRequest, Msg: "The time limit for editing this message has passed"}
+	errTopicEditTimeLimit  = &Error{Code: CodeBadRequest, Msg: "The time limit for editing this message's topic has passed."}
+	errStreamEditTimeLimit = &Error{Code: CodeBadRequest, Msg: "The time limit for editing this message's channel has passed"}
+	errNothingToChange     = &Error{Code: CodeBadRequest, Msg: "Nothing to change"}
+	errDirectToChannel     = &Error{Code: CodeBadRequest, Msg: "Direct messages cannot be moved to channels."}
+	errDirectTopic         = &Error{Code: CodeBadRequest, Msg: "Direct messages cannot have topics."}
+	errPropagateWithout    = &Error{Code: CodeBadRequest, Msg: "Invalid propagate_mode without topic edit"}
+	errResolveGeneralChat  = &Error{Code: CodeBadRequest, Msg: "General chat cannot be marked as resolved"}
+	errContentAndChannel   = &Error{Code: CodeBadRequest, Msg: "Cannot change message content while changing channel"}
+	errCannotResolve       = &Error{Code: CodeBadRequest, Msg: "You don't have permission to resolve topics in this channel."}
+	errCannotMove          = &Error{Code: CodeBadRequest, Msg: "You don't have permission to move this message"}
+	errPrevContentMismatch = &Error{Code: CodeExpectationMismatch, Msg: "'prev_content_sha256' value does not match the expected value."}
+)
+
+// errMoveTimeLimit is MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: only the newest allowed of the total
+// messages of the topic may be moved (first is the oldest of those, 0 when none).
+func errMoveTimeLimit(first messages.ID, allowed, total int) *Error {
+	var firstID any
+	if first != 0 {
+		firstID = first
+	}
+	return Errorf(CodeMoveMessagesTimeLimitExceeded,
+		"You only have permission to move the %d/%d most recent messages in this topic.", allowed, total).
+		With("first_message_id_allowed_to_move", firstID).
+		With("total_messages_in_topic", total).
+		With("total_messages_allowed_to_move", allowed)
+}
+
+// editPlan is a validated and permitted edit: what changes and which messages it touches.
+type editPlan struct {
+	me  users.User
+	m   messages.Message // the target message before the edit
+	now int64
+
+	content *string // the new content; nil when unchanged
+
+	topicEdited          bool
+	topic                string // the target topic (the message's own when not edited)
+	resolved, unresolved bool
+	streamEdited         bool
+	orig, target         channels.Channel
+	mode                 messages.PropagateMode
+	notifyOld, notifyNew bool
+}
+
+func (p editPlan) moved() bool { return p.topicEdited || p.streamEdited }
+
+// resolveToggle reports whether the move only marks the topic resolved or unresolved.
+func (p editPlan) resolveToggle() bool { return p.resolved || p.unresolved }
+
+// UpdateMessage edits a message's content (its sender, within the organization's edit
+// window) and/or moves it, and with propagate_mode the rest of its topic, to another topic
+// and/or channel (can_move_messages_* permissions and the move time limits), and delivers
+// update_message events to the users who can see the messages (delete_message to those who
+// lose access).
+func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessageParams) (UpdateMessageResult, error) {
+	mode, ok := messages.ParsePropagateMode(p.PropagateMode)
+	if !ok {
+		return UpdateMessageResult{}, InvalidArgument("propagate_mode", "")
+	}
+	var content *string
+	if p.Content != nil {
+		c := "(deleted)"
+		if !messages.IsBlank(*p.Content) {
+			var err error
+			if c, err = messages.NormalizeContent(*p.Content); err != nil {
+				return UpdateMessageResult{}, badRequest("%s", err.Error())
+			}
+		}
+		content = &c
+	}
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := loadActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldWrite(tx)
+		if err != nil {
+			return err
+		}
+		plan, err := w.planEdit(tx.Messages(), me, s.now().Unix(), mode, content, p)
+		if err != nil {
+			return err
+		}
+		return s.applyEdit(tx, ev, w, plan)
+	})
+	if err != nil {
+		return UpdateMessageResult{}, err
+	}
+	return UpdateMessageResult{DetachedUploads: []any{}}, nil
+}
+
+// planEdit validates the request and checks the actor's permissions, in Zulip's order.
+func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode messages.PropagateMode, content *string, p UpdateMessageParams) (editPlan, error) {
+	m, _, err := w.readableMessage(r, me, p.MessageID)
+	if err != nil {
+		return editPlan{}, err
+	}
+	plan := editPlan{me: me, m: m, now: now, content: content, mode: mode, topic: m.Topic,
+		notifyOld: p.SendNotificationToOldThread != nil && *p.SendNotificationToOldThread,
+		notifyNew: p.SendNotificationToNewThread == nil || *p.SendNotificationToNewThread}
+	if content != nil {
+		if err := w.checkCanEditContent(me, m, now); err != nil {
+			return plan, err
+		}
+	}
+	var topic *string
+	if p.Topic != nil {
+		t, err := topics.Clean(*p.Topic, w.realm.EmptyTopicDisplayName)
+		if err != nil {
+			return plan, InvalidArgument("topic", err.Error())
+		}
+		if t != m.Topic {
+			topic = &t
+		}
+	}
+	switch {
+	case topic == nil && content == nil && p.StreamID == nil:
+		return plan, errNothingToChange
+	case m.IsDirect() && p.StreamID != nil:
+		return plan, errDirectToChannel
+	case m.IsDirect() && topic != nil:
+		return plan, errDirectTopic
+	case mode != messages.ChangeOne && topic == nil && p.StreamID == nil:
+		return plan, errPropagateWithout
+	case topic != nil && messages.IsUnresolvableTopic(*topic):
+		return plan, errResolveGeneralChat
+	case p.StreamID != nil && content != nil:
+		return plan, errContentAndChannel
+	case p.PrevContentSHA256 != nil && *p.PrevContentSHA256 != sha256Hex(m.Content):
+		return plan, errPrevContentMismatch
+	}
+	if m.IsDirect() {
+		return plan, nil
+	}
+	plan.orig, _ = w.channel(m.ChannelID)
+	plan.target = plan.orig
+	if topic != nil {
+		plan.topicEdited = true
+		plan.topic = topics.Truncate(*topic)
+		plan.resolved, plan.unresolved = messages.ResolveChange(m.Topic, plan.topic, *topic)
+	}
+	if p.StreamID != nil && *p.StreamID != m.ChannelID {
+		c, ok := w.channel(*p.StreamID)
+		if !ok || !w.content(c, me) {
+			return plan, errInvalidChannelID
+		}
+		plan.target, plan.streamEdited = c, true
+	}
+	if !plan.moved() {
+		plan.mode = messages.ChangeOne
+	}
+	if err := checkTopicsPolicy(plan); err != nil {
+		return plan, err
+	}
+	if err := w.checkCanMove(r, plan); err != nil {
+		return plan, err
+	}
+	if plan.moved() {
+		return plan, w.checkCanCreateTopic(r, me, plan.target, plan.topic)
+	}
+	return plan, nil
+}
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// checkCanEditContent: editing allowed in the organization, the sender only, within the
+// content edit limit.
+func (w *world) checkCanEditContent(me users.User, m messages.Message, now int64) error {
+	if !w.realm.AllowMessageEditing {
+		return errEditingDisabled
+	}
+	if m.SenderID != me.ID {
+		return errCannotEdit
+	}
+	if limit := w.realm.MessageContentEditLimitSeconds; limit > 0 && now-m.Timestamp > int64(limit+editLimitBuffer) {
+		return errEditTimeLimit
+	}
+	return nil
+}
+
+// checkTopicsPolicy applies the target channel's topics policy to a move.
+func checkTopicsPolicy(p editPlan) error {
+	policy := effectiveTopicsPolicy(p.target)
+	if p.topic == "" && p.moved() && policy == channels.TopicsDisableEmpty {
+		return errTopicsRequired
+	}
+	if policy == channels.TopicsEmptyTopicOnly && p.topic != "" {
+		return errGeneralChatOnly
+	}
+	return nil
+}
+
+// checkCanMove checks the permissions and time limits of a topic change (or resolve) and of a
+// channel change, and with change_all that every message of the topic is within the limit.
+func (w *world) checkCanMove(r storage.MessageReader, p editPlan) error {
+	me := p.me
+	moderator := me.Role.AtLeast(users.RoleModerator)
+	age := p.now - p.m.Timestamp
+	if p.topicEdited {
+		if p.resolveToggle() {
+			if !w.canResolveTopics(me, p.orig, p.target) {
+				return errCannotResolve
+			}
+		} else {
+			if !w.canMoveWithinChannels(me, p.orig, p.target) {
+				return errCannotEdit
+			}
+			if limit := w.realm.MoveMessagesWithinStreamLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
+				return errTopicEditTimeLimit
+			}
+		}
+	}
+	if p.streamEdited {
+		if !w.canMoveOutOf(me, p.orig) {
+			return errCannotMove
+		}
+		if !channels.CanPost(w.m, p.target, w.viewer(p.target.ID, me)) {
+			return errCannotPost
+		}
+		if limit := w.realm.MoveMessagesBetweenStreamsLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
+			return errStreamEditTimeLimit
+		}
+	}
+	if p.mode == messages.ChangeAll && !moderator && p.moved() && !p.resolveToggle() {
+		return w.checkTopicMoveLimit(r, p)
+	}
+	return nil
+}
+
+// checkTopicMoveLimit refuses a change_all move when some of the topic's messages the actor
+// can read are older than the strictest applicable move limit.
+func (w *world) checkTopicMoveLimit(r storage.MessageReader, p editPlan) error {
+	deadline := 0
+	for _, l := range []struct {
+		applies bool
+		limit   int
+	}{{p.topicEdited, w.realm.MoveMessagesWithinStreamLimitSeconds}, {p.streamEdited, w.realm.MoveMessagesBetweenStreamsLimitSeconds}} {
+		if l.applies && l.limit > 0 && (deadline == 0 || l.limit+editLimitBuffer < deadline) {
+			deadline = l.limit + editLimitBuffer
+		}
+	}
+	if deadline == 0 {
+		return nil
+	}
+	ids, err := w.movableTopicMessages(r, p.me, p.orig, p.m.Topic)
+	if err != nil {
+		return err
+	}
+	msgs, err := r.GetMany(ids)
+	if err != nil {
+		return err
+	}
+	var allowed []messages.ID
+	for _, m := range msgs {
+		if m.Timestamp > p.now-int64(deadline) {
+			allowed = append(allowed, m.ID)
+		}
+	}
+	if len(allowed) == len(msgs) {
+		return nil
+	}
+	var first messages.ID
+	if len(allowed) > 0 {
+		first = allowed[0]
+	}
+	return errMoveTimeLimit(first, len(allowed), len(msgs))
+}
+
+// movableTopicMessages lists, ascending, the messages of a topic that me may read: all of
+// them where me may read the channel's history, else those me has a row for.
+func (w *world) movableTopicMessages(r storage.MessageReader, me users.User, c channels.Channel, topic string) ([]messages.ID, error) {
+	ids, err := r.TopicMessageIDs(c.ID, topic, 0)
+	if err != nil {
+		return nil, err
+	}
+	if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, me) {
+		out := make([]messages.ID, len(ids))
+		for i, id := range ids {
+			out[len(ids)-1-i] = id
+		}
+		return out, nil
+	}
+	rows, err := r.UserRows(me.ID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]messages.ID, len(rows))
+	for i, row := range rows {
+		out[i] = row.MessageID
+	}
+	return out, nil
+}
+
+// realmAllows evaluates an organization permission; the zero setting (an organization stored
+// before the setting existed) means the system group def.
+func (w *world) realmAllows(s users.GroupSetting, def string, u users.ID) bool {
+	if channels.IsZeroSetting(s) {
+		s = users.Named(w.groupID(def))
+	}
+	return w.m.Allows(s, u)
+}
+
+// canMoveWithin: moving messages between topics of c (can_move_messages_within_channel_group,
+// administrators of the organization or of the channel).
+func (w *world) canMoveWithin(me users.User, c channels.Channel) bool {
+	return me.Role.IsAdmin() || channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) ||
+		w.m.Allows(c.CanMoveMessagesWithinChannelGroup, me.ID)
+}
+
+// canMoveWithinChannels: the organization's can_move_messages_between_topics_group, or
+// moving within the original or the target channel.
+func (w *world) canMoveWithinChannels(me users.User, orig, target channels.Channel) bool {
+	return w.realmAllows(w.realm.CanMoveMessagesBetweenTopicsGroup, realms.DefaultMoveGroups[0], me.ID) ||
+		w.canMoveWithin(me, orig) || orig.ID != target.ID && w.canMoveWithin(me, target)
+}
+
+// canMoveOutOf: moving messages out of c.
+func (w *world) canMoveOutOf(me users.User, c channels.Channel) bool {
+	return me.Role.IsAdmin() ||
+		w.realmAllows(w.realm.CanMoveMessagesBetweenChannelsGroup, realms.DefaultMoveGroups[1], me.ID) ||
+		channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) ||
+		w.m.Allows(c.CanMoveMessagesOutOfChannelGroup, me.ID)
+}
+
+// canResolveTopics: the organization's can_resolve_topics_group, or the channel's (original
+// or target).
+func (w *world) canResolveTopics(me users.User, orig, target channels.Channel) bool {
+	return w.realmAllows(w.realm.CanResolveTopicsGroup, realms.DefaultMoveGroups[2], me.ID) ||
+		w.m.Allows(orig.CanResolveTopicsGroup, me.ID) ||
+		orig.ID != target.ID && w.m.Allows(target.CanResolveTopicsGroup, me.ID)
+}

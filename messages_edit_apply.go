@@ -1,0 +1,446 @@
+package chat
+
+import (
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// UpdateMessageEvent is an update_message event. Flags are the recipient's flags on MessageID
+// after the edit; the topic fields are shown per the queue's empty_topic_name capability.
+type UpdateMessageEvent struct {
+	Type                string        `json:"type"`
+	UserID              *users.ID     `json:"user_id"`
+	EditTimestamp       int64         `json:"edit_timestamp"`
+	MessageID           messages.ID   `json:"message_id"`
+	MessageIDs          []messages.ID `json:"message_ids"`
+	Flags               []string      `json:"flags"`
+	RenderingOnly       bool          `json:"rendering_only"`
+	StreamName          string        `json:"stream_name,omitempty"`
+	StreamID            *channels.ID  `json:"stream_id,omitempty"`
+	NewStreamID         *channels.ID  `json:"new_stream_id,omitempty"`
+	PropagateMode       string        `json:"propagate_mode,omitempty"`
+	OrigSubject         *string       `json:"orig_subject,omitempty"`
+	Subject             *string       `json:"subject,omitempty"`
+	TopicLinks          *[]TopicLink  `json:"topic_links,omitempty"`
+	OrigContent         *string       `json:"orig_content,omitempty"`
+	OrigRenderedContent *string       `json:"orig_rendered_content,omitempty"`
+	Content             *string       `json:"content,omitempty"`
+	RenderedContent     *string       `json:"rendered_content,omitempty"`
+	IsMeMessage         *bool         `json:"is_me_message,omitempty"`
+	origTopic, topic    *string       // the raw topics behind OrigSubject and Subject
+	emptyTopicLabel     string
+}
+
+// TopicLink is one linkifier match in a topic.
+type TopicLink struct {
+	Text string `json:"text"`
+	URL  string `json:"url"`
+}
+
+// forClient shows the empty topic as the organization's label to clients without the
+// empty_topic_name capability.
+func (e UpdateMessageEvent) forClient(o queueOptions) (any, bool) {
+	knows := o.capabilities.EmptyTopicName
+	if e.origTopic != nil {
+		t := topics.Display(*e.origTopic, e.emptyTopicLabel, knows)
+		e.OrigSubject = &t
+	}
+	if e.topic != nil {
+		t := topics.Display(*e.topic, e.emptyTopicLabel, knows)
+		e.Subject = &t
+	}
+	return e, true
+}
+
+// topicLinks are the organization's linkifier matches in a topic.
+func (w *world) topicLinks(topic string) []TopicLink {
+	out := []TopicLink{}
+	if w.linkify == nil {
+		return out
+	}
+	for _, l := range w.linkify(topic) {
+		out = append(out, TopicLink{Text: topic[l.Start:l.End], URL: l.URL})
+	}
+	return out
+}
+
+// mentionMask are the flags a content edit recomputes.
+const mentionMask = messages.FlagMentioned | messages.FlagStreamWildcardMentioned | messages.FlagTopicWildcardMentioned
+
+// applyEdit writes a planned edit and records its events.
+func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) error {
+	mr := tx.Messages()
+	me, m := p.me, p.m
+	uid := me.ID
+	e := UpdateMessageEvent{Type: "update_message", UserID: &uid, EditTimestamp: p.now, MessageID: m.ID,
+		emptyTopicLabel: w.realm.EmptyTopicDisplayName}
+	entry := messages.EditHistoryEntry{UserID: me.ID, Timestamp: p.now}
+	edited := m.Clone()
+	rows, err := mr.Rows([]messages.ID{m.ID})
+	if err != nil {
+		return err
+	}
+	if p.content != nil {
+		oldContent, oldRendered := m.Content, m.Rendered
+		entry.PrevContent, entry.PrevRenderedContent = &oldContent, &oldRendered
+		edited.Content = *p.content
+		edited.Rendered = markdown.RenderLinkified(edited.Content, w.linkify)
+		edited.LastEditTimestamp = p.now
+		isMe := messages.IsMeMessage(edited.Content)
+		e.OrigContent, e.OrigRenderedContent = &oldContent, &oldRendered
+		e.Content, e.RenderedContent, e.IsMeMessage = &edited.Content, &edited.Rendered, &isMe
+		var changed []messages.UserMessage
+		for i, r := range rows {
+			if r.UserID == m.SenderID {
+				continue
+			}
+			nf := r.Flags&^mentionMask | mentionFlags(edited.Content, w.users[r.UserID])
+			if nf != r.Flags {
+				rows[i].Flags = nf
+				changed = append(changed, rows[i])
+			}
+		}
+		if err := mr.PutRows(changed); err != nil {
+			return err
+		}
+	}
+	if m.IsDirect() {
+		edited.EditHistory = append([]messages.EditHistoryEntry{entry}, edited.EditHistory...)
+		if err := mr.Update(edited); err != nil {
+			return err
+		}
+		e.MessageIDs = []messages.ID{m.ID}
+		addByFlags(ev, e, rows, nil)
+		return nil
+	}
+	origID := p.orig.ID
+	e.StreamName, e.StreamID = p.orig.Name, &origID
+	moveEntry := messages.EditHistoryEntry{UserID: me.ID, Timestamp: p.now}
+	if p.moved() {
+		e.PropagateMode = string(p.mode)
+	}
+	if p.streamEdited {
+		prev, next := p.orig.ID, p.target.ID
+		entry.PrevStream, entry.Stream = &prev, &next
+		moveEntry.PrevStream, moveEntry.Stream = &prev, &next
+		e.NewStreamID = &next
+		e.origTopic = &m.Topic
+	}
+	if p.topicEdited {
+		prev, next := m.Topic, p.topic
+		entry.PrevTopic, entry.Topic = &prev, &next
+		moveEntry.PrevTopic, moveEntry.Topic = &prev, &next
+		e.origTopic, e.topic = &prev, &next
+		links := w.topicLinks(p.topic)
+		e.TopicLinks = &links
+	}
+	ids := []messages.ID{m.ID}
+	if p.mode != messages.ChangeOne {
+		all, err := w.movableTopicMessages(mr, me, p.orig, m.Topic)
+		if err != nil {
+			return err
+		}
+		ids = ids[:0]
+		for _, id := range all {
+			if p.mode == messages.ChangeAll || id >= m.ID {
+				ids = append(ids, id)
+			}
+		}
+		if !slices.Contains(ids, m.ID) {
+			ids = append(ids, m.ID)
+			slices.Sort(ids)
+		}
+	}
+	e.MessageIDs = ids
+	chanIDs := []channels.ID{p.orig.ID}
+	if p.streamEdited {
+		chanIDs = append(chanIDs, p.target.ID)
+		slices.Sort(chanIDs)
+	}
+	before, err := mr.Activity(chanIDs, 0)
+	if err != nil {
+		return err
+	}
+	targetHadMessages := false
+	if p.moved() {
+		existing, err := mr.TopicMessageIDs(p.target.ID, p.topic, 1)
+		if err != nil {
+			return err
+		}
+		targetHadMessages = len(existing) > 0
+	}
+	var movedAt int64
+	if p.streamEdited || p.topicEdited && !p.resolveToggle() {
+		movedAt = p.now
+	}
+	others := ids
+	if p.content != nil {
+		edited.ChannelID, edited.Topic = p.target.ID, p.topic
+		if movedAt != 0 {
+			edited.LastMovedTimestamp = movedAt
+		}
+		edited.EditHistory = append([]messages.EditHistoryEntry{entry}, edited.EditHistory...)
+		if err := mr.Update(edited); err != nil {
+			return err
+		}
+		others = slices.DeleteFunc(slices.Clone(ids), func(id messages.ID) bool { return id == m.ID })
+	}
+	if p.moved() {
+		if err := mr.Move(others, p.target.ID, p.topic, moveEntry, movedAt); err != nil {
+			return err
+		}
+	}
+	var losingAccess []users.ID
+	if p.streamEdited {
+		if rows, losingAccess, err = w.moveRows(mr, p, ids, rows); err != nil {
+			return err
+		}
+	}
+	after, err := mr.Activity(chanIDs, 0)
+	if err != nil {
+		return err
+	}
+	if len(losingAccess) > 0 {
+		w.addDeleteEvents(ev, messages.Message{ChannelID: p.orig.ID, Topic: m.Topic}, ids, toInt64s(losingAccess))
+	}
+	if p.moved() {
+		if err := s.moveUserTopics(tx, ev, w, p, losingAccess, targetHadMessages); err != nil {
+			return err
+		}
+	}
+	addByFlags(ev, e, rows, w.editSubscriberRecipients(p, rows, losingAccess))
+	w.addFirstMessageEvents(ev, chanIDs, before, after)
+	return nil
+}
+
+// addByFlags records e for the users with rows of the target message (rows, each with its
+// own flags) and for extra users without rows (flags ["read"]).
+func addByFlags(ev *events, e UpdateMessageEvent, rows []messages.UserMessage, extra []users.ID) {
+	byFlags := map[messages.Flags][]int64{}
+	var order []messages.Flags
+	add := func(f messages.Flags, u users.ID) {
+		if _, ok := byFlags[f]; !ok {
+			order = append(order, f)
+		}
+		byFlags[f] = append(byFlags[f], int64(u))
+	}
+	for _, r := range rows {
+		add(r.Flags, r.UserID)
+	}
+	for _, u := range extra {
+		add(messages.FlagRead, u)
+	}
+	for _, f := range order {
+		one := e
+		one.Flags = f.Names()
+		ev.add("update_message", one, dedupe(byFlags[f]))
+	}
+}
+
+// moveRows adjusts the users' rows of messages moved to another channel: users not subscribed
+// to the target lose their rows, and in a target with protected history its subscribers gain
+// read rows. It returns the target message's remaining rows and the users who can no longer
+// read the messages (guests, or everyone not subscribed when the target is private).
+func (w *world) moveRows(mr storage.MessageWriter, p editPlan, ids []messages.ID, targetRows []messages.UserMessage) ([]messages.UserMessage, []users.ID, error) {
+	all, err := mr.Rows(ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	candidates := map[users.ID]bool{}
+	for _, r := range all {
+		candidates[r.UserID] = true
+	}
+	for _, u := range w.subscribers[p.orig.ID] {
+		candidates[u] = true
+	}
+	var losingRows, losingAccess []users.ID
+	for u := range candidates {
+		if w.isSubscribed(p.target.ID, u) {
+			continue
+		}
+		if hasRow(all, u) {
+			losingRows = append(losingRows, u)
+		}
+		if p.target.InviteOnly || w.users[u].Role == users.RoleGuest {
+			losingAccess = append(losingAccess, u)
+		}
+	}
+	slices.Sort(losingRows)
+	slices.Sort(losingAccess)
+	if err := mr.DeleteRows(losingRows, ids); err != nil {
+		return nil, nil, err
+	}
+	if p.target.InviteOnly && !p.target.HistoryPublicToSubscribers {
+		have := map[[2]int64]bool{}
+		for _, r := range all {
+			have[[2]int64{int64(r.UserID), int64(r.MessageID)}] = true
+		}
+		var gained []messages.UserMessage
+		for _, u := range w.subscribers[p.target.ID] {
+			for _, id := range ids {
+				if !have[[2]int64{int64(u), int64(id)}] {
+					gained = append(gained, messages.UserMessage{UserID: u, MessageID: id, Flags: messages.FlagRead})
+				}
+			}
+		}
+		if err := mr.PutRows(gained); err != nil {
+			return nil, nil, err
+		}
+	}
+	kept := slices.DeleteFunc(slices.Clone(targetRows), func(r messages.UserMessage) bool {
+		return slices.Contains(losingRows, r.UserID)
+	})
+	return kept, losingAccess, nil
+}
+
+func hasRow(rows []messages.UserMessage, u users.ID) bool {
+	return slices.ContainsFunc(rows, func(r messages.UserMessage) bool { return r.UserID == u })
+}
+
+func toInt64s(ids []users.ID) []int64 {
+	out := make([]int64, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	return out
+}
+
+// editSubscriberRecipients are the users without a row of the edited message who still get
+// the update_message event: where the original channel's history is public, the active
+// subscribers of the target channel and, for a channel change, those of the original one,
+// except users who lose access and guests who only follow the target.
+func (w *world) editSubscriberRecipients(p editPlan, rows []messages.UserMessage, losingAccess []users.ID) []users.ID {
+	if p.orig.InviteOnly && !p.orig.HistoryPublicToSubscribers {
+		return nil
+	}
+	skip := func(u users.ID) bool {
+		return hasRow(rows, u) || slices.Contains(losingAccess, u) || !w.users[u].IsActive
+	}
+	var out []users.ID
+	for _, u := range w.subscribers[p.target.ID] {
+		guestNew := p.streamEdited && w.users[u].Role == users.RoleGuest && !w.isSubscribed(p.orig.ID, u)
+		if !skip(u) && !guestNew {
+			out = append(out, u)
+		}
+	}
+	if p.streamEdited {
+		for _, u := range w.subscribers[p.orig.ID] {
+			if !skip(u) && !w.isSubscribed(p.target.ID, u) {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+// addDeleteEvents records delete_message events for messages of one conversation (like m) to
+// the given users, in the bulk form and one per message.
+func (w *world) addDeleteEvents(ev *events, m messages.Message, ids []messages.ID, to []int64) {
+	e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.realm.EmptyTopicDisplayName}
+	if !m.IsDirect() {
+		e.MessageType, e.StreamID, e.topic = "stream", m.ChannelID, m.Topic
+	}
+	bulk := e
+	bulk.bulk, bulk.MessageIDs = true, ids
+	ev.add("delete_message", bulk, to)
+	for _, id := range ids {
+		one := e
+		one.MessageID = id
+		ev.add("delete_message", one, to)
+	}
+}
+
+// addFirstMessageEvents records a stream update of first_message_id for every channel whose
+// oldest message changed between before and after (Activity of the same channels).
+func (w *world) addFirstMessageEvents(ev *events, chanIDs []channels.ID, before, after []storage.ChannelActivity) {
+	for i, c := range chanIDs {
+		if before[i].FirstMessageID == after[i].FirstMessageID {
+			continue
+		}
+		ch, _ := w.channel(c)
+		var value *messages.ID
+		if id := after[i].FirstMessageID; id != 0 {
+			value = &id
+		}
+		ev.add("stream", streamFirstMessageEvent(ch, value), w.watchers(ch, nil))
+	}
+}
+
+// moveUserTopics carries the users' visibility policies of a topic moved as a whole (change_all,
+// or no message the actor can read left behind) to its new place, merging with the target
+// topic's policies as Zulip does (the most visible wins); users who lose access lose the
+// policy.
+func (s *Service) moveUserTopics(tx storage.Tx, ev *events, w *world, p editPlan, losingAccess []users.ID, targetHadMessages bool) error {
+	if p.mode != messages.ChangeAll {
+		left, err := w.movableTopicMessages(tx.Messages(), p.me, p.orig, p.m.Topic)
+		if err != nil {
+			return err
+		}
+		if len(left) > 0 {
+			return nil
+		}
+	}
+	origRows, err := tx.UserTopics().ListForTopic(p.orig.ID, p.m.Topic)
+	if err != nil {
+		return err
+	}
+	targetRows, err := tx.UserTopics().ListForTopic(p.target.ID, p.topic)
+	if err != nil {
+		return err
+	}
+	origPolicy := map[users.ID]topics.VisibilityPolicy{}
+	targetPolicy := map[users.ID]topics.VisibilityPolicy{}
+	var order []users.ID
+	for _, r := range origRows {
+		if p.streamEdited && slices.Contains(losingAccess, r.UserID) {
+			if err := s.setUserTopic(tx, ev, w, r.UserID, p.orig, r.Topic, topics.PolicyNone); err != nil {
+				return err
+			}
+			continue
+		}
+		origPolicy[r.UserID] = r.Policy
+		order = append(order, r.UserID)
+	}
+	for _, r := range targetRows {
+		targetPolicy[r.UserID] = r.Policy
+		if _, ok := origPolicy[r.UserID]; !ok {
+			order = append(order, r.UserID)
+		}
+	}
+	slices.Sort(order)
+	for _, u := range slices.Compact(order) {
+		o, t := origPolicy[u], targetPolicy[u]
+		if o != topics.PolicyNone {
+			if err := s.setUserTopic(tx, ev, w, u, p.orig, p.m.Topic, topics.PolicyNone); err != nil {
+				return err
+			}
+		}
+		next := o
+		if targetHadMessages {
+			next = mergedPolicy(o, t)
+		}
+		if next == t {
+			continue
+		}
+		if err := s.setUserTopic(tx, ev, w, u, p.target, p.topic, next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergedPolicy is the policy of a user for two merged topics: the most visible of the two.
+func mergedPolicy(a, b topics.VisibilityPolicy) topics.VisibilityPolicy {
+	for _, p := range []topics.VisibilityPolicy{topics.PolicyFollowed, topics.PolicyUnmuted, topics.PolicyNone} {
+		if a == p || b == p {
+			return p
+		}
+	}
+	return topics.PolicyMuted
+}

@@ -1,0 +1,200 @@
+package chat_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// setRealm changes the organization's settings directly in the store.
+func setRealm(t *testing.T, f *fixture, change func(r *realms.Realm)) {
+	t.Helper()
+	err := f.store.Update(context.Background(), func(tx storage.Tx) error {
+		r, err := tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		change(&r)
+		return tx.Realm().Put(r)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// messageAs reads a message as who sees it.
+func messageAs(t *testing.T, f *fixture, who string, id messages.ID) chat.MessageRecord {
+	t.Helper()
+	res, err := f.svc.GetMessage(context.Background(), f.actor(who), chat.GetMessageParams{MessageID: id, AllowEmptyTopicName: true})
+	if err != nil {
+		t.Fatalf("GetMessage(%d): %v", id, err)
+	}
+	return res.Message
+}
+
+func TestUpdateMessageRefusals(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	groupSetting := func(f *fixture, name string) users.GroupSetting {
+		return users.Named(f.groupIDs(t)[name])
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, f *fixture, w editWorld)
+		who   string
+		p     func(w editWorld) chat.UpdateMessageParams
+		code  chat.Code
+		msg   string
+	}{
+		{"editing turned off", func(t *testing.T, f *fixture, w editWorld) {
+			setRealm(t, f, func(r *realms.Realm) { r.AllowMessageEditing = false })
+		}, "admin", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("x")}
+		}, chat.CodeBadRequest, "Your organization has turned off message editing"},
+		{"content after the edit window", func(t *testing.T, f *fixture, w editWorld) {
+			f.clock.Advance(621 * time.Second)
+		}, "admin", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("x")}
+		}, chat.CodeBadRequest, "The time limit for editing this message has passed"},
+		{"someone else's content, even an administrator", nil, "owner", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("x")}
+		}, chat.CodeBadRequest, "You don't have permission to edit this message"},
+		{"a message one cannot read", nil, "guest", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.direct, Content: ptr("x")}
+		}, chat.CodeBadRequest, "Invalid message(s)"},
+		{"topic of a direct message", nil, "admin", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.direct, Topic: ptr("x")}
+		}, chat.CodeBadRequest, "Direct messages cannot have topics."},
+		{"direct message to a channel", nil, "admin", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.direct, StreamID: &w.public}
+		}, chat.CodeBadRequest, "Direct messages cannot be moved to channels."},
+		{"topic without can_move_messages_between_topics_group", func(t *testing.T, f *fixture, w editWorld) {
+			g := groupSetting(f, users.GroupAdministrators)
+			setRealm(t, f, func(r *realms.Realm) { r.CanMoveMessagesBetweenTopicsGroup = g })
+		}, "member", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("x")}
+		}, chat.CodeBadRequest, "You don't have permission to edit this message"},
+		{"resolve without can_resolve_topics_group", func(t *testing.T, f *fixture, w editWorld) {
+			g := groupSetting(f, users.GroupAdministrators)
+			setRealm(t, f, func(r *realms.Realm) { r.CanResolveTopicsGroup = g })
+		}, "member", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr(messages.ResolvedPrefix + "party"), PropagateMode: "change_all"}
+		}, chat.CodeBadRequest, "You don't have permission to resolve topics in this channel."},
+		{"topic after the move window", func(t *testing.T, f *fixture, w editWorld) {
+			f.clock.Advance(8 * 24 * time.Hour)
+		}, "member", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("x")}
+		}, chat.CodeBadRequest, "The time limit for editing this message's topic has passed."},
+		{"channel without can_move_messages_between_channels_group", func(t *testing.T, f *fixture, w editWorld) {
+			g := groupSetting(f, users.GroupModerators)
+			setRealm(t, f, func(r *realms.Realm) { r.CanMoveMessagesBetweenChannelsGroup = g })
+		}, "member", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: &w.other}
+		}, chat.CodeBadRequest, "You don't have permission to move this message"},
+		{"channel after the move window", func(t *testing.T, f *fixture, w editWorld) {
+			setRealm(t, f, func(r *realms.Realm) { r.MoveMessagesBetweenStreamsLimitSeconds = 60 })
+			f.clock.Advance(81 * time.Second)
+		}, "member", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: &w.other}
+		}, chat.CodeBadRequest, "The time limit for editing this message's channel has passed"},
+		{"an unknown channel", nil, "member", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: ptr(w.other + 100)}
+		}, chat.CodeBadRequest, "Invalid channel ID"},
+		{"empty topic where topics are required", func(t *testing.T, f *fixture, w editWorld) {
+			mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(context.Background(), f.actor("admin"), chat.UpdateStreamParams{StreamID: w.public, TopicsPolicy: ptr("disable_empty_topic")})))
+		}, "member", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("")}
+		}, chat.CodeBadRequest, "Topics are required in this organization."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			w := seedEditWorld(t, f)
+			if c.setup != nil {
+				c.setup(t, f, w)
+			}
+			before := messageAs(t, f, "admin", w.party[0])
+			_, err := f.svc.UpdateMessage(ctx, f.actor(c.who), c.p(w))
+			var ce *chat.Error
+			if !errors.As(err, &ce) || ce.Code != c.code || ce.Msg != c.msg {
+				t.Fatalf("error = %v, want %s %q", err, c.code, c.msg)
+			}
+			if diff := cmp.Diff(before, messageAs(t, f, "admin", w.party[0])); diff != "" {
+				t.Errorf("a refused edit changed the message (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUpdateMessageChangeAllTimeLimit(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := seedEditWorld(t, f)
+	setRealm(t, f, func(r *realms.Realm) { r.MoveMessagesWithinStreamLimitSeconds = 3600 })
+	f.clock.Advance(2 * time.Hour)
+	newer := mustSendToChannel(t, f, "member", w.public, "party", "fourth")
+	_, err := f.svc.UpdateMessage(context.Background(), f.actor("member"), chat.UpdateMessageParams{
+		MessageID: newer, Topic: ptr("later"), PropagateMode: "change_all",
+	})
+	var ce *chat.Error
+	if !errors.As(err, &ce) || ce.Code != chat.CodeMoveMessagesTimeLimitExceeded ||
+		ce.Msg != "You only have permission to move the 1/4 most recent messages in this topic." {
+		t.Fatalf("error = %v", err)
+	}
+	want := map[string]any{"first_message_id_allowed_to_move": newer, "total_messages_in_topic": 4, "total_messages_allowed_to_move": 1}
+	if diff := cmp.Diff(want, ce.Extra); diff != "" {
+		t.Errorf("extra (-want +got):\n%s", diff)
+	}
+	// A moderator is not limited; change_later from the allowed message works for the member.
+	mustEdit(t, f, "member", chat.UpdateMessageParams{MessageID: newer, Topic: ptr("later"), PropagateMode: "change_later"})
+	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("later"), PropagateMode: "change_all"})
+	for _, id := range append(w.party, newer) {
+		if got := messageAs(t, f, "admin", id).Subject; got != "later" {
+			t.Errorf("message %d topic = %q", id, got)
+		}
+	}
+}
+
+func TestUpdateMessageHistoryAndTimestamps(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := seedEditWorld(t, f)
+	f.clock.Advance(time.Minute)
+	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("edited"), Topic: ptr("renamed")})
+	f.clock.Advance(time.Minute)
+	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr(messages.ResolvedPrefix + "renamed")})
+	m := messageAs(t, f, "member", w.party[0])
+	editedAt := f.clock.Now().Add(-time.Minute).Unix()
+	if m.LastEditTimestamp == nil || *m.LastEditTimestamp != editedAt || m.LastMovedTimestamp == nil || *m.LastMovedTimestamp != editedAt {
+		t.Errorf("timestamps: edit %v moved %v, want both %d (resolving does not count as a move)", m.LastEditTimestamp, m.LastMovedTimestamp, editedAt)
+	}
+	if len(m.EditHistory) != 2 || m.EditHistory[0].PrevTopic == nil || *m.EditHistory[0].PrevTopic != "renamed" ||
+		m.EditHistory[1].PrevContent == nil || *m.EditHistory[1].PrevContent != "first @**Mia Member**" {
+		t.Errorf("edit_history = %+v", m.EditHistory)
+	}
+	setRealm(t, f, func(r *realms.Realm) { r.MessageEditHistoryVisibilityPolicy = "moves" })
+	for _, e := range messageAs(t, f, "member", w.party[0]).EditHistory {
+		if e.PrevContent != nil {
+			t.Errorf("moves policy shows content: %+v", e)
+		}
+	}
+	setRealm(t, f, func(r *realms.Realm) { r.MessageEditHistoryVisibilityPolicy = "none" })
+	if h := messageAs(t, f, "member", w.party[0]).EditHistory; h != nil {
+		t.Errorf("none policy shows %+v", h)
+	}
+	// Blank content becomes "(deleted)".
+	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("  \n")})
+	if got := messageAs(t, f, "admin", w.party[0]).Content; got != "<p>(deleted)</p>" {
+		t.Errorf("blank edit content = %q", got)
+	}
+}
