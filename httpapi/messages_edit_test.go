@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strconv"
 	"net/url"
 	"testing"
 )
@@ -15,35 +16,39 @@ func TestUpdateMessageOverHTTP(t *testing.T) {
 	}); status != 200 {
 		t.Fatalf("subscribe: %d %v", status, body)
 	}
+	var ids []string
 	for _, content := range []string{"one", "two"} {
-		if status, _, body := s.call(t, http.MethodPost, "/api/v1/messages", hamlet, url.Values{
+		status, _, body := s.call(t, http.MethodPost, "/api/v1/messages", hamlet, url.Values{
 			"type": {"stream"}, "to": {"Verona"}, "topic": {"party"}, "content": {content},
-		}); status != 200 {
+		})
+		if status != 200 {
 			t.Fatalf("send: %d %v", status, body)
 		}
+		ids = append(ids, strconv.FormatFloat(body["id"].(float64), 'f', -1, 64))
 	}
+	one, two := "/api/v1/messages/"+ids[0], "/api/v1/messages/"+ids[1]
 
-	status, _, body := s.call(t, http.MethodPatch, "/api/v1/messages/1", hamlet, url.Values{"content": {"**edited**"}})
+	status, _, body := s.call(t, http.MethodPatch, one, hamlet, url.Values{"content": {"**edited**"}})
 	if status != 200 || body["detached_uploads"] == nil {
 		t.Fatalf("edit content: %d %v", status, body)
 	}
-	status, _, body = s.call(t, http.MethodPatch, "/api/v1/messages/1", iago, url.Values{
+	status, _, body = s.call(t, http.MethodPatch, one, iago, url.Values{
 		"topic": {"lunch"}, "propagate_mode": {"change_all"}, "send_notification_to_old_thread": {"false"},
 	})
 	if status != 200 {
 		t.Fatalf("move topic: %d %v", status, body)
 	}
-	status, _, body = s.call(t, http.MethodPatch, "/api/v1/messages/2", iago, url.Values{"stream_id": {"2"}})
+	status, _, body = s.call(t, http.MethodPatch, two, iago, url.Values{"stream_id": {"2"}})
 	if status != 200 {
 		t.Fatalf("move channel: %d %v", status, body)
 	}
-	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/1", iago, nil)
+	status, _, body = s.call(t, http.MethodGet, one, iago, nil)
 	msg, _ := body["message"].(map[string]any)
 	if status != 200 || msg["content"] != "<p><strong>edited</strong></p>" || msg["subject"] != "lunch" ||
 		msg["last_edit_timestamp"] == nil || msg["last_moved_timestamp"] == nil || len(msg["edit_history"].([]any)) != 2 {
 		t.Fatalf("edited message: %d %v", status, body)
 	}
-	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/2", iago, nil)
+	status, _, body = s.call(t, http.MethodGet, two, iago, nil)
 	if msg, _ := body["message"].(map[string]any); status != 200 || msg["stream_id"] != 2.0 || msg["subject"] != "lunch" {
 		t.Fatalf("moved message: %d %v", status, body)
 	}
@@ -69,12 +74,12 @@ func TestUpdateMessageOverHTTP(t *testing.T) {
 		{"stale prev_content_sha256", hamlet, url.Values{"content": {"x"}, "prev_content_sha256": {"00"}}, 400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value."},
 		{"unknown channel", hamlet, url.Values{"stream_id": {"99"}}, 400, "BAD_REQUEST", "Invalid channel ID"},
 	} {
-		status, _, body := s.call(t, http.MethodPatch, "/api/v1/messages/1", c.as, c.form)
+		status, _, body := s.call(t, http.MethodPatch, one, c.as, c.form)
 		t.Run(c.name, func(t *testing.T) { wantErr(t, status, body, c.status, c.code, c.msg) })
 	}
 	status, _, body = s.call(t, http.MethodPatch, "/api/v1/messages/999", hamlet, url.Values{"content": {"x"}})
 	wantErr(t, status, body, 400, "BAD_REQUEST", "Invalid message(s)")
-	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/1", iago, nil)
+	status, _, body = s.call(t, http.MethodGet, one, iago, nil)
 	if msg, _ := body["message"].(map[string]any); status != 200 || msg["content"] != "<p><strong>edited</strong></p>" || msg["subject"] != "lunch" {
 		t.Fatalf("refusals changed the message: %v", body)
 	}
