@@ -2,8 +2,8 @@ package httpapi_test
 
 import (
 	"net/http"
-	"strconv"
 	"net/url"
+	"strconv"
 	"testing"
 )
 
