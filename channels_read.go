@@ -19,25 +19,35 @@ const (
 	PartialSubscribersActiveDays = 14
 )
 
-// recentUsers reads, on first use, the users active since a time (for partial_subscribers).
+// recentUsers reads, on first use, the users active since a time (for partial_subscribers):
+// those whose recorded activity (a sent message, their creation) or reported presence is
+// that recent.
 type recentUsers struct {
 	r     storage.UserReader
-	since int64
+	p     storage.PresenceReader
+	since time.Time
 	set   map[users.ID]bool
 }
 
-// newRecentUsers reads from r the users active in the PartialSubscribersActiveDays before now.
-func newRecentUsers(r storage.UserReader, now time.Time) *recentUsers {
-	return &recentUsers{r: r, since: now.Add(-PartialSubscribersActiveDays * 24 * time.Hour).Unix()}
+// newRecentUsers reads from tx the users active in the PartialSubscribersActiveDays before now.
+func newRecentUsers(tx storage.ReadTx, now time.Time) *recentUsers {
+	return &recentUsers{r: tx.Users(), p: tx.Presence(), since: now.Add(-PartialSubscribersActiveDays * 24 * time.Hour)}
 }
 
 func (ru *recentUsers) has(w *world, id users.ID) bool {
 	if ru.set == nil {
-		ids, err := ru.r.ActiveSince(ru.since)
+		ids, err := ru.r.ActiveSince(ru.since.Unix())
 		w.must(err)
 		ru.set = make(map[users.ID]bool, len(ids))
 		for _, u := range ids {
 			ru.set[u] = true
+		}
+		ps, err := ru.p.List(storage.PresenceFilter{ConnectedSince: ru.since})
+		w.must(err)
+		for _, p := range ps {
+			if !p.LastActiveTime.Before(ru.since) {
+				ru.set[p.UserID] = true
+			}
 		}
 	}
 	return ru.set[id]
@@ -78,7 +88,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		if err != nil {
 			return err
 		}
-		st, err := subscriptionState(tx, w, me, p.IncludeSubscribers, true, newRecentUsers(tx.Users(), s.now()))
+		st, err := subscriptionState(tx, w, me, p.IncludeSubscribers, true, newRecentUsers(tx, s.now()))
 		if err != nil {
 			return err
 		}
@@ -291,7 +301,7 @@ func channelsInitialState(tx storage.ReadTx, loadWorld func() (*world, error), v
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				if sub, err = subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels, newRecentUsers(tx.Users(), now)); err != nil {
+				if sub, err = subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels, newRecentUsers(tx, now)); err != nil {
 					return err
 				}
 				if !p.ClientCapabilities.NotificationSettingsNull {

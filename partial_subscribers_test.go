@@ -23,12 +23,16 @@ func TestPartialSubscribersAreBotsAndRecentlyActive(t *testing.T) {
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("big", "small"), Principals: chat.Principals{IDs: []users.ID{f.ids["admin"], f.ids["member"], f.ids["bot"]}}})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("big"), Principals: chat.Principals{IDs: crowd}})
 
-	// Two weeks and a day later only the member and one of the crowd have sent messages.
+	// Two weeks and a day later only the member and one of the crowd have sent messages, and
+	// another of the crowd has reported being active.
 	f.clock.Advance((chat.PartialSubscribersActiveDays*24 + 1) * time.Hour)
 	big := f.mustChannel(t, "big").ID
 	mustSendToChannel(t, f, "member", big, "hi", "still here")
 	f.ids["c7"] = crowd[7]
 	mustSendToChannel(t, f, "c7", big, "hi", "me too")
+	if _, err := f.svc.UpdatePresence(ctx, chat.Actor{UserID: crowd[9]}, chat.UpdatePresenceParams{Status: "active"}); err != nil {
+		t.Fatal(err)
+	}
 
 	got, err := f.svc.GetSubscriptions(ctx, f.actor("member"), chat.GetSubscriptionsParams{IncludeSubscribers: "partial"})
 	if err != nil {
@@ -40,7 +44,7 @@ func TestPartialSubscribersAreBotsAndRecentlyActive(t *testing.T) {
 			if s.Subscribers != nil || s.PartialSubscribers == nil {
 				t.Fatalf("big: subscribers %v, partial %v", s.Subscribers, s.PartialSubscribers)
 			}
-			want := []users.ID{f.ids["member"], f.ids["bot"], crowd[7]}
+			want := []users.ID{f.ids["member"], f.ids["bot"], crowd[7], crowd[9]}
 			if diff := cmp.Diff(want, *s.PartialSubscribers); diff != "" {
 				t.Errorf("big: partial_subscribers (-want +got):\n%s", diff)
 			}
@@ -59,7 +63,7 @@ func TestPartialSubscribersAreBotsAndRecentlyActive(t *testing.T) {
 		t.Fatal("register: no subscriptions")
 	}
 	for _, s := range *res.Subscriptions {
-		if s.Name == "big" && (s.PartialSubscribers == nil || len(*s.PartialSubscribers) != 3) {
+		if s.Name == "big" && (s.PartialSubscribers == nil || len(*s.PartialSubscribers) != 4) {
 			t.Errorf("register: big partial_subscribers = %v", s.PartialSubscribers)
 		}
 	}
