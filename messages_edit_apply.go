@@ -167,13 +167,18 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	if err != nil {
 		return err
 	}
-	targetHadMessages := false
+	targetHadMessages, targetVisible := false, false
 	if p.moved() {
 		existing, err := mr.TopicMessageIDs(p.target.ID, p.topic, 1)
 		if err != nil {
 			return err
 		}
 		targetHadMessages = len(existing) > 0
+		visible, err := w.movableTopicMessages(mr, me, p.target, p.topic)
+		if err != nil {
+			return err
+		}
+		targetVisible = len(visible) > 0
 	}
 	var movedAt int64
 	if p.streamEdited || p.topicEdited && !p.resolveToggle() {
@@ -209,14 +214,37 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	if len(losingAccess) > 0 {
 		w.addDeleteEvents(ev, messages.Message{ChannelID: p.orig.ID, Topic: m.Topic}, ids, toInt64s(losingAccess))
 	}
+	movedAll := false
 	if p.moved() {
-		if err := s.moveUserTopics(tx, ev, w, p, losingAccess, targetHadMessages); err != nil {
+		if movedAll, err = w.movedWholeTopic(mr, p); err != nil {
 			return err
+		}
+		if movedAll {
+			if err := s.moveUserTopics(tx, ev, w, p, losingAccess, targetHadMessages); err != nil {
+				return err
+			}
 		}
 	}
 	addByFlags(ev, e, rows, w.editSubscriberRecipients(p, rows, losingAccess))
 	w.addFirstMessageEvents(ev, chanIDs, before, after)
+	w.activity = nil // the channels' first messages moved: read them again when needed
+	if err := s.resolveNotice(tx, ev, w, p); err != nil {
+		return err
+	}
+	if p.moved() {
+		return s.postNotices(tx, ev, w, w.moveNotices(p, len(ids), movedAll, !targetVisible))
+	}
 	return nil
+}
+
+// movedWholeTopic reports whether a move took the whole topic: change_all, or no message the
+// actor can read left behind.
+func (w *world) movedWholeTopic(mr storage.MessageReader, p editPlan) (bool, error) {
+	if p.mode == messages.ChangeAll {
+		return true, nil
+	}
+	left, err := w.movableTopicMessages(mr, p.me, p.orig, p.m.Topic)
+	return len(left) == 0, err
 }
 
 // addByFlags records e for the users with rows of the target message (rows, each with its
@@ -256,7 +284,7 @@ func (w *world) moveRows(mr storage.MessageWriter, p editPlan, ids []messages.ID
 	for _, r := range all {
 		candidates[r.UserID] = true
 	}
-	for _, u := range w.subscribers[p.orig.ID] {
+	for _, u := range w.subscribersOf(p.orig.ID) {
 		candidates[u] = true
 	}
 	var losingRows, losingAccess []users.ID
@@ -282,7 +310,7 @@ func (w *world) moveRows(mr storage.MessageWriter, p editPlan, ids []messages.ID
 			have[[2]int64{int64(r.UserID), int64(r.MessageID)}] = true
 		}
 		var gained []messages.UserMessage
-		for _, u := range w.subscribers[p.target.ID] {
+		for _, u := range w.subscribersOf(p.target.ID) {
 			for _, id := range ids {
 				if !have[[2]int64{int64(u), int64(id)}] {
 					gained = append(gained, messages.UserMessage{UserID: u, MessageID: id, Flags: messages.FlagRead})
@@ -323,14 +351,14 @@ func (w *world) editSubscriberRecipients(p editPlan, rows []messages.UserMessage
 		return hasRow(rows, u) || slices.Contains(losingAccess, u) || !w.users[u].IsActive
 	}
 	var out []users.ID
-	for _, u := range w.subscribers[p.target.ID] {
+	for _, u := range w.subscribersOf(p.target.ID) {
 		guestNew := p.streamEdited && w.users[u].Role == users.RoleGuest && !w.isSubscribed(p.orig.ID, u)
 		if !skip(u) && !guestNew {
 			out = append(out, u)
 		}
 	}
 	if p.streamEdited {
-		for _, u := range w.subscribers[p.orig.ID] {
+		for _, u := range w.subscribersOf(p.orig.ID) {
 			if !skip(u) && !w.isSubscribed(p.target.ID, u) {
 				out = append(out, u)
 			}
@@ -372,20 +400,10 @@ func (w *world) addFirstMessageEvents(ev *events, chanIDs []channels.ID, before,
 	}
 }
 
-// moveUserTopics carries the users' visibility policies of a topic moved as a whole (change_all,
-// or no message the actor can read left behind) to its new place, merging with the target
-// topic's policies as Zulip does (the most visible wins); users who lose access lose the
-// policy.
+// moveUserTopics carries the users' visibility policies of a topic moved as a whole to its new
+// place, merging with the target topic's policies as Zulip does (the most visible wins); users
+// who lose access lose the policy.
 func (s *Service) moveUserTopics(tx storage.Tx, ev *events, w *world, p editPlan, losingAccess []users.ID, targetHadMessages bool) error {
-	if p.mode != messages.ChangeAll {
-		left, err := w.movableTopicMessages(tx.Messages(), p.me, p.orig, p.m.Topic)
-		if err != nil {
-			return err
-		}
-		if len(left) > 0 {
-			return nil
-		}
-	}
 	origRows, err := tx.UserTopics().ListForTopic(p.orig.ID, p.m.Topic)
 	if err != nil {
 		return err

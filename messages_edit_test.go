@@ -3,12 +3,14 @@ package chat_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -196,5 +198,51 @@ func TestUpdateMessageHistoryAndTimestamps(t *testing.T) {
 	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("  \n")})
 	if got := messageAs(t, f, "admin", w.party[0]).Content; got != "<p>(deleted)</p>" {
 		t.Errorf("blank edit content = %q", got)
+	}
+}
+
+// topicContents lists the contents of a topic's messages as the admin reads them, oldest first.
+func topicContents(t *testing.T, f *fixture, c channels.ID, topic string) []string {
+	t.Helper()
+	res, err := f.svc.GetMessages(context.Background(), f.actor("admin"), chat.GetMessagesParams{
+		Anchor: "oldest", NumAfter: 100, AllowEmptyTopicName: true, ApplyMarkdown: ptr(false),
+		Narrow: []chat.NarrowTerm{{Operator: "channel", Operand: float64(c)}, {Operator: "topic", Operand: topic}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range res.Messages {
+		out = append(out, m.Content)
+	}
+	return out
+}
+
+func TestUpdateMessageNotices(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	w := seedEditWorld(t, f)
+	resolved := messages.ResolvedPrefix + "party"
+	mustEdit(t, f, "member", chat.UpdateMessageParams{MessageID: w.party[0], Topic: &resolved, PropagateMode: "change_all"})
+	want := []string{"first @**Mia Member**", "second", "third", "@_**Mia Member|3** has marked this topic as resolved."}
+	if diff := cmp.Diff(want, topicContents(t, f, w.public, resolved)); diff != "" {
+		t.Errorf("resolved topic (-want +got):\n%s", diff)
+	}
+	// Unresolving within the grace period removes the notice instead of adding another.
+	f.clock.Advance(30 * time.Second)
+	mustEdit(t, f, "member", chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("party"), PropagateMode: "change_all"})
+	if diff := cmp.Diff(want[:3], topicContents(t, f, w.public, "party")); diff != "" {
+		t.Errorf("unresolved topic (-want +got):\n%s", diff)
+	}
+	// A move to another channel with both breadcrumbs.
+	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[2], StreamID: &w.other, SendNotificationToOldThread: ptr(true)})
+	moved := topicContents(t, f, w.other, "party")
+	if len(moved) != 2 || moved[0] != "third" || !strings.HasPrefix(moved[1], "[A message](https://chat.example.com/#narrow/channel/3-Denmark/topic/party/near/") ||
+		!strings.HasSuffix(moved[1], ") was moved here from #**Verona>party** by @_**Adam Admin|2**.") {
+		t.Errorf("new thread = %q", moved)
+	}
+	left := topicContents(t, f, w.public, "party")
+	if got := left[len(left)-1]; got != "A message was moved from this topic to #**Denmark>party** by @_**Adam Admin|2**." {
+		t.Errorf("old thread notice = %q", got)
 	}
 }

@@ -49,23 +49,7 @@ func channelLink(c channels.Channel) string {
 	if !brokenLinkChars.MatchString(c.Name) {
 		return "#**" + c.Name + "**"
 	}
-	escaped := brokenLinkChars.ReplaceAllStringFunc(c.Name, func(s string) string {
-		switch s {
-		case "`":
-			return "&#96;"
-		case ">":
-			return "&gt;"
-		case "*":
-			return "&#42;"
-		case "&":
-			return "&amp;"
-		case "$$":
-			return "&#36;&#36;"
-		case "[":
-			return "&#91;"
-		}
-		return "&#93;"
-	})
+	escaped := brokenLinkChars.ReplaceAllStringFunc(c.Name, htmlEntity)
 	return fmt.Sprintf("[#%s](#narrow/channel/%d-%s)", escaped, c.ID, hashComponent(strings.ReplaceAll(c.Name, " ", "-")))
 }
 
@@ -135,13 +119,15 @@ func subscribedYouMessage(actor users.User, names []string) string {
 }
 
 // botNotice is one message of the notification bot: to topic of channel (when set) or to
-// user to. readBy is the user who caused it; the message is already read for them.
+// user to. readBy is the user who caused it; the message is already read for them. read, when
+// set, decides instead which recipients get it read.
 type botNotice struct {
 	channel channels.ID
 	topic   string
 	to      users.ID
 	content string
 	readBy  users.ID
+	read    func(users.ID) bool
 }
 
 // postNotices sends the notification bot's messages in order through the path every message
@@ -167,6 +153,9 @@ func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []bot
 			recipients = []users.ID{n.to}
 		}
 		read := func(id users.ID) bool { return id == n.readBy }
+		if n.read != nil {
+			read = n.read
+		}
 		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
 			return err
 		}
