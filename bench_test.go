@@ -15,6 +15,7 @@ import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/users"
@@ -363,5 +364,48 @@ func reportCPU(b *testing.B) func() {
 		if b.N > 0 {
 			b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
 		}
+	}
+}
+
+// BenchmarkDeleteTopic deletes a topic of 10,000 messages (each received by 10 users) from a
+// channel of the 10,000-user organization, with the default batch size and a budget large
+// enough to finish in one request. The messages are written through the store outside the
+// timer.
+func BenchmarkDeleteTopic(b *testing.B) {
+	const n = 10000
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
+			ctx := context.Background()
+			channel := org.Channels[0]
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for b.Loop() {
+				b.StopTimer()
+				err := store.Update(ctx, func(tx storage.Tx) error {
+					for i := range n {
+						rows := make([]messages.UserMessage, 10)
+						for j := range rows {
+							rows[j].UserID = org.Members[j]
+						}
+						if _, err := tx.Messages().Create(messages.Message{
+							SenderID: org.Members[i%10], ChannelID: channel, Topic: "doomed", Content: "m",
+							Rendered: "<p>m</p>", Timestamp: time.Now().Unix(), Client: "bench",
+						}, rows); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				res, err := svc.DeleteTopic(ctx, org.Admin, chat.DeleteTopicParams{StreamID: channel, TopicName: "doomed"})
+				if err != nil || !res.Complete {
+					b.Fatalf("DeleteTopic: %+v, %v", res, err)
+				}
+			}
+		})
 	}
 }
