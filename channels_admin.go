@@ -97,7 +97,7 @@ type GetSubscriptionStatusResult struct {
 func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetSubscriptionStatusParams) (GetSubscriptionStatusResult, error) {
 	var res GetSubscriptionStatusResult
 	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
-		if _, ok := w.users[p.UserID]; !ok {
+		if _, ok := w.lookup(p.UserID); !ok {
 			return badRequest("No such user")
 		}
 		c, err := channelRef(w, me, p.StreamID)
@@ -303,12 +303,12 @@ func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamP
 			return err
 		}
 		before := map[users.ID]bool{}
-		for _, u := range w.all {
+		for _, u := range w.allUsers() {
 			before[u.ID] = u.IsActive && w.metadata(old, u)
 		}
 		w.setChannel(c)
 		var gained, lost, kept []int64
-		for _, u := range w.all {
+		for _, u := range w.allUsers() {
 			now := u.IsActive && w.metadata(c, u)
 			switch {
 			case now && before[u.ID]:
@@ -494,7 +494,7 @@ func defaultStreamsEvent(w *world) DefaultStreamsEvent {
 // activeIDs lists every active user.
 func (w *world) activeIDs() []int64 {
 	var out []int64
-	for _, u := range w.all {
+	for _, u := range w.allUsers() {
 		if u.IsActive {
 			out = append(out, int64(u.ID))
 		}

@@ -168,7 +168,7 @@ func (w *world) attachSubscribers(rec *ChannelRecord, c channels.Channel, viewer
 		}
 		part := []users.ID{}
 		for _, id := range *l {
-			if w.users[id].IsBot() || recent.has(w, id) {
+			if w.user(id).IsBot() || recent.has(w, id) {
 				part = append(part, id)
 			}
 		}
@@ -215,7 +215,7 @@ func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParam
 		w.preloadUser(me.ID)
 		var owner users.User
 		if me.IsBot() && me.BotOwnerID != 0 {
-			owner = w.users[me.BotOwnerID]
+			owner = w.user(me.BotOwnerID)
 		}
 		guest := me.Role == users.RoleGuest
 		for _, c := range w.channels {

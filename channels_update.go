@@ -247,7 +247,7 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.watchers(c, removed))
 		var lost []int64
 		for _, id := range removed {
-			if !w.metadata(c, w.users[id]) {
+			if !w.metadata(c, w.user(id)) {
 				lost = append(lost, int64(id))
 			}
 		}

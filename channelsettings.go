@@ -33,14 +33,22 @@ func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]user
 		return nil
 	}
 	for _, id := range p.IDs {
-		u, ok := w.users[id]
+		u, ok := w.lookup(id)
 		if err := add(u, ok); err != nil {
 			return nil, err
 		}
 	}
-	if len(p.Emails) > 0 {
-		byEmail := make(map[string]users.User, len(w.all))
-		for _, u := range w.all {
+	if len(p.Emails) > 0 && len(p.Emails) <= lazyUserReads {
+		for _, e := range p.Emails {
+			u, ok := w.userByEmail(users.NormalizeEmail(e))
+			if err := add(u, ok); err != nil {
+				return nil, err
+			}
+		}
+	} else if len(p.Emails) > 0 {
+		all := w.allUsers()
+		byEmail := make(map[string]users.User, len(all))
+		for _, u := range all {
 			byEmail[users.NormalizeEmail(u.Email)] = u
 			byEmail[users.NormalizeEmail(apiEmail(w.realm, u))] = u
 		}
@@ -134,7 +142,7 @@ func applyGroupSettings(w *world, me users.User, c *channels.Channel, given map[
 		if !ok {
 			return InvalidArgument(name, "")
 		}
-		if err := w.m.CheckSetting(v, func(id users.ID) bool { _, ok := w.users[id]; return ok }); err != nil {
+		if err := w.m.CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
 			return badRequest("%s", err.Error())
 		}
 		if v.IsNamed() {

@@ -59,7 +59,7 @@ type messageView struct {
 
 // messageRecord renders m. The sender's and participants' names and emails come from the world.
 func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
-	sender := w.users[m.SenderID]
+	sender := w.user(m.SenderID)
 	rec := MessageRecord{
 		ID:             m.ID,
 		SenderID:       m.SenderID,
@@ -88,7 +88,7 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		rec.Subject = ""
 		list := make([]DisplayRecipientUser, 0, len(m.Recipients))
 		for _, id := range m.Recipients {
-			u := w.users[id]
+			u := w.user(id)
 			list = append(list, DisplayRecipientUser{ID: id, Email: apiEmail(w.realm, u), FullName: u.FullName})
 		}
 		rec.DisplayRecipient = list
@@ -160,7 +160,7 @@ func (w *world) newMessageEvent(m messages.Message, flags messages.Flags) Messag
 	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.realm.EmptyTopicDisplayName}
 	return MessageEvent{
 		Type: "message", Message: w.messageRecord(m, v), Flags: flags.Names(),
-		raw: m.Content, rendered: m.Rendered, hideGravatar: gravatarHidden(w.users[m.SenderID]),
+		raw: m.Content, rendered: m.Rendered, hideGravatar: gravatarHidden(w.user(m.SenderID)),
 		topic: m.Topic, emptyTopicLabel: w.realm.EmptyTopicDisplayName,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/teamchat/chat/channels"
@@ -152,13 +153,14 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 // the one path every message takes, whoever sends it. m.ID is set on return.
 func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	rows := make([]messages.UserMessage, 0, len(recipients))
+	w.preloadUsers(recipients)
 	for _, id := range recipients {
 		var f messages.Flags
 		if read(id) {
 			f |= messages.FlagRead
 		}
 		if id != m.SenderID {
-			f |= mentionFlags(m.Content, w.users[id])
+			f |= mentionFlags(m.Content, w.user(id))
 		}
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
@@ -195,7 +197,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 func (w *world) activeSubscribers(c channels.ID) []users.ID {
 	var out []users.ID
 	for _, id := range w.subscribersOf(c) {
-		if w.users[id].IsActive {
+		if w.user(id).IsActive {
 			out = append(out, id)
 		}
 	}
@@ -296,7 +298,7 @@ func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.I
 	}
 	var to []users.ID
 	for _, id := range p.UserIDs {
-		u, ok := w.users[id]
+		u, ok := w.lookup(id)
 		if !ok {
 			return nil, badRequest("Invalid user ID %d", id)
 		}
@@ -320,12 +322,29 @@ func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.I
 
 // userByEmail finds a user by API email or delivery email, case-insensitively.
 func (w *world) userByEmail(email string) (users.User, bool) {
-	for _, u := range w.all {
-		if strings.EqualFold(u.Email, email) || strings.EqualFold(apiEmail(w.realm, u), email) {
-			return u, true
+	if w.allRead {
+		for _, u := range w.all {
+			if strings.EqualFold(u.Email, email) || strings.EqualFold(apiEmail(w.realm, u), email) {
+				return u, true
+			}
+		}
+		return users.User{}, false
+	}
+	// A placeholder address user{id}@{host} names the user whose API email it is.
+	if local, host, ok := strings.Cut(email, "@"); ok && strings.EqualFold(host, w.realm.Host()) && len(local) > 4 && strings.EqualFold(local[:4], "user") {
+		if id, err := strconv.ParseInt(local[4:], 10, 64); err == nil {
+			if u, ok := w.lookup(users.ID(id)); ok && strings.EqualFold(apiEmail(w.realm, u), email) {
+				return u, true
+			}
 		}
 	}
-	return users.User{}, false
+	u, err := w.ur.GetByEmail(email)
+	if errors.Is(err, storage.ErrNotFound) {
+		return users.User{}, false
+	}
+	w.must(err)
+	w.users[u.ID] = u
+	return u, true
 }
 
 var mentionRE = regexp.MustCompile(`@_?\*\*([^*]+)\*\*`)

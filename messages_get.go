@@ -339,7 +339,7 @@ func (w *world) channelOperand(me users.User, v any) (channels.ID, bool) {
 // userOperand resolves a user by id or email.
 func (w *world) userOperand(v any) (users.ID, bool) {
 	if id, ok := intOperand(v); ok {
-		_, known := w.users[users.ID(id)]
+		_, known := w.lookup(users.ID(id))
 		return users.ID(id), known
 	}
 	if email, ok := v.(string); ok {

@@ -173,7 +173,7 @@ func subscriptionNotices(w *world, actor users.User, newByUser map[users.ID][]ch
 	var out []botNotice
 	if op.sendNewMsg && len(newByUser) <= MaxBulkNewSubscriptionMessages {
 		for _, id := range slices.Sorted(maps.Keys(newByUser)) {
-			u := w.users[id]
+			u := w.user(id)
 			if id == actor.ID || u.IsBot() {
 				continue
 			}

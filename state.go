@@ -266,7 +266,7 @@ func limitOrNull(seconds int) *int {
 // realmUserState lists the users for viewer. Spectators see active users only, with hidden
 // emails.
 func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
-	realm, all := w.realm, w.all
+	realm, all := w.realm, w.allUsers()
 	var err error
 	st := &RealmUserState{RealmUsers: make([]UserRecord, 0, len(all)), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
 	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}

@@ -189,7 +189,7 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 		}
 		g.ids = append(g.ids, m.ID)
 		for _, u := range received[m.ID] {
-			if w.mayStillSee(m, w.users[u]) {
+			if w.mayStillSee(m, w.user(u)) {
 				g.to[u] = true
 			}
 		}

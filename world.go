@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/teamchat/chat/channels"
@@ -24,9 +25,15 @@ import (
 // update turn back into the transaction's error (recoverWorld): the transaction fails as if
 // the read had been made up front, and the world's methods stay free of error plumbing.
 type world struct {
-	realm     realms.Realm
+	realm realms.Realm
+	// users holds the users read so far; all every user, ascending by id, once allRead.
+	// Decisions about a few users read just those (lookup); one that touches many reads
+	// them all at once (allUsers, or lookup past lazyUserReads).
+	ur        storage.UserReader
 	users     map[users.ID]users.User
-	all       []users.User // ascending by id
+	all       []users.User
+	allRead   bool
+	reads     int // users read one at a time
 	groups    []users.Group
 	groupByNm map[string]users.GroupID
 	groupName map[users.GroupID]string
@@ -71,13 +78,12 @@ func (w *world) must(err error) {
 	}
 }
 
+// lazyUserReads is how many users a world reads one at a time before it reads them all.
+const lazyUserReads = 32
+
 // loadWorld reads the world. The readers come from one transaction (read-only or not).
 func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupReader, cr storage.ChannelReader, sr storage.SubscriptionReader) (*world, error) {
 	realm, err := rr.Get()
-	if err != nil {
-		return nil, err
-	}
-	all, err := ur.List()
 	if err != nil {
 		return nil, err
 	}
@@ -90,22 +96,17 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		return nil, err
 	}
 	w := &world{
-		realm: realm, users: make(map[users.ID]users.User, len(all)), all: all, groups: groups,
+		realm: realm, ur: ur, users: map[users.ID]users.User{}, groups: groups,
 		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
 		channels: chs, byName: make(map[string]int, len(chs)), byID: make(map[channels.ID]int, len(chs)),
 		subs: sr, subscribers: map[channels.ID][]users.ID{}, subscribedTo: map[users.ID]map[channels.ID]bool{},
-	}
-	active := make(map[users.ID]bool, len(all))
-	for _, u := range all {
-		w.users[u.ID] = u
-		active[u.ID] = u.IsActive
 	}
 	w.users[NotificationBotID] = notificationBot // a sender of messages, not a member
 	for _, g := range groups {
 		w.groupByNm[g.Name] = g.ID
 		w.groupName[g.ID] = g.Name
 	}
-	w.m = users.NewMembership(groups, active)
+	w.m = users.NewMembershipFunc(groups, func(id users.ID) bool { return w.user(id).IsActive })
 	for i, c := range chs {
 		w.byName[channels.NormalizeName(c.Name)] = i
 		w.byID[c.ID] = i
@@ -133,6 +134,67 @@ func loadWorldWrite(tx storage.Tx) (*world, error) {
 	w.linkify, err = linkifyFunc(tx.Linkifiers())
 	w.msgs = tx.Messages()
 	return w, err
+}
+
+// lookup returns the user with id (ok false when there is none).
+func (w *world) lookup(id users.ID) (users.User, bool) {
+	if u, ok := w.users[id]; ok || w.allRead {
+		return u, ok
+	}
+	if w.reads++; w.reads > lazyUserReads {
+		w.allUsers()
+		u, ok := w.users[id]
+		return u, ok
+	}
+	u, err := w.ur.Get(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return users.User{}, false
+	}
+	w.must(err)
+	w.users[id] = u
+	return u, true
+}
+
+// user returns the user with id, or the zero User (inactive, no role) when there is none.
+func (w *world) user(id users.ID) users.User {
+	u, _ := w.lookup(id)
+	return u
+}
+
+// allUsers returns every user, ascending by id. The list belongs to the world.
+func (w *world) allUsers() []users.User {
+	if !w.allRead {
+		all, err := w.ur.List()
+		w.must(err)
+		w.all, w.allRead = all, true
+		clear(w.users)
+		for _, u := range all {
+			w.users[u.ID] = u
+		}
+		w.users[NotificationBotID] = notificationBot
+	}
+	return w.all
+}
+
+// preloadUsers reads the given users that are not read yet, in one read.
+func (w *world) preloadUsers(ids []users.ID) {
+	if w.allRead {
+		return
+	}
+	var missing []users.ID
+	for _, id := range ids {
+		if _, ok := w.users[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	list, err := w.ur.GetMany(missing)
+	w.must(err)
+	for _, u := range list {
+		w.users[u.ID] = u
+	}
 }
 
 // preloadChannels reads the subscriber lists of the given channels that are not read yet, in
@@ -295,8 +357,9 @@ func (w *world) canSeeSubscribers(c channels.Channel, u users.User) bool {
 // watchers lists the active users with metadata access to c, ascending, leaving out skip.
 func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 	w.subscribersOf(c.ID) // one read instead of one per user
-	out := make([]int64, 0, len(w.all))
-	for _, u := range w.all {
+	all := w.allUsers()
+	out := make([]int64, 0, len(all))
+	for _, u := range all {
 		if !u.IsActive || slices.Contains(skip, u.ID) {
 			continue
 		}
@@ -311,9 +374,10 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 // world holds it (it may have changed in this transaction), else from the store's counts.
 func (w *world) activeSubscriberCount(c channels.ID) int {
 	if l, ok := w.subscribers[c]; ok {
+		w.preloadUsers(l)
 		n := 0
 		for _, id := range l {
-			if w.users[id].IsActive {
+			if w.user(id).IsActive {
 				n++
 			}
 		}

@@ -217,14 +217,20 @@ func (s *GroupSetting) UnmarshalJSON(data []byte) error {
 // Membership resolves transitive group membership over a fixed set of groups and users. Build
 // one per transaction with NewMembership; it is not safe for concurrent mutation.
 type Membership struct {
-	groups map[GroupID]Group
-	active map[ID]bool
+	groups   map[GroupID]Group
+	isActive func(ID) bool
 }
 
 // NewMembership indexes groups and the active state of users (deactivated users are never
 // members).
 func NewMembership(groups []Group, activeUsers map[ID]bool) *Membership {
-	m := &Membership{groups: make(map[GroupID]Group, len(groups)), active: activeUsers}
+	return NewMembershipFunc(groups, func(id ID) bool { return activeUsers[id] })
+}
+
+// NewMembershipFunc is NewMembership with the active state of users read through isActive
+// (false for unknown users), for callers that read users as they need them.
+func NewMembershipFunc(groups []Group, isActive func(ID) bool) *Membership {
+	m := &Membership{groups: make(map[GroupID]Group, len(groups)), isActive: isActive}
 	for _, g := range groups {
 		m.groups[g.ID] = g
 	}
@@ -233,7 +239,7 @@ func NewMembership(groups []Group, activeUsers map[ID]bool) *Membership {
 
 // IsMember reports whether user is in group, directly or (unless directOnly) through subgroups.
 func (m *Membership) IsMember(group GroupID, user ID, directOnly bool) bool {
-	if !m.active[user] {
+	if !m.isActive(user) {
 		return false
 	}
 	if directOnly {
@@ -269,7 +275,7 @@ func (m *Membership) Allows(s GroupSetting, user ID) bool {
 	if s.IsNamed() {
 		return m.IsMember(s.Group, user, false)
 	}
-	if m.active[user] && slices.Contains(s.Members, user) {
+	if m.isActive(user) && slices.Contains(s.Members, user) {
 		return true
 	}
 	for _, sub := range s.Subgroups {
@@ -317,7 +323,7 @@ func (m *Membership) Members(group GroupID, directOnly bool) []ID {
 			return
 		}
 		for _, u := range g.Members {
-			if m.active[u] {
+			if m.isActive(u) {
 				set[u] = true
 			}
 		}
