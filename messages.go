@@ -196,6 +196,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 // activeSubscribers lists the active users subscribed to c, ascending.
 func (w *world) activeSubscribers(c channels.ID) []users.ID {
 	var out []users.ID
+	w.preloadUsers(w.subscribersOf(c))
 	for _, id := range w.subscribersOf(c) {
 		if w.user(id).IsActive {
 			out = append(out, id)

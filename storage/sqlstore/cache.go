@@ -4,10 +4,11 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/users"
 )
 
-// Whole-table reads of users and groups happen on most requests (the Service decides who may
+// Whole-table reads of users, groups and channels happen on most requests (the Service decides who may
 // see what from them), and scanning 10,000 user rows costs tens of milliseconds. A Store
 // keeps the last list it read of each such table with the table's version (table_versions),
 // which every write to the table bumps inside the writing transaction. A later List reads the
@@ -24,8 +25,9 @@ import (
 type cachedTable string
 
 const (
-	usersTable  cachedTable = "users"
-	groupsTable cachedTable = "groups"
+	usersTable    cachedTable = "users"
+	groupsTable   cachedTable = "groups"
+	channelsTable cachedTable = "channels" // subscriber_count is not part of the cached rows
 )
 
 // listCache holds the last list read of one table and the version it was read at.
@@ -37,8 +39,9 @@ type listCache[T any] struct {
 
 // caches are a Store's list caches.
 type caches struct {
-	users  listCache[users.User]
-	groups listCache[users.Group]
+	users    listCache[users.User]
+	groups   listCache[users.Group]
+	channels listCache[channels.Channel]
 }
 
 // bump records a write to table in t: the first write of each table in a transaction bumps

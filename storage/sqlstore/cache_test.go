@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -93,6 +94,44 @@ func TestListCacheFollowsWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 			want(a, "after the other store's write", "[Renamed]", "[g[]]")
+
+			// Channels: the same through a rename by the other store.
+			var c channels.ID
+			channelNames := func(s storage.Storage) (out []string) {
+				t.Helper()
+				if err := s.View(ctx, func(tx storage.ReadTx) error {
+					l, err := tx.Channels().List()
+					for _, ch := range l {
+						out = append(out, ch.Name)
+					}
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			if err := a.Update(ctx, func(tx storage.Tx) (err error) {
+				c, err = tx.Channels().Create(channels.Channel{Name: "before"})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(channelNames(a)); got != "[before]" {
+				t.Errorf("channels %s, want [before]", got)
+			}
+			if err := b.Update(ctx, func(tx storage.Tx) error {
+				ch, err := tx.Channels().Get(c)
+				if err != nil {
+					return err
+				}
+				ch.Name = "after"
+				return tx.Channels().Update(ch)
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(channelNames(a)); got != "[after]" {
+				t.Errorf("channels after the other store's rename %s, want [after]", got)
+			}
 
 			// A transaction sees its own writes; a rollback leaves nothing behind.
 			boom := errors.New("boom")

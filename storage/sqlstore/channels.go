@@ -95,10 +95,15 @@ func (a channelTx) GetMany(list []channels.ID) ([]channels.Channel, error) {
 }
 
 func (a channelTx) List() ([]channels.Channel, error) {
-	return scanAll(a.t, scanChannel, "SELECT "+channelColumns+" FROM channels ORDER BY id")
+	return cachedList(a.t, channelsTable, &a.t.cache.channels, channels.Channel.Clone, func() ([]channels.Channel, error) {
+		return scanAll(a.t, scanChannel, "SELECT "+channelColumns+" FROM channels ORDER BY id")
+	})
 }
 
 func (a channelTx) Create(c channels.Channel) (channels.ID, error) {
+	if err := a.t.bump(channelsTable); err != nil {
+		return 0, err
+	}
 	var id channels.ID
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO channels (name, description, date_created, creator_id, invite_only,
@@ -113,6 +118,9 @@ func (a channelTx) Create(c channels.Channel) (channels.ID, error) {
 }
 
 func (a channelTx) Update(c channels.Channel) error {
+	if err := a.t.bump(channelsTable); err != nil {
+		return err
+	}
 	var res sql.Result
 	err := a.t.guarded(func() (err error) {
 		res, err = a.t.exec(`UPDATE channels SET name = ?, description = ?, date_created = ?,
