@@ -1,27 +1,39 @@
 package sqlstore
 
 import (
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/users"
 )
 
-// Whole-table reads of users, groups and channels happen on most requests (the Service decides who may
-// see what from them), and scanning 10,000 user rows costs tens of milliseconds. A Store
-// keeps the last list it read of each such table with the table's version (table_versions),
-// which every write to the table bumps inside the writing transaction. A later List reads the
-// version in its own transaction and reuses the kept list when it matches: the list is then
-// exactly what the transaction's snapshot holds, whichever process wrote last. A transaction
-// that has written the table reads it afresh (its version is not committed yet) and never
-// fills the cache.
+// Whole-table reads of users, groups and channels happen on most requests (the Service
+// decides who may see what from them), and scanning 10,000 user rows costs tens of
+// milliseconds. A Store keeps the last list it read of each such table and reuses it in a
+// later transaction when it can prove that no write to the table has become visible since:
+// the kept list is then exactly what the transaction's own snapshot holds, whichever process
+// wrote last. A transaction that has written the table reads it afresh and never fills the
+// cache.
 //
-// Only SQLite uses the caches. On PostgreSQL the version row would be a hot spot: writers run
-// SERIALIZABLE and concurrently, and two transactions bumping one row conflict, so concurrent
-// sign-ups would retry each other into failure; there the lists are read from the tables.
+// The proof differs by dialect:
+//
+//   - SQLite: every write bumps the table's row in table_versions inside the writing
+//     transaction; a kept list is reused while the version a reader sees is the one it was
+//     read at. (Writers are serialized by SQLite anyway, so the row costs no concurrency.)
+//   - PostgreSQL: one version row would be a hot spot (concurrent SERIALIZABLE writers bumping
+//     it conflict), so each writing transaction instead inserts its transaction id into
+//     table_changes. A kept list carries the snapshot it was read in (pg_current_snapshot); a
+//     reader whose snapshot contains that one reuses the list unless a change row it can see
+//     belongs to a transaction the old snapshot could not see.
 
-// cachedTable names a table with a version row.
+// cachedTable names a table whose whole-table list is cached.
 type cachedTable string
 
 const (
@@ -30,11 +42,22 @@ const (
 	channelsTable cachedTable = "channels" // subscriber_count is not part of the cached rows
 )
 
-// listCache holds the last list read of one table and the version it was read at.
+// pgChangeRetention is how long table_changes rows are kept; pgCacheMaxAge (shorter) is how
+// long a kept list may be validated against them. (A writing transaction running longer than
+// the difference could have its change row pruned before a reader looks; the Service's
+// transactions last milliseconds.)
+const (
+	pgChangeRetention = time.Hour
+	pgCacheMaxAge     = 30 * time.Minute
+)
+
+// listCache holds the last list read of one table and what it was read at.
 type listCache[T any] struct {
 	mu      sync.Mutex
-	version int64
 	list    []T // nil when nothing is kept
+	version int64
+	snap    pgSnapshot
+	at      time.Time
 }
 
 // caches are a Store's list caches.
@@ -44,13 +67,24 @@ type caches struct {
 	channels listCache[channels.Channel]
 }
 
-// bump records a write to table in t: the first write of each table in a transaction bumps
-// its version.
+// bump records a write to table in t, once per table and transaction.
 func (t *txn) bump(table cachedTable) error {
-	if t.wrote[table] || t.d.postgres {
+	if t.wrote[table] {
 		return nil
 	}
-	if _, err := t.exec("UPDATE table_versions SET version = version + 1 WHERE name = ?", string(table)); err != nil {
+	var err error
+	if t.d.postgres {
+		now := time.Now()
+		_, err = t.exec("INSERT INTO table_changes (tbl, xid, at) VALUES (?, CAST(CAST(pg_current_xact_id() AS TEXT) AS BIGINT), ?)",
+			string(table), now.Unix())
+		if err == nil && rand.IntN(100) == 0 {
+			// Now and then, prune what no kept list can need any more.
+			_, err = t.exec("DELETE FROM table_changes WHERE tbl = ? AND at < ?", string(table), now.Add(-pgChangeRetention).Unix())
+		}
+	} else {
+		_, err = t.exec("UPDATE table_versions SET version = version + 1 WHERE name = ?", string(table))
+	}
+	if err != nil {
 		return err
 	}
 	if t.wrote == nil {
@@ -63,24 +97,48 @@ func (t *txn) bump(table cachedTable) error {
 // cachedList returns the rows of table as load reads them, through c. clone copies a row
 // so that callers may modify what they get.
 func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T) T, load func() ([]T, error)) ([]T, error) {
-	if t.wrote[table] || t.d.postgres {
+	if t.wrote[table] {
 		return load()
 	}
-	var version int64
-	if err := t.get("SELECT version FROM table_versions WHERE name = ?", []any{string(table)}, &version); err != nil {
-		return nil, err
-	}
 	c.mu.Lock()
-	kept, keptVersion := c.list, c.version
+	kept, version, snap, at := c.list, c.version, c.snap, c.at
 	c.mu.Unlock()
-	if kept == nil || keptVersion != version {
+
+	var hit bool
+	var cur pgSnapshot
+	var curVersion int64
+	if t.d.postgres {
+		since := snap.xmin
+		if kept == nil || time.Since(at) > pgCacheMaxAge {
+			// Nothing to validate; the snapshot is still read, for the list about to be read.
+			kept, since = nil, math.MaxInt64
+		}
+		var snapText, changed string
+		if err := t.get(`SELECT CAST(pg_current_snapshot() AS TEXT),
+			COALESCE((SELECT string_agg(CAST(xid AS TEXT), ',') FROM table_changes WHERE tbl = ? AND xid >= ?), '')`,
+			[]any{string(table), since}, &snapText, &changed); err != nil {
+			return nil, err
+		}
+		var err error
+		if cur, err = parseSnapshot(snapText); err != nil {
+			return nil, err
+		}
+		hit = kept != nil && snap.within(cur) && snap.sawAll(changed)
+	} else {
+		if err := t.get("SELECT version FROM table_versions WHERE name = ?", []any{string(table)}, &curVersion); err != nil {
+			return nil, err
+		}
+		hit = kept != nil && version == curVersion
+	}
+	if !hit {
 		list, err := load()
 		if err != nil {
 			return nil, err
 		}
 		c.mu.Lock()
-		if c.list == nil || version > c.version {
-			c.list, c.version = list, version
+		newer := c.list == nil || (t.d.postgres && c.snap.within(cur)) || (!t.d.postgres && curVersion > c.version)
+		if newer {
+			c.list, c.version, c.snap, c.at = list, curVersion, cur, time.Now()
 		}
 		c.mu.Unlock()
 		kept = list
@@ -92,4 +150,78 @@ func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T)
 		}
 	}
 	return out, nil
+}
+
+// pgSnapshot is a PostgreSQL snapshot (pg_current_snapshot): every transaction below xmin
+// had finished, none from xmax on had, and xip lists those in between still in progress.
+type pgSnapshot struct {
+	xmin, xmax int64
+	xip        []int64 // ascending
+}
+
+// parseSnapshot reads the text form xmin:xmax:xip,xip,...
+func parseSnapshot(s string) (pgSnapshot, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return pgSnapshot{}, fmt.Errorf("sqlstore: unexpected snapshot %q", s)
+	}
+	var snap pgSnapshot
+	var err error
+	if snap.xmin, err = strconv.ParseInt(parts[0], 10, 64); err != nil {
+		return pgSnapshot{}, fmt.Errorf("sqlstore: snapshot %q: %w", s, err)
+	}
+	if snap.xmax, err = strconv.ParseInt(parts[1], 10, 64); err != nil {
+		return pgSnapshot{}, fmt.Errorf("sqlstore: snapshot %q: %w", s, err)
+	}
+	if parts[2] != "" {
+		for _, x := range strings.Split(parts[2], ",") {
+			id, err := strconv.ParseInt(x, 10, 64)
+			if err != nil {
+				return pgSnapshot{}, fmt.Errorf("sqlstore: snapshot %q: %w", s, err)
+			}
+			snap.xip = append(snap.xip, id)
+		}
+		slices.Sort(snap.xip)
+	}
+	return snap, nil
+}
+
+// sees reports whether a transaction that has committed is visible in s.
+func (s pgSnapshot) sees(xid int64) bool {
+	if xid >= s.xmax {
+		return false
+	}
+	_, inProgress := slices.BinarySearch(s.xip, xid)
+	return !inProgress
+}
+
+// within reports whether every transaction s sees is seen by later too (later is not an
+// older snapshot than s). The zero snapshot is within none.
+func (s pgSnapshot) within(later pgSnapshot) bool {
+	if s.xmax == 0 || later.xmax < s.xmax {
+		return false
+	}
+	// A transaction later still sees as running must have been running (or not started)
+	// for s too.
+	for _, x := range later.xip {
+		if x < s.xmax && s.sees(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// sawAll reports whether s sees every transaction in the comma-separated list (the change
+// rows a later reader sees, which have therefore committed).
+func (s pgSnapshot) sawAll(list string) bool {
+	if list == "" {
+		return true
+	}
+	for _, x := range strings.Split(list, ",") {
+		id, err := strconv.ParseInt(x, 10, 64)
+		if err != nil || !s.sees(id) {
+			return false
+		}
+	}
+	return true
 }

@@ -13,10 +13,10 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// TestListCacheFollowsWrites pins the whole-table caches of users and groups (SQLite; on
-// PostgreSQL the same checks hold without them): a second store on the same database
-// (another process) sees every write of the first, a transaction sees its own writes, and a
-// rolled-back write leaves no trace in later reads.
+// TestListCacheFollowsWrites pins the whole-table caches of users, groups and channels on
+// both dialects: a second store on the same database (another process) sees every write of
+// the first, a transaction sees its own writes, and a rolled-back write leaves no trace in
+// later reads.
 func TestListCacheFollowsWrites(t *testing.T) {
 	t.Parallel()
 	dsns := map[string]func(t *testing.T) string{

@@ -9,7 +9,7 @@ UPDATE channels SET subscriber_count = (
 	WHERE s.channel_id = channels.id AND s.active AND u.is_active);
 
 -- A version per table whose whole contents the Service reads on most requests (users, groups;
--- used on SQLite only, see cache.go):
+-- SQLite; PostgreSQL uses table_changes from 0010, see cache.go):
 -- every write to the table bumps it in the writing transaction, so a process may keep the
 -- last list it read and reuse it while the version it reads is unchanged.
 CREATE TABLE table_versions (
