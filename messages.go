@@ -344,7 +344,7 @@ func (w *world) userByEmail(email string) (users.User, bool) {
 		return users.User{}, false
 	}
 	w.must(err)
-	w.users[u.ID] = u
+	w.known[u.ID] = u
 	return u, true
 }
 

@@ -100,7 +100,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 			if r.UserID == m.SenderID {
 				continue
 			}
-			nf := r.Flags&^mentionMask | mentionFlags(edited.Content, w.users[r.UserID])
+			nf := r.Flags&^mentionMask | mentionFlags(edited.Content, w.user(r.UserID))
 			if nf != r.Flags {
 				rows[i].Flags = nf
 				changed = append(changed, rows[i])
@@ -295,7 +295,7 @@ func (w *world) moveRows(mr storage.MessageWriter, p editPlan, ids []messages.ID
 		if hasRow(all, u) {
 			losingRows = append(losingRows, u)
 		}
-		if p.target.InviteOnly || w.users[u].Role == users.RoleGuest {
+		if p.target.InviteOnly || w.user(u).Role == users.RoleGuest {
 			losingAccess = append(losingAccess, u)
 		}
 	}
@@ -348,11 +348,11 @@ func (w *world) editSubscriberRecipients(p editPlan, rows []messages.UserMessage
 		return nil
 	}
 	skip := func(u users.ID) bool {
-		return hasRow(rows, u) || slices.Contains(losingAccess, u) || !w.users[u].IsActive
+		return hasRow(rows, u) || slices.Contains(losingAccess, u) || !w.user(u).IsActive
 	}
 	var out []users.ID
 	for _, u := range w.subscribersOf(p.target.ID) {
-		guestNew := p.streamEdited && w.users[u].Role == users.RoleGuest && !w.isSubscribed(p.orig.ID, u)
+		guestNew := p.streamEdited && w.user(u).Role == users.RoleGuest && !w.isSubscribed(p.orig.ID, u)
 		if !skip(u) && !guestNew {
 			out = append(out, u)
 		}

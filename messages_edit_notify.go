@@ -154,7 +154,7 @@ func (w *world) resolveNoticeUnread(tx storage.Tx, c channels.Channel, topic str
 	}
 	out := map[users.ID]bool{}
 	for _, u := range subs {
-		if w.users[u].IsBot() {
+		if w.user(u).IsBot() {
 			continue
 		}
 		switch settings[u].Value("resolved_topic_notice_auto_read_policy") {

@@ -26,11 +26,12 @@ import (
 // the read had been made up front, and the world's methods stay free of error plumbing.
 type world struct {
 	realm realms.Realm
-	// users holds the users read so far; all every user, ascending by id, once allRead.
+	// known holds the users read so far; all every user, ascending by id, once allRead.
+	// (Read users through lookup, user and allUsers, never from the fields.)
 	// Decisions about a few users read just those (lookup); one that touches many reads
 	// them all at once (allUsers, or lookup past lazyUserReads).
 	ur        storage.UserReader
-	users     map[users.ID]users.User
+	known     map[users.ID]users.User
 	all       []users.User
 	allRead   bool
 	reads     int // users read one at a time
@@ -44,8 +45,9 @@ type world struct {
 	linkify   markdown.Linkify // the organization's linkifiers; nil when none
 
 	subs storage.SubscriptionReader
-	// subscribers holds the active subscribers (ascending) of the channels read so far.
-	subscribers map[channels.ID][]users.ID
+	// lists holds the active subscribers (ascending) of the channels read so far (read
+	// them through subscribersOf and isSubscribed).
+	lists map[channels.ID][]users.ID
 	// subscribedTo holds the channels each preloaded user is actively subscribed to.
 	subscribedTo map[users.ID]map[channels.ID]bool
 	// counts is the store's subscriber counts, read on first use (nil before).
@@ -96,12 +98,12 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		return nil, err
 	}
 	w := &world{
-		realm: realm, ur: ur, users: map[users.ID]users.User{}, groups: groups,
+		realm: realm, ur: ur, known: map[users.ID]users.User{}, groups: groups,
 		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
 		channels: chs, byName: make(map[string]int, len(chs)), byID: make(map[channels.ID]int, len(chs)),
-		subs: sr, subscribers: map[channels.ID][]users.ID{}, subscribedTo: map[users.ID]map[channels.ID]bool{},
+		subs: sr, lists: map[channels.ID][]users.ID{}, subscribedTo: map[users.ID]map[channels.ID]bool{},
 	}
-	w.users[NotificationBotID] = notificationBot // a sender of messages, not a member
+	w.known[NotificationBotID] = notificationBot // a sender of messages, not a member
 	for _, g := range groups {
 		w.groupByNm[g.Name] = g.ID
 		w.groupName[g.ID] = g.Name
@@ -138,12 +140,12 @@ func loadWorldWrite(tx storage.Tx) (*world, error) {
 
 // lookup returns the user with id (ok false when there is none).
 func (w *world) lookup(id users.ID) (users.User, bool) {
-	if u, ok := w.users[id]; ok || w.allRead {
+	if u, ok := w.known[id]; ok || w.allRead {
 		return u, ok
 	}
 	if w.reads++; w.reads > lazyUserReads {
 		w.allUsers()
-		u, ok := w.users[id]
+		u, ok := w.known[id]
 		return u, ok
 	}
 	u, err := w.ur.Get(id)
@@ -151,7 +153,7 @@ func (w *world) lookup(id users.ID) (users.User, bool) {
 		return users.User{}, false
 	}
 	w.must(err)
-	w.users[id] = u
+	w.known[id] = u
 	return u, true
 }
 
@@ -167,11 +169,11 @@ func (w *world) allUsers() []users.User {
 		all, err := w.ur.List()
 		w.must(err)
 		w.all, w.allRead = all, true
-		clear(w.users)
+		clear(w.known)
 		for _, u := range all {
-			w.users[u.ID] = u
+			w.known[u.ID] = u
 		}
-		w.users[NotificationBotID] = notificationBot
+		w.known[NotificationBotID] = notificationBot
 	}
 	return w.all
 }
@@ -183,7 +185,7 @@ func (w *world) preloadUsers(ids []users.ID) {
 	}
 	var missing []users.ID
 	for _, id := range ids {
-		if _, ok := w.users[id]; !ok {
+		if _, ok := w.known[id]; !ok {
 			missing = append(missing, id)
 		}
 	}
@@ -193,7 +195,7 @@ func (w *world) preloadUsers(ids []users.ID) {
 	list, err := w.ur.GetMany(missing)
 	w.must(err)
 	for _, u := range list {
-		w.users[u.ID] = u
+		w.known[u.ID] = u
 	}
 }
 
@@ -202,7 +204,7 @@ func (w *world) preloadUsers(ids []users.ID) {
 func (w *world) preloadChannels(ids []channels.ID) {
 	var missing []channels.ID
 	for _, id := range ids {
-		if _, ok := w.subscribers[id]; !ok {
+		if _, ok := w.lists[id]; !ok {
 			missing = append(missing, id)
 		}
 	}
@@ -212,7 +214,7 @@ func (w *world) preloadChannels(ids []channels.ID) {
 	rows, err := w.subs.ListForChannels(missing, true)
 	w.must(err)
 	for _, id := range missing {
-		w.subscribers[id] = []users.ID{}
+		w.lists[id] = []users.ID{}
 	}
 	// One backing array for every list (rows come grouped by channel); each list's capacity
 	// ends at its length, so addSubscribers copies instead of overwriting the next.
@@ -225,7 +227,7 @@ func (w *world) preloadChannels(ids []channels.ID) {
 		for end < len(rows) && rows[end].ChannelID == rows[start].ChannelID {
 			end++
 		}
-		w.subscribers[rows[start].ChannelID] = flat[start:end:end]
+		w.lists[rows[start].ChannelID] = flat[start:end:end]
 		start = end
 	}
 }
@@ -259,10 +261,10 @@ func (w *world) noteUserRows(u users.ID, rows []channels.Subscription) {
 // subscribersOf is the active subscribers of c, ascending (deactivated users included; see
 // activeSubscribers). The list belongs to the world: do not modify it.
 func (w *world) subscribersOf(c channels.ID) []users.ID {
-	l, ok := w.subscribers[c]
+	l, ok := w.lists[c]
 	if !ok {
 		w.preloadChannels([]channels.ID{c})
-		l = w.subscribers[c]
+		l = w.lists[c]
 	}
 	return l
 }
@@ -287,15 +289,15 @@ func (w *world) setChannel(c channels.Channel) {
 	w.channels = append(w.channels, c)
 	w.byID[c.ID] = len(w.channels) - 1
 	w.byName[channels.NormalizeName(c.Name)] = len(w.channels) - 1
-	if _, ok := w.subscribers[c.ID]; !ok {
-		w.subscribers[c.ID] = []users.ID{} // a new channel has no subscribers yet
+	if _, ok := w.lists[c.ID]; !ok {
+		w.lists[c.ID] = []users.ID{} // a new channel has no subscribers yet
 	}
 }
 
 // isSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
 // it is read, else from u's preloaded subscriptions, else by reading c's list.
 func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
-	if l, ok := w.subscribers[c]; ok {
+	if l, ok := w.lists[c]; ok {
 		_, found := slices.BinarySearch(l, u)
 		return found
 	}
@@ -310,7 +312,7 @@ func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
 func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
 	l := append(w.subscribersOf(c), ids...)
 	slices.Sort(l)
-	w.subscribers[c] = slices.Compact(l)
+	w.lists[c] = slices.Compact(l)
 	for _, u := range ids {
 		if set, ok := w.subscribedTo[u]; ok {
 			set[c] = true
@@ -320,7 +322,7 @@ func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
 
 // removeSubscribers records unsubscriptions.
 func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
-	w.subscribers[c] = slices.DeleteFunc(slices.Clone(w.subscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
+	w.lists[c] = slices.DeleteFunc(slices.Clone(w.subscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
 	for _, u := range ids {
 		if set, ok := w.subscribedTo[u]; ok {
 			delete(set, c)
@@ -373,7 +375,7 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 // activeSubscriberCount counts the non-deactivated subscribers of c: from its list when the
 // world holds it (it may have changed in this transaction), else from the store's counts.
 func (w *world) activeSubscriberCount(c channels.ID) int {
-	if l, ok := w.subscribers[c]; ok {
+	if l, ok := w.lists[c]; ok {
 		w.preloadUsers(l)
 		n := 0
 		for _, id := range l {
