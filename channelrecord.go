@@ -146,6 +146,7 @@ func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 	}
 	rec.IsAnnouncementOnly = rec.StreamPostPolicy == 2
 	rec.FirstMessageID = w.firstMessageID(c.ID)
+	rec.IsRecentlyActive, rec.StreamWeeklyTraffic = w.recentlyActive(c), w.weeklyTraffic(c)
 	if c.CreatorID != 0 {
 		id := c.CreatorID
 		rec.CreatorID = &id

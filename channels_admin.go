@@ -120,7 +120,7 @@ func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *worl
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldRead(tx)
+		w, err := loadWorldRead(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func errCannotAdminister() *Error {
 // and users who gain or lose sight of it get stream create or delete.
 func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamParams) (UpdateStreamResult, error) {
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, old, err := loadAdministeredChannel(tx, actor, p.StreamID)
+		me, w, old, err := s.loadAdministeredChannel(tx, actor, p.StreamID)
 		if err != nil {
 			return err
 		}
@@ -401,7 +401,7 @@ type ArchiveStreamResult struct{}
 // could see it receive stream delete with for_archiving true.
 func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStreamParams) (ArchiveStreamResult, error) {
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		_, w, c, err := loadAdministeredChannel(tx, actor, p.StreamID)
+		_, w, c, err := s.loadAdministeredChannel(tx, actor, p.StreamID)
 		if err != nil {
 			return err
 		}
@@ -448,7 +448,7 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 		if !me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -504,12 +504,12 @@ func (w *world) activeIDs() []int64 {
 
 // loadAdministeredChannel loads the acting user, the channel world and a channel the actor may
 // see and administer.
-func loadAdministeredChannel(tx storage.Tx, actor Actor, id channels.ID) (users.User, *world, channels.Channel, error) {
+func (s *Service) loadAdministeredChannel(tx storage.Tx, actor Actor, id channels.ID) (users.User, *world, channels.Channel, error) {
 	me, err := loadActor(tx.Users(), actor)
 	if err != nil {
 		return users.User{}, nil, channels.Channel{}, err
 	}
-	w, err := loadWorldWrite(tx)
+	w, err := loadWorldWrite(tx, s.now())
 	if err != nil {
 		return users.User{}, nil, channels.Channel{}, err
 	}

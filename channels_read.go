@@ -84,7 +84,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldRead(tx)
+		w, err := loadWorldRead(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParam
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldRead(tx)
+		w, err := loadWorldRead(tx, s.now())
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -141,7 +141,7 @@ func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p Uns
 	if err != nil {
 		return res, err
 	}
-	w, err := loadWorldWrite(tx)
+	w, err := loadWorldWrite(tx, s.now())
 	if err != nil {
 		return res, err
 	}

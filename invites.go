@@ -100,7 +100,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -381,7 +381,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {
 			return err
 		}
-		return subscribeNewUser(tx, ev, u.ID, inviteChannels(inv))
+		return s.subscribeNewUser(tx, ev, u.ID, inviteChannels(inv))
 	})
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
@@ -433,7 +433,7 @@ func defaultChannel(c channels.Channel) bool { return c.IsDefault }
 // from_user_creation): the users who may know get peer_add, and the new user, who has no
 // queue yet, gets no events (register gives them their subscriptions). The permission was
 // checked when the channels were chosen (an invitation's by its inviter).
-func subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want func(channels.Channel) bool) error {
+func (s *Service) subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want func(channels.Channel) bool) error {
 	chs, err := tx.Channels().List()
 	if err != nil {
 		return err
@@ -441,7 +441,7 @@ func subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want func(channels
 	if !slices.ContainsFunc(chs, func(c channels.Channel) bool { return want(c) && !c.IsArchived }) {
 		return nil
 	}
-	w, err := loadWorldWrite(tx)
+	w, err := loadWorldWrite(tx, s.now())
 	if err != nil {
 		return err
 	}

@@ -102,7 +102,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -169,15 +169,13 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {
 		return err
 	}
-	if firstOfChannel {
+	if !m.IsDirect() {
 		c, _ := w.channel(m.ChannelID)
-		id := m.ID
-		if w.activity != nil {
-			a := w.activity[c.ID]
-			a.ChannelID, a.FirstMessageID = c.ID, id
-			w.activity[c.ID] = a
+		w.noteChannelMessage(ev, c, m.ID, m.Timestamp)
+		if firstOfChannel {
+			id := m.ID
+			ev.add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
 		}
-		ev.add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
 	}
 	byFlags := map[messages.Flags][]int64{}
 	var order []messages.Flags

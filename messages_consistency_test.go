@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
@@ -111,6 +112,19 @@ func messagesConsistencyCases() []consistencyCase {
 			flags(t, f, "member", "add", "starred", get(f).ids[0])
 		}, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[0]}))
+		}},
+		{method: "SendMessage", name: "to a channel quiet for half a year", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			f.clock.Advance(181 * 24 * time.Hour)
+		}, run: func(t *testing.T, f *fixture) {
+			mustSendToChannel(t, f, "member", get(f).public, "party", "back again")
+		}},
+		{method: "DeleteMessage", name: "the only recent message of an old channel", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			f.clock.Advance(181 * 24 * time.Hour)
+			mustSendToChannel(t, f, "member", get(f).public, "party", "back again")
+		}, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
 		}},
 		{method: "DeleteMessage", name: "the newest message: max_message_id follows", setup: seed, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3]}))

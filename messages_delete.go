@@ -26,7 +26,7 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamT
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldRead(tx)
+		w, err := loadWorldRead(tx, s.now())
 		if err != nil {
 			return err
 		}

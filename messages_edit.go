@@ -118,7 +118,7 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}

@@ -163,10 +163,11 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		chanIDs = append(chanIDs, p.target.ID)
 		slices.Sort(chanIDs)
 	}
-	before, err := mr.Activity(chanIDs, 0)
+	before, err := mr.Activity(chanIDs, 0, 0)
 	if err != nil {
 		return err
 	}
+	wasActive := w.activeStates(chanIDs)
 	targetHadMessages, targetVisible := false, false
 	if p.moved() {
 		existing, err := mr.TopicMessageIDs(p.target.ID, p.topic, 1)
@@ -207,7 +208,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 			return err
 		}
 	}
-	after, err := mr.Activity(chanIDs, 0)
+	after, err := mr.Activity(chanIDs, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -227,7 +228,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	}
 	addByFlags(ev, e, rows, w.editSubscriberRecipients(p, rows, losingAccess))
 	w.addFirstMessageEvents(ev, chanIDs, before, after)
-	w.activity = nil // the channels' first messages moved: read them again when needed
+	w.refreshActivity(ev, chanIDs, wasActive)
 	if err := s.resolveNotice(tx, ev, w, p); err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}

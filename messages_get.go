@@ -92,7 +92,7 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldRead(tx)
+		w, err := loadWorldRead(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -398,7 +398,7 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldRead(tx)
+		w, err := loadWorldRead(tx, s.now())
 		if err != nil {
 			return err
 		}

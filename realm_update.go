@@ -42,7 +42,7 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 		if !me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}

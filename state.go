@@ -139,7 +139,7 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	}
 	// The user, channel and message sections share one world, read when the first needs it.
 	w := sync.OnceValues(func() (*world, error) {
-		w, err := loadWorldRead(tx)
+		w, err := loadWorldRead(tx, s.now())
 		if err == nil {
 			w.preloadUser(viewer.ID)
 		}

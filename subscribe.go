@@ -235,7 +235,7 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 	if me.Role == users.RoleGuest {
 		return SubscribeResult{}, nil, errGuestsNotAllowed
 	}
-	w, err := loadWorldWrite(tx)
+	w, err := loadWorldWrite(tx, s.now())
 	if err != nil {
 		return SubscribeResult{}, nil, err
 	}

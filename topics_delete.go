@@ -90,7 +90,7 @@ func (s *Service) deleteTopicBatch(tx storage.Tx, ev *events, actor Actor, p Del
 	if !me.Role.IsAdmin() {
 		return false, errMustBeAdmin()
 	}
-	w, err := loadWorldWrite(tx)
+	w, err := loadWorldWrite(tx, s.now())
 	if err != nil {
 		return false, err
 	}
@@ -153,14 +153,15 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 		chanIDs = append(chanIDs, c)
 	}
 	slices.Sort(chanIDs)
-	before, err := tx.Messages().Activity(chanIDs, 0)
+	before, err := tx.Messages().Activity(chanIDs, 0, 0)
 	if err != nil {
 		return err
 	}
+	wasActive := w.activeStates(chanIDs)
 	if err := tx.Messages().Delete(ids); err != nil {
 		return err
 	}
-	after, err := tx.Messages().Activity(chanIDs, 0)
+	after, err := tx.Messages().Activity(chanIDs, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -198,6 +199,7 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 		}
 	}
 	w.addFirstMessageEvents(ev, chanIDs, before, after)
+	w.refreshActivity(ev, chanIDs, wasActive)
 	for _, key := range order {
 		g := groups[key]
 		slices.Sort(g.ids)

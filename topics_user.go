@@ -54,7 +54,7 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUser
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}
@@ -153,7 +153,7 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 		if err != nil {
 			return err
 		}
-		w, err := loadWorldWrite(tx)
+		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {
 			return err
 		}

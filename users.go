@@ -52,7 +52,7 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 		if u.IsBot() {
 			return nil
 		}
-		return subscribeNewUser(tx, ev, u.ID, defaultChannel)
+		return s.subscribeNewUser(tx, ev, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return ProvisionUserResult{}, err

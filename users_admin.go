@@ -311,7 +311,7 @@ func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, me, u users.User, 
 	if err != nil || len(sent) == 0 {
 		return err
 	}
-	w, err := loadWorldWrite(tx)
+	w, err := loadWorldWrite(tx, s.now())
 	if err != nil {
 		return err
 	}
@@ -431,7 +431,7 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
 			return err
 		}
-		return subscribeNewUser(tx, ev, u.ID, defaultChannel)
+		return s.subscribeNewUser(tx, ev, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return CreateUserResult{}, err

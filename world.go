@@ -3,6 +3,7 @@ package chat
 import (
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/markdown"
@@ -53,9 +54,12 @@ type world struct {
 	// counts is the store's subscriber counts, read on first use (nil before).
 	counts map[channels.ID]int
 
-	// msgs reads the channels' message activity (first_message_id) when a record needs it.
+	// msgs reads the channels' message activity (first_message_id, is_recently_active,
+	// stream_weekly_traffic) when a record needs it, as of now (UNIX seconds, the operation's
+	// time).
 	msgs     storage.MessageReader
 	activity map[channels.ID]storage.ChannelActivity
+	now      int64
 }
 
 // worldLoadError carries a failed read of the world out of a decision (see world).
@@ -116,25 +120,25 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 	return w, nil
 }
 
-// loadWorldRead loads the world in a read-only transaction.
-func loadWorldRead(tx storage.ReadTx) (*world, error) {
+// loadWorldRead loads the world in a read-only transaction, for an operation at now.
+func loadWorldRead(tx storage.ReadTx, now time.Time) (*world, error) {
 	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
 	if err != nil {
 		return nil, err
 	}
 	w.linkify, err = linkifyFunc(tx.Linkifiers())
-	w.msgs = tx.Messages()
+	w.msgs, w.now = tx.Messages(), now.Unix()
 	return w, err
 }
 
-// loadWorldWrite loads the world in a read-write transaction.
-func loadWorldWrite(tx storage.Tx) (*world, error) {
+// loadWorldWrite loads the world in a read-write transaction, for an operation at now.
+func loadWorldWrite(tx storage.Tx, now time.Time) (*world, error) {
 	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
 	if err != nil {
 		return nil, err
 	}
 	w.linkify, err = linkifyFunc(tx.Linkifiers())
-	w.msgs = tx.Messages()
+	w.msgs, w.now = tx.Messages(), now.Unix()
 	return w, err
 }
 

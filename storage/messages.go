@@ -30,7 +30,8 @@ type MessageMatch struct {
 }
 
 // ChannelActivity summarises a channel's messages: its oldest message id (0 when it has none),
-// its newest message's time, and how many of its messages were sent at or after Since.
+// its newest message's time, and how many of its messages were sent in the window Activity was
+// given.
 type ChannelActivity struct {
 	ChannelID      channels.ID
 	FirstMessageID messages.ID
@@ -75,8 +76,9 @@ type MessageReader interface {
 	// fullHistory, else of those the user has a row for.
 	Topics(c channels.ID, user users.ID, fullHistory bool) ([]TopicSummary, error)
 	// Activity summarises the given channels (one entry per channel, ascending; channels
-	// without messages have zero fields) counting messages sent at or after since.
-	Activity(ids []channels.ID, since int64) ([]ChannelActivity, error)
+	// without messages have zero fields), counting the messages sent at or after since and
+	// before until (until 0: no upper bound).
+	Activity(ids []channels.ID, since, until int64) ([]ChannelActivity, error)
 }
 
 // MessageWriter reads and writes messages.

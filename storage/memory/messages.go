@@ -229,7 +229,7 @@ func (a messageTx) Topics(c channels.ID, user users.ID, fullHistory bool) ([]sto
 	return out, nil
 }
 
-func (a messageTx) Activity(ids []channels.ID, since int64) ([]storage.ChannelActivity, error) {
+func (a messageTx) Activity(ids []channels.ID, since, until int64) ([]storage.ChannelActivity, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (a messageTx) Activity(ids []channels.ID, since int64) ([]storage.ChannelAc
 			act.FirstMessageID = m.ID
 		}
 		act.LastTimestamp = max(act.LastTimestamp, m.Timestamp)
-		if m.Timestamp >= since {
+		if m.Timestamp >= since && (until == 0 || m.Timestamp < until) {
 			act.RecentCount++
 		}
 	}

@@ -241,7 +241,7 @@ func (a messageTx) Topics(c channels.ID, user users.ID, fullHistory bool) ([]sto
 	return list, err
 }
 
-func (a messageTx) Activity(list []channels.ID, since int64) ([]storage.ChannelActivity, error) {
+func (a messageTx) Activity(list []channels.ID, since, until int64) ([]storage.ChannelActivity, error) {
 	list = slices.Clone(list)
 	slices.Sort(list)
 	list = slices.Compact(list)
@@ -257,9 +257,9 @@ func (a messageTx) Activity(list []channels.ID, since int64) ([]storage.ChannelA
 	found, err := scanAll(a.t, func(row *sql.Rows) (storage.ChannelActivity, error) {
 		var s storage.ChannelActivity
 		return s, row.Scan(&s.ChannelID, &s.FirstMessageID, &s.LastTimestamp, &s.RecentCount)
-	}, `SELECT channel_id, MIN(id), MAX(timestamp), COUNT(CASE WHEN timestamp >= ? THEN 1 END)
+	}, `SELECT channel_id, MIN(id), MAX(timestamp), COUNT(CASE WHEN timestamp >= ? AND (? = 0 OR timestamp < ?) THEN 1 END)
 		FROM messages WHERE channel_id <> 0 AND channel_id IN (`+a.t.d.idSet+`) GROUP BY channel_id`,
-		since, ids(a.t.d, list))
+		since, until, until, ids(a.t.d, list))
 	if err != nil {
 		return nil, err
 	}

@@ -273,7 +273,7 @@ func testMessages(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "Topics of received messages", []storage.TopicSummary{{Name: "Party", MaxID: a}}, ts)
-			act, err := tx.Messages().Activity([]channels.ID{w.c2, w.c1, w.c2 + 10}, 200)
+			act, err := tx.Messages().Activity([]channels.ID{w.c2, w.c1, w.c2 + 10}, 200, 0)
 			if err != nil {
 				return err
 			}
@@ -282,7 +282,12 @@ func testMessages(t *testing.T, open Opener) {
 				{ChannelID: w.c2, FirstMessageID: d, LastTimestamp: 400, RecentCount: 1},
 				{ChannelID: w.c2 + 10},
 			}, act)
-			return nil
+			act, err = tx.Messages().Activity([]channels.ID{w.c1, w.c2}, 200, 300)
+			wantEqual(t, "Activity in a window", []storage.ChannelActivity{
+				{ChannelID: w.c1, FirstMessageID: a, LastTimestamp: 300, RecentCount: 1},
+				{ChannelID: w.c2, FirstMessageID: d, LastTimestamp: 400},
+			}, act)
+			return err
 		})
 	})
 
