@@ -51,8 +51,10 @@ type world struct {
 	lists map[channels.ID][]users.ID
 	// subscribedTo holds the channels each preloaded user is actively subscribed to.
 	subscribedTo map[users.ID]map[channels.ID]bool
-	// counts is the store's subscriber counts, read on first use (nil before).
-	counts map[channels.ID]int
+	// counts is the store's subscriber counts, read on first use (nil before); listCounts
+	// memoizes counts taken from lists (a list's entry goes when the list changes).
+	counts     map[channels.ID]int
+	listCounts map[channels.ID]int
 
 	// msgs reads the channels' message activity (first_message_id, is_recently_active,
 	// stream_weekly_traffic) when a record needs it, as of now (UNIX seconds, the operation's
@@ -314,6 +316,7 @@ func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
 
 // addSubscribers records new active subscribers.
 func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
+	delete(w.listCounts, c)
 	l := append(w.subscribersOf(c), ids...)
 	slices.Sort(l)
 	w.lists[c] = slices.Compact(l)
@@ -326,6 +329,7 @@ func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
 
 // removeSubscribers records unsubscriptions.
 func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
+	delete(w.listCounts, c)
 	w.lists[c] = slices.DeleteFunc(slices.Clone(w.subscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
 	for _, u := range ids {
 		if set, ok := w.subscribedTo[u]; ok {
@@ -380,6 +384,9 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 // world holds it (it may have changed in this transaction), else from the store's counts.
 func (w *world) activeSubscriberCount(c channels.ID) int {
 	if l, ok := w.lists[c]; ok {
+		if n, ok := w.listCounts[c]; ok {
+			return n
+		}
 		w.preloadUsers(l)
 		n := 0
 		for _, id := range l {
@@ -387,6 +394,10 @@ func (w *world) activeSubscriberCount(c channels.ID) int {
 				n++
 			}
 		}
+		if w.listCounts == nil {
+			w.listCounts = map[channels.ID]int{}
+		}
+		w.listCounts[c] = n
 		return n
 	}
 	if w.counts == nil {
