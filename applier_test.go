@@ -61,14 +61,25 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 			state["alert_words"] = ev["alert_words"]
 		}
 	case "realm":
-		if ev["op"] != "update" {
+		changes := map[string]any{}
+		switch {
+		case ev["op"] == "update":
+			changes[ev["property"].(string)] = ev["value"]
+		case ev["op"] == "update_dict" && ev["property"] == "default":
+			changes = ev["data"].(map[string]any)
+		default:
 			t.Fatalf("no applier for realm op %v", ev["op"])
 		}
-		key := "realm_" + ev["property"].(string)
-		if _, ok := state[key]; !ok {
-			t.Fatalf("realm update of unknown setting %s", key)
+		for name, v := range changes {
+			key := "realm_" + name
+			if _, ok := state[key]; !ok {
+				t.Fatalf("realm update of unknown setting %s", key)
+			}
+			state[key] = v
+			if name == "message_edit_history_visibility_policy" {
+				state["realm_allow_edit_history"] = v != "none"
+			}
 		}
-		state[key] = ev["value"]
 	default:
 		t.Fatalf("no applier for event %v", ev)
 	}

@@ -37,6 +37,16 @@ var goldenEvents = []struct {
 	{"user_topic-delete_message-bulk", "member", chat.ClientCapabilities{BulkMessageDeletion: true, EmptyTopicName: true}, goldenTopicLifecycle},
 	{"user_topic-delete_message-legacy", "member", chat.ClientCapabilities{}, goldenTopicLifecycle},
 	{"update_message", "member", chat.ClientCapabilities{}, goldenMessageEdit},
+	{"realm-update_dict", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		members := users.Named(f.groupIDs(t)[users.GroupMembers])
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("admin"), chat.UpdateRealmParams{
+			RealmEditingParams: chat.RealmEditingParams{
+				MessageContentEditLimitSeconds: ptr("3600"), MoveMessagesWithinStreamLimitSeconds: ptr(`"unlimited"`),
+				MessageEditHistoryVisibilityPolicy: ptr("moves"),
+				GroupSettings:                      map[string]chat.GroupSettingChange{"can_resolve_topics_group": {New: &members}},
+			},
+		})))
+	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
 	{"stream-subscription", "member", chat.ClientCapabilities{NotificationSettingsNull: true}, func(t *testing.T, f *fixture) {
 		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{

@@ -98,6 +98,16 @@ func messageEditConsistencyCases() []consistencyCase {
 			w := worlds.Load(f)
 			mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[2], StreamID: &w.private, PropagateMode: "change_all"})
 		}},
+		{method: "UpdateRealm", name: "message editing settings", run: func(t *testing.T, f *fixture) {
+			admins := users.Named(f.groupIDs(t)[users.GroupAdministrators])
+			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("admin"), chat.UpdateRealmParams{
+				RealmEditingParams: chat.RealmEditingParams{
+					AllowMessageEditing: ptr(false), MessageContentEditLimitSeconds: ptr(`"unlimited"`),
+					MoveMessagesWithinStreamLimitSeconds: ptr("3600"), MessageEditHistoryVisibilityPolicy: ptr("none"),
+					GroupSettings: map[string]chat.GroupSettingChange{"can_resolve_topics_group": {New: &admins}},
+				},
+			})))
+		}},
 		{method: "UpdateMessage", name: "move one message to another public channel and topic", setup: seed, run: func(t *testing.T, f *fixture) {
 			w := worlds.Load(f)
 			mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[0], StreamID: &w.other, Topic: ptr("news")})

@@ -14,11 +14,14 @@ type UpdateRealmParams struct {
 	// channels (POST /users/me/subscriptions with announce); -1 (any negative value) turns the
 	// announcements off.
 	NewStreamAnnouncementsStreamID *int64
+	// Message editing and moving (see RealmEditingParams).
+	RealmEditingParams
 }
 
 // UpdateRealmResult echoes the settings that changed, as Zulip's response does.
 type UpdateRealmResult struct {
 	NewStreamAnnouncementsStreamID *int64 `json:"new_stream_announcements_stream_id,omitempty"`
+	RealmEditingResult
 }
 
 // RealmUpdateEvent is a realm update event: one organization setting changed.
@@ -60,7 +63,10 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 				ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "new_stream_announcements_stream_id", Value: id}, w.activeIDs())
 			}
 		}
-		if res == (UpdateRealmResult{}) {
+		changed := res.NewStreamAnnouncementsStreamID != nil
+		if edited, err := w.applyEditingSettings(ev, &realm, p.RealmEditingParams, &res.RealmEditingResult); err != nil {
+			return err
+		} else if !edited && !changed {
 			return nil
 		}
 		return tx.Realm().Put(realm)

@@ -356,5 +356,24 @@ func (h *Handler) updateRealm(r *request) (any, error) {
 	if up.NewStreamAnnouncementsStreamID, err = r.params.integer("new_stream_announcements_stream_id"); err != nil {
 		return nil, err
 	}
+	if up.AllowMessageEditing, err = r.params.boolean("allow_message_editing"); err != nil {
+		return nil, err
+	}
+	up.MessageContentEditLimitSeconds = r.params.optStr("message_content_edit_limit_seconds")
+	up.MoveMessagesWithinStreamLimitSeconds = r.params.optStr("move_messages_within_stream_limit_seconds")
+	up.MoveMessagesBetweenStreamsLimitSeconds = r.params.optStr("move_messages_between_streams_limit_seconds")
+	up.MessageEditHistoryVisibilityPolicy = r.params.optStr("message_edit_history_visibility_policy")
+	for _, name := range []string{"can_move_messages_between_topics_group", "can_move_messages_between_channels_group", "can_resolve_topics_group"} {
+		v, err := jsonParam[chat.GroupSettingChange](r.params, name, true)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			if up.GroupSettings == nil {
+				up.GroupSettings = map[string]chat.GroupSettingChange{}
+			}
+			up.GroupSettings[name] = *v
+		}
+	}
 	return h.svc.UpdateRealm(r.ctx, r.actor, up)
 }

@@ -84,3 +84,48 @@ func TestUpdateMessageOverHTTP(t *testing.T) {
 		t.Fatalf("refusals changed the message: %v", body)
 	}
 }
+
+func TestRealmEditingSettingsOverHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	hamlet, iago := "hamlet@zulip.com", "iago@zulip.com"
+	status, _, body := s.call(t, http.MethodPatch, "/api/v1/realm", iago, url.Values{
+		"allow_message_editing": {"false"}, "message_content_edit_limit_seconds": {`"unlimited"`},
+		"move_messages_between_streams_limit_seconds": {"60"}, "message_edit_history_visibility_policy": {"moves"},
+		"can_resolve_topics_group": {`{"new":{"direct_members":[1],"direct_subgroups":[]}}`},
+	})
+	if status != 200 || body["allow_message_editing"] != false || body["message_content_edit_limit_seconds"] != nil ||
+		body["move_messages_between_streams_limit_seconds"] != 60.0 || body["message_edit_history_visibility_policy"] != "moves" {
+		t.Fatalf("update: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/register", hamlet, url.Values{"fetch_event_types": {`["realm"]`}})
+	if status != 200 || body["realm_allow_message_editing"] != false || body["realm_message_content_edit_limit_seconds"] != nil ||
+		body["realm_move_messages_between_streams_limit_seconds"] != 60.0 || body["realm_allow_edit_history"] != true {
+		t.Fatalf("register: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/messages", hamlet, url.Values{"type": {"direct"}, "to": {"[1]"}, "content": {"hi"}})
+	if status != 200 {
+		t.Fatalf("send: %d %v", status, body)
+	}
+	id := strconv.FormatFloat(body["id"].(float64), 'f', -1, 64)
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/messages/"+id, hamlet, url.Values{"content": {"edited"}})
+	wantErr(t, status, body, 400, "BAD_REQUEST", "Your organization has turned off message editing")
+
+	for _, c := range []struct {
+		form url.Values
+		msg  string
+	}{
+		{url.Values{"message_content_edit_limit_seconds": {"0"}}, "Invalid message_content_edit_limit_seconds"},
+		{url.Values{"move_messages_within_stream_limit_seconds": {`"forever"`}}, "Invalid move_messages_within_stream_limit_seconds"},
+		{url.Values{"message_edit_history_visibility_policy": {"some"}}, "Invalid message_edit_history_visibility_policy"},
+		{url.Values{"allow_message_editing": {"yes"}}, "allow_message_editing is not valid JSON"},
+		{url.Values{"can_move_messages_between_channels_group": {`{"new":7}`}}, "'can_move_messages_between_channels_group' setting cannot be set to 'role:everyone' group."},
+	} {
+		status, _, body := s.call(t, http.MethodPatch, "/api/v1/realm", iago, c.form)
+		wantErr(t, status, body, 400, "BAD_REQUEST", c.msg)
+	}
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/realm", hamlet, url.Values{"allow_message_editing": {"true"}})
+	if status != 400 {
+		t.Errorf("a member changed the settings: %d %v", status, body)
+	}
+}
