@@ -146,7 +146,7 @@ func TestConsistency(t *testing.T) {
 				for _, e := range eventJSON(t, events) {
 					applyEvent(t, got, e, f.ids[v])
 					if e["type"] == "delete_message" {
-						refreshMaxMessageID(t, f, v, got)
+						refreshAfterDelete(t, f, v, got, e)
 					}
 				}
 				_, want := snapshot(t, f, v)
@@ -158,18 +158,22 @@ func TestConsistency(t *testing.T) {
 	}
 }
 
-// refreshMaxMessageID re-reads max_message_id after a deletion, as Zulip's own event
-// application does (deleting the newest message lowers it; clients read it from GET /users/me).
-func refreshMaxMessageID(t *testing.T, f *fixture, name string, state map[string]any) {
+// refreshAfterDelete re-reads, after a deletion, what Zulip's own event application re-reads
+// from the server: max_message_id (deleting the newest message lowers it; clients read it from
+// GET /users/me) and, for direct messages, recent_private_conversations.
+func refreshAfterDelete(t *testing.T, f *fixture, name string, state, ev map[string]any) {
 	t.Helper()
-	if _, ok := state["max_message_id"]; !ok {
-		return
+	if _, ok := state["max_message_id"]; ok {
+		me, err := f.svc.GetOwnUser(context.Background(), f.actor(name), chat.UserQueryOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		state["max_message_id"] = float64(me.MaxMessageID)
 	}
-	me, err := f.svc.GetOwnUser(context.Background(), f.actor(name), chat.UserQueryOptions{})
-	if err != nil {
-		t.Fatal(err)
+	if _, ok := state["recent_private_conversations"]; ok && ev["message_type"] == "private" {
+		_, fresh := snapshot(t, f, name)
+		state["recent_private_conversations"] = fresh["recent_private_conversations"]
 	}
-	state["max_message_id"] = float64(me.MaxMessageID)
 }
 
 // isActive reports whether the named fixture user is active.

@@ -126,6 +126,13 @@ func messagesConsistencyCases() []consistencyCase {
 		}, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
 		}},
+		{method: "DeleteMessage", name: "a direct message: recent conversations follow", setup: func(t *testing.T, f *fixture) {
+			seed(t, f)
+			mustSendDirect(t, f, "member", "second", "admin")
+		}, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("member"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[2]}))
+		}},
 		{method: "DeleteMessage", name: "the newest message: max_message_id follows", setup: seed, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3]}))
 		}},

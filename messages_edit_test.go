@@ -246,3 +246,25 @@ func TestUpdateMessageNotices(t *testing.T) {
 		t.Errorf("old thread notice = %q", got)
 	}
 }
+
+func TestRegisterShowsDefaultMoveGroupsOfAnOlderOrganization(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	setRealm(t, f, func(r *realms.Realm) {
+		r.CanMoveMessagesBetweenTopicsGroup, r.CanMoveMessagesBetweenChannelsGroup, r.CanResolveTopicsGroup =
+			users.GroupSetting{}, users.GroupSetting{}, users.GroupSetting{}
+	})
+	res, err := f.svc.RegisterQueue(context.Background(), f.actor("member"), chat.RegisterQueueParams{EventTypes: []string{"realm"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.groupIDs(t)
+	want := []users.GroupSetting{users.Named(g[users.GroupEveryone]), users.Named(g[users.GroupMembers]), users.Named(g[users.GroupEveryone])}
+	got := []users.GroupSetting{res.RealmCanMoveMessagesBetweenTopicsGroup, res.RealmCanMoveMessagesBetweenChannelsGroup, res.RealmCanResolveTopicsGroup}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The defaults also decide: a member may move a topic.
+	w := seedEditWorld(t, f)
+	mustEdit(t, f, "member", chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("moved")})
+}

@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -178,4 +180,28 @@ func (w *world) applyEditingSettings(ev *events, realm *realms.Realm, p RealmEdi
 		dict(name, next)
 	}
 	return changed, nil
+}
+
+// withDefaultMoveGroups fills the move and resolve settings an organization stored before they
+// existed (the zero setting) with their default system groups, as register shows them.
+func withDefaultMoveGroups(gr storage.GroupReader, r *realms.Realm) error {
+	settings := []*users.GroupSetting{&r.CanMoveMessagesBetweenTopicsGroup, &r.CanMoveMessagesBetweenChannelsGroup, &r.CanResolveTopicsGroup}
+	if !slices.ContainsFunc(settings, func(s *users.GroupSetting) bool { return channels.IsZeroSetting(*s) }) {
+		return nil
+	}
+	groups, err := gr.List()
+	if err != nil {
+		return err
+	}
+	for i, s := range settings {
+		if !channels.IsZeroSetting(*s) {
+			continue
+		}
+		for _, g := range groups {
+			if g.Name == realms.DefaultMoveGroups[i] {
+				*s = users.Named(g.ID)
+			}
+		}
+	}
+	return nil
 }

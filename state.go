@@ -135,6 +135,9 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 		return res, err
 	}
 	if p.fetches("realm") {
+		if err := withDefaultMoveGroups(tx.Groups(), &realm); err != nil {
+			return res, err
+		}
 		res.RealmState = s.realmState(realm)
 	}
 	// The user, channel and message sections share one world, read when the first needs it.
