@@ -281,19 +281,20 @@ func (w *world) moveRows(mr storage.MessageWriter, p editPlan, ids []messages.ID
 	if err != nil {
 		return nil, nil, err
 	}
+	// candidates maps the users who could read the messages to whether they have rows of them.
 	candidates := map[users.ID]bool{}
 	for _, r := range all {
 		candidates[r.UserID] = true
 	}
 	for _, u := range w.subscribersOf(p.orig.ID) {
-		candidates[u] = true
+		candidates[u] = candidates[u] || false
 	}
 	var losingRows, losingAccess []users.ID
-	for u := range candidates {
+	for u, rowed := range candidates {
 		if w.isSubscribed(p.target.ID, u) {
 			continue
 		}
-		if hasRow(all, u) {
+		if rowed {
 			losingRows = append(losingRows, u)
 		}
 		if p.target.InviteOnly || w.user(u).Role == users.RoleGuest {
