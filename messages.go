@@ -164,6 +164,9 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		}
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
+	if !m.IsDirect() {
+		w.loadActivity([]channels.ID{m.ChannelID}) // this channel only
+	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
 	var err error
 	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {

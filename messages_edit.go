@@ -140,6 +140,9 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 	if err != nil {
 		return editPlan{}, err
 	}
+	if c, ok := w.channel(m.ChannelID); ok && c.IsArchived {
+		return editPlan{}, errInvalidMessage // messages of archived channels are not modified
+	}
 	plan := editPlan{me: me, m: m, now: now, content: content, mode: mode, topic: m.Topic,
 		notifyOld: p.SendNotificationToOldThread != nil && *p.SendNotificationToOldThread,
 		notifyNew: p.SendNotificationToNewThread == nil || *p.SendNotificationToNewThread}
@@ -186,7 +189,7 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 	}
 	if p.StreamID != nil && *p.StreamID != m.ChannelID {
 		c, ok := w.channel(*p.StreamID)
-		if !ok || !w.content(c, me) {
+		if !ok || c.IsArchived || !w.content(c, me) {
 			return plan, errInvalidChannelID
 		}
 		plan.target, plan.streamEdited = c, true

@@ -108,6 +108,16 @@ func TestUpdateMessageRefusals(t *testing.T) {
 		}, "member", func(w editWorld) chat.UpdateMessageParams {
 			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: &w.other}
 		}, chat.CodeBadRequest, "The time limit for editing this message's channel has passed"},
+		{"a message of an archived channel", func(t *testing.T, f *fixture, w editWorld) {
+			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(context.Background(), f.actor("admin"), chat.ArchiveStreamParams{StreamID: w.public})))
+		}, "admin", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("x")}
+		}, chat.CodeBadRequest, "Invalid message(s)"},
+		{"to an archived channel", func(t *testing.T, f *fixture, w editWorld) {
+			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(context.Background(), f.actor("admin"), chat.ArchiveStreamParams{StreamID: w.other})))
+		}, "admin", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: &w.other}
+		}, chat.CodeBadRequest, "Invalid channel ID"},
 		{"an unknown channel", nil, "member", func(w editWorld) chat.UpdateMessageParams {
 			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: ptr(w.other + 100)}
 		}, chat.CodeBadRequest, "Invalid channel ID"},

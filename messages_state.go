@@ -299,26 +299,44 @@ const (
 // channelActivity is c's message activity: its oldest message, its newest message's time, and
 // its message count over the traffic window: the 28 whole days (UTC) before today, as Zulip
 // counts from its daily statistics, so that today's messages change the traffic tomorrow and
-// sending sends no event for it. The activity of every channel is read once per world, in one
-// set-based read.
+// sending sends no event for it. A channel not read yet is read with every other channel not
+// read yet, in one set-based read (records of many channels); decisions about a few channels
+// read just those first (loadActivity).
 func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
+	if a, ok := w.activity[c]; ok || w.msgs == nil {
+		return a
+	}
+	ids := make([]channels.ID, len(w.channels))
+	for i, ch := range w.channels {
+		ids[i] = ch.ID
+	}
+	w.loadActivity(ids)
+	return w.activity[c]
+}
+
+// loadActivity reads the activity of the given channels that is not read yet.
+func (w *world) loadActivity(ids []channels.ID) {
 	if w.msgs == nil {
-		return storage.ChannelActivity{}
+		return
 	}
 	if w.activity == nil {
-		ids := make([]channels.ID, len(w.channels))
-		for i, ch := range w.channels {
-			ids[i] = ch.ID
-		}
-		today := w.now - w.now%86400
-		acts, err := w.msgs.Activity(ids, today-trafficWindowDays*86400, today)
-		w.must(err)
-		w.activity = make(map[channels.ID]storage.ChannelActivity, len(acts))
-		for _, a := range acts {
-			w.activity[a.ChannelID] = a
+		w.activity = map[channels.ID]storage.ChannelActivity{}
+	}
+	var missing []channels.ID
+	for _, id := range ids {
+		if _, ok := w.activity[id]; !ok {
+			missing = append(missing, id)
 		}
 	}
-	return w.activity[c]
+	if len(missing) == 0 {
+		return
+	}
+	today := w.now - w.now%86400
+	acts, err := w.msgs.Activity(missing, today-trafficWindowDays*86400, today)
+	w.must(err)
+	for _, a := range acts {
+		w.activity[a.ChannelID] = a
+	}
 }
 
 // firstMessageID is a channel's oldest message id (nil when it has none).
@@ -385,7 +403,9 @@ func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.I
 		a.FirstMessageID = id
 	}
 	a.LastTimestamp = max(a.LastTimestamp, ts)
-	w.activity[c.ID] = a // sent today: not in the traffic window yet
+	if w.activity != nil {
+		w.activity[c.ID] = a // sent today: not in the traffic window yet
+	}
 	if !was {
 		w.refreshActivity(ev, []channels.ID{c.ID}, []bool{false})
 	}
@@ -393,6 +413,7 @@ func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.I
 
 // activeStates is is_recently_active of the given channels, as the world sees them now.
 func (w *world) activeStates(ids []channels.ID) []bool {
+	w.loadActivity(ids)
 	out := make([]bool, len(ids))
 	for i, id := range ids {
 		c, _ := w.channel(id)
@@ -405,7 +426,10 @@ func (w *world) activeStates(ids []channels.ID) []bool {
 // records the stream update of is_recently_active for each of ids whose value changed from
 // before (activeStates of the same ids).
 func (w *world) refreshActivity(ev *events, ids []channels.ID, before []bool) {
-	w.activity = nil
+	for _, id := range ids {
+		delete(w.activity, id)
+	}
+	w.loadActivity(ids)
 	for i, id := range ids {
 		c, _ := w.channel(id)
 		if now := w.recentlyActive(c); now != before[i] {
