@@ -510,6 +510,44 @@ test('sends and fetches messages and delivers message events', async () => {
     'BAD_NARROW', /^Invalid narrow operator: unknown channel/, 'fetch from an unknown channel');
 });
 
+test('edits and moves messages and delivers update_message events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({
+    event_types: ['update_message'], client_capabilities: JSON.stringify({ empty_topic_name: true }),
+  }), 'register');
+  const sent = expectSuccess(await iago.messages.send({
+    type: 'stream', to: 'zulip-js', topic: 'drafts', content: 'first version',
+  }), 'POST /messages');
+
+  // zulip-js sends every parameter in the body of PATCH /messages/{message_id}.
+  const edited = expectSuccess(await iago.messages.update({ message_id: sent.id, content: 'second **version**' }), 'PATCH /messages/{id} (content)');
+  expectShape(edited, { detached_uploads: 'array' });
+  expectSuccess(await hamlet.messages.update({ message_id: sent.id, topic: 'final', propagate_mode: 'change_all' }), 'PATCH /messages/{id} (topic)');
+  expectError(await hamlet.messages.update({ message_id: sent.id, content: 'not mine' }),
+    'BAD_REQUEST', "You don't have permission to edit this message", 'edit of another user\'s content');
+
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const updates = got.events.filter((e) => e.type === 'update_message');
+  assert.equal(updates.length, 2, JSON.stringify(got.events));
+  for (const e of updates) {
+    expectShape(e, { user_id: 'integer', edit_timestamp: 'integer', message_id: 'integer', message_ids: ['integer'], flags: ['string'], rendering_only: 'boolean' });
+  }
+  assert.equal(updates[0].orig_content, 'first version');
+  assert.equal(updates[0].rendered_content, '<p>second <strong>version</strong></p>');
+  assert.equal(updates[1].orig_subject, 'drafts');
+  assert.equal(updates[1].subject, 'final');
+  assert.equal(updates[1].propagate_mode, 'change_all');
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  const one = expectSuccess(await hamlet.messages.getById({ message_id: sent.id }), 'GET /messages/{id}');
+  assert.equal(one.raw_content, 'second **version**');
+  assert.equal(one.message.subject, 'final');
+  expectShape(one.message, { last_edit_timestamp: 'integer', last_moved_timestamp: 'integer', edit_history: 'array' });
+});
+
 test('keeps alert words and reports presence', async () => {
   const hamlet = await login('hamlet@zulip.com');
   const reg = expectSuccess(await hamlet.queues.register({
