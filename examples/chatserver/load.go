@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"runtime"
 	"strconv"
@@ -23,7 +24,7 @@ type loadFlags struct {
 	LoadUsers    int  `help:"With --dev: add this many members (user0@load.example.com, ...) for load tests." name:"load-users"`
 	LoadChannels int  `help:"With --load-users: add this many public channels (channel 0, channel 1, ...)." name:"load-channels" default:"20"`
 	LoadSubs     int  `help:"With --load-users: subscribe each load user to this many of those channels." name:"load-subs" default:"20"`
-	DebugVars    bool `help:"Serve GET /debug/vars: memory statistics of the process as JSON (for load tests; do not expose)." name:"debug-vars"`
+	DebugVars    bool `help:"Serve GET /debug/vars (memory statistics of the process as JSON) and the Go profiler under /debug/pprof/ (for load tests; do not expose)." name:"debug-vars"`
 }
 
 // build adds the load-test users and channels.
@@ -47,7 +48,7 @@ func (c *serveCmd) validateLoad() error {
 	return nil
 }
 
-// handler adds /debug/vars in front of api when asked.
+// handler adds /debug/vars and /debug/pprof/ in front of api when asked.
 func (l *loadFlags) handler(api http.Handler) http.Handler {
 	if !l.DebugVars {
 		return api
@@ -55,6 +56,8 @@ func (l *loadFlags) handler(api http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/", api)
 	mux.HandleFunc("GET /debug/vars", serveDebugVars)
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
 	return mux
 }
 
