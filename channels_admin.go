@@ -441,12 +441,9 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 
 func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, on bool) error {
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
+		me, err := loadAdmin(tx.Users(), actor)
 		if err != nil {
 			return err
-		}
-		if !me.Role.IsAdmin() {
-			return errMustBeAdmin()
 		}
 		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {

@@ -277,7 +277,7 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 }
 
 // channelsInitialState fills register's channel sections.
-func channelsInitialState(tx storage.ReadTx, loadWorld func() (*world, error), viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
+func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
 	st := &ChannelsState{}
 	if p.fetches("realm") {
 		st.MaxChannelFolderNameLength = ptr(channels.MaxFolderNameLength)
@@ -292,7 +292,7 @@ func channelsInitialState(tx storage.ReadTx, loadWorld func() (*world, error), v
 	}
 	wantSubs, wantStreams, wantDefaults := p.fetches("subscription"), p.fetches("stream"), p.fetches("default_streams")
 	if wantSubs || wantStreams || wantDefaults {
-		w, err := loadWorld()
+		w, err := getWorld()
 		if err != nil {
 			return err
 		}

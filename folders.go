@@ -94,12 +94,9 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p Create
 
 // folderAdmin loads the acting administrator and every folder.
 func (s *Service) folderAdmin(tx storage.Tx, actor Actor) (users.User, []channels.Folder, error) {
-	me, err := loadActor(tx.Users(), actor)
+	me, err := loadAdmin(tx.Users(), actor)
 	if err != nil {
 		return me, nil, err
-	}
-	if !me.Role.IsAdmin() {
-		return me, nil, errMustBeAdmin()
 	}
 	all, err := tx.ChannelFolders().List()
 	return me, all, err

@@ -74,7 +74,7 @@ type UserTopicRecord struct {
 }
 
 // messagesInitialState fills the message sections of register for viewer.
-func messagesInitialState(tx storage.ReadTx, loadWorld func() (*world, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
 	if viewer.ID == 0 {
 		return nil
 	}
@@ -83,7 +83,7 @@ func messagesInitialState(tx storage.ReadTx, loadWorld func() (*world, error), v
 		!want("recent_private_conversations") && !want("user_topic") && !want("muted_topics") {
 		return nil
 	}
-	w, err := loadWorld()
+	w, err := getWorld()
 	if err != nil {
 		return err
 	}

@@ -38,12 +38,9 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 	var res UpdateRealmResult
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
 		res = UpdateRealmResult{}
-		me, err := loadActor(tx.Users(), actor)
+		me, err := loadAdmin(tx.Users(), actor)
 		if err != nil {
 			return err
-		}
-		if !me.Role.IsAdmin() {
-			return errMustBeAdmin()
 		}
 		w, err := loadWorldWrite(tx, s.now())
 		if err != nil {

@@ -288,6 +288,15 @@ func loadActor(r storage.UserReader, actor Actor) (users.User, error) {
 	return u, nil
 }
 
+// loadAdmin is loadActor for operations of administrators: anyone else is refused.
+func loadAdmin(r storage.UserReader, actor Actor) (users.User, error) {
+	u, err := loadActor(r, actor)
+	if err == nil && !u.Role.IsAdmin() {
+		return users.User{}, errMustBeAdmin()
+	}
+	return u, err
+}
+
 // GetEventsParams are the parameters of GET /events.
 type GetEventsParams struct {
 	QueueID string

@@ -90,7 +90,8 @@ func (w *world) must(err error) {
 const lazyUserReads = 32
 
 // loadWorld reads the world. The readers come from one transaction (read-only or not).
-func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupReader, cr storage.ChannelReader, sr storage.SubscriptionReader) (*world, error) {
+func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupReader, cr storage.ChannelReader,
+	sr storage.SubscriptionReader, lr storage.LinkifierReader, mr storage.MessageReader, now time.Time) (*world, error) {
 	realm, err := rr.Get()
 	if err != nil {
 		return nil, err
@@ -119,29 +120,19 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		w.byName[channels.NormalizeName(c.Name)] = i
 		w.byID[c.ID] = i
 	}
-	return w, nil
+	w.msgs, w.now = mr, now.Unix()
+	w.linkify, err = linkifyFunc(lr)
+	return w, err
 }
 
 // loadWorldRead loads the world in a read-only transaction, for an operation at now.
 func loadWorldRead(tx storage.ReadTx, now time.Time) (*world, error) {
-	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
-	if err != nil {
-		return nil, err
-	}
-	w.linkify, err = linkifyFunc(tx.Linkifiers())
-	w.msgs, w.now = tx.Messages(), now.Unix()
-	return w, err
+	return loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions(), tx.Linkifiers(), tx.Messages(), now)
 }
 
 // loadWorldWrite loads the world in a read-write transaction, for an operation at now.
 func loadWorldWrite(tx storage.Tx, now time.Time) (*world, error) {
-	w, err := loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions())
-	if err != nil {
-		return nil, err
-	}
-	w.linkify, err = linkifyFunc(tx.Linkifiers())
-	w.msgs, w.now = tx.Messages(), now.Unix()
-	return w, err
+	return loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions(), tx.Linkifiers(), tx.Messages(), now)
 }
 
 // lookup returns the user with id (ok false when there is none).
