@@ -88,7 +88,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		if err != nil {
 			return err
 		}
-		st, err := subscriptionState(tx, w, me, p.IncludeSubscribers, true, newRecentUsers(tx, s.now()))
+		st, err := subscriptionState(tx, w, me, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, s.now()), activeOnly: true})
 		if err != nil {
 			return err
 		}
@@ -107,16 +107,36 @@ type SubscriptionState struct {
 
 // subscriptionState computes viewer's subscriptions, unsubscribed and never_subscribed
 // channels. include is the include_subscribers value; archived keeps archived channels.
-func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include string, archived bool, recent *recentUsers) (*SubscriptionState, error) {
+// subscriptionsView says what subscriptionState renders: include_subscribers, whether
+// archived channels are shown, the recently active users (partial subscriber lists), and
+// activeOnly for the active subscriptions alone (GET /users/me/subscriptions).
+type subscriptionsView struct {
+	include    string
+	archived   bool
+	recent     *recentUsers
+	activeOnly bool
+}
+
+func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscriptionsView) (*SubscriptionState, error) {
+	include, archived, recent := o.include, o.archived, o.recent
 	rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
 	if err != nil {
 		return nil, err
 	}
 	w.noteUserRows(viewer.ID, rows)
 	if include == "true" || include == "partial" {
-		ids := make([]channels.ID, len(w.channels))
-		for i, c := range w.channels {
-			ids[i] = c.ID
+		var ids []channels.ID
+		if o.activeOnly {
+			for _, r := range rows {
+				if r.Active {
+					ids = append(ids, r.ChannelID)
+				}
+			}
+		} else {
+			ids = make([]channels.ID, len(w.channels))
+			for i, c := range w.channels {
+				ids[i] = c.ID
+			}
 		}
 		w.preloadChannels(ids)
 	}
@@ -132,13 +152,16 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, include s
 			rec := w.subscriptionRecord(c, r)
 			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
 			st.Subscriptions = append(st.Subscriptions, rec)
-		} else if w.metadata(c, viewer) {
+		} else if !o.activeOnly && w.metadata(c, viewer) {
 			rec := w.subscriptionRecord(c, r)
 			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
 			st.Unsubscribed = append(st.Unsubscribed, rec)
 		}
 	}
 	for _, c := range w.channels {
+		if o.activeOnly {
+			break
+		}
 		if had[c.ID] || c.IsArchived && !archived || !w.metadata(c, viewer) {
 			continue
 		}
@@ -301,7 +324,7 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				if sub, err = subscriptionState(tx, w, viewer, p.IncludeSubscribers, p.ClientCapabilities.ArchivedChannels, newRecentUsers(tx, now)); err != nil {
+				if sub, err = subscriptionState(tx, w, viewer, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)}); err != nil {
 					return err
 				}
 				if !p.ClientCapabilities.NotificationSettingsNull {
