@@ -49,8 +49,10 @@ type world struct {
 	// lists holds the active subscribers (ascending) of the channels read so far (read
 	// them through subscribersOf and isSubscribed).
 	lists map[channels.ID][]users.ID
-	// subscribedTo holds the channels each preloaded user is actively subscribed to.
+	// subscribedTo holds the channels each preloaded user is actively subscribed to;
+	// userSubReads counts those read by isSubscribed.
 	subscribedTo map[users.ID]map[channels.ID]bool
+	userSubReads int
 	// counts is the store's subscriber counts, read on first use (nil before); listCounts
 	// memoizes counts taken from lists (a list's entry goes when the list changes).
 	counts     map[channels.ID]int
@@ -292,7 +294,10 @@ func (w *world) setChannel(c channels.Channel) {
 }
 
 // isSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
-// it is read, else from u's preloaded subscriptions, else by reading c's list.
+// it is read, else from u's subscriptions when they are read. Otherwise it reads u's
+// subscriptions (a user has far fewer than a large channel has subscribers), unless it has
+// already read lazyUserReads users' subscriptions this way: a decision asking about many
+// users reads the channel's list instead.
 func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
 	if l, ok := w.lists[c]; ok {
 		_, found := slices.BinarySearch(l, u)
@@ -300,6 +305,11 @@ func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
 	}
 	if set, ok := w.subscribedTo[u]; ok {
 		return set[c]
+	}
+	if w.userSubReads < lazyUserReads {
+		w.userSubReads++
+		w.preloadUser(u)
+		return w.subscribedTo[u][c]
 	}
 	_, found := slices.BinarySearch(w.subscribersOf(c), u)
 	return found

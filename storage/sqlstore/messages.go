@@ -254,11 +254,20 @@ func (a messageTx) Activity(list []channels.ID, since, until int64) ([]storage.C
 	if len(list) == 0 {
 		return out, a.t.live()
 	}
+	// One index seek per channel and figure (messages_channel for the first id,
+	// messages_channel_time for the last timestamp and the window's count), so the cost
+	// follows the number of channels and the window's traffic, not a channel's history.
 	found, err := scanAll(a.t, func(row *sql.Rows) (storage.ChannelActivity, error) {
 		var s storage.ChannelActivity
-		return s, row.Scan(&s.ChannelID, &s.FirstMessageID, &s.LastTimestamp, &s.RecentCount)
-	}, `SELECT channel_id, MIN(id), MAX(timestamp), COUNT(CASE WHEN timestamp >= ? AND (? = 0 OR timestamp < ?) THEN 1 END)
-		FROM messages WHERE channel_id <> 0 AND channel_id IN (`+a.t.d.idSet+`) GROUP BY channel_id`,
+		var first, last sql.NullInt64
+		err := row.Scan(&s.ChannelID, &first, &last, &s.RecentCount)
+		s.FirstMessageID, s.LastTimestamp = messages.ID(first.Int64), last.Int64
+		return s, err
+	}, `SELECT c.id,
+		(SELECT MIN(m.id) FROM messages m WHERE m.channel_id = c.id),
+		(SELECT MAX(m.timestamp) FROM messages m WHERE m.channel_id = c.id),
+		(SELECT COUNT(*) FROM messages m WHERE m.channel_id = c.id AND m.timestamp >= ? AND (? = 0 OR m.timestamp < ?))
+		FROM (`+a.t.d.idSet+`) AS c WHERE c.id <> 0`,
 		since, until, until, ids(a.t.d, list))
 	if err != nil {
 		return nil, err
