@@ -1,0 +1,164 @@
+package chat
+
+import (
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+)
+
+// Channel activity windows (Zulip's values).
+const (
+	// recentlyActiveSeconds: a channel with a message this recent is recently active
+	// (Stream.LAST_ACTIVITY_DAYS_BEFORE_FOR_ACTIVE, 180 days).
+	recentlyActiveSeconds = 180 * 86400
+	// newChannelActiveSeconds: a channel this young counts as recently active without
+	// messages (Zulip creates channels active and reassesses them daily).
+	newChannelActiveSeconds = 86400
+	// trafficWindowDays is the window of stream_weekly_traffic, trafficMinAgeDays the age
+	// below which a channel has none (null).
+	trafficWindowDays = 28
+	trafficMinAgeDays = 7
+)
+
+// channelActivity is c's message activity: its oldest message, its newest message's time, and
+// its message count over the traffic window: the 28 whole days (UTC) before today, as Zulip
+// counts from its daily statistics, so that today's messages change the traffic tomorrow and
+// sending sends no event for it. A channel not read yet is read with every other channel not
+// read yet, in one set-based read (records of many channels); decisions about a few channels
+// read just those first (loadActivity).
+func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
+	if a, ok := w.activity[c]; ok || w.msgs == nil {
+		return a
+	}
+	ids := make([]channels.ID, len(w.channels))
+	for i, ch := range w.channels {
+		ids[i] = ch.ID
+	}
+	w.loadActivity(ids)
+	return w.activity[c]
+}
+
+// loadActivity reads the activity of the given channels that is not read yet.
+func (w *world) loadActivity(ids []channels.ID) {
+	if w.msgs == nil {
+		return
+	}
+	if w.activity == nil {
+		w.activity = map[channels.ID]storage.ChannelActivity{}
+	}
+	var missing []channels.ID
+	for _, id := range ids {
+		if _, ok := w.activity[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	today := w.now - w.now%86400
+	acts, err := w.msgs.Activity(missing, today-trafficWindowDays*86400, today)
+	w.must(err)
+	for _, a := range acts {
+		w.activity[a.ChannelID] = a
+	}
+}
+
+// firstMessageID is a channel's oldest message id (nil when it has none).
+func (w *world) firstMessageID(c channels.ID) *int64 {
+	if id := w.channelActivity(c).FirstMessageID; id != 0 {
+		v := int64(id)
+		return &v
+	}
+	return nil
+}
+
+// recentlyActive is is_recently_active: a message in the last 180 days, or a channel created
+// less than a day ago.
+func (w *world) recentlyActive(c channels.Channel) bool {
+	a := w.channelActivity(c.ID)
+	return a.LastTimestamp != 0 && a.LastTimestamp >= w.now-recentlyActiveSeconds ||
+		c.DateCreated >= w.now-newChannelActiveSeconds
+}
+
+// weeklyTraffic is stream_weekly_traffic: the average number of messages per week over the
+// traffic window (over the channel's age when younger than it), at least 1 when there were
+// any, rounded to two significant digits; nil for a channel younger than a week.
+func (w *world) weeklyTraffic(c channels.Channel) *int {
+	age := (w.now - c.DateCreated) / 86400
+	if age < trafficMinAgeDays {
+		return nil
+	}
+	n := int64(w.channelActivity(c.ID).RecentCount)
+	avg := n / 4
+	if age < trafficWindowDays {
+		avg = n * 7 / age
+	}
+	if avg == 0 && n > 0 {
+		avg = 1
+	}
+	v := int(roundTwoSignificant(avg))
+	return &v
+}
+
+// roundTwoSignificant rounds n to two significant digits, halves to even (as Python's round
+// with negative digits does).
+func roundTwoSignificant(n int64) int64 {
+	unit := int64(1)
+	for m := n; m >= 100; m /= 10 {
+		unit *= 10
+	}
+	if unit == 1 {
+		return n
+	}
+	q, r := n/unit, n%unit
+	if 2*r > unit || 2*r == unit && q%2 == 1 {
+		q++
+	}
+	return q * unit
+}
+
+// noteChannelMessage records a message just stored in c (sent at ts) in the world's activity,
+// and the stream update of is_recently_active when c was not recently active before it.
+func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.ID, ts int64) {
+	was := w.recentlyActive(c)
+	a := w.channelActivity(c.ID)
+	a.ChannelID = c.ID
+	if a.FirstMessageID == 0 || id < a.FirstMessageID {
+		a.FirstMessageID = id
+	}
+	a.LastTimestamp = max(a.LastTimestamp, ts)
+	if w.activity != nil {
+		w.activity[c.ID] = a // sent today: not in the traffic window yet
+	}
+	if !was {
+		w.refreshActivity(ev, []channels.ID{c.ID}, []bool{false})
+	}
+}
+
+// activeStates is is_recently_active of the given channels, as the world sees them now.
+func (w *world) activeStates(ids []channels.ID) []bool {
+	w.loadActivity(ids)
+	out := make([]bool, len(ids))
+	for i, id := range ids {
+		c, _ := w.channel(id)
+		out[i] = w.recentlyActive(c)
+	}
+	return out
+}
+
+// refreshActivity re-reads the channels' activity after messages moved or went away, and
+// records the stream update of is_recently_active for each of ids whose value changed from
+// before (activeStates of the same ids).
+func (w *world) refreshActivity(ev *events, ids []channels.ID, before []bool) {
+	for _, id := range ids {
+		delete(w.activity, id)
+	}
+	w.loadActivity(ids)
+	for i, id := range ids {
+		c, _ := w.channel(id)
+		if now := w.recentlyActive(c); now != before[i] {
+			ev.add("stream", StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name,
+				Property: "is_recently_active", Value: now}, w.watchers(c, nil))
+		}
+	}
+}
