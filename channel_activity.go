@@ -20,31 +20,46 @@ const (
 	trafficMinAgeDays = 7
 )
 
+// uncounted marks an activity entry read without its traffic count (Bounds).
+const uncounted = -1
+
 // channelActivity is c's message activity: its oldest message, its newest message's time, and
 // its message count over the traffic window: the 28 whole days (UTC) before today, as Zulip
 // counts from its daily statistics, so that today's messages change the traffic tomorrow and
-// sending sends no event for it. A channel not read yet is read with every other channel not
-// read yet, in one set-based read (records of many channels); decisions about a few channels
-// read just those first (loadActivity).
+// sending sends no event for it. Every channel not read yet (or read without its count) is read
+// at once, in one set-based read, since records come for many channels.
 func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
-	if a, ok := w.activity[c]; ok || w.msgs == nil {
+	if a, ok := w.activity[c]; ok && a.RecentCount != uncounted || w.msgs == nil {
 		return a
 	}
-	ids := make([]channels.ID, len(w.channels))
-	for i, ch := range w.channels {
-		ids[i] = ch.ID
+	var missing []channels.ID
+	for _, ch := range w.channels {
+		if a, ok := w.activity[ch.ID]; !ok || a.RecentCount == uncounted {
+			missing = append(missing, ch.ID)
+		}
 	}
-	w.loadActivity(ids)
+	today := w.now - w.now%86400
+	acts, err := w.msgs.Activity(missing, today-trafficWindowDays*86400, today)
+	w.must(err)
+	w.remember(acts, false)
 	return w.activity[c]
 }
 
-// loadActivity reads the activity of the given channels that is not read yet.
-func (w *world) loadActivity(ids []channels.ID) {
+// channelEnds is c's oldest message and newest message's time: from what is read, else read
+// with every other channel (channelActivity). Decisions about a few channels read theirs first
+// (loadEnds).
+func (w *world) channelEnds(c channels.ID) storage.ChannelActivity {
+	if a, ok := w.activity[c]; ok {
+		return a
+	}
+	return w.channelActivity(c)
+}
+
+// loadEnds reads the oldest and newest messages of the given channels not read yet, with
+// index lookups only (a send, a move or a deletion needs no traffic count).
+func (w *world) loadEnds(ids []channels.ID) {
 	if w.msgs == nil {
 		return
-	}
-	if w.activity == nil {
-		w.activity = map[channels.ID]storage.ChannelActivity{}
 	}
 	var missing []channels.ID
 	for _, id := range ids {
@@ -55,17 +70,27 @@ func (w *world) loadActivity(ids []channels.ID) {
 	if len(missing) == 0 {
 		return
 	}
-	today := w.now - w.now%86400
-	acts, err := w.msgs.Activity(missing, today-trafficWindowDays*86400, today)
+	acts, err := w.msgs.Bounds(missing)
 	w.must(err)
+	w.remember(acts, true)
+}
+
+// remember caches activity entries (ends only: without their count).
+func (w *world) remember(acts []storage.ChannelActivity, endsOnly bool) {
+	if w.activity == nil {
+		w.activity = make(map[channels.ID]storage.ChannelActivity, len(acts))
+	}
 	for _, a := range acts {
+		if endsOnly {
+			a.RecentCount = uncounted
+		}
 		w.activity[a.ChannelID] = a
 	}
 }
 
 // firstMessageID is a channel's oldest message id (nil when it has none).
 func (w *world) firstMessageID(c channels.ID) *int64 {
-	if id := w.channelActivity(c).FirstMessageID; id != 0 {
+	if id := w.channelEnds(c).FirstMessageID; id != 0 {
 		v := int64(id)
 		return &v
 	}
@@ -75,7 +100,7 @@ func (w *world) firstMessageID(c channels.ID) *int64 {
 // recentlyActive is is_recently_active: a message in the last 180 days, or a channel created
 // less than a day ago.
 func (w *world) recentlyActive(c channels.Channel) bool {
-	a := w.channelActivity(c.ID)
+	a := w.channelEnds(c.ID)
 	return a.LastTimestamp != 0 && a.LastTimestamp >= w.now-recentlyActiveSeconds ||
 		c.DateCreated >= w.now-newChannelActiveSeconds
 }
@@ -121,7 +146,7 @@ func roundTwoSignificant(n int64) int64 {
 // and the stream update of is_recently_active when c was not recently active before it.
 func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.ID, ts int64) {
 	was := w.recentlyActive(c)
-	a := w.channelActivity(c.ID)
+	a := w.channelEnds(c.ID)
 	a.ChannelID = c.ID
 	if a.FirstMessageID == 0 || id < a.FirstMessageID {
 		a.FirstMessageID = id
@@ -137,7 +162,7 @@ func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.I
 
 // activeStates is is_recently_active of the given channels, as the world sees them now.
 func (w *world) activeStates(ids []channels.ID) []bool {
-	w.loadActivity(ids)
+	w.loadEnds(ids)
 	out := make([]bool, len(ids))
 	for i, id := range ids {
 		c, _ := w.channel(id)
@@ -153,7 +178,7 @@ func (w *world) refreshActivity(ev *events, ids []channels.ID, before []bool) {
 	for _, id := range ids {
 		delete(w.activity, id)
 	}
-	w.loadActivity(ids)
+	w.loadEnds(ids)
 	for i, id := range ids {
 		c, _ := w.channel(id)
 		if now := w.recentlyActive(c); now != before[i] {

@@ -165,7 +165,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
 	if !m.IsDirect() {
-		w.loadActivity([]channels.ID{m.ChannelID}) // this channel only
+		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
 	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
 	var err error

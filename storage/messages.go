@@ -79,6 +79,9 @@ type MessageReader interface {
 	// without messages have zero fields), counting the messages sent at or after since and
 	// before until (until 0: no upper bound).
 	Activity(ids []channels.ID, since, until int64) ([]ChannelActivity, error)
+	// Bounds is Activity without the count (RecentCount 0): only the oldest and the newest
+	// message of each channel, which index lookups find without reading the channel's messages.
+	Bounds(ids []channels.ID) ([]ChannelActivity, error)
 }
 
 // MessageWriter reads and writes messages.

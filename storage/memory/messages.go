@@ -258,6 +258,14 @@ func (a messageTx) Activity(ids []channels.ID, since, until int64) ([]storage.Ch
 	return out, nil
 }
 
+func (a messageTx) Bounds(ids []channels.ID) ([]storage.ChannelActivity, error) {
+	out, err := a.Activity(ids, 0, 0)
+	for i := range out {
+		out[i].RecentCount = 0
+	}
+	return out, err
+}
+
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
 	if err := a.t.live(); err != nil {
 		return 0, err

@@ -278,6 +278,24 @@ func (a messageTx) Activity(list []channels.ID, since, until int64) ([]storage.C
 	return out, nil
 }
 
+// Bounds reads, per channel, its smallest id and the time of its largest id (ids grow with
+// sending time), both from the (channel_id, id) index.
+func (a messageTx) Bounds(list []channels.ID) ([]storage.ChannelActivity, error) {
+	list = slices.Clone(list)
+	slices.Sort(list)
+	list = slices.Compact(list)
+	if len(list) == 0 {
+		return []storage.ChannelActivity{}, a.t.live()
+	}
+	return scanAll(a.t, func(row *sql.Rows) (storage.ChannelActivity, error) {
+		var s storage.ChannelActivity
+		return s, row.Scan(&s.ChannelID, &s.FirstMessageID, &s.LastTimestamp)
+	}, `SELECT list.id,
+		COALESCE((SELECT id FROM messages WHERE channel_id = list.id ORDER BY id LIMIT 1), 0),
+		COALESCE((SELECT timestamp FROM messages WHERE channel_id = list.id ORDER BY id DESC LIMIT 1), 0)
+		FROM (`+a.t.d.idSet+`) AS list WHERE list.id <> 0 ORDER BY list.id`, ids(a.t.d, list))
+}
+
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
 	var id messages.ID
 	if err := a.t.get(`INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,

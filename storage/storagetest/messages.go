@@ -287,6 +287,15 @@ func testMessages(t *testing.T, open Opener) {
 				{ChannelID: w.c1, FirstMessageID: a, LastTimestamp: 300, RecentCount: 1},
 				{ChannelID: w.c2, FirstMessageID: d, LastTimestamp: 400},
 			}, act)
+			if err != nil {
+				return err
+			}
+			act, err = tx.Messages().Bounds([]channels.ID{w.c2 + 10, w.c2, w.c1, w.c1})
+			wantEqual(t, "Bounds", []storage.ChannelActivity{
+				{ChannelID: w.c1, FirstMessageID: a, LastTimestamp: 300},
+				{ChannelID: w.c2, FirstMessageID: d, LastTimestamp: 400},
+				{ChannelID: w.c2 + 10},
+			}, act)
 			return err
 		})
 	})
