@@ -287,17 +287,8 @@ func (h *Handler) updateStream(r *request) (any, error) {
 		}
 		up.FolderID = &f
 	}
-	for _, name := range channels.SettingNames() {
-		v, err := jsonParam[chat.GroupSettingChange](r.params, name, true)
-		if err != nil {
-			return nil, err
-		}
-		if v != nil {
-			if up.GroupSettings == nil {
-				up.GroupSettings = map[string]chat.GroupSettingChange{}
-			}
-			up.GroupSettings[name] = *v
-		}
+	if up.GroupSettings, err = groupSettingChanges(r.params, channels.SettingNames()); err != nil {
+		return nil, err
 	}
 	return h.svc.UpdateStream(r.ctx, r.actor, up)
 }
@@ -363,17 +354,9 @@ func (h *Handler) updateRealm(r *request) (any, error) {
 	up.MoveMessagesWithinStreamLimitSeconds = r.params.optStr("move_messages_within_stream_limit_seconds")
 	up.MoveMessagesBetweenStreamsLimitSeconds = r.params.optStr("move_messages_between_streams_limit_seconds")
 	up.MessageEditHistoryVisibilityPolicy = r.params.optStr("message_edit_history_visibility_policy")
-	for _, name := range []string{"can_move_messages_between_topics_group", "can_move_messages_between_channels_group", "can_resolve_topics_group"} {
-		v, err := jsonParam[chat.GroupSettingChange](r.params, name, true)
-		if err != nil {
-			return nil, err
-		}
-		if v != nil {
-			if up.GroupSettings == nil {
-				up.GroupSettings = map[string]chat.GroupSettingChange{}
-			}
-			up.GroupSettings[name] = *v
-		}
+	if up.GroupSettings, err = groupSettingChanges(r.params, []string{"can_move_messages_between_topics_group",
+		"can_move_messages_between_channels_group", "can_resolve_topics_group"}); err != nil {
+		return nil, err
 	}
 	return h.svc.UpdateRealm(r.ctx, r.actor, up)
 }

@@ -77,18 +77,13 @@ func (h *Handler) createUserGroup(r *request) (any, error) {
 
 // updateUserGroup serves PATCH /user_groups/{user_group_id}.
 func (h *Handler) updateUserGroup(r *request) (any, error) {
-	up := chat.UpdateUserGroupParams{GroupID: pathGroupID(r), Settings: map[string]chat.GroupSettingChange{}}
+	up := chat.UpdateUserGroupParams{GroupID: pathGroupID(r)}
 	up.Name = r.params.optStr("name")
 	up.Description = r.params.optStr("description")
-	for _, name := range []string{"can_add_members_group", "can_join_group", "can_leave_group",
-		"can_manage_group", "can_mention_group", "can_remove_members_group"} {
-		c, err := jsonParam[chat.GroupSettingChange](r.params, name, true)
-		if err != nil {
-			return nil, err
-		}
-		if c != nil {
-			up.Settings[name] = *c
-		}
+	var err error
+	if up.Settings, err = groupSettingChanges(r.params, []string{"can_add_members_group", "can_join_group", "can_leave_group",
+		"can_manage_group", "can_mention_group", "can_remove_members_group"}); err != nil {
+		return nil, err
 	}
 	return nil, h.svc.UpdateUserGroup(r.ctx, r.actor, up)
 }

@@ -952,3 +952,22 @@ func foldJSONName(s string) string {
 	}
 	return b.String()
 }
+
+// groupSettingChanges reads the optional group-setting parameters named by names (each an
+// integer group id or a JSON object, see chat.GroupSettingChange); nil when none is given.
+func groupSettingChanges(p *params, names []string) (map[string]chat.GroupSettingChange, error) {
+	var out map[string]chat.GroupSettingChange
+	for _, name := range names {
+		v, err := jsonParam[chat.GroupSettingChange](p, name, true)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			if out == nil {
+				out = map[string]chat.GroupSettingChange{}
+			}
+			out[name] = *v
+		}
+	}
+	return out, nil
+}

@@ -30,23 +30,8 @@ func (n *node) stop(t testing.TB) {
 // meanwhile get a retryable 502/503, never BAD_EVENT_QUEUE_ID) and every client receives
 // exactly its events, in commit order.
 func TestGracefulRestart(t *testing.T) {
-	dsn := clusterSchema(t)
-	bin := buildServer(t)
-	nodes := []*node{startNode(t, bin, dsn, "n1")}
-	nodes = append(nodes, startNode(t, bin, dsn, "n2"), startNode(t, bin, dsn, "n3"))
-
-	emails := []string{"iago@zulip.com", "hamlet@zulip.com", "othello@zulip.com", "cordelia@zulip.com",
-		"prospero@zulip.com", "ZOE@zulip.com"}
-	ids := map[string]int64{}
-	for _, e := range emails {
-		ids[e] = int64(mustCall(t, nodes[0], http.MethodGet, "users/me", e, nil)["user_id"].(float64))
-	}
-	clients := make([]*client, len(emails))
+	bin, dsn, nodes, emails, ids, clients := startCluster(t) // clients 2 and 5 on n3
 	want := make([][]string, len(emails))
-	for i, e := range emails {
-		clients[i] = &client{email: e}
-		clients[i].register(t, nodes[i%3]) // clients 2 and 5 on n3
-	}
 	rename := func(via *node, who, name string) {
 		mustCall(t, via, http.MethodPatch, fmt.Sprintf("users/%d", ids[who]), "iago@zulip.com", url.Values{"full_name": {name}})
 	}

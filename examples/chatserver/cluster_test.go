@@ -296,24 +296,8 @@ func (c *client) collect(t testing.TB, nodes []*node, n int) {
 // process is killed the others serve on, its clients get BAD_EVENT_QUEUE_ID and register
 // elsewhere, and no acknowledged write is lost.
 func TestThreeProcesses(t *testing.T) {
-	dsn := clusterSchema(t)
-	bin := buildServer(t)
-	// The first process seeds the empty store; the others find it provisioned.
-	nodes := []*node{startNode(t, bin, dsn, "n1")}
-	nodes = append(nodes, startNode(t, bin, dsn, "n2"), startNode(t, bin, dsn, "n3"))
-
-	emails := []string{"iago@zulip.com", "hamlet@zulip.com", "othello@zulip.com", "cordelia@zulip.com",
-		"prospero@zulip.com", "ZOE@zulip.com"}
-	ids := map[string]int64{}
-	for _, e := range emails {
-		ids[e] = int64(mustCall(t, nodes[0], http.MethodGet, "users/me", e, nil)["user_id"].(float64))
-	}
-	clients := make([]*client, len(emails))
+	_, _, nodes, emails, ids, clients := startCluster(t)
 	want := make([][]string, len(emails))
-	for i, e := range emails {
-		clients[i] = &client{email: e}
-		clients[i].register(t, nodes[i%3])
-	}
 	rename := func(via *node, who, name string) {
 		mustCall(t, via, http.MethodPatch, fmt.Sprintf("users/%d", ids[who]), "iago@zulip.com", url.Values{"full_name": {name}})
 	}
@@ -435,4 +419,27 @@ func TestThreeProcesses(t *testing.T) {
 			t.Errorf("%s has %d drafts, want 3", e, n)
 		}
 	}
+}
+
+// startCluster starts three processes n1-n3 on a fresh schema (the first seeds the empty store;
+// the others find it provisioned) and registers a client for each of six dev users, client i
+// on node i%3. ids maps each email to its user id.
+func startCluster(t *testing.T) (bin, dsn string, nodes []*node, emails []string, ids map[string]int64, clients []*client) {
+	t.Helper()
+	dsn = clusterSchema(t)
+	bin = buildServer(t)
+	nodes = []*node{startNode(t, bin, dsn, "n1")}
+	nodes = append(nodes, startNode(t, bin, dsn, "n2"), startNode(t, bin, dsn, "n3"))
+	emails = []string{"iago@zulip.com", "hamlet@zulip.com", "othello@zulip.com", "cordelia@zulip.com",
+		"prospero@zulip.com", "ZOE@zulip.com"}
+	ids = map[string]int64{}
+	for _, e := range emails {
+		ids[e] = int64(mustCall(t, nodes[0], http.MethodGet, "users/me", e, nil)["user_id"].(float64))
+	}
+	clients = make([]*client, len(emails))
+	for i, e := range emails {
+		clients[i] = &client{email: e}
+		clients[i].register(t, nodes[i%3])
+	}
+	return bin, dsn, nodes, emails, ids, clients
 }
