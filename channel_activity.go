@@ -61,12 +61,7 @@ func (w *world) loadEnds(ids []channels.ID) {
 	if w.msgs == nil {
 		return
 	}
-	var missing []channels.ID
-	for _, id := range ids {
-		if _, ok := w.activity[id]; !ok {
-			missing = append(missing, id)
-		}
-	}
+	missing := missingKeys(ids, w.activity)
 	if len(missing) == 0 {
 		return
 	}

@@ -116,11 +116,7 @@ func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetS
 // viewChannels runs fn over the world of a read-only transaction for the acting user.
 func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *world, me users.User) error) error {
 	return s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldRead(tx, s.now())
+		me, w, err := actorWorldRead(tx, actor, s.now())
 		if err != nil {
 			return err
 		}
@@ -502,11 +498,7 @@ func (w *world) activeIDs() []int64 {
 // loadAdministeredChannel loads the acting user, the channel world and a channel the actor may
 // see and administer.
 func (s *Service) loadAdministeredChannel(tx storage.Tx, actor Actor, id channels.ID) (users.User, *world, channels.Channel, error) {
-	me, err := loadActor(tx.Users(), actor)
-	if err != nil {
-		return users.User{}, nil, channels.Channel{}, err
-	}
-	w, err := loadWorldWrite(tx, s.now())
+	me, w, err := actorWorldWrite(tx, actor, s.now())
 	if err != nil {
 		return users.User{}, nil, channels.Channel{}, err
 	}

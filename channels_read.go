@@ -80,11 +80,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	}
 	var res GetSubscriptionsResult
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldRead(tx, s.now())
+		me, w, err := actorWorldRead(tx, actor, s.now())
 		if err != nil {
 			return err
 		}
@@ -227,11 +223,7 @@ func flag(b *bool, def bool) bool {
 func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParams) (GetStreamsResult, error) {
 	res := GetStreamsResult{Streams: []ChannelRecord{}}
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldRead(tx, s.now())
+		me, w, err := actorWorldRead(tx, actor, s.now())
 		if err != nil {
 			return err
 		}

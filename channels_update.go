@@ -50,11 +50,7 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 		}
 	}
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
+		me, w, err := actorWorldWrite(tx, actor, s.now())
 		if err != nil {
 			return err
 		}
@@ -137,11 +133,7 @@ func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribePar
 // unsubscribeNamed runs an unsubscribe request inside a transaction.
 func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
 	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
-	me, err := loadActor(tx.Users(), actor)
-	if err != nil {
-		return res, err
-	}
-	w, err := loadWorldWrite(tx, s.now())
+	me, w, err := actorWorldWrite(tx, actor, s.now())
 	if err != nil {
 		return res, err
 	}

@@ -98,11 +98,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	}
 	var res SendMessageResult
 	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
+		me, w, err := actorWorldWrite(tx, actor, s.now())
 		if err != nil {
 			return err
 		}

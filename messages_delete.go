@@ -22,11 +22,7 @@ var errCannotDeleteMessage = &Error{Code: CodeBadRequest, Msg: "You don't have p
 // messages: always).
 func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
+		me, w, err := actorWorldWrite(tx, actor, s.now())
 		if err != nil {
 			return err
 		}
@@ -70,11 +66,7 @@ type GetStreamTopicsResult struct {
 func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 	res := GetStreamTopicsResult{Topics: []TopicRecord{}}
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldRead(tx, s.now())
+		me, w, err := actorWorldRead(tx, actor, s.now())
 		if err != nil {
 			return err
 		}

@@ -114,11 +114,7 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 		content = &c
 	}
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
+		me, w, err := actorWorldWrite(tx, actor, s.now())
 		if err != nil {
 			return err
 		}

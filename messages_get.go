@@ -88,11 +88,7 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 	view := messageView{applyMarkdown: orTrue(p.ApplyMarkdown), clientGravatar: orTrue(p.ClientGravatar), emptyTopicName: p.AllowEmptyTopicName}
 	var res GetMessagesResult
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldRead(tx, s.now())
+		me, w, err := actorWorldRead(tx, actor, s.now())
 		if err != nil {
 			return err
 		}
@@ -394,11 +390,7 @@ type GetMessageResult struct {
 func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParams) (GetMessageResult, error) {
 	var res GetMessageResult
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldRead(tx, s.now())
+		me, w, err := actorWorldRead(tx, actor, s.now())
 		if err != nil {
 			return err
 		}

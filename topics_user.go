@@ -50,11 +50,7 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUser
 		return badRequest("Invalid visibility_policy")
 	}
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
+		me, w, err := actorWorldWrite(tx, actor, s.now())
 		if err != nil {
 			return err
 		}
@@ -149,11 +145,7 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 		return InvalidArgument("op", "")
 	}
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
+		me, w, err := actorWorldWrite(tx, actor, s.now())
 		if err != nil {
 			return err
 		}

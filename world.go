@@ -137,6 +137,26 @@ func loadWorldWrite(tx storage.Tx, now time.Time) (*world, error) {
 	return loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions(), tx.Linkifiers(), tx.Messages(), now)
 }
 
+// actorWorldRead loads the acting user (loadActor) and the world of a read-only transaction.
+func actorWorldRead(tx storage.ReadTx, actor Actor, now time.Time) (users.User, *world, error) {
+	me, err := loadActor(tx.Users(), actor)
+	if err != nil {
+		return users.User{}, nil, err
+	}
+	w, err := loadWorldRead(tx, now)
+	return me, w, err
+}
+
+// actorWorldWrite loads the acting user (loadActor) and the world of a read-write transaction.
+func actorWorldWrite(tx storage.Tx, actor Actor, now time.Time) (users.User, *world, error) {
+	me, err := loadActor(tx.Users(), actor)
+	if err != nil {
+		return users.User{}, nil, err
+	}
+	w, err := loadWorldWrite(tx, now)
+	return me, w, err
+}
+
 // lookup returns the user with id (ok false when there is none).
 func (w *world) lookup(id users.ID) (users.User, bool) {
 	if u, ok := w.known[id]; ok || w.allRead {
@@ -177,17 +197,23 @@ func (w *world) allUsers() []users.User {
 	return w.all
 }
 
+// missingKeys lists the keys among ids that m lacks.
+func missingKeys[K comparable, V any](ids []K, m map[K]V) []K {
+	var missing []K
+	for _, id := range ids {
+		if _, ok := m[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
 // preloadUsers reads the given users that are not read yet, in one read.
 func (w *world) preloadUsers(ids []users.ID) {
 	if w.allRead {
 		return
 	}
-	var missing []users.ID
-	for _, id := range ids {
-		if _, ok := w.known[id]; !ok {
-			missing = append(missing, id)
-		}
-	}
+	missing := missingKeys(ids, w.known)
 	if len(missing) == 0 {
 		return
 	}
@@ -201,12 +227,7 @@ func (w *world) preloadUsers(ids []users.ID) {
 // preloadChannels reads the subscriber lists of the given channels that are not read yet, in
 // one read.
 func (w *world) preloadChannels(ids []channels.ID) {
-	var missing []channels.ID
-	for _, id := range ids {
-		if _, ok := w.lists[id]; !ok {
-			missing = append(missing, id)
-		}
-	}
+	missing := missingKeys(ids, w.lists)
 	if len(missing) == 0 {
 		return
 	}
