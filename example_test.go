@@ -3,6 +3,7 @@ package chat_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage/memory"
@@ -101,4 +102,62 @@ func ExampleService_CreateChannel() {
 	}
 	// Output:
 	// true engines <p>The <strong>analytical</strong> engine</p> 2
+}
+
+// Send a message to a channel, move its topic, and read the topic back through a narrow.
+func ExampleService_UpdateMessage() {
+	ctx := context.Background()
+	store := memory.New()
+	defer store.Close()
+	svc, _ := chat.New(chat.Options{Store: store})
+	defer svc.Close()
+	_, _ = svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Example", URL: "https://chat.example.com"})
+	ada, _ := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "ada@example.com", FullName: "Ada Lovelace", Role: users.RoleOwner})
+	me := chat.Actor{UserID: ada.UserID}
+	engines, _ := svc.CreateChannel(ctx, me, chat.CreateChannelParams{Name: "engines", Subscribers: []users.ID{ada.UserID}})
+
+	topic := "notes"
+	sent, err := svc.SendMessage(ctx, me, chat.SendMessageParams{Type: "stream", ChannelID: &engines.ID, Topic: &topic, Content: "The engine *weaves* patterns."})
+	if err != nil {
+		panic(err)
+	}
+	moved := "Note G"
+	quiet := false // no notification bot notice in the new topic
+	if _, err := svc.UpdateMessage(ctx, me, chat.UpdateMessageParams{MessageID: sent.ID, Topic: &moved, SendNotificationToNewThread: &quiet}); err != nil {
+		panic(err)
+	}
+	got, err := svc.GetMessages(ctx, me, chat.GetMessagesParams{Anchor: "newest", NumBefore: 10, Narrow: []chat.NarrowTerm{
+		{Operator: "channel", Operand: "engines"}, {Operator: "topic", Operand: "Note G"},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range got.Messages {
+		fmt.Println(m.ID == sent.ID, m.Subject, m.Content)
+	}
+	// Output:
+	// true Note G <p>The engine <em>weaves</em> patterns.</p>
+}
+
+// Keep words that should draw the user's attention: words differing only in case are kept
+// once (in the last spelling given); over-long words are refused.
+func ExampleService_AddAlertWords() {
+	ctx := context.Background()
+	store := memory.New()
+	defer store.Close()
+	svc, _ := chat.New(chat.Options{Store: store})
+	defer svc.Close()
+	_, _ = svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Example", URL: "https://chat.example.com"})
+	ada, _ := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "ada@example.com", FullName: "Ada Lovelace"})
+
+	res, err := svc.AddAlertWords(ctx, chat.Actor{UserID: ada.UserID}, chat.AlertWordsParams{AlertWords: []string{"engine", "Bernoulli", "ENGINE"}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.AlertWords)
+	_, err = svc.AddAlertWords(ctx, chat.Actor{UserID: ada.UserID}, chat.AlertWordsParams{AlertWords: []string{strings.Repeat("x", 101)}})
+	fmt.Println(err)
+	// Output:
+	// [ENGINE Bernoulli]
+	// BAD_REQUEST: alert_words[0] is too long (limit: 100 characters)
 }
