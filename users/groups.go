@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -166,20 +167,27 @@ func (s GroupSetting) IsNamed() bool { return s.Group != 0 }
 // MarshalJSON writes an integer for a named group, else
 // {"direct_members":[...],"direct_subgroups":[...]}.
 func (s GroupSetting) MarshalJSON() ([]byte, error) {
+	// Written by hand: every channel record carries eleven of these, and reflection was a
+	// visible share of encoding GET /users/me/subscriptions.
 	if s.IsNamed() {
-		return json.Marshal(int64(s.Group))
+		return strconv.AppendInt(nil, int64(s.Group), 10), nil
 	}
-	members, subgroups := s.Members, s.Subgroups
-	if members == nil {
-		members = []ID{}
+	b := make([]byte, 0, 48+8*(len(s.Members)+len(s.Subgroups)))
+	b = append(b, `{"direct_members":[`...)
+	for i, m := range s.Members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(m), 10)
 	}
-	if subgroups == nil {
-		subgroups = []GroupID{}
+	b = append(b, `],"direct_subgroups":[`...)
+	for i, g := range s.Subgroups {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(g), 10)
 	}
-	return json.Marshal(struct {
-		DirectMembers   []ID      `json:"direct_members"`
-		DirectSubgroups []GroupID `json:"direct_subgroups"`
-	}{members, subgroups})
+	return append(b, "]}"...), nil
 }
 
 // ErrGroupSettingFormat is returned for a value that is neither an integer nor the object form.
