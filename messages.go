@@ -3,8 +3,6 @@ package chat
 import (
 	"context"
 	"errors"
-	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,7 +101,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 			return err
 		}
 		m := messages.Message{
-			SenderID: me.ID, Content: content, Rendered: markdown.RenderLinkified(content, w.linkify),
+			SenderID: me.ID, Content: content,
 			Timestamp: s.now().Unix(), Client: client,
 		}
 		var recipients []users.ID
@@ -143,11 +141,13 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	return res, nil
 }
 
-// deliverMessage stores m with one row per recipient, flagged read where read says so and
-// with the mentions of its content for everyone but the sender, and queues the message
+// deliverMessage renders m's content and stores m with one row per recipient, flagged read
+// where read says so and with the mentions of its content for everyone but the sender, and queues the message
 // events (and, for a channel's first message, the stream update of first_message_id). It is
 // the one path every message takes, whoever sends it. m.ID is set on return.
 func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
+	var mentions markdown.Mentions
+	m.Rendered, mentions = w.renderMessage(m.Content, w.user(m.SenderID))
 	rows := make([]messages.UserMessage, 0, len(recipients))
 	w.preloadUsers(recipients)
 	for _, id := range recipients {
@@ -156,7 +156,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 			f |= messages.FlagRead
 		}
 		if id != m.SenderID {
-			f |= mentionFlags(m.Content, w.user(id))
+			f |= w.mentionFlags(mentions, id)
 		}
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
@@ -343,40 +343,6 @@ func (w *world) userByEmail(email string) (users.User, bool) {
 	w.must(err)
 	w.known[u.ID] = u
 	return u, true
-}
-
-var mentionRE = regexp.MustCompile(`@_?\*\*([^*]+)\*\*`)
-
-// mentionFlags are the mention flags content gives to user u: @**Full Name** (or
-// @**Full Name|id**) mentions u, @**all**, @**everyone**, @**channel** and @**stream** are
-// channel-wide mentions, @**topic** a topic-wide one. Silent mentions (@_**...**) flag nothing.
-func mentionFlags(content string, u users.User) messages.Flags {
-	var f messages.Flags
-	for _, m := range mentionRE.FindAllStringSubmatch(content, -1) {
-		if strings.HasPrefix(m[0], "@_") {
-			continue
-		}
-		name := m[1]
-		switch strings.ToLower(name) {
-		case "all", "everyone", "channel", "stream":
-			f |= messages.FlagStreamWildcardMentioned
-			continue
-		case "topic":
-			f |= messages.FlagTopicWildcardMentioned
-			continue
-		}
-		if n, id, ok := strings.Cut(name, "|"); ok {
-			if id == fmt.Sprint(u.ID) {
-				f |= messages.FlagMentioned
-			}
-			name = n
-			continue
-		}
-		if strings.EqualFold(name, u.FullName) {
-			f |= messages.FlagMentioned
-		}
-	}
-	return f
 }
 
 // historyChannels lists the channels whose whole history u may read: content access and a

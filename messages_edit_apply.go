@@ -90,7 +90,8 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		oldContent, oldRendered := m.Content, m.Rendered
 		entry.PrevContent, entry.PrevRenderedContent = &oldContent, &oldRendered
 		edited.Content = *p.content
-		edited.Rendered = markdown.RenderLinkified(edited.Content, w.linkify)
+		var mentions markdown.Mentions
+		edited.Rendered, mentions = w.renderMessage(edited.Content, w.user(m.SenderID))
 		edited.LastEditTimestamp = p.now
 		isMe := messages.IsMeMessage(edited.Content)
 		e.OrigContent, e.OrigRenderedContent = &oldContent, &oldRendered
@@ -100,7 +101,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 			if r.UserID == m.SenderID {
 				continue
 			}
-			nf := r.Flags&^mentionMask | mentionFlags(edited.Content, w.user(r.UserID))
+			nf := r.Flags&^mentionMask | w.mentionFlags(mentions, r.UserID)
 			if nf != r.Flags {
 				rows[i].Flags = nf
 				changed = append(changed, rows[i])

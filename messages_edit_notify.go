@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -52,7 +53,7 @@ func htmlEntity(s string) string {
 
 // topicNarrow is the narrow fragment of a topic.
 func topicNarrow(c channels.Channel, topic string) string {
-	return fmt.Sprintf("#narrow/channel/%d-%s/topic/%s", c.ID, hashComponent(strings.ReplaceAll(c.Name, " ", "-")), hashComponent(topic))
+	return "#narrow/channel/" + markdown.ChannelSlug(int64(c.ID), c.Name) + "/topic/" + markdown.HashComponent(topic)
 }
 
 // moveNotices are the notification bot's breadcrumbs of a move: in the new topic (unless the

@@ -50,24 +50,7 @@ func channelLink(c channels.Channel) string {
 		return "#**" + c.Name + "**"
 	}
 	escaped := brokenLinkChars.ReplaceAllStringFunc(c.Name, htmlEntity)
-	return fmt.Sprintf("[#%s](#narrow/channel/%d-%s)", escaped, c.ID, hashComponent(strings.ReplaceAll(c.Name, " ", "-")))
-}
-
-// hashComponent encodes s for a narrow URL fragment: percent-encoding with "." in place of
-// "%" (and "." itself written .2E).
-func hashComponent(s string) string {
-	var b strings.Builder
-	for _, r := range []byte(s) {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.IndexByte("_-~*", r) >= 0:
-			b.WriteByte(r)
-		case r == '.':
-			b.WriteString(".2E")
-		default:
-			fmt.Fprintf(&b, ".%02X", r)
-		}
-	}
-	return b.String()
+	return fmt.Sprintf("[#%s](#narrow/channel/%s)", escaped, markdown.ChannelSlug(int64(c.ID), c.Name))
 }
 
 // channelCreatedNotice is the notification bot's message in a new channel's "channel events"
@@ -137,7 +120,7 @@ func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []bot
 	now := s.now().Unix()
 	for _, n := range notices {
 		m := messages.Message{
-			SenderID: NotificationBotID, Content: n.content, Rendered: markdown.RenderLinkified(n.content, w.linkify),
+			SenderID: NotificationBotID, Content: n.content,
 			Timestamp: now, Client: internalClient,
 		}
 		var recipients []users.ID

@@ -5,5 +5,9 @@
 // (an allow-list HTML sanitizer). Raw HTML from the writer never passes through: no script, no
 // event handlers, no javascript: URLs.
 //
+// Messages also get Zulip's mention and channel-link syntax (@**user**, @_**user|id**,
+// @*group*, #**channel**, #**channel>topic**), resolved through a Resolver the caller supplies;
+// the sanitizer lets through exactly the markup those produce.
+//
 // It imports no package of this project and is safe for concurrent use.
 package markdown

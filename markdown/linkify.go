@@ -1,9 +1,7 @@
 package markdown
 
 import (
-	"bytes"
 	"sort"
-	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -28,19 +26,8 @@ var linkifyKey = parser.NewContextKey()
 // RenderLinkified is Render with linkify applied to the plain text of the document: text
 // inside links, images and code is left alone. A nil linkify is Render.
 func RenderLinkified(src string, linkify Linkify) string {
-	if linkify == nil {
-		return Render(src)
-	}
-	if strings.TrimSpace(src) == "" {
-		return ""
-	}
-	ctx := parser.NewContext()
-	ctx.Set(linkifyKey, linkify)
-	var buf bytes.Buffer
-	if err := md.Convert([]byte(src), &buf, parser.WithContext(ctx)); err != nil {
-		return "<p>" + escapeText(src) + "</p>"
-	}
-	return strings.TrimSpace(policy.Sanitize(buf.String()))
+	out, _ := RenderWith(src, Options{Linkify: linkify})
+	return out
 }
 
 // linkifier is the AST transformer that applies the Linkify of the parser context.

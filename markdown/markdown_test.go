@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,7 +48,17 @@ func TestRender(t *testing.T) {
 var allowedTags = map[string]bool{
 	"p": true, "br": true, "strong": true, "em": true, "del": true, "code": true, "pre": true, "a": true,
 	"img": true, "ul": true, "ol": true, "li": true, "blockquote": true, "hr": true,
-	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "span": true,
+}
+
+// mentionAttrs are the only attribute values the markup of mentions and channel links may
+// carry (see mentionNode); other attributes are not checked here.
+var mentionAttrs = map[string]*regexp.Regexp{
+	"span class":              regexp.MustCompile(`^(user-mention( channel-wildcard-mention)?|topic-mention|user-group-mention)( silent)?$`),
+	"span data-user-id":       regexp.MustCompile(`^([0-9]+|\*)$`),
+	"span data-user-group-id": regexp.MustCompile(`^[0-9]+$`),
+	"a class":                 regexp.MustCompile(`^(stream|stream-topic)$`),
+	"a data-stream-id":        regexp.MustCompile(`^[0-9]+$`),
 }
 
 // checkSafe fails when out holds a foreign element, an event handler or a URL with a scheme
@@ -72,6 +83,14 @@ func checkSafe(t *testing.T, src, out string) {
 		}
 		for _, a := range tok.Attr {
 			key := strings.ToLower(a.Key)
+			if tok.Data == "span" && key != "class" && !strings.HasPrefix(key, "data-") {
+				t.Fatalf("Render(%q) produced span attribute %s: %q", src, a.Key, out)
+			}
+			if re, ok := mentionAttrs[tok.Data+" "+key]; ok && !re.MatchString(a.Val) {
+				t.Fatalf("Render(%q) produced %s %s=%q: %q", src, tok.Data, a.Key, a.Val, out)
+			} else if !ok && (key == "class" || strings.HasPrefix(key, "data-")) {
+				t.Fatalf("Render(%q) produced %s attribute %s: %q", src, tok.Data, a.Key, out)
+			}
 			if strings.HasPrefix(key, "on") || key == "style" {
 				t.Fatalf("Render(%q) produced attribute %s: %q", src, a.Key, out)
 			}
@@ -94,7 +113,8 @@ func FuzzRender(f *testing.F) {
 	for _, s := range []string{"", "a **b** *c* `d`", "[x](https://a.b)", "<img src=x onerror=alert(1)>",
 		"[a](javascript:x)", "https://x.y/<script>", "***", "[[a](b)](c)", "<div>\n<script>x</script>\n</div>",
 		"![x](javascript:alert(1))", "<a href='javascript:x'>y</a>", "[x](JaVaScRiPt:alert(1))", "[x](&#106;avascript:x)",
-		"<svg/onload=alert(1)>", "```\n<script>\n```", "> quote\n> <iframe src=x>", "<!-- c -->", "<style>*{}</style>"} {
+		"<svg/onload=alert(1)>", "```\n<script>\n```", "> quote\n> <iframe src=x>", "<!-- c -->", "<style>*{}</style>",
+		"@**Ada Lovelace|1** @_*hamlet* #**engines>x** @**all**", "`@**all**`", "@**<b>&Co**", "#**a.b c>**"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -102,5 +122,7 @@ func FuzzRender(f *testing.F) {
 			return
 		}
 		checkSafe(t, src, Render(src))
+		out, _ := RenderWith(src, Options{Resolver: testResolver()})
+		checkSafe(t, src, out)
 	})
 }

@@ -1,0 +1,81 @@
+package chat
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/users"
+)
+
+// renderMessage renders the content of a message by sender: the organization's linkifiers,
+// user and group mentions and links to the channels sender may see. It returns the HTML and
+// the mentions that notify (see mentionFlags). Users are read only for the mentions the
+// content makes: one by id, all of them (once per world) for a mention by name.
+func (w *world) renderMessage(content string, sender users.User) (string, markdown.Mentions) {
+	var byName map[string]users.User
+	mentioned := func(u users.User) markdown.MentionedUser {
+		return markdown.MentionedUser{ID: int64(u.ID), FullName: u.FullName, Active: u.IsActive}
+	}
+	r := &markdown.Resolver{
+		UserByID: func(id int64) (markdown.MentionedUser, bool) {
+			u, ok := w.lookup(users.ID(id))
+			return mentioned(u), ok
+		},
+		UserByName: func(name string) (markdown.MentionedUser, bool) {
+			if byName == nil {
+				byName = map[string]users.User{}
+				for _, u := range w.allUsers() {
+					if k := strings.ToLower(u.FullName); byName[k].ID == 0 {
+						byName[k] = u // the lowest id of a shared name
+					}
+				}
+			}
+			u, ok := byName[strings.ToLower(name)]
+			return mentioned(u), ok
+		},
+		Group: func(name string) (markdown.MentionedGroup, bool) {
+			id, ok := w.groupByNm[name]
+			if !ok {
+				return markdown.MentionedGroup{}, false
+			}
+			i := slices.IndexFunc(w.groups, func(g users.Group) bool { return g.ID == id })
+			if i < 0 || w.groups[i].IsSystemGroup {
+				return markdown.MentionedGroup{}, false
+			}
+			g := w.groups[i]
+			return markdown.MentionedGroup{ID: int64(g.ID), Name: g.Name, Deactivated: g.Deactivated}, true
+		},
+		Channel: func(name string) (int64, bool) {
+			i, ok := w.byName[channels.NormalizeName(name)]
+			if !ok {
+				return 0, false
+			}
+			c := w.channels[i]
+			if c.Name != name || c.IsArchived || sender.ID != NotificationBotID && !w.metadata(c, sender) {
+				return 0, false
+			}
+			return int64(c.ID), true
+		},
+	}
+	return markdown.RenderWith(content, markdown.Options{Linkify: w.linkify, Resolver: r})
+}
+
+// mentionFlags are the mention flags a message's mentions give to user u: mentioned when
+// named or in a mentioned group, and the channel-wide and topic-wide wildcard flags.
+func (w *world) mentionFlags(m markdown.Mentions, u users.ID) messages.Flags {
+	var f messages.Flags
+	if m.StreamWildcard {
+		f |= messages.FlagStreamWildcardMentioned
+	}
+	if m.TopicWildcard {
+		f |= messages.FlagTopicWildcardMentioned
+	}
+	if slices.Contains(m.UserIDs, int64(u)) ||
+		slices.ContainsFunc(m.GroupIDs, func(g int64) bool { return w.m.IsMember(users.GroupID(g), u, false) }) {
+		f |= messages.FlagMentioned
+	}
+	return f
+}
