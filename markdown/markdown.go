@@ -40,7 +40,7 @@ func newPolicy() *bluemonday.Policy {
 		`^(?:(?:user-mention(?: channel-wildcard-mention)?|topic-mention|user-group-mention)(?: silent)?)$`)).OnElements("span")
 	p.AllowAttrs("data-user-id").Matching(regexp.MustCompile(`^(?:[0-9]+|\*)$`)).OnElements("span")
 	p.AllowAttrs("data-user-group-id").Matching(regexp.MustCompile(`^[0-9]+$`)).OnElements("span")
-	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(?:stream|stream-topic)$`)).OnElements("a")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(?:stream|stream-topic|message-link)$`)).OnElements("a")
 	p.AllowAttrs("data-stream-id").Matching(regexp.MustCompile(`^[0-9]+$`)).OnElements("a")
 	return p
 }

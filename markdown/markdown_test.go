@@ -57,7 +57,7 @@ var mentionAttrs = map[string]*regexp.Regexp{
 	"span class":              regexp.MustCompile(`^(user-mention( channel-wildcard-mention)?|topic-mention|user-group-mention)( silent)?$`),
 	"span data-user-id":       regexp.MustCompile(`^([0-9]+|\*)$`),
 	"span data-user-group-id": regexp.MustCompile(`^[0-9]+$`),
-	"a class":                 regexp.MustCompile(`^(stream|stream-topic)$`),
+	"a class":                 regexp.MustCompile(`^(stream|stream-topic|message-link)$`),
 	"a data-stream-id":        regexp.MustCompile(`^[0-9]+$`),
 }
 
@@ -114,7 +114,7 @@ func FuzzRender(f *testing.F) {
 		"[a](javascript:x)", "https://x.y/<script>", "***", "[[a](b)](c)", "<div>\n<script>x</script>\n</div>",
 		"![x](javascript:alert(1))", "<a href='javascript:x'>y</a>", "[x](JaVaScRiPt:alert(1))", "[x](&#106;avascript:x)",
 		"<svg/onload=alert(1)>", "```\n<script>\n```", "> quote\n> <iframe src=x>", "<!-- c -->", "<style>*{}</style>",
-		"@**Ada Lovelace|1** @_*hamlet* #**engines>x** @**all**", "`@**all**`", "@**<b>&Co**", "#**a.b c>**"} {
+		"@**Ada Lovelace|1** @_*hamlet* #**engines>x** @**all**", "`@**all**`", "@**<b>&Co**", "#**a.b c>**", "#**engines>x@12**"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -70,7 +70,7 @@ type mentionState struct {
 var mentionKey = parser.NewContextKey()
 
 // mentionParser is the inline parser of @**user**, @*group* (each optionally silent with @_)
-// and #**channel** / #**channel>topic**. Code spans are parsed first by goldmark, so the
+// and #**channel** / #**channel>topic** / #**channel>topic@message**. Code spans are parsed first by goldmark, so the
 // syntax inside them stays literal.
 type mentionParser struct{}
 
@@ -188,7 +188,8 @@ func (st *mentionState) userMention(name string, silent bool) *mentionNode {
 	return n
 }
 
-// channelLink parses #**channel** or #**channel>topic** at the start of line.
+// channelLink parses #**channel**, #**channel>topic** or #**channel>topic@message** at the
+// start of line.
 func (st *mentionState) channelLink(line []byte) (*mentionNode, int) {
 	body, n, ok := starred(line[1:], "**")
 	if !ok || st.r.Channel == nil {
@@ -196,6 +197,16 @@ func (st *mentionState) channelLink(line []byte) (*mentionNode, int) {
 	}
 	if name, topic, cut := strings.Cut(body, ">"); cut && name != "" {
 		if id, found := st.r.Channel(name); found {
+			if t, msg, at := cutLast(topic, "@"); at && isDigits(msg) {
+				// #**channel>topic@message**: a link to one message.
+				node := &mentionNode{tag: "a", class: "message-link",
+					href: "/#narrow/channel/" + ChannelSlug(id, name) + "/topic/" + HashComponent(t) + "/near/" + msg,
+					text: "#" + name + " > " + t, emptyTopic: t == "", suffix: " @ 💬"}
+				if t == "" {
+					node.text = "#" + name + " > "
+				}
+				return node, 1 + n
+			}
 			node := &mentionNode{tag: "a", class: "stream-topic", attr: "data-stream-id", value: strconv.FormatInt(id, 10),
 				href: "/#narrow/channel/" + ChannelSlug(id, name) + "/topic/" + HashComponent(topic),
 				text: "#" + name + " > ", emptyTopic: topic == ""}
@@ -259,11 +270,11 @@ func appendNew(ids []int64, id int64) []int64 {
 var kindMention = ast.NewNodeKind("Mention")
 
 // mentionNode is a rendered mention or channel link: <tag class=… attr=value href=…>text</tag>,
-// with the empty topic's name in <em> after text when emptyTopic.
+// with the empty topic's name in <em> after text when emptyTopic, then suffix.
 type mentionNode struct {
 	ast.BaseInline
-	tag, class, attr, value, href, text string
-	emptyTopic                          bool
+	tag, class, attr, value, href, text, suffix string
+	emptyTopic                                  bool
 }
 
 func (n *mentionNode) Kind() ast.NodeKind { return kindMention }
@@ -306,6 +317,7 @@ func renderMention(w util.BufWriter, _ []byte, node ast.Node, entering bool) (as
 	if n.emptyTopic {
 		_, _ = w.WriteString("<em>" + emptyTopicName + "</em>")
 	}
+	_, _ = w.WriteString(html.EscapeString(n.suffix))
 	_, _ = fmt.Fprintf(w, "</%s>", n.tag)
 	return ast.WalkSkipChildren, nil
 }
