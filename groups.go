@@ -98,11 +98,12 @@ type UserGroupRecord struct {
 	CanRemoveMembersGroup users.GroupSetting `json:"can_remove_members_group"`
 }
 
-// groupView renders groups; it knows the active users and the id of role:nobody.
+// groupView renders groups; it knows the groups, the active users and the id of role:nobody.
 type groupView struct {
-	m      *users.Membership
-	nobody users.GroupID
-	active map[users.ID]bool
+	m        *users.Membership
+	groups   []users.Group // ascending by id
+	nobody   users.GroupID
+	isActive func(users.ID) bool
 }
 
 func newGroupView(ur storage.UserReader, gr storage.GroupReader) (*groupView, error) {
@@ -114,17 +115,23 @@ func newGroupView(ur storage.UserReader, gr storage.GroupReader) (*groupView, er
 	if err != nil {
 		return nil, err
 	}
-	v := &groupView{active: make(map[users.ID]bool, len(all))}
+	active := make(map[users.ID]bool, len(all))
 	for _, u := range all {
-		v.active[u.ID] = u.IsActive
+		active[u.ID] = u.IsActive
 	}
+	isActive := func(id users.ID) bool { return active[id] }
+	return groupViewOf(groups, users.NewMembershipFunc(groups, isActive), isActive), nil
+}
+
+// groupViewOf is the group view over groups already read (register reads them with the world).
+func groupViewOf(groups []users.Group, m *users.Membership, isActive func(users.ID) bool) *groupView {
+	v := &groupView{m: m, groups: groups, isActive: isActive}
 	for _, g := range groups {
 		if g.Name == users.GroupNobody && g.IsSystemGroup {
 			v.nobody = g.ID
 		}
 	}
-	v.m = users.NewMembership(groups, v.active)
-	return v, nil
+	return v
 }
 
 // setting renders a permission value: nobody as the role:nobody group, deactivated users
@@ -138,7 +145,7 @@ func (v *groupView) setting(s users.GroupSetting) users.GroupSetting {
 	}
 	out := users.GroupSetting{Members: []users.ID{}, Subgroups: slices.Clone(s.Subgroups)}
 	for _, u := range s.Members {
-		if v.active[u] {
+		if v.isActive(u) {
 			out.Members = append(out.Members, u)
 		}
 	}
@@ -176,23 +183,15 @@ func (v *groupView) record(g users.Group) UserGroupRecord {
 }
 
 // userGroupRecords lists the groups (deactivated ones only when asked), ascending by id.
-func userGroupRecords(ur storage.UserReader, gr storage.GroupReader, includeDeactivated bool) ([]UserGroupRecord, error) {
-	v, err := newGroupView(ur, gr)
-	if err != nil {
-		return nil, err
-	}
-	groups, err := gr.List()
-	if err != nil {
-		return nil, err
-	}
-	out := []UserGroupRecord{}
-	for _, g := range groups {
+func (v *groupView) userGroupRecords(includeDeactivated bool) []UserGroupRecord {
+	out := make([]UserGroupRecord, 0, len(v.groups))
+	for _, g := range v.groups {
 		if g.Deactivated && !includeDeactivated {
 			continue
 		}
 		out = append(out, v.record(g))
 	}
-	return out, nil
+	return out
 }
 
 // UserGroupsState is register's "realm_user_groups" section.
@@ -217,9 +216,12 @@ func (s *Service) GetUserGroups(ctx context.Context, actor Actor, p GetUserGroup
 		if _, err := memberActor(tx.Users(), actor); err != nil {
 			return err
 		}
-		var err error
-		res.UserGroups, err = userGroupRecords(tx.Users(), tx.Groups(), p.IncludeDeactivatedGroups)
-		return err
+		v, err := newGroupView(tx.Users(), tx.Groups())
+		if err != nil {
+			return err
+		}
+		res.UserGroups = v.userGroupRecords(p.IncludeDeactivatedGroups)
+		return nil
 	})
 	return res, err
 }

@@ -171,7 +171,7 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 // checkActiveUsers refuses unknown and deactivated users ("Invalid user ID").
 func checkActiveUsers(v *groupView, ids []users.ID) error {
 	for _, id := range ids {
-		if !v.active[id] {
+		if !v.isActive(id) {
 			return badRequest("Invalid user ID: %d", id)
 		}
 	}
@@ -181,7 +181,7 @@ func checkActiveUsers(v *groupView, ids []users.ID) error {
 // checkGroupSetting validates a permission value: its groups and users exist and are active,
 // and role:internet (and, where forbidden, role:everyone) is not used.
 func checkGroupSetting(gr storage.GroupReader, v *groupView, perm users.GroupPermission, val users.GroupSetting) error {
-	if err := v.m.CheckSetting(val, func(id users.ID) bool { return v.active[id] }); err != nil {
+	if err := v.m.CheckSetting(val, v.isActive); err != nil {
 		return badRequest("%s", err.Error())
 	}
 	if val.IsNamed() {
@@ -262,7 +262,7 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p Upd
 			if !allowed {
 				return badRequest(msgInsufficientPerm)
 			}
-			if !slices.Contains(g.Members, u) || !v.active[u] {
+			if !slices.Contains(g.Members, u) || !v.isActive(u) {
 				return badRequest("There is no member '%d' in this user group", u)
 			}
 		}

@@ -165,11 +165,12 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 		return res, err
 	}
 	if p.fetches("realm_user_groups") && viewer.ID != 0 {
-		groups, err := userGroupRecords(tx.Users(), tx.Groups(), p.ClientCapabilities.IncludeDeactivatedGroups)
+		w, err := w()
 		if err != nil {
 			return res, err
 		}
-		res.UserGroupsState = &UserGroupsState{RealmUserGroups: groups}
+		v := groupViewOf(w.groups, w.m, func(id users.ID) bool { return w.user(id).IsActive })
+		res.UserGroupsState = &UserGroupsState{RealmUserGroups: v.userGroupRecords(p.ClientCapabilities.IncludeDeactivatedGroups)}
 	}
 	if err := messagesInitialState(tx, w, viewer, p, &res); err != nil {
 		return res, err

@@ -318,6 +318,20 @@ func (m *Membership) CheckSetting(s GroupSetting, userExists func(ID) bool) erro
 // Members lists the active members of group, ascending: the direct ones, or (unless
 // directOnly) those of every group reachable through subgroups too.
 func (m *Membership) Members(group GroupID, directOnly bool) []ID {
+	if directOnly {
+		// The direct members filtered in place of a set: system groups hold every user.
+		g := m.groups[group]
+		out := make([]ID, 0, len(g.Members))
+		for _, u := range g.Members {
+			if m.isActive(u) {
+				out = append(out, u)
+			}
+		}
+		if !slices.IsSorted(out) {
+			slices.Sort(out)
+		}
+		return slices.Compact(out)
+	}
 	set := map[ID]bool{}
 	var visit func(GroupID)
 	seen := map[GroupID]bool{}
