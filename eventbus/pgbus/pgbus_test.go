@@ -190,16 +190,8 @@ func next(t *testing.T, c <-chan received) received {
 func position(t *testing.T, dsn string, b *pgbus.Bus) uint64 {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
+	tx, done := readOnlyTx(t, dsn)
+	defer done()
 	pos, err := b.Position(readTx{sqlTx: sqlTx{ctx, tx}})
 	if err != nil {
 		t.Fatal(err)
@@ -274,16 +266,8 @@ func TestPosition(t *testing.T) {
 	before := position(t, dsn, b)
 
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
+	tx, done := readOnlyTx(t, dsn)
+	defer done()
 	if _, err := tx.Exec(ctx, "SELECT 1"); err != nil { // takes the snapshot
 		t.Fatal(err)
 	}
@@ -495,4 +479,24 @@ func storeWithoutSQL(ctx context.Context, fn func(storage.Tx) error) error {
 	s := memory.New()
 	defer s.Close()
 	return s.Update(ctx, fn)
+}
+
+// readOnlyTx begins a REPEATABLE READ, read-only transaction on a connection of its own;
+// done rolls it back and closes the connection.
+func readOnlyTx(t *testing.T, dsn string) (tx pgx.Tx, done func()) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err = conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		conn.Close(ctx)
+		t.Fatal(err)
+	}
+	return tx, func() {
+		tx.Rollback(ctx)
+		conn.Close(ctx)
+	}
 }
