@@ -12,12 +12,13 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// world is what channel decisions need from one transaction: the organization, every user,
-// every group (as a Membership), every channel, and, read as they are needed, the channels'
+// world is what channel decisions need from one transaction: the organization, every group
+// (as a Membership), every channel, and, read as they are needed, the users and the channels'
 // subscribers.
 //
-// Subscriptions are the largest table (every user times their channels), so the world never
-// reads all of them. It reads a channel's subscriber list when a decision needs that channel's
+// Users and subscriptions are the largest tables (subscriptions: every user times their
+// channels). The world reads users one at a time as decisions name them, and all of them only
+// for decisions that touch many (see lookup); it never reads all subscriptions. It reads a channel's subscriber list when a decision needs that channel's
 // subscribers (watchers, subscriber lists, fan-out), a user's own subscriptions when decisions
 // about many channels are made for one user (preloadUser: register, channel lists), and the
 // subscriber counts of every channel in one read of the counts the store maintains.
