@@ -2,6 +2,7 @@ package realms
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,6 +89,15 @@ const (
 // DefaultMoveGroups names the system groups of the move and resolve permissions when the
 // organization has none stored: between topics, between channels, resolving topics.
 var DefaultMoveGroups = [3]string{users.GroupEveryone, users.GroupMembers, users.GroupEveryone}
+
+// Clone returns a copy of r that shares no group-setting lists with it.
+func (r Realm) Clone() Realm {
+	for _, s := range r.GroupSettings() {
+		s.Members = slices.Clone(s.Members)
+		s.Subgroups = slices.Clone(s.Subgroups)
+	}
+	return r
+}
 
 // GroupSettings returns pointers to every group-setting field of r, so that code copying or
 // checking them all stays in step with the struct.

@@ -1,8 +1,6 @@
 package memory
 
 import (
-	"slices"
-
 	"github.com/teamchat/chat/realms"
 )
 
@@ -12,14 +10,6 @@ type realmTx struct {
 	j *journal
 }
 
-func cloneRealm(r realms.Realm) realms.Realm {
-	for _, s := range r.GroupSettings() {
-		s.Members = slices.Clone(s.Members)
-		s.Subgroups = slices.Clone(s.Subgroups)
-	}
-	return r
-}
-
 func (a realmTx) Get() (realms.Realm, error) {
 	if err := a.t.live(); err != nil {
 		return realms.Realm{}, err
@@ -27,7 +17,7 @@ func (a realmTx) Get() (realms.Realm, error) {
 	if a.t.d.realm == nil {
 		return realms.Realm{}, notFound("realm", "")
 	}
-	return cloneRealm(*a.t.d.realm), nil
+	return realms.Realm.Clone(*a.t.d.realm), nil
 }
 
 func (a realmTx) Put(r realms.Realm) error {
@@ -36,7 +26,7 @@ func (a realmTx) Put(r realms.Realm) error {
 	}
 	old := a.t.d.realm
 	a.j.undo = append(a.j.undo, func() { a.t.d.realm = old })
-	r = cloneRealm(r)
+	r = realms.Realm.Clone(r)
 	a.t.d.realm = &r
 	return nil
 }

@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
 )
 
-// Whole-table reads of users, groups and channels happen on most requests (the Service
-// decides who may see what from them), and scanning 10,000 user rows costs tens of
-// milliseconds. A Store keeps the last list it read of each such table and reuses it in a
+// Whole-table reads of users, groups, channels, the organization and its linkifiers happen
+// on most requests (the Service decides who may see what from them), and scanning 10,000
+// user rows costs tens of milliseconds. A Store keeps the last list it read of each such table and reuses it in a
 // later transaction when it can prove that no write to the table has become visible since:
 // the kept list is then exactly what the transaction's own snapshot holds, whichever process
 // wrote last. A transaction that has written the table reads it afresh and never fills the
@@ -37,9 +39,11 @@ import (
 type cachedTable string
 
 const (
-	usersTable    cachedTable = "users"
-	groupsTable   cachedTable = "groups"
-	channelsTable cachedTable = "channels" // subscriber_count is not part of the cached rows
+	usersTable      cachedTable = "users"
+	groupsTable     cachedTable = "groups"
+	channelsTable   cachedTable = "channels" // subscriber_count is not part of the cached rows
+	realmTable      cachedTable = "realm"    // a list of the one row
+	linkifiersTable cachedTable = "linkifiers"
 )
 
 // pgChangeRetention is how long table_changes rows are kept; pgCacheMaxAge (shorter) is how
@@ -62,9 +66,11 @@ type listCache[T any] struct {
 
 // caches are a Store's list caches.
 type caches struct {
-	users    listCache[users.User]
-	groups   listCache[users.Group]
-	channels listCache[channels.Channel]
+	users      listCache[users.User]
+	groups     listCache[users.Group]
+	channels   listCache[channels.Channel]
+	realm      listCache[realms.Realm]
+	linkifiers listCache[linkifiers.Linkifier]
 }
 
 // bump records a write to table in t, once per table and transaction.

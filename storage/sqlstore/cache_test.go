@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -131,6 +133,55 @@ func TestListCacheFollowsWrites(t *testing.T) {
 			}
 			if got := fmt.Sprint(channelNames(a)); got != "[after]" {
 				t.Errorf("channels after the other store's rename %s, want [after]", got)
+			}
+
+			// The organization's row and the linkifiers: the same.
+			if err := a.Update(ctx, func(tx storage.Tx) error {
+				if err := tx.Realm().Put(realms.Realm{Name: "Before", URL: "https://chat.example.com"}); err != nil {
+					return err
+				}
+				_, err := tx.Linkifiers().Create(linkifiers.Linkifier{Pattern: "#(?P<id>[0-9]+)", URLTemplate: "https://example.com/{id}"})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			realmAndLinkifiers := func(s storage.Storage) (name string, n int) {
+				t.Helper()
+				if err := s.View(ctx, func(tx storage.ReadTx) error {
+					r, err := tx.Realm().Get()
+					if err != nil {
+						return err
+					}
+					l, err := tx.Linkifiers().List()
+					name, n = r.Name, len(l)
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return name, n
+			}
+			if name, n := realmAndLinkifiers(a); name != "Before" || n != 1 {
+				t.Errorf("realm %q with %d linkifiers, want Before with 1", name, n)
+			}
+			if err := b.Update(ctx, func(tx storage.Tx) error {
+				r, err := tx.Realm().Get()
+				if err != nil {
+					return err
+				}
+				r.Name = "After"
+				if err := tx.Realm().Put(r); err != nil {
+					return err
+				}
+				l, err := tx.Linkifiers().List()
+				if err != nil {
+					return err
+				}
+				return tx.Linkifiers().Delete(l[0].ID)
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if name, n := realmAndLinkifiers(a); name != "After" || n != 0 {
+				t.Errorf("after the other store's writes: realm %q with %d linkifiers, want After with 0", name, n)
 			}
 
 			// A transaction sees its own writes; a rollback leaves nothing behind.

@@ -56,10 +56,15 @@ func (a linkifierTx) Get(id linkifiers.ID) (linkifiers.Linkifier, error) {
 }
 
 func (a linkifierTx) List() ([]linkifiers.Linkifier, error) {
-	return scanAll(a.t, scanLinkifier, "SELECT "+linkifierColumns+" FROM linkifiers ORDER BY ord, id")
+	return cachedList(a.t, linkifiersTable, &a.t.cache.linkifiers, linkifiers.Linkifier.Clone, func() ([]linkifiers.Linkifier, error) {
+		return scanAll(a.t, scanLinkifier, "SELECT "+linkifierColumns+" FROM linkifiers ORDER BY ord, id")
+	})
 }
 
 func (a linkifierTx) Create(l linkifiers.Linkifier) (linkifiers.ID, error) {
+	if err := a.t.bump(linkifiersTable); err != nil {
+		return 0, err
+	}
 	var id linkifiers.ID
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO linkifiers (pattern, url_template, example_input, reverse_template,
@@ -75,6 +80,9 @@ func (a linkifierTx) Create(l linkifiers.Linkifier) (linkifiers.ID, error) {
 }
 
 func (a linkifierTx) Update(l linkifiers.Linkifier) error {
+	if err := a.t.bump(linkifiersTable); err != nil {
+		return err
+	}
 	var res sql.Result
 	err := a.t.guarded(func() (err error) {
 		res, err = a.t.exec(`UPDATE linkifiers SET pattern = ?, url_template = ?, example_input = ?,
@@ -90,6 +98,9 @@ func (a linkifierTx) Update(l linkifiers.Linkifier) error {
 }
 
 func (a linkifierTx) Delete(id linkifiers.ID) error {
+	if err := a.t.bump(linkifiersTable); err != nil {
+		return err
+	}
 	res, err := a.t.exec("DELETE FROM linkifiers WHERE id = ?", id)
 	if err != nil {
 		return err
@@ -99,6 +110,9 @@ func (a linkifierTx) Delete(id linkifiers.ID) error {
 
 // Reorder checks the ids in one query and renumbers them in one statement.
 func (a linkifierTx) Reorder(list []linkifiers.ID) error {
+	if err := a.t.bump(linkifiersTable); err != nil {
+		return err
+	}
 	if len(list) == 0 {
 		return a.t.live()
 	}

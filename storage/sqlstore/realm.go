@@ -27,6 +27,21 @@ const realmColumns = `name, description, icon_url, url, date_created, deactivate
 	message_edit_history_visibility_policy, ` + realmGroupColumns
 
 func (a realmTx) Get() (realms.Realm, error) {
+	list, err := cachedList(a.t, realmTable, &a.t.cache.realm, realms.Realm.Clone, func() ([]realms.Realm, error) {
+		r, err := a.read()
+		if err != nil {
+			return nil, err
+		}
+		return []realms.Realm{r}, nil
+	})
+	if err != nil {
+		return realms.Realm{}, err
+	}
+	return list[0], nil
+}
+
+// read reads the organization's row.
+func (a realmTx) read() (realms.Realm, error) {
 	var r realms.Realm
 	var created sql.NullInt64
 	settings := r.GroupSettings()
@@ -52,6 +67,9 @@ func (a realmTx) Get() (realms.Realm, error) {
 }
 
 func (a realmTx) Put(r realms.Realm) error {
+	if err := a.t.bump(realmTable); err != nil {
+		return err
+	}
 	args := []any{r.Name, r.Description, r.IconURL, r.URL, nanos(r.DateCreated), r.Deactivated,
 		r.EnableSpectatorAccess, r.WaitingPeriodThreshold, r.DefaultEmailVisibility,
 		r.PasswordAuthEnabled, r.EmptyTopicDisplayName, r.NewStreamAnnouncementsStreamID, r.AllowMessageEditing,
