@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -110,31 +109,18 @@ func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T)
 	kept, version, snap, at := c.list, c.version, c.snap, c.at
 	c.mu.Unlock()
 
+	st, err := t.tableState()
+	if err != nil {
+		return nil, err
+	}
 	var hit bool
-	var cur pgSnapshot
-	var curVersion int64
 	if t.d.postgres {
-		since := snap.xmin
-		if kept == nil || time.Since(at) > pgCacheMaxAge {
-			// Nothing to validate; the snapshot is still read, for the list about to be read.
-			kept, since = nil, math.MaxInt64
-		}
-		var snapText, changed string
-		if err := t.get(`SELECT CAST(pg_current_snapshot() AS TEXT),
-			COALESCE((SELECT string_agg(CAST(xid AS TEXT), ',') FROM table_changes WHERE tbl = ? AND xid >= ?), '')`,
-			[]any{string(table), since}, &snapText, &changed); err != nil {
-			return nil, err
-		}
-		var err error
-		if cur, err = parseSnapshot(snapText); err != nil {
-			return nil, err
-		}
-		hit = kept != nil && snap.within(cur) && snap.sawAll(changed)
+		// A kept list not known when the transaction read the change rows cannot be checked.
+		since, read := st.since[table]
+		hit = kept != nil && read && snap.xmin >= since && time.Since(at) <= pgCacheMaxAge &&
+			snap.within(st.snap) && snap.sawAll(st.changes[table])
 	} else {
-		if err := t.get("SELECT version FROM table_versions WHERE name = ?", []any{string(table)}, &curVersion); err != nil {
-			return nil, err
-		}
-		hit = kept != nil && version == curVersion
+		hit = kept != nil && version == st.versions[table]
 	}
 	if !hit {
 		list, err := load()
@@ -142,9 +128,9 @@ func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T)
 			return nil, err
 		}
 		c.mu.Lock()
-		newer := c.list == nil || (t.d.postgres && c.snap.within(cur)) || (!t.d.postgres && curVersion > c.version)
+		newer := c.list == nil || (t.d.postgres && c.snap.within(st.snap)) || (!t.d.postgres && st.versions[table] > c.version)
 		if newer {
-			c.list, c.version, c.snap, c.at = list, curVersion, cur, time.Now()
+			c.list, c.version, c.snap, c.at = list, st.versions[table], st.snap, time.Now()
 		}
 		c.mu.Unlock()
 		kept = list
@@ -156,6 +142,100 @@ func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T)
 		}
 	}
 	return out, nil
+}
+
+// tableState is what a transaction reads once, on its first cached list, about every cached
+// table: on SQLite the versions; on PostgreSQL its snapshot and, for each table with a kept
+// list, the change rows of transactions from since (the xmin of the kept list's snapshot) on.
+type tableState struct {
+	versions map[cachedTable]int64
+	snap     pgSnapshot
+	since    map[cachedTable]int64
+	changes  map[cachedTable][]int64
+}
+
+// tableState reads the transaction's tableState (once).
+func (t *txn) tableState() (*tableState, error) {
+	if t.tables != nil {
+		return t.tables, nil
+	}
+	st := &tableState{versions: map[cachedTable]int64{}, changes: map[cachedTable][]int64{}}
+	if !t.d.postgres {
+		rows, err := t.query("SELECT name, version FROM table_versions")
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name string
+			var v int64
+			if err := rows.Scan(&name, &v); err != nil {
+				return nil, t.check(err)
+			}
+			st.versions[cachedTable(name)] = v
+		}
+		if err := t.check(rows.Err()); err != nil {
+			return nil, err
+		}
+		t.tables = st
+		return st, nil
+	}
+	st.since = t.cache.keptXmins()
+	var snapText string
+	if err := t.get("SELECT CAST(pg_current_snapshot() AS TEXT)", nil, &snapText); err != nil {
+		return nil, err
+	}
+	var err error
+	if st.snap, err = parseSnapshot(snapText); err != nil {
+		return nil, err
+	}
+	if len(st.since) > 0 {
+		var where []string
+		var args []any
+		for table, xmin := range st.since {
+			where = append(where, "(tbl = ? AND xid >= ?)")
+			args = append(args, string(table), xmin)
+		}
+		rows, err := t.query("SELECT tbl, xid FROM table_changes WHERE "+strings.Join(where, " OR "), args...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name string
+			var xid int64
+			if err := rows.Scan(&name, &xid); err != nil {
+				return nil, t.check(err)
+			}
+			st.changes[cachedTable(name)] = append(st.changes[cachedTable(name)], xid)
+		}
+		if err := t.check(rows.Err()); err != nil {
+			return nil, err
+		}
+	}
+	t.tables = st
+	return st, nil
+}
+
+// keptXmins maps each table with a kept list to the xmin of that list's snapshot.
+func (c *caches) keptXmins() map[cachedTable]int64 {
+	out := map[cachedTable]int64{}
+	for table, xmin := range map[cachedTable]func() (int64, bool){
+		usersTable: c.users.keptXmin, groupsTable: c.groups.keptXmin, channelsTable: c.channels.keptXmin,
+		realmTable: c.realm.keptXmin, linkifiersTable: c.linkifiers.keptXmin,
+	} {
+		if x, ok := xmin(); ok {
+			out[table] = x
+		}
+	}
+	return out
+}
+
+// keptXmin is the xmin of the kept list's snapshot (ok false when none is kept).
+func (c *listCache[T]) keptXmin() (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.snap.xmin, c.list != nil
 }
 
 // pgSnapshot is a PostgreSQL snapshot (pg_current_snapshot): every transaction below xmin
@@ -217,15 +297,11 @@ func (s pgSnapshot) within(later pgSnapshot) bool {
 	return true
 }
 
-// sawAll reports whether s sees every transaction in the comma-separated list (the change
-// rows a later reader sees, which have therefore committed).
-func (s pgSnapshot) sawAll(list string) bool {
-	if list == "" {
-		return true
-	}
-	for _, x := range strings.Split(list, ",") {
-		id, err := strconv.ParseInt(x, 10, 64)
-		if err != nil || !s.sees(id) {
+// sawAll reports whether s sees every transaction in xids (change rows a later reader
+// sees, whose transactions have therefore committed).
+func (s pgSnapshot) sawAll(xids []int64) bool {
+	for _, x := range xids {
+		if !s.sees(x) {
 			return false
 		}
 	}

@@ -145,8 +145,9 @@ type txn struct {
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
 
-	cache *caches              // the Store's list caches
-	wrote map[cachedTable]bool // tables this transaction has written (cache.go)
+	cache  *caches              // the Store's list caches
+	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
+	tables *tableState          // what the transaction read about the cached tables
 }
 
 // live reports the context's error, if any; every accessor call checks it first.
