@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
-	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/internal/latency"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
@@ -225,7 +225,7 @@ func BenchmarkServiceFanout(b *testing.B) {
 				}
 				all.Wait()
 			})
-			var p50, p99, worst []float64
+			var rounds latency.Rounds
 			it := 0
 			b.ReportAllocs()
 			for b.Loop() {
@@ -247,17 +247,11 @@ func BenchmarkServiceFanout(b *testing.B) {
 				}
 				round.Wait()
 				b.StopTimer()
-				s := slices.Clone(lat)
-				slices.Sort(s)
-				p50 = append(p50, msOf(s[n/2]))
-				p99 = append(p99, msOf(s[n*99/100]))
-				worst = append(worst, msOf(s[n-1]))
+				rounds.Add(lat)
 				it++
 				b.StartTimer()
 			}
-			b.ReportMetric(medianOf(p50), "p50-ms")
-			b.ReportMetric(medianOf(p99), "p99-ms")
-			b.ReportMetric(medianOf(worst), "max-ms")
+			rounds.Report(b)
 		})
 	}
 }
@@ -297,17 +291,6 @@ func liveHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
-}
-
-func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func medianOf(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -3,11 +3,12 @@ package queue
 import (
 	"context"
 	"runtime"
-	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/teamchat/chat/internal/latency"
 )
 
 // BenchmarkFanout publishes one event to 10,000 queues, each with a waiting long-poll, and
@@ -64,7 +65,7 @@ func benchFanout(b *testing.B, n int) {
 		}
 		all.Wait()
 	})
-	var p50, p99, worst []float64
+	var rounds latency.Rounds
 	b.ReportAllocs()
 	b.ResetTimer()
 	for it := range b.N {
@@ -81,16 +82,10 @@ func benchFanout(b *testing.B, n int) {
 		m.Publish(owners, "message", "payload")
 		round.Wait()
 		b.StopTimer()
-		s := slices.Clone(lat)
-		slices.Sort(s)
-		p50 = append(p50, ms(s[len(s)/2]))
-		p99 = append(p99, ms(s[len(s)*99/100]))
-		worst = append(worst, ms(s[len(s)-1]))
+		rounds.Add(lat)
 		b.StartTimer()
 	}
-	b.ReportMetric(median(p50), "p50-ms")
-	b.ReportMetric(median(p99), "p99-ms")
-	b.ReportMetric(median(worst), "max-ms")
+	rounds.Report(b)
 }
 
 // benchFanoutBare is the baseline of BenchmarkFanout: n goroutines each blocked on a channel of
@@ -104,7 +99,7 @@ func benchFanoutBare(b *testing.B, n int) {
 		ready     sync.WaitGroup
 	)
 	chans := make([]chan struct{}, n)
-	var p50, p99, worst []float64
+	var rounds latency.Rounds
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -133,16 +128,10 @@ func benchFanoutBare(b *testing.B, n int) {
 		}
 		round.Wait()
 		b.StopTimer()
-		s := slices.Clone(lat)
-		slices.Sort(s)
-		p50 = append(p50, ms(s[len(s)/2]))
-		p99 = append(p99, ms(s[len(s)*99/100]))
-		worst = append(worst, ms(s[len(s)-1]))
+		rounds.Add(lat)
 		b.StartTimer()
 	}
-	b.ReportMetric(median(p50), "p50-ms")
-	b.ReportMetric(median(p99), "p99-ms")
-	b.ReportMetric(median(worst), "max-ms")
+	rounds.Report(b)
 }
 
 // waitForWaiters returns once n long-polls wait in m.
@@ -159,17 +148,6 @@ func waitForWaiters(m *Manager, n int) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 // BenchmarkIdleQueueHeap registers 10,000 queues and reports the heap each one holds (the
