@@ -286,18 +286,8 @@ func TestBusLoss(t *testing.T) {
 	}
 	bus.prune()
 	bus.reconnect()
+	waitQueueGone(t, f, "member", q, "the queue survived the loss of bus messages")
 	deadline := time.Now().Add(5 * time.Second)
-	for {
-		_, err := f.svc.GetEvents(ctx, f.actor("member"), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
-		if err != nil {
-			wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: "+q)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the queue survived the loss of bus messages")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	var again string
 	for {
 		res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{EventTypes: []string{"realm_user"}})
@@ -330,15 +320,22 @@ func TestBusEndsQueuesOfDeactivated(t *testing.T) {
 	if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
 		t.Fatal(err)
 	}
+	waitQueueGone(t, f, "member", q, "the deactivated user's queue still answers")
+}
+
+// waitQueueGone polls user's queue q until it answers BAD_EVENT_QUEUE_ID, failing with
+// stillThere after 5 s.
+func waitQueueGone(t *testing.T, f *fixture, user, q, stillThere string) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, err := f.svc.GetEvents(ctx, f.actor("member"), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
+		_, err := f.svc.GetEvents(context.Background(), f.actor(user), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
 		if err != nil {
 			wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: "+q)
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the deactivated user's queue still answers")
+			t.Fatal(stillThere)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

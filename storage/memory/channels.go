@@ -116,9 +116,7 @@ func (a subscriptionTx) ListForUsers(ids []users.ID) ([]channels.Subscription, e
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = sortedSet(ids)
 	n := 0
 	for _, u := range ids {
 		n += len(a.t.d.subsByUser[u])
@@ -141,9 +139,7 @@ func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]c
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = sortedSet(ids)
 	n := 0
 	for _, c := range ids {
 		n += len(a.t.d.subsByChannel[c])

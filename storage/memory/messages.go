@@ -107,9 +107,7 @@ func (a messageTx) Rows(ids []messages.ID) ([]messages.UserMessage, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = sortedSet(ids)
 	var out []messages.UserMessage
 	for _, id := range ids {
 		byUser := a.md().rows[id]
@@ -129,9 +127,7 @@ func (a messageTx) UserRows(u users.ID, ids []messages.ID) ([]messages.UserMessa
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = sortedSet(ids)
 	var out []messages.UserMessage
 	for _, id := range ids {
 		if f, ok := a.md().rows[id][u]; ok {
@@ -307,9 +303,7 @@ func (a messageTx) SetFlags(u users.ID, ids []messages.ID, add, remove messages.
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids = sortedSet(ids)
 	changed := []messages.ID{}
 	for _, id := range ids {
 		byUser := a.md().rows[id]

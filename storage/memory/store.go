@@ -111,6 +111,13 @@ func nextID[T ~int64](j *journal, seq *T) T {
 	return *seq
 }
 
+// sortedSet returns a sorted copy of ids without repeats.
+func sortedSet[T cmp.Ordered](ids []T) []T {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // sortedValues returns the values of m ordered by key, each passed through clone.
 func sortedValues[K cmp.Ordered, V any](m map[K]V, clone func(V) V) []V {
 	keys := make([]K, 0, len(m))
