@@ -46,6 +46,18 @@ func TestMembership(t *testing.T) {
 	if diff := cmp.Diff([]users.ID{10}, m.Members(1, true)); diff != "" {
 		t.Errorf("Members(1, direct) (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff([]users.ID{30}, m.Members(3, true)); diff != "" {
+		t.Errorf("Members(3, direct): the deactivated member stays out (-want +got):\n%s", diff)
+	}
+	if got := m.Members(99, true); got == nil || len(got) != 0 {
+		t.Errorf("Members(99, direct) = %#v, want an empty list", got)
+	}
+	// Direct members come out sorted and once, whatever order the group holds them in.
+	unsorted := users.NewMembershipFunc([]users.Group{{ID: 5, Members: []users.ID{30, 10, 20, 10}}},
+		func(id users.ID) bool { return id != 20 })
+	if diff := cmp.Diff([]users.ID{10, 30}, unsorted.Members(5, true)); diff != "" {
+		t.Errorf("Members(5, direct) (-want +got):\n%s", diff)
+	}
 	if diff := cmp.Diff([]users.GroupID{2, 3}, m.Subgroups(1, false)); diff != "" {
 		t.Errorf("Subgroups(1) (-want +got):\n%s", diff)
 	}

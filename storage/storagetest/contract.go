@@ -43,6 +43,15 @@ func testContract(t *testing.T, open Opener) {
 			if _, err := tx.Groups().Create(users.Group{Name: "g"}); err != nil {
 				return err
 			}
+			// Lists read inside the transaction see its writes (and must not outlive it in
+			// any cache the store keeps).
+			inside, err := tx.Users().List()
+			if err != nil {
+				return err
+			}
+			if len(inside) != 1 {
+				t.Errorf("users inside the transaction = %d, want 1", len(inside))
+			}
 			return fmt.Errorf("wrapped: %w", boom)
 		})
 		wantIs(t, "Update", err, boom)
