@@ -3,306 +3,301 @@ package chat
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
-	"strings"
 
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
-// MaxSubscriptionPropertyChanges bounds subscription_data.
-const MaxSubscriptionPropertyChanges = 1000
-
-// SubscriptionPropertyChange is one item of subscription_data.
-type SubscriptionPropertyChange struct {
-	StreamID channels.ID `json:"stream_id"`
-	Property string      `json:"property"`
-	// Value is a string for color and a bool for the other properties.
-	Value any `json:"value"`
+// UpdateStreamParams are the parameters of PATCH /streams/{stream_id}. Nil fields are left
+// alone.
+type UpdateStreamParams struct {
+	StreamID                   channels.ID
+	NewName                    *string
+	Description                *string
+	IsPrivate                  *bool
+	IsWebPublic                *bool
+	HistoryPublicToSubscribers *bool
+	IsDefaultStream            *bool
+	// MessageRetentionDays is the JSON text of the value (see NewChannelSettings).
+	MessageRetentionDays *string
+	TopicsPolicy         *string
+	// FolderID moves the channel to a folder; a pointer to 0 takes it out of its folder.
+	FolderID *channels.FolderID
+	// IsArchived may only be false: it unarchives the channel.
+	IsArchived    *bool
+	GroupSettings map[string]GroupSettingChange
 }
 
-// UpdateSubscriptionSettingsParams are the parameters of POST
-// /users/me/subscriptions/properties (and of the single-channel legacy form).
-type UpdateSubscriptionSettingsParams struct {
-	SubscriptionData []SubscriptionPropertyChange
+// UpdateStreamResult is the (empty) response.
+type UpdateStreamResult struct{}
+
+// errCannotAdminister is the refusal of a channel change by a user who may not administer it.
+func errCannotAdminister() *Error {
+	return badRequest("You do not have permission to administer this channel.")
 }
 
-// UpdateSubscriptionSettingsResult is the (empty) response.
-type UpdateSubscriptionSettingsResult struct{}
-
-// UpdateSubscriptionSettings changes properties of the actor's subscriptions. Every item is
-// checked (property, value type, access, subscription) before anything changes; then all are
-// applied in one transaction. Each change sends a subscription update event to the actor
-// (even when the value is unchanged); is_muted and in_home_view send two, in_home_view first.
-func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p UpdateSubscriptionSettingsParams) (UpdateSubscriptionSettingsResult, error) {
-	if len(p.SubscriptionData) == 0 {
-		return UpdateSubscriptionSettingsResult{}, MissingArgument("subscription_data")
-	}
-	if len(p.SubscriptionData) > MaxSubscriptionPropertyChanges {
-		return UpdateSubscriptionSettingsResult{}, badRequest("subscription_data is too long (limit: %d items)", MaxSubscriptionPropertyChanges)
-	}
-	for _, ch := range p.SubscriptionData {
-		var probe channels.Subscription
-		if err := probe.Set(channels.Property(ch.Property), ch.Value); err != nil {
-			return UpdateSubscriptionSettingsResult{}, badRequest("%s", err.Error())
-		}
-	}
+// UpdateStream changes a channel's name, description, privacy, default status, retention,
+// topics policy, folder or group settings. Everything is checked before anything changes;
+// each changed property sends a stream update event to the users who can see the channel,
+// and users who gain or lose sight of it get stream create or delete.
+func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamParams) (UpdateStreamResult, error) {
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
+		me, w, old, err := s.loadAdministeredChannel(tx, actor, p.StreamID)
 		if err != nil {
 			return err
 		}
-		rows := map[channels.ID]channels.Subscription{}
-		var order []channels.ID
-		recipients := []int64{int64(me.ID)}
-		for _, ch := range p.SubscriptionData {
-			c, ok := w.channel(ch.StreamID)
-			if !ok || !w.metadata(c, me) {
-				return badRequest("Invalid channel ID")
+		c := old.Clone()
+		var updates []StreamUpdateEvent
+		upd := func(prop string, value any) {
+			updates = append(updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: old.Name, Property: prop, Value: value})
+		}
+		if p.IsArchived != nil {
+			if *p.IsArchived {
+				return InvalidArgument("is_archived", "channels are archived with DELETE /streams/{stream_id}")
 			}
-			row, ok := rows[c.ID]
-			if !ok {
-				row, err = tx.Subscriptions().Get(me.ID, c.ID)
-				if errors.Is(err, storage.ErrNotFound) || err == nil && !row.Active {
-					return badRequest("Not subscribed to channel ID %d", c.ID)
-				}
-				if err != nil {
-					return err
-				}
-				order = append(order, c.ID)
+			if !old.IsArchived {
+				return badRequest("Channel is not archived.")
 			}
-			prop := channels.Property(ch.Property)
-			if err := row.Set(prop, ch.Value); err != nil {
+			c.IsArchived = false
+		}
+		if p.NewName != nil {
+			name, err := channels.CheckName(*p.NewName)
+			if err != nil {
 				return badRequest("%s", err.Error())
 			}
-			rows[c.ID] = row
-			switch prop {
-			case channels.PropIsMuted, channels.PropInHomeView:
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "in_home_view", Value: !row.IsMuted}, recipients)
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "is_muted", Value: row.IsMuted}, recipients)
-			default:
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: ch.Property, Value: ch.Value}, recipients)
+			if name == old.Name {
+				return badRequest("Channel already has that name.")
+			}
+			if i, ok := w.byName[channels.NormalizeName(name)]; ok && w.channels[i].ID != c.ID {
+				return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", name)
+			}
+			c.Name = name
+			upd("name", name)
+		}
+		if p.Description != nil {
+			d, err := channels.CheckDescription(*p.Description)
+			if err != nil {
+				return badRequest("%s", err.Error())
+			}
+			c.Description = d
+			rendered := markdown.Render(d)
+			updates = append(updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: old.Name, Property: "description", Value: d, RenderedDescription: &rendered})
+		}
+		if p.IsPrivate != nil || p.IsWebPublic != nil || p.HistoryPublicToSubscribers != nil {
+			if err := s.changePrivacy(w, me, &c, p); err != nil {
+				return err
+			}
+			if c.InviteOnly != old.InviteOnly || c.IsWebPublic != old.IsWebPublic || c.HistoryPublicToSubscribers != old.HistoryPublicToSubscribers {
+				updates = append(updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: old.Name, Property: "invite_only", Value: c.InviteOnly,
+					HistoryPublicToSubscribers: ptr(c.HistoryPublicToSubscribers), IsWebPublic: ptr(c.IsWebPublic)})
 			}
 		}
-		put := make([]channels.Subscription, 0, len(order))
-		for _, id := range order {
-			put = append(put, rows[id])
+		if p.IsDefaultStream != nil {
+			if !me.Role.IsAdmin() {
+				return errInsufficientPermission()
+			}
+			c.IsDefault = *p.IsDefaultStream
 		}
-		return tx.Subscriptions().Put(put)
-	})
-	return UpdateSubscriptionSettingsResult{}, err
-}
-
-// UnsubscribeParams are the parameters of DELETE /users/me/subscriptions.
-type UnsubscribeParams struct {
-	// Subscriptions are channel names.
-	Subscriptions []string
-	Principals    Principals
-}
-
-// UnsubscribeResult lists the channels left and those the principals were not subscribed to.
-type UnsubscribeResult struct {
-	Removed    []string `json:"removed"`
-	NotRemoved []string `json:"not_removed"`
-}
-
-// Unsubscribe removes the principals (default the actor) from the named channels. Removing
-// oneself (or one's own bots) is always allowed; removing others needs the right to remove
-// subscribers in every listed channel.
-func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
-	if len(p.Subscriptions) == 0 {
-		return UnsubscribeResult{}, MissingArgument("subscriptions")
-	}
-	if len(p.Subscriptions) > MaxSubscribeChannels {
-		return UnsubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
-	}
-	var res UnsubscribeResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		var err error
-		res, err = s.unsubscribeNamed(tx, ev, actor, p)
-		return err
-	})
-	if err != nil {
-		return UnsubscribeResult{}, err
-	}
-	return res, nil
-}
-
-// unsubscribeNamed runs an unsubscribe request inside a transaction.
-func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
-	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
-	me, w, err := actorWorldWrite(tx, actor, s.now())
-	if err != nil {
-		return res, err
-	}
-	targets, err := resolvePrincipals(w, me, p.Principals, false)
-	if err != nil {
-		return res, err
-	}
-	var chs []channels.Channel
-	var missing []string
-	seen := map[channels.ID]bool{}
-	for _, name := range p.Subscriptions {
-		i, ok := w.byName[channels.NormalizeName(name)]
-		if !ok || !w.metadata(w.channels[i], me) && !w.isSubscribed(w.channels[i].ID, me.ID) {
-			missing = append(missing, strings.TrimSpace(name))
-			continue
+		if c.IsDefault && c.InviteOnly {
+			return badRequest("A default channel cannot be private.")
 		}
-		if c := w.channels[i]; !seen[c.ID] {
-			seen[c.ID] = true
-			chs = append(chs, c)
+		if p.MessageRetentionDays != nil {
+			r, err := channels.ParseRetention(*p.MessageRetentionDays)
+			if err != nil {
+				return badRequest("%s", err.Error())
+			}
+			if me.Role != users.RoleOwner {
+				return errMustBeOwner()
+			}
+			c.MessageRetentionDays = r.Days
+			var v any
+			if r.Days != nil {
+				v = *r.Days
+			}
+			upd("message_retention_days", v)
 		}
-	}
-	if len(missing) > 0 {
-		return res, badRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
-	}
-	others := slices.ContainsFunc(targets, func(u users.User) bool {
-		return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
-	})
-	if others {
-		for _, c := range chs {
-			if !channels.CanRemoveSubscribers(w.m, c, w.viewer(c.ID, me)) {
-				return res, errInsufficientPermission()
+		if p.TopicsPolicy != nil {
+			tp, ok := channels.ParseTopicsPolicy(*p.TopicsPolicy)
+			if !ok {
+				return InvalidArgument("topics_policy", "")
+			}
+			if !me.Role.AtLeast(users.RoleModerator) {
+				return errInsufficientPermission()
+			}
+			c.TopicsPolicy = tp
+			upd("topics_policy", tp.String())
+		}
+		if p.FolderID != nil {
+			if *p.FolderID != 0 {
+				f, err := tx.ChannelFolders().Get(*p.FolderID)
+				if errors.Is(err, storage.ErrNotFound) || err == nil && f.IsArchived {
+					return badRequest("Invalid channel folder ID")
+				} else if err != nil {
+					return err
+				}
+			}
+			c.FolderID = *p.FolderID
+			var v any
+			if c.FolderID != 0 {
+				v = c.FolderID
+			}
+			upd("folder_id", v)
+		}
+		if len(p.GroupSettings) > 0 {
+			given := map[string]users.GroupSetting{}
+			current := map[string]users.GroupSetting{}
+			for _, ns := range c.GroupSettings() {
+				current[ns.Name] = *ns.Value
+			}
+			for _, name := range slices.Sorted(maps.Keys(p.GroupSettings)) {
+				u := p.GroupSettings[name]
+				cur, ok := current[name]
+				if !ok {
+					return InvalidArgument(name, "")
+				}
+				if u.New == nil {
+					return InvalidArgument(name, "")
+				}
+				if u.Old != nil && !sameChannelSetting(*u.Old, cur) {
+					return badRequest("'old' value does not match the expected value.")
+				}
+				given[name] = *u.New
+			}
+			if err := applyGroupSettings(w, me, &c, given); err != nil {
+				return err
+			}
+			for _, name := range slices.Sorted(maps.Keys(given)) {
+				for _, ns := range c.GroupSettings() {
+					if ns.Name == name {
+						upd(name, *ns.Value)
+					}
+				}
 			}
 		}
-	}
-	err = s.unsubscribeTx(tx, ev, w, chs, targets, &res)
-	return res, err
-}
-
-// unsubscribeTx deactivates the subscriptions of targets in chs and records the events:
-// subscription remove to each removed user, peer_remove to those who may know, and stream
-// delete to removed users who can no longer see a channel.
-func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []channels.Channel, targets []users.User, res *UnsubscribeResult) error {
-	ids := make([]users.ID, len(targets))
-	for i, u := range targets {
-		ids[i] = u.ID
-	}
-	rows, err := tx.Subscriptions().ListForUsers(ids)
-	if err != nil {
-		return err
-	}
-	have := map[[2]int64]channels.Subscription{}
-	for _, r := range rows {
-		have[[2]int64{int64(r.UserID), int64(r.ChannelID)}] = r
-	}
-	var put []channels.Subscription
-	removedByUser := map[users.ID][]map[string]any{}
-	removedByChannel := map[channels.ID][]users.ID{}
-	for _, c := range chs {
-		anyRemoved, anyKept := false, false
-		for _, u := range targets {
-			r, ok := have[[2]int64{int64(u.ID), int64(c.ID)}]
-			if !ok || !r.Active {
-				anyKept = true
-				continue
-			}
-			r.Active = false
-			put = append(put, r)
-			anyRemoved = true
-			removedByUser[u.ID] = append(removedByUser[u.ID], map[string]any{"name": c.Name, "stream_id": c.ID})
-			removedByChannel[c.ID] = append(removedByChannel[c.ID], u.ID)
+		if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == w.groupID(users.GroupEveryone)) {
+			return badRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
 		}
-		if anyRemoved {
-			res.Removed = append(res.Removed, c.Name)
-		}
-		if anyKept && !anyRemoved {
-			res.NotRemoved = append(res.NotRemoved, c.Name)
-		}
-	}
-	if len(put) == 0 {
-		return nil
-	}
-	if err := tx.Subscriptions().Put(put); err != nil {
-		return err
-	}
-	for id, l := range removedByChannel {
-		w.removeSubscribers(id, l)
-	}
-	for _, u := range targets {
-		if l := removedByUser[u.ID]; len(l) > 0 {
-			ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
-		}
-	}
-	for _, u := range targets {
-		if err := markLeftChannelsRead(tx, ev, w, u.ID, removedByChannel); err != nil {
+		if err := tx.Channels().Update(c); errors.Is(err, storage.ErrConflict) {
+			return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
+		} else if err != nil {
 			return err
 		}
-	}
-	for _, c := range chs {
-		removed := removedByChannel[c.ID]
-		if len(removed) == 0 {
-			continue
+		before := map[users.ID]bool{}
+		for _, u := range w.allUsers() {
+			before[u.ID] = u.IsActive && w.metadata(old, u)
 		}
-		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.watchers(c, removed))
-		var lost []int64
-		for _, id := range removed {
-			if !w.metadata(c, w.user(id)) {
-				lost = append(lost, int64(id))
+		w.setChannel(c)
+		var gained, lost, kept []int64
+		for _, u := range w.allUsers() {
+			now := u.IsActive && w.metadata(c, u)
+			switch {
+			case now && before[u.ID]:
+				kept = append(kept, int64(u.ID))
+			case now:
+				gained = append(gained, int64(u.ID))
+			case before[u.ID]:
+				lost = append(lost, int64(u.ID))
 			}
 		}
+		if old.IsArchived && !c.IsArchived {
+			ev.add("stream", newArchiveEvent(c, w.channelRecord(c), false), kept)
+		}
+		for _, u := range updates {
+			ev.add("stream", u, kept)
+		}
+		ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
 		ev.add("stream", streamDeleteEvent(c.ID, false), lost)
+		if c.IsDefault != old.IsDefault {
+			ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+		}
+		return nil
+	})
+	return UpdateStreamResult{}, err
+}
+
+// changePrivacy applies is_private, is_web_public and history_public_to_subscribers.
+func (s *Service) changePrivacy(w *world, me users.User, c *channels.Channel, p UpdateStreamParams) error {
+	private, webPublic := c.InviteOnly, c.IsWebPublic
+	if p.IsPrivate != nil {
+		private = *p.IsPrivate
+		if private {
+			webPublic = false
+		}
 	}
+	if p.IsWebPublic != nil {
+		webPublic = *p.IsWebPublic
+	}
+	history := c.HistoryPublicToSubscribers
+	if p.IsPrivate != nil && p.HistoryPublicToSubscribers == nil {
+		history = !private
+	}
+	if p.HistoryPublicToSubscribers != nil {
+		history = *p.HistoryPublicToSubscribers
+	}
+	if !private {
+		history = true
+	}
+	if webPublic {
+		if private || p.HistoryPublicToSubscribers != nil && !*p.HistoryPublicToSubscribers {
+			return badRequest("Invalid parameters")
+		}
+		if !c.IsWebPublic {
+			if !w.realm.EnableSpectatorAccess {
+				return badRequest("Web-public channels are not enabled.")
+			}
+			if !w.m.Allows(w.realm.CanCreateWebPublicChannelGroup, me.ID) {
+				return errInsufficientPermission()
+			}
+		}
+	}
+	c.InviteOnly, c.IsWebPublic, c.HistoryPublicToSubscribers = private, webPublic, history
 	return nil
 }
 
-// markLeftChannelsRead marks u's unread messages in the channels u just left as read, with
-// the update_message_flags event Zulip's mark_stream_messages_as_read job sends.
-func markLeftChannelsRead(tx storage.Tx, ev *events, w *world, u users.ID, removedByChannel map[channels.ID][]users.ID) error {
-	left := map[channels.ID]bool{}
-	for c, l := range removedByChannel {
-		if slices.Contains(l, u) {
-			left[c] = true
+// sameChannelSetting compares two group-setting values, ignoring order and nil versus empty.
+func sameChannelSetting(a, b users.GroupSetting) bool {
+	if a.IsNamed() || b.IsNamed() {
+		return a.Group == b.Group
+	}
+	norm := func(s users.GroupSetting) ([]users.ID, []users.GroupID) {
+		m, g := slices.Clone(s.Members), slices.Clone(s.Subgroups)
+		slices.Sort(m)
+		slices.Sort(g)
+		return slices.Compact(m), slices.Compact(g)
+	}
+	am, ag := norm(a)
+	bm, bg := norm(b)
+	return slices.Equal(am, bm) && slices.Equal(ag, bg)
+}
+
+// activeIDs lists every active user.
+func (w *world) activeIDs() []int64 {
+	var out []int64
+	for _, u := range w.allUsers() {
+		if u.IsActive {
+			out = append(out, int64(u.ID))
 		}
 	}
-	if len(left) == 0 {
-		return nil
-	}
-	rows, err := tx.Messages().UserRowsWhere(u, 0, messages.FlagRead)
-	if err != nil || len(rows) == 0 {
-		return err
-	}
-	ids := make([]messages.ID, len(rows))
-	for i, r := range rows {
-		ids[i] = r.MessageID
-	}
-	msgs, err := tx.Messages().GetMany(ids)
+	return out
+}
+
+// loadAdministeredChannel loads the acting user, the channel world and a channel the actor may
+// see and administer.
+func (s *Service) loadAdministeredChannel(tx storage.Tx, actor Actor, id channels.ID) (users.User, *world, channels.Channel, error) {
+	me, w, err := actorWorldWrite(tx, actor, s.now())
 	if err != nil {
-		return err
+		return users.User{}, nil, channels.Channel{}, err
 	}
-	var unread []messages.ID
-	for _, m := range msgs {
-		if !m.IsDirect() && left[m.ChannelID] {
-			unread = append(unread, m.ID)
-		}
+	c, err := channelRef(w, me, id)
+	if err != nil {
+		return users.User{}, nil, channels.Channel{}, err
 	}
-	if len(unread) == 0 {
-		return nil
+	if !channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) {
+		return users.User{}, nil, channels.Channel{}, errCannotAdminister()
 	}
-	changed, err := tx.Messages().SetFlags(u, unread, messages.FlagRead, 0)
-	if err != nil || len(changed) == 0 {
-		return err
-	}
-	ev.add("update_message_flags", UpdateMessageFlagsEvent{
-		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
-		emptyTopicLabel: w.realm.EmptyTopicDisplayName,
-	}, []int64{int64(u)})
-	return nil
-}
-
-// streamDeleteEvent is the stream delete event for one channel.
-func streamDeleteEvent(id channels.ID, forArchiving bool) StreamEvent {
-	return StreamEvent{Type: "stream", Op: "delete", Streams: []map[string]channels.ID{{"stream_id": id}}, StreamIDs: []channels.ID{id}, ForArchiving: ptr(forArchiving)}
-}
-
-// channelRef finds a channel by id for actor: unknown and invisible channels give the same
-// "Invalid channel ID".
-func channelRef(w *world, me users.User, id channels.ID) (channels.Channel, error) {
-	c, ok := w.channel(id)
-	if !ok || !w.metadata(c, me) {
-		return channels.Channel{}, badRequest("Invalid channel ID")
-	}
-	return c, nil
+	return me, w, c, nil
 }

@@ -1,0 +1,224 @@
+package chat
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// UnsubscribeParams are the parameters of DELETE /users/me/subscriptions.
+type UnsubscribeParams struct {
+	// Subscriptions are channel names.
+	Subscriptions []string
+	Principals    Principals
+}
+
+// UnsubscribeResult lists the channels left and those the principals were not subscribed to.
+type UnsubscribeResult struct {
+	Removed    []string `json:"removed"`
+	NotRemoved []string `json:"not_removed"`
+}
+
+// Unsubscribe removes the principals (default the actor) from the named channels. Removing
+// oneself (or one's own bots) is always allowed; removing others needs the right to remove
+// subscribers in every listed channel.
+func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
+	if len(p.Subscriptions) == 0 {
+		return UnsubscribeResult{}, MissingArgument("subscriptions")
+	}
+	if len(p.Subscriptions) > MaxSubscribeChannels {
+		return UnsubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
+	}
+	var res UnsubscribeResult
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		var err error
+		res, err = s.unsubscribeNamed(tx, ev, actor, p)
+		return err
+	})
+	if err != nil {
+		return UnsubscribeResult{}, err
+	}
+	return res, nil
+}
+
+// unsubscribeNamed runs an unsubscribe request inside a transaction.
+func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
+	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
+	me, w, err := actorWorldWrite(tx, actor, s.now())
+	if err != nil {
+		return res, err
+	}
+	targets, err := resolvePrincipals(w, me, p.Principals, false)
+	if err != nil {
+		return res, err
+	}
+	var chs []channels.Channel
+	var missing []string
+	seen := map[channels.ID]bool{}
+	for _, name := range p.Subscriptions {
+		i, ok := w.byName[channels.NormalizeName(name)]
+		if !ok || !w.metadata(w.channels[i], me) && !w.isSubscribed(w.channels[i].ID, me.ID) {
+			missing = append(missing, strings.TrimSpace(name))
+			continue
+		}
+		if c := w.channels[i]; !seen[c.ID] {
+			seen[c.ID] = true
+			chs = append(chs, c)
+		}
+	}
+	if len(missing) > 0 {
+		return res, badRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
+	}
+	others := slices.ContainsFunc(targets, func(u users.User) bool {
+		return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
+	})
+	if others {
+		for _, c := range chs {
+			if !channels.CanRemoveSubscribers(w.m, c, w.viewer(c.ID, me)) {
+				return res, errInsufficientPermission()
+			}
+		}
+	}
+	err = s.unsubscribeTx(tx, ev, w, chs, targets, &res)
+	return res, err
+}
+
+// unsubscribeTx deactivates the subscriptions of targets in chs and records the events:
+// subscription remove to each removed user, peer_remove to those who may know, and stream
+// delete to removed users who can no longer see a channel.
+func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []channels.Channel, targets []users.User, res *UnsubscribeResult) error {
+	ids := make([]users.ID, len(targets))
+	for i, u := range targets {
+		ids[i] = u.ID
+	}
+	rows, err := tx.Subscriptions().ListForUsers(ids)
+	if err != nil {
+		return err
+	}
+	have := map[[2]int64]channels.Subscription{}
+	for _, r := range rows {
+		have[[2]int64{int64(r.UserID), int64(r.ChannelID)}] = r
+	}
+	var put []channels.Subscription
+	removedByUser := map[users.ID][]map[string]any{}
+	removedByChannel := map[channels.ID][]users.ID{}
+	for _, c := range chs {
+		anyRemoved, anyKept := false, false
+		for _, u := range targets {
+			r, ok := have[[2]int64{int64(u.ID), int64(c.ID)}]
+			if !ok || !r.Active {
+				anyKept = true
+				continue
+			}
+			r.Active = false
+			put = append(put, r)
+			anyRemoved = true
+			removedByUser[u.ID] = append(removedByUser[u.ID], map[string]any{"name": c.Name, "stream_id": c.ID})
+			removedByChannel[c.ID] = append(removedByChannel[c.ID], u.ID)
+		}
+		if anyRemoved {
+			res.Removed = append(res.Removed, c.Name)
+		}
+		if anyKept && !anyRemoved {
+			res.NotRemoved = append(res.NotRemoved, c.Name)
+		}
+	}
+	if len(put) == 0 {
+		return nil
+	}
+	if err := tx.Subscriptions().Put(put); err != nil {
+		return err
+	}
+	for id, l := range removedByChannel {
+		w.removeSubscribers(id, l)
+	}
+	for _, u := range targets {
+		if l := removedByUser[u.ID]; len(l) > 0 {
+			ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
+		}
+	}
+	for _, u := range targets {
+		if err := markLeftChannelsRead(tx, ev, w, u.ID, removedByChannel); err != nil {
+			return err
+		}
+	}
+	for _, c := range chs {
+		removed := removedByChannel[c.ID]
+		if len(removed) == 0 {
+			continue
+		}
+		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.watchers(c, removed))
+		var lost []int64
+		for _, id := range removed {
+			if !w.metadata(c, w.user(id)) {
+				lost = append(lost, int64(id))
+			}
+		}
+		ev.add("stream", streamDeleteEvent(c.ID, false), lost)
+	}
+	return nil
+}
+
+// markLeftChannelsRead marks u's unread messages in the channels u just left as read, with
+// the update_message_flags event Zulip's mark_stream_messages_as_read job sends.
+func markLeftChannelsRead(tx storage.Tx, ev *events, w *world, u users.ID, removedByChannel map[channels.ID][]users.ID) error {
+	left := map[channels.ID]bool{}
+	for c, l := range removedByChannel {
+		if slices.Contains(l, u) {
+			left[c] = true
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	rows, err := tx.Messages().UserRowsWhere(u, 0, messages.FlagRead)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	ids := make([]messages.ID, len(rows))
+	for i, r := range rows {
+		ids[i] = r.MessageID
+	}
+	msgs, err := tx.Messages().GetMany(ids)
+	if err != nil {
+		return err
+	}
+	var unread []messages.ID
+	for _, m := range msgs {
+		if !m.IsDirect() && left[m.ChannelID] {
+			unread = append(unread, m.ID)
+		}
+	}
+	if len(unread) == 0 {
+		return nil
+	}
+	changed, err := tx.Messages().SetFlags(u, unread, messages.FlagRead, 0)
+	if err != nil || len(changed) == 0 {
+		return err
+	}
+	ev.add("update_message_flags", UpdateMessageFlagsEvent{
+		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
+		emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+	}, []int64{int64(u)})
+	return nil
+}
+
+// streamDeleteEvent is the stream delete event for one channel.
+func streamDeleteEvent(id channels.ID, forArchiving bool) StreamEvent {
+	return StreamEvent{Type: "stream", Op: "delete", Streams: []map[string]channels.ID{{"stream_id": id}}, StreamIDs: []channels.ID{id}, ForArchiving: ptr(forArchiving)}
+}
+
+// channelRef finds a channel by id for actor: unknown and invisible channels give the same
+// "Invalid channel ID".
+func channelRef(w *world, me users.User, id channels.ID) (channels.Channel, error) {
+	c, ok := w.channel(id)
+	if !ok || !w.metadata(c, me) {
+		return channels.Channel{}, badRequest("Invalid channel ID")
+	}
+	return c, nil
+}
