@@ -62,7 +62,7 @@
 //	          GetSubscriptionStatus (channels_read.go); Subscribe, CreateChannel
 //	          (channels_subscribe.go); Unsubscribe (channels_unsubscribe.go);
 //	          UpdateSubscriptionSettings (channels_subscription_settings.go); UpdateSubscriptions
-//	          (channels_subscriptions_legacy.go); UpdateStream (channels_update.go);
+//	          (channels_subscriptions_legacy.go); UpdateStream (channels_properties.go);
 //	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream
 //	          (channels_defaults.go); CreateChannelFolder, GetChannelFolders,
 //	          UpdateChannelFolder (channels_folders.go); records (channels_record.go), activity
