@@ -155,9 +155,9 @@ type MessageEvent struct {
 	// senderQueue and localID are the queue_id and local_id given to SendMessage.
 	senderQueue, localID string
 	raw, rendered        string
-	hideGravatar    bool
-	topic           string
-	emptyTopicLabel string
+	hideGravatar         bool
+	topic                string
+	emptyTopicLabel      string
 }
 
 // newMessageEvent builds the event of m for recipients with the given flags.
