@@ -93,6 +93,8 @@ type queueOptions struct {
 	capabilities     ClientCapabilities
 	// cut, with a Bus, says which bus messages the registered state already includes.
 	cut *busCut
+	// queueID is the queue's own id, filled in by the filter for each delivery.
+	queueID string
 }
 
 // validate checks the parameters that do not depend on the store.

@@ -35,7 +35,13 @@ type SendMessageParams struct {
 	ReadBySender *bool
 	// Client names the sending client (the client parameter or the User-Agent's first word).
 	Client string
+	// QueueID and LocalID are the sender's event queue and its local echo id: that queue's
+	// message event carries LocalID back as local_message_id.
+	QueueID, LocalID string
 }
+
+// MaxLocalIDLength bounds SendMessageParams.LocalID.
+const MaxLocalIDLength = 100
 
 // SendMessageResult is the id of the new message.
 type SendMessageResult struct {
@@ -83,6 +89,9 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	if err != nil {
 		return SendMessageResult{}, badRequest("%s", err.Error())
 	}
+	if len(p.LocalID) > MaxLocalIDLength {
+		return SendMessageResult{}, badRequest("local_id is too long (limit: %d characters)", MaxLocalIDLength)
+	}
 	if len(p.UserIDs)+len(p.Emails) > MaxDirectRecipients {
 		return SendMessageResult{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
 	}
@@ -125,8 +134,12 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 			recipients = append(recipients, me.ID)
 		}
 		read := func(id users.ID) bool { return id == me.ID && readBySender }
+		first := len(ev.list)
 		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
 			return err
+		}
+		if p.QueueID != "" && p.LocalID != "" {
+			markLocalEcho(ev.list[first:], me.ID, p.QueueID, p.LocalID)
 		}
 		// Sending counts as activity (partial_subscribers).
 		if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
@@ -139,6 +152,18 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		return SendMessageResult{}, err
 	}
 	return res, nil
+}
+
+// markLocalEcho tags the sender's message event with the queue and local id of its local echo.
+func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
+	for i, p := range list {
+		e, ok := p.payload.(MessageEvent)
+		if !ok || !slices.Contains(p.recipients, int64(sender)) {
+			continue
+		}
+		e.senderQueue, e.localID = queueID, localID
+		list[i].payload = e
+	}
 }
 
 // deliverMessage renders m's content and stores m with one row per recipient, flagged read
