@@ -60,6 +60,8 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
+	cases = append(cases, profileAndFolderConsistencyCases()...)
+	cases = append(cases, selfDeactivationConsistencyCases()...)
 	return cases
 }
 
