@@ -104,7 +104,7 @@ func TestUpdateRealmSettings(t *testing.T) {
 		{name: "a wrong type, as owner", as: "owner",
 			p: chat.UpdateRealmParams{Settings: map[string]any{"invite_required": "yes"}}, wantErr: "invite_required is not a boolean"},
 		{name: "every authentication method off", as: "owner",
-			p: chat.UpdateRealmParams{AuthenticationMethods: map[string]bool{"Email": false, "Dev": true}},
+			p:        chat.UpdateRealmParams{AuthenticationMethods: map[string]bool{"Email": false, "Dev": true}},
 			wantKeys: map[string]any{"realm_password_auth_enabled": false, "realm_email_auth_enabled": false}},
 		{name: "an unknown authentication method", as: "owner",
 			p: chat.UpdateRealmParams{AuthenticationMethods: map[string]bool{"GitHub": true}}, wantErr: "Invalid authentication method: GitHub. Valid methods are: [Dev Email]"},

@@ -339,4 +339,3 @@ func (h *Handler) updateChannelFolder(r *request) (any, error) {
 	}
 	return h.svc.UpdateChannelFolder(r.ctx, r.actor, up)
 }
-

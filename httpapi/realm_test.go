@@ -42,7 +42,7 @@ func TestUpdateRealmHTTP(t *testing.T) {
 		t.Errorf("jitsi default: %d (-want +got):\n%s", status, diff)
 	}
 	for _, c := range []struct {
-		params      url.Values
+		params    url.Values
 		code, msg string
 	}{
 		{url.Values{"message_content_delete_limit_seconds": {"0"}}, "BAD_REQUEST", "Bad value for 'message_content_delete_limit_seconds': 0"},
