@@ -81,6 +81,7 @@ var goldenEvents = []struct {
 		})))
 	}},
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
+	{"reaction", "member", chat.ClientCapabilities{}, goldenReactions},
 	{"presence-legacy", "admin", chat.ClientCapabilities{}, goldenPresence},
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
