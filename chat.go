@@ -44,6 +44,10 @@ type Options struct {
 	// drops the request silently.
 	EmailChangeRequested func(user users.ID, newEmail, key string)
 
+	// Monitor, when set, receives figures of the Service's work (events fanned out to the
+	// queues); QueueStats reports the rest. Nil: none.
+	Monitor Monitor
+
 	// HeartbeatWait is how long a blocking GET /events waits before answering with a heartbeat
 	// (default 50s).
 	HeartbeatWait time.Duration
@@ -181,6 +185,7 @@ func New(opts Options) (*Service, error) {
 			MaxQueuesPerOwner:  opts.MaxQueuesPerUser,
 			Filter:             adaptForQueue,
 			IDPrefix:           nodePrefix(opts.NodeID),
+			Observe:            observeFanout(opts.Monitor),
 		}),
 		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
 		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),
