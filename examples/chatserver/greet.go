@@ -14,7 +14,8 @@ import (
 
 // greet tells the person who started the server what to do next: where it serves, where the
 // data lives and, under --dev, how to log in and get credentials for a client.
-func (c *serveCmd) greet(w io.Writer, realmURL string) {
+// addr is the address the listener bound.
+func (c *serveCmd) greet(w io.Writer, realmURL, addr string) {
 	fmt.Fprintf(w, "\nteamchat serves the Zulip API at %s\n", realmURL)
 	fmt.Fprintf(w, "  data: %s\n", dataLocation(c.Store))
 	if c.Dev {
@@ -27,10 +28,10 @@ func (c *serveCmd) greet(w io.Writer, realmURL string) {
 		}
 		fmt.Fprintf(w, "    %-22s member (and every other user of %s/api/v1/dev_list_users)\n", "hamlet@zulip.com", realmURL)
 		fmt.Fprintf(w, "  an API key:  curl -s -X POST %s/api/v1/dev_fetch_api_key -d username=iago@zulip.com\n", realmURL)
-		fmt.Fprintf(w, "  a .zuliprc:  %s zuliprc %s--user iago@zulip.com --out ~/.zuliprc\n", selfCommand(), c.orgArgs())
+		fmt.Fprintf(w, "  a .zuliprc:  %s zuliprc %s--user iago@zulip.com --out ~/.zuliprc\n", selfCommand(), c.orgArgs(addr))
 	} else {
 		fmt.Fprintf(w, "  log in with POST %s/api/v1/fetch_api_key (username, password) or write a .zuliprc:\n", realmURL)
-		fmt.Fprintf(w, "    %s zuliprc %s--user EMAIL --out ~/.zuliprc\n", selfCommand(), c.orgArgs())
+		fmt.Fprintf(w, "    %s zuliprc %s--user EMAIL --out ~/.zuliprc\n", selfCommand(), c.orgArgs(addr))
 	}
 	fmt.Fprintf(w, "  stop: Ctrl-C (SIGINT) or SIGTERM; event queues are saved and clients continue after a restart\n\n")
 }
@@ -50,15 +51,15 @@ func roleName(r users.Role) string {
 	return "member"
 }
 
-// orgArgs are the flags zuliprc needs to find the organization serve provides (empty, or
-// ending in a space).
-func (c *serveCmd) orgArgs() string {
+// orgArgs are the flags zuliprc needs to find the organization serve provides on addr (empty,
+// or ending in a space).
+func (c *serveCmd) orgArgs(addr string) string {
 	var b strings.Builder
 	if c.Store != "sqlite:./chat.db" {
 		fmt.Fprintf(&b, "--store '%s' ", c.Store)
 	}
-	if c.Listen != "127.0.0.1:9991" && c.RealmURL == "" {
-		fmt.Fprintf(&b, "--listen %s ", c.Listen)
+	if addr != "127.0.0.1:9991" && c.RealmURL == "" {
+		fmt.Fprintf(&b, "--listen %s ", addr)
 	}
 	if c.RealmURL != "" {
 		fmt.Fprintf(&b, "--realm-url %s ", c.RealmURL)

@@ -40,7 +40,7 @@ func TestGreetTellsWhatToDoNext(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var b strings.Builder
-			tt.cmd.greet(&b, "http://"+tt.cmd.Listen)
+			tt.cmd.greet(&b, "http://"+tt.cmd.Listen, tt.cmd.Listen)
 			for _, w := range tt.want {
 				if !strings.Contains(b.String(), w) {
 					t.Errorf("greeting lacks %q:\n%s", w, b.String())

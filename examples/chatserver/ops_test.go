@@ -25,8 +25,7 @@ func serveInProcess(t *testing.T, c *serveCmd) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	c.stdout = io.Discard
-	go func() { done <- c.serve(ctx, ln, discardLogger()) }()
+	go func() { done <- c.serve(ctx, ln, discardLogger(), io.Discard) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
