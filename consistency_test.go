@@ -204,6 +204,7 @@ var notMutating = map[string]string{
 	"RegisterQueue":            "creates the queue the harness itself uses",
 	"DeleteQueue":              "queue management",
 	"CountAPIRequest":          "rate limiting",
+	"QueueStats":               "monitoring read",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
