@@ -43,6 +43,7 @@
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
+//	          register's realm keys beyond the settings' own (realm_state.go);
 //	          GetServerSettings (realm_server.go); GetLinkifiers, AddLinkifier, UpdateLinkifier,
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,

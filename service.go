@@ -131,6 +131,8 @@ type Service struct {
 	apiByUser   *ratelimit.Limiter
 	apiByAddr   *ratelimit.Limiter
 	hashing     PasswordHashing
+	// generation is server_generation: when this Service started (Unix seconds).
+	generation int64
 
 	closeOnce sync.Once
 }
@@ -169,10 +171,11 @@ func New(opts Options) (*Service, error) {
 		opts.LoginAddressRateLimit = &ratelimit.Rule{Window: 30 * time.Minute, Max: 100}
 	}
 	s := &Service{
-		store: opts.Store,
-		now:   opts.Now,
-		log:   opts.Logger,
-		opts:  opts,
+		generation: opts.Now().Unix(),
+		store:      opts.Store,
+		now:        opts.Now,
+		log:        opts.Logger,
+		opts:       opts,
 		queues: queue.New(queue.Options{
 			Now:                opts.Now,
 			HeartbeatWait:      opts.HeartbeatWait,
