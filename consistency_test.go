@@ -63,6 +63,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, peopleConsistencyCases()...)
 	cases = append(cases, profileAndFolderConsistencyCases()...)
 	cases = append(cases, selfDeactivationConsistencyCases()...)
+	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }
 
@@ -207,6 +208,7 @@ var notMutating = map[string]string{
 	"RegisterQueue":            "creates the queue the harness itself uses",
 	"DeleteQueue":              "queue management",
 	"CountAPIRequest":          "rate limiting",
+	"QueueStats":               "monitoring read",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
