@@ -4,6 +4,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -72,6 +73,9 @@ type data struct {
 	alertWords  map[users.ID][]string
 	presence    map[users.ID]users.Presence
 	presenceSeq int64
+
+	scheduled    map[messages.ScheduledID]messages.Scheduled // made on first write
+	scheduledSeq messages.ScheduledID
 }
 
 func newData() *data {
