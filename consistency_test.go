@@ -59,6 +59,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
+	cases = append(cases, scheduledConsistencyCases()...)
 	return cases
 }
 
@@ -205,6 +206,7 @@ var notMutating = map[string]string{
 	"CountAPIRequest":          "rate limiting",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
+	"StartScheduler":           "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
 }
 

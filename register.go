@@ -82,6 +82,7 @@ type RegisterQueueResult struct {
 	*CustomProfileFieldsState
 	*AlertWordsState
 	*PresenceState
+	*ScheduledState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

@@ -42,12 +42,13 @@ type orgFlags struct {
 }
 
 type serveCmd struct {
-	orgFlags      `embed:""`
-	clusterFlags  `embed:""`
-	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
-	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
-	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
-	loadFlags     `embed:""`
+	orgFlags          `embed:""`
+	clusterFlags      `embed:""`
+	JWTKeyFile        string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
+	HeartbeatWait     time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
+	SchedulerInterval time.Duration `help:"How often this process sends the scheduled messages and reminders that are due; 0 leaves them to other processes on the same store." name:"scheduler-interval" default:"1s"`
+	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	loadFlags         `embed:""`
 }
 
 func main() {
@@ -83,7 +84,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		return err
 	}
 	defer store.Close()
-	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
+	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval}
 	apiOpts := httpapi.Options{Logger: logger}
 	bus, err := c.openBus(ctx, c.Store, logger)
 	if err != nil {
@@ -123,6 +124,9 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	if err := c.loadFlags.build(ctx, svc, store, logger); err != nil {
 		ln.Close()
 		return err
+	}
+	if c.SchedulerInterval > 0 {
+		svc.StartScheduler() // also sends what fell due while no process ran; Close stops it
 	}
 
 	srv := &http.Server{
