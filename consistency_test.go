@@ -60,6 +60,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, scheduledConsistencyCases()...)
+	cases = append(cases, peopleConsistencyCases()...)
 	return cases
 }
 

@@ -40,6 +40,8 @@ type ReadTx interface {
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
 	ScheduledMessages() ScheduledMessageReader
+	UserStatuses() UserStatusReader
+	MutedUsers() MutedUserReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -64,4 +66,6 @@ type Tx interface {
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
 	ScheduledMessages() ScheduledMessageWriter
+	UserStatuses() UserStatusWriter
+	MutedUsers() MutedUserWriter
 }

@@ -76,6 +76,8 @@ type data struct {
 
 	scheduled    map[messages.ScheduledID]messages.Scheduled // made on first write
 	scheduledSeq messages.ScheduledID
+	statuses     map[users.ID]users.Status
+	mutes        map[muteKey]users.MutedUser
 }
 
 func newData() *data {
@@ -113,6 +115,9 @@ func newData() *data {
 
 		alertWords: map[users.ID][]string{},
 		presence:   map[users.ID]users.Presence{},
+
+		statuses: map[users.ID]users.Status{},
+		mutes:    map[muteKey]users.MutedUser{},
 	}
 }
 

@@ -194,6 +194,9 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	if res.ScheduledState, err = scheduledAreaState(tx.ScheduledMessages(), viewer, p); err != nil {
 		return res, err
 	}
+	if err := s.peopleInitialState(tx, w, viewer, p, &res); err != nil {
+		return res, err
+	}
 	if p.fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
 			return res, err
