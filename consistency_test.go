@@ -60,6 +60,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, scheduledConsistencyCases()...)
+	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
 	return cases
 }
@@ -205,6 +206,7 @@ var notMutating = map[string]string{
 	"RegisterQueue":            "creates the queue the harness itself uses",
 	"DeleteQueue":              "queue management",
 	"CountAPIRequest":          "rate limiting",
+	"QueueStats":               "monitoring read",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
 	"StartScheduler":           "lifecycle (runs DeliverScheduledMessages in the background)",

@@ -134,6 +134,8 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "users/me/subscriptions", params: map[string]string{"subscriptions": `[{"name":"matrix"}]`}, want: membersButGuests},
 		{method: "GET", path: "users/me/subscriptions", want: authenticated()},
 		{method: "PATCH", path: "realm", params: map[string]string{"new_stream_announcements_stream_id": "-1"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "realm", params: map[string]string{"enable_read_receipts": "true", "video_chat_provider": "0"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "realm", params: map[string]string{"message_retention_days": `"unlimited"`, "invite_required": "false"}, want: only("owner")},
 		{method: "PATCH", path: "users/me/subscriptions", params: map[string]string{"add": `[{"name":"matrix"}]`, "delete": `[]`}, want: membersButGuests},
 		{method: "POST", path: "channels/create", params: map[string]string{"name": "matrix", "subscribers": "[]"}, want: membersButGuests},
 		{method: "GET", path: "streams", want: authenticated()},
