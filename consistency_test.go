@@ -62,6 +62,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
+	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }
 

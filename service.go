@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
@@ -113,6 +114,8 @@ type Service struct {
 	opts   Options
 	queues *queue.Manager
 	fanout fanout
+	// emoji indexes the unicode emoji (read-only).
+	emoji *emoji.Index
 
 	// writeMu orders commits and their events: a mutation holds it exclusively from the start
 	// of its transaction until its events are published, so events reach the queues in commit
@@ -204,6 +207,7 @@ func New(opts Options) (*Service, error) {
 		apiByUser:   ratelimit.New(*opts.APIRateLimit, opts.Now),
 		apiByAddr:   ratelimit.New(*opts.AnonymousAPIRateLimit, opts.Now),
 		hashing:     opts.PasswordHashing.withDefaults(),
+		emoji:       emoji.NewIndex(),
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus

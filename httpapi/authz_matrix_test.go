@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,7 +178,7 @@ func matrixRows() []matrixRow {
 		{method: "PATCH", path: "messages/1", setup: memberDirectMessage, params: map[string]string{"content": "edited"}, want: only("member")},
 		{method: "PATCH", path: "messages/1", setup: publicChannelWithMessage, params: map[string]string{"topic": "moved", "propagate_mode": "change_all"}, want: authenticated().except("guest", 400)},
 		{method: "GET", path: "users/me/1/topics", setup: publicChannelWithMessage, want: membersButGuests},
-	}, append(channelsMatrixRows(), peopleMatrixRows()...)...)
+	}, slices.Concat(channelsMatrixRows(), peopleMatrixRows(), interactMatrixRows())...)
 }
 
 func publicChannelWithMessage(t *testing.T, m *matrixOrg) {

@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
@@ -59,6 +60,8 @@ type data struct {
 	subCounts map[channels.ID]int
 
 	msgs       messageData
+	emoji      map[emoji.ID]emoji.Custom
+	emojiSeq   emoji.ID
 	userTopics map[userTopicKey]topics.UserTopic
 	folders    map[channels.FolderID]channels.Folder
 	folderSeq  channels.FolderID
@@ -90,6 +93,7 @@ func newData() *data {
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},
 		msgs:        newMessageData(),
+		emoji:       map[emoji.ID]emoji.Custom{},
 		userTopics:  map[userTopicKey]topics.UserTopic{},
 
 		drafts:       map[drafts.ID]drafts.Draft{},
