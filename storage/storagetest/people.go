@@ -12,7 +12,7 @@ func testUserStatuses(t *testing.T, open Opener) {
 	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 	t.Run("Put creates and replaces; Get and List by user id", func(t *testing.T) {
 		s := open(t)
-		busy := users.Status{UserID: 5, StatusText: "busy", EmojiName: "calendar", EmojiCode: "1f4c6", ReactionType: users.UnicodeEmoji, Timestamp: at}
+		busy := users.Status{UserID: 5, StatusText: "busy", EmojiName: "calendar", EmojiCode: "1f4c6", ReactionType: "unicode_emoji", Timestamp: at}
 		lunch := users.Status{UserID: 2, StatusText: "lunch", Timestamp: at}
 		mustUpdate(t, s, func(tx storage.Tx) error {
 			if err := tx.UserStatuses().Put(busy); err != nil {
