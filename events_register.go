@@ -85,6 +85,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*RealmBotsState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

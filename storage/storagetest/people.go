@@ -154,3 +154,40 @@ func testProfileFieldChanges(t *testing.T, open Opener) {
 		})
 	})
 }
+
+func testBotConfigs(t *testing.T, open Opener) {
+	t.Run("Put creates and replaces; Get of none is zero; List by user id", func(t *testing.T) {
+		s := open(t)
+		hook := users.BotConfig{UserID: 9, DefaultSendingStream: 3, DefaultAllPublicStreams: true,
+			Service: users.BotService{Name: "hook", BaseURL: "https://x.test/hook", Interface: users.ServiceInterfaceSlack, Token: "tok"}}
+		embedded := users.BotConfig{UserID: 4, DefaultEventsRegisterStream: 2,
+			Service: users.BotService{Name: "converter", ConfigData: map[string]string{"key": "value"}}}
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.BotConfigs().Put(users.BotConfig{UserID: 9, DefaultSendingStream: 1}); err != nil {
+				return err
+			}
+			if err := tx.BotConfigs().Put(hook); err != nil {
+				return err
+			}
+			return tx.BotConfigs().Put(embedded)
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.BotConfigs().Get(9)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get", hook, got)
+			none, err := tx.BotConfigs().Get(5)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get(none)", users.BotConfig{UserID: 5}, none)
+			all, err := tx.BotConfigs().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", []users.BotConfig{embedded, hook}, all)
+			return nil
+		})
+	})
+}
