@@ -11,7 +11,6 @@ import (
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/users"
 )
 
 // zuliprcCmd writes a .zuliprc for one user. It opens the store serve would open, with the
@@ -33,7 +32,7 @@ func (c *zuliprcCmd) Run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if c.Store == "memory" && !seed.fixedKey(c.User) {
+	if c.Store == "memory" && !seed.HasFixedAPIKey(c.User) {
 		return fmt.Errorf("%s has no fixed API key in this organization: with --store memory, "+
 			"zuliprc works for --dev users and for --seed entries with an api_key", c.User)
 	}
@@ -103,20 +102,4 @@ func (rc zuliprc) String() string {
 	fmt.Fprintf(&b, "key=%s\n", rc.Key)
 	fmt.Fprintf(&b, "site=%s\n", rc.Site)
 	return b.String()
-}
-
-// fixedKey reports whether the seed gives email's user or bot an explicit API key.
-func (s *Seed) fixedKey(email string) bool {
-	want := users.NormalizeEmail(email)
-	for _, u := range s.Users {
-		if users.NormalizeEmail(u.Email) == want {
-			return u.APIKey != ""
-		}
-	}
-	for _, b := range s.Bots {
-		if users.NormalizeEmail(b.Email) == want {
-			return b.APIKey != ""
-		}
-	}
-	return false
 }
