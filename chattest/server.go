@@ -2,12 +2,10 @@ package chattest
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/teamchat/chat/httpapi"
@@ -69,12 +67,7 @@ func (s *Server) Zuliprc(email string) string {
 		s.tb.Helper()
 	}
 	u := s.User(email)
-	var b strings.Builder
-	b.WriteString("[api]\n")
-	fmt.Fprintf(&b, "email=%s\n", u.Email)
-	fmt.Fprintf(&b, "key=%s\n", u.APIKey)
-	fmt.Fprintf(&b, "site=%s\n", s.URL)
-	return b.String()
+	return httpapi.Zuliprc(u.Email, u.APIKey, s.URL)
 }
 
 // ZuliprcFile writes Zuliprc(email) to a file in the test's temporary directory and returns
