@@ -59,6 +59,8 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
+	cases = append(cases, realmSettingsConsistencyCases()...)
+	cases = append(cases, peopleConsistencyCases()...)
 	return cases
 }
 
@@ -203,6 +205,7 @@ var notMutating = map[string]string{
 	"RegisterQueue":            "creates the queue the harness itself uses",
 	"DeleteQueue":              "queue management",
 	"CountAPIRequest":          "rate limiting",
+	"QueueStats":               "monitoring read",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",

@@ -44,6 +44,10 @@ type Options struct {
 	// drops the request silently.
 	EmailChangeRequested func(user users.ID, newEmail, key string)
 
+	// Monitor, when set, receives figures of the Service's work (events fanned out to the
+	// queues); QueueStats reports the rest. Nil: none.
+	Monitor Monitor
+
 	// HeartbeatWait is how long a blocking GET /events waits before answering with a heartbeat
 	// (default 50s).
 	HeartbeatWait time.Duration
@@ -127,6 +131,8 @@ type Service struct {
 	apiByUser   *ratelimit.Limiter
 	apiByAddr   *ratelimit.Limiter
 	hashing     PasswordHashing
+	// generation is server_generation: when this Service started (Unix seconds).
+	generation int64
 
 	closeOnce sync.Once
 }
@@ -165,10 +171,11 @@ func New(opts Options) (*Service, error) {
 		opts.LoginAddressRateLimit = &ratelimit.Rule{Window: 30 * time.Minute, Max: 100}
 	}
 	s := &Service{
-		store: opts.Store,
-		now:   opts.Now,
-		log:   opts.Logger,
-		opts:  opts,
+		generation: opts.Now().Unix(),
+		store:      opts.Store,
+		now:        opts.Now,
+		log:        opts.Logger,
+		opts:       opts,
 		queues: queue.New(queue.Options{
 			Now:                opts.Now,
 			HeartbeatWait:      opts.HeartbeatWait,
@@ -178,6 +185,7 @@ func New(opts Options) (*Service, error) {
 			MaxQueuesPerOwner:  opts.MaxQueuesPerUser,
 			Filter:             adaptForQueue,
 			IDPrefix:           nodePrefix(opts.NodeID),
+			Observe:            observeFanout(opts.Monitor),
 		}),
 		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
 		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),

@@ -6,7 +6,6 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
 )
 
@@ -27,66 +26,67 @@ func (s *Store) Clone() (*Store, error) {
 // methods, as on the way in and out of a transaction; caches start empty. TestCloneCopiesEveryField
 // fails when a field of data is left out here.
 func (d *data) clone() *data {
-	var realm *realms.Realm
+	c := newData() // a table left out below stays empty in the clone (and the test fails)
 	if d.realm != nil {
 		r := d.realm.Clone()
-		realm = &r
+		c.realm = &r
 	}
-	return &data{
-		realm: realm,
 
-		users:       cloneMap(d.users, same),
-		userSeq:     d.userSeq,
-		userByEmail: cloneMap(d.userByEmail, same),
-		userByKey:   cloneMap(d.userByKey, same),
-		lastActive:  cloneMap(d.lastActive, same),
+	c.users = cloneMap(d.users, same)
+	c.userSeq = d.userSeq
+	c.userByEmail = cloneMap(d.userByEmail, same)
+	c.userByKey = cloneMap(d.userByKey, same)
+	c.lastActive = cloneMap(d.lastActive, same)
 
-		groups:      cloneMap(d.groups, cloneGroup),
-		groupSeq:    d.groupSeq,
-		groupByName: cloneMap(d.groupByName, same),
+	c.groups = cloneMap(d.groups, cloneGroup)
+	c.groupSeq = d.groupSeq
+	c.groupByName = cloneMap(d.groupByName, same)
 
-		queues:       cloneMap(d.queues, cloneSavedQueue),
-		drafts:       cloneMap(d.drafts, drafts.Draft.Clone),
-		draftSeq:     d.draftSeq,
-		draftSyncOff: cloneMap(d.draftSyncOff, same),
-		snippets:     cloneMap(d.snippets, same),
-		snippetSeq:   d.snippetSeq,
-		navViews:     cloneMap(d.navViews, func(e navEntry) navEntry { e.view = e.view.Clone(); return e }),
-		navSeq:       d.navSeq,
+	c.queues = cloneMap(d.queues, cloneSavedQueue)
+	c.drafts = cloneMap(d.drafts, drafts.Draft.Clone)
+	c.draftSeq = d.draftSeq
+	c.draftSyncOff = cloneMap(d.draftSyncOff, same)
+	c.snippets = cloneMap(d.snippets, same)
+	c.snippetSeq = d.snippetSeq
+	c.navViews = cloneMap(d.navViews, func(e navEntry) navEntry { e.view = e.view.Clone(); return e })
+	c.navSeq = d.navSeq
 
-		linkifiers:    cloneMap(d.linkifiers, cloneLinkifier),
-		linkifierSeq:  d.linkifierSeq,
-		playgrounds:   cloneMap(d.playgrounds, same),
-		playgroundSeq: d.playgroundSeq,
+	c.linkifiers = cloneMap(d.linkifiers, cloneLinkifier)
+	c.linkifierSeq = d.linkifierSeq
+	c.playgrounds = cloneMap(d.playgrounds, same)
+	c.playgroundSeq = d.playgroundSeq
 
-		invites:   cloneMap(d.invites, cloneInvite),
-		inviteSeq: d.inviteSeq,
+	c.invites = cloneMap(d.invites, cloneInvite)
+	c.inviteSeq = d.inviteSeq
 
-		channels:      cloneMap(d.channels, channels.Channel.Clone),
-		channelSeq:    d.channelSeq,
-		channelByName: cloneMap(d.channelByName, same),
-		subsByUser:    cloneMap(d.subsByUser, cloneSet),
-		subsByChannel: cloneMap(d.subsByChannel, func(m map[users.ID]channels.Subscription) map[users.ID]channels.Subscription {
-			return cloneMap(m, channels.Subscription.Clone)
-		}),
-		subCounts: cloneMap(d.subCounts, same),
+	c.channels = cloneMap(d.channels, channels.Channel.Clone)
+	c.channelSeq = d.channelSeq
+	c.channelByName = cloneMap(d.channelByName, same)
+	c.subsByUser = cloneMap(d.subsByUser, cloneSet)
+	c.subsByChannel = cloneMap(d.subsByChannel, func(m map[users.ID]channels.Subscription) map[users.ID]channels.Subscription {
+		return cloneMap(m, channels.Subscription.Clone)
+	})
+	c.subCounts = cloneMap(d.subCounts, same)
 
-		msgs:       d.msgs.clone(),
-		userTopics: cloneMap(d.userTopics, same),
-		folders:    cloneMap(d.folders, same),
-		folderSeq:  d.folderSeq,
+	c.msgs = d.msgs.clone()
+	c.userTopics = cloneMap(d.userTopics, same)
+	c.folders = cloneMap(d.folders, same)
+	c.folderSeq = d.folderSeq
 
-		settings:     cloneMap(d.settings, users.Settings.Clone),
-		emailChanges: cloneMap(d.emailChanges, same),
+	c.settings = cloneMap(d.settings, users.Settings.Clone)
+	c.emailChanges = cloneMap(d.emailChanges, same)
 
-		profileFields:   cloneMap(d.profileFields, same),
-		profileFieldSeq: d.profileFieldSeq,
-		profileValues:   cloneMap(d.profileValues, same),
+	c.profileFields = cloneMap(d.profileFields, same)
+	c.profileFieldSeq = d.profileFieldSeq
+	c.profileValues = cloneMap(d.profileValues, same)
 
-		alertWords:  cloneMap(d.alertWords, slices.Clone[[]string]),
-		presence:    cloneMap(d.presence, same),
-		presenceSeq: d.presenceSeq,
-	}
+	c.alertWords = cloneMap(d.alertWords, slices.Clone[[]string])
+	c.presence = cloneMap(d.presence, same)
+	c.presenceSeq = d.presenceSeq
+
+	c.statuses = cloneMap(d.statuses, same)
+	c.mutes = cloneMap(d.mutes, same)
+	return c
 }
 
 func (m messageData) clone() messageData {
