@@ -84,17 +84,23 @@ func (d *data) clone() *data {
 	c.presence = cloneMap(d.presence, same)
 	c.presenceSeq = d.presenceSeq
 
+	c.emoji = cloneMap(d.emoji, same)
+	c.emojiSeq = d.emojiSeq
+	c.scheduled = cloneMap(d.scheduled, messages.Scheduled.Clone)
+	c.scheduledSeq = d.scheduledSeq
+
 	c.statuses = cloneMap(d.statuses, same)
 	c.mutes = cloneMap(d.mutes, same)
 	return c
 }
 
 func (m messageData) clone() messageData {
-	return messageData{
-		messages: cloneMap(m.messages, messages.Message.Clone),
-		msgSeq:   m.msgSeq,
-		rows:     cloneMap(m.rows, func(r map[users.ID]messages.Flags) map[users.ID]messages.Flags { return cloneMap(r, same) }),
-	}
+	c := newMessageData()
+	c.messages = cloneMap(m.messages, messages.Message.Clone)
+	c.msgSeq = m.msgSeq
+	c.rows = cloneMap(m.rows, func(r map[users.ID]messages.Flags) map[users.ID]messages.Flags { return cloneMap(r, same) })
+	c.reactions = cloneMap(m.reactions, slices.Clone[[]messages.Reaction])
+	return c
 }
 
 // cloneMap copies m, each value through clone.
