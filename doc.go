@@ -44,6 +44,8 @@
 //	          payloads (events.go); queues kept across restarts (events_persist.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
 //	          register's realm keys beyond the settings' own (realm_state.go);
+//	          GetRealmDomains, CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain
+//	          (realm_domains.go); UpdateRealmUserSettingsDefaults (realm_user_defaults.go);
 //	          GetServerSettings (realm_server.go); GetLinkifiers, AddLinkifier, UpdateLinkifier,
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,

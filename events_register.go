@@ -84,6 +84,7 @@ type RegisterQueueResult struct {
 	*PresenceState
 	*UserStatusState
 	*MutedUsersState
+	*OrganizationState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.
