@@ -2,8 +2,8 @@ package chat_test
 
 import (
 	"fmt"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/teamchat/chat/users"
@@ -16,6 +16,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	t.Helper()
 	switch ev["type"] {
 	case "heartbeat", "restart", "invites_changed":
+	case "reaction":
+		// Reactions live in message records, which register does not hold.
 	case "realm_user":
 		applyRealmUser(t, state, ev, self)
 		applyRealmUserToGroups(state, ev)
@@ -37,6 +39,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyChannelFolder(t, state, ev)
 	case "drafts":
 		applyDrafts(t, state, ev)
+	case "scheduled_messages", "reminders":
+		applyScheduled(t, state, ev)
 	case "saved_snippets":
 		applySavedSnippets(t, state, ev)
 	case "navigation_view":

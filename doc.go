@@ -33,7 +33,7 @@
 //
 //	service   New, Close and the transaction helpers (service.go); errors and their codes
 //	          (service_errors.go); loading the acting user (service_actors.go); CountAPIRequest
-//	          (service_ratelimit.go)
+//	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     the per-transaction view of the organization that decisions read (world.go):
 //	          users, groups, channels, subscribers, channel activity
 //	bus       several processes sharing one store's events (bus.go)
@@ -82,7 +82,11 @@
 //	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
 //	uploads   files, images and avatars
-//	scheduled scheduled messages and reminders
+//	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
+//	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
+//	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:
+//	          DeliverScheduledMessages, StartScheduler, register's scheduled_messages and
+//	          reminders (scheduled_deliver.go)
 //
 // # Test files
 //
