@@ -89,7 +89,7 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 		if !received && (m.IsDirect() || !slices.Contains(q.HistoryChannels, m.ChannelID)) {
 			continue
 		}
-		if !messages.Match(q.Terms, m, flags, received) {
+		if !messages.Match(q.Terms, messages.Candidate{Message: m, Flags: flags, Received: received}) {
 			continue
 		}
 		out = append(out, storage.MessageMatch{Message: m.Clone(), Flags: flags, Received: received})

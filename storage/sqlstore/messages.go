@@ -151,7 +151,7 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 			return nil, a.t.check(err)
 		}
 		f := messages.Flags(flags.Int64)
-		if !messages.Match(q.Terms, m, f, received) {
+		if !messages.Match(q.Terms, messages.Candidate{Message: m, Flags: f, Received: received}) {
 			continue
 		}
 		out = append(out, storage.MessageMatch{Message: m, Flags: f, Received: received})
