@@ -102,6 +102,14 @@ type busEvent struct {
 	Adapted    bool              `json:"a,omitempty"`
 	ByPresence bool              `json:"s,omitempty"`
 	Narrow     *busNarrow        `json:"n,omitempty"`
+	// Local is the local echo of a message event: the queue that gets local_message_id.
+	Local *busLocal `json:"l,omitempty"`
+}
+
+// busLocal is a message event's sender queue and local id (MessageEvent.localID).
+type busLocal struct {
+	Queue   string `json:"q"`
+	LocalID string `json:"i"`
 }
 
 // busNarrow is what matchesQueueNarrow reads of a message: the message and the recipients'
@@ -184,6 +192,9 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 		}
 		if me, ok := p.payload.(MessageEvent); ok {
 			e.Narrow = &busNarrow{Message: me.msg, Flags: me.flagBits}
+			if me.senderQueue != "" {
+				e.Local = &busLocal{Queue: me.senderQueue, LocalID: me.localID}
+			}
 		}
 		m.Events[i] = e
 	}
@@ -221,7 +232,28 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if !ok || i < 0 || i >= len(b.ev.Forms) {
 		return nil, false
 	}
+	if l := b.ev.Local; l != nil && l.Queue == o.queueID {
+		return withLocalMessageID(b.ev.Forms[i], l.LocalID)
+	}
 	return b.ev.Forms[i], true
+}
+
+// withLocalMessageID adds local_message_id to an encoded message event.
+func withLocalMessageID(form json.RawMessage, localID string) (any, bool) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(form, &fields); err != nil {
+		return form, true
+	}
+	id, err := json.Marshal(localID)
+	if err != nil {
+		return form, true
+	}
+	fields["local_message_id"] = id
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return form, true
+	}
+	return json.RawMessage(out), true
 }
 
 // busCut says which bus messages a queue's state already includes: those up to after. It is

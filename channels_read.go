@@ -360,3 +360,115 @@ func resolveNotificationDefaults(r *SubscriptionRecord) {
 	set(&r.EmailNotifications, false)
 	set(&r.WildcardMentionsNotify, true)
 }
+
+// GetStreamByIDParams are the parameters of GET /streams/{stream_id}.
+type GetStreamByIDParams struct{ StreamID channels.ID }
+
+// GetStreamByIDResult holds one channel.
+type GetStreamByIDResult struct {
+	Stream ChannelRecord `json:"stream"`
+}
+
+// GetStreamByID returns a channel the actor may see ("Invalid channel ID" otherwise).
+func (s *Service) GetStreamByID(ctx context.Context, actor Actor, p GetStreamByIDParams) (GetStreamByIDResult, error) {
+	var res GetStreamByIDResult
+	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
+		c, err := channelRef(w, me, p.StreamID)
+		if err != nil {
+			return err
+		}
+		res.Stream = w.channelRecord(c)
+		return nil
+	})
+	return res, err
+}
+
+// GetStreamIDParams are the parameters of GET /get_stream_id.
+type GetStreamIDParams struct{ Stream string }
+
+// GetStreamIDResult holds a channel id.
+type GetStreamIDResult struct {
+	StreamID channels.ID `json:"stream_id"`
+}
+
+// GetStreamID finds a channel by name, case-insensitively.
+func (s *Service) GetStreamID(ctx context.Context, actor Actor, p GetStreamIDParams) (GetStreamIDResult, error) {
+	var res GetStreamIDResult
+	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
+		i, ok := w.byName[channels.NormalizeName(p.Stream)]
+		if !ok || !w.metadata(w.channels[i], me) {
+			return badRequest("Invalid channel name '%s'", p.Stream)
+		}
+		res.StreamID = w.channels[i].ID
+		return nil
+	})
+	return res, err
+}
+
+// GetSubscribersParams are the parameters of GET /streams/{stream_id}/members.
+type GetSubscribersParams struct{ StreamID channels.ID }
+
+// GetSubscribersResult lists subscriber ids, ascending.
+type GetSubscribersResult struct {
+	Subscribers []users.ID `json:"subscribers"`
+}
+
+// GetSubscribers lists the subscribers of a channel the actor may see the subscribers of.
+func (s *Service) GetSubscribers(ctx context.Context, actor Actor, p GetSubscribersParams) (GetSubscribersResult, error) {
+	var res GetSubscribersResult
+	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
+		c, err := channelRef(w, me, p.StreamID)
+		if err != nil {
+			return err
+		}
+		if !w.canSeeSubscribers(c, me) {
+			return badRequest("Invalid channel ID")
+		}
+		res.Subscribers = *w.subscriberList(c, me)
+		return nil
+	})
+	return res, err
+}
+
+// GetSubscriptionStatusParams are the parameters of GET
+// /users/{user_id}/subscriptions/{stream_id}.
+type GetSubscriptionStatusParams struct {
+	UserID   users.ID
+	StreamID channels.ID
+}
+
+// GetSubscriptionStatusResult says whether the user is subscribed.
+type GetSubscriptionStatusResult struct {
+	IsSubscribed bool `json:"is_subscribed"`
+}
+
+// GetSubscriptionStatus reports whether a user is subscribed to a channel.
+func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetSubscriptionStatusParams) (GetSubscriptionStatusResult, error) {
+	var res GetSubscriptionStatusResult
+	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
+		if _, ok := w.lookup(p.UserID); !ok {
+			return badRequest("No such user")
+		}
+		c, err := channelRef(w, me, p.StreamID)
+		if err != nil {
+			return err
+		}
+		if !w.canSeeSubscribers(c, me) {
+			return badRequest("Invalid channel ID")
+		}
+		res.IsSubscribed = w.isSubscribed(c.ID, p.UserID)
+		return nil
+	})
+	return res, err
+}
+
+// viewChannels runs fn over the world of a read-only transaction for the acting user.
+func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *world, me users.User) error) error {
+	return s.view(ctx, func(tx storage.ReadTx) error {
+		me, w, err := actorWorldRead(tx, actor, s.now())
+		if err != nil {
+			return err
+		}
+		return fn(w, me)
+	})
+}

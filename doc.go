@@ -23,4 +23,79 @@
 //
 // Imports: the leaf domain packages, storage, queue, ratelimit and markdown; never a storage
 // backend and never httpapi.
+//
+// # Code map
+//
+// Every file of the package is named <area>.go or <area>_<aspect>.go, with one of the areas
+// below (TestFilesFollowCodeMap keeps it so). An operation lives in its area's file for its
+// aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
+// A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
+//
+//	service   New, Close and the transaction helpers (service.go); errors and their codes
+//	          (service_errors.go); loading the acting user (service_actors.go); CountAPIRequest
+//	          (service_ratelimit.go)
+//	world     the per-transaction view of the organization that decisions read (world.go):
+//	          users, groups, channels, subscribers, channel activity
+//	bus       several processes sharing one store's events (bus.go)
+//	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
+//	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go)
+//	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
+//	          register (events_state.go, and each area's *_state.go or *State function); event
+//	          payloads (events.go); queues kept across restarts (events_persist.go)
+//	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
+//	          GetServerSettings (realm_server.go); GetLinkifiers, AddLinkifier, UpdateLinkifier,
+//	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
+//	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
+//	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go)
+//	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
+//	          (users_get.go); CreateUser, UpdateUser, DeactivateUser, ReactivateUser
+//	          (users_admin.go); CreateBot (users_bots.go); UpdateSettings, ConfirmEmailChange
+//	          (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
+//	          (users_alertwords.go); UpdatePresence, GetRealmPresence, GetUserPresence
+//	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
+//	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
+//	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
+//	          (users_muted.go); user records (users_record.go) and events (users_events.go)
+//	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
+//	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
+//	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go)
+//	channels  GetStreams, GetStreamByID, GetStreamID, GetSubscriptions, GetSubscribers,
+//	          GetSubscriptionStatus (channels_read.go); Subscribe, CreateChannel
+//	          (channels_subscribe.go); Unsubscribe (channels_unsubscribe.go);
+//	          UpdateSubscriptionSettings (channels_subscription_settings.go); UpdateSubscriptions
+//	          (channels_subscriptions_legacy.go); UpdateStream (channels_properties.go);
+//	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream
+//	          (channels_defaults.go); CreateChannelFolder, GetChannelFolders,
+//	          UpdateChannelFolder (channels_folders.go); records (channels_record.go), activity
+//	          (channels_activity.go), notices of the notification bot (channels_notices.go)
+//	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
+//	          MuteTopic (topics_user.go)
+//	messages  SendMessage (messages_send.go); GetMessages, GetMessage (messages_get.go);
+//	          narrows and search, in GET /messages and register (messages_narrow.go);
+//	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
+//	          UpdateMessageFlags (messages_flags.go); who may read a message
+//	          (messages_access.go); records, rendering, initial state (messages_record.go,
+//	          messages_render.go, messages_state.go)
+//	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,
+//	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
+//	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
+//	uploads   files, images and avatars
+//	scheduled scheduled messages and reminders
+//
+// # Test files
+//
+// A test sits beside its code (x.go, x_test.go) or in <area>_<behaviour>_test.go. The shared
+// test machinery has its own prefixes:
+//
+//	applier      the event applier of the consistency harness
+//	bench        benchmarks (numbers in BENCHMARKS.md)
+//	consistency  the consistency harness: state + events = fresh state, for every mutation
+//	cpu          CPU time per benchmark operation
+//	doc          this map's test
+//	example      Example functions
+//	export       test access to unexported names
+//	golden       golden files of events (testdata/)
+//	helpers      test helpers
+//	imports      the import direction of every package
+//	stress       concurrent operations under -race
 package chat

@@ -3,10 +3,8 @@ package chat
 import (
 	"context"
 
-	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/topics"
 )
 
 // DeleteMessageParams are the parameters of DELETE /messages/{message_id}.
@@ -43,52 +41,4 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 		}
 		return s.deleteMessages(tx, ev, w, me, []messages.ID{m.ID})
 	})
-}
-
-// GetStreamTopicsParams are the parameters of GET /users/me/{stream_id}/topics.
-type GetStreamTopicsParams struct {
-	StreamID            channels.ID
-	AllowEmptyTopicName bool
-}
-
-// TopicRecord is one topic of a channel: its name and newest message.
-type TopicRecord struct {
-	Name  string      `json:"name"`
-	MaxID messages.ID `json:"max_id"`
-}
-
-// GetStreamTopicsResult lists a channel's topics, newest first.
-type GetStreamTopicsResult struct {
-	Topics []TopicRecord `json:"topics"`
-}
-
-// GetStreamTopics lists the topics of a channel among the messages the actor may read.
-func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
-	res := GetStreamTopicsResult{Topics: []TopicRecord{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
-		c, ok := w.channel(p.StreamID)
-		if !ok || !w.metadata(c, me) {
-			return errInvalidChannelID
-		}
-		full := (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, me)
-		list, err := tx.Messages().Topics(c.ID, me.ID, full)
-		if err != nil {
-			return err
-		}
-		for _, t := range list {
-			res.Topics = append(res.Topics, TopicRecord{
-				Name:  topics.Display(t.Name, w.realm.EmptyTopicDisplayName, p.AllowEmptyTopicName),
-				MaxID: t.MaxID,
-			})
-		}
-		return nil
-	})
-	if err != nil {
-		return GetStreamTopicsResult{}, err
-	}
-	return res, nil
 }

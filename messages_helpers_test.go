@@ -4,8 +4,9 @@ import (
 	"strconv"
 
 	"context"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"testing"
+
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"

@@ -165,7 +165,9 @@ type narrowCase struct {
 	want   []string
 }
 
-func term(op string, operand any) chat.NarrowTerm { return chat.NarrowTerm{Operator: op, Operand: operand} }
+func term(op string, operand any) chat.NarrowTerm {
+	return chat.NarrowTerm{Operator: op, Operand: operand}
+}
 
 func not(op string, operand any) chat.NarrowTerm {
 	return chat.NarrowTerm{Operator: op, Operand: operand, Negated: true}
@@ -177,10 +179,14 @@ func fixed(terms ...chat.NarrowTerm) func(narrowWorld, *fixture) []chat.NarrowTe
 
 func narrowCases() []narrowCase {
 	id := func(name string) func(narrowWorld, *fixture) []chat.NarrowTerm {
-		return func(w narrowWorld, _ *fixture) []chat.NarrowTerm { return []chat.NarrowTerm{term("id", float64(w.m[name]))} }
+		return func(w narrowWorld, _ *fixture) []chat.NarrowTerm {
+			return []chat.NarrowTerm{term("id", float64(w.m[name]))}
+		}
 	}
 	user := func(op, who string) func(narrowWorld, *fixture) []chat.NarrowTerm {
-		return func(_ narrowWorld, f *fixture) []chat.NarrowTerm { return []chat.NarrowTerm{term(op, float64(f.ids[who]))} }
+		return func(_ narrowWorld, f *fixture) []chat.NarrowTerm {
+			return []chat.NarrowTerm{term(op, float64(f.ids[who]))}
+		}
 	}
 	with := func(name string, more ...chat.NarrowTerm) func(narrowWorld, *fixture) []chat.NarrowTerm {
 		return func(w narrowWorld, _ *fixture) []chat.NarrowTerm {

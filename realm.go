@@ -3,8 +3,9 @@ package chat
 import (
 	"context"
 	"errors"
-	"github.com/teamchat/chat/messages"
 	"strings"
+
+	"github.com/teamchat/chat/messages"
 
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"

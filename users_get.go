@@ -29,62 +29,6 @@ const (
 	msgGuestAdmin          = "Guests cannot be organization administrators"
 )
 
-func errNoSuchUser() *Error { return badRequest(msgNoSuchUser) }
-
-// errMustBeAdmin and errMustBeOwner are the role-gate refusals (UNAUTHORIZED_PRINCIPAL).
-func errMustBeAdmin() *Error { return Errorf(CodeUnauthorizedPrincipal, msgMustBeAdmin) }
-func errMustBeOwner() *Error { return Errorf(CodeUnauthorizedPrincipal, msgMustBeOwner) }
-
-// actingUser reloads the authenticated user inside the transaction; an anonymous actor is not
-// logged in.
-func actingUser(r storage.UserReader, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		return users.User{}, ErrNotLoggedIn()
-	}
-	return loadActor(r, actor)
-}
-
-// humanActor is actingUser for endpoints that refuse bots (human_users_only).
-func humanActor(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := actingUser(r, actor)
-	if err == nil && u.IsBot() {
-		return users.User{}, badRequest(msgNoBots)
-	}
-	return u, err
-}
-
-// memberActor is actingUser for endpoints closed to guests and bots (require_member_or_admin).
-func memberActor(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := humanActor(r, actor)
-	if err == nil && u.Role == users.RoleGuest {
-		return users.User{}, badRequest(msgNotForGuests)
-	}
-	return u, err
-}
-
-// targetUser loads the user an operation names, with Zulip's "No such user" for unknown ids.
-func targetUser(r storage.UserReader, id users.ID) (users.User, error) {
-	u, err := r.Get(id)
-	if errors.Is(err, storage.ErrNotFound) {
-		return users.User{}, errNoSuchUser()
-	}
-	return u, err
-}
-
-// adminTarget loads the target of an administrative operation (access_user_by_id with
-// for_admin): unknown → No such user; an actor who is neither an administrator nor, for a bot,
-// its owner → Insufficient permission.
-func adminTarget(r storage.UserReader, actor users.User, id users.ID) (users.User, error) {
-	t, err := targetUser(r, id)
-	if err != nil {
-		return t, err
-	}
-	if !actor.Role.IsAdmin() && !(t.IsBot() && t.BotOwnerID == actor.ID) {
-		return users.User{}, badRequest(msgInsufficientPerm)
-	}
-	return t, nil
-}
-
 // UserQueryOptions are the query parameters shared by the get-user endpoints.
 type UserQueryOptions struct {
 	// ClientGravatar (default true) lets avatar_url be null for Gravatar avatars the client

@@ -45,6 +45,9 @@ type world struct {
 	byName    map[string]int // NormalizeName → index in channels
 	byID      map[channels.ID]int
 	linkify   markdown.Linkify // the organization's linkifiers; nil when none
+	// described memoizes rendered channel descriptions by source (a channel's record is built
+	// once per subscriber of an event).
+	described map[string]string
 
 	subs storage.SubscriptionReader
 	// lists holds the active subscribers (ascending) of the channels read so far (read

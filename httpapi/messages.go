@@ -55,8 +55,8 @@ func (h *Handler) sendMessage(r *request) (any, error) {
 	if sp.ReadBySender, err = r.params.boolean("read_by_sender"); err != nil {
 		return nil, err
 	}
-	r.params.has("queue_id")
-	r.params.has("local_id")
+	sp.QueueID, _ = r.params.str("queue_id")
+	sp.LocalID, _ = r.params.str("local_id")
 	sp.Client = clientName(r)
 	return h.svc.SendMessage(r.ctx, r.actor, sp)
 }

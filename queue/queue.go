@@ -58,8 +58,9 @@ type Options struct {
 	MaxEventsPerQueue  int
 	MaxQueuesPerOwner  int
 	// Filter, when set, decides per queue whether an event is delivered and in which form
-	// (client capabilities). It receives the queue's Spec.Data. It must not call the Manager.
-	Filter func(data any, typ string, payload any) (any, bool)
+	// (client capabilities). It receives the queue's id and Spec.Data. It must not call the
+	// Manager.
+	Filter func(queueID string, data any, typ string, payload any) (any, bool)
 	// IDPrefix starts every queue id (a node name and ":" when several processes share events,
 	// so that a queue id says which process holds the queue).
 	IDPrefix string
@@ -267,7 +268,7 @@ func (m *Manager) Publish(owners []int64, typ string, payload any) {
 			p := payload
 			if m.opts.Filter != nil {
 				var ok bool
-				if p, ok = m.opts.Filter(q.data, typ, payload); !ok {
+				if p, ok = m.opts.Filter(q.ID, q.data, typ, payload); !ok {
 					continue
 				}
 			}

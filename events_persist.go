@@ -190,8 +190,9 @@ type clientAdapter interface {
 }
 
 // adaptForQueue is the queue manager's per-queue filter.
-func adaptForQueue(data any, _ string, payload any) (any, bool) {
+func adaptForQueue(queueID string, data any, _ string, payload any) (any, bool) {
 	o, _ := data.(queueOptions)
+	o.queueID = queueID
 	if b, ok := payload.(busPayload); ok {
 		return b.forQueue(o)
 	}

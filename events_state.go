@@ -190,6 +190,9 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 			return res, err
 		}
 	}
+	if err := s.peopleInitialState(tx, w, viewer, p, &res); err != nil {
+		return res, err
+	}
 	if p.fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
 			return res, err

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 
@@ -11,89 +10,6 @@ import (
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
-
-// MaxSubscriptionPropertyChanges bounds subscription_data.
-const MaxSubscriptionPropertyChanges = 1000
-
-// SubscriptionPropertyChange is one item of subscription_data.
-type SubscriptionPropertyChange struct {
-	StreamID channels.ID `json:"stream_id"`
-	Property string      `json:"property"`
-	// Value is a string for color and a bool for the other properties.
-	Value any `json:"value"`
-}
-
-// UpdateSubscriptionSettingsParams are the parameters of POST
-// /users/me/subscriptions/properties (and of the single-channel legacy form).
-type UpdateSubscriptionSettingsParams struct {
-	SubscriptionData []SubscriptionPropertyChange
-}
-
-// UpdateSubscriptionSettingsResult is the (empty) response.
-type UpdateSubscriptionSettingsResult struct{}
-
-// UpdateSubscriptionSettings changes properties of the actor's subscriptions. Every item is
-// checked (property, value type, access, subscription) before anything changes; then all are
-// applied in one transaction. Each change sends a subscription update event to the actor
-// (even when the value is unchanged); is_muted and in_home_view send two, in_home_view first.
-func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p UpdateSubscriptionSettingsParams) (UpdateSubscriptionSettingsResult, error) {
-	if len(p.SubscriptionData) == 0 {
-		return UpdateSubscriptionSettingsResult{}, MissingArgument("subscription_data")
-	}
-	if len(p.SubscriptionData) > MaxSubscriptionPropertyChanges {
-		return UpdateSubscriptionSettingsResult{}, badRequest("subscription_data is too long (limit: %d items)", MaxSubscriptionPropertyChanges)
-	}
-	for _, ch := range p.SubscriptionData {
-		var probe channels.Subscription
-		if err := probe.Set(channels.Property(ch.Property), ch.Value); err != nil {
-			return UpdateSubscriptionSettingsResult{}, badRequest("%s", err.Error())
-		}
-	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
-		rows := map[channels.ID]channels.Subscription{}
-		var order []channels.ID
-		recipients := []int64{int64(me.ID)}
-		for _, ch := range p.SubscriptionData {
-			c, ok := w.channel(ch.StreamID)
-			if !ok || !w.metadata(c, me) {
-				return badRequest("Invalid channel ID")
-			}
-			row, ok := rows[c.ID]
-			if !ok {
-				row, err = tx.Subscriptions().Get(me.ID, c.ID)
-				if errors.Is(err, storage.ErrNotFound) || err == nil && !row.Active {
-					return badRequest("Not subscribed to channel ID %d", c.ID)
-				}
-				if err != nil {
-					return err
-				}
-				order = append(order, c.ID)
-			}
-			prop := channels.Property(ch.Property)
-			if err := row.Set(prop, ch.Value); err != nil {
-				return badRequest("%s", err.Error())
-			}
-			rows[c.ID] = row
-			switch prop {
-			case channels.PropIsMuted, channels.PropInHomeView:
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "in_home_view", Value: !row.IsMuted}, recipients)
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "is_muted", Value: row.IsMuted}, recipients)
-			default:
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: ch.Property, Value: ch.Value}, recipients)
-			}
-		}
-		put := make([]channels.Subscription, 0, len(order))
-		for _, id := range order {
-			put = append(put, rows[id])
-		}
-		return tx.Subscriptions().Put(put)
-	})
-	return UpdateSubscriptionSettingsResult{}, err
-}
 
 // UnsubscribeParams are the parameters of DELETE /users/me/subscriptions.
 type UnsubscribeParams struct {

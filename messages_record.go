@@ -148,13 +148,18 @@ type MessageEvent struct {
 	Type    string        `json:"type"`
 	Message MessageRecord `json:"message"`
 	Flags   []string      `json:"flags"`
+	// LocalMessageID is the sender's local_id, in the event to the queue that sent the
+	// message (queue_id), so that the client replaces its local echo.
+	LocalMessageID *string `json:"local_message_id,omitempty"`
 
-	raw, rendered   string
-	msg             messages.Message // what a queue's narrow is matched against
-	flagBits        messages.Flags
-	hideGravatar    bool
-	topic           string
-	emptyTopicLabel string
+	// senderQueue and localID are the queue_id and local_id given to SendMessage.
+	senderQueue, localID string
+	raw, rendered        string
+	msg                  messages.Message // what a queue's narrow is matched against
+	flagBits             messages.Flags
+	hideGravatar         bool
+	topic                string
+	emptyTopicLabel      string
 }
 
 // newMessageEvent builds the event of m for recipients with the given flags.
@@ -181,6 +186,10 @@ func (e MessageEvent) forClient(o queueOptions) (any, bool) {
 	}
 	if e.Message.Type == "stream" {
 		e.Message.Subject = topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+	}
+	if e.senderQueue != "" && o.queueID == e.senderQueue {
+		id := e.localID
+		e.LocalMessageID = &id
 	}
 	return e, true
 }

@@ -83,6 +83,8 @@ type RegisterQueueResult struct {
 	*CustomProfileFieldsState
 	*AlertWordsState
 	*PresenceState
+	*UserStatusState
+	*MutedUsersState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.
@@ -96,6 +98,8 @@ type queueOptions struct {
 	capabilities ClientCapabilities
 	// cut, with a Bus, says which bus messages the registered state already includes.
 	cut *busCut
+	// queueID is the queue's own id, filled in by the filter for each delivery.
+	queueID string
 }
 
 // validate checks the parameters that do not depend on the store.
@@ -263,46 +267,6 @@ func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.
 		return queue.Info{}, internalError(err)
 	}
 	return info, nil
-}
-
-// loadViewer reloads the acting user inside the transaction (a concurrent deactivation wins).
-// The anonymous actor becomes a spectator, allowed only with spectator access.
-func (s *Service) loadViewer(tx storage.ReadTx, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		realm, err := tx.Realm().Get()
-		if err != nil {
-			return users.User{}, err
-		}
-		if !realm.EnableSpectatorAccess {
-			return users.User{}, ErrNotLoggedIn()
-		}
-		return users.User{}, nil
-	}
-	return loadActor(tx.Users(), actor)
-}
-
-// loadActor reads the acting user and refuses a deactivated one.
-func loadActor(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := r.Get(actor.UserID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return users.User{}, Errorf(CodeUnauthorized, msgInvalidKey)
-	}
-	if err != nil {
-		return users.User{}, err
-	}
-	if !u.IsActive {
-		return users.User{}, Errorf(CodeUnauthorized, msgUserDeactivated)
-	}
-	return u, nil
-}
-
-// loadAdmin is loadActor for operations of administrators: anyone else is refused.
-func loadAdmin(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := loadActor(r, actor)
-	if err == nil && !u.Role.IsAdmin() {
-		return users.User{}, errMustBeAdmin()
-	}
-	return u, err
 }
 
 // GetEventsParams are the parameters of GET /events.

@@ -35,7 +35,13 @@ type SendMessageParams struct {
 	ReadBySender *bool
 	// Client names the sending client (the client parameter or the User-Agent's first word).
 	Client string
+	// QueueID and LocalID are the sender's event queue and its local echo id: that queue's
+	// message event carries LocalID back as local_message_id.
+	QueueID, LocalID string
 }
+
+// MaxLocalIDLength bounds SendMessageParams.LocalID.
+const MaxLocalIDLength = 100
 
 // SendMessageResult is the id of the new message.
 type SendMessageResult struct {
@@ -83,6 +89,9 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	if err != nil {
 		return SendMessageResult{}, badRequest("%s", err.Error())
 	}
+	if len(p.LocalID) > MaxLocalIDLength {
+		return SendMessageResult{}, badRequest("local_id is too long (limit: %d characters)", MaxLocalIDLength)
+	}
 	if len(p.UserIDs)+len(p.Emails) > MaxDirectRecipients {
 		return SendMessageResult{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
 	}
@@ -125,8 +134,12 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 			recipients = append(recipients, me.ID)
 		}
 		read := func(id users.ID) bool { return id == me.ID && readBySender }
+		first := len(ev.list)
 		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
 			return err
+		}
+		if p.QueueID != "" && p.LocalID != "" {
+			markLocalEcho(ev.list[first:], me.ID, p.QueueID, p.LocalID)
 		}
 		// Sending counts as activity (partial_subscribers).
 		if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
@@ -141,18 +154,36 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	return res, nil
 }
 
+// markLocalEcho tags the sender's message event with the queue and local id of its local echo.
+func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
+	for i, p := range list {
+		e, ok := p.payload.(MessageEvent)
+		if !ok || !slices.Contains(p.recipients, int64(sender)) {
+			continue
+		}
+		e.senderQueue, e.localID = queueID, localID
+		list[i].payload = e
+	}
+}
+
 // deliverMessage renders m's content and stores m with one row per recipient, flagged read
-// where read says so and with the mentions of its content for everyone but the sender, and queues the message
-// events (and, for a channel's first message, the stream update of first_message_id). It is
-// the one path every message takes, whoever sends it. m.ID is set on return.
+// where read says so and for those who muted the sender, and with the mentions of its content
+// for everyone but the sender, and queues the message events (and, for a channel's first
+// message, the stream update of first_message_id). It is the one path every message takes,
+// whoever sends it. m.ID is set on return.
 func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
 	m.Rendered, mentions = w.renderMessage(m.Content, w.user(m.SenderID))
 	rows := make([]messages.UserMessage, 0, len(recipients))
 	w.preloadUsers(recipients)
+	// Those who muted the sender get the message already read (and are never notified of it).
+	mutedBy, err := tx.MutedUsers().MutedBy(m.SenderID)
+	if err != nil {
+		return err
+	}
 	for _, id := range recipients {
 		var f messages.Flags
-		if read(id) {
+		if read(id) || slices.Contains(mutedBy, id) {
 			f |= messages.FlagRead
 		}
 		if id != m.SenderID {
@@ -164,7 +195,6 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
 	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
-	var err error
 	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {
 		return err
 	}
@@ -343,56 +373,4 @@ func (w *world) userByEmail(email string) (users.User, bool) {
 	w.must(err)
 	w.known[u.ID] = u
 	return u, true
-}
-
-// historyChannels lists the channels whose whole history u may read: content access and a
-// history that is public (to subscribers).
-func (w *world) historyChannels(u users.User) []channels.ID {
-	var out []channels.ID
-	for _, c := range w.channels {
-		if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, u) {
-			out = append(out, c.ID)
-		}
-	}
-	return out
-}
-
-// canRead reports whether u may read m: a row for it, or a channel whose history u may read.
-func (w *world) canRead(u users.User, m messages.Message, received bool) bool {
-	if received {
-		return true
-	}
-	if m.IsDirect() {
-		return false
-	}
-	c, ok := w.channel(m.ChannelID)
-	return ok && (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, u)
-}
-
-// errMessageNotFound maps a storage miss to the API's error.
-func errMessageNotFound(err error) error {
-	if errors.Is(err, storage.ErrNotFound) {
-		return errInvalidMessage
-	}
-	return err
-}
-
-// readableMessage loads the message id and u's row of it (nil when u did not receive it) if u
-// may read it; an unknown message and one u may not read give the same error.
-func (w *world) readableMessage(mr storage.MessageReader, u users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
-	m, err := mr.Get(id)
-	if err != nil {
-		return messages.Message{}, nil, errMessageNotFound(err)
-	}
-	rows, err := mr.UserRows(u.ID, []messages.ID{m.ID})
-	if err != nil {
-		return messages.Message{}, nil, err
-	}
-	if !w.canRead(u, m, len(rows) == 1) {
-		return messages.Message{}, nil, errInvalidMessage
-	}
-	if len(rows) == 1 {
-		return m, &rows[0], nil
-	}
-	return m, nil, nil
 }

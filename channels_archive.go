@@ -1,0 +1,41 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+)
+
+// ArchiveStreamParams are the parameters of DELETE /streams/{stream_id}.
+type ArchiveStreamParams struct{ StreamID channels.ID }
+
+// ArchiveStreamResult is the (empty) response.
+type ArchiveStreamResult struct{}
+
+// ArchiveStream archives a channel: it stays readable and its subscriptions can still be
+// changed, but it leaves the default channels and no longer appears in most lists. Users who
+// could see it receive stream delete with for_archiving true.
+func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStreamParams) (ArchiveStreamResult, error) {
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		_, w, c, err := s.loadAdministeredChannel(tx, actor, p.StreamID)
+		if err != nil {
+			return err
+		}
+		if c.IsArchived {
+			return badRequest("Channel is already deactivated")
+		}
+		wasDefault := c.IsDefault
+		c.IsArchived, c.IsDefault = true, false
+		if err := tx.Channels().Update(c); err != nil {
+			return err
+		}
+		w.setChannel(c)
+		ev.add("stream", newArchiveEvent(c, w.channelRecord(c), true), w.watchers(c, nil))
+		if wasDefault {
+			ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+		}
+		return nil
+	})
+	return ArchiveStreamResult{}, err
+}

@@ -1,0 +1,74 @@
+package chat
+
+import (
+	"context"
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+)
+
+// DefaultStreamParams are the parameters of POST and DELETE /default_streams.
+type DefaultStreamParams struct{ StreamID channels.ID }
+
+// DefaultStreamResult is the (empty) response.
+type DefaultStreamResult struct{}
+
+// AddDefaultStream makes a public channel a default channel (administrators only).
+func (s *Service) AddDefaultStream(ctx context.Context, actor Actor, p DefaultStreamParams) (DefaultStreamResult, error) {
+	return DefaultStreamResult{}, s.setDefault(ctx, actor, p.StreamID, true)
+}
+
+// RemoveDefaultStream removes a channel from the default channels (administrators only).
+func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p DefaultStreamParams) (DefaultStreamResult, error) {
+	return DefaultStreamResult{}, s.setDefault(ctx, actor, p.StreamID, false)
+}
+
+func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, on bool) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := loadAdmin(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		w, err := loadWorldWrite(tx, s.now())
+		if err != nil {
+			return err
+		}
+		c, err := channelRef(w, me, id)
+		if err != nil {
+			return err
+		}
+		if on && c.InviteOnly {
+			return badRequest("Private channels cannot be made default.")
+		}
+		if on && c.IsArchived {
+			return badRequest("Archived channels cannot be made default.")
+		}
+		if c.IsDefault == on {
+			return nil
+		}
+		c.IsDefault = on
+		if err := tx.Channels().Update(c); err != nil {
+			return err
+		}
+		w.setChannel(c)
+		ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+		return nil
+	})
+}
+
+// defaultStreamIDs lists the default channels, ascending.
+func (w *world) defaultStreamIDs() []channels.ID {
+	ids := []channels.ID{}
+	for _, c := range w.channels {
+		if c.IsDefault && !c.IsArchived {
+			ids = append(ids, c.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func defaultStreamsEvent(w *world) DefaultStreamsEvent {
+	return DefaultStreamsEvent{Type: "default_streams", DefaultStreams: w.defaultStreamIDs()}
+}
