@@ -124,6 +124,13 @@ func seedNarrowWorld(t *testing.T, f *fixture) narrowWorld {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	for _, r := range []struct {
+		who, msg string
+	}{{"admin", "lunch"}, {"member", "group"}, {"owner", "group"}} {
+		if _, err := f.svc.AddReaction(ctx, f.actor(r.who), chat.AddReactionParams{MessageID: w.m[r.msg], EmojiName: "smile"}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, ut := range []chat.UpdateUserTopicParams{
 		{StreamID: w.verona, Topic: "lunch", VisibilityPolicy: topics.PolicyFollowed},
 		{StreamID: w.denmark, Topic: "pics", VisibilityPolicy: topics.PolicyMuted},
@@ -245,8 +252,9 @@ func narrowCases() []narrowCase {
 		{"has:attachment", "member", fixed(term("has", "attachment")), []string{"file", "image"}},
 		{"has:image", "member", fixed(term("has", "image")), []string{"image"}},
 		{"not has:link", "member", fixed(not("has", "link")), visibleExcept("lunch", "file")},
-		{"has:reaction without reactions", "member", fixed(term("has", "reaction")), []string{}},
-		{"not has:reaction", "member", fixed(not("has", "reaction")), visible},
+		{"has:reaction", "member", fixed(term("has", "reaction")), []string{"lunch", "group"}},
+		{"not has:reaction", "member", fixed(not("has", "reaction")), visibleExcept("lunch", "group")},
+		{"has:reaction with search", "member", fixed(term("has", "reaction"), term("search", "fox")), []string{"group"}},
 		{"search, stemmed", "member", fixed(term("search", "CAKE")), []string{"lunch", "dm"}},
 		{"search an edited message's new words", "member", fixed(term("search", "walking")), []string{"resolved"}},
 		{"search an edited message's old words", "member", fixed(term("search", "running")), []string{}},

@@ -121,6 +121,7 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		w.groupByNm[g.Name] = g.ID
 		w.groupName[g.ID] = g.Name
 	}
+	w.realm.ApplyDefaultGroups(func(name string) users.GroupID { return w.groupByNm[name] })
 	w.m = users.NewMembershipFunc(groups, func(id users.ID) bool { return w.user(id).IsActive })
 	for i, c := range chs {
 		w.byName[channels.NormalizeName(c.Name)] = i
