@@ -14,7 +14,7 @@ import (
 func TestImportDirection(t *testing.T) {
 	t.Parallel()
 	const module = "github.com/teamchat/chat"
-	leaves := []string{"users", "realms", "drafts", "linkifiers", "channels", "messages", "topics"}
+	leaves := []string{"users", "realms", "drafts", "linkifiers", "channels", "messages", "topics", "emoji"}
 	allowed := map[string][]string{
 		"users":               {},
 		"realms":              {"users"},
@@ -23,6 +23,7 @@ func TestImportDirection(t *testing.T) {
 		"channels":            {"users"},
 		"messages":            {"users", "channels"},
 		"topics":              {"users", "channels"},
+		"emoji":               {"users"},
 		"queue":               {},
 		"ratelimit":           {},
 		"markdown":            {},

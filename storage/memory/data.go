@@ -3,7 +3,9 @@ package memory
 import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -58,6 +60,8 @@ type data struct {
 	subCounts map[channels.ID]int
 
 	msgs       messageData
+	emoji      map[emoji.ID]emoji.Custom
+	emojiSeq   emoji.ID
 	userTopics map[userTopicKey]topics.UserTopic
 	folders    map[channels.FolderID]channels.Folder
 	folderSeq  channels.FolderID
@@ -73,8 +77,10 @@ type data struct {
 	presence    map[users.ID]users.Presence
 	presenceSeq int64
 
-	statuses map[users.ID]users.Status
-	mutes    map[muteKey]users.MutedUser
+	scheduled    map[messages.ScheduledID]messages.Scheduled // made on first write
+	scheduledSeq messages.ScheduledID
+	statuses     map[users.ID]users.Status
+	mutes        map[muteKey]users.MutedUser
 }
 
 func newData() *data {
@@ -87,6 +93,7 @@ func newData() *data {
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},
 		msgs:        newMessageData(),
+		emoji:       map[emoji.ID]emoji.Custom{},
 		userTopics:  map[userTopicKey]topics.UserTopic{},
 
 		drafts:       map[drafts.ID]drafts.Draft{},
