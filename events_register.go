@@ -83,6 +83,7 @@ type RegisterQueueResult struct {
 	*CustomProfileFieldsState
 	*AlertWordsState
 	*PresenceState
+	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
 }
