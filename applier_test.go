@@ -29,6 +29,7 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		if _, ok := state["custom_profile_fields"]; ok {
 			state["custom_profile_fields"] = ev["fields"]
 		}
+		dropRemovedProfileData(state, ev)
 	case "stream":
 		applyStream(t, state, ev)
 	case "subscription":

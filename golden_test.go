@@ -110,6 +110,7 @@ var goldenEvents = []struct {
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
 	{"user_status", "owner", chat.ClientCapabilities{}, goldenUserStatus},
 	{"muted_users", "member", chat.ClientCapabilities{}, goldenMutedUsers},
+	{"channel_folder-reorder", "member", chat.ClientCapabilities{}, goldenChannelFolderReorder},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
 	{"realm-update", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		ctx := context.Background()
