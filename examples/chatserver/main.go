@@ -102,7 +102,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    1 << 20, // above httpapi.DefaultMaxQueryBytes, which answers long URLs in JSON
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
