@@ -38,6 +38,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyChannelFolder(t, state, ev)
 	case "drafts":
 		applyDrafts(t, state, ev)
+	case "scheduled_messages", "reminders":
+		applyScheduled(t, state, ev)
 	case "saved_snippets":
 		applySavedSnippets(t, state, ev)
 	case "navigation_view":

@@ -82,7 +82,11 @@
 //	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
 //	uploads   files, images and avatars
-//	scheduled scheduled messages and reminders
+//	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
+//	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
+//	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:
+//	          DeliverScheduledMessages, StartScheduler, register's scheduled_messages and
+//	          reminders (scheduled_deliver.go)
 //
 // # Test files
 //

@@ -31,6 +31,7 @@ var goldenEvents = []struct {
 		mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person"})
 	}},
 	{"drafts", "member", chat.ClientCapabilities{}, goldenDrafts},
+	{"scheduled_messages-reminders", "member", chat.ClientCapabilities{}, goldenScheduled},
 	{"saved_snippets-navigation_view", "member", chat.ClientCapabilities{}, goldenSnippetsAndViews},
 	{"realm_linkifiers-realm_playgrounds", "member", chat.ClientCapabilities{LinkifierURLTemplate: true}, goldenLinkifiers},
 	{"message-update_message_flags", "member", chat.ClientCapabilities{}, goldenDirectMessageAndFlags},

@@ -101,6 +101,12 @@ type Options struct {
 	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
 	// read with Now) get their stop (default 1s).
 	TypingExpiryInterval time.Duration
+
+	// SchedulerInterval is how often the background scheduler (StartScheduler) looks for due
+	// scheduled messages (default 1s); SchedulerBatchSize how many it sends per transaction
+	// (default 100).
+	SchedulerInterval  time.Duration
+	SchedulerBatchSize int
 }
 
 // Service is the chat engine. It is safe for concurrent use.
@@ -146,6 +152,12 @@ type Service struct {
 	generation int64
 
 	closeOnce sync.Once
+
+	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
+	// wait for it (scheduled_deliver.go).
+	schedOnce sync.Once
+	schedStop context.CancelFunc
+	schedDone chan struct{}
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process
@@ -235,6 +247,7 @@ func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.typingStop)
 		<-s.typingDone
+		s.stopScheduler()
 		s.writeMu.Lock()
 		defer s.writeMu.Unlock()
 		s.closed = true
