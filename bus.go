@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -115,12 +116,11 @@ type busLocal struct {
 	LocalID string `json:"i"`
 }
 
-// busNarrow is what matchesQueueNarrow reads of a message.
+// busNarrow is what matchesQueueNarrow reads of a message: the message and the recipients'
+// flags.
 type busNarrow struct {
-	Type    string `json:"type"`
-	Channel string `json:"channel,omitempty"`
-	Sender  string `json:"sender"`
-	Topic   string `json:"topic,omitempty"`
+	Message messages.Message `json:"m"`
+	Flags   messages.Flags   `json:"f"`
 }
 
 // busProfiles are the register options a clientAdapter may depend on, besides the narrow:
@@ -199,8 +199,7 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 			e.Payload = raw
 		}
 		if me, ok := p.payload.(MessageEvent); ok {
-			channel, _ := me.Message.DisplayRecipient.(string)
-			e.Narrow = &busNarrow{Type: me.Message.Type, Channel: channel, Sender: me.Message.SenderEmail, Topic: me.topic}
+			e.Narrow = &busNarrow{Message: me.msg, Flags: me.flagBits}
 			if me.senderQueue != "" {
 				e.Local = &busLocal{Queue: me.senderQueue, LocalID: me.localID}
 			}
@@ -222,8 +221,7 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if o.cut != nil && b.id <= o.cut.after {
 		return nil, false
 	}
-	if n := b.ev.Narrow; n != nil && len(o.narrow) > 0 &&
-		!matchesQueueNarrow(o.narrow, MessageRecord{Type: n.Type, DisplayRecipient: n.Channel, SenderEmail: n.Sender}, n.Topic) {
+	if n := b.ev.Narrow; n != nil && !matchesQueueNarrow(o.terms, n.Message, n.Flags) {
 		return nil, false
 	}
 	if b.ev.Gate != "" && o.capabilities.has(b.ev.Gate) != b.ev.Declared {

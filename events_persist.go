@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -49,6 +50,7 @@ type savedQueueOptions struct {
 	ClientGravatar   bool               `json:"client_gravatar"`
 	AllPublicStreams bool               `json:"all_public_streams"`
 	Narrow           [][]string         `json:"narrow"`
+	Terms            []messages.Term    `json:"narrow_terms,omitempty"`
 	Capabilities     ClientCapabilities `json:"client_capabilities"`
 }
 
@@ -59,12 +61,12 @@ type savedEvent struct {
 }
 
 func (o queueOptions) saved() savedQueueOptions {
-	return savedQueueOptions{o.applyMarkdown, o.clientGravatar, o.allPublicStreams, o.narrow, o.capabilities}
+	return savedQueueOptions{o.applyMarkdown, o.clientGravatar, o.allPublicStreams, o.narrow, o.terms, o.capabilities}
 }
 
 func (o savedQueueOptions) options() queueOptions {
 	return queueOptions{applyMarkdown: o.ApplyMarkdown, clientGravatar: o.ClientGravatar,
-		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow, capabilities: o.Capabilities}
+		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow, terms: o.Terms, capabilities: o.Capabilities}
 }
 
 // encodeQueue serialises a queue's state; busPos is the last bus message delivered.
