@@ -86,6 +86,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*OrganizationState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.
