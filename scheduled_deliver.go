@@ -19,7 +19,7 @@ const ScheduledMessageLateCutoff = 10 * time.Minute
 // Defaults of the scheduler.
 const (
 	defaultSchedulerInterval  = time.Second
-	defaultSchedulerBatchSize = 100
+	defaultSchedulerBatchSize = 500
 )
 
 // DeliverScheduledMessagesParams are the parameters of DeliverScheduledMessages (none).

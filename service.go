@@ -101,7 +101,8 @@ type Options struct {
 
 	// SchedulerInterval is how often the background scheduler (StartScheduler) looks for due
 	// scheduled messages (default 1s); SchedulerBatchSize how many it sends per transaction
-	// (default 100).
+	// (default 500: 10,000 messages due at once go out in 20 transactions, each holding this
+	// process's writers back for its duration).
 	SchedulerInterval  time.Duration
 	SchedulerBatchSize int
 }
