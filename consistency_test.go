@@ -62,6 +62,8 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
+	cases = append(cases, profileAndFolderConsistencyCases()...)
+	cases = append(cases, selfDeactivationConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })
 	t.Run("MessageEdits", func(t *testing.T) { testMessageEdits(t, open) })
 	t.Run("Reactions", func(t *testing.T) { testReactions(t, open) })
+	t.Run("Search", func(t *testing.T) { testSearch(t, open) })
 	t.Run("Emoji", func(t *testing.T) { testEmoji(t, open) })
 	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
 	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })
@@ -42,6 +43,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ScheduledMessages", func(t *testing.T) { testScheduledMessages(t, open) })
 	t.Run("UserStatuses", func(t *testing.T) { testUserStatuses(t, open) })
 	t.Run("MutedUsers", func(t *testing.T) { testMutedUsers(t, open) })
+	t.Run("ProfileFieldChanges", func(t *testing.T) { testProfileFieldChanges(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.
