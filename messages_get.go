@@ -268,7 +268,7 @@ func (w *world) resolveNarrow(me users.User, narrow []NarrowTerm) ([]messages.Te
 				return nil, errBadNarrow("invalid operand")
 			}
 			if op == messages.OpTopic {
-				clean, err := topics.Clean(s, w.realm.EmptyTopicDisplayName)
+				clean, err := topics.CleanOperand(s, w.realm.EmptyTopicDisplayName)
 				if err != nil {
 					return nil, errBadNarrow("invalid operand")
 				}
