@@ -1,8 +1,8 @@
 package chat
 
 import (
-	"crypto/rand"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
