@@ -89,7 +89,8 @@
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,
 //	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
-//	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
+//	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
+//	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	uploads   files, images and avatars
 //	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
 //	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,

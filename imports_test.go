@@ -27,6 +27,7 @@ func TestImportDirection(t *testing.T) {
 		"queue":               {},
 		"ratelimit":           {},
 		"markdown":            {},
+		"mail":                {},
 		"storage":             leaves,
 		"storage/memory":      append([]string{"storage"}, leaves...),
 		"storage/storagetest": append([]string{"storage"}, leaves...),
@@ -39,8 +40,9 @@ func TestImportDirection(t *testing.T) {
 		"seeds":             append([]string{"."}, leaves...),
 		// chattest is the httptest of the engine: like the examples it assembles a Service, a
 		// store and the HTTP API, for test suites.
-		"chattest":        append([]string{".", "httpapi", "seeds", "storage", "storage/memory"}, leaves...),
-		"internal/pgtest": {},
+		"chattest":          append([]string{".", "httpapi", "seeds", "storage", "storage/memory"}, leaves...),
+		"internal/pgtest":   {},
+		"internal/smtptest": {},
 		// ops satisfies httpapi.RequestObserver structurally: it never imports httpapi.
 		"ops": {".", "storage"},
 	}
@@ -52,7 +54,7 @@ func TestImportDirection(t *testing.T) {
 	for _, d := range dirs {
 		pkgs = append(pkgs, strings.TrimSuffix(d, "/"))
 	}
-	pkgs = append(pkgs, ".", "storage/memory", "storage/storagetest", "eventbus/pgbus", "internal/benchorg", "internal/pgtest", "storage/sqlstore")
+	pkgs = append(pkgs, ".", "storage/memory", "storage/storagetest", "eventbus/pgbus", "internal/benchorg", "internal/pgtest", "internal/smtptest", "storage/sqlstore")
 	for _, rel := range pkgs {
 		if strings.HasPrefix(rel, "examples") || strings.HasPrefix(rel, ".") && rel != "." {
 			continue

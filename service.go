@@ -99,6 +99,8 @@ type Options struct {
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+	// Mailer delivers the server's emails (email invitations); nil logs and drops them.
+	Mailer Mailer
 	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
 	// read with Now) get their stop (default 1s).
 	TypingExpiryInterval time.Duration

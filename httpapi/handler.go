@@ -129,6 +129,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	path := cleanPath(r.URL.Path)
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
 	if !ok {
+		if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
+			h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
+			return "/join/{key}/"
+		}
 		writeNotFound(w)
 		return unmatchedRoute
 	}

@@ -160,6 +160,9 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "streams/{stream_id}/delete_topic", authRequired, h.deleteTopic},
 		{http.MethodPost, "invites/multiuse", authRequired, h.createInviteLink},
 		{http.MethodGet, "invites", authRequired, h.getInvites},
+		{http.MethodPost, "invites", authRequired, h.sendInvites},
+		{http.MethodDelete, "invites/{invite_id}", authRequired, h.revokeEmailInvite},
+		{http.MethodPost, "invites/{invite_id}/resend", authRequired, h.resendEmailInvite},
 		{http.MethodDelete, "invites/multiuse/{invite_id}", authRequired, h.revokeInviteLink},
 	}
 }

@@ -54,6 +54,7 @@ type serveCmd struct {
 	AddressFile       string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	loadFlags         `embed:""`
 	opsFlags          `embed:""`
+	mailFlags         `embed:""`
 }
 
 func main() {
@@ -141,6 +142,9 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	if !c.RateLimits {
 		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
+	}
+	if opts.Mailer, err = c.mailer(c.Dev, realmURL, logger); err != nil {
+		return err
 	}
 	if c.JWTKeyFile != "" {
 		key, err := os.ReadFile(c.JWTKeyFile)
