@@ -81,6 +81,7 @@ type data struct {
 	scheduledSeq messages.ScheduledID
 	statuses     map[users.ID]users.Status
 	mutes        map[muteKey]users.MutedUser
+	botConfigs   map[users.ID]users.BotConfig
 }
 
 func newData() *data {
@@ -122,6 +123,8 @@ func newData() *data {
 
 		statuses: map[users.ID]users.Status{},
 		mutes:    map[muteKey]users.MutedUser{},
+
+		botConfigs: map[users.ID]users.BotConfig{},
 	}
 }
 
