@@ -295,7 +295,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	if err := svc.DeactivateUser(ctx, chat.Actor{UserID: m.ids["owner"]}, chat.DeactivateUserParams{UserID: m.ids["deactivated"]}); err != nil {
 		t.Fatal(err)
 	}
-	m.srv = httptest.NewServer(New(svc, Options{}))
+	m.srv = httptest.NewServer(RecordForOpenAPI(New(svc, Options{})))
 	t.Cleanup(func() { m.srv.Close(); svc.Close(); store.Close() })
 	return m
 }
