@@ -60,7 +60,9 @@
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
 //	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
-//	          (users_muted.go); user records (users_record.go) and events (users_events.go)
+//	          (users_muted.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
+//	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken (users_devices.go);
+//	          user records (users_record.go) and events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
 //	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
 //	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go)

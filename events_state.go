@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -114,8 +113,6 @@ type RealmState struct {
 	SettingsSendDigestEmails              bool                        `json:"settings_send_digest_emails"`
 	ZulipPlanIsNotLimited                 bool                        `json:"zulip_plan_is_not_limited"`
 	UpgradeTextForWideOrganizationLogo    string                      `json:"upgrade_text_for_wide_organization_logo"`
-	MaxChannelFolderNameLength            int                         `json:"max_channel_folder_name_length"`
-	MaxChannelFolderDescriptionLength     int                         `json:"max_channel_folder_description_length"`
 
 	// Settings are the table-described settings (written among the response's keys).
 	Settings RealmSettingsState `json:"-"`
@@ -322,8 +319,6 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerMinDeactivatedRealmDeletionDays: MinDeactivatedRealmDeletionDays,
 		ZulipPlanIsNotLimited:                 true,
 		UpgradeTextForWideOrganizationLogo:    upgradeText,
-		MaxChannelFolderNameLength:            channels.MaxFolderNameLength,
-		MaxChannelFolderDescriptionLength:     channels.MaxFolderDescriptionLength,
 		Settings:                              realmSettingsState(realm),
 	}
 }

@@ -42,6 +42,7 @@ type ReadTx interface {
 	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
+	Devices() DeviceReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -68,4 +69,5 @@ type Tx interface {
 	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
+	Devices() DeviceWriter
 }

@@ -81,6 +81,9 @@ type data struct {
 	scheduledSeq messages.ScheduledID
 	statuses     map[users.ID]users.Status
 	mutes        map[muteKey]users.MutedUser
+
+	devices   map[int64]storage.Device // by id; nil until the first device
+	deviceSeq int64
 }
 
 func newData() *data {
