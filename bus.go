@@ -104,6 +104,10 @@ type busEvent struct {
 	Narrow     *busNarrow        `json:"n,omitempty"`
 	// Local is the local echo of a message event: the queue that gets local_message_id.
 	Local *busLocal `json:"l,omitempty"`
+	// Gate, for a gated event, is the capability a queue must have declared (Declared) or
+	// not.
+	Gate     string `json:"g,omitempty"`
+	Declared bool   `json:"d,omitempty"`
 }
 
 // busLocal is a message event's sender queue and local id (MessageEvent.localID).
@@ -152,6 +156,10 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 	m := busMessage{Events: make([]busEvent, len(list)), End: end}
 	for i, p := range list {
 		e := busEvent{To: p.recipients, Type: p.typ}
+		if g, ok := p.payload.(gated); ok {
+			e.Gate, e.Declared = g.capability, g.declared
+			p.payload = g.payload
+		}
 		if pc, ok := p.payload.(presenceChange); ok {
 			legacy, err := json.Marshal(pc.legacy)
 			if err != nil {
@@ -214,6 +222,9 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 		return nil, false
 	}
 	if n := b.ev.Narrow; n != nil && !matchesQueueNarrow(o.terms, n.Message, n.Flags) {
+		return nil, false
+	}
+	if b.ev.Gate != "" && o.capabilities.has(b.ev.Gate) != b.ev.Declared {
 		return nil, false
 	}
 	if b.ev.ByPresence && len(b.ev.Forms) == 2 {

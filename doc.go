@@ -80,7 +80,9 @@
 //	messages  SendMessage (messages_send.go); GetMessages, GetMessage (messages_get.go);
 //	          narrows and search, in GET /messages and register (messages_narrow.go);
 //	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
-//	          UpdateMessageFlags (messages_flags.go); who may read a message
+//	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
+//	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
+//	          expiry of typing (messages_typing.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,

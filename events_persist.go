@@ -196,9 +196,34 @@ func adaptForQueue(queueID string, data any, _ string, payload any) (any, bool) 
 	if b, ok := payload.(busPayload); ok {
 		return b.forQueue(o)
 	}
+	if g, ok := payload.(gated); ok {
+		if o.capabilities.has(g.capability) != g.declared {
+			return nil, false
+		}
+		payload = g.payload
+	}
 	a, ok := payload.(clientAdapter)
 	if !ok {
 		return payload, true
 	}
 	return a.forClient(o)
+}
+
+// gated is an event only the clients that declared a capability (declared) or did not
+// declare it (!declared) receive: channel typing notifications, the two forms of realm_emoji.
+type gated struct {
+	payload    any
+	capability string
+	declared   bool
+}
+
+// has reports whether the client declared the named capability (those that gate events).
+func (c ClientCapabilities) has(name string) bool {
+	switch name {
+	case "stream_typing_notifications":
+		return c.StreamTypingNotifications
+	case "individual_emoji_changes":
+		return c.IndividualEmojiChanges
+	}
+	return false
 }

@@ -106,6 +106,7 @@ var goldenEvents = []struct {
 	}},
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
 	{"reaction", "member", chat.ClientCapabilities{}, goldenReactions},
+	{"typing-typing_edit_message", "member", chat.ClientCapabilities{StreamTypingNotifications: true}, goldenTyping},
 	{"presence-legacy", "admin", chat.ClientCapabilities{}, goldenPresence},
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
 	{"user_status", "owner", chat.ClientCapabilities{}, goldenUserStatus},

@@ -151,6 +151,8 @@ func (h *Handler) table() []route {
 		{http.MethodPatch, "messages/{message_id}", authRequired, h.updateMessage},
 		{http.MethodPost, "messages/{message_id}/reactions", authRequired, h.addReaction},
 		{http.MethodDelete, "messages/{message_id}/reactions", authRequired, h.removeReaction},
+		{http.MethodPost, "messages/{message_id}/typing", authRequired, h.setTypingStatusForMessageEdit},
+		{http.MethodPost, "typing", authRequired, h.setTypingStatus},
 		{http.MethodGet, "users/me/{stream_id}/topics", authRequired, h.getStreamTopics},
 		{http.MethodPost, "user_topics", authRequired, h.updateUserTopic},
 		{http.MethodPatch, "users/me/subscriptions/muted_topics", authRequired, h.muteTopic},

@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/teamchat/chat/internal/pgtest"
+	"github.com/teamchat/chat/seeds"
 )
 
 // clusterSchema creates a fresh schema in the test database and returns a connection string
@@ -146,7 +148,7 @@ func call(t testing.TB, n *node, method, path, as string, form url.Values) (int,
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	if as != "" {
-		req.SetBasicAuth(as, devAPIKey(as, "devpassword"))
+		req.SetBasicAuth(as, seeds.DevAPIKey(as, "devpassword"))
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/httpapi"
 	"github.com/teamchat/chat/ratelimit"
+	"github.com/teamchat/chat/seeds"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/storage/sqlstore"
@@ -92,11 +93,10 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	o := c.opsFlags.newOps()
 	api := &swappable{}
-	mux := http.NewServeMux()
-	mux.Handle("/", api)
-	o.probes(mux, c.Metrics)
+	probes := http.NewServeMux()
+	o.probes(probes, c.Metrics)
 	srv := &http.Server{
-		Handler:           mux,
+		Handler:           probesThenAPI(probes, api),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
@@ -222,20 +222,23 @@ func (c *orgFlags) provision(ctx context.Context, svc *chat.Service, realmURL st
 	if err != nil {
 		return err
 	}
-	return seed.apply(ctx, svc, realmURL)
+	if _, err := seed.Apply(ctx, svc, realmURL); err != nil && !errors.Is(err, chat.ErrOrganizationExists) {
+		return err
+	}
+	return nil
 }
 
 // seed is the organization --dev or --seed describe (an empty one without either).
-func (c *orgFlags) seed() (*Seed, error) {
+func (c *orgFlags) seed() (*seeds.Seed, error) {
 	switch {
 	case c.Dev && c.Seed != "":
 		return nil, errors.New("--dev and --seed exclude each other")
 	case c.Dev:
-		return devSeed(c.DevPassword), nil
+		return seeds.Dev(c.DevPassword), nil
 	case c.Seed != "":
-		return loadSeed(c.Seed)
+		return seeds.Load(c.Seed)
 	}
-	return &Seed{Organization: SeedOrganization{Name: "Chat"}}, nil
+	return &seeds.Seed{Organization: seeds.Organization{Name: "Chat"}}, nil
 }
 
 // reportAddress writes addr to --address-file (into a temporary file beside it, renamed into
@@ -268,4 +271,18 @@ func writeFileAtomically(path, content string) error {
 		return err
 	}
 	return nil
+}
+
+// probesThenAPI serves a request with probes when one of its patterns matches, and with api
+// otherwise, the path untouched: a ServeMux in front of the API would answer a path it does
+// not consider clean ("//api/v1/register", which zulip-js requests when the site ends in "/")
+// with a redirect, which clients do not follow for a POST.
+func probesThenAPI(probes *http.ServeMux, api http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := probes.Handler(r); pattern != "" {
+			probes.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
 }
