@@ -64,6 +64,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyPresence(t, state, ev)
 	case "user_status":
 		applyUserStatus(state, ev)
+	case "realm_bot":
+		applyRealmBot(t, state, ev)
 	case "muted_users":
 		if _, ok := state["muted_users"]; ok {
 			state["muted_users"] = ev["muted_users"]

@@ -65,6 +65,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, peopleConsistencyCases()...)
 	cases = append(cases, profileAndFolderConsistencyCases()...)
 	cases = append(cases, selfDeactivationConsistencyCases()...)
+	cases = append(cases, botsConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }

@@ -54,8 +54,10 @@
 //	          (realm_profile_fields.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
-//	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go); UpdateSettings, ConfirmEmailChange
-//	          (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
+//	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);
+//	          GetBots and register's realm_bots (users_bots_admin.go); UpdateBot,
+//	          RegenerateBotAPIKey, DeactivateBot (users_bots_update.go); UpdateSettings,
+//	          ConfirmEmailChange (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
 //	          (users_alertwords.go); UpdatePresence, GetRealmPresence, GetUserPresence
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,

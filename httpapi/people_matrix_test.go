@@ -18,6 +18,11 @@ func peopleMatrixRows() []matrixRow {
 		{method: "PATCH", path: "realm/profile_fields/1", setup: phoneField, params: map[string]string{"name": "Mobile"}, want: only("owner", "admin")},
 		{method: "DELETE", path: "realm/profile_fields/1", setup: phoneField, want: only("owner", "admin")},
 		{method: "PATCH", path: "channel_folders", params: map[string]string{"order": "[]"}, want: only("owner", "admin")},
+		// The matrix bot belongs to the member.
+		{method: "GET", path: "bots", want: authenticated()},
+		{method: "PATCH", path: "bots/{bot}", params: map[string]string{"full_name": "Renamed Bot"}, want: only("owner", "admin", "member")},
+		{method: "POST", path: "bots/{bot}/api_key/regenerate", want: only("owner", "admin", "member")},
+		{method: "DELETE", path: "bots/{bot}", want: only("owner", "admin", "member")},
 	}
 }
 

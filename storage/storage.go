@@ -43,6 +43,7 @@ type ReadTx interface {
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
 	Devices() DeviceReader
+	BotConfigs() BotConfigReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -70,4 +71,5 @@ type Tx interface {
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
 	Devices() DeviceWriter
+	BotConfigs() BotConfigWriter
 }

@@ -82,8 +82,9 @@ type data struct {
 	statuses     map[users.ID]users.Status
 	mutes        map[muteKey]users.MutedUser
 
-	devices   map[int64]storage.Device // by id; nil until the first device
-	deviceSeq int64
+	devices    map[int64]storage.Device // by id; nil until the first device
+	deviceSeq  int64
+	botConfigs map[users.ID]users.BotConfig
 }
 
 func newData() *data {
@@ -125,6 +126,8 @@ func newData() *data {
 
 		statuses: map[users.ID]users.Status{},
 		mutes:    map[muteKey]users.MutedUser{},
+
+		botConfigs: map[users.ID]users.BotConfig{},
 	}
 }
 

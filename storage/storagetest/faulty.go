@@ -456,3 +456,19 @@ func (w faultyMutes) Remove(user, muted users.ID) error {
 	}
 	return w.MutedUserWriter.Remove(user, muted)
 }
+
+func (t faultyTx) BotConfigs() storage.BotConfigWriter {
+	return faultyBots{t.Tx.BotConfigs(), t.f}
+}
+
+type faultyBots struct {
+	storage.BotConfigWriter
+	f *Faulty
+}
+
+func (w faultyBots) Put(c users.BotConfig) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.BotConfigWriter.Put(c)
+}
