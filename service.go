@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -159,6 +160,9 @@ type Service struct {
 
 	closeOnce sync.Once
 
+	// callKey signs the BigBlueButton call links this process gives out (realm_calls.go).
+	callKey []byte
+
 	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
 	// wait for it (scheduled_deliver.go).
 	schedOnce sync.Once
@@ -225,6 +229,8 @@ func New(opts Options) (*Service, error) {
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus
+	s.callKey = make([]byte, 32)
+	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
