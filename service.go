@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -98,6 +99,11 @@ type Options struct {
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+	// MarkReadBatchSize is how many messages MarkAllAsRead marks per transaction (default
+	// DefaultMarkReadBatchSize); MarkReadBudget how long it runs before answering
+	// complete=false (default DefaultMarkReadBudget, measured with Now).
+	MarkReadBatchSize int
+	MarkReadBudget    time.Duration
 	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
 	// read with Now) get their stop (default 1s).
 	TypingExpiryInterval time.Duration
@@ -153,6 +159,9 @@ type Service struct {
 	generation int64
 
 	closeOnce sync.Once
+
+	// callKey signs the BigBlueButton call links this process gives out (realm_calls.go).
+	callKey []byte
 
 	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
 	// wait for it (scheduled_deliver.go).
@@ -220,6 +229,8 @@ func New(opts Options) (*Service, error) {
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus
+	s.callKey = make([]byte, 32)
+	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
