@@ -227,9 +227,6 @@ func applyPersonUpdate(state, person map[string]any, id, self float64) {
 					state[key] = val
 				}
 			}
-			if _, ok := state["user_role"]; ok {
-				state["user_role"] = v
-			}
 		case "new_email":
 			if _, ok := state["email"]; ok {
 				state["email"] = v

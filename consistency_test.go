@@ -61,6 +61,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
+	cases = append(cases, devicesConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
 	cases = append(cases, profileAndFolderConsistencyCases()...)
 	cases = append(cases, selfDeactivationConsistencyCases()...)

@@ -63,7 +63,9 @@
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
 //	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
-//	          (users_muted.go); user records (users_record.go) and events (users_events.go)
+//	          (users_muted.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
+//	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken (users_devices.go);
+//	          user records (users_record.go) and events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
 //	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
 //	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go)
@@ -84,7 +86,8 @@
 //	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
 //	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
 //	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
-//	          expiry of typing (messages_typing.go); who may read a message
+//	          expiry of typing (messages_typing.go); MarkAllAsRead, MarkStreamAsRead,
+//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,

@@ -101,6 +101,11 @@ type Options struct {
 	CreateMultiuseInviteGroup string
 	// Mailer delivers the server's emails (email invitations); nil logs and drops them.
 	Mailer Mailer
+	// MarkReadBatchSize is how many messages MarkAllAsRead marks per transaction (default
+	// DefaultMarkReadBatchSize); MarkReadBudget how long it runs before answering
+	// complete=false (default DefaultMarkReadBudget, measured with Now).
+	MarkReadBatchSize int
+	MarkReadBudget    time.Duration
 	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
 	// read with Now) get their stop (default 1s).
 	TypingExpiryInterval time.Duration

@@ -42,6 +42,7 @@ type ReadTx interface {
 	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
+	Devices() DeviceReader
 	BotConfigs() BotConfigReader
 }
 
@@ -69,5 +70,6 @@ type Tx interface {
 	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
+	Devices() DeviceWriter
 	BotConfigs() BotConfigWriter
 }
