@@ -14,7 +14,7 @@ import (
 func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	t.Helper()
 	switch ev["type"] {
-	case "heartbeat", "restart", "invites_changed":
+	case "heartbeat", "restart", "invites_changed", "attachment":
 	case "realm_user":
 		applyRealmUser(t, state, ev, self)
 		applyRealmUserToGroups(state, ev)

@@ -59,6 +59,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
+	cases = append(cases, uploadsConsistencyCases()...)
 	return cases
 }
 
@@ -205,6 +206,8 @@ var notMutating = map[string]string{
 	"CountAPIRequest":          "rate limiting",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
+	"MaxUploadBytes":           "configuration",
+	"SweepUploads":             "removes only bytes that no row references; changes no state",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
 }
 

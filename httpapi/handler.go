@@ -8,9 +8,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	chat "github.com/teamchat/chat"
 )
+
+// DefaultTransferTimeout bounds the transfer of one uploaded or downloaded file.
+const DefaultTransferTimeout = time.Hour
 
 // DefaultMaxBodyBytes bounds request bodies when Options.MaxBodyBytes is zero.
 const DefaultMaxBodyBytes = 4 << 20
@@ -21,6 +25,9 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives request failures; nil means slog.Default().
 	Logger *slog.Logger
+	// TransferTimeout is how long an upload or a download of a file may take (default
+	// DefaultTransferTimeout); it replaces the server's read and write deadlines for them.
+	TransferTimeout time.Duration
 	// Queues, when several processes share events, forwards GET and DELETE /events for a
 	// queue of another process to it (see QueueRouter); nil: every queue is local.
 	Queues QueueRouter
@@ -41,6 +48,9 @@ func New(svc *chat.Service, opts Options) *Handler {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.TransferTimeout <= 0 {
+		opts.TransferTimeout = DefaultTransferTimeout
 	}
 	h := &Handler{svc: svc, opts: opts, log: opts.Logger}
 	h.routes = h.table()
@@ -81,6 +91,9 @@ func (s *statusRecorder) WriteHeader(code int) {
 	s.ResponseWriter.WriteHeader(code)
 }
 
+// Unwrap lets http.ResponseController reach the connection (deadlines of file transfers).
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
 // Flush passes through so that streaming keeps working behind the recorder.
 func (s *statusRecorder) Flush() {
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
@@ -90,8 +103,13 @@ func (s *statusRecorder) Flush() {
 
 // serve routes the request, authenticates it and writes the envelope.
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	path := cleanPath(r.URL.Path)
+	if rest, ok := strings.CutPrefix(path, "/user_uploads/"); ok {
+		h.extendDeadlines(w)
+		h.serveUpload(w, r, rest)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
 	if !ok {
 		writeNotFound(w)
@@ -115,7 +133,12 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		writeMethodNotAllowed(w, allowed)
 		return
 	}
-	p, err := decodeParams(r, h.opts.MaxBodyBytes)
+	decode := decodeParams
+	if streamsBody(method, rt.pattern) {
+		decode = decodeQuery // the handler reads the body itself
+		h.extendDeadlines(w)
+	}
+	p, err := decode(r, h.opts.MaxBodyBytes)
 	if err != nil {
 		h.writeError(w, r, err)
 		return
@@ -146,6 +169,15 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeSuccess(w, result, p.ignored())
+}
+
+// extendDeadlines gives a file transfer TransferTimeout, whatever the server's own read and
+// write timeouts (servers without deadlines, such as httptest's recorder, ignore it).
+func (h *Handler) extendDeadlines(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	until := time.Now().Add(h.opts.TransferTimeout)
+	_ = rc.SetReadDeadline(until)
+	_ = rc.SetWriteDeadline(until)
 }
 
 // authenticate reads HTTP Basic credentials. With optional set, a request without an

@@ -39,6 +39,7 @@ type ReadTx interface {
 	ProfileFields() ProfileFieldReader
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
+	Attachments() AttachmentReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -62,4 +63,5 @@ type Tx interface {
 	ProfileFields() ProfileFieldWriter
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
+	Attachments() AttachmentWriter
 }

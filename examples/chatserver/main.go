@@ -47,6 +47,7 @@ type serveCmd struct {
 	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
 	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	uploadFlags   `embed:""`
 	loadFlags     `embed:""`
 }
 
@@ -83,7 +84,12 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		return err
 	}
 	defer store.Close()
-	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
+	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait,
+		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB}
+	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
+		ln.Close()
+		return err
+	}
 	apiOpts := httpapi.Options{Logger: logger}
 	bus, err := c.openBus(ctx, c.Store, logger)
 	if err != nil {
@@ -136,6 +142,10 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	sweepDone := make(chan struct{})
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	go func() { defer close(sweepDone); sweepUploads(sweepCtx, svc, c.UploadSweepInterval, logger) }()
+	defer func() { stopSweep(); <-sweepDone }()
 	logger.Info("serving", "addr", ln.Addr().String(), "realm_url", realmURL, "store", c.Store, "dev", c.Dev)
 
 	select {

@@ -72,10 +72,13 @@ type data struct {
 	alertWords  map[users.ID][]string
 	presence    map[users.ID]users.Presence
 	presenceSeq int64
+
+	attach attachmentData
 }
 
 func newData() *data {
 	return &data{
+		attach:      newAttachmentData(),
 		users:       map[users.ID]users.User{},
 		userByEmail: map[string]users.ID{},
 		userByKey:   map[string]users.ID{},

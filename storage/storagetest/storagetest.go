@@ -37,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
 	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
 	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
+	t.Run("Attachments", func(t *testing.T) { testAttachments(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.
