@@ -60,6 +60,9 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, uploadsConsistencyCases()...)
+	cases = append(cases, realmSettingsConsistencyCases()...)
+	cases = append(cases, peopleConsistencyCases()...)
+	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }
 
@@ -204,6 +207,7 @@ var notMutating = map[string]string{
 	"RegisterQueue":            "creates the queue the harness itself uses",
 	"DeleteQueue":              "queue management",
 	"CountAPIRequest":          "rate limiting",
+	"QueueStats":               "monitoring read",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
 	"MaxUploadBytes":           "configuration",

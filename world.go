@@ -45,6 +45,9 @@ type world struct {
 	byName    map[string]int // NormalizeName → index in channels
 	byID      map[channels.ID]int
 	linkify   markdown.Linkify // the organization's linkifiers; nil when none
+	// described memoizes rendered channel descriptions by source (a channel's record is built
+	// once per subscriber of an event).
+	described map[string]string
 
 	subs storage.SubscriptionReader
 	// lists holds the active subscribers (ascending) of the channels read so far (read
@@ -118,6 +121,7 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		w.groupByNm[g.Name] = g.ID
 		w.groupName[g.ID] = g.Name
 	}
+	w.realm.ApplyDefaultGroups(func(name string) users.GroupID { return w.groupByNm[name] })
 	w.m = users.NewMembershipFunc(groups, func(id users.ID) bool { return w.user(id).IsActive })
 	for i, c := range chs {
 		w.byName[channels.NormalizeName(c.Name)] = i

@@ -40,6 +40,8 @@ type ReadTx interface {
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
 	Attachments() AttachmentReader
+	UserStatuses() UserStatusReader
+	MutedUsers() MutedUserReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -64,4 +66,6 @@ type Tx interface {
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
 	Attachments() AttachmentWriter
+	UserStatuses() UserStatusWriter
+	MutedUsers() MutedUserWriter
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -33,7 +35,7 @@ type cli struct {
 // orgFlags choose the store and how an empty one is provisioned. serve and zuliprc share
 // them, so that zuliprc given the same flags finds the same organization.
 type orgFlags struct {
-	Listen      string `help:"Address to listen on." default:"127.0.0.1:9991"`
+	Listen      string `help:"Address to listen on; port 0 picks a free port (serve reports the address it bound)." default:"127.0.0.1:9991"`
 	Store       string `help:"Storage: sqlite:PATH (a file, created if missing), postgres://USER@HOST:PORT/DB?sslmode=disable, or memory (lost on exit)." default:"sqlite:./chat.db"`
 	RealmURL    string `help:"Canonical URL of the organization (default: http://LISTEN)." name:"realm-url"`
 	Dev         bool   `help:"Seed a development organization mirroring Zulip's and enable the dev login endpoints."`
@@ -47,13 +49,17 @@ type serveCmd struct {
 	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
 	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	AddressFile   string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	uploadFlags   `embed:""`
 	loadFlags     `embed:""`
+	opsFlags      `embed:""`
 }
 
 func main() {
 	var c cli
-	ctx := kong.Parse(&c, kong.Name("chatserver"), kong.Description("A Zulip-compatible chat server."))
+	ctx := kong.Parse(&c, kong.Name("chatserver"), kong.Description("A Zulip-compatible chat server."),
+		// Every flag can also come from the environment: --node-id from CHATSERVER_NODE_ID, ...
+		kong.DefaultEnvars("CHATSERVER"))
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: c.LogLevel}))
 	if err := ctx.Run(logger); err != nil {
 		logger.Error("chatserver failed", "err", err)
@@ -65,74 +71,32 @@ func main() {
 func (c *serveCmd) Run(logger *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	followParent(ctx, stop, time.Second)
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
 		return err
 	}
-	return c.serve(ctx, ln, logger)
+	return c.serve(ctx, ln, logger, os.Stdout)
 }
 
-// serve runs the server on ln until ctx ends.
-func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
+// serve runs the server on ln until ctx ends. The listener answers at once: probes report
+// "starting" and API requests SERVER_NOT_READY until the store is open, the event queues are
+// restored and the organization is provisioned. Then it prints the address it bound on out
+// (one line, HOST:PORT), and writes it to --address-file, so that a harness that started it
+// with --listen 127.0.0.1:0 knows where to connect; the start-up message for a person follows
+// on out.
+func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger, out io.Writer) (err error) {
 	if err := c.validateLoad(); err != nil {
 		ln.Close()
 		return err
 	}
-	store, err := openStore(ctx, c.Store)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	defer store.Close()
-	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait,
-		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB}
-	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
-		ln.Close()
-		return err
-	}
-	apiOpts := httpapi.Options{Logger: logger}
-	bus, err := c.openBus(ctx, c.Store, logger)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	if bus != nil {
-		defer bus.Close() // after svc.Close: the listener stops first
-		opts.Bus, opts.NodeID, apiOpts.Queues = bus, c.NodeID, bus
-	}
-	if !c.RateLimits {
-		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
-	}
-	if c.JWTKeyFile != "" {
-		key, err := os.ReadFile(c.JWTKeyFile)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		opts.JWTKey = []byte(strings.TrimSpace(string(key)))
-	}
-	svc, err := chat.New(opts)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	defer svc.Close()
-
-	realmURL := c.RealmURL
-	if realmURL == "" {
-		realmURL = "http://" + ln.Addr().String()
-	}
-	if err := c.provision(ctx, svc, realmURL); err != nil {
-		ln.Close()
-		return err
-	}
-	if err := c.loadFlags.build(ctx, svc, store, logger); err != nil {
-		ln.Close()
-		return err
-	}
-
+	o := c.opsFlags.newOps()
+	api := &swappable{}
+	mux := http.NewServeMux()
+	mux.Handle("/", api)
+	o.probes(mux, c.Metrics)
 	srv := &http.Server{
-		Handler:           c.loadFlags.handler(httpapi.New(svc, apiOpts)),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
@@ -142,21 +106,96 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	var svc *chat.Service
+	var closers []func() error // the store and the bus, closed after the Service
+	defer func() {
+		if stopErr := shutdown(srv, served, svc, o, logger); err == nil {
+			err = stopErr
+		}
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}()
+	if err := o.startAdmin(c.AdminListen, logger); err != nil {
+		return err
+	}
+	realmURL := c.RealmURL
+	if realmURL == "" {
+		realmURL = "http://" + ln.Addr().String()
+	}
+	store, err := openStore(ctx, c.Store)
+	if err != nil {
+		return err
+	}
+	closers = append(closers, store.Close)
+	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait,
+		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB}
+	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
+		return err
+	}
+	apiOpts := httpapi.Options{Logger: logger}
+	o.hook(&opts, &apiOpts)
+	bus, err := c.openBus(ctx, c.Store, logger)
+	if err != nil {
+		return err
+	}
+	if bus != nil {
+		closers = append(closers, bus.Close)
+		opts.Bus, opts.NodeID, apiOpts.Queues = bus, c.NodeID, bus
+	}
+	if !c.RateLimits {
+		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
+	}
+	if c.JWTKeyFile != "" {
+		key, err := os.ReadFile(c.JWTKeyFile)
+		if err != nil {
+			return err
+		}
+		opts.JWTKey = []byte(strings.TrimSpace(string(key)))
+	}
+	if svc, err = chat.New(opts); err != nil {
+		return err
+	}
+	if err := c.provision(ctx, svc, realmURL); err != nil {
+		return err
+	}
+	if err := c.loadFlags.build(ctx, svc, store, logger); err != nil {
+		return err
+	}
+	api.set(c.loadFlags.handler(httpapi.New(svc, apiOpts)))
 	sweepDone := make(chan struct{})
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	go func() { defer close(sweepDone); sweepUploads(sweepCtx, svc, c.UploadSweepInterval, logger) }()
 	defer func() { stopSweep(); <-sweepDone }()
+	o.started(svc, store)
 	logger.Info("serving", "addr", ln.Addr().String(), "realm_url", realmURL, "store", c.Store, "dev", c.Dev)
+	if c.AddressFile != "" {
+		defer os.Remove(c.AddressFile)
+	}
+	if err := c.reportAddress(ln.Addr().String(), out); err != nil {
+		return err
+	}
+	c.greet(out, realmURL, ln.Addr().String())
 
 	select {
 	case err := <-served:
+		served <- err // for shutdown
 		return err
 	case <-ctx.Done():
+		return nil
 	}
+}
+
+// shutdown stops serving: it ends waiting long-polls (svc.Close, when svc was made) so that
+// the HTTP server's graceful shutdown need not wait for them, then stops the listeners.
+func shutdown(srv *http.Server, served chan error, svc *chat.Service, o *opsServer, logger *slog.Logger) error {
 	logger.Info("shutting down")
-	svc.Close() // ends waiting long-polls so Shutdown need not wait for them
+	if svc != nil {
+		svc.Close()
+	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	o.stopAdmin(shutdownCtx)
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -202,4 +241,36 @@ func (c *orgFlags) seed() (*Seed, error) {
 		return loadSeed(c.Seed)
 	}
 	return &Seed{Organization: SeedOrganization{Name: "Chat"}}, nil
+}
+
+// reportAddress writes addr to --address-file (into a temporary file beside it, renamed into
+// place, so that a reader never sees a partial address), then prints it on out.
+func (c *serveCmd) reportAddress(addr string, out io.Writer) error {
+	if c.AddressFile != "" {
+		if err := writeFileAtomically(c.AddressFile, addr+"\n"); err != nil {
+			return fmt.Errorf("--address-file: %w", err)
+		}
+	}
+	if _, err := fmt.Fprintln(out, addr); err != nil && c.AddressFile == "" {
+		return fmt.Errorf("report address: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomically replaces path with content through a temporary file in its directory.
+func writeFileAtomically(path, content string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.WriteString(content)
+	if err := errors.Join(werr, tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }

@@ -256,6 +256,20 @@ func (w faultyMessages) Move(ids []messages.ID, c channels.ID, topic string, ent
 	return w.MessageWriter.Move(ids, c, topic, entry, movedAt)
 }
 
+func (w faultyMessages) AddReaction(r messages.Reaction) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.AddReaction(r)
+}
+
+func (w faultyMessages) RemoveReaction(r messages.Reaction) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.RemoveReaction(r)
+}
+
 type faultyUserTopics struct {
 	storage.UserTopicWriter
 	f *Faulty
@@ -388,4 +402,43 @@ func (w faultyPresence) Put(p users.Presence) (int64, error) {
 		return 0, err
 	}
 	return w.PresenceWriter.Put(p)
+}
+
+func (t faultyTx) UserStatuses() storage.UserStatusWriter {
+	return faultyStatuses{t.Tx.UserStatuses(), t.f}
+}
+
+type faultyStatuses struct {
+	storage.UserStatusWriter
+	f *Faulty
+}
+
+func (w faultyStatuses) Put(s users.Status) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserStatusWriter.Put(s)
+}
+
+func (t faultyTx) MutedUsers() storage.MutedUserWriter {
+	return faultyMutes{t.Tx.MutedUsers(), t.f}
+}
+
+type faultyMutes struct {
+	storage.MutedUserWriter
+	f *Faulty
+}
+
+func (w faultyMutes) Add(m users.MutedUser) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MutedUserWriter.Add(m)
+}
+
+func (w faultyMutes) Remove(user, muted users.ID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MutedUserWriter.Remove(user, muted)
 }
