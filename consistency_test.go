@@ -60,8 +60,11 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, uploadsConsistencyCases()...)
+	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
+	cases = append(cases, profileAndFolderConsistencyCases()...)
+	cases = append(cases, selfDeactivationConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }
@@ -212,6 +215,7 @@ var notMutating = map[string]string{
 	"Close":                    "lifecycle",
 	"MaxUploadBytes":           "configuration",
 	"SweepUploads":             "removes only bytes that no row references; changes no state",
+	"StartScheduler":           "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
 }
 

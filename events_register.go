@@ -82,6 +82,7 @@ type RegisterQueueResult struct {
 	*CustomProfileFieldsState
 	*AlertWordsState
 	*PresenceState
+	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
 }

@@ -40,6 +40,7 @@ type ReadTx interface {
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
 	Attachments() AttachmentReader
+	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
 }
@@ -66,6 +67,7 @@ type Tx interface {
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
 	Attachments() AttachmentWriter
+	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
 }
