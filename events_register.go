@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -85,6 +86,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*OrganizationState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.
@@ -93,7 +95,9 @@ type queueOptions struct {
 	clientGravatar   bool
 	allPublicStreams bool
 	narrow           [][]string
-	capabilities     ClientCapabilities
+	// terms is narrow resolved at registration (see queueNarrow).
+	terms        []messages.Term
+	capabilities ClientCapabilities
 	// cut, with a Bus, says which bus messages the registered state already includes.
 	cut *busCut
 	// queueID is the queue's own id, filled in by the filter for each delivery.
@@ -197,7 +201,11 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 			return badRequest("User not authorized for this query")
 		}
 		if !actor.Anonymous() {
-			if queue, err = s.newQueue(actor, p, cut); err != nil {
+			terms, err := s.queueNarrow(tx, viewer, p.Narrow)
+			if err != nil {
+				return err
+			}
+			if queue, err = s.newQueue(actor, p, terms, cut); err != nil {
 				return err
 			}
 		}
@@ -234,12 +242,13 @@ func (o Options) queueIdleDefault() time.Duration {
 }
 
 // newQueue registers the queue of an authenticated user.
-func (s *Service) newQueue(actor Actor, p RegisterQueueParams, cut *busCut) (queue.Info, error) {
+func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.Term, cut *busCut) (queue.Info, error) {
 	opts := queueOptions{
 		cut:            cut,
 		applyMarkdown:  p.ApplyMarkdown,
 		clientGravatar: p.ClientGravatar == nil || *p.ClientGravatar,
 		narrow:         p.Narrow,
+		terms:          terms,
 		capabilities:   p.ClientCapabilities,
 	}
 	if p.AllPublicStreams != nil {
@@ -295,7 +304,20 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		if err := p.Register.validate(false); err != nil {
 			return GetEventsResult{}, err
 		}
-		info, err := s.newQueue(actor, p.Register, nil)
+		var terms []messages.Term
+		if len(p.Register.Narrow) > 0 {
+			err := s.view(ctx, func(tx storage.ReadTx) error {
+				me, err := loadActor(tx.Users(), actor)
+				if err == nil {
+					terms, err = s.queueNarrow(tx, me, p.Register.Narrow)
+				}
+				return err
+			})
+			if err != nil {
+				return GetEventsResult{}, err
+			}
+		}
+		info, err := s.newQueue(actor, p.Register, terms, nil)
 		if err != nil {
 			return GetEventsResult{}, err
 		}

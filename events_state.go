@@ -224,6 +224,7 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 			return res, err
 		}
 	}
+	res.OrganizationState = organizationState(realm, viewer, p)
 	if p.fetches("alert_words") {
 		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
 			return res, err
