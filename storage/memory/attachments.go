@@ -25,6 +25,13 @@ func newAttachmentData() attachmentData {
 	return attachmentData{rows: map[uploads.ID]uploads.Attachment{}, byPath: map[string]uploads.ID{}, links: map[uploads.Link]struct{}{}}
 }
 
+func (a attachmentData) clone() attachmentData {
+	return attachmentData{
+		rows: cloneMap(a.rows, same), seq: a.seq, byPath: cloneMap(a.byPath, same),
+		links: cloneMap(a.links, same), totalSize: a.totalSize, urlKey: slices.Clone(a.urlKey),
+	}
+}
+
 // attachmentTx is the attachments accessor; j is nil in a read-only transaction.
 type attachmentTx struct {
 	t *readTx
