@@ -19,7 +19,7 @@ const ScheduledMessageLateCutoff = 10 * time.Minute
 // Defaults of the scheduler.
 const (
 	defaultSchedulerInterval  = time.Second
-	defaultSchedulerBatchSize = 100
+	defaultSchedulerBatchSize = 500
 )
 
 // DeliverScheduledMessagesParams are the parameters of DeliverScheduledMessages (none).
@@ -64,7 +64,10 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 		res     DeliverScheduledMessagesResult
 		claimed int
 	)
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+	claim := func(ctx context.Context, fn func(storage.Tx) error) error {
+		return storage.ClaimUpdate(ctx, s.store, fn)
+	}
+	err := s.updateWith(ctx, claim, func(tx storage.Tx, ev *events) error {
 		res, claimed = DeliverScheduledMessagesResult{}, 0
 		due, err := tx.ScheduledMessages().ClaimDue(now.Unix(), size)
 		if err != nil || len(due) == 0 {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/teamchat/chat/topics"
 )
 
 // Code is the machine-readable error code of the API ("BAD_REQUEST", "UNAUTHORIZED", ...).
@@ -40,6 +42,7 @@ const (
 	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
 	CodeReactionAlreadyExists         Code = "REACTION_ALREADY_EXISTS"
 	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
+	CodePushServiceNotConfigured      Code = "PUSH_SERVICE_NOT_CONFIGURED"
 	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
 	CodeInternal Code = ""
 )
@@ -133,6 +136,17 @@ func InvalidArgument(name, detail string) *Error {
 		return badRequest("Invalid %s", name)
 	}
 	return badRequest("Invalid %s: %s", name, detail)
+}
+
+// topicError is the error of a topic that topics.Clean refused: Zulip's own message for a
+// character that is not printable ("Invalid character in topic, at position 5!"), and
+// "Invalid <name>: <reason>" otherwise.
+func topicError(name string, err error) *Error {
+	var bad *topics.InvalidCharacterError
+	if errors.As(err, &bad) {
+		return badRequest("%s", bad.Error())
+	}
+	return InvalidArgument(name, err.Error())
 }
 
 // internalError wraps an unexpected error (storage failure, bug). Its message is generic.

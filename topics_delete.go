@@ -95,7 +95,7 @@ func (s *Service) deleteTopicBatch(tx storage.Tx, ev *events, actor Actor, p Del
 	if !ok || !w.content(c, me) {
 		return false, errInvalidChannelID
 	}
-	topic, err := topics.Clean(p.TopicName, w.realm.EmptyTopicDisplayName)
+	topic, err := topics.CleanOperand(p.TopicName, w.realm.EmptyTopicDisplayName)
 	if err != nil {
 		return false, InvalidArgument("topic_name", err.Error())
 	}

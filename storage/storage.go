@@ -43,6 +43,8 @@ type ReadTx interface {
 	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
+	Devices() DeviceReader
+	BotConfigs() BotConfigReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -70,4 +72,6 @@ type Tx interface {
 	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
+	Devices() DeviceWriter
+	BotConfigs() BotConfigWriter
 }
