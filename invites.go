@@ -397,14 +397,9 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	}
 	// An email invitation creates the account of its invitee.
 	err := s.view(ctx, func(tx storage.ReadTx) error {
-		inv, err := tx.Invites().GetByKey(key)
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-			return ErrInviteLinkInvalid
-		case err != nil:
+		inv, err := inviteByKey(tx.Invites(), key)
+		if err != nil || inv.IsMultiuse() {
 			return err
-		case inv.IsMultiuse():
-			return nil
 		}
 		if p.Email != "" && users.NormalizeEmail(p.Email) != users.NormalizeEmail(inv.Email) {
 			return ErrInviteLinkInvalid
@@ -421,10 +416,8 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	}
 	now := s.now().Unix()
 	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		inv, err := tx.Invites().GetByKey(key)
+		inv, err := inviteByKey(tx.Invites(), key)
 		switch {
-		case errors.Is(err, storage.ErrNotFound):
-			return ErrInviteLinkInvalid
 		case err != nil:
 			return err
 		case inv.Revoked:
@@ -455,6 +448,15 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		return RedeemInviteLinkResult{}, err
 	}
 	return RedeemInviteLinkResult{UserID: u.ID, APIKey: u.APIKey, Email: u.Email}, nil
+}
+
+// inviteByKey finds the invitation of a link; ErrInviteLinkInvalid when there is none.
+func inviteByKey(r storage.InviteReader, key string) (users.Invite, error) {
+	inv, err := r.GetByKey(key)
+	if errors.Is(err, storage.ErrNotFound) {
+		return inv, ErrInviteLinkInvalid
+	}
+	return inv, err
 }
 
 // joinInviteGroups adds the new user to the invitation's groups that still exist and are

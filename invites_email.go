@@ -193,10 +193,15 @@ func (s *Service) sendMails(ctx context.Context, outbox []mail) {
 	}
 }
 
-// emailInvite loads an email invitation the actor may manage (Zulip's access_invite_by_id and
-// check_if_user_can_manage_invitation): unknown ids, reusable links and used or revoked
-// invitations are "No such invitation"; others' invitations need an administrator.
-func emailInvite(tx storage.Tx, me users.User, id users.InviteID) (users.Invite, error) {
+// emailInvite loads the acting member and an email invitation they may manage (Zulip's
+// access_invite_by_id and check_if_user_can_manage_invitation): unknown ids, reusable links
+// and used or revoked invitations are "No such invitation"; others' invitations need an
+// administrator.
+func emailInvite(tx storage.Tx, actor Actor, id users.InviteID) (users.Invite, error) {
+	me, err := memberActor(tx.Users(), actor)
+	if err != nil {
+		return users.Invite{}, err
+	}
 	inv, err := tx.Invites().Get(id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && (inv.IsMultiuse() || inv.Revoked || inv.Used) {
 		return inv, badRequest("No such invitation")
@@ -220,11 +225,7 @@ type EmailInviteParams struct {
 // revoke any, others their own; administrators and the inviter get invites_changed.
 func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		inv, err := emailInvite(tx, me, p.InviteID)
+		inv, err := emailInvite(tx, actor, p.InviteID)
 		if err != nil {
 			return err
 		}
@@ -246,11 +247,7 @@ func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInv
 	var outbox []mail
 	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
 		outbox = nil
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		inv, err := emailInvite(tx, me, p.InviteID)
+		inv, err := emailInvite(tx, actor, p.InviteID)
 		if err != nil {
 			return err
 		}
