@@ -216,6 +216,16 @@ func accessBot(r storage.UserReader, me users.User, id users.ID) (users.User, er
 	return b, nil
 }
 
+// actorBot loads the acting user and a bot they administer (see accessBot).
+func actorBot(r storage.UserReader, actor Actor, id users.ID) (users.User, users.User, error) {
+	me, err := actingUser(r, actor)
+	if err != nil {
+		return me, users.User{}, err
+	}
+	bot, err := accessBot(r, me, id)
+	return me, bot, err
+}
+
 // BotSummary is one bot of GET /bots.
 type BotSummary struct {
 	Username                    string   `json:"username"`

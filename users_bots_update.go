@@ -75,11 +75,7 @@ func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams)
 	}
 	var res UpdateBotResult
 	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		bot, err := accessBot(tx.Users(), me, p.BotID)
+		me, bot, err := actorBot(tx.Users(), actor, p.BotID)
 		if err != nil {
 			return err
 		}
@@ -320,11 +316,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 		return RegenerateAPIKeyResult{}, internalError(err)
 	}
 	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		bot, err := accessBot(tx.Users(), me, p.BotID)
+		_, bot, err := actorBot(tx.Users(), actor, p.BotID)
 		if err != nil {
 			return err
 		}
@@ -344,11 +336,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 // administrator's deactivation of a user does.
 func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		bot, err := accessBot(tx.Users(), me, p.BotID)
+		me, bot, err := actorBot(tx.Users(), actor, p.BotID)
 		if err != nil {
 			return err
 		}

@@ -45,10 +45,15 @@ func mutedUserRecords(r storage.MutedUserReader, u users.ID) ([]MutedUserRecord,
 	return out, nil
 }
 
-// mutingTarget loads the user to mute or unmute: any user of the organization, bots and
-// deactivated users included.
-func mutingTarget(r storage.UserReader, id users.ID) (users.User, error) {
-	return targetUser(r, id)
+// mutingParties loads the acting user and the user to mute or unmute: any user of the
+// organization, bots and deactivated users included.
+func mutingParties(r storage.UserReader, actor Actor, id users.ID) (users.User, users.User, error) {
+	me, err := actingUser(r, actor)
+	if err != nil {
+		return me, users.User{}, err
+	}
+	target, err := targetUser(r, id)
+	return me, target, err
 }
 
 // MuteUser mutes a user for the actor: the actor's unread messages from that user are marked
@@ -60,11 +65,7 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 	}
 	now := s.now()
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		target, err := mutingTarget(tx.Users(), p.MutedUserID)
+		me, target, err := mutingParties(tx.Users(), actor, p.MutedUserID)
 		if err != nil {
 			return err
 		}
@@ -85,11 +86,7 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 // by the mute stay read.
 func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		target, err := mutingTarget(tx.Users(), p.MutedUserID)
+		me, target, err := mutingParties(tx.Users(), actor, p.MutedUserID)
 		if err != nil {
 			return err
 		}
