@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/storage"
 )
 
 // DeleteMessageParams are the parameters of DELETE /messages/{message_id}.
@@ -19,11 +18,8 @@ var errCannotDeleteMessage = &Error{Code: CodeBadRequest, Msg: "You don't have p
 // senders their own messages where the channel's can_delete_own_message_group allows (direct
 // messages: always).
 func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -31,8 +27,8 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 		allowed := me.Role.IsAdmin()
 		if !m.IsDirect() {
 			c, _ := w.channel(m.ChannelID)
-			allowed = allowed || w.m.Allows(c.CanDeleteAnyMessageGroup, me.ID) ||
-				m.SenderID == me.ID && w.m.Allows(c.CanDeleteOwnMessageGroup, me.ID)
+			allowed = allowed || w.membership().Allows(c.CanDeleteAnyMessageGroup, me.ID) ||
+				m.SenderID == me.ID && w.membership().Allows(c.CanDeleteOwnMessageGroup, me.ID)
 		} else {
 			allowed = allowed || m.SenderID == me.ID
 		}

@@ -87,12 +87,9 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 	}
 	view := messageView{applyMarkdown: orTrue(p.ApplyMarkdown), clientGravatar: orTrue(p.ClientGravatar), emptyTopicName: p.AllowEmptyTopicName}
 	var res GetMessagesResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
-		view.emptyTopicLabel = w.realm.EmptyTopicDisplayName
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me, w := o.tx, o.me, o.world()
+		view.emptyTopicLabel = w.org().EmptyTopicDisplayName
 		terms, err := w.resolveNarrow(me, p.Narrow)
 		if err != nil {
 			return err
@@ -261,7 +258,7 @@ func (w *world) resolveNarrow(me users.User, narrow []NarrowTerm) ([]messages.Te
 				return nil, errBadNarrow("invalid operand")
 			}
 			if op == messages.OpTopic {
-				clean, err := topics.Clean(s, w.realm.EmptyTopicDisplayName)
+				clean, err := topics.Clean(s, w.org().EmptyTopicDisplayName)
 				if err != nil {
 					return nil, errBadNarrow("invalid operand")
 				}
@@ -321,10 +318,7 @@ func (w *world) channelOperand(me users.User, v any) (channels.ID, bool) {
 	if id, isInt := intOperand(v); isInt {
 		c, ok = w.channel(channels.ID(id))
 	} else if name, isStr := v.(string); isStr {
-		var i int
-		if i, ok = w.byName[channels.NormalizeName(name)]; ok {
-			c = w.channels[i]
-		}
+		c, ok = w.channelByName(name)
 	}
 	if !ok || !w.metadata(c, me) {
 		return 0, false
@@ -389,11 +383,8 @@ type GetMessageResult struct {
 // GetMessage returns one message the actor may read; others are "Invalid message(s)".
 func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParams) (GetMessageResult, error) {
 	var res GetMessageResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me, w := o.tx, o.me, o.world()
 		m, row, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -404,7 +395,7 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 		}
 		rec := w.messageRecord(m, messageView{
 			applyMarkdown: orTrue(p.ApplyMarkdown), emptyTopicName: p.AllowEmptyTopicName,
-			emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+			emptyTopicLabel: w.org().EmptyTopicDisplayName,
 		})
 		names := flags.Names()
 		rec.Flags = &names

@@ -119,11 +119,11 @@ func (w *world) applyEditingSettings(ev *events, realm *realms.Realm, p RealmEdi
 		if c.Old != nil && !sameChannelSetting(*c.Old, *st.value) {
 			return false, badRequest("'old' value does not match the expected value.")
 		}
-		if err := w.m.CheckSetting(*c.New, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
+		if err := w.membership().CheckSetting(*c.New, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
 			return false, badRequest("%s", err.Error())
 		}
 		if c.New.IsNamed() {
-			switch w.groupName[c.New.Group] {
+			switch w.groupNameOf(c.New.Group) {
 			case users.GroupInternet:
 				return false, badRequest("'%s' setting cannot be set to 'role:internet' group.", name)
 			case users.GroupEveryone:

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/storage"
 )
 
 // UpdateRealmParams are the organization settings of PATCH /realm this server supports; nil
@@ -36,17 +35,10 @@ type RealmUpdateEvent struct {
 // realm update to every active user.
 func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmParams) (UpdateRealmResult, error) {
 	var res UpdateRealmResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
 		res = UpdateRealmResult{}
-		me, err := loadAdmin(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
-		if err != nil {
-			return err
-		}
-		realm := w.realm
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		realm := w.org()
 		if p.NewStreamAnnouncementsStreamID != nil {
 			id := max(*p.NewStreamAnnouncementsStreamID, -1)
 			if id >= 0 {

@@ -271,8 +271,7 @@ func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events)
 		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
 	}
 	var ev events
-	err := s.store.Update(ctx, func(tx storage.Tx) (err error) {
-		defer recoverWorld(&err)
+	err := s.store.Update(ctx, func(tx storage.Tx) error {
 		ev = events{}
 		if err := fn(tx, &ev); err != nil {
 			return err
@@ -298,10 +297,7 @@ func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events)
 
 // view runs fn in a read-only transaction.
 func (s *Service) view(ctx context.Context, fn func(tx storage.ReadTx) error) error {
-	err := s.store.View(ctx, func(tx storage.ReadTx) (err error) {
-		defer recoverWorld(&err)
-		return fn(tx)
-	})
+	err := s.store.View(ctx, fn)
 	if err != nil {
 		return s.storageError(err)
 	}

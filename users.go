@@ -45,14 +45,14 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 	if err != nil {
 		return ProvisionUserResult{}, err
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+	err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		if u.ID, err = s.insertUser(o.tx, o.ev, u); err != nil {
 			return err
 		}
 		if u.IsBot() {
 			return nil
 		}
-		return s.subscribeNewUser(tx, ev, u.ID, defaultChannel)
+		return s.subscribeNewUser(o, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return ProvisionUserResult{}, err

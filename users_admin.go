@@ -32,11 +32,8 @@ type UpdateUserParams struct {
 // only owner keeps it, and a guest cannot be made an administrator directly. Every change
 // sends a realm_user update; a role change also moves the user between the system groups.
 func (s *Service) UpdateUser(ctx context.Context, actor Actor, p UpdateUserParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		target, err := adminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
 			return err
@@ -226,11 +223,8 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 	if p.Actions != nil {
 		actions = *p.Actions
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, me := o.tx, o.me
 		target, err := targetUser(tx.Users(), p.UserID)
 		if err != nil {
 			return err
@@ -258,18 +252,19 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 		}
 		for _, bot := range all {
 			if bot.IsBot() && bot.IsActive && bot.BotOwnerID == target.ID {
-				if err := s.deactivateOne(tx, ev, me, bot, actions); err != nil {
+				if err := s.deactivateOne(o, bot, actions); err != nil {
 					return err
 				}
 			}
 		}
-		return s.deactivateOne(tx, ev, me, target, actions)
+		return s.deactivateOne(o, target, actions)
 	})
 }
 
 // deactivateOne applies the actions to u and deactivates it (me is the acting administrator).
-func (s *Service) deactivateOne(tx storage.Tx, ev *events, me, u users.User, a DeactivateUserActions) error {
-	if err := s.deleteMessagesOf(tx, ev, me, u, a); err != nil {
+func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserActions) error {
+	tx, ev := o.tx, o.ev
+	if err := s.deleteMessagesOf(o, u, a); err != nil {
 		return err
 	}
 	if a.DeleteProfile {
@@ -303,7 +298,8 @@ func (s *Service) deactivateOne(tx storage.Tx, ev *events, me, u users.User, a D
 // (delete_private_channel_messages) and direct messages (delete_direct_messages). As for any
 // deletion, those who received them and still have access, and me when able to read them, get
 // delete_message events, and channels whose oldest message goes a stream update.
-func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, me, u users.User, a DeactivateUserActions) error {
+func (s *Service) deleteMessagesOf(o *writeOp, u users.User, a DeactivateUserActions) error {
+	tx, ev, me := o.tx, o.ev, o.me
 	if !a.DeletePublicChannelMessages && !a.DeletePrivateChannelMessages && !a.DeleteDirectMessages {
 		return nil
 	}
@@ -311,10 +307,7 @@ func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, me, u users.User, 
 	if err != nil || len(sent) == 0 {
 		return err
 	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return err
-	}
+	w := o.world()
 	var ids []messages.ID
 	for _, m := range sent {
 		var doomed bool
@@ -343,11 +336,8 @@ type ReactivateUserParams struct {
 // ReactivateUser reactivates a deactivated user or bot (administrators, or a bot's owner).
 // Everyone who can access the user gets realm_user update is_active=true.
 func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		target, err := adminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
 			return err
@@ -391,11 +381,8 @@ type CreateUserResult struct {
 // an administrator holding the special can_create_users permission.
 func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParams) (CreateUserResult, error) {
 	// Check the gate before hashing the password.
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		me := o.me
 		if !me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}
@@ -420,18 +407,15 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 	if err != nil {
 		return CreateUserResult{}, err
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		if !me.Role.IsAdmin() || !me.CanCreateUsers {
 			return errMustBeAdmin()
 		}
 		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
 			return err
 		}
-		return s.subscribeNewUser(tx, ev, u.ID, defaultChannel)
+		return s.subscribeNewUser(o, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return CreateUserResult{}, err

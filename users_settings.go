@@ -114,11 +114,8 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		key = k
 	}
 	now := s.now()
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -315,11 +312,8 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 	if len(t.UserIDs) > MaxUserIDsPerRequest || len(t.GroupIDs) > MaxUserIDsPerRequest {
 		return badRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		if !me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}
