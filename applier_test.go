@@ -56,6 +56,12 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyMutedTopics(t, state, ev)
 	case "presence":
 		applyPresence(t, state, ev)
+	case "user_status":
+		applyUserStatus(state, ev)
+	case "muted_users":
+		if _, ok := state["muted_users"]; ok {
+			state["muted_users"] = ev["muted_users"]
+		}
 	case "alert_words":
 		if _, ok := state["alert_words"]; ok {
 			state["alert_words"] = ev["alert_words"]
@@ -171,6 +177,10 @@ func applyPersonUpdate(state, person map[string]any, id, self float64) {
 			if pr, ok := state["presences"].(map[string]any); ok && !active {
 				// Deactivated users have no presence.
 				delete(pr, fmt.Sprint(id))
+			}
+			if st, ok := state["user_status"].(map[string]any); ok && !active {
+				// Nor a status.
+				delete(st, fmt.Sprint(id))
 			}
 			state[key] = append(l[:i:i], l[i+1:]...)
 			dest := "realm_non_active_users"

@@ -122,7 +122,7 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 		}
 		u, err := tx.Users().GetByEmail(p.Username)
 		if errors.Is(err, storage.ErrNotFound) {
-			checkPassword(s.dummyHash, p.Password)
+			s.hashing.burn(p.Password) // as costly as checking a known user's password
 			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
 		}
 		if err != nil {

@@ -116,13 +116,27 @@ type DefaultStreamsEvent struct {
 	DefaultStreams []channels.ID `json:"default_streams"`
 }
 
+// renderDescription renders a channel description with the organization's linkifiers, once
+// per source text in the world's transaction.
+func (w *world) renderDescription(src string) string {
+	if html, ok := w.described[src]; ok {
+		return html
+	}
+	if w.described == nil {
+		w.described = map[string]string{}
+	}
+	html := markdown.RenderLinkified(src, w.linkify)
+	w.described[src] = html
+	return html
+}
+
 // channelRecord renders c (subscribers not included).
 func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 	rec := ChannelRecord{
 		StreamID:                          c.ID,
 		Name:                              c.Name,
 		Description:                       c.Description,
-		RenderedDescription:               markdown.RenderLinkified(c.Description, w.linkifiers()),
+		RenderedDescription:               w.renderDescription(c.Description),
 		DateCreated:                       c.DateCreated,
 		InviteOnly:                        c.InviteOnly,
 		IsWebPublic:                       c.IsWebPublic,

@@ -120,8 +120,9 @@
 //	          (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
 //	          (users_alertwords.go); UpdatePresence, GetRealmPresence, GetUserPresence
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
-//	          RemoveNavigationView (users_navigation_views.go); user records (users_record.go)
-//	          and events (users_events.go)
+//	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
+//	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
+//	          (users_muted.go); user records (users_record.go) and events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
 //	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
 //	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go)

@@ -81,6 +81,8 @@ type RegisterQueueResult struct {
 	*CustomProfileFieldsState
 	*AlertWordsState
 	*PresenceState
+	*UserStatusState
+	*MutedUsersState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

@@ -189,6 +189,9 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 			return res, err
 		}
 	}
+	if err := s.peopleInitialState(tx, w, viewer, p, &res); err != nil {
+		return res, err
+	}
 	if p.fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
 			return res, err

@@ -83,6 +83,8 @@ var goldenEvents = []struct {
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
 	{"presence-legacy", "admin", chat.ClientCapabilities{}, goldenPresence},
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
+	{"user_status", "owner", chat.ClientCapabilities{}, goldenUserStatus},
+	{"muted_users", "member", chat.ClientCapabilities{}, goldenMutedUsers},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
 	{"realm-update", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		ctx := context.Background()

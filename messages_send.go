@@ -162,17 +162,23 @@ func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 }
 
 // deliverMessage renders m's content and stores m with one row per recipient, flagged read
-// where read says so and with the mentions of its content for everyone but the sender, and queues the message
-// events (and, for a channel's first message, the stream update of first_message_id). It is
-// the one path every message takes, whoever sends it. m.ID is set on return.
+// where read says so and for those who muted the sender, and with the mentions of its content
+// for everyone but the sender, and queues the message events (and, for a channel's first
+// message, the stream update of first_message_id). It is the one path every message takes,
+// whoever sends it. m.ID is set on return.
 func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
 	m.Rendered, mentions = w.renderMessage(m.Content, w.user(m.SenderID))
 	rows := make([]messages.UserMessage, 0, len(recipients))
 	w.preloadUsers(recipients)
+	// Those who muted the sender get the message already read (and are never notified of it).
+	mutedBy, err := tx.MutedUsers().MutedBy(m.SenderID)
+	if err != nil {
+		return err
+	}
 	for _, id := range recipients {
 		var f messages.Flags
-		if read(id) {
+		if read(id) || slices.Contains(mutedBy, id) {
 			f |= messages.FlagRead
 		}
 		if id != m.SenderID {
@@ -184,7 +190,6 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
 	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
-	var err error
 	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {
 		return err
 	}

@@ -127,9 +127,6 @@ type Service struct {
 	apiByUser   *ratelimit.Limiter
 	apiByAddr   *ratelimit.Limiter
 	hashing     PasswordHashing
-	// dummyHash is checked when a login names an unknown user, so that it costs as much as a
-	// login of a known user.
-	dummyHash string
 
 	closeOnce sync.Once
 }
@@ -190,12 +187,6 @@ func New(opts Options) (*Service, error) {
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus
-	dummy, err := s.hashing.hashPassword("not a password")
-	if err != nil {
-		s.queues.Close()
-		return nil, err
-	}
-	s.dummyHash = dummy
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()

@@ -65,7 +65,7 @@ func (s *Service) read(ctx context.Context, actor Actor, g gate, body func(o *re
 // other side effect goes into o.ev.afterCommit or after mutate returns.
 func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *writeOp) error) error {
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		r := readView(tx)
+		r := storage.ReadsOf(tx)
 		o := &writeOp{readOp: readOp{tx: r, now: s.now()}, tx: tx, ev: ev}
 		me, err := g(r, actor)
 		if err != nil {

@@ -154,6 +154,9 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 				if err := presenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
 					return err
 				}
+				if err := announceAway(tx.Users(), ev, me, v.(bool)); err != nil {
+					return err
+				}
 			}
 		}
 		if changed {

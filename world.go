@@ -33,6 +33,9 @@ type world struct {
 	byName    map[string]int // NormalizeName → index in channels
 	byID      map[channels.ID]int
 	linkify   markdown.Linkify // the organization's linkifiers; nil when none
+	// described memoizes rendered channel descriptions by source (a channel's record is built
+	// once per subscriber of an event).
+	described map[string]string
 
 	users    userCache
 	subs     subscriberCache

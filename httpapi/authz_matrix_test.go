@@ -168,7 +168,7 @@ func matrixRows() []matrixRow {
 		{method: "PATCH", path: "messages/1", setup: memberDirectMessage, params: map[string]string{"content": "edited"}, want: only("member")},
 		{method: "PATCH", path: "messages/1", setup: publicChannelWithMessage, params: map[string]string{"topic": "moved", "propagate_mode": "change_all"}, want: authenticated().except("guest", 400)},
 		{method: "GET", path: "users/me/1/topics", setup: publicChannelWithMessage, want: membersButGuests},
-	}, channelsMatrixRows()...)
+	}, append(channelsMatrixRows(), peopleMatrixRows()...)...)
 }
 
 func publicChannelWithMessage(t *testing.T, m *matrixOrg) {

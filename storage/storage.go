@@ -39,6 +39,8 @@ type ReadTx interface {
 	ProfileFields() ProfileFieldReader
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
+	UserStatuses() UserStatusReader
+	MutedUsers() MutedUserReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -62,4 +64,6 @@ type Tx interface {
 	ProfileFields() ProfileFieldWriter
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
+	UserStatuses() UserStatusWriter
+	MutedUsers() MutedUserWriter
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -33,7 +35,7 @@ type cli struct {
 // orgFlags choose the store and how an empty one is provisioned. serve and zuliprc share
 // them, so that zuliprc given the same flags finds the same organization.
 type orgFlags struct {
-	Listen      string `help:"Address to listen on." default:"127.0.0.1:9991"`
+	Listen      string `help:"Address to listen on; port 0 picks a free port (serve reports the address it bound)." default:"127.0.0.1:9991"`
 	Store       string `help:"Storage: sqlite:PATH (a file, created if missing), postgres://USER@HOST:PORT/DB?sslmode=disable, or memory (lost on exit)." default:"sqlite:./chat.db"`
 	RealmURL    string `help:"Canonical URL of the organization (default: http://LISTEN)." name:"realm-url"`
 	Dev         bool   `help:"Seed a development organization mirroring Zulip's and enable the dev login endpoints."`
@@ -47,6 +49,7 @@ type serveCmd struct {
 	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
 	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	AddressFile   string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	loadFlags     `embed:""`
 }
 
@@ -68,11 +71,13 @@ func (c *serveCmd) Run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	return c.serve(ctx, ln, logger)
+	return c.serve(ctx, ln, logger, os.Stdout)
 }
 
-// serve runs the server on ln until ctx ends.
-func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
+// serve runs the server on ln until ctx ends. Once it is ready to answer, it prints the
+// address it bound on out (one line, HOST:PORT), and writes it to --address-file, so that a
+// harness that started it with --listen 127.0.0.1:0 knows where to connect.
+func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger, out io.Writer) error {
 	if err := c.validateLoad(); err != nil {
 		ln.Close()
 		return err
@@ -137,6 +142,13 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	logger.Info("serving", "addr", ln.Addr().String(), "realm_url", realmURL, "store", c.Store, "dev", c.Dev)
+	if err := c.reportAddress(ln.Addr().String(), out); err != nil {
+		srv.Close()
+		return err
+	}
+	if c.AddressFile != "" {
+		defer os.Remove(c.AddressFile)
+	}
 
 	select {
 	case err := <-served:
@@ -192,4 +204,36 @@ func (c *orgFlags) seed() (*Seed, error) {
 		return loadSeed(c.Seed)
 	}
 	return &Seed{Organization: SeedOrganization{Name: "Chat"}}, nil
+}
+
+// reportAddress writes addr to --address-file (into a temporary file beside it, renamed into
+// place, so that a reader never sees a partial address), then prints it on out.
+func (c *serveCmd) reportAddress(addr string, out io.Writer) error {
+	if c.AddressFile != "" {
+		if err := writeFileAtomically(c.AddressFile, addr+"\n"); err != nil {
+			return fmt.Errorf("--address-file: %w", err)
+		}
+	}
+	if _, err := fmt.Fprintln(out, addr); err != nil && c.AddressFile == "" {
+		return fmt.Errorf("report address: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomically replaces path with content through a temporary file in its directory.
+func writeFileAtomically(path, content string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.WriteString(content)
+	if err := errors.Join(werr, tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }

@@ -72,6 +72,9 @@ type data struct {
 	alertWords  map[users.ID][]string
 	presence    map[users.ID]users.Presence
 	presenceSeq int64
+
+	statuses map[users.ID]users.Status
+	mutes    map[muteKey]users.MutedUser
 }
 
 func newData() *data {
@@ -109,6 +112,9 @@ func newData() *data {
 
 		alertWords: map[users.ID][]string{},
 		presence:   map[users.ID]users.Presence{},
+
+		statuses: map[users.ID]users.Status{},
+		mutes:    map[muteKey]users.MutedUser{},
 	}
 }
 

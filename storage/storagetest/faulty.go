@@ -389,3 +389,42 @@ func (w faultyPresence) Put(p users.Presence) (int64, error) {
 	}
 	return w.PresenceWriter.Put(p)
 }
+
+func (t faultyTx) UserStatuses() storage.UserStatusWriter {
+	return faultyStatuses{t.Tx.UserStatuses(), t.f}
+}
+
+type faultyStatuses struct {
+	storage.UserStatusWriter
+	f *Faulty
+}
+
+func (w faultyStatuses) Put(s users.Status) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserStatusWriter.Put(s)
+}
+
+func (t faultyTx) MutedUsers() storage.MutedUserWriter {
+	return faultyMutes{t.Tx.MutedUsers(), t.f}
+}
+
+type faultyMutes struct {
+	storage.MutedUserWriter
+	f *Faulty
+}
+
+func (w faultyMutes) Add(m users.MutedUser) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MutedUserWriter.Add(m)
+}
+
+func (w faultyMutes) Remove(user, muted users.ID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MutedUserWriter.Remove(user, muted)
+}

@@ -37,6 +37,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
 	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
 	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
+	t.Run("UserStatuses", func(t *testing.T) { testUserStatuses(t, open) })
+	t.Run("MutedUsers", func(t *testing.T) { testMutedUsers(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -1,0 +1,102 @@
+package memory
+
+import (
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// statusTx is the user-status accessor; j is nil in a read-only transaction.
+type statusTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a statusTx) Get(id users.ID) (users.Status, error) {
+	if err := a.t.live(); err != nil {
+		return users.Status{}, err
+	}
+	s, ok := a.t.d.statuses[id]
+	if !ok {
+		return users.Status{}, notFound("status of user", id)
+	}
+	return s, nil
+}
+
+func (a statusTx) List() ([]users.Status, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	return sortedValues(a.t.d.statuses, same), nil
+}
+
+func (a statusTx) Put(s users.Status) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	setKey(a.j, a.t.d.statuses, s.UserID, s)
+	return nil
+}
+
+// muteKey identifies one mute: who muted whom.
+type muteKey struct{ user, muted users.ID }
+
+// mutedTx is the muted-users accessor; j is nil in a read-only transaction.
+type mutedTx struct {
+	t *readTx
+	j *journal
+}
+
+func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	byMuted := map[users.ID]users.MutedUser{}
+	for k, m := range a.t.d.mutes {
+		if k.user == user {
+			byMuted[k.muted] = m
+		}
+	}
+	return sortedValues(byMuted, same), nil
+}
+
+func (a mutedTx) MutedBy(muted users.ID) ([]users.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	var out []users.ID
+	for k := range a.t.d.mutes {
+		if k.muted == muted {
+			out = append(out, k.user)
+		}
+	}
+	return sortedSet(out), nil
+}
+
+func (a mutedTx) Add(m users.MutedUser) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	k := muteKey{m.UserID, m.MutedUserID}
+	if _, ok := a.t.d.mutes[k]; ok {
+		return conflict("mute")
+	}
+	setKey(a.j, a.t.d.mutes, k, m)
+	return nil
+}
+
+func (a mutedTx) Remove(user, muted users.ID) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	k := muteKey{user, muted}
+	if _, ok := a.t.d.mutes[k]; !ok {
+		return notFound("mute of user", muted)
+	}
+	deleteKey(a.j, a.t.d.mutes, k)
+	return nil
+}
+
+func (t *readTx) UserStatuses() storage.UserStatusReader { return statusTx{t: t} }
+func (t *readTx) MutedUsers() storage.MutedUserReader    { return mutedTx{t: t} }
+func (t *tx) UserStatuses() storage.UserStatusWriter     { return statusTx{t: &t.readTx, j: t.j} }
+func (t *tx) MutedUsers() storage.MutedUserWriter        { return mutedTx{t: &t.readTx, j: t.j} }

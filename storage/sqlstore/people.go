@@ -1,0 +1,95 @@
+package sqlstore
+
+import (
+	"database/sql"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// statusTx is the user-status accessor: one row per user who ever set a status.
+type statusTx struct{ t *txn }
+
+const statusColumns = "user_id, status_text, emoji_name, emoji_code, reaction_type, updated_at"
+
+func scanStatus(r *sql.Rows) (users.Status, error) {
+	var s users.Status
+	var at sql.NullInt64
+	err := r.Scan(&s.UserID, &s.StatusText, &s.EmojiName, &s.EmojiCode, &s.ReactionType, &at)
+	s.Timestamp = fromNanos(at)
+	return s, err
+}
+
+func (a statusTx) Get(id users.ID) (users.Status, error) {
+	list, err := scanAll(a.t, scanStatus, "SELECT "+statusColumns+" FROM user_statuses WHERE user_id = ?", id)
+	if err != nil {
+		return users.Status{}, err
+	}
+	if len(list) == 0 {
+		return users.Status{}, notFound("status of user", id)
+	}
+	return list[0], nil
+}
+
+func (a statusTx) List() ([]users.Status, error) {
+	out, err := scanAll(a.t, scanStatus, "SELECT "+statusColumns+" FROM user_statuses ORDER BY user_id")
+	if out == nil && err == nil {
+		out = []users.Status{}
+	}
+	return out, err
+}
+
+func (a statusTx) Put(s users.Status) error {
+	_, err := a.t.exec("INSERT INTO user_statuses ("+statusColumns+") VALUES (?, ?, ?, ?, ?, ?) "+
+		"ON CONFLICT (user_id) DO UPDATE SET status_text = excluded.status_text, "+
+		"emoji_name = excluded.emoji_name, emoji_code = excluded.emoji_code, "+
+		"reaction_type = excluded.reaction_type, updated_at = excluded.updated_at",
+		s.UserID, s.StatusText, s.EmojiName, s.EmojiCode, s.ReactionType, nanos(s.Timestamp))
+	return err
+}
+
+// mutedTx is the muted-users accessor.
+type mutedTx struct{ t *txn }
+
+func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
+	out, err := scanAll(a.t, func(r *sql.Rows) (users.MutedUser, error) {
+		var m users.MutedUser
+		var at sql.NullInt64
+		err := r.Scan(&m.UserID, &m.MutedUserID, &at)
+		m.DateMuted = fromNanos(at)
+		return m, err
+	}, "SELECT user_id, muted_user_id, date_muted FROM muted_users WHERE user_id = ? ORDER BY muted_user_id", user)
+	if out == nil && err == nil {
+		out = []users.MutedUser{}
+	}
+	return out, err
+}
+
+func (a mutedTx) MutedBy(muted users.ID) ([]users.ID, error) {
+	return scanAll(a.t, func(r *sql.Rows) (users.ID, error) {
+		var id users.ID
+		err := r.Scan(&id)
+		return id, err
+	}, "SELECT user_id FROM muted_users WHERE muted_user_id = ? ORDER BY user_id", muted)
+}
+
+func (a mutedTx) Add(m users.MutedUser) error {
+	return a.t.guarded(func() error {
+		_, err := a.t.exec("INSERT INTO muted_users (user_id, muted_user_id, date_muted) VALUES (?, ?, ?)",
+			m.UserID, m.MutedUserID, nanos(m.DateMuted))
+		return err
+	})
+}
+
+func (a mutedTx) Remove(user, muted users.ID) error {
+	res, err := a.t.exec("DELETE FROM muted_users WHERE user_id = ? AND muted_user_id = ?", user, muted)
+	if err != nil {
+		return err
+	}
+	return mustAffect(res, "mute of user", muted)
+}
+
+func (r *readTx) UserStatuses() storage.UserStatusReader { return statusTx{r.t} }
+func (r *readTx) MutedUsers() storage.MutedUserReader    { return mutedTx{r.t} }
+func (w *tx) UserStatuses() storage.UserStatusWriter     { return statusTx{w.t} }
+func (w *tx) MutedUsers() storage.MutedUserWriter        { return mutedTx{w.t} }

@@ -1,0 +1,115 @@
+package storagetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+func testUserStatuses(t *testing.T, open Opener) {
+	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	t.Run("Put creates and replaces; Get and List by user id", func(t *testing.T) {
+		s := open(t)
+		busy := users.Status{UserID: 5, StatusText: "busy", EmojiName: "calendar", EmojiCode: "1f4c6", ReactionType: users.UnicodeEmoji, Timestamp: at}
+		lunch := users.Status{UserID: 2, StatusText: "lunch", Timestamp: at}
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.UserStatuses().Put(busy); err != nil {
+				return err
+			}
+			return tx.UserStatuses().Put(users.Status{UserID: 2, StatusText: "first"})
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.UserStatuses().Put(lunch) })
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.UserStatuses().Get(5)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get", busy, got)
+			_, err = tx.UserStatuses().Get(9)
+			wantIs(t, "Get(none)", err, storage.ErrNotFound)
+			all, err := tx.UserStatuses().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", []users.Status{lunch, busy}, all)
+			return nil
+		})
+	})
+	t.Run("List of none is empty; a rolled-back Put leaves nothing", func(t *testing.T) {
+		s := open(t)
+		_ = s.Update(t.Context(), func(tx storage.Tx) error {
+			if err := tx.UserStatuses().Put(users.Status{UserID: 1, StatusText: "x"}); err != nil {
+				return err
+			}
+			return errRollback
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			all, err := tx.UserStatuses().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", []users.Status{}, all)
+			return nil
+		})
+	})
+}
+
+func testMutedUsers(t *testing.T, open Opener) {
+	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	t.Run("Add, List by muted id, MutedBy, Remove; conflicts and absent mutes", func(t *testing.T) {
+		s := open(t)
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for _, m := range []users.MutedUser{
+				{UserID: 1, MutedUserID: 7, DateMuted: at},
+				{UserID: 1, MutedUserID: 3, DateMuted: at.Add(time.Second)},
+				{UserID: 4, MutedUserID: 7, DateMuted: at},
+			} {
+				if err := tx.MutedUsers().Add(m); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			err := tx.MutedUsers().Add(users.MutedUser{UserID: 1, MutedUserID: 7, DateMuted: at})
+			wantIs(t, "Add(again)", err, storage.ErrConflict)
+			// The transaction stays usable after the conflict.
+			return tx.MutedUsers().Add(users.MutedUser{UserID: 2, MutedUserID: 7, DateMuted: at})
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.MutedUsers().List(1)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", []users.MutedUser{{UserID: 1, MutedUserID: 3, DateMuted: at.Add(time.Second)}, {UserID: 1, MutedUserID: 7, DateMuted: at}}, got)
+			none, err := tx.MutedUsers().List(9)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List(none)", []users.MutedUser{}, none)
+			by, err := tx.MutedUsers().MutedBy(7)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "MutedBy", []users.ID{1, 2, 4}, by)
+			return nil
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.MutedUsers().Remove(1, 7); err != nil {
+				return err
+			}
+			wantIs(t, "Remove(absent)", tx.MutedUsers().Remove(1, 7), storage.ErrNotFound)
+			return nil
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			by, err := tx.MutedUsers().MutedBy(7)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "MutedBy after Remove", []users.ID{2, 4}, by)
+			return nil
+		})
+	})
+}

@@ -1,0 +1,332 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// UserStatus is a user's status as the API shows it: only the keys that are set. Away is the
+// inverse of the user's presence_enabled setting (Zulip keeps it for older clients).
+type UserStatus struct {
+	Away         bool   `json:"away,omitempty"`
+	StatusText   string `json:"status_text,omitempty"`
+	EmojiName    string `json:"emoji_name,omitempty"`
+	EmojiCode    string `json:"emoji_code,omitempty"`
+	ReactionType string `json:"reaction_type,omitempty"`
+}
+
+// userStatusOf is the API form of a stored status and presence_enabled setting.
+func userStatusOf(s users.Status, presenceEnabled bool) UserStatus {
+	out := UserStatus{Away: !presenceEnabled, StatusText: s.StatusText}
+	if s.EmojiName != "" {
+		out.EmojiName, out.EmojiCode, out.ReactionType = s.EmojiName, s.EmojiCode, s.ReactionType
+	}
+	return out
+}
+
+// empty reports whether the status has no key to show.
+func (s UserStatus) empty() bool { return s == UserStatus{} }
+
+// UserStatusEvent is the user_status event: the user and the fields that changed (away, the
+// text, or the emoji with its code and type), sent to every active user.
+type UserStatusEvent struct {
+	Type         string   `json:"type"`
+	UserID       users.ID `json:"user_id"`
+	Away         *bool    `json:"away,omitempty"`
+	StatusText   *string  `json:"status_text,omitempty"`
+	EmojiName    *string  `json:"emoji_name,omitempty"`
+	EmojiCode    *string  `json:"emoji_code,omitempty"`
+	ReactionType *string  `json:"reaction_type,omitempty"`
+}
+
+// UserStatusState is register's user_status key: the status of every active user who has one,
+// keyed by user id.
+type UserStatusState struct {
+	UserStatus map[string]UserStatus `json:"user_status"`
+}
+
+// UpdateStatusParams are the parameters of POST /users/me/status (and, without Away, of POST
+// /users/{user_id}/status). Absent fields (nil) are left unchanged; an empty emoji_name clears
+// the emoji, an empty status_text the text.
+type UpdateStatusParams struct {
+	Away         *bool
+	StatusText   *string
+	EmojiName    *string
+	EmojiCode    *string
+	ReactionType *string
+}
+
+// newStatus is a validated status change.
+type newStatus struct {
+	away                          *bool
+	text                          *string
+	emojiName, emojiCode, emojiTy *string
+}
+
+// check validates a status change as Zulip's check_update_user_status does.
+func (p UpdateStatusParams) check() (newStatus, error) {
+	n := newStatus{away: p.Away}
+	if p.StatusText != nil {
+		text, err := users.CheckStatusText(*p.StatusText)
+		if err != nil {
+			return n, badRequest("%s", err.Error())
+		}
+		n.text = &text
+	}
+	if p.Away == nil && p.StatusText == nil && p.EmojiName == nil {
+		return n, badRequest("Client did not pass any new values.")
+	}
+	switch {
+	case p.EmojiName != nil && *p.EmojiName == "":
+		empty, unicode := "", users.UnicodeEmoji
+		n.emojiName, n.emojiCode, n.emojiTy = &empty, &empty, &unicode
+	case p.EmojiName != nil:
+		name, code, typ, err := checkStatusEmoji(*p.EmojiName, p.EmojiCode, p.ReactionType)
+		if err != nil {
+			return n, err
+		}
+		n.emojiName, n.emojiCode, n.emojiTy = &name, &code, &typ
+	case p.EmojiCode != nil && *p.EmojiCode != "" || p.ReactionType != nil && *p.ReactionType != "":
+		return n, badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
+	}
+	return n, nil
+}
+
+// checkStatusEmoji checks a status emoji: a Unicode emoji by its code, or Zulip's extra emoji
+// "zulip". Without a code, only the extra emoji can be found by name. (The organization has no
+// custom emoji.)
+func checkStatusEmoji(name string, code, typ *string) (string, string, string, error) {
+	if len(name) > 100 {
+		return "", "", "", badRequest("Emoji '%s' does not exist", name[:100])
+	}
+	c, t := "", ""
+	if code != nil {
+		c = *code
+	}
+	if typ != nil {
+		t = *typ
+	}
+	if c == "" && name == "zulip" {
+		c = "zulip"
+	}
+	if t == "" {
+		t = users.UnicodeEmoji
+		if name == "zulip" && c == "zulip" {
+			t = users.ZulipExtraEmoji
+		}
+	}
+	if c == "" {
+		return "", "", "", badRequest("Emoji '%s' does not exist", name)
+	}
+	switch t {
+	case users.UnicodeEmoji:
+		if !users.CheckUnicodeEmojiCode(c) {
+			return "", "", "", badRequest("Invalid emoji code.")
+		}
+	case users.ZulipExtraEmoji:
+		if c != "zulip" || name != "zulip" {
+			return "", "", "", badRequest("Invalid emoji name.")
+		}
+	case users.RealmEmoji:
+		return "", "", "", badRequest("Invalid custom emoji.")
+	default:
+		return "", "", "", badRequest("Invalid emoji type.")
+	}
+	return name, c, t, nil
+}
+
+// UpdateStatus changes the actor's status (human users only). Away turns the presence_enabled
+// setting off (or on), as Zulip still does for older clients; every active user gets a
+// user_status event with the fields given.
+func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusParams) error {
+	n, err := p.check()
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		return setStatus(tx, ev, me, n, now)
+	})
+}
+
+// UpdateStatusForUserParams are the parameters of POST /users/{user_id}/status.
+type UpdateStatusForUserParams struct {
+	UserID users.ID
+	UpdateStatusParams
+}
+
+// UpdateStatusForUser changes another user's status text and emoji (administrators only; the
+// target is a human user, active). Away cannot be set for someone else.
+func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p UpdateStatusForUserParams) error {
+	p.Away = nil
+	n, err := p.check()
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		target, err := statusTarget(tx.Users(), p.UserID)
+		if err != nil {
+			return err
+		}
+		if !me.Role.IsAdmin() {
+			return badRequest(msgInsufficientPerm)
+		}
+		return setStatus(tx, ev, target, n, now)
+	})
+}
+
+// statusTarget loads the user whose status is read or set: humans only, active.
+func statusTarget(r storage.UserReader, id users.ID) (users.User, error) {
+	u, err := targetUser(r, id)
+	if err != nil {
+		return u, err
+	}
+	if u.IsBot() {
+		return users.User{}, errNoSuchUser()
+	}
+	if !u.IsActive {
+		return users.User{}, badRequest(msgUserDeactivated400)
+	}
+	return u, nil
+}
+
+// setStatus writes a validated change of u's status and announces it.
+func setStatus(tx storage.Tx, ev *events, u users.User, n newStatus, now time.Time) error {
+	if n.away != nil {
+		if err := setPresenceEnabled(tx, ev, u, !*n.away, now); err != nil {
+			return err
+		}
+	}
+	st, err := tx.UserStatuses().Get(u.ID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return err
+	}
+	st.UserID, st.Timestamp = u.ID, now
+	e := UserStatusEvent{Type: "user_status", UserID: u.ID, Away: n.away, StatusText: n.text}
+	if n.text != nil {
+		st.StatusText = *n.text
+	}
+	if n.emojiName != nil {
+		st.EmojiName, st.EmojiCode, st.ReactionType = *n.emojiName, *n.emojiCode, *n.emojiTy
+		e.EmojiName, e.EmojiCode, e.ReactionType = n.emojiName, n.emojiCode, n.emojiTy
+	}
+	if err := tx.UserStatuses().Put(st); err != nil {
+		return err
+	}
+	ids, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return err
+	}
+	ev.add("user_status", e, ids)
+	return nil
+}
+
+// setPresenceEnabled changes u's presence_enabled setting when it differs, as PATCH /settings
+// does: a user_settings event to u and the immediate presence update.
+func setPresenceEnabled(tx storage.Tx, ev *events, u users.User, enabled bool, now time.Time) error {
+	stored, err := tx.UserSettings().Get(u.ID)
+	if err != nil {
+		return err
+	}
+	if stored.Value("presence_enabled") == enabled {
+		return nil
+	}
+	stored.Set("presence_enabled", enabled, true)
+	if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{u.ID: stored}); err != nil {
+		return err
+	}
+	ev.add("user_settings", settingEvent("presence_enabled", enabled), []int64{int64(u.ID)})
+	realm, err := tx.Realm().Get()
+	if err != nil {
+		return err
+	}
+	return presenceToggled(tx, ev, realm, u, enabled, now)
+}
+
+// announceAway tells every active user that u's away flag (the inverse of presence_enabled)
+// changed through PATCH /settings, so that their user_status data follows.
+func announceAway(r storage.UserReader, ev *events, u users.User, enabled bool) error {
+	ids, err := activeUserIDs(r)
+	if err != nil {
+		return err
+	}
+	away := !enabled
+	ev.add("user_status", UserStatusEvent{Type: "user_status", UserID: u.ID, Away: &away}, ids)
+	return nil
+}
+
+// GetUserStatusParams are the parameters of GET /users/{user_id}/status.
+type GetUserStatusParams struct {
+	UserID users.ID
+}
+
+// GetUserStatusResult is a user's status ({} when none is set).
+type GetUserStatusResult struct {
+	Status UserStatus `json:"status"`
+}
+
+// GetUserStatus returns a human user's status.
+func (s *Service) GetUserStatus(ctx context.Context, actor Actor, p GetUserStatusParams) (GetUserStatusResult, error) {
+	var res GetUserStatusResult
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
+		target, err := statusTarget(tx.Users(), p.UserID)
+		if err != nil {
+			return err
+		}
+		st, err := tx.UserStatuses().Get(target.ID)
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		settings, err := tx.UserSettings().Get(target.ID)
+		if err != nil {
+			return err
+		}
+		enabled, _ := settings.Value("presence_enabled").(bool)
+		res.Status = userStatusOf(st, enabled)
+		return nil
+	})
+	if err != nil {
+		return GetUserStatusResult{}, err
+	}
+	return res, nil
+}
+
+// userStatusState is register's user_status: every active user with a status text, an emoji
+// or presence turned off.
+func userStatusState(tx storage.ReadTx, all []users.User) (*UserStatusState, error) {
+	st := &UserStatusState{UserStatus: map[string]UserStatus{}}
+	active := make([]users.ID, 0, len(all))
+	for _, u := range all {
+		if u.IsActive && !u.IsBot() {
+			active = append(active, u.ID)
+		}
+	}
+	settings, err := tx.UserSettings().GetMany(active)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := tx.UserStatuses().List()
+	if err != nil {
+		return nil, err
+	}
+	byUser := make(map[users.ID]users.Status, len(stored))
+	for _, s := range stored {
+		byUser[s.UserID] = s
+	}
+	for _, id := range active {
+		enabled, _ := settings[id].Value("presence_enabled").(bool)
+		if s := userStatusOf(byUser[id], enabled); !s.empty() {
+			st.UserStatus[strconv.FormatInt(int64(id), 10)] = s
+		}
+	}
+	return st, nil
+}
