@@ -15,6 +15,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	t.Helper()
 	switch ev["type"] {
 	case "heartbeat", "restart", "invites_changed":
+	case "reaction":
+		// Reactions live in message records, which register does not hold.
 	case "realm_user":
 		applyRealmUser(t, state, ev, self)
 		applyRealmUserToGroups(state, ev)
@@ -84,6 +86,12 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 			state[key] = v
 			if name == "message_edit_history_visibility_policy" {
 				state["realm_allow_edit_history"] = v != "none"
+			}
+			if own, ok := ownPermissionKeys[name]; ok {
+				if _, ok := state[own]; ok {
+					state[own] = allowsSelf(state, v)
+					state["can_create_streams"] = state["can_create_public_streams"] == true || state["can_create_private_streams"] == true
+				}
 			}
 		}
 	default:
@@ -237,4 +245,59 @@ func insertByID(l []any, o map[string]any, key string) []any {
 		return append(l, o)
 	}
 	return slices.Insert(l, i, any(o))
+}
+
+// ownPermissionKeys are the register keys that say whether the user holds an organization
+// permission, by the permission; clients recompute them when the permission changes.
+var ownPermissionKeys = map[string]string{
+	"can_create_public_channel_group":     "can_create_public_streams",
+	"can_create_private_channel_group":    "can_create_private_streams",
+	"can_create_web_public_channel_group": "can_create_web_public_streams",
+	"can_add_subscribers_group":           "can_subscribe_other_users",
+	"can_invite_users_group":              "can_invite_others_to_realm",
+}
+
+// allowsSelf evaluates a group-setting value (JSON) for the state's own user through the
+// groups of realm_user_groups, as a client does.
+func allowsSelf(state map[string]any, setting any) bool {
+	self := num(state["user_id"])
+	groups := map[float64]map[string]any{}
+	for _, g := range list(state, "realm_user_groups") {
+		m := g.(map[string]any)
+		groups[num(m["id"])] = m
+	}
+	var inGroup func(id float64, seen map[float64]bool) bool
+	inGroup = func(id float64, seen map[float64]bool) bool {
+		g, ok := groups[id]
+		if !ok || seen[id] {
+			return false
+		}
+		seen[id] = true
+		for _, m := range g["members"].([]any) {
+			if num(m) == self {
+				return true
+			}
+		}
+		for _, sub := range g["direct_subgroup_ids"].([]any) {
+			if inGroup(num(sub), seen) {
+				return true
+			}
+		}
+		return false
+	}
+	if id, ok := setting.(float64); ok {
+		return inGroup(id, map[float64]bool{})
+	}
+	anon := setting.(map[string]any)
+	for _, m := range anon["direct_members"].([]any) {
+		if num(m) == self {
+			return true
+		}
+	}
+	for _, sub := range anon["direct_subgroups"].([]any) {
+		if inGroup(num(sub), map[float64]bool{}) {
+			return true
+		}
+	}
+	return false
 }

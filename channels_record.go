@@ -2,7 +2,6 @@ package chat
 
 import (
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/users"
 )
 
@@ -114,20 +113,6 @@ type SubscriptionUpdateEvent struct {
 type DefaultStreamsEvent struct {
 	Type           string        `json:"type"`
 	DefaultStreams []channels.ID `json:"default_streams"`
-}
-
-// renderDescription renders a channel description with the organization's linkifiers, once
-// per source text in the world's transaction.
-func (w *world) renderDescription(src string) string {
-	if html, ok := w.described[src]; ok {
-		return html
-	}
-	if w.described == nil {
-		w.described = map[string]string{}
-	}
-	html := markdown.RenderLinkified(src, w.linkify)
-	w.described[src] = html
-	return html
 }
 
 // channelRecord renders c (subscribers not included).

@@ -59,7 +59,9 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
+	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
+	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }
 
@@ -204,6 +206,7 @@ var notMutating = map[string]string{
 	"RegisterQueue":            "creates the queue the harness itself uses",
 	"DeleteQueue":              "queue management",
 	"CountAPIRequest":          "rate limiting",
+	"QueueStats":               "monitoring read",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",

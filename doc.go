@@ -100,7 +100,7 @@
 //
 //	service   New, Close and the transaction helpers (service.go); errors and their codes
 //	          (service_errors.go); loading the acting user (service_actors.go); CountAPIRequest
-//	          (service_ratelimit.go)
+//	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     the per-transaction view of the organization that decisions read (world.go):
 //	          users, groups, channels, subscribers, channel activity
 //	bus       several processes sharing one store's events (bus.go)
@@ -110,6 +110,7 @@
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
+//	          register's realm keys beyond the settings' own (realm_state.go);
 //	          GetServerSettings (realm_server.go); GetLinkifiers, AddLinkifier, UpdateLinkifier,
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -87,6 +87,37 @@ type RealmState struct {
 	ServerInlineImagePreview                    bool     `json:"server_inline_image_preview"`
 	ServerWebPublicStreamsEnabled               bool     `json:"server_web_public_streams_enabled"`
 	StopWords                                   []string `json:"stop_words"`
+
+	RealmModerationRequestChannelID       int64                       `json:"realm_moderation_request_channel_id"`
+	RealmAuthenticationMethods            map[string]AuthMethod       `json:"realm_authentication_methods"`
+	RealmWildcardMentionPolicy            int64                       `json:"realm_wildcard_mention_policy"`
+	RealmAvailableVideoChatProviders      map[string]NamedOption      `json:"realm_available_video_chat_providers"`
+	GiphyRatingOptions                    map[string]NamedOption      `json:"giphy_rating_options"`
+	RealmDefaultExternalAccounts          map[string]ExternalAccount  `json:"realm_default_external_accounts"`
+	ServerSupportedPermissionSettings     SupportedPermissionSettings `json:"server_supported_permission_settings"`
+	RealmBotDomain                        string                      `json:"realm_bot_domain"`
+	RealmLogoURL                          string                      `json:"realm_logo_url"`
+	RealmLogoSource                       string                      `json:"realm_logo_source"`
+	RealmNightLogoURL                     string                      `json:"realm_night_logo_url"`
+	RealmNightLogoSource                  string                      `json:"realm_night_logo_source"`
+	RealmPushNotificationsEnabledEndTS    *int64                      `json:"realm_push_notifications_enabled_end_timestamp"`
+	ServerGeneration                      int64                       `json:"server_generation"`
+	ServerInlineURLEmbedPreview           bool                        `json:"server_inline_url_embed_preview"`
+	ServerAvatarChangesDisabled           bool                        `json:"server_avatar_changes_disabled"`
+	ServerNameChangesDisabled             bool                        `json:"server_name_changes_disabled"`
+	ServerNeedsUpgrade                    bool                        `json:"server_needs_upgrade"`
+	ServerJitsiServerURL                  string                      `json:"server_jitsi_server_url"`
+	ServerCanSummarizeTopics              bool                        `json:"server_can_summarize_topics"`
+	ServerMinDeactivatedRealmDeletionDays int                         `json:"server_min_deactivated_realm_deletion_days"`
+	ServerMaxDeactivatedRealmDeletionDays *int                        `json:"server_max_deactivated_realm_deletion_days"`
+	SettingsSendDigestEmails              bool                        `json:"settings_send_digest_emails"`
+	ZulipPlanIsNotLimited                 bool                        `json:"zulip_plan_is_not_limited"`
+	UpgradeTextForWideOrganizationLogo    string                      `json:"upgrade_text_for_wide_organization_logo"`
+	MaxChannelFolderNameLength            int                         `json:"max_channel_folder_name_length"`
+	MaxChannelFolderDescriptionLength     int                         `json:"max_channel_folder_description_length"`
+
+	// Settings are the table-described settings (written among the response's keys).
+	Settings RealmSettingsState `json:"-"`
 }
 
 // RealmUserState is register's "realm_user" section: the users the viewer can see and the
@@ -136,10 +167,17 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		return res, err
 	}
 	if p.fetches("realm") {
-		if err := withDefaultMoveGroups(tx.Groups(), &realm); err != nil {
+		groups, err := tx.Groups().List()
+		if err != nil {
 			return res, err
 		}
-		res.RealmState = s.realmState(realm)
+		names := make(map[users.GroupID]string, len(groups))
+		ids := make(map[string]users.GroupID, len(groups))
+		for _, g := range groups {
+			names[g.ID], ids[g.Name] = g.Name, g.ID
+		}
+		realm.ApplyDefaultGroups(func(name string) users.GroupID { return ids[name] })
+		res.RealmState = s.realmState(realm, func(id users.GroupID) string { return names[id] })
 	}
 	// The user, channel and message sections share one world, read when the first needs it.
 	w := sync.OnceValues(func() (*world, error) {
@@ -200,10 +238,10 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	return res, nil
 }
 
-func (s *Service) realmState(realm realms.Realm) *RealmState {
+func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) string) *RealmState {
 	return &RealmState{
 		RealmName:                             realm.Name,
-		RealmDescription:                      markdown.Render(realm.Description),
+		RealmDescription:                      renderedDescription(realm),
 		RealmIconURL:                          realmIconURL(realm),
 		RealmIconSource:                       realmIconSource(realm),
 		RealmURL:                              realm.URL,
@@ -212,13 +250,15 @@ func (s *Service) realmState(realm realms.Realm) *RealmState {
 		RealmEnableSpectatorAccess:            realm.EnableSpectatorAccess,
 		RealmWaitingPeriodThreshold:           realm.WaitingPeriodThreshold,
 		RealmEmptyTopicDisplayName:            realm.EmptyTopicDisplayName,
-		RealmDefaultLanguage:                  "en",
+		RealmDefaultLanguage:                  realm.String("default_language"),
 		RealmAllowMessageEditing:              realm.AllowMessageEditing,
 		RealmMessageContentEditLimitSeconds:   limitOrNull(realm.MessageContentEditLimitSeconds),
-		RealmTopicsPolicy:                     "allow_empty_topic",
+		RealmTopicsPolicy:                     realm.String("topics_policy"),
+		RealmMandatoryTopics:                  realm.String("topics_policy") == realms.TopicsDisableEmpty,
+		RealmMessageContentDeleteLimitSeconds: limitOrNull(int(realm.Int("message_content_delete_limit_seconds"))),
 		RealmNewStreamAnnouncementsStreamID:   announcementsID(realm),
-		RealmSignupAnnouncementsStreamID:      -1,
-		RealmZulipUpdateAnnouncementsStreamID: -1,
+		RealmSignupAnnouncementsStreamID:      channelOrNone(realm.SignupAnnouncementsStreamID),
+		RealmZulipUpdateAnnouncementsStreamID: channelOrNone(realm.ZulipUpdateAnnouncementsStreamID),
 		RealmPlanType:                         1,
 		RealmPushNotificationsEnabled:         s.opts.PushNotificationsEnabled,
 		RealmPasswordAuthEnabled:              realm.PasswordAuthEnabled,
@@ -258,6 +298,27 @@ func (s *Service) realmState(realm realms.Realm) *RealmState {
 		ServerInlineImagePreview:                    true,
 		ServerWebPublicStreamsEnabled:               true,
 		StopWords:                                   []string{},
+
+		RealmModerationRequestChannelID:       channelOrNone(realm.ModerationRequestChannelID),
+		RealmAuthenticationMethods:            s.authMethods(realm),
+		RealmWildcardMentionPolicy:            wildcardMentionPolicy(realm, groupName),
+		RealmAvailableVideoChatProviders:      videoChatProviders(),
+		GiphyRatingOptions:                    giphyRatingOptions(),
+		RealmDefaultExternalAccounts:          defaultExternalAccounts(),
+		ServerSupportedPermissionSettings:     supportedPermissionSettings(),
+		RealmBotDomain:                        realm.Host(),
+		RealmLogoURL:                          defaultLogoURL,
+		RealmLogoSource:                       "D",
+		RealmNightLogoURL:                     defaultLogoURL,
+		RealmNightLogoSource:                  "D",
+		ServerGeneration:                      s.generation,
+		ServerJitsiServerURL:                  JitsiServerURL,
+		ServerMinDeactivatedRealmDeletionDays: MinDeactivatedRealmDeletionDays,
+		ZulipPlanIsNotLimited:                 true,
+		UpgradeTextForWideOrganizationLogo:    upgradeText,
+		MaxChannelFolderNameLength:            channels.MaxFolderNameLength,
+		MaxChannelFolderDescriptionLength:     channels.MaxFolderDescriptionLength,
+		Settings:                              realmSettingsState(realm),
 	}
 }
 

@@ -43,8 +43,21 @@ var goldenEvents = []struct {
 			RealmEditingParams: chat.RealmEditingParams{
 				MessageContentEditLimitSeconds: ptr("3600"), MoveMessagesWithinStreamLimitSeconds: ptr(`"unlimited"`),
 				MessageEditHistoryVisibilityPolicy: ptr("moves"),
-				GroupSettings:                      map[string]chat.GroupSettingChange{"can_resolve_topics_group": {New: &members}},
 			},
+			GroupSettings: map[string]chat.GroupSettingChange{"can_resolve_topics_group": {New: &members}},
+		})))
+	}},
+	{"realm-update-settings", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("owner"), chat.UpdateRealmParams{
+			Settings: map[string]any{"message_retention_days": int64(30), "message_content_delete_limit_seconds": nil,
+				"topics_policy": "disable_empty_topic", "default_language": "fr"},
+		})))
+	}},
+	{"realm-update_dict-permissions", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		everyone := users.Named(f.groupIDs(t)[users.GroupEveryone])
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("owner"), chat.UpdateRealmParams{
+			GroupSettings:         map[string]chat.GroupSettingChange{"can_mention_many_users_group": {New: &everyone}},
+			AuthenticationMethods: map[string]bool{"Email": false},
 		})))
 	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
@@ -81,6 +94,7 @@ var goldenEvents = []struct {
 		})))
 	}},
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
+	{"reaction", "member", chat.ClientCapabilities{}, goldenReactions},
 	{"presence-legacy", "admin", chat.ClientCapabilities{}, goldenPresence},
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
 	{"user_status", "owner", chat.ClientCapabilities{}, goldenUserStatus},

@@ -104,8 +104,8 @@ func messageEditConsistencyCases() []consistencyCase {
 				RealmEditingParams: chat.RealmEditingParams{
 					AllowMessageEditing: ptr(false), MessageContentEditLimitSeconds: ptr(`"unlimited"`),
 					MoveMessagesWithinStreamLimitSeconds: ptr("3600"), MessageEditHistoryVisibilityPolicy: ptr("none"),
-					GroupSettings: map[string]chat.GroupSettingChange{"can_resolve_topics_group": {New: &admins}},
 				},
+				GroupSettings: map[string]chat.GroupSettingChange{"can_resolve_topics_group": {New: &admins}},
 			})))
 		}},
 		{method: "UpdateMessage", name: "move one message to another public channel and topic", setup: seed, run: func(t *testing.T, f *fixture) {

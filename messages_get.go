@@ -105,9 +105,16 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 			return err
 		}
 		search := searchText(terms)
+		reactions, err := reactionsOf(tx.Messages(), matches)
+		if err != nil {
+			return err
+		}
 		res.Messages = make([]MessageRecord, len(matches))
 		for i, m := range matches {
 			rec := w.messageRecord(m.Message, view)
+			if l, ok := reactions[m.Message.ID]; ok {
+				rec.Reactions = l
+			}
 			flags := m.Flags
 			if !m.Received {
 				flags = messages.FlagRead | messages.FlagHistorical
@@ -399,6 +406,13 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 		})
 		names := flags.Names()
 		rec.Flags = &names
+		reactions, err := tx.Messages().Reactions([]messages.ID{m.ID})
+		if err != nil {
+			return err
+		}
+		if l, ok := reactionRecords(reactions)[m.ID]; ok {
+			rec.Reactions = l
+		}
 		res = GetMessageResult{RawContent: m.Content, Message: rec}
 		return nil
 	})

@@ -13,27 +13,27 @@ import (
 // MessageRecord is a message as the API shows it (GET /messages, message events). Flags is set
 // in GET /messages only (events carry them beside the message).
 type MessageRecord struct {
-	ID                 messages.ID  `json:"id"`
-	SenderID           users.ID     `json:"sender_id"`
-	Content            string       `json:"content"`
-	RecipientID        int64        `json:"recipient_id"`
-	Timestamp          int64        `json:"timestamp"`
-	Client             string       `json:"client"`
-	Subject            string       `json:"subject"`
-	TopicLinks         []TopicLink  `json:"topic_links"`
-	IsMeMessage        bool         `json:"is_me_message"`
-	Reactions          []any        `json:"reactions"`
-	Submessages        []any        `json:"submessages"`
-	SenderFullName     string       `json:"sender_full_name"`
-	SenderEmail        string       `json:"sender_email"`
-	SenderRealmStr     string       `json:"sender_realm_str"`
-	DisplayRecipient   any          `json:"display_recipient"`
-	Type               string       `json:"type"`
-	StreamID           *channels.ID `json:"stream_id,omitempty"`
-	AvatarURL          *string      `json:"avatar_url"`
-	ContentType        string       `json:"content_type"`
-	LastEditTimestamp  *int64       `json:"last_edit_timestamp,omitempty"`
-	LastMovedTimestamp *int64       `json:"last_moved_timestamp,omitempty"`
+	ID                 messages.ID      `json:"id"`
+	SenderID           users.ID         `json:"sender_id"`
+	Content            string           `json:"content"`
+	RecipientID        int64            `json:"recipient_id"`
+	Timestamp          int64            `json:"timestamp"`
+	Client             string           `json:"client"`
+	Subject            string           `json:"subject"`
+	TopicLinks         []TopicLink      `json:"topic_links"`
+	IsMeMessage        bool             `json:"is_me_message"`
+	Reactions          []ReactionRecord `json:"reactions"`
+	Submessages        []any            `json:"submessages"`
+	SenderFullName     string           `json:"sender_full_name"`
+	SenderEmail        string           `json:"sender_email"`
+	SenderRealmStr     string           `json:"sender_realm_str"`
+	DisplayRecipient   any              `json:"display_recipient"`
+	Type               string           `json:"type"`
+	StreamID           *channels.ID     `json:"stream_id,omitempty"`
+	AvatarURL          *string          `json:"avatar_url"`
+	ContentType        string           `json:"content_type"`
+	LastEditTimestamp  *int64           `json:"last_edit_timestamp,omitempty"`
+	LastMovedTimestamp *int64           `json:"last_moved_timestamp,omitempty"`
 	// EditHistory is the message's edits, newest first, as far as the organization shows them.
 	EditHistory  []messages.EditHistoryEntry `json:"edit_history,omitempty"`
 	Flags        *[]string                   `json:"flags,omitempty"`
@@ -68,7 +68,7 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		Client:         m.Client,
 		TopicLinks:     []TopicLink{},
 		IsMeMessage:    messages.IsMeMessage(m.Content),
-		Reactions:      []any{},
+		Reactions:      []ReactionRecord{},
 		Submessages:    []any{},
 		SenderFullName: sender.FullName,
 		SenderEmail:    apiEmail(w.org(), sender),

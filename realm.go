@@ -65,35 +65,25 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 			}
 			res.SystemGroups[sg.Name] = id
 		}
-		group := func(name string) users.GroupSetting { return users.Named(res.SystemGroups[name]) }
-		return tx.Realm().Put(realms.Realm{
-			Name:                           name,
-			Description:                    p.Description,
-			IconURL:                        p.IconURL,
-			URL:                            strings.TrimRight(p.URL, "/"),
-			DateCreated:                    now,
-			EnableSpectatorAccess:          p.EnableSpectatorAccess,
-			DefaultEmailVisibility:         p.EmailVisibility,
-			PasswordAuthEnabled:            !p.DisablePasswordAuth,
-			EmptyTopicDisplayName:          realms.DefaultEmptyTopicDisplayName,
-			CanCreatePublicChannelGroup:    group(users.GroupMembers),
-			CanCreatePrivateChannelGroup:   group(users.GroupMembers),
-			CanCreateWebPublicChannelGroup: group(users.GroupOwners),
-			CanAddSubscribersGroup:         group(users.GroupMembers),
-			CanInviteUsersGroup:            group(users.GroupMembers),
-			CanCreateGroups:                group(users.GroupMembers),
-			CanManageAllGroups:             group(users.GroupAdministrators),
-			CanMentionManyUsersGroup:       group(users.GroupAdministrators),
+		r := realms.Realm{
+			Name:                   name,
+			Description:            p.Description,
+			IconURL:                p.IconURL,
+			URL:                    strings.TrimRight(p.URL, "/"),
+			DateCreated:            now,
+			EnableSpectatorAccess:  p.EnableSpectatorAccess,
+			DefaultEmailVisibility: p.EmailVisibility,
+			PasswordAuthEnabled:    !p.DisablePasswordAuth,
+			EmptyTopicDisplayName:  realms.DefaultEmptyTopicDisplayName,
 
 			AllowMessageEditing:                    true,
 			MessageContentEditLimitSeconds:         realms.DefaultMessageContentEditLimitSeconds,
 			MoveMessagesWithinStreamLimitSeconds:   realms.DefaultMoveMessagesLimitSeconds,
 			MoveMessagesBetweenStreamsLimitSeconds: realms.DefaultMoveMessagesLimitSeconds,
 			MessageEditHistoryVisibilityPolicy:     string(messages.EditHistoryAll),
-			CanMoveMessagesBetweenTopicsGroup:      group(realms.DefaultMoveGroups[0]),
-			CanMoveMessagesBetweenChannelsGroup:    group(realms.DefaultMoveGroups[1]),
-			CanResolveTopicsGroup:                  group(realms.DefaultMoveGroups[2]),
-		})
+		}
+		r.ApplyDefaultGroups(func(name string) users.GroupID { return res.SystemGroups[name] })
+		return tx.Realm().Put(r)
 	})
 	if err != nil {
 		return CreateOrganizationResult{}, err

@@ -2,25 +2,50 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/users"
 )
 
-// UpdateRealmParams are the organization settings of PATCH /realm this server supports; nil
-// fields are left alone.
+// UpdateRealmParams are the organization settings of PATCH /realm; nil fields and absent
+// names are left alone.
 type UpdateRealmParams struct {
-	// NewStreamAnnouncementsStreamID is the channel where the notification bot announces new
-	// channels (POST /users/me/subscriptions with announce); -1 (any negative value) turns the
-	// announcements off.
-	NewStreamAnnouncementsStreamID *int64
+	// NewStreamAnnouncementsStreamID, SignupAnnouncementsStreamID,
+	// ZulipUpdateAnnouncementsStreamID and ModerationRequestChannelID are the channels of the
+	// server's notices; -1 (any negative value) turns one off.
+	NewStreamAnnouncementsStreamID   *int64
+	SignupAnnouncementsStreamID      *int64
+	ZulipUpdateAnnouncementsStreamID *int64
+	ModerationRequestChannelID       *int64
 	// Message editing and moving (see RealmEditingParams).
 	RealmEditingParams
+	// Settings are scalar settings by name (realms.SettingsTable): bool, int64 or string
+	// values, nil for null (an "unlimited" limit, the "default" Jitsi server).
+	Settings map[string]any
+	// GroupSettings changes group permissions (realms.GroupSettingNames).
+	GroupSettings map[string]GroupSettingChange
+	// AuthenticationMethods enables or disables authentication methods by Zulip's names
+	// (the keys of register's realm_authentication_methods). Owners only.
+	AuthenticationMethods map[string]bool
 }
 
 // UpdateRealmResult echoes the settings that changed, as Zulip's response does.
 type UpdateRealmResult struct {
-	NewStreamAnnouncementsStreamID *int64 `json:"new_stream_announcements_stream_id,omitempty"`
-	RealmEditingResult
+	// Changed maps each changed setting to its new value (strings: "updated").
+	Changed map[string]any
+}
+
+// MarshalJSON writes the changed settings as the response's keys.
+func (r UpdateRealmResult) MarshalJSON() ([]byte, error) {
+	if r.Changed == nil {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(r.Changed)
 }
 
 // RealmUpdateEvent is a realm update event: one organization setting changed.
@@ -31,31 +56,58 @@ type RealmUpdateEvent struct {
 	Value    any    `json:"value"`
 }
 
-// UpdateRealm changes organization settings (administrators only). A changed setting sends
-// realm update to every active user.
+// realmChange is one UpdateRealm in progress: the organization being changed, the events and
+// the response.
+type realmChange struct {
+	w       *world
+	me      users.User
+	realm   *realms.Realm
+	ev      *events
+	to      []int64
+	changed map[string]any
+}
+
+// update records a realm update event and the response key.
+func (c *realmChange) update(name string, value, echo any) {
+	c.ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
+	c.changed[name] = echo
+}
+
+// dict records a realm update_dict event of the "default" dictionary and the response key.
+func (c *realmChange) dict(name string, value any) {
+	c.ev.add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{name: value}}, c.to)
+	c.changed[name] = value
+}
+
+// UpdateRealm changes organization settings: administrators only, and owners only for the
+// settings Zulip reserves to them. Each changed setting sends a realm update (or update_dict)
+// event to every active user; nothing changes when any value is refused.
 func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmParams) (UpdateRealmResult, error) {
-	var res UpdateRealmResult
+	res := UpdateRealmResult{Changed: map[string]any{}}
 	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
-		res = UpdateRealmResult{}
+		clear(res.Changed)
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		realm := w.org()
-		if p.NewStreamAnnouncementsStreamID != nil {
-			id := max(*p.NewStreamAnnouncementsStreamID, -1)
-			if id >= 0 {
-				if _, err := channelRef(w, me, channels.ID(id)); err != nil {
-					return err
-				}
-			}
-			if id != announcementsID(realm) {
-				realm.NewStreamAnnouncementsStreamID = max(id, 0)
-				res.NewStreamAnnouncementsStreamID = &id
-				ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "new_stream_announcements_stream_id", Value: id}, w.activeIDs())
-			}
-		}
-		changed := res.NewStreamAnnouncementsStreamID != nil
-		if edited, err := w.applyEditingSettings(ev, &realm, p.RealmEditingParams, &res.RealmEditingResult); err != nil {
+		if err := p.checkOwnerOnly(me); err != nil {
 			return err
-		} else if !edited && !changed {
+		}
+		realm := w.org().Clone()
+		c := &realmChange{w: w, me: me, realm: &realm, ev: ev, to: w.activeIDs(), changed: res.Changed}
+		if err := c.applyChannels(p); err != nil {
+			return err
+		}
+		if err := w.applyEditingSettings(c, p.RealmEditingParams); err != nil {
+			return err
+		}
+		if err := c.applyScalars(p.Settings); err != nil {
+			return err
+		}
+		if err := c.applyGroups(p.GroupSettings); err != nil {
+			return err
+		}
+		if err := s.applyAuthMethods(c, p.AuthenticationMethods); err != nil {
+			return err
+		}
+		if len(res.Changed) == 0 {
 			return nil
 		}
 		return tx.Realm().Put(realm)
@@ -64,4 +116,222 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 		return UpdateRealmResult{}, err
 	}
 	return res, nil
+}
+
+// checkOwnerOnly refuses a non-owner any setting Zulip reserves to owners.
+func (p UpdateRealmParams) checkOwnerOnly(me users.User) error {
+	if me.Role == users.RoleOwner {
+		return nil
+	}
+	if p.AuthenticationMethods != nil {
+		return errMustBeOwner()
+	}
+	for name := range p.Settings {
+		if st, ok := realms.LookupSetting(name); ok && st.OwnerOnly {
+			return errMustBeOwner()
+		}
+	}
+	var r realms.Realm
+	for _, ns := range r.GroupSettings() {
+		if _, ok := p.GroupSettings[ns.Name]; ok && ns.OwnerOnly {
+			return errMustBeOwner()
+		}
+	}
+	return nil
+}
+
+// applyChannels sets the channels of the server's notices.
+func (c *realmChange) applyChannels(p UpdateRealmParams) error {
+	for _, ch := range []struct {
+		name  string
+		given *int64
+		dst   *int64
+	}{
+		{"moderation_request_channel_id", p.ModerationRequestChannelID, &c.realm.ModerationRequestChannelID},
+		{"new_stream_announcements_stream_id", p.NewStreamAnnouncementsStreamID, &c.realm.NewStreamAnnouncementsStreamID},
+		{"signup_announcements_stream_id", p.SignupAnnouncementsStreamID, &c.realm.SignupAnnouncementsStreamID},
+		{"zulip_update_announcements_stream_id", p.ZulipUpdateAnnouncementsStreamID, &c.realm.ZulipUpdateAnnouncementsStreamID},
+	} {
+		if ch.given == nil {
+			continue
+		}
+		id := max(*ch.given, -1)
+		if id >= 0 {
+			if _, err := channelRef(c.w, c.me, channels.ID(id)); err != nil {
+				return err
+			}
+		}
+		if id == channelOrNone(*ch.dst) {
+			continue
+		}
+		*ch.dst = max(id, 0)
+		c.update(ch.name, id, id)
+	}
+	return nil
+}
+
+// channelOrNone is a stored channel id as the API shows it: -1 for none.
+func channelOrNone(id int64) int64 {
+	if id == 0 {
+		return -1
+	}
+	return id
+}
+
+// applyScalars checks and stores the scalar settings, in name order.
+func (c *realmChange) applyScalars(given map[string]any) error {
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		st, ok := realms.LookupSetting(name)
+		if !ok {
+			return InvalidArgument(name, "")
+		}
+		v, err := st.Check(given[name])
+		var ce *realms.CheckError
+		if errors.As(err, &ce) {
+			return badRequest("%s", ce.Msg)
+		} else if err != nil {
+			return err
+		}
+		if v == c.realm.Value(name) {
+			continue
+		}
+		before := c.derived()
+		c.realm.SetValue(name, v)
+		echo := v
+		if _, isString := v.(string); isString {
+			echo = "updated"
+		}
+		value := v
+		if name == "description" {
+			value = renderedDescription(*c.realm)
+		}
+		if st.Dict {
+			c.dict(name, value)
+		} else {
+			c.update(name, value, echo)
+		}
+		c.announceDerived(before)
+	}
+	return nil
+}
+
+// applyGroups checks and stores the group permissions, in name order. An empty anonymous
+// group is stored as role:nobody, as Zulip does.
+func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
+	if len(given) == 0 {
+		return nil
+	}
+	byName := map[string]realms.NamedSetting{}
+	for _, ns := range c.realm.GroupSettings() {
+		byName[ns.Name] = ns
+	}
+	w := c.w
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		ch := given[name]
+		ns, ok := byName[name]
+		if !ok || ch.New == nil {
+			return InvalidArgument(name, "")
+		}
+		next := *ch.New
+		if next.IsNobody() {
+			next = users.Named(w.groupID(users.GroupNobody))
+		}
+		if ch.Old != nil && !sameChannelSetting(*ch.Old, *ns.Value) {
+			return badRequest("'old' value does not match the expected value.")
+		}
+		if err := w.checkRealmGroupSetting(ns, next); err != nil {
+			return err
+		}
+		if sameChannelSetting(next, *ns.Value) {
+			continue
+		}
+		before := c.derived()
+		*ns.Value = next
+		c.dict(name, next)
+		c.announceDerived(before)
+	}
+	return nil
+}
+
+// checkRealmGroupSetting applies Zulip's rules of one organization permission to a value.
+func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSetting) error {
+	if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
+		return badRequest("%s", err.Error())
+	}
+	if !v.IsNamed() {
+		if ns.RequireSystemGroup() {
+			return badRequest("'%s' must be a system user group.", ns.Name)
+		}
+		return nil
+	}
+	group := w.groupNameOf(v.Group)
+	switch {
+	case group == users.GroupInternet:
+		return badRequest("'%s' setting cannot be set to 'role:internet' group.", ns.Name)
+	case group == users.GroupNobody && !ns.AllowNobody:
+		return badRequest("'%s' setting cannot be set to 'role:nobody' group.", ns.Name)
+	case group == users.GroupEveryone && !ns.AllowEveryone:
+		return badRequest("'%s' setting cannot be set to 'role:everyone' group.", ns.Name)
+	case ns.RequireSystemGroup() && !slices.Contains(ns.AllowedSystemGroups, group):
+		if !w.isSystemGroup(v.Group) {
+			return badRequest("'%s' must be a system user group.", ns.Name)
+		}
+		return badRequest("'%s' setting cannot be set to '%s' group.", ns.Name, group)
+	}
+	return nil
+}
+
+// isSystemGroup reports whether id is one of the organization's system groups.
+func (w *world) isSystemGroup(id users.GroupID) bool {
+	i := slices.IndexFunc(w.allGroups(), func(g users.Group) bool { return g.ID == id })
+	return i >= 0 && w.allGroups()[i].IsSystemGroup
+}
+
+// derivedSettings are the deprecated register keys computed from other settings, which Zulip
+// announces with their own realm update events when they change.
+type derivedSettings struct {
+	wildcardMentionPolicy int64
+	mandatoryTopics       bool
+}
+
+func (c *realmChange) derived() derivedSettings {
+	return derivedSettings{
+		wildcardMentionPolicy: wildcardMentionPolicy(*c.realm, func(id users.GroupID) string { return c.w.groupNameOf(id) }),
+		mandatoryTopics:       c.realm.String("topics_policy") == realms.TopicsDisableEmpty,
+	}
+}
+
+// announceDerived sends realm update events for the derived settings that changed since before.
+func (c *realmChange) announceDerived(before derivedSettings) {
+	after := c.derived()
+	if after.wildcardMentionPolicy != before.wildcardMentionPolicy {
+		c.ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.wildcardMentionPolicy}, c.to)
+	}
+	if after.mandatoryTopics != before.mandatoryTopics {
+		c.ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
+	}
+}
+
+// wildcardMentionPolicy is the deprecated wildcard_mention_policy matching
+// can_mention_many_users_group: the system group's policy, else members (2).
+func wildcardMentionPolicy(r realms.Realm, groupName func(users.GroupID) string) int64 {
+	s := r.CanMentionManyUsersGroup
+	if !s.IsNamed() {
+		return 2
+	}
+	switch groupName(s.Group) {
+	case users.GroupEveryone:
+		return 1
+	case users.GroupMembers:
+		return 2
+	case users.GroupFullMembers:
+		return 3
+	case users.GroupAdministrators, users.GroupOwners:
+		return 5
+	case users.GroupNobody:
+		return 6
+	case users.GroupModerators:
+		return 7
+	}
+	return 2
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
@@ -43,6 +44,10 @@ type Options struct {
 	// key that ConfirmEmailChange takes (the server would mail a confirmation link). Nil
 	// drops the request silently.
 	EmailChangeRequested func(user users.ID, newEmail, key string)
+
+	// Monitor, when set, receives figures of the Service's work (events fanned out to the
+	// queues); QueueStats reports the rest. Nil: none.
+	Monitor Monitor
 
 	// HeartbeatWait is how long a blocking GET /events waits before answering with a heartbeat
 	// (default 50s).
@@ -103,6 +108,8 @@ type Service struct {
 	opts   Options
 	queues *queue.Manager
 	fanout fanout
+	// emoji indexes the unicode emoji (read-only).
+	emoji *emoji.Index
 
 	// writeMu orders commits and their events: a mutation holds it exclusively from the start
 	// of its transaction until its events are published, so events reach the queues in commit
@@ -127,6 +134,8 @@ type Service struct {
 	apiByUser   *ratelimit.Limiter
 	apiByAddr   *ratelimit.Limiter
 	hashing     PasswordHashing
+	// generation is server_generation: when this Service started (Unix seconds).
+	generation int64
 
 	closeOnce sync.Once
 }
@@ -165,10 +174,11 @@ func New(opts Options) (*Service, error) {
 		opts.LoginAddressRateLimit = &ratelimit.Rule{Window: 30 * time.Minute, Max: 100}
 	}
 	s := &Service{
-		store: opts.Store,
-		now:   opts.Now,
-		log:   opts.Logger,
-		opts:  opts,
+		generation: opts.Now().Unix(),
+		store:      opts.Store,
+		now:        opts.Now,
+		log:        opts.Logger,
+		opts:       opts,
 		queues: queue.New(queue.Options{
 			Now:                opts.Now,
 			HeartbeatWait:      opts.HeartbeatWait,
@@ -178,12 +188,14 @@ func New(opts Options) (*Service, error) {
 			MaxQueuesPerOwner:  opts.MaxQueuesPerUser,
 			Filter:             adaptForQueue,
 			IDPrefix:           nodePrefix(opts.NodeID),
+			Observe:            observeFanout(opts.Monitor),
 		}),
 		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
 		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),
 		apiByUser:   ratelimit.New(*opts.APIRateLimit, opts.Now),
 		apiByAddr:   ratelimit.New(*opts.AnonymousAPIRateLimit, opts.Now),
 		hashing:     opts.PasswordHashing.withDefaults(),
+		emoji:       emoji.NewIndex(),
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus

@@ -36,6 +36,8 @@ const (
 	// CodeMoveMessagesTimeLimitExceeded carries first_message_id_allowed_to_move,
 	// total_messages_in_topic and total_messages_allowed_to_move.
 	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
+	CodeReactionAlreadyExists         Code = "REACTION_ALREADY_EXISTS"
+	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
 	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
 	CodeInternal Code = ""
 )

@@ -86,6 +86,7 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 		w.groupByNm[g.Name] = g.ID
 		w.groupName[g.ID] = g.Name
 	}
+	w.realm.ApplyDefaultGroups(func(name string) users.GroupID { return w.groupByNm[name] })
 	w.m = users.NewMembershipFunc(groups, func(id users.ID) bool { return w.user(id).IsActive })
 	for i, c := range chs {
 		w.byName[channels.NormalizeName(c.Name)] = i
@@ -188,4 +189,18 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 		}
 	}
 	return out
+}
+
+// renderDescription renders a channel description with the organization's linkifiers, once
+// per source text in the world's transaction.
+func (w *world) renderDescription(src string) string {
+	if html, ok := w.described[src]; ok {
+		return html
+	}
+	if w.described == nil {
+		w.described = map[string]string{}
+	}
+	html := markdown.RenderLinkified(src, w.linkifiers())
+	w.described[src] = html
+	return html
 }

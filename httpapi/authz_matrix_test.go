@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,6 +128,8 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "users/me/subscriptions", params: map[string]string{"subscriptions": `[{"name":"matrix"}]`}, want: membersButGuests},
 		{method: "GET", path: "users/me/subscriptions", want: authenticated()},
 		{method: "PATCH", path: "realm", params: map[string]string{"new_stream_announcements_stream_id": "-1"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "realm", params: map[string]string{"enable_read_receipts": "true", "video_chat_provider": "0"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "realm", params: map[string]string{"message_retention_days": `"unlimited"`, "invite_required": "false"}, want: only("owner")},
 		{method: "PATCH", path: "users/me/subscriptions", params: map[string]string{"add": `[{"name":"matrix"}]`, "delete": `[]`}, want: membersButGuests},
 		{method: "POST", path: "channels/create", params: map[string]string{"name": "matrix", "subscribers": "[]"}, want: membersButGuests},
 		{method: "GET", path: "streams", want: authenticated()},
@@ -168,7 +171,7 @@ func matrixRows() []matrixRow {
 		{method: "PATCH", path: "messages/1", setup: memberDirectMessage, params: map[string]string{"content": "edited"}, want: only("member")},
 		{method: "PATCH", path: "messages/1", setup: publicChannelWithMessage, params: map[string]string{"topic": "moved", "propagate_mode": "change_all"}, want: authenticated().except("guest", 400)},
 		{method: "GET", path: "users/me/1/topics", setup: publicChannelWithMessage, want: membersButGuests},
-	}, append(channelsMatrixRows(), peopleMatrixRows()...)...)
+	}, slices.Concat(channelsMatrixRows(), peopleMatrixRows(), interactMatrixRows())...)
 }
 
 func publicChannelWithMessage(t *testing.T, m *matrixOrg) {

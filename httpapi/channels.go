@@ -339,24 +339,3 @@ func (h *Handler) updateChannelFolder(r *request) (any, error) {
 	}
 	return h.svc.UpdateChannelFolder(r.ctx, r.actor, up)
 }
-
-// updateRealm serves PATCH /realm (the organization settings the Service supports).
-func (h *Handler) updateRealm(r *request) (any, error) {
-	var up chat.UpdateRealmParams
-	var err error
-	if up.NewStreamAnnouncementsStreamID, err = r.params.integer("new_stream_announcements_stream_id"); err != nil {
-		return nil, err
-	}
-	if up.AllowMessageEditing, err = r.params.boolean("allow_message_editing"); err != nil {
-		return nil, err
-	}
-	up.MessageContentEditLimitSeconds = r.params.optStr("message_content_edit_limit_seconds")
-	up.MoveMessagesWithinStreamLimitSeconds = r.params.optStr("move_messages_within_stream_limit_seconds")
-	up.MoveMessagesBetweenStreamsLimitSeconds = r.params.optStr("move_messages_between_streams_limit_seconds")
-	up.MessageEditHistoryVisibilityPolicy = r.params.optStr("message_edit_history_visibility_policy")
-	if up.GroupSettings, err = groupSettingChanges(r.params, []string{"can_move_messages_between_topics_group",
-		"can_move_messages_between_channels_group", "can_resolve_topics_group"}); err != nil {
-		return nil, err
-	}
-	return h.svc.UpdateRealm(r.ctx, r.actor, up)
-}

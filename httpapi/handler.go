@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	chat "github.com/teamchat/chat"
 )
@@ -24,7 +25,19 @@ type Options struct {
 	// Queues, when several processes share events, forwards GET and DELETE /events for a
 	// queue of another process to it (see QueueRouter); nil: every queue is local.
 	Queues QueueRouter
+	// Observer, when set, is told of every request once it is answered (for monitoring).
+	Observer RequestObserver
 }
+
+// RequestObserver receives every answered request: its method, its route (the routing
+// table's pattern under /api/v1/, such as "/api/v1/messages/{message_id}", or "unmatched"),
+// the status written and how long it took.
+type RequestObserver interface {
+	ObserveRequest(method, route string, status int, elapsed time.Duration)
+}
+
+// unmatchedRoute is the route of requests that match no endpoint.
+const unmatchedRoute = "unmatched"
 
 // Handler serves the API of one Service.
 type Handler struct {
@@ -59,15 +72,21 @@ type request struct {
 
 // ServeHTTP routes the request, authenticates it and writes the envelope.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if h.log.Enabled(r.Context(), slog.LevelDebug) {
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		defer func() {
-			// Method, path and status only: never the query, the body or the credentials.
-			h.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status)
-		}()
-		w = rec
+	debug := h.log.Enabled(r.Context(), slog.LevelDebug)
+	if !debug && h.opts.Observer == nil {
+		h.serve(w, r)
+		return
 	}
-	h.serve(w, r)
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	route := h.serve(rec, r)
+	if debug {
+		// Method, path and status only: never the query, the body or the credentials.
+		h.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", rec.status)
+	}
+	if h.opts.Observer != nil {
+		h.opts.Observer.ObserveRequest(r.Method, route, rec.status, time.Since(start))
+	}
 }
 
 // statusRecorder remembers the status a handler wrote, for the request log.
@@ -81,6 +100,9 @@ func (s *statusRecorder) WriteHeader(code int) {
 	s.ResponseWriter.WriteHeader(code)
 }
 
+// Unwrap gives http.ResponseController the underlying writer.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
 // Flush passes through so that streaming keeps working behind the recorder.
 func (s *statusRecorder) Flush() {
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
@@ -88,14 +110,15 @@ func (s *statusRecorder) Flush() {
 	}
 }
 
-// serve routes the request, authenticates it and writes the envelope.
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
+// serve routes the request, authenticates it and writes the envelope. It returns the route
+// it matched (see RequestObserver).
+func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	path := cleanPath(r.URL.Path)
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
 	if !ok {
 		writeNotFound(w)
-		return
+		return unmatchedRoute
 	}
 	method := r.Method
 	if method == http.MethodHead {
@@ -105,47 +128,49 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	if rt == nil {
 		if len(allowed) == 0 {
 			writeNotFound(w)
-			return
+			return unmatchedRoute
 		}
 		if r.Method == http.MethodOptions {
 			w.Header().Set("Allow", strings.Join(allowed, ", "))
 			w.WriteHeader(http.StatusNoContent)
-			return
+			return unmatchedRoute
 		}
 		writeMethodNotAllowed(w, allowed)
-		return
+		return unmatchedRoute
 	}
+	route := "/api/v1/" + rt.pattern
 	p, err := decodeParams(r, h.opts.MaxBodyBytes)
 	if err != nil {
 		h.writeError(w, r, err)
-		return
+		return route
 	}
 	req := &request{ctx: r.Context(), http: r, params: p, path: values}
 	if rt.auth != authNone {
 		actor, err := h.authenticate(r, rt.auth == authOptional)
 		if err != nil {
 			h.writeError(w, r, err)
-			return
+			return route
 		}
 		req.actor = actor
 	}
 	if rt.pattern == "events" && method != http.MethodPost && h.routeQueue(w, r, p) {
-		return
+		return route
 	}
 	if !hasOwnRateLimit(rt.pattern) {
 		limit, err := h.svc.CountAPIRequest(req.actor, clientAddress(r))
 		setRateLimitHeaders(w, limit)
 		if err != nil {
 			h.writeError(w, r, err)
-			return
+			return route
 		}
 	}
 	result, err := rt.handle(req)
 	if err != nil {
 		h.writeError(w, r, err)
-		return
+		return route
 	}
 	writeSuccess(w, result, p.ignored())
+	return route
 }
 
 // authenticate reads HTTP Basic credentials. With optional set, a request without an

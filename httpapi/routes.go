@@ -124,6 +124,8 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "messages/flags", authRequired, h.updateMessageFlags},
 		{http.MethodDelete, "messages/{message_id}", authRequired, h.deleteMessage},
 		{http.MethodPatch, "messages/{message_id}", authRequired, h.updateMessage},
+		{http.MethodPost, "messages/{message_id}/reactions", authRequired, h.addReaction},
+		{http.MethodDelete, "messages/{message_id}/reactions", authRequired, h.removeReaction},
 		{http.MethodGet, "users/me/{stream_id}/topics", authRequired, h.getStreamTopics},
 		{http.MethodPost, "user_topics", authRequired, h.updateUserTopic},
 		{http.MethodPatch, "users/me/subscriptions/muted_topics", authRequired, h.muteTopic},

@@ -64,6 +64,9 @@ type Options struct {
 	// IDPrefix starts every queue id (a node name and ":" when several processes share events,
 	// so that a queue id says which process holds the queue).
 	IDPrefix string
+	// Observe, when set, is told after each Publish how many queues took the event and how
+	// long handing it to them took (for monitoring). It must not call the Manager.
+	Observe func(delivered int, elapsed time.Duration)
 }
 
 // Spec describes a queue to register.
@@ -258,6 +261,15 @@ func (m *Manager) Delete(id string, owner int64) error {
 // Publish appends an event to every queue of the given owners that accepts its type. It never
 // blocks on a client.
 func (m *Manager) Publish(owners []int64, typ string, payload any) {
+	start := time.Now()
+	delivered := m.publish(owners, typ, payload)
+	if m.opts.Observe != nil {
+		m.opts.Observe(delivered, time.Since(start))
+	}
+}
+
+// publish appends the event to the queues and reports how many took it.
+func (m *Manager) publish(owners []int64, typ string, payload any) (delivered int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, owner := range owners {
@@ -277,8 +289,10 @@ func (m *Manager) Publish(owners []int64, typ string, payload any) {
 				continue
 			}
 			m.push(q, typ, p)
+			delivered++
 		}
 	}
+	return delivered
 }
 
 // push appends an event to q and wakes its waiters. m.mu must be held.
@@ -418,6 +432,23 @@ func (q *eventQueue) acknowledge(last int64) error {
 		return &NotInQueueError{LastEventID: last}
 	}
 	return nil
+}
+
+// Stats are a Manager's figures at one moment.
+type Stats struct {
+	// Queues is how many queues exist; Waiting how many long-polls wait on them.
+	Queues, Waiting int
+}
+
+// Stats reports how many queues exist and how many long-polls wait.
+func (m *Manager) Stats() Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := Stats{Queues: len(m.queues)}
+	for _, q := range m.queues {
+		st.Waiting += q.waiters
+	}
+	return st
 }
 
 // Len reports how many queues exist.

@@ -1,6 +1,7 @@
 package realms
 
 import (
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -55,6 +56,40 @@ type Realm struct {
 	CanMoveMessagesBetweenTopicsGroup   users.GroupSetting
 	CanMoveMessagesBetweenChannelsGroup users.GroupSetting
 	CanResolveTopicsGroup               users.GroupSetting
+	// The other group permissions (see GroupSettings for their defaults and rules).
+	CanAccessAllUsersGroup         users.GroupSetting
+	CanAddCustomEmojiGroup         users.GroupSetting
+	CanCreateBotsGroup             users.GroupSetting
+	CanCreateWriteOnlyBotsGroup    users.GroupSetting
+	CanDeleteAnyMessageGroup       users.GroupSetting
+	CanDeleteOwnMessageGroup       users.GroupSetting
+	CanManageBillingGroup          users.GroupSetting
+	CanSetDeleteMessagePolicyGroup users.GroupSetting
+	CanSetTopicsPolicyGroup        users.GroupSetting
+	CanSummarizeTopicsGroup        users.GroupSetting
+	CreateMultiuseInviteGroup      users.GroupSetting
+	DirectMessageInitiatorGroup    users.GroupSetting
+	DirectMessagePermissionGroup   users.GroupSetting
+
+	// Settings holds the scalar settings of SettingsTable that have no field of their own,
+	// by name; a missing one has its default (read them with Value, Bool, Int, String).
+	Settings map[string]any
+	// SignupAnnouncementsStreamID, ZulipUpdateAnnouncementsStreamID and
+	// ModerationRequestChannelID are channels of the server's notices; 0 means none.
+	SignupAnnouncementsStreamID      int64
+	ZulipUpdateAnnouncementsStreamID int64
+	ModerationRequestChannelID       int64
+	// Domains are the organization's email domains (realm_domains), sorted by domain.
+	Domains []Domain
+	// UserSettingsDefaults are the settings of new users (realm_user_settings_defaults) that
+	// differ from users.SettingsTable's defaults, by name.
+	UserSettingsDefaults map[string]any
+}
+
+// Domain is one of the organization's email domains.
+type Domain struct {
+	Domain          string `json:"domain"`
+	AllowSubdomains bool   `json:"allow_subdomains"`
 }
 
 // Host is the host part of the realm URL (used for placeholder emails); "zulip.invalid" when
@@ -90,23 +125,14 @@ const (
 // organization has none stored: between topics, between channels, resolving topics.
 var DefaultMoveGroups = [3]string{users.GroupEveryone, users.GroupMembers, users.GroupEveryone}
 
-// Clone returns a copy of r that shares no group-setting lists with it.
+// Clone returns a copy of r that shares no group-setting lists or maps with it.
 func (r Realm) Clone() Realm {
 	for _, s := range r.GroupSettings() {
-		s.Members = slices.Clone(s.Members)
-		s.Subgroups = slices.Clone(s.Subgroups)
+		s.Value.Members = slices.Clone(s.Value.Members)
+		s.Value.Subgroups = slices.Clone(s.Value.Subgroups)
 	}
+	r.Settings = maps.Clone(r.Settings)
+	r.Domains = slices.Clone(r.Domains)
+	r.UserSettingsDefaults = maps.Clone(r.UserSettingsDefaults)
 	return r
-}
-
-// GroupSettings returns pointers to every group-setting field of r, so that code copying or
-// checking them all stays in step with the struct.
-func (r *Realm) GroupSettings() []*users.GroupSetting {
-	return []*users.GroupSetting{
-		&r.CanCreatePublicChannelGroup, &r.CanCreatePrivateChannelGroup,
-		&r.CanCreateWebPublicChannelGroup, &r.CanAddSubscribersGroup, &r.CanInviteUsersGroup,
-		&r.CanCreateGroups, &r.CanManageAllGroups, &r.CanMentionManyUsersGroup,
-		&r.CanMoveMessagesBetweenTopicsGroup, &r.CanMoveMessagesBetweenChannelsGroup,
-		&r.CanResolveTopicsGroup,
-	}
 }

@@ -79,6 +79,9 @@ type MessageReader interface {
 	// without messages have zero fields), counting the messages sent at or after since and
 	// before until (until 0: no upper bound).
 	Activity(ids []channels.ID, since, until int64) ([]ChannelActivity, error)
+	// Reactions returns the reactions to the given messages, by message id, then in the order
+	// they were added.
+	Reactions(ids []messages.ID) ([]messages.Reaction, error)
 	// Bounds is Activity without the count (RecentCount 0): only the oldest and the newest
 	// message of each channel, which index lookups find without reading the channel's messages.
 	Bounds(ids []channels.ID) ([]ChannelActivity, error)
@@ -92,7 +95,7 @@ type MessageWriter interface {
 	Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error)
 	// Update replaces a message. ErrNotFound for an unknown id.
 	Update(messages.Message) error
-	// Delete removes the messages and every row for them; unknown ids are ignored.
+	// Delete removes the messages and every row and reaction for them; unknown ids are ignored.
 	Delete(ids []messages.ID) error
 	// SetFlags adds and removes flags on the user's rows of the given messages; rows the user
 	// lacks are left alone. It returns the ids whose flags changed, ascending.
@@ -102,6 +105,12 @@ type MessageWriter interface {
 	// DeleteRows removes the rows of the given users for the given messages; missing rows
 	// are ignored.
 	DeleteRows(us []users.ID, ids []messages.ID) error
+	// AddReaction stores a reaction; ErrConflict when the user already reacted to the message
+	// with that emoji (same code and type), ErrNotFound for an unknown message.
+	AddReaction(messages.Reaction) error
+	// RemoveReaction removes the user's reaction with the emoji of r (its code and type; the
+	// name is ignored); ErrNotFound when there is none.
+	RemoveReaction(r messages.Reaction) error
 	// Move puts the given messages in channel c under topic, appends entry to each one's
 	// edit history, and sets their LastMovedTimestamp to movedAt unless movedAt is 0. Unknown
 	// ids are ignored.

@@ -6,6 +6,7 @@ import (
 
 // RealmReader reads the organization record.
 type RealmReader interface {
+	EmojiReader
 	// Get returns the organization; ErrNotFound before one is stored.
 	Get() (realms.Realm, error)
 }
@@ -13,6 +14,7 @@ type RealmReader interface {
 // RealmWriter stores the organization record.
 type RealmWriter interface {
 	RealmReader
+	EmojiWriter
 	// Put creates or replaces the organization.
 	Put(realms.Realm) error
 }

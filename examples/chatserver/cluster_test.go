@@ -2,9 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,41 +17,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jackc/pgx/v5"
+	"github.com/teamchat/chat/internal/pgtest"
 )
 
 // clusterSchema creates a fresh schema in the test database and returns a connection string
 // on it; the schema is dropped after the test.
-func clusterSchema(t testing.TB) string {
-	t.Helper()
-	base := os.Getenv("CHAT_TEST_POSTGRES_URL")
-	if base == "" {
-		t.Skip("CHAT_TEST_POSTGRES_URL is unset: the multi-process test needs a PostgreSQL server " +
-			"(e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "cluster_" + hex.EncodeToString(b[:])
-	exec := func(q string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, q); err != nil {
-			t.Error(err)
-		}
-	}
-	exec("CREATE SCHEMA " + schema)
-	t.Cleanup(func() { exec("DROP SCHEMA " + schema + " CASCADE") })
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	return base + sep + "search_path=" + schema
-}
+func clusterSchema(t testing.TB) string { return pgtest.Schema(t) }
 
 // buildServer builds this command once into a temporary directory.
 func buildServer(t testing.TB) string {

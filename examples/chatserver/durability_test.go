@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,6 +17,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/teamchat/chat/internal/pgtest"
 )
 
 // childEnv makes the test binary run as chatserver itself (see TestMain), so that the
@@ -292,33 +291,4 @@ func fetchAll(base, key string) (map[int64]string, error) {
 
 // freshPostgresSchema creates an empty schema dropped when the test ends and returns base's
 // DSN with that schema as its search_path.
-func freshPostgresSchema(t *testing.T, base string) string {
-	t.Helper()
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	name := fmt.Sprintf("durability_%d_%d", os.Getpid(), time.Now().UnixNano())
-	if _, err := db.ExecContext(context.Background(), "CREATE SCHEMA "+name); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		db, err := sql.Open("pgx", base)
-		if err != nil {
-			return
-		}
-		defer db.Close()
-		if _, err := db.Exec("DROP SCHEMA " + name + " CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	qv := u.Query()
-	qv.Set("search_path", name)
-	u.RawQuery = qv.Encode()
-	return u.String()
-}
+func freshPostgresSchema(t *testing.T, base string) string { return pgtest.SchemaOf(t, base) }

@@ -51,11 +51,14 @@ type serveCmd struct {
 	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
 	AddressFile   string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	loadFlags     `embed:""`
+	opsFlags      `embed:""`
 }
 
 func main() {
 	var c cli
-	ctx := kong.Parse(&c, kong.Name("chatserver"), kong.Description("A Zulip-compatible chat server."))
+	ctx := kong.Parse(&c, kong.Name("chatserver"), kong.Description("A Zulip-compatible chat server."),
+		// Every flag can also come from the environment: --node-id from CHATSERVER_NODE_ID, ...
+		kong.DefaultEnvars("CHATSERVER"))
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: c.LogLevel}))
 	if err := ctx.Run(logger); err != nil {
 		logger.Error("chatserver failed", "err", err)
@@ -67,6 +70,7 @@ func main() {
 func (c *serveCmd) Run(logger *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	followParent(ctx, stop, time.Second)
 	ln, err := net.Listen("tcp", c.Listen)
 	if err != nil {
 		return err
@@ -74,64 +78,24 @@ func (c *serveCmd) Run(logger *slog.Logger) error {
 	return c.serve(ctx, ln, logger, os.Stdout)
 }
 
-// serve runs the server on ln until ctx ends. Once it is ready to answer, it prints the
-// address it bound on out (one line, HOST:PORT), and writes it to --address-file, so that a
-// harness that started it with --listen 127.0.0.1:0 knows where to connect.
-func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger, out io.Writer) error {
+// serve runs the server on ln until ctx ends. The listener answers at once: probes report
+// "starting" and API requests SERVER_NOT_READY until the store is open, the event queues are
+// restored and the organization is provisioned. Then it prints the address it bound on out
+// (one line, HOST:PORT), and writes it to --address-file, so that a harness that started it
+// with --listen 127.0.0.1:0 knows where to connect; the start-up message for a person follows
+// on out.
+func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logger, out io.Writer) (err error) {
 	if err := c.validateLoad(); err != nil {
 		ln.Close()
 		return err
 	}
-	store, err := openStore(ctx, c.Store)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	defer store.Close()
-	opts := chat.Options{Store: store, Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
-	apiOpts := httpapi.Options{Logger: logger}
-	bus, err := c.openBus(ctx, c.Store, logger)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	if bus != nil {
-		defer bus.Close() // after svc.Close: the listener stops first
-		opts.Bus, opts.NodeID, apiOpts.Queues = bus, c.NodeID, bus
-	}
-	if !c.RateLimits {
-		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
-	}
-	if c.JWTKeyFile != "" {
-		key, err := os.ReadFile(c.JWTKeyFile)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		opts.JWTKey = []byte(strings.TrimSpace(string(key)))
-	}
-	svc, err := chat.New(opts)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	defer svc.Close()
-
-	realmURL := c.RealmURL
-	if realmURL == "" {
-		realmURL = "http://" + ln.Addr().String()
-	}
-	if err := c.provision(ctx, svc, realmURL); err != nil {
-		ln.Close()
-		return err
-	}
-	if err := c.loadFlags.build(ctx, svc, store, logger); err != nil {
-		ln.Close()
-		return err
-	}
-
+	o := c.opsFlags.newOps()
+	api := &swappable{}
+	mux := http.NewServeMux()
+	mux.Handle("/", api)
+	o.probes(mux, c.Metrics)
 	srv := &http.Server{
-		Handler:           c.loadFlags.handler(httpapi.New(svc, apiOpts)),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
@@ -141,24 +105,88 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	logger.Info("serving", "addr", ln.Addr().String(), "realm_url", realmURL, "store", c.Store, "dev", c.Dev)
-	if err := c.reportAddress(ln.Addr().String(), out); err != nil {
-		srv.Close()
+	var svc *chat.Service
+	var closers []func() error // the store and the bus, closed after the Service
+	defer func() {
+		if stopErr := shutdown(srv, served, svc, o, logger); err == nil {
+			err = stopErr
+		}
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}()
+	if err := o.startAdmin(c.AdminListen, logger); err != nil {
 		return err
 	}
+	realmURL := c.RealmURL
+	if realmURL == "" {
+		realmURL = "http://" + ln.Addr().String()
+	}
+	store, err := openStore(ctx, c.Store)
+	if err != nil {
+		return err
+	}
+	closers = append(closers, store.Close)
+	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
+	apiOpts := httpapi.Options{Logger: logger}
+	o.hook(&opts, &apiOpts)
+	bus, err := c.openBus(ctx, c.Store, logger)
+	if err != nil {
+		return err
+	}
+	if bus != nil {
+		closers = append(closers, bus.Close)
+		opts.Bus, opts.NodeID, apiOpts.Queues = bus, c.NodeID, bus
+	}
+	if !c.RateLimits {
+		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
+	}
+	if c.JWTKeyFile != "" {
+		key, err := os.ReadFile(c.JWTKeyFile)
+		if err != nil {
+			return err
+		}
+		opts.JWTKey = []byte(strings.TrimSpace(string(key)))
+	}
+	if svc, err = chat.New(opts); err != nil {
+		return err
+	}
+	if err := c.provision(ctx, svc, realmURL); err != nil {
+		return err
+	}
+	if err := c.loadFlags.build(ctx, svc, store, logger); err != nil {
+		return err
+	}
+	api.set(c.loadFlags.handler(httpapi.New(svc, apiOpts)))
+	o.started(svc, store)
+	logger.Info("serving", "addr", ln.Addr().String(), "realm_url", realmURL, "store", c.Store, "dev", c.Dev)
 	if c.AddressFile != "" {
 		defer os.Remove(c.AddressFile)
 	}
+	if err := c.reportAddress(ln.Addr().String(), out); err != nil {
+		return err
+	}
+	c.greet(out, realmURL, ln.Addr().String())
 
 	select {
 	case err := <-served:
+		served <- err // for shutdown
 		return err
 	case <-ctx.Done():
+		return nil
 	}
+}
+
+// shutdown stops serving: it ends waiting long-polls (svc.Close, when svc was made) so that
+// the HTTP server's graceful shutdown need not wait for them, then stops the listeners.
+func shutdown(srv *http.Server, served chan error, svc *chat.Service, o *opsServer, logger *slog.Logger) error {
 	logger.Info("shutting down")
-	svc.Close() // ends waiting long-polls so Shutdown need not wait for them
+	if svc != nil {
+		svc.Close()
+	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	o.stopAdmin(shutdownCtx)
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}

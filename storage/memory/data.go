@@ -3,6 +3,7 @@ package memory
 import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -58,6 +59,8 @@ type data struct {
 	subCounts map[channels.ID]int
 
 	msgs       messageData
+	emoji      map[emoji.ID]emoji.Custom
+	emojiSeq   emoji.ID
 	userTopics map[userTopicKey]topics.UserTopic
 	folders    map[channels.FolderID]channels.Folder
 	folderSeq  channels.FolderID
@@ -87,6 +90,7 @@ func newData() *data {
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},
 		msgs:        newMessageData(),
+		emoji:       map[emoji.ID]emoji.Custom{},
 		userTopics:  map[userTopicKey]topics.UserTopic{},
 
 		drafts:       map[drafts.ID]drafts.Draft{},

@@ -16,12 +16,16 @@ type messageData struct {
 	messages map[messages.ID]messages.Message
 	msgSeq   messages.ID
 	rows     map[messages.ID]map[users.ID]messages.Flags
+	// reactions holds each message's reactions in the order they were added; a change
+	// replaces the slice (copy on write), so that the journal can restore the old one.
+	reactions map[messages.ID][]messages.Reaction
 }
 
 func newMessageData() messageData {
 	return messageData{
-		messages: map[messages.ID]messages.Message{},
-		rows:     map[messages.ID]map[users.ID]messages.Flags{},
+		messages:  map[messages.ID]messages.Message{},
+		rows:      map[messages.ID]map[users.ID]messages.Flags{},
+		reactions: map[messages.ID][]messages.Reaction{},
 	}
 }
 
@@ -295,7 +299,51 @@ func (a messageTx) Delete(ids []messages.ID) error {
 	for _, id := range ids {
 		deleteKey(a.j, a.md().messages, id)
 		deleteKey(a.j, a.md().rows, id)
+		if _, ok := a.md().reactions[id]; ok {
+			deleteKey(a.j, a.md().reactions, id)
+		}
 	}
+	return nil
+}
+
+func (a messageTx) Reactions(ids []messages.ID) ([]messages.Reaction, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	var out []messages.Reaction
+	for _, id := range sortedSet(ids) {
+		out = append(out, a.md().reactions[id]...)
+	}
+	return out, nil
+}
+
+func (a messageTx) AddReaction(r messages.Reaction) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if _, ok := a.md().messages[r.MessageID]; !ok {
+		return notFound("message", r.MessageID)
+	}
+	old := a.md().reactions[r.MessageID]
+	for _, o := range old {
+		if o.UserID == r.UserID && o.SameEmoji(r) {
+			return conflict("reaction")
+		}
+	}
+	setKey(a.j, a.md().reactions, r.MessageID, append(slices.Clip(old), r))
+	return nil
+}
+
+func (a messageTx) RemoveReaction(r messages.Reaction) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	old := a.md().reactions[r.MessageID]
+	i := slices.IndexFunc(old, func(o messages.Reaction) bool { return o.UserID == r.UserID && o.SameEmoji(r) })
+	if i < 0 {
+		return notFound("reaction", r)
+	}
+	setKey(a.j, a.md().reactions, r.MessageID, slices.Delete(slices.Clone(old), i, i+1))
 	return nil
 }
 

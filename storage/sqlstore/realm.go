@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
@@ -12,19 +13,34 @@ import (
 // realmTx is the organization accessor.
 type realmTx struct{ t *txn }
 
-// realmGroupColumns are the columns of realms.Realm.GroupSettings(), in its order.
-const realmGroupColumns = `can_create_public_channel_group, can_create_private_channel_group,
-	can_create_web_public_channel_group, can_add_subscribers_group, can_invite_users_group,
-	can_create_groups, can_manage_all_groups, can_mention_many_users_group,
-	can_move_messages_between_topics_group, can_move_messages_between_channels_group,
-	can_resolve_topics_group`
-
-const realmColumns = `name, description, icon_url, url, date_created, deactivated,
+// realmScalarColumns are the columns before the group settings, in the order of realmTx's
+// scan and argument lists.
+const realmScalarColumns = `name, description, icon_url, url, date_created, deactivated,
 	enable_spectator_access, waiting_period_threshold, default_email_visibility,
 	password_auth_enabled, empty_topic_display_name, new_stream_announcements_stream_id,
 	allow_message_editing, message_content_edit_limit_seconds,
 	move_messages_within_stream_limit_seconds, move_messages_between_streams_limit_seconds,
-	message_edit_history_visibility_policy, ` + realmGroupColumns
+	message_edit_history_visibility_policy, extra`
+
+// realmColumns lists every column: the scalar ones, then one per group setting, named as the
+// setting, in realms.Realm.GroupSettings' order.
+func realmColumns() []string {
+	cols := strings.Split(realmScalarColumns, ",")
+	for i := range cols {
+		cols[i] = strings.TrimSpace(cols[i])
+	}
+	return append(cols, realms.GroupSettingNames()...)
+}
+
+// storedRealmExtra is the extra column: the organization's data that has no column of its own.
+type storedRealmExtra struct {
+	Settings             json.RawMessage `json:"settings,omitempty"`
+	Signup               int64           `json:"signup,omitempty"`
+	ZulipUpdate          int64           `json:"zulip_update,omitempty"`
+	ModerationRequest    int64           `json:"moderation_request,omitempty"`
+	Domains              []realms.Domain `json:"domains,omitempty"`
+	UserSettingsDefaults json.RawMessage `json:"user_settings_defaults,omitempty"`
+}
 
 func (a realmTx) Get() (realms.Realm, error) {
 	list, err := cachedList(a.t, realmTable, &a.t.cache.realm, realms.Realm.Clone, func() ([]realms.Realm, error) {
@@ -44,26 +60,67 @@ func (a realmTx) Get() (realms.Realm, error) {
 func (a realmTx) read() (realms.Realm, error) {
 	var r realms.Realm
 	var created sql.NullInt64
+	var extra string
 	settings := r.GroupSettings()
 	texts := make([]string, len(settings))
 	dest := []any{&r.Name, &r.Description, &r.IconURL, &r.URL, &created, &r.Deactivated,
 		&r.EnableSpectatorAccess, &r.WaitingPeriodThreshold, &r.DefaultEmailVisibility,
 		&r.PasswordAuthEnabled, &r.EmptyTopicDisplayName, &r.NewStreamAnnouncementsStreamID, &r.AllowMessageEditing,
 		&r.MessageContentEditLimitSeconds, &r.MoveMessagesWithinStreamLimitSeconds,
-		&r.MoveMessagesBetweenStreamsLimitSeconds, &r.MessageEditHistoryVisibilityPolicy}
+		&r.MoveMessagesBetweenStreamsLimitSeconds, &r.MessageEditHistoryVisibilityPolicy, &extra}
 	for i := range texts {
 		dest = append(dest, &texts[i])
 	}
-	if err := a.t.get("SELECT "+realmColumns+" FROM realm WHERE id = 1", nil, dest...); err != nil {
+	if err := a.t.get("SELECT "+strings.Join(realmColumns(), ", ")+" FROM realm WHERE id = 1", nil, dest...); err != nil {
 		return realms.Realm{}, fmt.Errorf("realm: %w", err)
 	}
 	r.DateCreated = fromNanos(created)
 	for i, s := range settings {
-		if err := parseGroupSetting(texts[i], s); err != nil {
-			return realms.Realm{}, fmt.Errorf("sqlstore: realm group setting %d: %w", i, err)
+		if err := parseGroupSetting(texts[i], s.Value); err != nil {
+			return realms.Realm{}, fmt.Errorf("sqlstore: realm group setting %s: %w", s.Name, err)
 		}
 	}
+	if err := parseRealmExtra(extra, &r); err != nil {
+		return realms.Realm{}, fmt.Errorf("sqlstore: realm extra: %w", err)
+	}
 	return r, nil
+}
+
+// parseRealmExtra decodes the extra column into r.
+func parseRealmExtra(text string, r *realms.Realm) error {
+	if text == "" {
+		return nil
+	}
+	var e storedRealmExtra
+	if err := json.Unmarshal([]byte(text), &e); err != nil {
+		return err
+	}
+	var err error
+	if r.Settings, err = realms.DecodeSettings(string(e.Settings)); err != nil {
+		return err
+	}
+	if r.UserSettingsDefaults, err = realms.DecodeUserSettings(string(e.UserSettingsDefaults)); err != nil {
+		return err
+	}
+	r.SignupAnnouncementsStreamID, r.ZulipUpdateAnnouncementsStreamID = e.Signup, e.ZulipUpdate
+	r.ModerationRequestChannelID, r.Domains = e.ModerationRequest, e.Domains
+	return nil
+}
+
+// realmExtraText encodes the extra column.
+func realmExtraText(r realms.Realm) string {
+	e := storedRealmExtra{
+		Signup: r.SignupAnnouncementsStreamID, ZulipUpdate: r.ZulipUpdateAnnouncementsStreamID,
+		ModerationRequest: r.ModerationRequestChannelID, Domains: r.Domains,
+	}
+	if s := realms.EncodeSettings(r.Settings); s != "" {
+		e.Settings = json.RawMessage(s)
+	}
+	if s := realms.EncodeSettings(r.UserSettingsDefaults); s != "" {
+		e.UserSettingsDefaults = json.RawMessage(s)
+	}
+	b, _ := json.Marshal(e) // cannot fail: encoded values only
+	return string(b)
 }
 
 func (a realmTx) Put(r realms.Realm) error {
@@ -74,37 +131,18 @@ func (a realmTx) Put(r realms.Realm) error {
 		r.EnableSpectatorAccess, r.WaitingPeriodThreshold, r.DefaultEmailVisibility,
 		r.PasswordAuthEnabled, r.EmptyTopicDisplayName, r.NewStreamAnnouncementsStreamID, r.AllowMessageEditing,
 		r.MessageContentEditLimitSeconds, r.MoveMessagesWithinStreamLimitSeconds,
-		r.MoveMessagesBetweenStreamsLimitSeconds, r.MessageEditHistoryVisibilityPolicy}
+		r.MoveMessagesBetweenStreamsLimitSeconds, r.MessageEditHistoryVisibilityPolicy, realmExtraText(r)}
 	for _, s := range r.GroupSettings() {
-		args = append(args, groupSettingText(*s))
+		args = append(args, groupSettingText(*s.Value))
 	}
-	_, err := a.t.exec(`INSERT INTO realm (id, `+realmColumns+`)
-		VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET
-		name = excluded.name, description = excluded.description, icon_url = excluded.icon_url,
-		url = excluded.url, date_created = excluded.date_created, deactivated = excluded.deactivated,
-		enable_spectator_access = excluded.enable_spectator_access,
-		waiting_period_threshold = excluded.waiting_period_threshold,
-		default_email_visibility = excluded.default_email_visibility,
-		password_auth_enabled = excluded.password_auth_enabled,
-		empty_topic_display_name = excluded.empty_topic_display_name,
-		new_stream_announcements_stream_id = excluded.new_stream_announcements_stream_id,
-		allow_message_editing = excluded.allow_message_editing,
-		message_content_edit_limit_seconds = excluded.message_content_edit_limit_seconds,
-		move_messages_within_stream_limit_seconds = excluded.move_messages_within_stream_limit_seconds,
-		move_messages_between_streams_limit_seconds = excluded.move_messages_between_streams_limit_seconds,
-		message_edit_history_visibility_policy = excluded.message_edit_history_visibility_policy,
-		can_create_public_channel_group = excluded.can_create_public_channel_group,
-		can_create_private_channel_group = excluded.can_create_private_channel_group,
-		can_create_web_public_channel_group = excluded.can_create_web_public_channel_group,
-		can_add_subscribers_group = excluded.can_add_subscribers_group,
-		can_invite_users_group = excluded.can_invite_users_group,
-		can_create_groups = excluded.can_create_groups,
-		can_manage_all_groups = excluded.can_manage_all_groups,
-		can_mention_many_users_group = excluded.can_mention_many_users_group,
-		can_move_messages_between_topics_group = excluded.can_move_messages_between_topics_group,
-		can_move_messages_between_channels_group = excluded.can_move_messages_between_channels_group,
-		can_resolve_topics_group = excluded.can_resolve_topics_group`, args...)
+	cols := realmColumns()
+	updates := make([]string, len(cols))
+	for i, c := range cols {
+		updates[i] = c + " = excluded." + c
+	}
+	_, err := a.t.exec(`INSERT INTO realm (id, `+strings.Join(cols, ", ")+`)
+		VALUES (1`+strings.Repeat(", ?", len(cols))+`)
+		ON CONFLICT (id) DO UPDATE SET `+strings.Join(updates, ", "), args...)
 	if err != nil {
 		return fmt.Errorf("realm: %w", err)
 	}

@@ -2,18 +2,14 @@ package sqlstore_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/teamchat/chat/internal/pgtest"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/sqlstore"
 	"github.com/teamchat/chat/storage/storagetest"
@@ -47,50 +43,11 @@ func mustOpen(t testing.TB, dsn string) *sqlstore.Store {
 }
 
 // postgresURL is CHAT_TEST_POSTGRES_URL, or skips the test.
-func postgresURL(t testing.TB) string {
-	t.Helper()
-	u := os.Getenv("CHAT_TEST_POSTGRES_URL")
-	if u == "" {
-		t.Skip("CHAT_TEST_POSTGRES_URL is not set: PostgreSQL tests skipped (set it to postgres://user@host:port/db?sslmode=disable)")
-	}
-	return u
-}
-
-var schemaSeq atomic.Int64
+func postgresURL(t testing.TB) string { return pgtest.URL(t) }
 
 // freshSchema creates an empty schema, dropped when the test ends, and returns base's DSN with
 // that schema as its search_path.
-func freshSchema(t testing.TB, base string) string {
-	t.Helper()
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("open %s: %v", base, err)
-	}
-	defer db.Close()
-	name := fmt.Sprintf("t_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9, schemaSeq.Add(1))
-	if _, err := db.Exec("CREATE SCHEMA " + name); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		db, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Errorf("open %s: %v", base, err)
-			return
-		}
-		defer db.Close()
-		if _, err := db.Exec("DROP SCHEMA " + name + " CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("parse %s: %v", base, err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+func freshSchema(t testing.TB, base string) string { return pgtest.SchemaOf(t, base) }
 
 // TestConflictKeepsTransactionUsable pins that a refused write does not poison the rest of the
 // transaction (PostgreSQL aborts a transaction on a failed statement unless it is contained).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/teamchat/chat/storage"
@@ -22,7 +23,13 @@ type Store struct {
 	closeErr  error
 
 	cache caches // whole-table lists kept between transactions (cache.go)
+
+	retries atomic.Uint64 // transactions run again after losing a race
 }
+
+// Retries reports how many times a transaction lost a race (SQLite busy, PostgreSQL
+// serialization failure or deadlock) and was run again, since Open.
+func (s *Store) Retries() uint64 { return s.retries.Load() }
 
 // Compile-time conformance.
 var _ storage.Storage = (*Store)(nil)
@@ -77,6 +84,7 @@ func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fun
 		if attempt == maxAttempts {
 			return fmt.Errorf("sqlstore: transaction still conflicting after %d attempts: %w", attempt, retry)
 		}
+		s.retries.Add(1)
 		backoff := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
 		select {
 		case <-ctx.Done():

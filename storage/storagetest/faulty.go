@@ -256,6 +256,20 @@ func (w faultyMessages) Move(ids []messages.ID, c channels.ID, topic string, ent
 	return w.MessageWriter.Move(ids, c, topic, entry, movedAt)
 }
 
+func (w faultyMessages) AddReaction(r messages.Reaction) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.AddReaction(r)
+}
+
+func (w faultyMessages) RemoveReaction(r messages.Reaction) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.MessageWriter.RemoveReaction(r)
+}
+
 type faultyUserTopics struct {
 	storage.UserTopicWriter
 	f *Faulty

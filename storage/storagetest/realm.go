@@ -35,6 +35,16 @@ func testRealm(t *testing.T, open Opener) {
 			MessageEditHistoryVisibilityPolicy: "moves",
 			CanMoveMessagesBetweenTopicsGroup:  users.Named(7),
 			CanResolveTopicsGroup:              users.GroupSetting{Members: []users.ID{4}},
+			CanDeleteOwnMessageGroup:           users.Named(9),
+			DirectMessagePermissionGroup:       users.GroupSetting{Members: []users.ID{2}, Subgroups: []users.GroupID{5}},
+			CreateMultiuseInviteGroup:          users.Named(4),
+			Settings: map[string]any{
+				"digest_weekday": int64(4), "inline_url_embed_preview": true, "default_language": "de",
+				"message_content_delete_limit_seconds": nil, "jitsi_server_url": "https://jitsi.acme.test",
+			},
+			SignupAnnouncementsStreamID: 8, ZulipUpdateAnnouncementsStreamID: 9, ModerationRequestChannelID: 10,
+			Domains:              []realms.Domain{{Domain: "acme.test", AllowSubdomains: true}, {Domain: "example.org"}},
+			UserSettingsDefaults: map[string]any{"twenty_four_hour_time": true, "color_scheme": int64(3), "emojiset": "text"},
 		}
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Realm().Put(want) })
 		mustView(t, s, func(tx storage.ReadTx) error {

@@ -1,0 +1,25 @@
+package httpapi
+
+import (
+	chat "github.com/teamchat/chat"
+)
+
+// addReaction serves POST /messages/{message_id}/reactions.
+func (h *Handler) addReaction(r *request) (any, error) {
+	name, err := r.params.requiredStr("emoji_name")
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.AddReaction(r.ctx, r.actor, chat.AddReactionParams{
+		MessageID: messageID(r), EmojiName: name,
+		EmojiCode: r.params.optStr("emoji_code"), ReactionType: r.params.optStr("reaction_type"),
+	})
+}
+
+// removeReaction serves DELETE /messages/{message_id}/reactions.
+func (h *Handler) removeReaction(r *request) (any, error) {
+	return h.svc.RemoveReaction(r.ctx, r.actor, chat.RemoveReactionParams{
+		MessageID: messageID(r), EmojiName: r.params.optStr("emoji_name"),
+		EmojiCode: r.params.optStr("emoji_code"), ReactionType: r.params.optStr("reaction_type"),
+	})
+}

@@ -1,0 +1,176 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/storage"
+)
+
+// Metrics are the Prometheus metrics of one server. Its methods are safe for concurrent use.
+type Metrics struct {
+	reg *prometheus.Registry
+
+	requests    *prometheus.CounterVec
+	latency     *prometheus.HistogramVec
+	rateLimited *prometheus.CounterVec
+	published   prometheus.Counter
+	delivered   prometheus.Counter
+	fanout      prometheus.Histogram
+	txs         *prometheus.CounterVec
+	txLatency   *prometheus.HistogramVec
+}
+
+// Compile-time conformance to the hooks Metrics serves.
+var _ chat.Monitor = (*Metrics)(nil)
+
+// NewMetrics returns the metrics of a server, registered with the Go runtime's and the
+// process's own collectors on a new registry.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chat_http_requests_total",
+			Help: "API requests answered, by method, route (the endpoint's pattern) and HTTP status.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "chat_http_request_duration_seconds",
+			Help:    "Time to answer an API request, by method and route (GET /events includes its long-poll).",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"method", "route"}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chat_rate_limited_total",
+			Help: "Requests refused by a rate limit (HTTP 429), by route.",
+		}, []string{"route"}),
+		published: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "chat_events_published_total",
+			Help: "Committed events handed to this process's event queues.",
+		}),
+		delivered: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "chat_events_delivered_total",
+			Help: "Events appended to event queues (an event counts once per queue that took it).",
+		}),
+		fanout: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "chat_event_fanout_seconds",
+			Help:    "Time to hand one committed event to every event queue that takes it (waking their long-polls).",
+			Buckets: prometheus.ExponentialBuckets(0.00001, 4, 10), // 10µs .. 2.6s
+		}),
+		txs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chat_store_transactions_total",
+			Help: "Store transactions, by kind (view: read-only, update: read-write) and outcome (ok, refused: the operation said no, conflict, not_found, error).",
+		}, []string{"kind", "outcome"}),
+		txLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "chat_store_transaction_duration_seconds",
+			Help:    "Duration of store transactions (retries included), by kind.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 3, 12), // 100µs .. 17.7s
+		}, []string{"kind"}),
+	}
+	m.reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.requests, m.latency, m.rateLimited, m.published, m.delivered, m.fanout, m.txs, m.txLatency,
+	)
+	return m
+}
+
+// Handler serves the metrics in Prometheus's text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// Registry is where the metrics are registered; an embedder may add its own.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// ObserveRequest counts an answered API request (httpapi.RequestObserver).
+func (m *Metrics) ObserveRequest(method, route string, status int, elapsed time.Duration) {
+	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(method, route).Observe(elapsed.Seconds())
+	if status == http.StatusTooManyRequests {
+		m.rateLimited.WithLabelValues(route).Inc()
+	}
+}
+
+// EventPublished counts one event fanned out to delivered queues (chat.Monitor).
+func (m *Metrics) EventPublished(delivered int, elapsed time.Duration) {
+	m.published.Inc()
+	m.delivered.Add(float64(delivered))
+	m.fanout.Observe(elapsed.Seconds())
+}
+
+// WatchQueues reports the event queues alive and the long-polls they hold, read from stats
+// (a Service's QueueStats) at each scrape.
+func (m *Metrics) WatchQueues(stats func() chat.QueueStats) {
+	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "chat_event_queues",
+			Help: "Event queues alive in this process.",
+		}, func() float64 { return float64(stats().Queues) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "chat_long_polls",
+			Help: "GET /events long-polls waiting in this process.",
+		}, func() float64 { return float64(stats().LongPolls) }),
+	)
+}
+
+// WatchRetries reports a store's transaction retries (lost races run again), read from
+// retries at each scrape.
+func (m *Metrics) WatchRetries(retries func() uint64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "chat_store_transaction_retries_total",
+		Help: "Store transactions run again after losing a race (SQLite busy, PostgreSQL serialization failure).",
+	}, func() float64 { return float64(retries()) }))
+}
+
+// Store returns s with every transaction counted and timed.
+func (m *Metrics) Store(s storage.Storage) storage.Storage { return &measuredStore{Storage: s, m: m} }
+
+// measuredStore times and counts the transactions of the store it wraps.
+type measuredStore struct {
+	storage.Storage
+	m *Metrics
+}
+
+func (s *measuredStore) View(ctx context.Context, fn func(storage.ReadTx) error) error {
+	start := time.Now()
+	err := s.Storage.View(ctx, fn)
+	s.m.transaction("view", start, err)
+	return err
+}
+
+func (s *measuredStore) Update(ctx context.Context, fn func(storage.Tx) error) error {
+	start := time.Now()
+	err := s.Storage.Update(ctx, fn)
+	s.m.transaction("update", start, err)
+	return err
+}
+
+// transaction records one transaction of kind that started at start and ended with err.
+func (m *Metrics) transaction(kind string, start time.Time, err error) {
+	m.txLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
+	m.txs.WithLabelValues(kind, outcome(err)).Inc()
+}
+
+// outcome names how a transaction ended. A refusal decided inside the transaction (a
+// *chat.Error) rolled it back like any error, but is counted apart from store failures.
+func outcome(err error) string {
+	var refused *chat.Error
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.Is(err, storage.ErrConflict):
+		return "conflict"
+	case errors.Is(err, storage.ErrNotFound):
+		return "not_found"
+	case errors.As(err, &refused):
+		return "refused"
+	}
+	return "error"
+}

@@ -1,0 +1,231 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/users"
+)
+
+// Server constants of register's realm section.
+const (
+	// JitsiServerURL is the server's Jitsi Meet (server_jitsi_server_url), used when the
+	// organization sets none.
+	JitsiServerURL = "https://meet.jit.si"
+	// MinDeactivatedRealmDeletionDays is server_min_deactivated_realm_deletion_days.
+	MinDeactivatedRealmDeletionDays = 14
+	// defaultLogoURL is the logo of an organization that uploaded none.
+	defaultLogoURL = "/static/images/logo/zulip-org-logo.svg?version=0"
+	// upgradeText is Zulip's upgrade_text_for_wide_organization_logo.
+	upgradeText = "Available on Zulip Cloud Standard. Upgrade to access."
+)
+
+// AuthMethod is one entry of realm_authentication_methods.
+type AuthMethod struct {
+	Enabled           bool   `json:"enabled"`
+	Available         bool   `json:"available"`
+	UnavailableReason string `json:"unavailable_reason,omitempty"`
+}
+
+// NamedOption is an entry of realm_available_video_chat_providers and giphy_rating_options.
+type NamedOption struct {
+	Name string `json:"name"`
+	ID   int64  `json:"id"`
+}
+
+// ExternalAccount is an entry of realm_default_external_accounts.
+type ExternalAccount struct {
+	Name       string `json:"name"`
+	Text       string `json:"text"`
+	Hint       string `json:"hint"`
+	URLPattern string `json:"url_pattern"`
+}
+
+// PermissionSettingRules is an entry of server_supported_permission_settings.
+type PermissionSettingRules struct {
+	RequireSystemGroup     bool     `json:"require_system_group"`
+	AllowInternetGroup     bool     `json:"allow_internet_group"`
+	AllowNobodyGroup       bool     `json:"allow_nobody_group"`
+	AllowEveryoneGroup     bool     `json:"allow_everyone_group"`
+	DefaultGroupName       string   `json:"default_group_name"`
+	DefaultForSystemGroups *string  `json:"default_for_system_groups"`
+	AllowedSystemGroups    []string `json:"allowed_system_groups"`
+}
+
+// SupportedPermissionSettings is server_supported_permission_settings.
+type SupportedPermissionSettings struct {
+	Realm  map[string]PermissionSettingRules `json:"realm"`
+	Stream map[string]PermissionSettingRules `json:"stream"`
+	Group  map[string]PermissionSettingRules `json:"group"`
+}
+
+// RealmSettingsState holds register's realm keys that the organization's settings table
+// describes (realms.SettingsTable) and that have no field of RealmState: "realm_" plus the
+// setting's name, mapped to its value. It is written among the response's keys.
+type RealmSettingsState map[string]any
+
+// renderedDescription is realm_description: the organization's description as HTML.
+func renderedDescription(r realms.Realm) string { return markdown.Render(r.Description) }
+
+// authMethods is realm_authentication_methods: password (Email) login, and the development
+// login on a development server.
+func (s *Service) authMethods(r realms.Realm) map[string]AuthMethod {
+	m := map[string]AuthMethod{"Email": {Enabled: r.PasswordAuthEnabled, Available: true}}
+	if s.opts.Dev {
+		m["Dev"] = AuthMethod{Enabled: true, Available: true}
+	}
+	return m
+}
+
+// applyAuthMethods changes the enabled authentication methods (only Email can be turned off;
+// the development login follows the server's mode).
+func (s *Service) applyAuthMethods(c *realmChange, given map[string]bool) error {
+	if given == nil {
+		return nil
+	}
+	current := s.authMethods(*c.realm)
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		m, ok := current[name]
+		if !ok {
+			return badRequest("Invalid authentication method: %s. Valid methods are: %v", name, slices.Sorted(maps.Keys(current)))
+		}
+		if name == "Dev" && !given[name] {
+			return badRequest("Authentication method Dev cannot be disabled on a development server.")
+		}
+		m.Enabled = given[name]
+		current[name] = m
+	}
+	if !slices.ContainsFunc(slices.Collect(maps.Values(current)), func(m AuthMethod) bool { return m.Enabled }) {
+		return badRequest("At least one authentication method must be enabled.")
+	}
+	if current["Email"].Enabled == c.realm.PasswordAuthEnabled {
+		return nil
+	}
+	c.realm.PasswordAuthEnabled = current["Email"].Enabled
+	c.ev.add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{
+		"authentication_methods": current,
+		"email_auth_enabled":     c.realm.PasswordAuthEnabled,
+		"password_auth_enabled":  c.realm.PasswordAuthEnabled,
+	}}, c.to)
+	c.changed["authentication_methods"] = given
+	return nil
+}
+
+// realmSettingsState fills the table-described settings of register's realm section.
+func realmSettingsState(r realms.Realm) RealmSettingsState {
+	st := RealmSettingsState{}
+	for _, s := range realms.SettingsTable() {
+		if s.Field {
+			continue
+		}
+		switch s.Name {
+		case "default_language", "topics_policy":
+			continue // RealmState fields
+		}
+		st["realm_"+s.Name] = r.Value(s.Name)
+	}
+	for _, ns := range r.GroupSettings() {
+		st["realm_"+ns.Name] = *ns.Value
+	}
+	for _, name := range []string{"realm_can_create_public_channel_group", "realm_can_create_private_channel_group",
+		"realm_can_create_web_public_channel_group", "realm_can_add_subscribers_group", "realm_can_invite_users_group",
+		"realm_can_create_groups", "realm_can_manage_all_groups", "realm_can_mention_many_users_group",
+		"realm_can_move_messages_between_topics_group", "realm_can_move_messages_between_channels_group",
+		"realm_can_resolve_topics_group"} {
+		delete(st, name) // RealmState fields
+	}
+	return st
+}
+
+// videoChatProviders is realm_available_video_chat_providers.
+func videoChatProviders() map[string]NamedOption {
+	m := map[string]NamedOption{}
+	for _, p := range realms.VideoChatProviders {
+		m[p.Key] = NamedOption{Name: p.Name, ID: p.ID}
+	}
+	return m
+}
+
+// giphyRatingOptions is giphy_rating_options.
+func giphyRatingOptions() map[string]NamedOption {
+	m := map[string]NamedOption{}
+	for _, p := range realms.GiphyRatings {
+		m[p.Key] = NamedOption{Name: p.Name, ID: p.ID}
+	}
+	return m
+}
+
+// defaultExternalAccounts is realm_default_external_accounts (Zulip's).
+func defaultExternalAccounts() map[string]ExternalAccount {
+	return map[string]ExternalAccount{
+		"github":  {Name: "GitHub username", Text: "GitHub", URLPattern: "https://github.com/%(username)s"},
+		"twitter": {Name: "Twitter username", Text: "Twitter", URLPattern: "https://twitter.com/%(username)s"},
+	}
+}
+
+// supportedPermissionSettings is server_supported_permission_settings, from the permission
+// tables of the organization, channels and groups.
+func supportedPermissionSettings() SupportedPermissionSettings {
+	nobody := users.GroupNobody
+	out := SupportedPermissionSettings{Realm: map[string]PermissionSettingRules{}, Stream: map[string]PermissionSettingRules{}, Group: map[string]PermissionSettingRules{}}
+	var r realms.Realm
+	for _, ns := range r.GroupSettings() {
+		out.Realm[ns.Name] = PermissionSettingRules{
+			RequireSystemGroup: ns.RequireSystemGroup(), AllowNobodyGroup: ns.AllowNobody,
+			AllowEveryoneGroup: ns.AllowEveryone, DefaultGroupName: ns.Default,
+			AllowedSystemGroups: nonNil(ns.AllowedSystemGroups),
+		}
+	}
+	var c channels.Channel
+	for _, ns := range c.GroupSettings() {
+		rules := PermissionSettingRules{AllowNobodyGroup: true, AllowEveryoneGroup: ns.AllowEveryone, DefaultGroupName: ns.Default, AllowedSystemGroups: []string{}}
+		if ns.Default == "" {
+			rules.DefaultGroupName, rules.DefaultForSystemGroups = "channel_creator", &nobody
+		}
+		out.Stream[ns.Name] = rules
+	}
+	for _, p := range users.GroupPermissions() {
+		rules := PermissionSettingRules{AllowNobodyGroup: true, AllowEveryoneGroup: p.AllowEveryone, DefaultGroupName: "group_creator",
+			DefaultForSystemGroups: &nobody, AllowedSystemGroups: []string{}}
+		switch p.Name {
+		case "can_join_group":
+			rules.DefaultGroupName = nobody
+		case "can_leave_group", "can_mention_group":
+			rules.DefaultGroupName = users.GroupEveryone
+		}
+		out.Group[p.Name] = rules
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// MarshalJSON writes the result's keys, with the realm settings of RealmSettingsState among
+// them.
+func (r RegisterQueueResult) MarshalJSON() ([]byte, error) {
+	type plain RegisterQueueResult
+	body, err := json.Marshal(plain(r))
+	if err != nil || r.RealmState == nil || len(r.RealmState.Settings) == 0 {
+		return body, err
+	}
+	extra, err := json.Marshal(r.RealmState.Settings)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(body) + len(extra))
+	buf.Write(body[:len(body)-1]) // without the closing brace
+	buf.WriteByte(',')
+	buf.Write(extra[1:]) // without the opening brace
+	return buf.Bytes(), nil
+}
