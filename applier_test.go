@@ -28,6 +28,7 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		if _, ok := state["custom_profile_fields"]; ok {
 			state["custom_profile_fields"] = ev["fields"]
 		}
+		dropRemovedProfileData(state, ev)
 	case "stream":
 		applyStream(t, state, ev)
 	case "subscription":
@@ -38,6 +39,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyChannelFolder(t, state, ev)
 	case "drafts":
 		applyDrafts(t, state, ev)
+	case "scheduled_messages", "reminders":
+		applyScheduled(t, state, ev)
 	case "saved_snippets":
 		applySavedSnippets(t, state, ev)
 	case "navigation_view":

@@ -44,3 +44,22 @@ func applyUserStatus(state, ev map[string]any) {
 		all[key] = st
 	}
 }
+
+// dropRemovedProfileData removes from every user's profile_data the values of fields that a
+// custom_profile_fields event no longer lists, as Zulip's clients do.
+func dropRemovedProfileData(state, ev map[string]any) {
+	kept := map[string]bool{}
+	for _, f := range ev["fields"].([]any) {
+		kept[fmt.Sprint(f.(map[string]any)["id"])] = true
+	}
+	for _, key := range []string{"realm_users", "realm_non_active_users"} {
+		for _, u := range list(state, key) {
+			pd, _ := u.(map[string]any)["profile_data"].(map[string]any)
+			for id := range pd {
+				if !kept[id] {
+					delete(pd, id)
+				}
+			}
+		}
+	}
+}

@@ -42,7 +42,7 @@ func sqlBenchBackends() []benchBackend {
 
 // benchSchema creates an empty PostgreSQL schema, dropped when the benchmark ends, and returns
 // base with it as the search_path.
-func benchSchema(b *testing.B, base string) string {
+func benchSchema(b testing.TB, base string) string {
 	b.Helper()
 	db, err := sql.Open("pgx", base)
 	if err != nil {

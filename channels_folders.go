@@ -236,3 +236,57 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 	})
 	return UpdateChannelFolderResult{}, err
 }
+
+// PatchChannelFoldersParams are the parameters of PATCH /channel_folders: every folder's id,
+// in the new order.
+type PatchChannelFoldersParams struct {
+	Order []channels.FolderID
+}
+
+// MaxChannelFolders bounds the order list of PATCH /channel_folders.
+const MaxChannelFolders = 1000
+
+// ChannelFolderReorderEvent is channel_folder reorder: the folders' ids in their new order.
+type ChannelFolderReorderEvent struct {
+	Type  string              `json:"type"`
+	Op    string              `json:"op"`
+	Order []channels.FolderID `json:"order"`
+}
+
+// PatchChannelFolders puts the channel folders in the given order (administrators); the list
+// must name every folder, archived ones included. Everyone gets channel_folder reorder.
+func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchChannelFoldersParams) error {
+	if len(p.Order) > MaxChannelFolders {
+		return badRequest("order is too long (limit: %d items)", MaxChannelFolders)
+	}
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		_, all, err := s.folderAdmin(tx, actor)
+		if err != nil {
+			return err
+		}
+		place := make(map[channels.FolderID]int, len(p.Order))
+		for i, id := range p.Order {
+			place[id] = i
+		}
+		for _, f := range all {
+			if _, ok := place[f.ID]; !ok {
+				return badRequest("Invalid order mapping.")
+			}
+		}
+		for _, f := range all {
+			if f.Order == place[f.ID] {
+				continue
+			}
+			f.Order = place[f.ID]
+			if err := tx.ChannelFolders().Update(f); err != nil {
+				return err
+			}
+		}
+		ids, err := activeUserIDs(tx.Users())
+		if err != nil {
+			return err
+		}
+		ev.add("channel_folder", ChannelFolderReorderEvent{Type: "channel_folder", Op: "reorder", Order: p.Order}, ids)
+		return nil
+	})
+}

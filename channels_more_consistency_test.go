@@ -153,6 +153,15 @@ func applyChannelFolder(t *testing.T, state, ev map[string]any) {
 			rec[k] = v
 		}
 		l[i] = rec
+	case "reorder":
+		l = slices.Clone(l)
+		for place, id := range ev["order"].([]any) {
+			if i := findByID(l, "id", num(id)); i >= 0 {
+				rec := clone(l[i].(map[string]any))
+				rec["order"] = float64(place)
+				l[i] = rec
+			}
+		}
 	default:
 		t.Fatalf("unknown channel_folder op in %v", ev)
 	}

@@ -59,8 +59,11 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
+	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
+	cases = append(cases, profileAndFolderConsistencyCases()...)
+	cases = append(cases, selfDeactivationConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }
@@ -209,6 +212,7 @@ var notMutating = map[string]string{
 	"QueueStats":               "monitoring read",
 	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
 	"Close":                    "lifecycle",
+	"StartScheduler":           "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
 }
 

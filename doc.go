@@ -114,10 +114,12 @@
 //	          GetServerSettings (realm_server.go); GetLinkifiers, AddLinkifier, UpdateLinkifier,
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
-//	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go)
+//	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go);
+//	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
+//	          (realm_profile_fields.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
-//	          (users_get.go); CreateUser, UpdateUser, DeactivateUser, ReactivateUser
-//	          (users_admin.go); CreateBot (users_bots.go); UpdateSettings, ConfirmEmailChange
+//	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
+//	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go); UpdateSettings, ConfirmEmailChange
 //	          (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
 //	          (users_alertwords.go); UpdatePresence, GetRealmPresence, GetUserPresence
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
@@ -134,7 +136,7 @@
 //	          (channels_subscriptions_legacy.go); UpdateStream (channels_properties.go);
 //	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream
 //	          (channels_defaults.go); CreateChannelFolder, GetChannelFolders,
-//	          UpdateChannelFolder (channels_folders.go); records (channels_record.go), activity
+//	          UpdateChannelFolder, PatchChannelFolders (channels_folders.go); records (channels_record.go), activity
 //	          (channels_activity.go), notices of the notification bot (channels_notices.go)
 //	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
 //	          MuteTopic (topics_user.go)
@@ -147,7 +149,11 @@
 //	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
 //	uploads   files, images and avatars
-//	scheduled scheduled messages and reminders
+//	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
+//	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
+//	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:
+//	          DeliverScheduledMessages, StartScheduler, register's scheduled_messages and
+//	          reminders (scheduled_deliver.go)
 //
 // # Test files
 //

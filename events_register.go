@@ -81,6 +81,7 @@ type RegisterQueueResult struct {
 	*CustomProfileFieldsState
 	*AlertWordsState
 	*PresenceState
+	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
 }

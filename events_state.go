@@ -74,6 +74,7 @@ type RealmState struct {
 	MaxTopicLength                              int      `json:"max_topic_length"`
 	MaxMessageLength                            int      `json:"max_message_length"`
 	MaxBulkNewSubscriptionMessages              int      `json:"max_bulk_new_subscription_messages"`
+	MaxReminderNoteLength                       int      `json:"max_reminder_note_length"`
 	EventQueueLongpollTimeoutSeconds            int      `json:"event_queue_longpoll_timeout_seconds"`
 	ServerPresencePingIntervalSeconds           int      `json:"server_presence_ping_interval_seconds"`
 	ServerPresenceOfflineThresholdSeconds       int      `json:"server_presence_offline_threshold_seconds"`
@@ -227,6 +228,9 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 			return res, err
 		}
 	}
+	if res.ScheduledState, err = scheduledAreaState(tx.ScheduledMessages(), viewer, p); err != nil {
+		return res, err
+	}
 	if err := s.peopleInitialState(tx, w, viewer, p, &res); err != nil {
 		return res, err
 	}
@@ -285,6 +289,7 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		MaxTopicLength:                              MaxTopicLength,
 		MaxMessageLength:                            MaxMessageLength,
 		MaxBulkNewSubscriptionMessages:              MaxBulkNewSubscriptionMessages,
+		MaxReminderNoteLength:                       messages.MaxReminderNoteLength,
 		EventQueueLongpollTimeoutSeconds:            s.longpollTimeoutSeconds(),
 		ServerPresencePingIntervalSeconds:           60,
 		ServerPresenceOfflineThresholdSeconds:       200,

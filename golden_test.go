@@ -31,6 +31,7 @@ var goldenEvents = []struct {
 		mustProvision(t, f, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person"})
 	}},
 	{"drafts", "member", chat.ClientCapabilities{}, goldenDrafts},
+	{"scheduled_messages-reminders", "member", chat.ClientCapabilities{}, goldenScheduled},
 	{"saved_snippets-navigation_view", "member", chat.ClientCapabilities{}, goldenSnippetsAndViews},
 	{"realm_linkifiers-realm_playgrounds", "member", chat.ClientCapabilities{LinkifierURLTemplate: true}, goldenLinkifiers},
 	{"message-update_message_flags", "member", chat.ClientCapabilities{}, goldenDirectMessageAndFlags},
@@ -99,6 +100,7 @@ var goldenEvents = []struct {
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
 	{"user_status", "owner", chat.ClientCapabilities{}, goldenUserStatus},
 	{"muted_users", "member", chat.ClientCapabilities{}, goldenMutedUsers},
+	{"channel_folder-reorder", "member", chat.ClientCapabilities{}, goldenChannelFolderReorder},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
 	{"realm-update", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		ctx := context.Background()

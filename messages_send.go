@@ -75,11 +75,8 @@ func readBySenderDefault(client string) bool {
 // SendMessage sends a message to a channel topic or to users, and delivers message events to
 // its recipients.
 func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessageParams) (SendMessageResult, error) {
-	var direct bool
 	switch p.Type {
-	case "stream", "channel":
-	case "direct", "private":
-		direct = true
+	case "stream", "channel", "direct", "private":
 	default:
 		return SendMessageResult{}, badRequest("Invalid message type")
 	}
@@ -104,49 +101,66 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	var res SendMessageResult
 	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m := messages.Message{
-			SenderID: me.ID, Content: content,
-			Timestamp: s.now().Unix(), Client: client,
-		}
-		var recipients []users.ID
-		if direct {
-			if m.Recipients, err = directParticipants(w, me, p); err != nil {
-				return err
-			}
-			recipients = m.Recipients
-		} else {
-			c, err := w.channelForSend(tx.Messages(), me, p)
-			if err != nil {
-				return err
-			}
-			m.ChannelID = c.ID
-			if m.Topic, err = topicForSend(tx.Messages(), w, me, c, p.Topic); err != nil {
-				return err
-			}
-			recipients = w.activeSubscribers(c.ID)
-		}
-		if !slices.Contains(recipients, me.ID) {
-			recipients = append(recipients, me.ID)
-		}
-		read := func(id users.ID) bool { return id == me.ID && readBySender }
+		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: s.now().Unix(), Client: client}
 		first := len(ev.list)
-		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
+		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
 			return err
 		}
 		if p.QueueID != "" && p.LocalID != "" {
 			markLocalEcho(ev.list[first:], me.ID, p.QueueID, p.LocalID)
 		}
-		// Sending counts as activity (partial_subscribers).
-		if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
-			return err
-		}
-		res.ID = m.ID
 		return nil
 	})
 	if err != nil {
 		return SendMessageResult{}, err
 	}
 	return res, nil
+}
+
+// sendAs sends m (content, time and client set) as me to where p says, with the checks of
+// POST /messages; the scheduler sends a scheduled message through it as its author would
+// have sent it then. It returns the new message's id.
+func (w *world) sendAs(tx storage.Tx, ev *events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
+	recipients, err := w.address(tx.Messages(), me, p, &m)
+	if err != nil {
+		return 0, err
+	}
+	read := func(id users.ID) bool { return id == me.ID && readBySender }
+	if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
+		return 0, err
+	}
+	// Sending counts as activity (partial_subscribers).
+	if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
+		return 0, err
+	}
+	return m.ID, nil
+}
+
+// address checks that me may send to where p says and sets m's channel and topic, or its
+// direct recipients; it returns the users who receive the message, me included.
+func (w *world) address(mr storage.MessageReader, me users.User, p SendMessageParams, m *messages.Message) ([]users.ID, error) {
+	var recipients []users.ID
+	if p.Type == "direct" || p.Type == "private" {
+		var err error
+		if m.Recipients, err = directParticipants(w, me, p); err != nil {
+			return nil, err
+		}
+		recipients = m.Recipients
+	} else {
+		c, err := w.channelForSend(mr, me, p)
+		if err != nil {
+			return nil, err
+		}
+		m.ChannelID = c.ID
+		if m.Topic, err = topicForSend(mr, w, me, c, p.Topic); err != nil {
+			return nil, err
+		}
+		recipients = w.activeSubscribers(c.ID)
+	}
+	if !slices.Contains(recipients, me.ID) {
+		recipients = append(recipients, me.ID)
+	}
+	return recipients, nil
 }
 
 // markLocalEcho tags the sender's message event with the queue and local id of its local echo.
@@ -240,7 +254,11 @@ func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMes
 			return c, errChannelIDNotFound(*p.ChannelID)
 		}
 	case p.ChannelName != "":
-		c, ok = w.channelByName(p.ChannelName)
+		var i int
+		i, ok = w.byName[channels.NormalizeName(p.ChannelName)]
+		if ok {
+			c = w.allChannels()[i]
+		}
 		if !ok || !w.metadata(c, me) && !w.content(c, me) {
 			return c, errChannelNameNotFound(p.ChannelName)
 		}

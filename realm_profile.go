@@ -321,14 +321,10 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 		for _, o := range existing {
 			f.Order = max(f.Order, o.Order+1)
 		}
-		summary := 0
-		for _, o := range existing {
-			if o.DisplayInProfileSummary {
-				summary++
+		if f.DisplayInProfileSummary {
+			if err := checkSummaryRoom(tx.ProfileFields(), 0); err != nil {
+				return err
 			}
-		}
-		if f.DisplayInProfileSummary && summary >= users.MaxProfileSummaryFields {
-			return badRequest("Only %d custom profile fields can be displayed in the profile summary.", users.MaxProfileSummaryFields)
 		}
 		id, err := tx.ProfileFields().Create(f)
 		if errors.Is(err, storage.ErrConflict) {
@@ -338,16 +334,7 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 			return err
 		}
 		res.ID = id
-		fields, err := profileFieldRecords(tx.ProfileFields())
-		if err != nil {
-			return err
-		}
-		recipients, err := activeUserIDs(tx.Users())
-		if err != nil {
-			return err
-		}
-		ev.add("custom_profile_fields", CustomProfileFieldsEvent{Type: "custom_profile_fields", Fields: fields}, recipients)
-		return nil
+		return announceProfileFields(tx, ev)
 	})
 	if err != nil {
 		return CreateCustomProfileFieldResult{}, err

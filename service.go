@@ -98,6 +98,12 @@ type Options struct {
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+
+	// SchedulerInterval is how often the background scheduler (StartScheduler) looks for due
+	// scheduled messages (default 1s); SchedulerBatchSize how many it sends per transaction
+	// (default 100).
+	SchedulerInterval  time.Duration
+	SchedulerBatchSize int
 }
 
 // Service is the chat engine. It is safe for concurrent use.
@@ -138,6 +144,12 @@ type Service struct {
 	generation int64
 
 	closeOnce sync.Once
+
+	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
+	// wait for it (scheduled_deliver.go).
+	schedOnce sync.Once
+	schedStop context.CancelFunc
+	schedDone chan struct{}
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process
@@ -219,6 +231,7 @@ func New(opts Options) (*Service, error) {
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
+		s.stopScheduler()
 		s.writeMu.Lock()
 		defer s.writeMu.Unlock()
 		s.closed = true

@@ -32,13 +32,38 @@ type UpdateUserParams struct {
 // only owner keeps it, and a guest cannot be made an administrator directly. Every change
 // sends a realm_user update; a role change also moves the user between the system groups.
 func (s *Service) UpdateUser(ctx context.Context, actor Actor, p UpdateUserParams) error {
+	return s.updateUser(ctx, actor, p, func(storage.UserReader, realms.Realm, users.User) (users.ID, error) { return p.UserID, nil })
+}
+
+// UpdateUserByEmailParams are the parameters of PATCH /users/{email}: the user's API email (or
+// a real email the actor may see) instead of the id; UserID is ignored.
+type UpdateUserByEmailParams struct {
+	Email string
+	UpdateUserParams
+}
+
+// UpdateUserByEmail is UpdateUser for the user with that email. An email the actor may not
+// see is "No such user", as for GET /users/{email}.
+func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUserByEmailParams) error {
+	return s.updateUser(ctx, actor, p.UpdateUserParams, func(r storage.UserReader, realm realms.Realm, me users.User) (users.ID, error) {
+		u, err := userByAPIEmail(r, realm, me, p.Email)
+		return u.ID, err
+	})
+}
+
+// updateUser is UpdateUser with the target's id found by target inside the transaction.
+func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParams, target func(storage.UserReader, realms.Realm, users.User) (users.ID, error)) error {
 	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
-		target, err := adminTarget(tx.Users(), me, p.UserID)
+		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
 		}
-		realm, err := tx.Realm().Get()
+		id, err := target(tx.Users(), realm, me)
+		if err != nil {
+			return err
+		}
+		target, err := adminTarget(tx.Users(), me, id)
 		if err != nil {
 			return err
 		}
@@ -246,19 +271,24 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 		} else if only {
 			return badRequest(msgOnlyOwnerDeactivate)
 		}
-		all, err := tx.Users().List()
-		if err != nil {
-			return err
-		}
-		for _, bot := range all {
-			if bot.IsBot() && bot.IsActive && bot.BotOwnerID == target.ID {
-				if err := s.deactivateOne(o, bot, actions); err != nil {
-					return err
-				}
+		return s.deactivateWithBots(o, target, actions)
+	})
+}
+
+// deactivateWithBots deactivates the active bots u owns, then u, each with the actions.
+func (s *Service) deactivateWithBots(o *writeOp, u users.User, a DeactivateUserActions) error {
+	all, err := o.tx.Users().List()
+	if err != nil {
+		return err
+	}
+	for _, bot := range all {
+		if bot.IsBot() && bot.IsActive && bot.BotOwnerID == u.ID {
+			if err := s.deactivateOne(o, bot, a); err != nil {
+				return err
 			}
 		}
-		return s.deactivateOne(o, target, actions)
-	})
+	}
+	return s.deactivateOne(o, u, a)
 }
 
 // deactivateOne applies the actions to u and deactivates it (me is the acting administrator).
@@ -421,4 +451,40 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 		return CreateUserResult{}, err
 	}
 	return CreateUserResult{UserID: u.ID}, nil
+}
+
+// DeactivateOwnUserParams are the parameters of DELETE /users/me (none).
+type DeactivateOwnUserParams struct{}
+
+// errCannotDeactivateLast is Zulip's CannotDeactivateLastUserError: the organization's last
+// active user, or its only owner, cannot leave.
+func errCannotDeactivateLast(owner bool) *Error {
+	entity := "user"
+	if owner {
+		entity = "organization owner"
+	}
+	return Errorf(CodeCannotDeactivateLastUser, "Cannot deactivate the only %s.", entity).
+		With("is_last_owner", owner).With("entity", entity)
+}
+
+// DeactivateOwnUser deactivates the actor's own account, and first the bots the actor owns,
+// as an administrator's deactivation does. The organization's last active user and its only
+// owner are refused (CANNOT_DEACTIVATE_LAST_USER).
+func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, _ DeactivateOwnUserParams) error {
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, me := o.tx, o.me
+		ids, err := activeUserIDs(tx.Users())
+		if err != nil {
+			return err
+		}
+		if len(ids) == 1 {
+			return errCannotDeactivateLast(false)
+		}
+		if only, err := isOnlyOwner(tx.Users(), me); err != nil {
+			return err
+		} else if only {
+			return errCannotDeactivateLast(true)
+		}
+		return s.deactivateWithBots(o, me, DeactivateUserActions{})
+	})
 }

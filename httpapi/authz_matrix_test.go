@@ -125,6 +125,13 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "drafts", params: map[string]string{"drafts": `[{"type":"","to":[],"topic":"","content":"hi"}]`}, want: authenticated()},
 		{method: "PATCH", path: "drafts/1", setup: memberDraft, params: map[string]string{"draft": `{"type":"","to":[],"topic":"","content":"edited"}`}, want: only("member").notFoundForOthers()},
 		{method: "DELETE", path: "drafts/1", setup: memberDraft, want: only("member").notFoundForOthers()},
+		{method: "GET", path: "scheduled_messages", want: authenticated()},
+		{method: "POST", path: "scheduled_messages", params: map[string]string{"type": "direct", "to": "[{owner}]", "content": "later", "scheduled_delivery_timestamp": "4000000000"}, want: authenticated()},
+		{method: "PATCH", path: "scheduled_messages/1", setup: memberScheduled, params: map[string]string{"content": "edited"}, want: only("member").notFoundForOthers()},
+		{method: "DELETE", path: "scheduled_messages/1", setup: memberScheduled, want: only("member").notFoundForOthers()},
+		{method: "GET", path: "reminders", want: authenticated()},
+		{method: "POST", path: "reminders", setup: memberDirectMessage, params: map[string]string{"message_id": "1", "scheduled_delivery_timestamp": "4000000000"}, want: only("member", "admin")},
+		{method: "DELETE", path: "reminders/1", setup: memberReminder, want: only("member").notFoundForOthers()},
 		{method: "POST", path: "users/me/subscriptions", params: map[string]string{"subscriptions": `[{"name":"matrix"}]`}, want: membersButGuests},
 		{method: "GET", path: "users/me/subscriptions", want: authenticated()},
 		{method: "PATCH", path: "realm", params: map[string]string{"new_stream_announcements_stream_id": "-1"}, want: only("owner", "admin")},
@@ -198,6 +205,15 @@ func memberPresence(t *testing.T, m *matrixOrg) {
 
 func memberDraft(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "member", "POST", "drafts", map[string]string{"drafts": `[{"type":"","to":[],"topic":"","content":"mine"}]`})
+}
+
+func memberScheduled(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "scheduled_messages", map[string]string{"type": "direct", "to": "[{admin}]", "content": "mine", "scheduled_delivery_timestamp": "4000000000"})
+}
+
+func memberReminder(t *testing.T, m *matrixOrg) {
+	memberDirectMessage(t, m)
+	m.mustCall(t, "member", "POST", "reminders", map[string]string{"message_id": "1", "scheduled_delivery_timestamp": "4000000000"})
 }
 
 func memberSnippet(t *testing.T, m *matrixOrg) {

@@ -339,3 +339,12 @@ func (h *Handler) updateChannelFolder(r *request) (any, error) {
 	}
 	return h.svc.UpdateChannelFolder(r.ctx, r.actor, up)
 }
+
+// patchChannelFolders serves PATCH /channel_folders (reordering).
+func (h *Handler) patchChannelFolders(r *request) (any, error) {
+	order, err := requiredJSON[[]channels.FolderID](r.params, "order", true)
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.PatchChannelFolders(r.ctx, r.actor, chat.PatchChannelFoldersParams{Order: order})
+}

@@ -11,6 +11,13 @@ func peopleMatrixRows() []matrixRow {
 		// The guest cannot mute themself.
 		{method: "POST", path: "users/me/muted_users/{guest}", want: authenticated().except("guest", 400)},
 		{method: "DELETE", path: "users/me/muted_users/{deactivated}", setup: memberMutesDeactivated, want: only("member")},
+		// The owner is the organization's only owner.
+		{method: "DELETE", path: "users/me", want: authenticated().except("owner", 400)},
+		{method: "PATCH", path: "users/member@matrix.test", params: map[string]string{"full_name": "Renamed"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "realm/profile_fields", setup: phoneField, params: map[string]string{"order": "[1]"}, want: only("owner", "admin")},
+		{method: "PATCH", path: "realm/profile_fields/1", setup: phoneField, params: map[string]string{"name": "Mobile"}, want: only("owner", "admin")},
+		{method: "DELETE", path: "realm/profile_fields/1", setup: phoneField, want: only("owner", "admin")},
+		{method: "PATCH", path: "channel_folders", params: map[string]string{"order": "[]"}, want: only("owner", "admin")},
 	}
 }
 

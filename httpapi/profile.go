@@ -61,3 +61,41 @@ func (h *Handler) removeProfileData(r *request) (any, error) {
 	}
 	return nil, h.svc.RemoveProfileData(r.ctx, r.actor, chat.RemoveProfileDataParams{Data: data})
 }
+
+// updateCustomProfileField serves PATCH /realm/profile_fields/{field_id}.
+func (h *Handler) updateCustomProfileField(r *request) (any, error) {
+	p := r.params
+	up := chat.UpdateCustomProfileFieldParams{FieldID: users.ProfileFieldID(draftsPathInt(r, "field_id"))}
+	up.Name = p.optStr("name")
+	up.Hint = p.optStr("hint")
+	if data, ok := p.str("field_data"); ok {
+		if _, err := jsonParam[map[string]any](p, "field_data", false); err != nil {
+			return nil, err
+		}
+		up.FieldData = &data
+	}
+	var err error
+	for _, b := range []struct {
+		name string
+		dst  **bool
+	}{{"display_in_profile_summary", &up.DisplayInProfileSummary}, {"required", &up.Required}, {"editable_by_user", &up.EditableByUser}} {
+		if *b.dst, err = p.boolean(b.name); err != nil {
+			return nil, err
+		}
+	}
+	return nil, h.svc.UpdateCustomProfileField(r.ctx, r.actor, up)
+}
+
+// removeCustomProfileField serves DELETE /realm/profile_fields/{field_id}.
+func (h *Handler) removeCustomProfileField(r *request) (any, error) {
+	return nil, h.svc.RemoveCustomProfileField(r.ctx, r.actor, chat.RemoveCustomProfileFieldParams{FieldID: users.ProfileFieldID(draftsPathInt(r, "field_id"))})
+}
+
+// reorderCustomProfileFields serves PATCH /realm/profile_fields.
+func (h *Handler) reorderCustomProfileFields(r *request) (any, error) {
+	order, err := requiredJSON[[]users.ProfileFieldID](r.params, "order", true)
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.ReorderCustomProfileFields(r.ctx, r.actor, chat.ReorderCustomProfileFieldsParams{Order: order})
+}

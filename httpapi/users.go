@@ -68,11 +68,35 @@ func (h *Handler) getUser(r *request) (any, error) {
 
 // updateUser serves PATCH /users/{user_id}.
 func (h *Handler) updateUser(r *request) (any, error) {
-	up := chat.UpdateUserParams{UserID: pathUserID(r, "user_id")}
+	up, err := updateUserParams(r)
+	if err != nil {
+		return nil, err
+	}
+	up.UserID = pathUserID(r, "user_id")
+	return nil, h.svc.UpdateUser(r.ctx, r.actor, up)
+}
+
+// updateUserByEmail serves PATCH /users/{email}.
+func (h *Handler) updateUserByEmail(r *request) (any, error) {
+	up, err := updateUserParams(r)
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.UpdateUserByEmail(r.ctx, r.actor, chat.UpdateUserByEmailParams{Email: r.path["email"], UpdateUserParams: up})
+}
+
+// deactivateOwnUser serves DELETE /users/me.
+func (h *Handler) deactivateOwnUser(r *request) (any, error) {
+	return nil, h.svc.DeactivateOwnUser(r.ctx, r.actor, chat.DeactivateOwnUserParams{})
+}
+
+// updateUserParams decodes the body of PATCH /users/{user_id} and /users/{email}.
+func updateUserParams(r *request) (chat.UpdateUserParams, error) {
+	var up chat.UpdateUserParams
 	up.FullName = r.params.optStr("full_name")
 	role, err := r.params.integer("role")
 	if err != nil {
-		return nil, err
+		return up, err
 	}
 	if role != nil {
 		rl := users.Role(*role)
@@ -80,13 +104,13 @@ func (h *Handler) updateUser(r *request) (any, error) {
 	}
 	data, err := jsonParam[[]chat.ProfileDataUpdate](r.params, "profile_data", true)
 	if err != nil {
-		return nil, err
+		return up, err
 	}
 	if data != nil {
 		up.ProfileData = *data
 	}
 	up.NewEmail = r.params.optStr("new_email")
-	return nil, h.svc.UpdateUser(r.ctx, r.actor, up)
+	return up, nil
 }
 
 // deactivateUser serves DELETE /users/{user_id}.

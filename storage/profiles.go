@@ -19,6 +19,11 @@ type ProfileFieldWriter interface {
 	ProfileFieldReader
 	// Create stores a new field and returns its id. ErrConflict when the name is taken.
 	Create(users.ProfileField) (users.ProfileFieldID, error)
+	// Update replaces a field (its type included). ErrNotFound for an unknown id; ErrConflict
+	// when another field has the name.
+	Update(users.ProfileField) error
+	// Delete removes a field and every user's value of it. ErrNotFound for an unknown id.
+	Delete(users.ProfileFieldID) error
 	// PutValues creates or replaces values (one per user and field).
 	PutValues([]users.ProfileValue) error
 	// DeleteValues removes one user's values of the given fields (absent ones are ignored).

@@ -39,6 +39,7 @@ type ReadTx interface {
 	ProfileFields() ProfileFieldReader
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
+	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
 }
@@ -64,6 +65,7 @@ type Tx interface {
 	ProfileFields() ProfileFieldWriter
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
+	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
 }

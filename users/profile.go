@@ -239,3 +239,14 @@ func ProfileFieldOrder(a, b ProfileField) int {
 	}
 	return int(a.ID - b.ID)
 }
+
+// IsDefaultExternalAccount reports whether f is an external account field of a known subtype
+// (github, twitter): Zulip defines its name and hint, which administrators cannot change.
+func (f ProfileField) IsDefaultExternalAccount() bool {
+	if f.Type != ProfileExternalAccount {
+		return false
+	}
+	var ea externalAccount
+	_ = json.Unmarshal([]byte(f.FieldData), &ea)
+	return ea.Subtype != "custom"
+}

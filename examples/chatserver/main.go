@@ -44,14 +44,15 @@ type orgFlags struct {
 }
 
 type serveCmd struct {
-	orgFlags      `embed:""`
-	clusterFlags  `embed:""`
-	JWTKeyFile    string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
-	HeartbeatWait time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
-	RateLimits    bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
-	AddressFile   string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
-	loadFlags     `embed:""`
-	opsFlags      `embed:""`
+	orgFlags          `embed:""`
+	clusterFlags      `embed:""`
+	JWTKeyFile        string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
+	HeartbeatWait     time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
+	SchedulerInterval time.Duration `help:"How often this process sends the scheduled messages and reminders that are due; 0 leaves them to other processes on the same store." name:"scheduler-interval" default:"1s"`
+	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	AddressFile       string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
+	loadFlags         `embed:""`
+	opsFlags          `embed:""`
 }
 
 func main() {
@@ -127,7 +128,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		return err
 	}
 	closers = append(closers, store.Close)
-	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait}
+	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval}
 	apiOpts := httpapi.Options{Logger: logger}
 	o.hook(&opts, &apiOpts)
 	bus, err := c.openBus(ctx, c.Store, logger)
@@ -156,6 +157,9 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	if err := c.loadFlags.build(ctx, svc, store, logger); err != nil {
 		return err
+	}
+	if c.SchedulerInterval > 0 {
+		svc.StartScheduler() // also sends what fell due while no process ran; Close stops it
 	}
 	api.set(c.loadFlags.handler(httpapi.New(svc, apiOpts)))
 	o.started(svc, store)

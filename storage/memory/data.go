@@ -5,6 +5,7 @@ import (
 	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -76,8 +77,10 @@ type data struct {
 	presence    map[users.ID]users.Presence
 	presenceSeq int64
 
-	statuses map[users.ID]users.Status
-	mutes    map[muteKey]users.MutedUser
+	scheduled    map[messages.ScheduledID]messages.Scheduled // made on first write
+	scheduledSeq messages.ScheduledID
+	statuses     map[users.ID]users.Status
+	mutes        map[muteKey]users.MutedUser
 }
 
 func newData() *data {

@@ -100,3 +100,35 @@ func (a profileTx) DeleteValues(user users.ID, fields []users.ProfileFieldID) er
 	}
 	return nil
 }
+
+func (a profileTx) Update(f users.ProfileField) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if _, ok := a.t.d.profileFields[f.ID]; !ok {
+		return notFound("profile field", f.ID)
+	}
+	for _, o := range a.t.d.profileFields {
+		if o.Name == f.Name && o.ID != f.ID {
+			return conflict("profile field name")
+		}
+	}
+	setKey(a.j, a.t.d.profileFields, f.ID, f)
+	return nil
+}
+
+func (a profileTx) Delete(id users.ProfileFieldID) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if _, ok := a.t.d.profileFields[id]; !ok {
+		return notFound("profile field", id)
+	}
+	for k := range a.t.d.profileValues {
+		if k.field == id {
+			deleteKey(a.j, a.t.d.profileValues, k)
+		}
+	}
+	deleteKey(a.j, a.t.d.profileFields, id)
+	return nil
+}

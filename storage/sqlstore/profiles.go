@@ -108,3 +108,26 @@ func (a profileTx) DeleteValues(user users.ID, fields []users.ProfileFieldID) er
 	_, err := a.t.exec("DELETE FROM profile_values WHERE user_id = ? AND field_id IN ("+a.t.d.idSet+")", user, ids(a.t.d, fields))
 	return err
 }
+
+func (a profileTx) Update(f users.ProfileField) error {
+	return a.t.guarded(func() error {
+		res, err := a.t.exec(`UPDATE profile_fields SET field_type = ?, name = ?, hint = ?, field_data = ?, field_order = ?,
+			display_in_profile_summary = ?, required = ?, editable_by_user = ? WHERE id = ?`,
+			f.Type, f.Name, f.Hint, f.FieldData, f.Order, f.DisplayInProfileSummary, f.Required, f.EditableByUser, f.ID)
+		if err != nil {
+			return fmt.Errorf("update profile field %q: %w", f.Name, err)
+		}
+		return mustAffect(res, "profile field", f.ID)
+	})
+}
+
+func (a profileTx) Delete(id users.ProfileFieldID) error {
+	if _, err := a.t.exec("DELETE FROM profile_values WHERE field_id = ?", id); err != nil {
+		return err
+	}
+	res, err := a.t.exec("DELETE FROM profile_fields WHERE id = ?", id)
+	if err != nil {
+		return err
+	}
+	return mustAffect(res, "profile field", id)
+}

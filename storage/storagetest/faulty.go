@@ -351,6 +351,20 @@ type faultyProfiles struct {
 	f *Faulty
 }
 
+func (w faultyProfiles) Update(f users.ProfileField) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ProfileFieldWriter.Update(f)
+}
+
+func (w faultyProfiles) Delete(id users.ProfileFieldID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ProfileFieldWriter.Delete(id)
+}
+
 func (w faultyProfiles) Create(f users.ProfileField) (users.ProfileFieldID, error) {
 	if err := w.f.write(); err != nil {
 		return 0, err

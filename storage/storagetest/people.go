@@ -113,3 +113,44 @@ func testMutedUsers(t *testing.T, open Opener) {
 		})
 	})
 }
+
+func testProfileFieldChanges(t *testing.T, open Opener) {
+	t.Run("Update replaces a field; Delete removes it with its values", func(t *testing.T) {
+		s := open(t)
+		var phone, team users.ProfileFieldID
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			var err error
+			if phone, err = tx.ProfileFields().Create(users.ProfileField{Type: users.ProfileShortText, Name: "Phone", Order: 1}); err != nil {
+				return err
+			}
+			if team, err = tx.ProfileFields().Create(users.ProfileField{Type: users.ProfileShortText, Name: "Team", Order: 2}); err != nil {
+				return err
+			}
+			return tx.ProfileFields().PutValues([]users.ProfileValue{
+				{UserID: 1, FieldID: phone, Value: "123"}, {UserID: 1, FieldID: team, Value: "blue"}, {UserID: 2, FieldID: phone, Value: "456"},
+			})
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			wantIs(t, "Update to a taken name", tx.ProfileFields().Update(users.ProfileField{ID: phone, Type: users.ProfileShortText, Name: "Team"}), storage.ErrConflict)
+			wantIs(t, "Update of an unknown field", tx.ProfileFields().Update(users.ProfileField{ID: 99, Name: "Other"}), storage.ErrNotFound)
+			wantIs(t, "Delete of an unknown field", tx.ProfileFields().Delete(99), storage.ErrNotFound)
+			if err := tx.ProfileFields().Update(users.ProfileField{ID: team, Type: users.ProfileLongText, Name: "Squad", Hint: "h", Order: 0, Required: true}); err != nil {
+				return err
+			}
+			return tx.ProfileFields().Delete(phone)
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			fields, err := tx.ProfileFields().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "fields", []users.ProfileField{{ID: team, Type: users.ProfileLongText, Name: "Squad", Hint: "h", Order: 0, Required: true}}, fields)
+			vals, err := tx.ProfileFields().Values(nil)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "values", []users.ProfileValue{{UserID: 1, FieldID: team, Value: "blue"}}, vals)
+			return nil
+		})
+	})
+}

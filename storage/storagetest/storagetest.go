@@ -39,8 +39,10 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
 	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
 	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
+	t.Run("ScheduledMessages", func(t *testing.T) { testScheduledMessages(t, open) })
 	t.Run("UserStatuses", func(t *testing.T) { testUserStatuses(t, open) })
 	t.Run("MutedUsers", func(t *testing.T) { testMutedUsers(t, open) })
+	t.Run("ProfileFieldChanges", func(t *testing.T) { testProfileFieldChanges(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

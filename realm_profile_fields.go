@@ -1,0 +1,181 @@
+package chat
+
+import (
+	"context"
+	"errors"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// UpdateCustomProfileFieldParams are the parameters of PATCH /realm/profile_fields/{field_id}.
+// Absent fields (nil) are left unchanged; the type cannot change.
+type UpdateCustomProfileFieldParams struct {
+	FieldID                 users.ProfileFieldID
+	Name                    *string
+	Hint                    *string
+	FieldData               *string
+	DisplayInProfileSummary *bool
+	Required                *bool
+	EditableByUser          *bool
+}
+
+// errFieldNotFound is Zulip's refusal of an unknown custom profile field.
+func errFieldNotFound(id users.ProfileFieldID) *Error {
+	return badRequest("Field id %d not found.", id)
+}
+
+// profileFieldAdmin loads the acting administrator (require_realm_admin).
+func profileFieldAdmin(r storage.UserReader, actor Actor) error {
+	me, err := actingUser(r, actor)
+	if err != nil {
+		return err
+	}
+	if !me.Role.IsAdmin() {
+		return errMustBeAdmin()
+	}
+	return nil
+}
+
+// UpdateCustomProfileField changes a custom profile field (administrators). The name and hint
+// of Zulip's default external account fields are fixed; at most two fields are shown in the
+// profile summary. Everyone gets custom_profile_fields with the new list.
+func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p UpdateCustomProfileFieldParams) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		if err := profileFieldAdmin(tx.Users(), actor); err != nil {
+			return err
+		}
+		old, err := tx.ProfileFields().Get(p.FieldID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return errFieldNotFound(p.FieldID)
+		} else if err != nil {
+			return err
+		}
+		f := old
+		setIf(&f.Name, p.Name)
+		setIf(&f.Hint, p.Hint)
+		setIf(&f.FieldData, p.FieldData)
+		setIf(&f.DisplayInProfileSummary, p.DisplayInProfileSummary)
+		setIf(&f.Required, p.Required)
+		setIf(&f.EditableByUser, p.EditableByUser)
+		if f, err = users.CheckProfileField(f); err != nil {
+			return badRequest("%s", err.Error())
+		}
+		if old.IsDefaultExternalAccount() && (f.Name != old.Name || f.Hint != old.Hint || f.FieldData != old.FieldData) {
+			return badRequest("Default custom field cannot be updated.")
+		}
+		if f.DisplayInProfileSummary && !old.DisplayInProfileSummary {
+			if err := checkSummaryRoom(tx.ProfileFields(), f.ID); err != nil {
+				return err
+			}
+		}
+		if err := tx.ProfileFields().Update(f); errors.Is(err, storage.ErrConflict) {
+			return badRequest("A field with that label already exists.")
+		} else if err != nil {
+			return err
+		}
+		return announceProfileFields(tx, ev)
+	})
+}
+
+// setIf sets *dst to *v when v is given.
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// checkSummaryRoom refuses a field for the profile summary when other fields fill it.
+func checkSummaryRoom(r storage.ProfileFieldReader, except users.ProfileFieldID) error {
+	fields, err := r.List()
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, o := range fields {
+		if o.DisplayInProfileSummary && o.ID != except {
+			n++
+		}
+	}
+	if n >= users.MaxProfileSummaryFields {
+		return badRequest("Only %d custom profile fields can be displayed in the profile summary.", users.MaxProfileSummaryFields)
+	}
+	return nil
+}
+
+// announceProfileFields sends every active user the organization's fields.
+func announceProfileFields(tx storage.Tx, ev *events) error {
+	fields, err := profileFieldRecords(tx.ProfileFields())
+	if err != nil {
+		return err
+	}
+	recipients, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return err
+	}
+	ev.add("custom_profile_fields", CustomProfileFieldsEvent{Type: "custom_profile_fields", Fields: fields}, recipients)
+	return nil
+}
+
+// RemoveCustomProfileFieldParams are the parameters of DELETE /realm/profile_fields/{field_id}.
+type RemoveCustomProfileFieldParams struct {
+	FieldID users.ProfileFieldID
+}
+
+// RemoveCustomProfileField deletes a custom profile field and every user's value of it
+// (administrators). Everyone gets custom_profile_fields; clients drop the values themselves.
+func (s *Service) RemoveCustomProfileField(ctx context.Context, actor Actor, p RemoveCustomProfileFieldParams) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		if err := profileFieldAdmin(tx.Users(), actor); err != nil {
+			return err
+		}
+		if err := tx.ProfileFields().Delete(p.FieldID); errors.Is(err, storage.ErrNotFound) {
+			return errFieldNotFound(p.FieldID)
+		} else if err != nil {
+			return err
+		}
+		return announceProfileFields(tx, ev)
+	})
+}
+
+// ReorderCustomProfileFieldsParams are the parameters of PATCH /realm/profile_fields: every
+// field's id, in the new order.
+type ReorderCustomProfileFieldsParams struct {
+	Order []users.ProfileFieldID
+}
+
+// ReorderCustomProfileFields puts the fields in the given order (administrators); the list must
+// name every field. Everyone gets custom_profile_fields.
+func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p ReorderCustomProfileFieldsParams) error {
+	if len(p.Order) > users.MaxProfileFields {
+		return badRequest("order is too long (limit: %d items)", users.MaxProfileFields)
+	}
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		if err := profileFieldAdmin(tx.Users(), actor); err != nil {
+			return err
+		}
+		place := make(map[users.ProfileFieldID]int, len(p.Order))
+		for i, id := range p.Order {
+			place[id] = i
+		}
+		fields, err := tx.ProfileFields().List()
+		if err != nil {
+			return err
+		}
+		for _, f := range fields {
+			if _, ok := place[f.ID]; !ok {
+				return badRequest("Invalid order mapping.")
+			}
+		}
+		for _, f := range fields {
+			if f.Order == place[f.ID] {
+				continue
+			}
+			f.Order = place[f.ID]
+			if err := tx.ProfileFields().Update(f); err != nil {
+				return err
+			}
+		}
+		return announceProfileFields(tx, ev)
+	})
+}
