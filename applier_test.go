@@ -3,6 +3,7 @@ package chat_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/teamchat/chat/users"
@@ -15,8 +16,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	t.Helper()
 	switch ev["type"] {
 	case "heartbeat", "restart", "invites_changed":
-	case "reaction":
-		// Reactions live in message records, which register does not hold.
+	case "reaction", "typing", "typing_edit_message":
+		// Reactions live in message records, which register does not hold; typing is no state.
 	case "realm_user":
 		applyRealmUser(t, state, ev, self)
 		applyRealmUserToGroups(state, ev)
@@ -70,6 +71,12 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	case "alert_words":
 		if _, ok := state["alert_words"]; ok {
 			state["alert_words"] = ev["alert_words"]
+		}
+	case "realm_domains":
+		applyRealmDomains(t, state, ev)
+	case "realm_user_settings_defaults":
+		if d, ok := state["realm_user_settings_defaults"].(map[string]any); ok {
+			d[ev["property"].(string)] = ev["value"]
 		}
 	case "realm":
 		changes := map[string]any{}
@@ -303,4 +310,31 @@ func allowsSelf(state map[string]any, setting any) bool {
 		}
 	}
 	return false
+}
+
+// applyRealmDomains keeps realm_domains (sorted by domain) current.
+func applyRealmDomains(t *testing.T, state, ev map[string]any) {
+	l, ok := state["realm_domains"].([]any)
+	if !ok {
+		return
+	}
+	find := func(domain any) int {
+		return slices.IndexFunc(l, func(o any) bool { return o.(map[string]any)["domain"] == domain })
+	}
+	switch ev["op"] {
+	case "add":
+		d := ev["realm_domain"].(map[string]any)
+		l = append(l, d)
+		slices.SortFunc(l, func(a, b any) int {
+			return strings.Compare(a.(map[string]any)["domain"].(string), b.(map[string]any)["domain"].(string))
+		})
+	case "change":
+		d := ev["realm_domain"].(map[string]any)
+		l[find(d["domain"])] = d
+	case "remove":
+		l = slices.Delete(l, find(ev["domain"]), find(ev["domain"])+1)
+	default:
+		t.Fatalf("unknown realm_domains op in %v", ev)
+	}
+	state["realm_domains"] = l
 }

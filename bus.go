@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -103,6 +104,10 @@ type busEvent struct {
 	Narrow     *busNarrow        `json:"n,omitempty"`
 	// Local is the local echo of a message event: the queue that gets local_message_id.
 	Local *busLocal `json:"l,omitempty"`
+	// Gate, for a gated event, is the capability a queue must have declared (Declared) or
+	// not.
+	Gate     string `json:"g,omitempty"`
+	Declared bool   `json:"d,omitempty"`
 }
 
 // busLocal is a message event's sender queue and local id (MessageEvent.localID).
@@ -111,12 +116,11 @@ type busLocal struct {
 	LocalID string `json:"i"`
 }
 
-// busNarrow is what matchesQueueNarrow reads of a message.
+// busNarrow is what matchesQueueNarrow reads of a message: the message and the recipients'
+// flags.
 type busNarrow struct {
-	Type    string `json:"type"`
-	Channel string `json:"channel,omitempty"`
-	Sender  string `json:"sender"`
-	Topic   string `json:"topic,omitempty"`
+	Message messages.Message `json:"m"`
+	Flags   messages.Flags   `json:"f"`
 }
 
 // busProfiles are the register options a clientAdapter may depend on, besides the narrow:
@@ -152,6 +156,10 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 	m := busMessage{Events: make([]busEvent, len(list)), End: end}
 	for i, p := range list {
 		e := busEvent{To: p.recipients, Type: p.typ}
+		if g, ok := p.payload.(gated); ok {
+			e.Gate, e.Declared = g.capability, g.declared
+			p.payload = g.payload
+		}
 		if pc, ok := p.payload.(presenceChange); ok {
 			legacy, err := json.Marshal(pc.legacy)
 			if err != nil {
@@ -191,8 +199,7 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 			e.Payload = raw
 		}
 		if me, ok := p.payload.(MessageEvent); ok {
-			channel, _ := me.Message.DisplayRecipient.(string)
-			e.Narrow = &busNarrow{Type: me.Message.Type, Channel: channel, Sender: me.Message.SenderEmail, Topic: me.topic}
+			e.Narrow = &busNarrow{Message: me.msg, Flags: me.flagBits}
 			if me.senderQueue != "" {
 				e.Local = &busLocal{Queue: me.senderQueue, LocalID: me.localID}
 			}
@@ -214,8 +221,10 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if o.cut != nil && b.id <= o.cut.after {
 		return nil, false
 	}
-	if n := b.ev.Narrow; n != nil && len(o.narrow) > 0 &&
-		!matchesQueueNarrow(o.narrow, MessageRecord{Type: n.Type, DisplayRecipient: n.Channel, SenderEmail: n.Sender}, n.Topic) {
+	if n := b.ev.Narrow; n != nil && !matchesQueueNarrow(o.terms, n.Message, n.Flags) {
+		return nil, false
+	}
+	if b.ev.Gate != "" && o.capabilities.has(b.ev.Gate) != b.ev.Declared {
 		return nil, false
 	}
 	if b.ev.ByPresence && len(b.ev.Forms) == 2 {

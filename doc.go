@@ -111,6 +111,8 @@
 //	          payloads (events.go); queues kept across restarts (events_persist.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
 //	          register's realm keys beyond the settings' own (realm_state.go);
+//	          GetRealmDomains, CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain
+//	          (realm_domains.go); UpdateRealmUserSettingsDefaults (realm_user_defaults.go);
 //	          GetServerSettings (realm_server.go); GetLinkifiers, AddLinkifier, UpdateLinkifier,
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
@@ -141,8 +143,11 @@
 //	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
 //	          MuteTopic (topics_user.go)
 //	messages  SendMessage (messages_send.go); GetMessages, GetMessage (messages_get.go);
+//	          narrows and search, in GET /messages and register (messages_narrow.go);
 //	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
-//	          UpdateMessageFlags (messages_flags.go); who may read a message
+//	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
+//	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
+//	          expiry of typing (messages_typing.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,

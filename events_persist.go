@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -49,6 +50,7 @@ type savedQueueOptions struct {
 	ClientGravatar   bool               `json:"client_gravatar"`
 	AllPublicStreams bool               `json:"all_public_streams"`
 	Narrow           [][]string         `json:"narrow"`
+	Terms            []messages.Term    `json:"narrow_terms,omitempty"`
 	Capabilities     ClientCapabilities `json:"client_capabilities"`
 }
 
@@ -59,12 +61,12 @@ type savedEvent struct {
 }
 
 func (o queueOptions) saved() savedQueueOptions {
-	return savedQueueOptions{o.applyMarkdown, o.clientGravatar, o.allPublicStreams, o.narrow, o.capabilities}
+	return savedQueueOptions{o.applyMarkdown, o.clientGravatar, o.allPublicStreams, o.narrow, o.terms, o.capabilities}
 }
 
 func (o savedQueueOptions) options() queueOptions {
 	return queueOptions{applyMarkdown: o.ApplyMarkdown, clientGravatar: o.ClientGravatar,
-		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow, capabilities: o.Capabilities}
+		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow, terms: o.Terms, capabilities: o.Capabilities}
 }
 
 // encodeQueue serialises a queue's state; busPos is the last bus message delivered.
@@ -194,9 +196,34 @@ func adaptForQueue(queueID string, data any, _ string, payload any) (any, bool) 
 	if b, ok := payload.(busPayload); ok {
 		return b.forQueue(o)
 	}
+	if g, ok := payload.(gated); ok {
+		if o.capabilities.has(g.capability) != g.declared {
+			return nil, false
+		}
+		payload = g.payload
+	}
 	a, ok := payload.(clientAdapter)
 	if !ok {
 		return payload, true
 	}
 	return a.forClient(o)
+}
+
+// gated is an event only the clients that declared a capability (declared) or did not
+// declare it (!declared) receive: channel typing notifications, the two forms of realm_emoji.
+type gated struct {
+	payload    any
+	capability string
+	declared   bool
+}
+
+// has reports whether the client declared the named capability (those that gate events).
+func (c ClientCapabilities) has(name string) bool {
+	switch name {
+	case "stream_typing_notifications":
+		return c.StreamTypingNotifications
+	case "individual_emoji_changes":
+		return c.IndividualEmojiChanges
+	}
+	return false
 }

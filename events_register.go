@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/users"
 )
@@ -84,6 +85,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*OrganizationState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.
@@ -92,7 +94,9 @@ type queueOptions struct {
 	clientGravatar   bool
 	allPublicStreams bool
 	narrow           [][]string
-	capabilities     ClientCapabilities
+	// terms is narrow resolved at registration (see queueNarrow).
+	terms        []messages.Term
+	capabilities ClientCapabilities
 	// cut, with a Bus, says which bus messages the registered state already includes.
 	cut *busCut
 	// queueID is the queue's own id, filled in by the filter for each delivery.
@@ -182,6 +186,7 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 		res   RegisterQueueResult
 		queue queue.Info
 		cut   *busCut
+		terms []messages.Term
 	)
 	if s.bus != nil {
 		if !s.busUp {
@@ -194,6 +199,11 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 			return badRequest("User not authorized for this query")
 		}
 		var err error
+		if !actor.Anonymous() {
+			if terms, err = s.queueNarrow(o, p.Narrow); err != nil {
+				return err
+			}
+		}
 		if res, err = s.initialState(o, p); err != nil {
 			return err
 		}
@@ -206,7 +216,7 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 		return RegisterQueueResult{}, err
 	}
 	if !actor.Anonymous() {
-		if queue, err = s.newQueue(actor, p, cut); err != nil {
+		if queue, err = s.newQueue(actor, p, terms, cut); err != nil {
 			return RegisterQueueResult{}, err
 		}
 	}
@@ -229,12 +239,13 @@ func (o Options) queueIdleDefault() time.Duration {
 }
 
 // newQueue registers the queue of an authenticated user.
-func (s *Service) newQueue(actor Actor, p RegisterQueueParams, cut *busCut) (queue.Info, error) {
+func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.Term, cut *busCut) (queue.Info, error) {
 	opts := queueOptions{
 		cut:            cut,
 		applyMarkdown:  p.ApplyMarkdown,
 		clientGravatar: p.ClientGravatar == nil || *p.ClientGravatar,
 		narrow:         p.Narrow,
+		terms:          terms,
 		capabilities:   p.ClientCapabilities,
 	}
 	if p.AllPublicStreams != nil {
@@ -290,7 +301,18 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		if err := p.Register.validate(false); err != nil {
 			return GetEventsResult{}, err
 		}
-		info, err := s.newQueue(actor, p.Register, nil)
+		var terms []messages.Term
+		if len(p.Register.Narrow) > 0 {
+			err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+				var err error
+				terms, err = s.queueNarrow(o, p.Register.Narrow)
+				return err
+			})
+			if err != nil {
+				return GetEventsResult{}, err
+			}
+		}
+		info, err := s.newQueue(actor, p.Register, terms, nil)
 		if err != nil {
 			return GetEventsResult{}, err
 		}

@@ -223,6 +223,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 			return res, err
 		}
 	}
+	res.OrganizationState = organizationState(realm, viewer, p)
 	if p.fetches("alert_words") {
 		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
 			return res, err

@@ -12,3 +12,7 @@ import (
 func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, enabled bool) error {
 	return s.update(ctx, func(tx storage.Tx, _ *events) error { return setDraftsSynchronization(tx, user, enabled) })
 }
+
+// ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
+// round, without waiting for it).
+func (s *Service) ExpireTyping(ctx context.Context) error { return s.expireTyping(ctx) }

@@ -61,6 +61,16 @@ var goldenEvents = []struct {
 			AuthenticationMethods: map[string]bool{"Email": false},
 		})))
 	}},
+	{"realm_domains", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(ctx, f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test"})))
+		mustDo(t, "PatchRealmDomain", f.svc.PatchRealmDomain(ctx, f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true}))
+		mustDo(t, "DeleteRealmDomain", f.svc.DeleteRealmDomain(ctx, f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"}))
+	}},
+	{"realm_user_settings_defaults", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		mustDo(t, "UpdateRealmUserSettingsDefaults", f.svc.UpdateRealmUserSettingsDefaults(context.Background(), f.actor("admin"),
+			chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"emojiset": "text", "enter_sends": true}}))
+	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
 	{"stream-subscription", "member", chat.ClientCapabilities{NotificationSettingsNull: true}, func(t *testing.T, f *fixture) {
 		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{
@@ -96,6 +106,7 @@ var goldenEvents = []struct {
 	}},
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
 	{"reaction", "member", chat.ClientCapabilities{}, goldenReactions},
+	{"typing-typing_edit_message", "member", chat.ClientCapabilities{StreamTypingNotifications: true}, goldenTyping},
 	{"presence-legacy", "admin", chat.ClientCapabilities{}, goldenPresence},
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},
 	{"user_status", "owner", chat.ClientCapabilities{}, goldenUserStatus},

@@ -36,7 +36,11 @@ func TestImportDirection(t *testing.T) {
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.
 		"eventbus/pgbus":    {"storage"},
 		"internal/benchorg": append([]string{".", "storage"}, leaves...),
-		"internal/pgtest":   {},
+		"seeds":             append([]string{"."}, leaves...),
+		// chattest is the httptest of the engine: like the examples it assembles a Service, a
+		// store and the HTTP API, for test suites.
+		"chattest":        append([]string{".", "httpapi", "seeds", "storage", "storage/memory"}, leaves...),
+		"internal/pgtest": {},
 		// ops satisfies httpapi.RequestObserver structurally: it never imports httpapi.
 		"ops": {".", "storage"},
 	}

@@ -3,7 +3,9 @@ package chat
 import (
 	"context"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/users"
 )
 
 // DeleteMessageParams are the parameters of DELETE /messages/{message_id}.
@@ -13,10 +15,14 @@ type DeleteMessageParams struct {
 
 var errCannotDeleteMessage = &Error{Code: CodeBadRequest, Msg: "You don't have permission to delete this message"}
 
-// DeleteMessage deletes one message. Administrators may delete any message they can read,
-// members of the channel's can_delete_any_message_group any message of the channel, and
-// senders their own messages where the channel's can_delete_own_message_group allows (direct
-// messages: always).
+// deleteEditBuffer is Zulip's grace past the delete time limit (a request sent just in time).
+const deleteEditBuffer = 20
+
+// DeleteMessage deletes one message, by Zulip's rules: members of the organization's
+// can_delete_any_message_group may delete any message they can read, members of the channel's
+// can_delete_any_message_group any message of the channel; a sender (or the owner of the
+// sending bot) their own message where the organization's or the channel's
+// can_delete_own_message_group allows, within the organization's delete time limit.
 func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
 	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
@@ -24,17 +30,31 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 		if err != nil {
 			return err
 		}
-		allowed := me.Role.IsAdmin()
-		if !m.IsDirect() {
-			c, _ := w.channel(m.ChannelID)
-			allowed = allowed || w.membership().Allows(c.CanDeleteAnyMessageGroup, me.ID) ||
-				m.SenderID == me.ID && w.membership().Allows(c.CanDeleteOwnMessageGroup, me.ID)
-		} else {
-			allowed = allowed || m.SenderID == me.ID
-		}
-		if !allowed {
-			return errCannotDeleteMessage
+		if err := w.checkCanDelete(me, m, s.now().Unix()); err != nil {
+			return err
 		}
 		return s.deleteMessages(tx, ev, w, me, []messages.ID{m.ID})
 	})
+}
+
+// checkCanDelete applies the delete permissions to one message at time now.
+func (w *world) checkCanDelete(me users.User, m messages.Message, now int64) error {
+	var c channels.Channel
+	if !m.IsDirect() {
+		c, _ = w.channel(m.ChannelID)
+	}
+	if w.membership().Allows(w.org().CanDeleteAnyMessageGroup, me.ID) || !m.IsDirect() && w.membership().Allows(c.CanDeleteAnyMessageGroup, me.ID) {
+		return nil
+	}
+	if m.SenderID != me.ID && w.user(m.SenderID).BotOwnerID != me.ID {
+		return errCannotDeleteMessage
+	}
+	if !w.membership().Allows(w.org().CanDeleteOwnMessageGroup, me.ID) && (m.IsDirect() || !w.membership().Allows(c.CanDeleteOwnMessageGroup, me.ID)) {
+		return errCannotDeleteMessage
+	}
+	realm := w.org()
+	if limit := realm.Value("message_content_delete_limit_seconds"); limit != nil && now-m.Timestamp > limit.(int64)+deleteEditBuffer {
+		return badRequest("The time limit for deleting this message has passed")
+	}
+	return nil
 }

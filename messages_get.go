@@ -3,16 +3,12 @@ package chat
 import (
 	"cmp"
 	"context"
-	"html"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/topics"
-	"github.com/teamchat/chat/users"
 )
 
 // Limits of GET /messages.
@@ -22,14 +18,6 @@ const (
 	// largerThanMaxMessageID is the anchor reported for anchor=newest (Zulip's value).
 	largerThanMaxMessageID = 10000000000000000
 )
-
-// NarrowTerm is one term of a narrow as the client sent it. Operand is a string, a number, or
-// a list of numbers or strings (dm).
-type NarrowTerm struct {
-	Operator string `json:"operator"`
-	Operand  any    `json:"operand"`
-	Negated  bool   `json:"negated,omitempty"`
-}
 
 // GetMessagesParams are the parameters of GET /messages.
 type GetMessagesParams struct {
@@ -56,10 +44,6 @@ type GetMessagesResult struct {
 	FoundOldest    *bool           `json:"found_oldest,omitempty"`
 	FoundNewest    *bool           `json:"found_newest,omitempty"`
 	HistoryLimited bool            `json:"history_limited"`
-}
-
-func errBadNarrow(detail string) *Error {
-	return Errorf(CodeBadNarrow, "Invalid narrow operator: %s", detail)
 }
 
 func orTrue(b *bool) bool { return b == nil || *b }
@@ -90,7 +74,7 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		view.emptyTopicLabel = w.org().EmptyTopicDisplayName
-		terms, err := w.resolveNarrow(me, p.Narrow)
+		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
 		}
@@ -104,7 +88,7 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 		if err != nil {
 			return err
 		}
-		search := searchText(terms)
+		search, searching := narrowSearch(terms)
 		reactions, err := reactionsOf(tx.Messages(), matches)
 		if err != nil {
 			return err
@@ -121,8 +105,8 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 			}
 			names := flags.Names()
 			rec.Flags = &names
-			if search != "" {
-				mc, ms := rec.Content, html.EscapeString(rec.Subject)
+			if searching {
+				mc, ms := search.Highlight(m.Message.Rendered), search.HighlightTopic(rec.Subject)
 				rec.MatchContent, rec.MatchSubject = &mc, &ms
 			}
 			res.Messages[i] = rec
@@ -230,148 +214,22 @@ func fetchAround(r storage.MessageReader, q storage.MessageQuery, p GetMessagesP
 	return append(out, after...), nil
 }
 
-// searchText is the text of the narrow's search terms ("" when it has none).
-func searchText(terms []messages.Term) string {
+// narrowSearch merges the narrow's search terms into the one search whose words are
+// highlighted, and reports whether the narrow has a search term (Zulip then adds
+// match_content and match_subject to every message).
+func narrowSearch(terms []messages.Term) (messages.Search, bool) {
 	var parts []string
+	found := false
 	for _, t := range terms {
-		if t.Operator == messages.OpSearch && !t.Negated {
+		if t.Operator != messages.OpSearch {
+			continue
+		}
+		found = true
+		if !t.Negated {
 			parts = append(parts, t.Text)
 		}
 	}
-	return strings.Join(parts, " ")
-}
-
-// resolveNarrow turns the client's narrow into terms, resolving channel names and emails.
-// Unknown operators, channels and users are BAD_NARROW; a channel the user may not see is
-// reported as unknown.
-func (w *world) resolveNarrow(me users.User, narrow []NarrowTerm) ([]messages.Term, error) {
-	terms := make([]messages.Term, 0, len(narrow))
-	for _, n := range narrow {
-		op, ok := messages.CanonicalOperator(n.Operator)
-		if !ok {
-			return nil, errBadNarrow("unknown operator")
-		}
-		t := messages.Term{Operator: op, Negated: n.Negated}
-		switch op {
-		case messages.OpChannel:
-			c, ok := w.channelOperand(me, n.Operand)
-			if !ok {
-				return nil, errBadNarrow("unknown channel")
-			}
-			t.Channel = c
-		case messages.OpTopic, messages.OpSearch:
-			s, ok := n.Operand.(string)
-			if !ok {
-				return nil, errBadNarrow("invalid operand")
-			}
-			if op == messages.OpTopic {
-				clean, err := topics.Clean(s, w.org().EmptyTopicDisplayName)
-				if err != nil {
-					return nil, errBadNarrow("invalid operand")
-				}
-				s = clean
-			}
-			t.Text = s
-		case messages.OpIs:
-			s, _ := n.Operand.(string)
-			is, ok := messages.CanonicalIs(s)
-			if !ok {
-				return nil, errBadNarrow("unknown 'is' operand")
-			}
-			t.Text = is
-		case messages.OpSender, messages.OpDMIncluding:
-			u, ok := w.userOperand(n.Operand)
-			if !ok {
-				return nil, errBadNarrow("unknown user")
-			}
-			t.User = u
-		case messages.OpDM:
-			ids, ok := w.usersOperand(n.Operand)
-			if !ok {
-				return nil, errBadNarrow("unknown user")
-			}
-			t.Users = messages.Participants(me.ID, ids)
-		case messages.OpID:
-			id, ok := intOperand(n.Operand)
-			if !ok {
-				return nil, errBadNarrow("invalid message ID")
-			}
-			t.Message = messages.ID(id)
-		}
-		terms = append(terms, t)
-	}
-	return terms, nil
-}
-
-func intOperand(v any) (int64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return int64(x), x == float64(int64(x))
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case string:
-		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-		return n, err == nil
-	}
-	return 0, false
-}
-
-// channelOperand resolves a channel by id or name among the channels me may see.
-func (w *world) channelOperand(me users.User, v any) (channels.ID, bool) {
-	var c channels.Channel
-	var ok bool
-	if id, isInt := intOperand(v); isInt {
-		c, ok = w.channel(channels.ID(id))
-	} else if name, isStr := v.(string); isStr {
-		c, ok = w.channelByName(name)
-	}
-	if !ok || !w.metadata(c, me) {
-		return 0, false
-	}
-	return c.ID, true
-}
-
-// userOperand resolves a user by id or email.
-func (w *world) userOperand(v any) (users.ID, bool) {
-	if id, ok := intOperand(v); ok {
-		_, known := w.lookup(users.ID(id))
-		return users.ID(id), known
-	}
-	if email, ok := v.(string); ok {
-		u, found := w.userByEmail(strings.TrimSpace(email))
-		return u.ID, found
-	}
-	return 0, false
-}
-
-// usersOperand resolves a dm operand: a list of ids or emails, one id, or comma-separated
-// emails.
-func (w *world) usersOperand(v any) ([]users.ID, bool) {
-	var items []any
-	switch x := v.(type) {
-	case []any:
-		items = x
-	case string:
-		for _, e := range strings.Split(x, ",") {
-			items = append(items, e)
-		}
-	default:
-		items = []any{v}
-	}
-	if len(items) == 0 || len(items) > MaxDirectRecipients {
-		return nil, false
-	}
-	out := make([]users.ID, 0, len(items))
-	for _, it := range items {
-		id, ok := w.userOperand(it)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, id)
-	}
-	return out, true
+	return messages.ParseSearch(strings.Join(parts, " ")), found
 }
 
 // GetMessageParams are the parameters of GET /messages/{message_id}.

@@ -31,6 +31,25 @@ func interactConsistencyCases() []consistencyCase {
 			id := fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "dm"})[0]
 			mustDo(t, "RemoveReaction", errOf(f.svc.RemoveReaction(ctx, f.actor("member"), chat.RemoveReactionParams{MessageID: id, EmojiName: ptr("octopus")})))
 		}},
+		{method: "SetTypingStatus", name: "direct and channel", setup: func(t *testing.T, f *fixture) {
+			mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "guest")
+		}, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("member"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["admin"]}})))
+			c := f.mustChannel(t, "Verona").ID
+			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("member"), chat.SetTypingStatusParams{Type: "channel", Op: "start", StreamID: &c, Topic: ptr("")})))
+		}},
+		{method: "ExpireTyping", name: "a start not renewed", setup: func(t *testing.T, f *fixture) {
+			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("member"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["admin"]}})))
+		}, run: func(t *testing.T, f *fixture) {
+			f.clock.Advance(chat.TypingExpiry)
+			mustDo(t, "ExpireTyping", f.svc.ExpireTyping(ctx))
+		}},
+		{method: "SetTypingStatusForMessageEdit", name: "a direct message", setup: func(t *testing.T, f *fixture) {
+			mustSendDirect(t, f, "member", "hi", "admin")
+		}, run: func(t *testing.T, f *fixture) {
+			id := fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "dm"})[0]
+			mustDo(t, "SetTypingStatusForMessageEdit", errOf(f.svc.SetTypingStatusForMessageEdit(ctx, f.actor("member"), chat.SetTypingStatusForMessageEditParams{MessageID: id, Op: "start"})))
+		}},
 	}
 }
 

@@ -155,6 +155,8 @@ type MessageEvent struct {
 	// senderQueue and localID are the queue_id and local_id given to SendMessage.
 	senderQueue, localID string
 	raw, rendered        string
+	msg                  messages.Message // what a queue's narrow is matched against
+	flagBits             messages.Flags
 	hideGravatar         bool
 	topic                string
 	emptyTopicLabel      string
@@ -165,7 +167,7 @@ func (w *world) newMessageEvent(m messages.Message, flags messages.Flags) Messag
 	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.org().EmptyTopicDisplayName}
 	return MessageEvent{
 		Type: "message", Message: w.messageRecord(m, v), Flags: flags.Names(),
-		raw: m.Content, rendered: m.Rendered, hideGravatar: gravatarHidden(w.user(m.SenderID)),
+		raw: m.Content, rendered: m.Rendered, msg: m, flagBits: flags, hideGravatar: gravatarHidden(w.user(m.SenderID)),
 		topic: m.Topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}
 }
@@ -173,7 +175,7 @@ func (w *world) newMessageEvent(m messages.Message, flags messages.Flags) Messag
 // forClient picks the content form, avatar and topic display for one queue, and drops the
 // event for queues whose narrow it does not match.
 func (e MessageEvent) forClient(o queueOptions) (any, bool) {
-	if !matchesQueueNarrow(o.narrow, e.Message, e.topic) {
+	if !matchesQueueNarrow(o.terms, e.msg, e.flagBits) {
 		return nil, false
 	}
 	if !o.applyMarkdown {
@@ -192,34 +194,8 @@ func (e MessageEvent) forClient(o queueOptions) (any, bool) {
 	return e, true
 }
 
-// matchesQueueNarrow evaluates register's narrow ([operator, operand] pairs) on a message:
-// channel/stream (by name), topic, sender (by email) and is:dm; other operators match.
-func matchesQueueNarrow(narrow [][]string, rec MessageRecord, topic string) bool {
-	for _, term := range narrow {
-		if len(term) != 2 {
-			continue
-		}
-		op, operand := strings.TrimPrefix(term[0], "-"), term[1]
-		var ok bool
-		switch op {
-		case "stream", "channel":
-			name, _ := rec.DisplayRecipient.(string)
-			ok = rec.Type == "stream" && strings.EqualFold(name, operand)
-		case "topic", "subject":
-			ok = rec.Type == "stream" && topics.Same(topic, operand)
-		case "sender":
-			ok = strings.EqualFold(rec.SenderEmail, operand)
-		case "is":
-			if operand != "dm" && operand != "private" {
-				continue
-			}
-			ok = rec.Type == "private"
-		default:
-			continue
-		}
-		if ok == strings.HasPrefix(term[0], "-") {
-			return false
-		}
-	}
-	return true
+// matchesQueueNarrow evaluates a queue's resolved narrow on a new message with the recipient's
+// flags (a new message has no reactions).
+func matchesQueueNarrow(terms []messages.Term, m messages.Message, flags messages.Flags) bool {
+	return len(terms) == 0 || messages.Match(terms, messages.Candidate{Message: m, Flags: flags, Received: true})
 }

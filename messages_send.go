@@ -145,6 +145,9 @@ func (w *world) address(mr storage.MessageReader, me users.User, p SendMessagePa
 		if m.Recipients, err = directParticipants(w, me, p); err != nil {
 			return nil, err
 		}
+		if err := w.checkDirectMessagePolicy(mr, me, m.Recipients); err != nil {
+			return nil, err
+		}
 		recipients = m.Recipients
 	} else {
 		c, err := w.channelForSend(mr, me, p)
@@ -254,11 +257,7 @@ func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMes
 			return c, errChannelIDNotFound(*p.ChannelID)
 		}
 	case p.ChannelName != "":
-		var i int
-		i, ok = w.byName[channels.NormalizeName(p.ChannelName)]
-		if ok {
-			c = w.allChannels()[i]
-		}
+		c, ok = w.channelByName(p.ChannelName)
 		if !ok || !w.metadata(c, me) && !w.content(c, me) {
 			return c, errChannelNameNotFound(p.ChannelName)
 		}
@@ -355,4 +354,37 @@ func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.I
 		to = append(to, u.ID)
 	}
 	return messages.Participants(me.ID, to), nil
+}
+
+// checkDirectMessagePolicy applies the organization's direct_message_permission_group (some
+// participant must belong to it) and direct_message_initiator_group (a sender outside it may
+// only answer a conversation someone else started). Bots, and conversations with only bots
+// and oneself, are exempt, as in Zulip.
+func (w *world) checkDirectMessagePolicy(mr storage.MessageReader, me users.User, participants []users.ID) error {
+	if me.IsBot() {
+		return nil
+	}
+	if !slices.ContainsFunc(participants, func(id users.ID) bool { return id != me.ID && !w.user(id).IsBot() }) {
+		return nil
+	}
+	perm := w.org().DirectMessagePermissionGroup
+	if !slices.ContainsFunc(participants, func(id users.ID) bool { return w.membership().Allows(perm, id) }) {
+		if perm.IsNamed() && w.groupNameOf(perm.Group) == users.GroupNobody {
+			return badRequest("Direct messages are disabled in this organization.")
+		}
+		return badRequest("This conversation does not include any users who can authorize it.")
+	}
+	if w.membership().Allows(w.org().DirectMessageInitiatorGroup, me.ID) {
+		return nil
+	}
+	earlier, err := mr.DirectWith(me.ID)
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(earlier, func(m messages.Message) bool {
+		return m.SenderID != me.ID && slices.Equal(m.Recipients, participants)
+	}) {
+		return nil
+	}
+	return badRequest("You do not have permission to initiate direct message conversations.")
 }

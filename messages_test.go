@@ -125,7 +125,7 @@ func TestPrivateMessagesNeverReachOthers(t *testing.T) {
 	}
 	_, err := f.svc.GetMessages(ctx, f.actor("guest"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 5,
 		Narrow: []chat.NarrowTerm{{Operator: "stream", Operand: "secret"}}})
-	wantError(t, err, chat.CodeBadNarrow, http.StatusBadRequest, "Invalid narrow operator: unknown channel")
+	wantError(t, err, chat.CodeBadNarrow, http.StatusBadRequest, "Invalid narrow operator: unknown channel secret")
 	if diff := cmp.Diff([]messages.ID{}, fetchIDs(t, f, "owner", chat.NarrowTerm{Operator: "dm", Operand: []any{float64(f.ids["bot"])}})); diff != "" {
 		t.Errorf("owner narrowed to the bot's conversation (-want +got):\n%s", diff)
 	}
@@ -236,10 +236,10 @@ func TestGetMessagesNarrows(t *testing.T) {
 		narrow chat.NarrowTerm
 		msg    string
 	}{
-		{chat.NarrowTerm{Operator: "bogus", Operand: "x"}, "Invalid narrow operator: unknown operator"},
-		{chat.NarrowTerm{Operator: "channel", Operand: "nowhere"}, "Invalid narrow operator: unknown channel"},
-		{chat.NarrowTerm{Operator: "sender", Operand: "nobody@example.com"}, "Invalid narrow operator: unknown user"},
-		{chat.NarrowTerm{Operator: "is", Operand: "bogus"}, "Invalid narrow operator: unknown 'is' operand"},
+		{chat.NarrowTerm{Operator: "bogus", Operand: "x"}, "Invalid narrow operator: unknown operator bogus"},
+		{chat.NarrowTerm{Operator: "channel", Operand: "nowhere"}, "Invalid narrow operator: unknown channel nowhere"},
+		{chat.NarrowTerm{Operator: "sender", Operand: "nobody@example.com"}, "Invalid narrow operator: unknown user nobody@example.com"},
+		{chat.NarrowTerm{Operator: "is", Operand: "bogus"}, "Invalid narrow operator: unknown 'is' operand bogus"},
 	} {
 		_, err := f.svc.GetMessages(context.Background(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 5, Narrow: []chat.NarrowTerm{tt.narrow}})
 		wantError(t, err, chat.CodeBadNarrow, http.StatusBadRequest, tt.msg)

@@ -229,3 +229,82 @@ func (r RegisterQueueResult) MarshalJSON() ([]byte, error) {
 	buf.Write(extra[1:]) // without the opening brace
 	return buf.Bytes(), nil
 }
+
+// OrganizationState holds register's keys of the organization beyond the realm section, each
+// present when its fetch type is requested (nil: omitted).
+type OrganizationState struct {
+	RealmDomains              *[]RealmDomainRecord  `json:"realm_domains,omitempty"`
+	RealmUserSettingsDefaults map[string]any        `json:"realm_user_settings_defaults,omitempty"`
+	RealmBilling              *RealmBilling         `json:"realm_billing,omitempty"`
+	RealmDefaultStreamGroups  *[]DefaultStreamGroup `json:"realm_default_stream_groups,omitempty"`
+	RealmEmbeddedBots         *[]EmbeddedBot        `json:"realm_embedded_bots,omitempty"`
+	RealmIncomingWebhookBots  *[]IncomingWebhookBot `json:"realm_incoming_webhook_bots,omitempty"`
+	HasZoomToken              *bool                 `json:"has_zoom_token,omitempty"`
+	GiphyAPIKey               *string               `json:"giphy_api_key,omitempty"`
+}
+
+// RealmBilling is register's realm_billing: this server bills nobody.
+type RealmBilling struct {
+	HasPendingSponsorshipRequest bool `json:"has_pending_sponsorship_request"`
+}
+
+// DefaultStreamGroup is an entry of realm_default_stream_groups (this server offers none).
+type DefaultStreamGroup struct {
+	ID          int64   `json:"id"`
+	Name        string  `json:"name"`
+	Description string  `json:"description"`
+	Streams     []int64 `json:"streams"`
+}
+
+// EmbeddedBot is an entry of realm_embedded_bots: a bot service the server runs (none here).
+type EmbeddedBot struct {
+	Name   string            `json:"name"`
+	Config map[string]string `json:"config"`
+}
+
+// IncomingWebhookBot is an entry of realm_incoming_webhook_bots: an integration the server
+// offers (none here).
+type IncomingWebhookBot struct {
+	Name          string            `json:"name"`
+	DisplayName   string            `json:"display_name"`
+	AllEventTypes []string          `json:"all_event_types"`
+	Config        map[string]string `json:"config"`
+}
+
+// organizationState fills the organization's keys beyond the realm section. The server runs
+// no embedded bots, integrations, Zoom or GIPHY and bills nobody, so those keys say so.
+func organizationState(realm realms.Realm, viewer users.User, p RegisterQueueParams) *OrganizationState {
+	st := &OrganizationState{}
+	set := false
+	if p.fetches("realm_domains") {
+		d := domainRecords(realm)
+		st.RealmDomains, set = &d, true
+	}
+	if p.fetches("realm_user_settings_defaults") && viewer.ID != 0 {
+		st.RealmUserSettingsDefaults, set = userDefaultsState(realm), true
+	}
+	if p.fetches("realm_billing") && viewer.ID != 0 {
+		st.RealmBilling, set = &RealmBilling{}, true
+	}
+	if p.fetches("default_stream_groups") {
+		st.RealmDefaultStreamGroups, set = &[]DefaultStreamGroup{}, true
+	}
+	if p.fetches("realm_embedded_bots") && viewer.ID != 0 {
+		st.RealmEmbeddedBots, set = &[]EmbeddedBot{}, true
+	}
+	if p.fetches("realm_incoming_webhook_bots") && viewer.ID != 0 {
+		st.RealmIncomingWebhookBots, set = &[]IncomingWebhookBot{}, true
+	}
+	if p.fetches("video_calls") && viewer.ID != 0 {
+		no := false
+		st.HasZoomToken, set = &no, true
+	}
+	if p.fetches("giphy") {
+		key := ""
+		st.GiphyAPIKey, set = &key, true
+	}
+	if !set {
+		return nil
+	}
+	return st
+}

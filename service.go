@@ -98,6 +98,9 @@ type Options struct {
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
+	// read with Now) get their stop (default 1s).
+	TypingExpiryInterval time.Duration
 
 	// SchedulerInterval is how often the background scheduler (StartScheduler) looks for due
 	// scheduled messages (default 1s); SchedulerBatchSize how many it sends per transaction
@@ -116,6 +119,11 @@ type Service struct {
 	fanout fanout
 	// emoji indexes the unicode emoji (read-only).
 	emoji *emoji.Index
+	// typing holds the started typing notifications; typingStop and typingDone stop and wait
+	// for their janitor.
+	typing     typists
+	typingStop chan struct{}
+	typingDone chan struct{}
 
 	// writeMu orders commits and their events: a mutation holds it exclusively from the start
 	// of its transaction until its events are published, so events reach the queues in commit
@@ -222,6 +230,12 @@ func New(opts Options) (*Service, error) {
 			return nil, err
 		}
 	}
+	interval := opts.TypingExpiryInterval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	s.typingStop, s.typingDone = make(chan struct{}), make(chan struct{})
+	go s.typingJanitor(interval, s.typingStop, s.typingDone)
 	return s, nil
 }
 
@@ -231,6 +245,8 @@ func New(opts Options) (*Service, error) {
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
+		close(s.typingStop)
+		<-s.typingDone
 		s.stopScheduler()
 		s.writeMu.Lock()
 		defer s.writeMu.Unlock()

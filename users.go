@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"time"
 
@@ -87,6 +88,12 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User) (users.ID,
 		return 0, err
 	}
 	u.ID = id
+	if len(realm.UserSettingsDefaults) > 0 {
+		defaults := users.Settings{Values: maps.Clone(realm.UserSettingsDefaults)}
+		if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{id: defaults}); err != nil {
+			return 0, err
+		}
+	}
 	// A new user counts as recently active (partial_subscribers), as Zulip's are not idle.
 	if err := tx.Users().SetLastActive(id, s.now().Unix()); err != nil {
 		return 0, err

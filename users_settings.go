@@ -66,7 +66,7 @@ func (p UpdateSettingsParams) validate() error {
 			return badRequest("Invalid setting %s", name)
 		}
 		if err := st.Check(v); err != nil {
-			return badRequest("%s", strings.TrimSuffix(err.Error(), ": "+users.ErrSettingType.Error()))
+			return badRequest("%s", trimSettingTypeError(err))
 		}
 	}
 	if p.Timezone != nil {
@@ -473,4 +473,9 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 		return announceEmailChange(tx.Users(), ev, realm, u)
 	})
 	return res, err
+}
+
+// trimSettingTypeError is a setting check's message without the wrapped sentinel's text.
+func trimSettingTypeError(err error) string {
+	return strings.TrimSuffix(err.Error(), ": "+users.ErrSettingType.Error())
 }

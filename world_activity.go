@@ -19,6 +19,9 @@ type activityCache struct {
 // uncounted marks an activity entry read without its traffic count (Bounds).
 const uncounted = -1
 
+// messageReader is the transaction's messages, for decisions that read one.
+func (w *world) messageReader() storage.MessageReader { return w.activity.r }
+
 // unixNow is the operation's time (UNIX seconds), as the world's activity rules see it.
 func (w *world) unixNow() int64 { return w.activity.now }
 

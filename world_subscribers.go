@@ -98,6 +98,15 @@ func (w *world) noteUserRows(u users.ID, rows []channels.Subscription) {
 	w.subs.subscribedTo[u] = set
 }
 
+// subscriptionRows reads u's subscription rows, active or not (and notes the active ones).
+func (w *world) subscriptionRows(u users.ID) ([]channels.Subscription, error) {
+	rows, err := w.subs.r.ListForUsers([]users.ID{u})
+	if err == nil {
+		w.noteUserRows(u, rows)
+	}
+	return rows, err
+}
+
 // subscribersOf is the active subscribers of c, ascending (deactivated users included; see
 // activeSubscribers). The list belongs to the world: do not modify it.
 func (w *world) subscribersOf(c channels.ID) []users.ID {

@@ -120,6 +120,11 @@ func matrixRows() []matrixRow {
 		{method: "DELETE", path: "users/me/alert_words", params: map[string]string{"alert_words": `["lunch"]`}, want: authenticated()},
 		{method: "POST", path: "users/me/presence", params: map[string]string{"status": "active"}, want: authenticated().except("bot", 400)},
 		{method: "GET", path: "realm/presence", want: authenticated()},
+		{method: "GET", path: "realm/domains", want: authenticated()},
+		{method: "POST", path: "realm/domains", params: map[string]string{"domain": "acme.test", "allow_subdomains": "false"}, want: only("owner")},
+		{method: "PATCH", path: "realm/domains/example.org", setup: ownerDomain, params: map[string]string{"allow_subdomains": "true"}, want: only("owner")},
+		{method: "DELETE", path: "realm/domains/example.org", setup: ownerDomain, want: only("owner")},
+		{method: "PATCH", path: "realm/user_settings_defaults", params: map[string]string{"enter_sends": "true"}, want: only("owner", "admin")},
 		{method: "GET", path: "users/{member}/presence", setup: memberPresence, want: authenticated()},
 		{method: "GET", path: "drafts", want: authenticated()},
 		{method: "POST", path: "drafts", params: map[string]string{"drafts": `[{"type":"","to":[],"topic":"","content":"hi"}]`}, want: authenticated()},
@@ -222,6 +227,10 @@ func memberSnippet(t *testing.T, m *matrixOrg) {
 
 func adminLinkifier(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "admin", "POST", "realm/filters", map[string]string{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://x.test/{id}"})
+}
+
+func ownerDomain(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "owner", "POST", "realm/domains", map[string]string{"domain": "example.org", "allow_subdomains": "false"})
 }
 
 func adminPlayground(t *testing.T, m *matrixOrg) {

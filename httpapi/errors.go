@@ -11,15 +11,25 @@ import (
 	chat "github.com/teamchat/chat"
 )
 
+// StatusClientClosedRequest is the status recorded for a request whose client closed the
+// connection before the answer (nginx's 499).
+const StatusClientClosedRequest = 499
+
 // writeError is the single place that turns an error into the error envelope: an *chat.Error
 // found with errors.As gives its code, status, message and extra keys; anything else is a
 // logged internal error with a generic message.
+//
+// A request whose client went away (an abandoned long-poll, say) is no failure of the server:
+// it is answered with nginx's 499 "client closed request", which nobody reads but the request
+// log and the metrics.
 func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		w.WriteHeader(StatusClientClosedRequest)
+		return
+	}
 	var e *chat.Error
 	if !errors.As(err, &e) || e.Code == chat.CodeInternal {
-		if r.Context().Err() == nil {
-			h.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		}
+		h.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
 		return
 	}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,10 +17,18 @@ import (
 // DefaultMaxBodyBytes bounds request bodies when Options.MaxBodyBytes is zero.
 const DefaultMaxBodyBytes = 4 << 20
 
+// DefaultMaxQueryBytes bounds query strings when Options.MaxQueryBytes is zero. Big narrows
+// travel in GET /messages's query string, so it is generous; the HTTP server's header limit
+// (http.Server.MaxHeaderBytes) must be larger, or Go answers longer URLs with a plain-text 431
+// before this handler sees them.
+const DefaultMaxQueryBytes = 256 << 10
+
 // Options configure a Handler.
 type Options struct {
 	// MaxBodyBytes bounds a request body (default DefaultMaxBodyBytes).
 	MaxBodyBytes int64
+	// MaxQueryBytes bounds a query string (default DefaultMaxQueryBytes).
+	MaxQueryBytes int
 	// Logger receives request failures; nil means slog.Default().
 	Logger *slog.Logger
 	// Queues, when several processes share events, forwards GET and DELETE /events for a
@@ -51,6 +60,9 @@ type Handler struct {
 func New(svc *chat.Service, opts Options) *Handler {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxQueryBytes <= 0 {
+		opts.MaxQueryBytes = DefaultMaxQueryBytes
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -139,6 +151,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return unmatchedRoute
 	}
 	route := "/api/v1/" + rt.pattern
+	if len(r.URL.RawQuery) > h.opts.MaxQueryBytes {
+		writeJSON(w, http.StatusRequestURITooLong, map[string]any{"result": "error", "code": string(chat.CodeBadRequest),
+			"msg": fmt.Sprintf("Request URL too long: the query string has %d bytes (limit: %d)", len(r.URL.RawQuery), h.opts.MaxQueryBytes)})
+		return route
+	}
 	p, err := decodeParams(r, h.opts.MaxBodyBytes)
 	if err != nil {
 		h.writeError(w, r, err)

@@ -9,6 +9,9 @@ func interactMatrixRows() []matrixRow {
 		{method: "POST", path: "messages/1/reactions", setup: memberDirectMessage, params: map[string]string{"emoji_name": "tada"}, want: only("member", "admin")},
 		{method: "POST", path: "messages/1/reactions", setup: publicChannelWithMessage, params: map[string]string{"emoji_name": "zulip"}, want: membersButGuests},
 		{method: "DELETE", path: "messages/1/reactions", setup: memberReaction, params: map[string]string{"emoji_name": "tada"}, want: only("member")},
+		{method: "POST", path: "typing", params: map[string]string{"op": "start", "to": "[{owner}]"}, want: authenticated()},
+		{method: "POST", path: "typing", setup: publicChannelWithMessage, params: map[string]string{"type": "channel", "op": "start", "stream_id": "1", "topic": "t"}, want: authenticated().except("guest", 400)},
+		{method: "POST", path: "messages/1/typing", setup: memberDirectMessage, params: map[string]string{"op": "start"}, want: only("member", "admin")},
 	}
 }
 

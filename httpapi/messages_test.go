@@ -77,7 +77,10 @@ func TestMessagesOverHTTP(t *testing.T) {
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages", hamlet, url.Values{
 		"anchor": {"newest"}, "num_before": {"1"}, "num_after": {"0"}, "narrow": {`[{"operator":"nope","operand":"x"}]`},
 	})
-	wantErr(t, status, body, 400, "BAD_NARROW", "Invalid narrow operator: unknown operator")
+	wantErr(t, status, body, 400, "BAD_NARROW", "Invalid narrow operator: unknown operator nope")
+	if body["desc"] != "unknown operator nope" {
+		t.Errorf("BAD_NARROW desc = %v", body["desc"])
+	}
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/messages/999", hamlet, nil)
 	wantErr(t, status, body, 400, "BAD_REQUEST", "Invalid message(s)")
 

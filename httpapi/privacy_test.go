@@ -58,8 +58,10 @@ func TestPrivateChannelErrorsMatchMissing(t *testing.T) {
 					form = c.form(id)
 				}
 				status, _, body := s.call(t, c.method, path, "hamlet@zulip.com", form)
-				if msg, ok := body["msg"].(string); ok {
-					body["msg"] = strings.ReplaceAll(msg, id, "ID")
+				for _, k := range []string{"msg", "desc"} {
+					if msg, ok := body[k].(string); ok {
+						body[k] = strings.ReplaceAll(msg, id, "ID")
+					}
 				}
 				if fmt.Sprint(body["stream_id"]) == id {
 					body["stream_id"] = "ID" // the id the request named, echoed back

@@ -109,3 +109,47 @@ func limitParam(name, raw string) (any, error) {
 	}
 	return n, nil
 }
+
+func (h *Handler) getRealmDomains(r *request) (any, error) {
+	return h.svc.GetRealmDomains(r.ctx, r.actor)
+}
+
+func (h *Handler) createRealmDomain(r *request) (any, error) {
+	domain, err := r.params.requiredStr("domain")
+	if err != nil {
+		return nil, err
+	}
+	allow, err := r.params.boolean("allow_subdomains")
+	if err != nil {
+		return nil, err
+	}
+	if allow == nil {
+		return nil, chat.MissingArgument("allow_subdomains")
+	}
+	return h.svc.CreateRealmDomain(r.ctx, r.actor, chat.CreateRealmDomainParams{Domain: domain, AllowSubdomains: *allow})
+}
+
+func (h *Handler) patchRealmDomain(r *request) (any, error) {
+	allow, err := r.params.boolean("allow_subdomains")
+	if err != nil {
+		return nil, err
+	}
+	if allow == nil {
+		return nil, chat.MissingArgument("allow_subdomains")
+	}
+	return nil, h.svc.PatchRealmDomain(r.ctx, r.actor, chat.PatchRealmDomainParams{Domain: r.path["domain"], AllowSubdomains: *allow})
+}
+
+func (h *Handler) deleteRealmDomain(r *request) (any, error) {
+	return nil, h.svc.DeleteRealmDomain(r.ctx, r.actor, chat.DeleteRealmDomainParams{Domain: r.path["domain"]})
+}
+
+// updateRealmUserSettingsDefaults serves PATCH /realm/user_settings_defaults: the personal
+// settings, decoded by their types as PATCH /settings decodes them.
+func (h *Handler) updateRealmUserSettingsDefaults(r *request) (any, error) {
+	values, err := userSettingValues(r.params)
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.svc.UpdateRealmUserSettingsDefaults(r.ctx, r.actor, chat.UpdateRealmUserSettingsDefaultsParams{Values: values})
+}

@@ -15,9 +15,22 @@ func (h *Handler) updateSettings(r *request) (any, error) {
 		OldPassword:   p.optStr("old_password"),
 		NewPassword:   p.optStr("new_password"),
 		Timezone:      p.optStr("timezone"),
-		Values:        map[string]any{},
 		ClientAddress: clientAddress(r.http),
 	}
+	var err error
+	if up.Values, err = userSettingValues(p); err != nil {
+		return nil, err
+	}
+	if up.TargetUsers, err = jsonParam[chat.TargetUsers](p, "target_users", true); err != nil {
+		return nil, err
+	}
+	return nil, h.svc.UpdateSettings(r.ctx, r.actor, up)
+}
+
+// userSettingValues decodes the personal settings among the parameters by their types: JSON
+// booleans and integers, plain strings.
+func userSettingValues(p *params) (map[string]any, error) {
+	values := map[string]any{}
 	for _, st := range users.SettingsTable() {
 		switch st.Type {
 		case users.SettingBool:
@@ -26,7 +39,7 @@ func (h *Handler) updateSettings(r *request) (any, error) {
 				return nil, err
 			}
 			if b != nil {
-				up.Values[st.Name] = *b
+				values[st.Name] = *b
 			}
 		case users.SettingInt:
 			n, err := p.integer(st.Name)
@@ -34,17 +47,13 @@ func (h *Handler) updateSettings(r *request) (any, error) {
 				return nil, err
 			}
 			if n != nil {
-				up.Values[st.Name] = *n
+				values[st.Name] = *n
 			}
 		case users.SettingString:
 			if v, ok := p.str(st.Name); ok {
-				up.Values[st.Name] = v
+				values[st.Name] = v
 			}
 		}
 	}
-	var err error
-	if up.TargetUsers, err = jsonParam[chat.TargetUsers](p, "target_users", true); err != nil {
-		return nil, err
-	}
-	return nil, h.svc.UpdateSettings(r.ctx, r.actor, up)
+	return values, nil
 }

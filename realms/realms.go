@@ -86,8 +86,10 @@ type Realm struct {
 	UserSettingsDefaults map[string]any
 }
 
-// Domain is one of the organization's email domains.
+// Domain is one of the organization's email domains; ID numbers it for POST
+// /realm/domains' answer.
 type Domain struct {
+	ID              int64  `json:"id"`
 	Domain          string `json:"domain"`
 	AllowSubdomains bool   `json:"allow_subdomains"`
 }

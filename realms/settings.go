@@ -408,3 +408,30 @@ func DecodeUserSettings(text string) (map[string]any, error) {
 	}
 	return out, nil
 }
+
+// NormalizeDomain lowercases and trims an email domain and checks it by Zulip's rules; the
+// error's text is Zulip's.
+func NormalizeDomain(domain string) (string, error) {
+	d := strings.ToLower(strings.TrimSpace(domain))
+	switch {
+	case d == "":
+		return "", invalid("Domain can't be empty.")
+	case !strings.Contains(d, "."):
+		return "", invalid("Domain must have at least one dot (.)")
+	case len(d) > 255:
+		return "", invalid("Domain is too long")
+	case d[0] == '.' || d[len(d)-1] == '.':
+		return "", invalid("Domain cannot start or end with a dot (.)")
+	}
+	for _, sub := range strings.Split(d, ".") {
+		switch {
+		case sub == "":
+			return "", invalid("Consecutive '.' are not allowed.")
+		case sub[0] == '-' || sub[len(sub)-1] == '-':
+			return "", invalid("Subdomains cannot start or end with a '-'.")
+		case strings.Trim(sub, "abcdefghijklmnopqrstuvwxyz0123456789-") != "":
+			return "", invalid("Domain can only have letters, numbers, '.' and '-'s.")
+		}
+	}
+	return d, nil
+}

@@ -31,7 +31,11 @@
 // (chat.Options.NodeID); RouteQueue maps one to the advertised URL of its live node, to a retry
 // delay while the node is expected back, or reports it gone. It reads a cache of the node rows
 // refreshed at every heartbeat (an entry is trusted for two heartbeats, and a node counts as
-// gone as soon as its heartbeat expires), so forwarding costs no query.
+// gone as soon as its heartbeat expires), so forwarding costs no query. A process owns its
+// node id through a session-level advisory lock held on a connection of its own: a second
+// live process with the same id is refused (ErrNodeRunning), and a killed process's lock goes
+// with its connection, so it can be restarted at once without waiting for its heartbeat to
+// expire.
 //
 // The channel is "teamchat_events_" plus the connection's current schema, and the advisory
 // lock is derived from it, so that databases holding several schemas (tests) keep their buses

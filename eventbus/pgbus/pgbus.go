@@ -65,6 +65,8 @@ type Bus struct {
 	instance  string
 	log       *slog.Logger
 	routes    routeCache
+	// nodeConn holds the lock on the node id (lockNode).
+	nodeConn *pgxpool.Conn
 
 	stop      context.CancelFunc
 	wg        sync.WaitGroup
@@ -124,7 +126,7 @@ func Open(ctx context.Context, opts Options) (*Bus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgbus: %w", err)
 	}
-	cfg.MaxConns = 4
+	cfg.MaxConns = 5 // one of them holds the node id (lockNode)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgbus: %w", err)
@@ -160,24 +162,57 @@ func (b *Bus) setup(ctx context.Context) error {
 		h := fnv.New64a()
 		h.Write([]byte(b.channel))
 		b.lockKey = int64(h.Sum64())
-		tag, err := tx.Exec(ctx, `
-INSERT INTO chat_bus_nodes (node, url, instance, started, heartbeat) VALUES ($1, $2, $3, now(), now())
-ON CONFLICT (node) DO UPDATE SET url = EXCLUDED.url, instance = EXCLUDED.instance,
-	started = EXCLUDED.started, heartbeat = EXCLUDED.heartbeat, back_by = NULL
-WHERE chat_bus_nodes.back_by IS NOT NULL OR chat_bus_nodes.heartbeat < now() - $4::interval`,
-			b.opts.Node, b.advertise.String(), b.instance, interval(b.opts.NodeTimeout))
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() != 1 {
-			return fmt.Errorf("%w (node %q); wait %s or choose another --node-id", ErrNodeRunning, b.opts.Node, b.opts.NodeTimeout)
-		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, ErrNodeRunning) {
-		err = fmt.Errorf("pgbus: setup: %w", err)
+	if err != nil {
+		return fmt.Errorf("pgbus: setup: %w", err)
 	}
-	return err
+	if err := b.lockNode(ctx); err != nil {
+		return err
+	}
+	_, err = b.pool.Exec(ctx, `
+INSERT INTO chat_bus_nodes (node, url, instance, started, heartbeat) VALUES ($1, $2, $3, now(), now())
+ON CONFLICT (node) DO UPDATE SET url = EXCLUDED.url, instance = EXCLUDED.instance,
+	started = EXCLUDED.started, heartbeat = EXCLUDED.heartbeat, back_by = NULL`,
+		b.opts.Node, b.advertise.String(), b.instance)
+	if err != nil {
+		b.unlockNode()
+		return fmt.Errorf("pgbus: registering the node: %w", err)
+	}
+	return nil
+}
+
+// lockNode takes the node id for this process: a session-level advisory lock on it, held on a
+// connection of its own until Close. PostgreSQL releases it the moment that connection ends,
+// so a process that was killed (SIGKILL, a crash) frees its node id at once and can be
+// restarted straight away, while a live process keeps it: a second process with the same id
+// gets ErrNodeRunning.
+func (b *Bus) lockNode(ctx context.Context) error {
+	conn, err := b.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("pgbus: %w", err)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(b.channel + "\x00node\x00" + b.opts.Node))
+	var got bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, int64(h.Sum64())).Scan(&got); err != nil {
+		conn.Release()
+		return fmt.Errorf("pgbus: locking the node id: %w", err)
+	}
+	if !got {
+		conn.Release()
+		return fmt.Errorf("%w (node %q): stop it first or choose another --node-id", ErrNodeRunning, b.opts.Node)
+	}
+	b.nodeConn = conn
+	return nil
+}
+
+// unlockNode gives the node id up: closing the lock's connection releases the lock.
+func (b *Bus) unlockNode() {
+	if b.nodeConn != nil {
+		_ = b.nodeConn.Hijack().Close(context.Background())
+		b.nodeConn = nil
+	}
 }
 
 // interval renders d for a PostgreSQL interval parameter.
@@ -200,6 +235,7 @@ func (b *Bus) Close() error {
 		} else {
 			_, err = b.pool.Exec(ctx, `DELETE FROM chat_bus_nodes WHERE node = $1 AND instance = $2`, b.opts.Node, b.instance)
 		}
+		b.unlockNode()
 		b.pool.Close()
 	})
 	return err

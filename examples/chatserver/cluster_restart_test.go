@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -143,5 +144,26 @@ func TestGracefulRestart(t *testing.T) {
 		} else if diff := cmp.Diff(firstRenames, renames); diff != "" {
 			t.Errorf("%s sees renames in another order than %s (-%s +%s):\n%s", c.email, clients[0].email, clients[0].email, c.email, diff)
 		}
+	}
+}
+
+// TestRestartRightAfterKill: a process killed with SIGKILL can be started again at once with
+// its node id (a supervisor restarting it needs no retry), although its last heartbeat is
+// fresh; a second live process with that id is still refused.
+func TestRestartRightAfterKill(t *testing.T) {
+	t.Parallel()
+	bin, dsn := buildServer(t), clusterSchema(t)
+	long := []string{"--node-timeout", "1m"} // the old heartbeat stays fresh for the whole test
+	first := startNode(t, bin, dsn, "n1", long...)
+	second := exec.Command(bin, "serve", "--store", dsn, "--listen", freeAddr(t), "--node-id", "n1",
+		"--advertise-url", "http://127.0.0.1:1", "--node-timeout", "1m")
+	out, err := second.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "another live process uses this node id") {
+		t.Errorf("a second live n1 started (err %v):\n%s", err, out)
+	}
+	first.kill(t)
+	again := startNode(t, bin, dsn, "n1", long...)
+	if status, _ := call(t, again, http.MethodGet, "server_settings", "", nil); status != http.StatusOK {
+		t.Errorf("restarted n1 answers %d", status)
 	}
 }

@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/teamchat/chat/internal/pgtest"
+	"github.com/teamchat/chat/seeds"
 )
 
 // clusterSchema creates a fresh schema in the test database and returns a connection string
@@ -67,8 +69,8 @@ func freeAddr(t testing.TB) string {
 }
 
 // startNode starts a process and waits until it serves.
-// An empty id starts a lone process (no event bus).
-func startNode(t testing.TB, bin, dsn, id string) *node {
+// An empty id starts a lone process (no event bus). extra flags follow the others.
+func startNode(t testing.TB, bin, dsn, id string, extra ...string) *node {
 	t.Helper()
 	addr := freeAddr(t)
 	n := &node{id: id, base: "http://" + addr, log: &bytes.Buffer{}, mu: &sync.Mutex{}}
@@ -77,6 +79,7 @@ func startNode(t testing.TB, bin, dsn, id string) *node {
 	if id != "" {
 		args = append(args, "--node-id", id, "--advertise-url", n.base, "--node-timeout", "2s", "--node-heartbeat", "200ms")
 	}
+	args = append(args, extra...)
 	n.cmd = exec.Command(bin, args...)
 	n.cmd.Stdout = lockedWriter{n.mu, n.log}
 	n.cmd.Stderr = lockedWriter{n.mu, n.log}
@@ -145,7 +148,7 @@ func call(t testing.TB, n *node, method, path, as string, form url.Values) (int,
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	if as != "" {
-		req.SetBasicAuth(as, devAPIKey(as, "devpassword"))
+		req.SetBasicAuth(as, seeds.DevAPIKey(as, "devpassword"))
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -17,7 +17,9 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+
 	"github.com/teamchat/chat/internal/pgtest"
+	"github.com/teamchat/chat/seeds"
 )
 
 // childEnv makes the test binary run as chatserver itself (see TestMain), so that the
@@ -57,7 +59,7 @@ func TestDurabilityAcrossKill(t *testing.T) {
 
 func testDurability(t *testing.T, store string) {
 	srv := startChild(t, store)
-	key := devAPIKey("iago@zulip.com", "devpassword")
+	key := seeds.DevAPIKey("iago@zulip.com", "devpassword")
 
 	type ack struct {
 		id      int64

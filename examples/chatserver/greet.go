@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamchat/chat/seeds"
 	"github.com/teamchat/chat/users"
 )
 
@@ -20,7 +21,7 @@ func (c *serveCmd) greet(w io.Writer, realmURL, addr string) {
 	fmt.Fprintf(w, "  data: %s\n", dataLocation(c.Store))
 	if c.Dev {
 		fmt.Fprintf(w, "  development users (password %q):\n", c.DevPassword)
-		for _, u := range devSeed(c.DevPassword).Users {
+		for _, u := range seeds.Dev(c.DevPassword).Users {
 			switch u.Role {
 			case users.RoleOwner, users.RoleAdministrator, users.RoleModerator, users.RoleGuest:
 				fmt.Fprintf(w, "    %-22s %s\n", u.Email, roleName(u.Role))

@@ -32,6 +32,12 @@ func (l *loadFlags) build(ctx context.Context, svc *chat.Service, store storage.
 	if l.LoadUsers <= 0 {
 		return nil
 	}
+	if built, err := benchorg.Built(ctx, store); err != nil || built {
+		if built {
+			logger.Info("load-test organization already built; keeping it", "users", l.LoadUsers)
+		}
+		return err
+	}
 	start := time.Now()
 	if _, err := benchorg.Build(ctx, svc, store, benchorg.Spec{Users: l.LoadUsers, Channels: l.LoadChannels, SubsPerUser: l.LoadSubs}); err != nil {
 		return err

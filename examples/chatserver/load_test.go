@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestDebugHandler: --debug-vars adds /debug/vars and the profiler in front of the API;
@@ -36,5 +38,25 @@ func TestDebugHandler(t *testing.T) {
 	}
 	if code := get(on, "/api/v1/users").Code; code != http.StatusTeapot {
 		t.Errorf("with --debug-vars, the API answered %d, want %d", code, http.StatusTeapot)
+	}
+}
+
+// TestLoadUsersSurviveARestart: serving again with the same --load-users on the same store
+// keeps the load organization instead of failing on its existing users.
+func TestLoadUsersSurviveARestart(t *testing.T) {
+	t.Parallel()
+	store := "sqlite:" + filepath.Join(t.TempDir(), "chat.db")
+	for run := range 2 {
+		c := &serveCmd{
+			orgFlags:      orgFlags{Store: store, Dev: true, DevPassword: "devpassword"},
+			HeartbeatWait: time.Second,
+			loadFlags:     loadFlags{LoadUsers: 3, LoadChannels: 2, LoadSubs: 1},
+		}
+		base, stop := serveUntilStopped(t, c)
+		status, body := get(t, base+"/api/v1/server_settings")
+		stop()
+		if status != http.StatusOK {
+			t.Fatalf("run %d: server_settings %d %s", run, status, body)
+		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/httpapi"
 	"github.com/teamchat/chat/ratelimit"
+	"github.com/teamchat/chat/seeds"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/storage/sqlstore"
@@ -101,7 +102,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    1 << 20, // above httpapi.DefaultMaxQueryBytes, which answers long URLs in JSON
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
@@ -222,20 +223,23 @@ func (c *orgFlags) provision(ctx context.Context, svc *chat.Service, realmURL st
 	if err != nil {
 		return err
 	}
-	return seed.apply(ctx, svc, realmURL)
+	if _, err := seed.Apply(ctx, svc, realmURL); err != nil && !errors.Is(err, chat.ErrOrganizationExists) {
+		return err
+	}
+	return nil
 }
 
 // seed is the organization --dev or --seed describe (an empty one without either).
-func (c *orgFlags) seed() (*Seed, error) {
+func (c *orgFlags) seed() (*seeds.Seed, error) {
 	switch {
 	case c.Dev && c.Seed != "":
 		return nil, errors.New("--dev and --seed exclude each other")
 	case c.Dev:
-		return devSeed(c.DevPassword), nil
+		return seeds.Dev(c.DevPassword), nil
 	case c.Seed != "":
-		return loadSeed(c.Seed)
+		return seeds.Load(c.Seed)
 	}
-	return &Seed{Organization: SeedOrganization{Name: "Chat"}}, nil
+	return &seeds.Seed{Organization: seeds.Organization{Name: "Chat"}}, nil
 }
 
 // reportAddress writes addr to --address-file (into a temporary file beside it, renamed into

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -19,6 +20,14 @@ import (
 // ready; it returns the base URL.
 func serveInProcess(t *testing.T, c *serveCmd) string {
 	t.Helper()
+	base, _ := serveUntilStopped(t, c)
+	return base
+}
+
+// serveUntilStopped is serveInProcess that also returns a function stopping the server (and
+// reporting an error of serve), for tests that serve again on the same store.
+func serveUntilStopped(t *testing.T, c *serveCmd) (base string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -26,16 +35,26 @@ func serveInProcess(t *testing.T, c *serveCmd) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.serve(ctx, ln, discardLogger(), io.Discard) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	base := "http://" + ln.Addr().String()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	base = "http://" + ln.Addr().String()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		select {
+		case err := <-done:
+			done <- err
+			t.Fatalf("serve ended before it was ready: %v", err)
+		default:
+		}
 		if status, _ := get(t, base+"/readyz"); status == http.StatusOK {
-			return base
+			return base, stop
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("server not ready after 30s")

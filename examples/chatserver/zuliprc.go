@@ -7,11 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/httpapi"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/users"
 )
 
 // zuliprcCmd writes a .zuliprc for one user. It opens the store serve would open, with the
@@ -33,7 +32,7 @@ func (c *zuliprcCmd) Run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if c.Store == "memory" && !seed.fixedKey(c.User) {
+	if c.Store == "memory" && !seed.HasFixedAPIKey(c.User) {
 		return fmt.Errorf("%s has no fixed API key in this organization: with --store memory, "+
 			"zuliprc works for --dev users and for --seed entries with an api_key", c.User)
 	}
@@ -60,7 +59,7 @@ func (c *zuliprcCmd) Run(logger *slog.Logger) error {
 		return err
 	}
 
-	var rc zuliprc
+	var rc string
 	err = store.View(ctx, func(tx storage.ReadTx) error {
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -76,47 +75,15 @@ func (c *zuliprcCmd) Run(logger *slog.Logger) error {
 		if !u.IsActive {
 			return fmt.Errorf("user %s is deactivated", u.Email)
 		}
-		rc = zuliprc{Email: u.Email, Key: u.APIKey, Site: realm.URL}
+		rc = httpapi.Zuliprc(u.Email, u.APIKey, realm.URL)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	if c.Out == "" || c.Out == "-" {
-		_, err = io.WriteString(os.Stdout, rc.String())
+		_, err = io.WriteString(os.Stdout, rc)
 		return err
 	}
-	return os.WriteFile(c.Out, []byte(rc.String()), 0o600)
-}
-
-// zuliprc is the client configuration file read by the python `zulip` package, zulip-js and
-// zulip-terminal.
-type zuliprc struct {
-	Email, Key, Site string
-}
-
-// String renders the file: one [api] section.
-func (rc zuliprc) String() string {
-	var b strings.Builder
-	b.WriteString("[api]\n")
-	fmt.Fprintf(&b, "email=%s\n", rc.Email)
-	fmt.Fprintf(&b, "key=%s\n", rc.Key)
-	fmt.Fprintf(&b, "site=%s\n", rc.Site)
-	return b.String()
-}
-
-// fixedKey reports whether the seed gives email's user or bot an explicit API key.
-func (s *Seed) fixedKey(email string) bool {
-	want := users.NormalizeEmail(email)
-	for _, u := range s.Users {
-		if users.NormalizeEmail(u.Email) == want {
-			return u.APIKey != ""
-		}
-	}
-	for _, b := range s.Bots {
-		if users.NormalizeEmail(b.Email) == want {
-			return b.APIKey != ""
-		}
-	}
-	return false
+	return os.WriteFile(c.Out, []byte(rc), 0o600)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/seeds"
 	"github.com/teamchat/chat/storage/memory"
 )
 
@@ -131,11 +132,11 @@ func TestZuliprcRefusals(t *testing.T) {
 
 func TestDevAPIKey(t *testing.T) {
 	t.Parallel()
-	a := devAPIKey("Iago@Zulip.com", "devpassword")
-	if a != devAPIKey("iago@zulip.com", "devpassword") {
+	a := seeds.DevAPIKey("Iago@Zulip.com", "devpassword")
+	if a != seeds.DevAPIKey("iago@zulip.com", "devpassword") {
 		t.Error("dev key depends on the email's case")
 	}
-	if a == devAPIKey("iago@zulip.com", "other") || a == devAPIKey("hamlet@zulip.com", "devpassword") {
+	if a == seeds.DevAPIKey("iago@zulip.com", "other") || a == seeds.DevAPIKey("hamlet@zulip.com", "devpassword") {
 		t.Error("dev key ignores the password or the email")
 	}
 	if len(a) != 32 || strings.Trim(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != "" {

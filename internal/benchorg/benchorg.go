@@ -2,6 +2,7 @@ package benchorg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -40,10 +41,31 @@ func Email(i int) string { return fmt.Sprintf("user%d@load.example.com", i) }
 // ChannelName is the name of channel i (0-based).
 func ChannelName(i int) string { return fmt.Sprintf("channel %d", i) }
 
+// adminEmail is the load organization's administrator.
+const adminEmail = "admin@load.example.com"
+
+// Built reports whether store already holds a load organization (a server restarted on a
+// persistent store with the same flags).
+func Built(ctx context.Context, store storage.Storage) (bool, error) {
+	var found bool
+	err := store.View(ctx, func(tx storage.ReadTx) error {
+		_, err := tx.Users().GetByEmail(adminEmail)
+		switch {
+		case err == nil:
+			found = true
+		case errors.Is(err, storage.ErrNotFound):
+		default:
+			return err
+		}
+		return nil
+	})
+	return found, err
+}
+
 // Build fills an empty organization of svc (CreateOrganization already called, no queues yet).
 func Build(ctx context.Context, svc *chat.Service, store storage.Storage, s Spec) (*Org, error) {
 	admin, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
-		Email: "admin@load.example.com", FullName: "Load Admin", Role: users.RoleAdministrator,
+		Email: adminEmail, FullName: "Load Admin", Role: users.RoleAdministrator,
 	})
 	if err != nil {
 		return nil, err

@@ -7,5 +7,6 @@
 // writers are serialised and readers see only committed states. Every write of an Update is
 // recorded in an undo journal; when the closure returns an error the journal is replayed
 // backwards and the store is exactly as before. Records are copied on the way in and out, so a
-// caller never shares memory with the store.
+// caller never shares memory with the store. Clone copies a store's committed data into an
+// independent store (test fixtures build an organization once and clone it per test).
 package memory

@@ -93,7 +93,7 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 		if !received && (m.IsDirect() || !slices.Contains(q.HistoryChannels, m.ChannelID)) {
 			continue
 		}
-		if !messages.Match(q.Terms, m, flags, received) {
+		if !messages.Match(q.Terms, messages.Candidate{Message: m, Flags: flags, Received: received, Reacted: len(a.md().reactions[id]) > 0}) {
 			continue
 		}
 		out = append(out, storage.MessageMatch{Message: m.Clone(), Flags: flags, Received: received})

@@ -136,7 +136,11 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 	if q.Newest {
 		order = "DESC"
 	}
-	rows, err := a.t.query(`SELECT `+messageColumns+`, um.flags, um.user_id IS NOT NULL
+	reacted := "false"
+	if messages.NeedsReactions(q.Terms) {
+		reacted = "EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)"
+	}
+	rows, err := a.t.query(`SELECT `+messageColumns+`, um.flags, um.user_id IS NOT NULL, `+reacted+`
 		FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
 		WHERE `+where+` ORDER BY m.id `+order, args...)
 	if err != nil {
@@ -145,13 +149,13 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 	defer rows.Close()
 	for rows.Next() {
 		var flags sql.NullInt64
-		var received bool
-		m, err := scanMessageInto(rows, &flags, &received)
+		var received, reacted bool
+		m, err := scanMessageInto(rows, &flags, &received, &reacted)
 		if err != nil {
 			return nil, a.t.check(err)
 		}
 		f := messages.Flags(flags.Int64)
-		if !messages.Match(q.Terms, m, f, received) {
+		if !messages.Match(q.Terms, messages.Candidate{Message: m, Flags: f, Received: received, Reacted: reacted}) {
 			continue
 		}
 		out = append(out, storage.MessageMatch{Message: m, Flags: f, Received: received})

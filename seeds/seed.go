@@ -1,10 +1,9 @@
-package main
+package seeds
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 
@@ -12,7 +11,8 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// Seed is the JSON seed file of --seed: an organization with its users and bots.
+// Seed describes an organization with its users, bots, channels and groups; its JSON form is
+// the seed file of `chatserver serve --seed`:
 //
 //	{
 //	  "organization": {"name": "Acme", "description": "Markdown", "email_address_visibility": 1,
@@ -32,15 +32,15 @@ import (
 // created by its creator (default: the first owner of the seed) with exactly its subscribers;
 // default makes it a default channel for new users. Groups are created by the first owner.
 type Seed struct {
-	Organization SeedOrganization `json:"organization"`
-	Users        []SeedUser       `json:"users"`
-	Bots         []SeedBot        `json:"bots"`
-	Channels     []SeedChannel    `json:"channels"`
-	Groups       []SeedGroup      `json:"groups"`
+	Organization Organization `json:"organization"`
+	Users        []User       `json:"users"`
+	Bots         []Bot        `json:"bots"`
+	Channels     []Channel    `json:"channels"`
+	Groups       []Group      `json:"groups"`
 }
 
-// SeedChannel is a channel of a seed.
-type SeedChannel struct {
+// Channel is a channel of a seed.
+type Channel struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	InviteOnly  bool     `json:"invite_only"`
@@ -50,15 +50,15 @@ type SeedChannel struct {
 	Subscribers []string `json:"subscribers"`
 }
 
-// SeedGroup is a user group of a seed.
-type SeedGroup struct {
+// Group is a user group of a seed.
+type Group struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Members     []string `json:"members"`
 }
 
-// SeedOrganization describes the organization of a seed.
-type SeedOrganization struct {
+// Organization describes the organization of a seed.
+type Organization struct {
 	Name                   string                `json:"name"`
 	Description            string                `json:"description"`
 	IconURL                string                `json:"icon_url"`
@@ -66,8 +66,8 @@ type SeedOrganization struct {
 	EnableSpectatorAccess  bool                  `json:"enable_spectator_access"`
 }
 
-// SeedUser is a human of a seed.
-type SeedUser struct {
+// User is a human of a seed.
+type User struct {
 	Email    string     `json:"email"`
 	FullName string     `json:"full_name"`
 	Role     users.Role `json:"role"`
@@ -76,8 +76,8 @@ type SeedUser struct {
 	APIKey   string     `json:"api_key"`
 }
 
-// SeedBot is a bot of a seed, owned by one of its users.
-type SeedBot struct {
+// Bot is a bot of a seed, owned by one of its users.
+type Bot struct {
 	Email    string        `json:"email"`
 	FullName string        `json:"full_name"`
 	BotType  users.BotType `json:"bot_type"`
@@ -85,17 +85,17 @@ type SeedBot struct {
 	APIKey   string        `json:"api_key"`
 }
 
-// maxSeedBytes bounds a seed file.
-const maxSeedBytes = 64 << 20
+// MaxFileBytes bounds a seed file.
+const MaxFileBytes = 64 << 20
 
-// loadSeed reads and strictly decodes a seed file.
-func loadSeed(path string) (*Seed, error) {
+// Load reads and strictly decodes a seed file (unknown fields are errors).
+func Load(path string) (*Seed, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxSeedBytes {
-		return nil, fmt.Errorf("seed %s: larger than %d bytes", path, maxSeedBytes)
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("seed %s: larger than %d bytes", path, MaxFileBytes)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -106,9 +106,23 @@ func loadSeed(path string) (*Seed, error) {
 	return &s, nil
 }
 
-// apply creates the organization, users and bots through the Service. It does nothing when
-// the store already holds an organization.
-func (s *Seed) apply(ctx context.Context, svc *chat.Service, realmURL string) error {
+// Account is a user or bot that Apply created.
+type Account struct {
+	ID       users.ID
+	Email    string // as the seed spells it
+	FullName string
+	Role     users.Role
+	BotType  users.BotType // users.NotBot for humans
+	APIKey   string
+	Password string // empty for bots and users without one
+}
+
+// Apply creates the organization at realmURL, then its users, bots, channels and groups,
+// through the Service's operations (so the result is what those operations make, events and
+// notices included). It returns the accounts it created, users first, in the seed's order. On
+// a store that already holds an organization it changes nothing and returns an error matching
+// chat.ErrOrganizationExists.
+func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([]Account, error) {
 	_, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{
 		Name:                  s.Organization.Name,
 		Description:           s.Organization.Description,
@@ -117,38 +131,65 @@ func (s *Seed) apply(ctx context.Context, svc *chat.Service, realmURL string) er
 		EmailVisibility:       s.Organization.EmailAddressVisibility,
 		EnableSpectatorAccess: s.Organization.EnableSpectatorAccess,
 	})
-	if errors.Is(err, chat.ErrOrganizationExists) {
-		return nil
-	}
 	if err != nil {
-		return fmt.Errorf("seed organization: %w", err)
+		return nil, fmt.Errorf("seed organization: %w", err)
 	}
 	ids := map[string]users.ID{}
+	accounts := make([]Account, 0, len(s.Users)+len(s.Bots))
 	for _, u := range s.Users {
 		res, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
 			Email: u.Email, FullName: u.FullName, Role: u.Role, Password: u.Password,
 			Timezone: u.Timezone, APIKey: u.APIKey,
 		})
 		if err != nil {
-			return fmt.Errorf("seed user %s: %w", u.Email, err)
+			return nil, fmt.Errorf("seed user %s: %w", u.Email, err)
 		}
 		ids[users.NormalizeEmail(u.Email)] = res.UserID
+		role := u.Role
+		if role == 0 {
+			role = users.RoleMember
+		}
+		accounts = append(accounts, Account{ID: res.UserID, Email: u.Email, FullName: u.FullName, Role: role,
+			APIKey: res.APIKey, Password: u.Password})
 	}
 	for _, b := range s.Bots {
 		owner, ok := ids[users.NormalizeEmail(b.Owner)]
 		if !ok && b.Owner != "" {
-			return fmt.Errorf("seed bot %s: owner %q is not a user of the seed", b.Email, b.Owner)
+			return nil, fmt.Errorf("seed bot %s: owner %q is not a user of the seed", b.Email, b.Owner)
 		}
 		if b.BotType == users.NotBot {
 			b.BotType = users.BotGeneric
 		}
-		if _, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
+		res, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
 			Email: b.Email, FullName: b.FullName, BotType: b.BotType, BotOwnerID: owner, APIKey: b.APIKey,
-		}); err != nil {
-			return fmt.Errorf("seed bot %s: %w", b.Email, err)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("seed bot %s: %w", b.Email, err)
+		}
+		accounts = append(accounts, Account{ID: res.UserID, Email: b.Email, FullName: b.FullName,
+			Role: users.RoleMember, BotType: b.BotType, APIKey: res.APIKey})
+	}
+	if err := s.applyChannelsAndGroups(ctx, svc, ids); err != nil {
+		return nil, err
+	}
+	return accounts, nil
+}
+
+// HasFixedAPIKey reports whether the seed gives email's user or bot an explicit API key (so
+// that every store provisioned from it gives that account the same key).
+func (s *Seed) HasFixedAPIKey(email string) bool {
+	want := users.NormalizeEmail(email)
+	for _, u := range s.Users {
+		if users.NormalizeEmail(u.Email) == want {
+			return u.APIKey != ""
 		}
 	}
-	return s.applyChannelsAndGroups(ctx, svc, ids)
+	for _, b := range s.Bots {
+		if users.NormalizeEmail(b.Email) == want {
+			return b.APIKey != ""
+		}
+	}
+	return false
 }
 
 // applyChannelsAndGroups creates the seed's channels and groups as its users.

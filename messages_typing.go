@@ -1,0 +1,376 @@
+package chat
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// TypingExpiry is how long a start of typing lasts without another start: then the Service
+// sends the stop the client did not (register's server_typing_started_expiry_period).
+const TypingExpiry = 45 * time.Second
+
+// MaxChannelSizeForTyping is the largest channel whose typing notifications are sent (Zulip's
+// max_stream_size_for_typing_notifications).
+const MaxChannelSizeForTyping = 100
+
+// SetTypingStatusParams are the parameters of POST /typing.
+type SetTypingStatusParams struct {
+	// Type is "direct" (the default when empty), "stream" or "channel".
+	Type string
+	// Op is "start" or "stop".
+	Op string
+	// To are the recipients of a direct message (nil: absent).
+	To []users.ID
+	// StreamID and Topic name the conversation of a channel message.
+	StreamID *channels.ID
+	Topic    *string
+}
+
+// SetTypingStatusForMessageEditParams are the parameters of POST /messages/{message_id}/typing.
+type SetTypingStatusForMessageEditParams struct {
+	MessageID messages.ID
+	Op        string
+}
+
+// TypingUser is a user in a typing event.
+type TypingUser struct {
+	UserID users.ID `json:"user_id"`
+	Email  string   `json:"email"`
+}
+
+// TypingEvent is a typing event (op start or stop). A channel's typing goes only to clients
+// with the stream_typing_notifications capability, its topic shown per client.
+type TypingEvent struct {
+	Type        string       `json:"type"`
+	Op          string       `json:"op"`
+	MessageType string       `json:"message_type"`
+	Sender      TypingUser   `json:"sender"`
+	Recipients  []TypingUser `json:"recipients,omitempty"`
+	StreamID    *channels.ID `json:"stream_id,omitempty"`
+	Topic       *string      `json:"topic,omitempty"`
+
+	topic, emptyTopicLabel string
+}
+
+func (e TypingEvent) forClient(o queueOptions) (any, bool) {
+	if e.Topic != nil {
+		t := topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+		e.Topic = &t
+	}
+	return e, true
+}
+
+// TypingEditMessageEvent is a typing_edit_message event.
+type TypingEditMessageEvent struct {
+	Type      string              `json:"type"`
+	Op        string              `json:"op"`
+	SenderID  users.ID            `json:"sender_id"`
+	MessageID messages.ID         `json:"message_id"`
+	Recipient TypingEditRecipient `json:"recipient"`
+}
+
+// TypingEditRecipient is the conversation of an edited message in a typing_edit_message event.
+type TypingEditRecipient struct {
+	Type      string       `json:"type"`
+	ChannelID *channels.ID `json:"channel_id,omitempty"`
+	Topic     *string      `json:"topic,omitempty"`
+	UserIDs   []users.ID   `json:"user_ids,omitempty"`
+}
+
+// Errors of typing notifications; their text is Zulip's.
+var (
+	errTypingDirectOff  = badRequest("User has disabled typing notifications for direct messages")
+	errTypingChannelOff = badRequest("User has disabled typing notifications for channel messages")
+)
+
+// SetTypingStatus tells the recipients of the message the actor is composing that they
+// started or stopped typing. A start that is not renewed within TypingExpiry ends with a stop
+// sent by the Service.
+func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingStatusParams) (struct{}, error) {
+	if err := checkTypingOp(p.Op); err != nil {
+		return struct{}{}, err
+	}
+	channel := false
+	switch p.Type {
+	case "", "direct":
+	case "stream", "channel":
+		channel = true
+	default:
+		return struct{}{}, InvalidArgument("type", "")
+	}
+	if channel && p.StreamID == nil {
+		return struct{}{}, badRequest("Missing channel ID")
+	}
+	if channel && p.Topic == nil {
+		return struct{}{}, badRequest("Missing topic")
+	}
+	if !channel {
+		switch {
+		case p.To == nil:
+			return struct{}{}, MissingArgument("to")
+		case len(p.To) == 0:
+			return struct{}{}, badRequest("Empty 'to' list")
+		case len(p.To) > MaxDirectRecipients:
+			return struct{}{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+		}
+	}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		settings, err := tx.UserSettings().Get(me.ID)
+		if err != nil {
+			return err
+		}
+		var n pending
+		var key string
+		if channel {
+			if settings.Value("send_stream_typing_notifications") != true {
+				return errTypingChannelOff
+			}
+			n, key, err = w.channelTyping(tx, me, p)
+		} else {
+			if settings.Value("send_private_typing_notifications") != true {
+				return errTypingDirectOff
+			}
+			n, key, err = w.directTyping(tx, me, p)
+		}
+		if err != nil {
+			return err
+		}
+		ev.add(n.typ, n.payload, n.recipients)
+		ev.afterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
+		return nil
+	})
+	return struct{}{}, err
+}
+
+// SetTypingStatusForMessageEdit tells whoever would see an edit of the message that the
+// actor started or stopped editing it.
+func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor, p SetTypingStatusForMessageEditParams) (struct{}, error) {
+	if err := checkTypingOp(p.Op); err != nil {
+		return struct{}{}, err
+	}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		m, _, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
+		if err != nil {
+			return err
+		}
+		e := TypingEditMessageEvent{Type: "typing_edit_message", Op: p.Op, SenderID: me.ID, MessageID: m.ID}
+		var to []users.ID
+		if m.IsDirect() {
+			rows, err := tx.Messages().Rows([]messages.ID{m.ID})
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				to = append(to, r.UserID)
+			}
+			e.Recipient = TypingEditRecipient{Type: "direct", UserIDs: slices.Clone(to)}
+		} else {
+			subs := w.activeSubscribers(m.ChannelID)
+			if len(subs) > MaxChannelSizeForTyping {
+				return nil
+			}
+			c, t := m.ChannelID, m.Topic
+			e.Recipient = TypingEditRecipient{Type: "channel", ChannelID: &c, Topic: &t}
+			to = subs
+		}
+		recipients, err := typingRecipients(tx, w, to)
+		if err != nil {
+			return err
+		}
+		n := pending{typ: "typing_edit_message", payload: e, recipients: recipients}
+		ev.add(n.typ, n.payload, n.recipients)
+		key := "edit:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(m.ID), 10)
+		ev.afterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
+		return nil
+	})
+	return struct{}{}, err
+}
+
+func checkTypingOp(op string) error {
+	switch op {
+	case "start", "stop":
+		return nil
+	case "":
+		return MissingArgument("op")
+	}
+	return InvalidArgument("op", "")
+}
+
+// directTyping is the typing event of a direct message being composed to p.To, and the key of
+// that conversation for the actor.
+func (w *world) directTyping(tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
+	ids := slices.Clone(p.To)
+	if !slices.Contains(ids, me.ID) {
+		ids = append(ids, me.ID)
+	}
+	seen := map[users.ID]bool{}
+	var list []TypingUser
+	var all []users.ID
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		u, ok := w.lookup(id)
+		if !ok {
+			return pending{}, "", badRequest("Invalid user ID %d", id)
+		}
+		list = append(list, TypingUser{UserID: id, Email: apiEmail(w.org(), u)})
+		if u.IsActive {
+			all = append(all, id)
+		}
+	}
+	recipients, err := typingRecipients(tx, w, all)
+	if err != nil {
+		return pending{}, "", err
+	}
+	e := TypingEvent{
+		Type: "typing", Op: p.Op, MessageType: "direct",
+		Sender: TypingUser{UserID: me.ID, Email: apiEmail(w.org(), me)}, Recipients: list,
+	}
+	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + userIDsString(messages.Participants(me.ID, all))
+	return pending{typ: "typing", payload: e, recipients: recipients}, key, nil
+}
+
+// channelTyping is the typing event of a channel message being composed, for clients with
+// the stream_typing_notifications capability.
+func (w *world) channelTyping(tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
+	c, err := w.channelForSend(tx.Messages(), me, SendMessageParams{ChannelID: p.StreamID})
+	if err != nil {
+		return pending{}, "", err
+	}
+	topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
+	if err != nil {
+		return pending{}, "", InvalidArgument("topic", err.Error())
+	}
+	topic = topics.Truncate(topic)
+	var recipients []int64
+	if subs := w.activeSubscribers(c.ID); len(subs) <= MaxChannelSizeForTyping {
+		if recipients, err = typingRecipients(tx, w, subs); err != nil {
+			return pending{}, "", err
+		}
+	}
+	id := c.ID
+	e := TypingEvent{
+		Type: "typing", Op: p.Op, MessageType: "stream",
+		Sender:   TypingUser{UserID: me.ID, Email: apiEmail(w.org(), me)},
+		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
+	}
+	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
+	n := pending{typ: "typing", payload: gated{payload: e, capability: "stream_typing_notifications", declared: true}, recipients: recipients}
+	return n, key, nil
+}
+
+// typingRecipients keeps the active users among ids whose receives_typing_notifications is on.
+func typingRecipients(tx storage.Tx, w *world, ids []users.ID) ([]int64, error) {
+	settings, err := tx.UserSettings().GetMany(ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []users.ID
+	for _, id := range ids {
+		if u, ok := w.lookup(id); ok && u.IsActive && settings[id].Value("receives_typing_notifications") == true {
+			out = append(out, id)
+		}
+	}
+	return userIDSet(out), nil
+}
+
+// typists holds the typing notifications started and not yet stopped, to stop them when their
+// client does not renew them within TypingExpiry.
+type typists struct {
+	mu      sync.Mutex
+	started map[string]startedTyping
+}
+
+// startedTyping is the event of a start and when it expires.
+type startedTyping struct {
+	event   pending
+	expires time.Time
+}
+
+// note records a start (or forgets the conversation on a stop), after its commit.
+func (t *typists) note(key, op string, n pending, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if op == "stop" {
+		delete(t.started, key)
+		return
+	}
+	if t.started == nil {
+		t.started = map[string]startedTyping{}
+	}
+	t.started[key] = startedTyping{event: n, expires: now.Add(TypingExpiry)}
+}
+
+// due removes and returns the starts that expired at now, as their stop events.
+func (t *typists) due(now time.Time) []pending {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []pending
+	for key, st := range t.started {
+		if now.Before(st.expires) {
+			continue
+		}
+		delete(t.started, key)
+		out = append(out, stopOf(st.event))
+	}
+	slices.SortFunc(out, func(a, b pending) int { return slices.Compare(a.recipients, b.recipients) })
+	return out
+}
+
+// stopOf is the stop event that ends a start.
+func stopOf(n pending) pending {
+	switch e := n.payload.(type) {
+	case gated:
+		e.payload = stopOf(pending{payload: e.payload}).payload
+		n.payload = e
+	case TypingEvent:
+		e.Op = "stop"
+		n.payload = e
+	case TypingEditMessageEvent:
+		e.Op = "stop"
+		n.payload = e
+	}
+	return n
+}
+
+// expireTyping sends the stops of the typing notifications whose start expired.
+func (s *Service) expireTyping(ctx context.Context) error {
+	stops := s.typing.due(s.now())
+	if len(stops) == 0 {
+		return nil
+	}
+	return s.update(ctx, func(_ storage.Tx, ev *events) error {
+		ev.list = append(ev.list[:0], stops...)
+		return nil
+	})
+}
+
+// typingJanitor sends expired typing notifications' stops every interval until stop closes.
+func (s *Service) typingJanitor(interval time.Duration, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if err := s.expireTyping(context.Background()); err != nil {
+				s.log.Warn("typing expiry", "err", err)
+			}
+		}
+	}
+}
