@@ -148,7 +148,7 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 	if p.Topic != nil {
 		t, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
 		if err != nil {
-			return plan, InvalidArgument("topic", err.Error())
+			return plan, topicError("topic", err)
 		}
 		if t != m.Topic {
 			topic = &t

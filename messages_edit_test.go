@@ -73,6 +73,9 @@ func TestUpdateMessageRefusals(t *testing.T) {
 		{"a message one cannot read", nil, "guest", func(w editWorld) chat.UpdateMessageParams {
 			return chat.UpdateMessageParams{MessageID: w.direct, Content: ptr("x")}
 		}, chat.CodeBadRequest, "Invalid message(s)"},
+		{"topic with a control character", nil, "admin", func(w editWorld) chat.UpdateMessageParams {
+			return chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("editing\nfun")}
+		}, chat.CodeBadRequest, "Invalid character in topic, at position 8!"},
 		{"topic of a direct message", nil, "admin", func(w editWorld) chat.UpdateMessageParams {
 			return chat.UpdateMessageParams{MessageID: w.direct, Topic: ptr("x")}
 		}, chat.CodeBadRequest, "Direct messages cannot have topics."},

@@ -202,7 +202,7 @@ func (w *world) resolveOperand(me users.User, n NarrowTerm, t *messages.Term) (b
 		}
 		t.Channels = w.publicChannels(s == messages.ChannelsWebPublic)
 	case messages.OpTopic:
-		clean, err := topics.Clean(n.Operand.(string), w.org().EmptyTopicDisplayName)
+		clean, err := topics.CleanOperand(n.Operand.(string), w.org().EmptyTopicDisplayName)
 		if err != nil {
 			return false, errBadNarrow("invalid operand")
 		}

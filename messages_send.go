@@ -292,7 +292,7 @@ func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.C
 	if given != nil {
 		var err error
 		if topic, err = topics.Clean(*given, w.org().EmptyTopicDisplayName); err != nil {
-			return "", InvalidArgument("topic", err.Error())
+			return "", topicError("topic", err)
 		}
 		topic = topics.Truncate(topic)
 	}

@@ -277,6 +277,8 @@ func TestSendMessageRefusals(t *testing.T) {
 		{"general chat where disabled", "member", chat.SendMessageParams{Type: "stream", ChannelID: &strict, Topic: ptr("general chat"), Content: "x"}, chat.CodeBadRequest, "Topics are required in this organization."},
 		{"topic where only the empty one is allowed", "member", chat.SendMessageParams{Type: "stream", ChannelID: &only, Topic: &topic, Content: "x"}, chat.CodeBadRequest, "Only the general chat topic is allowed in this channel."},
 		{"topic with a null byte", "member", chat.SendMessageParams{Type: "stream", ChannelID: &verona, Topic: ptr("a\x00"), Content: "x"}, chat.CodeBadRequest, "Invalid topic: Topic must not contain null bytes"},
+		{"topic with control characters", "member", chat.SendMessageParams{Type: "stream", ChannelID: &verona, Topic: ptr("Test\n\rTopic"), Content: "x"}, chat.CodeBadRequest, "Invalid character in topic, at position 5!"},
+		{"topic with an unassigned code point", "member", chat.SendMessageParams{Type: "stream", ChannelID: &verona, Topic: ptr("Test\ufffeTopic"), Content: "x"}, chat.CodeBadRequest, "Invalid character in topic, at position 5!"},
 		{"dm to nobody", "member", chat.SendMessageParams{Type: "direct", Content: "x"}, chat.CodeBadRequest, "Message must have recipients"},
 		{"dm to an unknown id", "member", chat.SendMessageParams{Type: "direct", UserIDs: []usersID{9999}, Content: "x"}, chat.CodeBadRequest, "Invalid user ID 9999"},
 		{"dm to an unknown email", "member", chat.SendMessageParams{Type: "private", Emails: []string{"x@nowhere"}, Content: "x"}, chat.CodeBadRequest, "Invalid email 'x@nowhere'"},

@@ -252,7 +252,7 @@ func (w *world) channelTyping(tx storage.Tx, me users.User, p SetTypingStatusPar
 	}
 	topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
 	if err != nil {
-		return pending{}, "", InvalidArgument("topic", err.Error())
+		return pending{}, "", topicError("topic", err)
 	}
 	topic = topics.Truncate(topic)
 	var recipients []int64

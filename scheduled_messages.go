@@ -323,7 +323,7 @@ func (w *world) editScheduled(mr storage.MessageReader, me users.User, m message
 		if p.Topic != nil && !m.IsDirect() {
 			topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
 			if err != nil {
-				return m, InvalidArgument("topic", err.Error())
+				return m, topicError("topic", err)
 			}
 			m.Topic = topics.Truncate(topic)
 		}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+
+	"github.com/teamchat/chat/topics"
 )
 
 // Code is the machine-readable error code of the API ("BAD_REQUEST", "UNAUTHORIZED", ...).
@@ -131,6 +133,17 @@ func InvalidArgument(name, detail string) *Error {
 		return badRequest("Invalid %s", name)
 	}
 	return badRequest("Invalid %s: %s", name, detail)
+}
+
+// topicError is the error of a topic that topics.Clean refused: Zulip's own message for a
+// character that is not printable ("Invalid character in topic, at position 5!"), and
+// "Invalid <name>: <reason>" otherwise.
+func topicError(name string, err error) *Error {
+	var bad *topics.InvalidCharacterError
+	if errors.As(err, &bad) {
+		return badRequest("%s", bad.Error())
+	}
+	return InvalidArgument(name, err.Error())
 }
 
 // internalError wraps an unexpected error (storage failure, bug). Its message is generic.

@@ -88,7 +88,7 @@ func (s *Service) deleteTopicBatch(o *writeOp, p DeleteTopicParams, size int) (d
 	if !ok || !w.content(c, me) {
 		return false, errInvalidChannelID
 	}
-	topic, err := topics.Clean(p.TopicName, w.org().EmptyTopicDisplayName)
+	topic, err := topics.CleanOperand(p.TopicName, w.org().EmptyTopicDisplayName)
 	if err != nil {
 		return false, InvalidArgument("topic_name", err.Error())
 	}

@@ -105,33 +105,38 @@ func (h *Handler) updateMessage(r *request) (any, error) {
 }
 
 // channelTo reads the to of a channel message: an id (9 or "9"), a JSON list of one id or
-// name, or a channel name.
+// name, or a channel name. A JSON value of another kind (a fraction such as 1.9, true, null)
+// is refused as Zulip refuses it.
 func channelTo(to string) (*channels.ID, string, error) {
 	s := strings.TrimSpace(to)
-	var list []any
-	if json.Unmarshal([]byte(s), &list) == nil {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
+		return nil, s, nil // a bare channel name
+	}
+	if list, ok := v.([]any); ok {
 		if len(list) != 1 {
 			return nil, "", chat.InvalidArgument("to", "a channel message needs exactly one channel")
 		}
-		switch v := list[0].(type) {
-		case float64:
-			id := channels.ID(v)
-			return &id, "", nil
-		case string:
-			s = v
-		default:
-			return nil, "", chat.InvalidArgument("to", "")
+		v = list[0]
+	}
+	switch v := v.(type) {
+	case json.Number:
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			break
 		}
-	}
-	var quoted string
-	if json.Unmarshal([]byte(s), &quoted) == nil {
-		s = quoted
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		id := channels.ID(n)
 		return &id, "", nil
+	case string:
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			id := channels.ID(n)
+			return &id, "", nil
+		}
+		return nil, v, nil
 	}
-	return nil, s, nil
+	return nil, "", chat.Errorf(chat.CodeBadRequest, "Invalid data type for channel")
 }
 
 // directTo reads the to of a direct message: a JSON list of ids or of emails, or

@@ -16,6 +16,8 @@ func FuzzMessageParams(f *testing.F) {
 	f.Add(`"9"`, `[[1,2]]`)
 	f.Add("a@b.c, d@e.f", `{"operator":"x"}`)
 	f.Add(`[1,"x"]`, `[["a"]]`)
+	f.Add(`[1.9]`, `[]`)
+	f.Add(`true`, `null`)
 	f.Fuzz(func(t *testing.T, to, narrow string) {
 		check := func(err error) {
 			if err == nil {

@@ -127,7 +127,7 @@ func ParseURLTemplate(field, tmpl string) (*uritemplate.Template, []string, erro
 	if tmpl == "" {
 		return nil, nil, invalid(field, "This field cannot be blank.")
 	}
-	if len(tmpl) > MaxURLTemplateLength || !utf8.ValidString(tmpl) {
+	if len(tmpl) > MaxURLTemplateLength || !utf8.ValidString(tmpl) || !webScheme(tmpl) {
 		return nil, nil, invalid(field, "Invalid URL template.")
 	}
 	t, err := uritemplate.New(escapeStrayPercent(tmpl))
@@ -137,6 +137,14 @@ func ParseURLTemplate(field, tmpl string) (*uritemplate.Template, []string, erro
 	names := slices.Clone(t.Varnames())
 	sort.Strings(names)
 	return t, slices.Compact(names), nil
+}
+
+// webScheme reports whether a template starts with http:// or https:// literally: links
+// built from it can never be javascript:, data: or any other active scheme, whatever the
+// variables hold.
+func webScheme(tmpl string) bool {
+	lower := strings.ToLower(tmpl)
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
 // escapeStrayPercent turns a '%' not followed by two hex digits into "%25".

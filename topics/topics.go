@@ -24,25 +24,59 @@ var (
 	ErrTooLong  = fmt.Errorf("topic is too long (limit: %d characters)", MaxNameLength)
 )
 
-// Clean trims a topic from a request, replaces control characters by spaces, refuses null
-// bytes, and reads the empty topic's display name (and its legacy alias) as the empty topic.
-// It does not check the length.
+// Clean trims a topic from a request, refuses null bytes (ErrNullByte) and, as Zulip does,
+// any other character that is not printable (control characters, unassigned code points:
+// an *InvalidCharacterError), and reads the empty topic's display name (and its legacy alias)
+// as the empty topic. It does not check the length.
 func Clean(topic, emptyDisplayName string) (string, error) {
+	topic, err := CleanOperand(topic, emptyDisplayName)
+	if err != nil {
+		return "", err
+	}
+	if pos := NonPrintable(topic); pos > 0 {
+		return "", &InvalidCharacterError{Position: pos}
+	}
+	return topic, nil
+}
+
+// CleanOperand is Clean for a topic that is looked for rather than written (a narrow's
+// operand): a character Clean refuses stays, and simply matches no topic.
+func CleanOperand(topic, emptyDisplayName string) (string, error) {
 	if strings.ContainsRune(topic, 0) {
 		return "", ErrNullByte
 	}
-	topic = strings.ToValidUTF8(topic, "\uFFFD")
-	topic = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, topic)
-	topic = strings.TrimSpace(topic)
+	topic = strings.TrimSpace(strings.ToValidUTF8(topic, "\uFFFD"))
 	if topic == emptyDisplayName || topic == LegacyEmptyTopicAlias {
 		return "", nil
 	}
 	return topic, nil
+}
+
+// InvalidCharacterError refuses a topic with a character that is not printable; Position
+// counts code points from 1, as Zulip's message does.
+type InvalidCharacterError struct{ Position int }
+
+func (e *InvalidCharacterError) Error() string {
+	return fmt.Sprintf("Invalid character in topic, at position %d!", e.Position)
+}
+
+// NonPrintable is the position (from 1, in code points) of the first character of s that is
+// a control character, a surrogate or an unassigned code point (Unicode categories Cc, Cs and
+// Cn, which Zulip refuses in topics), or 0 when there is none.
+func NonPrintable(s string) int {
+	pos := 0
+	for _, r := range s {
+		pos++
+		if unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cs, r) || !assigned(r) {
+			return pos
+		}
+	}
+	return 0
+}
+
+// assigned reports whether r has a Unicode category other than Cn (unassigned).
+func assigned(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)
 }
 
 // CheckLength refuses a topic longer than MaxNameLength (POST /user_topics).

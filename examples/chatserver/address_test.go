@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,5 +80,27 @@ func TestServeReportsAddress(t *testing.T) {
 	}
 	if _, err := os.Stat(file); !os.IsNotExist(err) {
 		t.Errorf("--address-file still exists after a graceful stop (stat: %v)", err)
+	}
+}
+
+// TestProbesThenAPI: the probes answer their paths; every other request reaches the API with
+// its path as sent, a doubled slash included (no redirect).
+func TestProbesThenAPI(t *testing.T) {
+	t.Parallel()
+	probes := http.NewServeMux()
+	probes.HandleFunc("GET /livez", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "probe") })
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "api "+r.URL.Path) })
+	h := probesThenAPI(probes, api)
+	for _, tt := range []struct{ method, path, want string }{
+		{"GET", "/livez", "probe"},
+		{"POST", "/api/v1/register", "api /api/v1/register"},
+		{"POST", "//api/v1/register", "api //api/v1/register"},
+		{"GET", "/api/v1/../v1/users", "api /api/v1/../v1/users"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(tt.method, "http://chat.test"+tt.path, nil))
+		if rec.Code != http.StatusOK || rec.Body.String() != tt.want {
+			t.Errorf("%s %s: %d %q, want 200 %q", tt.method, tt.path, rec.Code, rec.Body.String(), tt.want)
+		}
 	}
 }

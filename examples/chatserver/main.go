@@ -93,11 +93,10 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	o := c.opsFlags.newOps()
 	api := &swappable{}
-	mux := http.NewServeMux()
-	mux.Handle("/", api)
-	o.probes(mux, c.Metrics)
+	probes := http.NewServeMux()
+	o.probes(probes, c.Metrics)
 	srv := &http.Server{
-		Handler:           mux,
+		Handler:           probesThenAPI(probes, api),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      c.HeartbeatWait + 30*time.Second,
@@ -272,4 +271,18 @@ func writeFileAtomically(path, content string) error {
 		return err
 	}
 	return nil
+}
+
+// probesThenAPI serves a request with probes when one of its patterns matches, and with api
+// otherwise, the path untouched: a ServeMux in front of the API would answer a path it does
+// not consider clean ("//api/v1/register", which zulip-js requests when the site ends in "/")
+// with a redirect, which clients do not follow for a POST.
+func probesThenAPI(probes *http.ServeMux, api http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := probes.Handler(r); pattern != "" {
+			probes.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
 }

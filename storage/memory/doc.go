@@ -8,5 +8,6 @@
 // recorded in an undo journal; when the closure returns an error the journal is replayed
 // backwards and the store is exactly as before. Records are copied on the way in and out, so a
 // caller never shares memory with the store. Clone copies a store's committed data into an
-// independent store (test fixtures build an organization once and clone it per test).
+// independent store (test fixtures build an organization once and clone it per test): a new
+// field of data needs a line in clone.go, and TestCloneCopiesEveryField names any it lacks.
 package memory
