@@ -42,9 +42,13 @@ func benchBackends() []benchBackend {
 
 // benchService starts a Service with an organization on store, with a quiet logger and no rate
 // limits.
-func benchService(b *testing.B, store storage.Storage) *chat.Service {
+func benchService(b *testing.B, store storage.Storage, opts ...func(*chat.Options)) *chat.Service {
 	b.Helper()
-	svc, err := chat.New(chat.Options{Store: store, HeartbeatWait: time.Hour, Logger: quietLogger()})
+	o := chat.Options{Store: store, HeartbeatWait: time.Hour, Logger: quietLogger()}
+	for _, f := range opts {
+		f(&o)
+	}
+	svc, err := chat.New(o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,10 +62,10 @@ func benchService(b *testing.B, store storage.Storage) *chat.Service {
 }
 
 // benchOrg builds a Service with spec's organization on a fresh store of backend.
-func benchOrg(b *testing.B, be benchBackend, spec benchorg.Spec) (*chat.Service, storage.Storage, *benchorg.Org) {
+func benchOrg(b *testing.B, be benchBackend, spec benchorg.Spec, opts ...func(*chat.Options)) (*chat.Service, storage.Storage, *benchorg.Org) {
 	b.Helper()
 	store := be.open(b)
-	svc := benchService(b, store)
+	svc := benchService(b, store, opts...)
 	org, err := benchorg.Build(context.Background(), svc, store, spec)
 	if err != nil {
 		b.Fatal(err)

@@ -85,6 +85,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*RealmBotsState
 	*OrganizationState
 }
 

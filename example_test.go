@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage/memory"
@@ -160,4 +161,34 @@ func ExampleService_AddAlertWords() {
 	// Output:
 	// [ENGINE Bernoulli]
 	// BAD_REQUEST: alert_words[0] is too long (limit: 100 characters)
+}
+
+// Schedule a direct message for later, then let the scheduler send it when the (injected)
+// clock reaches its time. A server calls StartScheduler instead of delivering by hand.
+func ExampleService_DeliverScheduledMessages() {
+	ctx := context.Background()
+	store := memory.New()
+	defer store.Close()
+	now := time.Date(2030, 1, 1, 9, 0, 0, 0, time.UTC)
+	svc, _ := chat.New(chat.Options{Store: store, Now: func() time.Time { return now }})
+	defer svc.Close()
+	_, _ = svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Example", URL: "https://chat.example.com"})
+	ada, _ := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "ada@example.com", FullName: "Ada Lovelace"})
+	charles, _ := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "charles@example.com", FullName: "Charles Babbage"})
+
+	_, err := svc.CreateScheduledMessage(ctx, chat.Actor{UserID: ada.UserID}, chat.CreateScheduledMessageParams{
+		Type: "direct", To: chat.ScheduledTo{UserIDs: []users.ID{charles.UserID}}, Content: "Good morning!",
+		ScheduledDeliveryTimestamp: now.Add(time.Hour).Unix(),
+	})
+	if err != nil {
+		panic(err)
+	}
+	res, _ := svc.DeliverScheduledMessages(ctx, chat.DeliverScheduledMessagesParams{})
+	fmt.Println("at 9:00 delivered", res.Delivered)
+	now = now.Add(time.Hour)
+	res, _ = svc.DeliverScheduledMessages(ctx, chat.DeliverScheduledMessagesParams{})
+	fmt.Println("at 10:00 delivered", res.Delivered)
+	// Output:
+	// at 9:00 delivered 0
+	// at 10:00 delivered 1
 }

@@ -19,7 +19,7 @@ const ScheduledMessageLateCutoff = 10 * time.Minute
 // Defaults of the scheduler.
 const (
 	defaultSchedulerInterval  = time.Second
-	defaultSchedulerBatchSize = 100
+	defaultSchedulerBatchSize = 500
 )
 
 // DeliverScheduledMessagesParams are the parameters of DeliverScheduledMessages (none).
@@ -63,7 +63,10 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 		res     DeliverScheduledMessagesResult
 		claimed int
 	)
-	err := s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+	claim := func(ctx context.Context, fn func(storage.Tx) error) error {
+		return storage.ClaimUpdate(ctx, s.store, fn)
+	}
+	err := s.mutateWith(ctx, claim, Actor{}, noActor, func(o *writeOp) error {
 		tx, ev, now := o.tx, o.ev, o.now
 		res, claimed = DeliverScheduledMessagesResult{}, 0
 		due, err := tx.ScheduledMessages().ClaimDue(now.Unix(), size)

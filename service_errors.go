@@ -40,6 +40,7 @@ const (
 	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
 	CodeReactionAlreadyExists         Code = "REACTION_ALREADY_EXISTS"
 	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
+	CodePushServiceNotConfigured      Code = "PUSH_SERVICE_NOT_CONFIGURED"
 	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
 	CodeInternal Code = ""
 )

@@ -64,7 +64,12 @@ func (s *Service) read(ctx context.Context, actor Actor, g gate, body func(o *re
 // (each run starts afresh): body does nothing but reads, writes and collecting events; any
 // other side effect goes into o.ev.afterCommit or after mutate returns.
 func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *writeOp) error) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+	return s.mutateWith(ctx, s.store.Update, actor, g, body)
+}
+
+// mutateWith is mutate with the store's transaction method run (see updateWith).
+func (s *Service) mutateWith(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, actor Actor, g gate, body func(o *writeOp) error) error {
+	return s.updateWith(ctx, run, func(tx storage.Tx, ev *events) error {
 		r := storage.ReadsOf(tx)
 		o := &writeOp{readOp: readOp{tx: r, now: s.now()}, tx: tx, ev: ev}
 		me, err := g(r, actor)

@@ -438,7 +438,8 @@ type ConfirmEmailChangeResult struct {
 func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangeParams) (ConfirmEmailChangeResult, error) {
 	var res ConfirmEmailChangeResult
 	now := s.now()
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err := s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		invalid := badRequest("The confirmation link has expired or been deactivated.")
 		change, err := tx.UserSettings().GetEmailChange(p.Key)
 		if errors.Is(err, storage.ErrNotFound) {

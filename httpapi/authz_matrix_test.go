@@ -121,6 +121,13 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "users/me/presence", params: map[string]string{"status": "active"}, want: authenticated().except("bot", 400)},
 		{method: "GET", path: "realm/presence", want: authenticated()},
 		{method: "GET", path: "realm/domains", want: authenticated()},
+		{method: "POST", path: "register_client_device", want: humansOnly()},
+		{method: "POST", path: "remove_client_device", setup: ownDevice, params: map[string]string{"device_id": "1"}, want: only("owner")},
+		{method: "POST", path: "mobile_push/register", params: pushRegistration, want: only()},
+		{method: "POST", path: "users/me/apns_device_token", params: map[string]string{"token": "abcdef"}, want: humansOnly()},
+		{method: "DELETE", path: "users/me/apns_device_token", setup: ownToken("apns_device_token"), params: map[string]string{"token": "abcdef"}, want: only("owner")},
+		{method: "POST", path: "users/me/android_gcm_reg_id", params: map[string]string{"token": "abcdef"}, want: humansOnly()},
+		{method: "DELETE", path: "users/me/android_gcm_reg_id", setup: ownToken("android_gcm_reg_id"), params: map[string]string{"token": "abcdef"}, want: only("owner")},
 		{method: "POST", path: "realm/domains", params: map[string]string{"domain": "acme.test", "allow_subdomains": "false"}, want: only("owner")},
 		{method: "PATCH", path: "realm/domains/example.org", setup: ownerDomain, params: map[string]string{"allow_subdomains": "true"}, want: only("owner")},
 		{method: "DELETE", path: "realm/domains/example.org", setup: ownerDomain, want: only("owner")},
@@ -229,6 +236,23 @@ func adminLinkifier(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "admin", "POST", "realm/filters", map[string]string{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://x.test/{id}"})
 }
 
+// pushRegistration are the parameters of POST /mobile_push/register.
+var pushRegistration = map[string]string{"token_kind": "fcm", "push_account_id": "1", "push_public_key": "k",
+	"bouncer_public_key": "b", "encrypted_push_registration": "e"}
+
+// humansOnly: every active human user; bots get Zulip's 400.
+func humansOnly() outcome { return authenticated().except("bot", 400) }
+
+func ownDevice(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "owner", "POST", "register_client_device", nil)
+}
+
+func ownToken(route string) func(t *testing.T, m *matrixOrg) {
+	return func(t *testing.T, m *matrixOrg) {
+		m.mustCall(t, "owner", "POST", "users/me/"+route, map[string]string{"token": "abcdef"})
+	}
+}
+
 func ownerDomain(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "owner", "POST", "realm/domains", map[string]string{"domain": "example.org", "allow_subdomains": "false"})
 }
@@ -295,7 +319,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	if err := svc.DeactivateUser(ctx, chat.Actor{UserID: m.ids["owner"]}, chat.DeactivateUserParams{UserID: m.ids["deactivated"]}); err != nil {
 		t.Fatal(err)
 	}
-	m.srv = httptest.NewServer(New(svc, Options{}))
+	m.srv = httptest.NewServer(RecordForOpenAPI(New(svc, Options{})))
 	t.Cleanup(func() { m.srv.Close(); svc.Close(); store.Close() })
 	return m
 }

@@ -60,7 +60,7 @@ func newServer(t *testing.T, opts ...func(*chat.Options)) *server {
 		}
 		s.keys[u.Email] = res.APIKey
 	}
-	s.Server = httptest.NewServer(httpapi.New(svc, httpapi.Options{MaxBodyBytes: 1 << 16}))
+	s.Server = httptest.NewServer(httpapi.RecordForOpenAPI(httpapi.New(svc, httpapi.Options{MaxBodyBytes: 1 << 16})))
 	t.Cleanup(func() { s.Close(); svc.Close(); store.Close() })
 	return s
 }

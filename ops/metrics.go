@@ -152,6 +152,14 @@ func (s *measuredStore) Update(ctx context.Context, fn func(storage.Tx) error) e
 	return err
 }
 
+// ClaimUpdate passes the store's storage.ClaimUpdater capability on, timed like Update.
+func (s *measuredStore) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) error {
+	start := time.Now()
+	err := storage.ClaimUpdate(ctx, s.Storage, fn)
+	s.m.transaction("update", start, err)
+	return err
+}
+
 // transaction records one transaction of kind that started at start and ended with err.
 func (m *Metrics) transaction(kind string, start time.Time, err error) {
 	m.txLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())

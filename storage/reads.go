@@ -28,3 +28,5 @@ func (r txReads) Presence() PresenceReader                  { return r.tx.Presen
 func (r txReads) ScheduledMessages() ScheduledMessageReader { return r.tx.ScheduledMessages() }
 func (r txReads) UserStatuses() UserStatusReader            { return r.tx.UserStatuses() }
 func (r txReads) MutedUsers() MutedUserReader               { return r.tx.MutedUsers() }
+func (r txReads) Devices() DeviceReader                     { return r.tx.Devices() }
+func (r txReads) BotConfigs() BotConfigReader               { return r.tx.BotConfigs() }

@@ -42,6 +42,8 @@ type ReadTx interface {
 	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
+	Devices() DeviceReader
+	BotConfigs() BotConfigReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -68,4 +70,6 @@ type Tx interface {
 	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
+	Devices() DeviceWriter
+	BotConfigs() BotConfigWriter
 }

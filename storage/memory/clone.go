@@ -91,6 +91,9 @@ func (d *data) clone() *data {
 
 	c.statuses = cloneMap(d.statuses, same)
 	c.mutes = cloneMap(d.mutes, same)
+	c.botConfigs = cloneMap(d.botConfigs, cloneBotConfig)
+	c.devices = cloneMap(d.devices, same)
+	c.deviceSeq = d.deviceSeq
 	return c
 }
 
@@ -100,6 +103,12 @@ func (m messageData) clone() messageData {
 	c.msgSeq = m.msgSeq
 	c.rows = cloneMap(m.rows, func(r map[users.ID]messages.Flags) map[users.ID]messages.Flags { return cloneMap(r, same) })
 	c.reactions = cloneMap(m.reactions, slices.Clone[[]messages.Reaction])
+	c.search = searchIndex{
+		docs: cloneMap(m.search.docs, func(d messages.SearchDoc) messages.SearchDoc {
+			return messages.SearchDoc{Topic: slices.Clone(d.Topic), Content: slices.Clone(d.Content)}
+		}),
+		postings: cloneMap(m.search.postings, cloneSet[messages.ID]),
+	}
 	return c
 }
 

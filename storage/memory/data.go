@@ -81,6 +81,10 @@ type data struct {
 	scheduledSeq messages.ScheduledID
 	statuses     map[users.ID]users.Status
 	mutes        map[muteKey]users.MutedUser
+
+	devices    map[int64]storage.Device // by id; nil until the first device
+	deviceSeq  int64
+	botConfigs map[users.ID]users.BotConfig
 }
 
 func newData() *data {
@@ -122,6 +126,8 @@ func newData() *data {
 
 		statuses: map[users.ID]users.Status{},
 		mutes:    map[muteKey]users.MutedUser{},
+
+		botConfigs: map[users.ID]users.BotConfig{},
 	}
 }
 

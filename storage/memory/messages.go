@@ -19,6 +19,7 @@ type messageData struct {
 	// reactions holds each message's reactions in the order they were added; a change
 	// replaces the slice (copy on write), so that the journal can restore the old one.
 	reactions map[messages.ID][]messages.Reaction
+	search    searchIndex
 }
 
 func newMessageData() messageData {
@@ -26,6 +27,7 @@ func newMessageData() messageData {
 		messages:  map[messages.ID]messages.Message{},
 		rows:      map[messages.ID]map[users.ID]messages.Flags{},
 		reactions: map[messages.ID][]messages.Reaction{},
+		search:    newSearchIndex(),
 	}
 }
 
@@ -80,9 +82,26 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 	if q.Limit <= 0 {
 		return []storage.MessageMatch{}, nil
 	}
-	ids := a.ascending(func(m messages.Message) bool {
-		return m.ID >= q.MinID && (q.MaxID == 0 || m.ID <= q.MaxID)
-	})
+	var searches, rest []messages.Term
+	var positive []messages.Search
+	for _, t := range q.Terms {
+		switch {
+		case t.Operator != messages.OpSearch:
+			rest = append(rest, t)
+		default:
+			searches = append(searches, t)
+			if !t.Negated {
+				positive = append(positive, t.Search)
+			}
+		}
+	}
+	inRange := func(id messages.ID) bool { return id >= q.MinID && (q.MaxID == 0 || id <= q.MaxID) }
+	ids, all := a.candidates(positive)
+	if all {
+		ids = a.ascending(func(m messages.Message) bool { return inRange(m.ID) })
+	} else {
+		ids = slices.DeleteFunc(ids, func(id messages.ID) bool { return !inRange(id) })
+	}
 	if q.Newest {
 		slices.Reverse(ids)
 	}
@@ -93,7 +112,8 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 		if !received && (m.IsDirect() || !slices.Contains(q.HistoryChannels, m.ChannelID)) {
 			continue
 		}
-		if !messages.Match(q.Terms, messages.Candidate{Message: m, Flags: flags, Received: received, Reacted: len(a.md().reactions[id]) > 0}) {
+		if !a.searchesMatch(id, searches) ||
+			!messages.Match(rest, messages.Candidate{Message: m, Flags: flags, Received: received, Reacted: len(a.md().reactions[id]) > 0}) {
 			continue
 		}
 		out = append(out, storage.MessageMatch{Message: m.Clone(), Flags: flags, Received: received})
@@ -273,6 +293,7 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 	m = m.Clone()
 	m.ID = nextID(a.j, &a.md().msgSeq)
 	setKey(a.j, a.md().messages, m.ID, m)
+	a.index(m.ID, messages.SearchDocOf(m))
 	byUser := map[users.ID]messages.Flags{}
 	for _, r := range rows {
 		byUser[r.UserID] = r.Flags
@@ -289,6 +310,8 @@ func (a messageTx) Update(m messages.Message) error {
 		return notFound("message", m.ID)
 	}
 	setKey(a.j, a.md().messages, m.ID, m.Clone())
+	a.unindex(m.ID)
+	a.index(m.ID, messages.SearchDocOf(m))
 	return nil
 }
 
@@ -299,6 +322,7 @@ func (a messageTx) Delete(ids []messages.ID) error {
 	for _, id := range ids {
 		deleteKey(a.j, a.md().messages, id)
 		deleteKey(a.j, a.md().rows, id)
+		a.unindex(id)
 		if _, ok := a.md().reactions[id]; ok {
 			deleteKey(a.j, a.md().reactions, id)
 		}
@@ -405,6 +429,7 @@ func (a messageTx) Move(ids []messages.ID, c channels.ID, topic string, entry me
 	if err := a.t.live(); err != nil {
 		return err
 	}
+	stems := messages.SearchStems(topic)
 	for _, id := range ids {
 		m, ok := a.md().messages[id]
 		if !ok {
@@ -417,6 +442,9 @@ func (a messageTx) Move(ids []messages.ID, c channels.ID, topic string, entry me
 			m.LastMovedTimestamp = movedAt
 		}
 		setKey(a.j, a.md().messages, id, m)
+		d := a.md().search.docs[id]
+		a.unindex(id)
+		a.index(id, messages.SearchDoc{Topic: stems, Content: d.Content})
 	}
 	return nil
 }
@@ -492,4 +520,29 @@ func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
 	}
 	deleteKey(a.j, a.t.d.userTopics, userTopicKey{u, c, topics.Key(topic)})
 	return nil
+}
+
+func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	changed := []messages.ID{}
+	ids := a.ascending(func(m messages.Message) bool {
+		return (q.Before == 0 || m.ID < q.Before) && (q.ChannelID == 0 || m.ChannelID == q.ChannelID && (q.Topic == nil || topics.Same(m.Topic, *q.Topic)))
+	})
+	slices.Reverse(ids)
+	for _, id := range ids {
+		byUser := a.md().rows[id]
+		f, ok := byUser[q.User]
+		if !ok || f&messages.FlagRead != 0 {
+			continue
+		}
+		setKey(a.j, byUser, q.User, f|messages.FlagRead)
+		changed = append(changed, id)
+		if q.Limit > 0 && len(changed) == q.Limit {
+			break
+		}
+	}
+	slices.Sort(changed)
+	return changed, nil
 }

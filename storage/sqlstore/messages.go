@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
@@ -97,52 +98,43 @@ func (a messageTx) GetMany(list []messages.ID) ([]messages.Message, error) {
 }
 
 // Query walks the candidate messages in id order with one cursor (the user's rows joined on,
-// non-negated channel/topic/sender/id terms pushed into SQL), applies messages.Match to each and
-// stops at Limit.
+// non-negated channel/topic/sender/id terms and every search pushed into SQL), applies
+// messages.Match with the other terms to each and stops at Limit. With a search on SQLite the
+// FTS5 index drives the walk (it yields its matches in id order); when SQL decides every term
+// the database is given the limit too.
 func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
 	out := []storage.MessageMatch{}
-	if q.Limit <= 0 {
+	plan := planSearch(q.Terms)
+	if q.Limit <= 0 || plan.none {
 		return out, nil
 	}
-	where := "m.id >= ? AND (um.user_id IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + ")))"
-	args := []any{q.User, q.MinID, ids(a.t.d, q.HistoryChannels)}
-	if q.MaxID != 0 {
-		where += " AND m.id <= ?"
-		args = append(args, q.MaxID)
+	id := "m.id"
+	from := "messages m"
+	args := []any{}
+	if len(plan.positive) > 0 && !a.t.d.postgres {
+		id, from = "s.rowid", "message_search s CROSS JOIN messages m ON m.id = s.rowid"
 	}
-	for _, term := range q.Terms {
-		if term.Negated {
-			continue
-		}
-		switch term.Operator {
-		case messages.OpChannel:
-			where += " AND m.channel_id = ?"
-			args = append(args, term.Channel)
-		case messages.OpTopic:
-			where += " AND m.channel_id <> 0 AND m.topic_key = ?"
-			args = append(args, topics.Key(term.Text))
-		case messages.OpSender:
-			where += " AND m.sender_id = ?"
-			args = append(args, term.User)
-		case messages.OpID:
-			where += " AND m.id = ?"
-			args = append(args, term.Message)
-		}
-	}
+	where, exact := a.pushedTerms(id, q, plan, &args)
 	order := "ASC"
 	if q.Newest {
 		order = "DESC"
 	}
 	reacted := "false"
-	if messages.NeedsReactions(q.Terms) {
+	if messages.NeedsReactions(plan.rest) {
 		reacted = "EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)"
 	}
-	rows, err := a.t.query(`SELECT `+messageColumns+`, um.flags, um.user_id IS NOT NULL, `+reacted+`
-		FROM messages m LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
-		WHERE `+where+` ORDER BY m.id `+order, args...)
+	query := `SELECT ` + messageColumns + `, um.flags, um.user_id IS NOT NULL, ` + reacted + `
+		FROM ` + from + ` LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
+		WHERE ` + where + ` ORDER BY ` + id + ` ` + order
+	args = append([]any{q.User}, args...)
+	if exact {
+		query += " LIMIT ?"
+		args = append(args, q.Limit)
+	}
+	rows, err := a.t.query(query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +147,7 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 			return nil, a.t.check(err)
 		}
 		f := messages.Flags(flags.Int64)
-		if !messages.Match(q.Terms, messages.Candidate{Message: m, Flags: f, Received: received, Reacted: reacted}) {
+		if !messages.Match(plan.rest, messages.Candidate{Message: m, Flags: f, Received: received, Reacted: reacted}) {
 			continue
 		}
 		out = append(out, storage.MessageMatch{Message: m, Flags: f, Received: received})
@@ -170,6 +162,55 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 		slices.Reverse(out)
 	}
 	return out, nil
+}
+
+// pushedTerms is the WHERE clause of a query (id names the column the walk is ordered by),
+// with its parameters appended to args: the bounds, the user's access, the searches and the
+// non-negated channel, topic, sender and id terms. exact reports that these decide every term
+// (nothing is left for messages.Match but terms it re-checks identically).
+func (a messageTx) pushedTerms(id string, q storage.MessageQuery, plan searchPlan, args *[]any) (string, bool) {
+	where := id + " >= ? AND (um.user_id IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + ")))"
+	*args = append(*args, q.MinID, ids(a.t.d, q.HistoryChannels))
+	if q.MaxID != 0 {
+		where += " AND " + id + " <= ?"
+		*args = append(*args, q.MaxID)
+	}
+	if len(plan.positive) > 0 {
+		if a.t.d.postgres {
+			where += " AND " + a.searchMatch(merged(plan.positive), args)
+		} else {
+			where += " AND s.message_search MATCH ?"
+			*args = append(*args, ftsQuery(merged(plan.positive)))
+		}
+	}
+	for _, s := range plan.negative {
+		where += " AND NOT " + a.searchMatch(s, args)
+	}
+	exact := true
+	for _, term := range plan.rest {
+		if term.Negated {
+			exact = false
+			continue
+		}
+		switch term.Operator {
+		case messages.OpChannel:
+			where += " AND m.channel_id = ? AND m.channel_id <> 0"
+			*args = append(*args, term.Channel)
+		case messages.OpTopic:
+			where += " AND m.channel_id <> 0 AND m.topic_key = ?"
+			*args = append(*args, topics.Key(term.Text))
+			exact = false // messages.Match compares topics by case folding, not lower case
+		case messages.OpSender:
+			where += " AND m.sender_id = ?"
+			*args = append(*args, term.User)
+		case messages.OpID:
+			where += " AND m.id = ?"
+			*args = append(*args, term.Message)
+		default:
+			exact = false
+		}
+	}
+	return where, exact
 }
 
 func (a messageTx) Rows(list []messages.ID) ([]messages.UserMessage, error) {
@@ -300,14 +341,24 @@ func (a messageTx) Bounds(list []channels.ID) ([]storage.ChannelActivity, error)
 		FROM (`+a.t.d.idSet+`) AS list WHERE list.id <> 0 ORDER BY list.id`, ids(a.t.d, list))
 }
 
+// Create writes the message with its search index entry (PostgreSQL: in the same row).
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
 	var id messages.ID
+	doc := messages.SearchDocOf(m)
+	cols, marks := "", ""
+	args := []any{m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
+		m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, historyText(m.EditHistory)}
+	if a.t.d.postgres {
+		cols, marks = ", search_topic, search_content", ", CAST(? AS tsvector), CAST(? AS tsvector)"
+		args = append(args, tsvectorText(doc.Topic, 1), tsvectorText(doc.Content, 2))
+	}
 	if err := a.t.get(`INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
-		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		[]any{m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
-			m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, historyText(m.EditHistory)}, &id); err != nil {
+		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history`+cols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+marks+`) RETURNING id`, args, &id); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
+	}
+	if err := a.putSearch(id, doc); err != nil {
+		return 0, err
 	}
 	if err := a.putDirect(id, m); err != nil {
 		return 0, err
@@ -330,16 +381,26 @@ func (a messageTx) putDirect(id messages.ID, m messages.Message) error {
 	return err
 }
 
+// Update rewrites the message and its search index entry.
 func (a messageTx) Update(m messages.Message) error {
+	doc := messages.SearchDocOf(m)
+	set := ""
+	args := []any{m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
+		m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, historyText(m.EditHistory)}
+	if a.t.d.postgres {
+		set = ", search_topic = CAST(? AS tsvector), search_content = CAST(? AS tsvector)"
+		args = append(args, tsvectorText(doc.Topic, 1), tsvectorText(doc.Content, 2))
+	}
 	res, err := a.t.exec(`UPDATE messages SET sender_id = ?, channel_id = ?, topic = ?, topic_key = ?,
 		recipients = ?, content = ?, rendered = ?, timestamp = ?, client = ?, last_edit_timestamp = ?,
-		last_moved_timestamp = ?, edit_history = ? WHERE id = ?`,
-		m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
-		m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, historyText(m.EditHistory), m.ID)
+		last_moved_timestamp = ?, edit_history = ?`+set+` WHERE id = ?`, append(args, m.ID)...)
 	if err != nil {
 		return err
 	}
 	if err := mustAffect(res, "message", m.ID); err != nil {
+		return err
+	}
+	if err := a.replaceSearch(m.ID, doc); err != nil {
 		return err
 	}
 	if _, err := a.t.exec("DELETE FROM direct_recipients WHERE message_id = ?", m.ID); err != nil {
@@ -348,12 +409,16 @@ func (a messageTx) Update(m messages.Message) error {
 	return a.putDirect(m.ID, m)
 }
 
-// Delete removes the messages in one statement; their rows and recipients go by cascade.
+// Delete removes the messages in one statement; their rows and recipients go by cascade,
+// their search index entries with them (PostgreSQL) or in a second statement (SQLite).
 func (a messageTx) Delete(list []messages.ID) error {
 	if len(list) == 0 {
 		return a.t.live()
 	}
-	_, err := a.t.exec("DELETE FROM messages WHERE id IN ("+a.t.d.idSet+")", ids(a.t.d, list))
+	if _, err := a.t.exec("DELETE FROM messages WHERE id IN ("+a.t.d.idSet+")", ids(a.t.d, list)); err != nil || a.t.d.postgres {
+		return err
+	}
+	_, err := a.t.exec("DELETE FROM message_search WHERE rowid IN ("+a.t.d.idSet+")", ids(a.t.d, list))
 	return err
 }
 
@@ -473,10 +538,53 @@ func (a messageTx) Move(list []messages.ID, c channels.ID, topic string, entry m
 	if err != nil {
 		return fmt.Errorf("move messages: %w", err)
 	}
+	stems := messages.SearchStems(topic)
+	set, args := "", []any{c, topic, topics.Key(topic), movedAt, movedAt, string(b)}
+	if a.t.d.postgres {
+		set = ", search_topic = CAST(? AS tsvector)"
+		args = append(args, tsvectorText(stems, 1))
+	}
 	_, err = a.t.exec(`UPDATE messages SET channel_id = ?, topic = ?, topic_key = ?,
 		last_moved_timestamp = CASE WHEN ? = 0 THEN last_moved_timestamp ELSE ? END,
-		edit_history = `+a.t.d.appendEditHistory+`
-		WHERE id IN (`+a.t.d.idSet+`)`,
-		c, topic, topics.Key(topic), movedAt, movedAt, string(b), ids(a.t.d, list))
+		edit_history = `+a.t.d.appendEditHistory+set+`
+		WHERE id IN (`+a.t.d.idSet+`)`, append(args, ids(a.t.d, list))...)
+	if err != nil || a.t.d.postgres {
+		return err
+	}
+	_, err = a.t.exec("UPDATE message_search SET topic = ? WHERE rowid IN ("+a.t.d.idSet+")", ftsText(stems), ids(a.t.d, list))
 	return err
+}
+
+func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
+	where := "um.user_id = ? AND (um.flags & ?) = 0"
+	args := []any{q.User, int64(messages.FlagRead)}
+	if q.Before != 0 {
+		where += " AND um.message_id < ?"
+		args = append(args, q.Before)
+	}
+	from := "user_messages um"
+	if q.ChannelID != 0 {
+		from += " JOIN messages m ON m.id = um.message_id"
+		where += " AND m.channel_id = ?"
+		args = append(args, q.ChannelID)
+		if q.Topic != nil {
+			where += " AND m.topic_key = ?"
+			args = append(args, topics.Key(*q.Topic))
+		}
+	}
+	limit := ""
+	if q.Limit > 0 {
+		limit = " LIMIT " + strconv.Itoa(q.Limit)
+	}
+	found, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
+		var id messages.ID
+		return id, row.Scan(&id)
+	}, `UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (
+		SELECT um.message_id FROM `+from+` WHERE `+where+` ORDER BY um.message_id DESC`+limit+`) RETURNING message_id`,
+		append([]any{int64(messages.FlagRead), q.User}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(found)
+	return append([]messages.ID{}, found...), nil
 }

@@ -20,20 +20,32 @@ var migrationFiles embed.FS
 // not know: it was written by a newer version and must not be used by this one.
 var ErrSchemaTooNew = errors.New("sqlstore: database schema is newer than this binary")
 
-// migration is one numbered schema change.
+// migration is one numbered schema change: its SQL, then, for a few, Go code that fills
+// what SQL cannot compute (goMigrations).
 type migration struct {
 	version int64
 	name    string
 	sql     string
+	run     func(t *txn) error
 }
 
-// migrations returns the embedded migrations in ascending order. Files are named
-// NNNN_what.sql; two files with one number are an error.
-func migrations() ([]migration, error) {
-	return parseMigrations(migrationFiles, "migrations")
+// goMigrations are the steps run after the SQL of their migration, in its transaction.
+var goMigrations = map[int64]func(t *txn) error{
+	50: indexExistingMessages,
 }
 
-func parseMigrations(fsys fs.FS, dir string) ([]migration, error) {
+// migrations returns the embedded migrations of dialect d in ascending order. Files are
+// named NNNN_what.sql, or NNNN_what.sqlite.sql and NNNN_what.postgres.sql for a change
+// written once per dialect; two files with one number for one dialect are an error.
+func migrations(d *dialect) ([]migration, error) {
+	all, err := parseMigrations(migrationFiles, "migrations", d.name)
+	for i := range all {
+		all[i].run = goMigrations[all[i].version]
+	}
+	return all, err
+}
+
+func parseMigrations(fsys fs.FS, dir, dialectName string) ([]migration, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
@@ -45,6 +57,11 @@ func parseMigrations(fsys fs.FS, dir string) ([]migration, error) {
 		v, err := strconv.ParseInt(num, 10, 64)
 		if !ok || err != nil || v <= 0 || !strings.HasSuffix(name, ".sql") {
 			return nil, fmt.Errorf("sqlstore: migration file %q is not named NNNN_what.sql", name)
+		}
+		if only := path.Ext(strings.TrimSuffix(name, ".sql")); only == ".sqlite" || only == ".postgres" {
+			if only[1:] != dialectName {
+				continue
+			}
 		}
 		body, err := fs.ReadFile(fsys, path.Join(dir, name))
 		if err != nil {
@@ -65,7 +82,7 @@ func parseMigrations(fsys fs.FS, dir string) ([]migration, error) {
 // advisory lock (per schema) makes concurrent starters wait for each other; on SQLite the
 // write transaction (BEGIN IMMEDIATE) does.
 func (s *Store) migrate(ctx context.Context) error {
-	all, err := migrations()
+	all, err := migrations(s.d)
 	if err != nil {
 		return err
 	}
@@ -122,6 +139,11 @@ func (s *Store) migrateTo(ctx context.Context, all []migration) error {
 		}
 		if _, err := t.exec(s.d.ddl.Replace(m.sql)); err != nil {
 			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+		if m.run != nil {
+			if err := m.run(t); err != nil {
+				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
 		}
 		if _, err := t.exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
 			m.version, m.name, time.Now().Unix()); err != nil {

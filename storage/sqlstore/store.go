@@ -32,7 +32,10 @@ type Store struct {
 func (s *Store) Retries() uint64 { return s.retries.Load() }
 
 // Compile-time conformance.
-var _ storage.Storage = (*Store)(nil)
+var (
+	_ storage.Storage      = (*Store)(nil)
+	_ storage.ClaimUpdater = (*Store)(nil)
+)
 
 // maxAttempts bounds how often a closure is run when its transaction keeps losing races.
 const maxAttempts = 12
@@ -54,6 +57,16 @@ func (s *Store) Update(ctx context.Context, fn func(storage.Tx) error) error {
 	opts := &sql.TxOptions{}
 	if s.d.postgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelSerializable}
+	}
+	return s.run(ctx, s.write, opts, func(t *txn) error { return fn(&tx{readTx{t: t}}) })
+}
+
+// ClaimUpdate is Update at READ COMMITTED on PostgreSQL (storage.ClaimUpdater): transactions
+// that claim rows with FOR UPDATE SKIP LOCKED then work side by side. On SQLite it is Update.
+func (s *Store) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) error {
+	opts := &sql.TxOptions{}
+	if s.d.postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}
 	}
 	return s.run(ctx, s.write, opts, func(t *txn) error { return fn(&tx{readTx{t: t}}) })
 }

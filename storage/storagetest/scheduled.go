@@ -148,7 +148,7 @@ func testScheduledMessages(t *testing.T, open Opener) {
 		wantEqual(t, "ClaimDue(4, 10)", []messages.ScheduledID(nil), claim(4, 10))
 	})
 
-	t.Run("Concurrent claims deliver each due message exactly once", func(t *testing.T) {
+	t.Run("Concurrent claims (ClaimUpdate) deliver each due message exactly once", func(t *testing.T) {
 		s := open(t)
 		const total = 60
 		mustUpdate(t, s, func(tx storage.Tx) error {
@@ -166,7 +166,7 @@ func testScheduledMessages(t *testing.T, open Opener) {
 			wg.Go(func() {
 				for {
 					var claimed []messages.ScheduledID
-					err := s.Update(context.Background(), func(tx storage.Tx) error {
+					err := storage.ClaimUpdate(context.Background(), s, func(tx storage.Tx) error {
 						claimed = nil
 						list, err := tx.ScheduledMessages().ClaimDue(10, 7)
 						if err != nil {
