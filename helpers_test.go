@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	blobmemory "github.com/teamchat/chat/blobs/memory"
+
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
@@ -55,6 +57,7 @@ func newFixtureOn(t *testing.T, store storage.Storage, opts ...func(*chat.Option
 		PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
 		JWTKey:          []byte("test-secret-key"),
 		Dev:             true,
+		Blobs:           blobmemory.New(),
 	}
 	emailKeys := &sync.Map{}
 	o.EmailChangeRequested = func(u users.ID, _, key string) { emailKeys.Store(u, key) }

@@ -40,6 +40,10 @@ type world struct {
 	users    userCache
 	subs     subscriberCache
 	activity activityCache
+
+	// mutedBy memoizes who muted each sender of this transaction's messages (nil before the
+	// first; deliverMessage), for transactions that send many (the scheduler).
+	mutedBy map[users.ID][]users.ID
 }
 
 // fail records err (when not nil) as the world's sticky error, unless one is recorded already,

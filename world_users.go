@@ -138,3 +138,19 @@ func (w *world) userByEmail(email string) (users.User, bool) {
 	c.known[u.ID] = u
 	return u, true
 }
+
+// mutersOf returns the users who muted sender, read once per transaction.
+func (w *world) mutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID, error) {
+	if list, ok := w.mutedBy[sender]; ok {
+		return list, nil
+	}
+	list, err := r.MutedBy(sender)
+	if err != nil {
+		return nil, err
+	}
+	if w.mutedBy == nil {
+		w.mutedBy = map[users.ID][]users.ID{}
+	}
+	w.mutedBy[sender] = list
+	return list, nil
+}

@@ -25,6 +25,7 @@ func (r txReads) UserSettings() UserSettingsReader          { return r.tx.UserSe
 func (r txReads) ProfileFields() ProfileFieldReader         { return r.tx.ProfileFields() }
 func (r txReads) AlertWords() AlertWordReader               { return r.tx.AlertWords() }
 func (r txReads) Presence() PresenceReader                  { return r.tx.Presence() }
+func (r txReads) Attachments() AttachmentReader             { return r.tx.Attachments() }
 func (r txReads) ScheduledMessages() ScheduledMessageReader { return r.tx.ScheduledMessages() }
 func (r txReads) UserStatuses() UserStatusReader            { return r.tx.UserStatuses() }
 func (r txReads) MutedUsers() MutedUserReader               { return r.tx.MutedUsers() }
