@@ -77,12 +77,11 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 	}
 	now := s.now()
 	var res CreateInviteLinkResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := s.inviter(tx, actor, func(w *world, me users.User) bool {
-			return w.m.Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID)
-		})
-		if err != nil {
-			return err
+	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		w := o.world()
+		if !w.membership().Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID) {
+			return badRequest(msgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
 		if err != nil {
@@ -95,7 +94,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		if _, err := tx.Invites().Create(inv); err != nil {
 			return err
 		}
-		res.InviteLink = inviteLink(w.realm, key)
+		res.InviteLink = inviteLink(w.org(), key)
 		return notifyInvitesChanged(tx, ev, me.ID)
 	})
 	if err != nil {
@@ -144,23 +143,6 @@ func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Durat
 	return inv, validity, nil
 }
 
-// inviter loads the member (not a guest, not a bot) inviting and the world, refusing one the
-// gate does not allow.
-func (s *Service) inviter(tx storage.Tx, actor Actor, gate func(*world, users.User) bool) (users.User, *world, error) {
-	me, err := memberActor(tx.Users(), actor)
-	if err != nil {
-		return me, nil, err
-	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return me, nil, err
-	}
-	if !gate(w, me) {
-		return me, nil, badRequest(msgInsufficientPerm)
-	}
-	return me, w, nil
-}
-
 // checkInvite applies the rules of an invitation's role, channels, groups and welcome message
 // for me, and returns it with me as the inviter.
 func (s *Service) checkInvite(tx storage.Tx, w *world, me users.User, base users.Invite, streams []channels.ID, groups []users.GroupID) (users.Invite, error) {
@@ -206,7 +188,7 @@ func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
 		return nil
 	}
 	noPermission := badRequest("You do not have permission to subscribe other users to channels.")
-	if me.Role == users.RoleGuest || !w.m.Allows(w.realm.CanAddSubscribersGroup, me.ID) {
+	if me.Role == users.RoleGuest || !w.membership().Allows(w.org().CanAddSubscribersGroup, me.ID) {
 		return noPermission
 	}
 	for _, id := range ids {
@@ -214,7 +196,7 @@ func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
 		if !ok || c.IsArchived || !w.metadata(c, me) {
 			return errInvalidChannelForInvite(id)
 		}
-		if !c.IsDefault && !channels.CanAddSubscribers(w.m, c, w.viewer(c.ID, me), w.realm.CanAddSubscribersGroup) {
+		if !c.IsDefault && !channels.CanAddSubscribers(w.membership(), c, w.viewer(c.ID, me), w.org().CanAddSubscribersGroup) {
 			return noPermission
 		}
 	}
@@ -232,8 +214,8 @@ func checkInviteGroups(tx storage.Tx, w *world, me users.User, ids []users.Group
 		if g.Deactivated {
 			return errInvalidGroup()
 		}
-		manage := w.m.Allows(w.realm.CanManageAllGroups, me.ID) || w.m.Allows(g.CanManageGroup, me.ID)
-		if !manage && !w.m.Allows(g.CanAddMembersGroup, me.ID) {
+		manage := w.membership().Allows(w.org().CanManageAllGroups, me.ID) || w.membership().Allows(g.CanManageGroup, me.ID)
+		if !manage && !w.membership().Allows(g.CanAddMembersGroup, me.ID) {
 			return badRequest(msgInsufficientPerm)
 		}
 	}
@@ -283,11 +265,8 @@ type GetInvitesResult struct {
 func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParams) (GetInvitesResult, error) {
 	res := GetInvitesResult{Invites: []InviteRecord{}}
 	now := s.now().Unix()
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, members, func(o *readOp) error {
+		tx, me := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -331,11 +310,8 @@ type RevokeInviteLinkResult struct{}
 
 // RevokeInviteLink revokes a reusable link: administrators any, others their own.
 func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInviteLinkParams) (RevokeInviteLinkResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		inv, err := tx.Invites().Get(p.InviteID)
 		if errors.Is(err, storage.ErrNotFound) || err == nil && !inv.IsMultiuse() {
 			return badRequest("No such invitation")
@@ -415,7 +391,8 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		return RedeemInviteLinkResult{}, err
 	}
 	now := s.now().Unix()
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		inv, err := inviteByKey(tx.Invites(), key)
 		switch {
 		case err != nil:
@@ -436,13 +413,13 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {
 			return err
 		}
-		if err := s.subscribeNewUser(tx, ev, u.ID, inviteChannels(inv)); err != nil {
+		if err := s.subscribeNewUser(o, u.ID, inviteChannels(inv)); err != nil {
 			return err
 		}
 		if inv.IsMultiuse() {
 			return nil
 		}
-		return s.emailInviteAccepted(tx, ev, inv, u)
+		return s.emailInviteAccepted(o, inv, u)
 	})
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
@@ -503,7 +480,8 @@ func defaultChannel(c channels.Channel) bool { return c.IsDefault }
 // from_user_creation): the users who may know get peer_add, and the new user, who has no
 // queue yet, gets no events (register gives them their subscriptions). The permission was
 // checked when the channels were chosen (an invitation's by its inviter).
-func (s *Service) subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want func(channels.Channel) bool) error {
+func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.Channel) bool) error {
+	tx, ev := o.tx, o.ev
 	chs, err := tx.Channels().List()
 	if err != nil {
 		return err
@@ -511,12 +489,9 @@ func (s *Service) subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want 
 	if !slices.ContainsFunc(chs, func(c channels.Channel) bool { return want(c) && !c.IsArchived }) {
 		return nil
 	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return err
-	}
+	w := o.world()
 	var chosen []channels.Channel
-	for _, c := range w.channels {
+	for _, c := range w.allChannels() {
 		if want(c) && !c.IsArchived {
 			chosen = append(chosen, c)
 		}

@@ -98,14 +98,14 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 		}
 	}
 	base.NotifyReferrerOnJoin = p.NotifyReferrerOnJoin == nil || *p.NotifyReferrerOnJoin
-	now := s.now()
 	var outbox []mail
 	var skipped [][3]any
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
 		outbox, skipped = nil, nil
-		me, w, err := s.inviter(tx, actor, w0CanInvite)
-		if err != nil {
-			return err
+		tx, ev, me, now := o.tx, o.ev, o.me, o.now
+		w := o.world()
+		if !w.membership().Allows(w.realm.CanInviteUsersGroup, me.ID) {
+			return badRequest(msgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
 		if err != nil {
@@ -162,11 +162,6 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 	return nil
 }
 
-// w0CanInvite is the gate of email invitations: the organization's can_invite_users_group.
-func w0CanInvite(w *world, me users.User) bool {
-	return w.m.Allows(w.realm.CanInviteUsersGroup, me.ID)
-}
-
 // invitationMail is the email of an invitation.
 func invitationMail(realm realms.Realm, inviter users.User, inv users.Invite) mail {
 	expiry := "The link never expires."
@@ -193,15 +188,10 @@ func (s *Service) sendMails(ctx context.Context, outbox []mail) {
 	}
 }
 
-// emailInvite loads the acting member and an email invitation they may manage (Zulip's
-// access_invite_by_id and check_if_user_can_manage_invitation): unknown ids, reusable links
-// and used or revoked invitations are "No such invitation"; others' invitations need an
-// administrator.
-func emailInvite(tx storage.Tx, actor Actor, id users.InviteID) (users.Invite, error) {
-	me, err := memberActor(tx.Users(), actor)
-	if err != nil {
-		return users.Invite{}, err
-	}
+// emailInvite loads an email invitation me may manage (Zulip's access_invite_by_id and
+// check_if_user_can_manage_invitation): unknown ids, reusable links and used or revoked
+// invitations are "No such invitation"; others' invitations need an administrator.
+func emailInvite(tx storage.Tx, me users.User, id users.InviteID) (users.Invite, error) {
 	inv, err := tx.Invites().Get(id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && (inv.IsMultiuse() || inv.Revoked || inv.Used) {
 		return inv, badRequest("No such invitation")
@@ -224,8 +214,9 @@ type EmailInviteParams struct {
 // RevokeEmailInvite revokes an email invitation: its link stops working. Administrators may
 // revoke any, others their own; administrators and the inviter get invites_changed.
 func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		inv, err := emailInvite(tx, actor, p.InviteID)
+	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
+		inv, err := emailInvite(tx, o.me, p.InviteID)
 		if err != nil {
 			return err
 		}
@@ -243,11 +234,11 @@ func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInv
 	if err != nil {
 		return internalError(err)
 	}
-	now := s.now().Unix()
 	var outbox []mail
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
 		outbox = nil
-		inv, err := emailInvite(tx, actor, p.InviteID)
+		tx, ev, now := o.tx, o.ev, o.now.Unix()
+		inv, err := emailInvite(tx, o.me, p.InviteID)
 		if err != nil {
 			return err
 		}
@@ -279,7 +270,8 @@ func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInv
 // emailInviteAccepted marks an email invitation used once its account exists, tells the
 // administrators and the inviter (invites_changed) and, when the inviter asked, has the
 // notification bot tell them.
-func (s *Service) emailInviteAccepted(tx storage.Tx, ev *events, inv users.Invite, u users.User) error {
+func (s *Service) emailInviteAccepted(o *writeOp, inv users.Invite, u users.User) error {
+	tx, ev := o.tx, o.ev
 	inv.Used = true
 	if err := tx.Invites().Update(inv); err != nil {
 		return err
@@ -296,9 +288,5 @@ func (s *Service) emailInviteAccepted(tx storage.Tx, ev *events, inv users.Invit
 	} else if err != nil {
 		return err
 	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return err
-	}
-	return s.postNotices(tx, ev, w, []botNotice{{to: referrer.ID, content: fmt.Sprintf("%s accepted your invitation to join Zulip!", silentMention(u))}})
+	return s.postNotices(tx, ev, o.world(), []botNotice{{to: referrer.ID, content: fmt.Sprintf("%s accepted your invitation to join Zulip!", silentMention(u))}})
 }

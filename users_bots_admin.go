@@ -216,16 +216,6 @@ func accessBot(r storage.UserReader, me users.User, id users.ID) (users.User, er
 	return b, nil
 }
 
-// actorBot loads the acting user and a bot they administer (see accessBot).
-func actorBot(r storage.UserReader, actor Actor, id users.ID) (users.User, users.User, error) {
-	me, err := actingUser(r, actor)
-	if err != nil {
-		return me, users.User{}, err
-	}
-	bot, err := accessBot(r, me, id)
-	return me, bot, err
-}
-
 // BotSummary is one bot of GET /bots.
 type BotSummary struct {
 	Username                    string   `json:"username"`
@@ -247,11 +237,8 @@ type GetBotsResult struct {
 // their own here; register's realm_bots has every bot for them).
 func (s *Service) GetBots(ctx context.Context, actor Actor) (GetBotsResult, error) {
 	res := GetBotsResult{Bots: []BotSummary{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me := o.tx, o.me
 		all, err := tx.Users().List()
 		if err != nil {
 			return err

@@ -74,8 +74,9 @@ func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams)
 		return UpdateBotResult{}, err
 	}
 	var res UpdateBotResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, bot, err := actorBot(tx.Users(), actor, p.BotID)
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
 		}
@@ -315,8 +316,9 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 	if err != nil {
 		return RegenerateAPIKeyResult{}, internalError(err)
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		_, bot, err := actorBot(tx.Users(), actor, p.BotID)
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
 		}
@@ -335,14 +337,15 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 // DeactivateBot deactivates a bot the actor administers (DELETE /bots/{bot_id}), as an
 // administrator's deactivation of a user does.
 func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, bot, err := actorBot(tx.Users(), actor, p.BotID)
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, me := o.tx, o.me
+		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
 		}
 		if !bot.IsActive {
 			return badRequest(msgUserDeactivated400)
 		}
-		return s.deactivateOne(tx, ev, me, bot, DeactivateUserActions{})
+		return s.deactivateOne(o, bot, DeactivateUserActions{})
 	})
 }

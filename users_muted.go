@@ -45,15 +45,10 @@ func mutedUserRecords(r storage.MutedUserReader, u users.ID) ([]MutedUserRecord,
 	return out, nil
 }
 
-// mutingParties loads the acting user and the user to mute or unmute: any user of the
-// organization, bots and deactivated users included.
-func mutingParties(r storage.UserReader, actor Actor, id users.ID) (users.User, users.User, error) {
-	me, err := actingUser(r, actor)
-	if err != nil {
-		return me, users.User{}, err
-	}
-	target, err := targetUser(r, id)
-	return me, target, err
+// mutingTarget loads the user to mute or unmute: any user of the organization, bots and
+// deactivated users included.
+func mutingTarget(r storage.UserReader, id users.ID) (users.User, error) {
+	return targetUser(r, id)
 }
 
 // MuteUser mutes a user for the actor: the actor's unread messages from that user are marked
@@ -64,8 +59,9 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 		return badRequest("Cannot mute self")
 	}
 	now := s.now()
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, target, err := mutingParties(tx.Users(), actor, p.MutedUserID)
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
 			return err
 		}
@@ -85,8 +81,9 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 // UnmuteUser unmutes a user for the actor, who gets a muted_users event. Messages marked read
 // by the mute stay read.
 func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, target, err := mutingParties(tx.Users(), actor, p.MutedUserID)
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
 			return err
 		}
