@@ -15,7 +15,7 @@ import (
 func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	t.Helper()
 	switch ev["type"] {
-	case "heartbeat", "restart", "invites_changed":
+	case "heartbeat", "restart", "invites_changed", "attachment":
 	case "reaction", "typing", "typing_edit_message":
 		// Reactions live in message records, which register does not hold; typing is no state.
 	case "realm_user":
@@ -64,6 +64,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		applyPresence(t, state, ev)
 	case "user_status":
 		applyUserStatus(state, ev)
+	case "realm_bot":
+		applyRealmBot(t, state, ev)
 	case "muted_users":
 		if _, ok := state["muted_users"]; ok {
 			state["muted_users"] = ev["muted_users"]
@@ -224,9 +226,6 @@ func applyPersonUpdate(state, person map[string]any, id, self float64) {
 				if _, ok := state[key]; ok {
 					state[key] = val
 				}
-			}
-			if _, ok := state["user_role"]; ok {
-				state["user_role"] = v
 			}
 		case "new_email":
 			if _, ok := state["email"]; ok {

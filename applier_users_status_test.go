@@ -1,6 +1,9 @@
 package chat_test
 
-import "fmt"
+import (
+	"fmt"
+	"testing"
+)
 
 // applyUserStatus applies a user_status event as Zulip's clients do: each field present
 // replaces the stored one, and an empty value (away false, "" text or emoji) removes it; a
@@ -61,5 +64,37 @@ func dropRemovedProfileData(state, ev map[string]any) {
 				}
 			}
 		}
+	}
+}
+
+// applyRealmBot keeps realm_bots: add appends (by user id), update merges the changed fields,
+// delete drops the bot.
+func applyRealmBot(t *testing.T, state, ev map[string]any) {
+	if _, ok := state["realm_bots"]; !ok {
+		return
+	}
+	bot := ev["bot"].(map[string]any)
+	id := num(bot["user_id"])
+	l := list(state, "realm_bots")
+	i := findByID(l, "user_id", id)
+	switch ev["op"] {
+	case "add":
+		if i >= 0 {
+			t.Fatalf("realm_bot add of a known bot: %v", ev)
+		}
+		state["realm_bots"] = insertByID(l, clone(bot), "user_id")
+	case "update":
+		if i < 0 {
+			t.Fatalf("realm_bot update of an unknown bot: %v", ev)
+		}
+		rec := clone(l[i].(map[string]any))
+		for k, v := range bot {
+			rec[k] = v
+		}
+		l[i] = rec
+	case "delete":
+		state["realm_bots"] = removeByID(l, "user_id", id)
+	default:
+		t.Fatalf("unknown realm_bot op in %v", ev)
 	}
 }

@@ -21,13 +21,19 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 	if err != nil {
 		return RegenerateAPIKeyResult{}, internalError(err)
 	}
-	err = s.update(ctx, func(tx storage.Tx, _ *events) error {
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
 		u, err := loadActor(tx.Users(), actor)
 		if err != nil {
 			return err
 		}
 		u.APIKey = key
-		return tx.Users().Update(u)
+		if err := tx.Users().Update(u); err != nil {
+			return err
+		}
+		if u.IsBot() {
+			return announceBotUpdate(tx.Users(), ev, u, map[string]any{"api_key": key})
+		}
+		return nil
 	})
 	if err != nil {
 		return RegenerateAPIKeyResult{}, err

@@ -59,11 +59,14 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
+	cases = append(cases, uploadsConsistencyCases()...)
 	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
+	cases = append(cases, devicesConsistencyCases()...)
 	cases = append(cases, peopleConsistencyCases()...)
 	cases = append(cases, profileAndFolderConsistencyCases()...)
 	cases = append(cases, selfDeactivationConsistencyCases()...)
+	cases = append(cases, botsConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }
@@ -201,19 +204,24 @@ func (f *fixture) isActive(t *testing.T, name string) bool {
 // register (reads, authentication, queue management, lifecycle), with the reason. Methods
 // named Get* are reads too.
 var notMutating = map[string]string{
-	"AuthenticateAPIKey":       "authentication",
-	"FetchAPIKey":              "authentication (rate-limit history only)",
-	"JWTFetchAPIKey":           "authentication",
-	"DevFetchAPIKey":           "authentication",
-	"DevListUsers":             "read",
-	"RegisterQueue":            "creates the queue the harness itself uses",
-	"DeleteQueue":              "queue management",
-	"CountAPIRequest":          "rate limiting",
-	"QueueStats":               "monitoring read",
-	"CreateOrganization":       "bootstraps an empty store; no client exists yet",
-	"Close":                    "lifecycle",
-	"StartScheduler":           "lifecycle (runs DeliverScheduledMessages in the background)",
-	"SetDraftsSynchronization": "test-only hook (export_test.go) standing in for PATCH /settings",
+	"AuthenticateAPIKey":           "authentication",
+	"FetchAPIKey":                  "authentication (rate-limit history only)",
+	"JWTFetchAPIKey":               "authentication",
+	"DevFetchAPIKey":               "authentication",
+	"DevListUsers":                 "read",
+	"RegisterQueue":                "creates the queue the harness itself uses",
+	"DeleteQueue":                  "queue management",
+	"CountAPIRequest":              "rate limiting",
+	"QueueStats":                   "monitoring read",
+	"CreateOrganization":           "bootstraps an empty store; no client exists yet",
+	"CreateZoomVideoCall":          "no provider is configured: it only refuses",
+	"CreateWebexVideoCall":         "no provider is configured: it only refuses",
+	"CreateBigBlueButtonVideoCall": "signs a link; stores nothing",
+	"Close":                        "lifecycle",
+	"MaxUploadBytes":               "configuration",
+	"SweepUploads":                 "removes only bytes that no row references; changes no state",
+	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
+	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
 }
 
 // TestConsistencyCoverage fails for every mutating Service method without a consistency case.

@@ -51,16 +51,21 @@
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
 //	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go);
 //	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
-//	          (realm_profile_fields.go)
+//	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
+//	          CreateBigBlueButtonVideoCall (realm_calls.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
-//	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go); UpdateSettings, ConfirmEmailChange
-//	          (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
+//	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);
+//	          GetBots and register's realm_bots (users_bots_admin.go); UpdateBot,
+//	          RegenerateBotAPIKey, DeactivateBot (users_bots_update.go); UpdateSettings,
+//	          ConfirmEmailChange (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
 //	          (users_alertwords.go); UpdatePresence, GetRealmPresence, GetUserPresence
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
 //	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
-//	          (users_muted.go); user records (users_record.go) and events (users_events.go)
+//	          (users_muted.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
+//	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken (users_devices.go);
+//	          user records (users_record.go) and events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
 //	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
 //	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go)
@@ -71,7 +76,8 @@
 //	          (channels_subscriptions_legacy.go); UpdateStream (channels_properties.go);
 //	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream
 //	          (channels_defaults.go); CreateChannelFolder, GetChannelFolders,
-//	          UpdateChannelFolder, PatchChannelFolders (channels_folders.go); records (channels_record.go), activity
+//	          UpdateChannelFolder, PatchChannelFolders (channels_folders.go);
+//	          GetStreamEmailAddress (channels_email.go); records (channels_record.go), activity
 //	          (channels_activity.go), notices of the notification bot (channels_notices.go)
 //	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
 //	          MuteTopic (topics_user.go)
@@ -80,13 +86,17 @@
 //	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
 //	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
 //	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
-//	          expiry of typing (messages_typing.go); who may read a message
+//	          expiry of typing (messages_typing.go); MarkAllAsRead, MarkStreamAsRead,
+//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,
 //	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
-//	uploads   files, images and avatars
+//	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking
+//	          a file (uploads_attachments.go); GetUploadedFile, GetFileTemporaryURL,
+//	          GetUploadedFileByToken (uploads_serve.go); thumbnails (uploads_images.go);
+//	          SweepUploads (uploads_sweep.go)
 //	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
 //	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
 //	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:

@@ -86,6 +86,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*RealmBotsState
 	*OrganizationState
 }
 

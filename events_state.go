@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -114,8 +113,6 @@ type RealmState struct {
 	SettingsSendDigestEmails              bool                        `json:"settings_send_digest_emails"`
 	ZulipPlanIsNotLimited                 bool                        `json:"zulip_plan_is_not_limited"`
 	UpgradeTextForWideOrganizationLogo    string                      `json:"upgrade_text_for_wide_organization_logo"`
-	MaxChannelFolderNameLength            int                         `json:"max_channel_folder_name_length"`
-	MaxChannelFolderDescriptionLength     int                         `json:"max_channel_folder_description_length"`
 
 	// Settings are the table-described settings (written among the response's keys).
 	Settings RealmSettingsState `json:"-"`
@@ -128,24 +125,23 @@ type RealmUserState struct {
 	RealmNonActiveUsers []UserRecord `json:"realm_non_active_users"`
 	CrossRealmBots      []UserRecord `json:"cross_realm_bots"`
 
-	AvatarSource              string     `json:"avatar_source"`
-	AvatarURL                 string     `json:"avatar_url"`
-	AvatarURLMedium           string     `json:"avatar_url_medium"`
-	CanCreatePrivateStreams   bool       `json:"can_create_private_streams"`
-	CanCreatePublicStreams    bool       `json:"can_create_public_streams"`
-	CanCreateStreams          bool       `json:"can_create_streams"`
-	CanCreateWebPublicStreams bool       `json:"can_create_web_public_streams"`
-	CanSubscribeOtherUsers    bool       `json:"can_subscribe_other_users"`
-	CanInviteOthersToRealm    bool       `json:"can_invite_others_to_realm"`
-	IsAdmin                   bool       `json:"is_admin"`
-	IsOwner                   bool       `json:"is_owner"`
-	IsModerator               bool       `json:"is_moderator"`
-	IsGuest                   bool       `json:"is_guest"`
-	UserRole                  users.Role `json:"user_role"`
-	UserID                    users.ID   `json:"user_id"`
-	Email                     string     `json:"email"`
-	DeliveryEmail             string     `json:"delivery_email"`
-	FullName                  string     `json:"full_name"`
+	AvatarSource              string   `json:"avatar_source"`
+	AvatarURL                 string   `json:"avatar_url"`
+	AvatarURLMedium           string   `json:"avatar_url_medium"`
+	CanCreatePrivateStreams   bool     `json:"can_create_private_streams"`
+	CanCreatePublicStreams    bool     `json:"can_create_public_streams"`
+	CanCreateStreams          bool     `json:"can_create_streams"`
+	CanCreateWebPublicStreams bool     `json:"can_create_web_public_streams"`
+	CanSubscribeOtherUsers    bool     `json:"can_subscribe_other_users"`
+	CanInviteOthersToRealm    bool     `json:"can_invite_others_to_realm"`
+	IsAdmin                   bool     `json:"is_admin"`
+	IsOwner                   bool     `json:"is_owner"`
+	IsModerator               bool     `json:"is_moderator"`
+	IsGuest                   bool     `json:"is_guest"`
+	UserID                    users.ID `json:"user_id"`
+	Email                     string   `json:"email"`
+	DeliveryEmail             string   `json:"delivery_email"`
+	FullName                  string   `json:"full_name"`
 }
 
 // longpollTimeoutSeconds is event_queue_longpoll_timeout_seconds: clients use it as their HTTP
@@ -323,8 +319,6 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerMinDeactivatedRealmDeletionDays: MinDeactivatedRealmDeletionDays,
 		ZulipPlanIsNotLimited:                 true,
 		UpgradeTextForWideOrganizationLogo:    upgradeText,
-		MaxChannelFolderNameLength:            channels.MaxFolderNameLength,
-		MaxChannelFolderDescriptionLength:     channels.MaxFolderDescriptionLength,
 		Settings:                              realmSettingsState(realm),
 	}
 }
@@ -379,7 +373,6 @@ func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravat
 	st.IsOwner = viewer.Role == users.RoleOwner
 	st.IsModerator = viewer.Role == users.RoleModerator
 	st.IsGuest = viewer.Role == users.RoleGuest
-	st.UserRole = viewer.Role
 	st.UserID = viewer.ID
 	st.Email = apiEmail(realm, viewer)
 	st.DeliveryEmail = viewer.Email

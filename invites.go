@@ -375,7 +375,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 			return ErrInviteLinkExpired
 		}
 		u.Role = inv.InvitedAs
-		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
 		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {

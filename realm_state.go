@@ -241,6 +241,15 @@ type OrganizationState struct {
 	RealmIncomingWebhookBots  *[]IncomingWebhookBot `json:"realm_incoming_webhook_bots,omitempty"`
 	HasZoomToken              *bool                 `json:"has_zoom_token,omitempty"`
 	GiphyAPIKey               *string               `json:"giphy_api_key,omitempty"`
+	// PushDevices lists the user's E2EE push registrations; without a push service
+	// (RegisterPushDevice refuses them) there are none.
+	PushDevices *map[string]PushDeviceRecord `json:"push_devices,omitempty"`
+}
+
+// PushDeviceRecord is an entry of push_devices.
+type PushDeviceRecord struct {
+	Status    string  `json:"status"`
+	ErrorCode *string `json:"error_code"`
 }
 
 // RealmBilling is register's realm_billing: this server bills nobody.
@@ -298,6 +307,9 @@ func organizationState(realm realms.Realm, viewer users.User, p RegisterQueuePar
 	if p.fetches("video_calls") && viewer.ID != 0 {
 		no := false
 		st.HasZoomToken, set = &no, true
+	}
+	if p.fetches("push_device") && viewer.ID != 0 {
+		st.PushDevices, set = &map[string]PushDeviceRecord{}, true
 	}
 	if p.fetches("giphy") {
 		key := ""

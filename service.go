@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,10 +10,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
 
@@ -95,9 +98,23 @@ type Options struct {
 	// InvitationLinkValidity is the lifetime of a reusable invitation link created without
 	// invite_expires_in_minutes (default 14400 minutes, Zulip's INVITATION_LINK_VALIDITY_MINUTES).
 	InvitationLinkValidity time.Duration
+	// Blobs stores uploaded files, their thumbnails and avatars (blobs/disk, blobs/s3,
+	// blobs/memory); nil refuses uploads.
+	Blobs blobs.Store
+	// MaxFileUploadSizeMiB bounds one uploaded file (default 25, register's
+	// max_file_upload_size_mib).
+	MaxFileUploadSizeMiB int
+	// UploadQuotaMiB bounds the organization's uploaded files together (register's
+	// realm_upload_quota_mib); 0 means no quota.
+	UploadQuotaMiB int
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+	// MarkReadBatchSize is how many messages MarkAllAsRead marks per transaction (default
+	// DefaultMarkReadBatchSize); MarkReadBudget how long it runs before answering
+	// complete=false (default DefaultMarkReadBudget, measured with Now).
+	MarkReadBatchSize int
+	MarkReadBudget    time.Duration
 	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
 	// read with Now) get their stop (default 1s).
 	TypingExpiryInterval time.Duration
@@ -154,6 +171,11 @@ type Service struct {
 
 	closeOnce sync.Once
 
+	// uploadKey caches the secret of temporary upload URLs.
+	uploadKey uploadKeyCache
+	// callKey signs the BigBlueButton call links this process gives out (realm_calls.go).
+	callKey []byte
+
 	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
 	// wait for it (scheduled_deliver.go).
 	schedOnce sync.Once
@@ -178,6 +200,9 @@ func New(opts Options) (*Service, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.MaxFileUploadSizeMiB <= 0 {
+		opts.MaxFileUploadSizeMiB = uploads.DefaultMaxFileUploadSizeMiB
 	}
 	if opts.HeartbeatWait <= 0 {
 		opts.HeartbeatWait = 50 * time.Second
@@ -220,6 +245,8 @@ func New(opts Options) (*Service, error) {
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus
+	s.callKey = make([]byte, 32)
+	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()

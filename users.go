@@ -47,7 +47,7 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 		return ProvisionUserResult{}, err
 	}
 	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
 		if u.IsBot() {
@@ -63,8 +63,9 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 
 // insertUser stores a new user built by newUser: it takes the organization's default email
 // visibility when none was given, checks the bot owner, joins the system groups of its role
-// and announces it with realm_user add.
-func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User) (users.ID, error) {
+// and announces it with realm_user add (and a bot, stored with its configuration cfg, with
+// realm_bot add to those who administer it).
+func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.BotConfig) (users.ID, error) {
 	realm, err := tx.Realm().Get()
 	if err != nil {
 		return 0, err
@@ -115,6 +116,15 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User) (users.ID,
 			return 0, err
 		}
 		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u.ID}}, recipients)
+	}
+	if u.IsBot() {
+		cfg.UserID = id
+		if err := tx.BotConfigs().Put(cfg); err != nil {
+			return 0, err
+		}
+		if err := announceBotAdd(tx, ev, u, nil); err != nil {
+			return 0, err
+		}
 	}
 	return id, nil
 }

@@ -103,15 +103,14 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "full_name": target.FullName}); err != nil {
 				return err
 			}
+			if target.IsBot() {
+				if err := announceBotUpdate(tx.Users(), ev, target, map[string]any{"full_name": target.FullName}); err != nil {
+					return err
+				}
+			}
 		}
 		if target.Role != old.Role {
-			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "role": target.Role}); err != nil {
-				return err
-			}
-			if err := moveRoleGroups(tx, ev, realm, target.ID, old.Role, target.Role); err != nil {
-				return err
-			}
-			if err := announceEmailVisibilityChange(tx.Users(), ev, old, target); err != nil {
+			if err := announceRoleChange(tx, ev, realm, old, target); err != nil {
 				return err
 			}
 		}
@@ -127,6 +126,21 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 		}
 		return nil
 	})
+}
+
+// announceRoleChange announces u's new role: realm_user update, the system groups' members,
+// the emails u now sees or no longer sees, and the bots u now administers or no longer does.
+func announceRoleChange(tx storage.Tx, ev *events, realm realms.Realm, old, u users.User) error {
+	if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "role": u.Role}); err != nil {
+		return err
+	}
+	if err := moveRoleGroups(tx, ev, realm, u.ID, old.Role, u.Role); err != nil {
+		return err
+	}
+	if err := announceEmailVisibilityChange(tx.Users(), ev, old, u); err != nil {
+		return err
+	}
+	return announceAdminBots(tx, ev, old, u)
 }
 
 // checkRoleChange applies the role rules of PATCH /users/{user_id}.
@@ -318,12 +332,22 @@ func (s *Service) deactivateOne(tx storage.Tx, ev *events, me, u users.User, a D
 		if err := announceAvatar(tx.Users(), ev, u); err != nil {
 			return err
 		}
+		if u.IsBot() {
+			if err := announceBotUpdate(tx.Users(), ev, u, map[string]any{"full_name": u.FullName, "avatar_url": avatarURL(u)}); err != nil {
+				return err
+			}
+		}
 	}
 	ids, err := activeUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}
 	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "is_active": false}}, ids)
+	if u.IsBot() {
+		if err := announceBotUpdate(tx.Users(), ev, u, map[string]any{"is_active": false}); err != nil {
+			return err
+		}
+	}
 	s.endQueuesOf(ev, u.ID)
 	return nil
 }
@@ -401,6 +425,11 @@ func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateU
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_active": true}); err != nil {
 			return err
 		}
+		if target.IsBot() {
+			if err := announceBotUpdate(tx.Users(), ev, target, map[string]any{"is_active": true}); err != nil {
+				return err
+			}
+		}
 		return announceRestoredMemberships(tx.Users(), tx.Groups(), ev, target.ID)
 	})
 }
@@ -458,7 +487,7 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 		if !me.Role.IsAdmin() || !me.CanCreateUsers {
 			return errMustBeAdmin()
 		}
-		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
 		return s.subscribeNewUser(tx, ev, u.ID, defaultChannel)

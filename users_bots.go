@@ -15,6 +15,14 @@ type CreateBotParams struct {
 	ShortName string
 	// BotType defaults to a generic bot.
 	BotType users.BotType
+	// PayloadURL and Interface (default generic) are an outgoing webhook bot's service
+	// (payload_url, interface_type).
+	PayloadURL string
+	Interface  int
+	// Default channels by name ("" or nil: none) and default_all_public_streams.
+	DefaultSendingStream        *string
+	DefaultEventsRegisterStream *string
+	DefaultAllPublicStreams     *bool
 }
 
 // CreateBotResult describes the new bot.
@@ -28,13 +36,34 @@ type CreateBotResult struct {
 }
 
 // CreateBot creates a bot owned by the actor (a member or above; not guests, not bots) with
-// its own API key. Everyone gets realm_user add.
+// its own API key. Everyone gets realm_user add, and those who administer the bot realm_bot
+// add. Outgoing webhook bots need a payload URL; embedded bots are not enabled on this server.
 func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams) (CreateBotResult, error) {
 	if p.BotType == 0 {
 		p.BotType = users.BotGeneric
 	}
 	if !p.BotType.Valid() {
 		return CreateBotResult{}, badRequest("Invalid bot_type")
+	}
+	if p.BotType == users.BotEmbedded {
+		return CreateBotResult{}, badRequest("Embedded bots are not enabled.")
+	}
+	if p.Interface == 0 {
+		p.Interface = users.ServiceInterfaceGeneric
+	}
+	var service users.BotService
+	if p.BotType == users.BotOutgoingWebhook {
+		if err := users.CheckServiceURL(p.PayloadURL); err != nil {
+			return CreateBotResult{}, badRequest("%s", strings.Replace(err.Error(), "service_payload_url", "payload_url", 1))
+		}
+		if !users.ValidServiceInterface(p.Interface) {
+			return CreateBotResult{}, InvalidArgument("interface_type", "")
+		}
+		token, err := newAPIKey()
+		if err != nil {
+			return CreateBotResult{}, internalError(err)
+		}
+		service = users.BotService{BaseURL: p.PayloadURL, Interface: p.Interface, Token: token}
 	}
 	name, err := users.CheckFullName(p.FullName)
 	if err != nil {
@@ -54,14 +83,8 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 		if err != nil {
 			return err
 		}
-		all, err := tx.Users().List()
-		if err != nil {
+		if err := checkBotNameAvailable(tx.Users(), name, 0); err != nil {
 			return err
-		}
-		for _, u := range all {
-			if u.IsActive && strings.EqualFold(u.FullName, name) {
-				return badRequest("Name is already in use!")
-			}
 		}
 		email := short + "-bot@" + realm.Host()
 		if err := users.CheckEmail(email); err != nil {
@@ -75,10 +98,27 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 		if err != nil {
 			return err
 		}
-		if u.ID, err = s.insertUser(tx, ev, u); err != nil {
+		cfg := users.BotConfig{Service: service}
+		for _, d := range []struct {
+			given *string
+			dst   *int64
+		}{{p.DefaultSendingStream, &cfg.DefaultSendingStream}, {p.DefaultEventsRegisterStream, &cfg.DefaultEventsRegisterStream}} {
+			if d.given != nil {
+				if *d.dst, err = botDefaultChannel(tx, me, *d.given); err != nil {
+					return err
+				}
+			}
+		}
+		setIf(&cfg.DefaultAllPublicStreams, p.DefaultAllPublicStreams)
+		if u.ID, err = s.insertUser(tx, ev, u, cfg); err != nil {
 			return err
 		}
-		res = CreateBotResult{UserID: u.ID, APIKey: u.APIKey, AvatarURL: avatarURL(u)}
+		rec, err := botRecord(tx.Channels(), u, cfg)
+		if err != nil {
+			return err
+		}
+		res = CreateBotResult{UserID: u.ID, APIKey: u.APIKey, AvatarURL: rec.AvatarURL, DefaultSendingStream: rec.DefaultSendingStream,
+			DefaultEventsRegisterStream: rec.DefaultEventsRegisterStream, DefaultAllPublicStreams: cfg.DefaultAllPublicStreams}
 		return nil
 	})
 	if err != nil {

@@ -226,7 +226,8 @@ func (s *Service) GetOwnUser(ctx context.Context, actor Actor, o UserQueryOption
 		if err != nil {
 			return err
 		}
-		res.UserRecord = pr.record(realm, viewer, viewer, o.record())
+		// Zulip always sends the own avatar's URL here, whatever client_gravatar says.
+		res.UserRecord = pr.record(realm, viewer, viewer, recordOptions{})
 		res.MaxMessageID, err = maxMessageID(tx.Messages(), viewer.ID)
 		return err
 	})

@@ -159,8 +159,8 @@ func mutedUsersState(tx storage.ReadTx, viewer users.User) (*MutedUsersState, er
 	return &MutedUsersState{MutedUsers: list}, nil
 }
 
-// peopleInitialState fills register's user_status and muted_users keys (empty for
-// spectators).
+// peopleInitialState fills register's user_status, realm_bots and muted_users keys (empty
+// for spectators).
 func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
 	var err error
 	if p.fetches("user_status") {
@@ -171,6 +171,18 @@ func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world, error)
 				return err
 			}
 			if res.UserStatusState, err = userStatusState(tx, wd.allUsers()); err != nil {
+				return err
+			}
+		}
+	}
+	if p.fetches("realm_bot") {
+		res.RealmBotsState = &RealmBotsState{RealmBots: []BotRecord{}}
+		if viewer.ID != 0 {
+			wd, err := w()
+			if err != nil {
+				return err
+			}
+			if res.RealmBotsState, err = realmBotsState(tx, wd.allUsers(), viewer); err != nil {
 				return err
 			}
 		}

@@ -13,22 +13,23 @@ import (
 // UserRecord is a user as the API shows it to one viewer (GET /users/{id}, register's
 // realm_users, realm_user add events).
 type UserRecord struct {
-	Email          string         `json:"email"`
-	UserID         users.ID       `json:"user_id"`
-	AvatarVersion  int            `json:"avatar_version"`
-	IsAdmin        bool           `json:"is_admin"`
-	IsOwner        bool           `json:"is_owner"`
-	IsGuest        bool           `json:"is_guest"`
-	Role           users.Role     `json:"role"`
-	IsBot          bool           `json:"is_bot"`
-	FullName       string         `json:"full_name"`
-	Timezone       string         `json:"timezone"`
-	IsActive       *bool          `json:"is_active,omitempty"`
-	DateJoined     string         `json:"date_joined"`
-	DeliveryEmail  *string        `json:"delivery_email"`
-	AvatarURL      *string        `json:"avatar_url"`
-	BotType        *users.BotType `json:"bot_type"`
-	BotOwnerID     *users.ID      `json:"bot_owner_id"`
+	Email         string     `json:"email"`
+	UserID        users.ID   `json:"user_id"`
+	AvatarVersion int        `json:"avatar_version"`
+	IsAdmin       bool       `json:"is_admin"`
+	IsOwner       bool       `json:"is_owner"`
+	IsGuest       bool       `json:"is_guest"`
+	Role          users.Role `json:"role"`
+	IsBot         bool       `json:"is_bot"`
+	FullName      string     `json:"full_name"`
+	Timezone      string     `json:"timezone"`
+	IsActive      *bool      `json:"is_active,omitempty"`
+	DateJoined    string     `json:"date_joined"`
+	DeliveryEmail *string    `json:"delivery_email"`
+	AvatarURL     *string    `json:"avatar_url"`
+	// BotType and BotOwnerID are present for bots only (an ownerless bot's owner is null).
+	BotType        *users.BotType `json:"bot_type,omitempty"`
+	BotOwnerID     *BotOwner      `json:"bot_owner_id,omitempty"`
 	IsImportedStub bool           `json:"is_imported_stub"`
 	IsDeleted      bool           `json:"is_deleted,omitempty"`
 	// IsSystemBot is set in register's cross_realm_bots.
@@ -91,12 +92,31 @@ func userRecord(realm realms.Realm, viewer, u users.User, o recordOptions) UserR
 	if u.IsBot() {
 		bt := u.BotType
 		rec.BotType = &bt
-		if u.BotOwnerID != 0 {
-			owner := u.BotOwnerID
-			rec.BotOwnerID = &owner
-		}
+		rec.BotOwnerID = &BotOwner{ID: u.BotOwnerID}
 	}
 	return rec
+}
+
+// BotOwner is a bot's bot_owner_id: the owner's id, or null for a bot without one.
+type BotOwner struct{ ID users.ID }
+
+// MarshalJSON writes the id, or null.
+func (o BotOwner) MarshalJSON() ([]byte, error) {
+	if o.ID == 0 {
+		return []byte("null"), nil
+	}
+	return strconv.AppendInt(nil, int64(o.ID), 10), nil
+}
+
+// UnmarshalJSON reads an id or null.
+func (o *BotOwner) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		o.ID = 0
+		return nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	o.ID = users.ID(n)
+	return err
 }
 
 // apiEmail is the user's API email, the same for every viewer: the real address when the user

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -61,14 +63,19 @@ type UpdateStatusParams struct {
 	ReactionType *string
 }
 
-// newStatus is a validated status change.
+// newStatus is a validated status change. A new emoji is checked against the organization's
+// emoji inside the transaction (resolveEmoji).
 type newStatus struct {
 	away                          *bool
 	text                          *string
 	emojiName, emojiCode, emojiTy *string
+	// givenCode and givenType are the emoji code and type as the client gave them (nil when
+	// absent).
+	givenCode, givenType *string
 }
 
-// check validates a status change as Zulip's check_update_user_status does.
+// check validates a status change as Zulip's check_update_user_status does, but for the
+// emoji, which resolveEmoji checks.
 func (p UpdateStatusParams) check() (newStatus, error) {
 	n := newStatus{away: p.Away}
 	if p.StatusText != nil {
@@ -83,61 +90,44 @@ func (p UpdateStatusParams) check() (newStatus, error) {
 	}
 	switch {
 	case p.EmojiName != nil && *p.EmojiName == "":
-		empty, unicode := "", users.UnicodeEmoji
+		empty, unicode := "", string(emoji.Unicode)
 		n.emojiName, n.emojiCode, n.emojiTy = &empty, &empty, &unicode
 	case p.EmojiName != nil:
-		name, code, typ, err := checkStatusEmoji(*p.EmojiName, p.EmojiCode, p.ReactionType)
-		if err != nil {
+		if err := checkEmojiFields(*p.EmojiName, p.EmojiCode); err != nil {
 			return n, err
 		}
-		n.emojiName, n.emojiCode, n.emojiTy = &name, &code, &typ
+		n.emojiName, n.givenCode, n.givenType = p.EmojiName, p.EmojiCode, p.ReactionType
 	case p.EmojiCode != nil && *p.EmojiCode != "" || p.ReactionType != nil && *p.ReactionType != "":
 		return n, badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
 	}
 	return n, nil
 }
 
-// checkStatusEmoji checks a status emoji: a Unicode emoji by its code, or Zulip's extra emoji
-// "zulip". Without a code, only the extra emoji can be found by name. (The organization has no
-// custom emoji.)
-func checkStatusEmoji(name string, code, typ *string) (string, string, string, error) {
-	if len(name) > 100 {
-		return "", "", "", badRequest("Emoji '%s' does not exist", name[:100])
+// resolveEmoji completes and checks a new status emoji as a reaction's: a missing code or
+// type is looked up by name (custom emoji first), and the three must name a current emoji.
+func (s *Service) resolveEmoji(r storage.RealmReader, n *newStatus) error {
+	if n.emojiName == nil || *n.emojiName == "" {
+		return nil
 	}
-	c, t := "", ""
-	if code != nil {
-		c = *code
+	custom, err := r.ListEmoji()
+	if err != nil {
+		return err
 	}
-	if typ != nil {
-		t = *typ
-	}
-	if c == "" && name == "zulip" {
-		c = "zulip"
-	}
-	if t == "" {
-		t = users.UnicodeEmoji
-		if name == "zulip" && c == "zulip" {
-			t = users.ZulipExtraEmoji
+	e := messages.Reaction{EmojiName: *n.emojiName}
+	if n.givenCode == nil || n.givenType == nil {
+		code, typ, err := s.emojiByName(custom, e.EmojiName)
+		if err != nil {
+			return err
 		}
+		e.EmojiCode, e.ReactionType = code, string(typ)
 	}
-	if c == "" {
-		return "", "", "", badRequest("Emoji '%s' does not exist", name)
+	setIf(&e.EmojiCode, n.givenCode)
+	setIf(&e.ReactionType, n.givenType)
+	if err := s.checkEmojiRequest(custom, e); err != nil {
+		return err
 	}
-	switch t {
-	case users.UnicodeEmoji:
-		if !users.CheckUnicodeEmojiCode(c) {
-			return "", "", "", badRequest("Invalid emoji code.")
-		}
-	case users.ZulipExtraEmoji:
-		if c != "zulip" || name != "zulip" {
-			return "", "", "", badRequest("Invalid emoji name.")
-		}
-	case users.RealmEmoji:
-		return "", "", "", badRequest("Invalid custom emoji.")
-	default:
-		return "", "", "", badRequest("Invalid emoji type.")
-	}
-	return name, c, t, nil
+	n.emojiCode, n.emojiTy = &e.EmojiCode, &e.ReactionType
+	return nil
 }
 
 // UpdateStatus changes the actor's status (human users only). Away turns the presence_enabled
@@ -152,6 +142,9 @@ func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusP
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
 		me, err := humanActor(tx.Users(), actor)
 		if err != nil {
+			return err
+		}
+		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
 		}
 		return setStatus(tx, ev, me, n, now)
@@ -184,6 +177,9 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p Update
 		}
 		if !me.Role.IsAdmin() {
 			return badRequest(msgInsufficientPerm)
+		}
+		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
+			return err
 		}
 		return setStatus(tx, ev, target, n, now)
 	})

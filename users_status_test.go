@@ -75,7 +75,15 @@ func TestUserStatus(t *testing.T) {
 	mustDo(t, "UpdateStatusForUser", f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{
 		UserID: f.ids["guest"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("Vacation"), EmojiName: ptr("zulip")},
 	}))
+	// A unicode emoji found by its name alone.
+	mustDo(t, "UpdateStatus by name", f.svc.UpdateStatus(ctx, f.actor("admin"), chat.UpdateStatusParams{EmojiName: ptr("smile")}))
+	byName, err := f.svc.GetUserStatus(ctx, f.actor("owner"), chat.GetUserStatusParams{UserID: f.ids["admin"]})
+	mustDo(t, "GetUserStatus", err)
+	if byName.Status.ReactionType != "unicode_emoji" || byName.Status.EmojiCode == "" {
+		t.Errorf("status emoji by name: %+v", byName.Status)
+	}
 	events := eventJSON(t, f.poll(t, "owner", q, -1, true))
+	events = events[:len(events)-1]
 	wantEvents := []map[string]any{
 		{"type": "user_status", "user_id": float64(f.ids["member"]), "status_text": "In a meeting", "emoji_name": "calendar", "emoji_code": "1f4c6", "reaction_type": "unicode_emoji"},
 		{"type": "user_status", "user_id": float64(f.ids["member"]), "away": true, "emoji_name": "", "emoji_code": "", "reaction_type": "unicode_emoji"},
@@ -90,6 +98,7 @@ func TestUserStatus(t *testing.T) {
 	reg, err := f.svc.RegisterQueue(ctx, f.actor("owner"), chat.RegisterQueueParams{FetchEventTypes: []string{"user_status", "user_settings"}})
 	mustDo(t, "RegisterQueue", err)
 	wantState := map[string]chat.UserStatus{
+		fmtInt(int64(f.ids["admin"])):  {EmojiName: "smile", EmojiCode: "1f604", ReactionType: "unicode_emoji"},
 		fmtInt(int64(f.ids["member"])): {Away: true, StatusText: "In a meeting"},
 		fmtInt(int64(f.ids["guest"])):  {StatusText: "Vacation", EmojiName: "zulip", EmojiCode: "zulip", ReactionType: "zulip_extra_emoji"},
 	}

@@ -144,7 +144,7 @@ func TestGetUser(t *testing.T) {
 	bot, err := f.svc.GetUser(ctx, f.actor("guest"), chat.GetUserParams{UserID: f.ids["bot"],
 		UserQueryOptions: chat.UserQueryOptions{IncludeCustomProfileFields: true}})
 	if err != nil || bot.User.DeliveryEmail == nil || bot.User.BotType == nil || *bot.User.BotType != users.BotGeneric ||
-		bot.User.BotOwnerID == nil || *bot.User.BotOwnerID != f.ids["owner"] || bot.User.ProfileData != nil {
+		bot.User.BotOwnerID == nil || bot.User.BotOwnerID.ID != f.ids["owner"] || bot.User.ProfileData != nil {
 		t.Errorf("guest's view of a bot = %+v (err %v)", bot.User, err)
 	}
 	gone, err := f.svc.GetUser(ctx, f.actor("member"), chat.GetUserParams{UserID: f.ids["deactivated"]})
@@ -481,7 +481,7 @@ func TestCreateUserAndBot(t *testing.T) {
 		t.Errorf("bot cannot authenticate: %v, %v", actor, err)
 	}
 	got, err := f.svc.GetUser(ctx, f.actor("member"), chat.GetUserParams{UserID: bot.UserID})
-	if err != nil || got.User.BotOwnerID == nil || *got.User.BotOwnerID != f.ids["member"] || got.User.Email != "helper-bot@chat.example.com" {
+	if err != nil || got.User.BotOwnerID == nil || got.User.BotOwnerID.ID != f.ids["member"] || got.User.Email != "helper-bot@chat.example.com" {
 		t.Errorf("bot record = %+v, %v", got.User, err)
 	}
 	for _, tt := range []struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -85,6 +86,8 @@ type matrixRow struct {
 	want         outcome
 	// setup prepares state the call needs (as a trusted server-side step).
 	setup func(t *testing.T, m *matrixOrg)
+	// file, when set, is sent as the file part of a multipart body (with params as fields).
+	file string
 }
 
 // membersButGuests is the outcome of actions open to every non-guest user.
@@ -121,6 +124,13 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "users/me/presence", params: map[string]string{"status": "active"}, want: authenticated().except("bot", 400)},
 		{method: "GET", path: "realm/presence", want: authenticated()},
 		{method: "GET", path: "realm/domains", want: authenticated()},
+		{method: "POST", path: "register_client_device", want: humansOnly()},
+		{method: "POST", path: "remove_client_device", setup: ownDevice, params: map[string]string{"device_id": "1"}, want: only("owner")},
+		{method: "POST", path: "mobile_push/register", params: pushRegistration, want: only()},
+		{method: "POST", path: "users/me/apns_device_token", params: map[string]string{"token": "abcdef"}, want: humansOnly()},
+		{method: "DELETE", path: "users/me/apns_device_token", setup: ownToken("apns_device_token"), params: map[string]string{"token": "abcdef"}, want: only("owner")},
+		{method: "POST", path: "users/me/android_gcm_reg_id", params: map[string]string{"token": "abcdef"}, want: humansOnly()},
+		{method: "DELETE", path: "users/me/android_gcm_reg_id", setup: ownToken("android_gcm_reg_id"), params: map[string]string{"token": "abcdef"}, want: only("owner")},
 		{method: "POST", path: "realm/domains", params: map[string]string{"domain": "acme.test", "allow_subdomains": "false"}, want: only("owner")},
 		{method: "PATCH", path: "realm/domains/example.org", setup: ownerDomain, params: map[string]string{"allow_subdomains": "true"}, want: only("owner")},
 		{method: "DELETE", path: "realm/domains/example.org", setup: ownerDomain, want: only("owner")},
@@ -183,7 +193,7 @@ func matrixRows() []matrixRow {
 		{method: "PATCH", path: "messages/1", setup: memberDirectMessage, params: map[string]string{"content": "edited"}, want: only("member")},
 		{method: "PATCH", path: "messages/1", setup: publicChannelWithMessage, params: map[string]string{"topic": "moved", "propagate_mode": "change_all"}, want: authenticated().except("guest", 400)},
 		{method: "GET", path: "users/me/1/topics", setup: publicChannelWithMessage, want: membersButGuests},
-	}, slices.Concat(channelsMatrixRows(), peopleMatrixRows(), interactMatrixRows())...)
+	}, slices.Concat(channelsMatrixRows(), peopleMatrixRows(), interactMatrixRows(), uploadsMatrixRows())...)
 }
 
 func publicChannelWithMessage(t *testing.T, m *matrixOrg) {
@@ -229,6 +239,23 @@ func adminLinkifier(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "admin", "POST", "realm/filters", map[string]string{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://x.test/{id}"})
 }
 
+// pushRegistration are the parameters of POST /mobile_push/register.
+var pushRegistration = map[string]string{"token_kind": "fcm", "push_account_id": "1", "push_public_key": "k",
+	"bouncer_public_key": "b", "encrypted_push_registration": "e"}
+
+// humansOnly: every active human user; bots get Zulip's 400.
+func humansOnly() outcome { return authenticated().except("bot", 400) }
+
+func ownDevice(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "owner", "POST", "register_client_device", nil)
+}
+
+func ownToken(route string) func(t *testing.T, m *matrixOrg) {
+	return func(t *testing.T, m *matrixOrg) {
+		m.mustCall(t, "owner", "POST", "users/me/"+route, map[string]string{"token": "abcdef"})
+	}
+}
+
 func ownerDomain(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "owner", "POST", "realm/domains", map[string]string{"domain": "example.org", "allow_subdomains": "false"})
 }
@@ -251,6 +278,8 @@ type matrixOrg struct {
 	svc  *chat.Service
 	ids  map[string]users.ID
 	keys map[string]string
+	// vars are further {name} placeholders that a row's setup defines.
+	vars map[string]string
 }
 
 func newMatrixOrg(t *testing.T) *matrixOrg {
@@ -258,6 +287,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	store := memory.New()
 	svc, err := chat.New(chat.Options{
 		Store: store, Dev: true, PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
+		Blobs: blobmemory.New(),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +296,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Matrix", URL: "http://matrix.test"}); err != nil {
 		t.Fatal(err)
 	}
-	m := &matrixOrg{svc: svc, ids: map[string]users.ID{}, keys: map[string]string{}}
+	m := &matrixOrg{svc: svc, ids: map[string]users.ID{}, keys: map[string]string{}, vars: map[string]string{}}
 	for _, c := range []struct {
 		name string
 		p    chat.ProvisionUserParams
@@ -295,7 +325,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	if err := svc.DeactivateUser(ctx, chat.Actor{UserID: m.ids["owner"]}, chat.DeactivateUserParams{UserID: m.ids["deactivated"]}); err != nil {
 		t.Fatal(err)
 	}
-	m.srv = httptest.NewServer(New(svc, Options{}))
+	m.srv = httptest.NewServer(RecordForOpenAPI(New(svc, Options{})))
 	t.Cleanup(func() { m.srv.Close(); svc.Close(); store.Close() })
 	return m
 }
@@ -304,6 +334,9 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 func (m *matrixOrg) expand(s string) string {
 	for name, id := range m.ids {
 		s = strings.ReplaceAll(s, "{"+name+"}", fmt.Sprint(id))
+	}
+	for name, v := range m.vars {
+		s = strings.ReplaceAll(s, "{"+name+"}", v)
 	}
 	return s
 }
@@ -400,7 +433,13 @@ func TestAuthorizationMatrix(t *testing.T) {
 					row.setup(t, m)
 				}
 				before := m.view(t)
-				status, body := m.call(t, caller, row.method, row.path, row.params)
+				var status int
+				var body map[string]any
+				if row.file != "" {
+					status, body = m.upload(t, caller, row.path, row.file)
+				} else {
+					status, body = m.call(t, caller, row.method, row.path, row.params)
+				}
 				if want := row.want.want(caller); status != want {
 					t.Fatalf("%s %s as %s: status %d %v, want %d", row.method, row.path, caller, status, body, want)
 				}

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/users"
 )
 
 // statusParams decodes the fields of a status change (away only when withAway).
@@ -51,4 +53,45 @@ func (h *Handler) muteUser(r *request) (any, error) {
 // unmuteUser serves DELETE /users/me/muted_users/{muted_user_id}.
 func (h *Handler) unmuteUser(r *request) (any, error) {
 	return nil, h.svc.UnmuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathUserID(r, "muted_user_id")})
+}
+
+// createZoomVideoCall serves POST /calls/zoom/create.
+func (h *Handler) createZoomVideoCall(r *request) (any, error) {
+	video, err := r.params.boolOr("is_video_call", true)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.CreateZoomVideoCall(r.ctx, r.actor, chat.CreateZoomVideoCallParams{IsVideoCall: video})
+}
+
+// createWebexVideoCall serves POST /calls/webex/create.
+func (h *Handler) createWebexVideoCall(r *request) (any, error) {
+	return h.svc.CreateWebexVideoCall(r.ctx, r.actor)
+}
+
+// createBigBlueButtonVideoCall serves GET /calls/bigbluebutton/create.
+func (h *Handler) createBigBlueButtonVideoCall(r *request) (any, error) {
+	var p chat.CreateBigBlueButtonVideoCallParams
+	var err error
+	if p.MeetingName, err = r.params.requiredStr("meeting_name"); err != nil {
+		return nil, err
+	}
+	if p.VoiceOnly, err = r.params.boolOr("voice_only", false); err != nil {
+		return nil, err
+	}
+	return h.svc.CreateBigBlueButtonVideoCall(r.ctx, r.actor, p)
+}
+
+// getStreamEmailAddress serves GET /streams/{stream_id}/email_address.
+func (h *Handler) getStreamEmailAddress(r *request) (any, error) {
+	p := chat.GetStreamEmailAddressParams{StreamID: channels.ID(draftsPathInt(r, "stream_id"))}
+	sender, err := r.params.integer("sender_id")
+	if err != nil {
+		return nil, err
+	}
+	if sender != nil {
+		id := users.ID(*sender)
+		p.SenderID = &id
+	}
+	return h.svc.GetStreamEmailAddress(r.ctx, r.actor, p)
 }

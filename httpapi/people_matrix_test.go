@@ -18,6 +18,16 @@ func peopleMatrixRows() []matrixRow {
 		{method: "PATCH", path: "realm/profile_fields/1", setup: phoneField, params: map[string]string{"name": "Mobile"}, want: only("owner", "admin")},
 		{method: "DELETE", path: "realm/profile_fields/1", setup: phoneField, want: only("owner", "admin")},
 		{method: "PATCH", path: "channel_folders", params: map[string]string{"order": "[]"}, want: only("owner", "admin")},
+		// The matrix bot belongs to the member.
+		{method: "GET", path: "bots", want: authenticated()},
+		{method: "PATCH", path: "bots/{bot}", params: map[string]string{"full_name": "Renamed Bot"}, want: only("owner", "admin", "member")},
+		{method: "POST", path: "bots/{bot}/api_key/regenerate", want: only("owner", "admin", "member")},
+		{method: "DELETE", path: "bots/{bot}", want: only("owner", "admin", "member")},
+		// No video call provider is configured: every authenticated caller gets Zulip's 400.
+		{method: "POST", path: "calls/zoom/create", want: authenticated().except("owner", 400).except("admin", 400).except("moderator", 400).except("member", 400).except("guest", 400).except("bot", 400)},
+		{method: "POST", path: "calls/webex/create", want: authenticated().except("owner", 400).except("admin", 400).except("moderator", 400).except("member", 400).except("guest", 400).except("bot", 400)},
+		{method: "GET", path: "calls/bigbluebutton/create", params: map[string]string{"meeting_name": "standup"}, want: authenticated()},
+		{method: "GET", path: "streams/1/email_address", setup: publicChannelWithMessage, want: authenticated().except("guest", 400)},
 	}
 }
 

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,4 +44,39 @@ func TestUserStatusAndMutingEndpoints(t *testing.T) {
 	}
 	status, _, body = s.call(t, http.MethodDelete, "/api/v1/users/me/muted_users/1", "hamlet@zulip.com", nil)
 	wantErr(t, status, body, 400, "BAD_REQUEST", "User is not muted")
+}
+
+func TestBotEndpoints(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/bots", "hamlet@zulip.com", url.Values{
+		"full_name": {"Hook Bot"}, "short_name": {"hook"}, "bot_type": {"3"}, "payload_url": {`"https://hooks.example.com/z"`}, "interface_type": {"2"}})
+	if status != 200 {
+		t.Fatalf("create: %d %v", status, body)
+	}
+	id := strconv.Itoa(int(body["user_id"].(float64)))
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/bots", "hamlet@zulip.com", nil)
+	bots, _ := body["bots"].([]any)
+	if status != 200 || len(bots) != 1 || bots[0].(map[string]any)["username"] != "hook-bot@chat.test" {
+		t.Fatalf("list: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/bots/"+id, "hamlet@zulip.com", url.Values{
+		"full_name": {"Deploy Hook"}, "service_payload_url": {`"https://hooks.example.com/v2"`}, "service_interface": {"1"}})
+	if status != 200 || body["full_name"] != "Deploy Hook" || body["service_payload_url"] != "https://hooks.example.com/v2" || body["bot_owner"] != "hamlet@zulip.com" {
+		t.Fatalf("update: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/bots/"+id+"/api_key/regenerate", "hamlet@zulip.com", nil)
+	if key, _ := body["api_key"].(string); status != 200 || len(key) != 32 {
+		t.Fatalf("regenerate: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/bots/1", "hamlet@zulip.com", url.Values{"full_name": {"X Y"}})
+	wantErr(t, status, body, 400, "BAD_REQUEST", "No such bot")
+	status, _, body = s.call(t, http.MethodDelete, "/api/v1/bots/"+id, "hamlet@zulip.com", nil)
+	if status != 200 {
+		t.Fatalf("deactivate: %d %v", status, body)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/bots", "hamlet@zulip.com", nil)
+	if bots, _ := body["bots"].([]any); status != 200 || len(bots) != 0 {
+		t.Fatalf("list after deactivation: %d %v", status, body)
+	}
 }

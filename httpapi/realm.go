@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
 
@@ -152,4 +153,42 @@ func (h *Handler) updateRealmUserSettingsDefaults(r *request) (any, error) {
 		return nil, err
 	}
 	return nil, h.svc.UpdateRealmUserSettingsDefaults(r.ctx, r.actor, chat.UpdateRealmUserSettingsDefaultsParams{Values: values})
+}
+
+func (h *Handler) registerClientDevice(r *request) (any, error) {
+	return h.svc.RegisterClientDevice(r.ctx, r.actor)
+}
+
+func (h *Handler) removeClientDevice(r *request) (any, error) {
+	id, err := r.params.integer("device_id")
+	if err != nil {
+		return nil, err
+	}
+	if id == nil {
+		return nil, chat.MissingArgument("device_id")
+	}
+	return nil, h.svc.RemoveClientDevice(r.ctx, r.actor, chat.RemoveClientDeviceParams{DeviceID: *id})
+}
+
+// registerPushDevice serves POST /mobile_push/register: its parameters are read as Zulip's
+// view reads them before it finds no push service.
+func (h *Handler) registerPushDevice(r *request) (any, error) {
+	for _, name := range []string{"token_kind", "push_account_id", "push_public_key", "bouncer_public_key", "encrypted_push_registration"} {
+		if _, err := r.params.requiredStr(name); err != nil {
+			return nil, err
+		}
+	}
+	return nil, h.svc.RegisterPushDevice(r.ctx, r.actor)
+}
+
+// pushToken serves the older push-token routes with the Service method fn.
+func pushToken(fn func(context.Context, chat.Actor, chat.PushTokenParams) error) func(r *request) (any, error) {
+	return func(r *request) (any, error) {
+		token, err := r.params.requiredStr("token")
+		if err != nil {
+			return nil, err
+		}
+		appID, _ := r.params.str("appid")
+		return nil, fn(r.ctx, r.actor, chat.PushTokenParams{Token: token, AppID: appID})
+	}
 }

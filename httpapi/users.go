@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"strconv"
 
 	chat "github.com/teamchat/chat"
@@ -162,5 +163,86 @@ func (h *Handler) createBot(r *request) (any, error) {
 	if bt != nil {
 		bp.BotType = users.BotType(*bt)
 	}
+	if url, ok := r.params.str("payload_url"); ok {
+		bp.PayloadURL = jsonOrPlainString(url)
+	}
+	it, err := r.params.integer("interface_type")
+	if err != nil {
+		return nil, err
+	}
+	if it != nil {
+		bp.Interface = int(*it)
+	}
+	bp.DefaultSendingStream = r.params.optStr("default_sending_stream")
+	bp.DefaultEventsRegisterStream = r.params.optStr("default_events_register_stream")
+	if bp.DefaultAllPublicStreams, err = r.params.boolean("default_all_public_streams"); err != nil {
+		return nil, err
+	}
 	return h.svc.CreateBot(r.ctx, r.actor, bp)
+}
+
+// jsonOrPlainString reads a Json[str] parameter leniently: a JSON string is decoded, anything
+// else taken as it is.
+func jsonOrPlainString(v string) string {
+	var s string
+	if err := json.Unmarshal([]byte(v), &s); err == nil {
+		return s
+	}
+	return v
+}
+
+// getBots serves GET /bots.
+func (h *Handler) getBots(r *request) (any, error) {
+	return h.svc.GetBots(r.ctx, r.actor)
+}
+
+// updateBot serves PATCH /bots/{bot_id}.
+func (h *Handler) updateBot(r *request) (any, error) {
+	p := r.params
+	up := chat.UpdateBotParams{BotID: pathUserID(r, "bot_id")}
+	up.FullName = p.optStr("full_name")
+	up.DefaultSendingStream = p.optStr("default_sending_stream")
+	up.DefaultEventsRegisterStream = p.optStr("default_events_register_stream")
+	var err error
+	if up.DefaultAllPublicStreams, err = p.boolean("default_all_public_streams"); err != nil {
+		return nil, err
+	}
+	for _, n := range []struct {
+		name string
+		set  func(int64)
+	}{
+		{"role", func(v int64) { rl := users.Role(v); up.Role = &rl }},
+		{"bot_owner_id", func(v int64) { id := users.ID(v); up.BotOwnerID = &id }},
+		{"service_interface", func(v int64) { i := int(v); up.ServiceInterface = &i }},
+	} {
+		v, err := p.integer(n.name)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			n.set(*v)
+		}
+	}
+	if url, ok := p.str("service_payload_url"); ok {
+		u := jsonOrPlainString(url)
+		up.ServicePayloadURL = &u
+	}
+	data, err := jsonParam[map[string]string](p, "config_data", true)
+	if err != nil {
+		return nil, err
+	}
+	if data != nil {
+		up.ConfigData = *data
+	}
+	return h.svc.UpdateBot(r.ctx, r.actor, up)
+}
+
+// regenerateBotAPIKey serves POST /bots/{bot_id}/api_key/regenerate.
+func (h *Handler) regenerateBotAPIKey(r *request) (any, error) {
+	return h.svc.RegenerateBotAPIKey(r.ctx, r.actor, chat.BotParams{BotID: pathUserID(r, "bot_id")})
+}
+
+// deactivateBot serves DELETE /bots/{bot_id}.
+func (h *Handler) deactivateBot(r *request) (any, error) {
+	return nil, h.svc.DeactivateBot(r.ctx, r.actor, chat.BotParams{BotID: pathUserID(r, "bot_id")})
 }

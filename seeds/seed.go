@@ -29,8 +29,9 @@ import (
 //
 // role is 100 owner, 200 administrator, 300 moderator, 400 member (default), 600 guest;
 // bot_type is 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. A channel is
-// created by its creator (default: the first owner of the seed) with exactly its subscribers;
-// default makes it a default channel for new users. Groups are created by the first owner.
+// created by its creator (default: the first owner of the seed) with exactly its subscribers
+// (users or bots); default makes it a default channel for new users. Groups are created by the
+// first owner.
 type Seed struct {
 	Organization Organization `json:"organization"`
 	Users        []User       `json:"users"`
@@ -166,6 +167,7 @@ func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([
 		if err != nil {
 			return nil, fmt.Errorf("seed bot %s: %w", b.Email, err)
 		}
+		ids[users.NormalizeEmail(b.Email)] = res.UserID // bots may subscribe and join groups
 		accounts = append(accounts, Account{ID: res.UserID, Email: b.Email, FullName: b.FullName,
 			Role: users.RoleMember, BotType: b.BotType, APIKey: res.APIKey})
 	}

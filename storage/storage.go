@@ -39,9 +39,12 @@ type ReadTx interface {
 	ProfileFields() ProfileFieldReader
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
+	Attachments() AttachmentReader
 	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
+	Devices() DeviceReader
+	BotConfigs() BotConfigReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -65,7 +68,10 @@ type Tx interface {
 	ProfileFields() ProfileFieldWriter
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
+	Attachments() AttachmentWriter
 	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter
+	Devices() DeviceWriter
+	BotConfigs() BotConfigWriter
 }

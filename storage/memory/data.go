@@ -77,14 +77,20 @@ type data struct {
 	presence    map[users.ID]users.Presence
 	presenceSeq int64
 
+	attach       attachmentData
 	scheduled    map[messages.ScheduledID]messages.Scheduled // made on first write
 	scheduledSeq messages.ScheduledID
 	statuses     map[users.ID]users.Status
 	mutes        map[muteKey]users.MutedUser
+
+	devices    map[int64]storage.Device // by id; nil until the first device
+	deviceSeq  int64
+	botConfigs map[users.ID]users.BotConfig
 }
 
 func newData() *data {
 	return &data{
+		attach:      newAttachmentData(),
 		users:       map[users.ID]users.User{},
 		userByEmail: map[string]users.ID{},
 		userByKey:   map[string]users.ID{},
@@ -122,6 +128,8 @@ func newData() *data {
 
 		statuses: map[users.ID]users.Status{},
 		mutes:    map[muteKey]users.MutedUser{},
+
+		botConfigs: map[users.ID]users.BotConfig{},
 	}
 }
 

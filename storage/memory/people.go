@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"maps"
+
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -100,3 +102,43 @@ func (t *readTx) UserStatuses() storage.UserStatusReader { return statusTx{t: t}
 func (t *readTx) MutedUsers() storage.MutedUserReader    { return mutedTx{t: t} }
 func (t *tx) UserStatuses() storage.UserStatusWriter     { return statusTx{t: &t.readTx, j: t.j} }
 func (t *tx) MutedUsers() storage.MutedUserWriter        { return mutedTx{t: &t.readTx, j: t.j} }
+
+// botTx is the bot-configuration accessor; j is nil in a read-only transaction.
+type botTx struct {
+	t *readTx
+	j *journal
+}
+
+func cloneBotConfig(c users.BotConfig) users.BotConfig {
+	c.Service.ConfigData = maps.Clone(c.Service.ConfigData)
+	return c
+}
+
+func (a botTx) Get(id users.ID) (users.BotConfig, error) {
+	if err := a.t.live(); err != nil {
+		return users.BotConfig{}, err
+	}
+	c, ok := a.t.d.botConfigs[id]
+	if !ok {
+		return users.BotConfig{UserID: id}, nil
+	}
+	return cloneBotConfig(c), nil
+}
+
+func (a botTx) List() ([]users.BotConfig, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	return sortedValues(a.t.d.botConfigs, cloneBotConfig), nil
+}
+
+func (a botTx) Put(c users.BotConfig) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	setKey(a.j, a.t.d.botConfigs, c.UserID, cloneBotConfig(c))
+	return nil
+}
+
+func (t *readTx) BotConfigs() storage.BotConfigReader { return botTx{t: t} }
+func (t *tx) BotConfigs() storage.BotConfigWriter     { return botTx{t: &t.readTx, j: t.j} }

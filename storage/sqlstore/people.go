@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"database/sql"
+	"encoding/json"
+	"fmt"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -93,3 +95,66 @@ func (r *readTx) UserStatuses() storage.UserStatusReader { return statusTx{r.t} 
 func (r *readTx) MutedUsers() storage.MutedUserReader    { return mutedTx{r.t} }
 func (w *tx) UserStatuses() storage.UserStatusWriter     { return statusTx{w.t} }
 func (w *tx) MutedUsers() storage.MutedUserWriter        { return mutedTx{w.t} }
+
+// botTx is the bot-configuration accessor: one row per configured bot.
+type botTx struct{ t *txn }
+
+const botColumns = "user_id, default_sending_stream, default_events_register_stream, default_all_public_streams, " +
+	"service_name, service_base_url, service_interface, service_token, config_data"
+
+func scanBotConfig(r *sql.Rows) (users.BotConfig, error) {
+	var c users.BotConfig
+	var data string
+	if err := r.Scan(&c.UserID, &c.DefaultSendingStream, &c.DefaultEventsRegisterStream, &c.DefaultAllPublicStreams,
+		&c.Service.Name, &c.Service.BaseURL, &c.Service.Interface, &c.Service.Token, &data); err != nil {
+		return c, err
+	}
+	if data != "" {
+		if err := json.Unmarshal([]byte(data), &c.Service.ConfigData); err != nil {
+			return c, fmt.Errorf("sqlstore: bot config data: %w", err)
+		}
+	}
+	return c, nil
+}
+
+func (a botTx) Get(id users.ID) (users.BotConfig, error) {
+	list, err := scanAll(a.t, scanBotConfig, "SELECT "+botColumns+" FROM bot_configs WHERE user_id = ?", id)
+	if err != nil {
+		return users.BotConfig{}, err
+	}
+	if len(list) == 0 {
+		return users.BotConfig{UserID: id}, nil
+	}
+	return list[0], nil
+}
+
+func (a botTx) List() ([]users.BotConfig, error) {
+	out, err := scanAll(a.t, scanBotConfig, "SELECT "+botColumns+" FROM bot_configs ORDER BY user_id")
+	if out == nil && err == nil {
+		out = []users.BotConfig{}
+	}
+	return out, err
+}
+
+func (a botTx) Put(c users.BotConfig) error {
+	data := ""
+	if c.Service.ConfigData != nil {
+		b, err := json.Marshal(c.Service.ConfigData)
+		if err != nil {
+			return err
+		}
+		data = string(b)
+	}
+	_, err := a.t.exec("INSERT INTO bot_configs ("+botColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "+
+		"ON CONFLICT (user_id) DO UPDATE SET default_sending_stream = excluded.default_sending_stream, "+
+		"default_events_register_stream = excluded.default_events_register_stream, "+
+		"default_all_public_streams = excluded.default_all_public_streams, service_name = excluded.service_name, "+
+		"service_base_url = excluded.service_base_url, service_interface = excluded.service_interface, "+
+		"service_token = excluded.service_token, config_data = excluded.config_data",
+		c.UserID, c.DefaultSendingStream, c.DefaultEventsRegisterStream, c.DefaultAllPublicStreams,
+		c.Service.Name, c.Service.BaseURL, c.Service.Interface, c.Service.Token, data)
+	return err
+}
+
+func (r *readTx) BotConfigs() storage.BotConfigReader { return botTx{r.t} }
+func (w *tx) BotConfigs() storage.BotConfigWriter     { return botTx{w.t} }

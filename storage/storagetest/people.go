@@ -12,7 +12,7 @@ func testUserStatuses(t *testing.T, open Opener) {
 	at := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
 	t.Run("Put creates and replaces; Get and List by user id", func(t *testing.T) {
 		s := open(t)
-		busy := users.Status{UserID: 5, StatusText: "busy", EmojiName: "calendar", EmojiCode: "1f4c6", ReactionType: users.UnicodeEmoji, Timestamp: at}
+		busy := users.Status{UserID: 5, StatusText: "busy", EmojiName: "calendar", EmojiCode: "1f4c6", ReactionType: "unicode_emoji", Timestamp: at}
 		lunch := users.Status{UserID: 2, StatusText: "lunch", Timestamp: at}
 		mustUpdate(t, s, func(tx storage.Tx) error {
 			if err := tx.UserStatuses().Put(busy); err != nil {
@@ -150,6 +150,43 @@ func testProfileFieldChanges(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "values", []users.ProfileValue{{UserID: 1, FieldID: team, Value: "blue"}}, vals)
+			return nil
+		})
+	})
+}
+
+func testBotConfigs(t *testing.T, open Opener) {
+	t.Run("Put creates and replaces; Get of none is zero; List by user id", func(t *testing.T) {
+		s := open(t)
+		hook := users.BotConfig{UserID: 9, DefaultSendingStream: 3, DefaultAllPublicStreams: true,
+			Service: users.BotService{Name: "hook", BaseURL: "https://x.test/hook", Interface: users.ServiceInterfaceSlack, Token: "tok"}}
+		embedded := users.BotConfig{UserID: 4, DefaultEventsRegisterStream: 2,
+			Service: users.BotService{Name: "converter", ConfigData: map[string]string{"key": "value"}}}
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.BotConfigs().Put(users.BotConfig{UserID: 9, DefaultSendingStream: 1}); err != nil {
+				return err
+			}
+			if err := tx.BotConfigs().Put(hook); err != nil {
+				return err
+			}
+			return tx.BotConfigs().Put(embedded)
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.BotConfigs().Get(9)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get", hook, got)
+			none, err := tx.BotConfigs().Get(5)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "Get(none)", users.BotConfig{UserID: 5}, none)
+			all, err := tx.BotConfigs().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", []users.BotConfig{embedded, hook}, all)
 			return nil
 		})
 	})

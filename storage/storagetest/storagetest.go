@@ -33,17 +33,21 @@ func Run(t *testing.T, open Opener) {
 	t.Run("MessageEdits", func(t *testing.T) { testMessageEdits(t, open) })
 	t.Run("Reactions", func(t *testing.T) { testReactions(t, open) })
 	t.Run("Search", func(t *testing.T) { testSearch(t, open) })
+	t.Run("MarkRead", func(t *testing.T) { testMarkRead(t, open) })
 	t.Run("Emoji", func(t *testing.T) { testEmoji(t, open) })
 	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
 	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })
 	t.Run("UserSettings", func(t *testing.T) { testUserSettings(t, open) })
 	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
 	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
+	t.Run("Devices", func(t *testing.T) { testDevices(t, open) })
 	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
+	t.Run("Attachments", func(t *testing.T) { testAttachments(t, open) })
 	t.Run("ScheduledMessages", func(t *testing.T) { testScheduledMessages(t, open) })
 	t.Run("UserStatuses", func(t *testing.T) { testUserStatuses(t, open) })
 	t.Run("MutedUsers", func(t *testing.T) { testMutedUsers(t, open) })
 	t.Run("ProfileFieldChanges", func(t *testing.T) { testProfileFieldChanges(t, open) })
+	t.Run("BotConfigs", func(t *testing.T) { testBotConfigs(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -1,0 +1,49 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// GetStreamEmailAddressParams are the parameters of GET /streams/{stream_id}/email_address.
+type GetStreamEmailAddressParams struct {
+	StreamID channels.ID
+	// SenderID is who the emails would be sent as: the actor or a bot the actor administers
+	// (nil: the email gateway).
+	SenderID *users.ID
+}
+
+// GetStreamEmailAddressResult holds the channel's email address: empty on a server without an
+// email gateway, as Zulip answers when EMAIL_GATEWAY_PATTERN is not set.
+type GetStreamEmailAddressResult struct {
+	Email string `json:"email"`
+}
+
+// GetStreamEmailAddress returns the address that posts to a channel by email. This server has
+// no email gateway, so the address is empty; the checks are Zulip's: the actor must be able to
+// post to the channel, and the sender must be the actor or a bot the actor administers.
+func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
+	err := s.view(ctx, func(tx storage.ReadTx) error {
+		me, w, err := actorWorldRead(tx, actor, s.now())
+		if err != nil {
+			return err
+		}
+		c, ok := w.channel(p.StreamID)
+		if !ok || !w.content(c, me) || c.IsArchived || !channels.CanPost(w.m, c, w.viewer(c.ID, me)) {
+			return errInvalidChannelID
+		}
+		if p.SenderID != nil && *p.SenderID != me.ID {
+			if _, err := accessBot(tx.Users(), me, *p.SenderID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return GetStreamEmailAddressResult{}, err
+	}
+	return GetStreamEmailAddressResult{Email: ""}, nil
+}

@@ -1,0 +1,360 @@
+package chat
+
+import (
+	"context"
+	"errors"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// UpdateBotParams are the parameters of PATCH /bots/{bot_id}. Absent fields (nil) are left
+// unchanged; an empty default channel name clears it.
+type UpdateBotParams struct {
+	BotID                       users.ID
+	FullName                    *string
+	Role                        *users.Role
+	BotOwnerID                  *users.ID
+	DefaultSendingStream        *string
+	DefaultEventsRegisterStream *string
+	DefaultAllPublicStreams     *bool
+	// ServicePayloadURL and ServiceInterface (default generic) change an outgoing webhook's
+	// service.
+	ServicePayloadURL *string
+	ServiceInterface  *int
+	// ConfigData replaces an embedded bot's configuration.
+	ConfigData map[string]string
+}
+
+// UpdateBotResult is the bot after the change, as Zulip answers PATCH /bots/{bot_id}.
+type UpdateBotResult struct {
+	FullName                    string            `json:"full_name"`
+	AvatarURL                   string            `json:"avatar_url"`
+	ServiceInterface            *int              `json:"service_interface"`
+	ServicePayloadURL           *string           `json:"service_payload_url"`
+	ConfigData                  map[string]string `json:"config_data"`
+	DefaultSendingStream        *string           `json:"default_sending_stream"`
+	DefaultEventsRegisterStream *string           `json:"default_events_register_stream"`
+	DefaultAllPublicStreams     bool              `json:"default_all_public_streams"`
+	BotOwner                    string            `json:"bot_owner,omitempty"`
+}
+
+// check validates what needs no store.
+func (p UpdateBotParams) check() error {
+	if p.FullName != nil {
+		if _, err := users.CheckFullName(*p.FullName); err != nil {
+			return badRequest("%s", err.Error())
+		}
+	}
+	if p.ServicePayloadURL != nil {
+		if err := users.CheckServiceURL(*p.ServicePayloadURL); err != nil {
+			return badRequest("%s", err.Error())
+		}
+	}
+	if p.ServiceInterface != nil && !users.ValidServiceInterface(*p.ServiceInterface) {
+		return InvalidArgument("service_interface", "")
+	}
+	if len(p.ConfigData) > users.MaxBotConfigEntries {
+		return badRequest("config_data is too long (limit: %d items)", users.MaxBotConfigEntries)
+	}
+	for k, v := range p.ConfigData {
+		if len(k)+len(v) > users.MaxBotConfigValueSize {
+			return badRequest("config_data is too long")
+		}
+	}
+	return nil
+}
+
+// UpdateBot changes a bot the actor administers: its name, role (administrators), owner,
+// default channels and service. Each change is announced as Zulip does: realm_user updates to
+// everyone for the name and owner, realm_bot updates (and, for an owner change, delete and add)
+// to those who administer the bot.
+func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams) (UpdateBotResult, error) {
+	if err := p.check(); err != nil {
+		return UpdateBotResult{}, err
+	}
+	var res UpdateBotResult
+	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		bot, err := accessBot(tx.Users(), me, p.BotID)
+		if err != nil {
+			return err
+		}
+		if bot, err = s.updateBotUser(tx, ev, me, bot, p); err != nil {
+			return err
+		}
+		cfg, err := s.updateBotConfig(tx, ev, me, bot, p)
+		if err != nil {
+			return err
+		}
+		rec, err := botRecord(tx.Channels(), bot, cfg)
+		if err != nil {
+			return err
+		}
+		res = UpdateBotResult{FullName: bot.FullName, AvatarURL: rec.AvatarURL, ServiceInterface: p.ServiceInterface,
+			ServicePayloadURL: p.ServicePayloadURL, ConfigData: p.ConfigData, DefaultSendingStream: rec.DefaultSendingStream,
+			DefaultEventsRegisterStream: rec.DefaultEventsRegisterStream, DefaultAllPublicStreams: cfg.DefaultAllPublicStreams}
+		if bot.BotOwnerID != 0 {
+			owner, err := tx.Users().Get(bot.BotOwnerID)
+			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			res.BotOwner = owner.Email
+		}
+		return nil
+	})
+	if err != nil {
+		return UpdateBotResult{}, err
+	}
+	return res, nil
+}
+
+// updateBotUser applies the changes of the bot's user record: name, role and owner.
+func (s *Service) updateBotUser(tx storage.Tx, ev *events, me, bot users.User, p UpdateBotParams) (users.User, error) {
+	old := bot
+	if p.FullName != nil {
+		name, _ := users.CheckFullName(*p.FullName)
+		if name != bot.FullName {
+			if err := checkBotNameAvailable(tx.Users(), name, bot.ID); err != nil {
+				return bot, err
+			}
+			bot.FullName = name
+		}
+	}
+	if p.Role != nil && *p.Role != bot.Role {
+		if !p.Role.Valid() {
+			return bot, InvalidArgument("role", "")
+		}
+		if (*p.Role == users.RoleOwner || bot.Role == users.RoleOwner) && me.Role != users.RoleOwner {
+			return bot, errMustBeOwner()
+		}
+		if !me.Role.IsAdmin() {
+			return bot, errMustBeAdmin()
+		}
+		bot.Role = *p.Role
+	}
+	var previous users.User
+	if p.BotOwnerID != nil && *p.BotOwnerID != bot.BotOwnerID {
+		owner, err := tx.Users().Get(*p.BotOwnerID)
+		switch {
+		case errors.Is(err, storage.ErrNotFound):
+			return bot, badRequest("Failed to change owner, no such user")
+		case err != nil:
+			return bot, err
+		case !owner.IsActive:
+			return bot, badRequest("Failed to change owner, user is deactivated")
+		case owner.IsBot():
+			return bot, badRequest("Failed to change owner, bots can't own other bots")
+		}
+		if bot.BotOwnerID != 0 {
+			if previous, err = tx.Users().Get(bot.BotOwnerID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return bot, err
+			}
+		}
+		bot.BotOwnerID = owner.ID
+	}
+	if bot == old {
+		return bot, nil
+	}
+	if err := tx.Users().Update(bot); err != nil {
+		return bot, err
+	}
+	if bot.FullName != old.FullName {
+		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": bot.ID, "full_name": bot.FullName}); err != nil {
+			return bot, err
+		}
+		if err := announceBotUpdate(tx.Users(), ev, bot, map[string]any{"full_name": bot.FullName}); err != nil {
+			return bot, err
+		}
+	}
+	if bot.Role != old.Role {
+		if err := s.changeBotRole(tx, ev, old, bot); err != nil {
+			return bot, err
+		}
+	}
+	if bot.BotOwnerID != old.BotOwnerID {
+		if err := announceOwnerChange(tx, ev, previous, bot); err != nil {
+			return bot, err
+		}
+	}
+	return bot, nil
+}
+
+// changeBotRole announces a bot's new role (see announceRoleChange).
+func (s *Service) changeBotRole(tx storage.Tx, ev *events, old, bot users.User) error {
+	realm, err := tx.Realm().Get()
+	if err != nil {
+		return err
+	}
+	return announceRoleChange(tx, ev, realm, old, bot)
+}
+
+// announceOwnerChange follows Zulip's do_change_bot_owner: the previous owner (unless an
+// administrator) loses the bot (realm_bot delete), the new owner (unless an administrator)
+// gains it (realm_bot add), the administrators and the owner learn the new owner_id, and
+// everyone the new bot_owner_id.
+func announceOwnerChange(tx storage.Tx, ev *events, previous, bot users.User) error {
+	if previous.ID != 0 && previous.IsActive && !previous.Role.IsAdmin() {
+		ev.add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": bot.ID}}, []int64{int64(previous.ID)})
+	}
+	owner, err := tx.Users().Get(bot.BotOwnerID)
+	if err != nil {
+		return err
+	}
+	if !owner.Role.IsAdmin() {
+		if err := announceBotAdd(tx, ev, bot, []int64{int64(owner.ID)}); err != nil {
+			return err
+		}
+	}
+	admins, err := botAdmins(tx.Users(), bot)
+	if err != nil {
+		return err
+	}
+	var others []int64
+	for _, id := range admins {
+		if id != int64(owner.ID) || owner.Role.IsAdmin() {
+			others = append(others, id)
+		}
+	}
+	ev.add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "update", Bot: map[string]any{"user_id": bot.ID, "owner_id": bot.BotOwnerID}}, others)
+	return announceUserUpdate(tx.Users(), ev, person{"user_id": bot.ID, "bot_owner_id": bot.BotOwnerID})
+}
+
+// botDefaultChannel resolves a default channel name for a bot as me may see it (Zulip's
+// access_stream_by_name): "" is none.
+func botDefaultChannel(tx storage.Tx, me users.User, name string) (int64, error) {
+	if name == "" {
+		return 0, nil
+	}
+	c, err := tx.Channels().GetByName(name)
+	if errors.Is(err, storage.ErrNotFound) {
+		return 0, badRequest("Invalid channel name '%s'", name)
+	} else if err != nil {
+		return 0, err
+	}
+	if c.InviteOnly || me.Role == users.RoleGuest {
+		sub, err := tx.Subscriptions().Get(me.ID, c.ID)
+		if errors.Is(err, storage.ErrNotFound) || err == nil && !sub.Active {
+			return 0, badRequest("Invalid channel name '%s'", name)
+		} else if err != nil {
+			return 0, err
+		}
+	}
+	return int64(c.ID), nil
+}
+
+// updateBotConfig applies the changes of the bot's default channels and service, each with a
+// realm_bot update.
+func (s *Service) updateBotConfig(tx storage.Tx, ev *events, me, bot users.User, p UpdateBotParams) (users.BotConfig, error) {
+	cfg, err := tx.BotConfigs().Get(bot.ID)
+	if err != nil {
+		return cfg, err
+	}
+	changed := map[string]any{}
+	for _, d := range []struct {
+		name  string
+		given *string
+		dst   *int64
+	}{{"default_sending_stream", p.DefaultSendingStream, &cfg.DefaultSendingStream},
+		{"default_events_register_stream", p.DefaultEventsRegisterStream, &cfg.DefaultEventsRegisterStream}} {
+		if d.given == nil {
+			continue
+		}
+		if *d.dst, err = botDefaultChannel(tx, me, *d.given); err != nil {
+			return cfg, err
+		}
+		name, err := channelName(tx.Channels(), *d.dst)
+		if err != nil {
+			return cfg, err
+		}
+		changed[d.name] = name
+	}
+	if p.DefaultAllPublicStreams != nil {
+		cfg.DefaultAllPublicStreams = *p.DefaultAllPublicStreams
+		changed["default_all_public_streams"] = cfg.DefaultAllPublicStreams
+	}
+	if p.ServicePayloadURL != nil && bot.BotType == users.BotOutgoingWebhook {
+		cfg.Service.BaseURL = *p.ServicePayloadURL
+		cfg.Service.Interface = users.ServiceInterfaceGeneric
+		setIf(&cfg.Service.Interface, p.ServiceInterface)
+		if cfg.Service.Token == "" {
+			if cfg.Service.Token, err = newAPIKey(); err != nil {
+				return cfg, err
+			}
+		}
+		changed["services"] = botServices(bot, cfg)
+	}
+	if p.ConfigData != nil && bot.BotType == users.BotEmbedded {
+		cfg.Service.ConfigData = p.ConfigData
+		changed["services"] = botServices(bot, cfg)
+	}
+	if len(changed) == 0 {
+		return cfg, nil
+	}
+	if err := tx.BotConfigs().Put(cfg); err != nil {
+		return cfg, err
+	}
+	for _, name := range []string{"default_sending_stream", "default_events_register_stream", "default_all_public_streams", "services"} {
+		if v, ok := changed[name]; ok {
+			if err := announceBotUpdate(tx.Users(), ev, bot, map[string]any{name: v}); err != nil {
+				return cfg, err
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// BotParams name a bot (POST /bots/{bot_id}/api_key/regenerate, DELETE /bots/{bot_id}).
+type BotParams struct {
+	BotID users.ID
+}
+
+// RegenerateBotAPIKey gives a bot the actor administers a new API key; the old one stops
+// working at once. Those who administer the bot get a realm_bot update.
+func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotParams) (RegenerateAPIKeyResult, error) {
+	key, err := newAPIKey()
+	if err != nil {
+		return RegenerateAPIKeyResult{}, internalError(err)
+	}
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		bot, err := accessBot(tx.Users(), me, p.BotID)
+		if err != nil {
+			return err
+		}
+		bot.APIKey = key
+		if err := tx.Users().Update(bot); err != nil {
+			return err
+		}
+		return announceBotUpdate(tx.Users(), ev, bot, map[string]any{"api_key": key})
+	})
+	if err != nil {
+		return RegenerateAPIKeyResult{}, err
+	}
+	return RegenerateAPIKeyResult{APIKey: key}, nil
+}
+
+// DeactivateBot deactivates a bot the actor administers (DELETE /bots/{bot_id}), as an
+// administrator's deactivation of a user does.
+func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
+	return s.update(ctx, func(tx storage.Tx, ev *events) error {
+		me, err := actingUser(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		bot, err := accessBot(tx.Users(), me, p.BotID)
+		if err != nil {
+			return err
+		}
+		if !bot.IsActive {
+			return badRequest(msgUserDeactivated400)
+		}
+		return s.deactivateOne(tx, ev, me, bot, DeactivateUserActions{})
+	})
+}

@@ -1,0 +1,164 @@
+package chat
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+
+	"github.com/teamchat/chat/storage"
+)
+
+// This server has no push notification service: it answers the routes mobile clients call at
+// start-up as a Zulip server without one does. Devices and push tokens are stored (Zulip keeps
+// them to know a user's mobile devices); E2EE push registration is refused.
+
+// maxPushTokenLength bounds a push token, as Zulip does.
+const maxPushTokenLength = 4096
+
+// RegisterClientDeviceResult is the answer of POST /register_client_device.
+type RegisterClientDeviceResult struct {
+	DeviceID int64 `json:"device_id"`
+}
+
+// RegisterClientDevice records a logged-in mobile device of the actor (humans only) and
+// returns its id, the first step of push registration.
+func (s *Service) RegisterClientDevice(ctx context.Context, actor Actor) (RegisterClientDeviceResult, error) {
+	var res RegisterClientDeviceResult
+	err := s.update(ctx, func(tx storage.Tx, _ *events) error {
+		me, err := humanActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		res.DeviceID, err = tx.Devices().Create(storage.Device{UserID: me.ID})
+		return err
+	})
+	if err != nil {
+		return RegisterClientDeviceResult{}, err
+	}
+	return res, nil
+}
+
+// RemoveClientDeviceParams are the parameters of POST /remove_client_device.
+type RemoveClientDeviceParams struct {
+	DeviceID int64
+}
+
+// RemoveClientDevice removes one of the actor's devices (at logout).
+func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveClientDeviceParams) error {
+	return s.update(ctx, func(tx storage.Tx, _ *events) error {
+		me, err := humanActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		devices, err := tx.Devices().List(me.ID)
+		if err != nil {
+			return err
+		}
+		for _, d := range devices {
+			if d.ID == p.DeviceID && d.Kind == "" {
+				return tx.Devices().Delete(me.ID, d.ID)
+			}
+		}
+		return badRequest("Invalid device ID")
+	})
+}
+
+// RegisterPushDevice is POST /mobile_push/register (E2EE push): without a push service, Zulip
+// refuses it.
+func (s *Service) RegisterPushDevice(ctx context.Context, actor Actor) error {
+	return s.view(ctx, func(tx storage.ReadTx) error {
+		if _, err := humanActor(tx.Users(), actor); err != nil {
+			return err
+		}
+		return Errorf(CodePushServiceNotConfigured, "Server is not configured to use push notification service.")
+	})
+}
+
+// PushTokenParams are the parameters of the older push-token routes.
+type PushTokenParams struct {
+	Token string
+	// AppID is the iOS app's id (APNs only; empty means Zulip's app).
+	AppID string
+}
+
+// Push token kinds.
+const (
+	pushKindAPNs = "apns"
+	pushKindFCM  = "fcm"
+)
+
+// checkPushToken applies Zulip's token rules.
+func checkPushToken(kind, token string) error {
+	if token == "" || len(token) > maxPushTokenLength {
+		return badRequest("Empty or invalid length token")
+	}
+	if kind == pushKindAPNs {
+		if _, err := hex.DecodeString(token); err != nil {
+			if _, err := base64.StdEncoding.DecodeString(token); err != nil {
+				return badRequest("Invalid APNS token")
+			}
+		}
+	}
+	return nil
+}
+
+// addPushToken stores a push token of the actor (a repeated one is kept once).
+func (s *Service) addPushToken(ctx context.Context, actor Actor, kind string, p PushTokenParams) error {
+	if err := checkPushToken(kind, p.Token); err != nil {
+		return err
+	}
+	appID := p.AppID
+	if kind == pushKindAPNs && appID == "" {
+		appID = "org.zulip.Zulip"
+	}
+	return s.update(ctx, func(tx storage.Tx, _ *events) error {
+		me, err := humanActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Devices().Create(storage.Device{UserID: me.ID, Kind: kind, Token: p.Token, AppID: appID})
+		if errors.Is(err, storage.ErrConflict) {
+			return nil
+		}
+		return err
+	})
+}
+
+// removePushToken removes a push token of the actor.
+func (s *Service) removePushToken(ctx context.Context, actor Actor, kind string, p PushTokenParams) error {
+	if err := checkPushToken(kind, p.Token); err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx storage.Tx, _ *events) error {
+		me, err := humanActor(tx.Users(), actor)
+		if err != nil {
+			return err
+		}
+		err = tx.Devices().DeleteToken(me.ID, kind, p.Token)
+		if errors.Is(err, storage.ErrNotFound) {
+			return badRequest("Token does not exist")
+		}
+		return err
+	})
+}
+
+// AddApnsToken is POST /users/me/apns_device_token.
+func (s *Service) AddApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+	return s.addPushToken(ctx, actor, pushKindAPNs, p)
+}
+
+// RemoveApnsToken is DELETE /users/me/apns_device_token.
+func (s *Service) RemoveApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+	return s.removePushToken(ctx, actor, pushKindAPNs, p)
+}
+
+// AddFcmToken is POST /users/me/android_gcm_reg_id.
+func (s *Service) AddFcmToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+	return s.addPushToken(ctx, actor, pushKindFCM, p)
+}
+
+// RemoveFcmToken is DELETE /users/me/android_gcm_reg_id.
+func (s *Service) RemoveFcmToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+	return s.removePushToken(ctx, actor, pushKindFCM, p)
+}
