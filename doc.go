@@ -87,7 +87,8 @@
 //	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
 //	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
 //	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
-//	          expiry of typing (messages_typing.go); who may read a message
+//	          expiry of typing (messages_typing.go); MarkAllAsRead, MarkStreamAsRead,
+//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,

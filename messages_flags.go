@@ -74,21 +74,15 @@ const MaxFlagMessages = 5000
 // UpdateMessageFlags adds or removes a flag on the actor's messages. Starring a message the
 // actor reads from a channel's history adds it to their messages (with the historical flag).
 func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateMessageFlagsParams) (UpdateMessageFlagsResult, error) {
-	flag, ok := messages.ParseFlag(p.Flag)
-	if !ok {
-		return UpdateMessageFlagsResult{}, badRequest("Invalid flag: '%s'", p.Flag)
-	}
-	if !messages.UserEditable(flag) {
-		return UpdateMessageFlagsResult{}, badRequest("Flag not editable: '%s'", p.Flag)
-	}
-	if p.Op != "add" && p.Op != "remove" {
-		return UpdateMessageFlagsResult{}, badRequest("Invalid message flag operation: '%s'", p.Op)
+	flag, err := checkFlagUpdate(p.Flag, p.Op)
+	if err != nil {
+		return UpdateMessageFlagsResult{}, err
 	}
 	if len(p.Messages) > MaxFlagMessages {
 		return UpdateMessageFlagsResult{}, badRequest("messages is too long (limit: %d items)", MaxFlagMessages)
 	}
 	var res UpdateMessageFlagsResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
 		me, w, err := actorWorldWrite(tx, actor, s.now())
 		if err != nil {
 			return err
@@ -120,37 +114,28 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 				historical = append(historical, messages.UserMessage{UserID: me.ID, MessageID: m.ID, Flags: messages.FlagRead | messages.FlagHistorical})
 			}
 		}
-		if len(historical) > 0 {
-			if err := tx.Messages().PutRows(historical); err != nil {
-				return err
-			}
-		}
-		add, remove := flag, messages.Flags(0)
-		if p.Op == "remove" {
-			add, remove = 0, flag
-		}
-		changed, err := tx.Messages().SetFlags(me.ID, ids, add, remove)
-		if err != nil {
-			return err
-		}
-		res.Messages = changed
-		if len(changed) == 0 {
-			return nil
-		}
-		e := UpdateMessageFlagsEvent{
-			Type: "update_message_flags", Op: p.Op, Operation: p.Op, Flag: p.Flag, Messages: changed,
-			emptyTopicLabel: w.realm.EmptyTopicDisplayName,
-		}
-		if flag == messages.FlagRead && p.Op == "remove" {
-			e.MessageDetails = unreadDetails(msgs, changed, rows, me.ID)
-		}
-		ev.add("update_message_flags", e, []int64{int64(me.ID)})
-		return nil
+		res.Messages, err = w.setFlags(tx, ev, me, ids, historical, flag, p.Op, p.Flag)
+		return err
 	})
 	if err != nil {
 		return UpdateMessageFlagsResult{}, err
 	}
 	return res, nil
+}
+
+// checkFlagUpdate reads the flag and operation of a flags request.
+func checkFlagUpdate(name, op string) (messages.Flags, error) {
+	flag, ok := messages.ParseFlag(name)
+	if !ok {
+		return 0, badRequest("Invalid flag: '%s'", name)
+	}
+	if !messages.UserEditable(flag) {
+		return 0, badRequest("Flag not editable: '%s'", name)
+	}
+	if op != "add" && op != "remove" {
+		return 0, badRequest("Invalid message flag operation: '%s'", op)
+	}
+	return flag, nil
 }
 
 // unreadDetails describes the messages of changed for clients putting them back in their

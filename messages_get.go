@@ -48,17 +48,25 @@ type GetMessagesResult struct {
 
 func orTrue(b *bool) bool { return b == nil || *b }
 
+// checkRange bounds the range and the narrow of a request around an anchor.
+func (p GetMessagesParams) checkRange() error {
+	if p.NumBefore < 0 || p.NumAfter < 0 {
+		return badRequest("Invalid num_before or num_after")
+	}
+	if p.NumBefore+p.NumAfter > MaxMessagesPerFetch {
+		return badRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
+	}
+	if len(p.Narrow) > MaxNarrowLength {
+		return badRequest("narrow is too long (limit: %d items)", MaxNarrowLength)
+	}
+	return nil
+}
+
 // GetMessages returns the messages around an anchor that match the narrow and that the actor
 // may read: those they received, and the history of channels they may read.
 func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesParams) (GetMessagesResult, error) {
-	if p.NumBefore < 0 || p.NumAfter < 0 {
-		return GetMessagesResult{}, badRequest("Invalid num_before or num_after")
-	}
-	if p.NumBefore+p.NumAfter > MaxMessagesPerFetch {
-		return GetMessagesResult{}, badRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
-	}
-	if len(p.Narrow) > MaxNarrowLength {
-		return GetMessagesResult{}, badRequest("narrow is too long (limit: %d items)", MaxNarrowLength)
+	if err := p.checkRange(); err != nil {
+		return GetMessagesResult{}, err
 	}
 	if len(p.MessageIDs) > MaxMessagesPerFetch {
 		return GetMessagesResult{}, badRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)

@@ -15,7 +15,7 @@ import (
 // interactConsistencyCases are the consistency cases of message interactions.
 func interactConsistencyCases() []consistencyCase {
 	ctx := context.Background()
-	return []consistencyCase{
+	return append(readConsistencyCases(), []consistencyCase{
 		{method: "AddReaction", name: "to a public channel's message", setup: func(t *testing.T, f *fixture) {
 			mustSendToChannel(t, f, "admin", mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "guest"), "t", "hi")
 		}, run: func(t *testing.T, f *fixture) {
@@ -50,7 +50,7 @@ func interactConsistencyCases() []consistencyCase {
 			id := fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "dm"})[0]
 			mustDo(t, "SetTypingStatusForMessageEdit", errOf(f.svc.SetTypingStatusForMessageEdit(ctx, f.actor("member"), chat.SetTypingStatusForMessageEditParams{MessageID: id, Op: "start"})))
 		}},
-	}
+	}...)
 }
 
 func goldenReactions(t *testing.T, f *fixture) {

@@ -111,6 +111,10 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
 			return err
 		}
+		// Sending counts as activity (partial_subscribers).
+		if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
+			return err
+		}
 		if p.QueueID != "" && p.LocalID != "" {
 			markLocalEcho(ev.list[first:], me.ID, p.QueueID, p.LocalID)
 		}
@@ -124,7 +128,8 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 
 // sendAs sends m (content, time and client set) as me to where p says, with the checks of
 // POST /messages; the scheduler sends a scheduled message through it as its author would
-// have sent it then. It returns the new message's id.
+// have sent it then. It returns the new message's id. The caller records the sender's
+// activity (SetLastActive), once per sender when it sends many.
 func (w *world) sendAs(tx storage.Tx, ev *events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
 	recipients, err := w.address(tx.Messages(), me, p, &m)
 	if err != nil {
@@ -132,10 +137,6 @@ func (w *world) sendAs(tx storage.Tx, ev *events, me users.User, m messages.Mess
 	}
 	read := func(id users.ID) bool { return id == me.ID && readBySender }
 	if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
-		return 0, err
-	}
-	// Sending counts as activity (partial_subscribers).
-	if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
 		return 0, err
 	}
 	return m.ID, nil
@@ -194,7 +195,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	rows := make([]messages.UserMessage, 0, len(recipients))
 	w.preloadUsers(recipients)
 	// Those who muted the sender get the message already read (and are never notified of it).
-	mutedBy, err := tx.MutedUsers().MutedBy(m.SenderID)
+	mutedBy, err := w.mutersOf(tx.MutedUsers(), m.SenderID)
 	if err != nil {
 		return err
 	}
@@ -250,6 +251,22 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		ev.add("message", publicChannelMessage{event: public, except: except}, []int64{publicWatchersSentinel})
 	}
 	return nil
+}
+
+// mutersOf returns the users who muted sender, read once per transaction.
+func (w *world) mutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID, error) {
+	if list, ok := w.mutedBy[sender]; ok {
+		return list, nil
+	}
+	list, err := r.MutedBy(sender)
+	if err != nil {
+		return nil, err
+	}
+	if w.mutedBy == nil {
+		w.mutedBy = map[users.ID][]users.ID{}
+	}
+	w.mutedBy[sender] = list
+	return list, nil
 }
 
 // activeSubscribers lists the active users subscribed to c, ascending.

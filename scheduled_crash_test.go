@@ -103,11 +103,11 @@ type markingScheduled struct {
 	delivered *bool
 }
 
-func (w markingScheduled) Update(m messages.Scheduled) error {
-	if m.Delivered {
+func (w markingScheduled) MarkDelivered(ids []messages.ScheduledID, sent []messages.ID) error {
+	if len(ids) > 0 {
 		*w.delivered = true
 	}
-	return w.ScheduledMessageWriter.Update(m)
+	return w.ScheduledMessageWriter.MarkDelivered(ids, sent)
 }
 
 // helper starts a helper process in mode against dsn with its clock at now.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/teamchat/chat/messages"
@@ -78,8 +79,9 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 		if err != nil {
 			return err
 		}
+		var b deliveredBatch
 		for _, m := range due {
-			failed, err := s.deliverScheduled(tx, ev, w, m, now)
+			failed, err := s.deliverScheduled(tx, ev, w, m, now, &b)
 			if err != nil {
 				return err
 			}
@@ -89,7 +91,7 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 				res.Delivered++
 			}
 		}
-		return nil
+		return b.record(tx, now)
 	})
 	if err != nil {
 		return DeliverScheduledMessagesResult{}, 0, err
@@ -97,10 +99,33 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 	return res, claimed, nil
 }
 
-// deliverScheduled sends one claimed message and records the outcome: delivered (with a
+// deliveredBatch collects what a batch sent, recorded once at its end: the scheduled
+// messages delivered and the messages they became, and the senders who were active.
+type deliveredBatch struct {
+	ids     []messages.ScheduledID
+	sent    []messages.ID
+	senders []users.ID
+}
+
+// record marks the batch's messages delivered and its senders active (sending counts as
+// activity, as for POST /messages).
+func (b *deliveredBatch) record(tx storage.Tx, now time.Time) error {
+	if err := tx.ScheduledMessages().MarkDelivered(b.ids, b.sent); err != nil {
+		return err
+	}
+	slices.Sort(b.senders)
+	for _, id := range slices.Compact(b.senders) {
+		if err := tx.Users().SetLastActive(id, now.Unix()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deliverScheduled sends one claimed message and records the outcome: delivered (in b, with a
 // remove event for its author) or failed. A refusal (an *Error) fails the message; any other
 // error aborts the batch.
-func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messages.Scheduled, now time.Time) (failed bool, err error) {
+func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messages.Scheduled, now time.Time, b *deliveredBatch) (failed bool, err error) {
 	sender, ok := w.lookup(m.SenderID)
 	var refusal *Error
 	switch {
@@ -117,6 +142,8 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messag
 		m.DeliveredMessageID, err = w.sendAs(tx, ev, sender, msg, scheduledSendParams(m), m.ReadBySender)
 		if e := (*Error)(nil); errors.As(err, &e) {
 			refusal, err = e, nil
+		} else if err == nil {
+			b.senders = append(b.senders, sender.ID)
 		}
 	}
 	if err != nil {
@@ -125,10 +152,7 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messag
 	if refusal != nil {
 		return true, s.failScheduled(tx, ev, w, m, sender, refusal)
 	}
-	m.Delivered = true
-	if err := tx.ScheduledMessages().Update(m); err != nil {
-		return false, err
-	}
+	b.ids, b.sent = append(b.ids, m.ID), append(b.sent, m.DeliveredMessageID)
 	if m.Kind == messages.Remind {
 		ev.add("reminders", RemindersEvent{Type: "reminders", Op: "remove", ReminderID: m.ID}, []int64{int64(m.SenderID)})
 	} else {

@@ -99,6 +99,11 @@ type Options struct {
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+	// MarkReadBatchSize is how many messages MarkAllAsRead marks per transaction (default
+	// DefaultMarkReadBatchSize); MarkReadBudget how long it runs before answering
+	// complete=false (default DefaultMarkReadBudget, measured with Now).
+	MarkReadBatchSize int
+	MarkReadBudget    time.Duration
 	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
 	// read with Now) get their stop (default 1s).
 	TypingExpiryInterval time.Duration

@@ -68,6 +68,10 @@ type world struct {
 	msgs     storage.MessageReader
 	activity map[channels.ID]storage.ChannelActivity
 	now      int64
+
+	// mutedBy memoizes who muted each sender of this transaction's messages (nil before the
+	// first; deliverMessage), for transactions that send many (the scheduler).
+	mutedBy map[users.ID][]users.ID
 }
 
 // worldLoadError carries a failed read of the world out of a decision (see world).

@@ -11,6 +11,10 @@ func interactMatrixRows() []matrixRow {
 		{method: "DELETE", path: "messages/1/reactions", setup: memberReaction, params: map[string]string{"emoji_name": "tada"}, want: only("member")},
 		{method: "POST", path: "typing", params: map[string]string{"op": "start", "to": "[{owner}]"}, want: authenticated()},
 		{method: "POST", path: "typing", setup: publicChannelWithMessage, params: map[string]string{"type": "channel", "op": "start", "stream_id": "1", "topic": "t"}, want: authenticated().except("guest", 400)},
+		{method: "POST", path: "mark_all_as_read", setup: memberDirectMessage, want: authenticated()},
+		{method: "POST", path: "mark_stream_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1"}, want: authenticated().except("guest", 400)},
+		{method: "POST", path: "mark_topic_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic_name": "t"}, want: only("member")},
+		{method: "POST", path: "messages/flags/narrow", setup: memberDirectMessage, params: map[string]string{"anchor": "newest", "num_before": "10", "num_after": "0", "narrow": "[]", "op": "add", "flag": "read"}, want: authenticated()},
 		{method: "POST", path: "messages/1/typing", setup: memberDirectMessage, params: map[string]string{"op": "start"}, want: only("member", "admin")},
 	}
 }

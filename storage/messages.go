@@ -21,6 +21,18 @@ type MessageQuery struct {
 	Limit           int
 }
 
+// MarkReadQuery selects unread rows of one user for MarkRead: those of channel ChannelID (0:
+// of every message, direct ones included), in Topic when it is set (compared
+// case-insensitively), with a message id below Before (0: any), at most Limit of them (0:
+// all), the newest first.
+type MarkReadQuery struct {
+	User      users.ID
+	ChannelID channels.ID
+	Topic     *string
+	Before    messages.ID
+	Limit     int
+}
+
 // MessageMatch is one message of a query's result with the user's flags on it; Received is
 // false when the user has no row (the message comes from a channel's history).
 type MessageMatch struct {
@@ -105,6 +117,9 @@ type MessageWriter interface {
 	// DeleteRows removes the rows of the given users for the given messages; missing rows
 	// are ignored.
 	DeleteRows(us []users.ID, ids []messages.ID) error
+	// MarkRead sets the read flag on the user's unread rows that q selects, highest message ids
+	// first, and returns their message ids, ascending.
+	MarkRead(q MarkReadQuery) ([]messages.ID, error)
 	// AddReaction stores a reaction; ErrConflict when the user already reacted to the message
 	// with that emoji (same code and type), ErrNotFound for an unknown message.
 	AddReaction(messages.Reaction) error

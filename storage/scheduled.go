@@ -39,6 +39,10 @@ type ScheduledMessageWriter interface {
 	// single writer). The caller delivers them and records the outcome with Update in the
 	// same transaction, so a crash before the commit leaves them due.
 	ClaimDue(now int64, limit int) ([]messages.Scheduled, error)
+	// MarkDelivered records, in one statement, that the scheduled messages ids[i] were sent as
+	// the messages sent[i] (Delivered and DeliveredMessageID); ids that name no scheduled
+	// message are ignored. The two lists have the same length.
+	MarkDelivered(ids []messages.ScheduledID, sent []messages.ID) error
 }
 
 // ClaimUpdater is an optional capability of a Storage: ClaimUpdate runs fn as Update does, at

@@ -521,3 +521,28 @@ func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
 	deleteKey(a.j, a.t.d.userTopics, userTopicKey{u, c, topics.Key(topic)})
 	return nil
 }
+
+func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	changed := []messages.ID{}
+	ids := a.ascending(func(m messages.Message) bool {
+		return (q.Before == 0 || m.ID < q.Before) && (q.ChannelID == 0 || m.ChannelID == q.ChannelID && (q.Topic == nil || topics.Same(m.Topic, *q.Topic)))
+	})
+	slices.Reverse(ids)
+	for _, id := range ids {
+		byUser := a.md().rows[id]
+		f, ok := byUser[q.User]
+		if !ok || f&messages.FlagRead != 0 {
+			continue
+		}
+		setKey(a.j, byUser, q.User, f|messages.FlagRead)
+		changed = append(changed, id)
+		if q.Limit > 0 && len(changed) == q.Limit {
+			break
+		}
+	}
+	slices.Sort(changed)
+	return changed, nil
+}

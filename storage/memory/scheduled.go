@@ -118,3 +118,19 @@ func (a scheduledTx) ClaimDue(now int64, limit int) ([]messages.Scheduled, error
 	}
 	return out, nil
 }
+
+func (a scheduledTx) MarkDelivered(ids []messages.ScheduledID, sent []messages.ID) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for i, id := range ids {
+		m, ok := a.t.d.scheduled[id]
+		if !ok {
+			continue
+		}
+		m = m.Clone()
+		m.Delivered, m.DeliveredMessageID = true, sent[i]
+		setKey(a.j, a.t.d.scheduled, id, m)
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
@@ -552,4 +553,38 @@ func (a messageTx) Move(list []messages.ID, c channels.ID, topic string, entry m
 	}
 	_, err = a.t.exec("UPDATE message_search SET topic = ? WHERE rowid IN ("+a.t.d.idSet+")", ftsText(stems), ids(a.t.d, list))
 	return err
+}
+
+func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
+	where := "um.user_id = ? AND (um.flags & ?) = 0"
+	args := []any{q.User, int64(messages.FlagRead)}
+	if q.Before != 0 {
+		where += " AND um.message_id < ?"
+		args = append(args, q.Before)
+	}
+	from := "user_messages um"
+	if q.ChannelID != 0 {
+		from += " JOIN messages m ON m.id = um.message_id"
+		where += " AND m.channel_id = ?"
+		args = append(args, q.ChannelID)
+		if q.Topic != nil {
+			where += " AND m.topic_key = ?"
+			args = append(args, topics.Key(*q.Topic))
+		}
+	}
+	limit := ""
+	if q.Limit > 0 {
+		limit = " LIMIT " + strconv.Itoa(q.Limit)
+	}
+	found, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
+		var id messages.ID
+		return id, row.Scan(&id)
+	}, `UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (
+		SELECT um.message_id FROM `+from+` WHERE `+where+` ORDER BY um.message_id DESC`+limit+`) RETURNING message_id`,
+		append([]any{int64(messages.FlagRead), q.User}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(found)
+	return append([]messages.ID{}, found...), nil
 }

@@ -122,3 +122,18 @@ func (a scheduledTx) ClaimDue(now int64, limit int) ([]messages.Scheduled, error
 	}
 	return list, err
 }
+
+// MarkDelivered updates every row in one statement: the two lists travel as two parameters
+// (JSON arrays on SQLite, arrays on PostgreSQL) and are paired by position.
+func (a scheduledTx) MarkDelivered(list []messages.ScheduledID, sent []messages.ID) error {
+	if len(list) == 0 {
+		return a.t.live()
+	}
+	pairs := "SELECT a.value AS id, b.value AS sent FROM json_each(?) AS a JOIN json_each(?) AS b ON a.key = b.key"
+	if a.t.d.postgres {
+		pairs = "SELECT unnest(CAST(? AS BIGINT[])) AS id, unnest(CAST(? AS BIGINT[])) AS sent"
+	}
+	_, err := a.t.exec("UPDATE scheduled_messages SET delivered = TRUE, delivered_message_id = v.sent FROM ("+pairs+
+		") AS v WHERE scheduled_messages.id = v.id", ids(a.t.d, list), ids(a.t.d, sent))
+	return err
+}

@@ -256,6 +256,13 @@ func (w faultyMessages) Move(ids []messages.ID, c channels.ID, topic string, ent
 	return w.MessageWriter.Move(ids, c, topic, entry, movedAt)
 }
 
+func (w faultyMessages) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
+	if err := w.f.write(); err != nil {
+		return nil, err
+	}
+	return w.MessageWriter.MarkRead(q)
+}
+
 func (w faultyMessages) AddReaction(r messages.Reaction) error {
 	if err := w.f.write(); err != nil {
 		return err

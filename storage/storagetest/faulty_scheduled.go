@@ -35,3 +35,10 @@ func (w faultyScheduled) Delete(u users.ID, id messages.ScheduledID) error {
 	}
 	return w.ScheduledMessageWriter.Delete(u, id)
 }
+
+func (w faultyScheduled) MarkDelivered(ids []messages.ScheduledID, sent []messages.ID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ScheduledMessageWriter.MarkDelivered(ids, sent)
+}

@@ -207,6 +207,39 @@ func testScheduledMessages(t *testing.T, open Opener) {
 		}
 	})
 
+	t.Run("MarkDelivered records each message's delivery in one call", func(t *testing.T) {
+		s := open(t)
+		var ids []messages.ScheduledID
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for i := range 3 {
+				id, err := tx.ScheduledMessages().Create(messages.Scheduled{Kind: messages.SendLater, SenderID: 1, ChannelID: 2, Content: fmt.Sprint(i), DeliverAt: 1})
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			return nil
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.ScheduledMessages().MarkDelivered(nil, nil); err != nil {
+				return err
+			}
+			return tx.ScheduledMessages().MarkDelivered([]messages.ScheduledID{ids[2], ids[0], ids[2] + 100}, []messages.ID{30, 10, 99})
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			for i, want := range []messages.ID{10, 0, 30} {
+				m, err := tx.ScheduledMessages().Get(1, ids[i])
+				if err != nil {
+					return err
+				}
+				wantEqual(t, fmt.Sprintf("message %d delivered as", i), [2]any{want != 0, want}, [2]any{m.Delivered, m.DeliveredMessageID})
+			}
+			at, ok, err := tx.ScheduledMessages().NextDue()
+			wantEqual(t, "NextDue (message 1 is still due)", [2]any{int64(1), true}, [2]any{at, ok})
+			return err
+		})
+	})
+
 	t.Run("A rolled-back claim leaves the messages due", func(t *testing.T) {
 		s := open(t)
 		mustUpdate(t, s, func(tx storage.Tx) error {

@@ -33,6 +33,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("MessageEdits", func(t *testing.T) { testMessageEdits(t, open) })
 	t.Run("Reactions", func(t *testing.T) { testReactions(t, open) })
 	t.Run("Search", func(t *testing.T) { testSearch(t, open) })
+	t.Run("MarkRead", func(t *testing.T) { testMarkRead(t, open) })
 	t.Run("Emoji", func(t *testing.T) { testEmoji(t, open) })
 	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
 	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })

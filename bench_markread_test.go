@@ -1,0 +1,112 @@
+package chat_test
+
+import (
+	"context"
+	"testing"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// markReadCount is how many unread messages BenchmarkMarkAllAsRead marks read.
+const markReadCount = 100000
+
+// BenchmarkMarkAllAsRead marks 100,000 unread direct messages read through POST
+// /mark_all_as_read's Service method (batches of 2,000, one event each) on SQLite and
+// PostgreSQL. The baseline sub-benchmark marks the same rows in one storage call in one
+// transaction, without events: the floor of the work.
+func BenchmarkMarkAllAsRead(b *testing.B) {
+	for _, be := range sqlBenchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			store := be.open(b)
+			b.Cleanup(func() { store.Close() })
+			svc, err := chat.New(chat.Options{Store: store})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { svc.Close() })
+			ctx := context.Background()
+			if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Bench", URL: "https://bench.example.com"}); err != nil {
+				b.Fatal(err)
+			}
+			sender, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "sender@bench.example.com", FullName: "Sender"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			reader, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "reader@bench.example.com", FullName: "Reader"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids := seedUnread(b, store, sender.UserID, reader.UserID, markReadCount)
+			actor := chat.Actor{UserID: reader.UserID}
+			b.Run("unread=100000", func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					markUnread(b, store, reader.UserID, ids)
+					b.StartTimer()
+					res, err := svc.MarkAllAsRead(ctx, actor)
+					if err != nil || !res.Complete {
+						b.Fatalf("MarkAllAsRead = %v, %v", res, err)
+					}
+				}
+			})
+			b.Run("baseline-one-transaction", func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					markUnread(b, store, reader.UserID, ids)
+					b.StartTimer()
+					var n int
+					if err := store.Update(ctx, func(tx storage.Tx) error {
+						got, err := tx.Messages().MarkRead(storage.MarkReadQuery{User: reader.UserID})
+						n = len(got)
+						return err
+					}); err != nil || n != len(ids) {
+						b.Fatalf("MarkRead: %d, %v", n, err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// seedUnread stores n direct messages from sender to reader, unread for the reader.
+func seedUnread(b *testing.B, store storage.Storage, sender, reader users.ID, n int) []messages.ID {
+	b.Helper()
+	ids := make([]messages.ID, 0, n)
+	for len(ids) < n {
+		err := store.Update(context.Background(), func(tx storage.Tx) error {
+			for range min(10000, n-len(ids)) {
+				m := messages.Message{SenderID: sender, Recipients: messages.Participants(sender, []users.ID{reader}),
+					Content: "x", Rendered: "<p>x</p>", Timestamp: 1, Client: "bench"}
+				id, err := tx.Messages().Create(m, []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}, {UserID: reader}})
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return ids
+}
+
+// markUnread clears the reader's read flag on ids.
+func markUnread(b *testing.B, store storage.Storage, reader users.ID, ids []messages.ID) {
+	b.Helper()
+	err := store.Update(context.Background(), func(tx storage.Tx) error {
+		for i := 0; i < len(ids); i += 5000 {
+			if _, err := tx.Messages().SetFlags(reader, ids[i:min(i+5000, len(ids))], 0, messages.FlagRead); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
