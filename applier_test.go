@@ -15,7 +15,7 @@ import (
 func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	t.Helper()
 	switch ev["type"] {
-	case "heartbeat", "restart", "invites_changed":
+	case "heartbeat", "restart", "invites_changed", "attachment":
 	case "reaction", "typing", "typing_edit_message":
 		// Reactions live in message records, which register does not hold; typing is no state.
 	case "realm_user":

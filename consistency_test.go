@@ -59,6 +59,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, alertWordsConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
+	cases = append(cases, uploadsConsistencyCases()...)
 	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, devicesConsistencyCases()...)
@@ -217,6 +218,8 @@ var notMutating = map[string]string{
 	"CreateWebexVideoCall":         "no provider is configured: it only refuses",
 	"CreateBigBlueButtonVideoCall": "signs a link; stores nothing",
 	"Close":                        "lifecycle",
+	"MaxUploadBytes":               "configuration",
+	"SweepUploads":                 "removes only bytes that no row references; changes no state",
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
 }

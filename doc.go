@@ -94,7 +94,10 @@
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,
 //	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
-//	uploads   files, images and avatars
+//	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking
+//	          a file (uploads_attachments.go); GetUploadedFile, GetFileTemporaryURL,
+//	          GetUploadedFileByToken (uploads_serve.go); thumbnails (uploads_images.go);
+//	          SweepUploads (uploads_sweep.go)
 //	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
 //	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
 //	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:

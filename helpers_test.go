@@ -3,6 +3,7 @@ package chat_test
 import (
 	"context"
 	"errors"
+	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"sync"
 	"testing"
 	"time"
@@ -55,6 +56,7 @@ func newFixtureOn(t *testing.T, store storage.Storage, opts ...func(*chat.Option
 		PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
 		JWTKey:          []byte("test-secret-key"),
 		Dev:             true,
+		Blobs:           blobmemory.New(),
 	}
 	emailKeys := &sync.Map{}
 	o.EmailChangeRequested = func(u users.ID, _, key string) { emailKeys.Store(u, key) }

@@ -14,7 +14,7 @@ import (
 func TestImportDirection(t *testing.T) {
 	t.Parallel()
 	const module = "github.com/teamchat/chat"
-	leaves := []string{"users", "realms", "drafts", "linkifiers", "channels", "messages", "topics", "emoji"}
+	leaves := []string{"users", "realms", "drafts", "linkifiers", "channels", "messages", "topics", "emoji", "uploads"}
 	allowed := map[string][]string{
 		"users":               {},
 		"realms":              {"users"},
@@ -23,6 +23,12 @@ func TestImportDirection(t *testing.T) {
 		"channels":            {"users"},
 		"messages":            {"users", "channels"},
 		"topics":              {"users", "channels"},
+		"uploads":             {"users", "messages"},
+		"blobs":               {},
+		"blobs/disk":          {"blobs"},
+		"blobs/memory":        {"blobs"},
+		"blobs/blobstest":     {"blobs"},
+		"blobs/s3":            {"blobs"},
 		"emoji":               {"users"},
 		"queue":               {},
 		"ratelimit":           {},
@@ -31,7 +37,7 @@ func TestImportDirection(t *testing.T) {
 		"storage/memory":      append([]string{"storage"}, leaves...),
 		"storage/storagetest": append([]string{"storage"}, leaves...),
 		"storage/sqlstore":    append([]string{"storage"}, leaves...),
-		".":                   append([]string{"storage", "queue", "ratelimit", "markdown"}, leaves...),
+		".":                   append([]string{"storage", "queue", "ratelimit", "markdown", "blobs"}, leaves...),
 		"httpapi":             append([]string{".", "markdown"}, leaves...),
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.
 		"eventbus/pgbus":    {"storage"},
@@ -52,7 +58,7 @@ func TestImportDirection(t *testing.T) {
 	for _, d := range dirs {
 		pkgs = append(pkgs, strings.TrimSuffix(d, "/"))
 	}
-	pkgs = append(pkgs, ".", "storage/memory", "storage/storagetest", "eventbus/pgbus", "internal/benchorg", "internal/pgtest", "storage/sqlstore")
+	pkgs = append(pkgs, ".", "blobs/disk", "blobs/memory", "blobs/blobstest", "blobs/s3", "storage/memory", "storage/storagetest", "eventbus/pgbus", "internal/benchorg", "internal/pgtest", "storage/sqlstore")
 	for _, rel := range pkgs {
 		if strings.HasPrefix(rel, "examples") || strings.HasPrefix(rel, ".") && rel != "." {
 			continue

@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
 
@@ -109,6 +110,11 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		}
 		if err := mr.PutRows(changed); err != nil {
 			return err
+		}
+		if uploads.MayLink(oldContent) || uploads.MayLink(edited.Content) {
+			if err := w.linkAttachments(tx, ev, edited); err != nil {
+				return err
+			}
 		}
 	}
 	if m.IsDirect() {

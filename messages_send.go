@@ -12,6 +12,7 @@ import (
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
 
@@ -215,6 +216,11 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
 	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {
 		return err
+	}
+	if uploads.MayLink(m.Content) {
+		if err := w.linkAttachments(tx, ev, *m); err != nil {
+			return err
+		}
 	}
 	if !m.IsDirect() {
 		c, _ := w.channel(m.ChannelID)

@@ -10,10 +10,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
 
@@ -96,6 +98,15 @@ type Options struct {
 	// InvitationLinkValidity is the lifetime of a reusable invitation link created without
 	// invite_expires_in_minutes (default 14400 minutes, Zulip's INVITATION_LINK_VALIDITY_MINUTES).
 	InvitationLinkValidity time.Duration
+	// Blobs stores uploaded files, their thumbnails and avatars (blobs/disk, blobs/s3,
+	// blobs/memory); nil refuses uploads.
+	Blobs blobs.Store
+	// MaxFileUploadSizeMiB bounds one uploaded file (default 25, register's
+	// max_file_upload_size_mib).
+	MaxFileUploadSizeMiB int
+	// UploadQuotaMiB bounds the organization's uploaded files together (register's
+	// realm_upload_quota_mib); 0 means no quota.
+	UploadQuotaMiB int
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
@@ -162,6 +173,8 @@ type Service struct {
 
 	closeOnce sync.Once
 
+	// uploadKey caches the secret of temporary upload URLs.
+	uploadKey uploadKeyCache
 	// callKey signs the BigBlueButton call links this process gives out (realm_calls.go).
 	callKey []byte
 
@@ -189,6 +202,9 @@ func New(opts Options) (*Service, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.MaxFileUploadSizeMiB <= 0 {
+		opts.MaxFileUploadSizeMiB = uploads.DefaultMaxFileUploadSizeMiB
 	}
 	if opts.HeartbeatWait <= 0 {
 		opts.HeartbeatWait = 50 * time.Second

@@ -35,6 +35,8 @@ const (
 	CodeNotFound                 Code = "NOT_FOUND"
 	CodeBadNarrow                Code = "BAD_NARROW"
 	CodeExpectationMismatch      Code = "EXPECTATION_MISMATCH"
+	CodeRealmUploadQuota         Code = "REALM_UPLOAD_QUOTA"
+	CodeBadImage                 Code = "BAD_IMAGE"
 	// CodeMoveMessagesTimeLimitExceeded carries first_message_id_allowed_to_move,
 	// total_messages_in_topic and total_messages_allowed_to_move.
 	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"

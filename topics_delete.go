@@ -155,6 +155,17 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 		return err
 	}
 	wasActive := w.activeStates(chanIDs)
+	orphaned, err := s.releaseAttachments(tx, ev, ids)
+	if err != nil {
+		return err
+	}
+	if len(orphaned) > 0 {
+		ev.afterCommit(func() {
+			for _, a := range orphaned {
+				s.deleteAttachmentBlobs(context.Background(), a)
+			}
+		})
+	}
 	if err := tx.Messages().Delete(ids); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -85,6 +86,8 @@ type matrixRow struct {
 	want         outcome
 	// setup prepares state the call needs (as a trusted server-side step).
 	setup func(t *testing.T, m *matrixOrg)
+	// file, when set, is sent as the file part of a multipart body (with params as fields).
+	file string
 }
 
 // membersButGuests is the outcome of actions open to every non-guest user.
@@ -190,7 +193,7 @@ func matrixRows() []matrixRow {
 		{method: "PATCH", path: "messages/1", setup: memberDirectMessage, params: map[string]string{"content": "edited"}, want: only("member")},
 		{method: "PATCH", path: "messages/1", setup: publicChannelWithMessage, params: map[string]string{"topic": "moved", "propagate_mode": "change_all"}, want: authenticated().except("guest", 400)},
 		{method: "GET", path: "users/me/1/topics", setup: publicChannelWithMessage, want: membersButGuests},
-	}, slices.Concat(channelsMatrixRows(), peopleMatrixRows(), interactMatrixRows())...)
+	}, slices.Concat(channelsMatrixRows(), peopleMatrixRows(), interactMatrixRows(), uploadsMatrixRows())...)
 }
 
 func publicChannelWithMessage(t *testing.T, m *matrixOrg) {
@@ -275,6 +278,8 @@ type matrixOrg struct {
 	svc  *chat.Service
 	ids  map[string]users.ID
 	keys map[string]string
+	// vars are further {name} placeholders that a row's setup defines.
+	vars map[string]string
 }
 
 func newMatrixOrg(t *testing.T) *matrixOrg {
@@ -282,6 +287,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	store := memory.New()
 	svc, err := chat.New(chat.Options{
 		Store: store, Dev: true, PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
+		Blobs: blobmemory.New(),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -290,7 +296,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Matrix", URL: "http://matrix.test"}); err != nil {
 		t.Fatal(err)
 	}
-	m := &matrixOrg{svc: svc, ids: map[string]users.ID{}, keys: map[string]string{}}
+	m := &matrixOrg{svc: svc, ids: map[string]users.ID{}, keys: map[string]string{}, vars: map[string]string{}}
 	for _, c := range []struct {
 		name string
 		p    chat.ProvisionUserParams
@@ -328,6 +334,9 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 func (m *matrixOrg) expand(s string) string {
 	for name, id := range m.ids {
 		s = strings.ReplaceAll(s, "{"+name+"}", fmt.Sprint(id))
+	}
+	for name, v := range m.vars {
+		s = strings.ReplaceAll(s, "{"+name+"}", v)
 	}
 	return s
 }
@@ -424,7 +433,13 @@ func TestAuthorizationMatrix(t *testing.T) {
 					row.setup(t, m)
 				}
 				before := m.view(t)
-				status, body := m.call(t, caller, row.method, row.path, row.params)
+				var status int
+				var body map[string]any
+				if row.file != "" {
+					status, body = m.upload(t, caller, row.path, row.file)
+				} else {
+					status, body = m.call(t, caller, row.method, row.path, row.params)
+				}
 				if want := row.want.want(caller); status != want {
 					t.Fatalf("%s %s as %s: status %d %v, want %d", row.method, row.path, caller, status, body, want)
 				}

@@ -14,6 +14,9 @@ import (
 	chat "github.com/teamchat/chat"
 )
 
+// DefaultTransferTimeout bounds the transfer of one uploaded or downloaded file.
+const DefaultTransferTimeout = time.Hour
+
 // DefaultMaxBodyBytes bounds request bodies when Options.MaxBodyBytes is zero.
 const DefaultMaxBodyBytes = 4 << 20
 
@@ -31,6 +34,9 @@ type Options struct {
 	MaxQueryBytes int
 	// Logger receives request failures; nil means slog.Default().
 	Logger *slog.Logger
+	// TransferTimeout is how long an upload or a download of a file may take (default
+	// DefaultTransferTimeout); it replaces the server's read and write deadlines for them.
+	TransferTimeout time.Duration
 	// Queues, when several processes share events, forwards GET and DELETE /events for a
 	// queue of another process to it (see QueueRouter); nil: every queue is local.
 	Queues QueueRouter
@@ -66,6 +72,9 @@ func New(svc *chat.Service, opts Options) *Handler {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.TransferTimeout <= 0 {
+		opts.TransferTimeout = DefaultTransferTimeout
 	}
 	h := &Handler{svc: svc, opts: opts, log: opts.Logger}
 	h.routes = h.table()
@@ -125,8 +134,13 @@ func (s *statusRecorder) Flush() {
 // serve routes the request, authenticates it and writes the envelope. It returns the route
 // it matched (see RequestObserver).
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
-	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	path := cleanPath(r.URL.Path)
+	if rest, ok := strings.CutPrefix(path, "/user_uploads/"); ok {
+		h.extendDeadlines(w)
+		h.serveUpload(w, r, rest)
+		return "/user_uploads/"
+	}
+	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
 	if !ok {
 		writeNotFound(w)
@@ -156,7 +170,12 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 			"msg": fmt.Sprintf("Request URL too long: the query string has %d bytes (limit: %d)", len(r.URL.RawQuery), h.opts.MaxQueryBytes)})
 		return route
 	}
-	p, err := decodeParams(r, h.opts.MaxBodyBytes)
+	decode := decodeParams
+	if streamsBody(method, rt.pattern) {
+		decode = decodeQuery // the handler reads the body itself
+		h.extendDeadlines(w)
+	}
+	p, err := decode(r, h.opts.MaxBodyBytes)
 	if err != nil {
 		h.writeError(w, r, err)
 		return route
@@ -188,6 +207,15 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	}
 	writeSuccess(w, result, p.ignored())
 	return route
+}
+
+// extendDeadlines gives a file transfer TransferTimeout, whatever the server's own read and
+// write timeouts (servers without deadlines, such as httptest's recorder, ignore it).
+func (h *Handler) extendDeadlines(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	until := time.Now().Add(h.opts.TransferTimeout)
+	_ = rc.SetReadDeadline(until)
+	_ = rc.SetWriteDeadline(until)
 }
 
 // authenticate reads HTTP Basic credentials. With optional set, a request without an

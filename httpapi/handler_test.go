@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -37,6 +38,7 @@ func newServer(t *testing.T, opts ...func(*chat.Options)) *server {
 	o := chat.Options{
 		Store: store, Dev: true, HeartbeatWait: 50 * time.Millisecond,
 		PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
+		Blobs:           blobmemory.New(),
 	}
 	for _, f := range opts {
 		f(&o)

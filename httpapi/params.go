@@ -68,6 +68,17 @@ func decodeParams(r *http.Request, maxBody int64) (*params, error) {
 	return p, nil
 }
 
+// decodeQuery reads the query string of r only, leaving the body to the handler.
+func decodeQuery(r *http.Request, _ int64) (*params, error) {
+	p := &params{values: make(map[string]string), read: make(map[string]struct{})}
+	if r.URL != nil {
+		if err := parseURLEncoded(r.URL.RawQuery, p.values); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
 func errBodyTooLarge() *chat.Error {
 	return &chat.Error{Code: chat.CodeBadRequest, Status: http.StatusRequestEntityTooLarge, Msg: "Request body is too large"}
 }

@@ -172,6 +172,10 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "invites/multiuse", authRequired, h.createInviteLink},
 		{http.MethodGet, "invites", authRequired, h.getInvites},
 		{http.MethodDelete, "invites/multiuse/{invite_id}", authRequired, h.revokeInviteLink},
+		{http.MethodPost, "user_uploads", authRequired, h.uploadFile},
+		{http.MethodGet, "user_uploads/{realm_id_str}/{filename...}", authRequired, h.getFileTemporaryURL},
+		{http.MethodGet, "attachments", authRequired, h.getAttachments},
+		{http.MethodDelete, "attachments/{attachment_id}", authRequired, h.removeAttachment},
 	}
 }
 

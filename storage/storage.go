@@ -39,6 +39,7 @@ type ReadTx interface {
 	ProfileFields() ProfileFieldReader
 	AlertWords() AlertWordReader
 	Presence() PresenceReader
+	Attachments() AttachmentReader
 	ScheduledMessages() ScheduledMessageReader
 	UserStatuses() UserStatusReader
 	MutedUsers() MutedUserReader
@@ -67,6 +68,7 @@ type Tx interface {
 	ProfileFields() ProfileFieldWriter
 	AlertWords() AlertWordWriter
 	Presence() PresenceWriter
+	Attachments() AttachmentWriter
 	ScheduledMessages() ScheduledMessageWriter
 	UserStatuses() UserStatusWriter
 	MutedUsers() MutedUserWriter

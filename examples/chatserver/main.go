@@ -52,6 +52,7 @@ type serveCmd struct {
 	SchedulerInterval time.Duration `help:"How often this process sends the scheduled messages and reminders that are due; 0 leaves them to other processes on the same store." name:"scheduler-interval" default:"1s"`
 	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
 	AddressFile       string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
+	uploadFlags       `embed:""`
 	loadFlags         `embed:""`
 	opsFlags          `embed:""`
 }
@@ -128,7 +129,11 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		return err
 	}
 	closers = append(closers, store.Close)
-	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval}
+	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval,
+		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB}
+	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
+		return err
+	}
 	apiOpts := httpapi.Options{Logger: logger}
 	o.hook(&opts, &apiOpts)
 	bus, err := c.openBus(ctx, c.Store, logger)
@@ -162,6 +167,10 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		svc.StartScheduler() // also sends what fell due while no process ran; Close stops it
 	}
 	api.set(c.loadFlags.handler(httpapi.New(svc, apiOpts)))
+	sweepDone := make(chan struct{})
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	go func() { defer close(sweepDone); sweepUploads(sweepCtx, svc, c.UploadSweepInterval, logger) }()
+	defer func() { stopSweep(); <-sweepDone }()
 	o.started(svc, store)
 	logger.Info("serving", "addr", ln.Addr().String(), "realm_url", realmURL, "store", c.Store, "dev", c.Dev)
 	if c.AddressFile != "" {

@@ -91,6 +91,7 @@ func (d *data) clone() *data {
 
 	c.statuses = cloneMap(d.statuses, same)
 	c.mutes = cloneMap(d.mutes, same)
+	c.attach = d.attach.clone()
 	c.botConfigs = cloneMap(d.botConfigs, cloneBotConfig)
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq

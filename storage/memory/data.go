@@ -77,6 +77,7 @@ type data struct {
 	presence    map[users.ID]users.Presence
 	presenceSeq int64
 
+	attach       attachmentData
 	scheduled    map[messages.ScheduledID]messages.Scheduled // made on first write
 	scheduledSeq messages.ScheduledID
 	statuses     map[users.ID]users.Status
@@ -89,6 +90,7 @@ type data struct {
 
 func newData() *data {
 	return &data{
+		attach:      newAttachmentData(),
 		users:       map[users.ID]users.User{},
 		userByEmail: map[string]users.ID{},
 		userByKey:   map[string]users.ID{},

@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
 	t.Run("Devices", func(t *testing.T) { testDevices(t, open) })
 	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
+	t.Run("Attachments", func(t *testing.T) { testAttachments(t, open) })
 	t.Run("ScheduledMessages", func(t *testing.T) { testScheduledMessages(t, open) })
 	t.Run("UserStatuses", func(t *testing.T) { testUserStatuses(t, open) })
 	t.Run("MutedUsers", func(t *testing.T) { testMutedUsers(t, open) })

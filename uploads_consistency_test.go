@@ -1,0 +1,25 @@
+package chat_test
+
+import (
+	"context"
+	"testing"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/users"
+)
+
+func uploadsConsistencyCases() []consistencyCase {
+	return []consistencyCase{
+		{method: "UploadFile", name: "file then a message linking it", run: func(t *testing.T, f *fixture) {
+			up := mustUpload(t, f, "member", "plan.txt", "the plan")
+			sendTo(t, f, "member", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["admin"]}, Content: "[plan](" + up.URL + ")"})
+		}},
+		{method: "RemoveAttachment", name: "a linked file", run: func(t *testing.T, f *fixture) {
+			up := mustUpload(t, f, "member", "plan.txt", "the plan")
+			sendTo(t, f, "member", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["admin"]}, Content: up.URL})
+			list, err := f.svc.GetAttachments(context.Background(), f.actor("member"), chat.GetAttachmentsParams{})
+			mustDo(t, "GetAttachments", err)
+			mustDo(t, "RemoveAttachment", f.svc.RemoveAttachment(context.Background(), f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: list.Attachments[0].ID}))
+		}},
+	}
+}
