@@ -33,9 +33,6 @@ type UpdateSubscriptionSettingsResult struct{}
 // applied in one transaction. Each change sends a subscription update event to the actor
 // (even when the value is unchanged); is_muted and in_home_view send two, in_home_view first.
 func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p UpdateSubscriptionSettingsParams) (UpdateSubscriptionSettingsResult, error) {
-	if len(p.SubscriptionData) == 0 {
-		return UpdateSubscriptionSettingsResult{}, MissingArgument("subscription_data")
-	}
 	if len(p.SubscriptionData) > MaxSubscriptionPropertyChanges {
 		return UpdateSubscriptionSettingsResult{}, badRequest("subscription_data is too long (limit: %d items)", MaxSubscriptionPropertyChanges)
 	}
@@ -45,11 +42,8 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 			return UpdateSubscriptionSettingsResult{}, badRequest("%s", err.Error())
 		}
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		rows := map[channels.ID]channels.Subscription{}
 		var order []channels.ID
 		recipients := []int64{int64(me.ID)}
@@ -60,6 +54,7 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 			}
 			row, ok := rows[c.ID]
 			if !ok {
+				var err error
 				row, err = tx.Subscriptions().Get(me.ID, c.ID)
 				if errors.Is(err, storage.ErrNotFound) || err == nil && !row.Active {
 					return badRequest("Not subscribed to channel ID %d", c.ID)
