@@ -81,10 +81,22 @@ func profileDataValue(t users.ProfileFieldType, v users.ProfileValue) ProfileDat
 }
 
 // ProfileDataUpdate sets one custom profile field: Value is a JSON string, a JSON list of user
-// ids (Users fields) or null (clears the value).
+// ids (Users fields) or null (clears the value). Value is required: an item without it (an
+// empty RawMessage) is refused, as Zulip refuses it.
 type ProfileDataUpdate struct {
 	ID    int64           `json:"id"`
 	Value json.RawMessage `json:"value"`
+}
+
+// checkProfileDataItems refuses, before anything is read, an item of the list named param
+// that has no value: Zulip's request parser requires the key (null is the way to clear).
+func checkProfileDataItems(param string, data []ProfileDataUpdate) error {
+	for i, d := range data {
+		if len(d.Value) == 0 {
+			return badRequest(`%s[%d]["value"] field is missing: Field required`, param, i)
+		}
+	}
+	return nil
 }
 
 // setProfileData validates and stores custom profile values of target, with a realm_user
@@ -181,6 +193,9 @@ type UpdateProfileDataParams struct {
 // UpdateProfileData sets the actor's own custom profile values (human users only). Fields
 // not editable by users are refused unless the actor is an administrator.
 func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
+	if err := checkProfileDataItems("data", p.Data); err != nil {
+		return err
+	}
 	return s.update(ctx, func(tx storage.Tx, ev *events) error {
 		me, err := humanActor(tx.Users(), actor)
 		if err != nil {
