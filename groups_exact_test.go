@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,72 +15,56 @@ import (
 // GET /user_groups, not in a channel's settings.
 func TestGroupSettingsLeaveOutDeactivatedUsers(t *testing.T) {
 	t.Parallel()
-	for _, b := range testBackends() {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			f := newFixtureOn(t, b.open(t))
-			ctx := context.Background()
-			member, admin := f.ids["member"], f.ids["admin"]
-			both := users.GroupSetting{Members: []users.ID{admin, member}, Subgroups: []users.GroupID{}}
-			g := f.mustGroup(t, "admin", chat.CreateUserGroupParams{Name: "crew", Description: "crew", Members: []users.ID{admin},
-				GroupPermissionParams: chat.GroupPermissionParams{CanManageGroup: &both}})
-			if _, err := f.svc.UpdateRealm(ctx, f.actor("owner"), chat.UpdateRealmParams{GroupSettings: map[string]chat.GroupSettingChange{"can_create_groups": {New: &both}}}); err != nil {
-				t.Fatalf("UpdateRealm: %v", err)
+	onEveryBackend(t, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		member, admin := f.ids["member"], f.ids["admin"]
+		both := users.GroupSetting{Members: []users.ID{admin, member}, Subgroups: []users.GroupID{}}
+		g := f.mustGroup(t, "admin", chat.CreateUserGroupParams{Name: "crew", Description: "crew", Members: []users.ID{admin},
+			GroupPermissionParams: chat.GroupPermissionParams{CanManageGroup: &both}})
+		if _, err := f.svc.UpdateRealm(ctx, f.actor("owner"), chat.UpdateRealmParams{GroupSettings: map[string]chat.GroupSettingChange{"can_create_groups": {New: &both}}}); err != nil {
+			t.Fatalf("UpdateRealm: %v", err)
+		}
+		f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("a"), NewChannelSettings: chat.NewChannelSettings{GroupSettings: map[string]users.GroupSetting{"can_send_message_group": both}}})
+		a := f.mustChannel(t, "a")
+		if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: member}); err != nil {
+			t.Fatalf("DeactivateUser: %v", err)
+		}
+		want := map[string]any{"direct_members": []any{float64(admin)}, "direct_subgroups": []any{}}
+		check := func(where string, got any) {
+			t.Helper()
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", where, diff)
 			}
-			f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("a"), NewChannelSettings: chat.NewChannelSettings{GroupSettings: map[string]users.GroupSetting{"can_send_message_group": both}}})
-			a := f.mustChannel(t, "a")
-			if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: member}); err != nil {
-				t.Fatalf("DeactivateUser: %v", err)
+		}
+		reg, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{FetchEventTypes: []string{"realm", "realm_user_groups", "subscription"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := jsonObject(t, reg)
+		check("register realm_can_create_groups", state["realm_can_create_groups"])
+		for _, rec := range state["realm_user_groups"].([]any) {
+			if rec := rec.(map[string]any); rec["id"] == float64(g) {
+				check("register realm_user_groups can_manage_group", rec["can_manage_group"])
 			}
-			want := map[string]any{"direct_members": []any{float64(admin)}, "direct_subgroups": []any{}}
-			asJSON := func(v any) map[string]any {
-				t.Helper()
-				b, err := json.Marshal(v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var out map[string]any
-				if err := json.Unmarshal(b, &out); err != nil {
-					t.Fatal(err)
-				}
-				return out
+		}
+		for _, sub := range state["subscriptions"].([]any) {
+			if sub := sub.(map[string]any); sub["stream_id"] == float64(a.ID) {
+				check("register subscriptions can_send_message_group", sub["can_send_message_group"])
 			}
-			check := func(where string, got any) {
-				t.Helper()
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("%s (-want +got):\n%s", where, diff)
-				}
+		}
+		groups, err := f.svc.GetUserGroups(ctx, f.actor("admin"), chat.GetUserGroupsParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range groups.UserGroups {
+			if rec.ID == g {
+				check("GET /user_groups can_manage_group", jsonObject(t, rec)["can_manage_group"])
 			}
-			reg, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{FetchEventTypes: []string{"realm", "realm_user_groups", "subscription"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			state := asJSON(reg)
-			check("register realm_can_create_groups", state["realm_can_create_groups"])
-			for _, rec := range state["realm_user_groups"].([]any) {
-				if rec := rec.(map[string]any); rec["id"] == float64(g) {
-					check("register realm_user_groups can_manage_group", rec["can_manage_group"])
-				}
-			}
-			for _, sub := range state["subscriptions"].([]any) {
-				if sub := sub.(map[string]any); sub["stream_id"] == float64(a.ID) {
-					check("register subscriptions can_send_message_group", sub["can_send_message_group"])
-				}
-			}
-			groups, err := f.svc.GetUserGroups(ctx, f.actor("admin"), chat.GetUserGroupsParams{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, rec := range groups.UserGroups {
-				if rec.ID == g {
-					check("GET /user_groups can_manage_group", asJSON(rec)["can_manage_group"])
-				}
-			}
-			st, err := f.svc.GetStreamByID(ctx, f.actor("admin"), chat.GetStreamByIDParams{StreamID: a.ID})
-			if err != nil {
-				t.Fatal(err)
-			}
-			check("GET /streams/{id} can_send_message_group", asJSON(st.Stream)["can_send_message_group"])
-		})
-	}
+		}
+		st, err := f.svc.GetStreamByID(ctx, f.actor("admin"), chat.GetStreamByIDParams{StreamID: a.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("GET /streams/{id} can_send_message_group", jsonObject(t, st.Stream)["can_send_message_group"])
+	})
 }
