@@ -17,26 +17,22 @@ import (
 // channel ID". Subscribed, the same administrator may invite to it.
 func TestCreateInviteLinkPrivateChannelWithoutContentAccess(t *testing.T) {
 	t.Parallel()
-	for _, b := range testBackends() {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			f := newFixtureOn(t, b.open(t))
-			ctx := context.Background()
-			res, err := f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{
-				Name: "secret", Subscribers: []users.ID{f.ids["owner"]},
-				NewChannelSettings: chat.NewChannelSettings{InviteOnly: true},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			before := f.mustInvites(t, "owner")
-			_, err = f.svc.CreateInviteLink(ctx, f.actor("admin"), chat.CreateInviteLinkParams{StreamIDs: []channels.ID{res.ID}})
-			wantError(t, err, chat.CodeBadRequest, 400, fmt.Sprintf("Invalid channel ID %d. No invites were sent.", res.ID))
-			if diff := cmp.Diff(before, f.mustInvites(t, "owner")); diff != "" {
-				t.Fatalf("invites changed (-before +after):\n%s", diff)
-			}
-			f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("secret"), Principals: chat.Principals{IDs: []users.ID{f.ids["admin"]}}})
-			f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{StreamIDs: []channels.ID{res.ID}})
+	onEveryBackend(t, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		res, err := f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{
+			Name: "secret", Subscribers: []users.ID{f.ids["owner"]},
+			NewChannelSettings: chat.NewChannelSettings{InviteOnly: true},
 		})
-	}
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := f.mustInvites(t, "owner")
+		_, err = f.svc.CreateInviteLink(ctx, f.actor("admin"), chat.CreateInviteLinkParams{StreamIDs: []channels.ID{res.ID}})
+		wantError(t, err, chat.CodeBadRequest, 400, fmt.Sprintf("Invalid channel ID %d. No invites were sent.", res.ID))
+		if diff := cmp.Diff(before, f.mustInvites(t, "owner")); diff != "" {
+			t.Fatalf("invites changed (-before +after):\n%s", diff)
+		}
+		f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("secret"), Principals: chat.Principals{IDs: []users.ID{f.ids["admin"]}}})
+		f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{StreamIDs: []channels.ID{res.ID}})
+	})
 }
