@@ -114,6 +114,9 @@ type RealmState struct {
 	ZulipPlanIsNotLimited                 bool                        `json:"zulip_plan_is_not_limited"`
 	UpgradeTextForWideOrganizationLogo    string                      `json:"upgrade_text_for_wide_organization_logo"`
 
+	// UploadLimits are the limits of uploaded files (uploads.go).
+	UploadLimits
+
 	// Settings are the table-described settings (written among the response's keys).
 	Settings RealmSettingsState `json:"-"`
 }
@@ -319,6 +322,7 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerMinDeactivatedRealmDeletionDays: MinDeactivatedRealmDeletionDays,
 		ZulipPlanIsNotLimited:                 true,
 		UpgradeTextForWideOrganizationLogo:    upgradeText,
+		UploadLimits:                          s.uploadLimits(),
 		Settings:                              realmSettingsState(realm),
 	}
 }
