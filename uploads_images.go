@@ -3,13 +3,13 @@ package chat
 import (
 	"bytes"
 	"context"
+	"html"
 	"image"
 	"image/color"
 	stddraw "image/draw"
 	_ "image/gif" // decoders of uploaded images
 	"image/jpeg"
 	_ "image/png"
-	"html"
 	"io"
 	"strconv"
 	"strings"
