@@ -33,9 +33,6 @@ var registerKeyExceptions = map[string]string{
 	"max_icon_file_size_mib":                    "owned by issue 20",
 	"max_logo_file_size_mib":                    "owned by issue 20",
 	"realm_bots":                                "owned by issue 22",
-	"scheduled_messages":                        "owned by issue 23",
-	"reminders":                                 "owned by issue 23",
-	"max_reminder_note_length":                  "owned by issue 23",
 }
 
 // findShared finds shared/<rel> in the working directory or one of its parents.
