@@ -577,3 +577,61 @@ test('keeps alert words and reports presence', async () => {
   expectShape(got.events[2].presences[String(hamletID)], { active_timestamp: 'integer', idle_timestamp: 'integer' });
   expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
 });
+
+test('reacts, types and marks messages read, with reaction, typing and update_message_flags events', async () => {
+  const iago = await login('iago@zulip.com');
+  const hamlet = await login('hamlet@zulip.com');
+  const hamletID = await idOf('hamlet@zulip.com');
+  const iagoID = await idOf('iago@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['reaction', 'typing', 'update_message_flags'] }), 'register');
+  const dm = expectSuccess(await iago.messages.send({ type: 'direct', to: [hamletID], content: 'react to me' }), 'POST /messages');
+
+  // Reactions: by name; again is REACTION_ALREADY_EXISTS; removal by name through DELETE's query.
+  expectSuccess(await iago.reactions.add({ message_id: dm.id, emoji_name: 'octopus' }), 'POST reactions');
+  expectError(await iago.reactions.add({ message_id: dm.id, emoji_name: 'octopus' }),
+    'REACTION_ALREADY_EXISTS', 'Reaction already exists.', 'the same reaction twice');
+  expectError(await iago.reactions.add({ message_id: dm.id, emoji_name: 'no_such_emoji' }),
+    'BAD_REQUEST', "Emoji 'no_such_emoji' does not exist", 'an unknown emoji');
+  expectSuccess(await hamlet.reactions.add({ message_id: dm.id, emoji_name: 'zulip' }), 'POST reactions (extra emoji)');
+  const one = expectSuccess(await hamlet.messages.getById({ message_id: dm.id }), 'GET /messages/{id}');
+  assert.deepEqual(one.message.reactions, [
+    { emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji', user_id: iagoID },
+    { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji', user_id: hamletID },
+  ]);
+  expectSuccess(await iago.reactions.remove({ message_id: dm.id, emoji_name: 'octopus' }), 'DELETE reactions');
+  expectError(await iago.reactions.remove({ message_id: dm.id, emoji_name: 'octopus' }),
+    'REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.", 'removing twice');
+
+  // Typing: zulip-js sends the list of recipient ids.
+  expectSuccess(await iago.typing.send({ to: [hamletID], op: 'start' }), 'POST /typing start');
+  expectSuccess(await iago.typing.send({ to: [hamletID], op: 'stop' }), 'POST /typing stop');
+
+  // Marking read: the message flags and POST /mark_all_as_read.
+  expectSuccess(await hamlet.messages.flags.add({ messages: [dm.id], flag: 'read' }), 'POST /messages/flags');
+  const later = expectSuccess(await iago.messages.send({ type: 'direct', to: [hamletID], content: 'and this' }), 'POST /messages');
+  const all = expectSuccess(await hamlet.callEndpoint('/mark_all_as_read', 'POST', {}), 'POST /mark_all_as_read');
+  assert.equal(all.complete, true);
+  const reread = expectSuccess(await hamlet.messages.getById({ message_id: later.id }), 'GET /messages/{id} after');
+  assert.ok(reread.message.flags.includes('read'), JSON.stringify(reread.message.flags));
+
+  const got = expectSuccess(await hamlet.events.retrieve({
+    queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true,
+  }), 'events');
+  const reactions = got.events.filter((e) => e.type === 'reaction');
+  assert.deepEqual(reactions.map((e) => [e.op, e.emoji_name, e.user_id]),
+    [['add', 'octopus', iagoID], ['add', 'zulip', hamletID], ['remove', 'octopus', iagoID]], JSON.stringify(got.events));
+  expectShape(reactions[0], {
+    type: 'string', op: 'string', user_id: 'integer', message_id: 'integer', emoji_name: 'string',
+    emoji_code: 'string', reaction_type: 'string', id: 'integer',
+    user: { user_id: 'integer', email: 'string', full_name: 'string' },
+  });
+  const typing = got.events.filter((e) => e.type === 'typing');
+  assert.deepEqual(typing.map((e) => [e.op, e.message_type, e.sender.user_id]), [['start', 'direct', iagoID], ['stop', 'direct', iagoID]]);
+  assert.deepEqual(typing[0].recipients.map((r) => r.user_id).sort((a, b) => a - b), [iagoID, hamletID].sort((a, b) => a - b));
+  const flags = got.events.filter((e) => e.type === 'update_message_flags');
+  assert.deepEqual(flags.map((e) => [e.op, e.flag]), [['add', 'read'], ['add', 'read']], JSON.stringify(flags));
+  assert.deepEqual(flags[0].messages, [dm.id]);
+  // Every unread message of hamlet (the development organization's too), the newest last.
+  assert.equal(flags[1].messages.at(-1), later.id, JSON.stringify(flags[1]));
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+});
