@@ -365,7 +365,7 @@ func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravat
 	m := w.membership()
 	st.AvatarSource = viewer.AvatarSource
 	st.AvatarURL = avatarURL(viewer)
-	st.AvatarURLMedium = avatarURL(viewer) + "&s=500"
+	st.AvatarURLMedium = avatarMediumURL(viewer)
 	st.CanCreatePublicStreams = m.Allows(realm.CanCreatePublicChannelGroup, viewer.ID)
 	st.CanCreatePrivateStreams = m.Allows(realm.CanCreatePrivateChannelGroup, viewer.ID)
 	st.CanCreateStreams = st.CanCreatePublicStreams || st.CanCreatePrivateStreams
