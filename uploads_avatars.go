@@ -105,7 +105,7 @@ func (s *Service) setAvatarSource(ctx context.Context, actor Actor, source strin
 			return err
 		}
 		res.AvatarURL = avatarURL(u)
-		return announceAvatar(o.tx.Users(), o.ev, u)
+		return announceAvatarChange(o.tx.Users(), o.ev, u)
 	})
 	return res, err
 }

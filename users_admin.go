@@ -209,9 +209,35 @@ func announceEmailChange(r storage.UserReader, ev *events, realm realms.Realm, u
 	return announceAvatar(r, ev, u)
 }
 
-// announceAvatar sends u's avatar to every active user (clients with client_gravatar drop a
-// Gravatar URL of a user whose email they see: they compute it).
+// announceAvatar sends u's avatar to everyone: those who may see u's email and compute
+// Gravatar URLs themselves (client_gravatar) do not need it for a Gravatar avatar.
 func announceAvatar(r storage.UserReader, ev *events, u users.User) error {
+	all, err := r.List()
+	if err != nil {
+		return err
+	}
+	var seeing, notSeeing []int64
+	for _, v := range all {
+		switch {
+		case !v.IsActive:
+		case users.CanSeeEmail(v, u):
+			seeing = append(seeing, int64(v.ID))
+		default:
+			notSeeing = append(notSeeing, int64(v.ID))
+		}
+	}
+	url := avatarURL(u)
+	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": url,
+		"avatar_url_medium": avatarMediumURL(u), "avatar_version": u.AvatarVersion}
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
+		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
+	return nil
+}
+
+// announceAvatarChange sends a changed avatar to every active user (clients with client_gravatar drop a
+// Gravatar URL of a user whose email they see: they compute it).
+func announceAvatarChange(r storage.UserReader, ev *events, u users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
