@@ -164,6 +164,13 @@ func applyPersonUpdate(state, person map[string]any, id, self float64) {
 			case "user_id", "is_active":
 			case "avatar_source", "avatar_url_medium":
 				// Kept for the own-user keys only; user objects carry avatar_url.
+			case "avatar_url":
+				// As Zulip's client_gravatar clients (every queue here): the Gravatar URL of a
+				// Gravatar avatar of a user whose email they see is theirs to compute.
+				if url, _ := v.(string); strings.HasPrefix(url, "https://secure.gravatar.com/") && person["avatar_source"] == "G" && u["delivery_email"] != nil {
+					v = nil
+				}
+				u[k] = v
 			case "custom_profile_field":
 				f := v.(map[string]any)
 				pd, _ := u["profile_data"].(map[string]any)

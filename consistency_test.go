@@ -60,6 +60,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, uploadsConsistencyCases()...)
+	cases = append(cases, avatarConsistencyCases()...)
 	cases = append(cases, scheduledConsistencyCases()...)
 	cases = append(cases, realmSettingsConsistencyCases()...)
 	cases = append(cases, devicesConsistencyCases()...)
@@ -220,6 +221,7 @@ var notMutating = map[string]string{
 	"CreateBigBlueButtonVideoCall": "signs a link; stores nothing",
 	"Close":                        "lifecycle",
 	"MaxUploadBytes":               "configuration",
+	"GetAvatarImage":               "read",
 	"SweepUploads":                 "removes only bytes that no row references; changes no state",
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",

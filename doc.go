@@ -165,7 +165,8 @@
 //	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking
 //	          a file (uploads_attachments.go); GetUploadedFile, GetFileTemporaryURL,
 //	          GetUploadedFileByToken (uploads_serve.go); thumbnails (uploads_images.go);
-//	          SweepUploads (uploads_sweep.go)
+//	          SweepUploads (uploads_sweep.go); UploadAvatar, DeleteAvatar, GetAvatarImage,
+//	          GetAvatarURL (uploads_avatars.go)
 //	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
 //	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
 //	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:

@@ -114,6 +114,9 @@ type RealmState struct {
 	ZulipPlanIsNotLimited                 bool                        `json:"zulip_plan_is_not_limited"`
 	UpgradeTextForWideOrganizationLogo    string                      `json:"upgrade_text_for_wide_organization_logo"`
 
+	// UploadLimits are the limits of uploaded files (uploads.go).
+	UploadLimits
+
 	// Settings are the table-described settings (written among the response's keys).
 	Settings RealmSettingsState `json:"-"`
 }
@@ -321,6 +324,7 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerMinDeactivatedRealmDeletionDays: MinDeactivatedRealmDeletionDays,
 		ZulipPlanIsNotLimited:                 true,
 		UpgradeTextForWideOrganizationLogo:    upgradeText,
+		UploadLimits:                          s.uploadLimits(),
 		Settings:                              realmSettingsState(realm),
 	}
 }
@@ -364,7 +368,7 @@ func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravat
 	m := w.membership()
 	st.AvatarSource = viewer.AvatarSource
 	st.AvatarURL = avatarURL(viewer)
-	st.AvatarURLMedium = avatarURL(viewer) + "&s=500"
+	st.AvatarURLMedium = avatarMediumURL(viewer)
 	st.CanCreatePublicStreams = m.Allows(realm.CanCreatePublicChannelGroup, viewer.ID)
 	st.CanCreatePrivateStreams = m.Allows(realm.CanCreatePrivateChannelGroup, viewer.ID)
 	st.CanCreateStreams = st.CanCreatePublicStreams || st.CanCreatePrivateStreams

@@ -93,6 +93,13 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		edited.Content = *p.content
 		var mentions markdown.Mentions
 		edited.Rendered, mentions = w.renderMessage(edited.Content, w.user(m.SenderID))
+		if uploads.MayLink(edited.Content) {
+			previews, err := uploadPreviews(tx.Attachments(), edited.Content)
+			if err != nil {
+				return err
+			}
+			edited.Rendered += previews
+		}
 		edited.LastEditTimestamp = p.now
 		isMe := messages.IsMeMessage(edited.Content)
 		e.OrigContent, e.OrigRenderedContent = &oldContent, &oldRendered

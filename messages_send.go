@@ -209,6 +209,13 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
 	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
+	if uploads.MayLink(m.Content) {
+		previews, err := uploadPreviews(tx.Attachments(), m.Content)
+		if err != nil {
+			return err
+		}
+		m.Rendered += previews
+	}
 	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {
 		return err
 	}

@@ -50,6 +50,31 @@ func errFileTooLarge(mib int) *Error {
 	return badRequest("File is larger than this server's configured maximum upload size (%d MiB).", mib)
 }
 
+// UploadLimits are register's keys of upload limits (in the realm section).
+type UploadLimits struct {
+	MaxFileUploadSizeMiB int `json:"max_file_upload_size_mib"`
+	// RealmUploadQuotaMiB is null without a quota.
+	RealmUploadQuotaMiB    *int                      `json:"realm_upload_quota_mib"`
+	ServerThumbnailFormats []uploads.ThumbnailFormat `json:"server_thumbnail_formats"`
+	MaxAvatarFileSizeMiB   int                       `json:"max_avatar_file_size_mib"`
+	MaxIconFileSizeMiB     int                       `json:"max_icon_file_size_mib"`
+	MaxLogoFileSizeMiB     int                       `json:"max_logo_file_size_mib"`
+}
+
+// uploadLimits are the limits the Service applies, as register shows them.
+func (s *Service) uploadLimits() UploadLimits {
+	l := UploadLimits{
+		MaxFileUploadSizeMiB: s.opts.MaxFileUploadSizeMiB, ServerThumbnailFormats: uploads.ThumbnailFormats,
+		MaxAvatarFileSizeMiB: uploads.MaxAvatarFileSizeMiB, MaxIconFileSizeMiB: uploads.MaxIconFileSizeMiB,
+		MaxLogoFileSizeMiB: uploads.MaxLogoFileSizeMiB,
+	}
+	if s.opts.UploadQuotaMiB > 0 {
+		q := s.opts.UploadQuotaMiB
+		l.RealmUploadQuotaMiB = &q
+	}
+	return l
+}
+
 // maxUploadBytes is the size limit of one upload.
 func (s *Service) maxUploadBytes() int64 { return int64(s.opts.MaxFileUploadSizeMiB) << 20 }
 

@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -20,6 +21,20 @@ func uploadsConsistencyCases() []consistencyCase {
 			list, err := f.svc.GetAttachments(context.Background(), f.actor("member"), chat.GetAttachmentsParams{})
 			mustDo(t, "GetAttachments", err)
 			mustDo(t, "RemoveAttachment", f.svc.RemoveAttachment(context.Background(), f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: list.Attachments[0].ID}))
+		}},
+	}
+}
+
+func avatarConsistencyCases() []consistencyCase {
+	upload := func(t *testing.T, f *fixture) {
+		_, err := f.svc.UploadAvatar(context.Background(), f.actor("member"), chat.UploadAvatarParams{Content: bytes.NewReader(testPNG(t, 300, 200))})
+		mustDo(t, "UploadAvatar", err)
+	}
+	return []consistencyCase{
+		{method: "UploadAvatar", name: "member", run: upload},
+		{method: "DeleteAvatar", name: "after an upload", setup: upload, run: func(t *testing.T, f *fixture) {
+			_, err := f.svc.DeleteAvatar(context.Background(), f.actor("member"))
+			mustDo(t, "DeleteAvatar", err)
 		}},
 	}
 }

@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"context"
+	"html"
 	"image"
 	"image/color"
 	stddraw "image/draw"
@@ -10,10 +11,13 @@ import (
 	"image/jpeg"
 	_ "image/png"
 	"io"
+	"strconv"
+	"strings"
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
 
+	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
 )
 
@@ -112,4 +116,32 @@ func onWhite(img image.Image) image.Image {
 	stddraw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, stddraw.Src)
 	stddraw.Draw(dst, dst.Bounds(), img, img.Bounds().Min, stddraw.Over)
 	return dst
+}
+
+// uploadPreviews is the HTML Zulip appends to a rendered message for each uploaded image
+// its content links (a thumbnailed attachment): a message_inline_image block linking the
+// original, showing the first thumbnail format, with the original's dimensions and type.
+func uploadPreviews(ar storage.AttachmentReader, content string) (string, error) {
+	found, err := ar.GetByPaths(uploads.LinkedPathIDs(content))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, a := range found {
+		if !a.Thumbnailed || len(uploads.ThumbnailFormats) == 0 {
+			continue
+		}
+		b.WriteString(`<div class="message_inline_image"><a href="`)
+		b.WriteString(html.EscapeString(uploads.URL(a.PathID)))
+		b.WriteString(`" title="`)
+		b.WriteString(html.EscapeString(a.Name))
+		b.WriteString(`"><img data-original-content-type="`)
+		b.WriteString(html.EscapeString(a.ContentType))
+		b.WriteString(`" data-original-dimensions="`)
+		b.WriteString(strconv.Itoa(a.Width) + "x" + strconv.Itoa(a.Height))
+		b.WriteString(`" src="`)
+		b.WriteString(html.EscapeString(uploads.ThumbnailURL(a.PathID, uploads.ThumbnailFormats[0].Name)))
+		b.WriteString(`"></a></div>`)
+	}
+	return b.String(), nil
 }

@@ -431,3 +431,53 @@ func TestImageThumbnails(t *testing.T) {
 	_, err = f.svc.GetUploadedFile(ctx, f.actor("member"), chat.GetUploadedFileParams{PathID: strings.TrimPrefix(fake.URL, "/user_uploads/"), Thumbnail: "840x560.jpg"})
 	wantStatus(t, "thumbnail of a broken image", err, 404)
 }
+
+// TestRegisterUploadLimits: register shows the limits the Service applies.
+func TestRegisterUploadLimits(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, func(o *chat.Options) { o.MaxFileUploadSizeMiB = 7; o.UploadQuotaMiB = 100 })
+	res, err := f.svc.RegisterQueue(context.Background(), f.actor("member"), chat.RegisterQueueParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := toJSONMap(t, res)
+	want := map[string]any{
+		"max_file_upload_size_mib": 7.0, "realm_upload_quota_mib": 100.0, "max_avatar_file_size_mib": 5.0,
+		"max_icon_file_size_mib": 5.0, "max_logo_file_size_mib": 5.0,
+		"server_thumbnail_formats": []any{map[string]any{"name": "840x560.jpg", "max_width": 840.0, "max_height": 560.0, "format": "jpg", "animated": false}},
+	}
+	for k, v := range want {
+		if diff := cmp.Diff(v, state[k]); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", k, diff)
+		}
+	}
+	plain := toJSONMap(t, errOf2(newFixture(t).svc.RegisterQueue(context.Background(), chat.Actor{UserID: f.ids["member"]}, chat.RegisterQueueParams{})))
+	if v, ok := plain["realm_upload_quota_mib"]; !ok || v != nil {
+		t.Errorf("realm_upload_quota_mib without a quota = %v (present %v), want null", v, ok)
+	}
+}
+
+func errOf2[T any](v T, _ error) T { return v }
+
+// TestImagePreview: a message linking an uploaded image renders Zulip's inline preview.
+func TestImagePreview(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	up := mustUpload(t, f, "member", "photo.png", string(testPNG(t, 1000, 400)))
+	id := sendTo(t, f, "member", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["admin"]}, Content: "[photo.png](" + up.URL + ")"})
+	got, err := f.svc.GetMessage(ctx, f.actor("admin"), chat.GetMessageParams{MessageID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<div class="message_inline_image"><a href="` + up.URL + `" title="photo.png"><img data-original-content-type="image/png" data-original-dimensions="1000x400" src="/user_uploads/thumbnail/` +
+		strings.TrimPrefix(up.URL, "/user_uploads/") + `/840x560.jpg"></a></div>`
+	if !strings.HasSuffix(got.Message.Content, want) || !strings.HasPrefix(got.Message.Content, "<p>") {
+		t.Fatalf("rendered:\n%s\nwant it to end with\n%s", got.Message.Content, want)
+	}
+	mustEdit(t, f, "member", chat.UpdateMessageParams{MessageID: id, Content: ptr("no picture")})
+	got, _ = f.svc.GetMessage(ctx, f.actor("admin"), chat.GetMessageParams{MessageID: id})
+	if strings.Contains(got.Message.Content, "message_inline_image") {
+		t.Fatalf("preview kept after the edit: %s", got.Message.Content)
+	}
+}

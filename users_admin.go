@@ -228,10 +228,31 @@ func announceAvatar(r storage.UserReader, ev *events, u users.User) error {
 	}
 	url := avatarURL(u)
 	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": url,
-		"avatar_url_medium": url + "&s=500", "avatar_version": u.AvatarVersion}
+		"avatar_url_medium": avatarMediumURL(u), "avatar_version": u.AvatarVersion}
 	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
 	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
+	return nil
+}
+
+// announceAvatarChange sends a changed avatar to every active user (clients with client_gravatar drop a
+// Gravatar URL of a user whose email they see: they compute it).
+func announceAvatarChange(r storage.UserReader, ev *events, u users.User) error {
+	all, err := r.List()
+	if err != nil {
+		return err
+	}
+	var to []int64
+	for _, v := range all {
+		if v.IsActive {
+			to = append(to, int64(v.ID))
+		}
+	}
+	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": avatarURL(u),
+		"avatar_url_medium": avatarMediumURL(u), "avatar_version": u.AvatarVersion}
+	// Everyone gets the URL, as from Zulip; clients with client_gravatar drop a Gravatar URL
+	// they can compute themselves.
+	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, to)
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
 
@@ -134,8 +135,20 @@ func placeholderEmail(realm realms.Realm, id users.ID) string {
 	return "user" + strconv.FormatInt(int64(id), 10) + "@" + realm.Host()
 }
 
-// avatarURL is the Gravatar identicon URL of a user, versioned for cache busting.
+// avatarURL is the URL of a user's avatar, versioned for cache busting: the uploaded image
+// (/user_avatars/...) or the Gravatar identicon.
 func avatarURL(u users.User) string {
+	if u.AvatarSource == users.AvatarUploaded {
+		return "/user_avatars/" + uploads.AvatarPath(u.ID, false) + "?version=" + strconv.Itoa(u.AvatarVersion)
+	}
 	sum := md5.Sum([]byte(strings.ToLower(u.Email)))
 	return "https://secure.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?d=identicon&version=" + strconv.Itoa(u.AvatarVersion)
+}
+
+// avatarMediumURL is the URL of the medium size of a user's avatar.
+func avatarMediumURL(u users.User) string {
+	if u.AvatarSource == users.AvatarUploaded {
+		return "/user_avatars/" + uploads.AvatarPath(u.ID, true) + "?version=" + strconv.Itoa(u.AvatarVersion)
+	}
+	return avatarURL(u) + "&s=500"
 }

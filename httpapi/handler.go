@@ -135,6 +135,10 @@ func (s *statusRecorder) Flush() {
 // it matched (see RequestObserver).
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	path := cleanPath(r.URL.Path)
+	if strings.HasPrefix(path, "/user_avatars/") || strings.HasPrefix(path, "/avatar/") {
+		h.serveAvatar(w, r, path)
+		return "/avatar/"
+	}
 	if rest, ok := strings.CutPrefix(path, "/user_uploads/"); ok {
 		h.extendDeadlines(w)
 		h.serveUpload(w, r, rest)

@@ -32,7 +32,7 @@ type server struct {
 
 const password = "let me in please"
 
-func newServer(t *testing.T, opts ...func(*chat.Options)) *server {
+func newServer(t testing.TB, opts ...func(*chat.Options)) *server {
 	t.Helper()
 	store := memory.New()
 	o := chat.Options{

@@ -176,6 +176,8 @@ func (h *Handler) table() []route {
 		{http.MethodPost, "invites/{invite_id}/resend", authRequired, h.resendEmailInvite},
 		{http.MethodDelete, "invites/multiuse/{invite_id}", authRequired, h.revokeInviteLink},
 		{http.MethodPost, "user_uploads", authRequired, h.uploadFile},
+		{http.MethodPost, "users/me/avatar", authRequired, h.uploadAvatar},
+		{http.MethodDelete, "users/me/avatar", authRequired, h.deleteAvatar},
 		{http.MethodGet, "user_uploads/{realm_id_str}/{filename...}", authRequired, h.getFileTemporaryURL},
 		{http.MethodGet, "attachments", authRequired, h.getAttachments},
 		{http.MethodDelete, "attachments/{attachment_id}", authRequired, h.removeAttachment},

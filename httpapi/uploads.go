@@ -109,6 +109,8 @@ type soleFile struct {
 	part *multipart.Part
 	body *uploadBody
 	done bool
+	// several is the refusal of a second file (default: one file at a time).
+	several *chat.Error
 }
 
 func (f *soleFile) Read(p []byte) (int, error) {
@@ -122,6 +124,9 @@ func (f *soleFile) Read(p []byte) (int, error) {
 			return n, nerr
 		}
 		if next != nil {
+			if f.several != nil {
+				return n, f.several
+			}
 			return n, chat.ErrOneFileAtATime()
 		}
 		f.done = true
@@ -252,4 +257,61 @@ func contentDisposition(name string, inline bool) string {
 		b.WriteString("%" + strings.ToUpper(strconv.FormatInt(int64(c)>>4, 16)) + strings.ToUpper(strconv.FormatInt(int64(c)&15, 16)))
 	}
 	return kind + "; filename*=utf-8''" + b.String()
+}
+
+// uploadAvatar serves POST /users/me/avatar: exactly one file.
+func (h *Handler) uploadAvatar(r *request) (any, error) {
+	body, err := openUploadBody(r, int64(uploads.MaxAvatarFileSizeMiB)<<20+uploadSlack)
+	if err != nil {
+		return nil, err
+	}
+	if body == nil {
+		return nil, chat.ErrOneAvatar()
+	}
+	part, err := body.nextFile()
+	if err != nil {
+		return nil, err
+	}
+	if part == nil {
+		return nil, chat.ErrOneAvatar()
+	}
+	return h.svc.UploadAvatar(r.ctx, r.actor, chat.UploadAvatarParams{Content: &soleFile{part: part, body: body, several: chat.ErrOneAvatar()}})
+}
+
+// deleteAvatar serves DELETE /users/me/avatar.
+func (h *Handler) deleteAvatar(r *request) (any, error) {
+	return h.svc.DeleteAvatar(r.ctx, r.actor)
+}
+
+// serveAvatar serves /user_avatars/{path} (public, as Zulip's) and /avatar/{email_or_id}
+// with an optional /medium (a redirect to the user's avatar, for signed-in callers).
+func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request, path string) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		writeMethodNotAllowed(w, []string{http.MethodGet, http.MethodHead})
+		return
+	}
+	if rest, ok := strings.CutPrefix(path, "/user_avatars/"); ok {
+		file, err := h.svc.GetAvatarImage(r.Context(), chat.GetAvatarImageParams{Path: rest})
+		if err != nil {
+			h.writeError(w, r, err)
+			return
+		}
+		defer file.Close()
+		writeFileHeaders(w, file)
+		w.Header().Set("Cache-Control", "public, max-age=86400") // the URL's version changes with the image
+		http.ServeContent(w, r, file.Name, file.Info().ModTime, file)
+		return
+	}
+	rest := strings.TrimPrefix(path, "/avatar/")
+	who, medium := strings.CutSuffix(rest, "/medium")
+	actor, err := h.authenticate(r, false)
+	if err == nil {
+		var url string
+		if url, err = h.svc.GetAvatarURL(r.Context(), actor, chat.GetAvatarURLParams{UserIDOrEmail: who, Medium: medium}); err == nil {
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, url, http.StatusFound)
+			return
+		}
+	}
+	h.writeError(w, r, err)
 }

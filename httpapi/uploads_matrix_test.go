@@ -17,6 +17,9 @@ func uploadsMatrixRows() []matrixRow {
 		{method: "GET", path: "user_uploads/2/{upload}", setup: memberFileSharedWithAdmin, want: readers},
 		{method: "GET", path: "attachments", want: authenticated()},
 		{method: "DELETE", path: "attachments/1", setup: memberFileSharedWithAdmin, want: only("member")},
+		// The matrix's file is text: BAD_IMAGE for everyone (the HTTP test uploads a real image).
+		{method: "POST", path: "users/me/avatar", file: "avatar.png", want: only()},
+		{method: "DELETE", path: "users/me/avatar", want: authenticated()},
 	}
 }
 

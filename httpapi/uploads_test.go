@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/png"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -197,5 +199,56 @@ func TestContentDispositionOfOddNames(t *testing.T) {
 		if got := resp.Header.Get("Content-Disposition"); resp.StatusCode != 200 || got != want {
 			t.Errorf("%q: %d Content-Disposition %q, want %q", name, resp.StatusCode, got, want)
 		}
+	}
+}
+
+func TestAvatarHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	const hamlet, iago = "hamlet@zulip.com", "iago@zulip.com"
+	img := image.NewRGBA(image.Rect(0, 0, 50, 80))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	status, body := s.postMultipart(t, "/api/v1/users/me/avatar", hamlet, part{"file", "me.png", buf.String()})
+	url, _ := body["avatar_url"].(string)
+	if status != 200 || !strings.HasPrefix(url, "/user_avatars/2/") {
+		t.Fatalf("POST avatar: %d %v", status, body)
+	}
+	resp := s.get(t, url, "", nil) // public, as Zulip's
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, resp.Header)
+	}
+	// /avatar/{id} redirects signed-in callers to the avatar.
+	status, _, me := s.call(t, http.MethodGet, "/api/v1/users/me", hamlet, nil)
+	id := jsonNumber(me["user_id"].(float64))
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for path, want := range map[string]string{"/avatar/" + id: url, "/avatar/hamlet@zulip.com/medium": strings.Replace(url, ".png", "-medium.png", 1)} {
+		req, _ := http.NewRequest(http.MethodGet, s.URL+path, nil)
+		req.SetBasicAuth(iago, s.keys[iago])
+		r, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != http.StatusFound || r.Header.Get("Location") != want {
+			t.Errorf("%s: %d %q, want %q", path, r.StatusCode, r.Header.Get("Location"), want)
+		}
+	}
+	// Refusals.
+	status, body = s.postMultipart(t, "/api/v1/users/me/avatar", hamlet, part{"a", "a.png", buf.String()}, part{"b", "b.png", buf.String()})
+	wantErr(t, status, body, 400, "BAD_REQUEST", "You must upload exactly one avatar.")
+	status, body = s.postMultipart(t, "/api/v1/users/me/avatar", hamlet)
+	wantErr(t, status, body, 400, "BAD_REQUEST", "You must upload exactly one avatar.")
+	status, body = s.postMultipart(t, "/api/v1/users/me/avatar", hamlet, part{"file", "x.png", "not an image"})
+	wantErr(t, status, body, 400, "BAD_IMAGE", "Could not decode image; did you upload an image file?")
+	// Back to Gravatar.
+	status, _, body = s.call(t, http.MethodDelete, "/api/v1/users/me/avatar", hamlet, nil)
+	if g, _ := body["avatar_url"].(string); status != 200 || !strings.HasPrefix(g, "https://secure.gravatar.com/") {
+		t.Fatalf("DELETE avatar: %d %v", status, body)
+	}
+	if resp := s.get(t, url, "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("old avatar after DELETE: %d", resp.StatusCode)
 	}
 }

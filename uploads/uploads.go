@@ -1,6 +1,8 @@
 package uploads
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"mime"
 	"net/url"
 	"path"
@@ -246,3 +248,30 @@ const (
 	AvatarSize       = 100
 	MediumAvatarSize = 500
 )
+
+// avatarHash names a user's avatar files: a digest of the user id (the files are public, as
+// Zulip's; the digest keeps the names from listing users in order).
+func avatarHash(user users.ID) string {
+	sum := sha256.Sum256([]byte("teamchat-avatar:" + strconv.FormatInt(int64(user), 10)))
+	return hex.EncodeToString(sum[:20])
+}
+
+// AvatarPath is the path of a user's uploaded avatar under /user_avatars/ and in the blob
+// store's avatars/: "{realm_id}/{hash}.png", "{realm_id}/{hash}-medium.png" for the medium
+// size.
+func AvatarPath(user users.ID, medium bool) string {
+	suffix := ".png"
+	if medium {
+		suffix = "-medium.png"
+	}
+	return strconv.Itoa(RealmID) + "/" + avatarHash(user) + suffix
+}
+
+// AvatarKey is the blob-store key of an avatar path.
+func AvatarKey(path string) string { return "avatars/" + path }
+
+// avatarPathShape is what AvatarPath yields.
+var avatarPathShape = regexp.MustCompile(`^[0-9]+/[0-9a-f]{40}(-medium)?\.png$`)
+
+// ValidAvatarPath reports whether p has the shape of an avatar path.
+func ValidAvatarPath(p string) bool { return avatarPathShape.MatchString(p) }

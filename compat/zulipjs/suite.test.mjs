@@ -2,7 +2,7 @@
 // client, zulip-js, pinned in package.json. Run with `npm ci && npm test` (see ../../.ci/run).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -679,4 +679,42 @@ test('reacts, types and marks messages read, with reaction, typing and update_me
   // Every unread message of hamlet (the development organization's too), the newest last.
   assert.equal(flags[1].messages.at(-1), later.id, JSON.stringify(flags[1]));
   expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+});
+
+test('uploads a file, reads it back and lists it with the message that links it', async () => {
+  const hamlet = await login('hamlet@zulip.com');
+  const iago = await login('iago@zulip.com');
+  const iagoID = await idOf('iago@zulip.com');
+  const path = join(dir, 'notes.txt');
+  writeFileSync(path, 'uploaded through zulip-js\n');
+  // zulip-js posts its parameters as multipart form data; a file stream becomes a file part.
+  const up = expectSuccess(await hamlet.callEndpoint('/user_uploads', 'POST', { file: createReadStream(path) }), 'POST /user_uploads');
+  assert.match(up.url, /^\/user_uploads\/2\/[0-9a-f]{1,2}\/[A-Za-z0-9_-]{24}\/notes\.txt$/);
+  assert.equal(up.uri, up.url);
+  assert.equal(up.filename, 'notes.txt');
+  const pathID = up.url.slice('/user_uploads/'.length);
+
+  // The API form of the file's URL gives a temporary URL that needs no credentials.
+  const tmp = expectSuccess(await hamlet.callEndpoint(`/user_uploads/${pathID}`, 'GET'), 'GET /user_uploads/{realm_id}/{filename}');
+  assert.match(tmp.url, /^\/user_uploads\/temporary\/[^/]+\/notes\.txt$/);
+  const res = await fetch(new URL(tmp.url, site));
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal(await res.text(), 'uploaded through zulip-js\n');
+
+  // Before a message links it, iago may not read it; after, he may.
+  expectError(await iago.callEndpoint(`/user_uploads/${pathID}`, 'GET'), 'UNAUTHORIZED', 'You are not authorized to view this file.', 'not shared yet');
+  const sent = expectSuccess(await hamlet.messages.send({ type: 'direct', to: [iagoID], content: `[notes](${up.url})` }), 'POST /messages');
+  expectSuccess(await iago.callEndpoint(`/user_uploads/${pathID}`, 'GET'), 'shared by a message');
+
+  const list = expectSuccess(await hamlet.callEndpoint('/attachments', 'GET'), 'GET /attachments');
+  const mine = list.attachments.find((a) => a.path_id === pathID);
+  assert.ok(mine, `attachment ${pathID} listed: ${JSON.stringify(list)}`);
+  assert.deepEqual(mine.messages.map((m) => m.id), [sent.id]);
+  assert.equal(mine.size, 26);
+  assert.ok(list.upload_space_used >= 26);
+
+  expectError(await hamlet.callEndpoint('/user_uploads', 'POST', {}), 'BAD_REQUEST', 'You must specify a file to upload', 'no file');
+  expectSuccess(await hamlet.callEndpoint(`/attachments/${mine.id}`, 'DELETE'), 'DELETE /attachments/{id}');
+  expectError(await iago.callEndpoint(`/user_uploads/${pathID}`, 'GET'), 'NOT_FOUND', 'File not found.', 'deleted');
 });

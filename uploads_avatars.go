@@ -1,0 +1,165 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/png"
+	"io"
+	"strconv"
+
+	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/uploads"
+	"github.com/teamchat/chat/users"
+)
+
+// UploadAvatarParams are the parameters of POST /users/me/avatar: the image's bytes.
+type UploadAvatarParams struct {
+	// Content is read to its end (at most max_avatar_file_size_mib).
+	Content io.Reader
+}
+
+// AvatarResult is the actor's avatar URL after the change.
+type AvatarResult struct {
+	AvatarURL string `json:"avatar_url"`
+}
+
+// Errors of avatars, as Zulip words them.
+var (
+	errOneAvatar = badRequest("You must upload exactly one avatar.")
+	errBadImage  = &Error{Code: CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
+)
+
+// ErrOneAvatar is the refusal of an avatar request without exactly one file.
+func ErrOneAvatar() *Error { return errOneAvatar }
+
+// UploadAvatar makes an uploaded image the actor's avatar: it is cropped to a square and
+// stored at uploads.AvatarSize and uploads.MediumAvatarSize as PNG, then avatar_source
+// becomes "U" and avatar_version grows by one; everyone gets a realm_user update.
+func (s *Service) UploadAvatar(ctx context.Context, actor Actor, p UploadAvatarParams) (AvatarResult, error) {
+	if s.opts.Blobs == nil {
+		return AvatarResult{}, errUploadsDisabled
+	}
+	if p.Content == nil {
+		return AvatarResult{}, errOneAvatar
+	}
+	limit := int64(uploads.MaxAvatarFileSizeMiB) << 20
+	raw, err := io.ReadAll(io.LimitReader(p.Content, limit+1))
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return AvatarResult{}, e
+		}
+		return AvatarResult{}, internalError(err)
+	}
+	if int64(len(raw)) > limit {
+		return AvatarResult{}, badRequest("Uploaded file is larger than the allowed limit of %d MiB", uploads.MaxAvatarFileSizeMiB)
+	}
+	img, err := decodeBoundedImage(bytes.NewReader(raw))
+	if err != nil {
+		return AvatarResult{}, errBadImage
+	}
+	for _, medium := range []bool{false, true} {
+		size := uploads.AvatarSize
+		if medium {
+			size = uploads.MediumAvatarSize
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, squareCrop(img, size)); err != nil {
+			return AvatarResult{}, internalError(err)
+		}
+		// The files are replaced in place: clients load the new one through the new version.
+		if _, err := s.opts.Blobs.Put(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium)), &buf); err != nil {
+			return AvatarResult{}, s.storageError(err)
+		}
+	}
+	return s.setAvatarSource(ctx, actor, users.AvatarUploaded)
+}
+
+// DeleteAvatar returns the actor to the Gravatar avatar (avatar_version grows by one) and
+// removes the uploaded images.
+func (s *Service) DeleteAvatar(ctx context.Context, actor Actor) (AvatarResult, error) {
+	res, err := s.setAvatarSource(ctx, actor, users.AvatarGravatar)
+	if err != nil || s.opts.Blobs == nil {
+		return res, err
+	}
+	for _, medium := range []bool{false, true} {
+		if err := s.opts.Blobs.Delete(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium))); err != nil {
+			s.log.Warn("deleting an avatar", "user", actor.UserID, "err", err)
+		}
+	}
+	return res, nil
+}
+
+// setAvatarSource records the actor's avatar source and tells everyone.
+func (s *Service) setAvatarSource(ctx context.Context, actor Actor, source string) (AvatarResult, error) {
+	var res AvatarResult
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		u := o.me
+		if disabled, _ := o.world().realm.Settings["avatar_changes_disabled"].(bool); disabled && !u.Role.IsAdmin() {
+			return badRequest("Avatar changes are disabled in this organization.")
+		}
+		u.AvatarSource = source
+		u.AvatarVersion++
+		if err := o.tx.Users().Update(u); err != nil {
+			return err
+		}
+		res.AvatarURL = avatarURL(u)
+		return announceAvatarChange(o.tx.Users(), o.ev, u)
+	})
+	return res, err
+}
+
+// GetAvatarImageParams name an uploaded avatar image by its path under /user_avatars/.
+type GetAvatarImageParams struct {
+	Path string
+}
+
+// GetAvatarImage opens an uploaded avatar image. Avatars are public, as in Zulip: no
+// credentials are needed.
+func (s *Service) GetAvatarImage(ctx context.Context, p GetAvatarImageParams) (UploadedFile, error) {
+	if s.opts.Blobs == nil || !uploads.ValidAvatarPath(p.Path) {
+		return UploadedFile{}, errFileNotFound
+	}
+	o, err := s.opts.Blobs.Open(ctx, uploads.AvatarKey(p.Path))
+	if errors.Is(err, blobs.ErrNotFound) {
+		return UploadedFile{}, errFileNotFound
+	}
+	if err != nil {
+		return UploadedFile{}, s.storageError(err)
+	}
+	return UploadedFile{Object: o, Name: "avatar.png", ContentType: "image/png", Inline: true}, nil
+}
+
+// GetAvatarURLParams name a user by id or email, as /avatar/{email_or_id} does.
+type GetAvatarURLParams struct {
+	UserIDOrEmail string
+	Medium        bool
+}
+
+// GetAvatarURL is the URL /avatar/{email_or_id} redirects to: the user's avatar (medium
+// size with Medium). An unknown user gets 404.
+func (s *Service) GetAvatarURL(ctx context.Context, actor Actor, p GetAvatarURLParams) (string, error) {
+	var url string
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		w := o.world()
+		var (
+			u  users.User
+			ok bool
+		)
+		if id, err := strconv.ParseInt(p.UserIDOrEmail, 10, 64); err == nil {
+			u, ok = w.lookup(users.ID(id))
+		} else {
+			u, ok = w.userByEmail(p.UserIDOrEmail)
+		}
+		if !ok {
+			return errFileNotFound
+		}
+		url = avatarURL(u)
+		if p.Medium {
+			url = avatarMediumURL(u)
+		}
+		return nil
+	})
+	return url, err
+}
