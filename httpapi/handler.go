@@ -60,6 +60,8 @@ type Handler struct {
 	opts   Options
 	log    *slog.Logger
 	routes []route
+	// emojiData is the server emoji data file, encoded on first use.
+	emojiData emojiData
 }
 
 // New returns the HTTP handler of svc.
@@ -135,6 +137,10 @@ func (s *statusRecorder) Flush() {
 // it matched (see RequestObserver).
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	path := cleanPath(r.URL.Path)
+	if path == chat.ServerEmojiDataPath {
+		h.serveEmojiData(w, r)
+		return chat.ServerEmojiDataPath
+	}
 	if rest, ok := strings.CutPrefix(path, "/user_uploads/"); ok {
 		h.extendDeadlines(w)
 		h.serveUpload(w, r, rest)
