@@ -54,7 +54,8 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) 
 		return Actor{}, Errorf(CodeUnauthorized, msgMalformedKey)
 	}
 	var actor Actor
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		u, err := tx.Users().GetByEmail(email)
 		if errors.Is(err, storage.ErrNotFound) {
 			return Errorf(CodeUnauthorized, msgInvalidKey)
@@ -115,7 +116,8 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 		}
 	}
 	var res FetchAPIKeyResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -201,7 +203,8 @@ func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (J
 		return JWTFetchAPIKeyResult{}, badRequest(msgNoJWTEmail)
 	}
 	var res JWTFetchAPIKeyResult
-	err = s.view(ctx, func(tx storage.ReadTx) error {
+	err = s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -241,7 +244,8 @@ func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (F
 		return FetchAPIKeyResult{}, badRequest(msgInvalidEmailInput)
 	}
 	var res FetchAPIKeyResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -281,7 +285,8 @@ func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) 
 		return DevListUsersResult{}, badRequest(msgDevAuthDisabled)
 	}
 	res := DevListUsersResult{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

@@ -2,8 +2,6 @@ package chat
 
 import (
 	"context"
-
-	"github.com/teamchat/chat/storage"
 )
 
 // RegenerateAPIKeyResult is the response of POST /users/me/api_key/regenerate.
@@ -21,11 +19,8 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 	if err != nil {
 		return RegenerateAPIKeyResult{}, internalError(err)
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
 		u.APIKey = key
 		if err := tx.Users().Update(u); err != nil {
 			return err

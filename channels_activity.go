@@ -3,7 +3,6 @@ package chat
 import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/storage"
 )
 
 // Channel activity windows (Zulip's values).
@@ -20,69 +19,6 @@ const (
 	trafficMinAgeDays = 7
 )
 
-// uncounted marks an activity entry read without its traffic count (Bounds).
-const uncounted = -1
-
-// channelActivity is c's message activity: its oldest message, its newest message's time, and
-// its message count over the traffic window: the 28 whole days (UTC) before today, as Zulip
-// counts from its daily statistics, so that today's messages change the traffic tomorrow and
-// sending sends no event for it. Every channel not read yet (or read without its count) is read
-// at once, in one set-based read, since records come for many channels.
-func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
-	if a, ok := w.activity[c]; ok && a.RecentCount != uncounted || w.msgs == nil {
-		return a
-	}
-	var missing []channels.ID
-	for _, ch := range w.channels {
-		if a, ok := w.activity[ch.ID]; !ok || a.RecentCount == uncounted {
-			missing = append(missing, ch.ID)
-		}
-	}
-	today := w.now - w.now%86400
-	acts, err := w.msgs.Activity(missing, today-trafficWindowDays*86400, today)
-	w.must(err)
-	w.remember(acts, false)
-	return w.activity[c]
-}
-
-// channelEnds is c's oldest message and newest message's time: from what is read, else read
-// with every other channel (channelActivity). Decisions about a few channels read theirs first
-// (loadEnds).
-func (w *world) channelEnds(c channels.ID) storage.ChannelActivity {
-	if a, ok := w.activity[c]; ok {
-		return a
-	}
-	return w.channelActivity(c)
-}
-
-// loadEnds reads the oldest and newest messages of the given channels not read yet, with
-// index lookups only (a send, a move or a deletion needs no traffic count).
-func (w *world) loadEnds(ids []channels.ID) {
-	if w.msgs == nil {
-		return
-	}
-	missing := missingKeys(ids, w.activity)
-	if len(missing) == 0 {
-		return
-	}
-	acts, err := w.msgs.Bounds(missing)
-	w.must(err)
-	w.remember(acts, true)
-}
-
-// remember caches activity entries (ends only: without their count).
-func (w *world) remember(acts []storage.ChannelActivity, endsOnly bool) {
-	if w.activity == nil {
-		w.activity = make(map[channels.ID]storage.ChannelActivity, len(acts))
-	}
-	for _, a := range acts {
-		if endsOnly {
-			a.RecentCount = uncounted
-		}
-		w.activity[a.ChannelID] = a
-	}
-}
-
 // firstMessageID is a channel's oldest message id (nil when it has none).
 func (w *world) firstMessageID(c channels.ID) *int64 {
 	if id := w.channelEnds(c).FirstMessageID; id != 0 {
@@ -96,15 +32,15 @@ func (w *world) firstMessageID(c channels.ID) *int64 {
 // less than a day ago.
 func (w *world) recentlyActive(c channels.Channel) bool {
 	a := w.channelEnds(c.ID)
-	return a.LastTimestamp != 0 && a.LastTimestamp >= w.now-recentlyActiveSeconds ||
-		c.DateCreated >= w.now-newChannelActiveSeconds
+	return a.LastTimestamp != 0 && a.LastTimestamp >= w.unixNow()-recentlyActiveSeconds ||
+		c.DateCreated >= w.unixNow()-newChannelActiveSeconds
 }
 
 // weeklyTraffic is stream_weekly_traffic: the average number of messages per week over the
 // traffic window (over the channel's age when younger than it), at least 1 when there were
 // any, rounded to two significant digits; nil for a channel younger than a week.
 func (w *world) weeklyTraffic(c channels.Channel) *int {
-	age := (w.now - c.DateCreated) / 86400
+	age := (w.unixNow() - c.DateCreated) / 86400
 	if age < trafficMinAgeDays {
 		return nil
 	}
@@ -147,9 +83,7 @@ func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.I
 		a.FirstMessageID = id
 	}
 	a.LastTimestamp = max(a.LastTimestamp, ts)
-	if w.activity != nil {
-		w.activity[c.ID] = a // sent today: not in the traffic window yet
-	}
+	w.activity.note(a) // sent today: not in the traffic window yet
 	if !was {
 		w.refreshActivity(ev, []channels.ID{c.ID}, []bool{false})
 	}
@@ -170,9 +104,7 @@ func (w *world) activeStates(ids []channels.ID) []bool {
 // records the stream update of is_recently_active for each of ids whose value changed from
 // before (activeStates of the same ids).
 func (w *world) refreshActivity(ev *events, ids []channels.ID, before []bool) {
-	for _, id := range ids {
-		delete(w.activity, id)
-	}
+	w.activity.forget(ids)
 	w.loadEnds(ids)
 	for i, id := range ids {
 		c, _ := w.channel(id)

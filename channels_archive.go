@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/storage"
 )
 
 // ArchiveStreamParams are the parameters of DELETE /streams/{stream_id}.
@@ -17,8 +16,9 @@ type ArchiveStreamResult struct{}
 // changed, but it leaves the default channels and no longer appears in most lists. Users who
 // could see it receive stream delete with for_archiving true.
 func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStreamParams) (ArchiveStreamResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		_, w, c, err := s.loadAdministeredChannel(tx, actor, p.StreamID)
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, w := o.tx, o.ev, o.world()
+		c, err := administeredChannel(o, p.StreamID)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/storage"
 )
 
 // DefaultStreamParams are the parameters of POST and DELETE /default_streams.
@@ -25,15 +24,9 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 }
 
 func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, on bool) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadAdmin(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		w := o.world()
 		c, err := channelRef(w, me, id)
 		if err != nil {
 			return err
@@ -60,7 +53,7 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 // defaultStreamIDs lists the default channels, ascending.
 func (w *world) defaultStreamIDs() []channels.ID {
 	ids := []channels.ID{}
-	for _, c := range w.channels {
+	for _, c := range w.allChannels() {
 		if c.IsDefault && !c.IsArchived {
 			ids = append(ids, c.ID)
 		}

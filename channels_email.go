@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -26,13 +25,10 @@ type GetStreamEmailAddressResult struct {
 // no email gateway, so the address is empty; the checks are Zulip's: the actor must be able to
 // post to the channel, and the sender must be the actor or a bot the actor administers.
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me, w := o.tx, o.me, o.world()
 		c, ok := w.channel(p.StreamID)
-		if !ok || !w.content(c, me) || c.IsArchived || !channels.CanPost(w.m, c, w.viewer(c.ID, me)) {
+		if !ok || !w.content(c, me) || c.IsArchived || !channels.CanPost(w.membership(), c, w.viewer(c.ID, me)) {
 			return errInvalidChannelID
 		}
 		if p.SenderID != nil && *p.SenderID != me.ID {

@@ -124,10 +124,8 @@ type GetChannelFoldersResult struct {
 // GetChannelFolders lists the organization's channel folders.
 func (s *Service) GetChannelFolders(ctx context.Context, actor Actor, p GetChannelFoldersParams) (GetChannelFoldersResult, error) {
 	res := GetChannelFoldersResult{ChannelFolders: []ChannelFolderRecord{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		recs, err := folderRecords(tx.ChannelFolders(), p.IncludeArchived)
 		res.ChannelFolders = recs
 		return err

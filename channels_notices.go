@@ -178,8 +178,8 @@ func subscriptionNotices(w *world, actor users.User, newByUser map[users.ID][]ch
 	for i, id := range created {
 		chs[i], _ = w.channel(id)
 	}
-	if op.announce && w.realm.NewStreamAnnouncementsStreamID != 0 {
-		out = append(out, botNotice{channel: channels.ID(w.realm.NewStreamAnnouncementsStreamID), topic: newChannelsTopic,
+	if op.announce && w.org().NewStreamAnnouncementsStreamID != 0 {
+		out = append(out, botNotice{channel: channels.ID(w.org().NewStreamAnnouncementsStreamID), topic: newChannelsTopic,
 			content: newChannelsAnnouncement(actor, chs), readBy: actor.ID})
 	}
 	for _, c := range chs {

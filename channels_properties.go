@@ -45,8 +45,9 @@ func errCannotAdminister() *Error {
 // each changed property sends a stream update event to the users who can see the channel,
 // and users who gain or lose sight of it get stream create or delete.
 func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamParams) (UpdateStreamResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, old, err := s.loadAdministeredChannel(tx, actor, p.StreamID)
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		old, err := administeredChannel(o, p.StreamID)
 		if err != nil {
 			return err
 		}
@@ -72,7 +73,7 @@ func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamP
 			if name == old.Name {
 				return badRequest("Channel already has that name.")
 			}
-			if i, ok := w.byName[channels.NormalizeName(name)]; ok && w.channels[i].ID != c.ID {
+			if other, ok := w.channelByName(name); ok && other.ID != c.ID {
 				return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", name)
 			}
 			c.Name = name
@@ -246,10 +247,10 @@ func (s *Service) changePrivacy(w *world, me users.User, c *channels.Channel, p 
 			return badRequest("Invalid parameters")
 		}
 		if !c.IsWebPublic {
-			if !w.realm.EnableSpectatorAccess {
+			if !w.org().EnableSpectatorAccess {
 				return badRequest("Web-public channels are not enabled.")
 			}
-			if !w.m.Allows(w.realm.CanCreateWebPublicChannelGroup, me.ID) {
+			if !w.membership().Allows(w.org().CanCreateWebPublicChannelGroup, me.ID) {
 				return errInsufficientPermission()
 			}
 		}
@@ -285,19 +286,15 @@ func (w *world) activeIDs() []int64 {
 	return out
 }
 
-// loadAdministeredChannel loads the acting user, the channel world and a channel the actor may
-// see and administer.
-func (s *Service) loadAdministeredChannel(tx storage.Tx, actor Actor, id channels.ID) (users.User, *world, channels.Channel, error) {
-	me, w, err := actorWorldWrite(tx, actor, s.now())
-	if err != nil {
-		return users.User{}, nil, channels.Channel{}, err
-	}
+// administeredChannel returns the channel id if the acting user may see and administer it.
+func administeredChannel(o *writeOp, id channels.ID) (channels.Channel, error) {
+	w, me := o.world(), o.me
 	c, err := channelRef(w, me, id)
 	if err != nil {
-		return users.User{}, nil, channels.Channel{}, err
+		return channels.Channel{}, err
 	}
-	if !channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) {
-		return users.User{}, nil, channels.Channel{}, errCannotAdminister()
+	if !channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) {
+		return channels.Channel{}, errCannotAdminister()
 	}
-	return me, w, c, nil
+	return c, nil
 }

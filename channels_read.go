@@ -37,13 +37,17 @@ func newRecentUsers(tx storage.ReadTx, now time.Time) *recentUsers {
 func (ru *recentUsers) has(w *world, id users.ID) bool {
 	if ru.set == nil {
 		ids, err := ru.r.ActiveSince(ru.since.Unix())
-		w.must(err)
+		if w.fail(err) {
+			return false
+		}
 		ru.set = make(map[users.ID]bool, len(ids))
 		for _, u := range ids {
 			ru.set[u] = true
 		}
 		ps, err := ru.p.List(storage.PresenceFilter{ConnectedSince: ru.since})
-		w.must(err)
+		if w.fail(err) {
+			return false
+		}
 		for _, p := range ps {
 			if !p.LastActiveTime.Before(ru.since) {
 				ru.set[p.UserID] = true
@@ -79,11 +83,8 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		return GetSubscriptionsResult{}, err
 	}
 	var res GetSubscriptionsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me, w := o.tx, o.me, o.world()
 		st, err := subscriptionState(tx, w, me, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, s.now()), activeOnly: true})
 		if err != nil {
 			return err
@@ -129,8 +130,8 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscri
 				}
 			}
 		} else {
-			ids = make([]channels.ID, len(w.channels))
-			for i, c := range w.channels {
+			ids = make([]channels.ID, len(w.allChannels()))
+			for i, c := range w.allChannels() {
 				ids[i] = c.ID
 			}
 		}
@@ -154,7 +155,7 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscri
 			st.Unsubscribed = append(st.Unsubscribed, rec)
 		}
 	}
-	for _, c := range w.channels {
+	for _, c := range w.allChannels() {
 		if o.activeOnly {
 			break
 		}
@@ -222,18 +223,15 @@ func flag(b *bool, def bool) bool {
 // GetStreams lists the channels the actor asks for among those it may see.
 func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParams) (GetStreamsResult, error) {
 	res := GetStreamsResult{Streams: []ChannelRecord{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		me, w := o.me, o.world()
 		w.preloadUser(me.ID)
 		var owner users.User
 		if me.IsBot() && me.BotOwnerID != 0 {
 			owner = w.user(me.BotOwnerID)
 		}
 		guest := me.Role == users.RoleGuest
-		for _, c := range w.channels {
+		for _, c := range w.allChannels() {
 			if c.IsArchived && flag(p.ExcludeArchived, true) || !w.metadata(c, me) {
 				continue
 			}
@@ -242,7 +240,7 @@ func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParam
 				flag(p.IncludePublic, true) && !guest && !c.InviteOnly ||
 				flag(p.IncludeWebPublic, false) && c.IsWebPublic ||
 				flag(p.IncludeSubscribed, true) && v.Subscribed ||
-				flag(p.IncludeCanAccessContent, false) && channels.HasContentAccess(w.m, c, v) ||
+				flag(p.IncludeCanAccessContent, false) && channels.HasContentAccess(w.membership(), c, v) ||
 				flag(p.IncludeOwnerSubscribed, false) && owner.ID != 0 && w.isSubscribed(c.ID, owner.ID)
 			if !want {
 				continue
@@ -277,8 +275,8 @@ type ChannelsState struct {
 // streamsState lists the channels viewer may see (web-public only for spectators); archived
 // ones only for clients with the archived_channels capability.
 func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
-	out := make([]ChannelRecord, 0, len(w.channels))
-	for _, c := range w.channels {
+	out := make([]ChannelRecord, 0, len(w.allChannels()))
+	for _, c := range w.allChannels() {
 		if c.IsArchived && !archived {
 			continue
 		}
@@ -395,11 +393,11 @@ type GetStreamIDResult struct {
 func (s *Service) GetStreamID(ctx context.Context, actor Actor, p GetStreamIDParams) (GetStreamIDResult, error) {
 	var res GetStreamIDResult
 	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
-		i, ok := w.byName[channels.NormalizeName(p.Stream)]
-		if !ok || !w.metadata(w.channels[i], me) {
+		c, ok := w.channelByName(p.Stream)
+		if !ok || !w.metadata(c, me) {
 			return badRequest("Invalid channel name '%s'", p.Stream)
 		}
-		res.StreamID = w.channels[i].ID
+		res.StreamID = c.ID
 		return nil
 	})
 	return res, err
@@ -464,11 +462,8 @@ func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetS
 
 // viewChannels runs fn over the world of a read-only transaction for the acting user.
 func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *world, me users.User) error) error {
-	return s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	return s.read(ctx, actor, signedIn, func(o *readOp) error {
+		me, w := o.me, o.world()
 		return fn(w, me)
 	})
 }

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/users"
 )
 
@@ -116,20 +115,6 @@ type DefaultStreamsEvent struct {
 	DefaultStreams []channels.ID `json:"default_streams"`
 }
 
-// renderDescription renders a channel description with the organization's linkifiers, once
-// per source text in the world's transaction.
-func (w *world) renderDescription(src string) string {
-	if html, ok := w.described[src]; ok {
-		return html
-	}
-	if w.described == nil {
-		w.described = map[string]string{}
-	}
-	html := markdown.RenderLinkified(src, w.linkify)
-	w.described[src] = html
-	return html
-}
-
 // channelRecord renders c (subscribers not included).
 func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 	rec := ChannelRecord{
@@ -144,7 +129,7 @@ func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 		MessageRetentionDays:              c.MessageRetentionDays,
 		IsArchived:                        c.IsArchived,
 		TopicsPolicy:                      c.TopicsPolicy.String(),
-		StreamPostPolicy:                  channels.StreamPostPolicy(c, func(g users.GroupID) string { return w.groupName[g] }),
+		StreamPostPolicy:                  channels.StreamPostPolicy(c, func(g users.GroupID) string { return w.groupNameOf(g) }),
 		SubscriberCount:                   w.activeSubscriberCount(c.ID),
 		CanAddSubscribersGroup:            c.CanAddSubscribersGroup,
 		CanAdministerChannelGroup:         c.CanAdministerChannelGroup,

@@ -106,6 +106,15 @@ var errGuestsNotAllowed = &Error{Code: CodeBadRequest, Msg: "Not allowed for gue
 
 func errInsufficientPermission() *Error { return badRequest("Insufficient permission") }
 
+// nonGuests is the gate of subscribing and creating channels: signed in, not a guest.
+func nonGuests(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := signedIn(tx, actor)
+	if err == nil && u.Role == users.RoleGuest {
+		return users.User{}, errGuestsNotAllowed
+	}
+	return u, err
+}
+
 // Subscribe subscribes the principals (default the actor) to the named channels, creating
 // the missing ones with the creation settings. All of it happens in one transaction.
 func (s *Service) Subscribe(ctx context.Context, actor Actor, p SubscribeParams) (SubscribeResult, error) {
@@ -117,9 +126,9 @@ func (s *Service) Subscribe(ctx context.Context, actor Actor, p SubscribeParams)
 		return SubscribeResult{}, err
 	}
 	var res SubscribeResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, actor, nonGuests, func(o *writeOp) error {
 		var err error
-		res, _, err = s.subscribeTx(tx, ev, actor, op)
+		res, _, err = s.subscribeTx(o, op)
 		return err
 	})
 	if err != nil {
@@ -193,8 +202,8 @@ func (s *Service) CreateChannel(ctx context.Context, actor Actor, p CreateChanne
 		noPrincipals: len(p.Subscribers) == 0,
 	}
 	var id channels.ID
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		_, created, err := s.subscribeTx(tx, ev, actor, op)
+	err = s.mutate(ctx, actor, nonGuests, func(o *writeOp) error {
+		_, created, err := s.subscribeTx(o, op)
 		if err == nil && len(created) == 1 {
 			id = created[0]
 		}
@@ -227,18 +236,8 @@ type subscribeOp struct {
 
 // subscribeTx runs a subscribe request inside a transaction. It returns the response and the
 // ids of the channels it created.
-func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscribeOp) (SubscribeResult, []channels.ID, error) {
-	me, err := loadActor(tx.Users(), actor)
-	if err != nil {
-		return SubscribeResult{}, nil, err
-	}
-	if me.Role == users.RoleGuest {
-		return SubscribeResult{}, nil, errGuestsNotAllowed
-	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return SubscribeResult{}, nil, err
-	}
+func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []channels.ID, error) {
+	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 	targets, err := resolvePrincipals(w, me, op.principals, op.noPrincipals)
 	if err != nil {
 		return SubscribeResult{}, nil, err
@@ -250,8 +249,7 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 	var toCreate []nameRequest
 	colors := map[channels.ID]string{}
 	for _, n := range op.names {
-		if i, ok := w.byName[channels.NormalizeName(n.name)]; ok {
-			c := w.channels[i]
+		if c, ok := w.channelByName(n.name); ok {
 			if op.mustCreate {
 				return SubscribeResult{}, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
 			}
@@ -273,8 +271,8 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 	var authorized []channels.Channel
 	for _, c := range existing {
 		v := w.viewer(c.ID, me)
-		canAdd := channels.CanAddSubscribers(w.m, c, v, w.realm.CanAddSubscribersGroup)
-		access := v.Subscribed || channels.HasContentAccess(w.m, c, v) || canAdd
+		canAdd := channels.CanAddSubscribers(w.membership(), c, v, w.org().CanAddSubscribersGroup)
+		access := v.Subscribed || channels.HasContentAccess(w.membership(), c, v) || canAdd
 		if !access {
 			if op.fatal {
 				return SubscribeResult{}, nil, badRequest("Unable to access channel (%s).", c.Name)
@@ -315,7 +313,7 @@ func (s *Service) subscribeTx(tx storage.Tx, ev *events, actor Actor, op subscri
 				return SubscribeResult{}, nil, err
 			}
 			c.ID = id
-			if subscribingOthers && !channels.CanAddSubscribers(w.m, c, channels.Viewer{User: me, Subscribed: true}, w.realm.CanAddSubscribersGroup) {
+			if subscribingOthers && !channels.CanAddSubscribers(w.membership(), c, channels.Viewer{User: me, Subscribed: true}, w.org().CanAddSubscribersGroup) {
 				return SubscribeResult{}, nil, errInsufficientPermission()
 			}
 			w.setChannel(c)

@@ -45,11 +45,8 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 			return UpdateSubscriptionSettingsResult{}, badRequest("%s", err.Error())
 		}
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		rows := map[channels.ID]channels.Subscription{}
 		var order []channels.ID
 		recipients := []int64{int64(me.ID)}
@@ -60,6 +57,7 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 			}
 			row, ok := rows[c.ID]
 			if !ok {
+				var err error
 				row, err = tx.Subscriptions().Get(me.ID, c.ID)
 				if errors.Is(err, storage.ErrNotFound) || err == nil && !row.Active {
 					return badRequest("Not subscribed to channel ID %d", c.ID)

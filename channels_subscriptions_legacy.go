@@ -2,8 +2,6 @@ package chat
 
 import (
 	"context"
-
-	"github.com/teamchat/chat/storage"
 )
 
 // UpdateSubscriptionsParams are the parameters of the legacy PATCH /users/me/subscriptions:
@@ -35,12 +33,12 @@ func (s *Service) UpdateSubscriptions(ctx context.Context, actor Actor, p Update
 		return UpdateSubscriptionsResult{}, err
 	}
 	var res UpdateSubscriptionsResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, actor, nonGuests, func(o *writeOp) error {
 		var err error
-		if res.SubscribeResult, _, err = s.subscribeTx(tx, ev, actor, op); err != nil {
+		if res.SubscribeResult, _, err = s.subscribeTx(o, op); err != nil {
 			return err
 		}
-		res.UnsubscribeResult, err = s.unsubscribeNamed(tx, ev, actor, UnsubscribeParams{Subscriptions: p.Delete})
+		res.UnsubscribeResult, err = s.unsubscribeNamed(o, UnsubscribeParams{Subscriptions: p.Delete})
 		return err
 	})
 	if err != nil {

@@ -50,7 +50,7 @@ func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]user
 		byEmail := make(map[string]users.User, len(all))
 		for _, u := range all {
 			byEmail[users.NormalizeEmail(u.Email)] = u
-			byEmail[users.NormalizeEmail(apiEmail(w.realm, u))] = u
+			byEmail[users.NormalizeEmail(apiEmail(w.org(), u))] = u
 		}
 		for _, e := range p.Emails {
 			u, ok := byEmail[users.NormalizeEmail(e)]
@@ -68,20 +68,20 @@ func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]user
 func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSettings) (channels.Channel, error) {
 	c := channels.Channel{CreatorID: me.ID, InviteOnly: st.InviteOnly, IsWebPublic: st.IsWebPublic, IsDefault: st.IsDefaultStream, TopicsPolicy: channels.TopicsInherit}
 	if st.IsWebPublic {
-		if !w.realm.EnableSpectatorAccess {
+		if !w.org().EnableSpectatorAccess {
 			return c, badRequest("Web-public channels are not enabled.")
 		}
 		if st.InviteOnly || (st.HistoryPublicToSubscribers != nil && !*st.HistoryPublicToSubscribers) {
 			return c, badRequest("Invalid parameters")
 		}
-		if !w.m.Allows(w.realm.CanCreateWebPublicChannelGroup, me.ID) {
+		if !w.membership().Allows(w.org().CanCreateWebPublicChannelGroup, me.ID) {
 			return c, errInsufficientPermission()
 		}
 	} else if st.InviteOnly {
-		if !w.m.Allows(w.realm.CanCreatePrivateChannelGroup, me.ID) {
+		if !w.membership().Allows(w.org().CanCreatePrivateChannelGroup, me.ID) {
 			return c, errInsufficientPermission()
 		}
-	} else if !w.m.Allows(w.realm.CanCreatePublicChannelGroup, me.ID) {
+	} else if !w.membership().Allows(w.org().CanCreatePublicChannelGroup, me.ID) {
 		return c, errInsufficientPermission()
 	}
 	c.HistoryPublicToSubscribers = !st.InviteOnly || (st.HistoryPublicToSubscribers != nil && *st.HistoryPublicToSubscribers)
@@ -142,11 +142,11 @@ func applyGroupSettings(w *world, me users.User, c *channels.Channel, given map[
 		if !ok {
 			return InvalidArgument(name, "")
 		}
-		if err := w.m.CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
+		if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
 			return badRequest("%s", err.Error())
 		}
 		if v.IsNamed() {
-			switch w.groupName[v.Group] {
+			switch w.groupNameOf(v.Group) {
 			case users.GroupInternet:
 				return badRequest("'%s' setting cannot be set to 'role:internet' group.", name)
 			case users.GroupEveryone:

@@ -35,9 +35,9 @@ func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribePar
 		return UnsubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
 	}
 	var res UnsubscribeResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		var err error
-		res, err = s.unsubscribeNamed(tx, ev, actor, p)
+		res, err = s.unsubscribeNamed(o, p)
 		return err
 	})
 	if err != nil {
@@ -47,12 +47,9 @@ func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribePar
 }
 
 // unsubscribeNamed runs an unsubscribe request inside a transaction.
-func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p UnsubscribeParams) (UnsubscribeResult, error) {
+func (s *Service) unsubscribeNamed(o *writeOp, p UnsubscribeParams) (UnsubscribeResult, error) {
 	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
-	me, w, err := actorWorldWrite(tx, actor, s.now())
-	if err != nil {
-		return res, err
-	}
+	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 	targets, err := resolvePrincipals(w, me, p.Principals, false)
 	if err != nil {
 		return res, err
@@ -61,12 +58,12 @@ func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p Uns
 	var missing []string
 	seen := map[channels.ID]bool{}
 	for _, name := range p.Subscriptions {
-		i, ok := w.byName[channels.NormalizeName(name)]
-		if !ok || !w.metadata(w.channels[i], me) && !w.isSubscribed(w.channels[i].ID, me.ID) {
+		c, ok := w.channelByName(name)
+		if !ok || !w.metadata(c, me) && !w.isSubscribed(c.ID, me.ID) {
 			missing = append(missing, strings.TrimSpace(name))
 			continue
 		}
-		if c := w.channels[i]; !seen[c.ID] {
+		if !seen[c.ID] {
 			seen[c.ID] = true
 			chs = append(chs, c)
 		}
@@ -79,7 +76,7 @@ func (s *Service) unsubscribeNamed(tx storage.Tx, ev *events, actor Actor, p Uns
 	})
 	if others {
 		for _, c := range chs {
-			if !channels.CanRemoveSubscribers(w.m, c, w.viewer(c.ID, me)) {
+			if !channels.CanRemoveSubscribers(w.membership(), c, w.viewer(c.ID, me)) {
 				return res, errInsufficientPermission()
 			}
 		}
@@ -203,7 +200,7 @@ func markLeftChannelsRead(tx storage.Tx, ev *events, w *world, u users.ID, remov
 	}
 	ev.add("update_message_flags", UpdateMessageFlagsEvent{
 		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
-		emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+		emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}, []int64{int64(u)})
 	return nil
 }

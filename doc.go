@@ -24,6 +24,73 @@
 // Imports: the leaf domain packages, storage, queue, ratelimit and markdown; never a storage
 // backend and never httpapi.
 //
+// # How to add an operation
+//
+// An operation is one Service method named after Zulip's operationId, in the file of its area
+// (see the code map). It reads: check the form of the parameters (no transaction needed), then
+// one call of s.read (a read-only transaction) or s.mutate (a write transaction whose events are
+// published after commit) with the operation's gate, then shape the result:
+//
+//	// DeleteDraftParams are the parameters of DELETE /drafts/{draft_id}.
+//	type DeleteDraftParams struct {
+//		DraftID drafts.ID
+//	}
+//
+//	// DeleteDraftResult is empty.
+//	type DeleteDraftResult struct{}
+//
+//	// DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
+//	func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
+//		err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
+//			if err := notFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
+//				return err
+//			}
+//			o.ev.add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
+//			return nil
+//		})
+//		return DeleteDraftResult{}, err
+//	}
+//
+// and a read that decides with the world (topics_get.go):
+//
+//	func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
+//		res := GetStreamTopicsResult{Topics: []TopicRecord{}}
+//		err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+//			me, w := o.me, o.world()
+//			c, ok := w.channel(p.StreamID)
+//			if !ok || !w.metadata(c, me) {
+//				return errInvalidChannelID
+//			}
+//			list, err := o.tx.Messages().Topics(c.ID, me.ID, w.content(c, me))
+//			...
+//		})
+//		...
+//	}
+//
+// What the helpers (service_ops.go) give the body, o:
+//   - o.me, the acting user, loaded once inside the transaction, who passed the gate: noActor,
+//     spectators, signedIn, humans, members, admins, or an area's own gate built on them
+//     (draftsUsers, nonGuests). Finer checks (the owner of this bot, the administrator of
+//     this channel) are the body's first lines.
+//   - o.now, the operation's time, read once; never call s.now() in a body.
+//   - o.tx, the transaction (writable in a mutation); o.world(), the organization, groups,
+//     channels, users and subscribers, read on first use and cached for the transaction
+//     (world*.go). A failed read of the world is its sticky error: the helper returns it when
+//     the body returns, so the body needs no error handling for world reads.
+//   - o.ev (mutations): o.ev.add(type, payload, recipients) records an event, published only
+//     after the commit; o.ev.afterCommit(fn) runs other work then.
+//   - notFound(err, errXNotFound) turns storage.ErrNotFound into the area's error, which each
+//     area defines once (errDraftNotFound, errChannelIDNotFound, errMessageNotFound, ...).
+//
+// The store may run the body more than once (SQLite busy, PostgreSQL serialization failures):
+// the body only reads, writes and adds events. Queues, timers, files, mail and network calls
+// happen before s.mutate, after it returns, or in o.ev.afterCommit. Errors are *Error values
+// with Zulip's code and wording (service_errors.go); validation errors name the parameter.
+//
+// Beside the method: the storage it needs on both backends with a storagetest case; for a
+// mutation, a case in the consistency harness (consistency_test.go), a golden file per new
+// event and a row in httpapi's authorization matrix; the route in httpapi/routes.go.
+//
 // # Code map
 //
 // Every file of the package is named <area>.go or <area>_<aspect>.go, with one of the areas

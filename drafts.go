@@ -74,11 +74,8 @@ type GetDraftsResult struct {
 // GetDrafts returns the actor's drafts.
 func (s *Service) GetDrafts(ctx context.Context, actor Actor, _ GetDraftsParams) (GetDraftsResult, error) {
 	res := GetDraftsResult{Drafts: []DraftRecord{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
-			return err
-		}
-		list, err := tx.Drafts().ListForUser(actor.UserID)
+	err := s.read(ctx, actor, draftsUsers, func(o *readOp) error {
+		list, err := o.tx.Drafts().ListForUser(o.me.ID)
 		if err != nil {
 			return err
 		}
@@ -110,14 +107,10 @@ func (s *Service) CreateDrafts(ctx context.Context, actor Actor, p CreateDraftsP
 	if len(p.Drafts) > drafts.MaxPerRequest {
 		return CreateDraftsResult{}, badRequest("drafts is too long (limit: %d items)", drafts.MaxPerRequest)
 	}
-	now := s.now().Unix()
 	var res CreateDraftsResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor)
-		if err != nil {
-			return err
-		}
-		dc := draftChecker{owner: u, now: now, ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
+	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
+		dc := draftChecker{owner: u, now: o.now.Unix(), ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
 		list := make([]drafts.Draft, len(p.Drafts))
 		for i, dp := range p.Drafts {
 			d, err := dc.check(dp, fmt.Sprintf("drafts[%d]", i))
@@ -136,7 +129,7 @@ func (s *Service) CreateDrafts(ctx context.Context, actor Actor, p CreateDraftsP
 			records[i] = draftRecord(list[i])
 		}
 		res.IDs = ids
-		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "add", Drafts: records}, []int64{int64(actor.UserID)})
+		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "add", Drafts: records}, []int64{int64(u.ID)})
 		return nil
 	})
 	if err != nil {
@@ -161,18 +154,12 @@ type EditDraftResult struct{}
 // EditDraft replaces one of the actor's drafts and sends a drafts update event to the actor.
 // An unknown id, or another user's draft, is "Draft does not exist" (404, BAD_REQUEST).
 func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams) (EditDraftResult, error) {
-	now := s.now().Unix()
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor)
-		if err != nil {
-			return err
+	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
+		if _, err := tx.Drafts().Get(u.ID, p.DraftID); err != nil {
+			return notFound(err, errDraftNotFound)
 		}
-		if _, err := tx.Drafts().Get(actor.UserID, p.DraftID); errors.Is(err, storage.ErrNotFound) {
-			return errDraftNotFound()
-		} else if err != nil {
-			return err
-		}
-		dc := draftChecker{owner: u, now: now, ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
+		dc := draftChecker{owner: u, now: o.now.Unix(), ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
 		d, err := dc.check(p.Draft, "draft")
 		if err != nil {
 			return err
@@ -182,7 +169,7 @@ func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams)
 			return err
 		}
 		rec := draftRecord(d)
-		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "update", Draft: &rec}, []int64{int64(actor.UserID)})
+		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "update", Draft: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	return EditDraftResult{}, err
@@ -198,31 +185,23 @@ type DeleteDraftResult struct{}
 
 // DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
 func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := loadDraftsUser(tx.Users(), tx.Drafts(), actor); err != nil {
+	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
+		if err := notFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
 			return err
 		}
-		if err := tx.Drafts().Delete(actor.UserID, p.DraftID); errors.Is(err, storage.ErrNotFound) {
-			return errDraftNotFound()
-		} else if err != nil {
-			return err
-		}
-		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(actor.UserID)})
+		o.ev.add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
 		return nil
 	})
 	return DeleteDraftResult{}, err
 }
 
-// loadDraftsUser loads the acting user and refuses one who turned draft synchronisation off.
-func loadDraftsUser(ur storage.UserReader, dr storage.DraftReader, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		return users.User{}, ErrNotLoggedIn()
-	}
-	u, err := loadActor(ur, actor)
+// draftsUsers is the gate of the drafts area: signed in, with draft synchronisation on.
+func draftsUsers(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := signedIn(tx, actor)
 	if err != nil {
 		return users.User{}, err
 	}
-	off, err := dr.SyncDisabled(u.ID)
+	off, err := tx.Drafts().SyncDisabled(u.ID)
 	if err != nil {
 		return users.User{}, err
 	}

@@ -46,12 +46,9 @@ type GetSavedSnippetsResult struct {
 // GetSavedSnippets returns the actor's saved snippets.
 func (s *Service) GetSavedSnippets(ctx context.Context, actor Actor, _ GetSavedSnippetsParams) (GetSavedSnippetsResult, error) {
 	var res GetSavedSnippetsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		res.SavedSnippets, err = savedSnippetsState(tx.SavedSnippets(), u)
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		var err error
+		res.SavedSnippets, err = savedSnippetsState(o.tx.SavedSnippets(), o.me)
 		return err
 	})
 	return res, err
@@ -81,11 +78,8 @@ func (s *Service) CreateSavedSnippet(ctx context.Context, actor Actor, p CreateS
 	}
 	now := s.now().Unix()
 	var res CreateSavedSnippetResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
 		sn := drafts.SavedSnippet{UserID: u.ID, Title: title, Content: content, DateCreated: now}
 		if sn.ID, err = tx.SavedSnippets().Create(sn); err != nil {
 			return err
@@ -128,11 +122,8 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSaved
 			return EditSavedSnippetResult{}, badRequest("%s", err.Error())
 		}
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
 		sn, err := tx.SavedSnippets().Get(u.ID, p.SavedSnippetID)
 		if errors.Is(err, storage.ErrNotFound) {
 			return errSnippetNotFound()
@@ -169,11 +160,8 @@ type DeleteSavedSnippetResult struct{}
 // DeleteSavedSnippet removes one of the actor's snippets and sends a saved_snippets remove
 // event.
 func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteSavedSnippetParams) (DeleteSavedSnippetResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
 		if err := tx.SavedSnippets().Delete(u.ID, p.SavedSnippetID); errors.Is(err, storage.ErrNotFound) {
 			return errSnippetNotFound()
 		} else if err != nil {
@@ -183,15 +171,6 @@ func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteS
 		return nil
 	})
 	return DeleteSavedSnippetResult{}, err
-}
-
-// loadOwnDataUser loads the acting user of an operation on their own data (spectators are
-// refused).
-func loadOwnDataUser(ur storage.UserReader, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		return users.User{}, ErrNotLoggedIn()
-	}
-	return loadActor(ur, actor)
 }
 
 // savedSnippetsState lists the viewer's snippets (register's saved_snippets).

@@ -8,7 +8,6 @@ import (
 
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -175,8 +174,10 @@ func (p *RegisterQueueParams) fetches(kind string) bool {
 // zero Actor registers a spectator (only where the organization allows spectator access),
 // who gets state but no queue.
 //
-// It is race-free: the queue is created and the state read while no mutation can commit in
-// between (see Service.writeMu), so the state plus the queue's events is the true state.
+// It is race-free: the state is read and then the queue created while no mutation can commit
+// or be delivered in between (both under Service.writeMu held shared), so the state plus the
+// queue's events is the true state. The queue is created after the transaction, which the
+// store may run more than once, so a re-run creates no second queue.
 func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueueParams) (RegisterQueueResult, error) {
 	if err := p.validate(actor.Anonymous()); err != nil {
 		return RegisterQueueResult{}, err
@@ -187,6 +188,7 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 		res   RegisterQueueResult
 		queue queue.Info
 		cut   *busCut
+		terms []messages.Term
 	)
 	if s.bus != nil {
 		if !s.busUp {
@@ -194,36 +196,31 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 		}
 		cut = &busCut{}
 	}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		viewer, err := s.loadViewer(tx, actor)
-		if err != nil {
-			return err
-		}
-		if p.AllPublicStreams != nil && *p.AllPublicStreams && viewer.Role == users.RoleGuest {
+	err := s.read(ctx, actor, spectators, func(o *readOp) error {
+		if p.AllPublicStreams != nil && *p.AllPublicStreams && o.me.Role == users.RoleGuest {
 			return badRequest("User not authorized for this query")
 		}
+		var err error
 		if !actor.Anonymous() {
-			terms, err := s.queueNarrow(tx, viewer, p.Narrow)
-			if err != nil {
-				return err
-			}
-			if queue, err = s.newQueue(actor, p, terms, cut); err != nil {
+			if terms, err = s.queueNarrow(o, p.Narrow); err != nil {
 				return err
 			}
 		}
-		if res, err = s.initialState(tx, viewer, p); err != nil {
+		if res, err = s.initialState(o, p); err != nil {
 			return err
 		}
 		if cut != nil {
-			cut.after, err = s.bus.Position(tx)
+			cut.after, err = s.bus.Position(o.tx)
 		}
 		return err
 	})
 	if err != nil {
-		if queue.ID != "" {
-			_ = s.queues.Delete(queue.ID, queue.Owner)
-		}
 		return RegisterQueueResult{}, err
+	}
+	if !actor.Anonymous() {
+		if queue, err = s.newQueue(actor, p, terms, cut); err != nil {
+			return RegisterQueueResult{}, err
+		}
 	}
 	res.LastEventID = -1
 	res.IdleQueueTimeoutSecs = int64(s.opts.queueIdleDefault().Seconds())
@@ -308,11 +305,9 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		}
 		var terms []messages.Term
 		if len(p.Register.Narrow) > 0 {
-			err := s.view(ctx, func(tx storage.ReadTx) error {
-				me, err := loadActor(tx.Users(), actor)
-				if err == nil {
-					terms, err = s.queueNarrow(tx, me, p.Register.Narrow)
-				}
+			err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+				var err error
+				terms, err = s.queueNarrow(o, p.Register.Narrow)
 				return err
 			})
 			if err != nil {

@@ -152,7 +152,8 @@ func (s *Service) longpollTimeoutSeconds() int {
 
 // initialState computes the register response's state sections for viewer (the zero User for
 // a spectator).
-func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams) (RegisterQueueResult, error) {
+func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueResult, error) {
+	tx, viewer := o.tx, o.me
 	res := RegisterQueueResult{
 		ZulipVersion:      ServiceVersion,
 		ZulipFeatureLevel: FeatureLevel,
@@ -177,11 +178,9 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 	}
 	// The user, channel and message sections share one world, read when the first needs it.
 	w := sync.OnceValues(func() (*world, error) {
-		w, err := loadWorldRead(tx, s.now())
-		if err == nil {
-			w.preloadUser(viewer.ID)
-		}
-		return w, err
+		w := o.world()
+		w.preloadUser(viewer.ID)
+		return w, nil
 	})
 	if p.fetches("realm_user") {
 		clientGravatar := p.ClientGravatar == nil && viewer.ID != 0 || p.ClientGravatar != nil && *p.ClientGravatar
@@ -204,7 +203,7 @@ func (s *Service) initialState(tx storage.ReadTx, viewer users.User, p RegisterQ
 		if err != nil {
 			return res, err
 		}
-		v := groupViewOf(w.groups, w.m, func(id users.ID) bool { return w.user(id).IsActive })
+		v := groupViewOf(w.allGroups(), w.membership(), func(id users.ID) bool { return w.user(id).IsActive })
 		res.UserGroupsState = &UserGroupsState{RealmUserGroups: v.userGroupRecords(p.ClientCapabilities.IncludeDeactivatedGroups)}
 	}
 	if err := messagesInitialState(tx, w, viewer, p, &res); err != nil {
@@ -337,7 +336,7 @@ func limitOrNull(seconds int) *int {
 // realmUserState lists the users for viewer. Spectators see active users only, with hidden
 // emails.
 func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
-	realm, all := w.realm, w.allUsers()
+	realm, all := w.org(), w.allUsers()
 	var err error
 	st := &RealmUserState{RealmUsers: make([]UserRecord, 0, len(all)), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
 	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
@@ -362,7 +361,7 @@ func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravat
 	bot := userRecord(realm, viewer, notificationBot, recordOptions{})
 	bot.IsSystemBot = true
 	st.CrossRealmBots = append(st.CrossRealmBots, bot)
-	m := w.m
+	m := w.membership()
 	st.AvatarSource = viewer.AvatarSource
 	st.AvatarURL = avatarURL(viewer)
 	st.AvatarURLMedium = avatarURL(viewer) + "&s=500"

@@ -58,10 +58,8 @@ type GetIsUserGroupMemberResult struct {
 // Deactivated users are never members. Guests and bots may not ask.
 func (s *Service) GetIsUserGroupMember(ctx context.Context, actor Actor, p GetIsUserGroupMemberParams) (GetIsUserGroupMemberResult, error) {
 	var res GetIsUserGroupMemberResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := memberActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, members, func(o *readOp) error {
+		tx := o.tx
 		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
 			return err
 		}
@@ -212,10 +210,8 @@ type GetUserGroupsResult struct {
 // GetUserGroups lists the organization's user groups, system groups included.
 func (s *Service) GetUserGroups(ctx context.Context, actor Actor, p GetUserGroupsParams) (GetUserGroupsResult, error) {
 	var res GetUserGroupsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := memberActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, members, func(o *readOp) error {
+		tx := o.tx
 		v, err := newGroupView(tx.Users(), tx.Groups())
 		if err != nil {
 			return err

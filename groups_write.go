@@ -86,11 +86,8 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 	}
 	var res CreateUserGroupResult
 	now := s.now()
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -400,11 +397,8 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 			return MissingArgument(name + "[\"new\"]")
 		}
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		g, err := groupForUpdate(tx.Groups(), p.GroupID)
 		if err != nil {
 			return err
@@ -491,11 +485,8 @@ type DeactivateUserGroupParams struct {
 // still used as a subgroup of an active group is refused. Everyone gets user_group update
 // with deactivated true.
 func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p DeactivateUserGroupParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		g, err := groupForUpdate(tx.Groups(), p.GroupID)
 		if err != nil {
 			return err

@@ -3,10 +3,11 @@ package chat_test
 import (
 	"context"
 	"errors"
-	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"sync"
 	"testing"
 	"time"
+
+	blobmemory "github.com/teamchat/chat/blobs/memory"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage"

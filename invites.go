@@ -95,16 +95,10 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 	}
 	now := s.now()
 	var res CreateInviteLinkResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
-		if err != nil {
-			return err
-		}
-		if !w.m.Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID) {
+	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		w := o.world()
+		if !w.membership().Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID) {
 			return badRequest(msgInsufficientPerm)
 		}
 		if err := users.CheckInviteAs(me.Role, p.InviteAs); err != nil {
@@ -150,7 +144,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		if _, err := tx.Invites().Create(inv); err != nil {
 			return err
 		}
-		res.InviteLink = inviteLink(w.realm, key)
+		res.InviteLink = inviteLink(w.org(), key)
 		return notifyInvitesChanged(tx, ev, me.ID)
 	})
 	if err != nil {
@@ -173,7 +167,7 @@ func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
 		return nil
 	}
 	noPermission := badRequest("You do not have permission to subscribe other users to channels.")
-	if me.Role == users.RoleGuest || !w.m.Allows(w.realm.CanAddSubscribersGroup, me.ID) {
+	if me.Role == users.RoleGuest || !w.membership().Allows(w.org().CanAddSubscribersGroup, me.ID) {
 		return noPermission
 	}
 	for _, id := range ids {
@@ -181,7 +175,7 @@ func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
 		if !ok || c.IsArchived || !w.metadata(c, me) {
 			return errInvalidChannelForInvite(id)
 		}
-		if !c.IsDefault && !channels.CanAddSubscribers(w.m, c, w.viewer(c.ID, me), w.realm.CanAddSubscribersGroup) {
+		if !c.IsDefault && !channels.CanAddSubscribers(w.membership(), c, w.viewer(c.ID, me), w.org().CanAddSubscribersGroup) {
 			return noPermission
 		}
 	}
@@ -199,8 +193,8 @@ func checkInviteGroups(tx storage.Tx, w *world, me users.User, ids []users.Group
 		if g.Deactivated {
 			return errInvalidGroup()
 		}
-		manage := w.m.Allows(w.realm.CanManageAllGroups, me.ID) || w.m.Allows(g.CanManageGroup, me.ID)
-		if !manage && !w.m.Allows(g.CanAddMembersGroup, me.ID) {
+		manage := w.membership().Allows(w.org().CanManageAllGroups, me.ID) || w.membership().Allows(g.CanManageGroup, me.ID)
+		if !manage && !w.membership().Allows(g.CanAddMembersGroup, me.ID) {
 			return badRequest(msgInsufficientPerm)
 		}
 	}
@@ -250,11 +244,8 @@ type GetInvitesResult struct {
 func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParams) (GetInvitesResult, error) {
 	res := GetInvitesResult{Invites: []InviteRecord{}}
 	now := s.now().Unix()
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, members, func(o *readOp) error {
+		tx, me := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -295,11 +286,8 @@ type RevokeInviteLinkResult struct{}
 
 // RevokeInviteLink revokes a reusable link: administrators any, others their own.
 func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInviteLinkParams) (RevokeInviteLinkResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		inv, err := tx.Invites().Get(p.InviteID)
 		if errors.Is(err, storage.ErrNotFound) {
 			return badRequest("No such invitation")
@@ -362,7 +350,8 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		return RedeemInviteLinkResult{}, err
 	}
 	now := s.now().Unix()
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		inv, err := tx.Invites().GetByKey(key)
 		switch {
 		case errors.Is(err, storage.ErrNotFound):
@@ -381,7 +370,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {
 			return err
 		}
-		return s.subscribeNewUser(tx, ev, u.ID, inviteChannels(inv))
+		return s.subscribeNewUser(o, u.ID, inviteChannels(inv))
 	})
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
@@ -433,7 +422,8 @@ func defaultChannel(c channels.Channel) bool { return c.IsDefault }
 // from_user_creation): the users who may know get peer_add, and the new user, who has no
 // queue yet, gets no events (register gives them their subscriptions). The permission was
 // checked when the channels were chosen (an invitation's by its inviter).
-func (s *Service) subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want func(channels.Channel) bool) error {
+func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.Channel) bool) error {
+	tx, ev := o.tx, o.ev
 	chs, err := tx.Channels().List()
 	if err != nil {
 		return err
@@ -441,12 +431,9 @@ func (s *Service) subscribeNewUser(tx storage.Tx, ev *events, id users.ID, want 
 	if !slices.ContainsFunc(chs, func(c channels.Channel) bool { return want(c) && !c.IsArchived }) {
 		return nil
 	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return err
-	}
+	w := o.world()
 	var chosen []channels.Channel
-	for _, c := range w.channels {
+	for _, c := range w.allChannels() {
 		if want(c) && !c.IsArchived {
 			chosen = append(chosen, c)
 		}

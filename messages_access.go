@@ -13,7 +13,7 @@ import (
 // history that is public (to subscribers).
 func (w *world) historyChannels(u users.User) []channels.ID {
 	var out []channels.ID
-	for _, c := range w.channels {
+	for _, c := range w.allChannels() {
 		if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, u) {
 			out = append(out, c.ID)
 		}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -25,11 +24,8 @@ const deleteEditBuffer = 20
 // sending bot) their own message where the organization's or the channel's
 // can_delete_own_message_group allows, within the organization's delete time limit.
 func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -47,16 +43,17 @@ func (w *world) checkCanDelete(me users.User, m messages.Message, now int64) err
 	if !m.IsDirect() {
 		c, _ = w.channel(m.ChannelID)
 	}
-	if w.m.Allows(w.realm.CanDeleteAnyMessageGroup, me.ID) || !m.IsDirect() && w.m.Allows(c.CanDeleteAnyMessageGroup, me.ID) {
+	if w.membership().Allows(w.org().CanDeleteAnyMessageGroup, me.ID) || !m.IsDirect() && w.membership().Allows(c.CanDeleteAnyMessageGroup, me.ID) {
 		return nil
 	}
 	if m.SenderID != me.ID && w.user(m.SenderID).BotOwnerID != me.ID {
 		return errCannotDeleteMessage
 	}
-	if !w.m.Allows(w.realm.CanDeleteOwnMessageGroup, me.ID) && (m.IsDirect() || !w.m.Allows(c.CanDeleteOwnMessageGroup, me.ID)) {
+	if !w.membership().Allows(w.org().CanDeleteOwnMessageGroup, me.ID) && (m.IsDirect() || !w.membership().Allows(c.CanDeleteOwnMessageGroup, me.ID)) {
 		return errCannotDeleteMessage
 	}
-	if limit := w.realm.Value("message_content_delete_limit_seconds"); limit != nil && now-m.Timestamp > limit.(int64)+deleteEditBuffer {
+	realm := w.org()
+	if limit := realm.Value("message_content_delete_limit_seconds"); limit != nil && now-m.Timestamp > limit.(int64)+deleteEditBuffer {
 		return badRequest("The time limit for deleting this message has passed")
 	}
 	return nil

@@ -113,11 +113,8 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 		}
 		content = &c
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		plan, err := w.planEdit(tx.Messages(), me, s.now().Unix(), mode, content, p)
 		if err != nil {
 			return err
@@ -149,7 +146,7 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 	}
 	var topic *string
 	if p.Topic != nil {
-		t, err := topics.Clean(*p.Topic, w.realm.EmptyTopicDisplayName)
+		t, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
 		if err != nil {
 			return plan, topicError("topic", err)
 		}
@@ -213,13 +210,13 @@ func sha256Hex(s string) string {
 // checkCanEditContent: editing allowed in the organization, the sender only, within the
 // content edit limit.
 func (w *world) checkCanEditContent(me users.User, m messages.Message, now int64) error {
-	if !w.realm.AllowMessageEditing {
+	if !w.org().AllowMessageEditing {
 		return errEditingDisabled
 	}
 	if m.SenderID != me.ID {
 		return errCannotEdit
 	}
-	if limit := w.realm.MessageContentEditLimitSeconds; limit > 0 && now-m.Timestamp > int64(limit+editLimitBuffer) {
+	if limit := w.org().MessageContentEditLimitSeconds; limit > 0 && now-m.Timestamp > int64(limit+editLimitBuffer) {
 		return errEditTimeLimit
 	}
 	return nil
@@ -252,7 +249,7 @@ func (w *world) checkCanMove(r storage.MessageReader, p editPlan) error {
 			if !w.canMoveWithinChannels(me, p.orig, p.target) {
 				return errCannotEdit
 			}
-			if limit := w.realm.MoveMessagesWithinStreamLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
+			if limit := w.org().MoveMessagesWithinStreamLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
 				return errTopicEditTimeLimit
 			}
 		}
@@ -261,10 +258,10 @@ func (w *world) checkCanMove(r storage.MessageReader, p editPlan) error {
 		if !w.canMoveOutOf(me, p.orig) {
 			return errCannotMove
 		}
-		if !channels.CanPost(w.m, p.target, w.viewer(p.target.ID, me)) {
+		if !channels.CanPost(w.membership(), p.target, w.viewer(p.target.ID, me)) {
 			return errCannotPost
 		}
-		if limit := w.realm.MoveMessagesBetweenStreamsLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
+		if limit := w.org().MoveMessagesBetweenStreamsLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
 			return errStreamEditTimeLimit
 		}
 	}
@@ -281,7 +278,7 @@ func (w *world) checkTopicMoveLimit(r storage.MessageReader, p editPlan) error {
 	for _, l := range []struct {
 		applies bool
 		limit   int
-	}{{p.topicEdited, w.realm.MoveMessagesWithinStreamLimitSeconds}, {p.streamEdited, w.realm.MoveMessagesBetweenStreamsLimitSeconds}} {
+	}{{p.topicEdited, w.org().MoveMessagesWithinStreamLimitSeconds}, {p.streamEdited, w.org().MoveMessagesBetweenStreamsLimitSeconds}} {
 		if l.applies && l.limit > 0 && (deadline == 0 || l.limit+editLimitBuffer < deadline) {
 			deadline = l.limit + editLimitBuffer
 		}
@@ -344,35 +341,35 @@ func (w *world) realmAllows(s users.GroupSetting, def string, u users.ID) bool {
 	if channels.IsZeroSetting(s) {
 		s = users.Named(w.groupID(def))
 	}
-	return w.m.Allows(s, u)
+	return w.membership().Allows(s, u)
 }
 
 // canMoveWithin: moving messages between topics of c (can_move_messages_within_channel_group,
 // administrators of the organization or of the channel).
 func (w *world) canMoveWithin(me users.User, c channels.Channel) bool {
-	return me.Role.IsAdmin() || channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) ||
-		w.m.Allows(c.CanMoveMessagesWithinChannelGroup, me.ID)
+	return me.Role.IsAdmin() || channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) ||
+		w.membership().Allows(c.CanMoveMessagesWithinChannelGroup, me.ID)
 }
 
 // canMoveWithinChannels: the organization's can_move_messages_between_topics_group, or
 // moving within the original or the target channel.
 func (w *world) canMoveWithinChannels(me users.User, orig, target channels.Channel) bool {
-	return w.realmAllows(w.realm.CanMoveMessagesBetweenTopicsGroup, realms.DefaultMoveGroups[0], me.ID) ||
+	return w.realmAllows(w.org().CanMoveMessagesBetweenTopicsGroup, realms.DefaultMoveGroups[0], me.ID) ||
 		w.canMoveWithin(me, orig) || orig.ID != target.ID && w.canMoveWithin(me, target)
 }
 
 // canMoveOutOf: moving messages out of c.
 func (w *world) canMoveOutOf(me users.User, c channels.Channel) bool {
 	return me.Role.IsAdmin() ||
-		w.realmAllows(w.realm.CanMoveMessagesBetweenChannelsGroup, realms.DefaultMoveGroups[1], me.ID) ||
-		channels.CanAdminister(w.m, c, w.viewer(c.ID, me)) ||
-		w.m.Allows(c.CanMoveMessagesOutOfChannelGroup, me.ID)
+		w.realmAllows(w.org().CanMoveMessagesBetweenChannelsGroup, realms.DefaultMoveGroups[1], me.ID) ||
+		channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) ||
+		w.membership().Allows(c.CanMoveMessagesOutOfChannelGroup, me.ID)
 }
 
 // canResolveTopics: the organization's can_resolve_topics_group, or the channel's (original
 // or target).
 func (w *world) canResolveTopics(me users.User, orig, target channels.Channel) bool {
-	return w.realmAllows(w.realm.CanResolveTopicsGroup, realms.DefaultMoveGroups[2], me.ID) ||
-		w.m.Allows(orig.CanResolveTopicsGroup, me.ID) ||
-		orig.ID != target.ID && w.m.Allows(target.CanResolveTopicsGroup, me.ID)
+	return w.realmAllows(w.org().CanResolveTopicsGroup, realms.DefaultMoveGroups[2], me.ID) ||
+		w.membership().Allows(orig.CanResolveTopicsGroup, me.ID) ||
+		orig.ID != target.ID && w.membership().Allows(target.CanResolveTopicsGroup, me.ID)
 }

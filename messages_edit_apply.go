@@ -62,7 +62,7 @@ func (e UpdateMessageEvent) forClient(o queueOptions) (any, bool) {
 // topicLinks are the organization's linkifier matches in a topic.
 func (w *world) topicLinks(topic string) []TopicLink {
 	out := []TopicLink{}
-	if w.linkify == nil {
+	if w.linkifiers() == nil {
 		return out
 	}
 	for _, l := range w.linkify(topic) {
@@ -80,7 +80,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	me, m := p.me, p.m
 	uid := me.ID
 	e := UpdateMessageEvent{Type: "update_message", UserID: &uid, EditTimestamp: p.now, MessageID: m.ID,
-		emptyTopicLabel: w.realm.EmptyTopicDisplayName}
+		emptyTopicLabel: w.org().EmptyTopicDisplayName}
 	entry := messages.EditHistoryEntry{UserID: me.ID, Timestamp: p.now}
 	edited := m.Clone()
 	rows, err := mr.Rows([]messages.ID{m.ID})
@@ -379,7 +379,7 @@ func (w *world) editSubscriberRecipients(p editPlan, rows []messages.UserMessage
 // addDeleteEvents records delete_message events for messages of one conversation (like m) to
 // the given users, in the bulk form and one per message.
 func (w *world) addDeleteEvents(ev *events, m messages.Message, ids []messages.ID, to []int64) {
-	e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.realm.EmptyTopicDisplayName}
+	e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.org().EmptyTopicDisplayName}
 	if !m.IsDirect() {
 		e.MessageType, e.StreamID, e.topic = "stream", m.ChannelID, m.Topic
 	}

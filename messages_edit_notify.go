@@ -69,7 +69,7 @@ func (w *world) moveNotices(p editPlan, count int, movedAll, newTopicWasEmpty bo
 		case newTopicWasEmpty && movedAll:
 			text = fmt.Sprintf("This topic was moved here from %s by %s.", oldLoc, user)
 		case count == 1:
-			link := strings.TrimRight(w.realm.URL, "/") + "/" + topicNarrow(p.target, p.topic) + fmt.Sprintf("/near/%d", p.m.ID)
+			link := strings.TrimRight(w.org().URL, "/") + "/" + topicNarrow(p.target, p.topic) + fmt.Sprintf("/near/%d", p.m.ID)
 			text = fmt.Sprintf("[A message](%s) was moved here from %s by %s.", link, oldLoc, user)
 		default:
 			text = fmt.Sprintf("%d messages were moved here from %s by %s.", count, oldLoc, user)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
@@ -82,11 +81,8 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 		return UpdateMessageFlagsResult{}, badRequest("messages is too long (limit: %d items)", MaxFlagMessages)
 	}
 	var res UpdateMessageFlagsResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		ids := slices.Clone(p.Messages)
 		slices.Sort(ids)
 		ids = slices.Compact(ids)

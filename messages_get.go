@@ -79,12 +79,9 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 	}
 	view := messageView{applyMarkdown: orTrue(p.ApplyMarkdown), clientGravatar: orTrue(p.ClientGravatar), emptyTopicName: p.AllowEmptyTopicName}
 	var res GetMessagesResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
-		view.emptyTopicLabel = w.realm.EmptyTopicDisplayName
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me, w := o.tx, o.me, o.world()
+		view.emptyTopicLabel = w.org().EmptyTopicDisplayName
 		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
@@ -259,11 +256,8 @@ type GetMessageResult struct {
 // GetMessage returns one message the actor may read; others are "Invalid message(s)".
 func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParams) (GetMessageResult, error) {
 	var res GetMessageResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me, w := o.tx, o.me, o.world()
 		m, row, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -274,7 +268,7 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 		}
 		rec := w.messageRecord(m, messageView{
 			applyMarkdown: orTrue(p.ApplyMarkdown), emptyTopicName: p.AllowEmptyTopicName,
-			emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+			emptyTopicLabel: w.org().EmptyTopicDisplayName,
 		})
 		names := flags.Names()
 		rec.Flags = &names

@@ -202,7 +202,7 @@ func (w *world) resolveOperand(me users.User, n NarrowTerm, t *messages.Term) (b
 		}
 		t.Channels = w.publicChannels(s == messages.ChannelsWebPublic)
 	case messages.OpTopic:
-		clean, err := topics.CleanOperand(n.Operand.(string), w.realm.EmptyTopicDisplayName)
+		clean, err := topics.CleanOperand(n.Operand.(string), w.org().EmptyTopicDisplayName)
 		if err != nil {
 			return false, errBadNarrow("invalid operand")
 		}
@@ -283,7 +283,7 @@ func (w *world) expandWith(me users.User, narrow []NarrowTerm) ([]NarrowTerm, er
 	if !ok {
 		return nil, errBadNarrow("Invalid 'with' operator")
 	}
-	m, _, err := w.readableMessage(w.msgs, me, messages.ID(id))
+	m, _, err := w.readableMessage(w.messageReader(), me, messages.ID(id))
 	if err != nil {
 		var ce *Error
 		if !errors.As(err, &ce) || ce.Code != CodeBadRequest {
@@ -339,7 +339,7 @@ func definesConversation(narrow []NarrowTerm) bool {
 // only with webPublic), ascending.
 func (w *world) publicChannels(webPublic bool) []channels.ID {
 	out := []channels.ID{}
-	for _, c := range w.channels {
+	for _, c := range w.allChannels() {
 		if (webPublic && c.IsWebPublic) || (!webPublic && !c.InviteOnly) {
 			out = append(out, c.ID)
 		}
@@ -372,7 +372,7 @@ func (w *world) topicPrefsOf(ut storage.UserTopicReader, me users.User) (*topicP
 			p.muted = append(p.muted, ref)
 		}
 	}
-	subs, err := w.subs.ListForUsers([]users.ID{me.ID})
+	subs, err := w.subscriptionRows(me.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -414,10 +414,7 @@ func (w *world) channelOperand(me users.User, v any) (channels.ID, bool) {
 	if id, isInt := intOperand(v); isInt {
 		c, ok = w.channel(channels.ID(id))
 	} else if name, isStr := v.(string); isStr {
-		var i int
-		if i, ok = w.byName[channels.NormalizeName(name)]; ok {
-			c = w.channels[i]
-		}
+		c, ok = w.channelByName(name)
 	}
 	if !ok || !w.metadata(c, me) {
 		return 0, false
@@ -469,7 +466,7 @@ func (w *world) usersOperand(v any) ([]users.ID, bool) {
 // queueNarrow resolves register's narrow ([operator, operand] pairs, "-operator" negated) for
 // me: the operators of GET /messages, with unknown channels and users matching nothing. An
 // unknown operator is Zulip's "Operator ... not supported.".
-func (s *Service) queueNarrow(tx storage.ReadTx, me users.User, narrow [][]string) ([]messages.Term, error) {
+func (s *Service) queueNarrow(o *readOp, narrow [][]string) ([]messages.Term, error) {
 	if len(narrow) == 0 {
 		return nil, nil
 	}
@@ -481,9 +478,5 @@ func (s *Service) queueNarrow(tx storage.ReadTx, me users.User, narrow [][]strin
 		}
 		list[i] = NarrowTerm{Operator: op, Operand: pair[1], Negated: negated}
 	}
-	w, err := loadWorldRead(tx, s.now())
-	if err != nil {
-		return nil, err
-	}
-	return w.resolveTerms(tx.UserTopics(), me, list, true)
+	return o.world().resolveTerms(o.tx.UserTopics(), o.me, list, true)
 }

@@ -84,11 +84,8 @@ func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionPar
 	if err := checkEmojiFields(p.EmojiName, p.EmojiCode); err != nil {
 		return struct{}{}, err
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, row, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -163,11 +160,8 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 	if p.ReactionType != nil {
 		typ = *p.ReactionType
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, _, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -300,7 +294,7 @@ func (w *world) noteReaction(mr storage.MessageReader, ev *events, op string, me
 	}
 	e := ReactionEvent{
 		Type: "reaction", Op: op, UserID: me.ID,
-		User:      ReactionEventUser{UserID: me.ID, Email: apiEmail(w.realm, me), FullName: me.FullName},
+		User:      ReactionEventUser{UserID: me.ID, Email: apiEmail(w.org(), me), FullName: me.FullName},
 		MessageID: m.ID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType,
 	}
 	ev.add("reaction", e, userIDSet(to))

@@ -59,11 +59,9 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor Actor) (MarkAllAsRead
 			return MarkAllAsReadResult{Complete: false}, nil
 		}
 		var marked []messages.ID
-		err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-			me, err := loadActor(tx.Users(), actor)
-			if err != nil {
-				return err
-			}
+		err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+			tx, ev, me := o.tx, o.ev, o.me
+			var err error
 			if marked, err = tx.Messages().MarkRead(storage.MarkReadQuery{User: me.ID, Before: before, Limit: batch}); err != nil {
 				return err
 			}
@@ -98,11 +96,8 @@ func (s *Service) MarkTopicAsRead(ctx context.Context, actor Actor, p MarkTopicA
 // markChannelRead marks the actor's unread messages of a channel, or of one of its topics,
 // read. A topic the actor has no message of is an error (Zulip's "No such topic").
 func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.ID, topic *string) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		c, err := channelRef(w, me, id)
 		if err != nil {
 			return err
@@ -179,12 +174,9 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 		return UpdateMessageFlagsForNarrowResult{}, MissingArgument("anchor")
 	}
 	var res UpdateMessageFlagsForNarrowResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		res = UpdateMessageFlagsForNarrowResult{}
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
@@ -249,7 +241,7 @@ func (w *world) setFlags(tx storage.Tx, ev *events, me users.User, ids []message
 	}
 	e := UpdateMessageFlagsEvent{
 		Type: "update_message_flags", Op: op, Operation: op, Flag: name, Messages: changed,
-		emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+		emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}
 	if flag == messages.FlagRead && op == "remove" {
 		msgs, err := tx.Messages().GetMany(changed)

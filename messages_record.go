@@ -71,8 +71,8 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		Reactions:      []ReactionRecord{},
 		Submessages:    []any{},
 		SenderFullName: sender.FullName,
-		SenderEmail:    apiEmail(w.realm, sender),
-		SenderRealmStr: realmStr(w.realm.Host()),
+		SenderEmail:    apiEmail(w.org(), sender),
+		SenderRealmStr: realmStr(w.org().Host()),
 	}
 	if v.applyMarkdown {
 		rec.Content, rec.ContentType = m.Rendered, "text/html"
@@ -89,7 +89,7 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		list := make([]DisplayRecipientUser, 0, len(m.Recipients))
 		for _, id := range m.Recipients {
 			u := w.user(id)
-			list = append(list, DisplayRecipientUser{ID: id, Email: apiEmail(w.realm, u), FullName: u.FullName})
+			list = append(list, DisplayRecipientUser{ID: id, Email: apiEmail(w.org(), u), FullName: u.FullName})
 		}
 		rec.DisplayRecipient = list
 	} else {
@@ -101,7 +101,7 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		rec.Subject = topics.Display(m.Topic, v.emptyTopicLabel, v.emptyTopicName)
 		rec.TopicLinks = w.topicLinks(m.Topic)
 	}
-	rec.EditHistory = messages.VisibleHistory(m.EditHistory, messages.EditHistoryPolicy(w.realm.MessageEditHistoryVisibilityPolicy))
+	rec.EditHistory = messages.VisibleHistory(m.EditHistory, messages.EditHistoryPolicy(w.org().MessageEditHistoryVisibilityPolicy))
 	if m.LastEditTimestamp != 0 {
 		ts := m.LastEditTimestamp
 		rec.LastEditTimestamp = &ts
@@ -164,11 +164,11 @@ type MessageEvent struct {
 
 // newMessageEvent builds the event of m for recipients with the given flags.
 func (w *world) newMessageEvent(m messages.Message, flags messages.Flags) MessageEvent {
-	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.realm.EmptyTopicDisplayName}
+	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.org().EmptyTopicDisplayName}
 	return MessageEvent{
 		Type: "message", Message: w.messageRecord(m, v), Flags: flags.Names(),
 		raw: m.Content, rendered: m.Rendered, msg: m, flagBits: flags, hideGravatar: gravatarHidden(w.user(m.SenderID)),
-		topic: m.Topic, emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+		topic: m.Topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
@@ -37,30 +36,29 @@ func (w *world) renderMessage(content string, sender users.User) (string, markdo
 			return mentioned(u), ok
 		},
 		Group: func(name string) (markdown.MentionedGroup, bool) {
-			id, ok := w.groupByNm[name]
-			if !ok {
+			id := w.groupID(name)
+			if id == 0 {
 				return markdown.MentionedGroup{}, false
 			}
-			i := slices.IndexFunc(w.groups, func(g users.Group) bool { return g.ID == id })
-			if i < 0 || w.groups[i].IsSystemGroup {
+			i := slices.IndexFunc(w.allGroups(), func(g users.Group) bool { return g.ID == id })
+			if i < 0 || w.allGroups()[i].IsSystemGroup {
 				return markdown.MentionedGroup{}, false
 			}
-			g := w.groups[i]
+			g := w.allGroups()[i]
 			return markdown.MentionedGroup{ID: int64(g.ID), Name: g.Name, Deactivated: g.Deactivated}, true
 		},
 		Channel: func(name string) (int64, bool) {
-			i, ok := w.byName[channels.NormalizeName(name)]
+			c, ok := w.channelByName(name)
 			if !ok {
 				return 0, false
 			}
-			c := w.channels[i]
 			if c.Name != name || c.IsArchived || sender.ID != NotificationBotID && !w.metadata(c, sender) {
 				return 0, false
 			}
 			return int64(c.ID), true
 		},
 	}
-	return markdown.RenderWith(content, markdown.Options{Linkify: w.linkify, Resolver: r})
+	return markdown.RenderWith(content, markdown.Options{Linkify: w.linkifiers(), Resolver: r})
 }
 
 // mentionFlags are the mention flags a message's mentions give to user u: mentioned when
@@ -74,7 +72,7 @@ func (w *world) mentionFlags(m markdown.Mentions, u users.ID) messages.Flags {
 		f |= messages.FlagTopicWildcardMentioned
 	}
 	if slices.Contains(m.UserIDs, int64(u)) ||
-		slices.ContainsFunc(m.GroupIDs, func(g int64) bool { return w.m.IsMember(users.GroupID(g), u, false) }) {
+		slices.ContainsFunc(m.GroupIDs, func(g int64) bool { return w.membership().IsMember(users.GroupID(g), u, false) }) {
 		f |= messages.FlagMentioned
 	}
 	return f

@@ -2,9 +2,7 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/teamchat/chat/channels"
@@ -102,11 +100,8 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		readBySender = *p.ReadBySender
 	}
 	var res SendMessageResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: s.now().Unix(), Client: client}
 		first := len(ev.list)
 		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
@@ -244,22 +239,6 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	return nil
 }
 
-// mutersOf returns the users who muted sender, read once per transaction.
-func (w *world) mutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID, error) {
-	if list, ok := w.mutedBy[sender]; ok {
-		return list, nil
-	}
-	list, err := r.MutedBy(sender)
-	if err != nil {
-		return nil, err
-	}
-	if w.mutedBy == nil {
-		w.mutedBy = map[users.ID][]users.ID{}
-	}
-	w.mutedBy[sender] = list
-	return list, nil
-}
-
 // activeSubscribers lists the active users subscribed to c, ascending.
 func (w *world) activeSubscribers(c channels.ID) []users.ID {
 	var out []users.ID
@@ -285,11 +264,7 @@ func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMes
 			return c, errChannelIDNotFound(*p.ChannelID)
 		}
 	case p.ChannelName != "":
-		var i int
-		i, ok = w.byName[channels.NormalizeName(p.ChannelName)]
-		if ok {
-			c = w.channels[i]
-		}
+		c, ok = w.channelByName(p.ChannelName)
 		if !ok || !w.metadata(c, me) && !w.content(c, me) {
 			return c, errChannelNameNotFound(p.ChannelName)
 		}
@@ -300,10 +275,10 @@ func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMes
 	if me.IsBot() && me.BotOwnerID != 0 && w.isSubscribed(c.ID, me.BotOwnerID) {
 		v.Subscribed = true
 	}
-	if c.IsArchived || !channels.HasContentAccess(w.m, c, v) {
+	if c.IsArchived || !channels.HasContentAccess(w.membership(), c, v) {
 		return c, badRequest("Not authorized to send to channel '%s'", c.Name)
 	}
-	if !channels.CanPost(w.m, c, v) {
+	if !channels.CanPost(w.membership(), c, v) {
 		return c, errCannotPost
 	}
 	return c, nil
@@ -323,7 +298,7 @@ func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.C
 	topic := ""
 	if given != nil {
 		var err error
-		if topic, err = topics.Clean(*given, w.realm.EmptyTopicDisplayName); err != nil {
+		if topic, err = topics.Clean(*given, w.org().EmptyTopicDisplayName); err != nil {
 			return "", topicError("topic", err)
 		}
 		topic = topics.Truncate(topic)
@@ -345,7 +320,7 @@ func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.C
 // (can_create_topic_group).
 func (w *world) checkCanCreateTopic(r storage.MessageReader, me users.User, c channels.Channel, topic string) error {
 	v := w.viewer(c.ID, me)
-	if channels.IsZeroSetting(c.CanCreateTopicGroup) || channels.CanCreateTopic(w.m, c, v) {
+	if channels.IsZeroSetting(c.CanCreateTopicGroup) || channels.CanCreateTopic(w.membership(), c, v) {
 		return nil
 	}
 	existing, err := r.TopicMessageIDs(c.ID, topic, 1)
@@ -371,7 +346,7 @@ func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.I
 			return nil, badRequest("Invalid user ID %d", id)
 		}
 		if !u.IsActive {
-			return nil, badRequest("'%s' is no longer using Zulip.", apiEmail(w.realm, u))
+			return nil, badRequest("'%s' is no longer using Zulip.", apiEmail(w.org(), u))
 		}
 		to = append(to, id)
 	}
@@ -388,33 +363,6 @@ func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.I
 	return messages.Participants(me.ID, to), nil
 }
 
-// userByEmail finds a user by API email or delivery email, case-insensitively.
-func (w *world) userByEmail(email string) (users.User, bool) {
-	if w.allRead {
-		for _, u := range w.all {
-			if strings.EqualFold(u.Email, email) || strings.EqualFold(apiEmail(w.realm, u), email) {
-				return u, true
-			}
-		}
-		return users.User{}, false
-	}
-	// A placeholder address user{id}@{host} names the user whose API email it is.
-	if local, host, ok := strings.Cut(email, "@"); ok && strings.EqualFold(host, w.realm.Host()) && len(local) > 4 && strings.EqualFold(local[:4], "user") {
-		if id, err := strconv.ParseInt(local[4:], 10, 64); err == nil {
-			if u, ok := w.lookup(users.ID(id)); ok && strings.EqualFold(apiEmail(w.realm, u), email) {
-				return u, true
-			}
-		}
-	}
-	u, err := w.ur.GetByEmail(email)
-	if errors.Is(err, storage.ErrNotFound) {
-		return users.User{}, false
-	}
-	w.must(err)
-	w.known[u.ID] = u
-	return u, true
-}
-
 // checkDirectMessagePolicy applies the organization's direct_message_permission_group (some
 // participant must belong to it) and direct_message_initiator_group (a sender outside it may
 // only answer a conversation someone else started). Bots, and conversations with only bots
@@ -426,14 +374,14 @@ func (w *world) checkDirectMessagePolicy(mr storage.MessageReader, me users.User
 	if !slices.ContainsFunc(participants, func(id users.ID) bool { return id != me.ID && !w.user(id).IsBot() }) {
 		return nil
 	}
-	perm := w.realm.DirectMessagePermissionGroup
-	if !slices.ContainsFunc(participants, func(id users.ID) bool { return w.m.Allows(perm, id) }) {
-		if perm.IsNamed() && w.groupName[perm.Group] == users.GroupNobody {
+	perm := w.org().DirectMessagePermissionGroup
+	if !slices.ContainsFunc(participants, func(id users.ID) bool { return w.membership().Allows(perm, id) }) {
+		if perm.IsNamed() && w.groupNameOf(perm.Group) == users.GroupNobody {
 			return badRequest("Direct messages are disabled in this organization.")
 		}
 		return badRequest("This conversation does not include any users who can authorize it.")
 	}
-	if w.m.Allows(w.realm.DirectMessageInitiatorGroup, me.ID) {
+	if w.membership().Allows(w.org().DirectMessageInitiatorGroup, me.ID) {
 		return nil
 	}
 	earlier, err := mr.DirectWith(me.ID)

@@ -88,7 +88,7 @@ func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		return err
 	}
 	st := &MessagesState{}
-	label := w.realm.EmptyTopicDisplayName
+	label := w.org().EmptyTopicDisplayName
 	knowsEmpty := p.ClientCapabilities.EmptyTopicName
 	if want("message") {
 		id, err := maxMessageID(tx.Messages(), viewer.ID)

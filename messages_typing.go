@@ -123,11 +123,8 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingS
 			return struct{}{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
 		}
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		settings, err := tx.UserSettings().Get(me.ID)
 		if err != nil {
 			return err
@@ -161,11 +158,8 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor
 	if err := checkTypingOp(p.Op); err != nil {
 		return struct{}{}, err
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, _, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -232,7 +226,7 @@ func (w *world) directTyping(tx storage.Tx, me users.User, p SetTypingStatusPara
 		if !ok {
 			return pending{}, "", badRequest("Invalid user ID %d", id)
 		}
-		list = append(list, TypingUser{UserID: id, Email: apiEmail(w.realm, u)})
+		list = append(list, TypingUser{UserID: id, Email: apiEmail(w.org(), u)})
 		if u.IsActive {
 			all = append(all, id)
 		}
@@ -243,7 +237,7 @@ func (w *world) directTyping(tx storage.Tx, me users.User, p SetTypingStatusPara
 	}
 	e := TypingEvent{
 		Type: "typing", Op: p.Op, MessageType: "direct",
-		Sender: TypingUser{UserID: me.ID, Email: apiEmail(w.realm, me)}, Recipients: list,
+		Sender: TypingUser{UserID: me.ID, Email: apiEmail(w.org(), me)}, Recipients: list,
 	}
 	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + userIDsString(messages.Participants(me.ID, all))
 	return pending{typ: "typing", payload: e, recipients: recipients}, key, nil
@@ -256,7 +250,7 @@ func (w *world) channelTyping(tx storage.Tx, me users.User, p SetTypingStatusPar
 	if err != nil {
 		return pending{}, "", err
 	}
-	topic, err := topics.Clean(*p.Topic, w.realm.EmptyTopicDisplayName)
+	topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
 	if err != nil {
 		return pending{}, "", topicError("topic", err)
 	}
@@ -270,8 +264,8 @@ func (w *world) channelTyping(tx storage.Tx, me users.User, p SetTypingStatusPar
 	id := c.ID
 	e := TypingEvent{
 		Type: "typing", Op: p.Op, MessageType: "stream",
-		Sender:   TypingUser{UserID: me.ID, Email: apiEmail(w.realm, me)},
-		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+		Sender:   TypingUser{UserID: me.ID, Email: apiEmail(w.org(), me)},
+		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}
 	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
 	n := pending{typ: "typing", payload: gated{payload: e, capability: "stream_typing_notifications", declared: true}, recipients: recipients}

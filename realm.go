@@ -48,7 +48,8 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 	}
 	res := CreateOrganizationResult{SystemGroups: map[string]users.GroupID{}}
 	now := s.now()
-	err := s.update(ctx, func(tx storage.Tx, _ *events) error {
+	err := s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		tx := o.tx
 		if _, err := tx.Realm().Get(); err == nil {
 			return ErrOrganizationExists
 		} else if !errors.Is(err, storage.ErrNotFound) {

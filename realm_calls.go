@@ -42,10 +42,7 @@ func (s *Service) CreateWebexVideoCall(ctx context.Context, actor Actor) (VideoC
 // unconfiguredCall checks the actor and refuses a call with a provider that has no
 // credentials.
 func (s *Service) unconfiguredCall(ctx context.Context, actor Actor, provider string) error {
-	return s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := actingUser(tx.Users(), actor); err != nil {
-			return err
-		}
+	return s.read(ctx, actor, signedIn, func(o *readOp) error {
 		return badRequest("%s credentials have not been configured", provider)
 	})
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/realms"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -41,10 +40,8 @@ type GetRealmDomainsResult struct {
 // GetRealmDomains lists the organization's email domains (any user).
 func (s *Service) GetRealmDomains(ctx context.Context, actor Actor) (GetRealmDomainsResult, error) {
 	var res GetRealmDomainsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		realm, err := tx.Realm().Get()
 		res.Domains = domainRecords(realm)
 		return err
@@ -66,11 +63,8 @@ type CreateRealmDomainResult struct {
 // realmDomainChange runs one change of the domains list: owners only; fn changes the
 // organization and returns the event (nil: nothing changed).
 func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r *realms.Realm) (*RealmDomainsEvent, error)) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		if me.Role != users.RoleOwner {
 			return errMustBeOwner()
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/users"
 )
 
 // LinkifierRecord is a linkifier as the API returns it.
@@ -59,10 +58,8 @@ type GetLinkifiersResult struct {
 // GetLinkifiers returns the organization's linkifiers; any user may read them.
 func (s *Service) GetLinkifiers(ctx context.Context, actor Actor, _ GetLinkifiersParams) (GetLinkifiersResult, error) {
 	var res GetLinkifiersResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := actingUser(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		var err error
 		res.Linkifiers, err = linkifierRecords(tx.Linkifiers())
 		return err
@@ -96,10 +93,8 @@ func (s *Service) AddLinkifier(ctx context.Context, actor Actor, p AddLinkifierP
 		return AddLinkifierResult{}, err
 	}
 	var res AddLinkifierResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := adminActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
 			return err
@@ -134,10 +129,8 @@ type UpdateLinkifierResult struct{}
 
 // UpdateLinkifier replaces a linkifier, keeping its place in the order (administrators only).
 func (s *Service) UpdateLinkifier(ctx context.Context, actor Actor, p UpdateLinkifierParams) (UpdateLinkifierResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := adminActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		if _, err := tx.Linkifiers().Get(p.FilterID); errors.Is(err, storage.ErrNotFound) {
 			return errLinkifierNotFound()
 		} else if err != nil {
@@ -170,10 +163,8 @@ type RemoveLinkifierResult struct{}
 
 // RemoveLinkifier deletes a linkifier (administrators only).
 func (s *Service) RemoveLinkifier(ctx context.Context, actor Actor, p RemoveLinkifierParams) (RemoveLinkifierResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := adminActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		if err := tx.Linkifiers().Delete(p.FilterID); errors.Is(err, storage.ErrNotFound) {
 			return errLinkifierNotFound()
 		} else if err != nil {
@@ -196,10 +187,8 @@ type ReorderLinkifiersResult struct{}
 // linkifier exactly once (administrators only). An empty list with no linkifiers changes
 // nothing.
 func (s *Service) ReorderLinkifiers(ctx context.Context, actor Actor, p ReorderLinkifiersParams) (ReorderLinkifiersResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := adminActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
 			return err
@@ -220,18 +209,6 @@ func (s *Service) ReorderLinkifiers(ctx context.Context, actor Actor, p ReorderL
 		return notifyLinkifiers(tx, ev)
 	})
 	return ReorderLinkifiersResult{}, err
-}
-
-// adminActor loads the acting user and refuses anyone but administrators and owners.
-func adminActor(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := actingUser(r, actor)
-	if err != nil {
-		return users.User{}, err
-	}
-	if !u.Role.IsAdmin() {
-		return users.User{}, errMustBeAdmin()
-	}
-	return u, nil
 }
 
 // checkLinkifier runs the linkifier rules and turns a refusal into Zulip's validation error.

@@ -50,10 +50,8 @@ func (s *Service) AddCodePlayground(ctx context.Context, actor Actor, p AddCodeP
 		return AddCodePlaygroundResult{}, validationError(err)
 	}
 	var res AddCodePlaygroundResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := adminActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		all, err := tx.Playgrounds().List()
 		if err != nil {
 			return err
@@ -87,10 +85,8 @@ type RemoveCodePlaygroundResult struct{}
 
 // RemoveCodePlayground deletes a playground (administrators only).
 func (s *Service) RemoveCodePlayground(ctx context.Context, actor Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := adminActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		if err := tx.Playgrounds().Delete(p.PlaygroundID); errors.Is(err, storage.ErrNotFound) {
 			return badRequest("Invalid playground")
 		} else if err != nil {

@@ -181,11 +181,8 @@ type UpdateProfileDataParams struct {
 // UpdateProfileData sets the actor's own custom profile values (human users only). Fields
 // not editable by users are refused unless the actor is an administrator.
 func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		return s.setProfileData(tx, ev, me, me, p.Data, me.Role.IsAdmin())
 	})
 }
@@ -269,10 +266,8 @@ type GetCustomProfileFieldsResult struct {
 // GetCustomProfileFields lists the custom profile fields, in display order.
 func (s *Service) GetCustomProfileFields(ctx context.Context, actor Actor) (GetCustomProfileFieldsResult, error) {
 	var res GetCustomProfileFieldsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := actingUser(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		var err error
 		res.CustomFields, err = profileFieldRecords(tx.ProfileFields())
 		return err
@@ -306,11 +301,8 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 	}
 	editable := p.EditableByUser == nil || *p.EditableByUser
 	var res CreateCustomProfileFieldResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		if !me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}

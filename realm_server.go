@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/markdown"
-	"github.com/teamchat/chat/storage"
 )
 
 // GetServerSettingsParams carry what server_settings depends on besides the store.
@@ -50,7 +49,8 @@ type GetServerSettingsResult struct {
 // GetServerSettings describes the server and its organization to clients before they log in.
 func (s *Service) GetServerSettings(ctx context.Context, p GetServerSettingsParams) (GetServerSettingsResult, error) {
 	var res GetServerSettingsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

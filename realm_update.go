@@ -9,7 +9,6 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/realms"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -85,20 +84,13 @@ func (c *realmChange) dict(name string, value any) {
 // event to every active user; nothing changes when any value is refused.
 func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmParams) (UpdateRealmResult, error) {
 	res := UpdateRealmResult{Changed: map[string]any{}}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
 		clear(res.Changed)
-		me, err := loadAdmin(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		w, err := loadWorldWrite(tx, s.now())
-		if err != nil {
-			return err
-		}
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		if err := p.checkOwnerOnly(me); err != nil {
 			return err
 		}
-		realm := w.realm.Clone()
+		realm := w.org().Clone()
 		c := &realmChange{w: w, me: me, realm: &realm, ev: ev, to: w.activeIDs(), changed: res.Changed}
 		if err := c.applyChannels(p); err != nil {
 			return err
@@ -263,7 +255,7 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 
 // checkRealmGroupSetting applies Zulip's rules of one organization permission to a value.
 func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSetting) error {
-	if err := w.m.CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
+	if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
 		return badRequest("%s", err.Error())
 	}
 	if !v.IsNamed() {
@@ -272,7 +264,7 @@ func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSett
 		}
 		return nil
 	}
-	group := w.groupName[v.Group]
+	group := w.groupNameOf(v.Group)
 	switch {
 	case group == users.GroupInternet:
 		return badRequest("'%s' setting cannot be set to 'role:internet' group.", ns.Name)
@@ -291,8 +283,8 @@ func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSett
 
 // isSystemGroup reports whether id is one of the organization's system groups.
 func (w *world) isSystemGroup(id users.GroupID) bool {
-	i := slices.IndexFunc(w.groups, func(g users.Group) bool { return g.ID == id })
-	return i >= 0 && w.groups[i].IsSystemGroup
+	i := slices.IndexFunc(w.allGroups(), func(g users.Group) bool { return g.ID == id })
+	return i >= 0 && w.allGroups()[i].IsSystemGroup
 }
 
 // derivedSettings are the deprecated register keys computed from other settings, which Zulip
@@ -304,7 +296,7 @@ type derivedSettings struct {
 
 func (c *realmChange) derived() derivedSettings {
 	return derivedSettings{
-		wildcardMentionPolicy: wildcardMentionPolicy(*c.realm, func(id users.GroupID) string { return c.w.groupName[id] }),
+		wildcardMentionPolicy: wildcardMentionPolicy(*c.realm, func(id users.GroupID) string { return c.w.groupNameOf(id) }),
 		mandatoryTopics:       c.realm.String("topics_policy") == realms.TopicsDisableEmpty,
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/realms"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -68,10 +67,8 @@ func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Act
 			return badRequest("%s", trimSettingTypeError(err))
 		}
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := loadAdmin(tx.Users(), actor); err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

@@ -60,7 +60,6 @@ func (s *Service) DeliverScheduledMessages(ctx context.Context, _ DeliverSchedul
 
 // deliverBatch claims at most size due messages and delivers them in one transaction.
 func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledMessagesResult, int, error) {
-	now := s.now()
 	var (
 		res     DeliverScheduledMessagesResult
 		claimed int
@@ -68,17 +67,15 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 	claim := func(ctx context.Context, fn func(storage.Tx) error) error {
 		return storage.ClaimUpdate(ctx, s.store, fn)
 	}
-	err := s.updateWith(ctx, claim, func(tx storage.Tx, ev *events) error {
+	err := s.mutateWith(ctx, claim, Actor{}, noActor, func(o *writeOp) error {
+		tx, ev, now := o.tx, o.ev, o.now
 		res, claimed = DeliverScheduledMessagesResult{}, 0
 		due, err := tx.ScheduledMessages().ClaimDue(now.Unix(), size)
 		if err != nil || len(due) == 0 {
 			return err
 		}
 		claimed = len(due)
-		w, err := loadWorldWrite(tx, now)
-		if err != nil {
-			return err
-		}
+		w := o.world()
 		var b deliveredBatch
 		for _, m := range due {
 			failed, err := s.deliverScheduled(tx, ev, w, m, now, &b)
@@ -131,7 +128,7 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messag
 	switch {
 	case !ok || !sender.IsActive:
 		refusal = badRequest("Account is deactivated")
-	case w.realm.Deactivated:
+	case w.org().Deactivated:
 		refusal = badRequest("This organization has been deactivated")
 	case m.Kind == messages.Remind:
 		m.DeliveredMessageID, err = w.sendReminder(tx, ev, sender, m, now)
@@ -202,7 +199,7 @@ func (s *Service) failScheduled(tx storage.Tx, ev *events, w *world, m messages.
 	if err := tx.ScheduledMessages().Update(m); err != nil {
 		return err
 	}
-	if m.Kind == messages.Remind || !sender.IsActive || w.realm.Deactivated {
+	if m.Kind == messages.Remind || !sender.IsActive || w.org().Deactivated {
 		return nil
 	}
 	rec := scheduledMessageRecord(m)

@@ -182,11 +182,8 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 		client = "API"
 	}
 	var res CreateScheduledMessageResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, now)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, err := w.checkScheduled(tx.Messages(), me, typ, p.To, p.Topic, p.Content)
 		if err != nil {
 			return err
@@ -285,11 +282,8 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 			return UpdateScheduledMessageResult{}, err
 		}
 	}
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, now)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ScheduledMessageID, messages.SendLater)
 		if err != nil {
 			return err
@@ -327,7 +321,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 func (w *world) editScheduled(mr storage.MessageReader, me users.User, m messages.Scheduled, typ string, p UpdateScheduledMessageParams) (messages.Scheduled, error) {
 	if p.Type == nil && p.To == nil && p.Content == nil {
 		if p.Topic != nil && !m.IsDirect() {
-			topic, err := topics.Clean(*p.Topic, w.realm.EmptyTopicDisplayName)
+			topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
 			if err != nil {
 				return m, topicError("topic", err)
 			}

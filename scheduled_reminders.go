@@ -112,11 +112,8 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 		client = "API"
 	}
 	var res CreateMessageReminderResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, now)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		target, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -143,7 +140,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 
 // reminderTarget describes message m for a reminder's text.
 func (w *world) reminderTarget(m messages.Message) messages.ReminderTarget {
-	base := strings.TrimRight(w.realm.URL, "/") + "/"
+	base := strings.TrimRight(w.org().URL, "/") + "/"
 	t := messages.ReminderTarget{SenderMention: silentMention(w.user(m.SenderID)), Content: m.Content}
 	if m.IsDirect() {
 		ids := make([]string, len(m.Recipients))

@@ -343,8 +343,7 @@ func (s *Service) updateWith(ctx context.Context, run func(context.Context, func
 		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
 	}
 	var ev events
-	err := run(ctx, func(tx storage.Tx) (err error) {
-		defer recoverWorld(&err)
+	err := run(ctx, func(tx storage.Tx) error {
 		ev = events{}
 		if err := fn(tx, &ev); err != nil {
 			return err
@@ -370,10 +369,7 @@ func (s *Service) updateWith(ctx context.Context, run func(context.Context, func
 
 // view runs fn in a read-only transaction.
 func (s *Service) view(ctx context.Context, fn func(tx storage.ReadTx) error) error {
-	err := s.store.View(ctx, func(tx storage.ReadTx) (err error) {
-		defer recoverWorld(&err)
-		return fn(tx)
-	})
+	err := s.store.View(ctx, fn)
 	if err != nil {
 		return s.storageError(err)
 	}

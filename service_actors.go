@@ -7,22 +7,6 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// loadViewer reloads the acting user inside the transaction (a concurrent deactivation wins).
-// The anonymous actor becomes a spectator, allowed only with spectator access.
-func (s *Service) loadViewer(tx storage.ReadTx, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		realm, err := tx.Realm().Get()
-		if err != nil {
-			return users.User{}, err
-		}
-		if !realm.EnableSpectatorAccess {
-			return users.User{}, ErrNotLoggedIn()
-		}
-		return users.User{}, nil
-	}
-	return loadActor(tx.Users(), actor)
-}
-
 // loadActor reads the acting user and refuses a deactivated one.
 func loadActor(r storage.UserReader, actor Actor) (users.User, error) {
 	u, err := r.Get(actor.UserID)

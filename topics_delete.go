@@ -66,9 +66,9 @@ func (s *Service) DeleteTopic(ctx context.Context, actor Actor, p DeleteTopicPar
 			return DeleteTopicResult{Complete: false}, nil
 		}
 		var done bool
-		err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+		err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
 			var err error
-			done, err = s.deleteTopicBatch(tx, ev, actor, p, plan.BatchSize)
+			done, err = s.deleteTopicBatch(o, p, plan.BatchSize)
 			return err
 		})
 		if err != nil {
@@ -82,20 +82,13 @@ func (s *Service) DeleteTopic(ctx context.Context, actor Actor, p DeleteTopicPar
 
 // deleteTopicBatch deletes the newest batch of the topic's messages; done is true when none
 // were left (the users' policies for the topic are then removed).
-func (s *Service) deleteTopicBatch(tx storage.Tx, ev *events, actor Actor, p DeleteTopicParams, size int) (done bool, err error) {
-	me, err := loadAdmin(tx.Users(), actor)
-	if err != nil {
-		return false, err
-	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return false, err
-	}
+func (s *Service) deleteTopicBatch(o *writeOp, p DeleteTopicParams, size int) (done bool, err error) {
+	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 	c, ok := w.channel(p.StreamID)
 	if !ok || !w.content(c, me) {
 		return false, errInvalidChannelID
 	}
-	topic, err := topics.CleanOperand(p.TopicName, w.realm.EmptyTopicDisplayName)
+	topic, err := topics.CleanOperand(p.TopicName, w.org().EmptyTopicDisplayName)
 	if err != nil {
 		return false, InvalidArgument("topic_name", err.Error())
 	}

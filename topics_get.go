@@ -5,7 +5,6 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 )
 
@@ -29,11 +28,8 @@ type GetStreamTopicsResult struct {
 // GetStreamTopics lists the topics of a channel among the messages the actor may read.
 func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 	res := GetStreamTopicsResult{Topics: []TopicRecord{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me, w := o.tx, o.me, o.world()
 		c, ok := w.channel(p.StreamID)
 		if !ok || !w.metadata(c, me) {
 			return errInvalidChannelID
@@ -45,7 +41,7 @@ func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamT
 		}
 		for _, t := range list {
 			res.Topics = append(res.Topics, TopicRecord{
-				Name:  topics.Display(t.Name, w.realm.EmptyTopicDisplayName, p.AllowEmptyTopicName),
+				Name:  topics.Display(t.Name, w.org().EmptyTopicDisplayName, p.AllowEmptyTopicName),
 				MaxID: t.MaxID,
 			})
 		}

@@ -49,12 +49,9 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUser
 	if !p.VisibilityPolicy.Valid() {
 		return badRequest("Invalid visibility_policy")
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
-		topic, err := topics.Clean(p.Topic, w.realm.EmptyTopicDisplayName)
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		topic, err := topics.Clean(p.Topic, w.org().EmptyTopicDisplayName)
 		if err == nil {
 			err = topics.CheckLength(topic)
 		}
@@ -103,7 +100,7 @@ func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world, user users.I
 	ev.add("muted_topics", MutedTopicsEvent{Type: "muted_topics", MutedTopics: w.mutedTopics(rows)}, to)
 	ev.add("user_topic", UserTopicEvent{
 		Type: "user_topic", StreamID: c.ID, TopicName: topic, LastUpdated: now, VisibilityPolicy: policy,
-		topic: topic, emptyTopicLabel: w.realm.EmptyTopicDisplayName,
+		topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}, to)
 	return nil
 }
@@ -119,7 +116,7 @@ func (w *world) mutedTopics(rows []topics.UserTopic) [][]any {
 		if !ok {
 			continue
 		}
-		out = append(out, []any{c.Name, topics.Display(r.Topic, w.realm.EmptyTopicDisplayName, false), r.LastUpdated})
+		out = append(out, []any{c.Name, topics.Display(r.Topic, w.org().EmptyTopicDisplayName, false), r.LastUpdated})
 	}
 	return out
 }
@@ -144,22 +141,19 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 	if p.Op != "add" && p.Op != "remove" {
 		return InvalidArgument("op", "")
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		var c channels.Channel
 		ok := false
 		if p.StreamID != nil {
 			c, ok = w.channel(*p.StreamID)
-		} else if i, found := w.byName[channels.NormalizeName(*p.Stream)]; found {
-			c, ok = w.channels[i], true
+		} else {
+			c, ok = w.channelByName(*p.Stream)
 		}
 		if !ok || !w.content(c, me) {
 			return errInvalidChannelID
 		}
-		topic, err := topics.Clean(p.Topic, w.realm.EmptyTopicDisplayName)
+		topic, err := topics.Clean(p.Topic, w.org().EmptyTopicDisplayName)
 		if err == nil {
 			err = topics.CheckLength(topic)
 		}

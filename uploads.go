@@ -69,10 +69,8 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	if p.Content == nil {
 		return UploadFileResult{}, errNoFile
 	}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		return s.checkQuota(tx.Attachments(), 0)
 	})
 	if err != nil {
@@ -105,10 +103,8 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	if uploads.Thumbnailable(a.ContentType) {
 		a.Width, a.Height, a.Thumbnailed = s.makeThumbnails(ctx, a)
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		if err := s.checkQuota(tx.Attachments(), a.Size); err != nil {
 			return err
 		}

@@ -55,10 +55,8 @@ type GetAttachmentsResult struct {
 // GetAttachments lists the files the actor uploaded, each with the messages that link it.
 func (s *Service) GetAttachments(ctx context.Context, actor Actor, _ GetAttachmentsParams) (GetAttachmentsResult, error) {
 	res := GetAttachmentsResult{Attachments: []AttachmentRecord{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		list, err := tx.Attachments().ListByOwner(actor.UserID)
 		if err != nil {
 			return err
@@ -87,10 +85,8 @@ var errInvalidAttachment = badRequest("Invalid attachment")
 // attachment remove event.
 func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAttachmentParams) error {
 	var gone uploads.Attachment
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		a, err := tx.Attachments().Get(p.AttachmentID)
 		if err != nil || a.OwnerID != actor.UserID {
 			return notFoundAs(err, errInvalidAttachment)

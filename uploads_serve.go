@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/blobs"
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
 )
 
@@ -52,9 +51,9 @@ func (s *Service) GetUploadedFile(ctx context.Context, actor Actor, p GetUploade
 		return UploadedFile{}, errFileNotFound
 	}
 	var a uploads.Attachment
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		var err error
-		a, err = s.readableAttachment(tx, actor, p.PathID)
+		a, err = readableAttachment(o, p.PathID)
 		return err
 	})
 	if err != nil {
@@ -64,14 +63,8 @@ func (s *Service) GetUploadedFile(ctx context.Context, actor Actor, p GetUploade
 }
 
 // readableAttachment loads the attachment of a path id if the actor may read it.
-func (s *Service) readableAttachment(tx storage.ReadTx, actor Actor, pathID string) (uploads.Attachment, error) {
-	if actor.Anonymous() {
-		return uploads.Attachment{}, ErrNotLoggedIn()
-	}
-	me, w, err := actorWorldRead(tx, actor, s.now())
-	if err != nil {
-		return uploads.Attachment{}, err
-	}
+func readableAttachment(o *readOp, pathID string) (uploads.Attachment, error) {
+	tx, me, w := o.tx, o.me, o.world()
 	if !uploads.ValidPathID(pathID) {
 		return uploads.Attachment{}, errFileNotFound
 	}
@@ -127,9 +120,9 @@ func (s *Service) GetFileTemporaryURL(ctx context.Context, actor Actor, p GetFil
 		return GetFileTemporaryURLResult{}, errFileNotFound
 	}
 	var a uploads.Attachment
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		var err error
-		a, err = s.readableAttachment(tx, actor, p.PathID)
+		a, err = readableAttachment(o, p.PathID)
 		return err
 	})
 	if err != nil {
@@ -189,7 +182,8 @@ func (s *Service) GetUploadedFileByToken(ctx context.Context, p GetUploadedFileB
 		return UploadedFile{}, errInvalidFilename
 	}
 	var a uploads.Attachment
-	err = s.view(ctx, func(tx storage.ReadTx) error {
+	err = s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		var err error
 		a, err = tx.Attachments().GetByPath(pathID)
 		return notFoundAs(err, errFileNotFound)
@@ -216,7 +210,8 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 		return bytes.Clone(c.key), nil
 	}
 	var key []byte
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		var err error
 		key, err = tx.Attachments().URLKey()
 		if isNotFound(err) {
@@ -232,7 +227,8 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 		if _, err := rand.Read(fresh); err != nil {
 			return nil, internalError(err)
 		}
-		err = s.update(ctx, func(tx storage.Tx, _ *events) error {
+		err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+			tx := o.tx
 			existing, err := tx.Attachments().URLKey()
 			if err == nil {
 				key = existing // another process was first

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/blobs"
-	"github.com/teamchat/chat/storage"
 )
 
 // DefaultUploadSweepGrace is how old bytes without an attachment row must be before
@@ -75,7 +74,8 @@ func (s *Service) sweepPrefix(ctx context.Context, prefix string, cutoff time.Ti
 			paths[i] = sweptPathID(prefix, info.Key)
 		}
 		known := map[string]bool{}
-		err := s.view(ctx, func(tx storage.ReadTx) error {
+		err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+			tx := o.tx
 			found, err := tx.Attachments().GetByPaths(paths)
 			for _, a := range found {
 				known[a.PathID] = true

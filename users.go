@@ -46,14 +46,15 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 	if err != nil {
 		return ProvisionUserResult{}, err
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
 		if u.IsBot() {
 			return nil
 		}
-		return s.subscribeNewUser(tx, ev, u.ID, defaultChannel)
+		return s.subscribeNewUser(o, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return ProvisionUserResult{}, err

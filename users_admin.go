@@ -53,11 +53,8 @@ func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUs
 
 // updateUser is UpdateUser with the target's id found by target inside the transaction.
 func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParams, target func(storage.UserReader, realms.Realm, users.User) (users.ID, error)) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -265,11 +262,8 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 	if p.Actions != nil {
 		actions = *p.Actions
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, me := o.tx, o.me
 		target, err := targetUser(tx.Users(), p.UserID)
 		if err != nil {
 			return err
@@ -291,29 +285,30 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 		} else if only {
 			return badRequest(msgOnlyOwnerDeactivate)
 		}
-		return s.deactivateWithBots(tx, ev, me, target, actions)
+		return s.deactivateWithBots(o, target, actions)
 	})
 }
 
 // deactivateWithBots deactivates the active bots u owns, then u, each with the actions.
-func (s *Service) deactivateWithBots(tx storage.Tx, ev *events, me, u users.User, a DeactivateUserActions) error {
-	all, err := tx.Users().List()
+func (s *Service) deactivateWithBots(o *writeOp, u users.User, a DeactivateUserActions) error {
+	all, err := o.tx.Users().List()
 	if err != nil {
 		return err
 	}
 	for _, bot := range all {
 		if bot.IsBot() && bot.IsActive && bot.BotOwnerID == u.ID {
-			if err := s.deactivateOne(tx, ev, me, bot, a); err != nil {
+			if err := s.deactivateOne(o, bot, a); err != nil {
 				return err
 			}
 		}
 	}
-	return s.deactivateOne(tx, ev, me, u, a)
+	return s.deactivateOne(o, u, a)
 }
 
 // deactivateOne applies the actions to u and deactivates it (me is the acting administrator).
-func (s *Service) deactivateOne(tx storage.Tx, ev *events, me, u users.User, a DeactivateUserActions) error {
-	if err := s.deleteMessagesOf(tx, ev, me, u, a); err != nil {
+func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserActions) error {
+	tx, ev := o.tx, o.ev
+	if err := s.deleteMessagesOf(o, u, a); err != nil {
 		return err
 	}
 	if a.DeleteProfile {
@@ -357,7 +352,8 @@ func (s *Service) deactivateOne(tx storage.Tx, ev *events, me, u users.User, a D
 // (delete_private_channel_messages) and direct messages (delete_direct_messages). As for any
 // deletion, those who received them and still have access, and me when able to read them, get
 // delete_message events, and channels whose oldest message goes a stream update.
-func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, me, u users.User, a DeactivateUserActions) error {
+func (s *Service) deleteMessagesOf(o *writeOp, u users.User, a DeactivateUserActions) error {
+	tx, ev, me := o.tx, o.ev, o.me
 	if !a.DeletePublicChannelMessages && !a.DeletePrivateChannelMessages && !a.DeleteDirectMessages {
 		return nil
 	}
@@ -365,10 +361,7 @@ func (s *Service) deleteMessagesOf(tx storage.Tx, ev *events, me, u users.User, 
 	if err != nil || len(sent) == 0 {
 		return err
 	}
-	w, err := loadWorldWrite(tx, s.now())
-	if err != nil {
-		return err
-	}
+	w := o.world()
 	var ids []messages.ID
 	for _, m := range sent {
 		var doomed bool
@@ -397,11 +390,8 @@ type ReactivateUserParams struct {
 // ReactivateUser reactivates a deactivated user or bot (administrators, or a bot's owner).
 // Everyone who can access the user gets realm_user update is_active=true.
 func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		target, err := adminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
 			return err
@@ -450,11 +440,8 @@ type CreateUserResult struct {
 // an administrator holding the special can_create_users permission.
 func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParams) (CreateUserResult, error) {
 	// Check the gate before hashing the password.
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		me := o.me
 		if !me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}
@@ -479,18 +466,15 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 	if err != nil {
 		return CreateUserResult{}, err
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		if !me.Role.IsAdmin() || !me.CanCreateUsers {
 			return errMustBeAdmin()
 		}
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
-		return s.subscribeNewUser(tx, ev, u.ID, defaultChannel)
+		return s.subscribeNewUser(o, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return CreateUserResult{}, err
@@ -516,11 +500,8 @@ func errCannotDeactivateLast(owner bool) *Error {
 // as an administrator's deactivation does. The organization's last active user and its only
 // owner are refused (CANNOT_DEACTIVATE_LAST_USER).
 func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, _ DeactivateOwnUserParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, me := o.tx, o.me
 		ids, err := activeUserIDs(tx.Users())
 		if err != nil {
 			return err
@@ -533,6 +514,6 @@ func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, _ Deactiva
 		} else if only {
 			return errCannotDeactivateLast(true)
 		}
-		return s.deactivateWithBots(tx, ev, me, me, DeactivateUserActions{})
+		return s.deactivateWithBots(o, me, DeactivateUserActions{})
 	})
 }

@@ -44,10 +44,8 @@ type GetAlertWordsParams struct{}
 // GetAlertWords lists the actor's alert words.
 func (s *Service) GetAlertWords(ctx context.Context, actor Actor, _ GetAlertWordsParams) (AlertWordsResult, error) {
 	var res AlertWordsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		var err error
 		res.AlertWords, err = tx.AlertWords().Get(actor.UserID)
 		return err
@@ -94,10 +92,8 @@ func (s *Service) RemoveAlertWords(ctx context.Context, actor Actor, p AlertWord
 // Zulip does even when nothing changed.
 func (s *Service) changeAlertWords(ctx context.Context, actor Actor, change func([]string) ([]string, error)) (AlertWordsResult, error) {
 	var res AlertWordsResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		old, err := tx.AlertWords().Get(actor.UserID)
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -74,11 +73,8 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 		return CreateBotResult{}, badRequest("Bad name or username")
 	}
 	var res CreateBotResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := memberActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

@@ -237,11 +237,8 @@ type GetBotsResult struct {
 // their own here; register's realm_bots has every bot for them).
 func (s *Service) GetBots(ctx context.Context, actor Actor) (GetBotsResult, error) {
 	res := GetBotsResult{Bots: []BotSummary{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me := o.tx, o.me
 		all, err := tx.Users().List()
 		if err != nil {
 			return err

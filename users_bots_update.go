@@ -74,11 +74,8 @@ func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams)
 		return UpdateBotResult{}, err
 	}
 	var res UpdateBotResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
@@ -319,11 +316,8 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 	if err != nil {
 		return RegenerateAPIKeyResult{}, internalError(err)
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
@@ -343,11 +337,8 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 // DeactivateBot deactivates a bot the actor administers (DELETE /bots/{bot_id}), as an
 // administrator's deactivation of a user does.
 func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, me := o.tx, o.me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
@@ -355,6 +346,6 @@ func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) e
 		if !bot.IsActive {
 			return badRequest(msgUserDeactivated400)
 		}
-		return s.deactivateOne(tx, ev, me, bot, DeactivateUserActions{})
+		return s.deactivateOne(o, bot, DeactivateUserActions{})
 	})
 }

@@ -67,10 +67,7 @@ func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveC
 // RegisterPushDevice is POST /mobile_push/register (E2EE push): without a push service, Zulip
 // refuses it.
 func (s *Service) RegisterPushDevice(ctx context.Context, actor Actor) error {
-	return s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := humanActor(tx.Users(), actor); err != nil {
-			return err
-		}
+	return s.read(ctx, actor, humans, func(o *readOp) error {
 		return Errorf(CodePushServiceNotConfigured, "Server is not configured to use push notification service.")
 	})
 }

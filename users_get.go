@@ -60,11 +60,8 @@ func (s *Service) GetUsers(ctx context.Context, actor Actor, p GetUsersParams) (
 		return GetUsersResult{}, badRequest("user_ids is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	res := GetUsersResult{Members: []UserRecord{}}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		viewer, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, viewer := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -178,14 +175,11 @@ func placeholderID(realm realms.Realm, email string) (users.ID, bool) {
 	return users.ID(n), true
 }
 
-func (s *Service) getUser(ctx context.Context, actor Actor, o UserQueryOptions,
+func (s *Service) getUser(ctx context.Context, actor Actor, q UserQueryOptions,
 	find func(storage.ReadTx, realms.Realm, users.User) (users.User, error)) (GetUserResult, error) {
 	var res GetUserResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		viewer, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, viewer := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -194,11 +188,11 @@ func (s *Service) getUser(ctx context.Context, actor Actor, o UserQueryOptions,
 		if err != nil {
 			return err
 		}
-		pr, err := s.profileRenderer(tx, o.IncludeCustomProfileFields)
+		pr, err := s.profileRenderer(tx, q.IncludeCustomProfileFields)
 		if err != nil {
 			return err
 		}
-		res.User = pr.record(realm, viewer, u, o.record())
+		res.User = pr.record(realm, viewer, u, q.record())
 		return nil
 	})
 	return res, err
@@ -211,18 +205,15 @@ type GetOwnUserResult struct {
 }
 
 // GetOwnUser returns the actor's own record.
-func (s *Service) GetOwnUser(ctx context.Context, actor Actor, o UserQueryOptions) (GetOwnUserResult, error) {
+func (s *Service) GetOwnUser(ctx context.Context, actor Actor, q UserQueryOptions) (GetOwnUserResult, error) {
 	var res GetOwnUserResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		viewer, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, viewer := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
 		}
-		pr, err := s.profileRenderer(tx, o.IncludeCustomProfileFields)
+		pr, err := s.profileRenderer(tx, q.IncludeCustomProfileFields)
 		if err != nil {
 			return err
 		}

@@ -59,11 +59,8 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 		return badRequest("Cannot mute self")
 	}
 	now := s.now()
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
 			return err
@@ -84,11 +81,8 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 // UnmuteUser unmutes a user for the actor, who gets a muted_users event. Messages marked read
 // by the mute stay read.
 func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
 			return err

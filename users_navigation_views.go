@@ -54,12 +54,9 @@ type GetNavigationViewsResult struct {
 // GetNavigationViews returns the actor's navigation views.
 func (s *Service) GetNavigationViews(ctx context.Context, actor Actor, _ GetNavigationViewsParams) (GetNavigationViewsResult, error) {
 	var res GetNavigationViewsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		res.NavigationViews, err = navigationViewsState(tx.NavigationViews(), u)
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		var err error
+		res.NavigationViews, err = navigationViewsState(o.tx.NavigationViews(), o.me)
 		return err
 	})
 	return res, err
@@ -94,11 +91,8 @@ func (s *Service) AddNavigationView(ctx context.Context, actor Actor, p AddNavig
 	if err := drafts.CheckNewView(v); err != nil {
 		return AddNavigationViewResult{}, badRequest("%s", err.Error())
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
 		v.UserID = u.ID
 		mine, err := tx.NavigationViews().ListForUser(u.ID)
 		if err != nil {
@@ -146,11 +140,8 @@ func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNav
 			return EditNavigationViewResult{}, badRequest("%s", err.Error())
 		}
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
 		v, err := tx.NavigationViews().Get(u.ID, fragment)
 		if errors.Is(err, storage.ErrNotFound) {
 			return errNavigationViewNotFound()
@@ -196,11 +187,8 @@ func (s *Service) RemoveNavigationView(ctx context.Context, actor Actor, p Remov
 	if err != nil {
 		return RemoveNavigationViewResult{}, badRequest("%s", err.Error())
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		u, err := loadOwnDataUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, u := o.tx, o.ev, o.me
 		if err := tx.NavigationViews().Delete(u.ID, fragment); errors.Is(err, storage.ErrNotFound) {
 			return errNavigationViewNotFound()
 		} else if err != nil {

@@ -64,11 +64,8 @@ func (s *Service) UpdatePresence(ctx context.Context, actor Actor, p UpdatePrese
 	}
 	now := s.now()
 	var res UpdatePresenceResult
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -172,10 +169,8 @@ type GetRealmPresenceResult struct {
 func (s *Service) GetRealmPresence(ctx context.Context, actor Actor, _ GetRealmPresenceParams) (GetRealmPresenceResult, error) {
 	now := s.now()
 	var res GetRealmPresenceResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := actingUser(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -222,11 +217,8 @@ type GetUserPresenceResult struct {
 func (s *Service) GetUserPresence(ctx context.Context, actor Actor, p GetUserPresenceParams) (GetUserPresenceResult, error) {
 	now := s.now()
 	var res GetUserPresenceResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx, me := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

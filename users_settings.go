@@ -114,11 +114,8 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		key = k
 	}
 	now := s.now()
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -318,11 +315,8 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 	if len(t.UserIDs) > MaxUserIDsPerRequest || len(t.GroupIDs) > MaxUserIDsPerRequest {
 		return badRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		if !me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}
@@ -444,7 +438,8 @@ type ConfirmEmailChangeResult struct {
 func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangeParams) (ConfirmEmailChangeResult, error) {
 	var res ConfirmEmailChangeResult
 	now := s.now()
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
+	err := s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		invalid := badRequest("The confirmation link has expired or been deactivated.")
 		change, err := tx.UserSettings().GetEmailChange(p.Key)
 		if errors.Is(err, storage.ErrNotFound) {

@@ -139,11 +139,8 @@ func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusP
 		return err
 	}
 	now := s.now()
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
 		}
@@ -166,11 +163,8 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p Update
 		return err
 	}
 	now := s.now()
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := actingUser(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {
 			return err
@@ -278,10 +272,8 @@ type GetUserStatusResult struct {
 // GetUserStatus returns a human user's status.
 func (s *Service) GetUserStatus(ctx context.Context, actor Actor, p GetUserStatusParams) (GetUserStatusResult, error) {
 	var res GetUserStatusResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := actingUser(tx.Users(), actor); err != nil {
-			return err
-		}
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		tx := o.tx
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {
 			return err

@@ -1,9 +1,7 @@
 package chat
 
 import (
-	"errors"
 	"slices"
-	"time"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/markdown"
@@ -12,31 +10,21 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// world is what channel decisions need from one transaction: the organization, every group
-// (as a Membership), every channel, and, read as they are needed, the users and the channels'
-// subscribers.
+// world is what decisions need from one transaction: the organization, every group (as a
+// Membership), every channel, and, read as decisions name them, the users (world_users.go),
+// the channels' subscribers (world_subscribers.go) and the channels' message activity
+// (world_activity.go). An operation gets it from its op (readOp.world), which reads it on
+// first use.
 //
-// Users and subscriptions are the largest tables (subscriptions: every user times their
-// channels). The world reads users one at a time as decisions name them, and all of them only
-// for decisions that touch many (see lookup); it never reads all subscriptions. It reads a channel's subscriber list when a decision needs that channel's
-// subscribers (watchers, subscriber lists, fan-out), a user's own subscriptions when decisions
-// about many channels are made for one user (preloadUser: register, channel lists), and the
-// subscriber counts of every channel in one read of the counts the store maintains.
-//
-// A read that fails in the middle of a decision panics with a worldLoadError, which view and
-// update turn back into the transaction's error (recoverWorld): the transaction fails as if
-// the read had been made up front, and the world's methods stay free of error plumbing.
+// A read that fails in the middle of a decision is kept as the world's sticky error (fail);
+// the reading method returns a zero value, the world reads nothing more, and the operation's
+// helper (read, mutate) returns the error when the operation's closure returns, so the
+// transaction fails as if the read had been made up front while the world's methods stay free
+// of error plumbing. Nothing panics.
 type world struct {
-	realm realms.Realm
-	// known holds the users read so far; all every user, ascending by id, once allRead.
-	// (Read users through lookup, user and allUsers, never from the fields.)
-	// Decisions about a few users read just those (lookup); one that touches many reads
-	// them all at once (allUsers, or lookup past lazyUserReads).
-	ur        storage.UserReader
-	known     map[users.ID]users.User
-	all       []users.User
-	allRead   bool
-	reads     int // users read one at a time
+	err error // the first failed read (see fail)
+
+	realm     realms.Realm
 	groups    []users.Group
 	groupByNm map[string]users.GroupID
 	groupName map[users.GroupID]string
@@ -49,78 +37,55 @@ type world struct {
 	// once per subscriber of an event).
 	described map[string]string
 
-	subs storage.SubscriptionReader
-	// lists holds the active subscribers (ascending) of the channels read so far (read
-	// them through subscribersOf and isSubscribed).
-	lists map[channels.ID][]users.ID
-	// subscribedTo holds the channels each preloaded user is actively subscribed to;
-	// userSubReads counts those read by isSubscribed.
-	subscribedTo map[users.ID]map[channels.ID]bool
-	userSubReads int
-	// counts is the store's subscriber counts, read on first use (nil before); listCounts
-	// memoizes counts taken from lists (a list's entry goes when the list changes).
-	counts     map[channels.ID]int
-	listCounts map[channels.ID]int
-
-	// msgs reads the channels' message activity (first_message_id, is_recently_active,
-	// stream_weekly_traffic) when a record needs it, as of now (UNIX seconds, the operation's
-	// time).
-	msgs     storage.MessageReader
-	activity map[channels.ID]storage.ChannelActivity
-	now      int64
+	users    userCache
+	subs     subscriberCache
+	activity activityCache
 
 	// mutedBy memoizes who muted each sender of this transaction's messages (nil before the
 	// first; deliverMessage), for transactions that send many (the scheduler).
 	mutedBy map[users.ID][]users.ID
 }
 
-// worldLoadError carries a failed read of the world out of a decision (see world).
-type worldLoadError struct{ err error }
-
-// recoverWorld turns a worldLoadError panic into *err; other panics go on. It is deferred by
-// the transaction functions of view and update.
-func recoverWorld(err *error) {
-	if r := recover(); r != nil {
-		we, ok := r.(worldLoadError)
-		if !ok {
-			panic(r)
-		}
-		*err = we.err
+// fail records err (when not nil) as the world's sticky error, unless one is recorded already,
+// and reports whether the world has failed.
+func (w *world) fail(err error) bool {
+	if w.err == nil {
+		w.err = err
 	}
+	return w.err != nil
 }
 
-// must stops the current decision when a read of the world failed.
-func (w *world) must(err error) {
-	if err != nil {
-		panic(worldLoadError{err})
-	}
-}
+// failed reports whether a read of the world failed; the world reads nothing more then.
+func (w *world) failed() bool { return w.err != nil }
 
-// lazyUserReads is how many users a world reads one at a time before it reads them all.
-const lazyUserReads = 32
-
-// loadWorld reads the world. The readers come from one transaction (read-only or not).
-func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupReader, cr storage.ChannelReader,
-	sr storage.SubscriptionReader, lr storage.LinkifierReader, mr storage.MessageReader, now time.Time) (*world, error) {
-	realm, err := rr.Get()
-	if err != nil {
-		return nil, err
-	}
-	groups, err := gr.List()
-	if err != nil {
-		return nil, err
-	}
-	chs, err := cr.List()
-	if err != nil {
-		return nil, err
-	}
+// loadWorld reads the world from tx, for an operation at now. A failed read comes back as the
+// world's sticky error: the world is empty but usable.
+func loadWorld(tx storage.ReadTx, now int64) *world {
 	w := &world{
-		realm: realm, ur: ur, known: map[users.ID]users.User{}, groups: groups,
 		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
-		channels: chs, byName: make(map[string]int, len(chs)), byID: make(map[channels.ID]int, len(chs)),
-		subs: sr, lists: map[channels.ID][]users.ID{}, subscribedTo: map[users.ID]map[channels.ID]bool{},
+		byName: map[string]int{}, byID: map[channels.ID]int{},
+		users:    newUserCache(tx.Users()),
+		subs:     newSubscriberCache(tx.Subscriptions()),
+		activity: activityCache{r: tx.Messages(), now: now},
 	}
-	w.known[NotificationBotID] = notificationBot // a sender of messages, not a member
+	w.m = users.NewMembershipFunc(nil, func(users.ID) bool { return false })
+	realm, err := tx.Realm().Get()
+	if w.fail(err) {
+		return w
+	}
+	groups, err := tx.Groups().List()
+	if w.fail(err) {
+		return w
+	}
+	chs, err := tx.Channels().List()
+	if w.fail(err) {
+		return w
+	}
+	linkify, err := linkifyFunc(tx.Linkifiers())
+	if w.fail(err) {
+		return w
+	}
+	w.realm, w.groups, w.channels, w.linkify = realm, groups, chs, linkify
 	for _, g := range groups {
 		w.groupByNm[g.Name] = g.ID
 		w.groupName[g.ID] = g.Name
@@ -131,176 +96,43 @@ func loadWorld(rr storage.RealmReader, ur storage.UserReader, gr storage.GroupRe
 		w.byName[channels.NormalizeName(c.Name)] = i
 		w.byID[c.ID] = i
 	}
-	w.msgs, w.now = mr, now.Unix()
-	w.linkify, err = linkifyFunc(lr)
-	return w, err
+	return w
 }
 
-// loadWorldRead loads the world in a read-only transaction, for an operation at now.
-func loadWorldRead(tx storage.ReadTx, now time.Time) (*world, error) {
-	return loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions(), tx.Linkifiers(), tx.Messages(), now)
-}
+// org is the organization.
+func (w *world) org() realms.Realm { return w.realm }
 
-// loadWorldWrite loads the world in a read-write transaction, for an operation at now.
-func loadWorldWrite(tx storage.Tx, now time.Time) (*world, error) {
-	return loadWorld(tx.Realm(), tx.Users(), tx.Groups(), tx.Channels(), tx.Subscriptions(), tx.Linkifiers(), tx.Messages(), now)
-}
+// membership answers group membership questions (who is in a group, directly or not).
+func (w *world) membership() *users.Membership { return w.m }
 
-// actorWorldRead loads the acting user (loadActor) and the world of a read-only transaction.
-func actorWorldRead(tx storage.ReadTx, actor Actor, now time.Time) (users.User, *world, error) {
-	me, err := loadActor(tx.Users(), actor)
-	if err != nil {
-		return users.User{}, nil, err
-	}
-	w, err := loadWorldRead(tx, now)
-	return me, w, err
-}
+// allGroups is every group, as listed by the store. The list belongs to the world.
+func (w *world) allGroups() []users.Group { return w.groups }
 
-// actorWorldWrite loads the acting user (loadActor) and the world of a read-write transaction.
-func actorWorldWrite(tx storage.Tx, actor Actor, now time.Time) (users.User, *world, error) {
-	me, err := loadActor(tx.Users(), actor)
-	if err != nil {
-		return users.User{}, nil, err
-	}
-	w, err := loadWorldWrite(tx, now)
-	return me, w, err
-}
+// groupID returns the id of a group by name (0 when there is none).
+func (w *world) groupID(name string) users.GroupID { return w.groupByNm[name] }
 
-// lookup returns the user with id (ok false when there is none).
-func (w *world) lookup(id users.ID) (users.User, bool) {
-	if u, ok := w.known[id]; ok || w.allRead {
-		return u, ok
-	}
-	if w.reads++; w.reads > lazyUserReads {
-		w.allUsers()
-		u, ok := w.known[id]
-		return u, ok
-	}
-	u, err := w.ur.Get(id)
-	if errors.Is(err, storage.ErrNotFound) {
-		return users.User{}, false
-	}
-	w.must(err)
-	w.known[id] = u
-	return u, true
-}
+// groupNameOf returns the name of a group ("" when there is none).
+func (w *world) groupNameOf(id users.GroupID) string { return w.groupName[id] }
 
-// user returns the user with id, or the zero User (inactive, no role) when there is none.
-func (w *world) user(id users.ID) users.User {
-	u, _ := w.lookup(id)
-	return u
-}
+// linkifiers is the organization's linkifiers (nil when it has none).
+func (w *world) linkifiers() markdown.Linkify { return w.linkify }
 
-// allUsers returns every user, ascending by id. The list belongs to the world.
-func (w *world) allUsers() []users.User {
-	if !w.allRead {
-		all, err := w.ur.List()
-		w.must(err)
-		w.all, w.allRead = all, true
-		clear(w.known)
-		for _, u := range all {
-			w.known[u.ID] = u
-		}
-		w.known[NotificationBotID] = notificationBot
-	}
-	return w.all
-}
-
-// missingKeys lists the keys among ids that m lacks.
-func missingKeys[K comparable, V any](ids []K, m map[K]V) []K {
-	var missing []K
-	for _, id := range ids {
-		if _, ok := m[id]; !ok {
-			missing = append(missing, id)
-		}
-	}
-	return missing
-}
-
-// preloadUsers reads the given users that are not read yet, in one read.
-func (w *world) preloadUsers(ids []users.ID) {
-	if w.allRead {
-		return
-	}
-	missing := missingKeys(ids, w.known)
-	if len(missing) == 0 {
-		return
-	}
-	list, err := w.ur.GetMany(missing)
-	w.must(err)
-	for _, u := range list {
-		w.known[u.ID] = u
-	}
-}
-
-// preloadChannels reads the subscriber lists of the given channels that are not read yet, in
-// one read.
-func (w *world) preloadChannels(ids []channels.ID) {
-	missing := missingKeys(ids, w.lists)
-	if len(missing) == 0 {
-		return
-	}
-	rows, err := w.subs.ListForChannels(missing, true)
-	w.must(err)
-	for _, id := range missing {
-		w.lists[id] = []users.ID{}
-	}
-	// One backing array for every list (rows come grouped by channel); each list's capacity
-	// ends at its length, so addSubscribers copies instead of overwriting the next.
-	flat := make([]users.ID, len(rows))
-	for i, s := range rows {
-		flat[i] = s.UserID
-	}
-	for start := 0; start < len(rows); {
-		end := start + 1
-		for end < len(rows) && rows[end].ChannelID == rows[start].ChannelID {
-			end++
-		}
-		w.lists[rows[start].ChannelID] = flat[start:end:end]
-		start = end
-	}
-}
-
-// preloadUser reads u's own active subscriptions, so that decisions about many channels for
-// u do not read each channel's subscribers.
-func (w *world) preloadUser(u users.ID) {
-	if _, ok := w.subscribedTo[u]; ok || u == 0 {
-		return
-	}
-	rows, err := w.subs.ListForUsers([]users.ID{u})
-	w.must(err)
-	w.noteUserRows(u, rows)
-}
-
-// noteUserRows records rows, every subscription row of u read in this transaction, as u's
-// preloaded subscriptions.
-func (w *world) noteUserRows(u users.ID, rows []channels.Subscription) {
-	if _, ok := w.subscribedTo[u]; ok {
-		return
-	}
-	set := make(map[channels.ID]bool, len(rows))
-	for _, s := range rows {
-		if s.Active {
-			set[s.ChannelID] = true
-		}
-	}
-	w.subscribedTo[u] = set
-}
-
-// subscribersOf is the active subscribers of c, ascending (deactivated users included; see
-// activeSubscribers). The list belongs to the world: do not modify it.
-func (w *world) subscribersOf(c channels.ID) []users.ID {
-	l, ok := w.lists[c]
-	if !ok {
-		w.preloadChannels([]channels.ID{c})
-		l = w.lists[c]
-	}
-	return l
-}
+// allChannels is every channel, archived ones included. The list belongs to the world.
+func (w *world) allChannels() []channels.Channel { return w.channels }
 
 // channel returns the channel with id (ok false when unknown).
 func (w *world) channel(id channels.ID) (channels.Channel, bool) {
 	i, ok := w.byID[id]
+	if !ok {
+		return channels.Channel{}, false
+	}
+	return w.channels[i], true
+}
+
+// channelByName returns the channel with a name (compared as channels.NormalizeName does; ok
+// false when unknown).
+func (w *world) channelByName(name string) (channels.Channel, bool) {
+	i, ok := w.byName[channels.NormalizeName(name)]
 	if !ok {
 		return channels.Channel{}, false
 	}
@@ -318,55 +150,7 @@ func (w *world) setChannel(c channels.Channel) {
 	w.channels = append(w.channels, c)
 	w.byID[c.ID] = len(w.channels) - 1
 	w.byName[channels.NormalizeName(c.Name)] = len(w.channels) - 1
-	if _, ok := w.lists[c.ID]; !ok {
-		w.lists[c.ID] = []users.ID{} // a new channel has no subscribers yet
-	}
-}
-
-// isSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
-// it is read, else from u's subscriptions when they are read. Otherwise it reads u's
-// subscriptions (a user has far fewer than a large channel has subscribers), unless it has
-// already read lazyUserReads users' subscriptions this way: a decision asking about many
-// users reads the channel's list instead.
-func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
-	if l, ok := w.lists[c]; ok {
-		_, found := slices.BinarySearch(l, u)
-		return found
-	}
-	if set, ok := w.subscribedTo[u]; ok {
-		return set[c]
-	}
-	if w.userSubReads < lazyUserReads {
-		w.userSubReads++
-		w.preloadUser(u)
-		return w.subscribedTo[u][c]
-	}
-	_, found := slices.BinarySearch(w.subscribersOf(c), u)
-	return found
-}
-
-// addSubscribers records new active subscribers.
-func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
-	delete(w.listCounts, c)
-	l := append(w.subscribersOf(c), ids...)
-	slices.Sort(l)
-	w.lists[c] = slices.Compact(l)
-	for _, u := range ids {
-		if set, ok := w.subscribedTo[u]; ok {
-			set[c] = true
-		}
-	}
-}
-
-// removeSubscribers records unsubscriptions.
-func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
-	delete(w.listCounts, c)
-	w.lists[c] = slices.DeleteFunc(slices.Clone(w.subscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
-	for _, u := range ids {
-		if set, ok := w.subscribedTo[u]; ok {
-			delete(set, c)
-		}
-	}
+	w.subs.created(c.ID)
 }
 
 // viewer is the access-rule view of u for channel c.
@@ -411,33 +195,16 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 	return out
 }
 
-// activeSubscriberCount counts the non-deactivated subscribers of c: from its list when the
-// world holds it (it may have changed in this transaction), else from the store's counts.
-func (w *world) activeSubscriberCount(c channels.ID) int {
-	if l, ok := w.lists[c]; ok {
-		if n, ok := w.listCounts[c]; ok {
-			return n
-		}
-		w.preloadUsers(l)
-		n := 0
-		for _, id := range l {
-			if w.user(id).IsActive {
-				n++
-			}
-		}
-		if w.listCounts == nil {
-			w.listCounts = map[channels.ID]int{}
-		}
-		w.listCounts[c] = n
-		return n
+// renderDescription renders a channel description with the organization's linkifiers, once
+// per source text in the world's transaction.
+func (w *world) renderDescription(src string) string {
+	if html, ok := w.described[src]; ok {
+		return html
 	}
-	if w.counts == nil {
-		counts, err := w.subs.Counts()
-		w.must(err)
-		w.counts = counts
+	if w.described == nil {
+		w.described = map[string]string{}
 	}
-	return w.counts[c]
+	html := markdown.RenderLinkified(src, w.linkifiers())
+	w.described[src] = html
+	return html
 }
-
-// groupID returns the id of a system group by name.
-func (w *world) groupID(name string) users.GroupID { return w.groupByNm[name] }

@@ -1,0 +1,205 @@
+package chat
+
+import (
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// subscriberCache is the world's subscriptions, the largest table (every user times their
+// channels); the world never reads all of it. It reads a channel's subscriber list when a
+// decision needs that channel's subscribers (watchers, subscriber lists, fan-out), a user's
+// own subscriptions when decisions about many channels are made for one user (preloadUser:
+// register, channel lists), and the subscriber counts of every channel in one read of the
+// counts the store maintains. Read them through the world's methods, never from the fields.
+type subscriberCache struct {
+	r storage.SubscriptionReader
+	// lists holds the active subscribers (ascending) of the channels read so far.
+	lists map[channels.ID][]users.ID
+	// subscribedTo holds the channels each preloaded user is actively subscribed to;
+	// userSubReads counts those read by isSubscribed.
+	subscribedTo map[users.ID]map[channels.ID]bool
+	userSubReads int
+	// counts is the store's subscriber counts, read on first use (nil before); listCounts
+	// memoizes counts taken from lists (a list's entry goes when the list changes).
+	counts     map[channels.ID]int
+	listCounts map[channels.ID]int
+}
+
+func newSubscriberCache(r storage.SubscriptionReader) subscriberCache {
+	return subscriberCache{r: r, lists: map[channels.ID][]users.ID{}, subscribedTo: map[users.ID]map[channels.ID]bool{}}
+}
+
+// created records a new channel, which has no subscribers yet.
+func (c *subscriberCache) created(id channels.ID) {
+	if _, ok := c.lists[id]; !ok {
+		c.lists[id] = []users.ID{}
+	}
+}
+
+// preloadChannels reads the subscriber lists of the given channels that are not read yet, in
+// one read.
+func (w *world) preloadChannels(ids []channels.ID) {
+	c := &w.subs
+	missing := missingKeys(ids, c.lists)
+	if len(missing) == 0 || w.failed() {
+		return
+	}
+	rows, err := c.r.ListForChannels(missing, true)
+	if w.fail(err) {
+		return
+	}
+	for _, id := range missing {
+		c.lists[id] = []users.ID{}
+	}
+	// One backing array for every list (rows come grouped by channel); each list's capacity
+	// ends at its length, so addSubscribers copies instead of overwriting the next.
+	flat := make([]users.ID, len(rows))
+	for i, s := range rows {
+		flat[i] = s.UserID
+	}
+	for start := 0; start < len(rows); {
+		end := start + 1
+		for end < len(rows) && rows[end].ChannelID == rows[start].ChannelID {
+			end++
+		}
+		c.lists[rows[start].ChannelID] = flat[start:end:end]
+		start = end
+	}
+}
+
+// preloadUser reads u's own active subscriptions, so that decisions about many channels for
+// u do not read each channel's subscribers.
+func (w *world) preloadUser(u users.ID) {
+	if _, ok := w.subs.subscribedTo[u]; ok || u == 0 || w.failed() {
+		return
+	}
+	rows, err := w.subs.r.ListForUsers([]users.ID{u})
+	if w.fail(err) {
+		return
+	}
+	w.noteUserRows(u, rows)
+}
+
+// noteUserRows records rows, every subscription row of u read in this transaction, as u's
+// preloaded subscriptions.
+func (w *world) noteUserRows(u users.ID, rows []channels.Subscription) {
+	if _, ok := w.subs.subscribedTo[u]; ok {
+		return
+	}
+	set := make(map[channels.ID]bool, len(rows))
+	for _, s := range rows {
+		if s.Active {
+			set[s.ChannelID] = true
+		}
+	}
+	w.subs.subscribedTo[u] = set
+}
+
+// subscriptionRows reads u's subscription rows, active or not (and notes the active ones).
+func (w *world) subscriptionRows(u users.ID) ([]channels.Subscription, error) {
+	rows, err := w.subs.r.ListForUsers([]users.ID{u})
+	if err == nil {
+		w.noteUserRows(u, rows)
+	}
+	return rows, err
+}
+
+// subscribersOf is the active subscribers of c, ascending (deactivated users included; see
+// activeSubscribers). The list belongs to the world: do not modify it.
+func (w *world) subscribersOf(c channels.ID) []users.ID {
+	l, ok := w.subs.lists[c]
+	if !ok {
+		w.preloadChannels([]channels.ID{c})
+		l = w.subs.lists[c]
+	}
+	return l
+}
+
+// hasSubscribersOf reports whether c's subscriber list is read already.
+func (w *world) hasSubscribersOf(c channels.ID) bool {
+	_, ok := w.subs.lists[c]
+	return ok
+}
+
+// isSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
+// it is read, else from u's subscriptions when they are read. Otherwise it reads u's
+// subscriptions (a user has far fewer than a large channel has subscribers), unless it has
+// already read lazyUserReads users' subscriptions this way: a decision asking about many
+// users reads the channel's list instead.
+func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
+	s := &w.subs
+	if l, ok := s.lists[c]; ok {
+		_, found := slices.BinarySearch(l, u)
+		return found
+	}
+	if set, ok := s.subscribedTo[u]; ok {
+		return set[c]
+	}
+	if s.userSubReads < lazyUserReads {
+		s.userSubReads++
+		w.preloadUser(u)
+		return s.subscribedTo[u][c]
+	}
+	_, found := slices.BinarySearch(w.subscribersOf(c), u)
+	return found
+}
+
+// addSubscribers records new active subscribers.
+func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
+	s := &w.subs
+	delete(s.listCounts, c)
+	l := append(w.subscribersOf(c), ids...)
+	slices.Sort(l)
+	s.lists[c] = slices.Compact(l)
+	for _, u := range ids {
+		if set, ok := s.subscribedTo[u]; ok {
+			set[c] = true
+		}
+	}
+}
+
+// removeSubscribers records unsubscriptions.
+func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
+	s := &w.subs
+	delete(s.listCounts, c)
+	s.lists[c] = slices.DeleteFunc(slices.Clone(w.subscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
+	for _, u := range ids {
+		if set, ok := s.subscribedTo[u]; ok {
+			delete(set, c)
+		}
+	}
+}
+
+// activeSubscriberCount counts the non-deactivated subscribers of c: from its list when the
+// world holds it (it may have changed in this transaction), else from the store's counts.
+func (w *world) activeSubscriberCount(c channels.ID) int {
+	s := &w.subs
+	if l, ok := s.lists[c]; ok {
+		if n, ok := s.listCounts[c]; ok {
+			return n
+		}
+		w.preloadUsers(l)
+		n := 0
+		for _, id := range l {
+			if w.user(id).IsActive {
+				n++
+			}
+		}
+		if s.listCounts == nil {
+			s.listCounts = map[channels.ID]int{}
+		}
+		s.listCounts[c] = n
+		return n
+	}
+	if s.counts == nil && !w.failed() {
+		counts, err := s.r.Counts()
+		if w.fail(err) {
+			return 0
+		}
+		s.counts = counts
+	}
+	return s.counts[c]
+}

@@ -1,0 +1,156 @@
+package chat
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// userCache is the world's users. Users are the largest table after subscriptions: the world
+// reads them one at a time as decisions name them (lookup), in sets when a decision names
+// several at once (preloadUsers), and all of them for decisions that touch many (allUsers, or
+// lookup past lazyUserReads single reads). Read users through the world's methods, never from
+// the fields.
+type userCache struct {
+	r       storage.UserReader
+	known   map[users.ID]users.User // the users read so far
+	all     []users.User            // every user, ascending by id, once allRead
+	allRead bool
+	reads   int // users read one at a time
+}
+
+// lazyUserReads is how many users a world reads one at a time before it reads them all.
+const lazyUserReads = 32
+
+func newUserCache(r storage.UserReader) userCache {
+	// The notification bot is a sender of messages, not a member.
+	return userCache{r: r, known: map[users.ID]users.User{NotificationBotID: notificationBot}}
+}
+
+// lookup returns the user with id (ok false when there is none).
+func (w *world) lookup(id users.ID) (users.User, bool) {
+	c := &w.users
+	if u, ok := c.known[id]; ok || c.allRead || w.failed() {
+		return u, ok
+	}
+	if c.reads++; c.reads > lazyUserReads {
+		w.allUsers()
+		u, ok := c.known[id]
+		return u, ok
+	}
+	u, err := c.r.Get(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return users.User{}, false
+	}
+	if w.fail(err) {
+		return users.User{}, false
+	}
+	c.known[id] = u
+	return u, true
+}
+
+// user returns the user with id, or the zero User (inactive, no role) when there is none.
+func (w *world) user(id users.ID) users.User {
+	u, _ := w.lookup(id)
+	return u
+}
+
+// allUsers returns every user, ascending by id. The list belongs to the world.
+func (w *world) allUsers() []users.User {
+	c := &w.users
+	if !c.allRead && !w.failed() {
+		all, err := c.r.List()
+		if w.fail(err) {
+			return nil
+		}
+		c.all, c.allRead = all, true
+		clear(c.known)
+		for _, u := range all {
+			c.known[u.ID] = u
+		}
+		c.known[NotificationBotID] = notificationBot
+	}
+	return c.all
+}
+
+// missingKeys lists the keys among ids that m lacks.
+func missingKeys[K comparable, V any](ids []K, m map[K]V) []K {
+	var missing []K
+	for _, id := range ids {
+		if _, ok := m[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	return missing
+}
+
+// preloadUsers reads the given users that are not read yet, in one read.
+func (w *world) preloadUsers(ids []users.ID) {
+	c := &w.users
+	if c.allRead || w.failed() {
+		return
+	}
+	missing := missingKeys(ids, c.known)
+	if len(missing) == 0 {
+		return
+	}
+	list, err := c.r.GetMany(missing)
+	if w.fail(err) {
+		return
+	}
+	for _, u := range list {
+		c.known[u.ID] = u
+	}
+}
+
+// userByEmail finds a user by API email or delivery email, case-insensitively.
+func (w *world) userByEmail(email string) (users.User, bool) {
+	c := &w.users
+	if c.allRead {
+		for _, u := range c.all {
+			if strings.EqualFold(u.Email, email) || strings.EqualFold(apiEmail(w.realm, u), email) {
+				return u, true
+			}
+		}
+		return users.User{}, false
+	}
+	// A placeholder address user{id}@{host} names the user whose API email it is.
+	if local, host, ok := strings.Cut(email, "@"); ok && strings.EqualFold(host, w.realm.Host()) && len(local) > 4 && strings.EqualFold(local[:4], "user") {
+		if id, err := strconv.ParseInt(local[4:], 10, 64); err == nil {
+			if u, ok := w.lookup(users.ID(id)); ok && strings.EqualFold(apiEmail(w.realm, u), email) {
+				return u, true
+			}
+		}
+	}
+	if w.failed() {
+		return users.User{}, false
+	}
+	u, err := c.r.GetByEmail(email)
+	if errors.Is(err, storage.ErrNotFound) {
+		return users.User{}, false
+	}
+	if w.fail(err) {
+		return users.User{}, false
+	}
+	c.known[u.ID] = u
+	return u, true
+}
+
+// mutersOf returns the users who muted sender, read once per transaction.
+func (w *world) mutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID, error) {
+	if list, ok := w.mutedBy[sender]; ok {
+		return list, nil
+	}
+	list, err := r.MutedBy(sender)
+	if err != nil {
+		return nil, err
+	}
+	if w.mutedBy == nil {
+		w.mutedBy = map[users.ID][]users.ID{}
+	}
+	w.mutedBy[sender] = list
+	return list, nil
+}
