@@ -139,11 +139,8 @@ func realmEmojiRecords(list []emoji.Custom) map[string]RealmEmojiRecord {
 // GetCustomEmoji lists the organization's custom emoji, deactivated ones included.
 func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmojiResult, error) {
 	var res GetCustomEmojiResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		if _, err := loadActor(tx.Users(), actor); err != nil {
-			return err
-		}
-		list, err := tx.Realm().ListEmoji()
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		list, err := o.tx.Realm().ListEmoji()
 		res.Emoji = realmEmojiRecords(list)
 		return err
 	})
@@ -166,11 +163,8 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 	if err := s.opts.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
 		return struct{}{}, internalError(err)
 	}
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, w, err := actorWorldWrite(tx, actor, s.now())
-		if err != nil {
-			return err
-		}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
 			return err
@@ -195,16 +189,12 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 // again when the emoji is written), file count, size and image type; it returns the file's
 // extension.
 func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string, p UploadCustomEmojiParams) (string, error) {
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, w, err := actorWorldRead(tx, actor, s.now())
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		list, err := o.tx.Realm().ListEmoji()
 		if err != nil {
 			return err
 		}
-		list, err := tx.Realm().ListEmoji()
-		if err != nil {
-			return err
-		}
-		return s.mayAddEmoji(w, me, list, name)
+		return s.mayAddEmoji(o.world(), o.me, list, name)
 	})
 	switch {
 	case err != nil:
@@ -248,11 +238,8 @@ func (s *Service) mayAddEmoji(w *world, me users.User, list []emoji.Custom, name
 // DeactivateCustomEmoji deactivates an active custom emoji: administrators any, others their
 // own. Reactions with it stay.
 func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
 			return err
