@@ -182,6 +182,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.extendDeadlines(w)
 	}
 	p, err := decode(r, h.opts.MaxBodyBytes)
+	if err == nil {
+		err = p.checkText()
+	}
 	if err != nil {
 		h.writeError(w, r, err)
 		return route
