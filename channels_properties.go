@@ -129,6 +129,11 @@ func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamP
 			if !me.Role.AtLeast(users.RoleModerator) {
 				return errInsufficientPermission()
 			}
+			if tp == channels.TopicsEmptyTopicOnly {
+				if err := checkOnlyEmptyTopic(tx.Messages(), c.ID, w.org().EmptyTopicDisplayName); err != nil {
+					return err
+				}
+			}
 			c.TopicsPolicy = tp
 			upd("topics_policy", tp.String())
 		}
@@ -297,4 +302,20 @@ func administeredChannel(o *writeOp, id channels.ID) (channels.Channel, error) {
 		return channels.Channel{}, errCannotAdminister()
 	}
 	return c, nil
+}
+
+// checkOnlyEmptyTopic refuses empty_topic_only for a channel with a message in a named topic:
+// the spec allows it only when every existing message is in the empty topic (Zulip's
+// CannotSetTopicsPolicyError, whose message names the empty topic).
+func checkOnlyEmptyTopic(r storage.MessageReader, c channels.ID, emptyTopicName string) error {
+	list, err := r.Topics(c, 0, true)
+	if err != nil {
+		return err
+	}
+	for _, t := range list {
+		if t.Name != "" {
+			return badRequest("To enable this configuration, all messages in this channel must be in the \"%s\" topic. Consider renaming other topics to \"%s\".", emptyTopicName, emptyTopicName)
+		}
+	}
+	return nil
 }

@@ -108,7 +108,8 @@
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
-//	          payloads (events.go); queues kept across restarts (events_persist.go)
+//	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams
+//	          queues (events_public.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
 //	          register's realm keys beyond the settings' own (realm_state.go);
 //	          GetRealmDomains, CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain
@@ -161,7 +162,8 @@
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,
 //	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
-//	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go)
+//	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
+//	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking
 //	          a file (uploads_attachments.go); GetUploadedFile, GetFileTemporaryURL,
 //	          GetUploadedFileByToken (uploads_serve.go); thumbnails (uploads_images.go);

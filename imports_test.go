@@ -33,6 +33,7 @@ func TestImportDirection(t *testing.T) {
 		"queue":               {},
 		"ratelimit":           {},
 		"markdown":            {},
+		"mail":                {},
 		"storage":             leaves,
 		"storage/memory":      append([]string{"storage"}, leaves...),
 		"storage/storagetest": append([]string{"storage"}, leaves...),
@@ -45,8 +46,9 @@ func TestImportDirection(t *testing.T) {
 		"seeds":             append([]string{"."}, leaves...),
 		// chattest is the httptest of the engine: like the examples it assembles a Service, a
 		// store and the HTTP API, for test suites.
-		"chattest":        append([]string{".", "httpapi", "seeds", "storage", "storage/memory"}, leaves...),
-		"internal/pgtest": {},
+		"chattest":          append([]string{".", "httpapi", "seeds", "storage", "storage/memory"}, leaves...),
+		"internal/pgtest":   {},
+		"internal/smtptest": {},
 		// ops satisfies httpapi.RequestObserver structurally: it never imports httpapi.
 		"ops": {".", "storage"},
 	}
@@ -58,7 +60,7 @@ func TestImportDirection(t *testing.T) {
 	for _, d := range dirs {
 		pkgs = append(pkgs, strings.TrimSuffix(d, "/"))
 	}
-	pkgs = append(pkgs, ".", "blobs/disk", "blobs/memory", "blobs/blobstest", "blobs/s3", "storage/memory", "storage/storagetest", "eventbus/pgbus", "internal/benchorg", "internal/pgtest", "storage/sqlstore")
+	pkgs = append(pkgs, ".", "blobs/disk", "blobs/memory", "blobs/blobstest", "blobs/s3", "storage/memory", "storage/storagetest", "eventbus/pgbus", "internal/benchorg", "internal/pgtest", "internal/smtptest", "storage/sqlstore")
 	for _, rel := range pkgs {
 		if strings.HasPrefix(rel, "examples") || strings.HasPrefix(rel, ".") && rel != "." {
 			continue

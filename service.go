@@ -110,6 +110,8 @@ type Options struct {
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+	// Mailer delivers the server's emails (email invitations); nil logs and drops them.
+	Mailer Mailer
 	// MarkReadBatchSize is how many messages MarkAllAsRead marks per transaction (default
 	// DefaultMarkReadBatchSize); MarkReadBudget how long it runs before answering
 	// complete=false (default DefaultMarkReadBudget, measured with Now).
@@ -171,6 +173,8 @@ type Service struct {
 	hashing     PasswordHashing
 	// generation is server_generation: when this Service started (Unix seconds).
 	generation int64
+	// watchers are the owners of all_public_streams queues in this process.
+	watchers publicWatchers
 
 	closeOnce sync.Once
 
@@ -355,7 +359,7 @@ func (s *Service) updateWith(ctx context.Context, run func(context.Context, func
 	}
 	if s.bus == nil {
 		for _, p := range ev.list {
-			s.fanout.Publish(p.recipients, p.typ, p.payload)
+			s.fanout.Publish(s.recipientsOf(p), p.typ, p.payload)
 		}
 		for _, owner := range ev.end {
 			s.queues.DeleteOwner(owner)
