@@ -16,6 +16,8 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 	t.Helper()
 	switch ev["type"] {
 	case "heartbeat", "restart", "invites_changed", "attachment":
+	case "realm_emoji":
+		applyRealmEmoji(t, state, ev)
 	case "reaction", "typing", "typing_edit_message":
 		// Reactions live in message records, which register does not hold; typing is no state.
 	case "realm_user":

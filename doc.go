@@ -118,6 +118,8 @@
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
 //	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go);
+//	          GetCustomEmoji, UploadCustomEmoji, DeactivateCustomEmoji, register's realm_emoji
+//	          and server_emoji_data_url (realm_emoji.go);
 //	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
 //	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
 //	          CreateBigBlueButtonVideoCall (realm_calls.go)

@@ -87,6 +87,7 @@ type RegisterQueueResult struct {
 	*MutedUsersState
 	*RealmBotsState
 	*OrganizationState
+	*EmojiState
 }
 
 // queueOptions is what a queue remembers of its client's register parameters.

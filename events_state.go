@@ -226,6 +226,9 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		}
 	}
 	res.OrganizationState = organizationState(realm, viewer, p)
+	if res.EmojiState, err = emojiState(tx, realm.URL, p); err != nil {
+		return res, err
+	}
 	if p.fetches("alert_words") {
 		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
 			return res, err

@@ -107,6 +107,8 @@ var goldenEvents = []struct {
 	}},
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
 	{"reaction", "member", chat.ClientCapabilities{}, goldenReactions},
+	{"realm_emoji-legacy", "member", chat.ClientCapabilities{}, goldenRealmEmoji},
+	{"realm_emoji-individual", "member", chat.ClientCapabilities{IndividualEmojiChanges: true}, goldenRealmEmoji},
 	{"typing-typing_edit_message", "member", chat.ClientCapabilities{StreamTypingNotifications: true}, goldenTyping},
 	{"presence-legacy", "admin", chat.ClientCapabilities{}, goldenPresence},
 	{"presence-simplified", "admin", chat.ClientCapabilities{SimplifiedPresenceEvents: true}, goldenPresence},

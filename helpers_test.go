@@ -56,6 +56,7 @@ func newFixtureOn(t *testing.T, store storage.Storage, opts ...func(*chat.Option
 		HeartbeatWait:   50 * time.Millisecond,
 		PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
 		JWTKey:          []byte("test-secret-key"),
+		EmojiImages:     &memEmojiImages{},
 		Dev:             true,
 		Blobs:           blobmemory.New(),
 	}

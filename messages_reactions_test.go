@@ -15,7 +15,7 @@ import (
 // interactConsistencyCases are the consistency cases of message interactions.
 func interactConsistencyCases() []consistencyCase {
 	ctx := context.Background()
-	return append(readConsistencyCases(), []consistencyCase{
+	return append(append(readConsistencyCases(), realmEmojiConsistencyCases()...), []consistencyCase{
 		{method: "AddReaction", name: "to a public channel's message", setup: func(t *testing.T, f *fixture) {
 			mustSendToChannel(t, f, "admin", mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "guest"), "t", "hi")
 		}, run: func(t *testing.T, f *fixture) {

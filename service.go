@@ -117,6 +117,9 @@ type Options struct {
 	// complete=false (default DefaultMarkReadBudget, measured with Now).
 	MarkReadBatchSize int
 	MarkReadBudget    time.Duration
+	// EmojiImages stores the images of custom emoji (see EmojiImageStore); nil refuses
+	// uploads of custom emoji.
+	EmojiImages EmojiImageStore
 	// TypingExpiryInterval is how often typing notifications whose start expired (TypingExpiry,
 	// read with Now) get their stop (default 1s).
 	TypingExpiryInterval time.Duration
@@ -204,6 +207,9 @@ func New(opts Options) (*Service, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.EmojiImages == nil && opts.Blobs != nil {
+		opts.EmojiImages = blobEmojiImages{opts.Blobs}
 	}
 	if opts.MaxFileUploadSizeMiB <= 0 {
 		opts.MaxFileUploadSizeMiB = uploads.DefaultMaxFileUploadSizeMiB

@@ -60,6 +60,8 @@ type Handler struct {
 	opts   Options
 	log    *slog.Logger
 	routes []route
+	// emojiData is the server emoji data file, encoded on first use.
+	emojiData emojiData
 }
 
 // New returns the HTTP handler of svc.
@@ -138,6 +140,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	if strings.HasPrefix(path, "/user_avatars/") || strings.HasPrefix(path, "/avatar/") {
 		h.serveAvatar(w, r, path)
 		return "/avatar/"
+	}
+	if path == chat.ServerEmojiDataPath {
+		h.serveEmojiData(w, r)
+		return chat.ServerEmojiDataPath
 	}
 	if rest, ok := strings.CutPrefix(path, "/user_uploads/"); ok {
 		h.extendDeadlines(w)

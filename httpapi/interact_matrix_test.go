@@ -1,6 +1,11 @@
 package httpapi
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	chat "github.com/teamchat/chat"
+)
 
 // interactMatrixRows are the matrix rows of message interactions: reactions, emoji, typing
 // and read state.
@@ -11,6 +16,10 @@ func interactMatrixRows() []matrixRow {
 		{method: "DELETE", path: "messages/1/reactions", setup: memberReaction, params: map[string]string{"emoji_name": "tada"}, want: only("member")},
 		{method: "POST", path: "typing", params: map[string]string{"op": "start", "to": "[{owner}]"}, want: authenticated()},
 		{method: "POST", path: "typing", setup: publicChannelWithMessage, params: map[string]string{"type": "channel", "op": "start", "stream_id": "1", "topic": "t"}, want: authenticated().except("guest", 400)},
+		{method: "GET", path: "realm/emoji", want: authenticated()},
+		// The matrix sends no file: refused for everyone, guests for their role.
+		{method: "POST", path: "realm/emoji/tick", want: only()},
+		{method: "DELETE", path: "realm/emoji/tick", setup: memberEmoji, want: only("owner", "admin", "member")},
 		{method: "POST", path: "mark_all_as_read", setup: memberDirectMessage, want: authenticated()},
 		{method: "POST", path: "mark_stream_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1"}, want: authenticated().except("guest", 400)},
 		{method: "POST", path: "mark_topic_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic_name": "t"}, want: only("member")},
@@ -23,4 +32,15 @@ func interactMatrixRows() []matrixRow {
 func memberReaction(t *testing.T, m *matrixOrg) {
 	memberDirectMessage(t, m)
 	m.mustCall(t, "member", "POST", "messages/1/reactions", map[string]string{"emoji_name": "tada"})
+}
+
+// pngImage is the smallest PNG header http.DetectContentType recognises.
+var pngImage = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+
+// memberEmoji: the member added the custom emoji "tick".
+func memberEmoji(t *testing.T, m *matrixOrg) {
+	t.Helper()
+	if _, err := m.svc.UploadCustomEmoji(context.Background(), chat.Actor{UserID: m.ids["member"]}, chat.UploadCustomEmojiParams{Name: "tick", Files: 1, Image: pngImage}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -46,12 +46,15 @@ const (
 type params struct {
 	values map[string]string
 	read   map[string]struct{}
+	// files are the file parts of a multipart body, in order (handlers that take a file
+	// read them; the body's bound applies).
+	files [][]byte
 }
 
 // decodeParams reads the query string and the body (bounded by maxBody) of r.
 //
 // The body is parsed for every method when its Content-Type is
-// application/x-www-form-urlencoded or multipart/form-data (file parts are skipped); any
+// application/x-www-form-urlencoded or multipart/form-data (file parts are kept aside, in files); any
 // other body is left unread. Errors are *chat.Error values: 413 "Request body is too large"
 // past maxBody, "Malformed payload" for bad encoding or values that are not UTF-8 (the query
 // string follows the same rules), "Too many parameters" past maxParams.
@@ -121,7 +124,7 @@ func (p *params) readBody(r *http.Request, maxBody int64) error {
 	if perr != nil || boundary == "" {
 		return errMalformedPayload(errors.New("multipart body without a boundary"))
 	}
-	return parseMultipart(body, boundary, p.values)
+	return parseMultipart(body, boundary, p.values, &p.files)
 }
 
 // errBodyLimit is what a boundedReader returns once the body goes past its limit.
@@ -208,7 +211,7 @@ func parseURLEncoded(s string, into map[string]string) error {
 
 // parseMultipart adds the non-file form-data parts of a multipart body to into, keeping
 // values already present.
-func parseMultipart(body *boundedReader, boundary string, into map[string]string) error {
+func parseMultipart(body *boundedReader, boundary string, into map[string]string, files *[][]byte) error {
 	mr := multipart.NewReader(body, boundary)
 	for parts := 0; ; parts++ {
 		part, err := mr.NextPart()
@@ -224,8 +227,16 @@ func parseMultipart(body *boundedReader, boundary string, into map[string]string
 		disposition, dparams, err := mime.ParseMediaType(part.Header.Get("Content-Disposition"))
 		name, named := dparams["name"]
 		_, isFile := dparams["filename"]
-		if err != nil || disposition != "form-data" || !named || isFile {
-			continue // files and parts that are no form field are not parameters
+		if err == nil && disposition == "form-data" && isFile {
+			data, err := io.ReadAll(part)
+			if err != nil {
+				return body.failure(err)
+			}
+			*files = append(*files, data)
+			continue
+		}
+		if err != nil || disposition != "form-data" || !named {
+			continue // parts that are no form field are not parameters
 		}
 		value, err := io.ReadAll(part)
 		if err != nil {

@@ -1,0 +1,308 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// EmojiImageStore keeps the image files of custom emoji (Options.EmojiImages). The blob store
+// of uploads can stand behind it; Put writes the file at path (relative to /user_avatars/),
+// whole or not at all.
+type EmojiImageStore interface {
+	PutEmojiImage(ctx context.Context, path string, image []byte) error
+}
+
+// blobEmojiImages keeps custom emoji images in the blob store of uploads, under emoji/.
+type blobEmojiImages struct{ store blobs.Store }
+
+func (b blobEmojiImages) PutEmojiImage(ctx context.Context, path string, image []byte) error {
+	_, err := b.store.Put(ctx, "emoji/"+path, bytes.NewReader(image))
+	return err
+}
+
+// MaxEmojiFileSize bounds a custom emoji's image (Zulip's MAX_EMOJI_FILE_SIZE_MIB, 5 MiB).
+const MaxEmojiFileSize = 5 << 20
+
+// ServerEmojiDataPath is where the server emoji data file (register's server_emoji_data_url)
+// is served, relative to the organization's URL.
+const ServerEmojiDataPath = "/static/generated/emoji/emoji_api.json"
+
+// RealmEmojiRecord is a custom emoji as the API shows it.
+type RealmEmojiRecord struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	SourceURL   string    `json:"source_url"`
+	StillURL    *string   `json:"still_url"`
+	Deactivated bool      `json:"deactivated"`
+	AuthorID    *users.ID `json:"author_id"`
+}
+
+// EmojiState is register's realm_emoji (fetch type realm_emoji) and server_emoji_data_url
+// (fetch type realm).
+type EmojiState struct {
+	RealmEmoji         *map[string]RealmEmojiRecord `json:"realm_emoji,omitempty"`
+	ServerEmojiDataURL *string                      `json:"server_emoji_data_url,omitempty"`
+}
+
+// GetCustomEmojiResult lists every custom emoji of the organization by id.
+type GetCustomEmojiResult struct {
+	Emoji map[string]RealmEmojiRecord `json:"emoji"`
+}
+
+// UploadCustomEmojiParams are the parameters of POST /realm/emoji/{emoji_name}.
+type UploadCustomEmojiParams struct {
+	Name string
+	// Files is how many files the request carried; Image is the one file's bytes.
+	Files int
+	Image []byte
+}
+
+// DeactivateCustomEmojiParams are the parameters of DELETE /realm/emoji/{emoji_name}.
+type DeactivateCustomEmojiParams struct {
+	Name string
+}
+
+// ServerEmojiData is the server emoji data file: every unicode emoji's names by code, the
+// canonical name first.
+type ServerEmojiData struct {
+	CodeToNames map[string][]string `json:"code_to_names"`
+}
+
+// RealmEmojiEvent is a realm_emoji event: op update with every custom emoji for clients
+// without the individual_emoji_changes capability; op add (Emoji) or update_one (EmojiID and
+// Data) for those with it.
+type RealmEmojiEvent struct {
+	Type       string                       `json:"type"`
+	Op         string                       `json:"op"`
+	RealmEmoji *map[string]RealmEmojiRecord `json:"realm_emoji,omitempty"`
+	Emoji      *RealmEmojiRecord            `json:"emoji,omitempty"`
+	EmojiID    string                       `json:"emoji_id,omitempty"`
+	Data       map[string]any               `json:"data,omitempty"`
+}
+
+// Errors of custom emoji; their text is Zulip's.
+var (
+	errEmojiNameTaken     = badRequest("A custom emoji with this name already exists.")
+	errOneFile            = badRequest("You must upload exactly one file.")
+	errOverrideDefault    = badRequest("Only administrators can override default emoji.")
+	errEmojiTooLarge      = badRequest("Uploaded file is larger than the allowed limit of 5 MiB")
+	errInvalidImage       = badRequest("Invalid image format")
+	errNoEmojiImages      = badRequest("Custom emoji uploads are not available on this server")
+	errEmojiRemoveDenied  = badRequest("Must be an organization administrator or emoji author")
+	imageTypes            = map[string]string{"image/png": ".png", "image/gif": ".gif", "image/jpeg": ".jpeg", "image/webp": ".webp"}
+	emojiImageRealmPrefix = "1/emoji/images/"
+)
+
+func errCustomEmojiNotFound(name string) *Error {
+	e := badRequest("Emoji '%s' does not exist", name)
+	e.Status = http.StatusNotFound
+	return e
+}
+
+// realmEmojiRecord shows a custom emoji.
+func realmEmojiRecord(c emoji.Custom) RealmEmojiRecord {
+	r := RealmEmojiRecord{
+		ID: c.ID.String(), Name: c.Name, SourceURL: "/user_avatars/" + emojiImageRealmPrefix + c.FileName,
+		Deactivated: c.Deactivated,
+	}
+	if c.StillFileName != "" {
+		u := "/user_avatars/" + emojiImageRealmPrefix + c.StillFileName
+		r.StillURL = &u
+	}
+	if c.AuthorID != 0 {
+		id := c.AuthorID
+		r.AuthorID = &id
+	}
+	return r
+}
+
+// realmEmojiRecords shows every custom emoji by id.
+func realmEmojiRecords(list []emoji.Custom) map[string]RealmEmojiRecord {
+	out := make(map[string]RealmEmojiRecord, len(list))
+	for _, c := range list {
+		out[c.ID.String()] = realmEmojiRecord(c)
+	}
+	return out
+}
+
+// GetCustomEmoji lists the organization's custom emoji, deactivated ones included.
+func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmojiResult, error) {
+	var res GetCustomEmojiResult
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		list, err := o.tx.Realm().ListEmoji()
+		res.Emoji = realmEmojiRecords(list)
+		return err
+	})
+	return res, err
+}
+
+// UploadCustomEmoji adds a custom emoji with the uploaded image, stored through
+// Options.EmojiImages before the emoji's row is written.
+func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (struct{}, error) {
+	name := strings.ReplaceAll(strings.TrimSpace(p.Name), " ", "_")
+	if err := emoji.CheckName(name); err != nil {
+		return struct{}{}, badRequest("%s", err.Error())
+	}
+	ext, err := s.checkEmojiUpload(ctx, actor, name, p)
+	if err != nil {
+		return struct{}{}, err
+	}
+	sum := sha256.Sum256(p.Image)
+	file := hex.EncodeToString(sum[:12]) + ext
+	if err := s.opts.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
+		return struct{}{}, internalError(err)
+	}
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		list, err := tx.Realm().ListEmoji()
+		if err != nil {
+			return err
+		}
+		if err := s.mayAddEmoji(w, me, list, name); err != nil {
+			return err
+		}
+		c := emoji.Custom{Name: name, AuthorID: me.ID, FileName: file}
+		if c.ID, err = tx.Realm().CreateEmoji(c); err != nil {
+			if errors.Is(err, storage.ErrConflict) {
+				return errEmojiNameTaken
+			}
+			return err
+		}
+		rec := realmEmojiRecord(c)
+		return notifyRealmEmoji(tx, ev, append(list, c), RealmEmojiEvent{Type: "realm_emoji", Op: "add", Emoji: &rec})
+	})
+	return struct{}{}, err
+}
+
+// checkEmojiUpload checks an upload before its image is stored: permission and name (read
+// again when the emoji is written), file count, size and image type; it returns the file's
+// extension.
+func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string, p UploadCustomEmojiParams) (string, error) {
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		list, err := o.tx.Realm().ListEmoji()
+		if err != nil {
+			return err
+		}
+		return s.mayAddEmoji(o.world(), o.me, list, name)
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case p.Files != 1:
+		return "", errOneFile
+	case len(p.Image) > MaxEmojiFileSize:
+		return "", errEmojiTooLarge
+	case s.opts.EmojiImages == nil:
+		return "", errNoEmojiImages
+	}
+	ext, ok := imageTypes[http.DetectContentType(p.Image)]
+	if !ok {
+		return "", errInvalidImage
+	}
+	return ext, nil
+}
+
+// mayAddEmoji applies can_add_custom_emoji_group (default: members, not guests), the name's
+// uniqueness among active emoji, and the administrators' privilege of overriding a unicode
+// emoji's name.
+func (s *Service) mayAddEmoji(w *world, me users.User, list []emoji.Custom, name string) error {
+	allowed := me.Role != users.RoleGuest
+	if setting := w.realm.CanAddCustomEmojiGroup; !channels.IsZeroSetting(setting) {
+		allowed = w.m.Allows(setting, me.ID)
+	}
+	if !allowed {
+		return badRequest(msgInsufficientPerm)
+	}
+	for _, c := range list {
+		if c.Name == name && !c.Deactivated {
+			return errEmojiNameTaken
+		}
+	}
+	if _, unicode := s.emoji.Code(name); unicode && !me.Role.IsAdmin() {
+		return errOverrideDefault
+	}
+	return nil
+}
+
+// DeactivateCustomEmoji deactivates an active custom emoji: administrators any, others their
+// own. Reactions with it stay.
+func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
+	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		list, err := tx.Realm().ListEmoji()
+		if err != nil {
+			return err
+		}
+		i := -1
+		for j, c := range list {
+			if c.Name == p.Name && !c.Deactivated {
+				i = j
+			}
+		}
+		if i < 0 {
+			return errCustomEmojiNotFound(p.Name)
+		}
+		if !me.Role.IsAdmin() && list[i].AuthorID != me.ID {
+			return errEmojiRemoveDenied
+		}
+		list[i].Deactivated = true
+		if err := tx.Realm().UpdateEmoji(list[i]); err != nil {
+			return err
+		}
+		e := RealmEmojiEvent{Type: "realm_emoji", Op: "update_one", EmojiID: list[i].ID.String(), Data: map[string]any{"deactivated": true}}
+		return notifyRealmEmoji(tx, ev, list, e)
+	})
+	return struct{}{}, err
+}
+
+// notifyRealmEmoji queues a change of the custom emoji for every active user: the change
+// itself for clients with the individual_emoji_changes capability, every emoji (list) for the
+// others.
+func notifyRealmEmoji(tx storage.Tx, ev *events, list []emoji.Custom, change RealmEmojiEvent) error {
+	to, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return err
+	}
+	all := realmEmojiRecords(list)
+	legacy := RealmEmojiEvent{Type: "realm_emoji", Op: "update", RealmEmoji: &all}
+	ev.add("realm_emoji", gated{payload: legacy, capability: "individual_emoji_changes", declared: false}, to)
+	ev.add("realm_emoji", gated{payload: change, capability: "individual_emoji_changes", declared: true}, to)
+	return nil
+}
+
+// GetServerEmojiData returns the server emoji data file.
+func (s *Service) GetServerEmojiData() ServerEmojiData {
+	return ServerEmojiData{CodeToNames: s.emoji.CodeToNames()}
+}
+
+// emojiState fills register's realm_emoji and server_emoji_data_url.
+func emojiState(tx storage.ReadTx, realmURL string, p RegisterQueueParams) (*EmojiState, error) {
+	st := &EmojiState{}
+	if p.fetches("realm_emoji") {
+		list, err := tx.Realm().ListEmoji()
+		if err != nil {
+			return nil, err
+		}
+		m := realmEmojiRecords(list)
+		st.RealmEmoji = &m
+	}
+	if p.fetches("realm") {
+		u := strings.TrimSuffix(realmURL, "/") + ServerEmojiDataPath
+		st.ServerEmojiDataURL = &u
+	}
+	if st.RealmEmoji == nil && st.ServerEmojiDataURL == nil {
+		return nil, nil
+	}
+	return st, nil
+}
