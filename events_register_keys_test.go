@@ -24,14 +24,6 @@ var registerKeyExceptions = map[string]string{
 	"receives_typing_notifications":             "a personal setting; Zulip sends it inside user_settings only (the copy lists it at the top level without marking it legacy)",
 	"onboarding_steps":                          "not built yet: Zulip's one-time notices need POST /users/me/onboarding_steps to be dismissed",
 	"navigation_tour_video_url":                 "sent with onboarding_steps",
-	"realm_emoji":                               "owned by issue 19",
-	"server_emoji_data_url":                     "owned by issue 19",
-	"max_file_upload_size_mib":                  "owned by issue 20",
-	"realm_upload_quota_mib":                    "owned by issue 20",
-	"server_thumbnail_formats":                  "owned by issue 20",
-	"max_avatar_file_size_mib":                  "owned by issue 20",
-	"max_icon_file_size_mib":                    "owned by issue 20",
-	"max_logo_file_size_mib":                    "owned by issue 20",
 }
 
 // findShared finds shared/<rel> in the working directory or one of its parents.
