@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math"
 	"sort"
+	"strings"
+	"unicode"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -52,6 +54,9 @@ func ErrNotLoggedIn() *Error { return Errorf(CodeUnauthorized, msgNotLoggedIn) }
 func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
 	if !users.ValidAPIKey(apiKey) {
 		return Actor{}, Errorf(CodeUnauthorized, msgMalformedKey)
+	}
+	if strings.ContainsFunc(email, unicode.IsControl) {
+		return Actor{}, Errorf(CodeUnauthorized, msgInvalidKey) // no user has such an address
 	}
 	var actor Actor
 	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {

@@ -38,7 +38,7 @@ type NewChannelSettings struct {
 	// for private ones).
 	HistoryPublicToSubscribers *bool
 	// MessageRetentionDays is the JSON text of the value: an integer, "realm_default",
-	// "unlimited" or the legacy "forever"; nil means realm_default.
+	// or "unlimited" (the legacy "forever" is refused); nil means realm_default.
 	MessageRetentionDays *string
 	// TopicsPolicy is inherit, allow_empty_topic, disable_empty_topic or empty_topic_only;
 	// nil means inherit.

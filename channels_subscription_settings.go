@@ -33,9 +33,6 @@ type UpdateSubscriptionSettingsResult struct{}
 // applied in one transaction. Each change sends a subscription update event to the actor
 // (even when the value is unchanged); is_muted and in_home_view send two, in_home_view first.
 func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p UpdateSubscriptionSettingsParams) (UpdateSubscriptionSettingsResult, error) {
-	if len(p.SubscriptionData) == 0 {
-		return UpdateSubscriptionSettingsResult{}, MissingArgument("subscription_data")
-	}
 	if len(p.SubscriptionData) > MaxSubscriptionPropertyChanges {
 		return UpdateSubscriptionSettingsResult{}, badRequest("subscription_data is too long (limit: %d items)", MaxSubscriptionPropertyChanges)
 	}

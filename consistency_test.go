@@ -67,6 +67,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, profileAndFolderConsistencyCases()...)
 	cases = append(cases, selfDeactivationConsistencyCases()...)
 	cases = append(cases, botsConsistencyCases()...)
+	cases = append(cases, emailInvitesConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
 	return cases
 }

@@ -32,7 +32,6 @@ var registerKeyExceptions = map[string]string{
 	"max_avatar_file_size_mib":                  "owned by issue 20",
 	"max_icon_file_size_mib":                    "owned by issue 20",
 	"max_logo_file_size_mib":                    "owned by issue 20",
-	"realm_bots":                                "owned by issue 22",
 }
 
 // findShared finds shared/<rel> in the working directory or one of its parents.

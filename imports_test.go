@@ -35,6 +35,7 @@ func TestImportDirection(t *testing.T) {
 		"queue":               {},
 		"ratelimit":           {},
 		"markdown":            {},
+		"mail":                {},
 		"storage":             leaves,
 		"storage/memory":      append([]string{"storage"}, leaves...),
 		"storage/storagetest": append([]string{"storage"}, leaves...),
@@ -47,8 +48,9 @@ func TestImportDirection(t *testing.T) {
 		"seeds":             append([]string{"."}, leaves...),
 		// chattest is the httptest of the engine: like the examples it assembles a Service, a
 		// store and the HTTP API, for test suites.
-		"chattest":        append([]string{".", "httpapi", "ratelimit", "seeds", "storage", "storage/memory"}, leaves...),
-		"internal/pgtest": {},
+		"chattest":          append([]string{".", "httpapi", "ratelimit", "seeds", "storage", "storage/memory"}, leaves...),
+		"internal/pgtest":   {},
+		"internal/smtptest": {},
 		// Tools and test support of single packages.
 		"emoji/internal/gen": {},
 		"internal/latency":   {},

@@ -29,7 +29,8 @@ type InviteRecord struct {
 	ExpiryDate           *int64         `json:"expiry_date"`
 	InvitedAs            users.Role     `json:"invited_as"`
 	IsMultiuse           bool           `json:"is_multiuse"`
-	LinkURL              string         `json:"link_url"`
+	LinkURL              string         `json:"link_url,omitempty"`
+	Email                string         `json:"email,omitempty"`
 	NotifyReferrerOnJoin bool           `json:"notify_referrer_on_join"`
 }
 
@@ -66,28 +67,9 @@ func errInvalidChannelForInvite(id channels.ID) *Error {
 // by a requester who may not subscribe others; each group needs the right to add members.
 // Administrators and the requester receive invites_changed.
 func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInviteLinkParams) (CreateInviteLinkResult, error) {
-	if len(p.StreamIDs) > users.MaxInviteChannels || len(p.GroupIDs) > users.MaxInviteGroups {
-		return CreateInviteLinkResult{}, badRequest("Too many channels or groups (limit: %d)", users.MaxInviteChannels)
-	}
-	if p.InviteAs == 0 {
-		p.InviteAs = users.RoleMember
-	}
-	if !p.InviteAs.Valid() {
-		return CreateInviteLinkResult{}, InvalidArgument("invite_as", "")
-	}
-	validity := s.opts.InvitationLinkValidity
-	if validity <= 0 {
-		validity = users.DefaultInviteValidityMinutes * time.Minute
-	}
-	if p.InviteExpiresInMinutes != nil && !p.NeverExpires {
-		switch m := *p.InviteExpiresInMinutes; {
-		case m <= 0:
-			return CreateInviteLinkResult{}, InvalidArgument("invite_expires_in_minutes", "")
-		case m > users.MaxInviteValidityMinutes:
-			return CreateInviteLinkResult{}, badRequest("invite_expires_in_minutes is too large")
-		default:
-			validity = time.Duration(m) * time.Minute
-		}
+	base, validity, err := s.inviteBase(p)
+	if err != nil {
+		return CreateInviteLinkResult{}, err
 	}
 	key, err := newInviteKey()
 	if err != nil {
@@ -101,45 +83,13 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		if !w.membership().Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID) {
 			return badRequest(msgInsufficientPerm)
 		}
-		if err := users.CheckInviteAs(me.Role, p.InviteAs); err != nil {
-			switch {
-			case errors.Is(err, users.ErrInviteOwner):
-				return errMustBeOwner()
-			case errors.Is(err, users.ErrInviteAdmin):
-				return errMustBeAdmin()
-			}
-			return badRequest("%s", err.Error())
-		}
-		if err := checkInviteChannels(w, me, p.StreamIDs); err != nil {
+		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
+		if err != nil {
 			return err
 		}
-		if err := checkInviteGroups(tx, w, me, p.GroupIDs); err != nil {
-			return err
-		}
-		inv := users.Invite{
-			Key: key, InvitedBy: me.ID, InvitedAs: p.InviteAs,
-			ChannelIDs: make([]int64, 0, len(p.StreamIDs)), GroupIDs: sortedIDs(slices.Clone(p.GroupIDs)),
-			IncludeRealmDefaultSubscriptions: p.IncludeRealmDefaultSubscriptions,
-			Created:                          now.Unix(),
-		}
-		if inv.GroupIDs == nil {
-			inv.GroupIDs = []users.GroupID{}
-		}
-		inv.GroupIDs = slices.Compact(inv.GroupIDs)
-		for _, id := range sortedIDs(slices.Clone(p.StreamIDs)) {
-			if !slices.Contains(inv.ChannelIDs, int64(id)) {
-				inv.ChannelIDs = append(inv.ChannelIDs, int64(id))
-			}
-		}
+		inv.Key, inv.Created = key, now.Unix()
 		if !p.NeverExpires {
 			inv.ExpiresAt = now.Add(validity).Unix()
-		}
-		if me.Role.IsAdmin() && p.WelcomeMessageCustomText != nil {
-			if err := users.CheckWelcomeMessage(*p.WelcomeMessageCustomText); err != nil {
-				return badRequest("%s", err.Error())
-			}
-			text := *p.WelcomeMessageCustomText
-			inv.WelcomeMessageCustomText = &text
 		}
 		if _, err := tx.Invites().Create(inv); err != nil {
 			return err
@@ -151,6 +101,77 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		return CreateInviteLinkResult{}, err
 	}
 	return res, nil
+}
+
+// inviteBase checks what an invitation's parameters need no store for and returns the
+// invitation they describe (without key, inviter or times) and its validity.
+func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Duration, error) {
+	if len(p.StreamIDs) > users.MaxInviteChannels || len(p.GroupIDs) > users.MaxInviteGroups {
+		return users.Invite{}, 0, badRequest("Too many channels or groups (limit: %d)", users.MaxInviteChannels)
+	}
+	if p.InviteAs == 0 {
+		p.InviteAs = users.RoleMember
+	}
+	if !p.InviteAs.Valid() {
+		return users.Invite{}, 0, InvalidArgument("invite_as", "")
+	}
+	validity := s.opts.InvitationLinkValidity
+	if validity <= 0 {
+		validity = users.DefaultInviteValidityMinutes * time.Minute
+	}
+	if p.InviteExpiresInMinutes != nil && !p.NeverExpires {
+		switch m := *p.InviteExpiresInMinutes; {
+		case m <= 0:
+			return users.Invite{}, 0, InvalidArgument("invite_expires_in_minutes", "")
+		case m > users.MaxInviteValidityMinutes:
+			return users.Invite{}, 0, badRequest("invite_expires_in_minutes is too large")
+		default:
+			validity = time.Duration(m) * time.Minute
+		}
+	}
+	inv := users.Invite{InvitedAs: p.InviteAs, ChannelIDs: make([]int64, 0, len(p.StreamIDs)),
+		IncludeRealmDefaultSubscriptions: p.IncludeRealmDefaultSubscriptions, WelcomeMessageCustomText: p.WelcomeMessageCustomText}
+	for _, id := range sortedIDs(slices.Clone(p.StreamIDs)) {
+		if !slices.Contains(inv.ChannelIDs, int64(id)) {
+			inv.ChannelIDs = append(inv.ChannelIDs, int64(id))
+		}
+	}
+	inv.GroupIDs = slices.Compact(sortedIDs(slices.Clone(p.GroupIDs)))
+	if inv.GroupIDs == nil {
+		inv.GroupIDs = []users.GroupID{}
+	}
+	return inv, validity, nil
+}
+
+// checkInvite applies the rules of an invitation's role, channels, groups and welcome message
+// for me, and returns it with me as the inviter.
+func (s *Service) checkInvite(tx storage.Tx, w *world, me users.User, base users.Invite, streams []channels.ID, groups []users.GroupID) (users.Invite, error) {
+	if err := users.CheckInviteAs(me.Role, base.InvitedAs); err != nil {
+		switch {
+		case errors.Is(err, users.ErrInviteOwner):
+			return base, errMustBeOwner()
+		case errors.Is(err, users.ErrInviteAdmin):
+			return base, errMustBeAdmin()
+		}
+		return base, badRequest("%s", err.Error())
+	}
+	if err := checkInviteChannels(w, me, streams); err != nil {
+		return base, err
+	}
+	if err := checkInviteGroups(tx, w, me, groups); err != nil {
+		return base, err
+	}
+	inv := base.Clone()
+	inv.InvitedBy = me.ID
+	inv.WelcomeMessageCustomText = nil
+	if me.Role.IsAdmin() && base.WelcomeMessageCustomText != nil {
+		if err := users.CheckWelcomeMessage(*base.WelcomeMessageCustomText); err != nil {
+			return base, badRequest("%s", err.Error())
+		}
+		text := *base.WelcomeMessageCustomText
+		inv.WelcomeMessageCustomText = &text
+	}
+	return inv, nil
 }
 
 // inviteGroupName is the system group allowed to create reusable links.
@@ -260,7 +281,10 @@ func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParam
 			}
 			rec := InviteRecord{
 				ID: inv.ID, InvitedByUserID: inv.InvitedBy, Invited: inv.Created, InvitedAs: inv.InvitedAs,
-				IsMultiuse: true, LinkURL: inviteLink(realm, inv.Key),
+				IsMultiuse: inv.IsMultiuse(), Email: inv.Email, NotifyReferrerOnJoin: inv.NotifyReferrerOnJoin,
+			}
+			if rec.IsMultiuse {
+				rec.LinkURL = inviteLink(realm, inv.Key)
 			}
 			if inv.ExpiresAt != 0 {
 				exp := inv.ExpiresAt
@@ -289,7 +313,7 @@ func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInv
 	err := s.mutate(ctx, actor, members, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		inv, err := tx.Invites().Get(p.InviteID)
-		if errors.Is(err, storage.ErrNotFound) {
+		if errors.Is(err, storage.ErrNotFound) || err == nil && !inv.IsMultiuse() {
 			return badRequest("No such invitation")
 		} else if err != nil {
 			return err
@@ -323,6 +347,7 @@ type RedeemInviteLinkParams struct {
 type RedeemInviteLinkResult struct {
 	UserID users.ID
 	APIKey string
+	Email  string
 }
 
 // Errors of RedeemInviteLink.
@@ -330,6 +355,7 @@ var (
 	ErrInviteLinkInvalid = &Error{Code: CodeBadRequest, Msg: "The invitation link is not valid."}
 	ErrInviteLinkExpired = &Error{Code: CodeBadRequest, Msg: "The invitation link has expired."}
 	ErrInviteLinkRevoked = &Error{Code: CodeBadRequest, Msg: "The invitation link has been revoked."}
+	ErrInviteLinkUsed    = &Error{Code: CodeBadRequest, Msg: "The invitation link has already been used."}
 )
 
 // RedeemInviteLink creates a user through a reusable invitation link (a trusted, server-side
@@ -345,6 +371,22 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	if !users.ValidInviteKey(key) {
 		return RedeemInviteLinkResult{}, ErrInviteLinkInvalid
 	}
+	// An email invitation creates the account of its invitee.
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
+		inv, err := inviteByKey(tx.Invites(), key)
+		if err != nil || inv.IsMultiuse() {
+			return err
+		}
+		if p.Email != "" && users.NormalizeEmail(p.Email) != users.NormalizeEmail(inv.Email) {
+			return ErrInviteLinkInvalid
+		}
+		p.Email = inv.Email
+		return nil
+	})
+	if err != nil {
+		return RedeemInviteLinkResult{}, err
+	}
 	u, err := s.newUser(ProvisionUserParams{Email: p.Email, FullName: p.FullName, Password: p.Password, Timezone: p.Timezone})
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
@@ -352,16 +394,18 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	now := s.now().Unix()
 	err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
-		inv, err := tx.Invites().GetByKey(key)
+		inv, err := inviteByKey(tx.Invites(), key)
 		switch {
-		case errors.Is(err, storage.ErrNotFound):
-			return ErrInviteLinkInvalid
 		case err != nil:
 			return err
 		case inv.Revoked:
 			return ErrInviteLinkRevoked
+		case inv.Used:
+			return ErrInviteLinkUsed
 		case inv.Expired(now):
 			return ErrInviteLinkExpired
+		case !inv.IsMultiuse() && users.NormalizeEmail(inv.Email) != users.NormalizeEmail(u.Email):
+			return ErrInviteLinkInvalid
 		}
 		u.Role = inv.InvitedAs
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
@@ -370,12 +414,27 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {
 			return err
 		}
-		return s.subscribeNewUser(o, u.ID, inviteChannels(inv))
+		if err := s.subscribeNewUser(o, u.ID, inviteChannels(inv)); err != nil {
+			return err
+		}
+		if inv.IsMultiuse() {
+			return nil
+		}
+		return s.emailInviteAccepted(o, inv, u)
 	})
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
 	}
-	return RedeemInviteLinkResult{UserID: u.ID, APIKey: u.APIKey}, nil
+	return RedeemInviteLinkResult{UserID: u.ID, APIKey: u.APIKey, Email: u.Email}, nil
+}
+
+// inviteByKey finds the invitation of a link; ErrInviteLinkInvalid when there is none.
+func inviteByKey(r storage.InviteReader, key string) (users.Invite, error) {
+	inv, err := r.GetByKey(key)
+	if errors.Is(err, storage.ErrNotFound) {
+		return inv, ErrInviteLinkInvalid
+	}
+	return inv, err
 }
 
 // joinInviteGroups adds the new user to the invitation's groups that still exist and are

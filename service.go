@@ -110,6 +110,8 @@ type Options struct {
 	// CreateMultiuseInviteGroup names the system group whose members may create reusable
 	// invitation links (Zulip's create_multiuse_invite_group; default role:administrators).
 	CreateMultiuseInviteGroup string
+	// Mailer delivers the server's emails (email invitations); nil logs and drops them.
+	Mailer Mailer
 	// MarkReadBatchSize is how many messages MarkAllAsRead marks per transaction (default
 	// DefaultMarkReadBatchSize); MarkReadBudget how long it runs before answering
 	// complete=false (default DefaultMarkReadBudget, measured with Now).

@@ -244,27 +244,26 @@ type Retention struct {
 	Days *int
 }
 
-// ErrBadRetention is the error for a message_retention_days value of the wrong form.
+// ErrBadRetention is the error for a message_retention_days value of the wrong form; the
+// error ParseRetention returns wraps it and names the value, as Zulip's message does.
 var ErrBadRetention = errors.New("Bad value for 'message_retention_days'")
 
-// ParseRetention reads message_retention_days: an integer ≥ 1, "realm_default", "unlimited"
-// or the legacy "forever". raw is the JSON text of the value (a bare word is accepted too).
+// ParseRetention reads message_retention_days: an integer ≥ 1, "realm_default" or
+// "unlimited". raw is the JSON text of the value (a bare word is accepted too). The legacy
+// "forever" (renamed "unlimited" at feature level 91) is refused, as Zulip refuses it.
 func ParseRetention(raw string) (Retention, error) {
 	raw = strings.TrimSpace(raw)
 	word := strings.Trim(raw, `"`)
 	switch word {
 	case "realm_default":
 		return Retention{}, nil
-	case "unlimited", "forever":
+	case "unlimited":
 		d := -1
 		return Retention{Days: &d}, nil
 	}
 	var n int
-	if _, err := fmt.Sscanf(raw, "%d", &n); err != nil || fmt.Sprint(n) != raw {
-		return Retention{}, ErrBadRetention
-	}
-	if n <= 0 {
-		return Retention{}, ErrBadRetention
+	if _, err := fmt.Sscanf(raw, "%d", &n); err != nil || fmt.Sprint(n) != raw || n <= 0 {
+		return Retention{}, fmt.Errorf("%w: %s", ErrBadRetention, word)
 	}
 	return Retention{Days: &n}, nil
 }

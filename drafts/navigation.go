@@ -29,10 +29,12 @@ func (v NavigationView) Clone() NavigationView {
 	return v
 }
 
-// Limits of navigation views, in code points.
+// Limits of navigation views, in code points. Zulip bounds neither (it only strips
+// whitespace); these bounds keep a fragment or a name of 4-byte characters within
+// PostgreSQL's limit for a unique index entry (2,704 bytes).
 const (
-	MaxFragmentLength           = 2048
-	MaxNavigationViewNameLength = 60
+	MaxFragmentLength           = 600
+	MaxNavigationViewNameLength = 600
 	// MaxNavigationViews bounds the views of one user.
 	MaxNavigationViews = 1000
 )

@@ -143,6 +143,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
 	if !ok {
+		if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
+			h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
+			return "/join/{key}/"
+		}
 		writeNotFound(w)
 		return unmatchedRoute
 	}
@@ -176,6 +180,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.extendDeadlines(w)
 	}
 	p, err := decode(r, h.opts.MaxBodyBytes)
+	if err == nil {
+		err = p.checkText()
+	}
 	if err != nil {
 		h.writeError(w, r, err)
 		return route

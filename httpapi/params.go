@@ -442,6 +442,9 @@ func decodeJSONValue(name, raw string, dst any, strict bool) error {
 	if !json.Valid([]byte(raw)) {
 		return errNotValidJSON(name)
 	}
+	if !selfChecked[name] && hasEscapedNUL(raw) {
+		return errNullBytes(name)
+	}
 	dec := json.NewDecoder(strings.NewReader(raw))
 	if strict {
 		dec.DisallowUnknownFields()

@@ -43,6 +43,8 @@ func FuzzDecodeParams(f *testing.F) {
 	f.Add("a=1", "", "flag=false&&=x;y")
 	f.Add("a=1&a=2&;=;", "APPLICATION/X-WWW-FORM-URLENCODED", "a=3&%c3%a9=%e2%82%ac")
 	f.Add(strings.Repeat("k=v&", fuzzMaxBody/3), form, "")
+	f.Add("a=x%00y&list=[\"\\u0000\"]&obj={\"k\":\"\\\\u0000\"}", form, "b=%07%1b%7f")
+	f.Add("content=a%00&topic=%0a%0d&name=%c2%85", form, "flag=%00")
 	f.Fuzz(func(t *testing.T, body, contentType, query string) {
 		r := httptest.NewRequest(http.MethodPost, "/api/v1/fuzz", strings.NewReader(body))
 		r.URL.RawQuery = query
@@ -53,6 +55,15 @@ func FuzzDecodeParams(f *testing.F) {
 		if err != nil {
 			fuzzCheckError(t, "decodeParams", err)
 			return
+		}
+		if err := p.checkText(); err != nil {
+			fuzzCheckError(t, "checkText", err)
+			for name, v := range p.values {
+				if strings.IndexByte(v, 0) >= 0 && !selfChecked[name] {
+					return
+				}
+			}
+			t.Fatalf("checkText refused text without a null byte: %v", err)
 		}
 
 		present := make([]string, 0, len(p.values))

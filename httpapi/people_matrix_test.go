@@ -23,6 +23,9 @@ func peopleMatrixRows() []matrixRow {
 		{method: "PATCH", path: "bots/{bot}", params: map[string]string{"full_name": "Renamed Bot"}, want: only("owner", "admin", "member")},
 		{method: "POST", path: "bots/{bot}/api_key/regenerate", want: only("owner", "admin", "member")},
 		{method: "DELETE", path: "bots/{bot}", want: only("owner", "admin", "member")},
+		{method: "POST", path: "invites", params: map[string]string{"invitee_emails": "new@matrix.test", "stream_ids": "[]"}, want: only("owner", "admin", "moderator", "member")},
+		{method: "DELETE", path: "invites/1", setup: memberEmailInvite, want: only("owner", "admin", "member")},
+		{method: "POST", path: "invites/1/resend", setup: memberEmailInvite, want: only("owner", "admin", "member")},
 		// No video call provider is configured: every authenticated caller gets Zulip's 400.
 		{method: "POST", path: "calls/zoom/create", want: authenticated().except("owner", 400).except("admin", 400).except("moderator", 400).except("member", 400).except("guest", 400).except("bot", 400)},
 		{method: "POST", path: "calls/webex/create", want: authenticated().except("owner", 400).except("admin", 400).except("moderator", 400).except("member", 400).except("guest", 400).except("bot", 400)},
@@ -33,4 +36,8 @@ func peopleMatrixRows() []matrixRow {
 
 func memberMutesDeactivated(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "member", "POST", "users/me/muted_users/{deactivated}", nil)
+}
+
+func memberEmailInvite(t *testing.T, m *matrixOrg) {
+	m.mustCall(t, "member", "POST", "invites", map[string]string{"invitee_emails": "invited@matrix.test", "stream_ids": "[]"})
 }

@@ -1,12 +1,19 @@
 package httpapi_test
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	chat "github.com/teamchat/chat"
 )
 
 func TestUserStatusAndMutingEndpoints(t *testing.T) {
@@ -78,5 +85,66 @@ func TestBotEndpoints(t *testing.T) {
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/bots", "hamlet@zulip.com", nil)
 	if bots, _ := body["bots"].([]any); status != 200 || len(bots) != 0 {
 		t.Fatalf("list after deactivation: %d %v", status, body)
+	}
+}
+
+// mailbox is a chat.Mailer keeping the last body it was given.
+type mailbox struct {
+	mu   sync.Mutex
+	body string
+}
+
+func (m *mailbox) Send(_ context.Context, _, _, body string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.body = body
+	return nil
+}
+
+func TestEmailInvitationJoinPage(t *testing.T) {
+	t.Parallel()
+	box := &mailbox{}
+	s := newServer(t, func(o *chat.Options) { o.Mailer = box })
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/invites", "iago@zulip.com", url.Values{
+		"invitee_emails": {"newbie@example.org"}, "stream_ids": {"[]"}})
+	if status != 200 {
+		t.Fatalf("invite: %d %v", status, body)
+	}
+	box.mu.Lock()
+	link := regexp.MustCompile(`/join/[a-z2-7]{24}/`).FindString(box.body)
+	box.mu.Unlock()
+	if link == "" {
+		t.Fatal("no link in the invitation")
+	}
+	resp, err := http.Get(s.URL + link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), `name="password"`) {
+		t.Fatalf("join page: %d\n%s", resp.StatusCode, page)
+	}
+	resp, err = http.PostForm(s.URL+link, url.Values{"full_name": {"New Bie"}, "password": {"a long password"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "newbie@example.org is ready") {
+		t.Fatalf("sign-up: %d\n%s", resp.StatusCode, page)
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/fetch_api_key", "", url.Values{"username": {"newbie@example.org"}, "password": {"a long password"}})
+	if status != 200 {
+		t.Fatalf("login of the new account: %d %v", status, body)
+	}
+	resp, err = http.PostForm(s.URL+link, url.Values{"full_name": {"Again"}, "password": {"a long password"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 400 || !strings.Contains(string(page), "already been used") {
+		t.Errorf("second sign-up: %d\n%s", resp.StatusCode, page)
 	}
 }

@@ -23,4 +23,7 @@ type InviteWriter interface {
 	Create(users.Invite) (users.InviteID, error)
 	// Revoke marks an invitation revoked; ErrNotFound for an unknown id.
 	Revoke(users.InviteID) error
+	// Update replaces an invitation's key, times and state (Key, Created, ExpiresAt, Revoked,
+	// Used). ErrNotFound for an unknown id; ErrConflict when the key is taken.
+	Update(users.Invite) error
 }

@@ -32,7 +32,17 @@ type Invite struct {
 	Created   int64
 	ExpiresAt int64
 	Revoked   bool
+
+	// Email is the invitee of an email invitation ("" for a reusable link); such an
+	// invitation creates one account, after which it is Used.
+	Email string
+	Used  bool
+	// NotifyReferrerOnJoin asks for a notice to the inviter when the account is created.
+	NotifyReferrerOnJoin bool
 }
+
+// IsMultiuse reports whether the invitation is a reusable link.
+func (i Invite) IsMultiuse() bool { return i.Email == "" }
 
 // Clone returns a copy of i that shares no memory with it.
 func (i Invite) Clone() Invite {
@@ -46,7 +56,7 @@ func (i Invite) Clone() Invite {
 }
 
 // Usable reports whether the link may still be used at now (UNIX seconds).
-func (i Invite) Usable(now int64) bool { return !i.Revoked && !i.Expired(now) }
+func (i Invite) Usable(now int64) bool { return !i.Revoked && !i.Used && !i.Expired(now) }
 
 // Expired reports whether the link has expired at now (UNIX seconds).
 func (i Invite) Expired(now int64) bool { return i.ExpiresAt != 0 && now >= i.ExpiresAt }

@@ -17,6 +17,9 @@ const (
 	SettingString
 )
 
+// maxPositiveSmallInt is the largest value of Zulip's PositiveSmallIntegerField columns.
+const maxPositiveSmallInt = 32767
+
 // Setting describes one personal setting of PATCH /settings and register's user_settings.
 type Setting struct {
 	Name    string
@@ -82,8 +85,10 @@ var settingsTable = []Setting{
 	boolSetting("web_suggest_update_timezone", true),
 	boolSetting("fluid_layout_width", false),
 	boolSetting("high_contrast_mode", false),
-	{Name: "web_font_size_px", Type: SettingInt, Default: int64(16), Min: 12, Max: 24},
-	{Name: "web_line_height_percent", Type: SettingInt, Default: int64(140), Min: 122, Max: 158},
+	// Zulip checks no range for these two (the spec's example line height is 120); its
+	// column is a PositiveSmallIntegerField, so 0..32767 is what it can store.
+	{Name: "web_font_size_px", Type: SettingInt, Default: int64(16), Min: 0, Max: maxPositiveSmallInt},
+	{Name: "web_line_height_percent", Type: SettingInt, Default: int64(140), Min: 0, Max: maxPositiveSmallInt},
 	intChoice("color_scheme", 1, 1, 2, 3),
 	boolSetting("enable_drafts_synchronization", true),
 	boolSetting("translate_emoticons", false),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -138,7 +139,7 @@ func CheckFullName(name string) (string, error) {
 // CheckEmail does the syntactic check Zulip applies to email addresses: one @, a non-empty
 // local part, a domain with no spaces, bounded length.
 func CheckEmail(email string) error {
-	if len(email) > MaxEmailLength || !utf8.ValidString(email) {
+	if len(email) > MaxEmailLength || !utf8.ValidString(email) || strings.ContainsFunc(email, unicode.IsControl) {
 		return fmt.Errorf("Enter a valid email address.")
 	}
 	local, domain, ok := strings.Cut(email, "@")

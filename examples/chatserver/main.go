@@ -55,6 +55,7 @@ type serveCmd struct {
 	uploadFlags       `embed:""`
 	loadFlags         `embed:""`
 	opsFlags          `embed:""`
+	mailFlags         `embed:""`
 }
 
 func main() {
@@ -146,6 +147,9 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	if !c.RateLimits {
 		opts.APIRateLimit, opts.AnonymousAPIRateLimit = &ratelimit.Rule{}, &ratelimit.Rule{}
+	}
+	if opts.Mailer, err = c.mailer(c.Dev, realmURL, logger); err != nil {
+		return err
 	}
 	if c.JWTKeyFile != "" {
 		key, err := os.ReadFile(c.JWTKeyFile)

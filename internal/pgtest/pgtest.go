@@ -18,6 +18,9 @@ import (
 // EnvVar names the variable holding the test server's URL.
 const EnvVar = "CHAT_TEST_POSTGRES_URL"
 
+// Configured reports whether EnvVar names a test server.
+func Configured() bool { return os.Getenv(EnvVar) != "" }
+
 // URL is the test server's URL, or skips the test when EnvVar is unset.
 func URL(t testing.TB) string {
 	t.Helper()

@@ -70,3 +70,22 @@ func (a inviteTx) Revoke(id users.InviteID) error {
 	setKey(a.j, a.t.d.invites, id, i)
 	return nil
 }
+
+func (a inviteTx) Update(u users.Invite) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	i, ok := a.t.d.invites[u.ID]
+	if !ok {
+		return notFound("invitation", u.ID)
+	}
+	for _, x := range a.t.d.invites {
+		if x.Key == u.Key && x.ID != u.ID {
+			return conflict("invitation key")
+		}
+	}
+	i = i.Clone()
+	i.Key, i.Created, i.ExpiresAt, i.Revoked, i.Used = u.Key, u.Created, u.ExpiresAt, u.Revoked, u.Used
+	setKey(a.j, a.t.d.invites, i.ID, i)
+	return nil
+}

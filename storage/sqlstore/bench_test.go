@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/teamchat/chat/channels"
@@ -155,20 +156,26 @@ func BenchmarkRegisterSubscriptions(b *testing.B) {
 	}
 }
 
-// BenchmarkSendMessage is one Update storing a channel message with the rows of its recipients.
+// BenchmarkSendMessage is one Update storing a channel message with the rows of its recipients:
+// a one-word message, and one of 40 words (what the search index costs grows with the words).
 func BenchmarkSendMessage(b *testing.B) {
+	long := strings.Repeat("the quick brown fox jumps over the lazy dog again ", 4)
 	for _, be := range backends(b) {
-		for _, n := range []int{10, 1000} {
-			b.Run(fmt.Sprintf("%s/recipients=%d", be.name, n), func(b *testing.B) {
+		for _, c := range []struct {
+			recipients int
+			content    string
+			name       string
+		}{{10, "hello", "recipients=10"}, {1000, "hello", "recipients=1000"}, {10, long, "recipients=10/words=40"}} {
+			b.Run(be.name+"/"+c.name, func(b *testing.B) {
 				s := be.open(b)
-				rows := make([]messages.UserMessage, n)
+				rows := make([]messages.UserMessage, c.recipients)
 				for i := range rows {
 					rows[i] = messages.UserMessage{UserID: users.ID(i + 1)}
 				}
 				for b.Loop() {
 					mustUpdateB(b, s, func(tx storage.Tx) error {
 						_, err := tx.Messages().Create(messages.Message{SenderID: 1, ChannelID: 1, Topic: "bench",
-							Content: "hello", Rendered: "<p>hello</p>", Timestamp: 1}, rows)
+							Content: c.content, Rendered: "<p>" + c.content + "</p>", Timestamp: 1}, rows)
 						return err
 					})
 				}

@@ -11,13 +11,15 @@ import (
 type inviteTx struct{ t *txn }
 
 const inviteColumns = `id, invite_key, invited_by, invited_as, channel_ids, group_ids,
-	include_realm_default_subscriptions, welcome_message_custom_text, created, expires_at, revoked`
+	include_realm_default_subscriptions, welcome_message_custom_text, created, expires_at, revoked,
+	email, used, notify_referrer_on_join`
 
 func scanInvite(row *sql.Rows) (users.Invite, error) {
 	var i users.Invite
 	var chans, groups, welcome sql.NullString
 	err := row.Scan(&i.ID, &i.Key, &i.InvitedBy, &i.InvitedAs, &chans, &groups,
-		&i.IncludeRealmDefaultSubscriptions, &welcome, &i.Created, &i.ExpiresAt, &i.Revoked)
+		&i.IncludeRealmDefaultSubscriptions, &welcome, &i.Created, &i.ExpiresAt, &i.Revoked,
+		&i.Email, &i.Used, &i.NotifyReferrerOnJoin)
 	if err != nil {
 		return i, err
 	}
@@ -74,11 +76,12 @@ func (a inviteTx) Create(i users.Invite) (users.InviteID, error) {
 	var id users.InviteID
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO invites (invite_key, invited_by, invited_as, channel_ids, group_ids,
-			include_realm_default_subscriptions, welcome_message_custom_text, created, expires_at, revoked)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			include_realm_default_subscriptions, welcome_message_custom_text, created, expires_at, revoked,
+			email, used, notify_referrer_on_join)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			[]any{i.Key, i.InvitedBy, i.InvitedAs, jsonIDs(i.ChannelIDs), jsonIDs(groups),
 				i.IncludeRealmDefaultSubscriptions, nullableString(i.WelcomeMessageCustomText),
-				i.Created, i.ExpiresAt, i.Revoked}, &id)
+				i.Created, i.ExpiresAt, i.Revoked, i.Email, i.Used, i.NotifyReferrerOnJoin}, &id)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("create invitation: %w", err)
@@ -92,4 +95,15 @@ func (a inviteTx) Revoke(id users.InviteID) error {
 		return err
 	}
 	return mustAffect(res, "invitation", id)
+}
+
+func (a inviteTx) Update(i users.Invite) error {
+	return a.t.guarded(func() error {
+		res, err := a.t.exec("UPDATE invites SET invite_key = ?, created = ?, expires_at = ?, revoked = ?, used = ? WHERE id = ?",
+			i.Key, i.Created, i.ExpiresAt, i.Revoked, i.Used, i.ID)
+		if err != nil {
+			return err
+		}
+		return mustAffect(res, "invitation", i.ID)
+	})
 }

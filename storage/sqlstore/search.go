@@ -100,6 +100,20 @@ type searchPlan struct {
 	none bool
 }
 
+// searching reports whether the plan has a search for the database to evaluate.
+func (p searchPlan) searching() bool { return len(p.positive) > 0 || len(p.negative) > 0 }
+
+// customPlans makes PostgreSQL plan the transaction's next statements for their parameters:
+// a search's plan depends on its words (the GIN index for a rare one, a walk of the primary
+// key for a common one), which the generic plan of a cached prepared statement ignores.
+func (a messageTx) customPlans() error {
+	if !a.t.d.postgres {
+		return nil
+	}
+	_, err := a.t.exec("SET LOCAL plan_cache_mode = force_custom_plan")
+	return err
+}
+
 func planSearch(terms []messages.Term) searchPlan {
 	var p searchPlan
 	for _, t := range terms {

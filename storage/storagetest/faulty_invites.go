@@ -23,3 +23,10 @@ func (w faultyInvites) Revoke(id users.InviteID) error {
 	}
 	return w.InviteWriter.Revoke(id)
 }
+
+func (w faultyInvites) Update(i users.Invite) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.InviteWriter.Update(i)
+}

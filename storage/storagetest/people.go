@@ -191,3 +191,37 @@ func testBotConfigs(t *testing.T, open Opener) {
 		})
 	})
 }
+
+func testEmailInvites(t *testing.T, open Opener) {
+	t.Run("an email invitation keeps its invitee; Update changes key, times and state", func(t *testing.T) {
+		s := open(t)
+		inv := users.Invite{Key: "aaaaaaaaaaaaaaaaaaaaaaaa", InvitedBy: 1, InvitedAs: users.RoleMember, ChannelIDs: []int64{}, GroupIDs: []users.GroupID{},
+			Created: 100, ExpiresAt: 200, Email: "ada@example.com", NotifyReferrerOnJoin: true}
+		other := users.Invite{Key: "bbbbbbbbbbbbbbbbbbbbbbbb", InvitedBy: 1, InvitedAs: users.RoleMember, ChannelIDs: []int64{}, GroupIDs: []users.GroupID{}, Created: 100}
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			var err error
+			if inv.ID, err = tx.Invites().Create(inv); err != nil {
+				return err
+			}
+			other.ID, err = tx.Invites().Create(other)
+			return err
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			wantIs(t, "Update to a taken key", tx.Invites().Update(users.Invite{ID: inv.ID, Key: other.Key}), storage.ErrConflict)
+			wantIs(t, "Update of an unknown invitation", tx.Invites().Update(users.Invite{ID: 99, Key: "cccccccccccccccccccccccc"}), storage.ErrNotFound)
+			changed := inv
+			changed.Key, changed.Created, changed.ExpiresAt, changed.Used = "dddddddddddddddddddddddd", 300, 400, true
+			return tx.Invites().Update(changed)
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Invites().GetByKey("dddddddddddddddddddddddd")
+			if err != nil {
+				return err
+			}
+			want := inv
+			want.Key, want.Created, want.ExpiresAt, want.Used = "dddddddddddddddddddddddd", 300, 400, true
+			wantEqual(t, "updated invitation", want, got)
+			return nil
+		})
+	})
+}

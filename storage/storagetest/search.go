@@ -119,6 +119,36 @@ func testSearch(t *testing.T, open Opener) {
 		wantEqual(t, "a deleted message", []messages.ID{}, find("orange"))
 	})
 
+	t.Run("Query reads on past many rows that other terms refuse", func(t *testing.T) {
+		s := open(t)
+		w := seedMessageWorld(t, s)
+		var starred []messages.ID
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for i := range 450 {
+				f := messages.Flags(0)
+				if i == 3 || i == 5 || i == 440 {
+					f = messages.FlagStarred
+				}
+				id, err := tx.Messages().Create(messages.Message{SenderID: w.u[1], ChannelID: w.c1, Topic: "t", Content: "x", Rendered: "<p>word</p>"},
+					[]messages.UserMessage{{UserID: w.u[0], Flags: f}})
+				if err != nil {
+					return err
+				}
+				if f != 0 {
+					starred = append(starred, id)
+				}
+			}
+			return nil
+		})
+		is := messages.Term{Operator: messages.OpIs, Text: messages.IsStarred}
+		for _, newest := range []bool{false, true} {
+			wantEqual(t, "starred among many", starred, queryIDs(t, s, storage.MessageQuery{User: w.u[0], Terms: []messages.Term{is}, Limit: 5, Newest: newest}))
+		}
+		wantEqual(t, "the oldest two, with a search", starred[:2], queryIDs(t, s, storage.MessageQuery{User: w.u[0],
+			Terms: []messages.Term{is, searchTerm("word", false)}, Limit: 2}))
+		wantEqual(t, "the newest two, with a search", starred[1:], queryIDs(t, s, storage.MessageQuery{User: w.u[0], Terms: []messages.Term{is, searchTerm("word", false)}, Limit: 2, Newest: true}))
+	})
+
 	t.Run("has:reaction reads the reactions", func(t *testing.T) {
 		s := open(t)
 		w := seedMessageWorld(t, s)

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/teamchat/chat/internal/smtptest"
+)
+
+var joinPath = regexp.MustCompile(`/join/[a-z2-7]{24}/`)
+
+// TestInvitationBySMTP serves with --smtp-host pointing at an SMTP server the test starts: an
+// invitation sent through the API arrives there, and its link creates the account.
+func TestInvitationBySMTP(t *testing.T) {
+	t.Parallel()
+	srv := smtptest.Start(t)
+	c := &serveCmd{orgFlags: orgFlags{Store: "memory", Dev: true, DevPassword: "devpassword"},
+		mailFlags:     mailFlags{SMTPHost: srv.Host, SMTPPort: srv.Port, SMTPTLS: "none", MailFrom: "Dev <noreply@chat.test>"},
+		HeartbeatWait: time.Second, RateLimits: false}
+	base := serveInProcess(t, c)
+	api := base + "/api/v1/"
+	key := apiCall(t, "POST", api+"dev_fetch_api_key", "", "", url.Values{"username": {"iago@zulip.com"}})["api_key"].(string)
+	apiCall(t, "POST", api+"invites", "iago@zulip.com", key, url.Values{"invitee_emails": {"ada@example.org"}, "stream_ids": {"[]"}})
+	got := srv.Wait(1, 10*time.Second)
+	if len(got) != 1 || got[0].To[0] != "ada@example.org" || got[0].From != "noreply@chat.test" {
+		t.Fatalf("messages at the SMTP server: %+v", got)
+	}
+	link := joinPath.FindString(strings.ReplaceAll(got[0].Data, "=\r\n", ""))
+	if link == "" {
+		t.Fatalf("no link in:\n%s", got[0].Data)
+	}
+	res, err := http.PostForm(base+link, url.Values{"full_name": {"Ada Lovelace"}, "password": {"a long password"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("sign-up: %d\n%s", res.StatusCode, page)
+	}
+	apiCall(t, "POST", api+"fetch_api_key", "", "", url.Values{"username": {"ada@example.org"}, "password": {"a long password"}})
+}
+
+// TestDevMailLog: with --dev and no --smtp-host, sent mail goes to --mail-log.
+func TestDevMailLog(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "mail.log")
+	c := &serveCmd{orgFlags: orgFlags{Store: "memory", Dev: true, DevPassword: "devpassword"},
+		mailFlags: mailFlags{MailLog: log, SMTPTLS: "starttls", SMTPPort: 587}, HeartbeatWait: time.Second, RateLimits: false}
+	base := serveInProcess(t, c)
+	api := base + "/api/v1/"
+	key := apiCall(t, "POST", api+"dev_fetch_api_key", "", "", url.Values{"username": {"iago@zulip.com"}})["api_key"].(string)
+	apiCall(t, "POST", api+"invites", "iago@zulip.com", key, url.Values{"invitee_emails": {"bob@example.org"}, "stream_ids": {"[]"}})
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(b); !strings.Contains(s, "bob@example.org") || !joinPath.MatchString(strings.ReplaceAll(s, "=\r\n", "")) {
+		t.Errorf("mail log:\n%s", s)
+	}
+}
