@@ -108,6 +108,10 @@ type busEvent struct {
 	// not.
 	Gate     string `json:"g,omitempty"`
 	Declared bool   `json:"d,omitempty"`
+	// Public marks a public channel's message event for all_public_streams queues: To then
+	// lists the users who must not get it (they got the ordinary event), and each process
+	// delivers it to its own such queues.
+	Public bool `json:"w,omitempty"`
 }
 
 // busLocal is a message event's sender queue and local id (MessageEvent.localID).
@@ -156,6 +160,9 @@ func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
 	m := busMessage{Events: make([]busEvent, len(list)), End: end}
 	for i, p := range list {
 		e := busEvent{To: p.recipients, Type: p.typ}
+		if pc, ok := p.payload.(publicChannelMessage); ok {
+			e.To, e.Public, p.payload = pc.except, true, pc.event
+		}
 		if g, ok := p.payload.(gated); ok {
 			e.Gate, e.Declared = g.capability, g.declared
 			p.payload = g.payload
@@ -225,6 +232,9 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 		return nil, false
 	}
 	if b.ev.Gate != "" && o.capabilities.has(b.ev.Gate) != b.ev.Declared {
+		return nil, false
+	}
+	if b.ev.Public && !o.allPublicStreams {
 		return nil, false
 	}
 	if b.ev.ByPresence && len(b.ev.Forms) == 2 {
@@ -306,7 +316,11 @@ func (s *Service) deliver(id uint64, msg []byte) {
 	s.busPos = id
 	for i := range m.Events {
 		e := &m.Events[i]
-		s.queues.Publish(e.To, e.Type, busPayload{id: id, ev: e})
+		to := e.To
+		if e.Public {
+			to = s.watchers.without(e.To)
+		}
+		s.queues.Publish(to, e.Type, busPayload{id: id, ev: e})
 	}
 	for _, owner := range m.End {
 		s.queues.DeleteOwner(owner)

@@ -177,6 +177,7 @@ func TestBusMatchesInProcess(t *testing.T) {
 		{Narrow: [][]string{{"channel", "bus"}}},
 		{Narrow: [][]string{{"is", "dm"}}},
 		{ClientCapabilities: chat.ClientCapabilities{SimplifiedPresenceEvents: true}},
+		{AllPublicStreams: &yes},
 	}
 	var got [2][][]map[string]any
 	for i, f := range []*fixture{local, viaBus} {
@@ -198,6 +199,7 @@ func TestBusMatchesInProcess(t *testing.T) {
 		}
 		c := mustChannel(t, f, "bus", chat.NewChannelSettings{}, "admin", "member")
 		mustSendToChannel(t, f, "member", c, "greetings", "**hello** channel")
+		mustSendToChannel(t, f, "member", mustChannel(t, f, "elsewhere", chat.NewChannelSettings{}, "member"), "t", "not for admin")
 		mustSendDirect(t, f, "member", "*hello* admin", "admin")
 		f.report(t, "member", "active")
 		for j, q := range queues {

@@ -115,8 +115,13 @@ type DefaultStreamsEvent struct {
 	DefaultStreams []channels.ID `json:"default_streams"`
 }
 
-// channelRecord renders c (subscribers not included).
+// channelRecord renders c (subscribers not included); its group settings list no
+// deactivated user.
 func (w *world) channelRecord(c channels.Channel) ChannelRecord {
+	active := func(id users.ID) bool { return w.user(id).IsActive }
+	for _, ns := range c.GroupSettings() {
+		*ns.Value = ns.Value.ActiveOnly(active)
+	}
 	rec := ChannelRecord{
 		StreamID:                          c.ID,
 		Name:                              c.Name,

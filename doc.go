@@ -108,7 +108,8 @@
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
-//	          payloads (events.go); queues kept across restarts (events_persist.go)
+//	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams
+//	          queues (events_public.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
 //	          register's realm keys beyond the settings' own (realm_state.go);
 //	          GetRealmDomains, CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain

@@ -143,6 +143,9 @@ func (s *Service) restoreQueues(ctx context.Context) (after uint64, err error) {
 			s.log.Warn("dropping unreadable saved event queue", "queue_id", sq.ID, "err", err)
 			continue
 		}
+		if o, _ := q.Data.(queueOptions); o.allPublicStreams {
+			s.watchers.add(q.Owner)
+		}
 		if o, _ := q.Data.(queueOptions); o.cut == nil {
 			after = 0
 		} else {

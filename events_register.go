@@ -252,6 +252,9 @@ func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.
 	if p.AllPublicStreams != nil {
 		opts.allPublicStreams = *p.AllPublicStreams
 	}
+	if opts.allPublicStreams {
+		s.watchers.add(int64(actor.UserID))
+	}
 	info, err := s.queues.Register(queue.Spec{
 		Owner:       int64(actor.UserID),
 		EventTypes:  p.EventTypes,

@@ -174,6 +174,9 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 			names[g.ID], ids[g.Name] = g.Name, g.ID
 		}
 		realm.ApplyDefaultGroups(func(name string) users.GroupID { return ids[name] })
+		if err := activeRealmGroupSettings(tx.Users(), &realm); err != nil {
+			return res, err
+		}
 		res.RealmState = s.realmState(realm, func(id users.GroupID) string { return names[id] })
 	}
 	// The user, channel and message sections share one world, read when the first needs it.

@@ -101,6 +101,18 @@ func newFixtureOn(t *testing.T, store storage.Storage, opts ...func(*chat.Option
 	return f
 }
 
+// onEveryBackend runs body in parallel subtests, each with a fresh fixture on one backend of
+// testBackends (memory, SQLite and, when configured, PostgreSQL).
+func onEveryBackend(t *testing.T, body func(t *testing.T, f *fixture)) {
+	t.Helper()
+	for _, b := range testBackends() {
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			body(t, newFixtureOn(t, b.open(t)))
+		})
+	}
+}
+
 func (f *fixture) actor(name string) chat.Actor { return chat.Actor{UserID: f.ids[name]} }
 
 // setUser changes a stored user directly (for states no operation reaches yet).

@@ -62,8 +62,9 @@ func errInvalidChannelForInvite(id channels.ID) *Error {
 
 // CreateInviteLink creates a reusable invitation link. The requester must be a member or
 // above in the create_multiuse_invite_group (Options.CreateMultiuseInviteGroup); invite_as is
-// no more privileged than the requester; each channel must be visible to the requester and
-// either a default channel or one the requester may add subscribers to, and none may be given
+// no more privileged than the requester; the requester must have content access to each
+// channel (a private channel needs a subscription, even for an administrator), and each is
+// either a default channel or one the requester may add subscribers to; none may be given
 // by a requester who may not subscribe others; each group needs the right to add members.
 // Administrators and the requester receive invites_changed.
 func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInviteLinkParams) (CreateInviteLinkResult, error) {
@@ -193,7 +194,9 @@ func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
 	}
 	for _, id := range ids {
 		c, ok := w.channel(id)
-		if !ok || c.IsArchived || !w.metadata(c, me) {
+		// Zulip's access_stream_by_id: content access, which an administrator has not for
+		// a private channel without a subscription.
+		if !ok || c.IsArchived || !w.content(c, me) {
 			return errInvalidChannelForInvite(id)
 		}
 		if !c.IsDefault && !channels.CanAddSubscribers(w.membership(), c, w.viewer(c.ID, me), w.org().CanAddSubscribersGroup) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -419,4 +420,50 @@ func TestQueueNarrow(t *testing.T) {
 	}
 	_, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{Narrow: [][]string{{"bogus", "x"}}})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Operator bogus not supported.")
+}
+
+// TestQueueNarrowSurvivesRestart: a queue restored after a graceful restart keeps its resolved
+// narrow.
+func TestQueueNarrowSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "admin", "member")
+	res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{
+		EventTypes: []string{"message"}, Narrow: [][]string{{"search", "foxes"}, {"channel", "Verona"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	svc2, err := chat.New(chat.Options{Store: f.store, Now: f.clock.Now, HeartbeatWait: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc2.Close() })
+	var want messages.ID
+	for _, content := range []string{"a dog", "a fox", "a cat"} {
+		topic := "t"
+		sent, err := svc2.SendMessage(ctx, f.actor("admin"), chat.SendMessageParams{Type: "stream", ChannelID: &verona, Topic: &topic, Content: content})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if content == "a fox" {
+			want = sent.ID
+		}
+	}
+	last := int64(-1)
+	got, err := svc2.GetEvents(ctx, f.actor("member"), chat.GetEventsParams{QueueID: *res.QueueID, LastEventID: &last, DontBlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []messages.ID
+	for _, e := range messageEvents(t, got.Events, "message") {
+		ids = append(ids, messages.ID(e["message"].(map[string]any)["id"].(float64)))
+	}
+	if diff := cmp.Diff([]messages.ID{want}, ids); diff != "" {
+		t.Errorf("message events after the restart (-want +got):\n%s", diff)
+	}
 }

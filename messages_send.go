@@ -233,8 +233,23 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		}
 		byFlags[r.Flags] = append(byFlags[r.Flags], int64(r.UserID))
 	}
-	for _, f := range order {
-		ev.add("message", w.newMessageEvent(*m, f), byFlags[f])
+	var public MessageEvent
+	for i, f := range order {
+		e := w.newMessageEvent(*m, f)
+		ev.add("message", e, byFlags[f])
+		if i == 0 {
+			public = e
+		}
+	}
+	if c, _ := w.channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly && len(order) > 0 {
+		// The all_public_streams queues of everyone else: the same event without flags.
+		except := make([]int64, 0, len(rows))
+		for _, r := range rows {
+			except = append(except, int64(r.UserID))
+		}
+		slices.Sort(except)
+		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
+		ev.add("message", publicChannelMessage{event: public, except: except}, []int64{publicWatchersSentinel})
 	}
 	return nil
 }

@@ -81,10 +81,22 @@ func profileDataValue(t users.ProfileFieldType, v users.ProfileValue) ProfileDat
 }
 
 // ProfileDataUpdate sets one custom profile field: Value is a JSON string, a JSON list of user
-// ids (Users fields) or null (clears the value).
+// ids (Users fields) or null (clears the value). Value is required: an item without it (an
+// empty RawMessage) is refused, as Zulip refuses it.
 type ProfileDataUpdate struct {
 	ID    int64           `json:"id"`
 	Value json.RawMessage `json:"value"`
+}
+
+// checkProfileDataItems refuses, before anything is read, an item of the list named param
+// that has no value: Zulip's request parser requires the key (null is the way to clear).
+func checkProfileDataItems(param string, data []ProfileDataUpdate) error {
+	for i, d := range data {
+		if len(d.Value) == 0 {
+			return badRequest(`%s[%d]["value"] field is missing: Field required`, param, i)
+		}
+	}
+	return nil
 }
 
 // setProfileData validates and stores custom profile values of target, with a realm_user
@@ -183,6 +195,10 @@ type UpdateProfileDataParams struct {
 func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
 	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
+		// After the gate, as Zulip refuses bots before it parses data.
+		if err := checkProfileDataItems("data", p.Data); err != nil {
+			return err
+		}
 		return s.setProfileData(tx, ev, me, me, p.Data, me.Role.IsAdmin())
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -68,6 +69,31 @@ type SupportedPermissionSettings struct {
 // describes (realms.SettingsTable) and that have no field of RealmState: "realm_" plus the
 // setting's name, mapped to its value. It is written among the response's keys.
 type RealmSettingsState map[string]any
+
+// activeRealmGroupSettings leaves deactivated users out of the organization's anonymous group
+// settings (register's realm_can_*_group values), reading only the users they name.
+func activeRealmGroupSettings(r storage.UserReader, realm *realms.Realm) error {
+	var ids []users.ID
+	for _, ns := range realm.GroupSettings() {
+		ids = append(ids, ns.Value.Members...)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.Sort(ids)
+	list, err := r.GetMany(slices.Compact(ids))
+	if err != nil {
+		return err
+	}
+	active := make(map[users.ID]bool, len(list))
+	for _, u := range list {
+		active[u.ID] = u.IsActive
+	}
+	for _, ns := range realm.GroupSettings() {
+		*ns.Value = ns.Value.ActiveOnly(func(id users.ID) bool { return active[id] })
+	}
+	return nil
+}
 
 // renderedDescription is realm_description: the organization's description as HTML.
 func renderedDescription(r realms.Realm) string { return markdown.Render(r.Description) }

@@ -53,6 +53,7 @@ func (s *Service) DeliverScheduledMessages(ctx context.Context, _ DeliverSchedul
 		total.Delivered += res.Delivered
 		total.Failed += res.Failed
 		if err != nil || claimed < size {
+			s.monitorScheduled(total)
 			return total, err
 		}
 	}

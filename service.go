@@ -170,6 +170,8 @@ type Service struct {
 	hashing     PasswordHashing
 	// generation is server_generation: when this Service started (Unix seconds).
 	generation int64
+	// watchers are the owners of all_public_streams queues in this process.
+	watchers publicWatchers
 
 	closeOnce sync.Once
 
@@ -351,7 +353,7 @@ func (s *Service) updateWith(ctx context.Context, run func(context.Context, func
 	}
 	if s.bus == nil {
 		for _, p := range ev.list {
-			s.fanout.Publish(p.recipients, p.typ, p.payload)
+			s.fanout.Publish(s.recipientsOf(p), p.typ, p.payload)
 		}
 		for _, owner := range ev.end {
 			s.queues.DeleteOwner(owner)

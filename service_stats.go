@@ -9,6 +9,11 @@ type Monitor interface {
 	// EventPublished is called once per committed event handed to this process's event
 	// queues: delivered is how many queues took it, elapsed how long handing it to them took.
 	EventPublished(delivered int, elapsed time.Duration)
+	// ScheduledMessagesDelivered is called after each pass of the scheduler that found due
+	// messages: how many were sent and how many failed (could no longer be sent).
+	ScheduledMessagesDelivered(sent, failed int)
+	// FileUploaded is called once per stored upload, with its size in bytes.
+	FileUploaded(bytes int64)
 }
 
 // QueueStats are the event queues of this process at one moment.
@@ -31,4 +36,18 @@ func observeFanout(m Monitor) func(int, time.Duration) {
 		return nil
 	}
 	return m.EventPublished
+}
+
+// monitorScheduled tells the Monitor, if any, what a scheduler pass delivered.
+func (s *Service) monitorScheduled(r DeliverScheduledMessagesResult) {
+	if s.opts.Monitor != nil && r.Delivered+r.Failed > 0 {
+		s.opts.Monitor.ScheduledMessagesDelivered(r.Delivered, r.Failed)
+	}
+}
+
+// monitorUpload tells the Monitor, if any, of a stored upload.
+func (s *Service) monitorUpload(bytes int64) {
+	if s.opts.Monitor != nil {
+		s.opts.Monitor.FileUploaded(bytes)
+	}
 }

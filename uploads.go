@@ -120,6 +120,7 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 		removeBlobs()
 		return UploadFileResult{}, err
 	}
+	s.monitorUpload(a.Size)
 	url := uploads.URL(pathID)
 	return UploadFileResult{URI: url, URL: url, Filename: name}, nil
 }

@@ -21,7 +21,8 @@ type UpdateUserParams struct {
 	UserID   users.ID
 	FullName *string
 	Role     *users.Role
-	// ProfileData sets custom profile field values (a null value clears one).
+	// ProfileData sets custom profile field values (a null value clears one; each item needs
+	// a value).
 	ProfileData []ProfileDataUpdate
 	// NewEmail changes the user's email; it needs an owner holding can_change_user_emails.
 	NewEmail *string
@@ -53,6 +54,9 @@ func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUs
 
 // updateUser is UpdateUser with the target's id found by target inside the transaction.
 func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParams, target func(storage.UserReader, realms.Realm, users.User) (users.ID, error)) error {
+	if err := checkProfileDataItems("profile_data", p.ProfileData); err != nil {
+		return err
+	}
 	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()

@@ -27,30 +27,26 @@ func TestNavigationViewLongName(t *testing.T) {
 	long := strings.Repeat("n", 61)
 	longest := worst4(drafts.MaxNavigationViewNameLength)
 	fragment := worst4(drafts.MaxFragmentLength)
-	for _, b := range testBackends() {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			f := newFixtureOn(t, b.open(t))
-			ctx := context.Background()
-			f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "narrow/is/alerted", IsPinned: true, Name: ptr(" " + long + " ")})
-			f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: fragment, IsPinned: true, Name: ptr("short")})
-			if _, err := f.svc.EditNavigationView(ctx, f.actor("member"), chat.EditNavigationViewParams{Fragment: fragment, Name: ptr(longest)}); err != nil {
-				t.Fatalf("EditNavigationView with a %d-character name: %v", drafts.MaxNavigationViewNameLength, err)
-			}
-			want := []chat.NavigationViewRecord{
-				{Fragment: "narrow/is/alerted", IsPinned: true, Name: &long},
-				{Fragment: fragment, IsPinned: true, Name: &longest},
-			}
-			if diff := cmp.Diff(want, f.mustViews(t, "member")); diff != "" {
-				t.Fatalf("views (-want +got):\n%s", diff)
-			}
-			_, err := f.svc.EditNavigationView(ctx, f.actor("member"), chat.EditNavigationViewParams{Fragment: fragment, Name: ptr(longest + "x")})
-			wantError(t, err, chat.CodeBadRequest, 400, "name is too long (limit: 600 characters)")
-			_, err = f.svc.AddNavigationView(ctx, f.actor("member"), chat.AddNavigationViewParams{Fragment: fragment + "x", Name: ptr("other")})
-			wantError(t, err, chat.CodeBadRequest, 400, "fragment is too long (limit: 600 characters)")
-			if diff := cmp.Diff(want, f.mustViews(t, "member")); diff != "" {
-				t.Fatalf("a refused request changed the views (-want +got):\n%s", diff)
-			}
-		})
-	}
+	onEveryBackend(t, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "narrow/is/alerted", IsPinned: true, Name: ptr(" " + long + " ")})
+		f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: fragment, IsPinned: true, Name: ptr("short")})
+		if _, err := f.svc.EditNavigationView(ctx, f.actor("member"), chat.EditNavigationViewParams{Fragment: fragment, Name: ptr(longest)}); err != nil {
+			t.Fatalf("EditNavigationView with a %d-character name: %v", drafts.MaxNavigationViewNameLength, err)
+		}
+		want := []chat.NavigationViewRecord{
+			{Fragment: "narrow/is/alerted", IsPinned: true, Name: &long},
+			{Fragment: fragment, IsPinned: true, Name: &longest},
+		}
+		if diff := cmp.Diff(want, f.mustViews(t, "member")); diff != "" {
+			t.Fatalf("views (-want +got):\n%s", diff)
+		}
+		_, err := f.svc.EditNavigationView(ctx, f.actor("member"), chat.EditNavigationViewParams{Fragment: fragment, Name: ptr(longest + "x")})
+		wantError(t, err, chat.CodeBadRequest, 400, "name is too long (limit: 600 characters)")
+		_, err = f.svc.AddNavigationView(ctx, f.actor("member"), chat.AddNavigationViewParams{Fragment: fragment + "x", Name: ptr("other")})
+		wantError(t, err, chat.CodeBadRequest, 400, "fragment is too long (limit: 600 characters)")
+		if diff := cmp.Diff(want, f.mustViews(t, "member")); diff != "" {
+			t.Fatalf("a refused request changed the views (-want +got):\n%s", diff)
+		}
+	})
 }

@@ -12,30 +12,26 @@ import (
 // store is refused and changes nothing.
 func TestUpdateSettingsFontAndLineHeight(t *testing.T) {
 	t.Parallel()
-	for _, b := range testBackends() {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			f := newFixtureOn(t, b.open(t))
-			ctx := context.Background()
-			values := map[string]any{"web_line_height_percent": int64(120), "web_font_size_px": int64(10)}
-			if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: values}); err != nil {
-				t.Fatalf("UpdateSettings(%v): %v", values, err)
-			}
-			if err := f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{Values: values}); err != nil {
-				t.Fatalf("UpdateRealmUserSettingsDefaults(%v): %v", values, err)
-			}
-			got := f.settingsOf(t, "member")
-			if got["web_line_height_percent"] != int64(120) || got["web_font_size_px"] != int64(10) {
-				t.Fatalf("settings = %v %v, want 120 10", got["web_line_height_percent"], got["web_font_size_px"])
-			}
-			before := f.snapshot(t)
-			for _, v := range []map[string]any{{"web_font_size_px": int64(-1)}, {"web_line_height_percent": int64(32768)}} {
-				err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: v})
-				wantError(t, err, chat.CodeBadRequest, 400, "")
-			}
-			if after := f.snapshot(t); after != before {
-				t.Fatalf("a refused value changed the store:\n%s\n%s", before, after)
-			}
-		})
-	}
+	onEveryBackend(t, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		values := map[string]any{"web_line_height_percent": int64(120), "web_font_size_px": int64(10)}
+		if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: values}); err != nil {
+			t.Fatalf("UpdateSettings(%v): %v", values, err)
+		}
+		if err := f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{Values: values}); err != nil {
+			t.Fatalf("UpdateRealmUserSettingsDefaults(%v): %v", values, err)
+		}
+		got := f.settingsOf(t, "member")
+		if got["web_line_height_percent"] != int64(120) || got["web_font_size_px"] != int64(10) {
+			t.Fatalf("settings = %v %v, want 120 10", got["web_line_height_percent"], got["web_font_size_px"])
+		}
+		before := f.snapshot(t)
+		for _, v := range []map[string]any{{"web_font_size_px": int64(-1)}, {"web_line_height_percent": int64(32768)}} {
+			err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: v})
+			wantError(t, err, chat.CodeBadRequest, 400, "")
+		}
+		if after := f.snapshot(t); after != before {
+			t.Fatalf("a refused value changed the store:\n%s\n%s", before, after)
+		}
+	})
 }

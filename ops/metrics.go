@@ -27,6 +27,9 @@ type Metrics struct {
 	fanout      prometheus.Histogram
 	txs         *prometheus.CounterVec
 	txLatency   *prometheus.HistogramVec
+	scheduled   *prometheus.CounterVec
+	uploads     prometheus.Counter
+	uploadBytes prometheus.Counter
 }
 
 // Compile-time conformance to the hooks Metrics serves.
@@ -72,11 +75,24 @@ func NewMetrics() *Metrics {
 			Help:    "Duration of store transactions (retries included), by kind.",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 3, 12), // 100µs .. 17.7s
 		}, []string{"kind"}),
+		scheduled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chat_scheduled_messages_total",
+			Help: "Scheduled messages and reminders the scheduler handled, by outcome (sent, failed: could no longer be sent).",
+		}, []string{"outcome"}),
+		uploads: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "chat_uploads_total",
+			Help: "Files uploaded (POST /user_uploads) and stored.",
+		}),
+		uploadBytes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "chat_upload_bytes_total",
+			Help: "Bytes of the files uploaded and stored.",
+		}),
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.latency, m.rateLimited, m.published, m.delivered, m.fanout, m.txs, m.txLatency,
+		m.scheduled, m.uploads, m.uploadBytes,
 	)
 	return m
 }
@@ -103,6 +119,18 @@ func (m *Metrics) EventPublished(delivered int, elapsed time.Duration) {
 	m.published.Inc()
 	m.delivered.Add(float64(delivered))
 	m.fanout.Observe(elapsed.Seconds())
+}
+
+// ScheduledMessagesDelivered counts a scheduler pass (chat.Monitor).
+func (m *Metrics) ScheduledMessagesDelivered(sent, failed int) {
+	m.scheduled.WithLabelValues("sent").Add(float64(sent))
+	m.scheduled.WithLabelValues("failed").Add(float64(failed))
+}
+
+// FileUploaded counts a stored upload (chat.Monitor).
+func (m *Metrics) FileUploaded(bytes int64) {
+	m.uploads.Inc()
+	m.uploadBytes.Add(float64(bytes))
 }
 
 // WatchQueues reports the event queues alive and the long-polls they hold, read from stats

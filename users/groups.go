@@ -164,6 +164,25 @@ func Named(id GroupID) GroupSetting { return GroupSetting{Group: id} }
 // IsNamed reports whether the setting is a single group id.
 func (s GroupSetting) IsNamed() bool { return s.Group != 0 }
 
+// ActiveOnly returns s without the direct members for which active is false: since feature
+// level 303 Zulip lists no deactivated user in direct_members. A named setting, or one whose
+// members are all active, comes back unchanged; otherwise the members are a new slice.
+func (s GroupSetting) ActiveOnly(active func(ID) bool) GroupSetting {
+	for i, id := range s.Members {
+		if active(id) {
+			continue
+		}
+		out := GroupSetting{Members: slices.Clone(s.Members[:i]), Subgroups: s.Subgroups}
+		for _, id := range s.Members[i+1:] {
+			if active(id) {
+				out.Members = append(out.Members, id)
+			}
+		}
+		return out
+	}
+	return s
+}
+
 // MarshalJSON writes an integer for a named group, else
 // {"direct_members":[...],"direct_subgroups":[...]}.
 func (s GroupSetting) MarshalJSON() ([]byte, error) {

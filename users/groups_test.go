@@ -2,6 +2,7 @@ package users_test
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -131,5 +132,28 @@ func TestGroupClone(t *testing.T) {
 	c.Members[0], c.CanManageGroup.Members[0] = 9, 9
 	if g.Members[0] != 1 || g.CanManageGroup.Members[0] != 2 {
 		t.Error("Clone shares memory")
+	}
+}
+
+func TestGroupSettingActiveOnly(t *testing.T) {
+	t.Parallel()
+	active := func(id users.ID) bool { return id != 3 }
+	tests := []struct {
+		name     string
+		in, want users.GroupSetting
+	}{
+		{"named", users.Named(7), users.Named(7)},
+		{"all active", users.GroupSetting{Members: []users.ID{1, 2}, Subgroups: []users.GroupID{9}}, users.GroupSetting{Members: []users.ID{1, 2}, Subgroups: []users.GroupID{9}}},
+		{"one deactivated", users.GroupSetting{Members: []users.ID{1, 3, 4}, Subgroups: []users.GroupID{9}}, users.GroupSetting{Members: []users.ID{1, 4}, Subgroups: []users.GroupID{9}}},
+		{"only deactivated", users.GroupSetting{Members: []users.ID{3}, Subgroups: []users.GroupID{}}, users.GroupSetting{Members: []users.ID{}, Subgroups: []users.GroupID{}}},
+	}
+	for _, tt := range tests {
+		in := users.GroupSetting{Group: tt.in.Group, Members: slices.Clone(tt.in.Members), Subgroups: slices.Clone(tt.in.Subgroups)}
+		if diff := cmp.Diff(tt.want, tt.in.ActiveOnly(active)); diff != "" {
+			t.Errorf("%s: ActiveOnly(%v) (-want +got):\n%s", tt.name, tt.in, diff)
+		}
+		if !cmp.Equal(in, tt.in) {
+			t.Errorf("%s: ActiveOnly changed its input", tt.name)
+		}
 	}
 }

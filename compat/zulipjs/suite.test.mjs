@@ -578,6 +578,51 @@ test('keeps alert words and reports presence', async () => {
   expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
 });
 
+test('reads the organization settings and changes them (PATCH /realm), delivering realm events', async () => {
+  const hamlet = await login('hamlet@zulip.com');
+  const iago = await login('iago@zulip.com');
+  const desdemona = await login('desdemona@zulip.com');
+  const reg = expectSuccess(await hamlet.queues.register({ event_types: ['realm', 'realm_user_settings_defaults', 'realm_domains'] }), 'register');
+  expectShape(reg, {
+    realm_message_retention_days: 'integer', realm_video_chat_provider: 'integer', realm_enable_read_receipts: 'boolean',
+    realm_wildcard_mention_policy: 'integer', realm_can_delete_own_message_group: 'integer', realm_default_external_accounts: 'object',
+    realm_authentication_methods: 'object', server_generation: 'integer', server_supported_permission_settings: 'object',
+    realm_user_settings_defaults: 'object', realm_domains: 'array',
+  });
+  assert.equal(reg.realm_message_retention_days, -1);
+  assert.equal(reg.realm_video_chat_provider, 1);
+
+  // zulip-js sends PATCH parameters in the query string.
+  const changed = expectSuccess(await iago.callEndpoint('/realm', 'PATCH', { video_chat_provider: 0, enable_read_receipts: true }), 'PATCH /realm');
+  assert.deepEqual({ video_chat_provider: changed.video_chat_provider, enable_read_receipts: changed.enable_read_receipts },
+    { video_chat_provider: 0, enable_read_receipts: true });
+  expectError(await iago.callEndpoint('/realm', 'PATCH', { message_retention_days: 30 }),
+    'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 'administrator changes retention');
+  expectSuccess(await desdemona.callEndpoint('/realm', 'PATCH', { message_retention_days: 30 }), 'owner changes retention');
+  expectSuccess(await iago.callEndpoint('/realm/user_settings_defaults', 'PATCH', { twenty_four_hour_time: true }), 'PATCH /realm/user_settings_defaults');
+  expectSuccess(await desdemona.callEndpoint('/realm/domains', 'POST', { domain: 'zulip.com', allow_subdomains: 'false' }), 'POST /realm/domains');
+  expectError(await hamlet.callEndpoint('/realm', 'PATCH', { video_chat_provider: 1 }),
+    'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator', 'member changes a setting');
+
+  const got = expectSuccess(await hamlet.events.retrieve({ queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true }), 'events');
+  const summary = got.events.map((e) => [e.type, e.op, e.property]);
+  assert.deepEqual(summary, [
+    ['realm', 'update', 'enable_read_receipts'],
+    ['realm', 'update', 'video_chat_provider'],
+    ['realm', 'update', 'message_retention_days'],
+    ['realm_user_settings_defaults', 'update', 'twenty_four_hour_time'],
+    ['realm_domains', 'add', undefined],
+  ], JSON.stringify(got.events));
+  assert.equal(got.events[2].value, 30);
+  expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  const fresh = expectSuccess(await hamlet.queues.register({ event_types: ['realm', 'realm_domains'] }), 'register again');
+  assert.equal(fresh.realm_video_chat_provider, 0);
+  assert.equal(fresh.realm_message_retention_days, 30);
+  assert.deepEqual(fresh.realm_domains, [{ domain: 'zulip.com', allow_subdomains: false }]);
+  expectSuccess(await hamlet.queues.deregister({ queue_id: fresh.queue_id }), 'deregister');
+});
+
 test('reacts, types and marks messages read, with reaction, typing and update_message_flags events', async () => {
   const iago = await login('iago@zulip.com');
   const hamlet = await login('hamlet@zulip.com');

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/url"
@@ -195,6 +197,65 @@ func TestMetricsOnlyWhenAsked(t *testing.T) {
 	for _, path := range []string{"/health", "/livez", "/readyz"} {
 		if status, body := get(t, base+path); status != http.StatusOK {
 			t.Errorf("GET %s: %d %s, want 200", path, status, body)
+		}
+	}
+}
+
+func TestMetricsCountUploadsAndScheduledMessages(t *testing.T) {
+	t.Parallel()
+	c := &serveCmd{
+		orgFlags: orgFlags{Store: "memory", Dev: true, DevPassword: "devpassword"}, HeartbeatWait: time.Second,
+		opsFlags: opsFlags{Metrics: true}, SchedulerInterval: 50 * time.Millisecond,
+	}
+	c.MaxUploadMiB = 1
+	base := serveInProcess(t, c)
+	api := base + "/api/v1/"
+	key := apiCall(t, "POST", api+"dev_fetch_api_key", "", "", url.Values{"username": {"hamlet@zulip.com"}})["api_key"].(string)
+
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("file", "notes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.Write([]byte("twelve bytes"))
+	mw.Close()
+	req, err := http.NewRequest("POST", api+"user_uploads", &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.SetBasicAuth("hamlet@zulip.com", key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("upload: %d", res.StatusCode)
+	}
+	verona := apiCall(t, "GET", api+"get_stream_id?stream=Verona", "hamlet@zulip.com", key, nil)["stream_id"].(float64)
+	apiCall(t, "POST", api+"scheduled_messages", "hamlet@zulip.com", key, url.Values{
+		"type": {"stream"}, "to": {strconv.FormatFloat(verona, 'f', -1, 64)}, "topic": {"later"}, "content": {"scheduled"},
+		"scheduled_delivery_timestamp": {strconv.FormatInt(time.Now().Add(1500*time.Millisecond).Unix()+1, 10)}})
+
+	var scrape string
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, scrape = get(t, base+"/metrics")
+		if v, _ := metricValue(scrape, `chat_scheduled_messages_total{outcome="sent"}`); v == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the scheduled message was not counted; scrape:\n%s", scrape)
+		}
+	}
+	for series, want := range map[string]float64{
+		"chat_uploads_total":                              1,
+		"chat_upload_bytes_total":                         12,
+		`chat_scheduled_messages_total{outcome="failed"}`: 0,
+	} {
+		if got, ok := metricValue(scrape, series); !ok || got != want {
+			t.Errorf("%s = %v (present %v), want %v", series, got, ok, want)
 		}
 	}
 }
