@@ -361,9 +361,8 @@ func TestRegisterRaceFree(t *testing.T) {
 		}()
 	}
 	type seen struct {
-		state  []users.ID
-		queue  string
-		events []chat.Event
+		state []users.ID
+		queue string
 	}
 	results := make([]seen, clients)
 	for c := range clients {

@@ -2,6 +2,8 @@ package chat_test
 
 import (
 	"go/build"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,25 +48,24 @@ func TestImportDirection(t *testing.T) {
 		"seeds":             append([]string{"."}, leaves...),
 		// chattest is the httptest of the engine: like the examples it assembles a Service, a
 		// store and the HTTP API, for test suites.
-		"chattest":          append([]string{".", "httpapi", "seeds", "storage", "storage/memory"}, leaves...),
+		"chattest":          append([]string{".", "httpapi", "ratelimit", "seeds", "storage", "storage/memory"}, leaves...),
 		"internal/pgtest":   {},
 		"internal/smtptest": {},
+		// Tools and test support of single packages.
+		"emoji/internal/gen": {},
+		"internal/latency":   {},
+		"internal/s3server":  {"blobs", "blobs/s3"},
 		// ops satisfies httpapi.RequestObserver structurally: it never imports httpapi.
 		"ops": {".", "storage"},
 	}
-	dirs, err := filepath.Glob("*/")
+	pkgs, err := projectPackages()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pkgs []string
-	for _, d := range dirs {
-		pkgs = append(pkgs, strings.TrimSuffix(d, "/"))
+	if !contains(pkgs, ".") || !contains(pkgs, "storage/sqlstore") {
+		t.Fatalf("package discovery found %v", pkgs)
 	}
-	pkgs = append(pkgs, ".", "blobs/disk", "blobs/memory", "blobs/blobstest", "blobs/s3", "storage/memory", "storage/storagetest", "eventbus/pgbus", "internal/benchorg", "internal/pgtest", "internal/smtptest", "storage/sqlstore")
 	for _, rel := range pkgs {
-		if strings.HasPrefix(rel, "examples") || strings.HasPrefix(rel, ".") && rel != "." {
-			continue
-		}
 		pkg, err := build.ImportDir(rel, 0)
 		if err != nil {
 			if _, ok := err.(*build.NoGoError); ok {
@@ -90,6 +91,40 @@ func TestImportDirection(t *testing.T) {
 			}
 		}
 	}
+}
+
+// projectPackages lists the directories of the module holding Go files (relative, "." for the
+// root), leaving out examples (which may import anything), testdata, hidden directories and
+// other modules' trees (compat, node_modules).
+func projectPackages() ([]string, error) {
+	var pkgs []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" ||
+			name == "node_modules" || path == "examples" || path == "compat") {
+			return filepath.SkipDir
+		}
+		if path != "." {
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // another module
+			}
+		}
+		gofiles, err := filepath.Glob(filepath.Join(path, "*.go"))
+		if err != nil {
+			return err
+		}
+		if len(gofiles) > 0 {
+			pkgs = append(pkgs, filepath.ToSlash(path))
+		}
+		return nil
+	})
+	return pkgs, err
 }
 
 func contains(l []string, s string) bool {

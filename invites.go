@@ -375,7 +375,8 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		return RedeemInviteLinkResult{}, ErrInviteLinkInvalid
 	}
 	// An email invitation creates the account of its invitee.
-	err := s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		tx := o.tx
 		inv, err := inviteByKey(tx.Invites(), key)
 		if err != nil || inv.IsMultiuse() {
 			return err

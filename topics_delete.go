@@ -93,18 +93,15 @@ func (s *Service) deleteTopicBatch(o *writeOp, p DeleteTopicParams, size int) (d
 		return false, InvalidArgument("topic_name", err.Error())
 	}
 	fullHistory := !c.InviteOnly || c.HistoryPublicToSubscribers
-	var ids []messages.ID
-	for len(ids) < size {
-		// Without the whole history, only the administrator's own messages of the topic
-		// count; look further back until a batch is found or the topic is exhausted.
-		all, err := tx.Messages().TopicMessageIDs(c.ID, topic, 0)
-		if err != nil {
-			return false, err
-		}
-		if fullHistory {
-			ids = all[:min(size, len(all))]
-			break
-		}
+	all, err := tx.Messages().TopicMessageIDs(c.ID, topic, 0)
+	if err != nil {
+		return false, err
+	}
+	var ids []messages.ID // the newest size messages of the topic the administrator may delete
+	if fullHistory {
+		ids = all[:min(size, len(all))]
+	} else {
+		// Without the whole history, only the administrator's own messages of the topic count.
 		rows, err := tx.Messages().UserRows(me.ID, all)
 		if err != nil {
 			return false, err
@@ -112,7 +109,6 @@ func (s *Service) deleteTopicBatch(o *writeOp, p DeleteTopicParams, size int) (d
 		for i := len(rows) - 1; i >= 0 && len(ids) < size; i-- {
 			ids = append(ids, rows[i].MessageID)
 		}
-		break
 	}
 	if len(ids) == 0 {
 		return true, s.clearTopicPolicies(tx, ev, w, c, topic)

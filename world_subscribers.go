@@ -118,12 +118,6 @@ func (w *world) subscribersOf(c channels.ID) []users.ID {
 	return l
 }
 
-// hasSubscribersOf reports whether c's subscriber list is read already.
-func (w *world) hasSubscribersOf(c channels.ID) bool {
-	_, ok := w.subs.lists[c]
-	return ok
-}
-
 // isSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
 // it is read, else from u's subscriptions when they are read. Otherwise it reads u's
 // subscriptions (a user has far fewer than a large channel has subscribers), unless it has
