@@ -99,6 +99,17 @@ func fitWithin(img image.Image, w, h int) image.Image {
 	return dst
 }
 
+// squareCrop scales img to a size×size square, cropping the longer side around the centre.
+func squareCrop(img image.Image, size int) *image.RGBA {
+	b := img.Bounds()
+	side := min(b.Dx(), b.Dy())
+	x0 := b.Min.X + (b.Dx()-side)/2
+	y0 := b.Min.Y + (b.Dy()-side)/2
+	dst := image.NewRGBA(image.Rect(0, 0, size, size))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, image.Rect(x0, y0, x0+side, y0+side), draw.Src, nil)
+	return dst
+}
+
 // onWhite flattens transparency onto white (JPEG has no alpha channel).
 func onWhite(img image.Image) image.Image {
 	dst := image.NewRGBA(img.Bounds())

@@ -222,6 +222,9 @@ func TestAvatarHTTP(t *testing.T) {
 	}
 	// /avatar/{id} redirects signed-in callers to the avatar.
 	status, _, me := s.call(t, http.MethodGet, "/api/v1/users/me", hamlet, nil)
+	if status != 200 {
+		t.Fatalf("GET /users/me: %d %v", status, me)
+	}
 	id := jsonNumber(me["user_id"].(float64))
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for path, want := range map[string]string{"/avatar/" + id: url, "/avatar/hamlet@zulip.com/medium": strings.Replace(url, ".png", "-medium.png", 1)} {
