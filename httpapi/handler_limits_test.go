@@ -36,26 +36,13 @@ func (o *observed) status(key string) (int, bool) {
 	return s, ok
 }
 
-// syncBuffer is a log destination safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 // TestAbandonedLongPollIsNoServerError: a client that gives up a long-poll is recorded as
 // 499 (client closed request), not as a failed request of the server, and nothing is logged as
 // an error.
 func TestAbandonedLongPollIsNoServerError(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, func(o *chat.Options) { o.HeartbeatWait = time.Minute })
-	var logs syncBuffer
+	var logs lockedBuffer
 	obs := &observed{statuses: map[string]int{}}
 	api := httptest.NewServer(httpapi.New(s.svc, httpapi.Options{
 		Observer: obs, Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
