@@ -827,24 +827,21 @@ func (fs *structFields) lookup(key string) *structField {
 
 var structFieldsCache sync.Map // reflect.Type -> *structFields
 
-// structFieldsOf lists the fields encoding/json decodes object members into: exported fields
-// and those promoted from embedded structs, named by their json tag or Go name, where a
-// shallower field hides deeper ones of the same name, a tagged one wins over untagged ones
-// at the same depth, and other conflicts drop the name.
-func structFieldsOf(t reflect.Type) *structFields {
-	if fs, ok := structFieldsCache.Load(t); ok {
-		return fs.(*structFields)
-	}
-	type embedded struct {
-		typ   reflect.Type
-		index []int
-	}
+// embeddedStruct is a struct type reached through anonymous fields, at index.
+type embeddedStruct struct {
+	typ   reflect.Type
+	index []int
+}
+
+// allFields lists every candidate field of t, level by level through embedded structs (a
+// name may appear several times; dominantFields keeps one).
+func allFields(t reflect.Type) []structField {
 	var found []structField
 	visited := map[reflect.Type]bool{}
-	level := []embedded{{typ: t}}
+	level := []embeddedStruct{{typ: t}}
 	var seen map[reflect.Type]int // how often each type of the current level was embedded
 	for len(level) > 0 {
-		var next []embedded
+		var next []embeddedStruct
 		nextSeen := map[reflect.Type]int{}
 		for _, e := range level {
 			if visited[e.typ] {
@@ -852,59 +849,74 @@ func structFieldsOf(t reflect.Type) *structFields {
 			}
 			visited[e.typ] = true
 			for i := range e.typ.NumField() {
-				sf := e.typ.Field(i)
-				if sf.Anonymous {
-					et := sf.Type
-					if et.Kind() == reflect.Pointer {
-						et = et.Elem()
+				f, embed, ok := fieldOf(e.typ.Field(i), append(slices.Clone(e.index), i))
+				switch {
+				case !ok:
+				case embed != nil:
+					if nextSeen[embed]++; nextSeen[embed] == 1 {
+						next = append(next, embeddedStruct{typ: embed, index: f.index})
 					}
-					if !sf.IsExported() && et.Kind() != reflect.Struct {
-						continue
-					}
-				} else if !sf.IsExported() {
-					continue
-				}
-				tag := sf.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, opts, _ := strings.Cut(tag, ",")
-				if !validTagName(name) {
-					name = ""
-				}
-				index := append(slices.Clone(e.index), i)
-				ft := sf.Type
-				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
-					if nextSeen[ft]++; nextSeen[ft] == 1 {
-						next = append(next, embedded{typ: ft, index: index})
-					}
-					continue
-				}
-				f := structField{name: name, tagged: name != "", index: index, typ: sf.Type}
-				if f.name == "" {
-					f.name = sf.Name
-				}
-				if slices.Contains(strings.Split(opts, ","), "string") {
-					switch ft.Kind() {
-					case reflect.Bool, reflect.String, reflect.Float32, reflect.Float64,
-						reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-						reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-						f.quoted = true
-					}
-				}
-				found = append(found, f)
-				if seen[e.typ] > 1 { // the same struct embedded twice at one level: a conflict
+				default:
 					found = append(found, f)
+					if seen[e.typ] > 1 { // the same struct embedded twice at one level: a conflict
+						found = append(found, f)
+					}
 				}
 			}
 		}
 		level, seen = next, nextSeen
 	}
+	return found
+}
 
-	// Keep, for each name, the one dominant field.
+// fieldOf reads one struct field at index as encoding/json does: ok is false for a field
+// it ignores; embed is the struct type of an untagged embedded struct, whose fields count in
+// its place.
+func fieldOf(sf reflect.StructField, index []int) (f structField, embed reflect.Type, ok bool) {
+	if sf.Anonymous {
+		et := sf.Type
+		if et.Kind() == reflect.Pointer {
+			et = et.Elem()
+		}
+		if !sf.IsExported() && et.Kind() != reflect.Struct {
+			return f, nil, false
+		}
+	} else if !sf.IsExported() {
+		return f, nil, false
+	}
+	tag := sf.Tag.Get("json")
+	if tag == "-" {
+		return f, nil, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	if !validTagName(name) {
+		name = ""
+	}
+	ft := sf.Type
+	if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
+		return structField{index: index}, ft, true
+	}
+	f = structField{name: name, tagged: name != "", index: index, typ: sf.Type}
+	if f.name == "" {
+		f.name = sf.Name
+	}
+	if slices.Contains(strings.Split(opts, ","), "string") {
+		switch ft.Kind() {
+		case reflect.Bool, reflect.String, reflect.Float32, reflect.Float64,
+			reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			f.quoted = true
+		}
+	}
+	return f, nil, true
+}
+
+// dominantFields keeps, for each name, the one dominant field (shallowest, then tagged; a
+// tie drops the name), in index order.
+func dominantFields(found []structField) []structField {
 	slices.SortStableFunc(found, func(a, b structField) int {
 		if c := strings.Compare(a.name, b.name); c != 0 {
 			return c
@@ -932,7 +944,18 @@ func structFieldsOf(t reflect.Type) *structFields {
 		i = j
 	}
 	slices.SortFunc(kept, func(a, b structField) int { return slices.Compare(a.index, b.index) })
+	return kept
+}
 
+// structFieldsOf lists the fields encoding/json decodes object members into: exported fields
+// and those promoted from embedded structs, named by their json tag or Go name, where a
+// shallower field hides deeper ones of the same name, a tagged one wins over untagged ones
+// at the same depth, and other conflicts drop the name.
+func structFieldsOf(t reflect.Type) *structFields {
+	if fs, ok := structFieldsCache.Load(t); ok {
+		return fs.(*structFields)
+	}
+	kept := dominantFields(allFields(t))
 	fs := &structFields{byName: make(map[string]*structField, len(kept)), byFold: make(map[string]*structField, len(kept))}
 	for i := range kept {
 		f := &kept[i]

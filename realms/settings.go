@@ -148,63 +148,75 @@ func (s Setting) Check(v any) (any, error) {
 		}
 		return nil, nil
 	}
+	var err error
 	switch s.Kind {
 	case KindBool:
 		if _, ok := v.(bool); !ok {
-			return nil, invalid("%s is not a boolean", s.Name)
+			err = invalid("%s is not a boolean", s.Name)
 		}
 	case KindInt:
-		n, ok := v.(int64)
-		if !ok {
-			return nil, invalid("%s is not an integer", s.Name)
-		}
-		switch s.Name {
-		case "message_retention_days":
-			if n <= 0 && n != -1 {
-				return nil, invalid("Bad value for 'message_retention_days': %d", n)
-			}
-		case "video_chat_provider":
-			if !slices.Contains(s.Allowed, n) {
-				return nil, invalid("Invalid video_chat_provider %d", n)
-			}
-		case "giphy_rating":
-			if !slices.Contains(s.Allowed, n) {
-				return nil, invalid("Invalid giphy_rating %d", n)
-			}
-		default:
-			if s.Allowed != nil && !slices.Contains(s.Allowed, n) || s.Max > 0 && (n < s.Min || n > s.Max) {
-				return nil, invalid("Invalid %s", s.Name)
-			}
-		}
+		err = s.checkInt(v)
 	case KindString:
-		str, ok := v.(string)
-		if !ok {
-			return nil, invalid("%s is not a string", s.Name)
-		}
-		if s.MaxLength > 0 && utf8.RuneCountInString(str) > s.MaxLength {
-			return nil, invalid("%s is too long (limit: %d characters)", s.Name, s.MaxLength)
-		}
-		switch s.Name {
-		case "name":
-			if strings.TrimSpace(str) == "" {
-				return nil, invalid("Organization name can't be empty.")
-			}
-		case "default_language":
-			if _, ok := users.Languages[str]; !ok {
-				return nil, invalid("Invalid language '%s'", str)
-			}
-		case "topics_policy":
-			if str != TopicsAllowEmpty && str != TopicsDisableEmpty {
-				return nil, invalid("Invalid topics_policy")
-			}
-		case "jitsi_server_url":
-			u, err := url.Parse(str)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return nil, invalid("jitsi_server_url is not an allowed_type")
-			}
-		}
+		err = s.checkString(v)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return v, nil
+}
+
+// checkInt checks the value of an integer setting.
+func (s Setting) checkInt(v any) error {
+	n, ok := v.(int64)
+	if !ok {
+		return invalid("%s is not an integer", s.Name)
+	}
+	switch s.Name {
+	case "message_retention_days":
+		if n <= 0 && n != -1 {
+			return invalid("Bad value for 'message_retention_days': %d", n)
+		}
+	case "video_chat_provider", "giphy_rating":
+		if !slices.Contains(s.Allowed, n) {
+			return invalid("Invalid %s %d", s.Name, n)
+		}
+	default:
+		if s.Allowed != nil && !slices.Contains(s.Allowed, n) || s.Max > 0 && (n < s.Min || n > s.Max) {
+			return invalid("Invalid %s", s.Name)
+		}
+	}
+	return nil
+}
+
+// checkString checks the value of a string setting.
+func (s Setting) checkString(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return invalid("%s is not a string", s.Name)
+	}
+	if s.MaxLength > 0 && utf8.RuneCountInString(str) > s.MaxLength {
+		return invalid("%s is too long (limit: %d characters)", s.Name, s.MaxLength)
+	}
+	switch s.Name {
+	case "name":
+		if strings.TrimSpace(str) == "" {
+			return invalid("Organization name can't be empty.")
+		}
+	case "default_language":
+		if _, ok := users.Languages[str]; !ok {
+			return invalid("Invalid language '%s'", str)
+		}
+	case "topics_policy":
+		if str != TopicsAllowEmpty && str != TopicsDisableEmpty {
+			return invalid("Invalid topics_policy")
+		}
+	case "jitsi_server_url":
+		u, err := url.Parse(str)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return invalid("jitsi_server_url is not an allowed_type")
+		}
+	}
+	return nil
 }
 
 // Value returns the setting's current value (its default when never set).
