@@ -46,187 +46,274 @@ func errCannotAdminister() *Error {
 // and users who gain or lose sight of it get stream create or delete.
 func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamParams) (UpdateStreamResult, error) {
 	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		old, err := administeredChannel(o, p.StreamID)
 		if err != nil {
 			return err
 		}
-		c := old.Clone()
-		var updates []StreamUpdateEvent
-		upd := func(prop string, value any) {
-			updates = append(updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: old.Name, Property: prop, Value: value})
-		}
-		if p.IsArchived != nil {
-			if *p.IsArchived {
-				return InvalidArgument("is_archived", "channels are archived with DELETE /streams/{stream_id}")
-			}
-			if !old.IsArchived {
-				return badRequest("Channel is not archived.")
-			}
-			c.IsArchived = false
-		}
-		if p.NewName != nil {
-			name, err := channels.CheckName(*p.NewName)
-			if err != nil {
-				return badRequest("%s", err.Error())
-			}
-			if name == old.Name {
-				return badRequest("Channel already has that name.")
-			}
-			if other, ok := w.channelByName(name); ok && other.ID != c.ID {
-				return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", name)
-			}
-			c.Name = name
-			upd("name", name)
-		}
-		if p.Description != nil {
-			d, err := channels.CheckDescription(*p.Description)
-			if err != nil {
-				return badRequest("%s", err.Error())
-			}
-			c.Description = d
-			rendered := markdown.Render(d)
-			updates = append(updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: old.Name, Property: "description", Value: d, RenderedDescription: &rendered})
-		}
-		if p.IsPrivate != nil || p.IsWebPublic != nil || p.HistoryPublicToSubscribers != nil {
-			if err := s.changePrivacy(w, me, &c, p); err != nil {
+		sc := &streamChange{o: o, w: o.world(), old: old, c: old.Clone()}
+		for _, step := range streamProperties {
+			if err := step(sc, p); err != nil {
 				return err
 			}
-			if c.InviteOnly != old.InviteOnly || c.IsWebPublic != old.IsWebPublic || c.HistoryPublicToSubscribers != old.HistoryPublicToSubscribers {
-				updates = append(updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: old.Name, Property: "invite_only", Value: c.InviteOnly,
-					HistoryPublicToSubscribers: ptr(c.HistoryPublicToSubscribers), IsWebPublic: ptr(c.IsWebPublic)})
-			}
 		}
-		if p.IsDefaultStream != nil {
-			if !me.Role.IsAdmin() {
-				return errInsufficientPermission()
-			}
-			c.IsDefault = *p.IsDefaultStream
-		}
-		if c.IsDefault && c.InviteOnly {
-			return badRequest("A default channel cannot be private.")
-		}
-		if p.MessageRetentionDays != nil {
-			r, err := channels.ParseRetention(*p.MessageRetentionDays)
-			if err != nil {
-				return badRequest("%s", err.Error())
-			}
-			if me.Role != users.RoleOwner {
-				return errMustBeOwner()
-			}
-			c.MessageRetentionDays = r.Days
-			var v any
-			if r.Days != nil {
-				v = *r.Days
-			}
-			upd("message_retention_days", v)
-		}
-		if p.TopicsPolicy != nil {
-			tp, ok := channels.ParseTopicsPolicy(*p.TopicsPolicy)
-			if !ok {
-				return InvalidArgument("topics_policy", "")
-			}
-			if !me.Role.AtLeast(users.RoleModerator) {
-				return errInsufficientPermission()
-			}
-			if tp == channels.TopicsEmptyTopicOnly {
-				if err := checkOnlyEmptyTopic(tx.Messages(), c.ID, w.org().EmptyTopicDisplayName); err != nil {
-					return err
-				}
-			}
-			c.TopicsPolicy = tp
-			upd("topics_policy", tp.String())
-		}
-		if p.FolderID != nil {
-			if *p.FolderID != 0 {
-				f, err := tx.ChannelFolders().Get(*p.FolderID)
-				if errors.Is(err, storage.ErrNotFound) || err == nil && f.IsArchived {
-					return badRequest("Invalid channel folder ID")
-				} else if err != nil {
-					return err
-				}
-			}
-			c.FolderID = *p.FolderID
-			var v any
-			if c.FolderID != 0 {
-				v = c.FolderID
-			}
-			upd("folder_id", v)
-		}
-		if len(p.GroupSettings) > 0 {
-			given := map[string]users.GroupSetting{}
-			current := map[string]users.GroupSetting{}
-			for _, ns := range c.GroupSettings() {
-				current[ns.Name] = *ns.Value
-			}
-			for _, name := range slices.Sorted(maps.Keys(p.GroupSettings)) {
-				u := p.GroupSettings[name]
-				cur, ok := current[name]
-				if !ok {
-					return InvalidArgument(name, "")
-				}
-				if u.New == nil {
-					return InvalidArgument(name, "")
-				}
-				if u.Old != nil && !sameChannelSetting(*u.Old, cur) {
-					return badRequest("'old' value does not match the expected value.")
-				}
-				given[name] = *u.New
-			}
-			if err := applyGroupSettings(w, me, &c, given); err != nil {
-				return err
-			}
-			for _, name := range slices.Sorted(maps.Keys(given)) {
-				for _, ns := range c.GroupSettings() {
-					if ns.Name == name {
-						upd(name, *ns.Value)
-					}
-				}
-			}
-		}
-		if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == w.groupID(users.GroupEveryone)) {
-			return badRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
-		}
-		if err := tx.Channels().Update(c); errors.Is(err, storage.ErrConflict) {
-			return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
-		} else if err != nil {
-			return err
-		}
-		before := map[users.ID]bool{}
-		for _, u := range w.allUsers() {
-			before[u.ID] = u.IsActive && w.metadata(old, u)
-		}
-		w.setChannel(c)
-		var gained, lost, kept []int64
-		for _, u := range w.allUsers() {
-			now := u.IsActive && w.metadata(c, u)
-			switch {
-			case now && before[u.ID]:
-				kept = append(kept, int64(u.ID))
-			case now:
-				gained = append(gained, int64(u.ID))
-			case before[u.ID]:
-				lost = append(lost, int64(u.ID))
-			}
-		}
-		if old.IsArchived && !c.IsArchived {
-			ev.add("stream", newArchiveEvent(c, w.channelRecord(c), false), kept)
-		}
-		for _, u := range updates {
-			ev.add("stream", u, kept)
-		}
-		ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
-		ev.add("stream", streamDeleteEvent(c.ID, false), lost)
-		if c.IsDefault != old.IsDefault {
-			ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
-		}
-		return nil
+		return sc.commit()
 	})
 	return UpdateStreamResult{}, err
 }
 
+// streamChange is one UpdateStream in progress: the channel before (old) and as changed so far
+// (c), and the stream update events of the changed properties, in order.
+type streamChange struct {
+	o       *writeOp
+	w       *world
+	old, c  channels.Channel
+	updates []StreamUpdateEvent
+}
+
+// update records the stream update event of a changed property.
+func (sc *streamChange) update(prop string, value any) {
+	sc.updates = append(sc.updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: sc.c.ID, Name: sc.old.Name, Property: prop, Value: value})
+}
+
+// streamProperties checks and applies UpdateStream's parameters, one function per channel
+// property, in the order of Zulip's checks (the first refusal wins).
+var streamProperties = []func(*streamChange, UpdateStreamParams) error{
+	(*streamChange).unarchive,
+	(*streamChange).rename,
+	(*streamChange).describe,
+	(*streamChange).privacy,
+	(*streamChange).setDefault,
+	(*streamChange).retention,
+	(*streamChange).topicsPolicy,
+	(*streamChange).folder,
+	(*streamChange).groupSettings,
+	(*streamChange).checkTopicCreation,
+}
+
+func (sc *streamChange) unarchive(p UpdateStreamParams) error {
+	if p.IsArchived == nil {
+		return nil
+	}
+	if *p.IsArchived {
+		return InvalidArgument("is_archived", "channels are archived with DELETE /streams/{stream_id}")
+	}
+	if !sc.old.IsArchived {
+		return badRequest("Channel is not archived.")
+	}
+	sc.c.IsArchived = false
+	return nil
+}
+
+func (sc *streamChange) rename(p UpdateStreamParams) error {
+	if p.NewName == nil {
+		return nil
+	}
+	name, err := channels.CheckName(*p.NewName)
+	if err != nil {
+		return badRequest("%s", err.Error())
+	}
+	if name == sc.old.Name {
+		return badRequest("Channel already has that name.")
+	}
+	if other, ok := sc.w.channelByName(name); ok && other.ID != sc.c.ID {
+		return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", name)
+	}
+	sc.c.Name = name
+	sc.update("name", name)
+	return nil
+}
+
+func (sc *streamChange) describe(p UpdateStreamParams) error {
+	if p.Description == nil {
+		return nil
+	}
+	d, err := channels.CheckDescription(*p.Description)
+	if err != nil {
+		return badRequest("%s", err.Error())
+	}
+	sc.c.Description = d
+	rendered := markdown.Render(d)
+	sc.updates = append(sc.updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: sc.c.ID, Name: sc.old.Name, Property: "description", Value: d, RenderedDescription: &rendered})
+	return nil
+}
+
+func (sc *streamChange) privacy(p UpdateStreamParams) error {
+	if p.IsPrivate == nil && p.IsWebPublic == nil && p.HistoryPublicToSubscribers == nil {
+		return nil
+	}
+	if err := changePrivacy(sc.w, sc.o.me, &sc.c, p); err != nil {
+		return err
+	}
+	c, old := sc.c, sc.old
+	if c.InviteOnly != old.InviteOnly || c.IsWebPublic != old.IsWebPublic || c.HistoryPublicToSubscribers != old.HistoryPublicToSubscribers {
+		sc.updates = append(sc.updates, StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: old.Name, Property: "invite_only", Value: c.InviteOnly,
+			HistoryPublicToSubscribers: ptr(c.HistoryPublicToSubscribers), IsWebPublic: ptr(c.IsWebPublic)})
+	}
+	return nil
+}
+
+// setDefault applies is_default_stream; a default channel is never private, whichever
+// parameter would make it so.
+func (sc *streamChange) setDefault(p UpdateStreamParams) error {
+	if p.IsDefaultStream != nil {
+		if !sc.o.me.Role.IsAdmin() {
+			return errInsufficientPermission()
+		}
+		sc.c.IsDefault = *p.IsDefaultStream
+	}
+	if sc.c.IsDefault && sc.c.InviteOnly {
+		return badRequest("A default channel cannot be private.")
+	}
+	return nil
+}
+
+func (sc *streamChange) retention(p UpdateStreamParams) error {
+	if p.MessageRetentionDays == nil {
+		return nil
+	}
+	r, err := channels.ParseRetention(*p.MessageRetentionDays)
+	if err != nil {
+		return badRequest("%s", err.Error())
+	}
+	if sc.o.me.Role != users.RoleOwner {
+		return errMustBeOwner()
+	}
+	sc.c.MessageRetentionDays = r.Days
+	var v any
+	if r.Days != nil {
+		v = *r.Days
+	}
+	sc.update("message_retention_days", v)
+	return nil
+}
+
+func (sc *streamChange) topicsPolicy(p UpdateStreamParams) error {
+	if p.TopicsPolicy == nil {
+		return nil
+	}
+	tp, ok := channels.ParseTopicsPolicy(*p.TopicsPolicy)
+	if !ok {
+		return InvalidArgument("topics_policy", "")
+	}
+	if !sc.o.me.Role.AtLeast(users.RoleModerator) {
+		return errInsufficientPermission()
+	}
+	if tp == channels.TopicsEmptyTopicOnly {
+		if err := checkOnlyEmptyTopic(sc.o.tx.Messages(), sc.c.ID, sc.w.org().EmptyTopicDisplayName); err != nil {
+			return err
+		}
+	}
+	sc.c.TopicsPolicy = tp
+	sc.update("topics_policy", tp.String())
+	return nil
+}
+
+func (sc *streamChange) folder(p UpdateStreamParams) error {
+	if p.FolderID == nil {
+		return nil
+	}
+	if *p.FolderID != 0 {
+		f, err := sc.o.tx.ChannelFolders().Get(*p.FolderID)
+		if errors.Is(err, storage.ErrNotFound) || err == nil && f.IsArchived {
+			return badRequest("Invalid channel folder ID")
+		} else if err != nil {
+			return err
+		}
+	}
+	sc.c.FolderID = *p.FolderID
+	var v any
+	if sc.c.FolderID != 0 {
+		v = sc.c.FolderID
+	}
+	sc.update("folder_id", v)
+	return nil
+}
+
+func (sc *streamChange) groupSettings(p UpdateStreamParams) error {
+	if len(p.GroupSettings) == 0 {
+		return nil
+	}
+	given := map[string]users.GroupSetting{}
+	current := map[string]users.GroupSetting{}
+	for _, ns := range sc.c.GroupSettings() {
+		current[ns.Name] = *ns.Value
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.GroupSettings)) {
+		u := p.GroupSettings[name]
+		cur, ok := current[name]
+		if !ok || u.New == nil {
+			return InvalidArgument(name, "")
+		}
+		if u.Old != nil && !sameChannelSetting(*u.Old, cur) {
+			return badRequest("'old' value does not match the expected value.")
+		}
+		given[name] = *u.New
+	}
+	if err := applyGroupSettings(sc.w, sc.o.me, &sc.c, given); err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		for _, ns := range sc.c.GroupSettings() {
+			if ns.Name == name {
+				sc.update(name, *ns.Value)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTopicCreation refuses a channel with protected history whose members may not all
+// create topics (Zulip supports that combination nowhere).
+func (sc *streamChange) checkTopicCreation(UpdateStreamParams) error {
+	c := sc.c
+	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == sc.w.groupID(users.GroupEveryone)) {
+		return badRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
+	}
+	return nil
+}
+
+// commit writes the changed channel and records its events: the property updates to those who
+// keep sight of it, stream create to those who gain it, stream delete to those who lose it.
+func (sc *streamChange) commit() error {
+	tx, ev, w, old, c := sc.o.tx, sc.o.ev, sc.w, sc.old, sc.c
+	if err := tx.Channels().Update(c); errors.Is(err, storage.ErrConflict) {
+		return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
+	} else if err != nil {
+		return err
+	}
+	before := map[users.ID]bool{}
+	for _, u := range w.allUsers() {
+		before[u.ID] = u.IsActive && w.metadata(old, u)
+	}
+	w.setChannel(c)
+	var gained, lost, kept []int64
+	for _, u := range w.allUsers() {
+		now := u.IsActive && w.metadata(c, u)
+		switch {
+		case now && before[u.ID]:
+			kept = append(kept, int64(u.ID))
+		case now:
+			gained = append(gained, int64(u.ID))
+		case before[u.ID]:
+			lost = append(lost, int64(u.ID))
+		}
+	}
+	if old.IsArchived && !c.IsArchived {
+		ev.add("stream", newArchiveEvent(c, w.channelRecord(c), false), kept)
+	}
+	for _, u := range sc.updates {
+		ev.add("stream", u, kept)
+	}
+	ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
+	ev.add("stream", streamDeleteEvent(c.ID, false), lost)
+	if c.IsDefault != old.IsDefault {
+		ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+	}
+	return nil
+}
+
 // changePrivacy applies is_private, is_web_public and history_public_to_subscribers.
-func (s *Service) changePrivacy(w *world, me users.User, c *channels.Channel, p UpdateStreamParams) error {
+func changePrivacy(w *world, me users.User, c *channels.Channel, p UpdateStreamParams) error {
 	private, webPublic := c.InviteOnly, c.IsWebPublic
 	if p.IsPrivate != nil {
 		private = *p.IsPrivate
