@@ -167,20 +167,9 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		return res, err
 	}
 	if p.fetches("realm") {
-		groups, err := tx.Groups().List()
-		if err != nil {
+		if res.RealmState, err = s.realmSection(tx, realm); err != nil {
 			return res, err
 		}
-		names := make(map[users.GroupID]string, len(groups))
-		ids := make(map[string]users.GroupID, len(groups))
-		for _, g := range groups {
-			names[g.ID], ids[g.Name] = g.Name, g.ID
-		}
-		realm.ApplyDefaultGroups(func(name string) users.GroupID { return ids[name] })
-		if err := activeRealmGroupSettings(tx.Users(), &realm); err != nil {
-			return res, err
-		}
-		res.RealmState = s.realmState(realm, func(id users.GroupID) string { return names[id] })
 	}
 	// The user, channel and message sections share one world, read when the first needs it.
 	w := sync.OnceValues(func() (*world, error) {
@@ -215,37 +204,64 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if err := messagesInitialState(tx, w, viewer, p, &res); err != nil {
 		return res, err
 	}
+	err = s.otherSections(tx, w, realm, viewer, p, &res)
+	return res, err
+}
+
+// realmSection is register's realm section: the organization with its group settings
+// resolved (default groups named, deactivated direct members left out).
+func (s *Service) realmSection(tx storage.ReadTx, realm realms.Realm) (*RealmState, error) {
+	groups, err := tx.Groups().List()
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[users.GroupID]string, len(groups))
+	ids := make(map[string]users.GroupID, len(groups))
+	for _, g := range groups {
+		names[g.ID], ids[g.Name] = g.Name, g.ID
+	}
+	realm.ApplyDefaultGroups(func(name string) users.GroupID { return ids[name] })
+	if err := activeRealmGroupSettings(tx.Users(), &realm); err != nil {
+		return nil, err
+	}
+	return s.realmState(realm, func(id users.GroupID) string { return names[id] }), nil
+}
+
+// otherSections fills register's sections after the messages: profile fields, presence, the
+// organization's constants, emoji, alert words, scheduled messages, people and settings.
+func (s *Service) otherSections(tx storage.ReadTx, w func() (*world, error), realm realms.Realm, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+	var err error
 	if p.fetches("custom_profile_fields") && viewer.ID != 0 {
 		if res.CustomProfileFieldsState, err = customProfileFieldsState(tx.ProfileFields()); err != nil {
-			return res, err
+			return err
 		}
 	}
 	if p.fetches("presence") {
 		if res.PresenceState, err = s.presenceState(tx, realm, viewer, p); err != nil {
-			return res, err
+			return err
 		}
 	}
 	res.OrganizationState = organizationState(realm, viewer, p)
 	if res.EmojiState, err = emojiState(tx, realm.URL, p); err != nil {
-		return res, err
+		return err
 	}
 	if p.fetches("alert_words") {
 		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
-			return res, err
+			return err
 		}
 	}
 	if res.ScheduledState, err = scheduledAreaState(tx.ScheduledMessages(), viewer, p); err != nil {
-		return res, err
+		return err
 	}
-	if err := s.peopleInitialState(tx, w, viewer, p, &res); err != nil {
-		return res, err
+	if err := s.peopleInitialState(tx, w, viewer, p, res); err != nil {
+		return err
 	}
 	if p.fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
-			return res, err
+			return err
 		}
 	}
-	return res, nil
+	return nil
 }
 
 func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) string) *RealmState {
