@@ -124,45 +124,8 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 			return badRequest("Wrong password!")
 		}
 		old := me
-		stored, err := tx.UserSettings().Get(me.ID)
-		if err != nil {
+		if err := applySettingValues(o, realm, &me, p, now); err != nil {
 			return err
-		}
-		changed := false
-		for _, name := range sortedNames(p.Values) {
-			st, _ := users.LookupSetting(name)
-			v := p.Values[name]
-			if st.OnUser {
-				if vis := users.EmailVisibility(v.(int64)); vis != me.EmailVisibility {
-					me.EmailVisibility = vis
-					ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
-				}
-				continue
-			}
-			if stored.Value(name) == v {
-				continue
-			}
-			stored.Set(name, v, true)
-			changed = true
-			ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
-			if name == "enable_drafts_synchronization" {
-				if err := setDraftsSynchronization(tx, me.ID, v.(bool)); err != nil {
-					return err
-				}
-			}
-			if name == "presence_enabled" {
-				if err := presenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
-					return err
-				}
-				if err := announceAway(tx.Users(), ev, me, v.(bool)); err != nil {
-					return err
-				}
-			}
-		}
-		if changed {
-			if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{me.ID: stored}); err != nil {
-				return err
-			}
 		}
 		if p.FullName != nil {
 			me.FullName, _ = users.CheckFullName(*p.FullName)
@@ -179,40 +142,105 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 				return err
 			}
 		}
-		if me.FullName != old.FullName {
-			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": me.ID, "full_name": me.FullName}); err != nil {
-				return err
-			}
-		}
-		if me.Timezone != old.Timezone {
-			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": me.ID, "email": apiEmail(realm, me), "timezone": me.Timezone}); err != nil {
-				return err
-			}
-		}
-		if me.EmailVisibility != old.EmailVisibility {
-			if err := announceVisibilityOf(tx.Users(), ev, realm, old, me); err != nil {
-				return err
-			}
+		if err := announceOwnChanges(tx.Users(), ev, realm, old, me); err != nil {
+			return err
 		}
 		if p.Email != nil {
-			email := strings.TrimSpace(*p.Email)
-			if users.NormalizeEmail(email) != users.NormalizeEmail(me.Email) {
-				if other, err := tx.Users().GetByEmail(email); err == nil && other.ID != me.ID {
-					return badRequest("Email '%s' already in use", email)
-				} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
-					return err
-				}
-				change := users.EmailChange{Key: key, UserID: me.ID, NewEmail: email, Expires: now.Add(EmailChangeValidity)}
-				if err := tx.UserSettings().PutEmailChange(change); err != nil {
-					return err
-				}
-				if hook := s.opts.EmailChangeRequested; hook != nil {
-					ev.afterCommit(func() { hook(change.UserID, change.NewEmail, change.Key) })
-				}
-			}
+			return s.requestEmailChange(o, me, strings.TrimSpace(*p.Email), key, now)
 		}
 		return nil
 	})
+}
+
+// applySettingValues writes the changed values of p.Values for *me (the email visibility on
+// the user record itself, the rest in the stored settings), each with a user_settings event,
+// and follows up what a setting drives (drafts synchronization, presence).
+func applySettingValues(o *writeOp, realm realms.Realm, me *users.User, p UpdateSettingsParams, now time.Time) error {
+	tx, ev := o.tx, o.ev
+	stored, err := tx.UserSettings().Get(me.ID)
+	if err != nil {
+		return err
+	}
+	changed := false
+	for _, name := range sortedNames(p.Values) {
+		st, _ := users.LookupSetting(name)
+		v := p.Values[name]
+		if st.OnUser {
+			if vis := users.EmailVisibility(v.(int64)); vis != me.EmailVisibility {
+				me.EmailVisibility = vis
+				ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+			}
+			continue
+		}
+		if stored.Value(name) == v {
+			continue
+		}
+		stored.Set(name, v, true)
+		changed = true
+		ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+		if err := settingFollowUp(tx, ev, realm, *me, name, v, now); err != nil {
+			return err
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return tx.UserSettings().PutMany(map[users.ID]users.Settings{me.ID: stored})
+}
+
+// settingFollowUp applies what a changed setting drives beyond itself.
+func settingFollowUp(tx storage.Tx, ev *events, realm realms.Realm, me users.User, name string, v any, now time.Time) error {
+	switch name {
+	case "enable_drafts_synchronization":
+		return setDraftsSynchronization(tx, me.ID, v.(bool))
+	case "presence_enabled":
+		if err := presenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
+			return err
+		}
+		return announceAway(tx.Users(), ev, me, v.(bool))
+	}
+	return nil
+}
+
+// announceOwnChanges sends the realm_user updates of a user's own changes to others: name,
+// time zone and email visibility.
+func announceOwnChanges(r storage.UserReader, ev *events, realm realms.Realm, old, me users.User) error {
+	if me.FullName != old.FullName {
+		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "full_name": me.FullName}); err != nil {
+			return err
+		}
+	}
+	if me.Timezone != old.Timezone {
+		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "email": apiEmail(realm, me), "timezone": me.Timezone}); err != nil {
+			return err
+		}
+	}
+	if me.EmailVisibility != old.EmailVisibility {
+		return announceVisibilityOf(r, ev, realm, old, me)
+	}
+	return nil
+}
+
+// requestEmailChange records a change of me's email to email (unless it is the same), to be
+// confirmed with key, and hands the key to Options.EmailChangeRequested after commit.
+func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key string, now time.Time) error {
+	tx, ev := o.tx, o.ev
+	if users.NormalizeEmail(email) == users.NormalizeEmail(me.Email) {
+		return nil
+	}
+	if other, err := tx.Users().GetByEmail(email); err == nil && other.ID != me.ID {
+		return badRequest("Email '%s' already in use", email)
+	} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return err
+	}
+	change := users.EmailChange{Key: key, UserID: me.ID, NewEmail: email, Expires: now.Add(EmailChangeValidity)}
+	if err := tx.UserSettings().PutEmailChange(change); err != nil {
+		return err
+	}
+	if hook := s.opts.EmailChangeRequested; hook != nil {
+		ev.afterCommit(func() { hook(change.UserID, change.NewEmail, change.Key) })
+	}
+	return nil
 }
 
 // checkPasswordChange verifies old_password (rate limited like logins) and hashes the new
