@@ -144,31 +144,12 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 			return plan, err
 		}
 	}
-	var topic *string
-	if p.Topic != nil {
-		t, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
-		if err != nil {
-			return plan, topicError("topic", err)
-		}
-		if t != m.Topic {
-			topic = &t
-		}
+	topic, err := w.editedTopic(m, p.Topic)
+	if err != nil {
+		return plan, err
 	}
-	switch {
-	case topic == nil && content == nil && p.StreamID == nil:
-		return plan, errNothingToChange
-	case m.IsDirect() && p.StreamID != nil:
-		return plan, errDirectToChannel
-	case m.IsDirect() && topic != nil:
-		return plan, errDirectTopic
-	case mode != messages.ChangeOne && topic == nil && p.StreamID == nil:
-		return plan, errPropagateWithout
-	case topic != nil && messages.IsUnresolvableTopic(*topic):
-		return plan, errResolveGeneralChat
-	case p.StreamID != nil && content != nil:
-		return plan, errContentAndChannel
-	case p.PrevContentSHA256 != nil && *p.PrevContentSHA256 != sha256Hex(m.Content):
-		return plan, errPrevContentMismatch
+	if err := checkEditShape(m, topic, content, mode, p); err != nil {
+		return plan, err
 	}
 	if m.IsDirect() {
 		return plan, nil
@@ -200,6 +181,44 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 		return plan, w.checkCanCreateTopic(r, me, plan.target, plan.topic)
 	}
 	return plan, nil
+}
+
+// editedTopic is the topic an edit asks for, cleaned; nil when it asks for none or for the
+// message's own.
+func (w *world) editedTopic(m messages.Message, given *string) (*string, error) {
+	if given == nil {
+		return nil, nil
+	}
+	t, err := topics.Clean(*given, w.org().EmptyTopicDisplayName)
+	if err != nil {
+		return nil, topicError("topic", err)
+	}
+	if t == m.Topic {
+		return nil, nil
+	}
+	return &t, nil
+}
+
+// checkEditShape refuses the combinations of an edit that no permission allows, in Zulip's
+// order.
+func checkEditShape(m messages.Message, topic, content *string, mode messages.PropagateMode, p UpdateMessageParams) error {
+	switch {
+	case topic == nil && content == nil && p.StreamID == nil:
+		return errNothingToChange
+	case m.IsDirect() && p.StreamID != nil:
+		return errDirectToChannel
+	case m.IsDirect() && topic != nil:
+		return errDirectTopic
+	case mode != messages.ChangeOne && topic == nil && p.StreamID == nil:
+		return errPropagateWithout
+	case topic != nil && messages.IsUnresolvableTopic(*topic):
+		return errResolveGeneralChat
+	case p.StreamID != nil && content != nil:
+		return errContentAndChannel
+	case p.PrevContentSHA256 != nil && *p.PrevContentSHA256 != sha256Hex(m.Content):
+		return errPrevContentMismatch
+	}
+	return nil
 }
 
 func sha256Hex(s string) string {
