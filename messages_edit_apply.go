@@ -88,40 +88,8 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		return err
 	}
 	if p.content != nil {
-		oldContent, oldRendered := m.Content, m.Rendered
-		entry.PrevContent, entry.PrevRenderedContent = &oldContent, &oldRendered
-		edited.Content = *p.content
-		var mentions markdown.Mentions
-		edited.Rendered, mentions = w.renderMessage(edited.Content, w.user(m.SenderID))
-		if uploads.MayLink(edited.Content) {
-			previews, err := uploadPreviews(tx.Attachments(), edited.Content)
-			if err != nil {
-				return err
-			}
-			edited.Rendered += previews
-		}
-		edited.LastEditTimestamp = p.now
-		isMe := messages.IsMeMessage(edited.Content)
-		e.OrigContent, e.OrigRenderedContent = &oldContent, &oldRendered
-		e.Content, e.RenderedContent, e.IsMeMessage = &edited.Content, &edited.Rendered, &isMe
-		var changed []messages.UserMessage
-		for i, r := range rows {
-			if r.UserID == m.SenderID {
-				continue
-			}
-			nf := r.Flags&^mentionMask | w.mentionFlags(mentions, r.UserID)
-			if nf != r.Flags {
-				rows[i].Flags = nf
-				changed = append(changed, rows[i])
-			}
-		}
-		if err := mr.PutRows(changed); err != nil {
+		if err := w.editContent(tx, ev, p, &edited, &e, &entry, rows); err != nil {
 			return err
-		}
-		if uploads.MayLink(oldContent) || uploads.MayLink(edited.Content) {
-			if err := w.linkAttachments(tx, ev, edited); err != nil {
-				return err
-			}
 		}
 	}
 	if m.IsDirect() {
@@ -139,37 +107,10 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	if p.moved() {
 		e.PropagateMode = string(p.mode)
 	}
-	if p.streamEdited {
-		prev, next := p.orig.ID, p.target.ID
-		entry.PrevStream, entry.Stream = &prev, &next
-		moveEntry.PrevStream, moveEntry.Stream = &prev, &next
-		e.NewStreamID = &next
-		e.origTopic = &m.Topic
-	}
-	if p.topicEdited {
-		prev, next := m.Topic, p.topic
-		entry.PrevTopic, entry.Topic = &prev, &next
-		moveEntry.PrevTopic, moveEntry.Topic = &prev, &next
-		e.origTopic, e.topic = &prev, &next
-		links := w.topicLinks(p.topic)
-		e.TopicLinks = &links
-	}
-	ids := []messages.ID{m.ID}
-	if p.mode != messages.ChangeOne {
-		all, err := w.movableTopicMessages(mr, me, p.orig, m.Topic)
-		if err != nil {
-			return err
-		}
-		ids = ids[:0]
-		for _, id := range all {
-			if p.mode == messages.ChangeAll || id >= m.ID {
-				ids = append(ids, id)
-			}
-		}
-		if !slices.Contains(ids, m.ID) {
-			ids = append(ids, m.ID)
-			slices.Sort(ids)
-		}
+	w.recordMove(p, &e, &entry, &moveEntry)
+	ids, err := w.editedIDs(mr, p)
+	if err != nil {
+		return err
 	}
 	e.MessageIDs = ids
 	chanIDs := []channels.ID{p.orig.ID}
@@ -182,39 +123,16 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		return err
 	}
 	wasActive := w.activeStates(chanIDs)
-	targetHadMessages, targetVisible := false, false
-	if p.moved() {
-		existing, err := mr.TopicMessageIDs(p.target.ID, p.topic, 1)
-		if err != nil {
-			return err
-		}
-		targetHadMessages = len(existing) > 0
-		visible, err := w.movableTopicMessages(mr, me, p.target, p.topic)
-		if err != nil {
-			return err
-		}
-		targetVisible = len(visible) > 0
+	targetHadMessages, targetVisible, err := w.targetState(mr, p)
+	if err != nil {
+		return err
 	}
 	var movedAt int64
 	if p.streamEdited || p.topicEdited && !p.resolveToggle() {
 		movedAt = p.now
 	}
-	others := ids
-	if p.content != nil {
-		edited.ChannelID, edited.Topic = p.target.ID, p.topic
-		if movedAt != 0 {
-			edited.LastMovedTimestamp = movedAt
-		}
-		edited.EditHistory = append([]messages.EditHistoryEntry{entry}, edited.EditHistory...)
-		if err := mr.Update(edited); err != nil {
-			return err
-		}
-		others = slices.DeleteFunc(slices.Clone(ids), func(id messages.ID) bool { return id == m.ID })
-	}
-	if p.moved() {
-		if err := mr.Move(others, p.target.ID, p.topic, moveEntry, movedAt); err != nil {
-			return err
-		}
+	if err := writeChannelEdit(mr, p, edited, entry, moveEntry, ids, movedAt); err != nil {
+		return err
 	}
 	var losingAccess []users.ID
 	if p.streamEdited {
@@ -477,4 +395,125 @@ func mergedPolicy(a, b topics.VisibilityPolicy) topics.VisibilityPolicy {
 		}
 	}
 	return topics.PolicyMuted
+}
+
+// editContent applies a content edit to edited: rendering (with upload previews), the event's
+// and history entry's content fields, the recipients' recomputed mention flags, and the
+// message's links to uploads.
+func (w *world) editContent(tx storage.Tx, ev *events, p editPlan, edited *messages.Message, e *UpdateMessageEvent, entry *messages.EditHistoryEntry, rows []messages.UserMessage) error {
+	mr, m := tx.Messages(), p.m
+	oldContent, oldRendered := m.Content, m.Rendered
+	entry.PrevContent, entry.PrevRenderedContent = &oldContent, &oldRendered
+	edited.Content = *p.content
+	var mentions markdown.Mentions
+	edited.Rendered, mentions = w.renderMessage(edited.Content, w.user(m.SenderID))
+	if uploads.MayLink(edited.Content) {
+		previews, err := uploadPreviews(tx.Attachments(), edited.Content)
+		if err != nil {
+			return err
+		}
+		edited.Rendered += previews
+	}
+	edited.LastEditTimestamp = p.now
+	isMe := messages.IsMeMessage(edited.Content)
+	e.OrigContent, e.OrigRenderedContent = &oldContent, &oldRendered
+	e.Content, e.RenderedContent, e.IsMeMessage = &edited.Content, &edited.Rendered, &isMe
+	var changed []messages.UserMessage
+	for i, r := range rows {
+		if r.UserID == m.SenderID {
+			continue
+		}
+		nf := r.Flags&^mentionMask | w.mentionFlags(mentions, r.UserID)
+		if nf != r.Flags {
+			rows[i].Flags = nf
+			changed = append(changed, rows[i])
+		}
+	}
+	if err := mr.PutRows(changed); err != nil {
+		return err
+	}
+	if uploads.MayLink(oldContent) || uploads.MayLink(edited.Content) {
+		return w.linkAttachments(tx, ev, *edited)
+	}
+	return nil
+}
+
+// recordMove fills the event and the history entries (of the target message, and of the
+// other moved messages) with a move's channel and topic change.
+func (w *world) recordMove(p editPlan, e *UpdateMessageEvent, entry, moveEntry *messages.EditHistoryEntry) {
+	m := p.m
+	if p.streamEdited {
+		prev, next := p.orig.ID, p.target.ID
+		entry.PrevStream, entry.Stream = &prev, &next
+		moveEntry.PrevStream, moveEntry.Stream = &prev, &next
+		e.NewStreamID = &next
+		e.origTopic = &m.Topic
+	}
+	if p.topicEdited {
+		prev, next := m.Topic, p.topic
+		entry.PrevTopic, entry.Topic = &prev, &next
+		moveEntry.PrevTopic, moveEntry.Topic = &prev, &next
+		e.origTopic, e.topic = &prev, &next
+		links := w.topicLinks(p.topic)
+		e.TopicLinks = &links
+	}
+}
+
+// editedIDs are the messages an edit changes, ascending: the target message, and with
+// change_later or change_all the topic's messages the actor may move from it on (or all).
+func (w *world) editedIDs(mr storage.MessageReader, p editPlan) ([]messages.ID, error) {
+	m := p.m
+	if p.mode == messages.ChangeOne {
+		return []messages.ID{m.ID}, nil
+	}
+	all, err := w.movableTopicMessages(mr, p.me, p.orig, m.Topic)
+	if err != nil {
+		return nil, err
+	}
+	var ids []messages.ID
+	for _, id := range all {
+		if p.mode == messages.ChangeAll || id >= m.ID {
+			ids = append(ids, id)
+		}
+	}
+	if !slices.Contains(ids, m.ID) {
+		ids = append(ids, m.ID)
+		slices.Sort(ids)
+	}
+	return ids, nil
+}
+
+// targetState reports, before a move, whether the target topic had messages and whether the
+// actor could see any of them (both false when nothing moves).
+func (w *world) targetState(mr storage.MessageReader, p editPlan) (hadMessages, visibleToActor bool, err error) {
+	if !p.moved() {
+		return false, false, nil
+	}
+	existing, err := mr.TopicMessageIDs(p.target.ID, p.topic, 1)
+	if err != nil {
+		return false, false, err
+	}
+	visible, err := w.movableTopicMessages(mr, p.me, p.target, p.topic)
+	return len(existing) > 0, len(visible) > 0, err
+}
+
+// writeChannelEdit writes the edited channel message (with its history entry) and moves the
+// other messages of ids, each with moveEntry in its history.
+func writeChannelEdit(mr storage.MessageWriter, p editPlan, edited messages.Message, entry, moveEntry messages.EditHistoryEntry, ids []messages.ID, movedAt int64) error {
+	others := ids
+	if p.content != nil {
+		edited.ChannelID, edited.Topic = p.target.ID, p.topic
+		if movedAt != 0 {
+			edited.LastMovedTimestamp = movedAt
+		}
+		edited.EditHistory = append([]messages.EditHistoryEntry{entry}, edited.EditHistory...)
+		if err := mr.Update(edited); err != nil {
+			return err
+		}
+		others = slices.DeleteFunc(slices.Clone(ids), func(id messages.ID) bool { return id == p.m.ID })
+	}
+	if p.moved() {
+		return mr.Move(others, p.target.ID, p.topic, moveEntry, movedAt)
+	}
+	return nil
 }
