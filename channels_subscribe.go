@@ -244,90 +244,24 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 	}
 	subscribingOthers := slices.ContainsFunc(targets, func(u users.User) bool { return u.ID != me.ID })
 
-	// Existing channels and the ones to create.
-	var existing []channels.Channel
-	var toCreate []nameRequest
 	colors := map[channels.ID]string{}
-	for _, n := range op.names {
-		if c, ok := w.channelByName(n.name); ok {
-			if op.mustCreate {
-				return SubscribeResult{}, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
-			}
-			existing = append(existing, c)
-			if n.color != "" {
-				colors[c.ID] = n.color
-			}
-			continue
-		}
-		toCreate = append(toCreate, n)
+	existing, toCreate, err := w.splitNames(op, colors)
+	if err != nil {
+		return SubscribeResult{}, nil, err
 	}
-
 	res := SubscribeResult{Subscribed: map[string][]string{}, AlreadySubscribed: map[string][]string{}}
 	if !op.fatal {
 		res.Unauthorized = &[]string{}
 	}
-
-	// Authorization for existing channels.
-	var authorized []channels.Channel
-	for _, c := range existing {
-		v := w.viewer(c.ID, me)
-		canAdd := channels.CanAddSubscribers(w.membership(), c, v, w.org().CanAddSubscribersGroup)
-		access := v.Subscribed || channels.HasContentAccess(w.membership(), c, v) || canAdd
-		if !access {
-			if op.fatal {
-				return SubscribeResult{}, nil, badRequest("Unable to access channel (%s).", c.Name)
-			}
-			*res.Unauthorized = append(*res.Unauthorized, c.Name)
-			continue
-		}
-		if subscribingOthers && !canAdd {
-			return SubscribeResult{}, nil, errInsufficientPermission()
-		}
-		authorized = append(authorized, c)
+	authorized, err := w.authorizeExisting(me, existing, op, subscribingOthers, &res)
+	if err != nil {
+		return SubscribeResult{}, nil, err
 	}
-
-	// Creation.
-	var created []channels.ID
-	if len(toCreate) > 0 {
-		if id := op.settings.FolderID; id != nil && *id != 0 {
-			f, err := tx.ChannelFolders().Get(*id)
-			if errors.Is(err, storage.ErrNotFound) || err == nil && f.IsArchived {
-				return SubscribeResult{}, nil, badRequest("Invalid channel folder ID")
-			} else if err != nil {
-				return SubscribeResult{}, nil, err
-			}
-		}
-		template, err := s.newChannelTemplate(w, me, op.settings)
-		if err != nil {
-			return SubscribeResult{}, nil, err
-		}
-		now := s.now().Unix()
-		for _, n := range toCreate {
-			c := template.Clone()
-			c.Name, c.Description, c.DateCreated = n.name, n.description, now
-			id, err := tx.Channels().Create(c)
-			if errors.Is(err, storage.ErrConflict) {
-				return SubscribeResult{}, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", n.name)
-			}
-			if err != nil {
-				return SubscribeResult{}, nil, err
-			}
-			c.ID = id
-			if subscribingOthers && !channels.CanAddSubscribers(w.membership(), c, channels.Viewer{User: me, Subscribed: true}, w.org().CanAddSubscribersGroup) {
-				return SubscribeResult{}, nil, errInsufficientPermission()
-			}
-			w.setChannel(c)
-			created = append(created, id)
-			authorized = append(authorized, c)
-			if n.color != "" {
-				colors[c.ID] = n.color
-			}
-			// stream create goes to everyone who can see the new channel before anyone is
-			// subscribed; the subscribers learn of it below.
-			rec := w.channelRecord(c)
-			ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.watchers(c, nil))
-		}
+	created, newChannels, err := s.createChannels(o, op, toCreate, subscribingOthers, colors)
+	if err != nil {
+		return SubscribeResult{}, nil, err
 	}
+	authorized = append(authorized, newChannels...)
 
 	// Subscription rows.
 	ids := make([]channels.ID, len(authorized))
@@ -338,21 +272,9 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 	for i, u := range targets {
 		targetIDs[i] = u.ID
 	}
-	rows, err := tx.Subscriptions().ListForUsers(targetIDs)
+	have, used, err := subscriptionsOf(tx.Subscriptions(), targetIDs)
 	if err != nil {
 		return SubscribeResult{}, nil, err
-	}
-	have := map[users.ID]map[channels.ID]channels.Subscription{}
-	used := map[users.ID]map[string]bool{}
-	for _, r := range rows {
-		if have[r.UserID] == nil {
-			have[r.UserID] = map[channels.ID]channels.Subscription{}
-			used[r.UserID] = map[string]bool{}
-		}
-		have[r.UserID][r.ChannelID] = r
-		if r.Active {
-			used[r.UserID][r.Color] = true
-		}
 	}
 	var put []channels.Subscription
 	newByChannel := map[channels.ID][]users.ID{}
@@ -395,9 +317,122 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 		w.addSubscribers(id, l)
 	}
 
-	// Events: stream create to new subscribers who could not see the channel before (a
-	// private channel, new or existing), then subscription add to each new subscriber, then
-	// peer_add to the others who may know.
+	w.announceSubscriptions(ev, authorized, targets, newByChannel, newByUser, hadMetadata)
+
+	if subscribingOthers && op.sendNewMsg {
+		res.NewSubscriptionMessagesSent = ptr(len(res.Subscribed) <= MaxBulkNewSubscriptionMessages)
+	}
+	if err := s.postNotices(tx, ev, w, subscriptionNotices(w, me, newByUser, created, op)); err != nil {
+		return SubscribeResult{}, nil, err
+	}
+	for k := range maps.Keys(res.Subscribed) {
+		slices.Sort(res.Subscribed[k])
+	}
+	return res, created, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// splitNames sorts the requested channel names into existing channels and ones to create,
+// recording requested colors of existing ones in colors.
+func (w *world) splitNames(op subscribeOp, colors map[channels.ID]string) ([]channels.Channel, []nameRequest, error) {
+	var existing []channels.Channel
+	var toCreate []nameRequest
+	for _, n := range op.names {
+		if c, ok := w.channelByName(n.name); ok {
+			if op.mustCreate {
+				return nil, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
+			}
+			existing = append(existing, c)
+			if n.color != "" {
+				colors[c.ID] = n.color
+			}
+			continue
+		}
+		toCreate = append(toCreate, n)
+	}
+	return existing, toCreate, nil
+}
+
+// authorizeExisting keeps the existing channels me may subscribe the targets to; the others
+// are refused (op.fatal) or listed in res.Unauthorized.
+func (w *world) authorizeExisting(me users.User, existing []channels.Channel, op subscribeOp, subscribingOthers bool, res *SubscribeResult) ([]channels.Channel, error) {
+	var authorized []channels.Channel
+	for _, c := range existing {
+		v := w.viewer(c.ID, me)
+		canAdd := channels.CanAddSubscribers(w.membership(), c, v, w.org().CanAddSubscribersGroup)
+		access := v.Subscribed || channels.HasContentAccess(w.membership(), c, v) || canAdd
+		if !access {
+			if op.fatal {
+				return nil, badRequest("Unable to access channel (%s).", c.Name)
+			}
+			*res.Unauthorized = append(*res.Unauthorized, c.Name)
+			continue
+		}
+		if subscribingOthers && !canAdd {
+			return nil, errInsufficientPermission()
+		}
+		authorized = append(authorized, c)
+	}
+	return authorized, nil
+}
+
+// createChannels creates the requested new channels from the operation's settings, each
+// announced with a stream create event to those who can see it; requested colors go into
+// colors.
+func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequest, subscribingOthers bool, colors map[channels.ID]string) ([]channels.ID, []channels.Channel, error) {
+	if len(toCreate) == 0 {
+		return nil, nil, nil
+	}
+	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+	if id := op.settings.FolderID; id != nil && *id != 0 {
+		f, err := tx.ChannelFolders().Get(*id)
+		if errors.Is(err, storage.ErrNotFound) || err == nil && f.IsArchived {
+			return nil, nil, badRequest("Invalid channel folder ID")
+		} else if err != nil {
+			return nil, nil, err
+		}
+	}
+	template, err := s.newChannelTemplate(w, me, op.settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	now := s.now().Unix()
+	var created []channels.ID
+	var made []channels.Channel
+	for _, n := range toCreate {
+		c := template.Clone()
+		c.Name, c.Description, c.DateCreated = n.name, n.description, now
+		id, err := tx.Channels().Create(c)
+		if errors.Is(err, storage.ErrConflict) {
+			return nil, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", n.name)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		c.ID = id
+		if subscribingOthers && !channels.CanAddSubscribers(w.membership(), c, channels.Viewer{User: me, Subscribed: true}, w.org().CanAddSubscribersGroup) {
+			return nil, nil, errInsufficientPermission()
+		}
+		w.setChannel(c)
+		created = append(created, id)
+		made = append(made, c)
+		if n.color != "" {
+			colors[c.ID] = n.color
+		}
+		// stream create goes to everyone who can see the new channel before anyone is
+		// subscribed; the subscribers learn of it below.
+		rec := w.channelRecord(c)
+		ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.watchers(c, nil))
+	}
+	return created, made, nil
+}
+
+// announceSubscriptions records the events of new subscriptions: stream create to new
+// subscribers who could not see the channel before (a private channel, new or existing),
+// then subscription add to each new subscriber, then peer_add to the others who may know.
+func (w *world) announceSubscriptions(ev *events, authorized []channels.Channel, targets []users.User,
+	newByChannel map[channels.ID][]users.ID, newByUser map[users.ID][]channels.Subscription, hadMetadata map[channels.ID]map[users.ID]bool) {
 	for _, c := range authorized {
 		var late []int64
 		for _, u := range newByChannel[c.ID] {
@@ -434,17 +469,26 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 		}
 		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.watchers(c, added))
 	}
-
-	if subscribingOthers && op.sendNewMsg {
-		res.NewSubscriptionMessagesSent = ptr(len(res.Subscribed) <= MaxBulkNewSubscriptionMessages)
-	}
-	if err := s.postNotices(tx, ev, w, subscriptionNotices(w, me, newByUser, created, op)); err != nil {
-		return SubscribeResult{}, nil, err
-	}
-	for k := range maps.Keys(res.Subscribed) {
-		slices.Sort(res.Subscribed[k])
-	}
-	return res, created, nil
 }
 
-func ptr[T any](v T) *T { return &v }
+// subscriptionsOf reads the users' subscription rows, by user and channel, and the colors of
+// each user's active subscriptions.
+func subscriptionsOf(r storage.SubscriptionReader, ids []users.ID) (map[users.ID]map[channels.ID]channels.Subscription, map[users.ID]map[string]bool, error) {
+	rows, err := r.ListForUsers(ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	have := map[users.ID]map[channels.ID]channels.Subscription{}
+	used := map[users.ID]map[string]bool{}
+	for _, r := range rows {
+		if have[r.UserID] == nil {
+			have[r.UserID] = map[channels.ID]channels.Subscription{}
+			used[r.UserID] = map[string]bool{}
+		}
+		have[r.UserID][r.ChannelID] = r
+		if r.Active {
+			used[r.UserID][r.Color] = true
+		}
+	}
+	return have, used, nil
+}
