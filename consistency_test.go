@@ -225,6 +225,7 @@ var notMutating = map[string]string{
 	"SweepUploads":                 "removes only bytes that no row references; changes no state",
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
+	"RenderMessage":                "renders; stores nothing",
 }
 
 // TestConsistencyCoverage fails for every mutating Service method without a consistency case.

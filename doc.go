@@ -157,7 +157,8 @@
 //	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
 //	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
 //	          expiry of typing (messages_typing.go); MarkAllAsRead, MarkStreamAsRead,
-//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); who may read a message
+//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
+//	          (messages_history.go); RenderMessage (messages_render.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,

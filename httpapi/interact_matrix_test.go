@@ -24,6 +24,9 @@ func interactMatrixRows() []matrixRow {
 		{method: "POST", path: "mark_stream_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1"}, want: authenticated().except("guest", 400)},
 		{method: "POST", path: "mark_topic_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic_name": "t"}, want: only("member")},
 		{method: "POST", path: "messages/flags/narrow", setup: memberDirectMessage, params: map[string]string{"anchor": "newest", "num_before": "10", "num_after": "0", "narrow": "[]", "op": "add", "flag": "read"}, want: authenticated()},
+		{method: "GET", path: "messages/1/history", setup: memberDirectMessage, want: only("member", "admin")},
+		{method: "GET", path: "messages/1/history", setup: publicChannelWithMessage, want: authenticated().except("guest", 400)},
+		{method: "POST", path: "messages/render", params: map[string]string{"content": "**hi**"}, want: authenticated()},
 		{method: "POST", path: "messages/1/typing", setup: memberDirectMessage, params: map[string]string{"op": "start"}, want: only("member", "admin")},
 	}
 }

@@ -155,6 +155,8 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "messages", authRequired, h.getMessages},
 		{http.MethodGet, "messages/{message_id}", authRequired, h.getMessage},
 		{http.MethodPost, "messages/flags", authRequired, h.updateMessageFlags},
+		{http.MethodGet, "messages/{message_id}/history", authRequired, h.getMessageHistory},
+		{http.MethodPost, "messages/render", authRequired, h.renderMessage},
 		{http.MethodDelete, "messages/{message_id}", authRequired, h.deleteMessage},
 		{http.MethodPatch, "messages/{message_id}", authRequired, h.updateMessage},
 		{http.MethodPost, "messages/{message_id}/reactions", authRequired, h.addReaction},
