@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/blobs"
 )
 
 // memEmojiImages keeps custom emoji images in memory.
@@ -32,6 +34,25 @@ func (m *memEmojiImages) PutEmojiImage(_ context.Context, path string, image []b
 	m.files[path] = append([]byte{}, image...)
 	return nil
 }
+
+func (m *memEmojiImages) OpenEmojiImage(_ context.Context, path string) (blobs.Object, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.files[path]
+	if !ok {
+		return nil, blobs.ErrNotFound
+	}
+	return memEmojiObject{bytes.NewReader(b), blobs.Info{Key: path, Size: int64(len(b))}}, nil
+}
+
+// memEmojiObject is an image of memEmojiImages, opened.
+type memEmojiObject struct {
+	*bytes.Reader
+	info blobs.Info
+}
+
+func (o memEmojiObject) Close() error     { return nil }
+func (o memEmojiObject) Info() blobs.Info { return o.info }
 
 // pngImage is the smallest PNG header http.DetectContentType recognises.
 var pngImage = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
