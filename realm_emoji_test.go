@@ -140,15 +140,15 @@ func TestUploadCustomEmojiRefusals(t *testing.T) {
 		p         chat.UploadCustomEmojiParams
 		msg       string
 	}{
-		{"a guest", "guest", chat.UploadCustomEmojiParams{Name: "mine", Files: 1, Image: pngImage}, "Insufficient permission"},
+		{"a guest", "guest", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 1, Image: pngImage}, "Insufficient permission"},
 		{"a taken name", "admin", chat.UploadCustomEmojiParams{Name: "taken", Files: 1, Image: pngImage}, "A custom emoji with this name already exists."},
 		{"a unicode emoji's name", "member", chat.UploadCustomEmojiParams{Name: "octopus", Files: 1, Image: pngImage}, "Only administrators can override default emoji."},
 		{"an invalid name", "member", chat.UploadCustomEmojiParams{Name: "Tick!", Files: 1, Image: pngImage}, "Emoji names must contain only lowercase alphanumeric characters, dashes, and underscores."},
 		{"a name ending with an underscore", "member", chat.UploadCustomEmojiParams{Name: "tick_", Files: 1, Image: pngImage}, "Emoji names must end with either a letter or digit."},
-		{"no file", "member", chat.UploadCustomEmojiParams{Name: "mine"}, "You must upload exactly one file."},
-		{"two files", "member", chat.UploadCustomEmojiParams{Name: "mine", Files: 2, Image: pngImage}, "You must upload exactly one file."},
-		{"a file too large", "member", chat.UploadCustomEmojiParams{Name: "mine", Files: 1, Image: big}, "Uploaded file is larger than the allowed limit of 5 MiB"},
-		{"no image", "member", chat.UploadCustomEmojiParams{Name: "mine", Files: 1, Image: []byte("plain text")}, "Invalid image format"},
+		{"no file", "member", chat.UploadCustomEmojiParams{Name: "my_tick"}, "You must upload exactly one file."},
+		{"two files", "member", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 2, Image: pngImage}, "You must upload exactly one file."},
+		{"a file too large", "member", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 1, Image: big}, "Uploaded file is larger than the allowed limit of 5 MiB"},
+		{"no image", "member", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 1, Image: []byte("plain text")}, "Invalid image format"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := f.svc.UploadCustomEmoji(ctx, f.actor(tt.who), tt.p)
