@@ -21,6 +21,9 @@ import (
 // anonymous spectator, accepted only by the operations that say so.
 type Actor struct {
 	UserID users.ID
+	// session is the store key of the web session that authenticated the actor (see
+	// AuthenticateSession), "" for other credentials.
+	session string
 }
 
 // Anonymous reports whether a is the unauthenticated spectator.
