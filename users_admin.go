@@ -359,6 +359,9 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 	if err := tx.Users().Update(u); err != nil {
 		return err
 	}
+	if _, err := tx.Sessions().DeleteUser(u.ID, ""); err != nil {
+		return err
+	}
 	if a.DeleteProfile {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
 			return err

@@ -361,6 +361,9 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 		if err := tx.Users().Update(bot); err != nil {
 			return err
 		}
+		if _, err := tx.Sessions().DeleteUser(bot.ID, ""); err != nil {
+			return err
+		}
 		return announceBotUpdate(tx.Users(), ev, bot, map[string]any{"api_key": key})
 	})
 	if err != nil {

@@ -136,6 +136,9 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		}
 		if newHash != "" {
 			me.PasswordHash = newHash
+			if err := endOtherSessions(o, actor, me.ID); err != nil {
+				return err
+			}
 		}
 		if me != old {
 			if err := tx.Users().Update(me); err != nil {
