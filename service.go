@@ -130,6 +130,10 @@ type Options struct {
 	// process's writers back for its duration).
 	SchedulerInterval  time.Duration
 	SchedulerBatchSize int
+
+	// SessionAge is how long a web session lasts from its login (default DefaultSessionAge,
+	// measured with Now).
+	SessionAge time.Duration
 }
 
 // Service is the chat engine. It is safe for concurrent use.

@@ -86,6 +86,7 @@ type data struct {
 	devices    map[int64]storage.Device // by id; nil until the first device
 	deviceSeq  int64
 	botConfigs map[users.ID]users.BotConfig
+	sessions   map[string]storage.Session // by key; nil until the first session
 }
 
 func newData() *data {
