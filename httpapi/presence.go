@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
-
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/users"
 )
@@ -67,12 +65,8 @@ func (h *Handler) getUserPresence(r *request) (any, error) {
 	}
 	p := chat.GetUserPresenceParams{SlimPresence: slim}
 	key := r.path["user_id_or_email"]
-	if allDigits(key) {
-		id, err := strconv.ParseInt(key, 10, 64)
-		if err != nil {
-			return nil, chat.InvalidArgument("user_id", "")
-		}
-		p.UserID = users.ID(id)
+	if id, ok := parseID[users.ID](key); ok {
+		p.UserID = id
 	} else {
 		p.Email = key
 	}

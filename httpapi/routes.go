@@ -241,7 +241,7 @@ func matchPattern(pattern string, segments []string) (map[string]string, bool) {
 			continue
 		}
 		name = strings.TrimSuffix(strings.TrimSuffix(name, "}"), "...")
-		if seg == "" || strings.HasSuffix(name, "_id") && !allDigits(seg) {
+		if seg == "" || strings.HasSuffix(name, "_id") && !isID(seg) {
 			return nil, false
 		}
 		if values == nil {
@@ -252,14 +252,8 @@ func matchPattern(pattern string, segments []string) (map[string]string, bool) {
 	return values, true
 }
 
-func allDigits(s string) bool {
-	if len(s) > 18 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+// isID reports whether a path segment is an id (see parseID).
+func isID(seg string) bool {
+	_, ok := parseID[int64](seg)
+	return ok
 }
