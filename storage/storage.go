@@ -45,6 +45,7 @@ type ReadTx interface {
 	MutedUsers() MutedUserReader
 	Devices() DeviceReader
 	BotConfigs() BotConfigReader
+	OnboardingSteps() OnboardingStepReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -74,4 +75,5 @@ type Tx interface {
 	MutedUsers() MutedUserWriter
 	Devices() DeviceWriter
 	BotConfigs() BotConfigWriter
+	OnboardingSteps() OnboardingStepWriter
 }
