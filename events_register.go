@@ -85,6 +85,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*OnboardingState
 	*RealmBotsState
 	*OrganizationState
 	*EmojiState

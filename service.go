@@ -130,6 +130,11 @@ type Options struct {
 	// process's writers back for its duration).
 	SchedulerInterval  time.Duration
 	SchedulerBatchSize int
+
+	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
+	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
+	// and its onboarding step is then never offered.
+	NavigationTourVideoURL string
 }
 
 // Service is the chat engine. It is safe for concurrent use.
