@@ -105,7 +105,10 @@
 //	          users, groups, channels, subscribers, channel activity
 //	bus       several processes sharing one store's events (bus.go)
 //	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
-//	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go)
+//	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
+//	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,
+//	          EndSession, ended by a password change, a new API key and deactivation
+//	          (auth_sessions.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams

@@ -135,6 +135,10 @@ type Options struct {
 	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
 	// and its onboarding step is then never offered.
 	NavigationTourVideoURL string
+
+	// SessionAge is how long a web session lasts from its login (default DefaultSessionAge,
+	// measured with Now).
+	SessionAge time.Duration
 }
 
 // Service is the chat engine. It is safe for concurrent use.

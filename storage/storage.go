@@ -46,6 +46,7 @@ type ReadTx interface {
 	Devices() DeviceReader
 	BotConfigs() BotConfigReader
 	OnboardingSteps() OnboardingStepReader
+	Sessions() SessionReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -76,4 +77,5 @@ type Tx interface {
 	Devices() DeviceWriter
 	BotConfigs() BotConfigWriter
 	OnboardingSteps() OnboardingStepWriter
+	Sessions() SessionWriter
 }

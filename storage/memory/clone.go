@@ -96,6 +96,7 @@ func (d *data) clone() *data {
 	c.botConfigs = cloneMap(d.botConfigs, cloneBotConfig)
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq
+	c.sessions = cloneMap(d.sessions, same)
 	return c
 }
 

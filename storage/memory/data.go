@@ -88,6 +88,7 @@ type data struct {
 	botConfigs map[users.ID]users.BotConfig
 	// onboarding holds each user's read onboarding steps, sorted.
 	onboarding map[users.ID][]string
+	sessions   map[string]storage.Session // by key; nil until the first session
 }
 
 func newData() *data {

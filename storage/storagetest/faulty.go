@@ -479,3 +479,40 @@ func (w faultyBots) Put(c users.BotConfig) error {
 	}
 	return w.BotConfigWriter.Put(c)
 }
+
+func (t faultyTx) Sessions() storage.SessionWriter {
+	return faultySessions{t.Tx.Sessions(), t.f}
+}
+
+type faultySessions struct {
+	storage.SessionWriter
+	f *Faulty
+}
+
+func (w faultySessions) Create(s storage.Session) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.SessionWriter.Create(s)
+}
+
+func (w faultySessions) Delete(key string) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.SessionWriter.Delete(key)
+}
+
+func (w faultySessions) DeleteUser(user users.ID, keep string) (int, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.SessionWriter.DeleteUser(user, keep)
+}
+
+func (w faultySessions) DeleteExpired(now int64) (int, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.SessionWriter.DeleteExpired(now)
+}
