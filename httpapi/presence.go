@@ -28,6 +28,15 @@ func (h *Handler) removeAlertWords(r *request) (any, error) {
 	return h.svc.RemoveAlertWords(r.ctx, r.actor, chat.AlertWordsParams{AlertWords: words})
 }
 
+// markOnboardingStepAsRead serves POST /users/me/onboarding_steps.
+func (h *Handler) markOnboardingStepAsRead(r *request) (any, error) {
+	step, err := r.params.requiredStr("onboarding_step")
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.MarkOnboardingStepAsRead(r.ctx, r.actor, chat.MarkOnboardingStepAsReadParams{OnboardingStep: step})
+}
+
 // updatePresence serves POST /users/me/presence.
 func (h *Handler) updatePresence(r *request) (any, error) {
 	var p chat.UpdatePresenceParams

@@ -120,6 +120,7 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "users/me/alert_words", authRequired, h.getAlertWords},
 		{http.MethodPost, "users/me/alert_words", authRequired, h.addAlertWords},
 		{http.MethodDelete, "users/me/alert_words", authRequired, h.removeAlertWords},
+		{http.MethodPost, "users/me/onboarding_steps", authRequired, h.markOnboardingStepAsRead},
 		{http.MethodPost, "users/me/presence", authRequired, h.updatePresence},
 		{http.MethodGet, "users/{user_id_or_email}/presence", authRequired, h.getUserPresence},
 		{http.MethodGet, "realm/presence", authRequired, h.getRealmPresence},
