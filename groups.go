@@ -237,8 +237,8 @@ type GetUserGroupMembersResult struct {
 // DirectMemberOnly.
 func (s *Service) GetUserGroupMembers(ctx context.Context, actor Actor, p GetUserGroupMembersParams) (GetUserGroupMembersResult, error) {
 	var res GetUserGroupMembersResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		m, err := groupMembership(tx, actor, p.GroupID)
+	err := s.read(ctx, actor, members, func(o *readOp) error {
+		m, err := groupMembership(o.tx, p.GroupID)
 		if err != nil {
 			return err
 		}
@@ -262,8 +262,8 @@ type GetUserGroupSubgroupsResult struct {
 // GetUserGroupSubgroups lists a group's subgroups, transitively unless DirectSubgroupOnly.
 func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetUserGroupSubgroupsParams) (GetUserGroupSubgroupsResult, error) {
 	var res GetUserGroupSubgroupsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		m, err := groupMembership(tx, actor, p.GroupID)
+	err := s.read(ctx, actor, members, func(o *readOp) error {
+		m, err := groupMembership(o.tx, p.GroupID)
 		if err != nil {
 			return err
 		}
@@ -276,12 +276,9 @@ func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetU
 	return res, err
 }
 
-// groupMembership checks that the actor is an active member and the group exists, and returns
-// the membership resolution the group reads need.
-func groupMembership(tx storage.ReadTx, actor Actor, id users.GroupID) (*users.Membership, error) {
-	if _, err := memberActor(tx.Users(), actor); err != nil {
-		return nil, err
-	}
+// groupMembership checks that the group exists, and returns the membership resolution the
+// group reads need.
+func groupMembership(tx storage.ReadTx, id users.GroupID) (*users.Membership, error) {
 	if _, err := loadGroup(tx.Groups(), id); err != nil {
 		return nil, err
 	}
