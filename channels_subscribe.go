@@ -394,7 +394,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 	if err != nil {
 		return nil, nil, err
 	}
-	now := s.now().Unix()
+	now := o.now.Unix()
 	var created []channels.ID
 	var made []channels.Channel
 	for _, n := range toCreate {

@@ -69,8 +69,8 @@
 //
 // What the helpers (service_ops.go) give the body, o:
 //   - o.me, the acting user, loaded once inside the transaction, who passed the gate: noActor,
-//     spectators, signedIn, humans, members, admins (service_actors.go), or an area's own
-//     gate built on them (draftsUsers, nonGuests). Finer checks (the owner of this bot, the
+//     spectators, signedIn, humans, members, admins, owners (service_actors.go), or an area's
+//     own gate built on them (draftsUsers, nonGuests, userCreators). Finer checks (the owner of this bot, the
 //     administrator of this channel) are the body's first lines.
 //   - o.now, the operation's time, read once; never call s.now() in a body.
 //   - o.tx, the transaction (writable in a mutation); o.world(), the organization, groups,

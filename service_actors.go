@@ -18,8 +18,9 @@ import (
 //	humans      signedIn, not a bot (Zulip's human_users_only)
 //	members     humans, not a guest (require_member_or_admin)
 //	admins      an organization administrator (or owner)
+//	owners      an organization owner
 //
-// An area may add its own gate built on these (draftsUsers).
+// An area may add its own gate built on these (draftsUsers, nonGuests, userCreators).
 type gate func(tx storage.ReadTx, actor Actor) (users.User, error)
 
 func noActor(storage.ReadTx, Actor) (users.User, error) { return users.User{}, nil }
@@ -75,6 +76,14 @@ func admins(tx storage.ReadTx, actor Actor) (users.User, error) {
 	u, err := signedIn(tx, actor)
 	if err == nil && !u.Role.IsAdmin() {
 		return users.User{}, errMustBeAdmin()
+	}
+	return u, err
+}
+
+func owners(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := signedIn(tx, actor)
+	if err == nil && u.Role != users.RoleOwner {
+		return users.User{}, errMustBeOwner()
 	}
 	return u, err
 }
