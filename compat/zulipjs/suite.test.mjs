@@ -13,6 +13,7 @@ import { expectError, expectShape, expectSuccess } from './shape.mjs';
 
 const PASSWORD = 'devpassword'; // --dev-password default
 const API_KEY = /^[A-Za-z0-9]{32}$/;
+const TOUR_VIDEO = 'https://videos.example.com/navigation-tour.mp4'; // --navigation-tour-video-url
 
 let built;
 let server;
@@ -23,7 +24,7 @@ const clients = {}; // email -> logged-in zulip-js client
 before(async () => {
   built = build();
   // A short heartbeat so that a blocking GET /events returns within the suite's time budget.
-  server = await start(built.bin, ['--heartbeat-wait', '1s']);
+  server = await start(built.bin, ['--heartbeat-wait', '1s', '--navigation-tour-video-url', TOUR_VIDEO]);
   site = server.site;
   dir = mkdtempSync(join(tmpdir(), 'teamchat-zuliprc-'));
 });
@@ -621,6 +622,29 @@ test('reads the organization settings and changes them (PATCH /realm), deliverin
   assert.equal(fresh.realm_message_retention_days, 30);
   assert.deepEqual(fresh.realm_domains, [{ domain: 'zulip.com', allow_subdomains: false }]);
   expectSuccess(await hamlet.queues.deregister({ queue_id: fresh.queue_id }), 'deregister');
+});
+
+test('offers onboarding steps and marks one read (POST /users/me/onboarding_steps), delivering onboarding_steps events', async () => {
+  const othello = await login('othello@zulip.com');
+  const reg = expectSuccess(await othello.queues.register({ event_types: ['onboarding_steps'] }), 'register');
+  expectShape(reg, { onboarding_steps: [{ type: 'string', name: 'string' }], navigation_tour_video_url: 'string' });
+  assert.equal(reg.navigation_tour_video_url, TOUR_VIDEO);
+  const names = reg.onboarding_steps.map((s) => s.name);
+  assert.ok(names.includes('navigation_tour_video') && names.includes('intro_resolve_topic'), JSON.stringify(names));
+
+  // zulip-js has no method for it: its generic call, as the web app posts it.
+  expectSuccess(await othello.callEndpoint('/users/me/onboarding_steps', 'POST', { onboarding_step: 'navigation_tour_video' }), 'POST /users/me/onboarding_steps');
+  expectError(await othello.callEndpoint('/users/me/onboarding_steps', 'POST', { onboarding_step: 'intro_streams' }),
+    'BAD_REQUEST', 'Unknown onboarding_step: intro_streams', 'unknown onboarding step');
+
+  const got = expectSuccess(await othello.events.retrieve({ queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true }), 'events');
+  assert.deepEqual(got.events.map((e) => e.type), ['onboarding_steps'], JSON.stringify(got.events));
+  assert.deepEqual(got.events[0].onboarding_steps, reg.onboarding_steps.filter((s) => s.name !== 'navigation_tour_video'));
+  expectSuccess(await othello.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  const fresh = expectSuccess(await othello.queues.register({ event_types: ['onboarding_steps'] }), 'register again');
+  assert.deepEqual(fresh.onboarding_steps, got.events[0].onboarding_steps);
+  expectSuccess(await othello.queues.deregister({ queue_id: fresh.queue_id }), 'deregister');
 });
 
 test('reacts, types and marks messages read, with reaction, typing and update_message_flags events', async () => {
