@@ -241,10 +241,12 @@ test('reads users and the own profile', async () => {
 });
 
 test('refuses to create users without can_create_users', async () => {
-  const iago = await login('iago@zulip.com');
-  expectError(await iago.users.create({ email: 'new@zulip.com', password: 'a long password', full_name: 'New' }),
+  // An owner without the permission (the dev organization gives it to Iago only, as Zulip's
+  // tools/test-api does).
+  const desdemona = await login('desdemona@zulip.com');
+  expectError(await desdemona.users.create({ email: 'new@zulip.com', password: 'a long password', full_name: 'New' }),
     'BAD_REQUEST', 'User not authorized to create users', 'POST /users');
-  const res = expectSuccess(await iago.users.retrieve(), 'GET /users');
+  const res = expectSuccess(await desdemona.users.retrieve(), 'GET /users');
   assert.ok(!res.members.some((u) => u.full_name === 'New'), 'a refused create added a user');
 });
 
@@ -563,7 +565,7 @@ test('keeps alert words and reports presence', async () => {
   assert.deepEqual(words.alert_words, ['lunch']);
   expectError(await hamlet.callEndpoint('/users/me/alert_words', 'POST', { alert_words: 'lunch' }), 'BAD_REQUEST', 'alert_words is not valid JSON', 'alert words not JSON');
 
-  // The first report announces hamlet online (simplified form) and answers the modern format.
+  // A report answers the modern format.
   const hamletID = await idOf('hamlet@zulip.com');
   const polled = expectSuccess(await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'active', last_update_id: '-1' }), 'POST /users/me/presence');
   expectShape(polled, { presences: 'object', server_timestamp: 'number', presence_last_update_id: 'integer' });
@@ -573,9 +575,16 @@ test('keeps alert words and reports presence', async () => {
   assert.ok(Object.values(realm.presences).some((p) => p.aggregated?.status === 'active' && p.website?.client === 'website'), JSON.stringify(realm.presences));
   expectError(await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'away' }), 'BAD_REQUEST', 'Invalid status: away', 'unknown status');
 
+  // Every dev user is already online (the seed's presence rows), so hamlet's report announced
+  // nothing; a new user's first report announces them online (simplified form).
+  const iago = await login('iago@zulip.com');
+  const created = expectSuccess(await iago.users.create({ email: 'present@zulip.com', password: PASSWORD, full_name: 'Present' }), 'POST /users');
+  const newcomer = await login('present@zulip.com');
+  expectSuccess(await newcomer.callEndpoint('/users/me/presence', 'POST', { status: 'active' }), 'POST /users/me/presence (new user)');
+
   const got = expectSuccess(await hamlet.events.retrieve({ queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true }), 'events');
   assert.deepEqual(got.events.map((e) => e.type), ['alert_words', 'alert_words', 'presence'], JSON.stringify(got.events));
-  expectShape(got.events[2].presences[String(hamletID)], { active_timestamp: 'integer', idle_timestamp: 'integer' });
+  expectShape(got.events[2].presences[String(created.user_id)], { active_timestamp: 'integer', idle_timestamp: 'integer' });
   expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
 });
 
