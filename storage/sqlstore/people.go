@@ -67,15 +67,33 @@ func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
 	return out, err
 }
 
+// MutedBy filters the cached list of every mute (each message asks it of its sender).
 func (a mutedTx) MutedBy(muted users.ID) ([]users.ID, error) {
-	return scanAll(a.t, func(r *sql.Rows) (users.ID, error) {
-		var id users.ID
-		err := r.Scan(&id)
-		return id, err
-	}, "SELECT user_id FROM muted_users WHERE muted_user_id = ? ORDER BY user_id", muted)
+	all, err := cachedList(a.t, mutedTable, &a.t.cache.muted, nil, func() ([]users.MutedUser, error) {
+		return scanAll(a.t, func(r *sql.Rows) (users.MutedUser, error) {
+			var m users.MutedUser
+			var at sql.NullInt64
+			err := r.Scan(&m.UserID, &m.MutedUserID, &at)
+			m.DateMuted = fromNanos(at)
+			return m, err
+		}, "SELECT user_id, muted_user_id, date_muted FROM muted_users ORDER BY user_id, muted_user_id")
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []users.ID
+	for _, m := range all {
+		if m.MutedUserID == muted {
+			out = append(out, m.UserID)
+		}
+	}
+	return out, nil
 }
 
 func (a mutedTx) Add(m users.MutedUser) error {
+	if err := a.t.bump(mutedTable); err != nil {
+		return err
+	}
 	return a.t.guarded(func() error {
 		_, err := a.t.exec("INSERT INTO muted_users (user_id, muted_user_id, date_muted) VALUES (?, ?, ?)",
 			m.UserID, m.MutedUserID, nanos(m.DateMuted))
@@ -84,6 +102,9 @@ func (a mutedTx) Add(m users.MutedUser) error {
 }
 
 func (a mutedTx) Remove(user, muted users.ID) error {
+	if err := a.t.bump(mutedTable); err != nil {
+		return err
+	}
 	res, err := a.t.exec("DELETE FROM muted_users WHERE user_id = ? AND muted_user_id = ?", user, muted)
 	if err != nil {
 		return err

@@ -24,8 +24,14 @@ type Store struct {
 
 	cache caches // whole-table lists kept between transactions (cache.go)
 
-	retries atomic.Uint64 // transactions run again after losing a race
+	retries    atomic.Uint64 // transactions run again after losing a race
+	statements atomic.Uint64 // statements sent, BEGIN and COMMIT included
 }
+
+// Statements reports how many statements the store has sent to the database since Open,
+// BEGIN, COMMIT and ROLLBACK included: the unit of a write path's cost that the tests of
+// issue 24 count per operation.
+func (s *Store) Statements() uint64 { return s.statements.Load() }
 
 // Retries reports how many times a transaction lost a race (SQLite busy, PostgreSQL
 // serialization failure or deadlock) and was run again, since Open.
@@ -120,7 +126,8 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 		return nil, fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache}
+	s.statements.Add(2) // BEGIN, and the COMMIT or ROLLBACK that ends the transaction
+	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache, count: &s.statements}
 	done := false
 	defer func() {
 		if !done {
@@ -166,6 +173,7 @@ type txn struct {
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
 
+	count  *atomic.Uint64       // the Store's statement counter
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
 	tables *tableState          // what the transaction read about the cached tables
@@ -206,6 +214,7 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	t.count.Add(1)
 	r, err := t.tx.ExecContext(t.ctx, t.d.q(query), args...)
 	return r, t.check(err)
 }
@@ -214,6 +223,7 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	t.count.Add(1)
 	rows, err := t.tx.QueryContext(t.ctx, t.d.q(query), args...)
 	return rows, t.check(err)
 }
@@ -223,6 +233,7 @@ func (t *txn) get(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}
+	t.count.Add(1)
 	return t.check(t.tx.QueryRowContext(t.ctx, t.d.q(query), args...).Scan(dest...))
 }
 
