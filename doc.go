@@ -9,7 +9,10 @@
 // Each mutation runs in one storage transaction; the events it causes are collected during the
 // transaction and published only after it commits, in commit order. Registration of an event
 // queue is race-free: the state it returns plus every event delivered after its last_event_id
-// equals the true state.
+// equals the true state. On SQLite, whose commits each cost an fsync and come one at a time,
+// concurrent mutations share commits (group commit): a group's bodies run in one transaction,
+// each in a savepoint, and service_commits.go gives the argument that the ordering above
+// holds for groups as for single transactions.
 //
 // Several processes may share one store and its events (Options.Bus, Options.NodeID; the
 // PostgreSQL implementation is eventbus/pgbus). The only change to the write path is where the
@@ -98,7 +101,8 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close and the transaction helpers (service.go); errors and their codes
+//	service   New, Close and the transaction helpers (service.go); group commit
+//	          (service_commits.go); errors and their codes
 //	          (service_errors.go); loading the acting user (service_actors.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     the per-transaction view of the organization that decisions read (world.go):

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
@@ -148,10 +147,11 @@ type Service struct {
 	typingStop chan struct{}
 	typingDone chan struct{}
 
-	// writeMu orders commits and their events: a mutation holds it exclusively from the start
-	// of its transaction until its events are published, so events reach the queues in commit
-	// order; a registration holds it shared while it creates its queue and reads the state, so
-	// no commit falls between the two.
+	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
+	// commit, service_commits.go) holds it exclusively from the start of its transaction until
+	// its events are published, so events reach the queues in commit order; a registration
+	// holds it shared while it creates its queue and reads the state, so no commit falls
+	// between the two.
 	writeMu sync.RWMutex
 	// closed is set by Close (under writeMu): later mutations are refused, so the queues saved
 	// by Close miss no committed event.
@@ -188,6 +188,9 @@ type Service struct {
 	schedOnce sync.Once
 	schedStop context.CancelFunc
 	schedDone chan struct{}
+
+	// commits gathers concurrent mutations into shared commits (service_commits.go).
+	commits commitGroups
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process
@@ -333,18 +336,26 @@ func (e *events) add(typ string, payload any, recipients []int64) {
 // update runs fn in one write transaction and publishes the events it collected once the
 // transaction has committed (with a Bus: hands them to the bus inside the transaction, which
 // delivers them on commit). Nothing is published when fn or the commit fails; the closure may
-// run more than once, so it starts each run with an empty event list.
+// run more than once, so it starts each run with an empty event list. On a store that groups
+// commits (service_commits.go) the transaction may be shared with concurrent mutations, fn
+// running in a savepoint of it.
 func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events) error) error {
-	return s.updateWith(ctx, s.store.Update, fn)
+	return s.updateWith(ctx, nil, fn)
 }
 
-// updateWith is update with the store's transaction method run (Update, or
-// storage.ClaimUpdate for the scheduler's claims).
+// updateWith is update with the store's transaction method run: nil for Update (grouped
+// where the store groups commits), or storage.ClaimUpdate for the scheduler's claims.
 func (s *Service) updateWith(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, fn func(tx storage.Tx, ev *events) error) error {
+	if run == nil {
+		if gu := s.grouped(); gu != nil {
+			return s.updateGrouped(ctx, gu, fn)
+		}
+		run = s.store.Update
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	if s.closed {
-		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
+		return errShuttingDown()
 	}
 	var ev events
 	err := run(ctx, func(tx storage.Tx) error {
@@ -357,17 +368,7 @@ func (s *Service) updateWith(ctx context.Context, run func(context.Context, func
 	if err != nil {
 		return s.storageError(err)
 	}
-	if s.bus == nil {
-		for _, p := range ev.list {
-			s.fanout.Publish(s.recipientsOf(p), p.typ, p.payload)
-		}
-		for _, owner := range ev.end {
-			s.queues.DeleteOwner(owner)
-		}
-	}
-	for _, fn := range ev.after {
-		fn()
-	}
+	s.published(&ev)
 	return nil
 }
 

@@ -64,7 +64,7 @@ func (s *Service) read(ctx context.Context, actor Actor, g gate, body func(o *re
 // (each run starts afresh): body does nothing but reads, writes and collecting events; any
 // other side effect goes into o.ev.afterCommit or after mutate returns.
 func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *writeOp) error) error {
-	return s.mutateWith(ctx, s.store.Update, actor, g, body)
+	return s.mutateWith(ctx, nil, actor, g, body)
 }
 
 // mutateWith is mutate with the store's transaction method run (see updateWith).

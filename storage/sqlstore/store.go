@@ -41,6 +41,7 @@ func (s *Store) Retries() uint64 { return s.retries.Load() }
 var (
 	_ storage.Storage      = (*Store)(nil)
 	_ storage.ClaimUpdater = (*Store)(nil)
+	_ storage.GroupUpdater = (*Store)(nil)
 )
 
 // maxAttempts bounds how often a closure is run when its transaction keeps losing races.
@@ -60,11 +61,83 @@ func (s *Store) View(ctx context.Context, fn func(storage.ReadTx) error) error {
 
 // Update runs fn in a read-write transaction; an error or panic from fn rolls it back.
 func (s *Store) Update(ctx context.Context, fn func(storage.Tx) error) error {
-	opts := &sql.TxOptions{}
+	return s.run(ctx, s.write, s.updateOptions(), func(t *txn) error { return fn(&tx{readTx{t: t}}) })
+}
+
+// updateOptions are the options of a read-write transaction: SERIALIZABLE on PostgreSQL.
+func (s *Store) updateOptions() *sql.TxOptions {
 	if s.d.postgres {
-		opts = &sql.TxOptions{Isolation: sql.LevelSerializable}
+		return &sql.TxOptions{Isolation: sql.LevelSerializable}
 	}
-	return s.run(ctx, s.write, opts, func(t *txn) error { return fn(&tx{readTx{t: t}}) })
+	return &sql.TxOptions{}
+}
+
+// errNothingCommitted ends a group whose every closure failed: there is nothing to commit.
+var errNothingCommitted = errors.New("sqlstore: every closure of the group failed")
+
+// UpdateGroup runs fns in one transaction, each in a savepoint (storage.GroupUpdater).
+func (s *Store) UpdateGroup(ctx context.Context, fns []func(storage.Tx) error) ([]error, error) {
+	errs := make([]error, len(fns))
+	err := s.run(ctx, s.write, s.updateOptions(), func(t *txn) error {
+		clear(errs)
+		kept := 0
+		for i, fn := range fns {
+			failed, err := t.member(func() error { return fn(&tx{readTx{t: t}}) })
+			if err != nil {
+				return err
+			}
+			if errs[i] = failed; failed == nil {
+				kept++
+			}
+		}
+		if kept == 0 {
+			return errNothingCommitted
+		}
+		return nil
+	})
+	if errors.Is(err, errNothingCommitted) {
+		err = nil
+	}
+	return errs, err
+}
+
+// GroupsCommits is true on SQLite, whose writers commit one at a time, each with its fsync;
+// PostgreSQL's commit side by side (and share their WAL flushes) on their own.
+func (s *Store) GroupsCommits() bool { return !s.d.postgres }
+
+// member runs fn, one closure of a group, in a savepoint: failed is fn's error (a
+// *storage.Panic when it panicked), its writes undone; err is a failure of the whole
+// transaction (a lost race, a savepoint statement that failed).
+func (t *txn) member(fn func() error) (failed, err error) {
+	if _, err := t.exec("SAVEPOINT grouped"); err != nil {
+		return nil, err
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				failed = &storage.Panic{Value: r}
+			}
+		}()
+		failed = fn()
+	}()
+	if t.retry != nil {
+		return nil, t.retry
+	}
+	if failed == nil && t.failed != nil {
+		failed = fmt.Errorf("sqlstore: transaction aborted by an earlier failed statement: %w", t.failed)
+	}
+	if failed != nil {
+		// The savepoint makes the transaction usable again (PostgreSQL aborts it on a failed
+		// statement).
+		t.failed = nil
+		if _, err := t.exec("ROLLBACK TO SAVEPOINT grouped"); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := t.exec("RELEASE SAVEPOINT grouped"); err != nil {
+		return nil, err
+	}
+	return failed, nil
 }
 
 // ClaimUpdate is Update at READ COMMITTED on PostgreSQL (storage.ClaimUpdater): transactions
