@@ -24,6 +24,9 @@ type Store struct {
 
 	cache caches // whole-table lists kept between transactions (cache.go)
 
+	// SQLite: the prepared statements of each pool (prepared.go); nil on PostgreSQL.
+	writeStmts, readStmts *stmtCache
+
 	retries    atomic.Uint64 // transactions run again after losing a race
 	statements atomic.Uint64 // statements sent, BEGIN and COMMIT included
 }
@@ -153,6 +156,8 @@ func (s *Store) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) erro
 // Close closes the connection pools; later transactions fail.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.writeStmts.close()
+		s.readStmts.close()
 		s.closeErr = s.write.Close()
 		if s.read != nil && s.read != s.write {
 			if err := s.read.Close(); s.closeErr == nil {
@@ -200,7 +205,12 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		return nil, fmt.Errorf("sqlstore: begin: %w", err)
 	}
 	s.statements.Add(2) // BEGIN, and the COMMIT or ROLLBACK that ends the transaction
-	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache, count: &s.statements}
+	stmts := s.readStmts
+	if db == s.write {
+		stmts = s.writeStmts
+	}
+	defer stmts.preparePending() // after the transaction: its connection is free again
+	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache, count: &s.statements, stmts: stmts}
 	done := false
 	defer func() {
 		if !done {
@@ -247,6 +257,7 @@ type txn struct {
 	guard  int   // depth of savepoints (PostgreSQL)
 
 	count  *atomic.Uint64       // the Store's statement counter
+	stmts  *stmtCache           // SQLite: the pool's prepared statements (nil: none)
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
 	tables *tableState          // what the transaction read about the cached tables
@@ -288,7 +299,12 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 		return nil, err
 	}
 	t.count.Add(1)
-	r, err := t.tx.ExecContext(t.ctx, t.d.q(query), args...)
+	q := t.d.q(query)
+	if st := t.stmts.lookup(q); st != nil {
+		r, err := t.tx.StmtContext(t.ctx, st).ExecContext(t.ctx, args...)
+		return r, t.check(err)
+	}
+	r, err := t.tx.ExecContext(t.ctx, q, args...)
 	return r, t.check(err)
 }
 
@@ -297,7 +313,12 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 		return nil, err
 	}
 	t.count.Add(1)
-	rows, err := t.tx.QueryContext(t.ctx, t.d.q(query), args...)
+	q := t.d.q(query)
+	if st := t.stmts.lookup(q); st != nil {
+		rows, err := t.tx.StmtContext(t.ctx, st).QueryContext(t.ctx, args...)
+		return rows, t.check(err)
+	}
+	rows, err := t.tx.QueryContext(t.ctx, q, args...)
 	return rows, t.check(err)
 }
 
@@ -307,7 +328,11 @@ func (t *txn) get(query string, args []any, dest ...any) error {
 		return err
 	}
 	t.count.Add(1)
-	return t.check(t.tx.QueryRowContext(t.ctx, t.d.q(query), args...).Scan(dest...))
+	q := t.d.q(query)
+	if st := t.stmts.lookup(q); st != nil {
+		return t.check(t.tx.StmtContext(t.ctx, st).QueryRowContext(t.ctx, args...).Scan(dest...))
+	}
+	return t.check(t.tx.QueryRowContext(t.ctx, q, args...).Scan(dest...))
 }
 
 // guarded runs fn, which may fail with a constraint violation, so that the transaction stays
