@@ -25,6 +25,9 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 		if err := tx.Users().Update(u); err != nil {
 			return err
 		}
+		if err := endOtherSessions(o, actor, u.ID); err != nil {
+			return err
+		}
 		if u.IsBot() {
 			return announceBotUpdate(tx.Users(), ev, u, map[string]any{"api_key": key})
 		}

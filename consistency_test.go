@@ -57,6 +57,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, linkifiersConsistencyCases()...)
 	cases = append(cases, invitesConsistencyCases()...)
 	cases = append(cases, alertWordsConsistencyCases()...)
+	cases = append(cases, onboardingConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, uploadsConsistencyCases()...)
@@ -70,6 +71,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, botsConsistencyCases()...)
 	cases = append(cases, emailInvitesConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
+	cases = append(cases, reportMessageConsistencyCases()...)
 	return cases
 }
 
@@ -210,6 +212,10 @@ var notMutating = map[string]string{
 	"FetchAPIKey":                  "authentication (rate-limit history only)",
 	"JWTFetchAPIKey":               "authentication",
 	"DevFetchAPIKey":               "authentication",
+	"StartSession":                 "authentication (web sessions are not part of register)",
+	"StartSessionWithPassword":     "authentication (web sessions are not part of register)",
+	"AuthenticateSession":          "authentication",
+	"EndSession":                   "logout (web sessions are not part of register)",
 	"DevListUsers":                 "read",
 	"RegisterQueue":                "creates the queue the harness itself uses",
 	"DeleteQueue":                  "queue management",
@@ -229,6 +235,8 @@ var notMutating = map[string]string{
 	"WaitingWrites":                "test-only read (export_test.go)",
 	"SharedCommits":                "test-only read (export_test.go)",
 	"PanickingMutation":            "test-only hook (export_test.go): its write is always undone",
+	"RenderMessage":                "renders; stores nothing",
+	"CheckMessagesMatchNarrow":     "read",
 }
 
 // TestConsistencyCoverage fails for every mutating Service method without a consistency case.

@@ -129,6 +129,15 @@ type Options struct {
 	// process's writers back for its duration).
 	SchedulerInterval  time.Duration
 	SchedulerBatchSize int
+
+	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
+	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
+	// and its onboarding step is then never offered.
+	NavigationTourVideoURL string
+
+	// SessionAge is how long a web session lasts from its login (default DefaultSessionAge,
+	// measured with Now).
+	SessionAge time.Duration
 }
 
 // Service is the chat engine. It is safe for concurrent use.
@@ -333,52 +342,20 @@ func (e *events) add(typ string, payload any, recipients []int64) {
 	e.list = append(e.list, pending{recipients: recipients, typ: typ, payload: payload})
 }
 
-// update runs fn in one write transaction and publishes the events it collected once the
-// transaction has committed (with a Bus: hands them to the bus inside the transaction, which
-// delivers them on commit). Nothing is published when fn or the commit fails; the closure may
-// run more than once, so it starts each run with an empty event list. On a store that groups
-// commits (service_commits.go) the transaction may be shared with concurrent mutations, fn
-// running in a savepoint of it.
-func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events) error) error {
-	return s.updateWith(ctx, nil, fn)
-}
-
-// updateWith is update with the store's transaction method run: nil for Update (grouped
-// where the store groups commits), or storage.ClaimUpdate for the scheduler's claims.
-func (s *Service) updateWith(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, fn func(tx storage.Tx, ev *events) error) error {
-	if run == nil {
-		if gu := s.grouped(); gu != nil {
-			return s.updateGrouped(ctx, gu, fn)
+// publish hands the events of a committed mutation to the queues (without a Bus; with one the
+// bus delivers them), ends the queues ev names, then runs the work that follows the commit.
+func (s *Service) publish(ev *events) {
+	if s.bus == nil {
+		for _, p := range ev.list {
+			s.fanout.Publish(s.recipientsOf(p), p.typ, p.payload)
 		}
-		run = s.store.Update
-	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	if s.closed {
-		return errShuttingDown()
-	}
-	var ev events
-	err := run(ctx, func(tx storage.Tx) error {
-		ev = events{}
-		if err := fn(tx, &ev); err != nil {
-			return err
+		for _, owner := range ev.end {
+			s.queues.DeleteOwner(owner)
 		}
-		return s.publishInTx(tx, &ev)
-	})
-	if err != nil {
-		return s.storageError(err)
 	}
-	s.published(&ev)
-	return nil
-}
-
-// view runs fn in a read-only transaction.
-func (s *Service) view(ctx context.Context, fn func(tx storage.ReadTx) error) error {
-	err := s.store.View(ctx, fn)
-	if err != nil {
-		return s.storageError(err)
+	for _, fn := range ev.after {
+		fn()
 	}
-	return nil
 }
 
 // storageError passes *Error values through, keeps context errors recognisable and turns

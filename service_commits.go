@@ -159,23 +159,7 @@ func (s *Service) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
 			w.err = s.storageError(e)
 			continue
 		}
-		s.published(&w.ev)
-	}
-}
-
-// published delivers a committed mutation's events to the local queues (without a Bus) and
-// runs its after-commit work. The caller holds writeMu.
-func (s *Service) published(ev *events) {
-	if s.bus == nil {
-		for _, p := range ev.list {
-			s.fanout.Publish(s.recipientsOf(p), p.typ, p.payload)
-		}
-		for _, owner := range ev.end {
-			s.queues.DeleteOwner(owner)
-		}
-	}
-	for _, fn := range ev.after {
-		fn()
+		s.publish(&w.ev)
 	}
 }
 

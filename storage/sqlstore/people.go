@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -53,14 +54,17 @@ func (a statusTx) Put(s users.Status) error {
 // mutedTx is the muted-users accessor.
 type mutedTx struct{ t *txn }
 
+// scanMute reads a muted_users row (user_id, muted_user_id, date_muted).
+func scanMute(r *sql.Rows) (users.MutedUser, error) {
+	var m users.MutedUser
+	var at sql.NullInt64
+	err := r.Scan(&m.UserID, &m.MutedUserID, &at)
+	m.DateMuted = fromNanos(at)
+	return m, err
+}
+
 func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
-	out, err := scanAll(a.t, func(r *sql.Rows) (users.MutedUser, error) {
-		var m users.MutedUser
-		var at sql.NullInt64
-		err := r.Scan(&m.UserID, &m.MutedUserID, &at)
-		m.DateMuted = fromNanos(at)
-		return m, err
-	}, "SELECT user_id, muted_user_id, date_muted FROM muted_users WHERE user_id = ? ORDER BY muted_user_id", user)
+	out, err := scanAll(a.t, scanMute, "SELECT user_id, muted_user_id, date_muted FROM muted_users WHERE user_id = ? ORDER BY muted_user_id", user)
 	if out == nil && err == nil {
 		out = []users.MutedUser{}
 	}
@@ -68,23 +72,20 @@ func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
 }
 
 // MutedBy filters the cached list of every mute (each message asks it of its sender).
-func (a mutedTx) MutedBy(muted users.ID) ([]users.ID, error) {
+func (a mutedTx) MutedBy(muted []users.ID) ([]users.MutedUser, error) {
+	if len(muted) == 0 {
+		return nil, a.t.live()
+	}
 	all, err := cachedList(a.t, mutedTable, &a.t.cache.muted, nil, func() ([]users.MutedUser, error) {
-		return scanAll(a.t, func(r *sql.Rows) (users.MutedUser, error) {
-			var m users.MutedUser
-			var at sql.NullInt64
-			err := r.Scan(&m.UserID, &m.MutedUserID, &at)
-			m.DateMuted = fromNanos(at)
-			return m, err
-		}, "SELECT user_id, muted_user_id, date_muted FROM muted_users ORDER BY user_id, muted_user_id")
+		return scanAll(a.t, scanMute, "SELECT user_id, muted_user_id, date_muted FROM muted_users ORDER BY muted_user_id, user_id")
 	})
 	if err != nil {
 		return nil, err
 	}
-	var out []users.ID
+	var out []users.MutedUser
 	for _, m := range all {
-		if m.MutedUserID == muted {
-			out = append(out, m.UserID)
+		if slices.Contains(muted, m.MutedUserID) {
+			out = append(out, m)
 		}
 	}
 	return out, nil

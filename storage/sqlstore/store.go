@@ -123,6 +123,9 @@ func (t *txn) member(fn func() error) (failed, err error) {
 		}()
 		failed = fn()
 	}()
+	if failed == nil {
+		failed = t.flush() // the closure's deferred rows (deferred.go) belong to its savepoint
+	}
 	if t.retry != nil {
 		return nil, t.retry
 	}
@@ -133,6 +136,7 @@ func (t *txn) member(fn func() error) (failed, err error) {
 		// The savepoint makes the transaction usable again (PostgreSQL aborts it on a failed
 		// statement).
 		t.failed = nil
+		t.pending = nil // go with the closure's other writes
 		if _, err := t.exec("ROLLBACK TO SAVEPOINT grouped"); err != nil {
 			return nil, err
 		}
@@ -218,6 +222,9 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 	}()
 	err = fn(t)
+	if err == nil {
+		err = t.flush()
+	}
 	done = true
 	switch {
 	case t.retry != nil:
@@ -256,8 +263,10 @@ type txn struct {
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
 
-	count  *atomic.Uint64       // the Store's statement counter
-	stmts  *stmtCache           // SQLite: the pool's prepared statements (nil: none)
+	count   *atomic.Uint64   // the Store's statement counter
+	stmts   *stmtCache       // SQLite: the pool's prepared statements (nil: none)
+	pending []deferredInsert // rows written at the next statement or the commit (deferred.go)
+
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
 	tables *tableState          // what the transaction read about the cached tables
@@ -298,6 +307,9 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	t.count.Add(1)
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
@@ -312,6 +324,9 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	t.count.Add(1)
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
@@ -324,6 +339,17 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 
 // get scans the single row of query into dest; ErrNotFound when there is none.
 func (t *txn) get(query string, args []any, dest ...any) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	return t.getAhead(query, args, dest...)
+}
+
+// getAhead is get for a statement that runs ahead of the pending rows (deferred.go).
+func (t *txn) getAhead(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}
