@@ -38,6 +38,9 @@ func Dev(password string) *Seed {
 			Description:            "The Zulip development environment default organization.  It's great for testing!",
 			EmailAddressVisibility: users.EmailVisibleAdmins,
 			EnableSpectatorAccess:  true,
+			// Zulip's five system bots (emailgateway, nagios-receive-bot, nagios-send-bot,
+			// notification-bot, welcome-bot: realm zulipinternal, created first) hold ids 1-5.
+			ReservedUserIDs: 5,
 		},
 		Users:         humans,
 		Bots:          bots,

@@ -26,21 +26,23 @@ type zulipDevUser struct {
 }
 
 // zulipDevUsers is Zulip's development organization as populate_db makes it (realm zulip),
-// in id order, written from Zulip's source independently of seeds.Dev's table.
+// in id order, written from Zulip's source independently of seeds.Dev's table: the five system
+// bots of realm zulipinternal take ids 1-5, then bulk_create_users creates the humans sorted
+// by email (byte-wise: AARON and ZOE first), then the bots.
 var zulipDevUsers = []zulipDevUser{
-	{1, "AARON@zulip.com", "aaron", users.RoleMember, "US/Pacific", 0, ""},
-	{2, "ZOE@zulip.com", "Zoe", users.RoleMember, "US/Eastern", 0, ""},
-	{3, "cordelia@zulip.com", "Cordelia, Lear's daughter", users.RoleMember, "UTC", 0, ""},
-	{4, "desdemona@zulip.com", "Desdemona", users.RoleOwner, "Canada/Newfoundland", 0, ""},
-	{5, "hamlet@zulip.com", "King Hamlet", users.RoleMember, "", 0, ""},
-	{6, "iago@zulip.com", "Iago", users.RoleAdministrator, "US/Eastern", 0, ""},
-	{7, "othello@zulip.com", "Othello, the Moor of Venice", users.RoleMember, "US/Pacific", 0, ""},
-	{8, "polonius@zulip.com", "Polonius", users.RoleGuest, "Asia/Shanghai", 0, ""},
-	{9, "prospero@zulip.com", "Prospero from The Tempest", users.RoleMember, "", 0, ""},
-	{10, "shiva@zulip.com", "शिव", users.RoleModerator, "Asia/Kolkata", 0, ""},
-	{11, "default-bot@zulip.com", "Zulip Default Bot", users.RoleMember, "", users.BotGeneric, "desdemona@zulip.com"},
-	{12, "webhook-bot@zulip.com", "Zulip Webhook Bot", users.RoleMember, "", users.BotIncomingWebhook, "ZOE@zulip.com"},
-	{13, "outgoing-webhook@zulip.com", "Outgoing Webhook", users.RoleMember, "", users.BotOutgoingWebhook, "AARON@zulip.com"},
+	{6, "AARON@zulip.com", "aaron", users.RoleMember, "US/Pacific", 0, ""},
+	{7, "ZOE@zulip.com", "Zoe", users.RoleMember, "US/Eastern", 0, ""},
+	{8, "cordelia@zulip.com", "Cordelia, Lear's daughter", users.RoleMember, "UTC", 0, ""},
+	{9, "desdemona@zulip.com", "Desdemona", users.RoleOwner, "Canada/Newfoundland", 0, ""},
+	{10, "hamlet@zulip.com", "King Hamlet", users.RoleMember, "", 0, ""},
+	{11, "iago@zulip.com", "Iago", users.RoleAdministrator, "US/Eastern", 0, ""},
+	{12, "othello@zulip.com", "Othello, the Moor of Venice", users.RoleMember, "US/Pacific", 0, ""},
+	{13, "polonius@zulip.com", "Polonius", users.RoleGuest, "Asia/Shanghai", 0, ""},
+	{14, "prospero@zulip.com", "Prospero from The Tempest", users.RoleMember, "", 0, ""},
+	{15, "shiva@zulip.com", "शिव", users.RoleModerator, "Asia/Kolkata", 0, ""},
+	{16, "default-bot@zulip.com", "Zulip Default Bot", users.RoleMember, "", users.BotGeneric, "desdemona@zulip.com"},
+	{17, "webhook-bot@zulip.com", "Zulip Webhook Bot", users.RoleMember, "", users.BotIncomingWebhook, "ZOE@zulip.com"},
+	{18, "outgoing-webhook@zulip.com", "Outgoing Webhook", users.RoleMember, "", users.BotOutgoingWebhook, "AARON@zulip.com"},
 }
 
 // devActor logs in to the seeded store as email, the way a client of `serve --dev` does.
@@ -226,8 +228,8 @@ func TestDevOrganizationGroupsAndChannels(t *testing.T) {
 }
 
 // TestDevListUsers checks dev_list_users on the development organization: Zulip's keys, and
-// its order (by the emails clients see, here the placeholders user{id}@{host}: user10@ sorts
-// before user1@).
+// its order (by the emails clients see, here the placeholders user{id}@{host}: user10@ to
+// user15@ sort before user6@ to user9@), which is what a Zulip development server answers.
 func TestDevListUsers(t *testing.T) {
 	t.Parallel()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
@@ -244,9 +246,9 @@ func TestDevListUsers(t *testing.T) {
 		return out
 	}
 	want := chat.DevListUsersResult{
-		DirectAdmins: list("desdemona@zulip.com", "iago@zulip.com"),
-		DirectUsers: list("shiva@zulip.com", "AARON@zulip.com", "ZOE@zulip.com", "cordelia@zulip.com", "hamlet@zulip.com",
-			"othello@zulip.com", "polonius@zulip.com", "prospero@zulip.com"),
+		DirectAdmins: list("iago@zulip.com", "desdemona@zulip.com"),
+		DirectUsers: list("hamlet@zulip.com", "othello@zulip.com", "polonius@zulip.com", "prospero@zulip.com",
+			"shiva@zulip.com", "AARON@zulip.com", "ZOE@zulip.com", "cordelia@zulip.com"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dev_list_users (-want +got):\n%s", diff)

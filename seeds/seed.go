@@ -101,6 +101,8 @@ type Organization struct {
 	IconURL                string                `json:"icon_url"`
 	EmailAddressVisibility users.EmailVisibility `json:"email_address_visibility"`
 	EnableSpectatorAccess  bool                  `json:"enable_spectator_access"`
+	// ReservedUserIDs keeps user ids 1 to ReservedUserIDs unused: the first user gets the next.
+	ReservedUserIDs users.ID `json:"reserved_user_ids"`
 }
 
 // User is a human of a seed.
@@ -173,6 +175,7 @@ func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([
 		IconURL:               s.Organization.IconURL,
 		EmailVisibility:       s.Organization.EmailAddressVisibility,
 		EnableSpectatorAccess: s.Organization.EnableSpectatorAccess,
+		ReservedUserIDs:       s.Organization.ReservedUserIDs,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("seed organization: %w", err)
