@@ -224,6 +224,7 @@ var notMutating = map[string]string{
 	"CreateWebexVideoCall":         "no provider is configured: it only refuses",
 	"CreateBigBlueButtonVideoCall": "signs a link; stores nothing",
 	"Close":                        "lifecycle",
+	"Now":                          "clock read",
 	"MaxUploadBytes":               "configuration",
 	"GetAvatarImage":               "read",
 	"SweepUploads":                 "removes only bytes that no row references; changes no state",

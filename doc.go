@@ -98,7 +98,7 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close and the transaction helpers (service.go); errors and their codes
+//	service   New, Close, Now and the transaction helpers (service.go); errors and their codes
 //	          (service_errors.go); loading the acting user (service_actors.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     the per-transaction view of the organization that decisions read (world.go):

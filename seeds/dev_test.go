@@ -2,6 +2,8 @@ package seeds_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -252,5 +254,71 @@ func TestDevListUsers(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dev_list_users (-want +got):\n%s", diff)
+	}
+}
+
+// TestDevOrganizationSettingsAndIagosItems checks the settings populate_db changes and the
+// drafts and scheduled messages it gives Iago for the cURL examples of Zulip's documentation.
+func TestDevOrganizationSettingsAndIagosItems(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	iago := devActor(t, svc, "iago@zulip.com")
+	reg, err := svc.RegisterQueue(ctx, iago, chat.RegisterQueueParams{
+		FetchEventTypes: []string{"realm", "user_settings", "realm_user_settings_defaults"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		ReadReceipts bool `json:"realm_enable_read_receipts"`
+		Settings     struct {
+			EnterSends bool `json:"enter_sends"`
+		} `json:"user_settings"`
+		Defaults struct {
+			EnterSends bool `json:"enter_sends"`
+		} `json:"realm_user_settings_defaults"`
+	}
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatal(err)
+	}
+	if !state.ReadReceipts || !state.Settings.EnterSends || !state.Defaults.EnterSends {
+		t.Errorf("read receipts %v, Iago's enter_sends %v, default enter_sends %v; want all on",
+			state.ReadReceipts, state.Settings.EnterSends, state.Defaults.EnterSends)
+	}
+	drafts, err := svc.GetDrafts(ctx, iago, chat.GetDraftsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var contents []string
+	for _, d := range drafts.Drafts {
+		contents = append(contents, d.Content)
+	}
+	// (Drafts made through the API lose the trailing space populate_db writes to its database.)
+	if want := []string{"Release 4.0 will contain ...", "Release 4.0 will contain many new features such as ..."}; !slices.Equal(contents, want) {
+		t.Errorf("Iago's drafts = %q, want %q", contents, want)
+	}
+	scheduled, err := svc.GetScheduledMessages(ctx, iago, chat.GetScheduledMessagesParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := svc.Now().AddDate(0, 0, 365).Unix()
+	if len(scheduled.ScheduledMessages) != 2 {
+		t.Fatalf("Iago's scheduled messages = %+v, want 2", scheduled.ScheduledMessages)
+	}
+	for _, m := range scheduled.ScheduledMessages {
+		if m.ScheduledDeliveryTimestamp < due-60 || m.ScheduledDeliveryTimestamp > due {
+			t.Errorf("scheduled message %+v is not due in 365 days (%d)", m, due)
+		}
+	}
+	if !slices.ContainsFunc(scheduled.ScheduledMessages, func(m chat.ScheduledMessageRecord) bool {
+		return m.Type == "stream" && m.Topic != nil && *m.Topic == "test-api"
+	}) || !slices.ContainsFunc(scheduled.ScheduledMessages, func(m chat.ScheduledMessageRecord) bool {
+		return m.Type == "private" && fmt.Sprint(m.To) == fmt.Sprint([]int64{int64(iago.UserID)})
+	}) {
+		t.Errorf("Iago's scheduled messages = %+v, want Denmark > test-api and a note to self", scheduled.ScheduledMessages)
 	}
 }
