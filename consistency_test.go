@@ -70,6 +70,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, botsConsistencyCases()...)
 	cases = append(cases, emailInvitesConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
+	cases = append(cases, reportMessageConsistencyCases()...)
 	return cases
 }
 
@@ -230,6 +231,8 @@ var notMutating = map[string]string{
 	"SweepUploads":                 "removes only bytes that no row references; changes no state",
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
+	"RenderMessage":                "renders; stores nothing",
+	"CheckMessagesMatchNarrow":     "read",
 }
 
 // TestConsistencyCoverage fails for every mutating Service method without a consistency case.

@@ -121,7 +121,7 @@
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
 //	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go);
-//	          GetCustomEmoji, UploadCustomEmoji, DeactivateCustomEmoji, register's realm_emoji
+//	          GetCustomEmoji, UploadCustomEmoji, DeactivateCustomEmoji, GetCustomEmojiImage, register's realm_emoji
 //	          and server_emoji_data_url (realm_emoji.go);
 //	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
 //	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
@@ -160,7 +160,10 @@
 //	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
 //	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
 //	          expiry of typing (messages_typing.go); MarkAllAsRead, MarkStreamAsRead,
-//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); who may read a message
+//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
+//	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
+//	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
+//	          ReportMessage (messages_report.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,

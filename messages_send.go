@@ -182,7 +182,7 @@ func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 
 // deliverMessage renders m's content and stores m with one row per recipient, flagged read
 // where read says so and for those who muted the sender, and with the mentions of its content
-// for everyone but the sender, and queues the message events (and, for a channel's first
+// for everyone but the sender and the alert words it contains, and queues the message events (and, for a channel's first
 // message, the stream update of first_message_id). It is the one path every message takes,
 // whoever sends it. m.ID is set on return.
 func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
@@ -195,6 +195,10 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	if err != nil {
 		return err
 	}
+	alerted, err := alertedUsers(tx.AlertWords(), m.Content, recipients)
+	if err != nil {
+		return err
+	}
 	for _, id := range recipients {
 		var f messages.Flags
 		if read(id) || slices.Contains(mutedBy, id) {
@@ -202,6 +206,9 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		}
 		if id != m.SenderID {
 			f |= w.mentionFlags(mentions, id)
+		}
+		if alerted[id] {
+			f |= messages.FlagHasAlertWord
 		}
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}

@@ -126,3 +126,13 @@ func alertWordsState(tx storage.ReadTx, viewer users.User) (*AlertWordsState, er
 	}
 	return &AlertWordsState{AlertWords: words}, nil
 }
+
+// alertedUsers returns those of among whose alert words content contains (the has_alert_word
+// flag of their message row, set on send and recomputed on each content edit).
+func alertedUsers(aw storage.AlertWordReader, content string, among []users.ID) (map[users.ID]bool, error) {
+	words, err := aw.GetMany(among)
+	if err != nil {
+		return nil, err
+	}
+	return users.NewAlertWordMatcher(words).Alerted(content), nil
+}

@@ -11,6 +11,8 @@ type AlertWordReader interface {
 	// Get returns a user's alert words in their stored order; a user without any gets an empty
 	// list.
 	Get(users.ID) ([]string, error)
+	// GetMany returns the alert words of the users listed who have any, in their stored order.
+	GetMany([]users.ID) (map[users.ID][]string, error)
 }
 
 // AlertWordWriter reads and writes users' alert words.

@@ -20,6 +20,19 @@ func (a alertWordTx) Get(id users.ID) ([]string, error) {
 	return append([]string{}, a.t.d.alertWords[id]...), nil
 }
 
+func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := map[users.ID][]string{}
+	for _, id := range list {
+		if w := a.t.d.alertWords[id]; len(w) > 0 {
+			out[id] = slices.Clone(w)
+		}
+	}
+	return out, nil
+}
+
 func (a alertWordTx) Set(id users.ID, words []string) error {
 	if err := a.t.live(); err != nil {
 		return err

@@ -23,6 +23,26 @@ func (a alertWordTx) Get(id users.ID) ([]string, error) {
 	return out, err
 }
 
+func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
+	type row struct {
+		user users.ID
+		word string
+	}
+	rows, err := scanAll(a.t, func(r *sql.Rows) (row, error) {
+		var x row
+		err := r.Scan(&x.user, &x.word)
+		return x, err
+	}, "SELECT user_id, word FROM alert_words WHERE user_id IN ("+a.t.d.idSet+") ORDER BY user_id, word_order", ids(a.t.d, list))
+	if err != nil {
+		return nil, err
+	}
+	out := map[users.ID][]string{}
+	for _, r := range rows {
+		out[r.user] = append(out[r.user], r.word)
+	}
+	return out, nil
+}
+
 func (a alertWordTx) Set(id users.ID, words []string) error {
 	if _, err := a.t.exec("DELETE FROM alert_words WHERE user_id = ?", id); err != nil {
 		return err

@@ -32,6 +32,11 @@ func testAlertWords(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "words of a user without any", []string{}, none)
+			many, err := tx.AlertWords().GetMany([]users.ID{7, 8, 9})
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "words of several users", map[users.ID][]string{7: {"zeta", "Alpha", "mid word"}, 8: {"other"}}, many)
 			return nil
 		})
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.AlertWords().Set(7, []string{"new"}) })
