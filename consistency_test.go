@@ -224,6 +224,7 @@ var notMutating = map[string]string{
 	"CreateZoomVideoCall":          "no provider is configured: it only refuses",
 	"CreateWebexVideoCall":         "no provider is configured: it only refuses",
 	"CreateBigBlueButtonVideoCall": "signs a link; stores nothing",
+	"JoinBigBlueButtonVideoCall":   "no BigBlueButton server is configured: it only refuses",
 	"Close":                        "lifecycle",
 	"Now":                          "clock read",
 	"MaxUploadBytes":               "configuration",

@@ -125,7 +125,7 @@
 //	          and server_emoji_data_url (realm_emoji.go);
 //	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
 //	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
-//	          CreateBigBlueButtonVideoCall (realm_calls.go)
+//	          CreateBigBlueButtonVideoCall, JoinBigBlueButtonVideoCall (realm_calls.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
 //	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);

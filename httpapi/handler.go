@@ -153,6 +153,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
 	if !ok {
+		if path == bigBlueButtonJoinPath {
+			h.serveBigBlueButtonJoin(w, r)
+			return bigBlueButtonJoinPath
+		}
 		if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
 			h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
 			return "/join/{key}/"
