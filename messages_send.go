@@ -108,7 +108,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 			return err
 		}
 		// Sending counts as activity (partial_subscribers).
-		if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
+		if err := tx.Users().SetLastActive(m.Timestamp, me.ID); err != nil {
 			return err
 		}
 		if p.QueueID != "" && p.LocalID != "" {

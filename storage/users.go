@@ -27,9 +27,9 @@ type UserWriter interface {
 	Create(users.User) (users.ID, error)
 	// Update replaces a user. ErrNotFound for an unknown id; ErrConflict as for Create.
 	Update(users.User) error
-	// SetLastActive records that the user was active at t (Unix seconds). A time before the
-	// one recorded is ignored.
-	SetLastActive(id users.ID, t int64) error
+	// SetLastActive records that the given users were active at t (Unix seconds). A time
+	// before the one recorded for a user is ignored.
+	SetLastActive(t int64, ids ...users.ID) error
 	// ReserveIDs keeps the ids up to through out of Create's reach: the next user created
 	// gets an id above through (and above every id handed out before). It changes no user.
 	// (On PostgreSQL the reservation outlives a transaction that rolls back.)

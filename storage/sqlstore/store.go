@@ -128,6 +128,9 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 	}()
 	err = fn(t)
+	if err == nil {
+		err = t.flush()
+	}
 	done = true
 	switch {
 	case t.retry != nil:
@@ -165,6 +168,8 @@ type txn struct {
 	retry  error // a statement lost a race: the whole closure is run again
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
+
+	pending []deferredInsert // rows written at the next statement or the commit (deferred.go)
 
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
@@ -206,6 +211,9 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	r, err := t.tx.ExecContext(t.ctx, t.d.q(query), args...)
 	return r, t.check(err)
 }
@@ -214,12 +222,26 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	rows, err := t.tx.QueryContext(t.ctx, t.d.q(query), args...)
 	return rows, t.check(err)
 }
 
 // get scans the single row of query into dest; ErrNotFound when there is none.
 func (t *txn) get(query string, args []any, dest ...any) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	return t.getAhead(query, args, dest...)
+}
+
+// getAhead is get for a statement that runs ahead of the pending rows (deferred.go).
+func (t *txn) getAhead(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}

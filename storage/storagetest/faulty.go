@@ -114,11 +114,11 @@ func (w faultyUsers) ReserveIDs(through users.ID) error {
 	return w.UserWriter.ReserveIDs(through)
 }
 
-func (w faultyUsers) SetLastActive(id users.ID, t int64) error {
+func (w faultyUsers) SetLastActive(t int64, ids ...users.ID) error {
 	if err := w.f.write(); err != nil {
 		return err
 	}
-	return w.UserWriter.SetLastActive(id, t)
+	return w.UserWriter.SetLastActive(t, ids...)
 }
 
 type faultyGroups struct {
