@@ -3,6 +3,7 @@ package seeds_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -320,5 +321,32 @@ func TestDevOrganizationSettingsAndIagosItems(t *testing.T) {
 		return m.Type == "private" && fmt.Sprint(m.To) == fmt.Sprint([]int64{int64(iago.UserID)})
 	}) {
 		t.Errorf("Iago's scheduled messages = %+v, want Denmark > test-api and a note to self", scheduled.ScheduledMessages)
+	}
+}
+
+// TestDevFetchAPIKey checks dev_fetch_api_key's rules on the development organization, which
+// are Zulip's DevAuthBackend's: any active account of the organization, bots included, by
+// delivery email in any case; the answer carries the delivery email as stored.
+func TestDevFetchAPIKey(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	for _, c := range []struct {
+		username, email string
+		id              users.ID
+	}{
+		{"iago@zulip.com", "iago@zulip.com", 11},
+		{"zoe@ZULIP.com", "ZOE@zulip.com", 7},
+		{"default-bot@zulip.com", "default-bot@zulip.com", 16},
+	} {
+		got, err := svc.DevFetchAPIKey(ctx, chat.DevFetchAPIKeyParams{Username: c.username})
+		if err != nil || got.Email != c.email || got.UserID != c.id || got.APIKey != seeds.DevAPIKey(c.email, seeds.DevPassword) {
+			t.Errorf("dev_fetch_api_key %s = %+v, %v; want %s, id %d and its dev key", c.username, got, err, c.email, c.id)
+		}
+	}
+	_, err := svc.DevFetchAPIKey(ctx, chat.DevFetchAPIKeyParams{Username: "nobody@zulip.com"})
+	var e *chat.Error
+	if !errors.As(err, &e) || e.Code != chat.CodeAuthenticationFailed {
+		t.Errorf("dev_fetch_api_key of an unknown email: %v, want AUTHENTICATION_FAILED", err)
 	}
 }
