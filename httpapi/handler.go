@@ -153,16 +153,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
 	rest, ok := strings.CutPrefix(path, "/api/v1/")
 	if !ok {
-		if path == bigBlueButtonJoinPath {
-			h.serveBigBlueButtonJoin(w, r)
-			return bigBlueButtonJoinPath
-		}
-		if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
-			h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
-			return "/join/{key}/"
-		}
-		writeNotFound(w)
-		return unmatchedRoute
+		return h.servePage(w, r, path)
 	}
 	method := r.Method
 	if method == http.MethodHead {
@@ -306,4 +297,19 @@ func cleanPath(p string) string {
 		b.WriteByte(p[i])
 	}
 	return b.String()
+}
+
+// servePage serves the paths outside /api/v1/ that are not files: an invitation's sign-up
+// page and the BigBlueButton join link. It returns the route it matched.
+func (h *Handler) servePage(w http.ResponseWriter, r *http.Request, path string) string {
+	if path == bigBlueButtonJoinPath {
+		h.serveBigBlueButtonJoin(w, r)
+		return bigBlueButtonJoinPath
+	}
+	if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
+		h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
+		return "/join/{key}/"
+	}
+	writeNotFound(w)
+	return unmatchedRoute
 }
