@@ -57,6 +57,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, linkifiersConsistencyCases()...)
 	cases = append(cases, invitesConsistencyCases()...)
 	cases = append(cases, alertWordsConsistencyCases()...)
+	cases = append(cases, onboardingConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, uploadsConsistencyCases()...)

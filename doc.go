@@ -136,7 +136,8 @@
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
 //	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
-//	          (users_muted.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
+//	          (users_muted.go); MarkOnboardingStepAsRead and register's onboarding_steps
+//	          (users_onboarding.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
 //	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken (users_devices.go);
 //	          user records (users_record.go) and events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember

@@ -256,6 +256,11 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world, error), rea
 	if err := s.peopleInitialState(tx, w, viewer, p, res); err != nil {
 		return err
 	}
+	if p.fetches("onboarding_steps") {
+		if res.OnboardingState, err = s.onboardingState(tx, viewer); err != nil {
+			return err
+		}
+	}
 	if p.fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
 			return err

@@ -107,6 +107,7 @@ var goldenEvents = []struct {
 		})))
 	}},
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
+	{"onboarding_steps", "member", chat.ClientCapabilities{}, goldenOnboardingSteps},
 	{"reaction", "member", chat.ClientCapabilities{}, goldenReactions},
 	{"realm_emoji-legacy", "member", chat.ClientCapabilities{}, goldenRealmEmoji},
 	{"realm_emoji-individual", "member", chat.ClientCapabilities{IndividualEmojiChanges: true}, goldenRealmEmoji},

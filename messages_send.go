@@ -255,15 +255,14 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 			public = e
 		}
 	}
-	if c, _ := w.channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly && len(order) > 0 {
-		// The all_public_streams queues of everyone else: the same event without flags.
-		except := make([]int64, 0, len(rows))
-		for _, r := range rows {
-			except = append(except, int64(r.UserID))
+	if c, _ := w.channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly {
+		// The all_public_streams and narrowed queues of everyone else (events_public.go): the
+		// same event without flags, also when the channel has no recipient at all.
+		if len(order) == 0 {
+			public = w.newMessageEvent(*m, 0)
 		}
-		slices.Sort(except)
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
-		ev.add("message", publicChannelMessage{event: public, except: except}, []int64{publicWatchersSentinel})
+		ev.add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
 	}
 	return nil
 }

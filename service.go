@@ -131,6 +131,11 @@ type Options struct {
 	SchedulerInterval  time.Duration
 	SchedulerBatchSize int
 
+	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
+	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
+	// and its onboarding step is then never offered.
+	NavigationTourVideoURL string
+
 	// SessionAge is how long a web session lasts from its login (default DefaultSessionAge,
 	// measured with Now).
 	SessionAge time.Duration

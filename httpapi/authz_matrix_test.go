@@ -121,6 +121,7 @@ func matrixRows() []matrixRow {
 		{method: "GET", path: "users/me/alert_words", want: authenticated()},
 		{method: "POST", path: "users/me/alert_words", params: map[string]string{"alert_words": `["lunch"]`}, want: authenticated()},
 		{method: "DELETE", path: "users/me/alert_words", params: map[string]string{"alert_words": `["lunch"]`}, want: authenticated()},
+		{method: "POST", path: "users/me/onboarding_steps", params: map[string]string{"onboarding_step": "intro_resolve_topic"}, want: humansOnly()},
 		{method: "POST", path: "users/me/presence", params: map[string]string{"status": "active"}, want: authenticated().except("bot", 400)},
 		{method: "GET", path: "realm/presence", want: authenticated()},
 		{method: "GET", path: "realm/domains", want: authenticated()},

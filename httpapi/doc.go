@@ -5,7 +5,8 @@
 //
 // Files: params.go holds the parameter accessors (plain, boolean, integer, JSON-valued),
 // params_body.go the reading of query strings and bodies; JSON-valued parameters are decoded
-// by internal/jsonparam, which words a value that does not fit in Zulip's terms.
+// by internal/jsonparam, which words a value that does not fit in Zulip's terms; path.go reads
+// ids from the URL path (pathID, one reader for every {…_id} segment).
 //
 // It holds no business rules: each handler decodes its parameters, calls exactly one Service
 // method and encodes the result. It imports chat and the leaf domain packages, never storage.

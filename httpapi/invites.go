@@ -88,15 +88,15 @@ func (h *Handler) getInvites(r *request) (any, error) {
 
 // revokeInviteLink serves DELETE /invites/multiuse/{invite_id}.
 func (h *Handler) revokeInviteLink(r *request) (any, error) {
-	return h.svc.RevokeInviteLink(r.ctx, r.actor, chat.RevokeInviteLinkParams{InviteID: users.InviteID(draftsPathInt(r, "invite_id"))})
+	return h.svc.RevokeInviteLink(r.ctx, r.actor, chat.RevokeInviteLinkParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }
 
 // revokeEmailInvite serves DELETE /invites/{invite_id}.
 func (h *Handler) revokeEmailInvite(r *request) (any, error) {
-	return nil, h.svc.RevokeEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: users.InviteID(draftsPathInt(r, "invite_id"))})
+	return nil, h.svc.RevokeEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }
 
 // resendEmailInvite serves POST /invites/{invite_id}/resend.
 func (h *Handler) resendEmailInvite(r *request) (any, error) {
-	return nil, h.svc.ResendEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: users.InviteID(draftsPathInt(r, "invite_id"))})
+	return nil, h.svc.ResendEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }

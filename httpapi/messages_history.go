@@ -7,7 +7,7 @@ import (
 
 // getMessageHistory serves GET /messages/{message_id}/history.
 func (h *Handler) getMessageHistory(r *request) (any, error) {
-	p := chat.GetMessageHistoryParams{MessageID: messageID(r)}
+	p := chat.GetMessageHistoryParams{MessageID: pathID[messages.ID](r, "message_id")}
 	var err error
 	if p.AllowEmptyTopicName, err = r.params.boolOr("allow_empty_topic_name", false); err != nil {
 		return nil, err
@@ -26,7 +26,7 @@ func (h *Handler) renderMessage(r *request) (any, error) {
 
 // getReadReceipts serves GET /messages/{message_id}/read_receipts.
 func (h *Handler) getReadReceipts(r *request) (any, error) {
-	return h.svc.GetReadReceipts(r.ctx, r.actor, chat.GetReadReceiptsParams{MessageID: messageID(r)})
+	return h.svc.GetReadReceipts(r.ctx, r.actor, chat.GetReadReceiptsParams{MessageID: pathID[messages.ID](r, "message_id")})
 }
 
 // checkMessagesMatchNarrow serves GET /messages/matches_narrow.
@@ -49,7 +49,7 @@ func (h *Handler) checkMessagesMatchNarrow(r *request) (any, error) {
 
 // reportMessage serves POST /messages/{message_id}/report.
 func (h *Handler) reportMessage(r *request) (any, error) {
-	p := chat.ReportMessageParams{MessageID: messageID(r)}
+	p := chat.ReportMessageParams{MessageID: pathID[messages.ID](r, "message_id")}
 	var err error
 	if p.ReportType, err = r.params.requiredStr("report_type"); err != nil {
 		return nil, err

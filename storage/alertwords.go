@@ -46,3 +46,18 @@ type PresenceWriter interface {
 	// The LastUpdateID given is ignored.
 	Put(users.Presence) (int64, error)
 }
+
+// OnboardingStepReader reads which onboarding steps (Zulip's one-time notices and actions)
+// users have marked as read.
+type OnboardingStepReader interface {
+	// Seen returns the names of the steps a user has marked as read, sorted; a user who marked
+	// none gets an empty list.
+	Seen(users.ID) ([]string, error)
+}
+
+// OnboardingStepWriter reads and writes users' read onboarding steps.
+type OnboardingStepWriter interface {
+	OnboardingStepReader
+	// MarkSeen records that a user has read a step; marking it again changes nothing.
+	MarkSeen(users.ID, string) error
+}

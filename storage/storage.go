@@ -45,6 +45,7 @@ type ReadTx interface {
 	MutedUsers() MutedUserReader
 	Devices() DeviceReader
 	BotConfigs() BotConfigReader
+	OnboardingSteps() OnboardingStepReader
 	Sessions() SessionReader
 }
 
@@ -75,5 +76,6 @@ type Tx interface {
 	MutedUsers() MutedUserWriter
 	Devices() DeviceWriter
 	BotConfigs() BotConfigWriter
+	OnboardingSteps() OnboardingStepWriter
 	Sessions() SessionWriter
 }

@@ -51,6 +51,7 @@ type serveCmd struct {
 	HeartbeatWait     time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	SchedulerInterval time.Duration `help:"How often this process sends the scheduled messages and reminders that are due; 0 leaves them to other processes on the same store." name:"scheduler-interval" default:"1s"`
 	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	NavigationTourURL string        `help:"URL of the navigation tour video offered to new users (Zulip's NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty: none." name:"navigation-tour-video-url"`
 	AddressFile       string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	uploadFlags       `embed:""`
 	loadFlags         `embed:""`
@@ -131,7 +132,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	closers = append(closers, store.Close)
 	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval,
-		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB}
+		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB, NavigationTourVideoURL: c.NavigationTourURL}
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}

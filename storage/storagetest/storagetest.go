@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("UserSettings", func(t *testing.T) { testUserSettings(t, open) })
 	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
 	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
+	t.Run("OnboardingSteps", func(t *testing.T) { testOnboardingSteps(t, open) })
 	t.Run("Devices", func(t *testing.T) { testDevices(t, open) })
 	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
 	t.Run("Attachments", func(t *testing.T) { testAttachments(t, open) })
