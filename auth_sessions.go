@@ -27,6 +27,9 @@ type Session struct {
 	ID      string
 	UserID  users.ID
 	Expires time.Time
+	// Age is how long the session lasts from its start (Options.SessionAge): a cookie's
+	// Max-Age.
+	Age time.Duration
 }
 
 // ValidSessionID reports whether id has the form of a session id. Anything else a cookie
@@ -77,7 +80,7 @@ func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error
 		if err := o.tx.Sessions().Create(storage.Session{Key: sessionKey(id), UserID: o.me.ID, Expires: expires}); err != nil {
 			return err
 		}
-		res = Session{ID: id, UserID: o.me.ID, Expires: time.Unix(expires, 0)}
+		res = Session{ID: id, UserID: o.me.ID, Expires: time.Unix(expires, 0), Age: s.sessionAge()}
 		return nil
 	})
 	return res, err

@@ -69,9 +69,9 @@
 //
 // What the helpers (service_ops.go) give the body, o:
 //   - o.me, the acting user, loaded once inside the transaction, who passed the gate: noActor,
-//     spectators, signedIn, humans, members, admins, or an area's own gate built on them
-//     (draftsUsers, nonGuests). Finer checks (the owner of this bot, the administrator of
-//     this channel) are the body's first lines.
+//     spectators, signedIn, humans, members, admins, owners (service_actors.go), or an area's
+//     own gate built on them (draftsUsers, nonGuests, userCreators). Finer checks (the owner of this bot, the
+//     administrator of this channel) are the body's first lines.
 //   - o.now, the operation's time, read once; never call s.now() in a body.
 //   - o.tx, the transaction (writable in a mutation); o.world(), the organization, groups,
 //     channels, users and subscribers, read on first use and cached for the transaction
@@ -98,8 +98,10 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close, Now and the transaction helpers (service.go); errors and their codes
-//	          (service_errors.go); loading the acting user (service_actors.go); CountAPIRequest
+//	service   New, Close, Now and the publication of events (service.go); the transaction helpers
+//	          read and mutate (service_ops.go); errors and their codes (service_errors.go); the
+//	          gates that load the acting user, and the users an operation names
+//	          (service_actors.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     the per-transaction view of the organization that decisions read (world.go):
 //	          users, groups, channels, subscribers, channel activity

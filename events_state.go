@@ -190,7 +190,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if err := channelsInitialState(tx, w, viewer, p, s.now(), &res); err != nil {
+	if err := channelsInitialState(tx, w, viewer, p, o.now, &res); err != nil {
 		return res, err
 	}
 	if p.fetches("realm_user_groups") && viewer.ID != 0 {

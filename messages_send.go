@@ -102,7 +102,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	var res SendMessageResult
 	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: s.now().Unix(), Client: client}
+		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.list)
 		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
 			return err

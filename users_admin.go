@@ -478,20 +478,21 @@ type CreateUserResult struct {
 	UserID users.ID `json:"user_id"`
 }
 
+// userCreators is the gate of CreateUser: the administrators holding the special
+// can_create_users permission.
+func userCreators(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := admins(tx, actor)
+	if err == nil && !u.CanCreateUsers {
+		return users.User{}, badRequest(msgCannotCreateUsers)
+	}
+	return u, err
+}
+
 // CreateUser creates a member account, subscribed to the default channels. The actor must be
 // an administrator holding the special can_create_users permission.
 func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParams) (CreateUserResult, error) {
 	// Check the gate before hashing the password.
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
-		me := o.me
-		if !me.Role.IsAdmin() {
-			return errMustBeAdmin()
-		}
-		if !me.CanCreateUsers {
-			return badRequest(msgCannotCreateUsers)
-		}
-		return nil
-	})
+	err := s.read(ctx, actor, userCreators, func(*readOp) error { return nil })
 	if err != nil {
 		return CreateUserResult{}, err
 	}
@@ -508,11 +509,8 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 	if err != nil {
 		return CreateUserResult{}, err
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		if !me.Role.IsAdmin() || !me.CanCreateUsers {
-			return errMustBeAdmin()
-		}
+	err = s.mutate(ctx, actor, userCreators, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}

@@ -42,6 +42,9 @@ type Options struct {
 	Queues QueueRouter
 	// Observer, when set, is told of every request once it is answered (for monitoring).
 	Observer RequestObserver
+	// SecureCookies gives the session and CSRF cookies the Secure attribute even on requests
+	// that arrive without TLS (behind a TLS-terminating proxy); over TLS they always have it.
+	SecureCookies bool
 }
 
 // RequestObserver receives every answered request: its method, its route (the routing
@@ -91,6 +94,8 @@ type request struct {
 	params *params
 	path   map[string]string
 	actor  chat.Actor
+	// header is the response's header, for the handlers that set cookies (logins).
+	header http.Header
 }
 
 // ServeHTTP routes the request, authenticates it and writes the envelope.
@@ -151,7 +156,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return "/user_uploads/"
 	}
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
-	rest, ok := strings.CutPrefix(path, "/api/v1/")
+	prefix, rest, ok := apiPath(path)
 	if !ok {
 		return h.servePage(w, r, path)
 	}
@@ -173,7 +178,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		writeMethodNotAllowed(w, allowed)
 		return unmatchedRoute
 	}
-	route := "/api/v1/" + rt.pattern
+	route := prefix + rt.pattern
 	if len(r.URL.RawQuery) > h.opts.MaxQueryBytes {
 		writeJSON(w, http.StatusRequestURITooLong, map[string]any{"result": "error", "code": string(chat.CodeBadRequest),
 			"msg": fmt.Sprintf("Request URL too long: the query string has %d bytes (limit: %d)", len(r.URL.RawQuery), h.opts.MaxQueryBytes)})
@@ -192,9 +197,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.writeError(w, r, err)
 		return route
 	}
-	req := &request{ctx: r.Context(), http: r, params: p, path: values}
+	req := &request{ctx: r.Context(), http: r, params: p, path: values, header: w.Header()}
 	if rt.auth != authNone {
-		actor, err := h.authenticate(r, rt.auth == authOptional)
+		authenticate := h.authenticate
+		if prefix == webPrefix {
+			authenticate = h.authenticateWeb
+		}
+		actor, err := authenticate(r, rt.auth == authOptional)
 		if err != nil {
 			h.writeError(w, r, err)
 			return route
@@ -297,19 +306,4 @@ func cleanPath(p string) string {
 		b.WriteByte(p[i])
 	}
 	return b.String()
-}
-
-// servePage serves the paths outside /api/v1/ that are not files: an invitation's sign-up
-// page and the BigBlueButton join link. It returns the route it matched.
-func (h *Handler) servePage(w http.ResponseWriter, r *http.Request, path string) string {
-	if path == bigBlueButtonJoinPath {
-		h.serveBigBlueButtonJoin(w, r)
-		return bigBlueButtonJoinPath
-	}
-	if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
-		h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
-		return "/join/{key}/"
-	}
-	writeNotFound(w)
-	return unmatchedRoute
 }

@@ -136,7 +136,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}
-	apiOpts := httpapi.Options{Logger: logger}
+	apiOpts := httpapi.Options{Logger: logger, SecureCookies: strings.HasPrefix(realmURL, "https://")}
 	o.hook(&opts, &apiOpts)
 	bus, err := c.openBus(ctx, c.Store, logger)
 	if err != nil {

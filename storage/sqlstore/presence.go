@@ -24,7 +24,7 @@ func (a alertWordTx) Get(id users.ID) ([]string, error) {
 	return out, err
 }
 
-func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
+func (a alertWordTx) All() (map[users.ID][]string, error) {
 	type row struct {
 		user users.ID
 		word string
@@ -33,7 +33,7 @@ func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
 		var x row
 		err := r.Scan(&x.user, &x.word)
 		return x, err
-	}, "SELECT user_id, word FROM alert_words WHERE user_id IN ("+a.t.d.idSet+") ORDER BY user_id, word_order", ids(a.t.d, list))
+	}, "SELECT user_id, word FROM alert_words ORDER BY user_id, word_order")
 	if err != nil {
 		return nil, err
 	}
