@@ -104,9 +104,9 @@ func apiPath(path string) (prefix, rest string, ok bool) {
 	return "", "", false
 }
 
-// servePage serves the pages outside the API: the invitation page, the login and logout
-// forms, the BigBlueButton join link; anything else is 404. It returns the route it matched
-// (see RequestObserver).
+// servePage serves the pages outside the API: the invitation page, the login page and form
+// (login.go), the development login, the logout form and the BigBlueButton join link;
+// anything else is 404. It returns the route it matched (see RequestObserver).
 func (h *Handler) servePage(w http.ResponseWriter, r *http.Request, path string) string {
 	switch path {
 	case "/accounts/logout/":
@@ -114,6 +114,12 @@ func (h *Handler) servePage(w http.ResponseWriter, r *http.Request, path string)
 		return path
 	case bigBlueButtonJoinPath:
 		h.serveBigBlueButtonJoin(w, r)
+		return path
+	case "/login/", "/accounts/login/":
+		h.serveLogin(w, r)
+		return path
+	case "/accounts/login/local/":
+		h.serveDevLogin(w, r)
 		return path
 	}
 	if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
