@@ -101,7 +101,7 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close and the publication of events (service.go); the transaction helpers
+//	service   New, Close, Now and the publication of events (service.go); the transaction helpers
 //	          read and mutate (service_ops.go); group commit (service_commits.go); overlapping
 //	          sends (service_overlap.go); errors and their codes (service_errors.go); the
 //	          gates that load the acting user, and the users an operation names
@@ -131,7 +131,7 @@
 //	          and server_emoji_data_url (realm_emoji.go);
 //	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
 //	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
-//	          CreateBigBlueButtonVideoCall (realm_calls.go)
+//	          CreateBigBlueButtonVideoCall, JoinBigBlueButtonVideoCall (realm_calls.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
 //	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);

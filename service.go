@@ -292,6 +292,9 @@ func New(opts Options) (*Service, error) {
 // Close ends every waiting long-poll, stops the Service's background work and saves the event
 // queues in the store, so that a Service started later on the same store (with a Bus: with the
 // same NodeID) continues them. It does not close the store, which belongs to the caller.
+// Now is the time on the Service's clock (Options.Now), the time its operations act at.
+func (s *Service) Now() time.Time { return s.now() }
+
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {

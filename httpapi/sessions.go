@@ -105,11 +105,15 @@ func apiPath(path string) (prefix, rest string, ok bool) {
 }
 
 // servePage serves the pages outside the API: the invitation page, the login page and form
-// (login.go), the development login and the logout form; anything else is 404. It returns the route it matched (see RequestObserver).
+// (login.go), the development login, the logout form and the BigBlueButton join link;
+// anything else is 404. It returns the route it matched (see RequestObserver).
 func (h *Handler) servePage(w http.ResponseWriter, r *http.Request, path string) string {
 	switch path {
 	case "/accounts/logout/":
 		h.serveLogout(w, r)
+		return path
+	case bigBlueButtonJoinPath:
+		h.serveBigBlueButtonJoin(w, r)
 		return path
 	case "/login/", "/accounts/login/":
 		h.serveLogin(w, r)
