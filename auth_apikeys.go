@@ -25,6 +25,7 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 		if err := tx.Users().Update(u); err != nil {
 			return err
 		}
+		s.credentialsChanged(ev, u.ID)
 		if u.IsBot() {
 			return announceBotUpdate(tx.Users(), ev, u, map[string]any{"api_key": key})
 		}

@@ -100,6 +100,7 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 		} else if err != nil {
 			return err
 		}
+		s.userRewritten(ev, old, target)
 		if target.FullName != old.FullName {
 			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "full_name": target.FullName}); err != nil {
 				return err
@@ -345,6 +346,7 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 	if err := tx.Users().Update(u); err != nil {
 		return err
 	}
+	s.credentialsChanged(ev, u.ID)
 	if a.DeleteProfile {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
 			return err
@@ -437,6 +439,7 @@ func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateU
 		if err := tx.Users().Update(target); err != nil {
 			return err
 		}
+		s.credentialsChanged(ev, target.ID)
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_active": true}); err != nil {
 			return err
 		}

@@ -159,6 +159,7 @@ func (s *Service) updateBotUser(tx storage.Tx, ev *events, me, bot users.User, p
 	if err := tx.Users().Update(bot); err != nil {
 		return bot, err
 	}
+	s.userRewritten(ev, old, bot)
 	if bot.FullName != old.FullName {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": bot.ID, "full_name": bot.FullName}); err != nil {
 			return bot, err
@@ -326,6 +327,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 		if err := tx.Users().Update(bot); err != nil {
 			return err
 		}
+		s.credentialsChanged(ev, bot.ID)
 		return announceBotUpdate(tx.Users(), ev, bot, map[string]any{"api_key": key})
 	})
 	if err != nil {

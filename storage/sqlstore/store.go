@@ -25,7 +25,14 @@ type Store struct {
 	cache caches // whole-table lists kept between transactions (cache.go)
 
 	retries atomic.Uint64 // transactions run again after losing a race
+
+	statements atomic.Uint64 // see Statements
 }
+
+// Statements reports how many statements the store has sent to the database since Open: one
+// per transaction begun and one per query or write inside it (commits and rollbacks are not
+// counted). Tests and benchmarks read it to count a code path's database work.
+func (s *Store) Statements() uint64 { return s.statements.Load() }
 
 // Retries reports how many times a transaction lost a race (SQLite busy, PostgreSQL
 // serialization failure or deadlock) and was run again, since Open.
@@ -110,6 +117,7 @@ func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fun
 // once runs fn in one transaction. retry is non-nil when the transaction lost a race and may
 // be run again.
 func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(*txn) error) (retry, err error) {
+	s.statements.Add(1)
 	sqlTx, err := db.BeginTx(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -120,7 +128,7 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 		return nil, fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache}
+	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache, statements: &s.statements}
 	done := false
 	defer func() {
 		if !done {
@@ -166,6 +174,8 @@ type txn struct {
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
 
+	statements *atomic.Uint64 // the Store's count of statements
+
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
 	tables *tableState          // what the transaction read about the cached tables
@@ -206,6 +216,7 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	t.statements.Add(1)
 	r, err := t.tx.ExecContext(t.ctx, t.d.q(query), args...)
 	return r, t.check(err)
 }
@@ -214,6 +225,7 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	t.statements.Add(1)
 	rows, err := t.tx.QueryContext(t.ctx, t.d.q(query), args...)
 	return rows, t.check(err)
 }
@@ -223,6 +235,7 @@ func (t *txn) get(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}
+	t.statements.Add(1)
 	return t.check(t.tx.QueryRowContext(t.ctx, t.d.q(query), args...).Scan(dest...))
 }
 
