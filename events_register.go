@@ -347,7 +347,7 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 	}
 	res := GetEventsResult{Events: make([]Event, len(got)), QueueID: p.QueueID}
 	for i, e := range got {
-		res.Events[i] = Event{ID: e.ID, Type: e.Type, Payload: e.Payload}
+		res.Events[i] = deliveredEvent(e)
 	}
 	return res, nil
 }

@@ -144,7 +144,7 @@ func TestHeartbeatWhenWaitEnds(t *testing.T) {
 
 func TestEventTypesAndFilter(t *testing.T) {
 	t.Parallel()
-	m, _ := newManager(t, queue.Options{Filter: func(_ string, data any, typ string, payload any) (any, bool) {
+	m, _ := newManager(t, queue.Options{Filter: func(_ string, data any, typ string, payload any, _ *queue.Forms) (any, bool) {
 		if data == "upper" {
 			return payload.(string) + "!", true
 		}
