@@ -42,6 +42,11 @@ type Options struct {
 	Queues QueueRouter
 	// Observer, when set, is told of every request once it is answered (for monitoring).
 	Observer RequestObserver
+	// LongPolls, when set, is the HTTP server's listener wrapped by NewLongPollListener: a
+	// waiting GET /events then gives its connection up to a small goroutine while it waits,
+	// and the connection returns to the server through it (park.go). Nil: long-polls wait in
+	// net/http's handler.
+	LongPolls *LongPollListener
 }
 
 // RequestObserver receives every answered request: its method, its route (the routing
@@ -216,6 +221,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 			h.writeError(w, r, err)
 			return route
 		}
+	}
+	if rt.pattern == "events" && h.park(w, r, req) {
+		return route
 	}
 	result, err := rt.handle(req)
 	if err != nil {

@@ -107,7 +107,9 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	// Waiting long-polls give their connections up to the listener's keeping (httpapi/park.go).
+	parking := httpapi.NewLongPollListener(ln)
+	go func() { served <- srv.Serve(parking) }()
 	var svc *chat.Service
 	var closers []func() error // the store and the bus, closed after the Service
 	defer func() {
@@ -135,7 +137,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}
-	apiOpts := httpapi.Options{Logger: logger}
+	apiOpts := httpapi.Options{Logger: logger, LongPolls: parking}
 	o.hook(&opts, &apiOpts)
 	bus, err := c.openBus(ctx, c.Store, logger)
 	if err != nil {
