@@ -47,6 +47,10 @@ type Options struct {
 	// and the connection returns to the server through it (park.go). Nil: long-polls wait in
 	// net/http's handler.
 	LongPolls *LongPollListener
+	// ParkAfter is how long a GET /events waits in net/http before it parks (with LongPolls):
+	// clients woken often (every second in a busy channel) then never pay for parking, idle
+	// ones park. 0: at once.
+	ParkAfter time.Duration
 }
 
 // RequestObserver receives every answered request: its method, its route (the routing

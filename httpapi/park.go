@@ -135,10 +135,15 @@ func (h *Handler) park(w http.ResponseWriter, r *http.Request, req *request) boo
 	if err != nil || gp.QueueID == "" || gp.DontBlock {
 		return false
 	}
+	start := time.Now()
+	if h.opts.ParkAfter > 0 && h.waitBeforeParking(w, r, req, gp) {
+		return true
+	}
 	conn, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		return false
 	}
+	gp.Waited = time.Since(start)
 	p := &parkedPoll{
 		conn: conn, keepAlive: r.ProtoAtLeast(1, 1) && !r.Close, header: w.Header().Clone(),
 		method: r.Method, path: r.URL.Path, actor: req.actor, params: gp, ignored: req.params.ignored(),
@@ -148,6 +153,24 @@ func (h *Handler) park(w http.ResponseWriter, r *http.Request, req *request) boo
 		p.conn = &prefixedConn{Conn: conn, r: io.MultiReader(bytes.NewReader(bytes.Clone(pending)), conn)}
 	}
 	go h.waitParked(p)
+	return true
+}
+
+// waitBeforeParking waits ParkAfter in net/http, and reports whether the request was answered
+// meanwhile (events, a heartbeat, an error, or the client gone); false: it is to park.
+func (h *Handler) waitBeforeParking(w http.ResponseWriter, r *http.Request, req *request, gp chat.GetEventsParams) bool {
+	ctx, cancel := context.WithTimeout(r.Context(), h.opts.ParkAfter)
+	res, err := h.svc.GetEvents(ctx, req.actor, gp)
+	expired := ctx.Err() != nil
+	cancel()
+	switch {
+	case err == nil:
+		writeSuccess(w, res, req.params.ignored())
+	case !expired || r.Context().Err() != nil:
+		h.writeError(w, r, err)
+	default:
+		return false // still waiting: park (the events that came meanwhile stay queued)
+	}
 	return true
 }
 

@@ -21,7 +21,7 @@ import (
 )
 
 // parkedServer serves a Service over a real listener with parked long-polls.
-func parkedServer(t *testing.T, heartbeat time.Duration) (base string, svc *chat.Service, org *benchorg.Org) {
+func parkedServer(t *testing.T, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org) {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := memory.New()
@@ -44,7 +44,7 @@ func parkedServer(t *testing.T, heartbeat time.Duration) (base string, svc *chat
 		t.Fatal(err)
 	}
 	pl := httpapi.NewLongPollListener(ln)
-	srv := &http.Server{Handler: httpapi.New(svc, httpapi.Options{Logger: quiet, LongPolls: pl})}
+	srv := &http.Server{Handler: httpapi.New(svc, httpapi.Options{Logger: quiet, LongPolls: pl, ParkAfter: parkAfter})}
 	go func() { _ = srv.Serve(pl) }()
 	t.Cleanup(func() { svc.Close(); srv.Close(); store.Close() })
 	return "http://" + ln.Addr().String(), svc, org
@@ -52,10 +52,20 @@ func parkedServer(t *testing.T, heartbeat time.Duration) (base string, svc *chat
 
 // TestParkedLongPolls: with a LongPollListener, a waiting GET /events gives its connection up
 // while it waits, answers when the event comes (or with a heartbeat, or an error), and the
-// client's next requests go over the same keep-alive connection.
+// client's next requests go over the same keep-alive connection. With ParkAfter, a long-poll
+// first waits in net/http, and the event finds it on either side of the switch.
 func TestParkedLongPolls(t *testing.T) {
 	t.Parallel()
-	base, svc, org := parkedServer(t, time.Hour)
+	for _, after := range []time.Duration{0, time.Millisecond} {
+		t.Run("park-after="+after.String(), func(t *testing.T) {
+			t.Parallel()
+			testParkedLongPolls(t, after)
+		})
+	}
+}
+
+func testParkedLongPolls(t *testing.T, parkAfter time.Duration) {
+	base, svc, org := parkedServer(t, time.Hour, parkAfter)
 	ctx := context.Background()
 	me := chat.Actor{UserID: org.Members[0]}
 	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"message"}})
@@ -157,7 +167,7 @@ func TestParkedLongPolls(t *testing.T) {
 // comes.
 func TestParkedLongPollHeartbeat(t *testing.T) {
 	t.Parallel()
-	base, svc, org := parkedServer(t, 10*time.Millisecond)
+	base, svc, org := parkedServer(t, 10*time.Millisecond, 0)
 	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[1]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
 		t.Fatal(err)

@@ -102,6 +102,9 @@ type GetParams struct {
 	// LastEventID acknowledges (and frees) every event up to it; -1 acknowledges nothing.
 	LastEventID int64
 	DontBlock   bool
+	// Waited is how long the request already waited elsewhere: the heartbeat comes
+	// HeartbeatWait after its start (at once when that is past).
+	Waited time.Duration
 }
 
 type eventQueue struct {
@@ -363,7 +366,7 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 	q.waiter = w
 	m.mu.Unlock()
 
-	timer := time.NewTimer(m.opts.HeartbeatWait)
+	timer := time.NewTimer(max(m.opts.HeartbeatWait-p.Waited, 0))
 	defer timer.Stop()
 	// leave detaches this long-poll from q unless push already did; m.mu must be held. It
 	// reports whether events were handed over meanwhile.
