@@ -72,6 +72,10 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 		if _, ok := state["muted_users"]; ok {
 			state["muted_users"] = ev["muted_users"]
 		}
+	case "onboarding_steps":
+		if _, ok := state["onboarding_steps"]; ok {
+			state["onboarding_steps"] = ev["onboarding_steps"]
+		}
 	case "alert_words":
 		if _, ok := state["alert_words"]; ok {
 			state["alert_words"] = ev["alert_words"]

@@ -5,7 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -21,6 +21,9 @@ import (
 // anonymous spectator, accepted only by the operations that say so.
 type Actor struct {
 	UserID users.ID
+	// session is the store key of the web session that authenticated the actor (see
+	// AuthenticateSession), "" for other credentials.
+	session string
 }
 
 // Anonymous reports whether a is the unauthenticated spectator.
@@ -280,10 +283,11 @@ func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (F
 	return res, err
 }
 
-// DevUser is one entry of dev_list_users.
+// DevUser is one entry of dev_list_users: the delivery email and the organization's URL
+// (realm_url, as current Zulip names it; older versions said realm_uri).
 type DevUser struct {
 	Email    string `json:"email"`
-	RealmURI string `json:"realm_uri"`
+	RealmURL string `json:"realm_url"`
 }
 
 // DevListUsersResult lists the active humans for a development login page.
@@ -292,8 +296,10 @@ type DevListUsersResult struct {
 	DirectUsers  []DevUser `json:"direct_users"`
 }
 
-// DevListUsers lists active human users, administrators and owners apart, sorted by email.
-// It works only on a Service created with Options.Dev.
+// DevListUsers lists active human users, administrators and owners apart, in Zulip's order:
+// by the email clients see (Zulip sorts on that column), which is the placeholder
+// user{id}@{host} for users who hide their address. It works only on a Service created with
+// Options.Dev.
 func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) {
 	if !s.opts.Dev {
 		return DevListUsersResult{}, badRequest(msgDevAuthDisabled)
@@ -309,11 +315,17 @@ func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) 
 		if err != nil {
 			return err
 		}
+		listed := make([]users.User, 0, len(all)) // a copy: the store's list may be shared
 		for _, u := range all {
-			if !u.IsActive || u.IsBot() {
-				continue
+			if u.IsActive && !u.IsBot() {
+				listed = append(listed, u)
 			}
-			d := DevUser{Email: u.Email, RealmURI: realm.URL}
+		}
+		slices.SortStableFunc(listed, func(a, b users.User) int {
+			return strings.Compare(strings.ToLower(apiEmail(realm, a)), strings.ToLower(apiEmail(realm, b)))
+		})
+		for _, u := range listed {
+			d := DevUser{Email: u.Email, RealmURL: realm.URL}
 			if u.Role.IsAdmin() {
 				res.DirectAdmins = append(res.DirectAdmins, d)
 			} else {
@@ -322,10 +334,5 @@ func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) 
 		}
 		return nil
 	})
-	byEmail := func(l []DevUser) func(i, j int) bool {
-		return func(i, j int) bool { return users.NormalizeEmail(l[i].Email) < users.NormalizeEmail(l[j].Email) }
-	}
-	sort.Slice(res.DirectAdmins, byEmail(res.DirectAdmins))
-	sort.Slice(res.DirectUsers, byEmail(res.DirectUsers))
 	return res, err
 }

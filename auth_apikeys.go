@@ -26,6 +26,9 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 			return err
 		}
 		s.credentialsChanged(ev, u.ID)
+		if err := endOtherSessions(o, actor, u.ID); err != nil {
+			return err
+		}
 		if u.IsBot() {
 			return announceBotUpdate(tx.Users(), ev, u, map[string]any{"api_key": key})
 		}

@@ -240,9 +240,10 @@ func TestDevEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Ordered by the emails clients see: the fixture hides addresses, so by user1@, user2@, ...
 	want := chat.DevListUsersResult{
-		DirectAdmins: []chat.DevUser{{"admin@example.com", "https://chat.example.com"}, {"owner@example.com", "https://chat.example.com"}},
-		DirectUsers:  []chat.DevUser{{"guest@example.com", "https://chat.example.com"}, {"Member@Example.com", "https://chat.example.com"}},
+		DirectAdmins: []chat.DevUser{{"owner@example.com", "https://chat.example.com"}, {"admin@example.com", "https://chat.example.com"}},
+		DirectUsers:  []chat.DevUser{{"Member@Example.com", "https://chat.example.com"}, {"guest@example.com", "https://chat.example.com"}},
 	}
 	if diff := cmp.Diff(want, list); diff != "" {
 		t.Errorf("DevListUsers (-want +got):\n%s", diff)

@@ -237,7 +237,7 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if b.ev.Gate != "" && o.capabilities.has(b.ev.Gate) != b.ev.Declared {
 		return nil, false
 	}
-	if b.ev.Public && !o.allPublicStreams {
+	if b.ev.Public && !o.watchesPublicChannels() {
 		return nil, false
 	}
 	if b.ev.ByPresence && len(b.ev.Forms) == 2 {

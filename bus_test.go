@@ -178,6 +178,8 @@ func TestBusMatchesInProcess(t *testing.T) {
 		{Narrow: [][]string{{"is", "dm"}}},
 		{ClientCapabilities: chat.ClientCapabilities{SimplifiedPresenceEvents: true}},
 		{AllPublicStreams: &yes},
+		// A narrow keeping a public channel's message that admin is not subscribed to.
+		{Narrow: [][]string{{"topic", "t"}}},
 	}
 	var got [2][][]map[string]any
 	for i, f := range []*fixture{local, viaBus} {
@@ -221,6 +223,15 @@ func TestBusMatchesInProcess(t *testing.T) {
 	}
 	if diff := cmp.Diff(got[0], got[1]); diff != "" {
 		t.Errorf("events through the bus differ from in-process ones (-local +bus):\n%s", diff)
+	}
+	var narrowed []any
+	for _, e := range got[0][len(registrations)-1] {
+		if e["type"] == "message" {
+			narrowed = append(narrowed, e["message"].(map[string]any)["content"])
+		}
+	}
+	if !cmp.Equal(narrowed, []any{"not for admin"}) {
+		t.Errorf("the topic-narrowed queue got the messages %v, want only the public channel's message admin is not subscribed to", narrowed)
 	}
 	// The options made a difference, or the comparison checks little.
 	for j := 1; j < len(registrations); j++ {

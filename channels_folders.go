@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/teamchat/chat/channels"
@@ -68,15 +67,16 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p Create
 		return CreateChannelFolderResult{}, badRequest("%s", err.Error())
 	}
 	var res CreateChannelFolderResult
-	err = s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, all, err := s.folderAdmin(tx, actor)
+	err = s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
+		all, err := tx.ChannelFolders().List()
 		if err != nil {
 			return err
 		}
 		if folderNameTaken(all, name, 0) {
 			return badRequest("Channel folder name already in use")
 		}
-		f := channels.Folder{Name: name, Description: desc, Order: len(all), DateCreated: s.now().Unix(), CreatorID: me.ID}
+		f := channels.Folder{Name: name, Description: desc, Order: len(all), DateCreated: o.now.Unix(), CreatorID: o.me.ID}
 		if f.ID, err = tx.ChannelFolders().Create(f); err != nil {
 			return err
 		}
@@ -92,14 +92,16 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p Create
 	return res, err
 }
 
-// folderAdmin loads the acting administrator and every folder.
-func (s *Service) folderAdmin(tx storage.Tx, actor Actor) (users.User, []channels.Folder, error) {
-	me, err := loadAdmin(tx.Users(), actor)
-	if err != nil {
-		return me, nil, err
+// errFolderNotFound is the refusal of an unknown channel folder id.
+func errFolderNotFound() *Error { return badRequest("Invalid channel folder ID") }
+
+// checkActiveFolder refuses an unknown or archived folder as a channel's folder.
+func checkActiveFolder(r storage.ChannelFolderReader, id channels.FolderID) error {
+	f, err := r.Get(id)
+	if err == nil && f.IsArchived {
+		return errFolderNotFound()
 	}
-	all, err := tx.ChannelFolders().List()
-	return me, all, err
+	return notFound(err, errFolderNotFound)
 }
 
 func folderNameTaken(all []channels.Folder, name string, except channels.FolderID) bool {
@@ -172,16 +174,15 @@ type UpdateChannelFolderResult struct{}
 // UpdateChannelFolder renames, describes, archives or unarchives a folder (administrators
 // only). A folder that still holds channels that are not archived cannot be archived.
 func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p UpdateChannelFolderParams) (UpdateChannelFolderResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		_, all, err := s.folderAdmin(tx, actor)
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
+		all, err := tx.ChannelFolders().List()
 		if err != nil {
 			return err
 		}
 		f, err := tx.ChannelFolders().Get(p.ChannelFolderID)
-		if errors.Is(err, storage.ErrNotFound) {
-			return badRequest("Invalid channel folder ID")
-		} else if err != nil {
-			return err
+		if err != nil {
+			return notFound(err, errFolderNotFound)
 		}
 		data := map[string]any{}
 		if p.Name != nil {
@@ -259,8 +260,9 @@ func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchC
 	if len(p.Order) > MaxChannelFolders {
 		return badRequest("order is too long (limit: %d items)", MaxChannelFolders)
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		_, all, err := s.folderAdmin(tx, actor)
+	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
+		all, err := tx.ChannelFolders().List()
 		if err != nil {
 			return err
 		}

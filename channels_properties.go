@@ -213,10 +213,7 @@ func (sc *streamChange) folder(p UpdateStreamParams) error {
 		return nil
 	}
 	if *p.FolderID != 0 {
-		f, err := sc.o.tx.ChannelFolders().Get(*p.FolderID)
-		if errors.Is(err, storage.ErrNotFound) || err == nil && f.IsArchived {
-			return badRequest("Invalid channel folder ID")
-		} else if err != nil {
+		if err := checkActiveFolder(sc.o.tx.ChannelFolders(), *p.FolderID); err != nil {
 			return err
 		}
 	}

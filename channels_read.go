@@ -85,7 +85,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	var res GetSubscriptionsResult
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
-		st, err := subscriptionState(tx, w, me, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, s.now()), activeOnly: true})
+		st, err := subscriptionState(tx, w, me, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, o.now), activeOnly: true})
 		if err != nil {
 			return err
 		}

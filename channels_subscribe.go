@@ -386,10 +386,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 	}
 	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 	if id := op.settings.FolderID; id != nil && *id != 0 {
-		f, err := tx.ChannelFolders().Get(*id)
-		if errors.Is(err, storage.ErrNotFound) || err == nil && f.IsArchived {
-			return nil, nil, badRequest("Invalid channel folder ID")
-		} else if err != nil {
+		if err := checkActiveFolder(tx.ChannelFolders(), *id); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -397,7 +394,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 	if err != nil {
 		return nil, nil, err
 	}
-	now := s.now().Unix()
+	now := o.now.Unix()
 	var created []channels.ID
 	var made []channels.Channel
 	for _, n := range toCreate {

@@ -67,22 +67,8 @@ func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]user
 // channel, and returns the channel to create (without name, description or date).
 func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSettings) (channels.Channel, error) {
 	c := channels.Channel{CreatorID: me.ID, InviteOnly: st.InviteOnly, IsWebPublic: st.IsWebPublic, IsDefault: st.IsDefaultStream, TopicsPolicy: channels.TopicsInherit}
-	if st.IsWebPublic {
-		if !w.org().EnableSpectatorAccess {
-			return c, badRequest("Web-public channels are not enabled.")
-		}
-		if st.InviteOnly || (st.HistoryPublicToSubscribers != nil && !*st.HistoryPublicToSubscribers) {
-			return c, badRequest("Invalid parameters")
-		}
-		if !w.membership().Allows(w.org().CanCreateWebPublicChannelGroup, me.ID) {
-			return c, errInsufficientPermission()
-		}
-	} else if st.InviteOnly {
-		if !w.membership().Allows(w.org().CanCreatePrivateChannelGroup, me.ID) {
-			return c, errInsufficientPermission()
-		}
-	} else if !w.membership().Allows(w.org().CanCreatePublicChannelGroup, me.ID) {
-		return c, errInsufficientPermission()
+	if err := checkChannelCreation(w, me, st); err != nil {
+		return c, err
 	}
 	c.HistoryPublicToSubscribers = !st.InviteOnly || (st.HistoryPublicToSubscribers != nil && *st.HistoryPublicToSubscribers)
 	if st.IsDefaultStream {
@@ -93,25 +79,11 @@ func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSetti
 			return c, badRequest("A default channel cannot be private.")
 		}
 	}
-	if st.MessageRetentionDays != nil {
-		r, err := channels.ParseRetention(*st.MessageRetentionDays)
-		if err != nil {
-			return c, badRequest("%s", err.Error())
-		}
-		if r.Days != nil && me.Role != users.RoleOwner {
-			return c, errMustBeOwner()
-		}
-		c.MessageRetentionDays = r.Days
+	if err := newChannelRetention(me, &c, st.MessageRetentionDays); err != nil {
+		return c, err
 	}
-	if st.TopicsPolicy != nil {
-		tp, ok := channels.ParseTopicsPolicy(*st.TopicsPolicy)
-		if !ok {
-			return c, InvalidArgument("topics_policy", "")
-		}
-		if tp != channels.TopicsInherit && !me.Role.AtLeast(users.RoleModerator) {
-			return c, errInsufficientPermission()
-		}
-		c.TopicsPolicy = tp
+	if err := newChannelTopicsPolicy(me, &c, st.TopicsPolicy); err != nil {
+		return c, err
 	}
 	if st.FolderID != nil {
 		c.FolderID = *st.FolderID // checked by the caller
@@ -124,6 +96,62 @@ func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSetti
 		return c, badRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
 	}
 	return c, nil
+}
+
+// checkChannelCreation refuses a web-public channel where the organization has no spectators
+// or with a private history, and an actor outside the organization's setting for creating a
+// channel of that kind (web-public, private or public).
+func checkChannelCreation(w *world, me users.User, st NewChannelSettings) error {
+	may := w.org().CanCreatePublicChannelGroup
+	switch {
+	case st.IsWebPublic:
+		if !w.org().EnableSpectatorAccess {
+			return badRequest("Web-public channels are not enabled.")
+		}
+		if st.InviteOnly || (st.HistoryPublicToSubscribers != nil && !*st.HistoryPublicToSubscribers) {
+			return badRequest("Invalid parameters")
+		}
+		may = w.org().CanCreateWebPublicChannelGroup
+	case st.InviteOnly:
+		may = w.org().CanCreatePrivateChannelGroup
+	}
+	if !w.membership().Allows(may, me.ID) {
+		return errInsufficientPermission()
+	}
+	return nil
+}
+
+// newChannelRetention sets the message retention given (only an owner sets a number of days).
+func newChannelRetention(me users.User, c *channels.Channel, given *string) error {
+	if given == nil {
+		return nil
+	}
+	r, err := channels.ParseRetention(*given)
+	if err != nil {
+		return badRequest("%s", err.Error())
+	}
+	if r.Days != nil && me.Role != users.RoleOwner {
+		return errMustBeOwner()
+	}
+	c.MessageRetentionDays = r.Days
+	return nil
+}
+
+// newChannelTopicsPolicy sets the topics policy given (only a moderator sets another than
+// inherit).
+func newChannelTopicsPolicy(me users.User, c *channels.Channel, given *string) error {
+	if given == nil {
+		return nil
+	}
+	tp, ok := channels.ParseTopicsPolicy(*given)
+	if !ok {
+		return InvalidArgument("topics_policy", "")
+	}
+	if tp != channels.TopicsInherit && !me.Role.AtLeast(users.RoleModerator) {
+		return errInsufficientPermission()
+	}
+	c.TopicsPolicy = tp
+	return nil
 }
 
 // applyGroupSettings validates the given group settings and stores them in c.

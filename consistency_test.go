@@ -58,6 +58,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, linkifiersConsistencyCases()...)
 	cases = append(cases, invitesConsistencyCases()...)
 	cases = append(cases, alertWordsConsistencyCases()...)
+	cases = append(cases, onboardingConsistencyCases()...)
 	cases = append(cases, deactivationConsistencyCases()...)
 	cases = append(cases, presenceConsistencyCases()...)
 	cases = append(cases, uploadsConsistencyCases()...)
@@ -71,6 +72,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, botsConsistencyCases()...)
 	cases = append(cases, emailInvitesConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
+	cases = append(cases, reportMessageConsistencyCases()...)
 	return cases
 }
 
@@ -175,7 +177,7 @@ func TestConsistency(t *testing.T) {
 // credential is an email and API key pair, and what authenticating with it gave.
 type credential struct {
 	email, key string
-	actor      chat.Actor
+	user       users.ID
 	err        string
 }
 
@@ -201,8 +203,8 @@ func authenticateAll(t *testing.T, f *fixture) []credential {
 
 func authenticate(f *fixture, email, key string) credential {
 	c := credential{email: email, key: key}
-	var err error
-	c.actor, err = f.svc.AuthenticateAPIKey(context.Background(), email, key)
+	actor, err := f.svc.AuthenticateAPIKey(context.Background(), email, key)
+	c.user = actor.UserID
 	if err != nil {
 		c.err = err.Error()
 	}
@@ -270,6 +272,10 @@ var notMutating = map[string]string{
 	"FetchAPIKey":                  "authentication (rate-limit history only)",
 	"JWTFetchAPIKey":               "authentication",
 	"DevFetchAPIKey":               "authentication",
+	"StartSession":                 "authentication (web sessions are not part of register)",
+	"StartSessionWithPassword":     "authentication (web sessions are not part of register)",
+	"AuthenticateSession":          "authentication",
+	"EndSession":                   "logout (web sessions are not part of register)",
 	"DevListUsers":                 "read",
 	"RegisterQueue":                "creates the queue the harness itself uses",
 	"DeleteQueue":                  "queue management",
@@ -286,6 +292,8 @@ var notMutating = map[string]string{
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
 	"ForgetCredentials":            "drops a cache (after writes behind the Service's back)",
+	"RenderMessage":                "renders; stores nothing",
+	"CheckMessagesMatchNarrow":     "read",
 }
 
 // TestConsistencyCoverage fails for every mutating Service method without a consistency case.

@@ -69,9 +69,9 @@
 //
 // What the helpers (service_ops.go) give the body, o:
 //   - o.me, the acting user, loaded once inside the transaction, who passed the gate: noActor,
-//     spectators, signedIn, humans, members, admins, or an area's own gate built on them
-//     (draftsUsers, nonGuests). Finer checks (the owner of this bot, the administrator of
-//     this channel) are the body's first lines.
+//     spectators, signedIn, humans, members, admins, owners (service_actors.go), or an area's
+//     own gate built on them (draftsUsers, nonGuests, userCreators). Finer checks (the owner of this bot, the
+//     administrator of this channel) are the body's first lines.
 //   - o.now, the operation's time, read once; never call s.now() in a body.
 //   - o.tx, the transaction (writable in a mutation); o.world(), the organization, groups,
 //     channels, users and subscribers, read on first use and cached for the transaction
@@ -98,8 +98,10 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close and the transaction helpers (service.go); errors and their codes
-//	          (service_errors.go); loading the acting user (service_actors.go); CountAPIRequest
+//	service   New, Close and the publication of events (service.go); the transaction helpers
+//	          read and mutate (service_ops.go); errors and their codes (service_errors.go); the
+//	          gates that load the acting user, and the users an operation names
+//	          (service_actors.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     the per-transaction view of the organization that decisions read (world.go):
 //	          users, groups, channels, subscribers, channel activity
@@ -107,6 +109,9 @@
 //	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
 //	          the cache of checked credentials and ForgetCredentials (auth_cache.go)
+//	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,
+//	          EndSession, ended by a password change, a new API key and deactivation
+//	          (auth_sessions.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams
@@ -119,7 +124,7 @@
 //	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
 //	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
 //	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go);
-//	          GetCustomEmoji, UploadCustomEmoji, DeactivateCustomEmoji, register's realm_emoji
+//	          GetCustomEmoji, UploadCustomEmoji, DeactivateCustomEmoji, GetCustomEmojiImage, register's realm_emoji
 //	          and server_emoji_data_url (realm_emoji.go);
 //	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
 //	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
@@ -134,7 +139,8 @@
 //	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
 //	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
-//	          (users_muted.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
+//	          (users_muted.go); MarkOnboardingStepAsRead and register's onboarding_steps
+//	          (users_onboarding.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
 //	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken (users_devices.go);
 //	          user records (users_record.go) and events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
@@ -158,7 +164,10 @@
 //	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
 //	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
 //	          expiry of typing (messages_typing.go); MarkAllAsRead, MarkStreamAsRead,
-//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); who may read a message
+//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
+//	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
+//	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
+//	          ReportMessage (messages_report.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
 //	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,

@@ -143,7 +143,7 @@ func (s *Service) restoreQueues(ctx context.Context) (after uint64, err error) {
 			s.log.Warn("dropping unreadable saved event queue", "queue_id", sq.ID, "err", err)
 			continue
 		}
-		if o, _ := q.Data.(queueOptions); o.allPublicStreams {
+		if o, _ := q.Data.(queueOptions); o.watchesPublicChannels() {
 			s.watchers.add(q.Owner)
 		}
 		if o, _ := q.Data.(queueOptions); o.cut == nil {

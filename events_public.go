@@ -3,32 +3,49 @@ package chat
 import (
 	"slices"
 	"sync"
+
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/users"
 )
 
 // Queues registered with all_public_streams receive the message events of every public
 // channel, not only of the channels their user is subscribed to (bots that watch the
-// organization). Such an event goes to a sentinel recipient; when it is published (in this
-// process, or by the bus in every process) the sentinel becomes the local owners of such
-// queues, less the message's own recipients, who got the ordinary event.
+// organization); so do queues registered with a narrow, for the messages their narrow keeps
+// (Zulip's realm_clients_all_streams holds both kinds, and its get_client_info_for_message_event
+// adds them to every message of a channel that is not invite-only, with no flags). Such an
+// event goes to a sentinel recipient; when it is published (in this process, or by the bus in
+// every process) the sentinel becomes the local owners of such queues, less the message's own
+// recipients, who got the ordinary event, and less the guests, who may not read channels they
+// are not subscribed to (Zulip refuses all_public_streams to guests; its narrowed queues do
+// not check, which would hand a guest's narrow any public channel's messages).
+//
+// Only message events: Zulip's other events about a public channel's messages
+// (update_message, delete_message, reaction) go to the users with a row for the message and
+// the channel's subscribers (zerver/lib/message.py, event_recipient_ids_for_action_on_messages:
+// "we do not send live-update events to everyone who could potentially have a cached copy of
+// a message because they fetched messages in a public channel to which they are not
+// subscribed"), whatever their queues; and its stream and subscription peer events go to
+// every user who may see the channel, which an all_public_streams queue's owner (never a
+// guest) already is.
 
 // publicWatchersSentinel is the recipient of a publicChannelMessage event.
 const publicWatchersSentinel int64 = -1
 
 // publicChannelMessage is the message event of a public channel for the all_public_streams
-// queues of users who did not receive it (except, sorted).
+// and narrowed queues of users who did not receive it and are not guests (except, sorted).
 type publicChannelMessage struct {
 	event  MessageEvent
 	except []int64
 }
 
-// publicWatchers records the owners that registered an all_public_streams queue in this
-// process (an owner whose queues have all expired stays: the filter finds no such queue).
+// publicWatchers records the owners that registered an all_public_streams or narrowed queue in
+// this process (an owner whose queues have all expired stays: the filter finds no such queue).
 type publicWatchers struct {
 	mu     sync.Mutex
 	owners map[int64]bool
 }
 
-// add records an owner of an all_public_streams queue.
+// add records an owner of an all_public_streams or narrowed queue.
 func (p *publicWatchers) add(owner int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -60,10 +77,33 @@ func (s *Service) recipientsOf(p pending) []int64 {
 	return p.recipients
 }
 
-// forClient gives the message event to all_public_streams queues only.
+// watchesPublicChannels says whether a queue gets the messages of public channels its user
+// is not subscribed to.
+func (o queueOptions) watchesPublicChannels() bool {
+	return o.allPublicStreams || len(o.narrow) > 0
+}
+
+// forClient gives the message event to all_public_streams queues and, when their narrow
+// keeps it, narrowed queues.
 func (p publicChannelMessage) forClient(o queueOptions) (any, bool) {
-	if !o.allPublicStreams {
+	if !o.watchesPublicChannels() {
 		return nil, false
 	}
 	return p.event.forClient(o)
+}
+
+// publicMessageExcept lists who must not get a public channel's message through their
+// all_public_streams or narrowed queues: its recipients (rows, who get the ordinary event) and
+// the guests (the direct members of role:everyone), sorted and without repeats.
+func (w *world) publicMessageExcept(rows []messages.UserMessage) []int64 {
+	guests := w.membership().Members(w.groupID(users.GroupEveryone), true)
+	except := make([]int64, 0, len(rows)+len(guests))
+	for _, r := range rows {
+		except = append(except, int64(r.UserID))
+	}
+	for _, g := range guests {
+		except = append(except, int64(g))
+	}
+	slices.Sort(except)
+	return slices.Compact(except)
 }

@@ -85,6 +85,7 @@ type RegisterQueueResult struct {
 	*ScheduledState
 	*UserStatusState
 	*MutedUsersState
+	*OnboardingState
 	*RealmBotsState
 	*OrganizationState
 	*EmojiState
@@ -253,7 +254,7 @@ func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.
 	if p.AllPublicStreams != nil {
 		opts.allPublicStreams = *p.AllPublicStreams
 	}
-	if opts.allPublicStreams {
+	if opts.watchesPublicChannels() {
 		s.watchers.add(int64(actor.UserID))
 	}
 	info, err := s.queues.Register(queue.Spec{

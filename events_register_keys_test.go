@@ -22,8 +22,6 @@ var registerKeyExceptions = map[string]string{
 	"ignored_parameters_unsupported": "only when a parameter is ignored",
 	"demo_organization_scheduled_deletion_date": "Zulip sends it to demo organizations only",
 	"receives_typing_notifications":             "a personal setting; Zulip sends it inside user_settings only (the copy lists it at the top level without marking it legacy)",
-	"onboarding_steps":                          "not built yet: Zulip's one-time notices need POST /users/me/onboarding_steps to be dismissed",
-	"navigation_tour_video_url":                 "sent with onboarding_steps",
 }
 
 // findShared finds shared/<rel> in the working directory or one of its parents.

@@ -190,7 +190,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if err := channelsInitialState(tx, w, viewer, p, s.now(), &res); err != nil {
+	if err := channelsInitialState(tx, w, viewer, p, o.now, &res); err != nil {
 		return res, err
 	}
 	if p.fetches("realm_user_groups") && viewer.ID != 0 {
@@ -255,6 +255,11 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world, error), rea
 	}
 	if err := s.peopleInitialState(tx, w, viewer, p, res); err != nil {
 		return err
+	}
+	if p.fetches("onboarding_steps") {
+		if res.OnboardingState, err = s.onboardingState(tx, viewer); err != nil {
+			return err
+		}
 	}
 	if p.fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {

@@ -36,6 +36,7 @@ var goldenEvents = []struct {
 	{"saved_snippets-navigation_view", "member", chat.ClientCapabilities{}, goldenSnippetsAndViews},
 	{"realm_linkifiers-realm_playgrounds", "member", chat.ClientCapabilities{LinkifierURLTemplate: true}, goldenLinkifiers},
 	{"message-update_message_flags", "member", chat.ClientCapabilities{}, goldenDirectMessageAndFlags},
+	{"message-report", "admin", chat.ClientCapabilities{}, goldenReport},
 	{"user_topic-delete_message-bulk", "member", chat.ClientCapabilities{BulkMessageDeletion: true, EmptyTopicName: true}, goldenTopicLifecycle},
 	{"user_topic-delete_message-legacy", "member", chat.ClientCapabilities{}, goldenTopicLifecycle},
 	{"update_message", "member", chat.ClientCapabilities{}, goldenMessageEdit},
@@ -106,6 +107,7 @@ var goldenEvents = []struct {
 		})))
 	}},
 	{"alert_words", "member", chat.ClientCapabilities{}, goldenAlertWords},
+	{"onboarding_steps", "member", chat.ClientCapabilities{}, goldenOnboardingSteps},
 	{"reaction", "member", chat.ClientCapabilities{}, goldenReactions},
 	{"realm_emoji-legacy", "member", chat.ClientCapabilities{}, goldenRealmEmoji},
 	{"realm_emoji-individual", "member", chat.ClientCapabilities{IndividualEmojiChanges: true}, goldenRealmEmoji},

@@ -237,13 +237,8 @@ type GetUserGroupMembersResult struct {
 // DirectMemberOnly.
 func (s *Service) GetUserGroupMembers(ctx context.Context, actor Actor, p GetUserGroupMembersParams) (GetUserGroupMembersResult, error) {
 	var res GetUserGroupMembersResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		m, err := groupMembership(tx, actor, p.GroupID)
-		if err != nil {
-			return err
-		}
+	err := s.readGroupMembership(ctx, actor, p.GroupID, func(m *users.Membership) {
 		res.Members = m.Members(p.GroupID, p.DirectMemberOnly)
-		return nil
 	})
 	return res, err
 }
@@ -261,29 +256,27 @@ type GetUserGroupSubgroupsResult struct {
 
 // GetUserGroupSubgroups lists a group's subgroups, transitively unless DirectSubgroupOnly.
 func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetUserGroupSubgroupsParams) (GetUserGroupSubgroupsResult, error) {
-	var res GetUserGroupSubgroupsResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		m, err := groupMembership(tx, actor, p.GroupID)
-		if err != nil {
-			return err
+	res := GetUserGroupSubgroupsResult{Subgroups: []users.GroupID{}}
+	err := s.readGroupMembership(ctx, actor, p.GroupID, func(m *users.Membership) {
+		if l := m.Subgroups(p.GroupID, p.DirectSubgroupOnly); l != nil {
+			res.Subgroups = l
 		}
-		res.Subgroups = m.Subgroups(p.GroupID, p.DirectSubgroupOnly)
-		if res.Subgroups == nil {
-			res.Subgroups = []users.GroupID{}
-		}
-		return nil
 	})
 	return res, err
 }
 
-// groupMembership checks that the actor is an active member and the group exists, and returns
-// the membership resolution the group reads need.
-func groupMembership(tx storage.ReadTx, actor Actor, id users.GroupID) (*users.Membership, error) {
-	if _, err := memberActor(tx.Users(), actor); err != nil {
-		return nil, err
-	}
-	if _, err := loadGroup(tx.Groups(), id); err != nil {
-		return nil, err
-	}
-	return membership(tx)
+// readGroupMembership is a read of group id's membership for a member (GET
+// /user_groups/{id}/...): the group must exist; answer reads the membership resolution.
+func (s *Service) readGroupMembership(ctx context.Context, actor Actor, id users.GroupID, answer func(*users.Membership)) error {
+	return s.read(ctx, actor, members, func(o *readOp) error {
+		if _, err := loadGroup(o.tx.Groups(), id); err != nil {
+			return err
+		}
+		m, err := membership(o.tx)
+		if err != nil {
+			return err
+		}
+		answer(m)
+		return nil
+	})
 }

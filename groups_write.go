@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/teamchat/chat/realms"
@@ -85,57 +86,15 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 		return CreateUserGroupResult{}, badRequest("members is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	var res CreateUserGroupResult
-	now := s.now()
 	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		realm, err := tx.Realm().Get()
+		tx := o.tx
+		v, err := checkGroupCreation(o.readOp.tx, o.me, name)
 		if err != nil {
 			return err
 		}
-		v, err := newGroupView(tx.Users(), tx.Groups())
+		g, err := newGroup(o.readOp.tx, v, o.me, o.now, name, p)
 		if err != nil {
 			return err
-		}
-		if !v.m.Allows(realm.CanCreateGroups, me.ID) {
-			return badRequest(msgInsufficientPerm)
-		}
-		if _, err := tx.Groups().GetByName(name); err == nil {
-			return badRequest("User group '%s' already exists.", name)
-		} else if !errors.Is(err, storage.ErrNotFound) {
-			return err
-		}
-		if err := checkActiveUsers(v, p.Members); err != nil {
-			return err
-		}
-		everyone, err := tx.Groups().GetByName(users.GroupEveryone)
-		if err != nil {
-			return err
-		}
-		creator := users.GroupSetting{Members: []users.ID{me.ID}}
-		g := users.Group{
-			Name: name, Description: p.Description, Members: p.Members, Subgroups: p.Subgroups,
-			CreatorID: me.ID, DateCreated: now.Unix(),
-			CanAddMembersGroup: creator, CanManageGroup: creator,
-			CanLeaveGroup: users.Named(everyone.ID), CanMentionGroup: users.Named(everyone.ID),
-		}
-		for _, sub := range p.Subgroups {
-			if sg, err := tx.Groups().Get(sub); err != nil || sg.Deactivated {
-				if err != nil && !errors.Is(err, storage.ErrNotFound) {
-					return err
-				}
-				return badRequest("Invalid user group ID: %d", sub)
-			}
-		}
-		given := p.byName()
-		for _, perm := range users.GroupPermissions() {
-			val := given[perm.Name]
-			if val == nil {
-				continue
-			}
-			if err := checkGroupSetting(tx.Groups(), v, perm, *val); err != nil {
-				return err
-			}
-			*perm.Field(&g) = *val
 		}
 		id, err := tx.Groups().Create(g)
 		if errors.Is(err, storage.ErrConflict) {
@@ -144,25 +103,100 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 		if err != nil {
 			return err
 		}
-		stored, err := tx.Groups().Get(id)
-		if err != nil {
-			return err
-		}
-		if v, err = newGroupView(tx.Users(), tx.Groups()); err != nil {
-			return err
-		}
-		recipients, err := activeUserIDs(tx.Users())
-		if err != nil {
-			return err
-		}
-		ev.add("user_group", UserGroupAddEvent{Type: "user_group", Op: "add", Group: v.record(stored)}, recipients)
 		res.GroupID = id
-		return nil
+		return announceNewGroup(o.readOp.tx, o.ev, id)
 	})
 	if err != nil {
 		return CreateUserGroupResult{}, err
 	}
 	return res, nil
+}
+
+// checkGroupCreation refuses a creator outside the organization's can_create_groups and a
+// name in use; it returns the membership view the new group's settings are checked with.
+func checkGroupCreation(tx storage.ReadTx, me users.User, name string) (*groupView, error) {
+	realm, err := tx.Realm().Get()
+	if err != nil {
+		return nil, err
+	}
+	v, err := newGroupView(tx.Users(), tx.Groups())
+	if err != nil {
+		return nil, err
+	}
+	if !v.m.Allows(realm.CanCreateGroups, me.ID) {
+		return nil, badRequest(msgInsufficientPerm)
+	}
+	if _, err := tx.Groups().GetByName(name); err == nil {
+		return nil, badRequest("User group '%s' already exists.", name)
+	} else if !errors.Is(err, storage.ErrNotFound) {
+		return nil, err
+	}
+	return v, nil
+}
+
+// newGroup is the group p describes, created by me: its members and subgroups checked, the
+// permission settings given checked and set over Zulip's defaults.
+func newGroup(tx storage.ReadTx, v *groupView, me users.User, now time.Time, name string, p CreateUserGroupParams) (users.Group, error) {
+	if err := checkActiveUsers(v, p.Members); err != nil {
+		return users.Group{}, err
+	}
+	everyone, err := tx.Groups().GetByName(users.GroupEveryone)
+	if err != nil {
+		return users.Group{}, err
+	}
+	creator := users.GroupSetting{Members: []users.ID{me.ID}}
+	g := users.Group{
+		Name: name, Description: p.Description, Members: p.Members, Subgroups: p.Subgroups,
+		CreatorID: me.ID, DateCreated: now.Unix(),
+		CanAddMembersGroup: creator, CanManageGroup: creator,
+		CanLeaveGroup: users.Named(everyone.ID), CanMentionGroup: users.Named(everyone.ID),
+	}
+	if err := checkActiveGroups(tx.Groups(), p.Subgroups); err != nil {
+		return users.Group{}, err
+	}
+	given := p.byName()
+	for _, perm := range users.GroupPermissions() {
+		val := given[perm.Name]
+		if val == nil {
+			continue
+		}
+		if err := checkGroupSetting(tx.Groups(), v, perm, *val); err != nil {
+			return users.Group{}, err
+		}
+		*perm.Field(&g) = *val
+	}
+	return g, nil
+}
+
+// checkActiveGroups refuses unknown and deactivated groups ("Invalid user group ID").
+func checkActiveGroups(gr storage.GroupReader, ids []users.GroupID) error {
+	for _, id := range ids {
+		if g, err := gr.Get(id); err != nil || g.Deactivated {
+			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			return badRequest("Invalid user group ID: %d", id)
+		}
+	}
+	return nil
+}
+
+// announceNewGroup sends user_group add for the new group id to every active user.
+func announceNewGroup(tx storage.ReadTx, ev *events, id users.GroupID) error {
+	stored, err := tx.Groups().Get(id)
+	if err != nil {
+		return err
+	}
+	v, err := newGroupView(tx.Users(), tx.Groups())
+	if err != nil {
+		return err
+	}
+	recipients, err := activeUserIDs(tx.Users())
+	if err != nil {
+		return err
+	}
+	ev.add("user_group", UserGroupAddEvent{Type: "user_group", Op: "add", Group: v.record(stored)}, recipients)
+	return nil
 }
 
 // checkActiveUsers refuses unknown and deactivated users ("Invalid user ID").
@@ -232,45 +266,26 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p Upd
 	if len(p.Add)+len(p.Delete)+len(p.AddSubgroups)+len(p.DeleteSubgroups) == 0 {
 		return badRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, g, v, manage, err := loadGroupEdit(tx, actor, p.GroupID)
+	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+		tx, ev, me := o.tx, o.ev, o.me
+		e, err := loadGroupEdit(o.readOp.tx, me, p.GroupID)
 		if err != nil {
 			return err
 		}
-		if len(p.Add) > 0 {
-			if g.Deactivated {
-				return badRequest("You can't add members to a deactivated user group.")
-			}
-			if err := checkActiveUsers(v, p.Add); err != nil {
-				return err
-			}
-			for _, u := range p.Add {
-				allowed := manage || v.m.Allows(g.CanAddMembersGroup, me.ID) || u == me.ID && v.m.Allows(g.CanJoinGroup, me.ID)
-				if !allowed {
-					return badRequest(msgInsufficientPerm)
-				}
-				if slices.Contains(g.Members, u) {
-					return badRequest("User %d is already a member of this group", u)
-				}
-			}
+		if err := e.checkAddMembers(me, p.Add); err != nil {
+			return err
 		}
-		for _, u := range p.Delete {
-			allowed := manage || v.m.Allows(g.CanRemoveMembersGroup, me.ID) || u == me.ID && v.m.Allows(g.CanLeaveGroup, me.ID)
-			if !allowed {
-				return badRequest(msgInsufficientPerm)
-			}
-			if !slices.Contains(g.Members, u) || !v.isActive(u) {
-				return badRequest("There is no member '%d' in this user group", u)
-			}
+		if err := e.checkRemoveMembers(me, p.Delete); err != nil {
+			return err
 		}
-		if err := s.changeSubgroups(tx, ev, v, g, manage || v.m.Allows(g.CanAddMembersGroup, me.ID),
-			manage || v.m.Allows(g.CanRemoveMembersGroup, me.ID), p.AddSubgroups, p.DeleteSubgroups); err != nil {
+		if err := s.changeSubgroups(tx, ev, e, me, p.AddSubgroups, p.DeleteSubgroups); err != nil {
 			return err
 		}
 		recipients, err := activeUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}
+		g := e.g
 		if len(p.Add) > 0 {
 			if err := tx.Groups().AddMembers(g.ID, p.Add); err != nil {
 				return err
@@ -287,18 +302,61 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p Upd
 	})
 }
 
+// checkAddMembers refuses adding ids to the group unless each is an active user, not yet a
+// member, whom me may add (by managing the group, by can_add_members_group, or, themselves,
+// by can_join_group).
+func (e groupEdit) checkAddMembers(me users.User, ids []users.ID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	g, v := e.g, e.v
+	if g.Deactivated {
+		return badRequest("You can't add members to a deactivated user group.")
+	}
+	if err := checkActiveUsers(v, ids); err != nil {
+		return err
+	}
+	for _, u := range ids {
+		if !e.mayAdd(me) && !(u == me.ID && v.m.Allows(g.CanJoinGroup, me.ID)) {
+			return badRequest(msgInsufficientPerm)
+		}
+		if slices.Contains(g.Members, u) {
+			return badRequest("User %d is already a member of this group", u)
+		}
+	}
+	return nil
+}
+
+// checkRemoveMembers refuses removing ids from the group unless each is an active member whom
+// me may remove (by managing the group, by can_remove_members_group, or, themselves, by
+// can_leave_group).
+func (e groupEdit) checkRemoveMembers(me users.User, ids []users.ID) error {
+	g, v := e.g, e.v
+	for _, u := range ids {
+		if !e.mayRemove(me) && !(u == me.ID && v.m.Allows(g.CanLeaveGroup, me.ID)) {
+			return badRequest(msgInsufficientPerm)
+		}
+		if !slices.Contains(g.Members, u) || !v.isActive(u) {
+			return badRequest("There is no member '%d' in this user group", u)
+		}
+	}
+	return nil
+}
+
 func sortedIDs[T ~int64](ids []T) []T {
 	out := slices.Clone(ids)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// changeSubgroups validates and applies subgroup changes of g; cycles are refused.
-func (s *Service) changeSubgroups(tx storage.Tx, ev *events, v *groupView, g users.Group, mayAdd, mayRemove bool, add, del []users.GroupID) error {
+// changeSubgroups validates and applies subgroup changes of the edited group; cycles are
+// refused.
+func (s *Service) changeSubgroups(tx storage.Tx, ev *events, e groupEdit, me users.User, add, del []users.GroupID) error {
 	if len(add) == 0 && len(del) == 0 {
 		return nil
 	}
-	if len(add) > 0 && !mayAdd || len(del) > 0 && !mayRemove {
+	g, v := e.g, e.v
+	if len(add) > 0 && !e.mayAdd(me) || len(del) > 0 && !e.mayRemove(me) {
 		return badRequest(msgInsufficientPerm)
 	}
 	for _, id := range add {
@@ -353,13 +411,12 @@ func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p U
 	if len(p.Add)+len(p.Delete) > MaxUserIDsPerRequest {
 		return badRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, g, v, manage, err := loadGroupEdit(tx, actor, p.GroupID)
+	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
 		if err != nil {
 			return err
 		}
-		return s.changeSubgroups(tx, ev, v, g, manage || v.m.Allows(g.CanAddMembersGroup, me.ID),
-			manage || v.m.Allows(g.CanRemoveMembersGroup, me.ID), p.Add, p.Delete)
+		return s.changeSubgroups(o.tx, o.ev, e, o.me, p.Add, p.Delete)
 	})
 }
 
@@ -385,81 +442,34 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 	if p.Name == nil && p.Description == nil && len(p.Settings) == 0 {
 		return badRequest("No new data supplied")
 	}
-	perms := map[string]users.GroupPermission{}
-	for _, perm := range users.GroupPermissions() {
-		perms[perm.Name] = perm
-	}
-	for name, c := range p.Settings {
-		if _, ok := perms[name]; !ok {
-			return badRequest("Invalid setting %s", name)
-		}
-		if c.New == nil {
-			return MissingArgument(name + "[\"new\"]")
-		}
+	perms, err := groupSettingChanges(p.Settings)
+	if err != nil {
+		return err
 	}
 	return s.mutate(ctx, actor, members, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		g, err := groupForUpdate(tx.Groups(), p.GroupID)
+		tx := o.tx
+		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
 		if err != nil {
 			return err
 		}
-		realm, err := tx.Realm().Get()
-		if err != nil {
-			return err
-		}
-		v, err := newGroupView(tx.Users(), tx.Groups())
-		if err != nil {
-			return err
-		}
-		if !canManage(v, realm, g, me.ID) {
+		if !e.manage {
 			return badRequest(msgInsufficientPerm)
 		}
 		data := map[string]any{}
-		if p.Name != nil {
-			name, err := users.CheckGroupName(*p.Name)
-			if err != nil {
-				return badRequest("%s", err.Error())
-			}
-			if name != g.Name {
-				if _, err := tx.Groups().GetByName(name); err == nil {
-					return badRequest("User group '%s' already exists.", name)
-				}
-				g.Name = name
-				data["name"] = name
-			}
+		if err := e.rename(tx.Groups(), p.Name, data); err != nil {
+			return err
 		}
-		if p.Description != nil && *p.Description != g.Description {
-			if utf8.RuneCountInString(*p.Description) > users.MaxGroupDescriptionLength {
-				return badRequest("description is too long (limit: %d characters)", users.MaxGroupDescriptionLength)
-			}
-			g.Description = *p.Description
-			data["description"] = g.Description
+		if err := e.describe(p.Description, data); err != nil {
+			return err
 		}
-		names := make([]string, 0, len(p.Settings))
-		for name := range p.Settings {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			c, perm := p.Settings[name], perms[name]
-			field := perm.Field(&g)
-			if c.Old != nil && !sameSetting(v.setting(*c.Old), v.setting(*field)) {
-				return badRequest("'old' value does not match the expected value.")
-			}
-			if err := checkGroupSetting(tx.Groups(), v, perm, *c.New); err != nil {
-				return err
-			}
-			if sameSetting(v.setting(*c.New), v.setting(*field)) {
-				continue
-			}
-			*field = *c.New
-			data[name] = v.setting(*c.New)
+		if err := e.changeSettings(tx.Groups(), p.Settings, perms, data); err != nil {
+			return err
 		}
 		if len(data) == 0 {
 			return nil
 		}
-		if err := tx.Groups().Update(g); errors.Is(err, storage.ErrConflict) {
-			return badRequest("User group '%s' already exists.", g.Name)
+		if err := tx.Groups().Update(e.g); errors.Is(err, storage.ErrConflict) {
+			return badRequest("User group '%s' already exists.", e.g.Name)
 		} else if err != nil {
 			return err
 		}
@@ -467,9 +477,89 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 		if err != nil {
 			return err
 		}
-		ev.add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: data}, recipients)
+		o.ev.add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: e.g.ID, Data: data}, recipients)
 		return nil
 	})
+}
+
+// groupSettingChanges checks the names of the changed settings and that each gives its new
+// value; it returns the permissions by name.
+func groupSettingChanges(changes map[string]GroupSettingChange) (map[string]users.GroupPermission, error) {
+	perms := map[string]users.GroupPermission{}
+	for _, perm := range users.GroupPermissions() {
+		perms[perm.Name] = perm
+	}
+	for name, c := range changes {
+		if _, ok := perms[name]; !ok {
+			return nil, badRequest("Invalid setting %s", name)
+		}
+		if c.New == nil {
+			return nil, MissingArgument(name + "[\"new\"]")
+		}
+	}
+	return perms, nil
+}
+
+// rename gives the edited group a new name, if given and different, and records it in data.
+func (e *groupEdit) rename(gr storage.GroupReader, newName *string, data map[string]any) error {
+	if newName == nil {
+		return nil
+	}
+	name, err := users.CheckGroupName(*newName)
+	if err != nil {
+		return badRequest("%s", err.Error())
+	}
+	if name == e.g.Name {
+		return nil
+	}
+	if _, err := gr.GetByName(name); err == nil {
+		return badRequest("User group '%s' already exists.", name)
+	}
+	e.g.Name = name
+	data["name"] = name
+	return nil
+}
+
+// describe gives the edited group a new description, if given and different, and records it
+// in data.
+func (e *groupEdit) describe(desc *string, data map[string]any) error {
+	if desc == nil || *desc == e.g.Description {
+		return nil
+	}
+	if utf8.RuneCountInString(*desc) > users.MaxGroupDescriptionLength {
+		return badRequest("description is too long (limit: %d characters)", users.MaxGroupDescriptionLength)
+	}
+	e.g.Description = *desc
+	data["description"] = e.g.Description
+	return nil
+}
+
+// changeSettings applies the permission changes to the edited group, in the order of their
+// names, and records the changed ones in data. A change whose old value is not the current
+// one is refused.
+func (e *groupEdit) changeSettings(gr storage.GroupReader, changes map[string]GroupSettingChange, perms map[string]users.GroupPermission, data map[string]any) error {
+	v := e.v
+	names := make([]string, 0, len(changes))
+	for name := range changes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		c, perm := changes[name], perms[name]
+		field := perm.Field(&e.g)
+		if c.Old != nil && !sameSetting(v.setting(*c.Old), v.setting(*field)) {
+			return badRequest("'old' value does not match the expected value.")
+		}
+		if err := checkGroupSetting(gr, v, perm, *c.New); err != nil {
+			return err
+		}
+		if sameSetting(v.setting(*c.New), v.setting(*field)) {
+			continue
+		}
+		*field = *c.New
+		data[name] = v.setting(*c.New)
+	}
+	return nil
 }
 
 func sameSetting(a, b users.GroupSetting) bool {
@@ -486,23 +576,16 @@ type DeactivateUserGroupParams struct {
 // with deactivated true.
 func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p DeactivateUserGroupParams) error {
 	return s.mutate(ctx, actor, members, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		g, err := groupForUpdate(tx.Groups(), p.GroupID)
+		tx, ev := o.tx, o.ev
+		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
 		if err != nil {
 			return err
 		}
+		g := e.g
 		if g.Deactivated {
 			return badRequest("User group is already deactivated.")
 		}
-		realm, err := tx.Realm().Get()
-		if err != nil {
-			return err
-		}
-		v, err := newGroupView(tx.Users(), tx.Groups())
-		if err != nil {
-			return err
-		}
-		if !canManage(v, realm, g, me.ID) {
+		if !e.manage {
 			return badRequest(msgInsufficientPerm)
 		}
 		all, err := tx.Groups().List()
@@ -532,24 +615,37 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p Deacti
 	})
 }
 
-// loadGroupEdit loads what a membership change of a group needs: the acting member, the group,
-// the membership view and whether the actor may manage the group.
-func loadGroupEdit(tx storage.Tx, actor Actor, id users.GroupID) (users.User, users.Group, *groupView, bool, error) {
-	me, err := memberActor(tx.Users(), actor)
-	if err != nil {
-		return users.User{}, users.Group{}, nil, false, err
-	}
+// groupEdit is what a change of a group needs: the group, the membership view and whether the
+// actor may manage the group.
+type groupEdit struct {
+	g      users.Group
+	v      *groupView
+	manage bool
+}
+
+// mayAdd and mayRemove report whether me may add or remove members and subgroups of others.
+func (e groupEdit) mayAdd(me users.User) bool {
+	return e.manage || e.v.m.Allows(e.g.CanAddMembersGroup, me.ID)
+}
+
+func (e groupEdit) mayRemove(me users.User) bool {
+	return e.manage || e.v.m.Allows(e.g.CanRemoveMembersGroup, me.ID)
+}
+
+// loadGroupEdit loads the group id that me wants to change (system groups cannot be changed),
+// the membership view and whether me may manage the group.
+func loadGroupEdit(tx storage.ReadTx, me users.User, id users.GroupID) (groupEdit, error) {
 	g, err := groupForUpdate(tx.Groups(), id)
 	if err != nil {
-		return users.User{}, users.Group{}, nil, false, err
+		return groupEdit{}, err
 	}
 	realm, err := tx.Realm().Get()
 	if err != nil {
-		return users.User{}, users.Group{}, nil, false, err
+		return groupEdit{}, err
 	}
 	v, err := newGroupView(tx.Users(), tx.Groups())
 	if err != nil {
-		return users.User{}, users.Group{}, nil, false, err
+		return groupEdit{}, err
 	}
-	return me, g, v, canManage(v, realm, g, me.ID), nil
+	return groupEdit{g: g, v: v, manage: canManage(v, realm, g, me.ID)}, nil
 }

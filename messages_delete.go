@@ -30,7 +30,7 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 		if err != nil {
 			return err
 		}
-		if err := w.checkCanDelete(me, m, s.now().Unix()); err != nil {
+		if err := w.checkCanDelete(me, m, o.now.Unix()); err != nil {
 			return err
 		}
 		return s.deleteMessages(tx, ev, w, me, []messages.ID{m.ID})

@@ -115,7 +115,7 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 	}
 	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		plan, err := w.planEdit(tx.Messages(), me, s.now().Unix(), mode, content, p)
+		plan, err := w.planEdit(tx.Messages(), me, o.now.Unix(), mode, content, p)
 		if err != nil {
 			return err
 		}

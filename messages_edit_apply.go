@@ -398,7 +398,7 @@ func mergedPolicy(a, b topics.VisibilityPolicy) topics.VisibilityPolicy {
 }
 
 // editContent applies a content edit to edited: rendering (with upload previews), the event's
-// and history entry's content fields, the recipients' recomputed mention flags, and the
+// and history entry's content fields, the recipients' recomputed mention and alert-word flags, and the
 // message's links to uploads.
 func (w *world) editContent(tx storage.Tx, ev *events, p editPlan, edited *messages.Message, e *UpdateMessageEvent, entry *messages.EditHistoryEntry, rows []messages.UserMessage) error {
 	mr, m := tx.Messages(), p.m
@@ -418,12 +418,23 @@ func (w *world) editContent(tx storage.Tx, ev *events, p editPlan, edited *messa
 	isMe := messages.IsMeMessage(edited.Content)
 	e.OrigContent, e.OrigRenderedContent = &oldContent, &oldRendered
 	e.Content, e.RenderedContent, e.IsMeMessage = &edited.Content, &edited.Rendered, &isMe
+	ids := make([]users.ID, len(rows))
+	for i, r := range rows {
+		ids[i] = r.UserID
+	}
+	alerted, err := alertedUsers(tx.AlertWords(), edited.Content, ids)
+	if err != nil {
+		return err
+	}
 	var changed []messages.UserMessage
 	for i, r := range rows {
-		if r.UserID == m.SenderID {
-			continue
+		nf := r.Flags &^ messages.FlagHasAlertWord
+		if alerted[r.UserID] {
+			nf |= messages.FlagHasAlertWord
 		}
-		nf := r.Flags&^mentionMask | w.mentionFlags(mentions, r.UserID)
+		if r.UserID != m.SenderID {
+			nf = nf&^mentionMask | w.mentionFlags(mentions, r.UserID)
+		}
 		if nf != r.Flags {
 			rows[i].Flags = nf
 			changed = append(changed, rows[i])

@@ -148,6 +148,8 @@ var cmpEmpty = cmpopts.EquateEmpty()
 type (
 	usersUser = users.User
 	usersID   = users.ID
+	// usersMessageID is a message id, for tests outside the messages files.
+	usersMessageID = messages.ID
 )
 
 func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }

@@ -188,66 +188,14 @@ func (w *world) resolveTerms(ut storage.UserTopicReader, me users.User, narrow [
 // resolveOperand fills t from the client's term; false when the term selects nothing more
 // (near, in:all).
 func (w *world) resolveOperand(me users.User, n NarrowTerm, t *messages.Term) (bool, error) {
+	var err error
 	switch t.Operator {
-	case messages.OpChannel:
-		c, ok := w.channelOperand(me, n.Operand)
-		if !ok {
-			return false, errUnknown("unknown channel %s", operandText(n.Operand))
-		}
-		t.Channel = c
-	case messages.OpChannels:
-		s, _ := n.Operand.(string)
-		if s != messages.ChannelsPublic && s != messages.ChannelsWebPublic {
-			return false, errBadNarrow("unknown channels operand %s", s)
-		}
-		t.Channels = w.publicChannels(s == messages.ChannelsWebPublic)
-	case messages.OpTopic:
-		clean, err := topics.CleanOperand(n.Operand.(string), w.org().EmptyTopicDisplayName)
-		if err != nil {
-			return false, errBadNarrow("invalid operand")
-		}
-		t.Text = clean
-	case messages.OpSearch:
-		t.Text = n.Operand.(string)
-		t.Search = messages.ParseSearch(t.Text)
-	case messages.OpIs:
-		is, ok := messages.CanonicalIs(n.Operand.(string))
-		if !ok {
-			return false, errBadNarrow("unknown 'is' operand %s", operandText(n.Operand))
-		}
-		t.Text = is
-	case messages.OpHas:
-		if s := n.Operand.(string); !messages.ValidHas(s) {
-			return false, errBadNarrow("unknown 'has' operand %s", s)
-		} else {
-			t.Text = s
-		}
-	case messages.OpIn:
-		switch n.Operand.(string) {
-		case "home":
-			t.Operator, t.Text, t.Negated = messages.OpIs, messages.IsMuted, !t.Negated
-		case "all":
-			return false, nil
-		default:
-			return false, errBadNarrow("unknown 'in' operand %s", operandText(n.Operand))
-		}
-	case messages.OpSender, messages.OpDMIncluding, messages.OpGroupDMWith:
-		u, ok := w.userOperand(n.Operand)
-		if !ok {
-			return false, errUnknown("unknown user %s", operandText(n.Operand))
-		}
-		t.User = u
-		if t.Operator == messages.OpDMIncluding && u == me.ID {
-			t.Operator, t.Text = messages.OpIs, messages.IsDM
-		}
-	case messages.OpDM:
-		ids, ok := w.usersOperand(n.Operand)
-		if !ok {
-			return false, errUnknown("unknown user in %s", operandText(n.Operand))
-		}
-		if len(ids) > 0 { // an empty list matches nothing
-			t.Users = messages.Participants(me.ID, ids)
-		}
+	case messages.OpChannel, messages.OpChannels:
+		err = w.resolveChannelOperand(me, n, t)
+	case messages.OpTopic, messages.OpSearch, messages.OpIs, messages.OpHas, messages.OpIn:
+		return w.resolveTextOperand(n, t)
+	case messages.OpSender, messages.OpDMIncluding, messages.OpGroupDMWith, messages.OpDM:
+		err = w.resolveUserOperand(me, n, t)
 	case messages.OpID:
 		id, ok := intOperand(n.Operand)
 		if !ok || id < 0 {
@@ -257,7 +205,88 @@ func (w *world) resolveOperand(me users.User, n NarrowTerm, t *messages.Term) (b
 	case messages.OpNear:
 		return false, nil
 	}
+	return err == nil, err
+}
+
+// resolveChannelOperand fills t for channel (one the user may read the messages of, by id or
+// name) and channels (public or web-public).
+func (w *world) resolveChannelOperand(me users.User, n NarrowTerm, t *messages.Term) error {
+	if t.Operator == messages.OpChannel {
+		c, ok := w.channelOperand(me, n.Operand)
+		if !ok {
+			return errUnknown("unknown channel %s", operandText(n.Operand))
+		}
+		t.Channel = c
+		return nil
+	}
+	s, _ := n.Operand.(string)
+	if s != messages.ChannelsPublic && s != messages.ChannelsWebPublic {
+		return errBadNarrow("unknown channels operand %s", s)
+	}
+	t.Channels = w.publicChannels(s == messages.ChannelsWebPublic)
+	return nil
+}
+
+// resolveTextOperand fills t for the operators with a text operand: topic, search, is, has and
+// in (in:home is is:muted negated; in:all selects nothing more).
+func (w *world) resolveTextOperand(n NarrowTerm, t *messages.Term) (bool, error) {
+	text := n.Operand.(string)
+	switch t.Operator {
+	case messages.OpTopic:
+		clean, err := topics.CleanOperand(text, w.org().EmptyTopicDisplayName)
+		if err != nil {
+			return false, errBadNarrow("invalid operand")
+		}
+		t.Text = clean
+	case messages.OpSearch:
+		t.Text = text
+		t.Search = messages.ParseSearch(t.Text)
+	case messages.OpIs:
+		is, ok := messages.CanonicalIs(text)
+		if !ok {
+			return false, errBadNarrow("unknown 'is' operand %s", operandText(n.Operand))
+		}
+		t.Text = is
+	case messages.OpHas:
+		if !messages.ValidHas(text) {
+			return false, errBadNarrow("unknown 'has' operand %s", text)
+		}
+		t.Text = text
+	case messages.OpIn:
+		switch text {
+		case "home":
+			t.Operator, t.Text, t.Negated = messages.OpIs, messages.IsMuted, !t.Negated
+		case "all":
+			return false, nil
+		default:
+			return false, errBadNarrow("unknown 'in' operand %s", operandText(n.Operand))
+		}
+	}
 	return true, nil
+}
+
+// resolveUserOperand fills t for the operators naming users: sender, dm-including (the user
+// themselves: is:dm), group-pm-with and dm (an empty list matches nothing).
+func (w *world) resolveUserOperand(me users.User, n NarrowTerm, t *messages.Term) error {
+	if t.Operator == messages.OpDM {
+		ids, ok := w.usersOperand(n.Operand)
+		if !ok {
+			return errUnknown("unknown user in %s", operandText(n.Operand))
+		}
+		if len(ids) > 0 {
+			t.Users = messages.Participants(me.ID, ids)
+		}
+		return nil
+	}
+	u, ok := w.userOperand(n.Operand)
+	if !ok {
+		return errUnknown("unknown user %s", operandText(n.Operand))
+	}
+	t.User = u
+	if t.Operator == messages.OpDMIncluding && u == me.ID {
+		t.Operator, t.Text = messages.OpIs, messages.IsDM
+	}
+	return nil
 }
 
 // expandWith replaces a with term by its message's conversation (channel and topic, or the

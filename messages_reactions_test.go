@@ -85,7 +85,7 @@ func TestReactions(t *testing.T) {
 		_, err := f.svc.AddReaction(ctx, f.actor(who), p)
 		return err
 	}
-	if err := add("member", chat.AddReactionParams{EmojiName: "thumbsup"}); err != nil {
+	if err := add("member", chat.AddReactionParams{EmojiName: "thumbs_up"}); err != nil {
 		t.Fatal(err)
 	}
 	// The admin votes for the member's reaction by code: the reaction keeps its first name.
@@ -97,8 +97,8 @@ func TestReactions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []chat.ReactionRecord{
-		{EmojiName: "thumbsup", EmojiCode: "1f44d", ReactionType: "unicode_emoji", UserID: f.ids["member"]},
-		{EmojiName: "thumbsup", EmojiCode: "1f44d", ReactionType: "unicode_emoji", UserID: f.ids["admin"]},
+		{EmojiName: "thumbs_up", EmojiCode: "1f44d", ReactionType: "unicode_emoji", UserID: f.ids["member"]},
+		{EmojiName: "thumbs_up", EmojiCode: "1f44d", ReactionType: "unicode_emoji", UserID: f.ids["admin"]},
 		{EmojiName: "zulip", EmojiCode: "zulip", ReactionType: "zulip_extra_emoji", UserID: f.ids["owner"]},
 	}
 	if diff := cmp.Diff(want, reactionsOf(t, f, "member", id)); diff != "" {
@@ -130,7 +130,7 @@ func TestReactions(t *testing.T) {
 	}
 	evs = messageEvents(t, f.poll(t, "member", memberQ, -1, true), "reaction")
 	last := evs[len(evs)-1]
-	if last["op"] != "remove" || last["emoji_name"] != "thumbsup" || last["user_id"] != float64(f.ids["admin"]) {
+	if last["op"] != "remove" || last["emoji_name"] != "thumbs_up" || last["user_id"] != float64(f.ids["admin"]) {
 		t.Errorf("remove event = %v", last)
 	}
 	if got := reactionsOf(t, f, "member", id); len(got) != 2 {

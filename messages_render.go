@@ -1,8 +1,10 @@
 package chat
 
 import (
+	"context"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
@@ -76,4 +78,32 @@ func (w *world) mentionFlags(m markdown.Mentions, u users.ID) messages.Flags {
 		f |= messages.FlagMentioned
 	}
 	return f
+}
+
+// RenderMessageParams are the parameters of POST /messages/render.
+type RenderMessageParams struct {
+	Content string
+}
+
+// RenderMessageResult is the rendered HTML.
+type RenderMessageResult struct {
+	Rendered string `json:"rendered"`
+}
+
+// RenderMessage renders content as the actor's message would be rendered (the organization's
+// linkifiers, mentions, channel links), storing nothing. Content longer than a message may be
+// is refused.
+func (s *Service) RenderMessage(ctx context.Context, actor Actor, p RenderMessageParams) (RenderMessageResult, error) {
+	if utf8.RuneCountInString(p.Content) > messages.MaxContentLength {
+		return RenderMessageResult{}, badRequest("content is too long (limit: %d characters)", messages.MaxContentLength)
+	}
+	var res RenderMessageResult
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		res.Rendered, _ = o.world().renderMessage(p.Content, o.me)
+		return nil
+	})
+	if err != nil {
+		return RenderMessageResult{}, err
+	}
+	return res, nil
 }

@@ -102,13 +102,13 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	var res SendMessageResult
 	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: s.now().Unix(), Client: client}
+		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.list)
 		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
 			return err
 		}
 		// Sending counts as activity (partial_subscribers).
-		if err := tx.Users().SetLastActive(me.ID, m.Timestamp); err != nil {
+		if err := tx.Users().SetLastActive(m.Timestamp, me.ID); err != nil {
 			return err
 		}
 		if p.QueueID != "" && p.LocalID != "" {
@@ -182,7 +182,7 @@ func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 
 // deliverMessage renders m's content and stores m with one row per recipient, flagged read
 // where read says so and for those who muted the sender, and with the mentions of its content
-// for everyone but the sender, and queues the message events (and, for a channel's first
+// for everyone but the sender and the alert words it contains, and queues the message events (and, for a channel's first
 // message, the stream update of first_message_id). It is the one path every message takes,
 // whoever sends it. m.ID is set on return.
 func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
@@ -195,6 +195,10 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	if err != nil {
 		return err
 	}
+	alerted, err := alertedUsers(tx.AlertWords(), m.Content, recipients)
+	if err != nil {
+		return err
+	}
 	for _, id := range recipients {
 		var f messages.Flags
 		if read(id) || slices.Contains(mutedBy, id) {
@@ -202,6 +206,9 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		}
 		if id != m.SenderID {
 			f |= w.mentionFlags(mentions, id)
+		}
+		if alerted[id] {
+			f |= messages.FlagHasAlertWord
 		}
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
@@ -248,15 +255,14 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 			public = e
 		}
 	}
-	if c, _ := w.channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly && len(order) > 0 {
-		// The all_public_streams queues of everyone else: the same event without flags.
-		except := make([]int64, 0, len(rows))
-		for _, r := range rows {
-			except = append(except, int64(r.UserID))
+	if c, _ := w.channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly {
+		// The all_public_streams and narrowed queues of everyone else (events_public.go): the
+		// same event without flags, also when the channel has no recipient at all.
+		if len(order) == 0 {
+			public = w.newMessageEvent(*m, 0)
 		}
-		slices.Sort(except)
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
-		ev.add("message", publicChannelMessage{event: public, except: except}, []int64{publicWatchersSentinel})
+		ev.add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
 	}
 	return nil
 }

@@ -88,21 +88,35 @@ func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		return err
 	}
 	st := &MessagesState{}
-	label := w.org().EmptyTopicDisplayName
-	knowsEmpty := p.ClientCapabilities.EmptyTopicName
-	if want("message") {
+	if err := messageSectionsState(tx, w, viewer, p, st); err != nil {
+		return err
+	}
+	if err := userTopicsState(tx, w, viewer, p, st); err != nil {
+		return err
+	}
+	res.MessagesState = st
+	return nil
+}
+
+// messageSectionsState fills the sections about the viewer's messages: max_message_id, the
+// unread messages (with update_message_flags), the starred messages and the recent direct
+// conversations.
+func messageSectionsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
+	var err error
+	if p.fetches("message") {
 		id, err := maxMessageID(tx.Messages(), viewer.ID)
 		if err != nil {
 			return err
 		}
 		st.MaxMessageID = &id
 	}
-	if want("message") && want("update_message_flags") {
+	if p.fetches("message") && p.fetches("update_message_flags") {
+		label, knowsEmpty := w.org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
 		if st.UnreadMsgs, err = w.unreadMsgs(tx.Messages(), viewer, label, knowsEmpty); err != nil {
 			return err
 		}
 	}
-	if want("starred_messages") {
+	if p.fetches("starred_messages") {
 		rows, err := tx.Messages().UserRowsWhere(viewer.ID, messages.FlagStarred, 0)
 		if err != nil {
 			return err
@@ -113,18 +127,25 @@ func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		}
 		st.StarredMessages = &ids
 	}
-	if want("recent_private_conversations") {
+	if p.fetches("recent_private_conversations") {
 		l, err := recentConversations(tx.Messages(), viewer.ID)
 		if err != nil {
 			return err
 		}
 		st.RecentPrivateConversations = &l
 	}
-	if want("user_topic") {
+	return nil
+}
+
+// userTopicsState fills the sections of the viewer's topic visibility policies: user_topic
+// (of the channels the viewer may see) and the legacy muted_topics.
+func userTopicsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
+	if p.fetches("user_topic") {
 		rows, err := tx.UserTopics().ListForUser(viewer.ID)
 		if err != nil {
 			return err
 		}
+		label, knowsEmpty := w.org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
 		l := []UserTopicRecord{}
 		for _, r := range rows {
 			c, ok := w.channel(r.ChannelID)
@@ -135,7 +156,7 @@ func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		}
 		st.UserTopics = &l
 	}
-	if want("muted_topics") {
+	if p.fetches("muted_topics") {
 		rows, err := tx.UserTopics().ListForUser(viewer.ID)
 		if err != nil {
 			return err
@@ -143,7 +164,6 @@ func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		l := w.mutedTopics(rows)
 		st.MutedTopics = &l
 	}
-	res.MessagesState = st
 	return nil
 }
 

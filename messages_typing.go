@@ -352,8 +352,8 @@ func (s *Service) expireTyping(ctx context.Context) error {
 	if len(stops) == 0 {
 		return nil
 	}
-	return s.update(ctx, func(_ storage.Tx, ev *events) error {
-		ev.list = append(ev.list[:0], stops...)
+	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		o.ev.list = append(o.ev.list[:0], stops...)
 		return nil
 	})
 }

@@ -12,8 +12,6 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/teamchat/chat/storage"
 )
 
 // VideoCallResult is the answer of the video call endpoints: the URL of the new call.
@@ -63,10 +61,7 @@ func (s *Service) CreateBigBlueButtonVideoCall(ctx context.Context, actor Actor,
 	if utf8.RuneCountInString(p.MeetingName) > MaxMeetingNameLength {
 		return VideoCallResult{}, badRequest("meeting_name is too long (limit: %d characters)", MaxMeetingNameLength)
 	}
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		_, err := actingUser(tx.Users(), actor)
-		return err
-	})
+	err := s.read(ctx, actor, signedIn, func(*readOp) error { return nil })
 	if err != nil {
 		return VideoCallResult{}, err
 	}

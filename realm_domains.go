@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/realms"
-	"github.com/teamchat/chat/users"
 )
 
 // RealmDomainRecord is one of the organization's email domains, as the API shows it.
@@ -63,11 +62,8 @@ type CreateRealmDomainResult struct {
 // realmDomainChange runs one change of the domains list: owners only; fn changes the
 // organization and returns the event (nil: nothing changed).
 func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r *realms.Realm) (*RealmDomainsEvent, error)) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		if me.Role != users.RoleOwner {
-			return errMustBeOwner()
-		}
+	return s.mutate(ctx, actor, owners, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

@@ -6,7 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"mime"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/teamchat/chat/blobs"
@@ -18,9 +20,10 @@ import (
 
 // EmojiImageStore keeps the image files of custom emoji (Options.EmojiImages). The blob store
 // of uploads can stand behind it; Put writes the file at path (relative to /user_avatars/),
-// whole or not at all.
+// whole or not at all; Open reads it back (blobs.ErrNotFound when there is none).
 type EmojiImageStore interface {
 	PutEmojiImage(ctx context.Context, path string, image []byte) error
+	OpenEmojiImage(ctx context.Context, path string) (blobs.Object, error)
 }
 
 // blobEmojiImages keeps custom emoji images in the blob store of uploads, under emoji/.
@@ -29,6 +32,10 @@ type blobEmojiImages struct{ store blobs.Store }
 func (b blobEmojiImages) PutEmojiImage(ctx context.Context, path string, image []byte) error {
 	_, err := b.store.Put(ctx, "emoji/"+path, bytes.NewReader(image))
 	return err
+}
+
+func (b blobEmojiImages) OpenEmojiImage(ctx context.Context, path string) (blobs.Object, error) {
+	return b.store.Open(ctx, "emoji/"+path)
 }
 
 // MaxEmojiFileSize bounds a custom emoji's image (Zulip's MAX_EMOJI_FILE_SIZE_MIB, 5 MiB).
@@ -305,4 +312,34 @@ func emojiState(tx storage.ReadTx, realmURL string, p RegisterQueueParams) (*Emo
 		return nil, nil
 	}
 	return st, nil
+}
+
+// emojiImagePath is the shape of the path of a custom emoji's image under /user_avatars/: the
+// organization's emoji folder, a hash, and the extension of one of imageTypes (a still
+// version of an animated image ends in -still.png).
+var emojiImagePath = regexp.MustCompile(`^1/emoji/images/[0-9a-f]{24}(\.png|\.gif|\.jpeg|\.webp|-still\.png)$`)
+
+// GetCustomEmojiImageParams name a custom emoji's image by its path under /user_avatars/
+// (its source_url or still_url without that prefix).
+type GetCustomEmojiImageParams struct {
+	Path string
+}
+
+// GetCustomEmojiImage opens the image of a custom emoji, with the content type its extension
+// says. Emoji images are public, as in Zulip (clients load them without credentials); an
+// unknown path is 404.
+func (s *Service) GetCustomEmojiImage(ctx context.Context, p GetCustomEmojiImageParams) (UploadedFile, error) {
+	m := emojiImagePath.FindStringSubmatch(p.Path)
+	if s.opts.EmojiImages == nil || m == nil {
+		return UploadedFile{}, errFileNotFound
+	}
+	o, err := s.opts.EmojiImages.OpenEmojiImage(ctx, p.Path)
+	if errors.Is(err, blobs.ErrNotFound) {
+		return UploadedFile{}, errFileNotFound
+	}
+	if err != nil {
+		return UploadedFile{}, s.storageError(err)
+	}
+	ext := strings.TrimPrefix(m[1], "-still")
+	return UploadedFile{Object: o, Name: "emoji" + ext, ContentType: mime.TypeByExtension(ext), Inline: true}, nil
 }

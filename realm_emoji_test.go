@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/blobs"
 )
 
 // memEmojiImages keeps custom emoji images in memory.
@@ -32,6 +34,25 @@ func (m *memEmojiImages) PutEmojiImage(_ context.Context, path string, image []b
 	m.files[path] = append([]byte{}, image...)
 	return nil
 }
+
+func (m *memEmojiImages) OpenEmojiImage(_ context.Context, path string) (blobs.Object, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.files[path]
+	if !ok {
+		return nil, blobs.ErrNotFound
+	}
+	return memEmojiObject{bytes.NewReader(b), blobs.Info{Key: path, Size: int64(len(b))}}, nil
+}
+
+// memEmojiObject is an image of memEmojiImages, opened.
+type memEmojiObject struct {
+	*bytes.Reader
+	info blobs.Info
+}
+
+func (o memEmojiObject) Close() error     { return nil }
+func (o memEmojiObject) Info() blobs.Info { return o.info }
 
 // pngImage is the smallest PNG header http.DetectContentType recognises.
 var pngImage = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
@@ -119,15 +140,15 @@ func TestUploadCustomEmojiRefusals(t *testing.T) {
 		p         chat.UploadCustomEmojiParams
 		msg       string
 	}{
-		{"a guest", "guest", chat.UploadCustomEmojiParams{Name: "mine", Files: 1, Image: pngImage}, "Insufficient permission"},
+		{"a guest", "guest", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 1, Image: pngImage}, "Insufficient permission"},
 		{"a taken name", "admin", chat.UploadCustomEmojiParams{Name: "taken", Files: 1, Image: pngImage}, "A custom emoji with this name already exists."},
 		{"a unicode emoji's name", "member", chat.UploadCustomEmojiParams{Name: "octopus", Files: 1, Image: pngImage}, "Only administrators can override default emoji."},
 		{"an invalid name", "member", chat.UploadCustomEmojiParams{Name: "Tick!", Files: 1, Image: pngImage}, "Emoji names must contain only lowercase alphanumeric characters, dashes, and underscores."},
 		{"a name ending with an underscore", "member", chat.UploadCustomEmojiParams{Name: "tick_", Files: 1, Image: pngImage}, "Emoji names must end with either a letter or digit."},
-		{"no file", "member", chat.UploadCustomEmojiParams{Name: "mine"}, "You must upload exactly one file."},
-		{"two files", "member", chat.UploadCustomEmojiParams{Name: "mine", Files: 2, Image: pngImage}, "You must upload exactly one file."},
-		{"a file too large", "member", chat.UploadCustomEmojiParams{Name: "mine", Files: 1, Image: big}, "Uploaded file is larger than the allowed limit of 5 MiB"},
-		{"no image", "member", chat.UploadCustomEmojiParams{Name: "mine", Files: 1, Image: []byte("plain text")}, "Invalid image format"},
+		{"no file", "member", chat.UploadCustomEmojiParams{Name: "my_tick"}, "You must upload exactly one file."},
+		{"two files", "member", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 2, Image: pngImage}, "You must upload exactly one file."},
+		{"a file too large", "member", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 1, Image: big}, "Uploaded file is larger than the allowed limit of 5 MiB"},
+		{"no image", "member", chat.UploadCustomEmojiParams{Name: "my_tick", Files: 1, Image: []byte("plain text")}, "Invalid image format"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := f.svc.UploadCustomEmoji(ctx, f.actor(tt.who), tt.p)

@@ -317,11 +317,8 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 	}
 	editable := p.EditableByUser == nil || *p.EditableByUser
 	var res CreateCustomProfileFieldResult
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		if !me.Role.IsAdmin() {
-			return errMustBeAdmin()
-		}
+	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		f, err := users.CheckProfileField(users.ProfileField{Type: p.FieldType, Name: p.Name, Hint: p.Hint, FieldData: p.FieldData,
 			DisplayInProfileSummary: p.DisplayInProfileSummary, Required: p.Required, EditableByUser: editable})
 		if err != nil {

@@ -25,31 +25,15 @@ func errFieldNotFound(id users.ProfileFieldID) *Error {
 	return badRequest("Field id %d not found.", id)
 }
 
-// profileFieldAdmin loads the acting administrator (require_realm_admin).
-func profileFieldAdmin(r storage.UserReader, actor Actor) error {
-	me, err := actingUser(r, actor)
-	if err != nil {
-		return err
-	}
-	if !me.Role.IsAdmin() {
-		return errMustBeAdmin()
-	}
-	return nil
-}
-
 // UpdateCustomProfileField changes a custom profile field (administrators). The name and hint
 // of Zulip's default external account fields are fixed; at most two fields are shown in the
 // profile summary. Everyone gets custom_profile_fields with the new list.
 func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p UpdateCustomProfileFieldParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if err := profileFieldAdmin(tx.Users(), actor); err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		old, err := tx.ProfileFields().Get(p.FieldID)
-		if errors.Is(err, storage.ErrNotFound) {
-			return errFieldNotFound(p.FieldID)
-		} else if err != nil {
-			return err
+		if err != nil {
+			return notFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
 		}
 		f := old
 		setIf(&f.Name, p.Name)
@@ -125,16 +109,11 @@ type RemoveCustomProfileFieldParams struct {
 // RemoveCustomProfileField deletes a custom profile field and every user's value of it
 // (administrators). Everyone gets custom_profile_fields; clients drop the values themselves.
 func (s *Service) RemoveCustomProfileField(ctx context.Context, actor Actor, p RemoveCustomProfileFieldParams) error {
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if err := profileFieldAdmin(tx.Users(), actor); err != nil {
-			return err
+	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		if err := o.tx.ProfileFields().Delete(p.FieldID); err != nil {
+			return notFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
 		}
-		if err := tx.ProfileFields().Delete(p.FieldID); errors.Is(err, storage.ErrNotFound) {
-			return errFieldNotFound(p.FieldID)
-		} else if err != nil {
-			return err
-		}
-		return announceProfileFields(tx, ev)
+		return announceProfileFields(o.tx, o.ev)
 	})
 }
 
@@ -150,10 +129,8 @@ func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p
 	if len(p.Order) > users.MaxProfileFields {
 		return badRequest("order is too long (limit: %d items)", users.MaxProfileFields)
 	}
-	return s.update(ctx, func(tx storage.Tx, ev *events) error {
-		if err := profileFieldAdmin(tx.Users(), actor); err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		place := make(map[users.ProfileFieldID]int, len(p.Order))
 		for i, id := range p.Order {
 			place[id] = i

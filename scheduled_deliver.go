@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -77,6 +78,9 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 		}
 		claimed = len(due)
 		w := o.world()
+		if err := w.preloadScheduled(tx, due); err != nil {
+			return err
+		}
 		var b deliveredBatch
 		for _, m := range due {
 			failed, err := s.deliverScheduled(tx, ev, w, m, now, &b)
@@ -112,12 +116,32 @@ func (b *deliveredBatch) record(tx storage.Tx, now time.Time) error {
 		return err
 	}
 	slices.Sort(b.senders)
-	for _, id := range slices.Compact(b.senders) {
-		if err := tx.Users().SetLastActive(id, now.Unix()); err != nil {
-			return err
+	return tx.Users().SetLastActive(now.Unix(), slices.Compact(b.senders)...)
+}
+
+// preloadScheduled reads in a few statements what sending the due messages one by one would
+// otherwise read a sender or a channel at a time: the senders and direct recipients, the
+// channels' subscribers and ends, and who muted each sender. With no reads between them, the
+// messages' rows are then written together (the SQL store defers them to the next statement).
+func (w *world) preloadScheduled(tx storage.Tx, due []messages.Scheduled) error {
+	var people, senders []users.ID
+	var chans []channels.ID
+	for _, m := range due {
+		senders = append(senders, m.SenderID)
+		people = append(people, m.Recipients...)
+		if !m.IsDirect() && m.Kind != messages.Remind {
+			chans = append(chans, m.ChannelID)
 		}
 	}
-	return nil
+	slices.Sort(chans)
+	chans = slices.Compact(chans)
+	w.preloadChannels(chans)
+	for _, c := range chans {
+		people = append(people, w.subscribersOf(c)...)
+	}
+	w.preloadUsers(append(people, senders...))
+	w.loadEnds(chans)
+	return w.preloadMuters(tx.MutedUsers(), senders)
 }
 
 // deliverScheduled sends one claimed message and records the outcome: delivered (in b, with a

@@ -111,12 +111,9 @@ type GetScheduledMessagesResult struct {
 // included, ordered by delivery time.
 func (s *Service) GetScheduledMessages(ctx context.Context, actor Actor, _ GetScheduledMessagesParams) (GetScheduledMessagesResult, error) {
 	var res GetScheduledMessagesResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadSignedIn(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		res.ScheduledMessages, err = scheduledMessagesState(tx.ScheduledMessages(), me)
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		var err error
+		res.ScheduledMessages, err = scheduledMessagesState(o.tx.ScheduledMessages(), o.me)
 		return err
 	})
 	return res, err
@@ -133,14 +130,6 @@ func scheduledMessagesState(r storage.ScheduledMessageReader, viewer users.User)
 		out = append(out, scheduledMessageRecord(m))
 	}
 	return out, err
-}
-
-// loadSignedIn loads the acting user, refusing spectators.
-func loadSignedIn(ur storage.UserReader, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		return users.User{}, ErrNotLoggedIn()
-	}
-	return loadActor(ur, actor)
 }
 
 // CreateScheduledMessageParams are the parameters of POST /scheduled_messages.
@@ -399,20 +388,23 @@ type DeleteScheduledMessageResult struct{}
 // DeleteScheduledMessage cancels one of the actor's scheduled messages and sends a
 // scheduled_messages remove event to the actor.
 func (s *Service) DeleteScheduledMessage(ctx context.Context, actor Actor, p DeleteScheduledMessageParams) (DeleteScheduledMessageResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadSignedIn(tx.Users(), actor)
-		if err != nil {
+	removed := ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: p.ScheduledMessageID}
+	err := s.deleteScheduled(ctx, actor, p.ScheduledMessageID, messages.SendLater, removed.Type, removed)
+	return DeleteScheduledMessageResult{}, err
+}
+
+// deleteScheduled cancels the actor's scheduled message id of the kind (a scheduled message
+// or a reminder) and sends the actor the event removed of type typ.
+func (s *Service) deleteScheduled(ctx context.Context, actor Actor, id messages.ScheduledID, kind messages.ScheduledKind, typ string, removed any) error {
+	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		me := o.me
+		if _, err := loadScheduled(o.tx.ScheduledMessages(), me.ID, id, kind); err != nil {
 			return err
 		}
-		if _, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ScheduledMessageID, messages.SendLater); err != nil {
+		if err := o.tx.ScheduledMessages().Delete(me.ID, id); err != nil {
 			return err
 		}
-		if err := tx.ScheduledMessages().Delete(me.ID, p.ScheduledMessageID); err != nil {
-			return err
-		}
-		ev.add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: p.ScheduledMessageID},
-			[]int64{int64(me.ID)})
+		o.ev.add(typ, removed, []int64{int64(me.ID)})
 		return nil
 	})
-	return DeleteScheduledMessageResult{}, err
 }

@@ -53,12 +53,9 @@ type GetRemindersResult struct {
 // GetReminders returns the actor's undelivered reminders, ordered by delivery time.
 func (s *Service) GetReminders(ctx context.Context, actor Actor, _ GetRemindersParams) (GetRemindersResult, error) {
 	var res GetRemindersResult
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		me, err := loadSignedIn(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		res.Reminders, err = remindersState(tx.ScheduledMessages(), me)
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		var err error
+		res.Reminders, err = remindersState(o.tx.ScheduledMessages(), o.me)
 		return err
 	})
 	return res, err
@@ -178,19 +175,7 @@ type DeleteReminderResult struct{}
 // DeleteReminder cancels one of the actor's reminders and sends a reminders remove event to
 // the actor.
 func (s *Service) DeleteReminder(ctx context.Context, actor Actor, p DeleteReminderParams) (DeleteReminderResult, error) {
-	err := s.update(ctx, func(tx storage.Tx, ev *events) error {
-		me, err := loadSignedIn(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		if _, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ReminderID, messages.Remind); err != nil {
-			return err
-		}
-		if err := tx.ScheduledMessages().Delete(me.ID, p.ReminderID); err != nil {
-			return err
-		}
-		ev.add("reminders", RemindersEvent{Type: "reminders", Op: "remove", ReminderID: p.ReminderID}, []int64{int64(me.ID)})
-		return nil
-	})
+	removed := RemindersEvent{Type: "reminders", Op: "remove", ReminderID: p.ReminderID}
+	err := s.deleteScheduled(ctx, actor, p.ReminderID, messages.Remind, removed.Type, removed)
 	return DeleteReminderResult{}, err
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
@@ -130,6 +129,15 @@ type Options struct {
 	// process's writers back for its duration).
 	SchedulerInterval  time.Duration
 	SchedulerBatchSize int
+
+	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
+	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
+	// and its onboarding step is then never offered.
+	NavigationTourVideoURL string
+
+	// SessionAge is how long a web session lasts from its login (default DefaultSessionAge,
+	// measured with Now).
+	SessionAge time.Duration
 }
 
 // Service is the chat engine. It is safe for concurrent use.
@@ -336,33 +344,9 @@ func (e *events) add(typ string, payload any, recipients []int64) {
 	e.list = append(e.list, pending{recipients: recipients, typ: typ, payload: payload})
 }
 
-// update runs fn in one write transaction and publishes the events it collected once the
-// transaction has committed (with a Bus: hands them to the bus inside the transaction, which
-// delivers them on commit). Nothing is published when fn or the commit fails; the closure may
-// run more than once, so it starts each run with an empty event list.
-func (s *Service) update(ctx context.Context, fn func(tx storage.Tx, ev *events) error) error {
-	return s.updateWith(ctx, s.store.Update, fn)
-}
-
-// updateWith is update with the store's transaction method run (Update, or
-// storage.ClaimUpdate for the scheduler's claims).
-func (s *Service) updateWith(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, fn func(tx storage.Tx, ev *events) error) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	if s.closed {
-		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
-	}
-	var ev events
-	err := run(ctx, func(tx storage.Tx) error {
-		ev = events{}
-		if err := fn(tx, &ev); err != nil {
-			return err
-		}
-		return s.publishInTx(tx, &ev)
-	})
-	if err != nil {
-		return s.storageError(err)
-	}
+// publish hands the events of a committed mutation to the queues (without a Bus; with one the
+// bus delivers them), ends the queues ev names, then runs the work that follows the commit.
+func (s *Service) publish(ev *events) {
 	if s.bus == nil {
 		for _, p := range ev.list {
 			s.fanout.Publish(s.recipientsOf(p), p.typ, p.payload)
@@ -374,16 +358,6 @@ func (s *Service) updateWith(ctx context.Context, run func(context.Context, func
 	for _, fn := range ev.after {
 		fn()
 	}
-	return nil
-}
-
-// view runs fn in a read-only transaction.
-func (s *Service) view(ctx context.Context, fn func(tx storage.ReadTx) error) error {
-	err := s.store.View(ctx, fn)
-	if err != nil {
-		return s.storageError(err)
-	}
-	return nil
 }
 
 // storageError passes *Error values through, keeps context errors recognisable and turns

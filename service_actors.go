@@ -7,9 +7,43 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// loadActor reads the acting user and refuses a deactivated one.
-func loadActor(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := r.Get(actor.UserID)
+// gate is an operation's one access check: it loads the acting user inside the transaction (so
+// a concurrent deactivation or demotion wins) and refuses those the operation is not for. The
+// gates, from the most open:
+//
+//	noActor     operations without an acting user (logins, sign-ups): loads nobody
+//	spectators  an authenticated user, or the anonymous actor where the organization allows
+//	            spectator access (the zero User)
+//	signedIn    an authenticated, active user
+//	humans      signedIn, not a bot (Zulip's human_users_only)
+//	members     humans, not a guest (require_member_or_admin)
+//	admins      an organization administrator (or owner)
+//	owners      an organization owner
+//
+// An area may add its own gate built on these (draftsUsers, nonGuests, userCreators).
+type gate func(tx storage.ReadTx, actor Actor) (users.User, error)
+
+func noActor(storage.ReadTx, Actor) (users.User, error) { return users.User{}, nil }
+
+func spectators(tx storage.ReadTx, actor Actor) (users.User, error) {
+	if !actor.Anonymous() {
+		return signedIn(tx, actor)
+	}
+	realm, err := tx.Realm().Get()
+	if err != nil {
+		return users.User{}, err
+	}
+	if !realm.EnableSpectatorAccess {
+		return users.User{}, ErrNotLoggedIn()
+	}
+	return users.User{}, nil
+}
+
+func signedIn(tx storage.ReadTx, actor Actor) (users.User, error) {
+	if actor.Anonymous() {
+		return users.User{}, ErrNotLoggedIn()
+	}
+	u, err := tx.Users().Get(actor.UserID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return users.User{}, Errorf(CodeUnauthorized, msgInvalidKey)
 	}
@@ -22,11 +56,34 @@ func loadActor(r storage.UserReader, actor Actor) (users.User, error) {
 	return u, nil
 }
 
-// loadAdmin is loadActor for operations of administrators: anyone else is refused.
-func loadAdmin(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := loadActor(r, actor)
+func humans(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := signedIn(tx, actor)
+	if err == nil && u.IsBot() {
+		return users.User{}, badRequest(msgNoBots)
+	}
+	return u, err
+}
+
+func members(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := humans(tx, actor)
+	if err == nil && u.Role == users.RoleGuest {
+		return users.User{}, badRequest(msgNotForGuests)
+	}
+	return u, err
+}
+
+func admins(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := signedIn(tx, actor)
 	if err == nil && !u.Role.IsAdmin() {
 		return users.User{}, errMustBeAdmin()
+	}
+	return u, err
+}
+
+func owners(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := signedIn(tx, actor)
+	if err == nil && u.Role != users.RoleOwner {
+		return users.User{}, errMustBeOwner()
 	}
 	return u, err
 }
@@ -37,33 +94,6 @@ func errNoSuchUser() *Error { return badRequest(msgNoSuchUser) }
 func errMustBeAdmin() *Error { return Errorf(CodeUnauthorizedPrincipal, msgMustBeAdmin) }
 
 func errMustBeOwner() *Error { return Errorf(CodeUnauthorizedPrincipal, msgMustBeOwner) }
-
-// actingUser reloads the authenticated user inside the transaction; an anonymous actor is not
-// logged in.
-func actingUser(r storage.UserReader, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		return users.User{}, ErrNotLoggedIn()
-	}
-	return loadActor(r, actor)
-}
-
-// humanActor is actingUser for endpoints that refuse bots (human_users_only).
-func humanActor(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := actingUser(r, actor)
-	if err == nil && u.IsBot() {
-		return users.User{}, badRequest(msgNoBots)
-	}
-	return u, err
-}
-
-// memberActor is actingUser for endpoints closed to guests and bots (require_member_or_admin).
-func memberActor(r storage.UserReader, actor Actor) (users.User, error) {
-	u, err := humanActor(r, actor)
-	if err == nil && u.Role == users.RoleGuest {
-		return users.User{}, badRequest(msgNotForGuests)
-	}
-	return u, err
-}
 
 // targetUser loads the user an operation names, with Zulip's "No such user" for unknown ids.
 func targetUser(r storage.UserReader, id users.ID) (users.User, error) {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/teamchat/chat/storage"
@@ -48,7 +49,7 @@ func (o *readOp) done(err error) error {
 // read runs body in one read-only transaction for actor, who must pass g first. It reads the
 // clock once per run, and returns the first failed read of the world, else body's error.
 func (s *Service) read(ctx context.Context, actor Actor, g gate, body func(o *readOp) error) error {
-	return s.view(ctx, func(tx storage.ReadTx) error {
+	err := s.store.View(ctx, func(tx storage.ReadTx) error {
 		o := &readOp{tx: tx, now: s.now()}
 		me, err := g(tx, actor)
 		if err != nil {
@@ -57,6 +58,10 @@ func (s *Service) read(ctx context.Context, actor Actor, g gate, body func(o *re
 		o.me = me
 		return o.done(body(o))
 	})
+	if err != nil {
+		return s.storageError(err)
+	}
+	return nil
 }
 
 // mutate runs body in one write transaction for actor, who must pass g first, and publishes
@@ -67,90 +72,37 @@ func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *
 	return s.mutateWith(ctx, s.store.Update, actor, g, body)
 }
 
-// mutateWith is mutate with the store's transaction method run (see updateWith).
+// mutateWith is mutate with the store's transaction method run (Update, or
+// storage.ClaimUpdate for the scheduler's claims). Mutations run one at a time (writeMu), so
+// that events are published in commit order: after the commit (with a Bus: handed to the bus
+// inside the transaction, which delivers them on commit). Nothing is published when the gate,
+// the body or the commit fails; each run of the transaction starts with no events.
 func (s *Service) mutateWith(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, actor Actor, g gate, body func(o *writeOp) error) error {
-	return s.updateWith(ctx, run, func(tx storage.Tx, ev *events) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if s.closed {
+		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
+	}
+	var ev events
+	err := run(ctx, func(tx storage.Tx) error {
+		ev = events{}
 		r := storage.ReadsOf(tx)
-		o := &writeOp{readOp: readOp{tx: r, now: s.now()}, tx: tx, ev: ev}
+		o := &writeOp{readOp: readOp{tx: r, now: s.now()}, tx: tx, ev: &ev}
 		me, err := g(r, actor)
 		if err != nil {
 			return err
 		}
 		o.me = me
-		return o.done(body(o))
+		if err := o.done(body(o)); err != nil {
+			return err
+		}
+		return s.publishInTx(tx, &ev)
 	})
-}
-
-// gate is an operation's one access check: it loads the acting user inside the transaction (so
-// a concurrent deactivation or demotion wins) and refuses those the operation is not for. The
-// gates, from the most open:
-//
-//	noActor     operations without an acting user (logins, sign-ups): loads nobody
-//	spectators  an authenticated user, or the anonymous actor where the organization allows
-//	            spectator access (the zero User)
-//	signedIn    an authenticated, active user
-//	humans      signedIn, not a bot (Zulip's human_users_only)
-//	members     humans, not a guest (require_member_or_admin)
-//	admins      an organization administrator (or owner)
-//
-// An area may add its own gate built on these (draftsUsers).
-type gate func(tx storage.ReadTx, actor Actor) (users.User, error)
-
-func noActor(storage.ReadTx, Actor) (users.User, error) { return users.User{}, nil }
-
-func spectators(tx storage.ReadTx, actor Actor) (users.User, error) {
-	if !actor.Anonymous() {
-		return signedIn(tx, actor)
-	}
-	realm, err := tx.Realm().Get()
 	if err != nil {
-		return users.User{}, err
+		return s.storageError(err)
 	}
-	if !realm.EnableSpectatorAccess {
-		return users.User{}, ErrNotLoggedIn()
-	}
-	return users.User{}, nil
-}
-
-func signedIn(tx storage.ReadTx, actor Actor) (users.User, error) {
-	if actor.Anonymous() {
-		return users.User{}, ErrNotLoggedIn()
-	}
-	u, err := tx.Users().Get(actor.UserID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return users.User{}, Errorf(CodeUnauthorized, msgInvalidKey)
-	}
-	if err != nil {
-		return users.User{}, err
-	}
-	if !u.IsActive {
-		return users.User{}, Errorf(CodeUnauthorized, msgUserDeactivated)
-	}
-	return u, nil
-}
-
-func humans(tx storage.ReadTx, actor Actor) (users.User, error) {
-	u, err := signedIn(tx, actor)
-	if err == nil && u.IsBot() {
-		return users.User{}, badRequest(msgNoBots)
-	}
-	return u, err
-}
-
-func members(tx storage.ReadTx, actor Actor) (users.User, error) {
-	u, err := humans(tx, actor)
-	if err == nil && u.Role == users.RoleGuest {
-		return users.User{}, badRequest(msgNotForGuests)
-	}
-	return u, err
-}
-
-func admins(tx storage.ReadTx, actor Actor) (users.User, error) {
-	u, err := signedIn(tx, actor)
-	if err == nil && !u.Role.IsAdmin() {
-		return users.User{}, errMustBeAdmin()
-	}
-	return u, err
+	s.publish(&ev)
+	return nil
 }
 
 // notFound translates a storage.ErrNotFound from err into the area's error miss; other errors

@@ -133,7 +133,7 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 		if err := s.checkQuota(tx.Attachments(), a.Size); err != nil {
 			return err
 		}
-		a.CreateTime = s.now().UnixMilli()
+		a.CreateTime = o.now.UnixMilli()
 		id, err := tx.Attachments().Create(a)
 		if err != nil {
 			return err

@@ -47,19 +47,26 @@ type UploadedFile struct {
 // may read a message that links it (recipients; subscribers of a channel with shared
 // history; members of a public channel). Others get 403, unknown files 404.
 func (s *Service) GetUploadedFile(ctx context.Context, actor Actor, p GetUploadedFileParams) (UploadedFile, error) {
-	if s.opts.Blobs == nil {
-		return UploadedFile{}, errFileNotFound
-	}
-	var a uploads.Attachment
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
-		var err error
-		a, err = readableAttachment(o, p.PathID)
-		return err
-	})
+	a, err := s.readAttachment(ctx, actor, p.PathID)
 	if err != nil {
 		return UploadedFile{}, err
 	}
 	return s.openAttachment(ctx, a, p.Thumbnail)
+}
+
+// readAttachment reads the attachment of a path id for an actor who may read it (see
+// readableAttachment); without a blob store there are no files.
+func (s *Service) readAttachment(ctx context.Context, actor Actor, pathID string) (uploads.Attachment, error) {
+	if s.opts.Blobs == nil {
+		return uploads.Attachment{}, errFileNotFound
+	}
+	var a uploads.Attachment
+	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		var err error
+		a, err = readableAttachment(o, pathID)
+		return err
+	})
+	return a, err
 }
 
 // readableAttachment loads the attachment of a path id if the actor may read it.
@@ -116,15 +123,7 @@ type GetFileTemporaryURLResult struct {
 // GetFileTemporaryURL gives a user who may read an uploaded file a short-lived URL of it
 // (/user_uploads/temporary/{token}/{filename}) that needs no credentials.
 func (s *Service) GetFileTemporaryURL(ctx context.Context, actor Actor, p GetFileTemporaryURLParams) (GetFileTemporaryURLResult, error) {
-	if s.opts.Blobs == nil {
-		return GetFileTemporaryURLResult{}, errFileNotFound
-	}
-	var a uploads.Attachment
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
-		var err error
-		a, err = readableAttachment(o, p.PathID)
-		return err
-	})
+	a, err := s.readAttachment(ctx, actor, p.PathID)
 	if err != nil {
 		return GetFileTemporaryURLResult{}, err
 	}

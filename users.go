@@ -97,7 +97,7 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.
 		}
 	}
 	// A new user counts as recently active (partial_subscribers), as Zulip's are not idle.
-	if err := tx.Users().SetLastActive(id, s.now().Unix()); err != nil {
+	if err := tx.Users().SetLastActive(s.now().Unix(), id); err != nil {
 		return 0, err
 	}
 	if err := joinRoleGroups(tx, realm, u); err != nil {

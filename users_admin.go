@@ -72,28 +72,8 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 			return err
 		}
 		old := target
-		if p.FullName != nil && strings.TrimSpace(*p.FullName) != "" {
-			name, err := users.CheckFullName(*p.FullName)
-			if err != nil {
-				return badRequest("%s", err.Error())
-			}
-			target.FullName = name
-		}
-		if p.Role != nil {
-			if err := checkRoleChange(tx.Users(), me, old, *p.Role); err != nil {
-				return err
-			}
-			target.Role = *p.Role
-		}
-		if p.NewEmail != nil && *p.NewEmail != old.Email {
-			if me.Role != users.RoleOwner || !me.CanChangeUserEmails {
-				return badRequest("User not authorized to change user emails")
-			}
-			email := strings.TrimSpace(*p.NewEmail)
-			if err := users.CheckEmail(email); err != nil {
-				return badRequest("Invalid email address.")
-			}
-			target.Email = email
+		if err := changeUserRecord(tx.Users(), me, &target, p); err != nil {
+			return err
 		}
 		if err := tx.Users().Update(target); errors.Is(err, storage.ErrConflict) {
 			return badRequest("Email '%s' already in use", target.Email)
@@ -101,33 +81,67 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 			return err
 		}
 		s.userRewritten(ev, old, target)
-		if target.FullName != old.FullName {
-			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "full_name": target.FullName}); err != nil {
-				return err
-			}
-			if target.IsBot() {
-				if err := announceBotUpdate(tx.Users(), ev, target, map[string]any{"full_name": target.FullName}); err != nil {
-					return err
-				}
-			}
-		}
-		if target.Role != old.Role {
-			if err := announceRoleChange(tx, ev, realm, old, target); err != nil {
-				return err
-			}
-		}
-		if target.Email != old.Email {
-			if err := announceEmailChange(tx.Users(), ev, realm, target); err != nil {
-				return err
-			}
+		if err := announceUserRecordChange(tx, ev, realm, old, target); err != nil {
+			return err
 		}
 		if len(p.ProfileData) > 0 {
-			if err := s.setProfileData(tx, ev, me, target, p.ProfileData, true); err != nil {
-				return err
-			}
+			return s.setProfileData(tx, ev, me, target, p.ProfileData, true)
 		}
 		return nil
 	})
+}
+
+// changeUserRecord applies to target what me changes of its user record: the full name (a
+// blank one is ignored), the role, the email (only an owner allowed to change emails).
+func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p UpdateUserParams) error {
+	if p.FullName != nil && strings.TrimSpace(*p.FullName) != "" {
+		name, err := users.CheckFullName(*p.FullName)
+		if err != nil {
+			return badRequest("%s", err.Error())
+		}
+		target.FullName = name
+	}
+	if p.Role != nil {
+		if err := checkRoleChange(r, me, *target, *p.Role); err != nil {
+			return err
+		}
+		target.Role = *p.Role
+	}
+	if p.NewEmail != nil && *p.NewEmail != target.Email {
+		if me.Role != users.RoleOwner || !me.CanChangeUserEmails {
+			return badRequest("User not authorized to change user emails")
+		}
+		email := strings.TrimSpace(*p.NewEmail)
+		if err := users.CheckEmail(email); err != nil {
+			return badRequest("Invalid email address.")
+		}
+		target.Email = email
+	}
+	return nil
+}
+
+// announceUserRecordChange announces what changed from old to u: the full name (to a bot's
+// administrators too), the role, the email.
+func announceUserRecordChange(tx storage.Tx, ev *events, realm realms.Realm, old, u users.User) error {
+	if u.FullName != old.FullName {
+		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
+			return err
+		}
+		if u.IsBot() {
+			if err := announceBotUpdate(tx.Users(), ev, u, map[string]any{"full_name": u.FullName}); err != nil {
+				return err
+			}
+		}
+	}
+	if u.Role != old.Role {
+		if err := announceRoleChange(tx, ev, realm, old, u); err != nil {
+			return err
+		}
+	}
+	if u.Email != old.Email {
+		return announceEmailChange(tx.Users(), ev, realm, u)
+	}
+	return nil
 }
 
 // announceRoleChange announces u's new role: realm_user update, the system groups' members,
@@ -347,6 +361,9 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 		return err
 	}
 	s.credentialsChanged(ev, u.ID)
+	if _, err := tx.Sessions().DeleteUser(u.ID, ""); err != nil {
+		return err
+	}
 	if a.DeleteProfile {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
 			return err
@@ -464,20 +481,21 @@ type CreateUserResult struct {
 	UserID users.ID `json:"user_id"`
 }
 
+// userCreators is the gate of CreateUser: the administrators holding the special
+// can_create_users permission.
+func userCreators(tx storage.ReadTx, actor Actor) (users.User, error) {
+	u, err := admins(tx, actor)
+	if err == nil && !u.CanCreateUsers {
+		return users.User{}, badRequest(msgCannotCreateUsers)
+	}
+	return u, err
+}
+
 // CreateUser creates a member account, subscribed to the default channels. The actor must be
 // an administrator holding the special can_create_users permission.
 func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParams) (CreateUserResult, error) {
 	// Check the gate before hashing the password.
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
-		me := o.me
-		if !me.Role.IsAdmin() {
-			return errMustBeAdmin()
-		}
-		if !me.CanCreateUsers {
-			return badRequest(msgCannotCreateUsers)
-		}
-		return nil
-	})
+	err := s.read(ctx, actor, userCreators, func(*readOp) error { return nil })
 	if err != nil {
 		return CreateUserResult{}, err
 	}
@@ -494,11 +512,8 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 	if err != nil {
 		return CreateUserResult{}, err
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		if !me.Role.IsAdmin() || !me.CanCreateUsers {
-			return errMustBeAdmin()
-		}
+	err = s.mutate(ctx, actor, userCreators, func(o *writeOp) error {
+		tx, ev := o.tx, o.ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}

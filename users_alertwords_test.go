@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	chat "github.com/teamchat/chat"
 )
@@ -131,5 +132,51 @@ func alertWordsConsistencyCases() []consistencyCase {
 func goldenAlertWords(t *testing.T, f *fixture) {
 	if _, err := f.svc.AddAlertWords(context.Background(), f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"lunch", "deploy"}}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAlertWordsFlagMessages: a message containing a recipient's alert word (outside code
+// blocks) is flagged has_alert_word for that recipient (and found by is:alerted), and a
+// content edit recomputes the flag.
+func TestAlertWordsFlagMessages(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	if _, err := f.svc.AddAlertWords(ctx, f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"Deploy", "on call"}}); err != nil {
+		t.Fatal(err)
+	}
+	c := mustChannel(t, f, "ops", chat.NewChannelSettings{}, "admin", "member")
+	alerted := chat.NarrowTerm{Operator: "is", Operand: "alerted"}
+	hit := mustSendToChannel(t, f, "admin", c, "t", "Time to DEPLOY!")
+	mustSendToChannel(t, f, "admin", c, "t", "redeployment only")
+	mustSendToChannel(t, f, "admin", c, "t", "```\ndeploy.sh\n```")
+	dm := mustSendDirect(t, f, "admin", "who is (on call)?", "member")
+	if diff := cmp.Diff([]usersMessageID{hit, dm}, fetchIDs(t, f, "member", alerted)); diff != "" {
+		t.Errorf("member's is:alerted (-want +got):\n%s", diff)
+	}
+	if got := fetchIDs(t, f, "admin", alerted); len(got) != 0 {
+		t.Errorf("admin's is:alerted = %v, want none", got)
+	}
+	q := f.register(t, "member", "update_message")
+	content := "nothing to see"
+	if _, err := f.svc.UpdateMessage(ctx, f.actor("admin"), chat.UpdateMessageParams{MessageID: hit, Content: &content}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]usersMessageID{dm}, fetchIDs(t, f, "member", alerted)); diff != "" {
+		t.Errorf("member's is:alerted after the edit (-want +got):\n%s", diff)
+	}
+	evs := messageEvents(t, f.poll(t, "member", q, -1, true), "update_message")
+	if len(evs) != 1 {
+		t.Fatalf("update_message events = %v", evs)
+	}
+	if diff := cmp.Diff([]any{}, evs[0]["flags"], cmpEmpty); diff != "" {
+		t.Errorf("member's flags in the event (-want +got):\n%s", diff)
+	}
+	content = "deploy again"
+	if _, err := f.svc.UpdateMessage(ctx, f.actor("admin"), chat.UpdateMessageParams{MessageID: hit, Content: &content}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]usersMessageID{hit, dm}, fetchIDs(t, f, "member", alerted), cmpopts.SortSlices(func(a, b usersMessageID) bool { return a < b })); diff != "" {
+		t.Errorf("member's is:alerted after the second edit (-want +got):\n%s", diff)
 	}
 }

@@ -112,46 +112,15 @@ func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams)
 // updateBotUser applies the changes of the bot's user record: name, role and owner.
 func (s *Service) updateBotUser(tx storage.Tx, ev *events, me, bot users.User, p UpdateBotParams) (users.User, error) {
 	old := bot
-	if p.FullName != nil {
-		name, _ := users.CheckFullName(*p.FullName)
-		if name != bot.FullName {
-			if err := checkBotNameAvailable(tx.Users(), name, bot.ID); err != nil {
-				return bot, err
-			}
-			bot.FullName = name
-		}
+	if err := renameBot(tx.Users(), &bot, p.FullName); err != nil {
+		return bot, err
 	}
-	if p.Role != nil && *p.Role != bot.Role {
-		if !p.Role.Valid() {
-			return bot, InvalidArgument("role", "")
-		}
-		if (*p.Role == users.RoleOwner || bot.Role == users.RoleOwner) && me.Role != users.RoleOwner {
-			return bot, errMustBeOwner()
-		}
-		if !me.Role.IsAdmin() {
-			return bot, errMustBeAdmin()
-		}
-		bot.Role = *p.Role
+	if err := changeBotRoleTo(me, &bot, p.Role); err != nil {
+		return bot, err
 	}
-	var previous users.User
-	if p.BotOwnerID != nil && *p.BotOwnerID != bot.BotOwnerID {
-		owner, err := tx.Users().Get(*p.BotOwnerID)
-		switch {
-		case errors.Is(err, storage.ErrNotFound):
-			return bot, badRequest("Failed to change owner, no such user")
-		case err != nil:
-			return bot, err
-		case !owner.IsActive:
-			return bot, badRequest("Failed to change owner, user is deactivated")
-		case owner.IsBot():
-			return bot, badRequest("Failed to change owner, bots can't own other bots")
-		}
-		if bot.BotOwnerID != 0 {
-			if previous, err = tx.Users().Get(bot.BotOwnerID); err != nil && !errors.Is(err, storage.ErrNotFound) {
-				return bot, err
-			}
-		}
-		bot.BotOwnerID = owner.ID
+	previous, err := changeBotOwnerTo(tx.Users(), &bot, p.BotOwnerID)
+	if err != nil {
+		return bot, err
 	}
 	if bot == old {
 		return bot, nil
@@ -160,25 +129,91 @@ func (s *Service) updateBotUser(tx storage.Tx, ev *events, me, bot users.User, p
 		return bot, err
 	}
 	s.userRewritten(ev, old, bot)
+	return bot, s.announceBotUserChange(tx, ev, old, bot, previous)
+}
+
+// renameBot gives bot the full name given, if it differs, once its name is free.
+func renameBot(ur storage.UserReader, bot *users.User, fullName *string) error {
+	if fullName == nil {
+		return nil
+	}
+	name, _ := users.CheckFullName(*fullName)
+	if name == bot.FullName {
+		return nil
+	}
+	if err := checkBotNameAvailable(ur, name, bot.ID); err != nil {
+		return err
+	}
+	bot.FullName = name
+	return nil
+}
+
+// changeBotRoleTo gives bot the role given, if it differs: an administrator's change, and an
+// owner's where the role given or the bot's is owner.
+func changeBotRoleTo(me users.User, bot *users.User, role *users.Role) error {
+	if role == nil || *role == bot.Role {
+		return nil
+	}
+	if !role.Valid() {
+		return InvalidArgument("role", "")
+	}
+	if (*role == users.RoleOwner || bot.Role == users.RoleOwner) && me.Role != users.RoleOwner {
+		return errMustBeOwner()
+	}
+	if !me.Role.IsAdmin() {
+		return errMustBeAdmin()
+	}
+	bot.Role = *role
+	return nil
+}
+
+// changeBotOwnerTo gives bot the owner given, if it differs, who must be an active human; it
+// returns the previous owner (the zero User if none or gone).
+func changeBotOwnerTo(ur storage.UserReader, bot *users.User, ownerID *users.ID) (users.User, error) {
+	var previous users.User
+	if ownerID == nil || *ownerID == bot.BotOwnerID {
+		return previous, nil
+	}
+	owner, err := ur.Get(*ownerID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return previous, badRequest("Failed to change owner, no such user")
+	case err != nil:
+		return previous, err
+	case !owner.IsActive:
+		return previous, badRequest("Failed to change owner, user is deactivated")
+	case owner.IsBot():
+		return previous, badRequest("Failed to change owner, bots can't own other bots")
+	}
+	if bot.BotOwnerID != 0 {
+		if previous, err = ur.Get(bot.BotOwnerID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return previous, err
+		}
+	}
+	bot.BotOwnerID = owner.ID
+	return previous, nil
+}
+
+// announceBotUserChange announces what changed from old to bot: the name, the role, the owner
+// (previous is the previous owner).
+func (s *Service) announceBotUserChange(tx storage.Tx, ev *events, old, bot, previous users.User) error {
 	if bot.FullName != old.FullName {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": bot.ID, "full_name": bot.FullName}); err != nil {
-			return bot, err
+			return err
 		}
 		if err := announceBotUpdate(tx.Users(), ev, bot, map[string]any{"full_name": bot.FullName}); err != nil {
-			return bot, err
+			return err
 		}
 	}
 	if bot.Role != old.Role {
 		if err := s.changeBotRole(tx, ev, old, bot); err != nil {
-			return bot, err
+			return err
 		}
 	}
 	if bot.BotOwnerID != old.BotOwnerID {
-		if err := announceOwnerChange(tx, ev, previous, bot); err != nil {
-			return bot, err
-		}
+		return announceOwnerChange(tx, ev, previous, bot)
 	}
-	return bot, nil
+	return nil
 }
 
 // changeBotRole announces a bot's new role (see announceRoleChange).
@@ -328,6 +363,9 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 			return err
 		}
 		s.credentialsChanged(ev, bot.ID)
+		if _, err := tx.Sessions().DeleteUser(bot.ID, ""); err != nil {
+			return err
+		}
 		return announceBotUpdate(tx.Users(), ev, bot, map[string]any{"api_key": key})
 	})
 	if err != nil {

@@ -25,12 +25,9 @@ type RegisterClientDeviceResult struct {
 // returns its id, the first step of push registration.
 func (s *Service) RegisterClientDevice(ctx context.Context, actor Actor) (RegisterClientDeviceResult, error) {
 	var res RegisterClientDeviceResult
-	err := s.update(ctx, func(tx storage.Tx, _ *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		res.DeviceID, err = tx.Devices().Create(storage.Device{UserID: me.ID})
+	err := s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		var err error
+		res.DeviceID, err = o.tx.Devices().Create(storage.Device{UserID: o.me.ID})
 		return err
 	})
 	if err != nil {
@@ -46,11 +43,8 @@ type RemoveClientDeviceParams struct {
 
 // RemoveClientDevice removes one of the actor's devices (at logout).
 func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveClientDeviceParams) error {
-	return s.update(ctx, func(tx storage.Tx, _ *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		tx, me := o.tx, o.me
 		devices, err := tx.Devices().List(me.ID)
 		if err != nil {
 			return err
@@ -109,12 +103,8 @@ func (s *Service) addPushToken(ctx context.Context, actor Actor, kind string, p 
 	if kind == pushKindAPNs && appID == "" {
 		appID = "org.zulip.Zulip"
 	}
-	return s.update(ctx, func(tx storage.Tx, _ *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Devices().Create(storage.Device{UserID: me.ID, Kind: kind, Token: p.Token, AppID: appID})
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		_, err := o.tx.Devices().Create(storage.Device{UserID: o.me.ID, Kind: kind, Token: p.Token, AppID: appID})
 		if errors.Is(err, storage.ErrConflict) {
 			return nil
 		}
@@ -127,18 +117,13 @@ func (s *Service) removePushToken(ctx context.Context, actor Actor, kind string,
 	if err := checkPushToken(kind, p.Token); err != nil {
 		return err
 	}
-	return s.update(ctx, func(tx storage.Tx, _ *events) error {
-		me, err := humanActor(tx.Users(), actor)
-		if err != nil {
-			return err
-		}
-		err = tx.Devices().DeleteToken(me.ID, kind, p.Token)
-		if errors.Is(err, storage.ErrNotFound) {
-			return badRequest("Token does not exist")
-		}
-		return err
+	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+		return notFound(o.tx.Devices().DeleteToken(o.me.ID, kind, p.Token), errTokenNotFound)
 	})
 }
+
+// errTokenNotFound is the refusal of removing a push token the actor does not have.
+func errTokenNotFound() *Error { return badRequest("Token does not exist") }
 
 // AddApnsToken is POST /users/me/apns_device_token.
 func (s *Service) AddApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {

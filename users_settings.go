@@ -136,6 +136,9 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		}
 		if newHash != "" {
 			me.PasswordHash = newHash
+			if err := endOtherSessions(o, actor, me.ID); err != nil {
+				return err
+			}
 		}
 		if me != old {
 			if err := tx.Users().Update(me); err != nil {
@@ -252,10 +255,9 @@ func (s *Service) checkPasswordChange(ctx context.Context, actor Actor, p Update
 		return "", "", badRequest("New password is too weak!")
 	}
 	var current users.User
-	err := s.view(ctx, func(tx storage.ReadTx) error {
-		var err error
-		current, err = humanActor(tx.Users(), actor)
-		return err
+	err := s.read(ctx, actor, humans, func(o *readOp) error {
+		current = o.me
+		return nil
 	})
 	if err != nil {
 		return "", "", err
@@ -345,44 +347,20 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 		return badRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		if !me.Role.IsAdmin() {
+		tx := o.tx
+		if !o.me.Role.IsAdmin() {
 			return errMustBeAdmin()
 		}
 		if p.othersForbidden() {
 			return badRequest("Cannot change this setting for other users.")
 		}
-		targets := map[users.ID]bool{}
-		found, err := tx.Users().GetMany(t.UserIDs)
+		list, err := targetUsersOf(o.readOp.tx, *t)
 		if err != nil {
 			return err
 		}
-		if missing := missingUser(t.UserIDs, found); missing != 0 {
-			return badRequest("Invalid user ID: %d", missing)
-		}
-		for _, u := range found {
-			targets[u.ID] = true
-		}
-		m, err := membershipOf(tx.Users(), tx.Groups())
-		if err != nil {
-			return err
-		}
-		for _, gid := range t.GroupIDs {
-			if _, err := loadGroup(tx.Groups(), gid); err != nil {
-				return err
-			}
-			for _, u := range m.Members(gid, false) {
-				targets[u] = true
-			}
-		}
-		ids := make([]users.ID, 0, len(targets))
-		for id := range targets {
-			ids = append(ids, id)
-		}
-		slices.Sort(ids)
-		list, err := tx.Users().GetMany(ids)
-		if err != nil {
-			return err
+		ids := make([]users.ID, len(list))
+		for i, u := range list {
+			ids[i] = u.ID
 		}
 		stored, err := tx.UserSettings().GetMany(ids)
 		if err != nil {
@@ -393,20 +371,12 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 			if u.IsBot() {
 				continue
 			}
-			st := stored[u.ID]
-			for _, name := range sortedNames(p.Values) {
-				v := p.Values[name]
-				if st.Value(name) == v || *t.SkipIfAlreadyEdited && slices.Contains(st.SelfEdited, name) {
-					continue
-				}
-				st.Set(name, v, false)
+			st, ok, err := setOthersSettings(tx, o.ev, u, stored[u.ID], p.Values, *t.SkipIfAlreadyEdited)
+			if err != nil {
+				return err
+			}
+			if ok {
 				changed[u.ID] = st
-				ev.add("user_settings", settingEvent(name, v), []int64{int64(u.ID)})
-				if name == "enable_drafts_synchronization" {
-					if err := setDraftsSynchronization(tx, u.ID, v.(bool)); err != nil {
-						return err
-					}
-				}
 			}
 		}
 		if len(changed) == 0 {
@@ -414,6 +384,62 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 		}
 		return tx.UserSettings().PutMany(changed)
 	})
+}
+
+// targetUsersOf are the users target_users names, directly or through the members of its
+// groups, in the order of their ids.
+func targetUsersOf(tx storage.ReadTx, t TargetUsers) ([]users.User, error) {
+	targets := map[users.ID]bool{}
+	found, err := tx.Users().GetMany(t.UserIDs)
+	if err != nil {
+		return nil, err
+	}
+	if missing := missingUser(t.UserIDs, found); missing != 0 {
+		return nil, badRequest("Invalid user ID: %d", missing)
+	}
+	for _, u := range found {
+		targets[u.ID] = true
+	}
+	m, err := membershipOf(tx.Users(), tx.Groups())
+	if err != nil {
+		return nil, err
+	}
+	for _, gid := range t.GroupIDs {
+		if _, err := loadGroup(tx.Groups(), gid); err != nil {
+			return nil, err
+		}
+		for _, u := range m.Members(gid, false) {
+			targets[u] = true
+		}
+	}
+	ids := make([]users.ID, 0, len(targets))
+	for id := range targets {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return tx.Users().GetMany(ids)
+}
+
+// setOthersSettings sets values in u's settings st, in the order of their names, each with a
+// user_settings event to u; with skipEdited, those u set themselves stay. It reports whether
+// any changed.
+func setOthersSettings(tx storage.Tx, ev *events, u users.User, st users.Settings, values map[string]any, skipEdited bool) (users.Settings, bool, error) {
+	changed := false
+	for _, name := range sortedNames(values) {
+		v := values[name]
+		if st.Value(name) == v || skipEdited && slices.Contains(st.SelfEdited, name) {
+			continue
+		}
+		st.Set(name, v, false)
+		changed = true
+		ev.add("user_settings", settingEvent(name, v), []int64{int64(u.ID)})
+		if name == "enable_drafts_synchronization" {
+			if err := setDraftsSynchronization(tx, u.ID, v.(bool)); err != nil {
+				return st, changed, err
+			}
+		}
+	}
+	return st, changed, nil
 }
 
 // UserSettingsState is register's "user_settings" section.

@@ -56,11 +56,11 @@ func TestUserStatus(t *testing.T) {
 	ctx := context.Background()
 	q := f.register(t, "owner", "user_status", "user_settings")
 	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{
-		StatusText: ptr("  In a meeting "), EmojiName: ptr("calendar"), EmojiCode: ptr("1f4c6"),
+		StatusText: ptr("  In a meeting "), EmojiName: ptr("calendar"), EmojiCode: ptr("1f4c5"),
 	}))
 	got, err := f.svc.GetUserStatus(ctx, f.actor("guest"), chat.GetUserStatusParams{UserID: f.ids["member"]})
 	mustDo(t, "GetUserStatus", err)
-	want := chat.UserStatus{StatusText: "In a meeting", EmojiName: "calendar", EmojiCode: "1f4c6", ReactionType: "unicode_emoji"}
+	want := chat.UserStatus{StatusText: "In a meeting", EmojiName: "calendar", EmojiCode: "1f4c5", ReactionType: "unicode_emoji"}
 	if diff := cmp.Diff(want, got.Status); diff != "" {
 		t.Errorf("status (-want +got):\n%s", diff)
 	}
@@ -85,7 +85,7 @@ func TestUserStatus(t *testing.T) {
 	events := eventJSON(t, f.poll(t, "owner", q, -1, true))
 	events = events[:len(events)-1]
 	wantEvents := []map[string]any{
-		{"type": "user_status", "user_id": float64(f.ids["member"]), "status_text": "In a meeting", "emoji_name": "calendar", "emoji_code": "1f4c6", "reaction_type": "unicode_emoji"},
+		{"type": "user_status", "user_id": float64(f.ids["member"]), "status_text": "In a meeting", "emoji_name": "calendar", "emoji_code": "1f4c5", "reaction_type": "unicode_emoji"},
 		{"type": "user_status", "user_id": float64(f.ids["member"]), "away": true, "emoji_name": "", "emoji_code": "", "reaction_type": "unicode_emoji"},
 		{"type": "user_status", "user_id": float64(f.ids["guest"]), "status_text": "Vacation", "emoji_name": "zulip", "emoji_code": "zulip", "reaction_type": "zulip_extra_emoji"},
 	}
@@ -98,7 +98,7 @@ func TestUserStatus(t *testing.T) {
 	reg, err := f.svc.RegisterQueue(ctx, f.actor("owner"), chat.RegisterQueueParams{FetchEventTypes: []string{"user_status", "user_settings"}})
 	mustDo(t, "RegisterQueue", err)
 	wantState := map[string]chat.UserStatus{
-		fmtInt(int64(f.ids["admin"])):  {EmojiName: "smile", EmojiCode: "1f604", ReactionType: "unicode_emoji"},
+		fmtInt(int64(f.ids["admin"])):  {EmojiName: "smile", EmojiCode: "263a", ReactionType: "unicode_emoji"},
 		fmtInt(int64(f.ids["member"])): {Away: true, StatusText: "In a meeting"},
 		fmtInt(int64(f.ids["guest"])):  {StatusText: "Vacation", EmojiName: "zulip", EmojiCode: "zulip", ReactionType: "zulip_extra_emoji"},
 	}

@@ -144,13 +144,30 @@ func (w *world) mutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID
 	if list, ok := w.mutedBy[sender]; ok {
 		return list, nil
 	}
-	list, err := r.MutedBy(sender)
-	if err != nil {
+	if err := w.preloadMuters(r, []users.ID{sender}); err != nil {
 		return nil, err
 	}
+	return w.mutedBy[sender], nil
+}
+
+// preloadMuters reads, in one read, who muted each of the given senders not read yet.
+func (w *world) preloadMuters(r storage.MutedUserReader, senders []users.ID) error {
 	if w.mutedBy == nil {
 		w.mutedBy = map[users.ID][]users.ID{}
 	}
-	w.mutedBy[sender] = list
-	return list, nil
+	missing := missingKeys(senders, w.mutedBy)
+	if len(missing) == 0 {
+		return nil
+	}
+	list, err := r.MutedBy(missing)
+	if err != nil {
+		return err
+	}
+	for _, id := range missing {
+		w.mutedBy[id] = nil
+	}
+	for _, m := range list {
+		w.mutedBy[m.MutedUserID] = append(w.mutedBy[m.MutedUserID], m.UserID)
+	}
+	return nil
 }

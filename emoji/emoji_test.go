@@ -15,9 +15,14 @@ func TestIndex(t *testing.T) {
 		{"octopus", "1f419", "octopus"},
 		{"tada", "1f389", "tada"},
 		{"+1", "1f44d", "+1"},
-		{"thumbsup", "1f44d", "+1"},
-		{"heart", "2764", "heart"},    // U+FE0F dropped from the code, as Zulip does
-		{"hash", "0023-20e3", "hash"}, // a keycap sequence
+		{"thumbs_up", "1f44d", "+1"}, // Zulip's names (emoji_names.py), not the datasource's
+		{"smile", "263a", "smile"},
+		{"relaxed", "263a", "smile"},
+		{"big_smile", "1f604", "big_smile"},
+		{"slight_smile", "1f642", "slight_smile"},
+		{"melting_face", "1fae0", "melting_face"}, // not named by Zulip: the datasource's name
+		{"heart", "2764", "heart"},                // U+FE0F dropped from the code, as Zulip does
+		{"hash", "0023-20e3", "hash"},             // a keycap sequence
 	} {
 		code, ok := x.Code(tt.name)
 		if !ok || code != tt.code {
@@ -26,6 +31,9 @@ func TestIndex(t *testing.T) {
 		if got, _ := x.Name(code); got != tt.canonical {
 			t.Errorf("Name(%q) = %q, want %q", code, got, tt.canonical)
 		}
+	}
+	if _, ok := x.Code("thumbsup"); ok {
+		t.Error(`"thumbsup" is the datasource's name, which Zulip replaces`)
 	}
 	if _, ok := x.Code("zulip"); ok {
 		t.Error(`"zulip" is an extra emoji, not a unicode one`)

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	chat "github.com/teamchat/chat"
@@ -166,12 +165,6 @@ func (h *Handler) getStreams(r *request) (any, error) {
 	return h.svc.GetStreams(r.ctx, r.actor, gp)
 }
 
-// pathStreamID reads the numeric stream_id path parameter.
-func pathStreamID(r *request) channels.ID {
-	n, _ := strconv.ParseInt(r.path["stream_id"], 10, 64)
-	return channels.ID(n)
-}
-
 // updateSubscriptionSettings serves POST /users/me/subscriptions/properties.
 func (h *Handler) updateSubscriptionSettings(r *request) (any, error) {
 	data, err := requiredJSON[[]chat.SubscriptionPropertyChange](r.params, "subscription_data", true)
@@ -192,7 +185,7 @@ func (h *Handler) updateSubscriptionProperty(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.UpdateSubscriptionSettings(r.ctx, r.actor, chat.UpdateSubscriptionSettingsParams{
-		SubscriptionData: []chat.SubscriptionPropertyChange{{StreamID: pathStreamID(r), Property: prop, Value: value}},
+		SubscriptionData: []chat.SubscriptionPropertyChange{{StreamID: pathID[channels.ID](r, "stream_id"), Property: prop, Value: value}},
 	})
 }
 
@@ -232,7 +225,7 @@ func (h *Handler) updateSubscriptions(r *request) (any, error) {
 }
 
 func (h *Handler) getStreamByID(r *request) (any, error) {
-	return h.svc.GetStreamByID(r.ctx, r.actor, chat.GetStreamByIDParams{StreamID: pathStreamID(r)})
+	return h.svc.GetStreamByID(r.ctx, r.actor, chat.GetStreamByIDParams{StreamID: pathID[channels.ID](r, "stream_id")})
 }
 
 func (h *Handler) getStreamID(r *request) (any, error) {
@@ -244,16 +237,16 @@ func (h *Handler) getStreamID(r *request) (any, error) {
 }
 
 func (h *Handler) getSubscribers(r *request) (any, error) {
-	return h.svc.GetSubscribers(r.ctx, r.actor, chat.GetSubscribersParams{StreamID: pathStreamID(r)})
+	return h.svc.GetSubscribers(r.ctx, r.actor, chat.GetSubscribersParams{StreamID: pathID[channels.ID](r, "stream_id")})
 }
 
 func (h *Handler) getSubscriptionStatus(r *request) (any, error) {
-	return h.svc.GetSubscriptionStatus(r.ctx, r.actor, chat.GetSubscriptionStatusParams{UserID: pathUserID(r, "user_id"), StreamID: pathStreamID(r)})
+	return h.svc.GetSubscriptionStatus(r.ctx, r.actor, chat.GetSubscriptionStatusParams{UserID: pathID[users.ID](r, "user_id"), StreamID: pathID[channels.ID](r, "stream_id")})
 }
 
 // updateStream serves PATCH /streams/{stream_id}.
 func (h *Handler) updateStream(r *request) (any, error) {
-	up := chat.UpdateStreamParams{StreamID: pathStreamID(r)}
+	up := chat.UpdateStreamParams{StreamID: pathID[channels.ID](r, "stream_id")}
 	var err error
 	up.NewName = r.params.optStr("new_name")
 	up.Description = r.params.optStr("description")
@@ -294,7 +287,7 @@ func (h *Handler) updateStream(r *request) (any, error) {
 }
 
 func (h *Handler) archiveStream(r *request) (any, error) {
-	return h.svc.ArchiveStream(r.ctx, r.actor, chat.ArchiveStreamParams{StreamID: pathStreamID(r)})
+	return h.svc.ArchiveStream(r.ctx, r.actor, chat.ArchiveStreamParams{StreamID: pathID[channels.ID](r, "stream_id")})
 }
 
 func (h *Handler) addDefaultStream(r *request) (any, error) {
@@ -331,8 +324,7 @@ func (h *Handler) getChannelFolders(r *request) (any, error) {
 }
 
 func (h *Handler) updateChannelFolder(r *request) (any, error) {
-	n, _ := strconv.ParseInt(r.path["channel_folder_id"], 10, 64)
-	up := chat.UpdateChannelFolderParams{ChannelFolderID: channels.FolderID(n), Name: r.params.optStr("name"), Description: r.params.optStr("description")}
+	up := chat.UpdateChannelFolderParams{ChannelFolderID: pathID[channels.FolderID](r, "channel_folder_id"), Name: r.params.optStr("name"), Description: r.params.optStr("description")}
 	var err error
 	if up.IsArchived, err = r.params.boolean("is_archived"); err != nil {
 		return nil, err

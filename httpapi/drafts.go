@@ -1,17 +1,9 @@
 package httpapi
 
 import (
-	"strconv"
-
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/drafts"
 )
-
-// draftsPathInt reads a numeric path parameter (the router matched digits only).
-func draftsPathInt(r *request, name string) int64 {
-	n, _ := strconv.ParseInt(r.path[name], 10, 64)
-	return n
-}
 
 // getDrafts serves GET /drafts.
 func (h *Handler) getDrafts(r *request) (any, error) {
@@ -34,12 +26,12 @@ func (h *Handler) editDraft(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.svc.EditDraft(r.ctx, r.actor, chat.EditDraftParams{DraftID: drafts.ID(draftsPathInt(r, "draft_id")), Draft: d})
+	return h.svc.EditDraft(r.ctx, r.actor, chat.EditDraftParams{DraftID: pathID[drafts.ID](r, "draft_id"), Draft: d})
 }
 
 // deleteDraft serves DELETE /drafts/{draft_id}.
 func (h *Handler) deleteDraft(r *request) (any, error) {
-	return h.svc.DeleteDraft(r.ctx, r.actor, chat.DeleteDraftParams{DraftID: drafts.ID(draftsPathInt(r, "draft_id"))})
+	return h.svc.DeleteDraft(r.ctx, r.actor, chat.DeleteDraftParams{DraftID: pathID[drafts.ID](r, "draft_id")})
 }
 
 // getSavedSnippets serves GET /saved_snippets.
@@ -63,7 +55,7 @@ func (h *Handler) createSavedSnippet(r *request) (any, error) {
 // editSavedSnippet serves PATCH /saved_snippets/{saved_snippet_id}.
 func (h *Handler) editSavedSnippet(r *request) (any, error) {
 	return h.svc.EditSavedSnippet(r.ctx, r.actor, chat.EditSavedSnippetParams{
-		SavedSnippetID: drafts.SnippetID(draftsPathInt(r, "saved_snippet_id")),
+		SavedSnippetID: pathID[drafts.SnippetID](r, "saved_snippet_id"),
 		Title:          r.params.optStr("title"),
 		Content:        r.params.optStr("content"),
 	})
@@ -72,7 +64,7 @@ func (h *Handler) editSavedSnippet(r *request) (any, error) {
 // deleteSavedSnippet serves DELETE /saved_snippets/{saved_snippet_id}.
 func (h *Handler) deleteSavedSnippet(r *request) (any, error) {
 	return h.svc.DeleteSavedSnippet(r.ctx, r.actor, chat.DeleteSavedSnippetParams{
-		SavedSnippetID: drafts.SnippetID(draftsPathInt(r, "saved_snippet_id")),
+		SavedSnippetID: pathID[drafts.SnippetID](r, "saved_snippet_id"),
 	})
 }
 

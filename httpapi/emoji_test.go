@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -19,7 +20,8 @@ func TestCustomEmojiOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fw.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	fw.Write(png)
 	mw.Close()
 	req, err := http.NewRequest(http.MethodPost, s.URL+"/api/v1/realm/emoji/green_tick", &body)
 	if err != nil {
@@ -34,6 +36,27 @@ func TestCustomEmojiOverHTTP(t *testing.T) {
 	status, _, got = s.call(t, http.MethodGet, "/api/v1/realm/emoji", hamlet, nil)
 	if status != 200 || got["emoji"].(map[string]any)["1"].(map[string]any)["name"] != "green_tick" {
 		t.Fatalf("list: %d %v", status, got)
+	}
+	// The image is served at its source_url, without credentials, with its type.
+	src, _ := got["emoji"].(map[string]any)["1"].(map[string]any)["source_url"].(string)
+	resp, err := http.Get(s.URL + src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	image, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || !bytes.Equal(image, png) {
+		t.Errorf("GET %s: %d %q %q", src, resp.StatusCode, resp.Header.Get("Content-Type"), image)
+	}
+	for _, bad := range []string{"/user_avatars/1/emoji/images/0000000000000000000000ff.png", "/user_avatars/1/emoji/images/../../x.png", "/user_avatars/1/emoji/images/tick.exe"} {
+		resp, err := http.Get(s.URL + bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 404 {
+			t.Errorf("GET %s: %d, want 404", bad, resp.StatusCode)
+		}
 	}
 	status, _, got = s.call(t, http.MethodPost, "/api/v1/realm/emoji/other", hamlet, url.Values{})
 	wantErr(t, status, got, 400, "BAD_REQUEST", "You must upload exactly one file.")

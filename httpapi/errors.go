@@ -42,7 +42,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	body["code"] = string(e.Code)
 	status := e.HTTPStatus()
 	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+		w.Header().Set("WWW-Authenticate", wwwAuthenticate(r, e))
 	}
 	if retry, ok := e.Extra["retry-after"].(float64); ok {
 		w.Header().Set("Retry-After", strconv.FormatFloat(retry, 'f', -1, 64))

@@ -1,17 +1,9 @@
 package httpapi
 
 import (
-	"strconv"
-
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/users"
 )
-
-// pathGroupID reads the user_group_id path parameter.
-func pathGroupID(r *request) users.GroupID {
-	n, _ := strconv.ParseInt(r.path["user_group_id"], 10, 64)
-	return users.GroupID(n)
-}
 
 // idList decodes an optional JSON list of ids; nil when absent or null.
 func idList[T ~int64](p *params, name string) ([]T, error) {
@@ -77,7 +69,7 @@ func (h *Handler) createUserGroup(r *request) (any, error) {
 
 // updateUserGroup serves PATCH /user_groups/{user_group_id}.
 func (h *Handler) updateUserGroup(r *request) (any, error) {
-	up := chat.UpdateUserGroupParams{GroupID: pathGroupID(r)}
+	up := chat.UpdateUserGroupParams{GroupID: pathID[users.GroupID](r, "user_group_id")}
 	up.Name = r.params.optStr("name")
 	up.Description = r.params.optStr("description")
 	var err error
@@ -90,7 +82,7 @@ func (h *Handler) updateUserGroup(r *request) (any, error) {
 
 // updateUserGroupMembers serves POST /user_groups/{user_group_id}/members.
 func (h *Handler) updateUserGroupMembers(r *request) (any, error) {
-	up := chat.UpdateUserGroupMembersParams{GroupID: pathGroupID(r)}
+	up := chat.UpdateUserGroupMembersParams{GroupID: pathID[users.GroupID](r, "user_group_id")}
 	var err error
 	if up.Add, err = idList[users.ID](r.params, "add"); err != nil {
 		return nil, err
@@ -109,7 +101,7 @@ func (h *Handler) updateUserGroupMembers(r *request) (any, error) {
 
 // updateUserGroupSubgroups serves POST /user_groups/{user_group_id}/subgroups.
 func (h *Handler) updateUserGroupSubgroups(r *request) (any, error) {
-	up := chat.UpdateUserGroupSubgroupsParams{GroupID: pathGroupID(r)}
+	up := chat.UpdateUserGroupSubgroupsParams{GroupID: pathID[users.GroupID](r, "user_group_id")}
 	var err error
 	if up.Add, err = idList[users.GroupID](r.params, "add"); err != nil {
 		return nil, err
@@ -122,7 +114,7 @@ func (h *Handler) updateUserGroupSubgroups(r *request) (any, error) {
 
 // deactivateUserGroup serves POST /user_groups/{user_group_id}/deactivate.
 func (h *Handler) deactivateUserGroup(r *request) (any, error) {
-	return nil, h.svc.DeactivateUserGroup(r.ctx, r.actor, chat.DeactivateUserGroupParams{GroupID: pathGroupID(r)})
+	return nil, h.svc.DeactivateUserGroup(r.ctx, r.actor, chat.DeactivateUserGroupParams{GroupID: pathID[users.GroupID](r, "user_group_id")})
 }
 
 // getUserGroupMembers serves GET /user_groups/{user_group_id}/members.
@@ -131,7 +123,7 @@ func (h *Handler) getUserGroupMembers(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.svc.GetUserGroupMembers(r.ctx, r.actor, chat.GetUserGroupMembersParams{GroupID: pathGroupID(r), DirectMemberOnly: direct})
+	return h.svc.GetUserGroupMembers(r.ctx, r.actor, chat.GetUserGroupMembersParams{GroupID: pathID[users.GroupID](r, "user_group_id"), DirectMemberOnly: direct})
 }
 
 // getUserGroupSubgroups serves GET /user_groups/{user_group_id}/subgroups.
@@ -140,7 +132,7 @@ func (h *Handler) getUserGroupSubgroups(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.svc.GetUserGroupSubgroups(r.ctx, r.actor, chat.GetUserGroupSubgroupsParams{GroupID: pathGroupID(r), DirectSubgroupOnly: direct})
+	return h.svc.GetUserGroupSubgroups(r.ctx, r.actor, chat.GetUserGroupSubgroupsParams{GroupID: pathID[users.GroupID](r, "user_group_id"), DirectSubgroupOnly: direct})
 }
 
 // getIsUserGroupMember serves GET /user_groups/{user_group_id}/members/{user_id}.
@@ -150,6 +142,6 @@ func (h *Handler) getIsUserGroupMember(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.GetIsUserGroupMember(r.ctx, r.actor, chat.GetIsUserGroupMemberParams{
-		GroupID: pathGroupID(r), UserID: pathUserID(r, "user_id"), DirectMemberOnly: direct,
+		GroupID: pathID[users.GroupID](r, "user_group_id"), UserID: pathID[users.ID](r, "user_id"), DirectMemberOnly: direct,
 	})
 }

@@ -51,6 +51,9 @@ type Options struct {
 	// clients woken often (every second in a busy channel) then never pay for parking, idle
 	// ones park. 0: at once.
 	ParkAfter time.Duration
+	// SecureCookies gives the session and CSRF cookies the Secure attribute even on requests
+	// that arrive without TLS (behind a TLS-terminating proxy); over TLS they always have it.
+	SecureCookies bool
 }
 
 // RequestObserver receives every answered request: its method, its route (the routing
@@ -100,6 +103,8 @@ type request struct {
 	params *params
 	path   map[string]string
 	actor  chat.Actor
+	// header is the response's header, for the handlers that set cookies (logins).
+	header http.Header
 }
 
 // ServeHTTP routes the request, authenticates it and writes the envelope.
@@ -160,14 +165,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return "/user_uploads/"
 	}
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
-	rest, ok := strings.CutPrefix(path, "/api/v1/")
+	prefix, rest, ok := apiPath(path)
 	if !ok {
-		if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
-			h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
-			return "/join/{key}/"
-		}
-		writeNotFound(w)
-		return unmatchedRoute
+		return h.servePage(w, r, path)
 	}
 	method := r.Method
 	if method == http.MethodHead {
@@ -187,7 +187,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		writeMethodNotAllowed(w, allowed)
 		return unmatchedRoute
 	}
-	route := "/api/v1/" + rt.pattern
+	route := prefix + rt.pattern
 	if len(r.URL.RawQuery) > h.opts.MaxQueryBytes {
 		writeJSON(w, http.StatusRequestURITooLong, map[string]any{"result": "error", "code": string(chat.CodeBadRequest),
 			"msg": fmt.Sprintf("Request URL too long: the query string has %d bytes (limit: %d)", len(r.URL.RawQuery), h.opts.MaxQueryBytes)})
@@ -206,9 +206,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.writeError(w, r, err)
 		return route
 	}
-	req := &request{ctx: r.Context(), http: r, params: p, path: values}
+	req := &request{ctx: r.Context(), http: r, params: p, path: values, header: w.Header()}
 	if rt.auth != authNone {
-		actor, err := h.authenticate(r, rt.auth == authOptional)
+		authenticate := h.authenticate
+		if prefix == webPrefix {
+			authenticate = h.authenticateWeb
+		}
+		actor, err := authenticate(r, rt.auth == authOptional)
 		if err != nil {
 			h.writeError(w, r, err)
 			return route

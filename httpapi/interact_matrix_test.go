@@ -24,8 +24,28 @@ func interactMatrixRows() []matrixRow {
 		{method: "POST", path: "mark_stream_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1"}, want: authenticated().except("guest", 400)},
 		{method: "POST", path: "mark_topic_as_read", setup: publicChannelWithMessage, params: map[string]string{"stream_id": "1", "topic_name": "t"}, want: only("member")},
 		{method: "POST", path: "messages/flags/narrow", setup: memberDirectMessage, params: map[string]string{"anchor": "newest", "num_before": "10", "num_after": "0", "narrow": "[]", "op": "add", "flag": "read"}, want: authenticated()},
+		{method: "GET", path: "messages/1/history", setup: memberDirectMessage, want: only("member", "admin")},
+		{method: "GET", path: "messages/1/history", setup: publicChannelWithMessage, want: authenticated().except("guest", 400)},
+		{method: "GET", path: "messages/1/read_receipts", setup: readReceiptsOn, want: only("member", "admin")},
+		{method: "GET", path: "messages/matches_narrow", setup: memberDirectMessage, params: map[string]string{"msg_ids": "[1]", "narrow": "[]"}, want: authenticated()},
+		{method: "POST", path: "messages/1/report", setup: moderationChannelWithMessage, params: map[string]string{"report_type": "spam"}, want: authenticated().except("guest", 400)},
+		{method: "POST", path: "messages/render", params: map[string]string{"content": "**hi**"}, want: authenticated()},
 		{method: "POST", path: "messages/1/typing", setup: memberDirectMessage, params: map[string]string{"op": "start"}, want: only("member", "admin")},
 	}
+}
+
+// readReceiptsOn: the organization shows read receipts; the member sent a direct message to
+// the admin.
+func readReceiptsOn(t *testing.T, m *matrixOrg) {
+	memberDirectMessage(t, m)
+	m.mustCall(t, "owner", "PATCH", "realm", map[string]string{"enable_read_receipts": "true"})
+}
+
+// moderationChannelWithMessage: the public channel of publicChannelWithMessage is also the
+// moderation request channel.
+func moderationChannelWithMessage(t *testing.T, m *matrixOrg) {
+	publicChannelWithMessage(t, m)
+	m.mustCall(t, "owner", "PATCH", "realm", map[string]string{"moderation_request_channel_id": "1"})
 }
 
 // memberReaction: the member reacts with tada to a direct message to the admin.

@@ -55,10 +55,8 @@ func inviteParams(r *request) (chat.CreateInviteLinkParams, error) {
 		return p, err
 	}
 	if as != nil {
-		p.InviteAs = users.Role(*as)
-		if *as == 0 {
-			p.InviteAs = -1 // an explicit 0 is not a role
-		}
+		role := users.Role(*as)
+		p.InviteAs = &role
 	}
 	streams, err := jsonParam[[]channels.ID](r.params, "stream_ids", false)
 	if err != nil {
@@ -88,15 +86,15 @@ func (h *Handler) getInvites(r *request) (any, error) {
 
 // revokeInviteLink serves DELETE /invites/multiuse/{invite_id}.
 func (h *Handler) revokeInviteLink(r *request) (any, error) {
-	return h.svc.RevokeInviteLink(r.ctx, r.actor, chat.RevokeInviteLinkParams{InviteID: users.InviteID(draftsPathInt(r, "invite_id"))})
+	return h.svc.RevokeInviteLink(r.ctx, r.actor, chat.RevokeInviteLinkParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }
 
 // revokeEmailInvite serves DELETE /invites/{invite_id}.
 func (h *Handler) revokeEmailInvite(r *request) (any, error) {
-	return nil, h.svc.RevokeEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: users.InviteID(draftsPathInt(r, "invite_id"))})
+	return nil, h.svc.RevokeEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }
 
 // resendEmailInvite serves POST /invites/{invite_id}/resend.
 func (h *Handler) resendEmailInvite(r *request) (any, error) {
-	return nil, h.svc.ResendEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: users.InviteID(draftsPathInt(r, "invite_id"))})
+	return nil, h.svc.ResendEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }

@@ -48,13 +48,13 @@ func (h *Handler) updateLinkifier(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.UpdateLinkifier(r.ctx, r.actor, chat.UpdateLinkifierParams{
-		FilterID: linkifiers.ID(draftsPathInt(r, "filter_id")), AddLinkifierParams: lp,
+		FilterID: pathID[linkifiers.ID](r, "filter_id"), AddLinkifierParams: lp,
 	})
 }
 
 // removeLinkifier serves DELETE /realm/filters/{filter_id}.
 func (h *Handler) removeLinkifier(r *request) (any, error) {
-	return h.svc.RemoveLinkifier(r.ctx, r.actor, chat.RemoveLinkifierParams{FilterID: linkifiers.ID(draftsPathInt(r, "filter_id"))})
+	return h.svc.RemoveLinkifier(r.ctx, r.actor, chat.RemoveLinkifierParams{FilterID: pathID[linkifiers.ID](r, "filter_id")})
 }
 
 // reorderLinkifiers serves PATCH /realm/linkifiers.
@@ -96,6 +96,6 @@ func (h *Handler) addCodePlayground(r *request) (any, error) {
 // removeCodePlayground serves DELETE /realm/playgrounds/{playground_id}.
 func (h *Handler) removeCodePlayground(r *request) (any, error) {
 	return h.svc.RemoveCodePlayground(r.ctx, r.actor, chat.RemoveCodePlaygroundParams{
-		PlaygroundID: linkifiers.PlaygroundID(draftsPathInt(r, "playground_id")),
+		PlaygroundID: pathID[linkifiers.PlaygroundID](r, "playground_id"),
 	})
 }

@@ -78,7 +78,7 @@ func topicParam(r *request) (*string, error) {
 
 // updateMessage serves PATCH /messages/{message_id}.
 func (h *Handler) updateMessage(r *request) (any, error) {
-	up := chat.UpdateMessageParams{MessageID: messageID(r), Content: r.params.optStr("content")}
+	up := chat.UpdateMessageParams{MessageID: pathID[messages.ID](r, "message_id"), Content: r.params.optStr("content")}
 	var err error
 	if up.Topic, err = topicParam(r); err != nil {
 		return nil, err
@@ -221,11 +221,11 @@ func (h *Handler) getMessages(r *request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		gp.NumBefore = int(min(n, 1<<31))
+		gp.NumBefore = countOf(n)
 		if n, err = r.params.requiredInt("num_after"); err != nil {
 			return nil, err
 		}
-		gp.NumAfter = int(min(n, 1<<31))
+		gp.NumAfter = countOf(n)
 	}
 	if gp.IncludeAnchor, err = r.params.boolean("include_anchor"); err != nil {
 		return nil, err
@@ -245,15 +245,9 @@ func (h *Handler) getMessages(r *request) (any, error) {
 	return h.svc.GetMessages(r.ctx, r.actor, gp)
 }
 
-// messageID reads the message_id path segment.
-func messageID(r *request) messages.ID {
-	n, _ := strconv.ParseInt(r.path["message_id"], 10, 64)
-	return messages.ID(n)
-}
-
 // getMessage serves GET /messages/{message_id}.
 func (h *Handler) getMessage(r *request) (any, error) {
-	gp := chat.GetMessageParams{MessageID: messageID(r)}
+	gp := chat.GetMessageParams{MessageID: pathID[messages.ID](r, "message_id")}
 	var err error
 	if gp.ApplyMarkdown, err = r.params.boolean("apply_markdown"); err != nil {
 		return nil, err
@@ -284,13 +278,12 @@ func (h *Handler) updateMessageFlags(r *request) (any, error) {
 
 // deleteMessage serves DELETE /messages/{message_id}.
 func (h *Handler) deleteMessage(r *request) (any, error) {
-	return nil, h.svc.DeleteMessage(r.ctx, r.actor, chat.DeleteMessageParams{MessageID: messageID(r)})
+	return nil, h.svc.DeleteMessage(r.ctx, r.actor, chat.DeleteMessageParams{MessageID: pathID[messages.ID](r, "message_id")})
 }
 
 // getStreamTopics serves GET /users/me/{stream_id}/topics.
 func (h *Handler) getStreamTopics(r *request) (any, error) {
-	id, _ := strconv.ParseInt(r.path["stream_id"], 10, 64)
-	gp := chat.GetStreamTopicsParams{StreamID: channels.ID(id)}
+	gp := chat.GetStreamTopicsParams{StreamID: pathID[channels.ID](r, "stream_id")}
 	var err error
 	if gp.AllowEmptyTopicName, err = r.params.boolOr("allow_empty_topic_name", false); err != nil {
 		return nil, err

@@ -133,7 +133,7 @@ func FuzzDecodeParams(f *testing.F) {
 			case 8:
 				var v *any
 				v, err = jsonParam[any](p, name, false)
-				if v != nil && (!json.Valid([]byte(raw)) || tooDeep(raw, maxJSONDepth)) {
+				if v != nil && !json.Valid([]byte(raw)) { // the depth bound: jsonparam's FuzzDecode
 					t.Fatalf("jsonParam[any](%q) accepted %q", name, raw)
 				}
 			case 9:

@@ -106,337 +106,6 @@ func paramsMissing(t *testing.T, err error, name string) {
 // paramsHiddenLength hides the length of a body, as a chunked request does.
 type paramsHiddenLength struct{ io.Reader }
 
-func TestDecodeParamsSources(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name    string
-		request func(t *testing.T) *http.Request
-		want    map[string]string // every parameter present, by value
-	}{
-		{
-			name:    "urlencoded POST body",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodPost, "/x", "a=1&b=two") },
-			want:    map[string]string{"a": "1", "b": "two"},
-		},
-		{
-			name:    "urlencoded PATCH body",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodPatch, "/x", "name=new+name") },
-			want:    map[string]string{"name": "new name"},
-		},
-		{
-			name:    "urlencoded DELETE body",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodDelete, "/x", "queue_id=abc") },
-			want:    map[string]string{"queue_id": "abc"},
-		},
-		{
-			name:    "urlencoded PUT body",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodPut, "/x", "emoji=%F0%9F%90%99") },
-			want:    map[string]string{"emoji": "🐙"},
-		},
-		{
-			name:    "urlencoded GET body",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodGet, "/x?q=1", "b=2") },
-			want:    map[string]string{"q": "1", "b": "2"},
-		},
-		{
-			name: "query string only",
-			request: func(*testing.T) *http.Request {
-				return httptest.NewRequest(http.MethodGet, "/x?anchor=newest&num_before=10&narrow=%5B%5D", nil)
-			},
-			want: map[string]string{"anchor": "newest", "num_before": "10", "narrow": "[]"},
-		},
-		{
-			name: "body wins over query string",
-			request: func(*testing.T) *http.Request {
-				return paramsFormRequest(http.MethodPost, "/x?a=query&b=query", "a=body&c=body")
-			},
-			want: map[string]string{"a": "body", "b": "query", "c": "body"},
-		},
-		{
-			name: "first value of a repeated key",
-			request: func(*testing.T) *http.Request {
-				return paramsFormRequest(http.MethodPost, "/x?q=first&q=second", "a=first&a=second")
-			},
-			want: map[string]string{"a": "first", "q": "first"},
-		},
-		{
-			name: "multipart body with a file part",
-			request: func(t *testing.T) *http.Request {
-				return paramsMultipartRequest(t, http.MethodPost, "/x?b=query&c=query",
-					[]string{"a", "multi\r\nline", "b", "body", "a", "second"}, "upload")
-			},
-			want: map[string]string{"a": "multi\r\nline", "b": "body", "c": "query"},
-		},
-		{
-			name: "multipart PATCH body",
-			request: func(t *testing.T) *http.Request {
-				return paramsMultipartRequest(t, http.MethodPatch, "/x", []string{"full_name", "Hamlet"}, "")
-			},
-			want: map[string]string{"full_name": "Hamlet"},
-		},
-		{
-			name: "multipart part with an empty filename is a file",
-			request: func(*testing.T) *http.Request {
-				body := "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"\"\r\n\r\n\r\n" +
-					"--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n" +
-					"--B\r\nContent-Disposition: attachment; name=\"x\"\r\n\r\nnot a form field\r\n" +
-					"--B\r\nContent-Type: text/plain\r\n\r\nno disposition\r\n--B--\r\n"
-				r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader(body))
-				r.Header.Set("Content-Type", "multipart/form-data; boundary=B")
-				return r
-			},
-			want: map[string]string{"a": "v"},
-		},
-		{
-			name: "empty multipart body",
-			request: func(*testing.T) *http.Request {
-				r := httptest.NewRequest(http.MethodPost, "/x?a=1", strings.NewReader(""))
-				r.Header.Set("Content-Type", "multipart/form-data; boundary=B")
-				return r
-			},
-			want: map[string]string{"a": "1"},
-		},
-		{
-			name: "JSON body is not parsed",
-			request: func(*testing.T) *http.Request {
-				r := httptest.NewRequest(http.MethodPost, "/x?b=2", strings.NewReader(`{"a": 1}`))
-				r.Header.Set("Content-Type", "application/json")
-				return r
-			},
-			want: map[string]string{"b": "2"},
-		},
-		{
-			name: "body without Content-Type is not parsed",
-			request: func(*testing.T) *http.Request {
-				return httptest.NewRequest(http.MethodPost, "/x", strings.NewReader("a=1"))
-			},
-			want: map[string]string{},
-		},
-		{
-			name: "Content-Type with parameters and capitals",
-			request: func(*testing.T) *http.Request {
-				r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader("a=1"))
-				r.Header.Set("Content-Type", "Application/X-WWW-Form-Urlencoded; charset=UTF-8")
-				return r
-			},
-			want: map[string]string{"a": "1"},
-		},
-		{
-			name: "semicolons, empty values, bare keys and empty pairs",
-			request: func(*testing.T) *http.Request {
-				return paramsFormRequest(http.MethodPost, "/x?q;r=1;2", "content=a;b&empty=&bare&&=nameless&plus=a+b%2Bc")
-			},
-			want: map[string]string{"content": "a;b", "empty": "", "bare": "", "": "nameless", "plus": "a b+c", "q;r": "1;2"},
-		},
-		{
-			name: "body of exactly the limit",
-			request: func(*testing.T) *http.Request {
-				return paramsFormRequest(http.MethodPost, "/x", "a="+strings.Repeat("x", paramsTestMaxBody-2))
-			},
-			want: map[string]string{"a": strings.Repeat("x", paramsTestMaxBody-2)},
-		},
-		{
-			name: "large JSON body is not read",
-			request: func(*testing.T) *http.Request {
-				r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader(strings.Repeat(" ", 2*paramsTestMaxBody)))
-				r.Header.Set("Content-Type", "application/json")
-				return r
-			},
-			want: map[string]string{},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p := paramsDecode(t, tt.request(t))
-			got := map[string]string{}
-			for _, k := range p.ignored() {
-				v, ok := p.str(k)
-				if !ok {
-					t.Errorf("ignored() lists %q, which str does not find", k)
-				}
-				got[k] = v
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("parameters (-want +got):\n%s", diff)
-			}
-			if p.has("upload") || p.has("f") || p.has("x") {
-				t.Errorf("a file or non-form part is a parameter")
-			}
-		})
-	}
-}
-
-func TestDecodeParamsErrors(t *testing.T) {
-	t.Parallel()
-	tooLarge := func(t *testing.T, err error) {
-		t.Helper()
-		paramsWantError(t, err, chat.CodeBadRequest, http.StatusRequestEntityTooLarge, "Request body is too large", nil)
-	}
-	malformed := func(t *testing.T, err error) {
-		t.Helper()
-		paramsBadRequest(t, err, "Malformed payload")
-	}
-	tooMany := func(t *testing.T, err error) {
-		t.Helper()
-		paramsBadRequest(t, err, "Too many parameters")
-	}
-	multipartRequest := func(body string) *http.Request {
-		r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader(body))
-		r.Header.Set("Content-Type", "multipart/form-data; boundary=B")
-		return r
-	}
-	tests := []struct {
-		name    string
-		request func(t *testing.T) *http.Request
-		check   func(t *testing.T, err error)
-		maxBody int64 // 0 means paramsTestMaxBody
-	}{
-		{
-			name: "urlencoded body too large",
-			request: func(*testing.T) *http.Request {
-				return paramsFormRequest(http.MethodPost, "/x", "a="+strings.Repeat("x", paramsTestMaxBody))
-			},
-			check: tooLarge,
-		},
-		{
-			name: "body too large without Content-Length",
-			request: func(*testing.T) *http.Request {
-				r := httptest.NewRequest(http.MethodPatch, "/x", paramsHiddenLength{strings.NewReader("a=" + strings.Repeat("x", paramsTestMaxBody-1))})
-				r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-				r.ContentLength = -1
-				return r
-			},
-			check: tooLarge,
-		},
-		{
-			name: "multipart body too large",
-			request: func(t *testing.T) *http.Request {
-				r := paramsMultipartRequest(t, http.MethodPost, "/x", []string{"a", strings.Repeat("x", paramsTestMaxBody)}, "")
-				r.Body = io.NopCloser(paramsHiddenLength{r.Body})
-				r.ContentLength = -1
-				return r
-			},
-			check: tooLarge,
-		},
-		{
-			name: "multipart file too large",
-			request: func(t *testing.T) *http.Request {
-				body := "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big\"\r\n\r\n" +
-					strings.Repeat("x", paramsTestMaxBody) + "\r\n--B--\r\n"
-				r := multipartRequest(body)
-				r.ContentLength = -1
-				return r
-			},
-			check: tooLarge,
-		},
-		{
-			name:    "invalid percent escape in body",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodPost, "/x", "a=100%") },
-			check:   malformed,
-		},
-		{
-			name:    "invalid percent escape in key",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodPost, "/x", "a%zz=1") },
-			check:   malformed,
-		},
-		{
-			name:    "invalid UTF-8 in body value",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodPost, "/x", "a=%ff%fe") },
-			check:   malformed,
-		},
-		{
-			name:    "raw invalid UTF-8 in body",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodPost, "/x", "a=\xc3\x28") },
-			check:   malformed,
-		},
-		{
-			name:    "invalid UTF-8 in body key",
-			request: func(*testing.T) *http.Request { return paramsFormRequest(http.MethodDelete, "/x", "%c0=1") },
-			check:   malformed,
-		},
-		{
-			name:    "invalid UTF-8 in query string",
-			request: func(*testing.T) *http.Request { return httptest.NewRequest(http.MethodGet, "/x?a=%ff", nil) },
-			check:   malformed,
-		},
-		{
-			name:    "invalid escape in query string",
-			request: func(*testing.T) *http.Request { return httptest.NewRequest(http.MethodGet, "/x?a=%g1", nil) },
-			check:   malformed,
-		},
-		{
-			name: "invalid UTF-8 in multipart value",
-			request: func(*testing.T) *http.Request {
-				return multipartRequest("--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n\xff\r\n--B--\r\n")
-			},
-			check: malformed,
-		},
-		{
-			name: "multipart without boundary",
-			request: func(*testing.T) *http.Request {
-				r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader("--B\r\n\r\n--B--\r\n"))
-				r.Header.Set("Content-Type", "multipart/form-data")
-				return r
-			},
-			check: malformed,
-		},
-		{
-			name: "truncated multipart body",
-			request: func(*testing.T) *http.Request {
-				return multipartRequest("--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n")
-			},
-			check: malformed,
-		},
-		{
-			name:    "multipart body that is no multipart",
-			request: func(*testing.T) *http.Request { return multipartRequest("a=1&b=2") },
-			check:   malformed,
-		},
-		{
-			name: "too many body parameters",
-			request: func(*testing.T) *http.Request {
-				body := strings.Repeat("a&", maxParams+1)
-				r := paramsFormRequest(http.MethodPost, "/x", body)
-				return r
-			},
-			check:   tooMany,
-			maxBody: 1 << 20,
-		},
-		{
-			name: "too many query parameters",
-			request: func(*testing.T) *http.Request {
-				return httptest.NewRequest(http.MethodGet, "/x?"+strings.Repeat("k=v&", maxParams+1), nil)
-			},
-			check:   tooMany,
-			maxBody: 1 << 20,
-		},
-		{
-			name: "too many multipart parts",
-			request: func(*testing.T) *http.Request {
-				part := "--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\n\r\n"
-				return multipartRequest(strings.Repeat(part, maxParams+1) + "--B--\r\n")
-			},
-			check:   tooMany,
-			maxBody: 1 << 20,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			maxBody := tt.maxBody
-			if maxBody == 0 {
-				maxBody = paramsTestMaxBody
-			}
-			p, err := decodeParams(tt.request(t), maxBody)
-			if err == nil {
-				t.Fatalf("decodeParams succeeded with %v", p.values)
-			}
-			tt.check(t, err)
-		})
-	}
-}
-
 // paramsOf decodes parameters sent in an urlencoded POST body.
 func paramsOf(t *testing.T, kv ...string) *params {
 	t.Helper()
@@ -637,6 +306,8 @@ func (c *paramsChecked) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// TestJSONParam checks the accessors of JSON-valued parameters and the answers of the API
+// for each kind of refusal; jsonparam's tests hold the explainer's cases.
 func TestJSONParam(t *testing.T) {
 	t.Parallel()
 	nested := func(depth int) string { return strings.Repeat("[", depth) + strings.Repeat("]", depth) }
@@ -648,82 +319,10 @@ func TestJSONParam(t *testing.T) {
 		msg    string
 	}{
 		{
-			name:   "list of integers",
-			raw:    "[1, 2, 3]",
-			decode: func(p *params) (any, error) { return jsonParam[[]int64](p, "v", false) },
-			want:   &[]int64{1, 2, 3},
-		},
-		{
 			name:   "list given a string",
 			raw:    `"message"`,
 			decode: func(p *params) (any, error) { return jsonParam[[]string](p, "v", false) },
 			msg:    "v is not a list",
-		},
-		{
-			name:   "list given an object",
-			raw:    `{"a": 1}`,
-			decode: func(p *params) (any, error) { return jsonParam[[]string](p, "v", false) },
-			msg:    "v is not a list",
-		},
-		{
-			name:   "wrong element",
-			raw:    `[1, 2, "3"]`,
-			decode: func(p *params) (any, error) { return jsonParam[[]int64](p, "v", false) },
-			msg:    "v[2] is not an integer",
-		},
-		{
-			name:   "float element in a list of integers",
-			raw:    `[4.0]`,
-			decode: func(p *params) (any, error) { return jsonParam[[]int64](p, "v", false) },
-			msg:    "v[0] is not an integer",
-		},
-		{
-			name:   "null list",
-			raw:    "null",
-			decode: func(p *params) (any, error) { return jsonParam[[]string](p, "v", false) },
-			want:   new([]string),
-		},
-		{
-			name:   "dict",
-			raw:    `{"a": 1, "b": [true]}`,
-			decode: func(p *params) (any, error) { return jsonParam[map[string]any](p, "v", true) },
-			want:   &map[string]any{"a": 1.0, "b": []any{true}},
-		},
-		{
-			name:   "dict given a list",
-			raw:    `[1]`,
-			decode: func(p *params) (any, error) { return jsonParam[map[string]int](p, "v", false) },
-			msg:    "v is not a dict",
-		},
-		{
-			name:   "dict value",
-			raw:    `{"a": 1, "b c": "two"}`,
-			decode: func(p *params) (any, error) { return jsonParam[map[string]int](p, "v", false) },
-			msg:    `v["b c"] is not an integer`,
-		},
-		{
-			name:   "dict with integer keys",
-			raw:    `{"1": "a", "x": "b"}`,
-			decode: func(p *params) (any, error) { return jsonParam[map[int]string](p, "v", false) },
-			msg:    `v["x"] is not an integer`,
-		},
-		{
-			name:   "struct given a list",
-			raw:    `[{"content": "hi"}]`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsDraft](p, "draft", true) },
-			msg:    "draft is not a dict",
-		},
-		{
-			name:   "strict struct",
-			raw:    `{"type": "stream", "to": [1], "topic": "t", "content": "c", "timestamp": 1.5}`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsDraft](p, "draft", true) },
-			want:   &paramsDraft{Type: "stream", To: []int64{1}, Topic: "t", Content: "c", Time: 1.5},
-		},
-		{
-			name:   "strict struct matches keys regardless of case, as encoding/json",
-			raw:    `{"Content": "c"}`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsDraft](p, "draft", true) },
-			want:   &paramsDraft{Content: "c"},
 		},
 		{
 			name:   "strict struct with an unknown key",
@@ -732,95 +331,10 @@ func TestJSONParam(t *testing.T) {
 			msg:    `Argument "color" at draft is unexpected`,
 		},
 		{
-			name:   "lenient struct with an unknown key",
-			raw:    `{"type": "stream", "color": {"deep": [1]}}`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsDraft](p, "draft", false) },
-			want:   &paramsDraft{Type: "stream"},
-		},
-		{
-			name:   "unknown key in a nested struct",
-			raw:    `[{"content": "ok"}, {"content": "ok", "extra": 1}]`,
-			decode: func(p *params) (any, error) { return jsonParam[[]paramsDraft](p, "drafts", true) },
-			msg:    `Argument "extra" at drafts[1] is unexpected`,
-		},
-		{
-			name:   "wrong type in a nested struct",
-			raw:    `[{"content": 5}]`,
-			decode: func(p *params) (any, error) { return jsonParam[[]paramsDraft](p, "drafts", true) },
-			msg:    `drafts[0]["content"] is not a string`,
-		},
-		{
-			name:   "wrong type deeper in a nested struct",
-			raw:    `[{"content": "a"}, {"to": [1, 2.5]}]`,
-			decode: func(p *params) (any, error) { return jsonParam[[]paramsDraft](p, "drafts", false) },
-			msg:    `drafts[1]["to"][1] is not an integer`,
-		},
-		{
-			name:   "float",
-			raw:    `{"timestamp": "noon"}`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsDraft](p, "draft", false) },
-			msg:    `draft["timestamp"] is not a float`,
-		},
-		{
-			name:   "first error in document order",
-			raw:    `{"topic": 1, "content": 2}`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsDraft](p, "draft", false) },
-			msg:    `draft["topic"] is not a string`,
-		},
-		{
-			name:   "embedded struct fields",
-			raw:    `{"own": true, "deep": 3}`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsEmbedded](p, "e", true) },
-			want:   &paramsEmbedded{ParamsInner: ParamsInner{Deep: 3}, Own: true},
-		},
-		{
-			name:   "embedded struct field of the wrong type",
-			raw:    `{"own": true, "deep": "3"}`,
-			decode: func(p *params) (any, error) { return jsonParam[paramsEmbedded](p, "e", true) },
-			msg:    `e["deep"] is not an integer`,
-		},
-		{
-			name:   "boolean",
-			raw:    `1`,
-			decode: func(p *params) (any, error) { return jsonParam[bool](p, "b", false) },
-			msg:    "b is not a boolean",
-		},
-		{
-			name:   "integer or string as RawMessage",
-			raw:    `30`,
-			decode: func(p *params) (any, error) { return jsonParam[json.RawMessage](p, "message_retention_days", false) },
-			want:   &json.RawMessage{'3', '0'},
-		},
-		{
-			name:   "string as RawMessage",
-			raw:    `"unlimited"`,
-			decode: func(p *params) (any, error) { return jsonParam[json.RawMessage](p, "message_retention_days", false) },
-			want:   paramsPtr(json.RawMessage(`"unlimited"`)),
-		},
-		{
 			name:   "not JSON",
 			raw:    `[message`,
 			decode: func(p *params) (any, error) { return jsonParam[[]string](p, "event_types", false) },
 			msg:    "event_types is not valid JSON",
-		},
-		{
-			name:   "trailing data",
-			raw:    `[] []`,
-			decode: func(p *params) (any, error) { return jsonParam[[]string](p, "v", false) },
-			msg:    "v is not valid JSON",
-		},
-		{
-			name: "32 levels",
-			raw:  nested(32),
-			decode: func(p *params) (any, error) {
-				v, err := jsonParam[any](p, "v", false)
-				if err != nil {
-					return nil, err
-				}
-				out, err := json.Marshal(v) // cmp.Diff is slow on deep values
-				return string(out), err
-			},
-			want: nested(32),
 		},
 		{
 			name:   "33 levels",
@@ -829,22 +343,16 @@ func TestJSONParam(t *testing.T) {
 			msg:    "v is too deeply nested",
 		},
 		{
-			name:   "objects count as levels",
-			raw:    strings.Repeat(`{"a":`, 33) + "1" + strings.Repeat("}", 33),
-			decode: func(p *params) (any, error) { return jsonParam[json.RawMessage](p, "v", false) },
-			msg:    "v is too deeply nested",
-		},
-		{
-			name:   "very deep",
-			raw:    nested(20000),
-			decode: func(p *params) (any, error) { return jsonParam[any](p, "v", false) },
-			msg:    "v is too deeply nested", // beyond what encoding/json's scanner allows
-		},
-		{
-			name:   "brackets in strings do not count",
-			raw:    `["` + strings.Repeat("[{", 100) + `\"]"]`,
+			name:   "escaped null byte",
+			raw:    `["a\u0000"]`,
 			decode: func(p *params) (any, error) { return jsonParam[[]string](p, "v", false) },
-			want:   &[]string{strings.Repeat("[{", 100) + `"]`},
+			msg:    "Invalid v: must not contain null bytes",
+		},
+		{
+			name:   "escaped null byte in a parameter the Service checks",
+			raw:    `["a\u0000"]`,
+			decode: func(p *params) (any, error) { return jsonParam[[]string](p, "drafts", false) },
+			want:   &[]string{"a\x00"},
 		},
 		{
 			name:   "error of an UnmarshalJSON method",
@@ -892,21 +400,6 @@ func TestJSONParam(t *testing.T) {
 		_, err := requiredJSON[map[string]int](p, "v", true)
 		paramsMissing(t, err, "v")
 	})
-}
-
-func TestJSONErrorFallback(t *testing.T) {
-	t.Parallel()
-	for field, want := range map[string]string{"": "", "a": `["a"]`, "a.b": `["a"]["b"]`} {
-		if got := fieldPath(field); got != want {
-			t.Errorf("fieldPath(%q) = %q, want %q", field, got, want)
-		}
-	}
-	if key, ok := unknownFieldKey(errors.New(`json: unknown field "a \"b\""`)); !ok || key != `a "b"` {
-		t.Errorf("unknownFieldKey = %q, %v", key, ok)
-	}
-	if _, ok := unknownFieldKey(errors.New("json: something else")); ok {
-		t.Errorf("unknownFieldKey accepted another error")
-	}
 }
 
 func TestIgnored(t *testing.T) {
@@ -972,24 +465,4 @@ func TestIgnored(t *testing.T) {
 			t.Errorf("ignored has %d keys, want %d", len(got), len(want))
 		}
 	})
-}
-
-func TestTooDeep(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		s    string
-		want bool
-	}{
-		{"1", false},
-		{"[]", false},
-		{`[[["\\"]]]`, false},
-		{`["\"[[[[["]`, false},
-		{`{"a":{"b":[1]}}`, false},
-		{`{"a":{"b":[[1]]}}`, true},
-	}
-	for _, tt := range tests {
-		if got := tooDeep(tt.s, 3); got != tt.want {
-			t.Errorf("tooDeep(%s, 3) = %v, want %v", tt.s, got, tt.want)
-		}
-	}
 }

@@ -37,22 +37,22 @@ func (h *Handler) updateStatusForUser(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateStatusForUser(r.ctx, r.actor, chat.UpdateStatusForUserParams{UserID: pathUserID(r, "user_id"), UpdateStatusParams: p})
+	return nil, h.svc.UpdateStatusForUser(r.ctx, r.actor, chat.UpdateStatusForUserParams{UserID: pathID[users.ID](r, "user_id"), UpdateStatusParams: p})
 }
 
 // getUserStatus serves GET /users/{user_id}/status.
 func (h *Handler) getUserStatus(r *request) (any, error) {
-	return h.svc.GetUserStatus(r.ctx, r.actor, chat.GetUserStatusParams{UserID: pathUserID(r, "user_id")})
+	return h.svc.GetUserStatus(r.ctx, r.actor, chat.GetUserStatusParams{UserID: pathID[users.ID](r, "user_id")})
 }
 
 // muteUser serves POST /users/me/muted_users/{muted_user_id}.
 func (h *Handler) muteUser(r *request) (any, error) {
-	return nil, h.svc.MuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathUserID(r, "muted_user_id")})
+	return nil, h.svc.MuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathID[users.ID](r, "muted_user_id")})
 }
 
 // unmuteUser serves DELETE /users/me/muted_users/{muted_user_id}.
 func (h *Handler) unmuteUser(r *request) (any, error) {
-	return nil, h.svc.UnmuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathUserID(r, "muted_user_id")})
+	return nil, h.svc.UnmuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathID[users.ID](r, "muted_user_id")})
 }
 
 // createZoomVideoCall serves POST /calls/zoom/create.
@@ -84,7 +84,7 @@ func (h *Handler) createBigBlueButtonVideoCall(r *request) (any, error) {
 
 // getStreamEmailAddress serves GET /streams/{stream_id}/email_address.
 func (h *Handler) getStreamEmailAddress(r *request) (any, error) {
-	p := chat.GetStreamEmailAddressParams{StreamID: channels.ID(draftsPathInt(r, "stream_id"))}
+	p := chat.GetStreamEmailAddressParams{StreamID: pathID[channels.ID](r, "stream_id")}
 	sender, err := r.params.integer("sender_id")
 	if err != nil {
 		return nil, err

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
-
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/users"
 )
@@ -28,6 +26,15 @@ func (h *Handler) removeAlertWords(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.RemoveAlertWords(r.ctx, r.actor, chat.AlertWordsParams{AlertWords: words})
+}
+
+// markOnboardingStepAsRead serves POST /users/me/onboarding_steps.
+func (h *Handler) markOnboardingStepAsRead(r *request) (any, error) {
+	step, err := r.params.requiredStr("onboarding_step")
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.MarkOnboardingStepAsRead(r.ctx, r.actor, chat.MarkOnboardingStepAsReadParams{OnboardingStep: step})
 }
 
 // updatePresence serves POST /users/me/presence.
@@ -67,12 +74,8 @@ func (h *Handler) getUserPresence(r *request) (any, error) {
 	}
 	p := chat.GetUserPresenceParams{SlimPresence: slim}
 	key := r.path["user_id_or_email"]
-	if allDigits(key) {
-		id, err := strconv.ParseInt(key, 10, 64)
-		if err != nil {
-			return nil, chat.InvalidArgument("user_id", "")
-		}
-		p.UserID = users.ID(id)
+	if id, ok := parseID[users.ID](key); ok {
+		p.UserID = id
 	} else {
 		p.Email = key
 	}

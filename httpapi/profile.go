@@ -65,7 +65,7 @@ func (h *Handler) removeProfileData(r *request) (any, error) {
 // updateCustomProfileField serves PATCH /realm/profile_fields/{field_id}.
 func (h *Handler) updateCustomProfileField(r *request) (any, error) {
 	p := r.params
-	up := chat.UpdateCustomProfileFieldParams{FieldID: users.ProfileFieldID(draftsPathInt(r, "field_id"))}
+	up := chat.UpdateCustomProfileFieldParams{FieldID: pathID[users.ProfileFieldID](r, "field_id")}
 	up.Name = p.optStr("name")
 	up.Hint = p.optStr("hint")
 	if data, ok := p.str("field_data"); ok {
@@ -88,7 +88,7 @@ func (h *Handler) updateCustomProfileField(r *request) (any, error) {
 
 // removeCustomProfileField serves DELETE /realm/profile_fields/{field_id}.
 func (h *Handler) removeCustomProfileField(r *request) (any, error) {
-	return nil, h.svc.RemoveCustomProfileField(r.ctx, r.actor, chat.RemoveCustomProfileFieldParams{FieldID: users.ProfileFieldID(draftsPathInt(r, "field_id"))})
+	return nil, h.svc.RemoveCustomProfileField(r.ctx, r.actor, chat.RemoveCustomProfileFieldParams{FieldID: pathID[users.ProfileFieldID](r, "field_id")})
 }
 
 // reorderCustomProfileFields serves PATCH /realm/profile_fields.

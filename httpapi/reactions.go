@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/messages"
 )
 
 // addReaction serves POST /messages/{message_id}/reactions.
@@ -11,7 +12,7 @@ func (h *Handler) addReaction(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.AddReaction(r.ctx, r.actor, chat.AddReactionParams{
-		MessageID: messageID(r), EmojiName: name,
+		MessageID: pathID[messages.ID](r, "message_id"), EmojiName: name,
 		EmojiCode: r.params.optStr("emoji_code"), ReactionType: r.params.optStr("reaction_type"),
 	})
 }
@@ -19,7 +20,7 @@ func (h *Handler) addReaction(r *request) (any, error) {
 // removeReaction serves DELETE /messages/{message_id}/reactions.
 func (h *Handler) removeReaction(r *request) (any, error) {
 	return h.svc.RemoveReaction(r.ctx, r.actor, chat.RemoveReactionParams{
-		MessageID: messageID(r), EmojiName: r.params.optStr("emoji_name"),
+		MessageID: pathID[messages.ID](r, "message_id"), EmojiName: r.params.optStr("emoji_name"),
 		EmojiCode: r.params.optStr("emoji_code"), ReactionType: r.params.optStr("reaction_type"),
 	})
 }

@@ -120,6 +120,7 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "users/me/alert_words", authRequired, h.getAlertWords},
 		{http.MethodPost, "users/me/alert_words", authRequired, h.addAlertWords},
 		{http.MethodDelete, "users/me/alert_words", authRequired, h.removeAlertWords},
+		{http.MethodPost, "users/me/onboarding_steps", authRequired, h.markOnboardingStepAsRead},
 		{http.MethodPost, "users/me/presence", authRequired, h.updatePresence},
 		{http.MethodGet, "users/{user_id_or_email}/presence", authRequired, h.getUserPresence},
 		{http.MethodGet, "realm/presence", authRequired, h.getRealmPresence},
@@ -155,6 +156,11 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "messages", authRequired, h.getMessages},
 		{http.MethodGet, "messages/{message_id}", authRequired, h.getMessage},
 		{http.MethodPost, "messages/flags", authRequired, h.updateMessageFlags},
+		{http.MethodGet, "messages/{message_id}/history", authRequired, h.getMessageHistory},
+		{http.MethodPost, "messages/render", authRequired, h.renderMessage},
+		{http.MethodGet, "messages/{message_id}/read_receipts", authRequired, h.getReadReceipts},
+		{http.MethodGet, "messages/matches_narrow", authRequired, h.checkMessagesMatchNarrow},
+		{http.MethodPost, "messages/{message_id}/report", authRequired, h.reportMessage},
 		{http.MethodDelete, "messages/{message_id}", authRequired, h.deleteMessage},
 		{http.MethodPatch, "messages/{message_id}", authRequired, h.updateMessage},
 		{http.MethodPost, "messages/{message_id}/reactions", authRequired, h.addReaction},
@@ -236,7 +242,7 @@ func matchPattern(pattern string, segments []string) (map[string]string, bool) {
 			continue
 		}
 		name = strings.TrimSuffix(strings.TrimSuffix(name, "}"), "...")
-		if seg == "" || strings.HasSuffix(name, "_id") && !allDigits(seg) {
+		if seg == "" || strings.HasSuffix(name, "_id") && !isID(seg) {
 			return nil, false
 		}
 		if values == nil {
@@ -247,14 +253,8 @@ func matchPattern(pattern string, segments []string) (map[string]string, bool) {
 	return values, true
 }
 
-func allDigits(s string) bool {
-	if len(s) > 18 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+// isID reports whether a path segment is an id (see parseID).
+func isID(seg string) bool {
+	_, ok := parseID[int64](seg)
+	return ok
 }

@@ -12,12 +12,6 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// scheduledID reads the numeric path parameter name (the router matched digits only).
-func scheduledID(r *request, name string) messages.ScheduledID {
-	n, _ := strconv.ParseInt(r.path[name], 10, 64)
-	return messages.ScheduledID(n)
-}
-
 // scheduledTo reads the to of a scheduled message: an integer (a channel id) or a JSON list
 // of integers (user ids). Anything else sets neither, and the Service answers as Zulip does
 // for the message's type.
@@ -83,7 +77,7 @@ func (h *Handler) createScheduledMessage(r *request) (any, error) {
 // updateScheduledMessage serves PATCH /scheduled_messages/{scheduled_message_id}.
 func (h *Handler) updateScheduledMessage(r *request) (any, error) {
 	p := chat.UpdateScheduledMessageParams{
-		ScheduledMessageID: scheduledID(r, "scheduled_message_id"),
+		ScheduledMessageID: pathID[messages.ScheduledID](r, "scheduled_message_id"),
 		Type:               r.params.optStr("type"),
 		Content:            r.params.optStr("content"),
 		Client:             clientName(r),
@@ -105,7 +99,7 @@ func (h *Handler) updateScheduledMessage(r *request) (any, error) {
 // deleteScheduledMessage serves DELETE /scheduled_messages/{scheduled_message_id}.
 func (h *Handler) deleteScheduledMessage(r *request) (any, error) {
 	return h.svc.DeleteScheduledMessage(r.ctx, r.actor, chat.DeleteScheduledMessageParams{
-		ScheduledMessageID: scheduledID(r, "scheduled_message_id"),
+		ScheduledMessageID: pathID[messages.ScheduledID](r, "scheduled_message_id"),
 	})
 }
 
@@ -131,5 +125,5 @@ func (h *Handler) createMessageReminder(r *request) (any, error) {
 
 // deleteReminder serves DELETE /reminders/{reminder_id}.
 func (h *Handler) deleteReminder(r *request) (any, error) {
-	return h.svc.DeleteReminder(r.ctx, r.actor, chat.DeleteReminderParams{ReminderID: scheduledID(r, "reminder_id")})
+	return h.svc.DeleteReminder(r.ctx, r.actor, chat.DeleteReminderParams{ReminderID: pathID[messages.ScheduledID](r, "reminder_id")})
 }

@@ -15,7 +15,7 @@ var selfChecked = map[string]bool{
 
 // checkText refuses, once for every parameter, text that no store keeps alike: a null byte
 // (PostgreSQL refuses it in text, SQLite and memory would keep it), in the raw value or, for a
-// JSON value, escaped as \u0000 (see hasEscapedNUL, called where JSON is decoded). The answer
+// JSON value, escaped as \u0000 (refused where JSON is decoded, see decodeJSONValue). The answer
 // names the parameter and is the same on every backend.
 func (p *params) checkText() error {
 	for name, v := range p.values {
@@ -29,19 +29,4 @@ func (p *params) checkText() error {
 // errNullBytes is the refusal of a parameter holding a null byte.
 func errNullBytes(name string) error {
 	return chat.InvalidArgument(name, "must not contain null bytes")
-}
-
-// hasEscapedNUL reports whether JSON text holds the escape \u0000 in a string. It follows
-// escapes, so an escaped backslash followed by "u0000" (the text \u0000) is not one.
-func hasEscapedNUL(raw string) bool {
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '\\' || i+1 >= len(raw) {
-			continue
-		}
-		if raw[i+1] == 'u' && i+5 < len(raw) && raw[i+2:i+6] == "0000" {
-			return true
-		}
-		i++ // skip the escaped character
-	}
-	return false
 }

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
-
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/topics"
@@ -27,9 +25,6 @@ func (h *Handler) updateUserTopic(r *request) (any, error) {
 		return nil, err
 	}
 	up.VisibilityPolicy = topics.VisibilityPolicy(policy)
-	if int64(up.VisibilityPolicy) != policy {
-		up.VisibilityPolicy = -1
-	}
 	return nil, h.svc.UpdateUserTopic(r.ctx, r.actor, up)
 }
 
@@ -57,8 +52,7 @@ func (h *Handler) muteTopic(r *request) (any, error) {
 
 // deleteTopic serves POST /streams/{stream_id}/delete_topic.
 func (h *Handler) deleteTopic(r *request) (any, error) {
-	id, _ := strconv.ParseInt(r.path["stream_id"], 10, 64)
-	dp := chat.DeleteTopicParams{StreamID: channels.ID(id)}
+	dp := chat.DeleteTopicParams{StreamID: pathID[channels.ID](r, "stream_id")}
 	var err error
 	if dp.TopicName, err = r.params.requiredStr("topic_name"); err != nil {
 		return nil, err

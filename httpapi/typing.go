@@ -3,6 +3,7 @@ package httpapi
 import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
 )
 
@@ -43,7 +44,7 @@ func (h *Handler) setTypingStatusForMessageEdit(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.svc.SetTypingStatusForMessageEdit(r.ctx, r.actor, chat.SetTypingStatusForMessageEditParams{MessageID: messageID(r), Op: op})
+	return h.svc.SetTypingStatusForMessageEdit(r.ctx, r.actor, chat.SetTypingStatusForMessageEditParams{MessageID: pathID[messages.ID](r, "message_id"), Op: op})
 }
 
 func deref(s *string) string {

@@ -171,8 +171,7 @@ func (h *Handler) getAttachments(r *request) (any, error) {
 
 // removeAttachment serves DELETE /attachments/{attachment_id}.
 func (h *Handler) removeAttachment(r *request) (any, error) {
-	id, _ := strconv.ParseInt(r.path["attachment_id"], 10, 64)
-	return nil, h.svc.RemoveAttachment(r.ctx, r.actor, chat.RemoveAttachmentParams{AttachmentID: uploads.ID(id)})
+	return nil, h.svc.RemoveAttachment(r.ctx, r.actor, chat.RemoveAttachmentParams{AttachmentID: pathID[uploads.ID](r, "attachment_id")})
 }
 
 // uploadCSP keeps a served file from running scripts, loading anything or reaching the
@@ -283,7 +282,8 @@ func (h *Handler) deleteAvatar(r *request) (any, error) {
 	return h.svc.DeleteAvatar(r.ctx, r.actor)
 }
 
-// serveAvatar serves /user_avatars/{path} (public, as Zulip's) and /avatar/{email_or_id}
+// serveAvatar serves /user_avatars/{path}, avatars and custom emoji images (public, as
+// Zulip's), and /avatar/{email_or_id}
 // with an optional /medium (a redirect to the user's avatar, for signed-in callers).
 func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request, path string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -291,7 +291,15 @@ func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request, path strin
 		return
 	}
 	if rest, ok := strings.CutPrefix(path, "/user_avatars/"); ok {
-		file, err := h.svc.GetAvatarImage(r.Context(), chat.GetAvatarImageParams{Path: rest})
+		open := func() (chat.UploadedFile, error) {
+			return h.svc.GetAvatarImage(r.Context(), chat.GetAvatarImageParams{Path: rest})
+		}
+		if strings.Contains(rest, "/emoji/") {
+			open = func() (chat.UploadedFile, error) {
+				return h.svc.GetCustomEmojiImage(r.Context(), chat.GetCustomEmojiImageParams{Path: rest})
+			}
+		}
+		file, err := open()
 		if err != nil {
 			h.writeError(w, r, err)
 			return

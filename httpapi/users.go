@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"strconv"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/users"
@@ -19,12 +18,6 @@ func userQuery(p *params) (chat.UserQueryOptions, error) {
 	}
 	o.IncludeCustomProfileFields, err = p.boolOr("include_custom_profile_fields", false)
 	return o, err
-}
-
-// pathUserID reads a numeric path parameter as a user id.
-func pathUserID(r *request, name string) users.ID {
-	n, _ := strconv.ParseInt(r.path[name], 10, 64)
-	return users.ID(n)
 }
 
 // getUsers serves GET /users.
@@ -60,9 +53,8 @@ func (h *Handler) getUser(r *request) (any, error) {
 		return nil, err
 	}
 	key := r.path["user_id_or_email"]
-	if allDigits(key) {
-		id, _ := strconv.ParseInt(key, 10, 64)
-		return h.svc.GetUser(r.ctx, r.actor, chat.GetUserParams{UserID: users.ID(id), UserQueryOptions: o})
+	if id, ok := parseID[users.ID](key); ok {
+		return h.svc.GetUser(r.ctx, r.actor, chat.GetUserParams{UserID: id, UserQueryOptions: o})
 	}
 	return h.svc.GetUserByEmail(r.ctx, r.actor, chat.GetUserByEmailParams{Email: key, UserQueryOptions: o})
 }
@@ -73,7 +65,7 @@ func (h *Handler) updateUser(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	up.UserID = pathUserID(r, "user_id")
+	up.UserID = pathID[users.ID](r, "user_id")
 	return nil, h.svc.UpdateUser(r.ctx, r.actor, up)
 }
 
@@ -116,7 +108,7 @@ func updateUserParams(r *request) (chat.UpdateUserParams, error) {
 
 // deactivateUser serves DELETE /users/{user_id}.
 func (h *Handler) deactivateUser(r *request) (any, error) {
-	dp := chat.DeactivateUserParams{UserID: pathUserID(r, "user_id")}
+	dp := chat.DeactivateUserParams{UserID: pathID[users.ID](r, "user_id")}
 	var err error
 	if dp.Actions, err = jsonParam[chat.DeactivateUserActions](r.params, "actions", true); err != nil {
 		return nil, err
@@ -127,7 +119,7 @@ func (h *Handler) deactivateUser(r *request) (any, error) {
 
 // reactivateUser serves POST /users/{user_id}/reactivate.
 func (h *Handler) reactivateUser(r *request) (any, error) {
-	return nil, h.svc.ReactivateUser(r.ctx, r.actor, chat.ReactivateUserParams{UserID: pathUserID(r, "user_id")})
+	return nil, h.svc.ReactivateUser(r.ctx, r.actor, chat.ReactivateUserParams{UserID: pathID[users.ID](r, "user_id")})
 }
 
 // createUser serves POST /users.
@@ -199,7 +191,7 @@ func (h *Handler) getBots(r *request) (any, error) {
 // updateBot serves PATCH /bots/{bot_id}.
 func (h *Handler) updateBot(r *request) (any, error) {
 	p := r.params
-	up := chat.UpdateBotParams{BotID: pathUserID(r, "bot_id")}
+	up := chat.UpdateBotParams{BotID: pathID[users.ID](r, "bot_id")}
 	up.FullName = p.optStr("full_name")
 	up.DefaultSendingStream = p.optStr("default_sending_stream")
 	up.DefaultEventsRegisterStream = p.optStr("default_events_register_stream")
@@ -239,10 +231,10 @@ func (h *Handler) updateBot(r *request) (any, error) {
 
 // regenerateBotAPIKey serves POST /bots/{bot_id}/api_key/regenerate.
 func (h *Handler) regenerateBotAPIKey(r *request) (any, error) {
-	return h.svc.RegenerateBotAPIKey(r.ctx, r.actor, chat.BotParams{BotID: pathUserID(r, "bot_id")})
+	return h.svc.RegenerateBotAPIKey(r.ctx, r.actor, chat.BotParams{BotID: pathID[users.ID](r, "bot_id")})
 }
 
 // deactivateBot serves DELETE /bots/{bot_id}.
 func (h *Handler) deactivateBot(r *request) (any, error) {
-	return nil, h.svc.DeactivateBot(r.ctx, r.actor, chat.BotParams{BotID: pathUserID(r, "bot_id")})
+	return nil, h.svc.DeactivateBot(r.ctx, r.actor, chat.BotParams{BotID: pathID[users.ID](r, "bot_id")})
 }

@@ -194,6 +194,27 @@ func Check(l Linkifier) (*Compiled, error) {
 	if err != nil {
 		return nil, err
 	}
+	url, err := checkURLTemplates(l, groups)
+	if err != nil {
+		return nil, err
+	}
+	full, err := regexp.Compile(`^(?:` + l.Pattern + `)$`)
+	if err != nil {
+		return nil, invalid(FieldPattern, "Bad regular expression: %v", err)
+	}
+	c := &Compiled{Linkifier: l, re: re, full: full, groups: groups, url: url}
+	if err := c.checkExampleInput(); err != nil {
+		return nil, err
+	}
+	if err := c.checkReverseTemplate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkURLTemplates parses the URL template, whose variables must be exactly the pattern's
+// groups, and the alternative templates, whose variables must be among them.
+func checkURLTemplates(l Linkifier, groups []string) (*uritemplate.Template, error) {
 	url, vars, err := ParseURLTemplate(FieldURLTemplate, l.URLTemplate)
 	if err != nil {
 		return nil, err
@@ -222,38 +243,48 @@ func Check(l Linkifier) (*Compiled, error) {
 			}
 		}
 	}
-	full, err := regexp.Compile(`^(?:` + l.Pattern + `)$`)
+	return url, nil
+}
+
+// checkExampleInput refuses an example input that is too long or does not match the pattern
+// whole.
+func (c *Compiled) checkExampleInput() error {
+	in := c.ExampleInput
+	if in == nil {
+		return nil
+	}
+	if len(*in) > MaxExampleInputLength {
+		return invalid(FieldExampleInput, "Ensure this value has at most %d characters (it has %d).", MaxExampleInputLength, len(*in))
+	}
+	if _, ok := c.extract(*in); !ok {
+		return invalid(FieldAll, "Example input does not match the linkifier pattern.")
+	}
+	return nil
+}
+
+// checkReverseTemplate refuses a reverse template without an example input, with a variable
+// that is not one of the pattern's groups, or that does not reproduce the example input.
+func (c *Compiled) checkReverseTemplate() error {
+	if c.ReverseTemplate == nil {
+		return nil
+	}
+	if c.ExampleInput == nil {
+		return invalid(FieldAll, "A reverse template requires an example input.")
+	}
+	parts, err := parseReverseTemplate(*c.ReverseTemplate)
 	if err != nil {
-		return nil, invalid(FieldPattern, "Bad regular expression: %v", err)
+		return err
 	}
-	c := &Compiled{Linkifier: l, re: re, full: full, groups: groups, url: url}
-	if l.ExampleInput != nil {
-		if len(*l.ExampleInput) > MaxExampleInputLength {
-			return nil, invalid(FieldExampleInput, "Ensure this value has at most %d characters (it has %d).", MaxExampleInputLength, len(*l.ExampleInput))
-		}
-		if _, ok := c.extract(*l.ExampleInput); !ok {
-			return nil, invalid(FieldAll, "Example input does not match the linkifier pattern.")
+	for _, p := range parts {
+		if p.variable && !slices.Contains(c.groups, p.text) {
+			return invalid(FieldAll, "Group %s in reverse template is not present in linkifier pattern.", pyRepr(p.text))
 		}
 	}
-	if l.ReverseTemplate != nil {
-		if l.ExampleInput == nil {
-			return nil, invalid(FieldAll, "A reverse template requires an example input.")
-		}
-		parts, err := parseReverseTemplate(*l.ReverseTemplate)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range parts {
-			if p.variable && !slices.Contains(groups, p.text) {
-				return nil, invalid(FieldAll, "Group %s in reverse template is not present in linkifier pattern.", pyRepr(p.text))
-			}
-		}
-		values, _ := c.extract(*l.ExampleInput)
-		if got := renderReverse(parts, values); got != *l.ExampleInput {
-			return nil, invalid(FieldAll, "Reverse template output %s does not match the example input %s.", pyRepr(got), pyRepr(*l.ExampleInput))
-		}
+	values, _ := c.extract(*c.ExampleInput)
+	if got := renderReverse(parts, values); got != *c.ExampleInput {
+		return invalid(FieldAll, "Reverse template output %s does not match the example input %s.", pyRepr(got), pyRepr(*c.ExampleInput))
 	}
-	return c, nil
+	return nil
 }
 
 // extract matches s whole against the pattern and returns the named groups' values.

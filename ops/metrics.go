@@ -40,53 +40,29 @@ var _ chat.Monitor = (*Metrics)(nil)
 func NewMetrics() *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "chat_http_requests_total",
-			Help: "API requests answered, by method, route (the endpoint's pattern) and HTTP status.",
-		}, []string{"method", "route", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "chat_http_request_duration_seconds",
-			Help:    "Time to answer an API request, by method and route (GET /events includes its long-poll).",
-			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
-		}, []string{"method", "route"}),
-		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "chat_rate_limited_total",
-			Help: "Requests refused by a rate limit (HTTP 429), by route.",
-		}, []string{"route"}),
-		published: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "chat_events_published_total",
-			Help: "Committed events handed to this process's event queues.",
-		}),
-		delivered: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "chat_events_delivered_total",
-			Help: "Events appended to event queues (an event counts once per queue that took it).",
-		}),
+		requests: counterVec("chat_http_requests_total",
+			"API requests answered, by method, route (the endpoint's pattern) and HTTP status.", "method", "route", "status"),
+		latency: histogramVec("chat_http_request_duration_seconds",
+			"Time to answer an API request, by method and route (GET /events includes its long-poll).",
+			[]float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}, "method", "route"),
+		rateLimited: counterVec("chat_rate_limited_total", "Requests refused by a rate limit (HTTP 429), by route.", "route"),
+		published:   counter("chat_events_published_total", "Committed events handed to this process's event queues."),
+		delivered: counter("chat_events_delivered_total",
+			"Events appended to event queues (an event counts once per queue that took it)."),
 		fanout: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "chat_event_fanout_seconds",
 			Help:    "Time to hand one committed event to every event queue that takes it (waking their long-polls).",
 			Buckets: prometheus.ExponentialBuckets(0.00001, 4, 10), // 10µs .. 2.6s
 		}),
-		txs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "chat_store_transactions_total",
-			Help: "Store transactions, by kind (view: read-only, update: read-write) and outcome (ok, refused: the operation said no, conflict, not_found, error).",
-		}, []string{"kind", "outcome"}),
-		txLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "chat_store_transaction_duration_seconds",
-			Help:    "Duration of store transactions (retries included), by kind.",
-			Buckets: prometheus.ExponentialBuckets(0.0001, 3, 12), // 100µs .. 17.7s
-		}, []string{"kind"}),
-		scheduled: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "chat_scheduled_messages_total",
-			Help: "Scheduled messages and reminders the scheduler handled, by outcome (sent, failed: could no longer be sent).",
-		}, []string{"outcome"}),
-		uploads: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "chat_uploads_total",
-			Help: "Files uploaded (POST /user_uploads) and stored.",
-		}),
-		uploadBytes: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "chat_upload_bytes_total",
-			Help: "Bytes of the files uploaded and stored.",
-		}),
+		txs: counterVec("chat_store_transactions_total",
+			"Store transactions, by kind (view: read-only, update: read-write) and outcome (ok, refused: the operation said no, conflict, not_found, error).",
+			"kind", "outcome"),
+		txLatency: histogramVec("chat_store_transaction_duration_seconds", "Duration of store transactions (retries included), by kind.",
+			prometheus.ExponentialBuckets(0.0001, 3, 12), "kind"), // 100µs .. 17.7s
+		scheduled: counterVec("chat_scheduled_messages_total",
+			"Scheduled messages and reminders the scheduler handled, by outcome (sent, failed: could no longer be sent).", "outcome"),
+		uploads:     counter("chat_uploads_total", "Files uploaded (POST /user_uploads) and stored."),
+		uploadBytes: counter("chat_upload_bytes_total", "Bytes of the files uploaded and stored."),
 	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
@@ -95,6 +71,19 @@ func NewMetrics() *Metrics {
 		m.scheduled, m.uploads, m.uploadBytes,
 	)
 	return m
+}
+
+// counter, counterVec and histogramVec make a metric of the name and help (and labels).
+func counter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+}
+
+func counterVec(name, help string, labels ...string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+}
+
+func histogramVec(name, help string, buckets []float64, labels ...string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
 }
 
 // Handler serves the metrics in Prometheus's text format.
@@ -167,31 +156,25 @@ type measuredStore struct {
 }
 
 func (s *measuredStore) View(ctx context.Context, fn func(storage.ReadTx) error) error {
-	start := time.Now()
-	err := s.Storage.View(ctx, fn)
-	s.m.transaction("view", start, err)
-	return err
+	return s.m.transaction("view", func() error { return s.Storage.View(ctx, fn) })
 }
 
 func (s *measuredStore) Update(ctx context.Context, fn func(storage.Tx) error) error {
-	start := time.Now()
-	err := s.Storage.Update(ctx, fn)
-	s.m.transaction("update", start, err)
-	return err
+	return s.m.transaction("update", func() error { return s.Storage.Update(ctx, fn) })
 }
 
 // ClaimUpdate passes the store's storage.ClaimUpdater capability on, timed like Update.
 func (s *measuredStore) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) error {
-	start := time.Now()
-	err := storage.ClaimUpdate(ctx, s.Storage, fn)
-	s.m.transaction("update", start, err)
-	return err
+	return s.m.transaction("update", func() error { return storage.ClaimUpdate(ctx, s.Storage, fn) })
 }
 
-// transaction records one transaction of kind that started at start and ended with err.
-func (m *Metrics) transaction(kind string, start time.Time, err error) {
+// transaction runs one transaction of kind and records its duration and outcome.
+func (m *Metrics) transaction(kind string, run func() error) error {
+	start := time.Now()
+	err := run()
 	m.txLatency.WithLabelValues(kind).Observe(time.Since(start).Seconds())
 	m.txs.WithLabelValues(kind, outcome(err)).Inc()
+	return err
 }
 
 // outcome names how a transaction ended. A refusal decided inside the transaction (a

@@ -24,20 +24,55 @@ import (
 //	  "channels": [{"name": "general", "description": "Markdown", "invite_only": false,
 //	                "is_web_public": false, "default": true, "creator": "ada@acme.test",
 //	                "subscribers": ["ada@acme.test"]}],
-//	  "groups": [{"name": "builders", "description": "...", "members": ["ada@acme.test"]}]
+//	  "groups": [{"name": "builders", "description": "...", "members": ["ada@acme.test"],
+//	              "creator": "optional, default the first owner"}],
+//	  "profile_fields": [{"name": "Phone number", "field_type": 1, "hint": "",
+//	                      "field_data": "JSON text, for select and external account fields"}],
+//	  "linkifiers": [{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://example.com/{id}"}]
 //	}
+//
+// and a user may also carry "can_create_users", "can_change_user_emails", "present" (a
+// presence row, as of the time the seed is applied) and "profile": [{"field": "Phone number",
+// "value": "+1-234"}, {"field": "Mentor", "users": ["ada@acme.test"]}] (user fields name users
+// by email).
 //
 // role is 100 owner, 200 administrator, 300 moderator, 400 member (default), 600 guest;
 // bot_type is 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded. A channel is
 // created by its creator (default: the first owner of the seed) with exactly its subscribers
-// (users or bots); default makes it a default channel for new users. Groups are created by the
-// first owner.
+// (users or bots); default makes it a default channel for new users. Groups are created by
+// their creator (default: the first owner), profile fields and linkifiers by the first owner.
+// Every object is created in the seed's order, so ids follow it.
 type Seed struct {
-	Organization Organization `json:"organization"`
-	Users        []User       `json:"users"`
-	Bots         []Bot        `json:"bots"`
-	Channels     []Channel    `json:"channels"`
-	Groups       []Group      `json:"groups"`
+	Organization  Organization   `json:"organization"`
+	Users         []User         `json:"users"`
+	Bots          []Bot          `json:"bots"`
+	Channels      []Channel      `json:"channels"`
+	Groups        []Group        `json:"groups"`
+	ProfileFields []ProfileField `json:"profile_fields"`
+	Linkifiers    []Linkifier    `json:"linkifiers"`
+}
+
+// ProfileField is a custom profile field of a seed.
+type ProfileField struct {
+	Name string                 `json:"name"`
+	Type users.ProfileFieldType `json:"field_type"`
+	Hint string                 `json:"hint"`
+	// FieldData is the JSON text of a select field's choices or an external account's subtype.
+	FieldData string `json:"field_data"`
+}
+
+// ProfileValue is a user's value of a profile field of the seed, named by its name: Value for
+// the text, select (the choice's key), date and URL kinds, Users (emails) for user fields.
+type ProfileValue struct {
+	Field string   `json:"field"`
+	Value string   `json:"value"`
+	Users []string `json:"users"`
+}
+
+// Linkifier is a linkifier of a seed.
+type Linkifier struct {
+	Pattern     string `json:"pattern"`
+	URLTemplate string `json:"url_template"`
 }
 
 // Channel is a channel of a seed.
@@ -56,6 +91,7 @@ type Group struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Members     []string `json:"members"`
+	Creator     string   `json:"creator"`
 }
 
 // Organization describes the organization of a seed.
@@ -75,6 +111,12 @@ type User struct {
 	Password string     `json:"password"`
 	Timezone string     `json:"timezone"`
 	APIKey   string     `json:"api_key"`
+	// CanCreateUsers and CanChangeUserEmails grant the special permissions of those names.
+	CanCreateUsers      bool `json:"can_create_users"`
+	CanChangeUserEmails bool `json:"can_change_user_emails"`
+	// Present gives the user a presence row (active, at the time the seed is applied).
+	Present bool           `json:"present"`
+	Profile []ProfileValue `json:"profile"`
 }
 
 // Bot is a bot of a seed, owned by one of its users.
@@ -135,12 +177,13 @@ func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([
 	if err != nil {
 		return nil, fmt.Errorf("seed organization: %w", err)
 	}
-	ids := map[string]users.ID{}
+	ids := accountIDs{}
 	accounts := make([]Account, 0, len(s.Users)+len(s.Bots))
 	for _, u := range s.Users {
 		res, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{
 			Email: u.Email, FullName: u.FullName, Role: u.Role, Password: u.Password,
 			Timezone: u.Timezone, APIKey: u.APIKey,
+			CanCreateUsers: u.CanCreateUsers, CanChangeUserEmails: u.CanChangeUserEmails,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("seed user %s: %w", u.Email, err)
@@ -174,6 +217,12 @@ func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([
 	if err := s.applyChannelsAndGroups(ctx, svc, ids); err != nil {
 		return nil, err
 	}
+	if err := s.applyRealmData(ctx, svc, ids); err != nil {
+		return nil, err
+	}
+	if err := s.applyUserData(ctx, svc, ids); err != nil {
+		return nil, err
+	}
 	return accounts, nil
 }
 
@@ -194,46 +243,62 @@ func (s *Seed) HasFixedAPIKey(email string) bool {
 	return false
 }
 
-// applyChannelsAndGroups creates the seed's channels and groups as its users.
-func (s *Seed) applyChannelsAndGroups(ctx context.Context, svc *chat.Service, ids map[string]users.ID) error {
-	if len(s.Channels) == 0 && len(s.Groups) == 0 {
-		return nil
+// accountIDs maps the seed's accounts (normalized emails) to their ids.
+type accountIDs map[string]users.ID
+
+// lookup returns the ids of emails; what names the list in the error for an unknown one.
+func (ids accountIDs) lookup(what string, emails []string) ([]users.ID, error) {
+	out := make([]users.ID, 0, len(emails))
+	for _, e := range emails {
+		id, ok := ids[users.NormalizeEmail(e)]
+		if !ok {
+			return nil, fmt.Errorf("%s: %q is not a user of the seed", what, e)
+		}
+		out = append(out, id)
 	}
-	var owner users.ID
+	return out, nil
+}
+
+// actor is the account named by email, or fallback when email is empty; what names the object
+// it acts for in errors.
+func (ids accountIDs) actor(what, email string, fallback users.ID) (chat.Actor, error) {
+	id := fallback
+	if email != "" {
+		list, err := ids.lookup(what+" creator", []string{email})
+		if err != nil {
+			return chat.Actor{}, err
+		}
+		id = list[0]
+	}
+	if id == 0 {
+		return chat.Actor{}, fmt.Errorf("%s: no creator (name one, or give the seed an owner)", what)
+	}
+	return chat.Actor{UserID: id}, nil
+}
+
+// firstOwner is the id of the seed's first owner, 0 when it has none.
+func (s *Seed) firstOwner(ids accountIDs) users.ID {
 	for _, u := range s.Users {
 		if u.Role == users.RoleOwner {
-			owner = ids[users.NormalizeEmail(u.Email)]
-			break
+			return ids[users.NormalizeEmail(u.Email)]
 		}
 	}
-	lookup := func(what string, emails []string) ([]users.ID, error) {
-		out := make([]users.ID, 0, len(emails))
-		for _, e := range emails {
-			id, ok := ids[users.NormalizeEmail(e)]
-			if !ok {
-				return nil, fmt.Errorf("%s: %q is not a user of the seed", what, e)
-			}
-			out = append(out, id)
-		}
-		return out, nil
-	}
+	return 0
+}
+
+// applyChannelsAndGroups creates the seed's channels and groups as their creators.
+func (s *Seed) applyChannelsAndGroups(ctx context.Context, svc *chat.Service, ids accountIDs) error {
+	owner := s.firstOwner(ids)
 	for _, c := range s.Channels {
-		creator := owner
-		if c.Creator != "" {
-			list, err := lookup("seed channel "+c.Name+" creator", []string{c.Creator})
-			if err != nil {
-				return err
-			}
-			creator = list[0]
-		}
-		if creator == 0 {
-			return fmt.Errorf("seed channel %s: no creator (name one, or give the seed an owner)", c.Name)
-		}
-		subscribers, err := lookup("seed channel "+c.Name, c.Subscribers)
+		actor, err := ids.actor("seed channel "+c.Name, c.Creator, owner)
 		if err != nil {
 			return err
 		}
-		if _, err := svc.CreateChannel(ctx, chat.Actor{UserID: creator}, chat.CreateChannelParams{
+		subscribers, err := ids.lookup("seed channel "+c.Name, c.Subscribers)
+		if err != nil {
+			return err
+		}
+		if _, err := svc.CreateChannel(ctx, actor, chat.CreateChannelParams{
 			Name: c.Name, Description: c.Description, Subscribers: subscribers,
 			NewChannelSettings: chat.NewChannelSettings{InviteOnly: c.InviteOnly, IsWebPublic: c.IsWebPublic, IsDefaultStream: c.Default},
 		}); err != nil {
@@ -241,18 +306,102 @@ func (s *Seed) applyChannelsAndGroups(ctx context.Context, svc *chat.Service, id
 		}
 	}
 	for _, g := range s.Groups {
-		if owner == 0 {
-			return fmt.Errorf("seed group %s: the seed has no owner to create it", g.Name)
-		}
-		members, err := lookup("seed group "+g.Name, g.Members)
+		actor, err := ids.actor("seed group "+g.Name, g.Creator, owner)
 		if err != nil {
 			return err
 		}
-		if _, err := svc.CreateUserGroup(ctx, chat.Actor{UserID: owner}, chat.CreateUserGroupParams{
+		members, err := ids.lookup("seed group "+g.Name, g.Members)
+		if err != nil {
+			return err
+		}
+		if _, err := svc.CreateUserGroup(ctx, actor, chat.CreateUserGroupParams{
 			Name: g.Name, Description: g.Description, Members: members,
 		}); err != nil {
 			return fmt.Errorf("seed group %s: %w", g.Name, err)
 		}
 	}
 	return nil
+}
+
+// applyRealmData creates the seed's custom profile fields and linkifiers as its first owner.
+func (s *Seed) applyRealmData(ctx context.Context, svc *chat.Service, ids accountIDs) error {
+	owner := s.firstOwner(ids)
+	for _, f := range s.ProfileFields {
+		actor, err := ids.actor("seed profile field "+f.Name, "", owner)
+		if err != nil {
+			return err
+		}
+		if _, err := svc.CreateCustomProfileField(ctx, actor, chat.CreateCustomProfileFieldParams{
+			Name: f.Name, Hint: f.Hint, FieldType: f.Type, FieldData: f.FieldData,
+		}); err != nil {
+			return fmt.Errorf("seed profile field %s: %w", f.Name, err)
+		}
+	}
+	for _, l := range s.Linkifiers {
+		actor, err := ids.actor("seed linkifier "+l.Pattern, "", owner)
+		if err != nil {
+			return err
+		}
+		if _, err := svc.AddLinkifier(ctx, actor, chat.AddLinkifierParams{Pattern: l.Pattern, URLTemplate: l.URLTemplate}); err != nil {
+			return fmt.Errorf("seed linkifier %s: %w", l.Pattern, err)
+		}
+	}
+	return nil
+}
+
+// applyUserData fills in each user's profile values and presence, as that user.
+func (s *Seed) applyUserData(ctx context.Context, svc *chat.Service, ids accountIDs) error {
+	fields := map[string]users.ProfileFieldID{}
+	if len(s.ProfileFields) > 0 {
+		list, err := svc.GetCustomProfileFields(ctx, chat.Actor{UserID: s.firstOwner(ids)})
+		if err != nil {
+			return fmt.Errorf("seed profile fields: %w", err)
+		}
+		for _, f := range list.CustomFields {
+			fields[f.Name] = f.ID
+		}
+	}
+	for _, u := range s.Users {
+		actor := chat.Actor{UserID: ids[users.NormalizeEmail(u.Email)]}
+		if len(u.Profile) > 0 {
+			data, err := profileData(u, fields, ids)
+			if err != nil {
+				return err
+			}
+			if err := svc.UpdateProfileData(ctx, actor, chat.UpdateProfileDataParams{Data: data}); err != nil {
+				return fmt.Errorf("seed user %s profile: %w", u.Email, err)
+			}
+		}
+		if u.Present {
+			if _, err := svc.UpdatePresence(ctx, actor, chat.UpdatePresenceParams{Status: "active", NewUserInput: true}); err != nil {
+				return fmt.Errorf("seed user %s presence: %w", u.Email, err)
+			}
+		}
+	}
+	return nil
+}
+
+// profileData is u's profile values in the form UpdateProfileData takes.
+func profileData(u User, fields map[string]users.ProfileFieldID, ids accountIDs) ([]chat.ProfileDataUpdate, error) {
+	data := make([]chat.ProfileDataUpdate, 0, len(u.Profile))
+	for _, v := range u.Profile {
+		id, ok := fields[v.Field]
+		if !ok {
+			return nil, fmt.Errorf("seed user %s: %q is not a profile field of the seed", u.Email, v.Field)
+		}
+		var value any = v.Value
+		if v.Users != nil {
+			list, err := ids.lookup("seed user "+u.Email+" profile field "+v.Field, v.Users)
+			if err != nil {
+				return nil, err
+			}
+			value = list
+		}
+		raw, err := json.Marshal(value)
+		if err != nil {
+			return nil, err
+		}
+		data = append(data, chat.ProfileDataUpdate{ID: int64(id), Value: raw})
+	}
+	return data, nil
 }

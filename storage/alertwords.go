@@ -11,6 +11,9 @@ type AlertWordReader interface {
 	// Get returns a user's alert words in their stored order; a user without any gets an empty
 	// list.
 	Get(users.ID) ([]string, error)
+	// All returns the alert words of every user who has any, in their stored order (what a
+	// message is matched against; Zulip keeps the organization's words together too).
+	All() (map[users.ID][]string, error)
 }
 
 // AlertWordWriter reads and writes users' alert words.
@@ -43,4 +46,19 @@ type PresenceWriter interface {
 	// (greater than every id given before, even by concurrent transactions), which it returns.
 	// The LastUpdateID given is ignored.
 	Put(users.Presence) (int64, error)
+}
+
+// OnboardingStepReader reads which onboarding steps (Zulip's one-time notices and actions)
+// users have marked as read.
+type OnboardingStepReader interface {
+	// Seen returns the names of the steps a user has marked as read, sorted; a user who marked
+	// none gets an empty list.
+	Seen(users.ID) ([]string, error)
+}
+
+// OnboardingStepWriter reads and writes users' read onboarding steps.
+type OnboardingStepWriter interface {
+	OnboardingStepReader
+	// MarkSeen records that a user has read a step; marking it again changes nothing.
+	MarkSeen(users.ID, string) error
 }

@@ -31,3 +31,5 @@ func (r txReads) UserStatuses() UserStatusReader            { return r.tx.UserSt
 func (r txReads) MutedUsers() MutedUserReader               { return r.tx.MutedUsers() }
 func (r txReads) Devices() DeviceReader                     { return r.tx.Devices() }
 func (r txReads) BotConfigs() BotConfigReader               { return r.tx.BotConfigs() }
+func (r txReads) OnboardingSteps() OnboardingStepReader     { return r.tx.OnboardingSteps() }
+func (r txReads) Sessions() SessionReader                   { return r.tx.Sessions() }

@@ -45,6 +45,8 @@ type ReadTx interface {
 	MutedUsers() MutedUserReader
 	Devices() DeviceReader
 	BotConfigs() BotConfigReader
+	OnboardingSteps() OnboardingStepReader
+	Sessions() SessionReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -74,4 +76,6 @@ type Tx interface {
 	MutedUsers() MutedUserWriter
 	Devices() DeviceWriter
 	BotConfigs() BotConfigWriter
+	OnboardingSteps() OnboardingStepWriter
+	Sessions() SessionWriter
 }

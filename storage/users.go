@@ -27,7 +27,7 @@ type UserWriter interface {
 	Create(users.User) (users.ID, error)
 	// Update replaces a user. ErrNotFound for an unknown id; ErrConflict as for Create.
 	Update(users.User) error
-	// SetLastActive records that the user was active at t (Unix seconds). A time before the
-	// one recorded is ignored.
-	SetLastActive(id users.ID, t int64) error
+	// SetLastActive records that the given users were active at t (Unix seconds). A time
+	// before the one recorded for a user is ignored.
+	SetLastActive(t int64, ids ...users.ID) error
 }

@@ -23,8 +23,9 @@ type UserStatusWriter interface {
 type MutedUserReader interface {
 	// List returns the users that user muted, by muted user id.
 	List(user users.ID) ([]users.MutedUser, error)
-	// MutedBy returns, ascending, the users who muted the given user.
-	MutedBy(muted users.ID) ([]users.ID, error)
+	// MutedBy returns the mutes of the given users (as the muted ones), ascending by muted
+	// user, then by the user who muted.
+	MutedBy(muted []users.ID) ([]users.MutedUser, error)
 }
 
 // MutedUserWriter reads and writes muted users.

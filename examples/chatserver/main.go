@@ -53,6 +53,7 @@ type serveCmd struct {
 	ParkLongPolls     bool          `help:"Let waiting GET /events requests give their connection up while they wait (less memory per idle client: about 11 KB instead of 20 KB, for some CPU per wake-up); --no-park-long-polls keeps them in net/http." name:"park-long-polls" default:"true" negatable:""`
 	ParkAfter         time.Duration `help:"How long a GET /events waits in net/http before it parks (0: at once): clients woken often never park." name:"park-after" default:"5s"`
 	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
+	NavigationTourURL string        `help:"URL of the navigation tour video offered to new users (Zulip's NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty: none." name:"navigation-tour-video-url"`
 	AddressFile       string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	uploadFlags       `embed:""`
 	loadFlags         `embed:""`
@@ -135,11 +136,11 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	closers = append(closers, store.Close)
 	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval,
-		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB}
+		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB, NavigationTourVideoURL: c.NavigationTourURL}
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}
-	apiOpts := httpapi.Options{Logger: logger}
+	apiOpts := httpapi.Options{Logger: logger, SecureCookies: strings.HasPrefix(realmURL, "https://")}
 	if c.ParkLongPolls {
 		apiOpts.LongPolls, apiOpts.ParkAfter = parking, c.ParkAfter
 	}

@@ -81,6 +81,7 @@ func (d *data) clone() *data {
 	c.profileValues = cloneMap(d.profileValues, same)
 
 	c.alertWords = cloneMap(d.alertWords, slices.Clone[[]string])
+	c.onboarding = cloneMap(d.onboarding, slices.Clone[[]string])
 	c.presence = cloneMap(d.presence, same)
 	c.presenceSeq = d.presenceSeq
 
@@ -95,6 +96,7 @@ func (d *data) clone() *data {
 	c.botConfigs = cloneMap(d.botConfigs, cloneBotConfig)
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq
+	c.sessions = cloneMap(d.sessions, same)
 	return c
 }
 

@@ -86,6 +86,9 @@ type data struct {
 	devices    map[int64]storage.Device // by id; nil until the first device
 	deviceSeq  int64
 	botConfigs map[users.ID]users.BotConfig
+	// onboarding holds each user's read onboarding steps, sorted.
+	onboarding map[users.ID][]string
+	sessions   map[string]storage.Session // by key; nil until the first session
 }
 
 func newData() *data {
@@ -130,6 +133,7 @@ func newData() *data {
 		mutes:    map[muteKey]users.MutedUser{},
 
 		botConfigs: map[users.ID]users.BotConfig{},
+		onboarding: map[users.ID][]string{},
 	}
 }
 

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"cmp"
 	"maps"
+	"slices"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -61,17 +63,20 @@ func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
 	return sortedValues(byMuted, same), nil
 }
 
-func (a mutedTx) MutedBy(muted users.ID) ([]users.ID, error) {
+func (a mutedTx) MutedBy(muted []users.ID) ([]users.MutedUser, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	var out []users.ID
-	for k := range a.t.d.mutes {
-		if k.muted == muted {
-			out = append(out, k.user)
+	var out []users.MutedUser
+	for k, m := range a.t.d.mutes {
+		if slices.Contains(muted, k.muted) {
+			out = append(out, m)
 		}
 	}
-	return sortedSet(out), nil
+	slices.SortFunc(out, func(x, y users.MutedUser) int {
+		return cmp.Or(cmp.Compare(x.MutedUserID, y.MutedUserID), cmp.Compare(x.UserID, y.UserID))
+	})
+	return out, nil
 }
 
 func (a mutedTx) Add(m users.MutedUser) error {

@@ -144,12 +144,14 @@ func (a userTx) ActiveSince(t int64) ([]users.ID, error) {
 	return out, nil
 }
 
-func (a userTx) SetLastActive(id users.ID, t int64) error {
+func (a userTx) SetLastActive(t int64, ids ...users.ID) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
-	if old, ok := a.t.d.lastActive[id]; !ok || t > old {
-		setKey(a.j, a.t.d.lastActive, id, t)
+	for _, id := range ids {
+		if old, ok := a.t.d.lastActive[id]; !ok || t > old {
+			setKey(a.j, a.t.d.lastActive, id, t)
+		}
 	}
 	return nil
 }

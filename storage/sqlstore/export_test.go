@@ -18,3 +18,17 @@ func ExecRaw(s *Store, query string, args ...any) error {
 
 // IsPostgres reports whether s is on PostgreSQL.
 func IsPostgres(s *Store) bool { return s.d.postgres }
+
+// PendingRows counts the rows a write transaction holds back for its next statement
+// (deferred.go); -1 for a transaction of another store.
+func PendingRows(t any) int {
+	x, ok := t.(*tx)
+	if !ok {
+		return -1
+	}
+	n := 0
+	for _, p := range x.t.pending {
+		n += len(p.rows)
+	}
+	return n
+}

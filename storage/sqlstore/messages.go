@@ -371,33 +371,33 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 		cols, marks = ", search_topic, search_content", ", CAST(? AS tsvector), CAST(? AS tsvector)"
 		args = append(args, tsvectorText(doc.Topic, 1), tsvectorText(doc.Content, 2))
 	}
-	if err := a.t.get(`INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
+	if err := a.t.getAhead(`INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
 		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history`+cols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+marks+`) RETURNING id`, args, &id); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
 	}
-	if err := a.putSearch(id, doc); err != nil {
-		return 0, err
-	}
-	if err := a.putDirect(id, m); err != nil {
-		return 0, err
-	}
-	own := slices.Clone(rows)
-	for i := range own {
-		own[i].MessageID = id
-	}
-	return id, a.upsertRows(own)
+	// The rest waits for the transaction's next statement (deferred.go).
+	a.putSearch(id, doc)
+	a.putDirect(id, m)
+	a.t.deferInsert(userMessageInsert, 3, userMessageValues(id, rows), userMessageUpsert)
+	return id, nil
 }
 
-// putDirect indexes the recipients of a direct message.
-func (a messageTx) putDirect(id messages.ID, m messages.Message) error {
-	if !m.IsDirect() || len(m.Recipients) == 0 {
-		return nil
+// putDirect indexes the recipients of a direct message, written with the transaction's next
+// statement.
+func (a messageTx) putDirect(id messages.ID, m messages.Message) {
+	if !m.IsDirect() {
+		return
 	}
-	_, err := a.t.exec(`INSERT INTO direct_recipients (user_id, message_id)
-		SELECT DISTINCT id, CAST(? AS BIGINT) FROM (`+a.t.d.idSet+`) AS list WHERE true ON CONFLICT DO NOTHING`,
-		id, ids(a.t.d, m.Recipients))
-	return err
+	values := make([][]any, 0, len(m.Recipients))
+	for i, u := range m.Recipients {
+		if !slices.Contains(m.Recipients[:i], u) {
+			values = append(values, []any{u, id})
+		}
+	}
+	if len(values) > 0 {
+		a.t.deferInsert("INSERT INTO direct_recipients (user_id, message_id)", 2, values, "ON CONFLICT DO NOTHING")
+	}
 }
 
 // Update rewrites the message and its search index entry.
@@ -425,7 +425,8 @@ func (a messageTx) Update(m messages.Message) error {
 	if _, err := a.t.exec("DELETE FROM direct_recipients WHERE message_id = ?", m.ID); err != nil {
 		return err
 	}
-	return a.putDirect(m.ID, m)
+	a.putDirect(m.ID, m)
+	return nil
 }
 
 // Delete removes the messages in one statement; their rows and recipients go by cascade,
@@ -493,8 +494,29 @@ func (a messageTx) upsertRows(rows []messages.UserMessage) error {
 			values = append(values, []any{r.UserID, r.MessageID, int64(r.Flags)})
 		}
 	}
-	return insertRows(a.t, "INSERT INTO user_messages (user_id, message_id, flags)", 3, values,
-		"ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags")
+	return insertRows(a.t, userMessageInsert, 3, values, userMessageUpsert)
+}
+
+// The statement that writes user_messages rows, the last one of a (user, message) pair winning.
+const (
+	userMessageInsert = "INSERT INTO user_messages (user_id, message_id, flags)"
+	userMessageUpsert = "ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags"
+)
+
+// userMessageValues are the user_messages values of a new message's rows, one per user (the
+// last of a user's rows wins, as in upsertRows).
+func userMessageValues(id messages.ID, rows []messages.UserMessage) [][]any {
+	last := make(map[users.ID]int, len(rows))
+	for i, r := range rows {
+		last[r.UserID] = i
+	}
+	values := make([][]any, 0, len(last))
+	for i, r := range rows {
+		if last[r.UserID] == i {
+			values = append(values, []any{r.UserID, id, int64(r.Flags)})
+		}
+	}
+	return values
 }
 
 // userTopicTx is the user-topics accessor, keyed by (user, channel, topics.Key(topic)).

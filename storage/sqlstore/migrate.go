@@ -150,6 +150,9 @@ func (s *Store) migrateTo(ctx context.Context, all []migration) error {
 			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
 	}
+	if err := t.flush(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("migrate: commit: %w", err)
 	}

@@ -53,26 +53,29 @@ func (a statusTx) Put(s users.Status) error {
 // mutedTx is the muted-users accessor.
 type mutedTx struct{ t *txn }
 
+// scanMute reads a muted_users row (user_id, muted_user_id, date_muted).
+func scanMute(r *sql.Rows) (users.MutedUser, error) {
+	var m users.MutedUser
+	var at sql.NullInt64
+	err := r.Scan(&m.UserID, &m.MutedUserID, &at)
+	m.DateMuted = fromNanos(at)
+	return m, err
+}
+
 func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
-	out, err := scanAll(a.t, func(r *sql.Rows) (users.MutedUser, error) {
-		var m users.MutedUser
-		var at sql.NullInt64
-		err := r.Scan(&m.UserID, &m.MutedUserID, &at)
-		m.DateMuted = fromNanos(at)
-		return m, err
-	}, "SELECT user_id, muted_user_id, date_muted FROM muted_users WHERE user_id = ? ORDER BY muted_user_id", user)
+	out, err := scanAll(a.t, scanMute, "SELECT user_id, muted_user_id, date_muted FROM muted_users WHERE user_id = ? ORDER BY muted_user_id", user)
 	if out == nil && err == nil {
 		out = []users.MutedUser{}
 	}
 	return out, err
 }
 
-func (a mutedTx) MutedBy(muted users.ID) ([]users.ID, error) {
-	return scanAll(a.t, func(r *sql.Rows) (users.ID, error) {
-		var id users.ID
-		err := r.Scan(&id)
-		return id, err
-	}, "SELECT user_id FROM muted_users WHERE muted_user_id = ? ORDER BY user_id", muted)
+func (a mutedTx) MutedBy(muted []users.ID) ([]users.MutedUser, error) {
+	if len(muted) == 0 {
+		return nil, nil
+	}
+	return scanAll(a.t, scanMute, "SELECT user_id, muted_user_id, date_muted FROM muted_users WHERE muted_user_id IN ("+a.t.d.idSet+
+		") ORDER BY muted_user_id, user_id", ids(a.t.d, muted))
 }
 
 func (a mutedTx) Add(m users.MutedUser) error {

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -21,6 +22,26 @@ func (a alertWordTx) Get(id users.ID) ([]string, error) {
 		out = []string{}
 	}
 	return out, err
+}
+
+func (a alertWordTx) All() (map[users.ID][]string, error) {
+	type row struct {
+		user users.ID
+		word string
+	}
+	rows, err := scanAll(a.t, func(r *sql.Rows) (row, error) {
+		var x row
+		err := r.Scan(&x.user, &x.word)
+		return x, err
+	}, "SELECT user_id, word FROM alert_words ORDER BY user_id, word_order")
+	if err != nil {
+		return nil, err
+	}
+	out := map[users.ID][]string{}
+	for _, r := range rows {
+		out[r.user] = append(out[r.user], r.word)
+	}
+	return out, nil
 }
 
 func (a alertWordTx) Set(id users.ID, words []string) error {
@@ -91,3 +112,27 @@ func (r *readTx) AlertWords() storage.AlertWordReader { return alertWordTx{r.t} 
 func (r *readTx) Presence() storage.PresenceReader    { return presenceTx{r.t} }
 func (w *tx) AlertWords() storage.AlertWordWriter     { return alertWordTx{w.t} }
 func (w *tx) Presence() storage.PresenceWriter        { return presenceTx{w.t} }
+
+// onboardingTx is the onboarding-steps accessor: one row per step a user has read.
+type onboardingTx struct{ t *txn }
+
+func (o onboardingTx) Seen(id users.ID) ([]string, error) {
+	out, err := scanAll(o.t, func(r *sql.Rows) (string, error) {
+		var s string
+		err := r.Scan(&s)
+		return s, err
+	}, "SELECT step FROM onboarding_steps WHERE user_id = ?", id)
+	if out == nil && err == nil {
+		out = []string{}
+	}
+	slices.Sort(out) // byte order, whatever the database's collation
+	return out, err
+}
+
+func (o onboardingTx) MarkSeen(id users.ID, step string) error {
+	_, err := o.t.exec("INSERT INTO onboarding_steps (user_id, step) VALUES (?, ?) ON CONFLICT (user_id, step) DO NOTHING", id, step)
+	return err
+}
+
+func (r *readTx) OnboardingSteps() storage.OnboardingStepReader { return onboardingTx{r.t} }
+func (w *tx) OnboardingSteps() storage.OnboardingStepWriter     { return onboardingTx{w.t} }

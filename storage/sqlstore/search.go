@@ -155,12 +155,11 @@ func (a messageTx) searchMatch(s messages.Search, args *[]any) string {
 
 // putSearch writes the index entry of a message that has none (SQLite; on PostgreSQL the
 // columns are written with the message).
-func (a messageTx) putSearch(id messages.ID, d messages.SearchDoc) error {
+func (a messageTx) putSearch(id messages.ID, d messages.SearchDoc) {
 	if a.t.d.postgres {
-		return nil
+		return
 	}
-	_, err := a.t.exec("INSERT INTO message_search (rowid, topic, content) VALUES (?, ?, ?)", id, ftsText(d.Topic), ftsText(d.Content))
-	return err
+	a.t.deferInsert("INSERT INTO message_search (rowid, topic, content)", 3, [][]any{{id, ftsText(d.Topic), ftsText(d.Content)}}, "")
 }
 
 // replaceSearch rewrites the index entry of an edited message (SQLite).
@@ -171,7 +170,8 @@ func (a messageTx) replaceSearch(id messages.ID, d messages.SearchDoc) error {
 	if _, err := a.t.exec("DELETE FROM message_search WHERE rowid = ?", id); err != nil {
 		return err
 	}
-	return a.putSearch(id, d)
+	a.putSearch(id, d)
+	return nil
 }
 
 // indexExistingMessages builds the search index of the messages stored before migration 50,
@@ -198,7 +198,7 @@ func indexExistingMessages(t *txn) error {
 				_, err = t.exec("UPDATE messages SET search_topic = CAST(? AS tsvector), search_content = CAST(? AS tsvector) WHERE id = ?",
 					tsvectorText(d.Topic, 1), tsvectorText(d.Content, 2), x.id)
 			} else {
-				err = a.putSearch(x.id, d)
+				a.putSearch(x.id, d)
 			}
 			if err != nil {
 				return err

@@ -136,6 +136,9 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 	}()
 	err = fn(t)
+	if err == nil {
+		err = t.flush()
+	}
 	done = true
 	switch {
 	case t.retry != nil:
@@ -174,7 +177,8 @@ type txn struct {
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
 
-	statements *atomic.Uint64 // the Store's count of statements
+	statements *atomic.Uint64   // the Store's count of statements
+	pending    []deferredInsert // rows written at the next statement or the commit (deferred.go)
 
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
@@ -216,6 +220,9 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	t.statements.Add(1)
 	r, err := t.tx.ExecContext(t.ctx, t.d.q(query), args...)
 	return r, t.check(err)
@@ -225,6 +232,9 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
 	t.statements.Add(1)
 	rows, err := t.tx.QueryContext(t.ctx, t.d.q(query), args...)
 	return rows, t.check(err)
@@ -232,6 +242,17 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 
 // get scans the single row of query into dest; ErrNotFound when there is none.
 func (t *txn) get(query string, args []any, dest ...any) error {
+	if err := t.live(); err != nil {
+		return err
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	return t.getAhead(query, args, dest...)
+}
+
+// getAhead is get for a statement that runs ahead of the pending rows (deferred.go).
+func (t *txn) getAhead(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}

@@ -129,12 +129,16 @@ func (a userTx) ActiveSince(t int64) ([]users.ID, error) {
 	}, "SELECT user_id FROM user_activity WHERE last_active >= ? ORDER BY user_id", t)
 }
 
-func (a userTx) SetLastActive(id users.ID, t int64) error {
-	_, err := a.t.exec(`INSERT INTO user_activity (user_id, last_active) VALUES (?, ?)
+func (a userTx) SetLastActive(t int64, list ...users.ID) error {
+	if len(list) == 0 {
+		return nil
+	}
+	_, err := a.t.exec(`INSERT INTO user_activity (user_id, last_active)
+		SELECT DISTINCT id, CAST(? AS BIGINT) FROM (`+a.t.d.idSet+`) AS list WHERE true
 		ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active
-		WHERE user_activity.last_active < excluded.last_active`, id, t)
+		WHERE user_activity.last_active < excluded.last_active`, t, ids(a.t.d, list))
 	if err != nil {
-		return fmt.Errorf("set last active of user %d: %w", id, err)
+		return fmt.Errorf("set last active of users %v: %w", list, err)
 	}
 	return nil
 }

@@ -107,11 +107,11 @@ func (w faultyUsers) Update(u users.User) error {
 	return w.UserWriter.Update(u)
 }
 
-func (w faultyUsers) SetLastActive(id users.ID, t int64) error {
+func (w faultyUsers) SetLastActive(t int64, ids ...users.ID) error {
 	if err := w.f.write(); err != nil {
 		return err
 	}
-	return w.UserWriter.SetLastActive(id, t)
+	return w.UserWriter.SetLastActive(t, ids...)
 }
 
 type faultyGroups struct {
@@ -478,4 +478,41 @@ func (w faultyBots) Put(c users.BotConfig) error {
 		return err
 	}
 	return w.BotConfigWriter.Put(c)
+}
+
+func (t faultyTx) Sessions() storage.SessionWriter {
+	return faultySessions{t.Tx.Sessions(), t.f}
+}
+
+type faultySessions struct {
+	storage.SessionWriter
+	f *Faulty
+}
+
+func (w faultySessions) Create(s storage.Session) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.SessionWriter.Create(s)
+}
+
+func (w faultySessions) Delete(key string) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.SessionWriter.Delete(key)
+}
+
+func (w faultySessions) DeleteUser(user users.ID, keep string) (int, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.SessionWriter.DeleteUser(user, keep)
+}
+
+func (w faultySessions) DeleteExpired(now int64) (int, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.SessionWriter.DeleteExpired(now)
 }

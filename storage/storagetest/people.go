@@ -89,12 +89,19 @@ func testMutedUsers(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "List(none)", []users.MutedUser{}, none)
-			by, err := tx.MutedUsers().MutedBy(7)
+			by, err := tx.MutedUsers().MutedBy([]users.ID{7})
 			if err != nil {
 				return err
 			}
-			wantEqual(t, "MutedBy", []users.ID{1, 2, 4}, by)
-			return nil
+			wantEqual(t, "MutedBy", []users.ID{1, 2, 4}, mutedByIDs(by))
+			by, err = tx.MutedUsers().MutedBy([]users.ID{7, 3, 9})
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "MutedBy(7, 3, 9): muted 3 first, then muted 7", [][2]users.ID{{1, 3}, {1, 7}, {2, 7}, {4, 7}}, mutePairs(by))
+			by, err = tx.MutedUsers().MutedBy(nil)
+			wantEqual(t, "MutedBy(none)", 0, len(by))
+			return err
 		})
 		mustUpdate(t, s, func(tx storage.Tx) error {
 			if err := tx.MutedUsers().Remove(1, 7); err != nil {
@@ -104,11 +111,11 @@ func testMutedUsers(t *testing.T, open Opener) {
 			return nil
 		})
 		mustView(t, s, func(tx storage.ReadTx) error {
-			by, err := tx.MutedUsers().MutedBy(7)
+			by, err := tx.MutedUsers().MutedBy([]users.ID{7})
 			if err != nil {
 				return err
 			}
-			wantEqual(t, "MutedBy after Remove", []users.ID{2, 4}, by)
+			wantEqual(t, "MutedBy after Remove", []users.ID{2, 4}, mutedByIDs(by))
 			return nil
 		})
 	})
@@ -224,4 +231,22 @@ func testEmailInvites(t *testing.T, open Opener) {
 			return nil
 		})
 	})
+}
+
+// mutedByIDs are the users who muted, in the order of list.
+func mutedByIDs(list []users.MutedUser) []users.ID {
+	out := []users.ID{}
+	for _, m := range list {
+		out = append(out, m.UserID)
+	}
+	return out
+}
+
+// mutePairs are the (user, muted user) pairs of list, in its order.
+func mutePairs(list []users.MutedUser) [][2]users.ID {
+	out := [][2]users.ID{}
+	for _, m := range list {
+		out = append(out, [2]users.ID{m.UserID, m.MutedUserID})
+	}
+	return out
 }

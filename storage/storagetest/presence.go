@@ -1,6 +1,7 @@
 package storagetest
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -32,6 +33,11 @@ func testAlertWords(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "words of a user without any", []string{}, none)
+			all, err := tx.AlertWords().All()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "everyone's words", map[users.ID][]string{7: {"zeta", "Alpha", "mid word"}, 8: {"other"}}, all)
 			return nil
 		})
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.AlertWords().Set(7, []string{"new"}) })
@@ -123,6 +129,52 @@ func testPresence(t *testing.T, open Opener) {
 		mustView(t, s, func(tx storage.ReadTx) error {
 			_, err := tx.Presence().Get(9)
 			wantIs(t, "Get(rolled back)", err, storage.ErrNotFound)
+			return nil
+		})
+	})
+}
+
+func testOnboardingSteps(t *testing.T, open Opener) {
+	t.Run("MarkSeen records each step once, per user; Seen is sorted; a rollback keeps nothing", func(t *testing.T) {
+		s := open(t)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			none, err := tx.OnboardingSteps().Seen(7)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "steps of a user who read none", []string{}, none)
+			return nil
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for _, step := range []string{"intro_resolve_topic", "visibility_policy_banner", "intro_resolve_topic"} {
+				if err := tx.OnboardingSteps().MarkSeen(7, step); err != nil {
+					return err
+				}
+			}
+			return tx.OnboardingSteps().MarkSeen(8, "navigation_tour_video")
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.OnboardingSteps().MarkSeen(7, "intro_inbox_view_modal") })
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.OnboardingSteps().MarkSeen(7, "visibility_policy_banner") })
+		err := s.Update(context.Background(), func(tx storage.Tx) error {
+			if err := tx.OnboardingSteps().MarkSeen(7, "jump_to_conversation_banner"); err != nil {
+				return err
+			}
+			return errRollback
+		})
+		if !errors.Is(err, errRollback) {
+			t.Fatalf("rolled back update: %v", err)
+		}
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.OnboardingSteps().Seen(7)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "steps of user 7", []string{"intro_inbox_view_modal", "intro_resolve_topic", "visibility_policy_banner"}, got)
+			other, err := tx.OnboardingSteps().Seen(8)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "steps of user 8", []string{"navigation_tour_video"}, other)
 			return nil
 		})
 	})

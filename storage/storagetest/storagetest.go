@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("UserSettings", func(t *testing.T) { testUserSettings(t, open) })
 	t.Run("ProfileFields", func(t *testing.T) { testProfileFields(t, open) })
 	t.Run("AlertWords", func(t *testing.T) { testAlertWords(t, open) })
+	t.Run("OnboardingSteps", func(t *testing.T) { testOnboardingSteps(t, open) })
 	t.Run("Devices", func(t *testing.T) { testDevices(t, open) })
 	t.Run("Presence", func(t *testing.T) { testPresence(t, open) })
 	t.Run("Attachments", func(t *testing.T) { testAttachments(t, open) })
@@ -49,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ProfileFieldChanges", func(t *testing.T) { testProfileFieldChanges(t, open) })
 	t.Run("BotConfigs", func(t *testing.T) { testBotConfigs(t, open) })
 	t.Run("EmailInvites", func(t *testing.T) { testEmailInvites(t, open) })
+	t.Run("Sessions", func(t *testing.T) { testSessions(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.

@@ -174,28 +174,45 @@ func testUsers(t *testing.T, open Opener) {
 				id users.ID
 				t  int64
 			}{{3, 100}, {1, 500}, {2, 300}, {3, 50}, {2, 700}} {
-				if err := tx.Users().SetLastActive(a.id, a.t); err != nil {
+				if err := tx.Users().SetLastActive(a.t, a.id); err != nil {
 					return err
 				}
 			}
 			// Visible later in the same transaction.
 			got, err := tx.Users().ActiveSince(600)
 			wantEqual(t, "ActiveSince(600) inside the transaction", []users.ID{2}, got)
+			if err != nil {
+				return err
+			}
+			// Several users at once, one of them twice, one with a newer time already.
+			if err := tx.Users().SetLastActive(650, 4, 5, 4, 2); err != nil {
+				return err
+			}
+			got, err = tx.Users().ActiveSince(650)
+			wantEqual(t, "ActiveSince(650) after SetLastActive(650, 4, 5, 4, 2)", []users.ID{2, 4, 5}, got)
+			if err != nil {
+				return err
+			}
+			if err := tx.Users().SetLastActive(1000); err != nil {
+				return err
+			}
+			got, err = tx.Users().ActiveSince(700)
+			wantEqual(t, "ActiveSince(700): user 2 kept 700, SetLastActive without users changed nothing", []users.ID{2}, got)
 			return err
 		})
 		mustView(t, s, func(tx storage.ReadTx) error {
 			got, err := tx.Users().ActiveSince(100)
-			wantEqual(t, "ActiveSince(100): an older time does not replace a newer one", []users.ID{1, 2, 3}, got)
+			wantEqual(t, "ActiveSince(100): an older time does not replace a newer one", []users.ID{1, 2, 3, 4, 5}, got)
 			if err != nil {
 				return err
 			}
 			got, err = tx.Users().ActiveSince(101)
-			wantEqual(t, "ActiveSince(101)", []users.ID{1, 2}, got)
+			wantEqual(t, "ActiveSince(101)", []users.ID{1, 2, 4, 5}, got)
 			return err
 		})
 		boom := errors.New("boom")
 		err := s.Update(t.Context(), func(tx storage.Tx) error {
-			if err := tx.Users().SetLastActive(9, 900); err != nil {
+			if err := tx.Users().SetLastActive(900, 9); err != nil {
 				return err
 			}
 			return boom

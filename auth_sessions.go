@@ -1,0 +1,166 @@
+package chat
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"time"
+
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// DefaultSessionAge is how long a web session lasts when Options.SessionAge is zero: Zulip's
+// SESSION_COOKIE_AGE, two weeks from the login.
+const DefaultSessionAge = 14 * 24 * time.Hour
+
+// SessionIDLength is the length of a session id: lowercase letters and digits, as Django's
+// session keys (about 165 random bits).
+const SessionIDLength = 32
+
+const sessionIDAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// Session is a started web session: the id its cookie carries (returned once and never
+// stored: the store keeps its SHA-256), its user and when it ends.
+type Session struct {
+	ID      string
+	UserID  users.ID
+	Expires time.Time
+	// Age is how long the session lasts from its start (Options.SessionAge): a cookie's
+	// Max-Age.
+	Age time.Duration
+}
+
+// ValidSessionID reports whether id has the form of a session id. Anything else a cookie
+// carries names no session, and the store is not asked.
+func ValidSessionID(id string) bool {
+	if len(id) != SessionIDLength {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// sessionKey is what the store keeps of a session id.
+func sessionKey(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:])
+}
+
+func (s *Service) sessionAge() time.Duration {
+	if s.opts.SessionAge > 0 {
+		return s.opts.SessionAge
+	}
+	return DefaultSessionAge
+}
+
+// StartSession starts a web session for actor, an active user whom a login already
+// authenticated (dev_fetch_api_key logs the browser in this way, as Zulip's does). The
+// session lasts Options.SessionAge from now. Expired sessions are swept in the same
+// transaction, so the store keeps only live ones and those not yet swept.
+func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error) {
+	if actor.Anonymous() {
+		return Session{}, ErrNotLoggedIn()
+	}
+	id, err := randomString(SessionIDLength, sessionIDAlphabet)
+	if err != nil {
+		return Session{}, internalError(err)
+	}
+	var res Session
+	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		if _, err := o.tx.Sessions().DeleteExpired(o.now.Unix()); err != nil {
+			return err
+		}
+		expires := o.now.Add(s.sessionAge()).Unix()
+		if err := o.tx.Sessions().Create(storage.Session{Key: sessionKey(id), UserID: o.me.ID, Expires: expires}); err != nil {
+			return err
+		}
+		res = Session{ID: id, UserID: o.me.ID, Expires: time.Unix(expires, 0), Age: s.sessionAge()}
+		return nil
+	})
+	return res, err
+}
+
+// StartSessionWithPassword is the password login of the web (Zulip's POST /accounts/login/):
+// FetchAPIKey's checks, rate limits and errors, then StartSession for the user. The password
+// is checked outside the write transaction (hashing is slow); StartSession checks again that
+// the user is active.
+func (s *Service) StartSessionWithPassword(ctx context.Context, p FetchAPIKeyParams) (Session, error) {
+	res, err := s.FetchAPIKey(ctx, p)
+	if err != nil {
+		return Session{}, err
+	}
+	return s.StartSession(ctx, Actor{UserID: res.UserID})
+}
+
+// AuthenticateSession returns the actor of a session id. Every refusal (an id of the wrong
+// form, unknown, expired, of a deactivated user or organization, of an incoming webhook bot)
+// is ErrNotLoggedIn, as Django treats a dead session as no session: the caller may then try
+// other credentials.
+func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, error) {
+	if !ValidSessionID(id) {
+		return Actor{}, ErrNotLoggedIn()
+	}
+	key := sessionKey(id)
+	var actor Actor
+	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		sess, err := o.tx.Sessions().Get(key)
+		if errors.Is(err, storage.ErrNotFound) {
+			return ErrNotLoggedIn()
+		}
+		if err != nil {
+			return err
+		}
+		if sess.Expires <= o.now.Unix() {
+			return ErrNotLoggedIn()
+		}
+		u, err := o.tx.Users().Get(sess.UserID)
+		if errors.Is(err, storage.ErrNotFound) {
+			return ErrNotLoggedIn()
+		}
+		if err != nil {
+			return err
+		}
+		realm, err := o.tx.Realm().Get()
+		if err != nil {
+			return err
+		}
+		if realm.Deactivated || !u.IsActive || u.BotType == users.BotIncomingWebhook {
+			return ErrNotLoggedIn()
+		}
+		actor = Actor{UserID: u.ID, session: key}
+		return nil
+	})
+	return actor, err
+}
+
+// EndSession ends a web session (logout). Ending an unknown or already ended session is no
+// error: the browser is logged out either way.
+func (s *Service) EndSession(ctx context.Context, id string) error {
+	if !ValidSessionID(id) {
+		return nil
+	}
+	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		err := o.tx.Sessions().Delete(sessionKey(id))
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+}
+
+// endOtherSessions ends every web session of a user but the actor's own (Django keeps the
+// session that changed the password logged in): what a password change and a new API key do.
+func endOtherSessions(o *writeOp, actor Actor, user users.ID) error {
+	keep := ""
+	if actor.UserID == user {
+		keep = actor.session
+	}
+	_, err := o.tx.Sessions().DeleteUser(user, keep)
+	return err
+}

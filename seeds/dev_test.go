@@ -1,0 +1,254 @@
+package seeds_test
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/seeds"
+	"github.com/teamchat/chat/users"
+)
+
+// zulipDevUser is what the test checks of an account of Zulip's development organization.
+type zulipDevUser struct {
+	ID       users.ID
+	Email    string
+	FullName string
+	Role     users.Role
+	Timezone string
+	BotType  users.BotType
+	Owner    string
+}
+
+// zulipDevUsers is Zulip's development organization as populate_db makes it (realm zulip),
+// in id order, written from Zulip's source independently of seeds.Dev's table.
+var zulipDevUsers = []zulipDevUser{
+	{1, "AARON@zulip.com", "aaron", users.RoleMember, "US/Pacific", 0, ""},
+	{2, "ZOE@zulip.com", "Zoe", users.RoleMember, "US/Eastern", 0, ""},
+	{3, "cordelia@zulip.com", "Cordelia, Lear's daughter", users.RoleMember, "UTC", 0, ""},
+	{4, "desdemona@zulip.com", "Desdemona", users.RoleOwner, "Canada/Newfoundland", 0, ""},
+	{5, "hamlet@zulip.com", "King Hamlet", users.RoleMember, "", 0, ""},
+	{6, "iago@zulip.com", "Iago", users.RoleAdministrator, "US/Eastern", 0, ""},
+	{7, "othello@zulip.com", "Othello, the Moor of Venice", users.RoleMember, "US/Pacific", 0, ""},
+	{8, "polonius@zulip.com", "Polonius", users.RoleGuest, "Asia/Shanghai", 0, ""},
+	{9, "prospero@zulip.com", "Prospero from The Tempest", users.RoleMember, "", 0, ""},
+	{10, "shiva@zulip.com", "शिव", users.RoleModerator, "Asia/Kolkata", 0, ""},
+	{11, "default-bot@zulip.com", "Zulip Default Bot", users.RoleMember, "", users.BotGeneric, "desdemona@zulip.com"},
+	{12, "webhook-bot@zulip.com", "Zulip Webhook Bot", users.RoleMember, "", users.BotIncomingWebhook, "ZOE@zulip.com"},
+	{13, "outgoing-webhook@zulip.com", "Outgoing Webhook", users.RoleMember, "", users.BotOutgoingWebhook, "AARON@zulip.com"},
+}
+
+// devActor logs in to the seeded store as email, the way a client of `serve --dev` does.
+func devActor(t *testing.T, svc *chat.Service, email string) chat.Actor {
+	t.Helper()
+	res, err := svc.DevFetchAPIKey(context.Background(), chat.DevFetchAPIKeyParams{Username: email})
+	if err != nil {
+		t.Fatalf("dev_fetch_api_key %s: %v", email, err)
+	}
+	return chat.Actor{UserID: res.UserID}
+}
+
+// TestDevOrganizationUsers checks the seeded store's accounts, ids, roles, time zones, bot
+// owners and special permissions against Zulip's.
+func TestDevOrganizationUsers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	iago := devActor(t, svc, "iago@zulip.com")
+	list, err := svc.GetUsers(ctx, iago, chat.GetUsersParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emails := map[users.ID]string{}
+	for _, m := range list.Members {
+		emails[m.UserID] = *m.DeliveryEmail
+	}
+	var got []zulipDevUser
+	for _, m := range list.Members {
+		u := zulipDevUser{ID: m.UserID, Email: *m.DeliveryEmail, FullName: m.FullName, Role: m.Role, Timezone: m.Timezone}
+		if m.BotType != nil {
+			u.BotType = *m.BotType
+		}
+		if m.BotOwnerID != nil {
+			u.Owner = emails[m.BotOwnerID.ID]
+		}
+		got = append(got, u)
+	}
+	if diff := cmp.Diff(zulipDevUsers, got); diff != "" {
+		t.Errorf("users (-Zulip +seeded):\n%s", diff)
+	}
+	presence, err := svc.GetRealmPresence(ctx, iago, chat.GetRealmPresenceParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(presence.Presences) != 10 {
+		t.Errorf("presence rows for %d users, want the 10 humans: %v", len(presence.Presences), presence.Presences)
+	}
+	// Iago has the permission tools/test-api gives him (POST /users); Desdemona, an owner,
+	// has not.
+	if _, err := svc.CreateUser(ctx, iago, chat.CreateUserParams{Email: "new@zulip.com", FullName: "New User", Password: "a-long-Passphrase-4-tests"}); err != nil {
+		t.Errorf("Iago cannot create users: %v", err)
+	}
+	if _, err := svc.CreateUser(ctx, devActor(t, svc, "desdemona@zulip.com"), chat.CreateUserParams{Email: "new2@zulip.com", FullName: "New User", Password: "a-long-Passphrase-4-tests"}); err == nil {
+		t.Error("Desdemona created a user without can_create_users")
+	}
+}
+
+// TestDevOrganizationProfileFields checks the custom profile fields and Iago's and Hamlet's
+// values against populate_db's.
+func TestDevOrganizationProfileFields(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	hamlet := devActor(t, svc, "hamlet@zulip.com")
+	fields, err := svc.GetCustomProfileFields(ctx, hamlet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type field struct {
+		ID        users.ProfileFieldID
+		Type      users.ProfileFieldType
+		Name      string
+		Hint      string
+		FieldData string
+	}
+	var got []field
+	for _, f := range fields.CustomFields {
+		got = append(got, field{f.ID, f.Type, f.Name, f.Hint, f.FieldData})
+	}
+	want := []field{
+		{1, users.ProfileShortText, "Phone number", "", ""},
+		{2, users.ProfileLongText, "Biography", "What are you known for?", ""},
+		{3, users.ProfileShortText, "Favorite food", "Or drink, if you'd prefer", ""},
+		{4, users.ProfileSelect, "Favorite editor", "", `{"0":{"text":"Vim","order":"1"},"1":{"text":"Emacs","order":"2"}}`},
+		{5, users.ProfileDate, "Birthday", "", ""},
+		{6, users.ProfileURL, "Favorite website", "Or your personal blog's URL", ""},
+		{7, users.ProfileUser, "Mentor", "", ""},
+		{8, users.ProfileExternalAccount, "GitHub username", "", `{"subtype":"github"}`},
+		{9, users.ProfilePronouns, "Pronouns", "What pronouns should people use to refer to you?", ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("profile fields (-Zulip +seeded):\n%s", diff)
+	}
+	list, err := svc.GetUsers(ctx, hamlet, chat.GetUsersParams{UserQueryOptions: chat.UserQueryOptions{IncludeCustomProfileFields: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[string]map[string]string{}
+	ids := map[string]users.ID{}
+	for _, m := range list.Members {
+		ids[m.FullName] = m.UserID
+		if m.ProfileData == nil || len(*m.ProfileData) == 0 {
+			continue
+		}
+		v := map[string]string{}
+		for id, d := range *m.ProfileData {
+			v[id] = d.Value
+		}
+		values[m.FullName] = v
+	}
+	wantValues := map[string]map[string]string{
+		"Iago": {"1": "+1-234-567-8901", "2": "Betrayer of Othello.", "3": "Apples", "4": "1", "5": "2000-01-01",
+			"6": "https://zulip.readthedocs.io/en/latest/", "7": "[" + strconv.Itoa(int(ids["King Hamlet"])) + "]", "8": "zulip", "9": "he/him"},
+		"King Hamlet": {"1": "+0-11-23-456-7890", "2": "I am:\n* The prince of Denmark\n* Nephew to the usurping Claudius",
+			"3": "Dark chocolate", "4": "0", "5": "1900-01-01", "6": "https://blog.zulig.org",
+			"7": "[" + strconv.Itoa(int(ids["Iago"])) + "]", "8": "zulipbot", "9": "he/him"},
+	}
+	if diff := cmp.Diff(wantValues, values); diff != "" {
+		t.Errorf("profile values (-Zulip +seeded):\n%s", diff)
+	}
+}
+
+// TestDevOrganizationGroupsAndChannels checks the groups, channels (in id order), default
+// channels and linkifiers against Zulip's.
+func TestDevOrganizationGroupsAndChannels(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	iago := devActor(t, svc, "iago@zulip.com")
+	cordelia := devActor(t, svc, "cordelia@zulip.com")
+	hamlet := devActor(t, svc, "hamlet@zulip.com")
+	groups, err := svc.GetUserGroups(ctx, iago, chat.GetUserGroupsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, g := range groups.UserGroups {
+		names = append(names, g.Name)
+		if g.Name == "hamletcharacters" {
+			members := slices.Sorted(slices.Values(g.Members))
+			if g.Description != "Characters of Hamlet" || !slices.Equal(members, []users.ID{cordelia.UserID, hamlet.UserID}) ||
+				g.CreatorID == nil || *g.CreatorID != cordelia.UserID {
+				t.Errorf("hamletcharacters = %+v", g)
+			}
+		}
+	}
+	sort.Strings(names)
+	wantGroups := []string{"hamletcharacters", "role:administrators", "role:everyone", "role:fullmembers", "role:internet",
+		"role:members", "role:moderators", "role:nobody", "role:owners"}
+	if !slices.Equal(names, wantGroups) {
+		t.Errorf("groups = %v, want %v", names, wantGroups)
+	}
+	yes := true
+	streams, err := svc.GetStreams(ctx, iago, chat.GetStreamsParams{IncludeAll: &yes, IncludeDefault: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(streams.Streams, func(a, b chat.ChannelRecord) int { return int(a.StreamID - b.StreamID) })
+	type channel struct {
+		Name                        string
+		Default, Private, WebPublic bool
+	}
+	var got []channel
+	for _, c := range streams.Streams {
+		got = append(got, channel{c.Name, *c.IsDefault, c.InviteOnly, c.IsWebPublic})
+	}
+	want := []channel{
+		{"Zulip", true, false, false}, {"sandbox", true, false, false}, {"Verona", true, false, false},
+		{"Denmark", false, false, false}, {"Rome", false, false, true}, {"Scotland", false, false, false},
+		{"Venice", false, false, false}, {"core team", false, true, false},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("channels in id order (-Zulip +seeded):\n%s", diff)
+	}
+	linkifiers, err := svc.GetLinkifiers(ctx, iago, chat.GetLinkifiersParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(linkifiers.Linkifiers) != 3 || linkifiers.Linkifiers[0].Pattern != "#D(?P<id>[0-9]{2,8})" {
+		t.Errorf("linkifiers = %+v", linkifiers.Linkifiers)
+	}
+}
+
+// TestDevListUsers checks dev_list_users on the development organization: Zulip's keys, and
+// its order (by the emails clients see, here the placeholders user{id}@{host}: user10@ sorts
+// before user1@).
+func TestDevListUsers(t *testing.T) {
+	t.Parallel()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	got, err := svc.DevListUsers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const url = "http://localhost:9991"
+	list := func(emails ...string) []chat.DevUser {
+		out := make([]chat.DevUser, len(emails))
+		for i, e := range emails {
+			out[i] = chat.DevUser{Email: e, RealmURL: url}
+		}
+		return out
+	}
+	want := chat.DevListUsersResult{
+		DirectAdmins: list("desdemona@zulip.com", "iago@zulip.com"),
+		DirectUsers: list("shiva@zulip.com", "AARON@zulip.com", "ZOE@zulip.com", "cordelia@zulip.com", "hamlet@zulip.com",
+			"othello@zulip.com", "polonius@zulip.com", "prospero@zulip.com"),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("dev_list_users (-want +got):\n%s", diff)
+	}
+}
