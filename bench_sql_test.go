@@ -108,7 +108,7 @@ func BenchmarkInsertBaselineSQLite(b *testing.B) {
 func BenchmarkSendMessageParallel(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
-			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
+			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
 			ctx := context.Background()
 			res, err := svc.Subscribe(ctx, org.Admin, chat.SubscribeParams{
 				Subscriptions: []chat.SubscriptionRequest{{Name: "small"}},
@@ -131,6 +131,7 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 			b.SetParallelism(4) // 2 cores x 4 = 8 senders
 			b.ReportAllocs()
 			defer reportCPU(b)()
+			defer reportStatements(b, store)()
 			b.RunParallel(func(pb *testing.PB) {
 				sender := chat.Actor{UserID: org.Members[next.Add(1)%10]}
 				for pb.Next() {

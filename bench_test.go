@@ -306,7 +306,7 @@ func ptrTo[T any](v T) *T { return &v }
 func BenchmarkSendMessage(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
-			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
+			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
 			ctx := context.Background()
 			// A second channel with 10 subscribers; the first has everyone.
 			if _, err := svc.Subscribe(ctx, org.Admin, chat.SubscribeParams{
@@ -330,6 +330,7 @@ func BenchmarkSendMessage(b *testing.B) {
 				b.Run(c.name, func(b *testing.B) {
 					b.ReportAllocs()
 					defer reportCPU(b)()
+					defer reportStatements(b, store)()
 					for b.Loop() {
 						if _, err := svc.SendMessage(ctx, org.Admin, chat.SendMessageParams{
 							Type: "stream", ChannelID: &c.id, Topic: ptrTo("bench"), Content: "a message",
@@ -340,6 +341,22 @@ func BenchmarkSendMessage(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// reportStatements reports the statements store sent per iteration as stmts/op when the
+// returned function runs (defer it before the loop); nothing for a store that does not count
+// them (memory).
+func reportStatements(b *testing.B, store storage.Storage) func() {
+	c, ok := store.(interface{ Statements() uint64 })
+	if !ok {
+		return func() {}
+	}
+	start := c.Statements()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(c.Statements()-start)/float64(b.N), "stmts/op")
+		}
 	}
 }
 

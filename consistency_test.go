@@ -292,6 +292,10 @@ var notMutating = map[string]string{
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
 	"ForgetCredentials":            "drops a cache (after writes behind the Service's back)",
+	"HoldWrites":                   "test-only hook (export_test.go): holds the write lock",
+	"WaitingWrites":                "test-only read (export_test.go)",
+	"SharedCommits":                "test-only read (export_test.go)",
+	"PanickingMutation":            "test-only hook (export_test.go): its write is always undone",
 	"RenderMessage":                "renders; stores nothing",
 	"CheckMessagesMatchNarrow":     "read",
 }

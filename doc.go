@@ -9,7 +9,10 @@
 // Each mutation runs in one storage transaction; the events it causes are collected during the
 // transaction and published only after it commits, in commit order. Registration of an event
 // queue is race-free: the state it returns plus every event delivered after its last_event_id
-// equals the true state.
+// equals the true state. On SQLite, whose commits each cost an fsync and come one at a time,
+// concurrent mutations share commits (group commit): a group's bodies run in one transaction,
+// each in a savepoint, and service_commits.go gives the argument that the ordering above
+// holds for groups as for single transactions.
 //
 // Several processes may share one store and its events (Options.Bus, Options.NodeID; the
 // PostgreSQL implementation is eventbus/pgbus). The only change to the write path is where the
@@ -99,7 +102,8 @@
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
 //	service   New, Close and the publication of events (service.go); the transaction helpers
-//	          read and mutate (service_ops.go); errors and their codes (service_errors.go); the
+//	          read and mutate (service_ops.go); group commit (service_commits.go); overlapping
+//	          sends (service_overlap.go); errors and their codes (service_errors.go); the
 //	          gates that load the acting user, and the users an operation names
 //	          (service_actors.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)

@@ -19,5 +19,38 @@ func (s *Service) ExpireTyping(ctx context.Context) error { return s.expireTypin
 // FormsEncoded is how many shared event forms have been encoded in this process.
 func FormsEncoded() int64 { return formsEncoded.Load() }
 
+// HoldWrites keeps every mutation from committing (it holds writeMu) until the returned
+// function runs; mutations started meanwhile wait for the next commit group.
+func (s *Service) HoldWrites() (release func()) {
+	s.writeMu.Lock()
+	return s.writeMu.Unlock
+}
+
+// WaitingWrites is how many mutations wait for a commit group to take them.
+func (s *Service) WaitingWrites() int {
+	s.commits.mu.Lock()
+	defer s.commits.mu.Unlock()
+	return len(s.commits.waiting)
+}
+
+// SharedCommits reports how many commits several mutations shared, and how many mutations
+// they held.
+func (s *Service) SharedCommits() (groups, mutations uint64) {
+	s.commits.mu.Lock()
+	defer s.commits.mu.Unlock()
+	return s.commits.shared, s.commits.sharing
+}
+
+// PanickingMutation runs a mutation whose body writes (a draft-synchronization setting of
+// user) and then panics with value.
+func (s *Service) PanickingMutation(ctx context.Context, user users.ID, value any) error {
+	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		if err := setDraftsSynchronization(o.tx, user, false); err != nil {
+			return err
+		}
+		panic(value)
+	})
+}
+
 // SessionKey is what the store keeps of a session id.
 func SessionKey(id string) string { return sessionKey(id) }

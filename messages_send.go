@@ -127,6 +127,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 // have sent it then. It returns the new message's id. The caller records the sender's
 // activity (SetLastActive), once per sender when it sends many.
 func (w *world) sendAs(tx storage.Tx, ev *events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
+	w.knowUser(me) // read by the gate in this transaction: no second read
 	recipients, err := w.address(tx.Messages(), me, p, &m)
 	if err != nil {
 		return 0, err
@@ -288,11 +289,19 @@ func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMes
 	switch {
 	case p.ChannelID != nil:
 		c, ok = w.channel(*p.ChannelID)
+		if ok {
+			// The recipients come from this list: reading it first answers whether me is
+			// subscribed too, without a read of me's own subscriptions.
+			w.subscribersOf(c.ID)
+		}
 		if !ok || !w.metadata(c, me) && !w.content(c, me) {
 			return c, errChannelIDNotFound(*p.ChannelID)
 		}
 	case p.ChannelName != "":
 		c, ok = w.channelByName(p.ChannelName)
+		if ok {
+			w.subscribersOf(c.ID)
+		}
 		if !ok || !w.metadata(c, me) && !w.content(c, me) {
 			return c, errChannelNameNotFound(p.ChannelName)
 		}

@@ -156,10 +156,11 @@ type Service struct {
 	typingStop chan struct{}
 	typingDone chan struct{}
 
-	// writeMu orders commits and their events: a mutation holds it exclusively from the start
-	// of its transaction until its events are published, so events reach the queues in commit
-	// order; a registration holds it shared while it creates its queue and reads the state, so
-	// no commit falls between the two.
+	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
+	// commit, service_commits.go) holds it exclusively from the start of its transaction until
+	// its events are published, so events reach the queues in commit order; a registration
+	// holds it shared while it creates its queue and reads the state, so no commit falls
+	// between the two.
 	writeMu sync.RWMutex
 	// closed is set by Close (under writeMu): later mutations are refused, so the queues saved
 	// by Close miss no committed event.
@@ -198,6 +199,9 @@ type Service struct {
 	schedOnce sync.Once
 	schedStop context.CancelFunc
 	schedDone chan struct{}
+
+	// commits gathers concurrent mutations into shared commits (service_commits.go).
+	commits commitGroups
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process

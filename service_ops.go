@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"errors"
-	"net/http"
 	"time"
 
 	"github.com/teamchat/chat/storage"
@@ -69,31 +68,32 @@ func (s *Service) read(ctx context.Context, actor Actor, g gate, body func(o *re
 // (each run starts afresh): body does nothing but reads, writes and collecting events; any
 // other side effect goes into o.ev.afterCommit or after mutate returns.
 func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *writeOp) error) error {
-	return s.mutateWith(ctx, s.store.Update, actor, g, body)
+	return s.mutateWith(ctx, nil, actor, g, body)
 }
 
-// mutateWith is mutate with the store's transaction method run (Update, or
-// storage.ClaimUpdate for the scheduler's claims). Mutations run one at a time (writeMu), so
+// mutateWith is mutate with the store's transaction method run: nil for Update (where the
+// store groups commits, shared with concurrent mutations: service_commits.go), or
+// storage.ClaimUpdate for the scheduler's claims. Mutations run one at a time (writeMu), so
 // that events are published in commit order: after the commit (with a Bus: handed to the bus
 // inside the transaction, which delivers them on commit). Nothing is published when the gate,
 // the body or the commit fails; each run of the transaction starts with no events.
 func (s *Service) mutateWith(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, actor Actor, g gate, body func(o *writeOp) error) error {
+	fn := s.mutateBody(actor, g, body)
+	if run == nil {
+		if gu := s.grouped(); gu != nil {
+			return s.updateGrouped(ctx, gu, fn)
+		}
+		run = s.store.Update
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	if s.closed {
-		return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
+		return errShuttingDown()
 	}
 	var ev events
 	err := run(ctx, func(tx storage.Tx) error {
 		ev = events{}
-		r := storage.ReadsOf(tx)
-		o := &writeOp{readOp: readOp{tx: r, now: s.now()}, tx: tx, ev: &ev}
-		me, err := g(r, actor)
-		if err != nil {
-			return err
-		}
-		o.me = me
-		if err := o.done(body(o)); err != nil {
+		if err := fn(tx, &ev); err != nil {
 			return err
 		}
 		return s.publishInTx(tx, &ev)
@@ -103,6 +103,21 @@ func (s *Service) mutateWith(ctx context.Context, run func(context.Context, func
 	}
 	s.publish(&ev)
 	return nil
+}
+
+// mutateBody is the transaction closure of a mutation: the gate, then body, with ev the
+// events it collects.
+func (s *Service) mutateBody(actor Actor, g gate, body func(o *writeOp) error) func(tx storage.Tx, ev *events) error {
+	return func(tx storage.Tx, ev *events) error {
+		r := storage.ReadsOf(tx)
+		o := &writeOp{readOp: readOp{tx: r, now: s.now()}, tx: tx, ev: ev}
+		me, err := g(r, actor)
+		if err != nil {
+			return err
+		}
+		o.me = me
+		return o.done(body(o))
+	}
 }
 
 // notFound translates a storage.ErrNotFound from err into the area's error miss; other errors

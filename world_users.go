@@ -52,6 +52,14 @@ func (w *world) lookup(id users.ID) (users.User, bool) {
 	return u, true
 }
 
+// knowUser records u, read in this transaction before the world (the acting user, by the
+// operation's gate), unless the world has read u already.
+func (w *world) knowUser(u users.User) {
+	if _, ok := w.users.known[u.ID]; !ok && u.ID != 0 {
+		w.users.known[u.ID] = u
+	}
+}
+
 // user returns the user with id, or the zero User (inactive, no role) when there is none.
 func (w *world) user(id users.ID) users.User {
 	u, _ := w.lookup(id)

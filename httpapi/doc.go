@@ -9,7 +9,8 @@
 // ids from the URL path (pathID, one reader for every {…_id} segment).
 // sessions.go serves the same routes under /json/ for browsers, authenticated by the
 // sessionid cookie (Zulip's rest_dispatch: a session first, then HTTP Basic), sets the cookies
-// at a login and serves the logout form; csrf.go is Django's CSRF check (the csrftoken cookie
+// at a login and serves the logout form; login.go serves the login page and forms (password,
+// development); csrf.go is Django's CSRF check (the csrftoken cookie
 // matched by the X-CSRFToken header or a form's csrfmiddlewaretoken) and Zulip's answers to a
 // refusal.
 //

@@ -104,12 +104,18 @@ func apiPath(path string) (prefix, rest string, ok bool) {
 	return "", "", false
 }
 
-// servePage serves the pages outside the API: the invitation page, the login and logout
-// forms; anything else is 404. It returns the route it matched (see RequestObserver).
+// servePage serves the pages outside the API: the invitation page, the login page and form
+// (login.go), the development login and the logout form; anything else is 404. It returns the route it matched (see RequestObserver).
 func (h *Handler) servePage(w http.ResponseWriter, r *http.Request, path string) string {
 	switch path {
 	case "/accounts/logout/":
 		h.serveLogout(w, r)
+		return path
+	case "/login/", "/accounts/login/":
+		h.serveLogin(w, r)
+		return path
+	case "/accounts/login/local/":
+		h.serveDevLogin(w, r)
 		return path
 	}
 	if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {

@@ -43,6 +43,7 @@ const (
 	channelsTable   cachedTable = "channels" // subscriber_count is not part of the cached rows
 	realmTable      cachedTable = "realm"    // a list of the one row
 	linkifiersTable cachedTable = "linkifiers"
+	mutedTable      cachedTable = "muted_users"
 )
 
 // pgChangeRetention is how long table_changes rows are kept; pgCacheMaxAge (shorter) is how
@@ -70,6 +71,7 @@ type caches struct {
 	channels   listCache[channels.Channel]
 	realm      listCache[realms.Realm]
 	linkifiers listCache[linkifiers.Linkifier]
+	muted      listCache[users.MutedUser]
 }
 
 // bump records a write to table in t, once per table and transaction.
@@ -127,6 +129,9 @@ func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T)
 		if err != nil {
 			return nil, err
 		}
+		if list == nil {
+			list = []T{} // an empty table is kept too (nil means nothing kept)
+		}
 		c.mu.Lock()
 		newer := c.list == nil || (t.d.postgres && c.snap.within(st.snap)) || (!t.d.postgres && st.versions[table] > c.version)
 		if newer {
@@ -181,36 +186,34 @@ func (t *txn) tableState() (*tableState, error) {
 		return st, nil
 	}
 	st.since = t.cache.keptXmins()
-	var snapText string
-	if err := t.get("SELECT CAST(pg_current_snapshot() AS TEXT)", nil, &snapText); err != nil {
+	// One statement: the snapshot, and the change rows a kept list must be checked against
+	// ("tbl:xid" pairs, comma-separated; an aggregate row exists even when none match).
+	var where []string
+	var args []any
+	for table, xmin := range st.since {
+		where = append(where, "(tbl = ? AND xid >= ?)")
+		args = append(args, string(table), xmin)
+	}
+	if len(where) == 0 {
+		where = []string{"false"}
+	}
+	var snapText, changes string
+	if err := t.get("SELECT CAST(pg_current_snapshot() AS TEXT), COALESCE(string_agg(tbl || ':' || CAST(xid AS TEXT), ','), '') FROM table_changes WHERE "+
+		strings.Join(where, " OR "), args, &snapText, &changes); err != nil {
 		return nil, err
 	}
 	var err error
 	if st.snap, err = parseSnapshot(snapText); err != nil {
 		return nil, err
 	}
-	if len(st.since) > 0 {
-		var where []string
-		var args []any
-		for table, xmin := range st.since {
-			where = append(where, "(tbl = ? AND xid >= ?)")
-			args = append(args, string(table), xmin)
-		}
-		rows, err := t.query("SELECT tbl, xid FROM table_changes WHERE "+strings.Join(where, " OR "), args...)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var name string
-			var xid int64
-			if err := rows.Scan(&name, &xid); err != nil {
-				return nil, t.check(err)
+	if changes != "" {
+		for _, pair := range strings.Split(changes, ",") {
+			name, x, ok := strings.Cut(pair, ":")
+			xid, err := strconv.ParseInt(x, 10, 64)
+			if !ok || err != nil {
+				return nil, fmt.Errorf("sqlstore: unexpected change row %q", pair)
 			}
 			st.changes[cachedTable(name)] = append(st.changes[cachedTable(name)], xid)
-		}
-		if err := t.check(rows.Err()); err != nil {
-			return nil, err
 		}
 	}
 	t.tables = st
@@ -222,7 +225,7 @@ func (c *caches) keptXmins() map[cachedTable]int64 {
 	out := map[cachedTable]int64{}
 	for table, xmin := range map[cachedTable]func() (int64, bool){
 		usersTable: c.users.keptXmin, groupsTable: c.groups.keptXmin, channelsTable: c.channels.keptXmin,
-		realmTable: c.realm.keptXmin, linkifiersTable: c.linkifiers.keptXmin,
+		realmTable: c.realm.keptXmin, linkifiersTable: c.linkifiers.keptXmin, mutedTable: c.muted.keptXmin,
 	} {
 		if x, ok := xmin(); ok {
 			out[table] = x

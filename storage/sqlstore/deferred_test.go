@@ -14,7 +14,8 @@ import (
 )
 
 // TestDeferredRows pins the deferred inserts: a message's recipient rows, direct-message index
-// and search entry wait for the transaction's next statement, so consecutive sends share their
+// and search entry wait for the transaction's next statement (SQLite; PostgreSQL writes them
+// in the message's own statement), so consecutive sends share their
 // inserts; every read sees every earlier write, the commit writes what is still pending, and a
 // rolled-back transaction leaves nothing.
 func TestDeferredRows(t *testing.T) {
@@ -41,9 +42,14 @@ func TestDeferredRows(t *testing.T) {
 			var sent []messages.ID
 			err := s.Update(ctx, func(tx storage.Tx) error {
 				sent = send(tx, 30)
-				// Two user rows, two direct-index rows and (SQLite) a search entry per message.
-				if got := sqlstore.PendingRows(tx); got < 30*4 {
-					t.Errorf("pending rows after 30 sends = %d, want at least %d", got, 30*4)
+				// SQLite: two user rows, two direct-index rows and a search entry per message.
+				// PostgreSQL writes them with the message, in its one statement.
+				want := 30 * 4
+				if name == "postgres" {
+					want = 0
+				}
+				if got := sqlstore.PendingRows(tx); got < want || name == "postgres" && got != 0 {
+					t.Errorf("pending rows after 30 sends = %d, want %d", got, want)
 				}
 				rows, err := tx.Messages().Rows(sent)
 				if err != nil {

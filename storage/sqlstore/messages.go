@@ -371,15 +371,51 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 		cols, marks = ", search_topic, search_content", ", CAST(? AS tsvector), CAST(? AS tsvector)"
 		args = append(args, tsvectorText(doc.Topic, 1), tsvectorText(doc.Content, 2))
 	}
-	if err := a.t.getAhead(`INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
-		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history`+cols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`+marks+`) RETURNING id`, args, &id); err != nil {
+	insert := `INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
+		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history` + cols + `)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?` + marks + `) RETURNING id`
+	if a.t.d.postgres {
+		// One statement: the message, its rows and its direct-message index.
+		return a.createPostgres(insert, args, m, rows)
+	}
+	if err := a.t.getAhead(insert, args, &id); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
 	}
 	// The rest waits for the transaction's next statement (deferred.go).
 	a.putSearch(id, doc)
 	a.putDirect(id, m)
 	a.t.deferInsert(userMessageInsert, 3, userMessageValues(id, rows), userMessageUpsert)
+	return id, nil
+}
+
+// createPostgres writes the message (insert, with args), its users' rows and its
+// direct-message index in one statement: the rows travel as two arrays (users, flags), the
+// last row of a user winning as in upsertRows.
+func (a messageTx) createPostgres(insert string, args []any, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	last := make(map[users.ID]int, len(rows))
+	for i, r := range rows {
+		last[r.UserID] = i
+	}
+	var who, flags []int64
+	for i, r := range rows {
+		if last[r.UserID] == i {
+			who, flags = append(who, int64(r.UserID)), append(flags, int64(r.Flags))
+		}
+	}
+	args = append(args, ids(a.t.d, who), ids(a.t.d, flags))
+	direct := ""
+	if m.IsDirect() && len(m.Recipients) > 0 {
+		direct = `, d AS (INSERT INTO direct_recipients (user_id, message_id)
+			SELECT DISTINCT list.id, m.id FROM m, (` + a.t.d.idSet + `) AS list ON CONFLICT DO NOTHING)`
+		args = append(args, ids(a.t.d, m.Recipients))
+	}
+	var id messages.ID
+	if err := a.t.get(`WITH m AS (`+insert+`), r AS (INSERT INTO user_messages (user_id, message_id, flags)
+		SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f)
+		ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags)`+direct+`
+		SELECT id FROM m`, args, &id); err != nil {
+		return 0, fmt.Errorf("create message: %w", err)
+	}
 	return id, nil
 }
 

@@ -106,6 +106,9 @@ func (o sqliteOptions) driverDSN(write bool) string {
 		q.Set("_synchronous", o.synchronous)
 		q.Set("_foreign_keys", "1")
 		q.Set("_txlock", "immediate")
+		// Temporary files in memory: a group commit's savepoints write each page they first
+		// change to a sub-journal, a file otherwise (a write syscall per page).
+		q.Set("_pragma", "temp_store(memory)")
 	} else {
 		q.Set("_query_only", "1")
 	}
@@ -150,6 +153,7 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 		return nil, fail(err)
 	}
 	s.read = r
+	s.writeStmts, s.readStmts = newStmtCache(w), newStmtCache(r)
 	return s, nil
 }
 

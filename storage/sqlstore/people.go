@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -70,15 +71,30 @@ func (a mutedTx) List(user users.ID) ([]users.MutedUser, error) {
 	return out, err
 }
 
+// MutedBy filters the cached list of every mute (each message asks it of its sender).
 func (a mutedTx) MutedBy(muted []users.ID) ([]users.MutedUser, error) {
 	if len(muted) == 0 {
-		return nil, nil
+		return nil, a.t.live()
 	}
-	return scanAll(a.t, scanMute, "SELECT user_id, muted_user_id, date_muted FROM muted_users WHERE muted_user_id IN ("+a.t.d.idSet+
-		") ORDER BY muted_user_id, user_id", ids(a.t.d, muted))
+	all, err := cachedList(a.t, mutedTable, &a.t.cache.muted, nil, func() ([]users.MutedUser, error) {
+		return scanAll(a.t, scanMute, "SELECT user_id, muted_user_id, date_muted FROM muted_users ORDER BY muted_user_id, user_id")
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []users.MutedUser
+	for _, m := range all {
+		if slices.Contains(muted, m.MutedUserID) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 func (a mutedTx) Add(m users.MutedUser) error {
+	if err := a.t.bump(mutedTable); err != nil {
+		return err
+	}
 	return a.t.guarded(func() error {
 		_, err := a.t.exec("INSERT INTO muted_users (user_id, muted_user_id, date_muted) VALUES (?, ?, ?)",
 			m.UserID, m.MutedUserID, nanos(m.DateMuted))
@@ -87,6 +103,9 @@ func (a mutedTx) Add(m users.MutedUser) error {
 }
 
 func (a mutedTx) Remove(user, muted users.ID) error {
+	if err := a.t.bump(mutedTable); err != nil {
+		return err
+	}
 	res, err := a.t.exec("DELETE FROM muted_users WHERE user_id = ? AND muted_user_id = ?", user, muted)
 	if err != nil {
 		return err

@@ -24,14 +24,16 @@ type Store struct {
 
 	cache caches // whole-table lists kept between transactions (cache.go)
 
-	retries atomic.Uint64 // transactions run again after losing a race
+	// SQLite: the prepared statements of each pool (prepared.go); nil on PostgreSQL.
+	writeStmts, readStmts *stmtCache
 
-	statements atomic.Uint64 // see Statements
+	retries    atomic.Uint64 // transactions run again after losing a race
+	statements atomic.Uint64 // statements sent, BEGIN and COMMIT included
 }
 
-// Statements reports how many statements the store has sent to the database since Open: one
-// per transaction begun and one per query or write inside it (commits and rollbacks are not
-// counted). Tests and benchmarks read it to count a code path's database work.
+// Statements reports how many statements the store has sent to the database since Open,
+// BEGIN, COMMIT and ROLLBACK included: the unit of a write path's cost that the tests of
+// issue 24 count per operation.
 func (s *Store) Statements() uint64 { return s.statements.Load() }
 
 // Retries reports how many times a transaction lost a race (SQLite busy, PostgreSQL
@@ -42,6 +44,7 @@ func (s *Store) Retries() uint64 { return s.retries.Load() }
 var (
 	_ storage.Storage      = (*Store)(nil)
 	_ storage.ClaimUpdater = (*Store)(nil)
+	_ storage.GroupUpdater = (*Store)(nil)
 )
 
 // maxAttempts bounds how often a closure is run when its transaction keeps losing races.
@@ -61,11 +64,87 @@ func (s *Store) View(ctx context.Context, fn func(storage.ReadTx) error) error {
 
 // Update runs fn in a read-write transaction; an error or panic from fn rolls it back.
 func (s *Store) Update(ctx context.Context, fn func(storage.Tx) error) error {
-	opts := &sql.TxOptions{}
+	return s.run(ctx, s.write, s.updateOptions(), func(t *txn) error { return fn(&tx{readTx{t: t}}) })
+}
+
+// updateOptions are the options of a read-write transaction: SERIALIZABLE on PostgreSQL.
+func (s *Store) updateOptions() *sql.TxOptions {
 	if s.d.postgres {
-		opts = &sql.TxOptions{Isolation: sql.LevelSerializable}
+		return &sql.TxOptions{Isolation: sql.LevelSerializable}
 	}
-	return s.run(ctx, s.write, opts, func(t *txn) error { return fn(&tx{readTx{t: t}}) })
+	return &sql.TxOptions{}
+}
+
+// errNothingCommitted ends a group whose every closure failed: there is nothing to commit.
+var errNothingCommitted = errors.New("sqlstore: every closure of the group failed")
+
+// UpdateGroup runs fns in one transaction, each in a savepoint (storage.GroupUpdater).
+func (s *Store) UpdateGroup(ctx context.Context, fns []func(storage.Tx) error) ([]error, error) {
+	errs := make([]error, len(fns))
+	err := s.run(ctx, s.write, s.updateOptions(), func(t *txn) error {
+		clear(errs)
+		kept := 0
+		for i, fn := range fns {
+			failed, err := t.member(func() error { return fn(&tx{readTx{t: t}}) })
+			if err != nil {
+				return err
+			}
+			if errs[i] = failed; failed == nil {
+				kept++
+			}
+		}
+		if kept == 0 {
+			return errNothingCommitted
+		}
+		return nil
+	})
+	if errors.Is(err, errNothingCommitted) {
+		err = nil
+	}
+	return errs, err
+}
+
+// GroupsCommits is true on SQLite, whose writers commit one at a time, each with its fsync;
+// PostgreSQL's commit side by side (and share their WAL flushes) on their own.
+func (s *Store) GroupsCommits() bool { return !s.d.postgres }
+
+// member runs fn, one closure of a group, in a savepoint: failed is fn's error (a
+// *storage.Panic when it panicked), its writes undone; err is a failure of the whole
+// transaction (a lost race, a savepoint statement that failed).
+func (t *txn) member(fn func() error) (failed, err error) {
+	if _, err := t.exec("SAVEPOINT grouped"); err != nil {
+		return nil, err
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				failed = &storage.Panic{Value: r}
+			}
+		}()
+		failed = fn()
+	}()
+	if failed == nil {
+		failed = t.flush() // the closure's deferred rows (deferred.go) belong to its savepoint
+	}
+	if t.retry != nil {
+		return nil, t.retry
+	}
+	if failed == nil && t.failed != nil {
+		failed = fmt.Errorf("sqlstore: transaction aborted by an earlier failed statement: %w", t.failed)
+	}
+	if failed != nil {
+		// The savepoint makes the transaction usable again (PostgreSQL aborts it on a failed
+		// statement).
+		t.failed = nil
+		t.pending = nil // go with the closure's other writes
+		if _, err := t.exec("ROLLBACK TO SAVEPOINT grouped"); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := t.exec("RELEASE SAVEPOINT grouped"); err != nil {
+		return nil, err
+	}
+	return failed, nil
 }
 
 // ClaimUpdate is Update at READ COMMITTED on PostgreSQL (storage.ClaimUpdater): transactions
@@ -81,6 +160,8 @@ func (s *Store) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) erro
 // Close closes the connection pools; later transactions fail.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		s.writeStmts.close()
+		s.readStmts.close()
 		s.closeErr = s.write.Close()
 		if s.read != nil && s.read != s.write {
 			if err := s.read.Close(); s.closeErr == nil {
@@ -117,7 +198,6 @@ func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fun
 // once runs fn in one transaction. retry is non-nil when the transaction lost a race and may
 // be run again.
 func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(*txn) error) (retry, err error) {
-	s.statements.Add(1)
 	sqlTx, err := db.BeginTx(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -128,7 +208,13 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 		return nil, fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache, statements: &s.statements}
+	s.statements.Add(2) // BEGIN, and the COMMIT or ROLLBACK that ends the transaction
+	stmts := s.readStmts
+	if db == s.write {
+		stmts = s.writeStmts
+	}
+	defer stmts.preparePending() // after the transaction: its connection is free again
+	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache, count: &s.statements, stmts: stmts}
 	done := false
 	defer func() {
 		if !done {
@@ -177,8 +263,9 @@ type txn struct {
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
 
-	statements *atomic.Uint64   // the Store's count of statements
-	pending    []deferredInsert // rows written at the next statement or the commit (deferred.go)
+	count   *atomic.Uint64   // the Store's statement counter
+	stmts   *stmtCache       // SQLite: the pool's prepared statements (nil: none)
+	pending []deferredInsert // rows written at the next statement or the commit (deferred.go)
 
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
@@ -223,8 +310,13 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
-	t.statements.Add(1)
-	r, err := t.tx.ExecContext(t.ctx, t.d.q(query), args...)
+	t.count.Add(1)
+	q := t.d.q(query)
+	if st := t.stmts.lookup(q); st != nil {
+		r, err := t.tx.StmtContext(t.ctx, st).ExecContext(t.ctx, args...)
+		return r, t.check(err)
+	}
+	r, err := t.tx.ExecContext(t.ctx, q, args...)
 	return r, t.check(err)
 }
 
@@ -235,8 +327,13 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
-	t.statements.Add(1)
-	rows, err := t.tx.QueryContext(t.ctx, t.d.q(query), args...)
+	t.count.Add(1)
+	q := t.d.q(query)
+	if st := t.stmts.lookup(q); st != nil {
+		rows, err := t.tx.StmtContext(t.ctx, st).QueryContext(t.ctx, args...)
+		return rows, t.check(err)
+	}
+	rows, err := t.tx.QueryContext(t.ctx, q, args...)
 	return rows, t.check(err)
 }
 
@@ -256,8 +353,12 @@ func (t *txn) getAhead(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}
-	t.statements.Add(1)
-	return t.check(t.tx.QueryRowContext(t.ctx, t.d.q(query), args...).Scan(dest...))
+	t.count.Add(1)
+	q := t.d.q(query)
+	if st := t.stmts.lookup(q); st != nil {
+		return t.check(t.tx.StmtContext(t.ctx, st).QueryRowContext(t.ctx, args...).Scan(dest...))
+	}
+	return t.check(t.tx.QueryRowContext(t.ctx, q, args...).Scan(dest...))
 }
 
 // guarded runs fn, which may fail with a constraint violation, so that the transaction stays

@@ -1,0 +1,53 @@
+package chat_test
+
+import (
+	"context"
+	"testing"
+
+	chat "github.com/teamchat/chat"
+)
+
+// statementCounter is a store that counts the statements it sends (sqlstore.Store).
+type statementCounter interface{ Statements() uint64 }
+
+// sendStatementBudget is the most statements one channel message to a channel of a few
+// subscribers may take on an SQL store, BEGIN and COMMIT included (issue 24; about fifteen
+// before): the acting user, the check of the cached lists, the channel's subscribers and
+// their users, who muted the sender, the channel's first and last message, the message with
+// its rows and (SQLite) its search entry, the sender's activity.
+var sendStatementBudget = map[string]uint64{"sqlite": 12, "postgres": 10}
+
+// TestSendStatements counts the statements of a channel message on the SQL stores, the
+// world's lists being cached (a second message), and holds them to sendStatementBudget.
+func TestSendStatements(t *testing.T) {
+	t.Parallel()
+	for _, b := range testBackends() {
+		budget, ok := sendStatementBudget[b.name]
+		if !ok {
+			continue
+		}
+		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixtureOn(t, b.open(t))
+			counter, ok := f.store.(statementCounter)
+			if !ok {
+				t.Fatalf("%T does not count its statements", f.store)
+			}
+			ch := mustChannel(t, f, "counted", chat.NewChannelSettings{}, "member", "admin", "owner", "guest")
+			ctx := context.Background()
+			for i, who := range []string{"member", "admin", "member"} {
+				before := counter.Statements()
+				if _, err := f.svc.SendMessage(ctx, f.actor(who), chat.SendMessageParams{
+					Type: "stream", ChannelID: &ch, Topic: ptr("counting"), Content: "one more message",
+				}); err != nil {
+					t.Fatal(err)
+				}
+				n := counter.Statements() - before
+				t.Logf("message %d: %d statements", i+1, n)
+				if i > 0 && n > budget {
+					t.Errorf("message %d took %d statements, budget %d", i+1, n, budget)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,150 @@
+package chat_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/sqlstore"
+)
+
+// TestGroupCommit holds SQLite's writes while nine mutations start, so that the first waits
+// alone and the other eight share the next commit: six sends, a send refused (an unknown
+// channel), a mutation that panics after writing and a new user. Each gets its own outcome
+// (the panic in its own goroutine, its write undone), the others' writes and events all
+// land, and a queue registered before gets every event once, in the group's order.
+func TestGroupCommit(t *testing.T) {
+	t.Parallel()
+	store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixtureOn(t, store)
+	ch := mustChannel(t, f, "grouped", chat.NewChannelSettings{}, "admin", "member", "owner")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	admin := f.actor("admin")
+	reg, err := f.svc.RegisterQueue(ctx, admin, chat.RegisterQueueParams{EventTypes: []string{"message", "realm_user"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	release := f.svc.HoldWrites()
+	var wg sync.WaitGroup
+	results := make([]error, 9)
+	var panicked any
+	start := func(i int, run func() error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = run()
+		}()
+	}
+	for i := range 6 {
+		start(i, func() error {
+			_, err := f.svc.SendMessage(ctx, f.actor([]string{"member", "owner"}[i%2]), chat.SendMessageParams{
+				Type: "stream", ChannelID: &ch, Topic: ptr("grouped"), Content: fmt.Sprintf("grouped %d", i),
+			})
+			return err
+		})
+	}
+	missing := channels.ID(999999)
+	start(6, func() error {
+		_, err := f.svc.SendMessage(ctx, f.actor("member"), chat.SendMessageParams{Type: "stream", ChannelID: &missing, Topic: ptr("x"), Content: "lost"})
+		return err
+	})
+	start(7, func() (err error) {
+		defer func() { panicked = recover() }()
+		return f.svc.PanickingMutation(ctx, f.ids["member"], "boom")
+	})
+	start(8, func() error {
+		_, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "grouped@example.com", FullName: "Grouped User"})
+		return err
+	})
+	for f.svc.WaitingWrites() < 8 { // the first leads a group of its own, held
+		if ctx.Err() != nil {
+			release()
+			t.Fatalf("only %d mutations waiting", f.svc.WaitingWrites())
+		}
+		runtime.Gosched()
+	}
+	release()
+	wg.Wait()
+
+	if groups, shared := f.svc.SharedCommits(); groups != 1 || shared != 8 {
+		t.Errorf("shared commits: %d groups of %d mutations, want 1 of 8", groups, shared)
+	}
+	for i, err := range results {
+		switch i {
+		case 6:
+			var e *chat.Error
+			if !errors.As(err, &e) || e.Code != chat.CodeStreamDoesNotExist {
+				t.Errorf("send to an unknown channel: %v, want STREAM_DOES_NOT_EXIST", err)
+			}
+		case 7:
+			if panicked != "boom" {
+				t.Errorf("panicking mutation: recovered %v (err %v), want boom", panicked, err)
+			}
+		default:
+			if err != nil {
+				t.Errorf("mutation %d: %v", i, err)
+			}
+		}
+	}
+	if err := store.View(ctx, func(tx storage.ReadTx) error {
+		disabled, err := tx.Drafts().SyncDisabled(f.ids["member"])
+		if err == nil && disabled {
+			t.Error("the panicking mutation's write was committed")
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The queue gets the six messages and the new user, each once.
+	last := reg.LastEventID
+	sent, newUsers := map[messages.ID]bool{}, 0
+	for len(sent) < 6 || newUsers < 1 {
+		got, err := f.svc.GetEvents(ctx, admin, chat.GetEventsParams{QueueID: *reg.QueueID, LastEventID: &last})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range got.Events {
+			if e.ID <= last {
+				t.Fatalf("event id %d after %d", e.ID, last)
+			}
+			last = e.ID
+			switch e.Type {
+			case "message":
+				id := e.Payload.(chat.MessageEvent).Message.ID
+				if sent[id] {
+					t.Fatalf("message %d twice", id)
+				}
+				sent[id] = true
+			case "realm_user":
+				newUsers++
+			}
+		}
+	}
+	got, err := f.svc.GetEvents(ctx, admin, chat.GetEventsParams{QueueID: *reg.QueueID, LastEventID: &last, DontBlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got.Events {
+		if e.Type != "heartbeat" {
+			t.Errorf("extra event %s", e.Type)
+		}
+	}
+	if newUsers != 1 {
+		t.Errorf("%d realm_user events, want 1", newUsers)
+	}
+}

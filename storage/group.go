@@ -1,0 +1,32 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+)
+
+// GroupUpdater is an optional capability of a Storage whose commits are costly and taken one
+// at a time (SQLite: one writer, one fsync per commit): UpdateGroup runs several write
+// closures in one transaction, so that they share its commit. The Service gathers the
+// mutations that arrive while a commit is under way into the next group (group commit).
+//
+// UpdateGroup runs each closure of fns in turn, in one read-write transaction, each in a
+// savepoint of its own: a closure sees the writes of those before it in the group; when it
+// returns an error (or panics) its own writes are undone and the others' kept, and errs[i]
+// is its error (a *Panic for a panic). err reports a failure of the transaction as a whole
+// (begin, a savepoint, commit): then no closure's writes were committed. When the transaction
+// loses a race it runs again, every closure with it, so each closure must be safe to run more
+// than once, as for Update. Statements run with ctx, which should not be one closure's own
+// context: the caller checks each closure's context itself.
+type GroupUpdater interface {
+	UpdateGroup(ctx context.Context, fns []func(Tx) error) (errs []error, err error)
+	// GroupsCommits reports whether grouping pays on this store: false where concurrent
+	// transactions commit side by side anyway (PostgreSQL).
+	GroupsCommits() bool
+}
+
+// Panic is the error of a closure that panicked inside UpdateGroup; its caller panics again
+// with Value.
+type Panic struct{ Value any }
+
+func (p *Panic) Error() string { return fmt.Sprintf("storage: closure panicked: %v", p.Value) }
