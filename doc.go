@@ -112,13 +112,14 @@
 //	bus       several processes sharing one store's events (bus.go)
 //	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
+//	          the cache of checked credentials and ForgetCredentials (auth_cache.go)
 //	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,
 //	          EndSession, ended by a password change, a new API key and deactivation
 //	          (auth_sessions.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams
-//	          queues (events_public.go)
+//	          queues (events_public.go); one encoding per form of an event (events_forms.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
 //	          register's realm keys beyond the settings' own (realm_state.go);
 //	          GetRealmDomains, CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain

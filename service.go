@@ -184,6 +184,8 @@ type Service struct {
 	generation int64
 	// watchers are the owners of all_public_streams queues in this process.
 	watchers publicWatchers
+	// creds caches checked API keys (auth_cache.go).
+	creds credentialCache
 
 	closeOnce sync.Once
 
@@ -267,6 +269,7 @@ func New(opts Options) (*Service, error) {
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus
+	s.creds.off = s.bus != nil // until the bus listens
 	s.callKey = make([]byte, 32)
 	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail
 	after, err := s.restoreQueues(context.Background())
@@ -322,7 +325,10 @@ type pending struct {
 type events struct {
 	list []pending
 	// end lists the users whose queues end once the transaction commits, after its events.
-	end   []int64
+	end []int64
+	// creds lists the users whose cached credentials the transaction invalidates
+	// (credentialsChanged).
+	creds []int64
 	after []func()
 }
 

@@ -42,6 +42,15 @@ type Options struct {
 	Queues QueueRouter
 	// Observer, when set, is told of every request once it is answered (for monitoring).
 	Observer RequestObserver
+	// LongPolls, when set, is the HTTP server's listener wrapped by NewLongPollListener: a
+	// waiting GET /events then gives its connection up to a small goroutine while it waits,
+	// and the connection returns to the server through it (park.go). Nil: long-polls wait in
+	// net/http's handler.
+	LongPolls *LongPollListener
+	// ParkAfter is how long a GET /events waits in net/http before it parks (with LongPolls):
+	// clients woken often (every second in a busy channel) then never pay for parking, idle
+	// ones park. 0: at once.
+	ParkAfter time.Duration
 	// SecureCookies gives the session and CSRF cookies the Secure attribute even on requests
 	// that arrive without TLS (behind a TLS-terminating proxy); over TLS they always have it.
 	SecureCookies bool
@@ -220,6 +229,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 			h.writeError(w, r, err)
 			return route
 		}
+	}
+	if rt.pattern == "events" && h.park(w, r, req) {
+		return route
 	}
 	result, err := rt.handle(req)
 	if err != nil {
