@@ -100,7 +100,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		readBySender = *p.ReadBySender
 	}
 	var res SendMessageResult
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutateOverlapping(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.list)
@@ -217,6 +217,11 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
 	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
+	if c, _ := w.channel(m.ChannelID); ev.overlapping && !m.IsDirect() && (firstOfChannel || !w.recentlyActive(c)) {
+		// The channel's first message, or its first in a long while, changes the channel
+		// for everyone: decided with no other send beside it.
+		return errDecideAlone
+	}
 	if uploads.MayLink(m.Content) {
 		previews, err := uploadPreviews(tx.Attachments(), m.Content)
 		if err != nil {
