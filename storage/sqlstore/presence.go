@@ -24,27 +24,45 @@ func (a alertWordTx) Get(id users.ID) ([]string, error) {
 	return out, err
 }
 
+// alertWord is one row of alert_words, as the cached list keeps it.
+type alertWord struct {
+	user users.ID
+	word string
+}
+
+// GetMany filters the cached list of every alert word (each message asks for its
+// recipients').
 func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
-	type row struct {
-		user users.ID
-		word string
-	}
-	rows, err := scanAll(a.t, func(r *sql.Rows) (row, error) {
-		var x row
-		err := r.Scan(&x.user, &x.word)
-		return x, err
-	}, "SELECT user_id, word FROM alert_words WHERE user_id IN ("+a.t.d.idSet+") ORDER BY user_id, word_order", ids(a.t.d, list))
+	all, err := cachedList(a.t, alertWordsTable, &a.t.cache.alertWords, nil, func() ([]alertWord, error) {
+		return scanAll(a.t, func(r *sql.Rows) (alertWord, error) {
+			var x alertWord
+			err := r.Scan(&x.user, &x.word)
+			return x, err
+		}, "SELECT user_id, word FROM alert_words ORDER BY user_id, word_order")
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := map[users.ID][]string{}
-	for _, r := range rows {
-		out[r.user] = append(out[r.user], r.word)
+	if len(all) == 0 {
+		return out, nil
+	}
+	want := make(map[users.ID]bool, len(list))
+	for _, id := range list {
+		want[id] = true
+	}
+	for _, r := range all {
+		if want[r.user] {
+			out[r.user] = append(out[r.user], r.word)
+		}
 	}
 	return out, nil
 }
 
 func (a alertWordTx) Set(id users.ID, words []string) error {
+	if err := a.t.bump(alertWordsTable); err != nil {
+		return err
+	}
 	if _, err := a.t.exec("DELETE FROM alert_words WHERE user_id = ?", id); err != nil {
 		return err
 	}
