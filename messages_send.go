@@ -217,9 +217,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
 	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
-	if c, _ := w.channel(m.ChannelID); ev.overlapping && !m.IsDirect() && (firstOfChannel || !w.recentlyActive(c)) {
-		// The channel's first message, or its first in a long while, changes the channel
-		// for everyone: decided with no other send beside it.
+	if w.decidesAlone(ev, *m, firstOfChannel) {
 		return errDecideAlone
 	}
 	if uploads.MayLink(m.Content) {
@@ -271,6 +269,17 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		ev.add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
 	}
 	return nil
+}
+
+// decidesAlone reports whether m, a send overlapping others (service_overlap.go), changes its
+// channel for everyone (first says it is the channel's first message; or its first in a long
+// while), which is decided with no other send beside it.
+func (w *world) decidesAlone(ev *events, m messages.Message, first bool) bool {
+	if !ev.overlapping || m.IsDirect() {
+		return false
+	}
+	c, _ := w.channel(m.ChannelID)
+	return first || !w.recentlyActive(c)
 }
 
 // activeSubscribers lists the active users subscribed to c, ascending.
