@@ -25,6 +25,7 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 		if err := tx.Users().Update(u); err != nil {
 			return err
 		}
+		s.credentialsChanged(ev, u.ID)
 		if err := endOtherSessions(o, actor, u.ID); err != nil {
 			return err
 		}

@@ -15,6 +15,10 @@ import (
 // SESSION_COOKIE_AGE, two weeks from the login.
 const DefaultSessionAge = 14 * 24 * time.Hour
 
+// MaxSessionsPerUser bounds the live sessions of one user: a login beyond it ends the user's
+// sessions that expire soonest (the oldest logins).
+const MaxSessionsPerUser = 100
+
 // SessionIDLength is the length of a session id: lowercase letters and digits, as Django's
 // session keys (about 165 random bits).
 const SessionIDLength = 32
@@ -27,6 +31,9 @@ type Session struct {
 	ID      string
 	UserID  users.ID
 	Expires time.Time
+	// Age is how long the session lasts from its start (Options.SessionAge): a cookie's
+	// Max-Age.
+	Age time.Duration
 }
 
 // ValidSessionID reports whether id has the form of a session id. Anything else a cookie
@@ -59,7 +66,8 @@ func (s *Service) sessionAge() time.Duration {
 // StartSession starts a web session for actor, an active user whom a login already
 // authenticated (dev_fetch_api_key logs the browser in this way, as Zulip's does). The
 // session lasts Options.SessionAge from now. Expired sessions are swept in the same
-// transaction, so the store keeps only live ones and those not yet swept.
+// transaction, so the store keeps only live ones and those not yet swept, and a user keeps at
+// most MaxSessionsPerUser.
 func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error) {
 	if actor.Anonymous() {
 		return Session{}, ErrNotLoggedIn()
@@ -73,11 +81,14 @@ func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error
 		if _, err := o.tx.Sessions().DeleteExpired(o.now.Unix()); err != nil {
 			return err
 		}
+		if err := endOldestSessions(o, o.me.ID); err != nil {
+			return err
+		}
 		expires := o.now.Add(s.sessionAge()).Unix()
 		if err := o.tx.Sessions().Create(storage.Session{Key: sessionKey(id), UserID: o.me.ID, Expires: expires}); err != nil {
 			return err
 		}
-		res = Session{ID: id, UserID: o.me.ID, Expires: time.Unix(expires, 0)}
+		res = Session{ID: id, UserID: o.me.ID, Expires: time.Unix(expires, 0), Age: s.sessionAge()}
 		return nil
 	})
 	return res, err
@@ -160,4 +171,18 @@ func endOtherSessions(o *writeOp, actor Actor, user users.ID) error {
 	}
 	_, err := o.tx.Sessions().DeleteUser(user, keep)
 	return err
+}
+
+// endOldestSessions makes room for one more session of a user under MaxSessionsPerUser.
+func endOldestSessions(o *writeOp, user users.ID) error {
+	list, err := o.tx.Sessions().ListUser(user)
+	if err != nil {
+		return err
+	}
+	for i := 0; i <= len(list)-MaxSessionsPerUser; i++ {
+		if err := o.tx.Sessions().Delete(list[i].Key); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -199,3 +199,21 @@ func TestSessionRevocation(t *testing.T) {
 		sessionActor(t, f, other.ID)
 	})
 }
+
+func TestSessionsPerUserBounded(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var list []chat.Session
+	for range chat.MaxSessionsPerUser + 2 {
+		list = append(list, mustStartSession(t, f, "member"))
+		f.clock.Advance(time.Second) // each login expires a second after the previous one
+	}
+	wantNoSession(t, f, "the oldest login", list[0].ID)
+	wantNoSession(t, f, "the second oldest login", list[1].ID)
+	for _, s := range list[2:] {
+		sessionActor(t, f, s.ID)
+	}
+	other := mustStartSession(t, f, "admin")
+	sessionActor(t, f, other.ID)
+	sessionActor(t, f, list[2].ID) // another user's login ends none of the member's
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/users"
 )
 
@@ -307,5 +308,39 @@ func TestProvisionUserRefusals(t *testing.T) {
 	_ = f.store.View(ctx, func(tx storage.ReadTx) (err error) { realm, err = tx.Realm().Get(); return })
 	if realm.Name != "Test Org" {
 		t.Errorf("realm renamed to %q", realm.Name)
+	}
+}
+
+// TestCreateOrganizationReservedUserIDs checks that reserved ids stay unused and that an
+// out-of-range reservation is refused before anything is stored.
+func TestCreateOrganizationReservedUserIDs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, bad := range []users.ID{-1, chat.MaxReservedUserIDs + 1} {
+		store := memory.New()
+		svc, err := chat.New(chat.Options{Store: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Org", ReservedUserIDs: bad})
+		wantError(t, err, chat.CodeBadRequest, 400, "Invalid reserved_user_ids: must be 0 to 1048576")
+		if err := store.View(ctx, func(tx storage.ReadTx) error { _, err := tx.Realm().Get(); return err }); !errors.Is(err, storage.ErrNotFound) {
+			t.Errorf("a refused organization was stored (%v)", err)
+		}
+		svc.Close()
+		store.Close()
+	}
+	store := memory.New()
+	svc, err := chat.New(chat.Options{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close(); store.Close() })
+	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Org", ReservedUserIDs: 5}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "first@example.com", FullName: "First", Role: users.RoleOwner})
+	if err != nil || res.UserID != 6 {
+		t.Errorf("first user = %+v, %v; want id 6", res, err)
 	}
 }

@@ -85,6 +85,9 @@ type busMessage struct {
 	Events []busEvent `json:"e,omitempty"`
 	// End lists users whose queues end (deactivated users), after the events.
 	End []int64 `json:"end,omitempty"`
+	// Creds lists users whose cached credentials the transaction invalidated
+	// (credentialsChanged); every process drops them on delivery.
+	Creds []int64 `json:"c,omitempty"`
 }
 
 // busEvent is one event on the wire. Payload is the event for every queue, unless Adapted is
@@ -156,8 +159,8 @@ func busProfileKey(o queueOptions) string {
 }
 
 // encodeBusMessage encodes the events of one transaction.
-func encodeBusMessage(list []pending, end []int64) ([]byte, error) {
-	m := busMessage{Events: make([]busEvent, len(list)), End: end}
+func encodeBusMessage(list []pending, end, creds []int64) ([]byte, error) {
+	m := busMessage{Events: make([]busEvent, len(list)), End: end, Creds: creds}
 	for i, p := range list {
 		e := busEvent{To: p.recipients, Type: p.typ}
 		if pc, ok := p.payload.(publicChannelMessage); ok {
@@ -286,10 +289,10 @@ type busCut struct {
 
 // publishInTx hands the transaction's events to the bus, inside the transaction.
 func (s *Service) publishInTx(tx storage.Tx, ev *events) error {
-	if s.bus == nil || len(ev.list) == 0 && len(ev.end) == 0 {
+	if s.bus == nil || len(ev.list) == 0 && len(ev.end) == 0 && len(ev.creds) == 0 {
 		return nil
 	}
-	msg, err := encodeBusMessage(ev.list, ev.end)
+	msg, err := encodeBusMessage(ev.list, ev.end, ev.creds)
 	if err != nil {
 		return err
 	}
@@ -305,8 +308,12 @@ func (s *Service) deliver(id uint64, msg []byte) {
 		s.writeMu.Lock()
 		s.busPos = id
 		s.queues.DeleteAll()
+		s.creds.reset(false) // it may have invalidated credentials
 		s.writeMu.Unlock()
 		return
+	}
+	if len(m.Creds) > 0 {
+		s.creds.forget(m.Creds)
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -365,6 +372,7 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 		err := s.bus.Listen(ctx, after, func(complete bool, last uint64) {
 			s.writeMu.Lock()
 			s.busPos = last
+			s.creds.reset(false) // listening: invalidations arrive again
 			if !complete {
 				s.log.Error("event bus messages missed (older than the bus keeps); event queues ended", "after", after)
 				s.queues.DeleteAll()
@@ -382,6 +390,7 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 		}
 		s.writeMu.Lock()
 		s.busUp = false
+		s.creds.reset(true) // invalidations from other processes no longer arrive
 		s.writeMu.Unlock()
 		if first != nil {
 			first <- err

@@ -117,7 +117,7 @@ type botNotice struct {
 // takes. A channel message the bot cannot post (an archived channel, or a topics policy that
 // refuses the topic) is dropped, as Zulip drops an internal message it cannot send.
 func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []botNotice) error {
-	now := s.now().Unix()
+	now := w.unixNow()
 	for _, n := range notices {
 		m := messages.Message{
 			SenderID: NotificationBotID, Content: n.content,

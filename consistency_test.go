@@ -11,6 +11,7 @@ import (
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 // The consistency harness checks, for every mutating operation, that a client's register
@@ -141,7 +142,9 @@ func TestConsistency(t *testing.T) {
 				}
 				queues[v], states[v] = snapshot(t, f, v)
 			}
+			before := authenticateAll(t, f)
 			c.run(t, f)
+			checkCredentialCache(t, f, before)
 			for _, v := range consistencyViewers {
 				if queues[v] == "" {
 					continue
@@ -168,6 +171,63 @@ func TestConsistency(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// credential is an email and API key pair, and what authenticating with it gave.
+type credential struct {
+	email, key string
+	user       users.ID
+	err        string
+}
+
+// authenticateAll authenticates every stored user with their current email and key (which
+// fills the Service's credential cache) and returns the pairs with their answers.
+func authenticateAll(t *testing.T, f *fixture) []credential {
+	t.Helper()
+	var list []users.User
+	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+		var err error
+		list, err = tx.Users().List()
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]credential, len(list))
+	for i, u := range list {
+		out[i] = authenticate(f, u.Email, u.APIKey)
+	}
+	return out
+}
+
+func authenticate(f *fixture, email, key string) credential {
+	c := credential{email: email, key: key}
+	actor, err := f.svc.AuthenticateAPIKey(context.Background(), email, key)
+	c.user = actor.UserID
+	if err != nil {
+		c.err = err.Error()
+	}
+	return c
+}
+
+// checkCredentialCache checks, after a mutation, that every credential pair valid before it or
+// after it authenticates as it would with an empty cache: the mutation kept the cache exact.
+func checkCredentialCache(t *testing.T, f *fixture, before []credential) {
+	t.Helper()
+	var got []credential
+	for _, p := range before { // first: a fresh pair's success would refill the cache
+		got = append(got, authenticate(f, p.email, p.key))
+	}
+	after := authenticateAll(t, f)
+	got = append(got, after...)
+	pairs := append(append([]credential{}, before...), after...)
+	f.svc.ForgetCredentials()
+	for i, p := range pairs {
+		want := authenticate(f, p.email, p.key)
+		if diff := cmp.Diff(want, got[i], cmp.AllowUnexported(credential{})); diff != "" {
+			t.Errorf("authenticating %s after the mutation: the cached answer differs from the store's (-store +cached):\n%s", p.email, diff)
+		}
 	}
 }
 
@@ -225,12 +285,15 @@ var notMutating = map[string]string{
 	"CreateZoomVideoCall":          "no provider is configured: it only refuses",
 	"CreateWebexVideoCall":         "no provider is configured: it only refuses",
 	"CreateBigBlueButtonVideoCall": "signs a link; stores nothing",
+	"JoinBigBlueButtonVideoCall":   "no BigBlueButton server is configured: it only refuses",
 	"Close":                        "lifecycle",
+	"Now":                          "clock read",
 	"MaxUploadBytes":               "configuration",
 	"GetAvatarImage":               "read",
 	"SweepUploads":                 "removes only bytes that no row references; changes no state",
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
+	"ForgetCredentials":            "drops a cache (after writes behind the Service's back)",
 	"HoldWrites":                   "test-only hook (export_test.go): holds the write lock",
 	"WaitingWrites":                "test-only read (export_test.go)",
 	"SharedCommits":                "test-only read (export_test.go)",

@@ -103,7 +103,7 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close and the publication of events (service.go); the transaction helpers
+//	service   New, Close, Now and the publication of events (service.go); the transaction helpers
 //	          read and mutate (service_ops.go); group commit (service_commits.go); overlapping
 //	          sends (service_overlap.go); errors and their codes (service_errors.go); the
 //	          gates that load the acting user, and the users an operation names
@@ -114,13 +114,14 @@
 //	bus       several processes sharing one store's events (bus.go)
 //	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
+//	          the cache of checked credentials and ForgetCredentials (auth_cache.go)
 //	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,
 //	          EndSession, ended by a password change, a new API key and deactivation
 //	          (auth_sessions.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams
-//	          queues (events_public.go)
+//	          queues (events_public.go); one encoding per form of an event (events_forms.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
 //	          register's realm keys beyond the settings' own (realm_state.go);
 //	          GetRealmDomains, CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain
@@ -133,7 +134,7 @@
 //	          and server_emoji_data_url (realm_emoji.go);
 //	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
 //	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
-//	          CreateBigBlueButtonVideoCall (realm_calls.go)
+//	          CreateBigBlueButtonVideoCall, JoinBigBlueButtonVideoCall (realm_calls.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
 //	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 
 	"github.com/teamchat/chat/drafts"
 	"github.com/teamchat/chat/storage"
@@ -125,10 +124,8 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSaved
 	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		sn, err := tx.SavedSnippets().Get(u.ID, p.SavedSnippetID)
-		if errors.Is(err, storage.ErrNotFound) {
-			return errSnippetNotFound()
-		} else if err != nil {
-			return err
+		if err != nil {
+			return notFound(err, errSnippetNotFound)
 		}
 		if p.Title == nil && p.Content == nil {
 			return nil
@@ -162,10 +159,8 @@ type DeleteSavedSnippetResult struct{}
 func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteSavedSnippetParams) (DeleteSavedSnippetResult, error) {
 	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
-		if err := tx.SavedSnippets().Delete(u.ID, p.SavedSnippetID); errors.Is(err, storage.ErrNotFound) {
-			return errSnippetNotFound()
-		} else if err != nil {
-			return err
+		if err := tx.SavedSnippets().Delete(u.ID, p.SavedSnippetID); err != nil {
+			return notFound(err, errSnippetNotFound)
 		}
 		ev.add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "remove", SavedSnippetID: p.SavedSnippetID}, []int64{int64(u.ID)})
 		return nil

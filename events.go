@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/teamchat/chat/queue"
 )
 
 // Event is one event delivered by GET /events: its per-queue id, its type and its payload.
@@ -14,28 +16,84 @@ type Event struct {
 	ID      int64
 	Type    string
 	Payload any
+	// raw is the payload's JSON when it is already encoded (a form shared between queues, or
+	// one that arrived encoded); nil: encode Payload.
+	raw json.RawMessage
+}
+
+// deliveredEvent is the Event of a queued event: a shared form gives its value and its JSON,
+// encoded once for all the queues that share it.
+func deliveredEvent(e queue.Event) Event {
+	out := Event{ID: e.ID, Type: e.Type, Payload: e.Payload}
+	switch p := e.Payload.(type) {
+	case *sharedForm:
+		out.Payload = p.value
+		if raw, err := p.encoded(); err == nil {
+			out.raw = raw
+		}
+	case json.RawMessage:
+		out.raw = p
+	}
+	return out
 }
 
 // MarshalJSON writes the payload's JSON object with the id key added.
 func (e Event) MarshalJSON() ([]byte, error) {
-	if e.Payload == nil {
-		return fmt.Appendf(nil, `{"type":%s,"id":%d}`, strconv.Quote(e.Type), e.ID), nil
+	return e.appendJSON(nil)
+}
+
+// appendJSON appends the event's JSON object to b.
+func (e Event) appendJSON(b []byte) ([]byte, error) {
+	if e.Payload == nil && e.raw == nil {
+		b = append(b, `{"type":`...)
+		b = strconv.AppendQuote(b, e.Type)
+		b = append(b, `,"id":`...)
+		b = strconv.AppendInt(b, e.ID, 10)
+		return append(b, '}'), nil
 	}
-	body, err := json.Marshal(e.Payload)
-	if err != nil {
-		return nil, err
+	body := e.raw
+	if body == nil {
+		var err error
+		if body, err = json.Marshal(e.Payload); err != nil {
+			return nil, err
+		}
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) < 2 || body[0] != '{' || body[len(body)-1] != '}' {
 		return nil, fmt.Errorf("chat: payload of %s event is not a JSON object", e.Type)
 	}
-	out := make([]byte, 0, len(body)+24)
-	out = append(out, body[:len(body)-1]...)
+	b = append(b, body[:len(body)-1]...)
 	if len(body) > 2 {
-		out = append(out, ',')
+		b = append(b, ',')
 	}
-	out = fmt.Appendf(out, `"id":%d}`, e.ID)
-	return out, nil
+	b = append(b, `"id":`...)
+	b = strconv.AppendInt(b, e.ID, 10)
+	return append(b, '}'), nil
+}
+
+// AppendJSON appends the result's JSON object to b, the events' payloads as they were
+// encoded (once per form, not once per response).
+func (r GetEventsResult) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"events":[`...)
+	for i, e := range r.Events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = e.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, ']')
+	if r.QueueID != "" {
+		id, err := json.Marshal(r.QueueID)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"queue_id":`...)
+		b = append(b, id...)
+	}
+	return append(b, '}'), nil
 }
 
 // RealmUserEvent is a realm_user event: op add (Person is a UserRecord), update (Person holds

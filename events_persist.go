@@ -192,8 +192,18 @@ type clientAdapter interface {
 	forClient(o queueOptions) (any, bool)
 }
 
-// adaptForQueue is the queue manager's per-queue filter.
-func adaptForQueue(queueID string, data any, _ string, payload any) (any, bool) {
+// adaptForQueue is the queue manager's per-queue filter: the event's form for the queue, shared
+// with the other queues of the publication that take the same form (events_forms.go).
+func adaptForQueue(queueID string, data any, _ string, payload any, forms *queue.Forms) (any, bool) {
+	v, ok := adaptPayload(queueID, data, payload)
+	if !ok || v == nil {
+		return v, ok
+	}
+	return shareForm(data, v, forms), true
+}
+
+// adaptPayload is the event's form for one queue, or false when the queue must not get it.
+func adaptPayload(queueID string, data any, payload any) (any, bool) {
 	o, _ := data.(queueOptions)
 	o.queueID = queueID
 	if b, ok := payload.(busPayload); ok {

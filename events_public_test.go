@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -149,5 +150,47 @@ func TestPublicChannelWithoutRecipientsStillReachesWatchers(t *testing.T) {
 	got := viewOfQueue(t, f.poll(t, "admin", *res.QueueID, -1, true))
 	if diff := cmp.Diff(publicQueueView{Messages: []string{"disk full"}, Flags: [][]string{{}}, Others: []string{}}, got); diff != "" {
 		t.Errorf("watcher of an empty channel (-want +got):\n%s", diff)
+	}
+}
+
+// Queues restored after a restart keep watching public channels: the all_public_streams and
+// the narrowed ones.
+func TestPublicChannelWatchersSurviveRestart(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	lobby := mustChannel(t, f, "lobby", chat.NewChannelSettings{}, "member")
+	yes := true
+	var queues []string
+	for _, p := range []chat.RegisterQueueParams{
+		{AllPublicStreams: &yes, EventTypes: []string{"message"}},
+		{Narrow: [][]string{{"channel", "lobby"}}, EventTypes: []string{"message"}},
+	} {
+		res, err := f.svc.RegisterQueue(ctx, f.actor("admin"), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queues = append(queues, *res.QueueID)
+	}
+	if err := f.svc.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	svc2, err := chat.New(chat.Options{Store: f.store, Now: f.clock.Now, HeartbeatWait: time.Hour})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	t.Cleanup(func() { svc2.Close() })
+	topic := "t"
+	if _, err := svc2.SendMessage(ctx, f.actor("member"), chat.SendMessageParams{Type: "stream", ChannelID: &lobby, Topic: &topic, Content: "after the restart"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range queues {
+		got, err := svc2.GetEvents(ctx, f.actor("admin"), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if messages := viewOfQueue(t, got.Events).Messages; !cmp.Equal(messages, []string{"after the restart"}) {
+			t.Errorf("restored queue %s got the messages %q, want the public channel's new one", q, messages)
+		}
 	}
 }

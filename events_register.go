@@ -284,6 +284,10 @@ type GetEventsParams struct {
 	// Register holds register parameters, used when QueueID is empty and DontBlock is set:
 	// the call then registers a queue.
 	Register RegisterQueueParams
+	// Waited is how long the client's request has already waited for this queue (a long-poll
+	// that the HTTP layer resumes on another goroutine): the heartbeat comes
+	// Options.HeartbeatWait after the request's start.
+	Waited time.Duration
 }
 
 // GetEventsResult holds the events after last_event_id, in increasing id order.
@@ -331,7 +335,7 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		last = *p.LastEventID
 	}
 	got, err := s.queues.Get(ctx, queue.GetParams{
-		QueueID: p.QueueID, Owner: int64(actor.UserID), LastEventID: last, DontBlock: p.DontBlock,
+		QueueID: p.QueueID, Owner: int64(actor.UserID), LastEventID: last, DontBlock: p.DontBlock, Waited: p.Waited,
 	})
 	var pruned *queue.PrunedError
 	var notIn *queue.NotInQueueError
@@ -349,7 +353,7 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 	}
 	res := GetEventsResult{Events: make([]Event, len(got)), QueueID: p.QueueID}
 	for i, e := range got {
-		res.Events[i] = Event{ID: e.ID, Type: e.Type, Payload: e.Payload}
+		res.Events[i] = deliveredEvent(e)
 	}
 	return res, nil
 }

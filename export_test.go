@@ -16,6 +16,9 @@ func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, e
 // round, without waiting for it).
 func (s *Service) ExpireTyping(ctx context.Context) error { return s.expireTyping(ctx) }
 
+// FormsEncoded is how many shared event forms have been encoded in this process.
+func FormsEncoded() int64 { return formsEncoded.Load() }
+
 // HoldWrites keeps every mutation from committing (it holds writeMu) until the returned
 // function runs; mutations started meanwhile wait for the next commit group.
 func (s *Service) HoldWrites() (release func()) {

@@ -130,6 +130,7 @@ func (f *fixture) setUser(t *testing.T, name string, change func(*users.User)) {
 	if err != nil {
 		t.Fatalf("setUser: %v", err)
 	}
+	f.svc.ForgetCredentials() // a write behind the Service's back
 }
 
 // userCount counts the stored users.

@@ -40,8 +40,8 @@ type CreateInviteLinkParams struct {
 	// link that never expires (JSON null).
 	InviteExpiresInMinutes *int64
 	NeverExpires           bool
-	// InviteAs is the new users' role; 0 means member.
-	InviteAs                         users.Role
+	// InviteAs is the new users' role; nil means member.
+	InviteAs                         *users.Role
 	StreamIDs                        []channels.ID
 	GroupIDs                         []users.GroupID
 	IncludeRealmDefaultSubscriptions bool
@@ -110,10 +110,11 @@ func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Durat
 	if len(p.StreamIDs) > users.MaxInviteChannels || len(p.GroupIDs) > users.MaxInviteGroups {
 		return users.Invite{}, 0, badRequest("Too many channels or groups (limit: %d)", users.MaxInviteChannels)
 	}
-	if p.InviteAs == 0 {
-		p.InviteAs = users.RoleMember
+	as := users.RoleMember
+	if p.InviteAs != nil {
+		as = *p.InviteAs
 	}
-	if !p.InviteAs.Valid() {
+	if !as.Valid() {
 		return users.Invite{}, 0, InvalidArgument("invite_as", "")
 	}
 	validity := s.opts.InvitationLinkValidity
@@ -130,7 +131,7 @@ func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Durat
 			validity = time.Duration(m) * time.Minute
 		}
 	}
-	inv := users.Invite{InvitedAs: p.InviteAs, ChannelIDs: make([]int64, 0, len(p.StreamIDs)),
+	inv := users.Invite{InvitedAs: as, ChannelIDs: make([]int64, 0, len(p.StreamIDs)),
 		IncludeRealmDefaultSubscriptions: p.IncludeRealmDefaultSubscriptions, WelcomeMessageCustomText: p.WelcomeMessageCustomText}
 	for _, id := range sortedIDs(slices.Clone(p.StreamIDs)) {
 		if !slices.Contains(inv.ChannelIDs, int64(id)) {

@@ -23,7 +23,7 @@ func invitesConsistencyCases() []consistencyCase {
 	}
 	return []consistencyCase{
 		{method: "CreateInviteLink", name: "with channels", setup: seed, run: func(t *testing.T, f *fixture) {
-			f.mustInviteLink(t, "owner", chat.CreateInviteLinkParams{InviteAs: users.RoleAdministrator})
+			f.mustInviteLink(t, "owner", chat.CreateInviteLinkParams{InviteAs: ptr(users.RoleAdministrator)})
 		}},
 		{method: "RevokeInviteLink", name: "by an administrator", setup: seed, run: func(t *testing.T, f *fixture) {
 			id := f.mustInvites(t, "admin")[0].ID

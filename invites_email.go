@@ -34,7 +34,7 @@ type SendInvitesParams struct {
 	// invitations that never expire (JSON null).
 	InviteExpiresInMinutes *int64
 	NeverExpires           bool
-	InviteAs               users.Role
+	InviteAs               *users.Role // nil means member
 	StreamIDs              []channels.ID
 	GroupIDs               []users.GroupID
 	// IncludeRealmDefaultSubscriptions also subscribes the new users to the default channels.

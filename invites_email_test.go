@@ -146,7 +146,7 @@ func TestSendInvitesRefusals(t *testing.T) {
 		{"an invalid address", send("member", chat.SendInvitesParams{InviteeEmails: "good@example.org, not-an-address"}), chat.CodeInvitationFailed, "Some emails did not validate, so we didn't send any invitations."},
 		{"everyone has an account", send("member", chat.SendInvitesParams{InviteeEmails: "admin@example.com"}), chat.CodeInvitationFailed, "We weren't able to invite anyone."},
 		{"a guest", send("guest", chat.SendInvitesParams{InviteeEmails: "x@example.org"}), "", "Not allowed for guest users"},
-		{"an administrator role from a member", send("member", chat.SendInvitesParams{InviteeEmails: "x@example.org", InviteAs: users.RoleAdministrator}), chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
+		{"an administrator role from a member", send("member", chat.SendInvitesParams{InviteeEmails: "x@example.org", InviteAs: ptr(users.RoleAdministrator)}), chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
 		{"an unknown channel", send("member", chat.SendInvitesParams{InviteeEmails: "x@example.org", StreamIDs: []channels.ID{999}}), "", "Invalid channel ID 999. No invites were sent."},
 		{"revoke someone else's", func() error {
 			return f.svc.RevokeEmailInvite(ctx, f.actor("member"), chat.EmailInviteParams{InviteID: id})

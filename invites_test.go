@@ -73,7 +73,7 @@ func TestCreateInviteLink(t *testing.T) {
 	qMember := f.register(t, "member", "invites_changed")
 
 	link := f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{
-		InviteAs: users.RoleModerator, StreamIDs: []channels.ID{secret, public, public}, GroupIDs: []users.GroupID{group},
+		InviteAs: ptr(users.RoleModerator), StreamIDs: []channels.ID{secret, public, public}, GroupIDs: []users.GroupID{group},
 		WelcomeMessageCustomText: ptr("Welcome!"), InviteExpiresInMinutes: ptr(int64(60)),
 	})
 	now := f.clock.Now().Unix()
@@ -96,7 +96,7 @@ func TestCreateInviteLink(t *testing.T) {
 
 	// Defaults: member role, 14400 minutes; null never expires.
 	f.mustInviteLink(t, "owner", chat.CreateInviteLinkParams{})
-	f.mustInviteLink(t, "owner", chat.CreateInviteLinkParams{NeverExpires: true, InviteAs: users.RoleOwner})
+	f.mustInviteLink(t, "owner", chat.CreateInviteLinkParams{NeverExpires: true, InviteAs: ptr(users.RoleOwner)})
 	got := f.mustInvites(t, "admin")
 	if len(got) != 3 || got[1].InvitedAs != users.RoleMember || *got[1].ExpiryDate != now+14400*60 || got[2].ExpiryDate != nil {
 		t.Errorf("invites = %+v", got)
@@ -123,10 +123,10 @@ func TestCreateInviteLinkRefusals(t *testing.T) {
 	}{
 		{"guest", "guest", chat.CreateInviteLinkParams{}, chat.CodeBadRequest, "Not allowed for guest users"},
 		{"bot", "bot", chat.CreateInviteLinkParams{}, chat.CodeBadRequest, "This endpoint does not accept bot requests."},
-		{"owner role by an administrator", "admin", chat.CreateInviteLinkParams{InviteAs: users.RoleOwner}, chat.CodeUnauthorizedPrincipal, "Must be an organization owner"},
-		{"administrator role by a member", "member", chat.CreateInviteLinkParams{InviteAs: users.RoleAdministrator}, chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
-		{"moderator role by a member", "member", chat.CreateInviteLinkParams{InviteAs: users.RoleModerator}, chat.CodeBadRequest, "Insufficient permission"},
-		{"not a role", "admin", chat.CreateInviteLinkParams{InviteAs: 500}, chat.CodeBadRequest, "Invalid invite_as"},
+		{"owner role by an administrator", "admin", chat.CreateInviteLinkParams{InviteAs: ptr(users.RoleOwner)}, chat.CodeUnauthorizedPrincipal, "Must be an organization owner"},
+		{"administrator role by a member", "member", chat.CreateInviteLinkParams{InviteAs: ptr(users.RoleAdministrator)}, chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
+		{"moderator role by a member", "member", chat.CreateInviteLinkParams{InviteAs: ptr(users.RoleModerator)}, chat.CodeBadRequest, "Insufficient permission"},
+		{"not a role", "admin", chat.CreateInviteLinkParams{InviteAs: ptr[users.Role](500)}, chat.CodeBadRequest, "Invalid invite_as"},
 		{"unknown channel", "admin", chat.CreateInviteLinkParams{StreamIDs: []channels.ID{public, 999}}, chat.CodeBadRequest, "Invalid channel ID 999. No invites were sent."},
 		{"private channel the member cannot see", "member", chat.CreateInviteLinkParams{StreamIDs: []channels.ID{secret}}, chat.CodeBadRequest,
 			"Invalid channel ID " + itoa(int64(secret)) + ". No invites were sent."},
@@ -230,7 +230,7 @@ func TestRedeemInviteLink(t *testing.T) {
 	other := f.inviteChannel(t, "other", false, false)
 	group := f.inviteGroup(t, "newcomers")
 	link := f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{
-		InviteAs: users.RoleGuest, StreamIDs: []channels.ID{public, secret}, GroupIDs: []users.GroupID{group},
+		InviteAs: ptr(users.RoleGuest), StreamIDs: []channels.ID{public, secret}, GroupIDs: []users.GroupID{group},
 		IncludeRealmDefaultSubscriptions: true, InviteExpiresInMinutes: ptr(int64(10)),
 	})
 	q := f.register(t, "admin")

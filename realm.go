@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/teamchat/chat/messages"
@@ -25,7 +26,13 @@ type CreateOrganizationParams struct {
 	EnableSpectatorAccess bool
 	// DisablePasswordAuth turns POST /fetch_api_key off.
 	DisablePasswordAuth bool
+	// ReservedUserIDs keeps the user ids 1 to ReservedUserIDs unused, so that the first user
+	// gets ReservedUserIDs+1 (Zulip's development organization: its system bots hold 1-5).
+	ReservedUserIDs users.ID
 }
+
+// MaxReservedUserIDs bounds CreateOrganizationParams.ReservedUserIDs.
+const MaxReservedUserIDs = 1 << 20
 
 // CreateOrganizationResult reports the system groups created with the organization.
 type CreateOrganizationResult struct {
@@ -45,6 +52,9 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 	}
 	if !p.EmailVisibility.Valid() {
 		return CreateOrganizationResult{}, InvalidArgument("email_address_visibility", "")
+	}
+	if p.ReservedUserIDs < 0 || p.ReservedUserIDs > MaxReservedUserIDs {
+		return CreateOrganizationResult{}, InvalidArgument("reserved_user_ids", fmt.Sprintf("must be 0 to %d", MaxReservedUserIDs))
 	}
 	res := CreateOrganizationResult{SystemGroups: map[string]users.GroupID{}}
 	now := s.now()
@@ -84,6 +94,9 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 			MessageEditHistoryVisibilityPolicy:     string(messages.EditHistoryAll),
 		}
 		r.ApplyDefaultGroups(func(name string) users.GroupID { return res.SystemGroups[name] })
+		if err := tx.Users().ReserveIDs(p.ReservedUserIDs); err != nil {
+			return err
+		}
 		return tx.Realm().Put(r)
 	})
 	if err != nil {

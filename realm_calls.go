@@ -80,6 +80,19 @@ func (s *Service) CreateBigBlueButtonVideoCall(ctx context.Context, actor Actor,
 	return VideoCallResult{URL: "/calls/bigbluebutton/join?bigbluebutton=" + url.QueryEscape(signed)}, nil
 }
 
+// JoinBigBlueButtonVideoCallParams are the parameters of /calls/bigbluebutton/join.
+type JoinBigBlueButtonVideoCallParams struct {
+	// BigBlueButton is the signed meeting data of a link CreateBigBlueButtonVideoCall made.
+	BigBlueButton string
+}
+
+// JoinBigBlueButtonVideoCall opens the meeting of a link CreateBigBlueButtonVideoCall made.
+// This server has no BigBlueButton server, so it answers as a Zulip server without one does:
+// Zulip checks its configuration before it reads the link.
+func (s *Service) JoinBigBlueButtonVideoCall(_ context.Context, _ JoinBigBlueButtonVideoCallParams) error {
+	return badRequest("BigBlueButton is not configured.")
+}
+
 // signCall signs a call's data: its base64 form, a colon, and an HMAC of it.
 func (s *Service) signCall(data []byte) string {
 	enc := base64.RawURLEncoding.EncodeToString(data)

@@ -131,10 +131,8 @@ type UpdateLinkifierResult struct{}
 func (s *Service) UpdateLinkifier(ctx context.Context, actor Actor, p UpdateLinkifierParams) (UpdateLinkifierResult, error) {
 	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
-		if _, err := tx.Linkifiers().Get(p.FilterID); errors.Is(err, storage.ErrNotFound) {
-			return errLinkifierNotFound()
-		} else if err != nil {
-			return err
+		if _, err := tx.Linkifiers().Get(p.FilterID); err != nil {
+			return notFound(err, errLinkifierNotFound)
 		}
 		c, err := checkLinkifier(linkifiers.Linkifier{
 			ID: p.FilterID, Pattern: strings.TrimSpace(p.Pattern), URLTemplate: strings.TrimSpace(p.URLTemplate),
@@ -165,10 +163,8 @@ type RemoveLinkifierResult struct{}
 func (s *Service) RemoveLinkifier(ctx context.Context, actor Actor, p RemoveLinkifierParams) (RemoveLinkifierResult, error) {
 	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
-		if err := tx.Linkifiers().Delete(p.FilterID); errors.Is(err, storage.ErrNotFound) {
-			return errLinkifierNotFound()
-		} else if err != nil {
-			return err
+		if err := tx.Linkifiers().Delete(p.FilterID); err != nil {
+			return notFound(err, errLinkifierNotFound)
 		}
 		return notifyLinkifiers(tx, ev)
 	})

@@ -184,6 +184,8 @@ type Service struct {
 	generation int64
 	// watchers are the owners of all_public_streams queues in this process.
 	watchers publicWatchers
+	// creds caches checked API keys (auth_cache.go).
+	creds credentialCache
 
 	closeOnce sync.Once
 
@@ -270,6 +272,7 @@ func New(opts Options) (*Service, error) {
 	s.fanout = s.queues
 	s.overlap = newOverlap()
 	s.bus = opts.Bus
+	s.creds.off = s.bus != nil // until the bus listens
 	s.callKey = make([]byte, 32)
 	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail
 	after, err := s.restoreQueues(context.Background())
@@ -295,6 +298,9 @@ func New(opts Options) (*Service, error) {
 // Close ends every waiting long-poll, stops the Service's background work and saves the event
 // queues in the store, so that a Service started later on the same store (with a Bus: with the
 // same NodeID) continues them. It does not close the store, which belongs to the caller.
+// Now is the time on the Service's clock (Options.Now), the time its operations act at.
+func (s *Service) Now() time.Time { return s.now() }
+
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -325,7 +331,10 @@ type events struct {
 	overlapping bool
 	list        []pending
 	// end lists the users whose queues end once the transaction commits, after its events.
-	end   []int64
+	end []int64
+	// creds lists the users whose cached credentials the transaction invalidates
+	// (credentialsChanged).
+	creds []int64
 	after []func()
 }
 

@@ -43,6 +43,9 @@ const (
 	CodeReactionAlreadyExists         Code = "REACTION_ALREADY_EXISTS"
 	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
 	CodePushServiceNotConfigured      Code = "PUSH_SERVICE_NOT_CONFIGURED"
+	// CodeCSRFFailed (HTTP 403) is a web request refused by the CSRF check; it carries the
+	// reason.
+	CodeCSRFFailed Code = "CSRF_FAILED"
 	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
 	CodeInternal Code = ""
 )
@@ -59,6 +62,8 @@ func (c Code) Status() int {
 		return http.StatusConflict
 	case CodeRateLimitHit:
 		return http.StatusTooManyRequests
+	case CodeCSRFFailed:
+		return http.StatusForbidden
 	case CodeInternal:
 		return http.StatusInternalServerError
 	}

@@ -80,6 +80,7 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 		} else if err != nil {
 			return err
 		}
+		s.userRewritten(ev, old, target)
 		if err := announceUserRecordChange(tx, ev, realm, old, target); err != nil {
 			return err
 		}
@@ -359,6 +360,7 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 	if err := tx.Users().Update(u); err != nil {
 		return err
 	}
+	s.credentialsChanged(ev, u.ID)
 	if _, err := tx.Sessions().DeleteUser(u.ID, ""); err != nil {
 		return err
 	}
@@ -454,6 +456,7 @@ func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateU
 		if err := tx.Users().Update(target); err != nil {
 			return err
 		}
+		s.credentialsChanged(ev, target.ID)
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_active": true}); err != nil {
 			return err
 		}

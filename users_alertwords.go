@@ -2,7 +2,9 @@ package chat
 
 import (
 	"context"
+	"maps"
 
+	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -128,11 +130,19 @@ func alertWordsState(tx storage.ReadTx, viewer users.User) (*AlertWordsState, er
 }
 
 // alertedUsers returns those of among whose alert words content contains (the has_alert_word
-// flag of their message row, set on send and recomputed on each content edit).
+// flag of their message row, set on send and recomputed on each content edit). It reads the
+// organization's words once, whatever the number of recipients, and skips the matching when
+// nobody has any.
 func alertedUsers(aw storage.AlertWordReader, content string, among []users.ID) (map[users.ID]bool, error) {
-	words, err := aw.GetMany(among)
-	if err != nil {
+	words, err := aw.All()
+	if err != nil || len(words) == 0 {
 		return nil, err
 	}
-	return users.NewAlertWordMatcher(words).Alerted(content), nil
+	recipient := make(map[users.ID]bool, len(among))
+	for _, id := range among {
+		recipient[id] = true
+	}
+	maps.DeleteFunc(words, func(id users.ID, _ []string) bool { return !recipient[id] })
+	// As in Zulip, words inside fenced code blocks do not alert.
+	return users.NewAlertWordMatcher(words).Alerted(markdown.WithoutCodeBlocks(content)), nil
 }

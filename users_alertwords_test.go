@@ -135,9 +135,9 @@ func goldenAlertWords(t *testing.T, f *fixture) {
 	}
 }
 
-// TestAlertWordsFlagMessages: a message containing a recipient's alert word is flagged
-// has_alert_word for that recipient (and found by is:alerted), and a content edit recomputes
-// the flag.
+// TestAlertWordsFlagMessages: a message containing a recipient's alert word (outside code
+// blocks) is flagged has_alert_word for that recipient (and found by is:alerted), and a
+// content edit recomputes the flag.
 func TestAlertWordsFlagMessages(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -149,6 +149,7 @@ func TestAlertWordsFlagMessages(t *testing.T) {
 	alerted := chat.NarrowTerm{Operator: "is", Operand: "alerted"}
 	hit := mustSendToChannel(t, f, "admin", c, "t", "Time to DEPLOY!")
 	mustSendToChannel(t, f, "admin", c, "t", "redeployment only")
+	mustSendToChannel(t, f, "admin", c, "t", "```\ndeploy.sh\n```")
 	dm := mustSendDirect(t, f, "admin", "who is (on call)?", "member")
 	if diff := cmp.Diff([]usersMessageID{hit, dm}, fetchIDs(t, f, "member", alerted)); diff != "" {
 		t.Errorf("member's is:alerted (-want +got):\n%s", diff)

@@ -128,6 +128,7 @@ func (s *Service) updateBotUser(tx storage.Tx, ev *events, me, bot users.User, p
 	if err := tx.Users().Update(bot); err != nil {
 		return bot, err
 	}
+	s.userRewritten(ev, old, bot)
 	return bot, s.announceBotUserChange(tx, ev, old, bot, previous)
 }
 
@@ -361,6 +362,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 		if err := tx.Users().Update(bot); err != nil {
 			return err
 		}
+		s.credentialsChanged(ev, bot.ID)
 		if _, err := tx.Sessions().DeleteUser(bot.ID, ""); err != nil {
 			return err
 		}

@@ -143,10 +143,8 @@ func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNav
 	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		v, err := tx.NavigationViews().Get(u.ID, fragment)
-		if errors.Is(err, storage.ErrNotFound) {
-			return errNavigationViewNotFound()
-		} else if err != nil {
-			return err
+		if err != nil {
+			return notFound(err, errNavigationViewNotFound)
 		}
 		if p.Name == nil && p.IsPinned == nil {
 			return nil
@@ -189,10 +187,8 @@ func (s *Service) RemoveNavigationView(ctx context.Context, actor Actor, p Remov
 	}
 	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
-		if err := tx.NavigationViews().Delete(u.ID, fragment); errors.Is(err, storage.ErrNotFound) {
-			return errNavigationViewNotFound()
-		} else if err != nil {
-			return err
+		if err := tx.NavigationViews().Delete(u.ID, fragment); err != nil {
+			return notFound(err, errNavigationViewNotFound)
 		}
 		ev.add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "remove", Fragment: fragment}, []int64{int64(u.ID)})
 		return nil

@@ -144,6 +144,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 			if err := tx.Users().Update(me); err != nil {
 				return err
 			}
+			s.userRewritten(ev, old, me)
 		}
 		if err := announceOwnChanges(tx.Users(), ev, realm, old, me); err != nil {
 			return err
@@ -521,6 +522,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 		} else if err != nil {
 			return err
 		}
+		s.credentialsChanged(o.ev, u.ID)
 		if err := tx.UserSettings().DeleteEmailChange(p.Key); err != nil {
 			return err
 		}

@@ -33,7 +33,19 @@ func (h *Handler) devFetchAPIKey(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.svc.DevFetchAPIKey(r.ctx, chat.DevFetchAPIKeyParams{Username: username})
+	res, err := h.svc.DevFetchAPIKey(r.ctx, chat.DevFetchAPIKeyParams{Username: username})
+	if err != nil {
+		return nil, err
+	}
+	// Zulip's also logs the browser in: clients' test suites then call /json/ routes.
+	sess, err := h.svc.StartSession(r.ctx, chat.Actor{UserID: res.UserID})
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range h.sessionCookies(r.http, sess) {
+		r.header.Add("Set-Cookie", c.String())
+	}
+	return res, nil
 }
 
 // devListUsers serves GET /dev_list_users.

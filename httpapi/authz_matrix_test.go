@@ -281,9 +281,18 @@ type matrixOrg struct {
 	keys map[string]string
 	// vars are further {name} placeholders that a row's setup defines.
 	vars map[string]string
+	// web, when set, sends every call under /json/ with the caller's web session (started
+	// before the deactivated caller's deactivation, which ends it) and the CSRF token.
+	web      bool
+	sessions map[string]string
 }
 
-func newMatrixOrg(t *testing.T) *matrixOrg {
+// matrixCSRF is the CSRF secret of every web caller of the matrix.
+const matrixCSRF = "matrixcsrfsecretmatrixcsrfsecret"
+
+func newMatrixOrg(t *testing.T) *matrixOrg { return newMatrixOrgWith(t, false) }
+
+func newMatrixOrgWith(t *testing.T, web bool) *matrixOrg {
 	t.Helper()
 	store := memory.New()
 	svc, err := chat.New(chat.Options{
@@ -297,7 +306,7 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Matrix", URL: "http://matrix.test"}); err != nil {
 		t.Fatal(err)
 	}
-	m := &matrixOrg{svc: svc, ids: map[string]users.ID{}, keys: map[string]string{}, vars: map[string]string{}}
+	m := &matrixOrg{svc: svc, ids: map[string]users.ID{}, keys: map[string]string{}, vars: map[string]string{}, web: web, sessions: map[string]string{}}
 	for _, c := range []struct {
 		name string
 		p    chat.ProvisionUserParams
@@ -322,6 +331,13 @@ func newMatrixOrg(t *testing.T) *matrixOrg {
 			t.Fatal(err)
 		}
 		m.ids[c.name], m.keys[c.name] = res.UserID, res.APIKey
+		if web {
+			sess, err := svc.StartSession(ctx, chat.Actor{UserID: res.UserID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.sessions[c.name] = sess.ID
+		}
 	}
 	if err := svc.DeactivateUser(ctx, chat.Actor{UserID: m.ids["owner"]}, chat.DeactivateUserParams{UserID: m.ids["deactivated"]}); err != nil {
 		t.Fatal(err)
@@ -348,7 +364,7 @@ func (m *matrixOrg) call(t *testing.T, as, method, path string, params map[strin
 	for k, v := range params {
 		form.Set(k, m.expand(v))
 	}
-	target := m.srv.URL + "/api/v1/" + m.expand(path)
+	target := m.srv.URL + m.prefix() + m.expand(path)
 	var body io.Reader
 	if method == http.MethodGet {
 		target += "?" + form.Encode()
@@ -362,9 +378,7 @@ func (m *matrixOrg) call(t *testing.T, as, method, path string, params map[strin
 	if body != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if as != "anonymous" {
-		req.SetBasicAuth(as+"@matrix.test", m.keys[as])
-	}
+	m.authorize(req, as)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -375,6 +389,28 @@ func (m *matrixOrg) call(t *testing.T, as, method, path string, params map[strin
 		t.Fatalf("%s %s: body is not JSON: %v", method, path, err)
 	}
 	return resp.StatusCode, got
+}
+
+// prefix is the tree the calls go to.
+func (m *matrixOrg) prefix() string {
+	if m.web {
+		return "/json/"
+	}
+	return "/api/v1/"
+}
+
+// authorize gives a request the caller's credentials: the API key, or on the web the session
+// and CSRF cookies and header.
+func (m *matrixOrg) authorize(req *http.Request, as string) {
+	switch {
+	case as == "anonymous":
+	case m.web:
+		req.AddCookie(&http.Cookie{Name: sessionCookie, Value: m.sessions[as]})
+		req.AddCookie(&http.Cookie{Name: csrfCookie, Value: matrixCSRF})
+		req.Header.Set(csrfHeader, matrixCSRF)
+	default:
+		req.SetBasicAuth(as+"@matrix.test", m.keys[as])
+	}
 }
 
 func (m *matrixOrg) mustCall(t *testing.T, as, method, path string, params map[string]string) {
@@ -429,27 +465,48 @@ func TestAuthorizationMatrix(t *testing.T) {
 		for _, caller := range callers {
 			t.Run(row.method+" "+row.path+"/"+caller, func(t *testing.T) {
 				t.Parallel()
-				m := newMatrixOrg(t)
-				if row.setup != nil {
-					row.setup(t, m)
-				}
-				before := m.view(t)
-				var status int
-				var body map[string]any
-				if row.file != "" {
-					status, body = m.upload(t, caller, row.path, row.file)
-				} else {
-					status, body = m.call(t, caller, row.method, row.path, row.params)
-				}
-				if want := row.want.want(caller); status != want {
-					t.Fatalf("%s %s as %s: status %d %v, want %d", row.method, row.path, caller, status, body, want)
-				}
-				if status != http.StatusOK {
-					if diff := cmp.Diff(before, m.view(t)); diff != "" {
-						t.Errorf("refused %s %s as %s changed the state (-before +after):\n%s", row.method, row.path, caller, diff)
-					}
-				}
+				checkMatrixCell(t, newMatrixOrg(t), row, caller)
 			})
+		}
+	}
+}
+
+// TestAuthorizationMatrixOverSessions calls every row under /json/ with web sessions, as an
+// administrator, a member and a deactivated user (whose session the deactivation ended): the
+// same statuses as with API keys.
+func TestAuthorizationMatrixOverSessions(t *testing.T) {
+	t.Parallel()
+	for _, row := range matrixRows() {
+		for _, caller := range []string{"admin", "member", "deactivated"} {
+			t.Run(row.method+" "+row.path+"/"+caller, func(t *testing.T) {
+				t.Parallel()
+				checkMatrixCell(t, newMatrixOrgWith(t, true), row, caller)
+			})
+		}
+	}
+}
+
+// checkMatrixCell makes one call of the matrix and checks its status, and that a refusal
+// changed nothing.
+func checkMatrixCell(t *testing.T, m *matrixOrg, row matrixRow, caller string) {
+	t.Helper()
+	if row.setup != nil {
+		row.setup(t, m)
+	}
+	before := m.view(t)
+	var status int
+	var body map[string]any
+	if row.file != "" {
+		status, body = m.upload(t, caller, row.path, row.file)
+	} else {
+		status, body = m.call(t, caller, row.method, row.path, row.params)
+	}
+	if want := row.want.want(caller); status != want {
+		t.Fatalf("%s %s%s as %s: status %d %v, want %d", row.method, m.prefix(), row.path, caller, status, body, want)
+	}
+	if status != http.StatusOK {
+		if diff := cmp.Diff(before, m.view(t)); diff != "" {
+			t.Errorf("refused %s %s%s as %s changed the state (-before +after):\n%s", row.method, m.prefix(), row.path, caller, diff)
 		}
 	}
 }

@@ -7,6 +7,12 @@
 // params_body.go the reading of query strings and bodies; JSON-valued parameters are decoded
 // by internal/jsonparam, which words a value that does not fit in Zulip's terms; path.go reads
 // ids from the URL path (pathID, one reader for every {…_id} segment).
+// sessions.go serves the same routes under /json/ for browsers, authenticated by the
+// sessionid cookie (Zulip's rest_dispatch: a session first, then HTTP Basic), sets the cookies
+// at a login and serves the logout form; login.go serves the login page and forms (password,
+// development); csrf.go is Django's CSRF check (the csrftoken cookie
+// matched by the X-CSRFToken header or a form's csrfmiddlewaretoken) and Zulip's answers to a
+// refusal.
 //
 // It holds no business rules: each handler decodes its parameters, calls exactly one Service
 // method and encodes the result. It imports chat and the leaf domain packages, never storage.

@@ -42,7 +42,7 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, err error) 
 	body["code"] = string(e.Code)
 	status := e.HTTPStatus()
 	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Basic realm="zulip"`)
+		w.Header().Set("WWW-Authenticate", wwwAuthenticate(r, e))
 	}
 	if retry, ok := e.Extra["retry-after"].(float64); ok {
 		w.Header().Set("Retry-After", strconv.FormatFloat(retry, 'f', -1, 64))
@@ -65,7 +65,7 @@ func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
 	var buf bytes.Buffer
 	buf.WriteString(`{"result":"success","msg":""`)
 	if result != nil {
-		body, err := json.Marshal(result)
+		body, err := marshalResult(result)
 		if err != nil || len(body) < 2 || body[0] != '{' {
 			writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
 			return
@@ -84,6 +84,20 @@ func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// jsonAppender is a result that writes its own JSON object (GetEventsResult: its events are
+// encoded once per form, and json.Marshal would validate every byte of them again).
+type jsonAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
+// marshalResult encodes a result as a JSON object.
+func marshalResult(result any) ([]byte, error) {
+	if a, ok := result.(jsonAppender); ok {
+		return a.AppendJSON(make([]byte, 0, 512))
+	}
+	return json.Marshal(result)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

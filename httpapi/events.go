@@ -108,23 +108,32 @@ func (h *Handler) registerQueue(r *request) (any, error) {
 
 // getEvents serves GET /events.
 func (h *Handler) getEvents(r *request) (any, error) {
+	gp, err := eventsParams(r.params)
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.GetEvents(r.ctx, r.actor, gp)
+}
+
+// eventsParams decodes the parameters of GET /events.
+func eventsParams(p *params) (chat.GetEventsParams, error) {
 	var (
 		gp  chat.GetEventsParams
 		err error
 	)
-	gp.QueueID, _ = r.params.str("queue_id")
-	if gp.LastEventID, err = r.params.integer("last_event_id"); err != nil {
-		return nil, err
+	gp.QueueID, _ = p.str("queue_id")
+	if gp.LastEventID, err = p.integer("last_event_id"); err != nil {
+		return gp, err
 	}
-	if gp.DontBlock, err = r.params.boolOr("dont_block", false); err != nil {
-		return nil, err
+	if gp.DontBlock, err = p.boolOr("dont_block", false); err != nil {
+		return gp, err
 	}
 	if gp.QueueID == "" {
-		if gp.Register, err = registerParams(r.params); err != nil {
-			return nil, err
+		if gp.Register, err = registerParams(p); err != nil {
+			return gp, err
 		}
 	}
-	return h.svc.GetEvents(r.ctx, r.actor, gp)
+	return gp, nil
 }
 
 // deleteQueue serves DELETE /events.

@@ -42,6 +42,18 @@ type Options struct {
 	Queues QueueRouter
 	// Observer, when set, is told of every request once it is answered (for monitoring).
 	Observer RequestObserver
+	// LongPolls, when set, is the HTTP server's listener wrapped by NewLongPollListener: a
+	// waiting GET /events then gives its connection up to a small goroutine while it waits,
+	// and the connection returns to the server through it (park.go). Nil: long-polls wait in
+	// net/http's handler.
+	LongPolls *LongPollListener
+	// ParkAfter is how long a GET /events waits in net/http before it parks (with LongPolls):
+	// clients woken often (every second in a busy channel) then never pay for parking, idle
+	// ones park. 0: at once.
+	ParkAfter time.Duration
+	// SecureCookies gives the session and CSRF cookies the Secure attribute even on requests
+	// that arrive without TLS (behind a TLS-terminating proxy); over TLS they always have it.
+	SecureCookies bool
 }
 
 // RequestObserver receives every answered request: its method, its route (the routing
@@ -91,6 +103,8 @@ type request struct {
 	params *params
 	path   map[string]string
 	actor  chat.Actor
+	// header is the response's header, for the handlers that set cookies (logins).
+	header http.Header
 }
 
 // ServeHTTP routes the request, authenticates it and writes the envelope.
@@ -151,14 +165,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return "/user_uploads/"
 	}
 	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
-	rest, ok := strings.CutPrefix(path, "/api/v1/")
+	prefix, rest, ok := apiPath(path)
 	if !ok {
-		if key, ok := strings.CutPrefix(path, "/join/"); ok && key != "" && !strings.Contains(strings.TrimSuffix(key, "/"), "/") {
-			h.serveJoin(w, r, strings.TrimSuffix(key, "/"))
-			return "/join/{key}/"
-		}
-		writeNotFound(w)
-		return unmatchedRoute
+		return h.servePage(w, r, path)
 	}
 	method := r.Method
 	if method == http.MethodHead {
@@ -178,7 +187,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		writeMethodNotAllowed(w, allowed)
 		return unmatchedRoute
 	}
-	route := "/api/v1/" + rt.pattern
+	route := prefix + rt.pattern
 	if len(r.URL.RawQuery) > h.opts.MaxQueryBytes {
 		writeJSON(w, http.StatusRequestURITooLong, map[string]any{"result": "error", "code": string(chat.CodeBadRequest),
 			"msg": fmt.Sprintf("Request URL too long: the query string has %d bytes (limit: %d)", len(r.URL.RawQuery), h.opts.MaxQueryBytes)})
@@ -197,9 +206,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.writeError(w, r, err)
 		return route
 	}
-	req := &request{ctx: r.Context(), http: r, params: p, path: values}
+	req := &request{ctx: r.Context(), http: r, params: p, path: values, header: w.Header()}
 	if rt.auth != authNone {
-		actor, err := h.authenticate(r, rt.auth == authOptional)
+		authenticate := h.authenticate
+		if prefix == webPrefix {
+			authenticate = h.authenticateWeb
+		}
+		actor, err := authenticate(r, rt.auth == authOptional)
 		if err != nil {
 			h.writeError(w, r, err)
 			return route
@@ -216,6 +229,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 			h.writeError(w, r, err)
 			return route
 		}
+	}
+	if rt.pattern == "events" && h.park(w, r, req) {
+		return route
 	}
 	result, err := rt.handle(req)
 	if err != nil {

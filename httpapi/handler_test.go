@@ -235,6 +235,7 @@ func TestBasicAuth(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.svc.ForgetCredentials() // a write behind the Service's back
 		status, _, body := s.call(t, http.MethodPost, "/api/v1/register", "hamlet@zulip.com", nil)
 		wantErr(t, status, body, 401, "UNAUTHORIZED", "Account is deactivated")
 	})

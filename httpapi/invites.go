@@ -55,10 +55,8 @@ func inviteParams(r *request) (chat.CreateInviteLinkParams, error) {
 		return p, err
 	}
 	if as != nil {
-		p.InviteAs = users.Role(*as)
-		if *as == 0 {
-			p.InviteAs = -1 // an explicit 0 is not a role
-		}
+		role := users.Role(*as)
+		p.InviteAs = &role
 	}
 	streams, err := jsonParam[[]channels.ID](r.params, "stream_ids", false)
 	if err != nil {

@@ -221,11 +221,11 @@ func (h *Handler) getMessages(r *request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		gp.NumBefore = int(min(n, 1<<31))
+		gp.NumBefore = countOf(n)
 		if n, err = r.params.requiredInt("num_after"); err != nil {
 			return nil, err
 		}
-		gp.NumAfter = int(min(n, 1<<31))
+		gp.NumAfter = countOf(n)
 	}
 	if gp.IncludeAnchor, err = r.params.boolean("include_anchor"); err != nil {
 		return nil, err

@@ -52,11 +52,11 @@ func (h *Handler) updateMessageFlagsForNarrow(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.NumBefore = int(min(max(n, -1), 1<<31))
+	p.NumBefore = countOf(n)
 	if n, err = r.params.requiredInt("num_after"); err != nil {
 		return nil, err
 	}
-	p.NumAfter = int(min(max(n, -1), 1<<31))
+	p.NumAfter = countOf(n)
 	if !r.params.has("narrow") {
 		return nil, chat.MissingArgument("narrow")
 	}

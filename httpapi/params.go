@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,6 +110,11 @@ func (p *params) integer(name string) (*int64, error) {
 	}
 	return &n, nil
 }
+
+// countOf is the integer n of a count parameter (num_before, ...) as an int, saturated to
+// the int32 range so that no platform wraps it; its sign is kept, for the Service to refuse
+// a negative count and bound a large one.
+func countOf(n int64) int { return int(min(max(n, math.MinInt32), math.MaxInt32)) }
 
 // requiredInt is integer for a required parameter.
 func (p *params) requiredInt(name string) (int64, error) {

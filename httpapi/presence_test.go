@@ -136,3 +136,27 @@ func TestPresenceEndpoints(t *testing.T) {
 		t.Errorf("realm presence after refusals: %d %v", status, body)
 	}
 }
+
+func TestOnboardingStepsEndpoint(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	path := "/api/v1/users/me/onboarding_steps"
+	status, _, body := s.call(t, http.MethodPost, path, "hamlet@zulip.com", url.Values{"onboarding_step": {"intro_resolve_topic"}})
+	if status != 200 || body["result"] != "success" {
+		t.Fatalf("mark: %d %v", status, body)
+	}
+	for _, tc := range []struct {
+		name   string
+		params url.Values
+		code   string
+		msg    string
+	}{
+		{"missing step", url.Values{}, "REQUEST_VARIABLE_MISSING", "Missing 'onboarding_step' argument"},
+		{"unknown step", url.Values{"onboarding_step": {"intro_streams"}}, "BAD_REQUEST", "Unknown onboarding_step: intro_streams"},
+	} {
+		status, _, body := s.call(t, http.MethodPost, path, "hamlet@zulip.com", tc.params)
+		if status != 400 || body["code"] != tc.code || body["msg"] != tc.msg {
+			t.Errorf("%s: %d %v, want 400 %s %q", tc.name, status, body, tc.code, tc.msg)
+		}
+	}
+}

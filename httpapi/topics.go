@@ -25,9 +25,6 @@ func (h *Handler) updateUserTopic(r *request) (any, error) {
 		return nil, err
 	}
 	up.VisibilityPolicy = topics.VisibilityPolicy(policy)
-	if int64(up.VisibilityPolicy) != policy {
-		up.VisibilityPolicy = -1
-	}
 	return nil, h.svc.UpdateUserTopic(r.ctx, r.actor, up)
 }
 

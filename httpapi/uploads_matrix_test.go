@@ -46,14 +46,12 @@ func (m *matrixOrg) upload(t *testing.T, as, path, name string) (int, map[string
 	}
 	fw.Write([]byte("contents of " + name))
 	mw.Close()
-	req, err := http.NewRequest(http.MethodPost, m.srv.URL+"/api/v1/"+m.expand(path), &buf)
+	req, err := http.NewRequest(http.MethodPost, m.srv.URL+m.prefix()+m.expand(path), &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	if as != "anonymous" {
-		req.SetBasicAuth(as+"@matrix.test", m.keys[as])
-	}
+	m.authorize(req, as)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -58,9 +58,10 @@ type Options struct {
 	MaxEventsPerQueue  int
 	MaxQueuesPerOwner  int
 	// Filter, when set, decides per queue whether an event is delivered and in which form
-	// (client capabilities). It receives the queue's id and Spec.Data. It must not call the
-	// Manager.
-	Filter func(queueID string, data any, typ string, payload any) (any, bool)
+	// (client capabilities). It receives the queue's id and Spec.Data, and forms, which the
+	// calls of one Publish share: a filter keeps there the forms it made, so that the queues
+	// taking the same form share one value (encoded once). It must not call the Manager.
+	Filter func(queueID string, data any, typ string, payload any, forms *Forms) (any, bool)
 	// IDPrefix starts every queue id (a node name and ":" when several processes share events,
 	// so that a queue id says which process holds the queue).
 	IDPrefix string
@@ -101,6 +102,9 @@ type GetParams struct {
 	// LastEventID acknowledges (and frees) every event up to it; -1 acknowledges nothing.
 	LastEventID int64
 	DontBlock   bool
+	// Waited is how long the request already waited elsewhere: the heartbeat comes
+	// HeartbeatWait after its start (at once when that is past).
+	Waited time.Duration
 }
 
 type eventQueue struct {
@@ -268,10 +272,29 @@ func (m *Manager) Publish(owners []int64, typ string, payload any) {
 	}
 }
 
+// Forms is what Options.Filter keeps during one Publish: the forms of the event it made, by a
+// key of its choice. The zero Forms is empty.
+type Forms struct{ m map[any]any }
+
+// Get returns the form kept under key.
+func (f *Forms) Get(key any) (any, bool) {
+	v, ok := f.m[key]
+	return v, ok
+}
+
+// Put keeps form under key.
+func (f *Forms) Put(key, form any) {
+	if f.m == nil {
+		f.m = map[any]any{}
+	}
+	f.m[key] = form
+}
+
 // publish appends the event to the queues and reports how many took it.
 func (m *Manager) publish(owners []int64, typ string, payload any) (delivered int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	var forms Forms
 	for _, owner := range owners {
 		for _, q := range m.byOwner[owner] {
 			if q.types != nil && !q.types[typ] {
@@ -280,7 +303,7 @@ func (m *Manager) publish(owners []int64, typ string, payload any) (delivered in
 			p := payload
 			if m.opts.Filter != nil {
 				var ok bool
-				if p, ok = m.opts.Filter(q.ID, q.data, typ, payload); !ok {
+				if p, ok = m.opts.Filter(q.ID, q.data, typ, payload, &forms); !ok {
 					continue
 				}
 			}
@@ -343,7 +366,7 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 	q.waiter = w
 	m.mu.Unlock()
 
-	timer := time.NewTimer(m.opts.HeartbeatWait)
+	timer := time.NewTimer(max(m.opts.HeartbeatWait-p.Waited, 0))
 	defer timer.Stop()
 	// leave detaches this long-poll from q unless push already did; m.mu must be held. It
 	// reports whether events were handed over meanwhile.

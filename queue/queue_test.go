@@ -144,7 +144,7 @@ func TestHeartbeatWhenWaitEnds(t *testing.T) {
 
 func TestEventTypesAndFilter(t *testing.T) {
 	t.Parallel()
-	m, _ := newManager(t, queue.Options{Filter: func(_ string, data any, typ string, payload any) (any, bool) {
+	m, _ := newManager(t, queue.Options{Filter: func(_ string, data any, typ string, payload any, _ *queue.Forms) (any, bool) {
 		if data == "upper" {
 			return payload.(string) + "!", true
 		}
@@ -351,5 +351,20 @@ func TestIDPrefixAndDeleteAll(t *testing.T) {
 	}
 	if _, err := m.Get(context.Background(), queue.GetParams{QueueID: a.ID, Owner: 1, LastEventID: -1, DontBlock: true}); !errors.Is(err, queue.ErrBadQueueID) {
 		t.Fatalf("Get after DeleteAll: %v, want queue.ErrBadQueueID", err)
+	}
+}
+
+// TestWaitedShortensHeartbeat: a Get that already waited HeartbeatWait elsewhere (Waited)
+// answers with a heartbeat at once.
+func TestWaitedShortensHeartbeat(t *testing.T) {
+	t.Parallel()
+	m, _ := newManager(t, queue.Options{HeartbeatWait: time.Hour})
+	info := mustRegister(t, m, queue.Spec{Owner: 1})
+	got, err := m.Get(context.Background(), queue.GetParams{QueueID: info.ID, Owner: 1, LastEventID: -1, Waited: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]queue.Event{{ID: 0, Type: queue.HeartbeatType}}, got); diff != "" {
+		t.Fatalf("heartbeat (-want +got):\n%s", diff)
 	}
 }

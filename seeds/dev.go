@@ -25,6 +25,7 @@ func Dev(password string) *Seed {
 	for i, u := range devUsers {
 		u.Password, u.APIKey = password, DevAPIKey(u.Email, password)
 		u.Present = true
+		u.Settings = map[string]any{"enter_sends": true} // populate_db's create_users sets it
 		humans[i] = u
 	}
 	bots := make([]Bot, len(devBots))
@@ -38,6 +39,11 @@ func Dev(password string) *Seed {
 			Description:            "The Zulip development environment default organization.  It's great for testing!",
 			EmailAddressVisibility: users.EmailVisibleAdmins,
 			EnableSpectatorAccess:  true,
+			// Zulip's five system bots (emailgateway, nagios-receive-bot, nagios-send-bot,
+			// notification-bot, welcome-bot: realm zulipinternal, created first) hold ids 1-5.
+			ReservedUserIDs: 5,
+			Settings:        map[string]any{"enable_read_receipts": true},
+			UserDefaults:    map[string]any{"enter_sends": true},
 		},
 		Users:         humans,
 		Bots:          bots,
@@ -45,6 +51,17 @@ func Dev(password string) *Seed {
 		Groups:        []Group{{Name: "hamletcharacters", Description: "Characters of Hamlet", Creator: "cordelia@zulip.com", Members: []string{"cordelia@zulip.com", "hamlet@zulip.com"}}},
 		ProfileFields: devProfileFields,
 		Linkifiers:    devLinkifiers,
+		// The cURL examples of Zulip's API documentation edit and delete these.
+		Drafts: []Draft{
+			{User: "iago@zulip.com", Topic: "Release Notes", Content: "Release 4.0 will contain ..."},
+			{User: "iago@zulip.com", Topic: "Release Notes", Content: "Release 4.0 will contain many new features such as ... "},
+		},
+		ScheduledMessages: []ScheduledMessage{
+			{Sender: "iago@zulip.com", Channel: "Denmark", Topic: "test-api", InDays: 365,
+				Content: "It's time to celebrate the anniversary of provisioning this development environment :tada:!"},
+			{Sender: "iago@zulip.com", To: []string{"iago@zulip.com"}, InDays: 365,
+				Content: "Note to self: It's been a while since you've provisioned this development environment."},
+		},
 	}
 }
 

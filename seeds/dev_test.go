@@ -2,6 +2,9 @@ package seeds_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -26,21 +29,23 @@ type zulipDevUser struct {
 }
 
 // zulipDevUsers is Zulip's development organization as populate_db makes it (realm zulip),
-// in id order, written from Zulip's source independently of seeds.Dev's table.
+// in id order, written from Zulip's source independently of seeds.Dev's table: the five system
+// bots of realm zulipinternal take ids 1-5, then bulk_create_users creates the humans sorted
+// by email (byte-wise: AARON and ZOE first), then the bots.
 var zulipDevUsers = []zulipDevUser{
-	{1, "AARON@zulip.com", "aaron", users.RoleMember, "US/Pacific", 0, ""},
-	{2, "ZOE@zulip.com", "Zoe", users.RoleMember, "US/Eastern", 0, ""},
-	{3, "cordelia@zulip.com", "Cordelia, Lear's daughter", users.RoleMember, "UTC", 0, ""},
-	{4, "desdemona@zulip.com", "Desdemona", users.RoleOwner, "Canada/Newfoundland", 0, ""},
-	{5, "hamlet@zulip.com", "King Hamlet", users.RoleMember, "", 0, ""},
-	{6, "iago@zulip.com", "Iago", users.RoleAdministrator, "US/Eastern", 0, ""},
-	{7, "othello@zulip.com", "Othello, the Moor of Venice", users.RoleMember, "US/Pacific", 0, ""},
-	{8, "polonius@zulip.com", "Polonius", users.RoleGuest, "Asia/Shanghai", 0, ""},
-	{9, "prospero@zulip.com", "Prospero from The Tempest", users.RoleMember, "", 0, ""},
-	{10, "shiva@zulip.com", "शिव", users.RoleModerator, "Asia/Kolkata", 0, ""},
-	{11, "default-bot@zulip.com", "Zulip Default Bot", users.RoleMember, "", users.BotGeneric, "desdemona@zulip.com"},
-	{12, "webhook-bot@zulip.com", "Zulip Webhook Bot", users.RoleMember, "", users.BotIncomingWebhook, "ZOE@zulip.com"},
-	{13, "outgoing-webhook@zulip.com", "Outgoing Webhook", users.RoleMember, "", users.BotOutgoingWebhook, "AARON@zulip.com"},
+	{6, "AARON@zulip.com", "aaron", users.RoleMember, "US/Pacific", 0, ""},
+	{7, "ZOE@zulip.com", "Zoe", users.RoleMember, "US/Eastern", 0, ""},
+	{8, "cordelia@zulip.com", "Cordelia, Lear's daughter", users.RoleMember, "UTC", 0, ""},
+	{9, "desdemona@zulip.com", "Desdemona", users.RoleOwner, "Canada/Newfoundland", 0, ""},
+	{10, "hamlet@zulip.com", "King Hamlet", users.RoleMember, "", 0, ""},
+	{11, "iago@zulip.com", "Iago", users.RoleAdministrator, "US/Eastern", 0, ""},
+	{12, "othello@zulip.com", "Othello, the Moor of Venice", users.RoleMember, "US/Pacific", 0, ""},
+	{13, "polonius@zulip.com", "Polonius", users.RoleGuest, "Asia/Shanghai", 0, ""},
+	{14, "prospero@zulip.com", "Prospero from The Tempest", users.RoleMember, "", 0, ""},
+	{15, "shiva@zulip.com", "शिव", users.RoleModerator, "Asia/Kolkata", 0, ""},
+	{16, "default-bot@zulip.com", "Zulip Default Bot", users.RoleMember, "", users.BotGeneric, "desdemona@zulip.com"},
+	{17, "webhook-bot@zulip.com", "Zulip Webhook Bot", users.RoleMember, "", users.BotIncomingWebhook, "ZOE@zulip.com"},
+	{18, "outgoing-webhook@zulip.com", "Outgoing Webhook", users.RoleMember, "", users.BotOutgoingWebhook, "AARON@zulip.com"},
 }
 
 // devActor logs in to the seeded store as email, the way a client of `serve --dev` does.
@@ -226,8 +231,8 @@ func TestDevOrganizationGroupsAndChannels(t *testing.T) {
 }
 
 // TestDevListUsers checks dev_list_users on the development organization: Zulip's keys, and
-// its order (by the emails clients see, here the placeholders user{id}@{host}: user10@ sorts
-// before user1@).
+// its order (by the emails clients see, here the placeholders user{id}@{host}: user10@ to
+// user15@ sort before user6@ to user9@), which is what a Zulip development server answers.
 func TestDevListUsers(t *testing.T) {
 	t.Parallel()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
@@ -244,11 +249,104 @@ func TestDevListUsers(t *testing.T) {
 		return out
 	}
 	want := chat.DevListUsersResult{
-		DirectAdmins: list("desdemona@zulip.com", "iago@zulip.com"),
-		DirectUsers: list("shiva@zulip.com", "AARON@zulip.com", "ZOE@zulip.com", "cordelia@zulip.com", "hamlet@zulip.com",
-			"othello@zulip.com", "polonius@zulip.com", "prospero@zulip.com"),
+		DirectAdmins: list("iago@zulip.com", "desdemona@zulip.com"),
+		DirectUsers: list("hamlet@zulip.com", "othello@zulip.com", "polonius@zulip.com", "prospero@zulip.com",
+			"shiva@zulip.com", "AARON@zulip.com", "ZOE@zulip.com", "cordelia@zulip.com"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dev_list_users (-want +got):\n%s", diff)
+	}
+}
+
+// TestDevOrganizationSettingsAndIagosItems checks the settings populate_db changes and the
+// drafts and scheduled messages it gives Iago for the cURL examples of Zulip's documentation.
+func TestDevOrganizationSettingsAndIagosItems(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	iago := devActor(t, svc, "iago@zulip.com")
+	reg, err := svc.RegisterQueue(ctx, iago, chat.RegisterQueueParams{
+		FetchEventTypes: []string{"realm", "user_settings", "realm_user_settings_defaults"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		ReadReceipts bool `json:"realm_enable_read_receipts"`
+		Settings     struct {
+			EnterSends bool `json:"enter_sends"`
+		} `json:"user_settings"`
+		Defaults struct {
+			EnterSends bool `json:"enter_sends"`
+		} `json:"realm_user_settings_defaults"`
+	}
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatal(err)
+	}
+	if !state.ReadReceipts || !state.Settings.EnterSends || !state.Defaults.EnterSends {
+		t.Errorf("read receipts %v, Iago's enter_sends %v, default enter_sends %v; want all on",
+			state.ReadReceipts, state.Settings.EnterSends, state.Defaults.EnterSends)
+	}
+	drafts, err := svc.GetDrafts(ctx, iago, chat.GetDraftsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var contents []string
+	for _, d := range drafts.Drafts {
+		contents = append(contents, d.Content)
+	}
+	// (Drafts made through the API lose the trailing space populate_db writes to its database.)
+	if want := []string{"Release 4.0 will contain ...", "Release 4.0 will contain many new features such as ..."}; !slices.Equal(contents, want) {
+		t.Errorf("Iago's drafts = %q, want %q", contents, want)
+	}
+	scheduled, err := svc.GetScheduledMessages(ctx, iago, chat.GetScheduledMessagesParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := svc.Now().AddDate(0, 0, 365).Unix()
+	if len(scheduled.ScheduledMessages) != 2 {
+		t.Fatalf("Iago's scheduled messages = %+v, want 2", scheduled.ScheduledMessages)
+	}
+	for _, m := range scheduled.ScheduledMessages {
+		if m.ScheduledDeliveryTimestamp < due-60 || m.ScheduledDeliveryTimestamp > due {
+			t.Errorf("scheduled message %+v is not due in 365 days (%d)", m, due)
+		}
+	}
+	if !slices.ContainsFunc(scheduled.ScheduledMessages, func(m chat.ScheduledMessageRecord) bool {
+		return m.Type == "stream" && m.Topic != nil && *m.Topic == "test-api"
+	}) || !slices.ContainsFunc(scheduled.ScheduledMessages, func(m chat.ScheduledMessageRecord) bool {
+		return m.Type == "private" && fmt.Sprint(m.To) == fmt.Sprint([]int64{int64(iago.UserID)})
+	}) {
+		t.Errorf("Iago's scheduled messages = %+v, want Denmark > test-api and a note to self", scheduled.ScheduledMessages)
+	}
+}
+
+// TestDevFetchAPIKey checks dev_fetch_api_key's rules on the development organization, which
+// are Zulip's DevAuthBackend's: any active account of the organization, bots included, by
+// delivery email in any case; the answer carries the delivery email as stored.
+func TestDevFetchAPIKey(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
+	for _, c := range []struct {
+		username, email string
+		id              users.ID
+	}{
+		{"iago@zulip.com", "iago@zulip.com", 11},
+		{"zoe@ZULIP.com", "ZOE@zulip.com", 7},
+		{"default-bot@zulip.com", "default-bot@zulip.com", 16},
+	} {
+		got, err := svc.DevFetchAPIKey(ctx, chat.DevFetchAPIKeyParams{Username: c.username})
+		if err != nil || got.Email != c.email || got.UserID != c.id || got.APIKey != seeds.DevAPIKey(c.email, seeds.DevPassword) {
+			t.Errorf("dev_fetch_api_key %s = %+v, %v; want %s, id %d and its dev key", c.username, got, err, c.email, c.id)
+		}
+	}
+	_, err := svc.DevFetchAPIKey(ctx, chat.DevFetchAPIKeyParams{Username: "nobody@zulip.com"})
+	var e *chat.Error
+	if !errors.As(err, &e) || e.Code != chat.CodeAuthenticationFailed {
+		t.Errorf("dev_fetch_api_key of an unknown email: %v, want AUTHENTICATION_FAILED", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/users"
 )
 
@@ -28,11 +29,18 @@ import (
 //	              "creator": "optional, default the first owner"}],
 //	  "profile_fields": [{"name": "Phone number", "field_type": 1, "hint": "",
 //	                      "field_data": "JSON text, for select and external account fields"}],
-//	  "linkifiers": [{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://example.com/{id}"}]
+//	  "linkifiers": [{"pattern": "#(?P<id>[0-9]+)", "url_template": "https://example.com/{id}"}],
+//	  "drafts": [{"user": "ada@acme.test", "channel": "optional", "topic": "", "content": "..."}],
+//	  "scheduled_messages": [{"sender": "ada@acme.test", "channel": "general", "topic": "t",
+//	                          "to": ["emails, for a direct message"], "content": "...", "in_days": 7}]
 //	}
 //
-// and a user may also carry "can_create_users", "can_change_user_emails", "present" (a
-// presence row, as of the time the seed is applied) and "profile": [{"field": "Phone number",
+// The organization may also carry "reserved_user_ids" (user ids left unused before the first
+// user), "settings" (organization settings by name, as PATCH /realm takes them) and
+// "user_defaults" (PATCH /realm/user_settings_defaults).
+// A user may also carry "can_create_users", "can_change_user_emails", "settings" (PATCH
+// /settings), "present" (a presence row, as of the time the seed is applied) and "profile":
+// [{"field": "Phone number",
 // "value": "+1-234"}, {"field": "Mentor", "users": ["ada@acme.test"]}] (user fields name users
 // by email).
 //
@@ -50,6 +58,9 @@ type Seed struct {
 	Groups        []Group        `json:"groups"`
 	ProfileFields []ProfileField `json:"profile_fields"`
 	Linkifiers    []Linkifier    `json:"linkifiers"`
+	Drafts        []Draft        `json:"drafts"`
+	// ScheduledMessages are scheduled in order, after the channels exist.
+	ScheduledMessages []ScheduledMessage `json:"scheduled_messages"`
 }
 
 // ProfileField is a custom profile field of a seed.
@@ -101,6 +112,12 @@ type Organization struct {
 	IconURL                string                `json:"icon_url"`
 	EmailAddressVisibility users.EmailVisibility `json:"email_address_visibility"`
 	EnableSpectatorAccess  bool                  `json:"enable_spectator_access"`
+	// ReservedUserIDs keeps user ids 1 to ReservedUserIDs unused: the first user gets the next.
+	ReservedUserIDs users.ID `json:"reserved_user_ids"`
+	// Settings are organization settings by name (PATCH /realm), UserDefaults the defaults of
+	// new users' settings (PATCH /realm/user_settings_defaults), set by the first owner.
+	Settings     map[string]any `json:"settings"`
+	UserDefaults map[string]any `json:"user_defaults"`
 }
 
 // User is a human of a seed.
@@ -117,6 +134,29 @@ type User struct {
 	// Present gives the user a presence row (active, at the time the seed is applied).
 	Present bool           `json:"present"`
 	Profile []ProfileValue `json:"profile"`
+	// Settings are the user's own settings by name (PATCH /settings).
+	Settings map[string]any `json:"settings"`
+}
+
+// Draft is a draft of a user of the seed: in a channel's topic, or without recipients (then
+// the server keeps no topic).
+type Draft struct {
+	User    string `json:"user"`
+	Channel string `json:"channel"`
+	Topic   string `json:"topic"`
+	Content string `json:"content"`
+}
+
+// ScheduledMessage is a scheduled message of a user of the seed: to a channel's topic, or
+// directly to users (emails); due InDays days after the seed is applied (by the Service's
+// clock).
+type ScheduledMessage struct {
+	Sender  string   `json:"sender"`
+	Channel string   `json:"channel"`
+	Topic   string   `json:"topic"`
+	To      []string `json:"to"`
+	Content string   `json:"content"`
+	InDays  int      `json:"in_days"`
 }
 
 // Bot is a bot of a seed, owned by one of its users.
@@ -142,6 +182,7 @@ func Load(path string) (*Seed, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	dec.UseNumber()
 	var s Seed
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("seed %s: %w", path, err)
@@ -173,6 +214,7 @@ func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([
 		IconURL:               s.Organization.IconURL,
 		EmailVisibility:       s.Organization.EmailAddressVisibility,
 		EnableSpectatorAccess: s.Organization.EnableSpectatorAccess,
+		ReservedUserIDs:       s.Organization.ReservedUserIDs,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("seed organization: %w", err)
@@ -221,6 +263,9 @@ func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([
 		return nil, err
 	}
 	if err := s.applyUserData(ctx, svc, ids); err != nil {
+		return nil, err
+	}
+	if err := s.applyMessages(ctx, svc, ids); err != nil {
 		return nil, err
 	}
 	return accounts, nil
@@ -326,6 +371,22 @@ func (s *Seed) applyChannelsAndGroups(ctx context.Context, svc *chat.Service, id
 // applyRealmData creates the seed's custom profile fields and linkifiers as its first owner.
 func (s *Seed) applyRealmData(ctx context.Context, svc *chat.Service, ids accountIDs) error {
 	owner := s.firstOwner(ids)
+	if len(s.Organization.Settings) > 0 || len(s.Organization.UserDefaults) > 0 {
+		actor, err := ids.actor("seed organization settings", "", owner)
+		if err != nil {
+			return err
+		}
+		if len(s.Organization.Settings) > 0 {
+			if _, err := svc.UpdateRealm(ctx, actor, chat.UpdateRealmParams{Settings: settingValues(s.Organization.Settings)}); err != nil {
+				return fmt.Errorf("seed organization settings: %w", err)
+			}
+		}
+		if len(s.Organization.UserDefaults) > 0 {
+			if err := svc.UpdateRealmUserSettingsDefaults(ctx, actor, chat.UpdateRealmUserSettingsDefaultsParams{Values: settingValues(s.Organization.UserDefaults)}); err != nil {
+				return fmt.Errorf("seed user settings defaults: %w", err)
+			}
+		}
+	}
 	for _, f := range s.ProfileFields {
 		actor, err := ids.actor("seed profile field "+f.Name, "", owner)
 		if err != nil {
@@ -372,6 +433,11 @@ func (s *Seed) applyUserData(ctx context.Context, svc *chat.Service, ids account
 				return fmt.Errorf("seed user %s profile: %w", u.Email, err)
 			}
 		}
+		if len(u.Settings) > 0 {
+			if err := svc.UpdateSettings(ctx, actor, chat.UpdateSettingsParams{Values: settingValues(u.Settings)}); err != nil {
+				return fmt.Errorf("seed user %s settings: %w", u.Email, err)
+			}
+		}
 		if u.Present {
 			if _, err := svc.UpdatePresence(ctx, actor, chat.UpdatePresenceParams{Status: "active", NewUserInput: true}); err != nil {
 				return fmt.Errorf("seed user %s presence: %w", u.Email, err)
@@ -405,3 +471,80 @@ func profileData(u User, fields map[string]users.ProfileFieldID, ids accountIDs)
 	}
 	return data, nil
 }
+
+// settingValues is a map of settings with JSON numbers (a seed file's) as the int64 values the
+// Service takes.
+func settingValues(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		n, ok := v.(json.Number)
+		if !ok {
+			out[k] = v
+			continue
+		}
+		if i, err := n.Int64(); err == nil {
+			out[k] = i
+		} else {
+			out[k] = n.String() // not an integer: the Service refuses it with the setting's error
+		}
+	}
+	return out
+}
+
+// applyMessages creates the seed's drafts and scheduled messages as their users.
+func (s *Seed) applyMessages(ctx context.Context, svc *chat.Service, ids accountIDs) error {
+	channelID := func(actor chat.Actor, name string) (int64, error) {
+		res, err := svc.GetStreamID(ctx, actor, chat.GetStreamIDParams{Stream: name})
+		return int64(res.StreamID), err
+	}
+	for _, d := range s.Drafts {
+		actor, err := ids.actor("seed draft", d.User, 0)
+		if err != nil {
+			return err
+		}
+		p := chat.DraftParams{Type: ptr(""), To: &[]int64{}, Topic: ptr(d.Topic), Content: ptr(d.Content)}
+		if d.Channel != "" {
+			id, err := channelID(actor, d.Channel)
+			if err != nil {
+				return fmt.Errorf("seed draft of %s in %s: %w", d.User, d.Channel, err)
+			}
+			p.Type, p.To = ptr("stream"), &[]int64{id}
+		}
+		if _, err := svc.CreateDrafts(ctx, actor, chat.CreateDraftsParams{Drafts: []chat.DraftParams{p}}); err != nil {
+			return fmt.Errorf("seed draft of %s: %w", d.User, err)
+		}
+	}
+	for _, m := range s.ScheduledMessages {
+		if err := s.schedule(ctx, svc, ids, m, channelID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// schedule creates one scheduled message of the seed.
+func (s *Seed) schedule(ctx context.Context, svc *chat.Service, ids accountIDs, m ScheduledMessage,
+	channelID func(chat.Actor, string) (int64, error)) error {
+	actor, err := ids.actor("seed scheduled message", m.Sender, 0)
+	if err != nil {
+		return err
+	}
+	p := chat.CreateScheduledMessageParams{Type: "direct", Content: m.Content,
+		ScheduledDeliveryTimestamp: svc.Now().AddDate(0, 0, m.InDays).Unix()}
+	if m.Channel != "" {
+		id, err := channelID(actor, m.Channel)
+		if err != nil {
+			return fmt.Errorf("seed scheduled message of %s in %s: %w", m.Sender, m.Channel, err)
+		}
+		cid := channels.ID(id)
+		p.Type, p.To.ChannelID, p.Topic = "stream", &cid, ptr(m.Topic)
+	} else if p.To.UserIDs, err = ids.lookup("seed scheduled message of "+m.Sender, m.To); err != nil {
+		return err
+	}
+	if _, err := svc.CreateScheduledMessage(ctx, actor, p); err != nil {
+		return fmt.Errorf("seed scheduled message of %s: %w", m.Sender, err)
+	}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }

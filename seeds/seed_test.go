@@ -2,6 +2,7 @@ package seeds_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -134,5 +135,51 @@ func TestApplyReturnsAccounts(t *testing.T) {
 	}
 	if _, err := seed.Apply(ctx, svc, "http://acme.test"); !errors.Is(err, chat.ErrOrganizationExists) {
 		t.Errorf("second Apply: %v, want chat.ErrOrganizationExists", err)
+	}
+}
+
+// TestSeedFileSettings loads a seed file whose settings hold numbers (JSON numbers become the
+// integers the Service takes) and checks them through register.
+func TestSeedFileSettings(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "seed.json")
+	if err := os.WriteFile(path, []byte(`{"organization":{"name":"Acme",
+		"settings":{"digest_weekday":3,"enable_read_receipts":true},"user_defaults":{"web_font_size_px":18}},
+		"users":[{"email":"ada@acme.test","full_name":"Ada","role":100,"settings":{"web_line_height_percent":150}}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	seed, err := seeds.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := newSeededService(t, seed)
+	accounts, err := svc.DevFetchAPIKey(context.Background(), chat.DevFetchAPIKeyParams{Username: "ada@acme.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: accounts.UserID}, chat.RegisterQueueParams{
+		FetchEventTypes: []string{"realm", "user_settings", "realm_user_settings_defaults"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state struct {
+		DigestWeekday int  `json:"realm_digest_weekday"`
+		ReadReceipts  bool `json:"realm_enable_read_receipts"`
+		Settings      struct {
+			LineHeight int `json:"web_line_height_percent"`
+		} `json:"user_settings"`
+		Defaults struct {
+			FontSize int `json:"web_font_size_px"`
+		} `json:"realm_user_settings_defaults"`
+	}
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.DigestWeekday != 3 || !state.ReadReceipts || state.Settings.LineHeight != 150 || state.Defaults.FontSize != 18 {
+		t.Errorf("settings after the seed = %+v", state)
 	}
 }

@@ -11,8 +11,9 @@ type AlertWordReader interface {
 	// Get returns a user's alert words in their stored order; a user without any gets an empty
 	// list.
 	Get(users.ID) ([]string, error)
-	// GetMany returns the alert words of the users listed who have any, in their stored order.
-	GetMany([]users.ID) (map[users.ID][]string, error)
+	// All returns the alert words of every user who has any, in their stored order (what a
+	// message is matched against; Zulip keeps the organization's words together too).
+	All() (map[users.ID][]string, error)
 }
 
 // AlertWordWriter reads and writes users' alert words.

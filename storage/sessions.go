@@ -15,6 +15,8 @@ type Session struct {
 type SessionReader interface {
 	// Get returns the session of a key, expired or not; ErrNotFound when none.
 	Get(key string) (Session, error)
+	// ListUser returns a user's sessions, the soonest to expire first (then by key).
+	ListUser(user users.ID) ([]Session, error)
 }
 
 // SessionWriter reads and writes web sessions.

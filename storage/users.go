@@ -30,4 +30,8 @@ type UserWriter interface {
 	// SetLastActive records that the given users were active at t (Unix seconds). A time
 	// before the one recorded for a user is ignored.
 	SetLastActive(t int64, ids ...users.ID) error
+	// ReserveIDs keeps the ids up to through out of Create's reach: the next user created
+	// gets an id above through (and above every id handed out before). It changes no user.
+	// (On PostgreSQL the reservation outlives a transaction that rolls back.)
+	ReserveIDs(through users.ID) error
 }

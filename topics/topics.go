@@ -112,7 +112,7 @@ func Key(topic string) string { return strings.ToLower(topic) }
 func Same(a, b string) bool { return strings.EqualFold(a, b) }
 
 // VisibilityPolicy is a user's setting for one topic.
-type VisibilityPolicy int
+type VisibilityPolicy int64
 
 // The visibility policies; the numbers are the API's.
 const (

@@ -13,6 +13,7 @@ import { expectError, expectShape, expectSuccess } from './shape.mjs';
 
 const PASSWORD = 'devpassword'; // --dev-password default
 const API_KEY = /^[A-Za-z0-9]{32}$/;
+const TOUR_VIDEO = 'https://videos.example.com/navigation-tour.mp4'; // --navigation-tour-video-url
 
 let built;
 let server;
@@ -23,7 +24,7 @@ const clients = {}; // email -> logged-in zulip-js client
 before(async () => {
   built = build();
   // A short heartbeat so that a blocking GET /events returns within the suite's time budget.
-  server = await start(built.bin, ['--heartbeat-wait', '1s']);
+  server = await start(built.bin, ['--heartbeat-wait', '1s', '--navigation-tour-video-url', TOUR_VIDEO]);
   site = server.site;
   dir = mkdtempSync(join(tmpdir(), 'teamchat-zuliprc-'));
 });
@@ -240,10 +241,12 @@ test('reads users and the own profile', async () => {
 });
 
 test('refuses to create users without can_create_users', async () => {
-  const iago = await login('iago@zulip.com');
-  expectError(await iago.users.create({ email: 'new@zulip.com', password: 'a long password', full_name: 'New' }),
+  // An owner without the permission (the dev organization gives it to Iago only, as Zulip's
+  // tools/test-api does).
+  const desdemona = await login('desdemona@zulip.com');
+  expectError(await desdemona.users.create({ email: 'new@zulip.com', password: 'a long password', full_name: 'New' }),
     'BAD_REQUEST', 'User not authorized to create users', 'POST /users');
-  const res = expectSuccess(await iago.users.retrieve(), 'GET /users');
+  const res = expectSuccess(await desdemona.users.retrieve(), 'GET /users');
   assert.ok(!res.members.some((u) => u.full_name === 'New'), 'a refused create added a user');
 });
 
@@ -562,7 +565,7 @@ test('keeps alert words and reports presence', async () => {
   assert.deepEqual(words.alert_words, ['lunch']);
   expectError(await hamlet.callEndpoint('/users/me/alert_words', 'POST', { alert_words: 'lunch' }), 'BAD_REQUEST', 'alert_words is not valid JSON', 'alert words not JSON');
 
-  // The first report announces hamlet online (simplified form) and answers the modern format.
+  // A report answers the modern format.
   const hamletID = await idOf('hamlet@zulip.com');
   const polled = expectSuccess(await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'active', last_update_id: '-1' }), 'POST /users/me/presence');
   expectShape(polled, { presences: 'object', server_timestamp: 'number', presence_last_update_id: 'integer' });
@@ -572,9 +575,16 @@ test('keeps alert words and reports presence', async () => {
   assert.ok(Object.values(realm.presences).some((p) => p.aggregated?.status === 'active' && p.website?.client === 'website'), JSON.stringify(realm.presences));
   expectError(await hamlet.callEndpoint('/users/me/presence', 'POST', { status: 'away' }), 'BAD_REQUEST', 'Invalid status: away', 'unknown status');
 
+  // Every dev user is already online (the seed's presence rows), so hamlet's report announced
+  // nothing; a new user's first report announces them online (simplified form).
+  const iago = await login('iago@zulip.com');
+  const created = expectSuccess(await iago.users.create({ email: 'present@zulip.com', password: PASSWORD, full_name: 'Present' }), 'POST /users');
+  const newcomer = await login('present@zulip.com');
+  expectSuccess(await newcomer.callEndpoint('/users/me/presence', 'POST', { status: 'active' }), 'POST /users/me/presence (new user)');
+
   const got = expectSuccess(await hamlet.events.retrieve({ queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true }), 'events');
   assert.deepEqual(got.events.map((e) => e.type), ['alert_words', 'alert_words', 'presence'], JSON.stringify(got.events));
-  expectShape(got.events[2].presences[String(hamletID)], { active_timestamp: 'integer', idle_timestamp: 'integer' });
+  expectShape(got.events[2].presences[String(created.user_id)], { active_timestamp: 'integer', idle_timestamp: 'integer' });
   expectSuccess(await hamlet.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
 });
 
@@ -621,6 +631,29 @@ test('reads the organization settings and changes them (PATCH /realm), deliverin
   assert.equal(fresh.realm_message_retention_days, 30);
   assert.deepEqual(fresh.realm_domains, [{ domain: 'zulip.com', allow_subdomains: false }]);
   expectSuccess(await hamlet.queues.deregister({ queue_id: fresh.queue_id }), 'deregister');
+});
+
+test('offers onboarding steps and marks one read (POST /users/me/onboarding_steps), delivering onboarding_steps events', async () => {
+  const othello = await login('othello@zulip.com');
+  const reg = expectSuccess(await othello.queues.register({ event_types: ['onboarding_steps'] }), 'register');
+  expectShape(reg, { onboarding_steps: [{ type: 'string', name: 'string' }], navigation_tour_video_url: 'string' });
+  assert.equal(reg.navigation_tour_video_url, TOUR_VIDEO);
+  const names = reg.onboarding_steps.map((s) => s.name);
+  assert.ok(names.includes('navigation_tour_video') && names.includes('intro_resolve_topic'), JSON.stringify(names));
+
+  // zulip-js has no method for it: its generic call, as the web app posts it.
+  expectSuccess(await othello.callEndpoint('/users/me/onboarding_steps', 'POST', { onboarding_step: 'navigation_tour_video' }), 'POST /users/me/onboarding_steps');
+  expectError(await othello.callEndpoint('/users/me/onboarding_steps', 'POST', { onboarding_step: 'intro_streams' }),
+    'BAD_REQUEST', 'Unknown onboarding_step: intro_streams', 'unknown onboarding step');
+
+  const got = expectSuccess(await othello.events.retrieve({ queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true }), 'events');
+  assert.deepEqual(got.events.map((e) => e.type), ['onboarding_steps'], JSON.stringify(got.events));
+  assert.deepEqual(got.events[0].onboarding_steps, reg.onboarding_steps.filter((s) => s.name !== 'navigation_tour_video'));
+  expectSuccess(await othello.queues.deregister({ queue_id: reg.queue_id }), 'deregister');
+
+  const fresh = expectSuccess(await othello.queues.register({ event_types: ['onboarding_steps'] }), 'register again');
+  assert.deepEqual(fresh.onboarding_steps, got.events[0].onboarding_steps);
+  expectSuccess(await othello.queues.deregister({ queue_id: fresh.queue_id }), 'deregister');
 });
 
 test('reacts, types and marks messages read, with reaction, typing and update_message_flags events', async () => {

@@ -9,6 +9,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -80,7 +81,13 @@ type DebugVars struct {
 	PauseTotalNs uint64 `json:"pause_total_ns"`
 }
 
-func serveDebugVars(w http.ResponseWriter, _ *http.Request) {
+// serveDebugVars reports the memory statistics; with ?gc=1 it first collects garbage and
+// returns the freed memory to the system (what the process needs, rather than where its
+// garbage collection cycle happens to be).
+func serveDebugVars(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("gc") == "1" {
+		debug.FreeOSMemory() // collects garbage first
+	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	v := DebugVars{

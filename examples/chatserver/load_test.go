@@ -1,12 +1,23 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/seeds"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
 )
 
 // TestDebugHandler: --debug-vars adds /debug/vars and the profiler in front of the API;
@@ -58,5 +69,61 @@ func TestLoadUsersSurviveARestart(t *testing.T) {
 		if status != http.StatusOK {
 			t.Fatalf("run %d: server_settings %d %s", run, status, body)
 		}
+	}
+}
+
+// TestLoadUsersAllInChannelZero: on top of the development organization (which has channels
+// of its own), every load user is subscribed to "channel 0", the channel loadgen sends to.
+func TestLoadUsersAllInChannelZero(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := memory.New()
+	defer store.Close()
+	svc, err := chat.New(chat.Options{Store: store, Dev: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	if _, err := seeds.Dev("devpassword").Apply(ctx, svc, "http://chat.test"); err != nil {
+		t.Fatal(err)
+	}
+	const n = 60
+	l := loadFlags{LoadUsers: n, LoadChannels: 20, LoadSubs: 20}
+	if err := l.build(ctx, svc, store, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	err = store.View(ctx, func(tx storage.ReadTx) error {
+		all, err := tx.Channels().List()
+		if err != nil {
+			return err
+		}
+		for _, c := range all {
+			if c.Name != benchorg.ChannelName(0) {
+				continue
+			}
+			subs, err := tx.Subscriptions().ListForChannels([]channels.ID{c.ID}, true)
+			if err != nil {
+				return err
+			}
+			load := 0
+			for _, s := range subs {
+				u, err := tx.Users().Get(s.UserID)
+				if err != nil {
+					return err
+				}
+				if strings.HasSuffix(u.Email, "@load.example.com") && u.Email != "admin@load.example.com" {
+					load++
+				}
+			}
+			if load != n {
+				t.Errorf("%d of the %d load users are subscribed to %q", load, n, c.Name)
+			}
+			return nil
+		}
+		t.Errorf("no channel %q", benchorg.ChannelName(0))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -150,13 +150,27 @@ func addChannels(ctx context.Context, svc *chat.Service, store storage.Storage, 
 			return fmt.Errorf("benchorg: channels: %w", err)
 		}
 	}
+	// Only the channels made here: an organization seeded before (the development one of
+	// chatserver --dev) has channels of its own, which would shift the round-robin of
+	// subscribe and leave members out of "channel 0".
 	return store.View(ctx, func(tx storage.ReadTx) error {
 		all, err := tx.Channels().List()
-		for _, c := range all {
-			org.Channels = append(org.Channels, c.ID)
-			org.Names = append(org.Names, c.Name)
+		if err != nil {
+			return err
 		}
-		return err
+		byName := make(map[string]channels.ID, len(all))
+		for _, c := range all {
+			byName[c.Name] = c.ID
+		}
+		for i := range n {
+			id, ok := byName[ChannelName(i)]
+			if !ok {
+				return fmt.Errorf("benchorg: channel %q was not created", ChannelName(i))
+			}
+			org.Channels = append(org.Channels, id)
+			org.Names = append(org.Names, ChannelName(i))
+		}
+		return nil
 	})
 }
 

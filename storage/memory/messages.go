@@ -20,6 +20,8 @@ type messageData struct {
 	// replaces the slice (copy on write), so that the journal can restore the old one.
 	reactions map[messages.ID][]messages.Reaction
 	search    searchIndex
+	// byChannel indexes each channel's messages (channel_index.go).
+	byChannel map[channels.ID]*channelIndex
 }
 
 func newMessageData() messageData {
@@ -28,6 +30,7 @@ func newMessageData() messageData {
 		rows:      map[messages.ID]map[users.ID]messages.Flags{},
 		reactions: map[messages.ID][]messages.Reaction{},
 		search:    newSearchIndex(),
+		byChannel: map[channels.ID]*channelIndex{},
 	}
 }
 
@@ -216,12 +219,12 @@ func (a messageTx) TopicMessageIDs(c channels.ID, topic string, limit int) ([]me
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	ids := a.ascending(func(m messages.Message) bool {
-		return !m.IsDirect() && m.ChannelID == c && topics.Same(m.Topic, topic)
-	})
-	slices.Reverse(ids)
-	if limit > 0 && len(ids) > limit {
-		ids = ids[:limit]
+	var ids []messages.ID
+	all := a.channelIDs(c)
+	for i := len(all) - 1; i >= 0 && (limit <= 0 || len(ids) < limit); i-- {
+		if topics.Same(a.md().messages[all[i]].Topic, topic) {
+			ids = append(ids, all[i])
+		}
 	}
 	return ids, nil
 }
@@ -230,16 +233,13 @@ func (a messageTx) Topics(c channels.ID, user users.ID, fullHistory bool) ([]sto
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	ids := a.ascending(func(m messages.Message) bool {
-		if m.IsDirect() || m.ChannelID != c {
-			return false
-		}
-		_, received := a.md().rows[m.ID][user]
-		return fullHistory || received
-	})
+	ids := a.channelIDs(c)
 	seen := map[string]bool{}
 	out := []storage.TopicSummary{}
 	for i := len(ids) - 1; i >= 0; i-- {
+		if _, received := a.md().rows[ids[i]][user]; !fullHistory && !received {
+			continue
+		}
 		m := a.md().messages[ids[i]]
 		if k := topics.Key(m.Topic); !seen[k] {
 			seen[k] = true
@@ -253,37 +253,34 @@ func (a messageTx) Activity(ids []channels.ID, since, until int64) ([]storage.Ch
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	byChannel := map[channels.ID]*storage.ChannelActivity{}
-	for _, c := range ids {
-		byChannel[c] = &storage.ChannelActivity{ChannelID: c}
-	}
-	for _, m := range a.md().messages {
-		act, ok := byChannel[m.ChannelID]
-		if !ok || m.IsDirect() {
-			continue
-		}
-		if act.FirstMessageID == 0 || m.ID < act.FirstMessageID {
-			act.FirstMessageID = m.ID
-		}
-		act.LastTimestamp = max(act.LastTimestamp, m.Timestamp)
-		if m.Timestamp >= since && (until == 0 || m.Timestamp < until) {
-			act.RecentCount++
-		}
-	}
-	out := make([]storage.ChannelActivity, 0, len(byChannel))
-	for _, act := range byChannel {
-		out = append(out, *act)
-	}
-	slices.SortFunc(out, func(x, y storage.ChannelActivity) int { return int(x.ChannelID - y.ChannelID) })
-	return out, nil
+	return a.activity(ids, since, until, true), nil
 }
 
 func (a messageTx) Bounds(ids []channels.ID) ([]storage.ChannelActivity, error) {
-	out, err := a.Activity(ids, 0, 0)
-	for i := range out {
-		out[i].RecentCount = 0
+	if err := a.t.live(); err != nil {
+		return nil, err
 	}
-	return out, err
+	return a.activity(ids, 0, 0, false), nil
+}
+
+// activity reads the channels' activity from their indexes (counting the window's messages
+// when count is set).
+func (a messageTx) activity(ids []channels.ID, since, until int64, count bool) []storage.ChannelActivity {
+	ids = sortedSet(ids)
+	out := make([]storage.ChannelActivity, len(ids))
+	for i, c := range ids {
+		out[i].ChannelID = c
+		x := a.md().byChannel[c]
+		if x == nil || len(x.ids) == 0 {
+			continue
+		}
+		out[i].FirstMessageID = x.ids[0]
+		out[i].LastTimestamp = x.times[len(x.times)-1].ts
+		if count {
+			out[i].RecentCount = x.countBetween(since, until)
+		}
+	}
+	return out
 }
 
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
@@ -292,7 +289,7 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 	}
 	m = m.Clone()
 	m.ID = nextID(a.j, &a.md().msgSeq)
-	setKey(a.j, a.md().messages, m.ID, m)
+	a.replaceMessage(m)
 	a.index(m.ID, messages.SearchDocOf(m))
 	byUser := map[users.ID]messages.Flags{}
 	for _, r := range rows {
@@ -309,7 +306,7 @@ func (a messageTx) Update(m messages.Message) error {
 	if _, ok := a.md().messages[m.ID]; !ok {
 		return notFound("message", m.ID)
 	}
-	setKey(a.j, a.md().messages, m.ID, m.Clone())
+	a.replaceMessage(m.Clone())
 	a.unindex(m.ID)
 	a.index(m.ID, messages.SearchDocOf(m))
 	return nil
@@ -320,6 +317,9 @@ func (a messageTx) Delete(ids []messages.ID) error {
 		return err
 	}
 	for _, id := range ids {
+		if m, ok := a.md().messages[id]; ok {
+			a.unindexMessage(m)
+		}
 		deleteKey(a.j, a.md().messages, id)
 		deleteKey(a.j, a.md().rows, id)
 		a.unindex(id)
@@ -441,7 +441,7 @@ func (a messageTx) Move(ids []messages.ID, c channels.ID, topic string, entry me
 		if movedAt != 0 {
 			m.LastMovedTimestamp = movedAt
 		}
-		setKey(a.j, a.md().messages, id, m)
+		a.replaceMessage(m)
 		d := a.md().search.docs[id]
 		a.unindex(id)
 		a.index(id, messages.SearchDoc{Topic: stems, Content: d.Content})

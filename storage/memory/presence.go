@@ -20,13 +20,13 @@ func (a alertWordTx) Get(id users.ID) ([]string, error) {
 	return append([]string{}, a.t.d.alertWords[id]...), nil
 }
 
-func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
+func (a alertWordTx) All() (map[users.ID][]string, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
 	out := map[users.ID][]string{}
-	for _, id := range list {
-		if w := a.t.d.alertWords[id]; len(w) > 0 {
+	for id, w := range a.t.d.alertWords {
+		if len(w) > 0 {
 			out[id] = slices.Clone(w)
 		}
 	}

@@ -1,6 +1,10 @@
 package memory
 
 import (
+	"cmp"
+	"slices"
+	"strings"
+
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -20,6 +24,22 @@ func (a sessionTx) Get(key string) (storage.Session, error) {
 		return storage.Session{}, notFound("session", "")
 	}
 	return s, nil
+}
+
+func (a sessionTx) ListUser(user users.ID) ([]storage.Session, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := []storage.Session{}
+	for _, s := range a.t.d.sessions {
+		if s.UserID == user {
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(x, y storage.Session) int {
+		return cmp.Or(cmp.Compare(x.Expires, y.Expires), strings.Compare(x.Key, y.Key))
+	})
+	return out, nil
 }
 
 func (a sessionTx) Create(s storage.Session) error {

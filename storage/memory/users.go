@@ -144,6 +144,18 @@ func (a userTx) ActiveSince(t int64) ([]users.ID, error) {
 	return out, nil
 }
 
+func (a userTx) ReserveIDs(through users.ID) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if seq := &a.t.d.userSeq; *seq < through {
+		old := *seq
+		*seq = through
+		a.j.undo = append(a.j.undo, func() { *seq = old })
+	}
+	return nil
+}
+
 func (a userTx) SetLastActive(t int64, ids ...users.ID) error {
 	if err := a.t.live(); err != nil {
 		return err

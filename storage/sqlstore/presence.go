@@ -30,9 +30,8 @@ type alertWord struct {
 	word string
 }
 
-// GetMany filters the cached list of every alert word (each message asks for its
-// recipients').
-func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
+// All is every user's alert words, from the cached list (each message asks for them).
+func (a alertWordTx) All() (map[users.ID][]string, error) {
 	all, err := cachedList(a.t, alertWordsTable, &a.t.cache.alertWords, nil, func() ([]alertWord, error) {
 		return scanAll(a.t, func(r *sql.Rows) (alertWord, error) {
 			var x alertWord
@@ -44,17 +43,8 @@ func (a alertWordTx) GetMany(list []users.ID) (map[users.ID][]string, error) {
 		return nil, err
 	}
 	out := map[users.ID][]string{}
-	if len(all) == 0 {
-		return out, nil
-	}
-	want := make(map[users.ID]bool, len(list))
-	for _, id := range list {
-		want[id] = true
-	}
 	for _, r := range all {
-		if want[r.user] {
-			out[r.user] = append(out[r.user], r.word)
-		}
+		out[r.user] = append(out[r.user], r.word)
 	}
 	return out, nil
 }

@@ -17,6 +17,18 @@ func (a sessionTx) Get(key string) (storage.Session, error) {
 	return s, err
 }
 
+func (a sessionTx) ListUser(user users.ID) ([]storage.Session, error) {
+	out, err := scanAll(a.t, func(r *sql.Rows) (storage.Session, error) {
+		var s storage.Session
+		err := r.Scan(&s.Key, &s.UserID, &s.Expires)
+		return s, err
+	}, "SELECT session_key, user_id, expires FROM web_sessions WHERE user_id = ? ORDER BY expires, session_key", user)
+	if out == nil && err == nil {
+		out = []storage.Session{}
+	}
+	return out, err
+}
+
 func (a sessionTx) Create(s storage.Session) error {
 	return a.t.guarded(func() error {
 		_, err := a.t.exec("INSERT INTO web_sessions (session_key, user_id, expires) VALUES (?, ?, ?)", s.Key, s.UserID, s.Expires)

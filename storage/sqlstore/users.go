@@ -129,6 +129,32 @@ func (a userTx) ActiveSince(t int64) ([]users.ID, error) {
 	}, "SELECT user_id FROM user_activity WHERE last_active >= ? ORDER BY user_id", t)
 }
 
+// ReserveIDs moves the users table's id sequence past through: SQLite's sqlite_sequence row
+// (transactional), PostgreSQL's identity sequence (setval, which no rollback undoes). A
+// sequence already past through is left alone.
+func (a userTx) ReserveIDs(through users.ID) error {
+	if through <= 0 {
+		return nil
+	}
+	if a.t.d.postgres {
+		_, err := a.t.exec(`SELECT setval(pg_get_serial_sequence('users', 'id'), CAST(? AS BIGINT))
+			WHERE CAST(? AS BIGINT) > GREATEST((SELECT COALESCE(MAX(id), 0) FROM users),
+				COALESCE(pg_sequence_last_value(pg_get_serial_sequence('users', 'id')::regclass), 0))`, int64(through), int64(through))
+		if err != nil {
+			return fmt.Errorf("reserve user ids: %w", err)
+		}
+		return nil
+	}
+	if _, err := a.t.exec(`UPDATE sqlite_sequence SET seq = ? WHERE name = 'users' AND seq < ?`, int64(through), int64(through)); err != nil {
+		return fmt.Errorf("reserve user ids: %w", err)
+	}
+	if _, err := a.t.exec(`INSERT INTO sqlite_sequence (name, seq) SELECT 'users', ?
+		WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'users')`, int64(through)); err != nil {
+		return fmt.Errorf("reserve user ids: %w", err)
+	}
+	return nil
+}
+
 func (a userTx) SetLastActive(t int64, list ...users.ID) error {
 	if len(list) == 0 {
 		return nil

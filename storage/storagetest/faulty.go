@@ -107,6 +107,13 @@ func (w faultyUsers) Update(u users.User) error {
 	return w.UserWriter.Update(u)
 }
 
+func (w faultyUsers) ReserveIDs(through users.ID) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.UserWriter.ReserveIDs(through)
+}
+
 func (w faultyUsers) SetLastActive(t int64, ids ...users.ID) error {
 	if err := w.f.write(); err != nil {
 		return err

@@ -21,6 +21,16 @@ func testSessions(t *testing.T, open Opener) {
 			}
 			return nil
 		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Sessions().ListUser(7)
+			wantEqual(t, "user 7's sessions, soonest to expire first", []storage.Session{a, b, c}, got)
+			none, nerr := tx.Sessions().ListUser(9)
+			wantEqual(t, "a user without sessions", []storage.Session{}, none)
+			if err == nil {
+				err = nerr
+			}
+			return err
+		})
 		mustUpdate(t, s, func(tx storage.Tx) error {
 			wantIs(t, "a taken key", tx.Sessions().Create(storage.Session{Key: "a", UserID: 9, Expires: 1}), storage.ErrConflict)
 			wantIs(t, "an unknown key", tx.Sessions().Delete("zz"), storage.ErrNotFound)

@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/teamchat/chat/storage"
@@ -45,6 +46,35 @@ func testUsers(t *testing.T, open Opener) {
 			}
 			wantEqual(t, "bot", bot, got)
 			return nil
+		})
+	})
+
+	t.Run("ReserveIDs keeps reserved ids from Create", func(t *testing.T) {
+		s := open(t)
+		var ids []users.ID
+		create := func(n int) {
+			mustUpdate(t, s, func(tx storage.Tx) error {
+				id, err := tx.Users().Create(newUser(n))
+				ids = append(ids, id)
+				return err
+			})
+		}
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Users().ReserveIDs(5) })
+		create(1)
+		// A reservation below the ids handed out changes nothing.
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Users().ReserveIDs(3) })
+		create(2)
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Users().ReserveIDs(10) })
+		create(3)
+		if want := []users.ID{6, 7, 11}; !slices.Equal(ids, want) {
+			t.Errorf("ids after reservations = %v, want %v", ids, want)
+		}
+		mustView(t, s, func(tx storage.ReadTx) error {
+			list, err := tx.Users().List()
+			if len(list) != 3 {
+				t.Errorf("reservations created users: %+v", list)
+			}
+			return err
 		})
 	})
 
