@@ -12,7 +12,9 @@
 // equals the true state. On SQLite, whose commits each cost an fsync and come one at a time,
 // concurrent mutations share commits (group commit): a group's bodies run in one transaction,
 // each in a savepoint, and service_commits.go gives the argument that the ordering above
-// holds for groups as for single transactions.
+// holds for groups as for single transactions. On PostgreSQL (without a Bus) sends overlap:
+// their transactions run side by side and their events go out in the order of a ticket each
+// takes just before its commit; service_overlap.go gives the argument.
 //
 // Several processes may share one store and its events (Options.Bus, Options.NodeID; the
 // PostgreSQL implementation is eventbus/pgbus). The only change to the write path is where the

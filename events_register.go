@@ -185,6 +185,7 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 	}
 	s.writeMu.RLock()
 	defer s.writeMu.RUnlock()
+	defer s.overlap.enterRegistration()() // no overlapping send is inside meanwhile
 	var (
 		res   RegisterQueueResult
 		queue queue.Info

@@ -100,7 +100,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		readBySender = *p.ReadBySender
 	}
 	var res SendMessageResult
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutateOverlapping(ctx, actor, signedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.list)
@@ -217,6 +217,9 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
 	}
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
+	if w.decidesAlone(ev, *m, firstOfChannel) {
+		return errDecideAlone
+	}
 	if uploads.MayLink(m.Content) {
 		previews, err := uploadPreviews(tx.Attachments(), m.Content)
 		if err != nil {
@@ -266,6 +269,17 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		ev.add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
 	}
 	return nil
+}
+
+// decidesAlone reports whether m, a send overlapping others (service_overlap.go), changes its
+// channel for everyone (first says it is the channel's first message; or its first in a long
+// while), which is decided with no other send beside it.
+func (w *world) decidesAlone(ev *events, m messages.Message, first bool) bool {
+	if !ev.overlapping || m.IsDirect() {
+		return false
+	}
+	c, _ := w.channel(m.ChannelID)
+	return first || !w.recentlyActive(c)
 }
 
 // activeSubscribers lists the active users subscribed to c, ascending.

@@ -202,6 +202,8 @@ type Service struct {
 
 	// commits gathers concurrent mutations into shared commits (service_commits.go).
 	commits commitGroups
+	// overlap orders the events of sends that overlap (service_overlap.go).
+	overlap *overlap
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process
@@ -268,6 +270,7 @@ func New(opts Options) (*Service, error) {
 		emoji:       emoji.NewIndex(),
 	}
 	s.fanout = s.queues
+	s.overlap = newOverlap()
 	s.bus = opts.Bus
 	s.creds.off = s.bus != nil // until the bus listens
 	s.callKey = make([]byte, 32)
@@ -323,7 +326,10 @@ type pending struct {
 
 // events collects the events of one mutation, and the work that must follow its commit.
 type events struct {
-	list []pending
+	// overlapping is set for a send that overlaps others (service_overlap.go): a decision it
+	// may not take beside them returns errDecideAlone.
+	overlapping bool
+	list        []pending
 	// end lists the users whose queues end once the transaction commits, after its events.
 	end []int64
 	// creds lists the users whose cached credentials the transaction invalidates

@@ -78,7 +78,12 @@ func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *
 // inside the transaction, which delivers them on commit). Nothing is published when the gate,
 // the body or the commit fails; each run of the transaction starts with no events.
 func (s *Service) mutateWith(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, actor Actor, g gate, body func(o *writeOp) error) error {
-	fn := s.mutateBody(actor, g, body)
+	return s.write(ctx, run, s.mutateBody(actor, g, body))
+}
+
+// write runs fn, a mutation's transaction closure, as mutateWith says, and publishes its
+// events after the commit.
+func (s *Service) write(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, fn func(tx storage.Tx, ev *events) error) error {
 	if run == nil {
 		if gu := s.grouped(); gu != nil {
 			return s.updateGrouped(ctx, gu, fn)

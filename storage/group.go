@@ -30,3 +30,11 @@ type GroupUpdater interface {
 type Panic struct{ Value any }
 
 func (p *Panic) Error() string { return fmt.Sprintf("storage: closure panicked: %v", p.Value) }
+
+// ConcurrentUpdater is an optional capability of a Storage whose write transactions run side
+// by side and never wait for a read transaction (PostgreSQL: MVCC, SERIALIZABLE writers), so
+// that the Service may let mutations overlap (their conflicts make the store run one of them
+// again).
+type ConcurrentUpdater interface {
+	UpdatesConcurrently() bool
+}

@@ -44,6 +44,7 @@ const (
 	realmTable      cachedTable = "realm"    // a list of the one row
 	linkifiersTable cachedTable = "linkifiers"
 	mutedTable      cachedTable = "muted_users"
+	alertWordsTable cachedTable = "alert_words"
 )
 
 // pgChangeRetention is how long table_changes rows are kept; pgCacheMaxAge (shorter) is how
@@ -72,6 +73,7 @@ type caches struct {
 	realm      listCache[realms.Realm]
 	linkifiers listCache[linkifiers.Linkifier]
 	muted      listCache[users.MutedUser]
+	alertWords listCache[alertWord]
 }
 
 // bump records a write to table in t, once per table and transaction.
@@ -226,6 +228,7 @@ func (c *caches) keptXmins() map[cachedTable]int64 {
 	for table, xmin := range map[cachedTable]func() (int64, bool){
 		usersTable: c.users.keptXmin, groupsTable: c.groups.keptXmin, channelsTable: c.channels.keptXmin,
 		realmTable: c.realm.keptXmin, linkifiersTable: c.linkifiers.keptXmin, mutedTable: c.muted.keptXmin,
+		alertWordsTable: c.alertWords.keptXmin,
 	} {
 		if x, ok := xmin(); ok {
 			out[table] = x

@@ -24,27 +24,35 @@ func (a alertWordTx) Get(id users.ID) ([]string, error) {
 	return out, err
 }
 
+// alertWord is one row of alert_words, as the cached list keeps it.
+type alertWord struct {
+	user users.ID
+	word string
+}
+
+// All is every user's alert words, from the cached list (each message asks for them).
 func (a alertWordTx) All() (map[users.ID][]string, error) {
-	type row struct {
-		user users.ID
-		word string
-	}
-	rows, err := scanAll(a.t, func(r *sql.Rows) (row, error) {
-		var x row
-		err := r.Scan(&x.user, &x.word)
-		return x, err
-	}, "SELECT user_id, word FROM alert_words ORDER BY user_id, word_order")
+	all, err := cachedList(a.t, alertWordsTable, &a.t.cache.alertWords, nil, func() ([]alertWord, error) {
+		return scanAll(a.t, func(r *sql.Rows) (alertWord, error) {
+			var x alertWord
+			err := r.Scan(&x.user, &x.word)
+			return x, err
+		}, "SELECT user_id, word FROM alert_words ORDER BY user_id, word_order")
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := map[users.ID][]string{}
-	for _, r := range rows {
+	for _, r := range all {
 		out[r.user] = append(out[r.user], r.word)
 	}
 	return out, nil
 }
 
 func (a alertWordTx) Set(id users.ID, words []string) error {
+	if err := a.t.bump(alertWordsTable); err != nil {
+		return err
+	}
 	if _, err := a.t.exec("DELETE FROM alert_words WHERE user_id = ?", id); err != nil {
 		return err
 	}

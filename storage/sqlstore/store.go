@@ -42,9 +42,10 @@ func (s *Store) Retries() uint64 { return s.retries.Load() }
 
 // Compile-time conformance.
 var (
-	_ storage.Storage      = (*Store)(nil)
-	_ storage.ClaimUpdater = (*Store)(nil)
-	_ storage.GroupUpdater = (*Store)(nil)
+	_ storage.Storage           = (*Store)(nil)
+	_ storage.ClaimUpdater      = (*Store)(nil)
+	_ storage.GroupUpdater      = (*Store)(nil)
+	_ storage.ConcurrentUpdater = (*Store)(nil)
 )
 
 // maxAttempts bounds how often a closure is run when its transaction keeps losing races.
@@ -107,6 +108,10 @@ func (s *Store) UpdateGroup(ctx context.Context, fns []func(storage.Tx) error) (
 // GroupsCommits is true on SQLite, whose writers commit one at a time, each with its fsync;
 // PostgreSQL's commit side by side (and share their WAL flushes) on their own.
 func (s *Store) GroupsCommits() bool { return !s.d.postgres }
+
+// UpdatesConcurrently is true on PostgreSQL (storage.ConcurrentUpdater); SQLite has one
+// writer.
+func (s *Store) UpdatesConcurrently() bool { return s.d.postgres }
 
 // member runs fn, one closure of a group, in a savepoint: failed is fn's error (a
 // *storage.Panic when it panicked), its writes undone; err is a failure of the whole
