@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/teamchat/chat/messages"
@@ -91,20 +92,23 @@ type busMessage struct {
 }
 
 // busEvent is one event on the wire. Payload is the event for every queue, unless Adapted is
-// set (a clientAdapter payload): then a queue gets Forms[Variants[its profile key]], and
+// set (a clientAdapter payload): then a queue gets Forms[Variants[its options among Reads]], and
 // nothing when its profile is missing. Narrow, for message events, carries what a queue's
 // narrow is matched against. A presence event depends on one capability only: its Forms are
 // the legacy and the simplified form, and ByPresence says a queue picks by
 // simplified_presence_events (which the profiles leave out).
 type busEvent struct {
-	To         []int64           `json:"to"`
-	Type       string            `json:"type"`
-	Payload    json.RawMessage   `json:"p,omitempty"`
-	Forms      []json.RawMessage `json:"f,omitempty"`
-	Variants   map[string]int    `json:"v,omitempty"`
-	Adapted    bool              `json:"a,omitempty"`
-	ByPresence bool              `json:"s,omitempty"`
-	Narrow     *busNarrow        `json:"n,omitempty"`
+	To       []int64           `json:"to"`
+	Type     string            `json:"type"`
+	Payload  json.RawMessage   `json:"p,omitempty"`
+	Forms    []json.RawMessage `json:"f,omitempty"`
+	Variants map[string]int    `json:"v,omitempty"`
+	Adapted  bool              `json:"a,omitempty"`
+	// Reads, for an adapted event, are the options its forms depend on: Variants are keyed by
+	// the decimal value of a queue's options among them.
+	Reads      busOptions `json:"r,omitempty"`
+	ByPresence bool       `json:"s,omitempty"`
+	Narrow     *busNarrow `json:"n,omitempty"`
 	// Local is the local echo of a message event: the queue that gets local_message_id.
 	Local *busLocal `json:"l,omitempty"`
 	// Gate, for a gated event, is the capability a queue must have declared (Declared) or
@@ -130,32 +134,83 @@ type busNarrow struct {
 	Flags   messages.Flags   `json:"f"`
 }
 
-// busProfiles are the register options a clientAdapter may depend on, besides the narrow:
-// every combination of them. An adapter that reads another option must be given a bit here
-// (TestBusMatchesInProcess compares the bus with the in-process path).
-var busProfiles = func() []queueOptions {
-	var out []queueOptions
-	for mask := range 32 {
-		var o queueOptions
-		o.applyMarkdown = mask&1 != 0
-		o.clientGravatar = mask&2 != 0
-		o.capabilities.EmptyTopicName = mask&4 != 0
-		o.capabilities.LinkifierURLTemplate = mask&8 != 0
-		o.capabilities.BulkMessageDeletion = mask&16 != 0
-		out = append(out, o)
-	}
-	return out
-}()
+// busOptions is a set of the register options a clientAdapter may depend on, besides the
+// narrow, one bit each. An adapter reads commonOptions unless it says otherwise (optionReader);
+// the bus encodes its forms for every combination of the options it reads. An adapter that
+// reads another option must be given a bit here (TestBusMatchesInProcess compares the bus with
+// the in-process path).
+type busOptions uint8
 
-// busProfileKey names the profile of a queue.
-func busProfileKey(o queueOptions) string {
-	k := []byte("00000")
-	for i, on := range []bool{o.applyMarkdown, o.clientGravatar, o.capabilities.EmptyTopicName, o.capabilities.LinkifierURLTemplate, o.capabilities.BulkMessageDeletion} {
-		if on {
-			k[i] = '1'
+const (
+	optMarkdown busOptions = 1 << iota
+	optGravatar
+	optEmptyTopicName
+	optLinkifierURLTemplate
+	optBulkMessageDeletion
+	optArchivedChannels
+	optNotificationSettingsNull
+
+	// commonOptions are what an adapter without readsOptions may read.
+	commonOptions = optMarkdown | optGravatar | optEmptyTopicName | optLinkifierURLTemplate | optBulkMessageDeletion
+)
+
+// optionReader is a clientAdapter that names the options it reads, when they are fewer or
+// others than commonOptions.
+type optionReader interface {
+	readsOptions() busOptions
+}
+
+// adapterOptions are the options a reads.
+func adapterOptions(a clientAdapter) busOptions {
+	if r, ok := a.(optionReader); ok {
+		return r.readsOptions()
+	}
+	return commonOptions
+}
+
+// busOptionsOf are the options o has on.
+func busOptionsOf(o queueOptions) busOptions {
+	var b busOptions
+	for _, x := range [...]struct {
+		bit busOptions
+		on  bool
+	}{
+		{optMarkdown, o.applyMarkdown}, {optGravatar, o.clientGravatar},
+		{optEmptyTopicName, o.capabilities.EmptyTopicName}, {optLinkifierURLTemplate, o.capabilities.LinkifierURLTemplate},
+		{optBulkMessageDeletion, o.capabilities.BulkMessageDeletion}, {optArchivedChannels, o.capabilities.ArchivedChannels},
+		{optNotificationSettingsNull, o.capabilities.NotificationSettingsNull},
+	} {
+		if x.on {
+			b |= x.bit
 		}
 	}
-	return string(k)
+	return b
+}
+
+// busProfile is a queue's options with exactly the options b on.
+func busProfile(b busOptions) queueOptions {
+	var o queueOptions
+	o.applyMarkdown, o.clientGravatar = b&optMarkdown != 0, b&optGravatar != 0
+	o.capabilities.EmptyTopicName = b&optEmptyTopicName != 0
+	o.capabilities.LinkifierURLTemplate = b&optLinkifierURLTemplate != 0
+	o.capabilities.BulkMessageDeletion = b&optBulkMessageDeletion != 0
+	o.capabilities.ArchivedChannels = b&optArchivedChannels != 0
+	o.capabilities.NotificationSettingsNull = b&optNotificationSettingsNull != 0
+	return o
+}
+
+// subsetsOf lists every subset of b, b's own bits only.
+func subsetsOf(b busOptions) []busOptions {
+	out := []busOptions{0}
+	for bit := busOptions(1); bit != 0 && bit <= b; bit <<= 1 {
+		if b&bit == 0 {
+			continue
+		}
+		for _, s := range out {
+			out = append(out, s|bit)
+		}
+	}
+	return out
 }
 
 // encodeBusMessage encodes the events of one transaction.
@@ -181,10 +236,10 @@ func encodeBusMessage(list []pending, end, creds []int64) ([]byte, error) {
 			}
 			e.Forms, e.ByPresence = []json.RawMessage{legacy, modern}, true
 		} else if a, ok := p.payload.(clientAdapter); ok {
-			e.Variants = map[string]int{}
+			e.Variants, e.Reads = map[string]int{}, adapterOptions(a)
 			seen := map[string]int{}
-			for _, o := range busProfiles {
-				v, ok := a.forClient(o)
+			for _, b := range subsetsOf(e.Reads) {
+				v, ok := a.forClient(busProfile(b))
 				if !ok {
 					continue
 				}
@@ -198,7 +253,7 @@ func encodeBusMessage(list []pending, end, creds []int64) ([]byte, error) {
 					seen[string(raw)] = idx
 					e.Forms = append(e.Forms, raw)
 				}
-				e.Variants[busProfileKey(o)] = idx
+				e.Variants[strconv.Itoa(int(b))] = idx
 			}
 			e.Adapted = true
 		} else if p.payload != nil {
@@ -252,7 +307,7 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 		}
 		return b.ev.Payload, true
 	}
-	i, ok := b.ev.Variants[busProfileKey(o)]
+	i, ok := b.ev.Variants[strconv.Itoa(int(busOptionsOf(o)&b.ev.Reads))]
 	if !ok || i < 0 || i >= len(b.ev.Forms) {
 		return nil, false
 	}

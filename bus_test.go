@@ -177,6 +177,9 @@ func TestBusMatchesInProcess(t *testing.T) {
 		{Narrow: [][]string{{"channel", "bus"}}},
 		{Narrow: [][]string{{"is", "dm"}}},
 		{ClientCapabilities: chat.ClientCapabilities{SimplifiedPresenceEvents: true}},
+		// Options only some events read: archiving a channel, a new subscription's settings.
+		{ClientCapabilities: chat.ClientCapabilities{ArchivedChannels: true, NotificationSettingsNull: true}},
+		{ApplyMarkdown: true, ClientCapabilities: chat.ClientCapabilities{ArchivedChannels: true}},
 		{AllPublicStreams: &yes},
 		// A narrow keeping a public channel's message that admin is not subscribed to.
 		{Narrow: [][]string{{"topic", "t"}}},
@@ -204,6 +207,9 @@ func TestBusMatchesInProcess(t *testing.T) {
 		mustSendToChannel(t, f, "member", mustChannel(t, f, "elsewhere", chat.NewChannelSettings{}, "member"), "t", "not for admin")
 		mustSendDirect(t, f, "member", "*hello* admin", "admin")
 		f.report(t, "member", "active")
+		if _, err := f.svc.ArchiveStream(ctx, f.actor("admin"), chat.ArchiveStreamParams{StreamID: c}); err != nil {
+			t.Fatal(err)
+		}
 		for j, q := range queues {
 			if i == 0 { // in process, the events are in the queues when the writes return
 				got[i] = append(got[i], eventJSON(t, nonHeartbeats(f.poll(t, "admin", q, -1, true))))

@@ -19,6 +19,9 @@ func (e archiveEvent) forClient(o queueOptions) (any, bool) {
 	return e.legacy, true
 }
 
+// readsOptions: the form depends on archived_channels only.
+func (archiveEvent) readsOptions() busOptions { return optArchivedChannels }
+
 // newArchiveEvent builds the event of archiving (archived true) or unarchiving c; rec is the
 // channel's record after the change.
 func newArchiveEvent(c channels.Channel, rec ChannelRecord, archived bool) archiveEvent {
@@ -46,3 +49,6 @@ func (e SubscriptionEvent) forClient(o queueOptions) (any, bool) {
 	e.Subscriptions = out
 	return e, true
 }
+
+// readsOptions: the form depends on notification_settings_null only.
+func (SubscriptionEvent) readsOptions() busOptions { return optNotificationSettingsNull }

@@ -111,6 +111,9 @@ type RealmUserEvent struct {
 	onlyGravatarClients bool
 }
 
+// readsOptions: the form depends on client_gravatar only.
+func (RealmUserEvent) readsOptions() busOptions { return optGravatar }
+
 // forClient drops the computable avatar URL for client_gravatar clients, as register does. An
 // update (a person map) marked gravatarClient carries only a computable avatar URL: those
 // clients do not receive it at all.

@@ -194,6 +194,12 @@ func (e MessageEvent) forClient(o queueOptions) (any, bool) {
 	return e, true
 }
 
+// readsOptions: the form depends on apply_markdown, client_gravatar and empty_topic_name (the
+// narrow and the local echo the bus carries apart).
+func (MessageEvent) readsOptions() busOptions {
+	return optMarkdown | optGravatar | optEmptyTopicName
+}
+
 // matchesQueueNarrow evaluates a queue's resolved narrow on a new message with the recipient's
 // flags (a new message has no reactions).
 func matchesQueueNarrow(terms []messages.Term, m messages.Message, flags messages.Flags) bool {
