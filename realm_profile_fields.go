@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -42,10 +43,14 @@ func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p U
 		setIf(&f.DisplayInProfileSummary, p.DisplayInProfileSummary)
 		setIf(&f.Required, p.Required)
 		setIf(&f.EditableByUser, p.EditableByUser)
+		renamed := strings.TrimSpace(f.Name) != old.Name || strings.TrimSpace(f.Hint) != old.Hint
 		if f, err = users.CheckProfileField(f); err != nil {
 			return badRequest("%s", err.Error())
 		}
-		if old.IsDefaultExternalAccount() && (f.Name != old.Name || f.Hint != old.Hint || f.FieldData != old.FieldData) {
+		if old.IsDefaultExternalAccount() && !renamed {
+			f.Name, f.Hint = old.Name, old.Hint // as stored, whatever the kind's defaults are now
+		}
+		if old.IsDefaultExternalAccount() && (renamed || f.FieldData != old.FieldData) {
 			return badRequest("Default custom field cannot be updated.")
 		}
 		if f.DisplayInProfileSummary && !old.DisplayInProfileSummary {

@@ -43,7 +43,7 @@ func TestUpdateRemoveReorderCustomProfileFields(t *testing.T) {
 			t.Errorf("updated field %+v", r)
 		}
 	}
-	want := []string{"Badge", "Pronouns", "GitHub", "Mentor", "Website", "Birthday", "Team", "Mobile"}
+	want := []string{"Badge", "Pronouns", "GitHub username", "Mentor", "Website", "Birthday", "Team", "Mobile"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("fields after reordering (-want +got):\n%s", diff)
 	}

@@ -188,10 +188,11 @@ func giphyRatingOptions() map[string]NamedOption {
 
 // defaultExternalAccounts is realm_default_external_accounts (Zulip's).
 func defaultExternalAccounts() map[string]ExternalAccount {
-	return map[string]ExternalAccount{
-		"github":  {Name: "GitHub username", Text: "GitHub", URLPattern: "https://github.com/%(username)s"},
-		"twitter": {Name: "Twitter username", Text: "Twitter", URLPattern: "https://twitter.com/%(username)s"},
+	out := map[string]ExternalAccount{}
+	for subtype, a := range users.DefaultExternalAccounts() {
+		out[subtype] = ExternalAccount{Name: a.Name, Text: a.Text, Hint: a.Hint, URLPattern: a.URLPattern}
 	}
+	return out
 }
 
 // supportedPermissionSettings is server_supported_permission_settings, from the permission

@@ -102,11 +102,26 @@ type externalAccount struct {
 	URLPattern string `json:"url_pattern,omitempty"`
 }
 
-// ExternalAccountSubtypes are the known external account kinds (besides "custom").
-var ExternalAccountSubtypes = []string{"github", "twitter"}
+// ExternalAccount is one of Zulip's default external account kinds (its
+// DEFAULT_EXTERNAL_ACCOUNTS): the text admins pick it by, the name and hint a field of that
+// kind gets, and the URL pattern of its links.
+type ExternalAccount struct {
+	Text, Name, Hint, URLPattern string
+}
+
+// DefaultExternalAccounts are the default external account kinds, by subtype (besides
+// "custom", whose field data carries its own URL pattern).
+func DefaultExternalAccounts() map[string]ExternalAccount {
+	return map[string]ExternalAccount{
+		"github":  {Text: "GitHub", Name: "GitHub username", URLPattern: "https://github.com/%(username)s"},
+		"twitter": {Text: "Twitter", Name: "Twitter username", URLPattern: "https://twitter.com/%(username)s"},
+	}
+}
 
 // CheckProfileField validates a new field definition and returns it normalised (trimmed
-// name and hint, canonical field data).
+// name and hint, canonical field data). A field of a default external account kind takes
+// that kind's name and hint whatever it was given, as Zulip's
+// try_add_realm_default_custom_profile_field does.
 func CheckProfileField(f ProfileField) (ProfileField, error) {
 	f.Name = strings.TrimSpace(f.Name)
 	f.Hint = strings.TrimSpace(f.Hint)
@@ -162,10 +177,12 @@ func CheckProfileField(f ProfileField) (ProfileField, error) {
 			if _, err := url.ParseRequestURI(strings.ReplaceAll(ea.URLPattern, "%(username)s", "x")); err != nil {
 				return f, errors.New("Invalid URL pattern")
 			}
-		case slices.Contains(ExternalAccountSubtypes, ea.Subtype):
-			ea.URLPattern = ""
 		default:
-			return f, errors.New("Invalid external account type")
+			acct, ok := DefaultExternalAccounts()[ea.Subtype]
+			if !ok {
+				return f, errors.New("Invalid external account type")
+			}
+			ea.URLPattern, f.Name, f.Hint = "", acct.Name, acct.Hint
 		}
 		b, _ := json.Marshal(ea)
 		f.FieldData = string(b)

@@ -52,3 +52,24 @@ func TestCheckProfileValue(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultExternalAccountFields: a field of a default external account kind takes the
+// kind's name and hint, whatever it was given (Zulip's
+// try_add_realm_default_custom_profile_field); a custom one keeps its own.
+func TestDefaultExternalAccountFields(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in         users.ProfileField
+		name, hint string
+	}{
+		{users.ProfileField{Type: users.ProfileExternalAccount, FieldData: `{"subtype":"github"}`}, "GitHub username", ""},
+		{users.ProfileField{Type: users.ProfileExternalAccount, Name: "Code", Hint: "yours", FieldData: `{"subtype":"github"}`}, "GitHub username", ""},
+		{users.ProfileField{Type: users.ProfileExternalAccount, Name: "Tweets", FieldData: `{"subtype":"twitter"}`}, "Twitter username", ""},
+		{users.ProfileField{Type: users.ProfileExternalAccount, Name: "Wiki", Hint: "page", FieldData: `{"subtype":"custom","url_pattern":"https://w.test/%(username)s"}`}, "Wiki", "page"},
+	} {
+		got, err := users.CheckProfileField(tt.in)
+		if err != nil || got.Name != tt.name || got.Hint != tt.hint {
+			t.Errorf("CheckProfileField(%q, %s) = name %q, hint %q, %v; want %q, %q", tt.in.Name, tt.in.FieldData, got.Name, got.Hint, err, tt.name, tt.hint)
+		}
+	}
+}

@@ -601,11 +601,12 @@ test('reads the organization settings and changes them (PATCH /realm), deliverin
   });
   assert.equal(reg.realm_message_retention_days, -1);
   assert.equal(reg.realm_video_chat_provider, 1);
+  assert.equal(reg.realm_enable_read_receipts, true); // as in Zulip's development organization
 
   // zulip-js sends PATCH parameters in the query string.
-  const changed = expectSuccess(await iago.callEndpoint('/realm', 'PATCH', { video_chat_provider: 0, enable_read_receipts: true }), 'PATCH /realm');
+  const changed = expectSuccess(await iago.callEndpoint('/realm', 'PATCH', { video_chat_provider: 0, enable_read_receipts: false }), 'PATCH /realm');
   assert.deepEqual({ video_chat_provider: changed.video_chat_provider, enable_read_receipts: changed.enable_read_receipts },
-    { video_chat_provider: 0, enable_read_receipts: true });
+    { video_chat_provider: 0, enable_read_receipts: false });
   expectError(await iago.callEndpoint('/realm', 'PATCH', { message_retention_days: 30 }),
     'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner', 'administrator changes retention');
   expectSuccess(await desdemona.callEndpoint('/realm', 'PATCH', { message_retention_days: 30 }), 'owner changes retention');
@@ -628,6 +629,7 @@ test('reads the organization settings and changes them (PATCH /realm), deliverin
 
   const fresh = expectSuccess(await hamlet.queues.register({ event_types: ['realm', 'realm_domains'] }), 'register again');
   assert.equal(fresh.realm_video_chat_provider, 0);
+  assert.equal(fresh.realm_enable_read_receipts, false);
   assert.equal(fresh.realm_message_retention_days, 30);
   assert.deepEqual(fresh.realm_domains, [{ domain: 'zulip.com', allow_subdomains: false }]);
   expectSuccess(await hamlet.queues.deregister({ queue_id: fresh.queue_id }), 'deregister');
