@@ -55,9 +55,7 @@ func (h *Handler) serveLogin(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusMethodNotAllowed)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "Bad Request", http.StatusBadRequest)
+	if !h.parseForm(w, r) {
 		return
 	}
 	if reason := csrfReason(r, r.PostForm.Get(csrfFormField)); reason != "" {
@@ -133,14 +131,7 @@ func safeNext(next string) string {
 // servers only, without CSRF check as Zulip's): the user of direct_email is logged in and
 // redirected to next.
 func (h *Handler) serveDevLogin(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "Bad Request", http.StatusBadRequest)
+	if !h.formPost(w, r) {
 		return
 	}
 	res, err := h.svc.DevFetchAPIKey(r.Context(), chat.DevFetchAPIKeyParams{Username: strings.TrimSpace(r.PostForm.Get("direct_email"))})
@@ -180,3 +171,25 @@ var messagePageTemplate = template.Must(template.New("message").Parse(`<!DOCTYPE
 </body>
 </html>
 `))
+
+// formPost answers a request to a form's action that is not a POST (405) or whose form does
+// not parse (400), and reports whether r.PostForm is ready.
+func (h *Handler) formPost(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return false
+	}
+	return h.parseForm(w, r)
+}
+
+// parseForm reads the form of r, its body bounded by MaxBodyBytes, and answers 400 when it
+// does not parse; it reports whether r.PostForm is ready.
+func (h *Handler) parseForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "Bad Request", http.StatusBadRequest)
+		return false
+	}
+	return true
+}

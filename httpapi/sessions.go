@@ -63,13 +63,10 @@ func (h *Handler) expiredSessionCookie(r *http.Request) *http.Cookie {
 // form post, the end of the session, the session cookie removed and a redirect to the login
 // page.
 func (h *Handler) serveLogout(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		w.WriteHeader(http.StatusMethodNotAllowed)
+	if !h.formPost(w, r) {
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
-	if reason := csrfReason(r, r.PostFormValue(csrfFormField)); reason != "" {
+	if reason := csrfReason(r, r.PostForm.Get(csrfFormField)); reason != "" {
 		writeCSRFPage(w, reason)
 		return
 	}
