@@ -86,3 +86,19 @@ func CheckPrefix(prefix string) error {
 type PartialSweeper interface {
 	SweepPartial(ctx context.Context, before time.Time) (int, error)
 }
+
+// ContextReader reads r until ctx is done; then its reads fail with ctx's error, so that a
+// store copying a long upload stops when its request ends.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

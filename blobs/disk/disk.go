@@ -69,7 +69,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader) (n int64, err 
 		}
 	}()
 	buf := make([]byte, 256<<10)
-	n, err = io.CopyBuffer(f, ctxReader{ctx, r}, buf)
+	n, err = io.CopyBuffer(f, blobs.ContextReader(ctx, r), buf)
 	if err != nil {
 		return 0, err
 	}
@@ -227,16 +227,3 @@ type file struct {
 }
 
 func (f *file) Info() blobs.Info { return f.info }
-
-// ctxReader fails reads once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}

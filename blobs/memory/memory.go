@@ -41,7 +41,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader) (int64, error)
 		return 0, err
 	}
 	var buf bytes.Buffer
-	if _, err := io.Copy(&buf, ctxReader{ctx, r}); err != nil {
+	if _, err := io.Copy(&buf, blobs.ContextReader(ctx, r)); err != nil {
 		return 0, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -124,16 +124,3 @@ type reader struct {
 
 func (r *reader) Close() error     { return nil }
 func (r *reader) Info() blobs.Info { return r.info }
-
-// ctxReader fails reads once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
