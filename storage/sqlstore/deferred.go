@@ -2,10 +2,11 @@ package sqlstore
 
 // Deferred inserts: rows a transaction writes but reads only later, held back and written with
 // one multi-row statement when the transaction next runs any other statement, or at its
-// commit. A message's recipient rows, direct-message index and (SQLite) search entry go this
-// way, so that a transaction sending many messages (the scheduler's batches) writes all their
-// rows in a few statements instead of three per message, while every read, of whatever table,
-// still sees every row written before it: the flush precedes it.
+// commit. On SQLite a new message's recipient rows, direct-message index and search entry go
+// this way (on PostgreSQL one statement writes the message with them), as does the index of an
+// edited direct message on both, so that a transaction sending many messages (the scheduler's
+// batches) writes all their rows in a few statements instead of three per message, while every
+// read, of whatever table, still sees every row written before it: the flush precedes it.
 //
 // The statements that run ahead of the pending rows (aheadOfPending) must neither read nor
 // constrain the tables those rows go to; the one such statement is a message's own INSERT,

@@ -392,15 +392,9 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 // direct-message index in one statement: the rows travel as two arrays (users, flags), the
 // last row of a user winning as in upsertRows.
 func (a messageTx) createPostgres(insert string, args []any, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
-	last := make(map[users.ID]int, len(rows))
-	for i, r := range rows {
-		last[r.UserID] = i
-	}
 	var who, flags []int64
-	for i, r := range rows {
-		if last[r.UserID] == i {
-			who, flags = append(who, int64(r.UserID)), append(flags, int64(r.Flags))
-		}
+	for _, r := range lastRowPerUser(rows) {
+		who, flags = append(who, int64(r.UserID)), append(flags, int64(r.Flags))
 	}
 	args = append(args, ids(a.t.d, who), ids(a.t.d, flags))
 	direct := ""
@@ -539,20 +533,30 @@ const (
 	userMessageUpsert = "ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags"
 )
 
-// userMessageValues are the user_messages values of a new message's rows, one per user (the
-// last of a user's rows wins, as in upsertRows).
+// userMessageValues are the user_messages values of a new message's rows, one per user.
 func userMessageValues(id messages.ID, rows []messages.UserMessage) [][]any {
+	list := lastRowPerUser(rows)
+	values := make([][]any, 0, len(list))
+	for _, r := range list {
+		values = append(values, []any{r.UserID, id, int64(r.Flags)})
+	}
+	return values
+}
+
+// lastRowPerUser keeps one of a new message's rows per user, the last one (as in upsertRows),
+// in the order of rows.
+func lastRowPerUser(rows []messages.UserMessage) []messages.UserMessage {
 	last := make(map[users.ID]int, len(rows))
 	for i, r := range rows {
 		last[r.UserID] = i
 	}
-	values := make([][]any, 0, len(last))
+	out := make([]messages.UserMessage, 0, len(last))
 	for i, r := range rows {
 		if last[r.UserID] == i {
-			values = append(values, []any{r.UserID, id, int64(r.Flags)})
+			out = append(out, r)
 		}
 	}
-	return values
+	return out
 }
 
 // userTopicTx is the user-topics accessor, keyed by (user, channel, topics.Key(topic)).
