@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -129,11 +130,22 @@ func TestBotRefusals(t *testing.T) {
 // botsConsistencyCases are the consistency cases of bot management.
 func botsConsistencyCases() []consistencyCase {
 	ctx := context.Background()
-	var hook users.ID
+	// The cases run in parallel, each on its own fixture: each fixture's hook bot is kept by
+	// fixture.
+	var mu sync.Mutex
+	hooks := map[*fixture]users.ID{}
 	setup := func(t *testing.T, f *fixture) {
 		f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("deploys")})
-		hook = mustCreateBot(t, f, "member", chat.CreateBotParams{FullName: "Hook Bot", ShortName: "hook", BotType: users.BotOutgoingWebhook,
+		id := mustCreateBot(t, f, "member", chat.CreateBotParams{FullName: "Hook Bot", ShortName: "hook", BotType: users.BotOutgoingWebhook,
 			PayloadURL: "https://hooks.example.com/zulip"})
+		mu.Lock()
+		hooks[f] = id
+		mu.Unlock()
+	}
+	hookOf := func(f *fixture) users.ID {
+		mu.Lock()
+		defer mu.Unlock()
+		return hooks[f]
 	}
 	return []consistencyCase{
 		{method: "CreateBot", name: "outgoing webhook with a default channel", setup: func(t *testing.T, f *fixture) {
@@ -143,25 +155,25 @@ func botsConsistencyCases() []consistencyCase {
 				PayloadURL: "https://hooks.example.com/zulip", DefaultSendingStream: ptr("deploys"), DefaultAllPublicStreams: ptr(true)})
 		}},
 		{method: "UpdateBot", name: "name, channels and service", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("member"), chat.UpdateBotParams{BotID: hook, FullName: ptr("Deploy Hook"),
+			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("member"), chat.UpdateBotParams{BotID: hookOf(f), FullName: ptr("Deploy Hook"),
 				DefaultSendingStream: ptr("deploys"), DefaultEventsRegisterStream: ptr("deploys"), DefaultAllPublicStreams: ptr(true),
 				ServicePayloadURL: ptr("https://hooks.example.com/v2"), ServiceInterface: ptr(2)})))
 		}},
 		{method: "UpdateBot", name: "new owner and role", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("owner"), chat.UpdateBotParams{BotID: hook, BotOwnerID: ptr(f.ids["guest"]), Role: ptr(users.RoleModerator)})))
+			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("owner"), chat.UpdateBotParams{BotID: hookOf(f), BotOwnerID: ptr(f.ids["guest"]), Role: ptr(users.RoleModerator)})))
 		}},
 		{method: "UpdateBot", name: "made an administrator", setup: setup, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("owner"), chat.UpdateBotParams{BotID: f.ids["bot"], Role: ptr(users.RoleAdministrator)})))
 		}},
 		{method: "RegenerateBotAPIKey", name: "owner", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RegenerateBotAPIKey", errOf(f.svc.RegenerateBotAPIKey(ctx, f.actor("member"), chat.BotParams{BotID: hook})))
+			mustDo(t, "RegenerateBotAPIKey", errOf(f.svc.RegenerateBotAPIKey(ctx, f.actor("member"), chat.BotParams{BotID: hookOf(f)})))
 		}},
 		{method: "RegenerateAPIKey", name: "a bot's own", run: func(t *testing.T, f *fixture) {
 			mustDo(t, "RegenerateAPIKey", errOf(f.svc.RegenerateAPIKey(ctx, f.actor("bot"))))
 		}},
 		{method: "DeactivateBot", name: "by its owner, then reactivated", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateBot", f.svc.DeactivateBot(ctx, f.actor("member"), chat.BotParams{BotID: hook}))
-			mustDo(t, "ReactivateUser", f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: hook}))
+			mustDo(t, "DeactivateBot", f.svc.DeactivateBot(ctx, f.actor("member"), chat.BotParams{BotID: hookOf(f)}))
+			mustDo(t, "ReactivateUser", f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: hookOf(f)}))
 		}},
 		{method: "UpdateUser", name: "member made an administrator", setup: setup, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "UpdateUser", f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], Role: ptr(users.RoleAdministrator)}))
