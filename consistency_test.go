@@ -294,6 +294,7 @@ var notMutating = map[string]string{
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
 	"ForgetCredentials":            "drops a cache (after writes behind the Service's back)",
+	"AppendRegisterJSON":           "encodes a register result",
 	"HoldWrites":                   "test-only hook (export_test.go): holds the write lock",
 	"WaitingWrites":                "test-only read (export_test.go)",
 	"SharedCommits":                "test-only read (export_test.go)",

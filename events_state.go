@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/teamchat/chat/messages"
@@ -183,7 +184,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		if err != nil {
 			return res, err
 		}
-		if res.RealmUserState, err = realmUserState(tx, w, viewer, clientGravatar); err != nil {
+		if res.RealmUserState, err = realmUserState(tx, w, &s.userRecords, viewer, clientGravatar); err != nil {
 			return res, err
 		}
 	}
@@ -362,25 +363,25 @@ func limitOrNull(seconds int) *int {
 }
 
 // realmUserState lists the users for viewer. Spectators see active users only, with hidden
-// emails.
-func realmUserState(tx storage.ReadTx, w *world, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
+// emails. The records come from cache (the viewer's own record and profile data excepted).
+func realmUserState(tx storage.ReadTx, w *world, cache *userRecordCache, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
 	realm, all := w.org(), w.allUsers()
-	var err error
-	st := &RealmUserState{RealmUsers: make([]UserRecord, 0, len(all)), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
-	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
-	// Authenticated users get the custom profile data of every human user.
-	pr := &profileRenderer{include: viewer.ID != 0}
-	if pr.include {
-		if pr.values, err = loadProfileData(tx.ProfileFields()); err != nil {
-			return nil, err
-		}
+	if w.failed() {
+		return nil, w.err
 	}
-	for _, u := range all {
-		rec := pr.record(realm, viewer, u, opts)
-		if u.IsActive {
-			st.RealmUsers = append(st.RealmUsers, rec)
-		} else if viewer.ID != 0 {
-			st.RealmNonActiveUsers = append(st.RealmNonActiveUsers, rec)
+	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
+	v := cache.variant(realm, all, viewer.Role, clientGravatar)
+	st := &RealmUserState{RealmUsers: cloneRecords(v.active), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
+	if viewer.ID != 0 {
+		st.RealmNonActiveUsers = cloneRecords(v.inactive)
+		if i, ok := slices.BinarySearchFunc(all, viewer.ID, byUserID); ok {
+			self := userRecord(realm, viewer, all[i], opts)
+			setRecord(st.RealmUsers, self)
+			setRecord(st.RealmNonActiveUsers, self)
+		}
+		// Authenticated users get the custom profile data of every human user.
+		if err := addProfileData(tx, st.RealmUsers, st.RealmNonActiveUsers); err != nil {
+			return nil, err
 		}
 	}
 	if viewer.ID == 0 {

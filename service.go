@@ -186,6 +186,8 @@ type Service struct {
 	watchers publicWatchers
 	// creds caches checked API keys (auth_cache.go).
 	creds credentialCache
+	// userRecords keeps register's user records (users_record_cache.go).
+	userRecords userRecordCache
 
 	closeOnce sync.Once
 

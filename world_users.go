@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"cmp"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,9 +17,11 @@ import (
 // lookup past lazyUserReads single reads). Read users through the world's methods, never from
 // the fields.
 type userCache struct {
-	r       storage.UserReader
-	known   map[users.ID]users.User // the users read so far
-	all     []users.User            // every user, ascending by id, once allRead
+	r storage.UserReader
+	// known holds the users read so far; once allRead, only those not in all (the
+	// notification bot, users the transaction made known later).
+	known   map[users.ID]users.User
+	all     []users.User // every user, ascending by id, once allRead
 	allRead bool
 	reads   int // users read one at a time
 }
@@ -33,6 +37,11 @@ func newUserCache(r storage.UserReader) userCache {
 // lookup returns the user with id (ok false when there is none).
 func (w *world) lookup(id users.ID) (users.User, bool) {
 	c := &w.users
+	if c.allRead {
+		if i, ok := slices.BinarySearchFunc(c.all, id, byUserID); ok {
+			return c.all[i], true
+		}
+	}
 	if u, ok := c.known[id]; ok || c.allRead || w.failed() {
 		return u, ok
 	}
@@ -55,10 +64,28 @@ func (w *world) lookup(id users.ID) (users.User, bool) {
 // knowUser records u, read in this transaction before the world (the acting user, by the
 // operation's gate), unless the world has read u already.
 func (w *world) knowUser(u users.User) {
-	if _, ok := w.users.known[u.ID]; !ok && u.ID != 0 {
+	if u.ID == 0 {
+		return
+	}
+	if _, ok := w.lookupKnown(u.ID); !ok {
 		w.users.known[u.ID] = u
 	}
 }
+
+// lookupKnown returns the user with id if the world has read it, without reading.
+func (w *world) lookupKnown(id users.ID) (users.User, bool) {
+	c := &w.users
+	if c.allRead {
+		if i, ok := slices.BinarySearchFunc(c.all, id, byUserID); ok {
+			return c.all[i], true
+		}
+	}
+	u, ok := c.known[id]
+	return u, ok
+}
+
+// byUserID orders a user against an id (for binary searches of lists ascending by id).
+func byUserID(u users.User, id users.ID) int { return cmp.Compare(u.ID, id) }
 
 // user returns the user with id, or the zero User (inactive, no role) when there is none.
 func (w *world) user(id users.ID) users.User {
@@ -74,11 +101,9 @@ func (w *world) allUsers() []users.User {
 		if w.fail(err) {
 			return nil
 		}
+		// The list answers lookups from now on (binary searches): known keeps what it lacks.
 		c.all, c.allRead = all, true
 		clear(c.known)
-		for _, u := range all {
-			c.known[u.ID] = u
-		}
 		c.known[NotificationBotID] = notificationBot
 	}
 	return c.all

@@ -103,8 +103,22 @@ func (h *Handler) registerQueue(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.svc.RegisterQueue(r.ctx, r.actor, rp)
+	res, err := h.svc.RegisterQueue(r.ctx, r.actor, rp)
+	if err != nil {
+		return nil, err
+	}
+	return registerJSON{svc: h.svc, res: res}, nil
 }
+
+// registerJSON is a register response, encoded by the Service (which reuses the JSON of
+// the user records it keeps).
+type registerJSON struct {
+	svc *chat.Service
+	res chat.RegisterQueueResult
+}
+
+// AppendJSON makes registerJSON a jsonAppender.
+func (j registerJSON) AppendJSON(b []byte) ([]byte, error) { return j.svc.AppendRegisterJSON(b, j.res) }
 
 // getEvents serves GET /events.
 func (h *Handler) getEvents(r *request) (any, error) {

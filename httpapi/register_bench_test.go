@@ -1,0 +1,79 @@
+package httpapi_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/httpapi"
+	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/ratelimit"
+	"github.com/teamchat/chat/storage/memory"
+)
+
+// BenchmarkRegisterHTTP is what a client pays for POST /register: a member subscribed to
+// 1,000 channels of the 10,000-user organization (the bigOrg of the Service benchmarks), the
+// full initial state encoded as JSON over loopback HTTP; each iteration deletes its queue.
+// cpu-ms/op is the process's CPU (server and client) per registration.
+func BenchmarkRegisterHTTP(b *testing.B) {
+	store := memory.New()
+	svc, err := chat.New(chat.Options{
+		Store: store, HeartbeatWait: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		APIRateLimit: &ratelimit.Rule{}, AnonymousAPIRateLimit: &ratelimit.Rule{},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Bench", URL: "http://chat.test"}); err != nil {
+		b.Fatal(err)
+	}
+	org, err := benchorg.Build(ctx, svc, store, benchorg.Spec{Users: 10000, Channels: 1000, SubsPerUser: 20})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := benchorg.SubscribeUser(ctx, store, org, org.Members[0], 1000); err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	b.Cleanup(func() { srv.Close(); svc.Close(); store.Close() })
+	c := srv.Client()
+	me := chat.Actor{UserID: org.Members[0]}
+	b.ReportAllocs()
+	start := benchCPU()
+	var size int
+	for b.Loop() {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/register", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.SetBasicAuth(org.Emails[0], org.Keys[0])
+		resp, err := c.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatalf("POST /register: %d %v %.200s", resp.StatusCode, err, body)
+		}
+		const key = `"queue_id":"`
+		i := strings.Index(string(body), key)
+		if i < 0 || !strings.Contains(string(body), `"realm_users":[`) {
+			b.Fatalf("unexpected body %.200s", body)
+		}
+		id, _, _ := strings.Cut(string(body[i+len(key):]), `"`)
+		if err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: id}); err != nil {
+			b.Fatal(err)
+		}
+		size = len(body)
+	}
+	b.ReportMetric(float64(benchCPU()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
+	b.ReportMetric(float64(size), "body-B")
+}

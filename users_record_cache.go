@@ -1,0 +1,312 @@
+package chat
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"slices"
+	"sync"
+
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// The user records of register (realm_users and realm_non_active_users: one record per user
+// of the organization) are the largest part of its state. A Service keeps the records it
+// built last, and their JSON, and reuses them while the users are the same.
+//
+// Exactness. The cache holds a copy of the user list it was built from; a registration reuses
+// it only when the list its own transaction read (the world's) equals that copy, user by user,
+// and the organization's host (placeholder emails) is the same. Apart from the viewer's own
+// record, a record is a function of the user, the host, the viewer's role and
+// client_gravatar; so equal inputs give equal records whichever mutation, in whichever
+// process, changed the users, and there is nothing to invalidate. The viewer's own record and
+// the profile data are rendered for each registration. The encoder (AppendRegisterJSON) uses
+// a kept encoding only for a record equal to the kept record it encodes.
+
+// userRecordCache holds the records of the last user list that register rendered.
+type userRecordCache struct {
+	mu  sync.Mutex
+	set *userRecordSet
+}
+
+// userRecordSet is the records of one user list, by viewer role and client_gravatar.
+type userRecordSet struct {
+	list []users.User // the users, ascending by id (the cache's own copy)
+	host string
+
+	mu       sync.Mutex
+	variants map[recordVariantKey]*recordVariant
+}
+
+type recordVariantKey struct {
+	role           users.Role
+	clientGravatar bool
+}
+
+// recordVariant is every user's record as a viewer of one role, who is none of them, sees
+// it (omitIsActive: register's form), split by activity. Its records and their encodings
+// are never modified; pointer fields of the records point at values shared by every copy.
+type recordVariant struct {
+	active, inactive []UserRecord
+
+	once                     sync.Once
+	activeJSON, inactiveJSON encodedRecords
+}
+
+// encodedRecords are the JSON objects of a list of records without their closing braces
+// (profile_data, the last key, is added per registration).
+type encodedRecords struct {
+	buf  []byte
+	ends []int // record i is buf[ends[i-1]:ends[i]]
+}
+
+func (e *encodedRecords) record(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = e.ends[i-1]
+	}
+	return e.buf[start:e.ends[i]]
+}
+
+// variant returns the records of all (the transaction's users, ascending by id) for a viewer
+// with role, building them when the kept ones are of another list.
+func (c *userRecordCache) variant(realm realms.Realm, all []users.User, role users.Role, clientGravatar bool) *recordVariant {
+	host := realm.Host()
+	c.mu.Lock()
+	set := c.set
+	c.mu.Unlock()
+	if set == nil || set.host != host || !slices.Equal(set.list, all) {
+		set = &userRecordSet{list: slices.Clone(all), host: host, variants: map[recordVariantKey]*recordVariant{}}
+		c.mu.Lock()
+		c.set = set
+		c.mu.Unlock()
+	}
+	key := recordVariantKey{role: role, clientGravatar: clientGravatar}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	v := set.variants[key]
+	if v == nil {
+		v = newRecordVariant(realm, set.list, users.User{Role: role}, recordOptions{clientGravatar: clientGravatar, omitIsActive: true})
+		set.variants[key] = v
+	}
+	return v
+}
+
+func newRecordVariant(realm realms.Realm, all []users.User, viewer users.User, o recordOptions) *recordVariant {
+	v := &recordVariant{active: make([]UserRecord, 0, len(all)), inactive: []UserRecord{}}
+	for _, u := range all {
+		rec := userRecord(realm, viewer, u, o)
+		if u.IsActive {
+			v.active = append(v.active, rec)
+		} else {
+			v.inactive = append(v.inactive, rec)
+		}
+	}
+	return v
+}
+
+// encoded returns the variant's encodings, built on first use.
+func (v *recordVariant) encoded() (active, inactive *encodedRecords, err error) {
+	v.once.Do(func() {
+		if err = v.activeJSON.encode(v.active); err == nil {
+			err = v.inactiveJSON.encode(v.inactive)
+		}
+	})
+	if err != nil {
+		v.once = sync.Once{} // (never: records always encode) try again next time
+		return nil, nil, err
+	}
+	return &v.activeJSON, &v.inactiveJSON, nil
+}
+
+func (e *encodedRecords) encode(recs []UserRecord) error {
+	e.ends = make([]int, len(recs))
+	for i, rec := range recs {
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		e.buf = append(e.buf, b[:len(b)-1]...)
+		e.ends[i] = len(e.buf)
+	}
+	return nil
+}
+
+// cloneRecords returns a copy of recs that the caller owns (never nil).
+func cloneRecords(recs []UserRecord) []UserRecord {
+	out := make([]UserRecord, len(recs))
+	copy(out, recs)
+	return out
+}
+
+// setRecord replaces the record of rec.UserID in recs (ascending by user id), if there is one.
+func setRecord(recs []UserRecord, rec UserRecord) {
+	if i, ok := slices.BinarySearchFunc(recs, rec.UserID, func(r UserRecord, id users.ID) int {
+		return cmp.Compare(r.UserID, id)
+	}); ok {
+		recs[i] = rec
+	}
+}
+
+// addProfileData sets the profile_data of the human users' records: their custom profile
+// field values, or one shared empty map.
+func addProfileData(tx storage.ReadTx, lists ...[]UserRecord) error {
+	values, err := loadProfileData(tx.ProfileFields())
+	if err != nil {
+		return err
+	}
+	none := &ProfileData{}
+	for _, recs := range lists {
+		for i := range recs {
+			if recs[i].IsBot {
+				continue
+			}
+			if data, ok := values[recs[i].UserID]; ok && data != nil {
+				recs[i].ProfileData = &data
+			} else {
+				recs[i].ProfileData = none
+			}
+		}
+	}
+	return nil
+}
+
+// matching returns the variant of the kept set whose records recs are a copy of (the viewer's
+// own record excepted), or nil.
+func (c *userRecordCache) matching(recs []UserRecord, active bool) *recordVariant {
+	c.mu.Lock()
+	set := c.set
+	c.mu.Unlock()
+	if set == nil || len(recs) == 0 {
+		return nil
+	}
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	for _, v := range set.variants {
+		kept := v.inactive
+		if active {
+			kept = v.active
+		}
+		if len(kept) != len(recs) {
+			continue
+		}
+		// One of the first two records is not the viewer's.
+		for k := range min(2, len(recs)) {
+			r := recs[k]
+			r.ProfileData = nil
+			if r == kept[k] {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// AppendRegisterJSON appends r's JSON, the same bytes as json.Marshal(r), to b. It is faster
+// for the user records of r that are copies of records this Service keeps (those of its
+// RegisterQueue results): their JSON was encoded once.
+func (s *Service) AppendRegisterJSON(b []byte, r RegisterQueueResult) ([]byte, error) {
+	st := r.RealmUserState
+	if st == nil {
+		body, err := r.MarshalJSON()
+		return append(b, body...), err
+	}
+	rest := *st
+	rest.RealmUsers, rest.RealmNonActiveUsers = nil, nil
+	without := r
+	without.RealmUserState = &rest
+	body, err := without.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	// Both keys are written, realm_users first; a key follows '{' or ',' (inside a string,
+	// a quote follows a backslash).
+	const usersKey, nonActiveKey = `"realm_users":null`, `"realm_non_active_users":null`
+	at := keyIndex(body, usersKey, 0)
+	at2 := keyIndex(body, nonActiveKey, at+1)
+	if at < 0 || at2 < 0 {
+		body, err := r.MarshalJSON() // (never: the keys are the struct's)
+		return append(b, body...), err
+	}
+	b = append(b, body[:at]...)
+	b = append(b, `"realm_users":`...)
+	if b, err = s.appendRecords(b, st.RealmUsers, true); err != nil {
+		return nil, err
+	}
+	b = append(b, body[at+len(usersKey):at2]...)
+	b = append(b, `"realm_non_active_users":`...)
+	if b, err = s.appendRecords(b, st.RealmNonActiveUsers, false); err != nil {
+		return nil, err
+	}
+	return append(b, body[at2+len(nonActiveKey):]...), nil
+}
+
+// keyIndex is the index of the first key (at or after from) of body that reads key.
+func keyIndex(body []byte, key string, from int) int {
+	for from >= 0 && from < len(body) {
+		i := bytes.Index(body[from:], []byte(key))
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if i > 0 && (body[i-1] == ',' || body[i-1] == '{') {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
+// appendRecords appends the JSON array of recs, with the kept encodings of the records
+// equal to kept ones.
+func (s *Service) appendRecords(b []byte, recs []UserRecord, active bool) ([]byte, error) {
+	if recs == nil {
+		return append(b, "null"...), nil
+	}
+	var enc *encodedRecords
+	var kept []UserRecord
+	if v := s.userRecords.matching(recs, active); v != nil {
+		a, na, err := v.encoded()
+		if err != nil {
+			return nil, err
+		}
+		enc, kept = na, v.inactive
+		if active {
+			enc, kept = a, v.active
+		}
+	}
+	b = append(b, '[')
+	for i, rec := range recs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		pd := rec.ProfileData
+		rec.ProfileData = nil
+		if enc == nil || rec != kept[i] {
+			rec.ProfileData = pd
+			one, err := json.Marshal(rec)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, one...)
+			continue
+		}
+		b = append(b, enc.record(i)...)
+		switch {
+		case pd == nil:
+		case len(*pd) == 0 && *pd != nil:
+			b = append(b, `,"profile_data":{}`...)
+		default:
+			data, err := json.Marshal(*pd)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, `,"profile_data":`...)
+			b = append(b, data...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
