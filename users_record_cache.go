@@ -230,14 +230,23 @@ func (s *Service) AppendRegisterJSON(b []byte, r RegisterQueueResult) ([]byte, e
 		body, err := r.MarshalJSON() // (never: the keys are the struct's)
 		return append(b, body...), err
 	}
+	active, err := s.keptEncoding(st.RealmUsers, true)
+	if err != nil {
+		return nil, err
+	}
+	inactive, err := s.keptEncoding(st.RealmNonActiveUsers, false)
+	if err != nil {
+		return nil, err
+	}
+	b = slices.Grow(b, len(body)+active.size()+inactive.size())
 	b = append(b, body[:at]...)
 	b = append(b, `"realm_users":`...)
-	if b, err = s.appendRecords(b, st.RealmUsers, true); err != nil {
+	if b, err = active.appendRecords(b, st.RealmUsers); err != nil {
 		return nil, err
 	}
 	b = append(b, body[at+len(usersKey):at2]...)
 	b = append(b, `"realm_non_active_users":`...)
-	if b, err = s.appendRecords(b, st.RealmNonActiveUsers, false); err != nil {
+	if b, err = inactive.appendRecords(b, st.RealmNonActiveUsers); err != nil {
 		return nil, err
 	}
 	return append(b, body[at2+len(nonActiveKey):]...), nil
@@ -259,23 +268,41 @@ func keyIndex(body []byte, key string, from int) int {
 	return -1
 }
 
+// keptRecords are the kept records (and their encodings) that a list of records copies.
+type keptRecords struct {
+	recs []UserRecord
+	enc  *encodedRecords
+}
+
+// keptEncoding returns the kept records of which recs is a copy (none when it is not one).
+func (s *Service) keptEncoding(recs []UserRecord, active bool) (keptRecords, error) {
+	v := s.userRecords.matching(recs, active)
+	if v == nil {
+		return keptRecords{}, nil
+	}
+	a, na, err := v.encoded()
+	if err != nil {
+		return keptRecords{}, err
+	}
+	if active {
+		return keptRecords{recs: v.active, enc: a}, nil
+	}
+	return keptRecords{recs: v.inactive, enc: na}, nil
+}
+
+// size estimates the length of the records' JSON array.
+func (k keptRecords) size() int {
+	if k.enc == nil {
+		return 0
+	}
+	return len(k.enc.buf) + len(k.recs)*len(`,"profile_data":{}},`) + 2
+}
+
 // appendRecords appends the JSON array of recs, with the kept encodings of the records
 // equal to kept ones.
-func (s *Service) appendRecords(b []byte, recs []UserRecord, active bool) ([]byte, error) {
+func (k keptRecords) appendRecords(b []byte, recs []UserRecord) ([]byte, error) {
 	if recs == nil {
 		return append(b, "null"...), nil
-	}
-	var enc *encodedRecords
-	var kept []UserRecord
-	if v := s.userRecords.matching(recs, active); v != nil {
-		a, na, err := v.encoded()
-		if err != nil {
-			return nil, err
-		}
-		enc, kept = na, v.inactive
-		if active {
-			enc, kept = a, v.active
-		}
 	}
 	b = append(b, '[')
 	for i, rec := range recs {
@@ -284,7 +311,7 @@ func (s *Service) appendRecords(b []byte, recs []UserRecord, active bool) ([]byt
 		}
 		pd := rec.ProfileData
 		rec.ProfileData = nil
-		if enc == nil || rec != kept[i] {
+		if k.enc == nil || rec != k.recs[i] {
 			rec.ProfileData = pd
 			one, err := json.Marshal(rec)
 			if err != nil {
@@ -293,7 +320,7 @@ func (s *Service) appendRecords(b []byte, recs []UserRecord, active bool) ([]byt
 			b = append(b, one...)
 			continue
 		}
-		b = append(b, enc.record(i)...)
+		b = append(b, k.enc.record(i)...)
 		switch {
 		case pd == nil:
 		case len(*pd) == 0 && *pd != nil:

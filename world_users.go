@@ -3,7 +3,7 @@ package chat
 import (
 	"cmp"
 	"errors"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -38,7 +38,7 @@ func newUserCache(r storage.UserReader) userCache {
 func (w *world) lookup(id users.ID) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
-		if i, ok := slices.BinarySearchFunc(c.all, id, byUserID); ok {
+		if i, ok := c.indexOf(id); ok {
 			return c.all[i], true
 		}
 	}
@@ -76,12 +76,26 @@ func (w *world) knowUser(u users.User) {
 func (w *world) lookupKnown(id users.ID) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
-		if i, ok := slices.BinarySearchFunc(c.all, id, byUserID); ok {
+		if i, ok := c.indexOf(id); ok {
 			return c.all[i], true
 		}
 	}
 	u, ok := c.known[id]
 	return u, ok
+}
+
+// indexOf finds the user with id in all (read). Ids are mostly consecutive, so the first
+// guess is the offset from the first id; else a binary search.
+func (c *userCache) indexOf(id users.ID) (int, bool) {
+	all := c.all
+	if len(all) == 0 {
+		return 0, false
+	}
+	if g := id - all[0].ID; g >= 0 && g < users.ID(len(all)) && all[g].ID == id {
+		return int(g), true
+	}
+	i := sort.Search(len(all), func(i int) bool { return all[i].ID >= id })
+	return i, i < len(all) && all[i].ID == id
 }
 
 // byUserID orders a user against an id (for binary searches of lists ascending by id).
