@@ -306,7 +306,7 @@ func userStatusState(tx storage.ReadTx, all []users.User) (*UserStatusState, err
 			active = append(active, u.ID)
 		}
 	}
-	settings, err := tx.UserSettings().GetMany(active)
+	settings, err := tx.UserSettings().List()
 	if err != nil {
 		return nil, err
 	}

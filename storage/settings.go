@@ -10,6 +10,9 @@ type UserSettingsReader interface {
 	Get(users.ID) (users.Settings, error)
 	// GetMany returns the stored settings of those of the given users that have any.
 	GetMany([]users.ID) (map[users.ID]users.Settings, error)
+	// List returns the stored settings of every user that has any (register's user_status
+	// needs nearly every user's: one read of the table, not a lookup per user).
+	List() (map[users.ID]users.Settings, error)
 	// GetEmailChange finds a pending email change by key; ErrNotFound when there is none.
 	GetEmailChange(key string) (users.EmailChange, error)
 }

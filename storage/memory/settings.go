@@ -30,6 +30,17 @@ func (a settingsTx) GetMany(ids []users.ID) (map[users.ID]users.Settings, error)
 	return out, nil
 }
 
+func (a settingsTx) List() (map[users.ID]users.Settings, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := make(map[users.ID]users.Settings, len(a.t.d.settings))
+	for id, s := range a.t.d.settings {
+		out[id] = s.Clone()
+	}
+	return out, nil
+}
+
 func (a settingsTx) GetEmailChange(key string) (users.EmailChange, error) {
 	if err := a.t.live(); err != nil {
 		return users.EmailChange{}, err

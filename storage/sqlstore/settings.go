@@ -69,7 +69,14 @@ func (a settingsTx) Get(id users.ID) (users.Settings, error) {
 }
 
 func (a settingsTx) GetMany(list []users.ID) (map[users.ID]users.Settings, error) {
-	rows, err := scanAll(a.t, scanSettings, "SELECT user_id, settings FROM user_settings WHERE user_id IN ("+a.t.d.idSet+")", ids(a.t.d, list))
+	return a.settingsMap(scanAll(a.t, scanSettings, "SELECT user_id, settings FROM user_settings WHERE user_id IN ("+a.t.d.idSet+")", ids(a.t.d, list)))
+}
+
+func (a settingsTx) List() (map[users.ID]users.Settings, error) {
+	return a.settingsMap(scanAll(a.t, scanSettings, "SELECT user_id, settings FROM user_settings"))
+}
+
+func (settingsTx) settingsMap(rows []settingsRow, err error) (map[users.ID]users.Settings, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,11 @@ func testUserSettings(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "GetMany", map[users.ID]users.Settings{7: want}, many)
+			all, err := tx.UserSettings().List()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "List", map[users.ID]users.Settings{7: want, 9: {Values: map[string]any{"enter_sends": false}}}, all, cmpopts.EquateEmpty())
 			nine, err := tx.UserSettings().Get(9)
 			if err != nil {
 				return err
