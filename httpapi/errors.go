@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -61,57 +62,42 @@ func writeMethodNotAllowed(w http.ResponseWriter, allowed []string) {
 // writeSuccess writes {"result":"success","msg":"", ...result's keys,
 // "ignored_parameters_unsupported": [...]}. result must marshal to a JSON object (or be nil).
 func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
-	const head = `{"result":"success","msg":""`
-	buf := []byte(head)
+	var buf bytes.Buffer
+	buf.WriteString(`{"result":"success","msg":""`)
 	if result != nil {
-		var err error
-		if buf, err = appendResult(buf, result); err != nil {
+		body, err := marshalResult(result)
+		if err != nil || len(body) < 2 || body[0] != '{' {
 			writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
 			return
+		}
+		if inner := body[1 : len(body)-1]; len(inner) > 0 {
+			buf.WriteByte(',')
+			buf.Write(inner)
 		}
 	}
 	if len(ignored) > 0 {
 		list, _ := json.Marshal(ignored)
-		buf = append(buf, `,"ignored_parameters_unsupported":`...)
-		buf = append(buf, list...)
+		buf.WriteString(`,"ignored_parameters_unsupported":`)
+		buf.Write(list)
 	}
-	buf = append(buf, "}\n"...)
+	buf.WriteString("}\n")
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf)
-}
-
-// appendResult appends the keys of result's JSON object, each after a comma, to buf.
-func appendResult(buf []byte, result any) ([]byte, error) {
-	n := len(buf)
-	if a, ok := result.(jsonAppender); ok {
-		// The appender writes its object in place; its braces become the separators.
-		out, err := a.AppendJSON(buf)
-		if err != nil || len(out) < n+2 || out[n] != '{' || out[len(out)-1] != '}' {
-			return nil, errors.Join(err, errors.New("httpapi: result is not a JSON object"))
-		}
-		if len(out) == n+2 { // {}
-			return out[:n], nil
-		}
-		out[n] = ','
-		return out[:len(out)-1], nil
-	}
-	body, err := json.Marshal(result)
-	if err != nil || len(body) < 2 || body[0] != '{' {
-		return nil, errors.Join(err, errors.New("httpapi: result is not a JSON object"))
-	}
-	if inner := body[1 : len(body)-1]; len(inner) > 0 {
-		buf = append(buf, ',')
-		buf = append(buf, inner...)
-	}
-	return buf, nil
+	_, _ = w.Write(buf.Bytes())
 }
 
 // jsonAppender is a result that writes its own JSON object (GetEventsResult: its events are
-// encoded once per form; registerJSON: the user records' JSON is kept), appending it to b,
-// the response so far: json.Marshal would validate every byte of it again, and copy it.
+// encoded once per form, and json.Marshal would validate every byte of them again).
 type jsonAppender interface {
 	AppendJSON(b []byte) ([]byte, error)
+}
+
+// marshalResult encodes a result as a JSON object.
+func marshalResult(result any) ([]byte, error) {
+	if a, ok := result.(jsonAppender); ok {
+		return a.AppendJSON(make([]byte, 0, 512))
+	}
+	return json.Marshal(result)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
