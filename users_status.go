@@ -318,8 +318,13 @@ func userStatusState(tx storage.ReadTx, all []users.User) (*UserStatusState, err
 	for _, s := range stored {
 		byUser[s.UserID] = s
 	}
+	// Most users have no stored settings: their presence_enabled is the default.
+	byDefault, _ := users.Settings{}.Value("presence_enabled").(bool)
 	for _, id := range active {
-		enabled, _ := settings[id].Value("presence_enabled").(bool)
+		enabled := byDefault
+		if set, ok := settings[id]; ok {
+			enabled, _ = set.Value("presence_enabled").(bool)
+		}
 		if s := userStatusOf(byUser[id], enabled); !s.empty() {
 			st.UserStatus[strconv.FormatInt(int64(id), 10)] = s
 		}
