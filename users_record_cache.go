@@ -16,9 +16,10 @@ import (
 // of the organization) are the largest part of its state. A Service keeps the records it
 // built last, and their JSON, and reuses them while the users are the same.
 //
-// Exactness. The cache holds a copy of the user list it was built from; a registration reuses
-// it only when the list its own transaction read (the world's) equals that copy, user by user,
-// and the organization's host (placeholder emails) is the same. Apart from the viewer's own
+// Exactness. The cache holds the user list it was built from (the world's, which nothing
+// modifies); a registration reuses it only when the list its own transaction read is that
+// list or equals it, user by user, and the organization's host (placeholder emails) is the
+// same. Apart from the viewer's own
 // record, a record is a function of the user, the host, the viewer's role and
 // client_gravatar; so equal inputs give equal records whichever mutation, in whichever
 // process, changed the users, and there is nothing to invalidate. The viewer's own record and
@@ -33,7 +34,7 @@ type userRecordCache struct {
 
 // userRecordSet is the records of one user list, by viewer role and client_gravatar.
 type userRecordSet struct {
-	list []users.User // the users, ascending by id (the cache's own copy)
+	list []users.User // the users, ascending by id (shared, never modified)
 	host string
 
 	mu       sync.Mutex
@@ -70,15 +71,16 @@ func (e *encodedRecords) record(i int) []byte {
 	return e.buf[start:e.ends[i]]
 }
 
-// variant returns the records of all (the transaction's users, ascending by id) for a viewer
-// with role, building them when the kept ones are of another list.
+// variant returns the records of all (the transaction's users, ascending by id, never to be
+// modified: the cache may keep the list) for a viewer with role, building them when the kept
+// ones are of another list.
 func (c *userRecordCache) variant(realm realms.Realm, all []users.User, role users.Role, clientGravatar bool) *recordVariant {
 	host := realm.Host()
 	c.mu.Lock()
 	set := c.set
 	c.mu.Unlock()
-	if set == nil || set.host != host || !slices.Equal(set.list, all) {
-		set = &userRecordSet{list: slices.Clone(all), host: host, variants: map[recordVariantKey]*recordVariant{}}
+	if set == nil || set.host != host || !sameUsers(set.list, all) {
+		set = &userRecordSet{list: all, host: host, variants: map[recordVariantKey]*recordVariant{}}
 		c.mu.Lock()
 		c.set = set
 		c.mu.Unlock()
@@ -92,6 +94,15 @@ func (c *userRecordCache) variant(realm realms.Realm, all []users.User, role use
 		set.variants[key] = v
 	}
 	return v
+}
+
+// sameUsers reports whether two user lists are equal: the same list (the store's shared one)
+// or equal user by user.
+func sameUsers(a, b []users.User) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b)
 }
 
 func newRecordVariant(realm realms.Realm, all []users.User, viewer users.User, o recordOptions) *recordVariant {

@@ -107,11 +107,12 @@ func (w *world) user(id users.ID) users.User {
 	return u
 }
 
-// allUsers returns every user, ascending by id. The list belongs to the world.
+// allUsers returns every user, ascending by id. The list is shared with other transactions
+// (UserReader.ListShared): read it, never modify it.
 func (w *world) allUsers() []users.User {
 	c := &w.users
 	if !c.allRead && !w.failed() {
-		all, err := c.r.List()
+		all, err := c.r.ListShared() // read only: shared with other transactions
 		if w.fail(err) {
 			return nil
 		}

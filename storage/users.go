@@ -14,6 +14,11 @@ type UserReader interface {
 	GetMany(ids []users.ID) ([]users.User, error)
 	// List returns every user, ascending by id.
 	List() ([]users.User, error)
+	// ListShared returns what List returns, but the list may be shared with other
+	// transactions (a backend hands out the list it keeps instead of a copy): the caller must
+	// not modify it. Decisions that only read the users (the Service's world) use it to copy
+	// nothing.
+	ListShared() ([]users.User, error)
 	// ActiveSince lists the users whose latest recorded activity (SetLastActive) is at or
 	// after t (Unix seconds), ascending by id.
 	ActiveSince(t int64) ([]users.ID, error)

@@ -70,6 +70,20 @@ func (a userTx) List() ([]users.User, error) {
 	return slices.Clone(l), nil
 }
 
+func (a userTx) ListShared() ([]users.User, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	if l := a.t.d.userList.Load(); l != nil {
+		return *l, nil
+	}
+	// The kept list is never modified (a write drops it, and its undo again): concurrent
+	// readers may each build it, and build the same list.
+	l := sortedValues(a.t.d.users, same)
+	a.t.d.userList.Store(&l)
+	return l, nil
+}
+
 func (a userTx) Create(u users.User) (users.ID, error) {
 	if err := a.t.live(); err != nil {
 		return 0, err

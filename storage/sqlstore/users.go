@@ -75,6 +75,13 @@ func (a userTx) List() ([]users.User, error) {
 	})
 }
 
+func (a userTx) ListShared() ([]users.User, error) {
+	list, _, err := sharedList(a.t, usersTable, &a.t.cache.users, func() ([]users.User, error) {
+		return scanAll(a.t, scanUser, "SELECT "+userColumns+" FROM users ORDER BY id")
+	})
+	return list, err
+}
+
 func (a userTx) Create(u users.User) (users.ID, error) {
 	if err := a.t.bump(usersTable); err != nil {
 		return 0, err

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -45,6 +47,71 @@ func testUsers(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, "bot", bot, got)
+			return nil
+		})
+	})
+
+	t.Run("ListShared lists what List does, after writes and rollbacks", func(t *testing.T) {
+		s := open(t)
+		sameLists := func(what string) {
+			t.Helper()
+			mustView(t, s, func(tx storage.ReadTx) error {
+				want, err := tx.Users().List()
+				if err != nil {
+					return err
+				}
+				for range 2 { // the second read may be the kept list
+					got, err := tx.Users().ListShared()
+					if err != nil {
+						return err
+					}
+					wantEqual(t, what, want, got, cmpopts.EquateEmpty())
+				}
+				return nil
+			})
+		}
+		sameLists("empty")
+		var ids []users.ID
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for n := range 2 {
+				id, err := tx.Users().Create(newUser(n + 1))
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			return nil
+		})
+		sameLists("after Create")
+		renamed := newUser(1)
+		renamed.ID, renamed.FullName = ids[0], "Renamed"
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Users().Update(renamed) })
+		sameLists("after Update")
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			gone := renamed
+			gone.IsActive = false
+			if err := tx.Users().Update(gone); err != nil {
+				return err
+			}
+			got, err := tx.Users().ListShared()
+			if err != nil {
+				return err
+			}
+			if len(got) != 2 || got[0].IsActive {
+				t.Errorf("ListShared after a write in the same transaction: %+v", got)
+			}
+			return errRollback
+		})
+		wantIs(t, "Update", err, errRollback)
+		sameLists("after a rolled-back Update")
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Users().ListShared()
+			if err != nil {
+				return err
+			}
+			if len(got) != 2 || got[0].FullName != "Renamed" || !got[0].IsActive {
+				t.Errorf("ListShared after the rollback: %+v", got)
+			}
 			return nil
 		})
 	})
