@@ -47,8 +47,7 @@ func (w *world) lookup(id users.ID) (users.User, bool) {
 	}
 	if c.reads++; c.reads > lazyUserReads {
 		w.allUsers()
-		u, ok := c.known[id]
-		return u, ok
+		return w.lookupKnown(id)
 	}
 	u, err := c.r.Get(id)
 	if errors.Is(err, storage.ErrNotFound) {
