@@ -54,6 +54,7 @@ type recordVariant struct {
 
 	once                     sync.Once
 	activeJSON, inactiveJSON encodedRecords
+	encErr                   error
 }
 
 // encodedRecords are the JSON objects of a list of records without their closing braces
@@ -121,13 +122,12 @@ func newRecordVariant(realm realms.Realm, all []users.User, viewer users.User, o
 // encoded returns the variant's encodings, built on first use.
 func (v *recordVariant) encoded() (active, inactive *encodedRecords, err error) {
 	v.once.Do(func() {
-		if err = v.activeJSON.encode(v.active); err == nil {
-			err = v.inactiveJSON.encode(v.inactive)
+		if v.encErr = v.activeJSON.encode(v.active); v.encErr == nil {
+			v.encErr = v.inactiveJSON.encode(v.inactive)
 		}
 	})
-	if err != nil {
-		v.once = sync.Once{} // (never: records always encode) try again next time
-		return nil, nil, err
+	if v.encErr != nil {
+		return nil, nil, v.encErr
 	}
 	return &v.activeJSON, &v.inactiveJSON, nil
 }

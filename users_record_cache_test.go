@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"sync"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -98,4 +100,38 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Registrations of several roles run while an administrator renames a user: each result's
+// records are those of one state of the users, and the encoding equals json.Marshal's (run
+// under -race for the cache's locking).
+func TestRegisterUserRecordsCacheConcurrent(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for _, who := range []string{"owner", "member", "guest", "member"} {
+		wg.Go(func() {
+			for range 5 {
+				res, err := f.svc.RegisterQueue(ctx, f.actor(who), chat.RegisterQueueParams{})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				enc, err := f.svc.AppendRegisterJSON(nil, res)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if plain := mustJSON(t, res); !bytes.Equal(enc, plain) {
+					t.Errorf("%s: AppendRegisterJSON differs from json.Marshal", who)
+				}
+			}
+		})
+	}
+	for i := range 5 {
+		name := fmt.Sprintf("Renamed %d", i)
+		mustDo(t, "UpdateUser", f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: &name}))
+	}
+	wg.Wait()
 }
