@@ -212,7 +212,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 // realmSection is register's realm section: the organization with its group settings
 // resolved (default groups named, deactivated direct members left out).
 func (s *Service) realmSection(tx storage.ReadTx, realm realms.Realm) (*RealmState, error) {
-	groups, err := tx.Groups().List()
+	groups, err := tx.Groups().ListShared() // read only: shared with other transactions
 	if err != nil {
 		return nil, err
 	}
