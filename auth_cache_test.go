@@ -183,7 +183,7 @@ func TestCredentialCacheAcrossProcesses(t *testing.T) {
 	for _, tt := range sessionTests {
 		id := tt.setup()
 		waitDelivered() // the setup's own invalidations, if any, have reached b
-		for range 2 { // the second answer comes from b's cache
+		for range 2 {   // the second answer comes from b's cache
 			if _, err := b.AuthenticateSession(ctx, id); err != nil {
 				t.Fatalf("%s: before the change: %v", tt.name, err)
 			}
