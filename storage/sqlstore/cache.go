@@ -128,25 +128,9 @@ func sharedList[T any](t *txn, table cachedTable, c *listCache[T], load func() (
 		list, err = load()
 		return list, true, err
 	}
-	c.mu.Lock()
-	kept, version, snap, at := c.list, c.version, c.snap, c.at
-	c.mu.Unlock()
-
-	st, err := t.tableState()
-	if err != nil {
-		return nil, false, err
-	}
-	var hit bool
-	if t.d.postgres {
-		// A kept list not known when the transaction read the change rows cannot be checked.
-		since, read := st.since[table]
-		hit = kept != nil && read && snap.xmin >= since && time.Since(at) <= pgCacheMaxAge &&
-			snap.within(st.snap) && snap.sawAll(st.changes[table])
-	} else {
-		hit = kept != nil && version == st.versions[table]
-	}
-	if hit {
-		return kept, false, nil
+	kept, st, err := keptList(t, table, c)
+	if err != nil || kept != nil {
+		return kept, false, err
 	}
 	list, err = load()
 	if err != nil {
@@ -162,6 +146,37 @@ func sharedList[T any](t *txn, table cachedTable, c *listCache[T], load func() (
 	}
 	c.mu.Unlock()
 	return list, !newer, nil
+}
+
+// keptList returns the list c keeps when it is exactly what the transaction would read of
+// table (nil otherwise: nothing kept, or kept from a state the transaction does not see), and
+// the transaction's tableState. It reads no row of table; the list is shared (read it, never
+// modify it). A transaction that wrote table gets nil.
+func keptList[T any](t *txn, table cachedTable, c *listCache[T]) ([]T, *tableState, error) {
+	if t.wrote[table] {
+		return nil, nil, nil
+	}
+	c.mu.Lock()
+	kept, version, snap, at := c.list, c.version, c.snap, c.at
+	c.mu.Unlock()
+
+	st, err := t.tableState()
+	if err != nil {
+		return nil, nil, err
+	}
+	var hit bool
+	if t.d.postgres {
+		// A kept list not known when the transaction read the change rows cannot be checked.
+		since, read := st.since[table]
+		hit = kept != nil && read && snap.xmin >= since && time.Since(at) <= pgCacheMaxAge &&
+			snap.within(st.snap) && snap.sawAll(st.changes[table])
+	} else {
+		hit = kept != nil && version == st.versions[table]
+	}
+	if !hit {
+		return nil, st, nil
+	}
+	return kept, st, nil
 }
 
 // tableState is what a transaction reads once, on its first cached list, about every cached
