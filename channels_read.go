@@ -68,6 +68,14 @@ type GetSubscriptionsResult struct {
 	Subscriptions []SubscriptionRecord `json:"subscriptions"`
 }
 
+// AppendJSON appends the result's JSON object, as encoding/json writes it, with the records'
+// own encoders.
+func (r GetSubscriptionsResult) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"subscriptions":`...)
+	b = AppendSubscriptionsJSON(b, r.Subscriptions)
+	return append(b, '}'), nil
+}
+
 // checkIncludeSubscribers validates include_subscribers.
 func checkIncludeSubscribers(v string) error {
 	switch v {
