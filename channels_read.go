@@ -123,19 +123,18 @@ type subscriptionsView struct {
 }
 
 func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscriptionsView) (*SubscriptionState, error) {
-	include, archived, recent := o.include, o.archived, o.recent
 	rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
 	if err != nil {
 		return nil, err
 	}
 	w.noteUserRows(viewer.ID, rows)
-	if include == "true" || include == "partial" {
+	active, inactive := subscriptionRowsByName(w, viewer, rows, o)
+	if o.include == "true" || o.include == "partial" {
 		var ids []channels.ID
 		if o.activeOnly {
-			for _, r := range rows {
-				if r.Active {
-					ids = append(ids, r.ChannelID)
-				}
+			ids = make([]channels.ID, len(active))
+			for i, r := range active {
+				ids[i] = r.c.ID
 			}
 		} else {
 			ids = make([]channels.ID, len(w.allChannels()))
@@ -145,40 +144,72 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscri
 		}
 		w.preloadChannels(ids)
 	}
-	st := &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: []ChannelRecord{}}
-	had := map[channels.ID]bool{}
+	if o.activeOnly { // a few channels of many, maybe: read their activity alone
+		ids := make([]channels.ID, len(active))
+		for i, r := range active {
+			ids[i] = r.c.ID
+		}
+		w.preloadActivity(ids)
+	}
+	st := &SubscriptionState{
+		Subscriptions:   make([]SubscriptionRecord, len(active)),
+		Unsubscribed:    make([]SubscriptionRecord, len(inactive)),
+		NeverSubscribed: []ChannelRecord{},
+	}
+	for i, r := range active {
+		st.Subscriptions[i] = w.subscriptionRecord(r.c, r.s)
+		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, r.c, viewer, o.include, o.recent)
+	}
+	for i, r := range inactive {
+		st.Unsubscribed[i] = w.subscriptionRecord(r.c, r.s)
+		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, r.c, viewer, o.include, o.recent)
+	}
+	if o.activeOnly {
+		return st, nil
+	}
+	had := make(map[channels.ID]bool, len(rows))
 	for _, r := range rows {
 		had[r.ChannelID] = true
-		c, ok := w.channel(r.ChannelID)
-		if !ok || c.IsArchived && !archived {
-			continue
-		}
-		if r.Active {
-			rec := w.subscriptionRecord(c, r)
-			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
-			st.Subscriptions = append(st.Subscriptions, rec)
-		} else if !o.activeOnly && w.metadata(c, viewer) {
-			rec := w.subscriptionRecord(c, r)
-			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
-			st.Unsubscribed = append(st.Unsubscribed, rec)
-		}
 	}
 	for _, c := range w.allChannels() {
-		if o.activeOnly {
-			break
-		}
-		if had[c.ID] || c.IsArchived && !archived || !w.metadata(c, viewer) {
+		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(c, viewer) {
 			continue
 		}
 		rec := w.channelRecord(c)
-		w.attachSubscribers(&rec, c, viewer, include, recent)
+		w.attachSubscribers(&rec, c, viewer, o.include, o.recent)
 		st.NeverSubscribed = append(st.NeverSubscribed, rec)
 	}
-	byName := func(a, b SubscriptionRecord) int { return strings.Compare(a.Name, b.Name) }
-	slices.SortFunc(st.Subscriptions, byName)
-	slices.SortFunc(st.Unsubscribed, byName)
 	slices.SortFunc(st.NeverSubscribed, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
 	return st, nil
+}
+
+// subscriptionRow is a subscription row with its channel.
+type subscriptionRow struct {
+	c channels.Channel
+	s channels.Subscription
+}
+
+// subscriptionRowsByName splits the viewer's rows into the active subscriptions and the
+// unsubscribed channels the viewer may still see (none with activeOnly), each by channel
+// name: the rows are sorted before their records are built, since moving records of a
+// kilobyte each cost more than the sort's comparisons.
+func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
+	active = make([]subscriptionRow, 0, len(rows))
+	for _, r := range rows {
+		c, ok := w.channel(r.ChannelID)
+		if !ok || c.IsArchived && !o.archived {
+			continue
+		}
+		if r.Active {
+			active = append(active, subscriptionRow{c, r})
+		} else if !o.activeOnly && w.metadata(c, viewer) {
+			inactive = append(inactive, subscriptionRow{c, r})
+		}
+	}
+	byName := func(a, b subscriptionRow) int { return strings.Compare(a.c.Name, b.c.Name) }
+	slices.SortFunc(active, byName)
+	slices.SortFunc(inactive, byName)
+	return active, inactive
 }
 
 // attachSubscribers sets subscribers or partial_subscribers per include_subscribers: a
