@@ -85,18 +85,27 @@ func checkIncludeSubscribers(v string) error {
 	return InvalidArgument("include_subscribers", "")
 }
 
-// GetSubscriptions lists the actor's subscriptions (archived channels included).
+// GetSubscriptions lists the actor's subscriptions (archived channels included). Its world
+// holds the subscribed channels alone (loadWorldOf).
 func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscriptionsParams) (GetSubscriptionsResult, error) {
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
 	}
 	var res GetSubscriptionsResult
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
-		st, err := subscriptionState(tx, w, me, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, o.now), activeOnly: true})
+		tx, me := o.tx, o.me
+		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})
 		if err != nil {
 			return err
 		}
+		ids := make([]channels.ID, 0, len(rows))
+		for _, r := range rows {
+			if r.Active {
+				ids = append(ids, r.ChannelID)
+			}
+		}
+		o.w = loadWorldOf(tx, o.now.Unix(), ids)
+		st := subscriptionState(o.w, me, rows, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, o.now), activeOnly: true})
 		res.Subscriptions = st.Subscriptions
 		return nil
 	})
@@ -122,11 +131,7 @@ type subscriptionsView struct {
 	activeOnly bool
 }
 
-func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscriptionsView) (*SubscriptionState, error) {
-	rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
-	if err != nil {
-		return nil, err
-	}
+func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
 	w.noteUserRows(viewer.ID, rows)
 	active, inactive := subscriptionRowsByName(w, viewer, rows, o)
 	if o.include == "true" || o.include == "partial" {
@@ -165,7 +170,7 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscri
 		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, r.c, viewer, o.include, o.recent)
 	}
 	if o.activeOnly {
-		return st, nil
+		return st
 	}
 	had := make(map[channels.ID]bool, len(rows))
 	for _, r := range rows {
@@ -180,7 +185,7 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscri
 		st.NeverSubscribed = append(st.NeverSubscribed, rec)
 	}
 	slices.SortFunc(st.NeverSubscribed, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
-	return st, nil
+	return st
 }
 
 // subscriptionRow is a subscription row with its channel.
@@ -353,9 +358,11 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				if sub, err = subscriptionState(tx, w, viewer, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)}); err != nil {
+				rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
+				if err != nil {
 					return err
 				}
+				sub = subscriptionState(w, viewer, rows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)})
 				if !p.ClientCapabilities.NotificationSettingsNull {
 					for i := range sub.Subscriptions {
 						resolveNotificationDefaults(&sub.Subscriptions[i])
