@@ -64,12 +64,20 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 	return loadWorldWith(tx, now, tx.Channels().List)
 }
 
-// loadWorldOf is loadWorld holding only the channels with the given ids, for reads about a
-// user's own channels (GET /users/me/subscriptions), where the organization may have thousands
-// that the read never looks at: allChannels then lists those alone.
+// loadWorldOf is loadWorld holding only the channels with the given ids (when they are a few),
+// for reads about a user's own channels (GET /users/me/subscriptions), where the organization
+// may have thousands that the read never looks at: allChannels then lists those alone (or
+// every channel).
 func loadWorldOf(tx storage.ReadTx, now int64, ids []channels.ID) *world {
+	if len(ids) > maxChannelsRead {
+		return loadWorld(tx, now)
+	}
 	return loadWorldWith(tx, now, func() ([]channels.Channel, error) { return tx.Channels().GetMany(ids) })
 }
+
+// maxChannelsRead is how many channels loadWorldOf reads by id; for more, listing every
+// channel costs about the same.
+const maxChannelsRead = 100
 
 // loadWorldWith is loadWorld with the channels that listChannels reads.
 func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
