@@ -137,6 +137,7 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 					defer reportCPU(b)()
 					defer reportStatements(b, store)()
 					defer reportRetries(b, store)()
+					defer reportGroupCommits(b, svc)()
 					b.RunParallel(func(pb *testing.PB) {
 						n := next.Add(1)
 						sender := chat.Actor{UserID: org.Members[n%10]}
@@ -153,6 +154,19 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 				})
 			}
 		})
+	}
+}
+
+// reportGroupCommits reports how many sends shared a commit on average (sends/commit: 1
+// without group commit; SQLite's groups, service_commits.go).
+func reportGroupCommits(b *testing.B, svc *chat.Service) func() {
+	groups0, grouped0 := svc.SharedCommits()
+	return func() {
+		groups, grouped := svc.SharedCommits()
+		groups, grouped = groups-groups0, grouped-grouped0
+		if commits := uint64(b.N) - grouped + groups; b.N > 0 && grouped > 0 {
+			b.ReportMetric(float64(b.N)/float64(commits), "sends/commit")
+		}
 	}
 }
 

@@ -93,7 +93,7 @@ func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels
 	if w.fail(err) {
 		return w
 	}
-	groups, err := tx.Groups().List()
+	groups, err := tx.Groups().ListShared() // read only: shared with other transactions
 	if w.fail(err) {
 		return w
 	}
@@ -125,7 +125,8 @@ func (w *world) org() realms.Realm { return w.realm }
 // membership answers group membership questions (who is in a group, directly or not).
 func (w *world) membership() *users.Membership { return w.m }
 
-// allGroups is every group, as listed by the store. The list belongs to the world.
+// allGroups is every group, as listed by the store. The list and its groups' slices are
+// shared with other transactions (GroupReader.ListShared): read them, never modify them.
 func (w *world) allGroups() []users.Group { return w.groups }
 
 // groupID returns the id of a group by name (0 when there is none).

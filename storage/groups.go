@@ -10,6 +10,11 @@ type GroupReader interface {
 	GetByName(name string) (users.Group, error)
 	// List returns every group, ascending by id.
 	List() ([]users.Group, error)
+	// ListShared returns what List returns, but the list and every slice inside its groups
+	// may be shared with other transactions (a backend hands out the list it keeps instead
+	// of a copy): the caller must not modify any of it. Decisions that only read the groups
+	// (the Service's world, once per transaction) use it to allocate nothing for them.
+	ListShared() ([]users.Group, error)
 	// ListForUser returns the groups the user is a direct member of, ascending by id.
 	ListForUser(users.ID) ([]users.Group, error)
 }

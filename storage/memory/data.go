@@ -30,6 +30,9 @@ type data struct {
 	groups      map[users.GroupID]users.Group
 	groupSeq    users.GroupID
 	groupByName map[string]users.GroupID
+	// groupList is every group ascending by id, shared by ListShared's callers until a
+	// write to groups drops it (nil: not built).
+	groupList atomic.Pointer[[]users.Group]
 
 	queues       map[string]storage.SavedQueue
 	drafts       map[drafts.ID]drafts.Draft

@@ -43,6 +43,20 @@ func (a groupTx) List() ([]users.Group, error) {
 	return sortedValues(a.t.d.groups, cloneGroup), nil
 }
 
+func (a groupTx) ListShared() ([]users.Group, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	if p := a.t.d.groupList.Load(); p != nil {
+		return *p, nil
+	}
+	// Stored groups are never modified in place (put stores a copy), so the list can hold
+	// them as they are. Concurrent readers may each build it: they build the same list.
+	list := sortedValues(a.t.d.groups, same)
+	a.t.d.groupList.Store(&list)
+	return list, nil
+}
+
 func (a groupTx) ListForUser(u users.ID) ([]users.Group, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
@@ -114,6 +128,9 @@ func (a groupTx) change(id users.GroupID, edit func(*users.Group)) error {
 }
 
 func (a groupTx) put(g users.Group) {
+	// The shared list goes with any write, and again when the write is undone.
+	a.t.d.groupList.Store(nil)
+	a.j.undo = append(a.j.undo, func() { a.t.d.groupList.Store(nil) })
 	setKey(a.j, a.t.d.groups, g.ID, g)
 	setKey(a.j, a.t.d.groupByName, g.Name, g.ID)
 }

@@ -106,8 +106,55 @@ func (t *txn) bump(table cachedTable) error {
 // cachedList returns the rows of table as load reads them, through c. clone copies a row
 // so that callers may modify what they get.
 func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T) T, load func() ([]T, error)) ([]T, error) {
+	kept, fresh, err := sharedList(t, table, c, load)
+	if err != nil || fresh {
+		return kept, err
+	}
+	out := slices.Clone(kept)
+	if clone != nil {
+		for i := range out {
+			out[i] = clone(out[i])
+		}
+	}
+	return out, nil
+}
+
+// sharedList returns the rows of table as load reads them, through c, without copying: the
+// list may be the one c keeps, shared with every transaction that reads it, so nothing may
+// modify it. fresh reports a list read by this call and kept nowhere else: a transaction that
+// wrote table reads it afresh, and so does one whose read could not be kept.
+func sharedList[T any](t *txn, table cachedTable, c *listCache[T], load func() ([]T, error)) (list []T, fresh bool, err error) {
 	if t.wrote[table] {
-		return load()
+		list, err = load()
+		return list, true, err
+	}
+	kept, st, err := keptList(t, table, c)
+	if err != nil || kept != nil {
+		return kept, false, err
+	}
+	list, err = load()
+	if err != nil {
+		return nil, false, err
+	}
+	if list == nil {
+		list = []T{} // an empty table is kept too (nil means nothing kept)
+	}
+	c.mu.Lock()
+	newer := c.list == nil || (t.d.postgres && c.snap.within(st.snap)) || (!t.d.postgres && st.versions[table] > c.version)
+	if newer {
+		c.list, c.version, c.snap, c.at = list, st.versions[table], st.snap, time.Now()
+	}
+	c.mu.Unlock()
+	return list, !newer, nil
+}
+
+// keptList returns the list c keeps when it is exactly what the transaction would read of
+// table (nil otherwise: nothing kept, or kept from a state the transaction does not see), and
+// the transaction's tableState. It reads no row of table; the list is shared (read it, never
+// modify it). A transaction that wrote table gets nil.
+func keptList[T any](t *txn, table cachedTable, c *listCache[T]) ([]T, *tableState, error) {
+	if t.wrote[table] {
+		return nil, nil, nil
 	}
 	c.mu.Lock()
 	kept, version, snap, at := c.list, c.version, c.snap, c.at
@@ -115,7 +162,7 @@ func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T)
 
 	st, err := t.tableState()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var hit bool
 	if t.d.postgres {
@@ -127,28 +174,9 @@ func cachedList[T any](t *txn, table cachedTable, c *listCache[T], clone func(T)
 		hit = kept != nil && version == st.versions[table]
 	}
 	if !hit {
-		list, err := load()
-		if err != nil {
-			return nil, err
-		}
-		if list == nil {
-			list = []T{} // an empty table is kept too (nil means nothing kept)
-		}
-		c.mu.Lock()
-		newer := c.list == nil || (t.d.postgres && c.snap.within(st.snap)) || (!t.d.postgres && st.versions[table] > c.version)
-		if newer {
-			c.list, c.version, c.snap, c.at = list, st.versions[table], st.snap, time.Now()
-		}
-		c.mu.Unlock()
-		kept = list
+		return nil, st, nil
 	}
-	out := slices.Clone(kept)
-	if clone != nil {
-		for i := range out {
-			out[i] = clone(out[i])
-		}
-	}
-	return out, nil
+	return kept, st, nil
 }
 
 // tableState is what a transaction reads once, on its first cached list, about every cached

@@ -95,7 +95,50 @@ func TestListCacheFollowsWrites(t *testing.T) {
 			}); err != nil {
 				t.Fatal(err)
 			}
+			// a reads by id before any list: the kept users list is stale, so the reads by id
+			// (which use a kept list when it is current) must not take it.
+			if err := a.View(ctx, func(tx storage.ReadTx) error {
+				u, err := tx.Users().Get(u1)
+				if err != nil {
+					return err
+				}
+				many, err := tx.Users().GetMany([]users.ID{u1, u1, u1 + 100})
+				if err != nil {
+					return err
+				}
+				gl, err := tx.Groups().ListShared()
+				if err != nil {
+					return err
+				}
+				if u.FullName != "Renamed" || len(many) != 1 || many[0].FullName != "Renamed" || len(gl) != 1 || len(gl[0].Members) != 0 {
+					t.Errorf("reads by id after the other store's write: Get %q, GetMany %+v, ListShared %+v", u.FullName, many, gl)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
 			want(a, "after the other store's write", "[Renamed]", "[g[]]")
+			// Now that a keeps the current list, reads by id answer from it, as the store would.
+			if err := a.View(ctx, func(tx storage.ReadTx) error {
+				u, err := tx.Users().Get(u1)
+				if err != nil {
+					return err
+				}
+				_, err = tx.Users().Get(u1 + 100)
+				if !errors.Is(err, storage.ErrNotFound) {
+					t.Errorf("Get(unknown) from the kept list: %v, want ErrNotFound", err)
+				}
+				many, err := tx.Users().GetMany([]users.ID{u1 + 100, u1})
+				if err != nil {
+					return err
+				}
+				if u.FullName != "Renamed" || len(many) != 1 || many[0].ID != u1 {
+					t.Errorf("reads by id from the kept list: Get %q, GetMany %+v", u.FullName, many)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
 
 			// Channels: the same through a rename by the other store.
 			var c channels.ID
@@ -203,6 +246,17 @@ func TestListCacheFollowsWrites(t *testing.T) {
 				}
 				if len(ul) != 2 || len(gl) != 1 || len(gl[0].Members) != 1 {
 					t.Errorf("inside the writing transaction: %d users, groups %+v", len(ul), gl)
+				}
+				shared, err := tx.Groups().ListShared()
+				if err != nil {
+					return err
+				}
+				u2, err := tx.Users().Get(ul[1].ID)
+				if err != nil {
+					return err
+				}
+				if len(shared) != 1 || len(shared[0].Members) != 1 || u2.Email != "u2@example.com" {
+					t.Errorf("inside the writing transaction: ListShared %+v, Get of the new user %+v", shared, u2)
 				}
 				return boom
 			})

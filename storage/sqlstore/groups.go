@@ -106,6 +106,13 @@ func (a groupTx) List() ([]users.Group, error) {
 	})
 }
 
+func (a groupTx) ListShared() ([]users.Group, error) {
+	list, _, err := sharedList(a.t, groupsTable, &a.t.cache.groups, func() ([]users.Group, error) {
+		return a.load("1 = 1")
+	})
+	return list, err
+}
+
 func (a groupTx) ListForUser(u users.ID) ([]users.Group, error) {
 	return a.load("id IN (SELECT group_id FROM user_group_members WHERE user_id = ?)", u)
 }

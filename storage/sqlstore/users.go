@@ -1,9 +1,11 @@
 package sqlstore
 
 import (
+	"cmp"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -47,8 +49,37 @@ func (a userTx) one(what string, key any, where string, args ...any) (users.User
 }
 
 func (a userTx) Get(id users.ID) (users.User, error) {
+	if kept, err := a.kept(); err != nil || kept != nil {
+		if err != nil {
+			return users.User{}, err
+		}
+		if i, ok := slices.BinarySearchFunc(kept, id, byUserID); ok {
+			return kept[i], nil
+		}
+		return users.User{}, notFound("user", id)
+	}
 	return a.one("user", id, "id = ?", id)
 }
+
+// kept returns the users list the Store keeps when it is what this transaction would read
+// (keptList), so that reads by id need no statement: nil when there is none, or when the
+// transaction wrote users. Only a kept list is used; a read by id never loads the whole
+// table.
+func (a userTx) kept() ([]users.User, error) {
+	a.t.cache.users.mu.Lock()
+	none := a.t.cache.users.list == nil
+	a.t.cache.users.mu.Unlock()
+	if none {
+		return nil, a.t.live()
+	}
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	kept, _, err := keptList(a.t, usersTable, &a.t.cache.users)
+	return kept, err
+}
+
+func byUserID(u users.User, id users.ID) int { return cmp.Compare(u.ID, id) }
 
 func (a userTx) GetByEmail(email string) (users.User, error) {
 	return a.one("user with email", email, "email_key = ?", users.NormalizeEmail(email))
@@ -64,6 +95,20 @@ func (a userTx) GetByAPIKey(key string) (users.User, error) {
 func (a userTx) GetMany(list []users.ID) ([]users.User, error) {
 	if len(list) == 0 {
 		return nil, a.t.live()
+	}
+	if kept, err := a.kept(); err != nil || kept != nil {
+		if err != nil {
+			return nil, err
+		}
+		want := slices.Clone(list)
+		slices.Sort(want)
+		out := make([]users.User, 0, len(want))
+		for _, id := range slices.Compact(want) {
+			if i, ok := slices.BinarySearchFunc(kept, id, byUserID); ok {
+				out = append(out, kept[i])
+			}
+		}
+		return out, nil
 	}
 	return scanAll(a.t, scanUser, "SELECT "+userColumns+" FROM users WHERE id IN ("+a.t.d.idSet+") ORDER BY id",
 		ids(a.t.d, list))

@@ -40,6 +40,59 @@ func testGroups(t *testing.T, open Opener) {
 		})
 	})
 
+	t.Run("ListShared lists what List does, after writes and rollbacks", func(t *testing.T) {
+		s := open(t)
+		sameLists := func(what string) {
+			t.Helper()
+			mustView(t, s, func(tx storage.ReadTx) error {
+				want, err := tx.Groups().List()
+				if err != nil {
+					return err
+				}
+				for range 2 { // the second read may be the kept list
+					got, err := tx.Groups().ListShared()
+					if err != nil {
+						return err
+					}
+					wantEqual(t, what, want, got, cmpopts.EquateEmpty())
+				}
+				return nil
+			})
+		}
+		sameLists("empty")
+		var a users.GroupID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			a, err = tx.Groups().Create(users.Group{Name: "a", Members: []users.ID{2, 1}})
+			return err
+		})
+		sameLists("after Create")
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Groups().AddMembers(a, []users.ID{3}) })
+		sameLists("after AddMembers")
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			if err := tx.Groups().RemoveMembers(a, []users.ID{1}); err != nil {
+				return err
+			}
+			got, err := tx.Groups().ListShared()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListShared after a write in the same transaction",
+				[]users.Group{{ID: a, Name: "a", Members: []users.ID{2, 3}}}, got, cmpopts.EquateEmpty())
+			return errRollback
+		})
+		wantIs(t, "Update", err, errRollback)
+		sameLists("after a rolled-back RemoveMembers")
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Groups().ListShared()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListShared after the rollback",
+				[]users.Group{{ID: a, Name: "a", Members: []users.ID{1, 2, 3}}}, got, cmpopts.EquateEmpty())
+			return nil
+		})
+	})
+
 	t.Run("names are unique", func(t *testing.T) {
 		s := open(t)
 		mustUpdate(t, s, func(tx storage.Tx) error { _, err := tx.Groups().Create(users.Group{Name: "a"}); return err })
