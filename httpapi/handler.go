@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	chat "github.com/teamchat/chat"
@@ -75,6 +76,8 @@ type Handler struct {
 	routes []route
 	// emojiData is the server emoji data file, encoded on first use.
 	emojiData emojiData
+	// buffers holds the response buffers of writeSuccess (*[]byte).
+	buffers sync.Pool
 }
 
 // New returns the HTTP handler of svc.
@@ -92,6 +95,7 @@ func New(svc *chat.Service, opts Options) *Handler {
 		opts.TransferTimeout = DefaultTransferTimeout
 	}
 	h := &Handler{svc: svc, opts: opts, log: opts.Logger}
+	h.buffers.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.routes = h.table()
 	return h
 }
@@ -239,7 +243,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.writeError(w, r, err)
 		return route
 	}
-	writeSuccess(w, result, p.ignored())
+	h.writeSuccess(w, result, p.ignored())
 	return route
 }
 
