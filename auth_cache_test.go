@@ -337,3 +337,39 @@ func TestSessionCacheExact(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkAuthenticateSession: a /json/ request's authentication, from the cache (every
+// request after a session's first) and from the store (the cache emptied before each).
+func BenchmarkAuthenticateSession(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc := benchService(b, be.open(b))
+			ctx := context.Background()
+			u, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "web@example.com", FullName: "Web"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			sess, err := svc.StartSession(ctx, chat.Actor{UserID: u.UserID})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, cached := range []bool{true, false} {
+				name := "store"
+				if cached {
+					name = "cached"
+				}
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if !cached {
+							svc.ForgetCredentials()
+						}
+						if _, err := svc.AuthenticateSession(ctx, sess.ID); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
