@@ -103,6 +103,12 @@ func (w *world) loadEnds(ids []channels.ID) {
 	a.remember(acts, true)
 }
 
+// knowsEnds reports whether c's oldest and newest messages are read (or noted) already.
+func (a *activityCache) knowsEnds(c channels.ID) bool {
+	_, ok := a.byChannel[c]
+	return ok
+}
+
 // remember caches activity entries (ends only: without their count).
 func (a *activityCache) remember(acts []storage.ChannelActivity, endsOnly bool) {
 	if a.byChannel == nil {

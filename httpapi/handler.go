@@ -45,12 +45,13 @@ type Options struct {
 	Observer RequestObserver
 	// LongPolls, when set, is the HTTP server's listener wrapped by NewLongPollListener: a
 	// waiting GET /events then gives its connection up to a small goroutine while it waits,
-	// and the connection returns to the server through it (park.go). Nil: long-polls wait in
-	// net/http's handler.
+	// which also serves the client's next GET /events itself; any other request returns the
+	// connection to the server through the listener (park.go, events_conn.go). Nil:
+	// long-polls wait in net/http's handler.
 	LongPolls *LongPollListener
-	// ParkAfter is how long a GET /events waits in net/http before it parks (with LongPolls):
-	// clients woken often (every second in a busy channel) then never pay for parking, idle
-	// ones park. 0: at once.
+	// ParkAfter is how long a GET /events waits in net/http before it parks (with
+	// LongPolls). 0: at once (the cheapest for clients woken often, since a parked connection
+	// serves their next long-polls without net/http).
 	ParkAfter time.Duration
 	// SecureCookies gives the session and CSRF cookies the Secure attribute even on requests
 	// that arrive without TLS (behind a TLS-terminating proxy); over TLS they always have it.
@@ -168,7 +169,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.serveUpload(w, r, rest)
 		return "/user_uploads/"
 	}
-	w.Header().Set("Cache-Control", "no-store, no-cache, must-revalidate, max-age=0")
+	w.Header().Set("Cache-Control", noStore)
 	prefix, rest, ok := apiPath(path)
 	if !ok {
 		return h.servePage(w, r, path)
@@ -258,7 +259,11 @@ func (h *Handler) extendDeadlines(w http.ResponseWriter) {
 // authenticate reads HTTP Basic credentials. With optional set, a request without an
 // Authorization header runs as the anonymous actor.
 func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, error) {
-	header := r.Header.Get("Authorization")
+	return h.basicActor(r.Context(), r.Header.Get("Authorization"), optional)
+}
+
+// basicActor authenticates the value of an Authorization header (see authenticate).
+func (h *Handler) basicActor(ctx context.Context, header string, optional bool) (chat.Actor, error) {
 	if header == "" {
 		if optional {
 			return chat.Actor{}, nil
@@ -281,7 +286,7 @@ func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, erro
 	if len(parts) != 2 {
 		return chat.Actor{}, malformed
 	}
-	return h.svc.AuthenticateAPIKey(r.Context(), strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
+	return h.svc.AuthenticateAPIKey(ctx, strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
 }
 
 // setRateLimitHeaders reports the caller's API budget on every rate-limited response.

@@ -1,14 +1,12 @@
 package httpapi
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -21,17 +19,25 @@ import (
 // the connection's read and write buffers: about 25 KB for a client that only waits. With a
 // LongPollListener (Options.LongPolls) the handler instead takes the connection over
 // (hijacks it), drops net/http's buffers and request, and waits on one small goroutine; once
-// the events (or the heartbeat) arrive it writes the response itself and hands the connection
-// back to the HTTP server through the listener, which serves the client's next request on it
-// as on a new connection (with pooled buffers). A client sees an ordinary keep-alive
-// connection.
+// the events (or the heartbeat) arrive it writes the response itself, with one write, and
+// reads the client's next request: another GET /events it serves the same way
+// (events_conn.go), anything else goes back to the HTTP server through the listener, which
+// serves it as on a new connection (with pooled buffers). A client sees an ordinary
+// keep-alive connection; a client that long-polls in a loop costs one read and one write
+// per event, without net/http's request parsing, routing and response machinery.
 
 // parkWriteTimeout bounds the write of a parked long-poll's response.
 const parkWriteTimeout = 30 * time.Second
 
+// parkIdleTimeout bounds how long a parked connection waits for the client's next request
+// (as chatserver's http.Server.IdleTimeout does for the others).
+const parkIdleTimeout = 2 * time.Minute
+
 // LongPollListener wraps the HTTP server's listener: Accept returns the connections of the
 // wrapped listener and those that parked long-polls hand back after their response. Give it
-// to the http.Server (Serve) and to Options.LongPolls.
+// to the http.Server (Serve) and to Options.LongPolls. Its Close (the server's Close or
+// Shutdown) also closes the parked connections that wait for their client's next request;
+// the others close once their response is written.
 type LongPollListener struct {
 	net.Listener
 	accepted  chan accepted
@@ -39,6 +45,9 @@ type LongPollListener struct {
 	done      chan struct{}
 	closeOnce sync.Once
 	closeErr  error
+
+	mu     sync.Mutex
+	parked map[*pollConn]struct{}
 }
 
 type accepted struct {
@@ -48,7 +57,10 @@ type accepted struct {
 
 // NewLongPollListener wraps l.
 func NewLongPollListener(l net.Listener) *LongPollListener {
-	pl := &LongPollListener{Listener: l, accepted: make(chan accepted), back: make(chan net.Conn, 256), done: make(chan struct{})}
+	pl := &LongPollListener{
+		Listener: l, accepted: make(chan accepted), back: make(chan net.Conn, 256), done: make(chan struct{}),
+		parked: map[*pollConn]struct{}{},
+	}
 	go pl.acceptLoop()
 	return pl
 }
@@ -88,6 +100,11 @@ func (pl *LongPollListener) Close() error {
 	pl.closeOnce.Do(func() {
 		close(pl.done)
 		pl.closeErr = pl.Listener.Close()
+		pl.mu.Lock()
+		for pc := range pl.parked {
+			pc.wake()
+		}
+		pl.mu.Unlock()
 		for {
 			select {
 			case c := <-pl.back:
@@ -100,6 +117,29 @@ func (pl *LongPollListener) Close() error {
 	return pl.closeErr
 }
 
+// closing reports whether Close was called.
+func (pl *LongPollListener) closing() bool {
+	select {
+	case <-pl.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// track and untrack keep the set of parked connections (for Close).
+func (pl *LongPollListener) track(pc *pollConn) {
+	pl.mu.Lock()
+	pl.parked[pc] = struct{}{}
+	pl.mu.Unlock()
+}
+
+func (pl *LongPollListener) untrack(pc *pollConn) {
+	pl.mu.Lock()
+	delete(pl.parked, pc)
+	pl.mu.Unlock()
+}
+
 // handBack gives a connection to the HTTP server again (or closes it once the listener is
 // closed).
 func (pl *LongPollListener) handBack(c net.Conn) {
@@ -110,25 +150,29 @@ func (pl *LongPollListener) handBack(c net.Conn) {
 	}
 }
 
-// parkedPoll is what a parked long-poll keeps: the connection, what its response needs, and
+// parkedPoll is a GET /events that a parked connection answers: what its response needs, and
 // nothing of net/http's request.
 type parkedPoll struct {
-	conn      net.Conn
 	keepAlive bool
 	header    http.Header
-	method    string
-	path      string
 	actor     chat.Actor
 	params    chat.GetEventsParams
 	ignored   []string
+	// err, when set, is the answer (the request was refused before waiting: rate limit).
+	err error
+	// start is when the request arrived; observe: report it to the Observer when answered
+	// (net/http's path reports the request that parked).
+	start   time.Time
+	observe bool
 }
 
 // park takes a blocking GET /events over from net/http when the Handler has a
 // LongPollListener, and reports whether it did (the response is then written by the parked
-// long-poll). It refuses requests it cannot take over (HEAD, not HTTP/1, no queue, dont_block,
-// bad parameters: the ordinary path answers those).
+// connection, events_conn.go, which also serves the client's next GET /events itself). It
+// refuses requests it cannot take over (HEAD, not HTTP/1, TLS, no queue, dont_block, bad
+// parameters: the ordinary path answers those).
 func (h *Handler) park(w http.ResponseWriter, r *http.Request, req *request) bool {
-	if h.opts.LongPolls == nil || r.Method != http.MethodGet || r.ProtoMajor != 1 {
+	if h.opts.LongPolls == nil || r.Method != http.MethodGet || r.ProtoMajor != 1 || r.TLS != nil {
 		return false
 	}
 	gp, err := eventsParams(req.params)
@@ -145,14 +189,15 @@ func (h *Handler) park(w http.ResponseWriter, r *http.Request, req *request) boo
 	}
 	gp.Waited = time.Since(start)
 	p := &parkedPoll{
-		conn: conn, keepAlive: r.ProtoAtLeast(1, 1) && !r.Close, header: w.Header().Clone(),
-		method: r.Method, path: r.URL.Path, actor: req.actor, params: gp, ignored: req.params.ignored(),
+		keepAlive: r.ProtoAtLeast(1, 1) && !r.Close, header: w.Header().Clone(),
+		actor: req.actor, params: gp, ignored: req.params.ignored(),
 	}
+	pc := &pollConn{h: h, pl: h.opts.LongPolls, conn: conn, remote: clientAddress(r)}
 	if n := brw.Reader.Buffered(); n > 0 { // a pipelined request: keep its bytes
 		pending, _ := brw.Reader.Peek(n)
-		p.conn = &prefixedConn{Conn: conn, r: io.MultiReader(bytes.NewReader(bytes.Clone(pending)), conn)}
+		pc.pending = bytes.Clone(pending)
 	}
-	go h.waitParked(p)
+	go pc.run(p)
 	return true
 }
 
@@ -174,28 +219,6 @@ func (h *Handler) waitBeforeParking(w http.ResponseWriter, r *http.Request, req 
 	return true
 }
 
-// waitParked waits for the queue's events and answers the parked long-poll.
-func (h *Handler) waitParked(p *parkedPoll) {
-	res, err := h.svc.GetEvents(context.Background(), p.actor, p.params)
-	out := &bufferedResponse{header: p.header, status: http.StatusOK}
-	if err != nil {
-		req := (&http.Request{Method: p.method, URL: &url.URL{Path: p.path}}).WithContext(context.Background())
-		h.writeError(out, req, err)
-	} else {
-		writeSuccess(out, res, p.ignored)
-	}
-	if !p.keepAlive {
-		out.header.Set("Connection", "close")
-	}
-	_ = p.conn.SetWriteDeadline(time.Now().Add(parkWriteTimeout))
-	if err := out.writeTo(p.conn); err != nil || !p.keepAlive {
-		p.conn.Close()
-		return
-	}
-	_ = p.conn.SetDeadline(time.Time{})
-	h.opts.LongPolls.handBack(p.conn)
-}
-
 // prefixedConn is a connection whose first bytes were already read into a buffer.
 type prefixedConn struct {
 	net.Conn
@@ -215,14 +238,27 @@ func (b *bufferedResponse) Header() http.Header         { return b.header }
 func (b *bufferedResponse) WriteHeader(status int)      { b.status = status }
 func (b *bufferedResponse) Write(p []byte) (int, error) { return b.body.Write(p) }
 
-// writeTo writes the status line, the headers and the body.
-func (b *bufferedResponse) writeTo(c net.Conn) error {
-	w := bufio.NewWriterSize(c, 512+b.body.Len())
-	_, _ = w.WriteString("HTTP/1.1 " + strconv.Itoa(b.status) + " " + http.StatusText(b.status) + "\r\n")
-	b.header.Set("Content-Length", strconv.Itoa(b.body.Len()))
-	b.header.Set("Date", time.Now().UTC().Format(http.TimeFormat))
-	_ = b.header.Write(w)
-	_, _ = w.WriteString("\r\n")
-	_, _ = w.Write(b.body.Bytes())
-	return w.Flush()
+// appendTo appends the status line, the headers and the body to dst; with close, the
+// headers say Connection: close.
+func (b *bufferedResponse) appendTo(dst []byte, close bool) []byte {
+	dst = append(dst, "HTTP/1.1 "...)
+	dst = strconv.AppendInt(dst, int64(b.status), 10)
+	dst = append(dst, ' ')
+	dst = append(dst, http.StatusText(b.status)...)
+	dst = append(dst, "\r\n"...)
+	for _, h := range []string{"Connection", "Content-Length", "Date"} {
+		b.header.Del(h) // written below
+	}
+	buf := bytes.NewBuffer(dst)
+	_ = b.header.Write(buf)
+	dst = buf.Bytes()
+	if close {
+		dst = append(dst, "Connection: close\r\n"...)
+	}
+	dst = append(dst, "Content-Length: "...)
+	dst = strconv.AppendInt(dst, int64(b.body.Len()), 10)
+	dst = append(dst, "\r\nDate: "...)
+	dst = time.Now().UTC().AppendFormat(dst, http.TimeFormat)
+	dst = append(dst, "\r\n\r\n"...)
+	return append(dst, b.body.Bytes()...)
 }

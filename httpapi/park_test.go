@@ -23,6 +23,13 @@ import (
 // parkedServer serves a Service over a real listener with parked long-polls.
 func parkedServer(t *testing.T, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org) {
 	t.Helper()
+	base, svc, org, _ = parkedServerListener(t, heartbeat, parkAfter)
+	return base, svc, org
+}
+
+// parkedServerListener is parkedServer, with the server's listener.
+func parkedServerListener(t *testing.T, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
+	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := memory.New()
 	svc, err := chat.New(chat.Options{
@@ -43,11 +50,11 @@ func parkedServer(t *testing.T, heartbeat, parkAfter time.Duration) (base string
 	if err != nil {
 		t.Fatal(err)
 	}
-	pl := httpapi.NewLongPollListener(ln)
+	pl = httpapi.NewLongPollListener(ln)
 	srv := &http.Server{Handler: httpapi.New(svc, httpapi.Options{Logger: quiet, LongPolls: pl, ParkAfter: parkAfter})}
 	go func() { _ = srv.Serve(pl) }()
 	t.Cleanup(func() { svc.Close(); srv.Close(); store.Close() })
-	return "http://" + ln.Addr().String(), svc, org
+	return "http://" + ln.Addr().String(), svc, org, pl
 }
 
 // TestParkedLongPolls: with a LongPollListener, a waiting GET /events gives its connection up

@@ -31,6 +31,7 @@ type cli struct {
 	ReadDuration time.Duration `help:"Length of each half of the read phase (server, then baseline); 0 skips it." name:"read-duration" default:"10s"`
 	UserDomain   string        `help:"Use the users whose email ends with this (the server's --load-users)." name:"user-domain" default:"@load.example.com"`
 	FetchTypes   string        `help:"fetch_event_types of the long-polling users' register (JSON list; [] fetches no state, like a reconnecting client)." name:"fetch-event-types" default:"[]"`
+	RawPolls     bool          `help:"Long-poll over plain keep-alive connections of loadgen's own, without http.Client (cheaper on loadgen's side, which shares the machine); --no-raw-polls uses http.Client." name:"raw-polls" default:"true" negatable:""`
 	JSON         bool          `help:"Print the report as JSON instead of text."`
 	Timeout      time.Duration `help:"Timeout of one non-long-poll request." default:"30s"`
 }

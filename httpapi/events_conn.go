@@ -1,0 +1,253 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	chat "github.com/teamchat/chat"
+)
+
+// noStore is the Cache-Control of every API response.
+const noStore = "no-store, no-cache, must-revalidate, max-age=0"
+
+// pollRoute is the route reported to the Observer for GET /api/v1/events.
+const pollRoute = apiPrefix + "events"
+
+// deadlineSlack is how stale a parked connection's deadline may get before it is set again:
+// a client polling every second would otherwise move two timers per request. A deadline
+// thus falls between its timeout less the slack and its timeout.
+const deadlineSlack = 5 * time.Second
+
+// pollConn is a connection that a GET /events took over from net/http (park.go). It answers
+// the long-poll, then reads the client's next request itself: a plain GET /api/v1/events
+// (events_request.go) it serves the same way; anything else, with the bytes read of it, goes
+// back to the HTTP server through the LongPollListener.
+type pollConn struct {
+	h      *Handler
+	pl     *LongPollListener
+	conn   net.Conn
+	remote string // the client's address, for rate limits
+	// pending holds the bytes read and not yet served (the next request, or part of it); it
+	// is buf's content when buf is set.
+	pending []byte
+	buf     *[]byte // from readBuffers
+	// reading is set while the connection waits for its client's next request (the
+	// listener's Close wakes those).
+	reading                     atomic.Bool
+	readDeadline, writeDeadline time.Time
+}
+
+// readBuffers hold the bytes of requests being read (maxPollHead each); responseBuffers the
+// responses being written.
+var (
+	readBuffers     = sync.Pool{New: func() any { b := make([]byte, 0, maxPollHead); return &b }}
+	responseBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 2<<10); return &b }}
+)
+
+// run answers p, then the client's next requests, until the connection closes or goes back
+// to net/http.
+func (pc *pollConn) run(p *parkedPoll) {
+	pc.pl.track(pc)
+	defer pc.pl.untrack(pc)
+	for p != nil {
+		if !pc.answer(p) {
+			pc.close()
+			return
+		}
+		p = pc.next()
+	}
+}
+
+// wake ends a wait for the client's next request (the listener is closing).
+func (pc *pollConn) wake() {
+	if pc.reading.Load() {
+		_ = pc.conn.SetReadDeadline(time.Unix(1, 0))
+	}
+}
+
+// close closes the connection and releases its buffer.
+func (pc *pollConn) close() {
+	pc.conn.Close()
+	pc.release()
+}
+
+// release returns the read buffer to the pool, dropping what it holds.
+func (pc *pollConn) release() {
+	if pc.buf != nil {
+		*pc.buf = (*pc.buf)[:0]
+		readBuffers.Put(pc.buf)
+		pc.buf, pc.pending = nil, nil
+	}
+}
+
+// answer waits for p's events and writes the response; it reports whether the connection
+// stays open for another request.
+func (pc *pollConn) answer(p *parkedPoll) bool {
+	h := pc.h
+	out := &bufferedResponse{header: p.header, status: http.StatusOK}
+	err := p.err
+	var res chat.GetEventsResult
+	if err == nil {
+		res, err = h.svc.GetEvents(context.Background(), p.actor, p.params)
+	}
+	if err != nil {
+		req := (&http.Request{Method: http.MethodGet, URL: &url.URL{Path: pollPath}}).WithContext(context.Background())
+		h.writeError(out, req, err)
+	} else {
+		writeSuccess(out, res, p.ignored)
+	}
+	if p.observe {
+		h.observePoll(out.status, p.start)
+	}
+	bp := responseBuffers.Get().(*[]byte)
+	b := out.appendTo((*bp)[:0], !p.keepAlive)
+	refreshDeadline(&pc.writeDeadline, parkWriteTimeout, pc.conn.SetWriteDeadline)
+	_, err = pc.conn.Write(b)
+	if cap(b) <= 64<<10 { // keep the pool's buffers small
+		*bp = b[:0]
+		responseBuffers.Put(bp)
+	}
+	return err == nil && p.keepAlive && !pc.pl.closing()
+}
+
+// refreshDeadline sets a deadline timeout from now, unless the one set (*at) is less than
+// deadlineSlack older.
+func refreshDeadline(at *time.Time, timeout time.Duration, set func(time.Time) error) {
+	now := time.Now()
+	if at.Sub(now) > timeout-deadlineSlack {
+		return
+	}
+	*at = now.Add(timeout)
+	if set(*at) != nil {
+		*at = time.Time{}
+	}
+}
+
+// observePoll reports a GET /events served by a parked connection as ServeHTTP reports the
+// others.
+func (h *Handler) observePoll(status int, start time.Time) {
+	if h.log.Enabled(context.Background(), slog.LevelDebug) {
+		h.log.Debug("request", "method", http.MethodGet, "path", pollPath, "status", status)
+	}
+	if h.opts.Observer != nil {
+		h.opts.Observer.ObserveRequest(http.MethodGet, pollRoute, status, time.Since(start))
+	}
+}
+
+// next reads the client's next request and returns it when it is a GET /events to serve
+// here; nil when the connection went back to net/http or closed.
+func (pc *pollConn) next() *parkedPoll {
+	for {
+		req, st := parsePollRequest(pc.pending)
+		switch st {
+		case parseOK:
+			p, ok := pc.h.pollJob(req, pc.remote)
+			if !ok {
+				pc.handBack()
+				return nil
+			}
+			pc.consume(req.size)
+			return p
+		case parseOther:
+			pc.handBack()
+			return nil
+		}
+		if !pc.read() {
+			pc.close()
+			return nil
+		}
+	}
+}
+
+// read reads more of the client's next request into pending; false: the client closed the
+// connection, was idle too long, or the listener is closing.
+func (pc *pollConn) read() bool {
+	if pc.buf == nil {
+		pc.buf = readBuffers.Get().(*[]byte)
+		*pc.buf = append((*pc.buf)[:0], pc.pending...)
+	}
+	refreshDeadline(&pc.readDeadline, parkIdleTimeout, pc.conn.SetReadDeadline)
+	pc.reading.Store(true)
+	if pc.pl.closing() {
+		pc.reading.Store(false)
+		return false
+	}
+	b := *pc.buf
+	n, err := pc.conn.Read(b[len(b):cap(b)])
+	pc.reading.Store(false)
+	*pc.buf = b[:len(b)+n]
+	pc.pending = *pc.buf
+	return n > 0 || err == nil
+}
+
+// consume drops the first n bytes of pending (a request served); the buffer goes back to
+// the pool once nothing is left in it.
+func (pc *pollConn) consume(n int) {
+	rest := pc.pending[n:]
+	if len(rest) == 0 {
+		pc.release()
+		pc.pending = nil
+		return
+	}
+	if pc.buf == nil {
+		pc.pending = rest
+		return
+	}
+	*pc.buf = (*pc.buf)[:copy(*pc.buf, rest)]
+	pc.pending = *pc.buf
+}
+
+// handBack gives the connection, and the bytes read of its next request, to net/http.
+func (pc *pollConn) handBack() {
+	c := pc.conn
+	if len(pc.pending) > 0 {
+		c = &prefixedConn{Conn: c, r: io.MultiReader(bytes.NewReader(bytes.Clone(pc.pending)), c)}
+	}
+	pc.release()
+	pc.pending = nil
+	_ = c.SetDeadline(time.Time{})
+	pc.pl.handBack(c)
+}
+
+// pollJob prepares a GET /events read off a parked connection as serve does: its parameters,
+// its credentials, the queue's process and the caller's API budget. ok is false when net/http
+// is to answer it instead (any refusal but the rate limit's): nothing was counted then.
+func (h *Handler) pollJob(req pollRequest, remote string) (p *parkedPoll, ok bool) {
+	if len(req.rawQuery) > h.opts.MaxQueryBytes {
+		return nil, false
+	}
+	prm := &params{values: make(map[string]string, 2), read: make(map[string]struct{}, 2)}
+	if parseURLEncoded(req.rawQuery, prm.values) != nil || prm.checkText() != nil {
+		return nil, false
+	}
+	gp, err := eventsParams(prm)
+	if err != nil || gp.QueueID == "" {
+		return nil, false
+	}
+	ctx := context.Background()
+	actor, err := h.basicActor(ctx, req.authorization, false)
+	if err != nil {
+		return nil, false
+	}
+	if h.opts.Queues != nil {
+		if local, _, _, err := h.opts.Queues.RouteQueue(ctx, gp.QueueID); err != nil || !local {
+			return nil, false
+		}
+	}
+	p = &parkedPoll{
+		keepAlive: !req.close, header: http.Header{"Cache-Control": {noStore}},
+		actor: actor, params: gp, ignored: prm.ignored(), start: time.Now(), observe: true,
+	}
+	limit, err := h.svc.CountAPIRequest(actor, remote)
+	setRateLimitHeaders(&bufferedResponse{header: p.header}, limit)
+	p.err = err
+	return p, true
+}

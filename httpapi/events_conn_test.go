@@ -1,0 +1,215 @@
+package httpapi_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/internal/benchorg"
+)
+
+// rawClient speaks HTTP/1.1 over one TCP connection, writing requests as given.
+type rawClient struct {
+	t    *testing.T
+	conn net.Conn
+	br   *bufio.Reader
+	host string
+}
+
+func dialRaw(t *testing.T, base string) *rawClient {
+	t.Helper()
+	host := strings.TrimPrefix(base, "http://")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &rawClient{t: t, conn: conn, br: bufio.NewReader(conn), host: host}
+}
+
+// request is the head of a GET of path (under /api/v1/) with the given credentials and extra
+// header lines.
+func (c *rawClient) request(path, email, key string, extra ...string) string {
+	auth := base64.StdEncoding.EncodeToString([]byte(email + ":" + key))
+	head := "GET /api/v1/" + path + " HTTP/1.1\r\nHost: " + c.host + "\r\nAuthorization: Basic " + auth + "\r\n"
+	for _, h := range extra {
+		head += h + "\r\n"
+	}
+	return head + "\r\n"
+}
+
+func (c *rawClient) write(s string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.conn, s); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// read reads one response and decodes its JSON body.
+func (c *rawClient) read() (*http.Response, map[string]any) {
+	c.t.Helper()
+	resp, err := http.ReadResponse(c.br, nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		c.t.Fatalf("status %d: %v", resp.StatusCode, err)
+	}
+	return resp, body
+}
+
+// pollQuery is the query of a GET /events.
+func pollQuery(queue string, last int64) string {
+	return "events?" + url.Values{"queue_id": {queue}, "last_event_id": {strconv.FormatInt(last, 10)}}.Encode()
+}
+
+// sendTo sends a message to the organization's first channel.
+func sendTo(t *testing.T, svc *chat.Service, org *benchorg.Org, content string) {
+	t.Helper()
+	topic := "conn"
+	if _, err := svc.SendMessage(context.Background(), org.Admin, chat.SendMessageParams{
+		Type: "stream", ChannelID: &org.Channels[0], Topic: &topic, Content: content,
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lastEventID is the id of the single event of a GET /events body.
+func lastEventID(t *testing.T, body map[string]any) int64 {
+	t.Helper()
+	evs, _ := body["events"].([]any)
+	if body["result"] != "success" || len(evs) != 1 {
+		t.Fatalf("body %v, want one event", body)
+	}
+	return int64(evs[0].(map[string]any)["id"].(float64))
+}
+
+// TestParkedConnectionServesNextPolls: after a parked long-poll's response, the connection
+// serves the client's next GET /events itself (the same response: headers, body, length),
+// and hands anything else to net/http with the bytes it read: a request pipelined behind a
+// long-poll, one with bad credentials, a malformed one. Connection: close is honoured.
+func TestParkedConnectionServesNextPolls(t *testing.T) {
+	t.Parallel()
+	base, svc, org := parkedServer(t, time.Hour, 0)
+	ctx := context.Background()
+	me := chat.Actor{UserID: org.Members[0]}
+	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, base)
+	email, key := org.Emails[0], org.Keys[0]
+	last := reg.LastEventID
+	// Three rounds: net/http parks the first, the connection serves the next ones.
+	for round := range 3 {
+		c.write(c.request(pollQuery(*reg.QueueID, last), email, key))
+		waitLongPolls(t, svc, 1)
+		sendTo(t, svc, org, "round "+strconv.Itoa(round))
+		resp, body := c.read()
+		last = lastEventID(t, body)
+		if resp.StatusCode != http.StatusOK || resp.ContentLength <= 0 || resp.Close ||
+			resp.Header.Get("Content-Type") != "application/json" || resp.Header.Get("Cache-Control") == "" || resp.Header.Get("Date") == "" {
+			t.Fatalf("round %d: %d, length %d, close %v, headers %v", round, resp.StatusCode, resp.ContentLength, resp.Close, resp.Header)
+		}
+	}
+	// A request pipelined behind a long-poll goes to net/http once the long-poll is answered.
+	c.write(c.request(pollQuery(*reg.QueueID, last), email, key) + c.request("users/me", email, key))
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "pipelined")
+	_, body := c.read()
+	last = lastEventID(t, body)
+	if _, body := c.read(); body["result"] != "success" || body["email"] == nil {
+		t.Fatalf("GET /users/me pipelined behind a long-poll: %v", body)
+	}
+	// net/http parks the next long-poll again; bad credentials on the parked connection get
+	// net/http's answer.
+	c.write(c.request(pollQuery(*reg.QueueID, last), email, key))
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "again")
+	_, body = c.read()
+	last = lastEventID(t, body)
+	c.write(c.request(pollQuery(*reg.QueueID, last), email, "wrong"+key[5:]))
+	if resp, body := c.read(); resp.StatusCode != http.StatusUnauthorized || body["code"] != "UNAUTHORIZED" {
+		t.Fatalf("bad credentials: %d %v", resp.StatusCode, body)
+	}
+	// Connection: close.
+	c.write(c.request(pollQuery(*reg.QueueID, last), email, key))
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "one more")
+	_, body = c.read()
+	last = lastEventID(t, body)
+	c.write(c.request(pollQuery(*reg.QueueID, last), email, key, "Connection: close"))
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "last")
+	resp, body := c.read()
+	lastEventID(t, body)
+	if !resp.Close {
+		t.Errorf("the response to Connection: close does not say so: %v", resp.Header)
+	}
+	if n, err := c.br.Read(make([]byte, 1)); n != 0 || !errors.Is(err, io.EOF) {
+		t.Errorf("after Connection: close: read %d bytes, %v; want EOF", n, err)
+	}
+}
+
+// TestParkedConnectionMalformedRequest: a malformed request read by a parked connection gets
+// net/http's own answer.
+func TestParkedConnectionMalformedRequest(t *testing.T) {
+	t.Parallel()
+	base, svc, org := parkedServer(t, time.Hour, 0)
+	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[1]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, base)
+	c.write(c.request(pollQuery(*reg.QueueID, reg.LastEventID), org.Emails[1], org.Keys[1]))
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "first")
+	_, body := c.read()
+	last := lastEventID(t, body)
+	c.write(c.request(pollQuery(*reg.QueueID, last), org.Emails[1], org.Keys[1], "Bad Header: x"))
+	resp, err := http.ReadResponse(c.br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("malformed request: %d, want net/http's 400", resp.StatusCode)
+	}
+}
+
+// TestParkedConnectionClosedWithListener: closing the server's listener closes the parked
+// connections that wait for their client's next request.
+func TestParkedConnectionClosedWithListener(t *testing.T) {
+	t.Parallel()
+	base, svc, org, pl := parkedServerListener(t, time.Hour, 0)
+	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, base)
+	c.write(c.request(pollQuery(*reg.QueueID, reg.LastEventID), org.Emails[2], org.Keys[2]))
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "first")
+	_, body := c.read()
+	lastEventID(t, body)
+	c.write("GET /api/v1/events?queue_id=") // part of the next request
+	if err := pl.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.br.Read(make([]byte, 1)); n != 0 || err == nil {
+		t.Errorf("after the listener's Close: read %d bytes, %v; want the connection closed", n, err)
+	}
+}
