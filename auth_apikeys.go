@@ -26,7 +26,7 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 			return err
 		}
 		s.credentialsChanged(ev, u.ID)
-		if err := endOtherSessions(o, actor, u.ID); err != nil {
+		if err := s.endOtherSessions(o, actor, u.ID); err != nil {
 			return err
 		}
 		if u.IsBot() {

@@ -1,24 +1,29 @@
 package chat
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
 	"sync"
 
 	"github.com/teamchat/chat/users"
 )
 
-// The credential cache: AuthenticateAPIKey answers from memory the credentials it has already
-// checked against the store, so that a long-poll's wake-up and its next GET /events touch no
-// database. It holds successes only (an email, its user and API key); a failure always asks
-// the store.
+// The credential cache: AuthenticateAPIKey and AuthenticateSession answer from memory the
+// credentials they have already checked against the store, so that a long-poll's wake-up and
+// its next GET /events touch no database. It holds successes only (an email, its user and API
+// key; a web session's key, its user and expiry); a failure always asks the store.
 //
-// Exactness. A cached entry says "this email and key name this active user of an active
-// organization, who is not an incoming webhook bot". Every mutation that changes one of those
-// facts (a user's email, API key, password, activity; see credentialsChanged) drops the user's
-// entry once its transaction commits: in this process right after the commit (before the
-// mutation returns), and in the other processes sharing the store when the transaction's bus
-// message reaches them (busMessage.Creds). A fill that raced with an invalidation is refused:
-// each invalidation bumps a generation, and AuthenticateAPIKey fills only with the generation
+// Exactness. A cached API key says "this email and key name this active user of an active
+// organization, who is not an incoming webhook bot"; a cached session says "this session key
+// names a session of this user (such a user) that ends at this time", and is answered only
+// before that time by the Service clock. Every mutation that changes one of those facts (a
+// user's email, API key, password, activity, sessions; see credentialsChanged) drops the
+// user's entries once its transaction commits: in this process right after the commit (before
+// the mutation returns), and in the other processes sharing the store when the transaction's
+// bus message reaches them (busMessage's authChanges). A login that sweeps expired sessions
+// drops, the same way, the cached sessions that expired by its clock (sessionsSwept), since
+// another process's clock may be behind. A fill that raced with an invalidation is refused:
+// each invalidation bumps a generation, and the authentication fills only with the generation
 // it read before opening its read transaction, so a read that may have seen the state from
 // before a commit never lands after that commit's invalidation. With a Bus, the cache is off
 // (nothing is filled, everything dropped) while the bus is not listening, since invalidations
@@ -26,7 +31,7 @@ import (
 // deactivation has no operation of the Service (it is a store-level change), which is why the
 // store's direct writers call ForgetCredentials.
 
-// maxCachedCredentials bounds the cache; past it, the cache starts over.
+// maxCachedCredentials bounds each table of the cache; past it, the table starts over.
 const maxCachedCredentials = 1 << 17
 
 type credentialCache struct {
@@ -35,6 +40,19 @@ type credentialCache struct {
 	off     bool   // with a Bus that is not listening: nothing is cached
 	byEmail map[string]cachedCredential
 	byUser  map[users.ID]string // the email key of each cached user
+	// sessions holds checked web sessions by the SHA-256 of their id; userSessions lists
+	// each user's.
+	sessions     map[sessionHash]cachedSession
+	userSessions map[users.ID][]sessionHash
+}
+
+// sessionHash is the SHA-256 of a session id (sessionKey is its hexadecimal form).
+type sessionHash [sha256.Size]byte
+
+type cachedSession struct {
+	user    users.ID
+	expires int64  // Unix seconds: answered only before
+	key     string // the store's key (Actor.session)
 }
 
 type cachedCredential struct {
@@ -78,15 +96,78 @@ func (c *credentialCache) fill(gen uint64, email string, user users.ID, key stri
 	c.byUser[user] = email
 }
 
-// forget drops the entries of the given users.
-func (c *credentialCache) forget(ids []int64) {
+// session returns the actor of a cached session that has not ended at now (Unix seconds).
+func (c *credentialCache) session(h sessionHash, now int64) (Actor, bool) {
+	c.mu.RLock()
+	e, ok := c.sessions[h]
+	c.mu.RUnlock()
+	if !ok || e.expires <= now {
+		return Actor{}, false
+	}
+	return Actor{UserID: e.user, session: e.key}, true
+}
+
+// fillSession caches a checked session, unless an invalidation happened since gen was read.
+func (c *credentialCache) fillSession(gen uint64, h sessionHash, s cachedSession) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen || c.off {
+		return
+	}
+	if c.sessions == nil || len(c.sessions) >= maxCachedCredentials {
+		c.sessions = map[sessionHash]cachedSession{}
+		c.userSessions = map[users.ID][]sessionHash{}
+	}
+	if _, ok := c.sessions[h]; !ok {
+		c.userSessions[s.user] = append(c.userSessions[s.user], h)
+	}
+	c.sessions[h] = s
+}
+
+// apply drops what a committed transaction invalidated (here or, through the bus, in another
+// process).
+func (c *credentialCache) apply(a authChanges) {
+	if len(a.Users) == 0 && a.Swept == 0 {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	for _, id := range ids {
-		if email, ok := c.byUser[users.ID(id)]; ok {
-			delete(c.byUser, users.ID(id))
-			delete(c.byEmail, email)
+	for _, id := range a.Users {
+		c.forgetUser(users.ID(id))
+	}
+	if a.Swept != 0 {
+		c.sweep(a.Swept)
+	}
+}
+
+// forgetUser drops a user's entries. c.mu must be held.
+func (c *credentialCache) forgetUser(id users.ID) {
+	if email, ok := c.byUser[id]; ok {
+		delete(c.byUser, id)
+		delete(c.byEmail, email)
+	}
+	for _, h := range c.userSessions[id] {
+		delete(c.sessions, h)
+	}
+	delete(c.userSessions, id)
+}
+
+// sweep drops the sessions that end at or before t (Unix seconds). c.mu must be held.
+func (c *credentialCache) sweep(t int64) {
+	for id, list := range c.userSessions {
+		keep := list[:0]
+		for _, h := range list {
+			if c.sessions[h].expires <= t {
+				delete(c.sessions, h)
+			} else {
+				keep = append(keep, h)
+			}
+		}
+		if len(keep) == 0 {
+			delete(c.userSessions, id)
+		} else {
+			c.userSessions[id] = keep
 		}
 	}
 }
@@ -98,18 +179,38 @@ func (c *credentialCache) reset(off bool) {
 	c.gen++
 	c.off = off
 	c.byEmail, c.byUser = nil, nil
+	c.sessions, c.userSessions = nil, nil
 }
 
+// authChanges is what a transaction invalidates of the credential caches, carried to the
+// other processes in its bus message.
+type authChanges struct {
+	// Users lists the users whose cached credentials (API keys and sessions) are dropped.
+	Users []int64 `json:"c,omitempty"`
+	// Swept, when not zero, drops the cached sessions that end at or before it (Unix seconds):
+	// the transaction deleted the sessions expired by its clock.
+	Swept int64 `json:"sw,omitempty"`
+}
+
+func (a authChanges) empty() bool { return len(a.Users) == 0 && a.Swept == 0 }
+
 // credentialsChanged records that the transaction changes what authenticates the given users
-// (their email, API key, password or activity): their cached credentials are dropped once it
-// commits, here and, through the bus, in every process.
+// (their email, API key, password, activity or web sessions): their cached credentials are
+// dropped once it commits, here and, through the bus, in every process.
 func (s *Service) credentialsChanged(ev *events, ids ...users.ID) {
 	list := make([]int64, len(ids))
 	for i, id := range ids {
 		list[i] = int64(id)
 	}
-	ev.creds = append(ev.creds, list...)
-	ev.afterCommit(func() { s.creds.forget(list) })
+	ev.creds.Users = append(ev.creds.Users, list...)
+	ev.afterCommit(func() { s.creds.apply(authChanges{Users: list}) })
+}
+
+// sessionsSwept records that the transaction deleted the sessions that end at or before t
+// (Unix seconds): the cached ones are dropped once it commits, here and in every process.
+func (s *Service) sessionsSwept(ev *events, t int64) {
+	ev.creds.Swept = max(ev.creds.Swept, t)
+	ev.afterCommit(func() { s.creds.apply(authChanges{Swept: t}) })
 }
 
 // credentialsOf is what a cached credential depends on of a user.

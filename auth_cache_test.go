@@ -20,15 +20,17 @@ import (
 
 // TestCredentialCacheAcrossProcesses: two Services (two processes) share one PostgreSQL store
 // and its event bus. Credentials checked on the second stay cached there; a change made
-// through the first (a regenerated key, a bot's regenerated key, a deactivation) reaches the
-// second's cache with the transaction's bus message, so the old credentials stop working there
-// too: the second process must not keep serving a revoked key.
+// through the first (a regenerated key, a bot's regenerated key, a deactivation; for web
+// sessions a logout, logins beyond MaxSessionsPerUser, and a sweep of expired sessions by a
+// third process whose clock is ahead) reaches the second's cache with the transaction's bus
+// message, so the old credentials stop working there too: the second process must not keep
+// serving a revoked key or an ended session.
 func TestCredentialCacheAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.Schema(t)
 	ctx := context.Background()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	open := func(node string) *chat.Service {
+	open := func(node string, now func() time.Time) *chat.Service {
 		store, err := sqlstore.Open(ctx, dsn)
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +43,7 @@ func TestCredentialCacheAcrossProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 		svc, err := chat.New(chat.Options{
-			Store: store, Bus: bus, NodeID: node, Logger: quiet, HeartbeatWait: time.Minute,
+			Store: store, Bus: bus, NodeID: node, Logger: quiet, HeartbeatWait: time.Minute, Now: now,
 			PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
 		})
 		if err != nil {
@@ -50,11 +52,15 @@ func TestCredentialCacheAcrossProcesses(t *testing.T) {
 		t.Cleanup(func() { svc.Close(); bus.Close(); store.Close() })
 		return svc
 	}
-	a := open("a")
+	a := open("a", nil)
 	if _, err := a.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Two", URL: "https://chat.example.com/"}); err != nil {
 		t.Fatal(err)
 	}
-	b := open("b")
+	b := open("b", nil)
+	// c's clock runs a session's age ahead: by it, every session started on a or b has ended.
+	c := open("c", func() time.Time { return time.Now().Add(chat.DefaultSessionAge) })
+	// d's clock runs an hour behind: a session started there ends before those a starts.
+	d := open("d", func() time.Time { return time.Now().Add(-time.Hour) })
 	provision := func(p chat.ProvisionUserParams) chat.ProvisionUserResult {
 		t.Helper()
 		res, err := a.ProvisionUser(ctx, p)
@@ -136,20 +142,76 @@ func TestCredentialCacheAcrossProcesses(t *testing.T) {
 			t.Errorf("%s: on the other process, after the bus delivered the change: got %v, want %s", tt.name, err, tt.want)
 		}
 	}
+
+	start := func(user users.ID) string {
+		t.Helper()
+		s, err := b.StartSession(ctx, chat.Actor{UserID: user})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.ID
+	}
+	sessionTests := []struct {
+		name   string
+		setup  func() string // the session, cached on b
+		change func(id string) error
+	}{
+		{"logout", func() string { return start(owner.UserID) }, func(id string) error { return a.EndSession(ctx, id) }},
+		{"logins beyond MaxSessionsPerUser", func() string {
+			s, err := d.StartSession(ctx, ownerActor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s.ID
+		}, func(string) error {
+			for range chat.MaxSessionsPerUser {
+				if _, err := a.StartSession(ctx, ownerActor); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"a new API key", func() string { return start(member.UserID) }, func(string) error {
+			_, err := a.RegenerateAPIKey(ctx, chat.Actor{UserID: member.UserID})
+			return err
+		}},
+		{"swept as expired by a process whose clock is ahead", func() string { return start(member.UserID) }, func(string) error {
+			_, err := c.StartSession(ctx, ownerActor)
+			return err
+		}},
+	}
+	for _, tt := range sessionTests {
+		id := tt.setup()
+		waitDelivered() // the setup's own invalidations, if any, have reached b
+		for range 2 {   // the second answer comes from b's cache
+			if _, err := b.AuthenticateSession(ctx, id); err != nil {
+				t.Fatalf("%s: before the change: %v", tt.name, err)
+			}
+		}
+		if err := tt.change(id); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		waitDelivered()
+		if _, err := b.AuthenticateSession(ctx, id); !errors.Is(err, chat.ErrNotLoggedIn()) {
+			t.Errorf("%s: on the other process, after the bus delivered the change: got %v, want not logged in", tt.name, err)
+		}
+	}
 }
 
 // TestCredentialCacheOffWhileBusDown: while the bus is not listening, invalidations from other
-// processes cannot arrive, so nothing is answered from the cache: a key another process
-// changed meanwhile (here, written into the store directly) stops working at once.
+// processes cannot arrive, so nothing is answered from the cache: a key or a session another
+// process changed meanwhile (here, written into the store directly) stops working at once.
 func TestCredentialCacheOffWhileBusDown(t *testing.T) {
 	t.Parallel()
 	bus := newFakeBus()
 	f := newFixture(t, withBus(bus))
 	ctx := context.Background()
+	session := mustStartSession(t, f, "admin")
 	for range 2 { // the second answer comes from the cache
 		if _, err := f.svc.AuthenticateAPIKey(ctx, "member@example.com", f.keys["member"]); err != nil {
 			t.Fatal(err)
 		}
+		sessionActor(t, f, session.ID)
 	}
 	bus.disconnect()
 	deadline := time.Now().Add(5 * time.Second)
@@ -176,15 +238,138 @@ func TestCredentialCacheOffWhileBusDown(t *testing.T) {
 			return err
 		}
 		u.APIKey = newKey
-		return tx.Users().Update(u)
+		if err := tx.Users().Update(u); err != nil {
+			return err
+		}
+		return tx.Sessions().Delete(chat.SessionKey(session.ID))
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantNoSession(t, f, "a session deleted by another process", session.ID)
 	_, err = f.svc.AuthenticateAPIKey(ctx, "member@example.com", f.keys["member"])
 	wantError(t, err, chat.CodeUnauthorized, 401, "Invalid API key")
 	if _, err := f.svc.AuthenticateAPIKey(ctx, "member@example.com", newKey); err != nil {
 		t.Errorf("the new key: %v", err)
 	}
 	bus.reconnect()
+}
+
+// TestSessionCacheExact: each change that ends or revokes web sessions comes after every
+// session (and API key) was authenticated, so that the answers are cached; after it, every
+// cached answer equals the store's (checkCredentialCache, as the consistency harness does after
+// every mutation).
+func TestSessionCacheExact(t *testing.T) {
+	t.Parallel()
+	onEveryBackend(t, func(t *testing.T, f *fixture) {
+		ctx := context.Background()
+		var ids []string
+		start := func(name string) chat.Session {
+			s := mustStartSession(t, f, name)
+			ids = append(ids, s.ID)
+			return s
+		}
+		member1, member2 := start("member"), start("member")
+		for _, name := range []string{"admin", "guest", "bot", "owner"} {
+			start(name)
+		}
+		start("webhook") // authenticates nobody, from the cache or not
+		newPassword := "a new horse battery"
+		steps := []struct {
+			name   string
+			change func() error
+		}{
+			{"logout", func() error { return f.svc.EndSession(ctx, member2.ID) }},
+			{"logout of an ended session", func() error { return f.svc.EndSession(ctx, member2.ID) }},
+			{"a login of another user", func() error { start("member"); return nil }},
+			{"a new API key from a session (it stays logged in, the others end)", func() error {
+				start("member")
+				_, err := f.svc.RegenerateAPIKey(ctx, sessionActor(t, f, member1.ID))
+				return err
+			}},
+			{"a password change from a session", func() error {
+				start("member")
+				old := testPassword
+				return f.svc.UpdateSettings(ctx, sessionActor(t, f, member1.ID), chat.UpdateSettingsParams{NewPassword: &newPassword, OldPassword: &old})
+			}},
+			{"a password change with the API key", func() error {
+				np := testPassword
+				return f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{NewPassword: &np, OldPassword: &newPassword})
+			}},
+			{"deactivation", func() error {
+				return f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]})
+			}},
+			{"reactivation", func() error {
+				return f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["guest"]})
+			}},
+			{"a bot's new key", func() error {
+				_, err := f.svc.RegenerateBotAPIKey(ctx, f.actor("owner"), chat.BotParams{BotID: f.ids["bot"]})
+				return err
+			}},
+			{"logins beyond MaxSessionsPerUser end the oldest", func() error {
+				for range chat.MaxSessionsPerUser {
+					f.clock.Advance(time.Second) // each login ends after the previous ones
+					if _, err := f.svc.StartSession(ctx, f.actor("admin")); err != nil {
+						return err
+					}
+				}
+				return nil
+			}},
+			{"expiry by the Service clock", func() error {
+				f.clock.Advance(chat.DefaultSessionAge)
+				return nil
+			}},
+			{"a login after the expiry sweeps the expired sessions", func() error { start("member"); return nil }},
+			{"a login on a clock ahead (another process's) sweeps a session the cache holds, asked on a clock behind", func() error {
+				f.clock.Advance(chat.DefaultSessionAge)
+				start("owner")
+				f.clock.Advance(-24 * time.Hour)
+				return nil
+			}},
+		}
+		for _, st := range steps {
+			before := authenticateAll(t, f, ids)
+			authenticateAll(t, f, ids) // from the cache
+			if err := st.change(); err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			t.Run(st.name, func(t *testing.T) { checkCredentialCache(t, f, ids, before) })
+		}
+	})
+}
+
+// BenchmarkAuthenticateSession: a /json/ request's authentication, from the cache (every
+// request after a session's first) and from the store (the cache emptied before each).
+func BenchmarkAuthenticateSession(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc := benchService(b, be.open(b))
+			ctx := context.Background()
+			u, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "web@example.com", FullName: "Web"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			sess, err := svc.StartSession(ctx, chat.Actor{UserID: u.UserID})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, cached := range []bool{true, false} {
+				name := "store"
+				if cached {
+					name = "cached"
+				}
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						if !cached {
+							svc.ForgetCredentials()
+						}
+						if _, err := svc.AuthenticateSession(ctx, sess.ID); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
 }

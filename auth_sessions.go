@@ -56,6 +56,9 @@ func sessionKey(id string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// hashSession is the SHA-256 of a session id, of which sessionKey is the hexadecimal form.
+func hashSession(id string) sessionHash { return sha256.Sum256([]byte(id)) }
+
 func (s *Service) sessionAge() time.Duration {
 	if s.opts.SessionAge > 0 {
 		return s.opts.SessionAge
@@ -78,10 +81,12 @@ func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error
 	}
 	var res Session
 	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
-		if _, err := o.tx.Sessions().DeleteExpired(o.now.Unix()); err != nil {
+		if n, err := o.tx.Sessions().DeleteExpired(o.now.Unix()); err != nil {
 			return err
+		} else if n > 0 {
+			s.sessionsSwept(o.ev, o.now.Unix())
 		}
-		if err := endOldestSessions(o, o.me.ID); err != nil {
+		if err := s.endOldestSessions(o, o.me.ID); err != nil {
 			return err
 		}
 		expires := o.now.Add(s.sessionAge()).Unix()
@@ -109,13 +114,20 @@ func (s *Service) StartSessionWithPassword(ctx context.Context, p FetchAPIKeyPar
 // AuthenticateSession returns the actor of a session id. Every refusal (an id of the wrong
 // form, unknown, expired, of a deactivated user or organization, of an incoming webhook bot)
 // is ErrNotLoggedIn, as Django treats a dead session as no session: the caller may then try
-// other credentials.
+// other credentials. Sessions it has checked are answered from memory afterwards, until they
+// end by the Service clock, without a store read (auth_cache.go).
 func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, error) {
 	if !ValidSessionID(id) {
 		return Actor{}, ErrNotLoggedIn()
 	}
-	key := sessionKey(id)
+	h := hashSession(id)
+	if actor, ok := s.creds.session(h, s.now().Unix()); ok {
+		return actor, nil
+	}
+	gen := s.creds.generation() // before the read: see credentialCache
+	key := hex.EncodeToString(h[:])
 	var actor Actor
+	var expires int64
 	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
 		sess, err := o.tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
@@ -141,10 +153,14 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, er
 		if realm.Deactivated || !u.IsActive || u.BotType == users.BotIncomingWebhook {
 			return ErrNotLoggedIn()
 		}
-		actor = Actor{UserID: u.ID, session: key}
+		actor, expires = Actor{UserID: u.ID, session: key}, sess.Expires
 		return nil
 	})
-	return actor, err
+	if err != nil {
+		return Actor{}, err
+	}
+	s.creds.fillSession(gen, h, cachedSession{user: actor.UserID, expires: expires, key: key})
+	return actor, nil
 }
 
 // EndSession ends a web session (logout). Ending an unknown or already ended session is no
@@ -153,28 +169,45 @@ func (s *Service) EndSession(ctx context.Context, id string) error {
 	if !ValidSessionID(id) {
 		return nil
 	}
+	key := sessionKey(id)
 	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
-		err := o.tx.Sessions().Delete(sessionKey(id))
+		sess, err := o.tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return nil
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		if err := o.tx.Sessions().Delete(key); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+		s.credentialsChanged(o.ev, sess.UserID)
+		return nil
 	})
+}
+
+// endSessions ends every web session of a user but the one whose store key is keep ("" keeps
+// none), and drops the user's cached credentials once the transaction commits.
+func (s *Service) endSessions(tx storage.Tx, ev *events, user users.ID, keep string) error {
+	if _, err := tx.Sessions().DeleteUser(user, keep); err != nil {
+		return err
+	}
+	s.credentialsChanged(ev, user)
+	return nil
 }
 
 // endOtherSessions ends every web session of a user but the actor's own (Django keeps the
 // session that changed the password logged in): what a password change and a new API key do.
-func endOtherSessions(o *writeOp, actor Actor, user users.ID) error {
+func (s *Service) endOtherSessions(o *writeOp, actor Actor, user users.ID) error {
 	keep := ""
 	if actor.UserID == user {
 		keep = actor.session
 	}
-	_, err := o.tx.Sessions().DeleteUser(user, keep)
-	return err
+	return s.endSessions(o.tx, o.ev, user, keep)
 }
 
 // endOldestSessions makes room for one more session of a user under MaxSessionsPerUser.
-func endOldestSessions(o *writeOp, user users.ID) error {
+func (s *Service) endOldestSessions(o *writeOp, user users.ID) error {
 	list, err := o.tx.Sessions().ListUser(user)
 	if err != nil {
 		return err
@@ -183,6 +216,9 @@ func endOldestSessions(o *writeOp, user users.ID) error {
 		if err := o.tx.Sessions().Delete(list[i].Key); err != nil {
 			return err
 		}
+	}
+	if len(list) >= MaxSessionsPerUser {
+		s.credentialsChanged(o.ev, user)
 	}
 	return nil
 }

@@ -86,9 +86,9 @@ type busMessage struct {
 	Events []busEvent `json:"e,omitempty"`
 	// End lists users whose queues end (deactivated users), after the events.
 	End []int64 `json:"end,omitempty"`
-	// Creds lists users whose cached credentials the transaction invalidated
-	// (credentialsChanged); every process drops them on delivery.
-	Creds []int64 `json:"c,omitempty"`
+	// authChanges is what the transaction invalidated of the credential caches
+	// (credentialsChanged, sessionsSwept); every process drops it on delivery.
+	authChanges
 }
 
 // busEvent is one event on the wire. Payload is the event for every queue, unless Adapted is
@@ -214,8 +214,8 @@ func subsetsOf(b busOptions) []busOptions {
 }
 
 // encodeBusMessage encodes the events of one transaction.
-func encodeBusMessage(list []pending, end, creds []int64) ([]byte, error) {
-	m := busMessage{Events: make([]busEvent, len(list)), End: end, Creds: creds}
+func encodeBusMessage(list []pending, end []int64, creds authChanges) ([]byte, error) {
+	m := busMessage{Events: make([]busEvent, len(list)), End: end, authChanges: creds}
 	for i, p := range list {
 		e := busEvent{To: p.recipients, Type: p.typ}
 		if pc, ok := p.payload.(publicChannelMessage); ok {
@@ -344,7 +344,7 @@ type busCut struct {
 
 // publishInTx hands the transaction's events to the bus, inside the transaction.
 func (s *Service) publishInTx(tx storage.Tx, ev *events) error {
-	if s.bus == nil || len(ev.list) == 0 && len(ev.end) == 0 && len(ev.creds) == 0 {
+	if s.bus == nil || len(ev.list) == 0 && len(ev.end) == 0 && ev.creds.empty() {
 		return nil
 	}
 	msg, err := encodeBusMessage(ev.list, ev.end, ev.creds)
@@ -367,9 +367,7 @@ func (s *Service) deliver(id uint64, msg []byte) {
 		s.writeMu.Unlock()
 		return
 	}
-	if len(m.Creds) > 0 {
-		s.creds.forget(m.Creds)
-	}
+	s.creds.apply(m.authChanges)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	if s.closed {

@@ -68,6 +68,14 @@ type GetSubscriptionsResult struct {
 	Subscriptions []SubscriptionRecord `json:"subscriptions"`
 }
 
+// AppendJSON appends the result's JSON object, as encoding/json writes it, with the records'
+// own encoders.
+func (r GetSubscriptionsResult) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"subscriptions":`...)
+	b = AppendSubscriptionsJSON(b, r.Subscriptions)
+	return append(b, '}'), nil
+}
+
 // checkIncludeSubscribers validates include_subscribers.
 func checkIncludeSubscribers(v string) error {
 	switch v {
@@ -77,18 +85,27 @@ func checkIncludeSubscribers(v string) error {
 	return InvalidArgument("include_subscribers", "")
 }
 
-// GetSubscriptions lists the actor's subscriptions (archived channels included).
+// GetSubscriptions lists the actor's subscriptions (archived channels included). Its world
+// holds the subscribed channels alone (loadWorldOf).
 func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscriptionsParams) (GetSubscriptionsResult, error) {
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
 	}
 	var res GetSubscriptionsResult
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
-		st, err := subscriptionState(tx, w, me, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, o.now), activeOnly: true})
+		tx, me := o.tx, o.me
+		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})
 		if err != nil {
 			return err
 		}
+		ids := make([]channels.ID, 0, len(rows))
+		for _, r := range rows {
+			if r.Active {
+				ids = append(ids, r.ChannelID)
+			}
+		}
+		o.w = loadWorldOf(tx, o.now.Unix(), ids)
+		st := subscriptionState(o.w, me, rows, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, o.now), activeOnly: true})
 		res.Subscriptions = st.Subscriptions
 		return nil
 	})
@@ -114,20 +131,15 @@ type subscriptionsView struct {
 	activeOnly bool
 }
 
-func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscriptionsView) (*SubscriptionState, error) {
-	include, archived, recent := o.include, o.archived, o.recent
-	rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
-	if err != nil {
-		return nil, err
-	}
+func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
 	w.noteUserRows(viewer.ID, rows)
-	if include == "true" || include == "partial" {
+	active, inactive := subscriptionRowsByName(w, viewer, rows, o)
+	if o.include == "true" || o.include == "partial" {
 		var ids []channels.ID
 		if o.activeOnly {
-			for _, r := range rows {
-				if r.Active {
-					ids = append(ids, r.ChannelID)
-				}
+			ids = make([]channels.ID, len(active))
+			for i, r := range active {
+				ids[i] = r.id
 			}
 		} else {
 			ids = make([]channels.ID, len(w.allChannels()))
@@ -137,40 +149,75 @@ func subscriptionState(tx storage.ReadTx, w *world, viewer users.User, o subscri
 		}
 		w.preloadChannels(ids)
 	}
-	st := &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: []ChannelRecord{}}
-	had := map[channels.ID]bool{}
+	if o.activeOnly { // a few channels of many, maybe: read their activity alone
+		ids := make([]channels.ID, len(active))
+		for i, r := range active {
+			ids[i] = r.id
+		}
+		w.preloadActivity(ids)
+	}
+	st := &SubscriptionState{
+		Subscriptions:   make([]SubscriptionRecord, len(active)),
+		Unsubscribed:    make([]SubscriptionRecord, len(inactive)),
+		NeverSubscribed: []ChannelRecord{},
+	}
+	for i, r := range active {
+		c, _ := w.channel(r.id)
+		st.Subscriptions[i] = w.subscriptionRecord(c, rows[r.row])
+		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, c, viewer, o.include, o.recent)
+	}
+	for i, r := range inactive {
+		c, _ := w.channel(r.id)
+		st.Unsubscribed[i] = w.subscriptionRecord(c, rows[r.row])
+		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, c, viewer, o.include, o.recent)
+	}
+	if o.activeOnly {
+		return st
+	}
+	had := make(map[channels.ID]bool, len(rows))
 	for _, r := range rows {
 		had[r.ChannelID] = true
-		c, ok := w.channel(r.ChannelID)
-		if !ok || c.IsArchived && !archived {
-			continue
-		}
-		if r.Active {
-			rec := w.subscriptionRecord(c, r)
-			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
-			st.Subscriptions = append(st.Subscriptions, rec)
-		} else if !o.activeOnly && w.metadata(c, viewer) {
-			rec := w.subscriptionRecord(c, r)
-			w.attachSubscribers(&rec.ChannelRecord, c, viewer, include, recent)
-			st.Unsubscribed = append(st.Unsubscribed, rec)
-		}
 	}
 	for _, c := range w.allChannels() {
-		if o.activeOnly {
-			break
-		}
-		if had[c.ID] || c.IsArchived && !archived || !w.metadata(c, viewer) {
+		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(c, viewer) {
 			continue
 		}
 		rec := w.channelRecord(c)
-		w.attachSubscribers(&rec, c, viewer, include, recent)
+		w.attachSubscribers(&rec, c, viewer, o.include, o.recent)
 		st.NeverSubscribed = append(st.NeverSubscribed, rec)
 	}
-	byName := func(a, b SubscriptionRecord) int { return strings.Compare(a.Name, b.Name) }
-	slices.SortFunc(st.Subscriptions, byName)
-	slices.SortFunc(st.Unsubscribed, byName)
 	slices.SortFunc(st.NeverSubscribed, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
-	return st, nil
+	return st
+}
+
+// subscriptionRow is a subscription row (rows[row]) with its channel's name and id.
+type subscriptionRow struct {
+	name string
+	id   channels.ID
+	row  int
+}
+
+// subscriptionRowsByName splits the viewer's rows into the active subscriptions and the
+// unsubscribed channels the viewer may still see (none with activeOnly), each by channel
+// name: the rows are sorted before their records are built (moving records of a kilobyte each
+// cost more than the sort's comparisons).
+func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
+	active = make([]subscriptionRow, 0, len(rows))
+	for i, r := range rows {
+		c, ok := w.channel(r.ChannelID)
+		if !ok || c.IsArchived && !o.archived {
+			continue
+		}
+		if r.Active {
+			active = append(active, subscriptionRow{c.Name, c.ID, i})
+		} else if !o.activeOnly && w.metadata(c, viewer) {
+			inactive = append(inactive, subscriptionRow{c.Name, c.ID, i})
+		}
+	}
+	byName := func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) }
+	slices.SortFunc(active, byName)
+	slices.SortFunc(inactive, byName)
+	return active, inactive
 }
 
 // attachSubscribers sets subscribers or partial_subscribers per include_subscribers: a
@@ -314,9 +361,11 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				if sub, err = subscriptionState(tx, w, viewer, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)}); err != nil {
+				rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
+				if err != nil {
 					return err
 				}
+				sub = subscriptionState(w, viewer, rows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)})
 				if !p.ClientCapabilities.NotificationSettingsNull {
 					for i := range sub.Subscriptions {
 						resolveNotificationDefaults(&sub.Subscriptions[i])

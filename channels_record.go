@@ -2,6 +2,7 @@ package chat
 
 import (
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/jsonw"
 	"github.com/teamchat/chat/users"
 )
 
@@ -189,4 +190,171 @@ func (w *world) subscriptionRecord(c channels.Channel, s channels.Subscription) 
 		EmailNotifications:     s.EmailNotifications,
 		WildcardMentionsNotify: s.WildcardMentionsNotify,
 	}
+}
+
+// The records' JSON is written by hand (channels_record_test.go holds it to encoding/json's
+// output for records with every field set, unset and null): a subscription list is most of GET
+// /users/me/subscriptions and of register, and reflection cost more than building the records.
+// A struct that embeds ChannelRecord must define its own MarshalJSON, as SubscriptionRecord
+// does, or the embedded method would write the channel's fields alone.
+
+// MarshalJSON writes the record as encoding/json would from its field tags.
+func (r ChannelRecord) MarshalJSON() ([]byte, error) {
+	return r.AppendJSON(make([]byte, 0, channelRecordSize)), nil
+}
+
+// AppendJSON appends what MarshalJSON writes.
+func (r *ChannelRecord) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = r.appendFields(b)
+	return append(b, '}')
+}
+
+// channelRecordSize is about the size of a channel record's JSON (without description or
+// subscribers), for buffers.
+const channelRecordSize = 960
+
+// appendFields appends the record's members, without braces.
+func (r *ChannelRecord) appendFields(b []byte) []byte {
+	b = append(b, `"stream_id":`...)
+	b = jsonw.Int(b, r.StreamID)
+	b = append(b, `,"name":`...)
+	b = jsonw.String(b, r.Name)
+	b = append(b, `,"description":`...)
+	b = jsonw.String(b, r.Description)
+	b = append(b, `,"rendered_description":`...)
+	b = jsonw.String(b, r.RenderedDescription)
+	b = append(b, `,"date_created":`...)
+	b = jsonw.Int(b, r.DateCreated)
+	b = append(b, `,"creator_id":`...)
+	b = jsonw.IntPtr(b, r.CreatorID)
+	b = append(b, `,"invite_only":`...)
+	b = jsonw.Bool(b, r.InviteOnly)
+	b = append(b, `,"is_web_public":`...)
+	b = jsonw.Bool(b, r.IsWebPublic)
+	b = append(b, `,"history_public_to_subscribers":`...)
+	b = jsonw.Bool(b, r.HistoryPublicToSubscribers)
+	b = append(b, `,"message_retention_days":`...)
+	b = jsonw.IntPtr(b, r.MessageRetentionDays)
+	b = append(b, `,"first_message_id":`...)
+	b = jsonw.IntPtr(b, r.FirstMessageID)
+	b = append(b, `,"is_archived":`...)
+	b = jsonw.Bool(b, r.IsArchived)
+	b = append(b, `,"is_recently_active":`...)
+	b = jsonw.Bool(b, r.IsRecentlyActive)
+	b = append(b, `,"folder_id":`...)
+	b = jsonw.IntPtr(b, r.FolderID)
+	b = append(b, `,"topics_policy":`...)
+	b = jsonw.String(b, r.TopicsPolicy)
+	b = append(b, `,"stream_post_policy":`...)
+	b = jsonw.Int(b, r.StreamPostPolicy)
+	b = append(b, `,"is_announcement_only":`...)
+	b = jsonw.Bool(b, r.IsAnnouncementOnly)
+	b = append(b, `,"stream_weekly_traffic":`...)
+	b = jsonw.IntPtr(b, r.StreamWeeklyTraffic)
+	b = append(b, `,"subscriber_count":`...)
+	b = jsonw.Int(b, r.SubscriberCount)
+	b = r.appendGroupSettings(b)
+	if r.IsDefault != nil {
+		b = append(b, `,"is_default":`...)
+		b = jsonw.Bool(b, *r.IsDefault)
+	}
+	if r.Subscribers != nil {
+		b = append(b, `,"subscribers":`...)
+		b = jsonw.Ints(b, *r.Subscribers)
+	}
+	if r.PartialSubscribers != nil {
+		b = append(b, `,"partial_subscribers":`...)
+		b = jsonw.Ints(b, *r.PartialSubscribers)
+	}
+	return b
+}
+
+// appendGroupSettings appends the can_*_group members.
+func (r *ChannelRecord) appendGroupSettings(b []byte) []byte {
+	b = append(b, `,"can_add_subscribers_group":`...)
+	b = r.CanAddSubscribersGroup.AppendJSON(b)
+	b = append(b, `,"can_administer_channel_group":`...)
+	b = r.CanAdministerChannelGroup.AppendJSON(b)
+	b = append(b, `,"can_create_topic_group":`...)
+	b = r.CanCreateTopicGroup.AppendJSON(b)
+	b = append(b, `,"can_delete_any_message_group":`...)
+	b = r.CanDeleteAnyMessageGroup.AppendJSON(b)
+	b = append(b, `,"can_delete_own_message_group":`...)
+	b = r.CanDeleteOwnMessageGroup.AppendJSON(b)
+	b = append(b, `,"can_move_messages_out_of_channel_group":`...)
+	b = r.CanMoveMessagesOutOfChannelGroup.AppendJSON(b)
+	b = append(b, `,"can_move_messages_within_channel_group":`...)
+	b = r.CanMoveMessagesWithinChannelGroup.AppendJSON(b)
+	b = append(b, `,"can_remove_subscribers_group":`...)
+	b = r.CanRemoveSubscribersGroup.AppendJSON(b)
+	b = append(b, `,"can_resolve_topics_group":`...)
+	b = r.CanResolveTopicsGroup.AppendJSON(b)
+	b = append(b, `,"can_send_message_group":`...)
+	b = r.CanSendMessageGroup.AppendJSON(b)
+	b = append(b, `,"can_subscribe_group":`...)
+	return r.CanSubscribeGroup.AppendJSON(b)
+}
+
+// MarshalJSON writes the record as encoding/json would from its field tags (the channel's
+// members, then the subscription's).
+func (r SubscriptionRecord) MarshalJSON() ([]byte, error) {
+	return r.AppendJSON(make([]byte, 0, channelRecordSize+240)), nil
+}
+
+// AppendJSON appends what MarshalJSON writes.
+func (r *SubscriptionRecord) AppendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = r.ChannelRecord.appendFields(b)
+	b = append(b, `,"color":`...)
+	b = jsonw.String(b, r.Color)
+	b = append(b, `,"is_muted":`...)
+	b = jsonw.Bool(b, r.IsMuted)
+	b = append(b, `,"in_home_view":`...)
+	b = jsonw.Bool(b, r.InHomeView)
+	b = append(b, `,"pin_to_top":`...)
+	b = jsonw.Bool(b, r.PinToTop)
+	b = append(b, `,"desktop_notifications":`...)
+	b = jsonw.BoolPtr(b, r.DesktopNotifications)
+	b = append(b, `,"audible_notifications":`...)
+	b = jsonw.BoolPtr(b, r.AudibleNotifications)
+	b = append(b, `,"push_notifications":`...)
+	b = jsonw.BoolPtr(b, r.PushNotifications)
+	b = append(b, `,"email_notifications":`...)
+	b = jsonw.BoolPtr(b, r.EmailNotifications)
+	b = append(b, `,"wildcard_mentions_notify":`...)
+	b = jsonw.BoolPtr(b, r.WildcardMentionsNotify)
+	return append(b, '}')
+}
+
+// AppendSubscriptionsJSON appends a JSON array of records (register's subscriptions and
+// unsubscribed, GET /users/me/subscriptions); a nil slice is null, as encoding/json writes it.
+func AppendSubscriptionsJSON(b []byte, l []SubscriptionRecord) []byte {
+	if l == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = l[i].AppendJSON(b)
+	}
+	return append(b, ']')
+}
+
+// AppendChannelsJSON appends a JSON array of channel records (register's streams and
+// never_subscribed, GET /streams); a nil slice is null.
+func AppendChannelsJSON(b []byte, l []ChannelRecord) []byte {
+	if l == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = l[i].AppendJSON(b)
+	}
+	return append(b, ']')
 }

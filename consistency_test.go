@@ -142,9 +142,10 @@ func TestConsistency(t *testing.T) {
 				}
 				queues[v], states[v] = snapshot(t, f, v)
 			}
-			before := authenticateAll(t, f)
+			sessions := startSessions(t, f)
+			before := authenticateAll(t, f, sessions)
 			c.run(t, f)
-			checkCredentialCache(t, f, before)
+			checkCredentialCache(t, f, sessions, before)
 			for _, v := range consistencyViewers {
 				if queues[v] == "" {
 					continue
@@ -169,21 +170,49 @@ func TestConsistency(t *testing.T) {
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("%s: register state + events differs from a fresh register (-fresh +applied):\n%s", v, diff)
 				}
+				checkSubscriptionList(t, f, v, want["subscriptions"])
 			}
 		})
 	}
 }
 
-// credential is an email and API key pair, and what authenticating with it gave.
+// checkSubscriptionList holds GET /users/me/subscriptions (which reads the subscribed channels
+// alone, loadWorldOf) to the subscriptions of a fresh register after the mutation.
+func checkSubscriptionList(t *testing.T, f *fixture, name string, fresh any) {
+	t.Helper()
+	res, err := f.svc.GetSubscriptions(context.Background(), f.actor(name), chat.GetSubscriptionsParams{})
+	if err != nil {
+		t.Fatalf("%s: GetSubscriptions: %v", name, err)
+	}
+	if diff := cmp.Diff(fresh, toJSONMap(t, res)["subscriptions"]); diff != "" {
+		t.Errorf("%s: GET /users/me/subscriptions differs from a fresh register's subscriptions (-register +get):\n%s", name, diff)
+	}
+}
+
+// credential is an email and API key pair, or a web session's id, and what authenticating
+// with it gave.
 type credential struct {
 	email, key string
+	session    string
 	user       users.ID
 	err        string
 }
 
-// authenticateAll authenticates every stored user with their current email and key (which
-// fills the Service's credential cache) and returns the pairs with their answers.
-func authenticateAll(t *testing.T, f *fixture) []credential {
+// startSessions starts a web session for every stored user who may log in, and returns their
+// ids.
+func startSessions(t *testing.T, f *fixture) []string {
+	t.Helper()
+	var ids []string
+	for _, u := range storedUsers(t, f) {
+		s, err := f.svc.StartSession(context.Background(), chat.Actor{UserID: u.ID})
+		if err == nil {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
+func storedUsers(t *testing.T, f *fixture) []users.User {
 	t.Helper()
 	var list []users.User
 	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
@@ -194,39 +223,57 @@ func authenticateAll(t *testing.T, f *fixture) []credential {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([]credential, len(list))
-	for i, u := range list {
-		out[i] = authenticate(f, u.Email, u.APIKey)
+	return list
+}
+
+// authenticateAll authenticates every stored user with their current email and key, and each
+// of the given sessions (which fills the Service's credential cache), and returns the
+// credentials with their answers.
+func authenticateAll(t *testing.T, f *fixture, sessions []string) []credential {
+	t.Helper()
+	var out []credential
+	for _, u := range storedUsers(t, f) {
+		out = append(out, authenticate(f, credential{email: u.Email, key: u.APIKey}))
+	}
+	for _, id := range sessions {
+		out = append(out, authenticate(f, credential{session: id}))
 	}
 	return out
 }
 
-func authenticate(f *fixture, email, key string) credential {
-	c := credential{email: email, key: key}
-	actor, err := f.svc.AuthenticateAPIKey(context.Background(), email, key)
-	c.user = actor.UserID
+// authenticate authenticates c's email and key, or its session, and returns c with the answer.
+func authenticate(f *fixture, c credential) credential {
+	var actor chat.Actor
+	var err error
+	if c.session != "" {
+		actor, err = f.svc.AuthenticateSession(context.Background(), c.session)
+	} else {
+		actor, err = f.svc.AuthenticateAPIKey(context.Background(), c.email, c.key)
+	}
+	c.user, c.err = actor.UserID, ""
 	if err != nil {
 		c.err = err.Error()
 	}
 	return c
 }
 
-// checkCredentialCache checks, after a mutation, that every credential pair valid before it or
-// after it authenticates as it would with an empty cache: the mutation kept the cache exact.
-func checkCredentialCache(t *testing.T, f *fixture, before []credential) {
+// checkCredentialCache checks, after a mutation, that every credential valid before it or
+// after it (an email and API key pair, a session) authenticates as it would with an empty
+// cache: the mutation kept the cache exact.
+func checkCredentialCache(t *testing.T, f *fixture, sessions []string, before []credential) {
 	t.Helper()
 	var got []credential
 	for _, p := range before { // first: a fresh pair's success would refill the cache
-		got = append(got, authenticate(f, p.email, p.key))
+		got = append(got, authenticate(f, p))
 	}
-	after := authenticateAll(t, f)
+	after := authenticateAll(t, f, sessions)
 	got = append(got, after...)
 	pairs := append(append([]credential{}, before...), after...)
 	f.svc.ForgetCredentials()
 	for i, p := range pairs {
-		want := authenticate(f, p.email, p.key)
+		want := authenticate(f, p)
 		if diff := cmp.Diff(want, got[i], cmp.AllowUnexported(credential{})); diff != "" {
-			t.Errorf("authenticating %s after the mutation: the cached answer differs from the store's (-store +cached):\n%s", p.email, diff)
+			t.Errorf("authenticating %s%s after the mutation: the cached answer differs from the store's (-store +cached):\n%s", p.email, p.session, diff)
 		}
 	}
 }

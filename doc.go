@@ -114,7 +114,7 @@
 //	bus       several processes sharing one store's events (bus.go)
 //	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
-//	          the cache of checked credentials and ForgetCredentials (auth_cache.go)
+//	          the cache of checked API keys and sessions and ForgetCredentials (auth_cache.go)
 //	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,
 //	          EndSession, ended by a password change, a new API key and deactivation
 //	          (auth_sessions.go)

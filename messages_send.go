@@ -213,13 +213,6 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		}
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
-	if !m.IsDirect() {
-		w.loadEnds([]channels.ID{m.ChannelID}) // this channel only
-	}
-	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
-	if w.decidesAlone(ev, *m, firstOfChannel) {
-		return errDecideAlone
-	}
 	if uploads.MayLink(m.Content) {
 		previews, err := uploadPreviews(tx.Attachments(), m.Content)
 		if err != nil {
@@ -227,8 +220,13 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		}
 		m.Rendered += previews
 	}
-	if m.ID, err = tx.Messages().Create(*m, rows); err != nil {
+	if m.ID, err = w.createMessage(tx.Messages(), *m, rows); err != nil {
 		return err
+	}
+	// The channel's activity from before the message (createMessage).
+	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
+	if w.decidesAlone(ev, *m, firstOfChannel) {
+		return errDecideAlone // the transaction, message included, is rolled back
 	}
 	if uploads.MayLink(m.Content) {
 		if err := w.linkAttachments(tx, ev, *m); err != nil {
@@ -269,6 +267,22 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		ev.add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
 	}
 	return nil
+}
+
+// createMessage stores m with its rows. For a channel message whose channel's activity the
+// world has not read, the store reads the channel's bounds from before m with the insert
+// (storage.CreateInChannel: no statement of its own on PostgreSQL), and the world keeps them,
+// so that the decisions about the channel's activity see it as it was before m.
+func (w *world) createMessage(mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	if m.IsDirect() || w.activity.knowsEnds(m.ChannelID) || w.activity.r == nil {
+		return mw.Create(m, rows)
+	}
+	id, before, err := storage.CreateInChannel(mw, m, rows)
+	if err != nil {
+		return 0, err
+	}
+	w.activity.remember([]storage.ChannelActivity{before}, true)
+	return id, nil
 }
 
 // decidesAlone reports whether m, a send overlapping others (service_overlap.go), changes its

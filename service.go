@@ -334,9 +334,9 @@ type events struct {
 	list        []pending
 	// end lists the users whose queues end once the transaction commits, after its events.
 	end []int64
-	// creds lists the users whose cached credentials the transaction invalidates
-	// (credentialsChanged).
-	creds []int64
+	// creds is what the transaction invalidates of the credential caches
+	// (credentialsChanged, sessionsSwept).
+	creds authChanges
 	after []func()
 }
 

@@ -360,8 +360,7 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 	if err := tx.Users().Update(u); err != nil {
 		return err
 	}
-	s.credentialsChanged(ev, u.ID)
-	if _, err := tx.Sessions().DeleteUser(u.ID, ""); err != nil {
+	if err := s.endSessions(tx, ev, u.ID, ""); err != nil {
 		return err
 	}
 	if a.DeleteProfile {

@@ -362,8 +362,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 		if err := tx.Users().Update(bot); err != nil {
 			return err
 		}
-		s.credentialsChanged(ev, bot.ID)
-		if _, err := tx.Sessions().DeleteUser(bot.ID, ""); err != nil {
+		if err := s.endSessions(tx, ev, bot.ID, ""); err != nil {
 			return err
 		}
 		return announceBotUpdate(tx.Users(), ev, bot, map[string]any{"api_key": key})

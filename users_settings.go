@@ -136,7 +136,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		}
 		if newHash != "" {
 			me.PasswordHash = newHash
-			if err := endOtherSessions(o, actor, me.ID); err != nil {
+			if err := s.endOtherSessions(o, actor, me.ID); err != nil {
 				return err
 			}
 		}

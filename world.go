@@ -61,6 +61,26 @@ func (w *world) failed() bool { return w.err != nil }
 // loadWorld reads the world from tx, for an operation at now. A failed read comes back as the
 // world's sticky error: the world is empty but usable.
 func loadWorld(tx storage.ReadTx, now int64) *world {
+	return loadWorldWith(tx, now, tx.Channels().List)
+}
+
+// loadWorldOf is loadWorld holding only the channels with the given ids (when they are a few),
+// for reads about a user's own channels (GET /users/me/subscriptions), where the organization
+// may have thousands that the read never looks at: allChannels then lists those alone (or
+// every channel).
+func loadWorldOf(tx storage.ReadTx, now int64, ids []channels.ID) *world {
+	if len(ids) > maxChannelsRead {
+		return loadWorld(tx, now)
+	}
+	return loadWorldWith(tx, now, func() ([]channels.Channel, error) { return tx.Channels().GetMany(ids) })
+}
+
+// maxChannelsRead is how many channels loadWorldOf reads by id; for more, listing every
+// channel costs about the same.
+const maxChannelsRead = 100
+
+// loadWorldWith is loadWorld with the channels that listChannels reads.
+func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
 	w := &world{
 		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
 		byName: map[string]int{}, byID: map[channels.ID]int{},
@@ -77,7 +97,7 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 	if w.fail(err) {
 		return w
 	}
-	chs, err := tx.Channels().List()
+	chs, err := listChannels()
 	if w.fail(err) {
 		return w
 	}

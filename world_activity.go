@@ -50,6 +50,31 @@ func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
 	return a.byChannel[c]
 }
 
+// preloadActivity reads the activity (traffic counts included) of the given channels not read
+// yet, in one read, for decisions about a few channels of many (a user's subscriptions), where
+// channelActivity would read every channel's.
+func (w *world) preloadActivity(ids []channels.ID) {
+	a := &w.activity
+	if a.r == nil || w.failed() {
+		return
+	}
+	var missing []channels.ID
+	for _, id := range ids {
+		if e, ok := a.byChannel[id]; !ok || e.RecentCount == uncounted {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	today := a.now - a.now%86400
+	acts, err := a.r.Activity(missing, today-trafficWindowDays*86400, today)
+	if w.fail(err) {
+		return
+	}
+	a.remember(acts, false)
+}
+
 // channelEnds is c's oldest message and newest message's time: from what is read, else read
 // with every other channel (channelActivity). Decisions about a few channels read theirs first
 // (loadEnds).
@@ -76,6 +101,12 @@ func (w *world) loadEnds(ids []channels.ID) {
 		return
 	}
 	a.remember(acts, true)
+}
+
+// knowsEnds reports whether c's oldest and newest messages are read (or noted) already.
+func (a *activityCache) knowsEnds(c channels.ID) bool {
+	_, ok := a.byChannel[c]
+	return ok
 }
 
 // remember caches activity entries (ends only: without their count).

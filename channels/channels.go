@@ -88,10 +88,14 @@ type NamedSetting struct {
 	Default string
 }
 
+// GroupSettingCount is the number of group settings of a channel.
+const GroupSettingCount = 11
+
 // GroupSettings lists every group setting of c in API order (alphabetical), with pointers into
-// c, so that code copying, checking or emitting them stays in step with the struct.
-func (c *Channel) GroupSettings() []NamedSetting {
-	return []NamedSetting{
+// c, so that code copying, checking or emitting them stays in step with the struct. (An array:
+// ranging over it allocates nothing, and records and copies of channels range over it often.)
+func (c *Channel) GroupSettings() [GroupSettingCount]NamedSetting {
+	return [GroupSettingCount]NamedSetting{
 		{"can_add_subscribers_group", &c.CanAddSubscribersGroup, false, users.GroupNobody},
 		{"can_administer_channel_group", &c.CanAdministerChannelGroup, false, ""},
 		{"can_create_topic_group", &c.CanCreateTopicGroup, true, users.GroupEveryone},

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -61,43 +60,80 @@ func writeMethodNotAllowed(w http.ResponseWriter, allowed []string) {
 
 // writeSuccess writes {"result":"success","msg":"", ...result's keys,
 // "ignored_parameters_unsupported": [...]}. result must marshal to a JSON object (or be nil).
+// The envelope is built in one buffer, the result appended in place (a jsonAppender writes
+// itself into it), and written at once with its Content-Length.
 func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"result":"success","msg":""`)
+	b, err := appendSuccess(make([]byte, 0, 512), result, ignored)
+	writeSuccessBody(w, b, err)
+}
+
+// writeSuccess writes as the function writeSuccess does, in a buffer of the handler's pool.
+func (h *Handler) writeSuccess(w http.ResponseWriter, result any, ignored []string) {
+	bp := h.buffers.Get().(*[]byte)
+	b, err := appendSuccess((*bp)[:0], result, ignored)
+	writeSuccessBody(w, b, err)
+	if cap(b) <= maxPooledBuffer { // a large register's buffer is left to the collector
+		*bp = b
+		h.buffers.Put(bp)
+	}
+}
+
+// maxPooledBuffer is the largest buffer Handler.buffers keeps.
+const maxPooledBuffer = 256 << 10
+
+// writeSuccessBody writes the envelope appendSuccess built (a 500 when it failed).
+func writeSuccessBody(w http.ResponseWriter, b []byte, err error) {
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// appendSuccess appends the success envelope of result to b (see writeSuccess).
+func appendSuccess(b []byte, result any, ignored []string) ([]byte, error) {
+	b = append(b, `{"result":"success","msg":""`...)
 	if result != nil {
-		body, err := marshalResult(result)
-		if err != nil || len(body) < 2 || body[0] != '{' {
-			writeJSON(w, http.StatusInternalServerError, map[string]any{"result": "error", "msg": "Internal server error"})
-			return
+		mark := len(b)
+		var err error
+		if a, ok := result.(jsonAppender); ok {
+			b, err = a.AppendJSON(b)
+		} else {
+			var body []byte
+			if body, err = json.Marshal(result); err == nil {
+				b = append(b, body...)
+			}
 		}
-		if inner := body[1 : len(body)-1]; len(inner) > 0 {
-			buf.WriteByte(',')
-			buf.Write(inner)
+		if err != nil || len(b)-mark < 2 || b[mark] != '{' || b[len(b)-1] != '}' {
+			return b, errNotAnObject
+		}
+		if len(b)-mark == 2 { // {}
+			b = b[:mark]
+		} else { // the result's members follow the envelope's
+			b[mark] = ','
+			b = b[:len(b)-1]
 		}
 	}
 	if len(ignored) > 0 {
 		list, _ := json.Marshal(ignored)
-		buf.WriteString(`,"ignored_parameters_unsupported":`)
-		buf.Write(list)
+		b = append(b, `,"ignored_parameters_unsupported":`...)
+		b = append(b, list...)
 	}
-	buf.WriteString("}\n")
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
+	return append(b, "}\n"...), nil
 }
+
+// errNotAnObject is a result that did not encode to a JSON object.
+var errNotAnObject = errors.New("httpapi: result is not a JSON object")
 
 // jsonAppender is a result that writes its own JSON object (GetEventsResult: its events are
-// encoded once per form, and json.Marshal would validate every byte of them again).
+// encoded once per form, and json.Marshal would validate every byte of them again;
+// GetSubscriptionsResult: its records are written by hand).
 type jsonAppender interface {
 	AppendJSON(b []byte) ([]byte, error)
-}
-
-// marshalResult encodes a result as a JSON object.
-func marshalResult(result any) ([]byte, error) {
-	if a, ok := result.(jsonAppender); ok {
-		return a.AppendJSON(make([]byte, 0, 512))
-	}
-	return json.Marshal(result)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -93,58 +93,72 @@ func wakeupBackends(t *testing.T) map[string]func(t *testing.T) *countingStore {
 // TestLongPollWakeupTouchesNoStore: clients long-poll GET /events over HTTP; each message
 // sent to their channel wakes them and they poll again. Once each client's credentials have
 // been checked (its first request), the wake-ups, the responses and the next polls run no
-// transaction and no statement at all: authentication comes from the credential cache and the
-// events from the in-memory queues.
+// transaction and no statement at all: authentication comes from the credential cache (API
+// keys on /api/v1/events, web sessions on /json/events) and the events from the in-memory
+// queues.
 func TestLongPollWakeupTouchesNoStore(t *testing.T) {
 	t.Parallel()
 	for name, open := range wakeupBackends(t) {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			const clients, rounds = 20, 4
-			store := open(t)
-			srv, svc, org := wakeupServer(t, store, clients)
-			mark := context.WithValue(context.Background(), sendMark{}, true)
-			proceed := make([]chan struct{}, rounds)
-			for i := range proceed {
-				proceed[i] = make(chan struct{})
+		t.Run(name+"/api key", func(t *testing.T) { testLongPollWakeups(t, open, false) })
+		t.Run(name+"/session", func(t *testing.T) { testLongPollWakeups(t, open, true) })
+	}
+}
+
+// testLongPollWakeups runs TestLongPollWakeupTouchesNoStore on one store, the clients
+// authenticating with a web session (web) or their API key.
+func testLongPollWakeups(t *testing.T, open func(t *testing.T) *countingStore, web bool) {
+	t.Parallel()
+	const clients, rounds = 20, 4
+	store := open(t)
+	srv, svc, org := wakeupServer(t, store, clients)
+	mark := context.WithValue(context.Background(), sendMark{}, true)
+	proceed := make([]chan struct{}, rounds)
+	for i := range proceed {
+		proceed[i] = make(chan struct{})
+	}
+	got := make(chan int, clients)
+	for i := range clients {
+		reg, err := svc.RegisterQueue(mark, chat.Actor{UserID: org.Members[i]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		auth := func(r *http.Request) { r.SetBasicAuth(org.Emails[i], org.Keys[i]) }
+		if web {
+			sess, err := svc.StartSession(mark, chat.Actor{UserID: org.Members[i]})
+			if err != nil {
+				t.Fatal(err)
 			}
-			got := make(chan int, clients)
-			for i := range clients {
-				reg, err := svc.RegisterQueue(mark, chat.Actor{UserID: org.Members[i]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				go longPollClient(t, srv, org.Emails[i], org.Keys[i], *reg.QueueID, reg.LastEventID, proceed, got)
+			auth = func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "sessionid", Value: sess.ID}) }
+		}
+		go longPollClient(t, srv, web, auth, *reg.QueueID, reg.LastEventID, proceed, got)
+	}
+	var other0 int64
+	var stmts0, marked0 uint64
+	topic := "wake"
+	for round := range rounds {
+		waitLongPolls(t, svc, clients)
+		if round == 1 { // round 0 warmed the credentials up
+			other0, stmts0, marked0 = store.other.Load(), store.stmts(), store.marked.Load()
+		}
+		if _, err := svc.SendMessage(mark, org.Admin, chat.SendMessageParams{
+			Type: "stream", ChannelID: &org.Channels[0], Topic: &topic, Content: "round " + strconv.Itoa(round),
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for range clients {
+			if n := <-got; n != 1 {
+				t.Fatalf("a long-poll woke with %d events, want 1", n)
 			}
-			var other0 int64
-			var stmts0, marked0 uint64
-			topic := "wake"
-			for round := range rounds {
-				waitLongPolls(t, svc, clients)
-				if round == 1 { // round 0 warmed the credentials up
-					other0, stmts0, marked0 = store.other.Load(), store.stmts(), store.marked.Load()
-				}
-				if _, err := svc.SendMessage(mark, org.Admin, chat.SendMessageParams{
-					Type: "stream", ChannelID: &org.Channels[0], Topic: &topic, Content: "round " + strconv.Itoa(round),
-				}); err != nil {
-					t.Fatal(err)
-				}
-				for range clients {
-					if n := <-got; n != 1 {
-						t.Fatalf("a long-poll woke with %d events, want 1", n)
-					}
-				}
-				close(proceed[round])
-			}
-			waitLongPolls(t, svc, clients) // every client polls again after the last round
-			wakeups := clients * (rounds - 1)
-			if n := store.other.Load() - other0; n != 0 {
-				t.Errorf("%d store transactions outside the sends for %d wake-ups and polls, want 0", n, wakeups)
-			}
-			if stmts := store.stmts() - stmts0; stmts != store.marked.Load()-marked0 {
-				t.Errorf("%d statements during %d wake-ups and polls, %d of them the sends': want only the sends'", stmts, wakeups, store.marked.Load()-marked0)
-			}
-		})
+		}
+		close(proceed[round])
+	}
+	waitLongPolls(t, svc, clients) // every client polls again after the last round
+	wakeups := clients * (rounds - 1)
+	if n := store.other.Load() - other0; n != 0 {
+		t.Errorf("%d store transactions outside the sends for %d wake-ups and polls, want 0", n, wakeups)
+	}
+	if stmts := store.stmts() - stmts0; stmts != store.marked.Load()-marked0 {
+		t.Errorf("%d statements during %d wake-ups and polls, %d of them the sends': want only the sends'", stmts, wakeups, store.marked.Load()-marked0)
 	}
 }
 
@@ -175,15 +189,19 @@ func wakeupServer(t *testing.T, store storage.Storage, n int) (*httptest.Server,
 
 // longPollClient polls the queue over HTTP, reports how many events each poll returned, and
 // waits for proceed[round] before polling again; it polls once more after the last round.
-func longPollClient(t *testing.T, srv *httptest.Server, email, key, queueID string, last int64, proceed []chan struct{}, got chan<- int) {
+func longPollClient(t *testing.T, srv *httptest.Server, web bool, auth func(*http.Request), queueID string, last int64, proceed []chan struct{}, got chan<- int) {
+	path := "/api/v1/events?"
+	if web {
+		path = "/json/events?"
+	}
 	for round := 0; ; round++ {
 		q := url.Values{"queue_id": {queueID}, "last_event_id": {strconv.FormatInt(last, 10)}}
-		req, err := http.NewRequest(http.MethodGet, srv.URL+"/api/v1/events?"+q.Encode(), nil)
+		req, err := http.NewRequest(http.MethodGet, srv.URL+path+q.Encode(), nil)
 		if err != nil {
 			t.Error(err)
 			return
 		}
-		req.SetBasicAuth(email, key)
+		auth(req)
 		resp, err := srv.Client().Do(req)
 		if err != nil {
 			return // the server is closing

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	chat "github.com/teamchat/chat"
@@ -75,6 +76,8 @@ type Handler struct {
 	routes []route
 	// emojiData is the server emoji data file, encoded on first use.
 	emojiData emojiData
+	// buffers holds the response buffers of writeSuccess (*[]byte).
+	buffers sync.Pool
 }
 
 // New returns the HTTP handler of svc.
@@ -92,6 +95,7 @@ func New(svc *chat.Service, opts Options) *Handler {
 		opts.TransferTimeout = DefaultTransferTimeout
 	}
 	h := &Handler{svc: svc, opts: opts, log: opts.Logger}
+	h.buffers.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.routes = h.table()
 	return h
 }
@@ -239,7 +243,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		h.writeError(w, r, err)
 		return route
 	}
-	writeSuccess(w, result, p.ignored())
+	h.writeSuccess(w, result, p.ignored())
 	return route
 }
 
@@ -266,23 +270,32 @@ func (h *Handler) basicActor(ctx context.Context, header string, optional bool) 
 		}
 		return chat.Actor{}, chat.ErrNotLoggedIn()
 	}
+	email, key, err := basicCredentials(header)
+	if err != nil {
+		return chat.Actor{}, err
+	}
+	return h.svc.AuthenticateAPIKey(ctx, email, key)
+}
+
+// basicCredentials reads the email and the API key of a non-empty Authorization header.
+func basicCredentials(header string) (email, key string, err error) {
 	fields := strings.Fields(header)
 	if len(fields) > 0 && !strings.EqualFold(fields[0], "basic") {
-		return chat.Actor{}, chat.Errorf(chat.CodeBadRequest, "This endpoint requires HTTP basic authentication.")
+		return "", "", chat.Errorf(chat.CodeBadRequest, "This endpoint requires HTTP basic authentication.")
 	}
-	malformed := chat.Errorf(chat.CodeUnauthorized, "Invalid authorization header for basic auth")
+	malformed := func() error { return chat.Errorf(chat.CodeUnauthorized, "Invalid authorization header for basic auth") }
 	if len(fields) != 2 {
-		return chat.Actor{}, malformed
+		return "", "", malformed()
 	}
 	raw, err := base64.StdEncoding.DecodeString(fields[1])
 	if err != nil {
-		return chat.Actor{}, malformed
+		return "", "", malformed()
 	}
 	parts := strings.Split(string(raw), ":")
 	if len(parts) != 2 {
-		return chat.Actor{}, malformed
+		return "", "", malformed()
 	}
-	return h.svc.AuthenticateAPIKey(ctx, strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
+	return strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), nil
 }
 
 // setRateLimitHeaders reports the caller's API budget on every rate-limited response.

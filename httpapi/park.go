@@ -246,13 +246,19 @@ func (b *bufferedResponse) appendTo(dst []byte, close bool) []byte {
 	dst = append(dst, ' ')
 	dst = append(dst, http.StatusText(b.status)...)
 	dst = append(dst, "\r\n"...)
-	if close {
-		b.header.Set("Connection", "close")
+	for _, h := range []string{"Connection", "Content-Length", "Date"} {
+		b.header.Del(h) // written below
 	}
-	b.header.Set("Content-Length", strconv.Itoa(b.body.Len()))
-	b.header.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	buf := bytes.NewBuffer(dst)
 	_ = b.header.Write(buf)
-	dst = append(buf.Bytes(), "\r\n"...)
+	dst = buf.Bytes()
+	if close {
+		dst = append(dst, "Connection: close\r\n"...)
+	}
+	dst = append(dst, "Content-Length: "...)
+	dst = strconv.AppendInt(dst, int64(b.body.Len()), 10)
+	dst = append(dst, "\r\nDate: "...)
+	dst = time.Now().UTC().AppendFormat(dst, http.TimeFormat)
+	dst = append(dst, "\r\n\r\n"...)
 	return append(dst, b.body.Bytes()...)
 }

@@ -129,9 +129,9 @@ var DefaultMoveGroups = [3]string{users.GroupEveryone, users.GroupMembers, users
 
 // Clone returns a copy of r that shares no group-setting lists or maps with it.
 func (r Realm) Clone() Realm {
-	for _, s := range r.GroupSettings() {
-		s.Value.Members = slices.Clone(s.Value.Members)
-		s.Value.Subgroups = slices.Clone(s.Value.Subgroups)
+	for _, s := range r.groupSettingFields() {
+		s.Members = slices.Clone(s.Members)
+		s.Subgroups = slices.Clone(s.Subgroups)
 	}
 	r.Settings = maps.Clone(r.Settings)
 	r.Domains = slices.Clone(r.Domains)

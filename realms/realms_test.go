@@ -2,7 +2,12 @@ package realms
 
 import (
 	"net/url"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/teamchat/chat/users"
 )
 
 func TestHost(t *testing.T) {
@@ -38,4 +43,65 @@ func FuzzHost(f *testing.F) {
 			t.Fatalf("Host(%q) = %q, net/url says %q", s, got, want)
 		}
 	})
+}
+
+// TestCloneGroupSettings: a clone shares no group-setting list with its original, and every
+// group permission keeps its value.
+func TestCloneGroupSettings(t *testing.T) {
+	var r Realm
+	for i, s := range r.GroupSettings() {
+		*s.Value = users.GroupSetting{Members: []users.ID{users.ID(i)}, Subgroups: []users.GroupID{users.GroupID(i)}}
+	}
+	c := r.Clone()
+	want := r.GroupSettings()
+	for i, s := range c.GroupSettings() {
+		if s.Name != want[i].Name || !slices.Equal(s.Value.Members, want[i].Value.Members) || !slices.Equal(s.Value.Subgroups, want[i].Value.Subgroups) {
+			t.Errorf("%s: clone %+v, original %+v", s.Name, *s.Value, *want[i].Value)
+		}
+		s.Value.Members[0], s.Value.Subgroups[0] = 1000, 1000
+		if want[i].Value.Members[0] == 1000 || want[i].Value.Subgroups[0] == 1000 {
+			t.Errorf("%s: the clone shares a list with the original", s.Name)
+		}
+	}
+	if !slices.IsSortedFunc(want, func(a, b NamedSetting) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Error("GroupSettings are not in API (alphabetical) order")
+	}
+}
+
+// BenchmarkRealmClone: what a store read of the organization copies.
+func BenchmarkRealmClone(b *testing.B) {
+	r := Realm{Settings: map[string]any{"a": 1}, Domains: []Domain{{Domain: "example.com"}}}
+	for _, s := range r.GroupSettings() {
+		*s.Value = users.Named(1)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = r.Clone()
+	}
+}
+
+// TestGroupSettingFields: each group permission points at the field of Realm its name says
+// (can_create_groups: CanCreateGroups), and every users.GroupSetting field is one of them.
+func TestGroupSettingFields(t *testing.T) {
+	var r Realm
+	rv := reflect.ValueOf(&r).Elem()
+	byAddr := map[*users.GroupSetting]string{}
+	for i := range rv.NumField() {
+		if f := rv.Field(i); f.Type() == reflect.TypeFor[users.GroupSetting]() {
+			byAddr[f.Addr().Interface().(*users.GroupSetting)] = rv.Type().Field(i).Name
+		}
+	}
+	list := r.GroupSettings()
+	if len(list) != len(byAddr) {
+		t.Errorf("%d group permissions, %d GroupSetting fields", len(list), len(byAddr))
+	}
+	for _, s := range list {
+		want := ""
+		for _, w := range strings.Split(s.Name, "_") {
+			want += strings.ToUpper(w[:1]) + w[1:]
+		}
+		if got := byAddr[s.Value]; got != want {
+			t.Errorf("%s points at field %q, want %s", s.Name, got, want)
+		}
+	}
 }

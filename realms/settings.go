@@ -327,40 +327,81 @@ type NamedSetting struct {
 // RequireSystemGroup reports whether only system groups are accepted.
 func (s NamedSetting) RequireSystemGroup() bool { return s.AllowedSystemGroups != nil }
 
-// GroupSettings lists every group permission of r in API (alphabetical) order, with pointers
-// into r, so that code copying, checking or emitting them stays in step with the struct.
-func (r *Realm) GroupSettings() []NamedSetting {
-	const (
-		owners, admins, mods = users.GroupOwners, users.GroupAdministrators, users.GroupModerators
-		members, everyone    = users.GroupMembers, users.GroupEveryone
-	)
-	return []NamedSetting{
-		{Name: "can_access_all_users_group", Value: &r.CanAccessAllUsersGroup, Default: everyone, AllowEveryone: true, AllowedSystemGroups: []string{everyone, members}},
-		{Name: "can_add_custom_emoji_group", Value: &r.CanAddCustomEmojiGroup, Default: members, AllowNobody: true},
-		{Name: "can_add_subscribers_group", Value: &r.CanAddSubscribersGroup, Default: members, AllowNobody: true},
-		{Name: "can_create_bots_group", Value: &r.CanCreateBotsGroup, Default: members, AllowNobody: true},
-		{Name: "can_create_groups", Value: &r.CanCreateGroups, Default: members, AllowNobody: true, OwnerOnly: true},
-		{Name: "can_create_private_channel_group", Value: &r.CanCreatePrivateChannelGroup, Default: members, AllowNobody: true},
-		{Name: "can_create_public_channel_group", Value: &r.CanCreatePublicChannelGroup, Default: members, AllowNobody: true},
-		{Name: "can_create_web_public_channel_group", Value: &r.CanCreateWebPublicChannelGroup, Default: owners, AllowNobody: true,
-			AllowedSystemGroups: []string{mods, admins, owners, users.GroupNobody}},
-		{Name: "can_create_write_only_bots_group", Value: &r.CanCreateWriteOnlyBotsGroup, Default: members, AllowNobody: true},
-		{Name: "can_delete_any_message_group", Value: &r.CanDeleteAnyMessageGroup, Default: admins, AllowNobody: true},
-		{Name: "can_delete_own_message_group", Value: &r.CanDeleteOwnMessageGroup, Default: everyone, AllowNobody: true, AllowEveryone: true},
-		{Name: "can_invite_users_group", Value: &r.CanInviteUsersGroup, Default: members, AllowNobody: true, OwnerOnly: true},
-		{Name: "can_manage_all_groups", Value: &r.CanManageAllGroups, Default: admins, OwnerOnly: true},
-		{Name: "can_manage_billing_group", Value: &r.CanManageBillingGroup, Default: admins, OwnerOnly: true},
-		{Name: "can_mention_many_users_group", Value: &r.CanMentionManyUsersGroup, Default: admins, AllowNobody: true, AllowEveryone: true},
-		{Name: "can_move_messages_between_channels_group", Value: &r.CanMoveMessagesBetweenChannelsGroup, Default: members, AllowNobody: true},
-		{Name: "can_move_messages_between_topics_group", Value: &r.CanMoveMessagesBetweenTopicsGroup, Default: everyone, AllowNobody: true, AllowEveryone: true},
-		{Name: "can_resolve_topics_group", Value: &r.CanResolveTopicsGroup, Default: everyone, AllowNobody: true, AllowEveryone: true},
-		{Name: "can_set_delete_message_policy_group", Value: &r.CanSetDeleteMessagePolicyGroup, Default: mods, AllowNobody: true},
-		{Name: "can_set_topics_policy_group", Value: &r.CanSetTopicsPolicyGroup, Default: members, AllowNobody: true, AllowEveryone: true},
-		{Name: "can_summarize_topics_group", Value: &r.CanSummarizeTopicsGroup, Default: everyone, AllowNobody: true, AllowEveryone: true},
-		{Name: "create_multiuse_invite_group", Value: &r.CreateMultiuseInviteGroup, Default: admins, AllowNobody: true, OwnerOnly: true},
-		{Name: "direct_message_initiator_group", Value: &r.DirectMessageInitiatorGroup, Default: everyone, AllowNobody: true, AllowEveryone: true},
-		{Name: "direct_message_permission_group", Value: &r.DirectMessagePermissionGroup, Default: everyone, AllowNobody: true, AllowEveryone: true},
+// groupSettings describes the group permissions of an organization in API (alphabetical)
+// order (Value unset); groupSettingFields points at them in the same order.
+var groupSettings = [...]NamedSetting{
+	{Name: "can_access_all_users_group", Default: everyone, AllowEveryone: true, AllowedSystemGroups: []string{everyone, members}},
+	{Name: "can_add_custom_emoji_group", Default: members, AllowNobody: true},
+	{Name: "can_add_subscribers_group", Default: members, AllowNobody: true},
+	{Name: "can_create_bots_group", Default: members, AllowNobody: true},
+	{Name: "can_create_groups", Default: members, AllowNobody: true, OwnerOnly: true},
+	{Name: "can_create_private_channel_group", Default: members, AllowNobody: true},
+	{Name: "can_create_public_channel_group", Default: members, AllowNobody: true},
+	{Name: "can_create_web_public_channel_group", Default: owners, AllowNobody: true, AllowedSystemGroups: []string{mods, admins, owners, users.GroupNobody}},
+	{Name: "can_create_write_only_bots_group", Default: members, AllowNobody: true},
+	{Name: "can_delete_any_message_group", Default: admins, AllowNobody: true},
+	{Name: "can_delete_own_message_group", Default: everyone, AllowNobody: true, AllowEveryone: true},
+	{Name: "can_invite_users_group", Default: members, AllowNobody: true, OwnerOnly: true},
+	{Name: "can_manage_all_groups", Default: admins, OwnerOnly: true},
+	{Name: "can_manage_billing_group", Default: admins, OwnerOnly: true},
+	{Name: "can_mention_many_users_group", Default: admins, AllowNobody: true, AllowEveryone: true},
+	{Name: "can_move_messages_between_channels_group", Default: members, AllowNobody: true},
+	{Name: "can_move_messages_between_topics_group", Default: everyone, AllowNobody: true, AllowEveryone: true},
+	{Name: "can_resolve_topics_group", Default: everyone, AllowNobody: true, AllowEveryone: true},
+	{Name: "can_set_delete_message_policy_group", Default: mods, AllowNobody: true},
+	{Name: "can_set_topics_policy_group", Default: members, AllowNobody: true, AllowEveryone: true},
+	{Name: "can_summarize_topics_group", Default: everyone, AllowNobody: true, AllowEveryone: true},
+	{Name: "create_multiuse_invite_group", Default: admins, AllowNobody: true, OwnerOnly: true},
+	{Name: "direct_message_initiator_group", Default: everyone, AllowNobody: true, AllowEveryone: true},
+	{Name: "direct_message_permission_group", Default: everyone, AllowNobody: true, AllowEveryone: true},
+}
+
+// The system groups the defaults of groupSettings name.
+const (
+	owners, admins, mods = users.GroupOwners, users.GroupAdministrators, users.GroupModerators
+	members, everyone    = users.GroupMembers, users.GroupEveryone
+)
+
+// groupSettingFields returns pointers to r's group permissions, in groupSettings' order
+// (TestGroupSettingFields checks that each is the field its name says).
+func (r *Realm) groupSettingFields() [len(groupSettings)]*users.GroupSetting {
+	return [...]*users.GroupSetting{
+		&r.CanAccessAllUsersGroup,
+		&r.CanAddCustomEmojiGroup,
+		&r.CanAddSubscribersGroup,
+		&r.CanCreateBotsGroup,
+		&r.CanCreateGroups,
+		&r.CanCreatePrivateChannelGroup,
+		&r.CanCreatePublicChannelGroup,
+		&r.CanCreateWebPublicChannelGroup,
+		&r.CanCreateWriteOnlyBotsGroup,
+		&r.CanDeleteAnyMessageGroup,
+		&r.CanDeleteOwnMessageGroup,
+		&r.CanInviteUsersGroup,
+		&r.CanManageAllGroups,
+		&r.CanManageBillingGroup,
+		&r.CanMentionManyUsersGroup,
+		&r.CanMoveMessagesBetweenChannelsGroup,
+		&r.CanMoveMessagesBetweenTopicsGroup,
+		&r.CanResolveTopicsGroup,
+		&r.CanSetDeleteMessagePolicyGroup,
+		&r.CanSetTopicsPolicyGroup,
+		&r.CanSummarizeTopicsGroup,
+		&r.CreateMultiuseInviteGroup,
+		&r.DirectMessageInitiatorGroup,
+		&r.DirectMessagePermissionGroup,
 	}
+}
+
+// GroupSettings lists every group permission of r in API (alphabetical) order, with pointers
+// into r, so that code copying, checking or emitting them stays in step with the struct. The
+// lists of AllowedSystemGroups are shared: read them only.
+func (r *Realm) GroupSettings() []NamedSetting {
+	out := groupSettings
+	for i, v := range r.groupSettingFields() {
+		out[i].Value = v
+	}
+	return out[:]
 }
 
 // GroupSettingNames lists the API names of the organization's group permissions.

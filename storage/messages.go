@@ -99,6 +99,33 @@ type MessageReader interface {
 	Bounds(ids []channels.ID) ([]ChannelActivity, error)
 }
 
+// ChannelMessageCreator is an optional capability of a MessageWriter (see CreateInChannel).
+type ChannelMessageCreator interface {
+	// CreateInChannel is Create for a channel message that also returns the Bounds of its
+	// channel as they were just before the message, read with the insert.
+	CreateInChannel(m messages.Message, rows []messages.UserMessage) (messages.ID, ChannelActivity, error)
+}
+
+// CreateInChannel stores the channel message m as w.Create does and returns the Bounds of its
+// channel from just before it (FirstMessageID 0 when m is the channel's first message):
+// through w's ChannelMessageCreator, which reads them in the insert's own statement (a send
+// then saves a round trip), else with Bounds before Create.
+func CreateInChannel(w MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, ChannelActivity, error) {
+	if c, ok := w.(ChannelMessageCreator); ok {
+		return c.CreateInChannel(m, rows)
+	}
+	before := ChannelActivity{ChannelID: m.ChannelID}
+	list, err := w.Bounds([]channels.ID{m.ChannelID})
+	if err != nil {
+		return 0, before, err
+	}
+	if len(list) > 0 {
+		before = list[0]
+	}
+	id, err := w.Create(m, rows)
+	return id, before, err
+}
+
 // MessageWriter reads and writes messages.
 type MessageWriter interface {
 	MessageReader

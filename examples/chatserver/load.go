@@ -74,6 +74,8 @@ type DebugVars struct {
 	HeapAlloc    uint64 `json:"heap_alloc"`
 	HeapInuse    uint64 `json:"heap_inuse"`
 	HeapSys      uint64 `json:"heap_sys"`
+	HeapReleased uint64 `json:"heap_released"`
+	StackInuse   uint64 `json:"stack_inuse"`
 	Sys          uint64 `json:"sys"`
 	NumGC        uint32 `json:"num_gc"`
 	Goroutines   int    `json:"goroutines"`
@@ -92,7 +94,7 @@ func serveDebugVars(w http.ResponseWriter, r *http.Request) {
 	runtime.ReadMemStats(&ms)
 	v := DebugVars{
 		RSSBytes: residentBytes(), HeapAlloc: ms.HeapAlloc, HeapInuse: ms.HeapInuse, HeapSys: ms.HeapSys,
-		Sys: ms.Sys, NumGC: ms.NumGC, Goroutines: runtime.NumGoroutine(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		HeapReleased: ms.HeapReleased, StackInuse: ms.StackInuse, Sys: ms.Sys, NumGC: ms.NumGC, Goroutines: runtime.NumGoroutine(), GOMAXPROCS: runtime.GOMAXPROCS(0),
 		PauseTotalNs: ms.PauseTotalNs,
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -106,6 +106,7 @@ func run(ctx context.Context, c cli) (*Report, error) {
 // poller is one user's queue and the latencies it observed.
 type poller struct {
 	cl      *client
+	raw     *rawPoll // nil: long-poll through the http.Client
 	queue   string
 	last    int64
 	samples []time.Duration
@@ -162,6 +163,9 @@ func runMixed(ctx context.Context, c cli, clients []*client, ctr *counters, rep 
 					continue
 				}
 				pollers[i] = &poller{cl: clients[i], queue: res.QueueID, last: res.LastEventID}
+				if c.RawPolls {
+					pollers[i].raw = newRawPoll(clients[i])
+				}
 			}
 		})
 	}
@@ -182,7 +186,12 @@ func runMixed(ctx context.Context, c cli, clients []*client, ctr *counters, rep 
 	start := time.Now()
 	var all sync.WaitGroup
 	for _, p := range pollers {
-		all.Go(func() { p.loop(runCtx, ctr) })
+		all.Go(func() {
+			p.loop(runCtx, ctr)
+			if p.raw != nil {
+				p.raw.close()
+			}
+		})
 	}
 	// Let the long-polls attach before the first message.
 	time.Sleep(min(2*time.Second, c.Duration/10))
@@ -277,9 +286,7 @@ func (p *poller) loop(ctx context.Context, ctr *counters) {
 				} `json:"message"`
 			} `json:"events"`
 		}
-		err := p.cl.do(ctx, http.MethodGet, "events", url.Values{
-			"queue_id": {p.queue}, "last_event_id": {strconv.FormatInt(p.last, 10)},
-		}, &res)
+		err := p.events(ctx, &res)
 		now := time.Now()
 		if ctx.Err() != nil {
 			return

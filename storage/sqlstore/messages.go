@@ -362,6 +362,32 @@ func (a messageTx) Bounds(list []channels.ID) ([]storage.ChannelActivity, error)
 
 // Create writes the message with its search index entry (PostgreSQL: in the same row).
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	return a.create(m, rows, nil)
+}
+
+// CreateInChannel is storage.ChannelMessageCreator's: on PostgreSQL the statement that writes
+// the message reads its channel's bounds too (the statement's snapshot does not see its own
+// insert); SQLite, whose statements cost no round trip, reads them first.
+func (a messageTx) CreateInChannel(m messages.Message, rows []messages.UserMessage) (messages.ID, storage.ChannelActivity, error) {
+	before := storage.ChannelActivity{ChannelID: m.ChannelID}
+	if !a.t.d.postgres || m.IsDirect() {
+		list, err := a.Bounds([]channels.ID{m.ChannelID})
+		if err != nil {
+			return 0, before, err
+		}
+		if len(list) > 0 {
+			before = list[0]
+		}
+		id, err := a.Create(m, rows)
+		return id, before, err
+	}
+	id, err := a.create(m, rows, &before)
+	return id, before, err
+}
+
+// create is Create; ends, when not nil, receives the bounds of the message's channel from
+// before it (PostgreSQL only).
+func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends *storage.ChannelActivity) (messages.ID, error) {
 	var id messages.ID
 	doc := messages.SearchDocOf(m)
 	cols, marks := "", ""
@@ -376,7 +402,7 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?` + marks + `) RETURNING id`
 	if a.t.d.postgres {
 		// One statement: the message, its rows and its direct-message index.
-		return a.createPostgres(insert, args, m, rows)
+		return a.createPostgres(insert, args, m, rows, ends)
 	}
 	if err := a.t.getAhead(insert, args, &id); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
@@ -391,7 +417,7 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 // createPostgres writes the message (insert, with args), its users' rows and its
 // direct-message index in one statement: the rows travel as two arrays (users, flags), the
 // last row of a user winning as in upsertRows.
-func (a messageTx) createPostgres(insert string, args []any, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+func (a messageTx) createPostgres(insert string, args []any, m messages.Message, rows []messages.UserMessage, ends *storage.ChannelActivity) (messages.ID, error) {
 	var who, flags []int64
 	for _, r := range lastRowPerUser(rows) {
 		who, flags = append(who, int64(r.UserID)), append(flags, int64(r.Flags))
@@ -404,10 +430,20 @@ func (a messageTx) createPostgres(insert string, args []any, m messages.Message,
 		args = append(args, ids(a.t.d, m.Recipients))
 	}
 	var id messages.ID
+	dest := []any{&id}
+	result := "id"
+	if ends != nil {
+		// The bounds as Bounds reads them; every part of the statement sees the table as it
+		// was before the statement, so without the new message.
+		result = `id, COALESCE((SELECT id FROM messages WHERE channel_id = ? ORDER BY id LIMIT 1), 0),
+			COALESCE((SELECT timestamp FROM messages WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0)`
+		args = append(args, m.ChannelID, m.ChannelID)
+		dest = append(dest, &ends.FirstMessageID, &ends.LastTimestamp)
+	}
 	if err := a.t.get(`WITH m AS (`+insert+`), r AS (INSERT INTO user_messages (user_id, message_id, flags)
 		SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f)
 		ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags)`+direct+`
-		SELECT id FROM m`, args, &id); err != nil {
+		SELECT `+result+` FROM m`, args, dest...); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
 	}
 	return id, nil

@@ -300,6 +300,41 @@ func testMessages(t *testing.T, open Opener) {
 		})
 	})
 
+	t.Run("CreateInChannel returns the channel's bounds from before the message", func(t *testing.T) {
+		s := open(t)
+		w := seedMessageWorld(t, s)
+		var got []storage.ChannelActivity
+		var ids []messages.ID
+		for _, ts := range []int64{100, 200} {
+			mustUpdate(t, s, func(tx storage.Tx) error {
+				m := messages.Message{SenderID: w.u[0], ChannelID: w.c1, Topic: "t", Content: "x", Timestamp: ts}
+				id, before, err := storage.CreateInChannel(tx.Messages(), m, []messages.UserMessage{{UserID: w.u[1]}})
+				if err != nil {
+					return err
+				}
+				after, err := tx.Messages().Bounds([]channels.ID{w.c1})
+				if err != nil {
+					return err
+				}
+				wantEqual(t, "Bounds after CreateInChannel", []storage.ChannelActivity{{ChannelID: w.c1, FirstMessageID: ids0(ids, id), LastTimestamp: ts}}, after)
+				got, ids = append(got, before), append(ids, id)
+				return nil
+			})
+		}
+		wantEqual(t, "bounds before each message", []storage.ChannelActivity{
+			{ChannelID: w.c1},
+			{ChannelID: w.c1, FirstMessageID: ids[0], LastTimestamp: 100},
+		}, got)
+		mustView(t, s, func(tx storage.ReadTx) error {
+			rows, err := tx.Messages().GetMany(ids)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "messages stored", 2, len(rows))
+			return nil
+		})
+	})
+
 	t.Run("Delete removes messages and their rows; a failed transaction keeps them", func(t *testing.T) {
 		s := open(t)
 		w := seedMessageWorld(t, s)
@@ -377,4 +412,12 @@ func testUserTopics(t *testing.T, open Opener) {
 			return err
 		})
 	})
+}
+
+// ids0 is the first of ids, or id when there is none.
+func ids0(ids []messages.ID, id messages.ID) messages.ID {
+	if len(ids) > 0 {
+		return ids[0]
+	}
+	return id
 }
