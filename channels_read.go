@@ -139,7 +139,7 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		if o.activeOnly {
 			ids = make([]channels.ID, len(active))
 			for i, r := range active {
-				ids[i] = r.c.ID
+				ids[i] = r.id
 			}
 		} else {
 			ids = make([]channels.ID, len(w.allChannels()))
@@ -152,7 +152,7 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 	if o.activeOnly { // a few channels of many, maybe: read their activity alone
 		ids := make([]channels.ID, len(active))
 		for i, r := range active {
-			ids[i] = r.c.ID
+			ids[i] = r.id
 		}
 		w.preloadActivity(ids)
 	}
@@ -162,12 +162,14 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		NeverSubscribed: []ChannelRecord{},
 	}
 	for i, r := range active {
-		st.Subscriptions[i] = w.subscriptionRecord(r.c, r.s)
-		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, r.c, viewer, o.include, o.recent)
+		c, _ := w.channel(r.id)
+		st.Subscriptions[i] = w.subscriptionRecord(c, rows[r.row])
+		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, c, viewer, o.include, o.recent)
 	}
 	for i, r := range inactive {
-		st.Unsubscribed[i] = w.subscriptionRecord(r.c, r.s)
-		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, r.c, viewer, o.include, o.recent)
+		c, _ := w.channel(r.id)
+		st.Unsubscribed[i] = w.subscriptionRecord(c, rows[r.row])
+		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, c, viewer, o.include, o.recent)
 	}
 	if o.activeOnly {
 		return st
@@ -188,30 +190,31 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 	return st
 }
 
-// subscriptionRow is a subscription row with its channel.
+// subscriptionRow is a subscription row (rows[row]) with its channel's name and id.
 type subscriptionRow struct {
-	c channels.Channel
-	s channels.Subscription
+	name string
+	id   channels.ID
+	row  int
 }
 
 // subscriptionRowsByName splits the viewer's rows into the active subscriptions and the
 // unsubscribed channels the viewer may still see (none with activeOnly), each by channel
-// name: the rows are sorted before their records are built, since moving records of a
-// kilobyte each cost more than the sort's comparisons.
+// name: the rows are sorted before their records are built (moving records of a kilobyte each
+// cost more than the sort's comparisons).
 func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
 	active = make([]subscriptionRow, 0, len(rows))
-	for _, r := range rows {
+	for i, r := range rows {
 		c, ok := w.channel(r.ChannelID)
 		if !ok || c.IsArchived && !o.archived {
 			continue
 		}
 		if r.Active {
-			active = append(active, subscriptionRow{c, r})
+			active = append(active, subscriptionRow{c.Name, c.ID, i})
 		} else if !o.activeOnly && w.metadata(c, viewer) {
-			inactive = append(inactive, subscriptionRow{c, r})
+			inactive = append(inactive, subscriptionRow{c.Name, c.ID, i})
 		}
 	}
-	byName := func(a, b subscriptionRow) int { return strings.Compare(a.c.Name, b.c.Name) }
+	byName := func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) }
 	slices.SortFunc(active, byName)
 	slices.SortFunc(inactive, byName)
 	return active, inactive

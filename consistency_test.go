@@ -170,8 +170,22 @@ func TestConsistency(t *testing.T) {
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("%s: register state + events differs from a fresh register (-fresh +applied):\n%s", v, diff)
 				}
+				checkSubscriptionList(t, f, v, want["subscriptions"])
 			}
 		})
+	}
+}
+
+// checkSubscriptionList holds GET /users/me/subscriptions (which reads the subscribed channels
+// alone, loadWorldOf) to the subscriptions of a fresh register after the mutation.
+func checkSubscriptionList(t *testing.T, f *fixture, name string, fresh any) {
+	t.Helper()
+	res, err := f.svc.GetSubscriptions(context.Background(), f.actor(name), chat.GetSubscriptionsParams{})
+	if err != nil {
+		t.Fatalf("%s: GetSubscriptions: %v", name, err)
+	}
+	if diff := cmp.Diff(fresh, toJSONMap(t, res)["subscriptions"]); diff != "" {
+		t.Errorf("%s: GET /users/me/subscriptions differs from a fresh register's subscriptions (-register +get):\n%s", name, diff)
 	}
 }
 

@@ -43,6 +43,22 @@ type pollConn struct {
 	// listener's Close wakes those).
 	reading                     atomic.Bool
 	readDeadline, writeDeadline time.Time
+	// auth is the last Authorization header read and email, key what it says (a client
+	// sends the same one with every request; AuthenticateAPIKey still checks them each time).
+	auth, email, key string
+}
+
+// credentials returns the email and the API key of an Authorization header; ok is false
+// when it is empty or malformed.
+func (pc *pollConn) credentials(header string) (email, key string, ok bool) {
+	if header != pc.auth || header == "" {
+		email, key, err := basicCredentials(header)
+		if header == "" || err != nil {
+			return "", "", false
+		}
+		pc.auth, pc.email, pc.key = header, email, key
+	}
+	return pc.email, pc.key, true
 }
 
 // readBuffers hold the bytes of requests being read (maxPollHead each); responseBuffers the
@@ -149,7 +165,7 @@ func (pc *pollConn) next() *parkedPoll {
 		req, st := parsePollRequest(pc.pending)
 		switch st {
 		case parseOK:
-			p, ok := pc.h.pollJob(req, pc.remote)
+			p, ok := pc.h.pollJob(req, pc)
 			if !ok {
 				pc.handBack()
 				return nil
@@ -220,7 +236,7 @@ func (pc *pollConn) handBack() {
 // pollJob prepares a GET /events read off a parked connection as serve does: its parameters,
 // its credentials, the queue's process and the caller's API budget. ok is false when net/http
 // is to answer it instead (any refusal but the rate limit's): nothing was counted then.
-func (h *Handler) pollJob(req pollRequest, remote string) (p *parkedPoll, ok bool) {
+func (h *Handler) pollJob(req pollRequest, pc *pollConn) (p *parkedPoll, ok bool) {
 	if len(req.rawQuery) > h.opts.MaxQueryBytes {
 		return nil, false
 	}
@@ -232,8 +248,12 @@ func (h *Handler) pollJob(req pollRequest, remote string) (p *parkedPoll, ok boo
 	if err != nil || gp.QueueID == "" {
 		return nil, false
 	}
+	email, key, ok := pc.credentials(req.authorization)
+	if !ok {
+		return nil, false
+	}
 	ctx := context.Background()
-	actor, err := h.basicActor(ctx, req.authorization, false)
+	actor, err := h.svc.AuthenticateAPIKey(ctx, email, key)
 	if err != nil {
 		return nil, false
 	}
@@ -246,7 +266,7 @@ func (h *Handler) pollJob(req pollRequest, remote string) (p *parkedPoll, ok boo
 		keepAlive: !req.close, header: http.Header{"Cache-Control": {noStore}},
 		actor: actor, params: gp, ignored: prm.ignored(), start: time.Now(), observe: true,
 	}
-	limit, err := h.svc.CountAPIRequest(actor, remote)
+	limit, err := h.svc.CountAPIRequest(actor, pc.remote)
 	setRateLimitHeaders(&bufferedResponse{header: p.header}, limit)
 	p.err = err
 	return p, true

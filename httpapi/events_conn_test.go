@@ -17,6 +17,7 @@ import (
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/ratelimit"
 )
 
 // rawClient speaks HTTP/1.1 over one TCP connection, writing requests as given.
@@ -211,5 +212,39 @@ func TestParkedConnectionClosedWithListener(t *testing.T) {
 	}
 	if n, err := c.br.Read(make([]byte, 1)); n != 0 || err == nil {
 		t.Errorf("after the listener's Close: read %d bytes, %v; want the connection closed", n, err)
+	}
+}
+
+// TestParkedConnectionRateLimit: a GET /events served by a parked connection counts against
+// the caller's API budget and reports it as net/http's path does; past the budget it is
+// answered RATE_LIMIT_HIT, and the connection stays open.
+func TestParkedConnectionRateLimit(t *testing.T) {
+	t.Parallel()
+	base, svc, org, _ := parkedServerLimited(t, time.Hour, 0, ratelimit.Rule{Window: time.Hour, Max: 2})
+	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[0]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, base)
+	last := reg.LastEventID
+	for round, remaining := range []string{"1", "0"} { // net/http parks the first, the connection serves the second
+		c.write(c.request(pollQuery(*reg.QueueID, last), org.Emails[0], org.Keys[0]))
+		waitLongPolls(t, svc, 1)
+		sendTo(t, svc, org, "round "+strconv.Itoa(round))
+		resp, body := c.read()
+		last = lastEventID(t, body)
+		if got := resp.Header.Get("X-RateLimit-Remaining"); got != remaining || resp.Header.Get("X-RateLimit-Limit") != "2" {
+			t.Fatalf("round %d: rate-limit headers %v, want %s remaining of 2", round, resp.Header, remaining)
+		}
+	}
+	c.write(c.request(pollQuery(*reg.QueueID, last), org.Emails[0], org.Keys[0]))
+	resp, body := c.read()
+	if resp.StatusCode != http.StatusTooManyRequests || body["code"] != "RATE_LIMIT_HIT" || resp.Header.Get("Retry-After") == "" ||
+		resp.Header.Get("X-RateLimit-Remaining") != "0" || resp.Close {
+		t.Fatalf("past the budget: %d %v %v", resp.StatusCode, resp.Header, body)
+	}
+	c.write(c.request("users/me", org.Emails[0], org.Keys[0]))
+	if resp, body := c.read(); resp.StatusCode != http.StatusTooManyRequests || body["code"] != "RATE_LIMIT_HIT" {
+		t.Fatalf("the next request over the same connection: %d %v", resp.StatusCode, body)
 	}
 }

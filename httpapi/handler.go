@@ -270,23 +270,32 @@ func (h *Handler) basicActor(ctx context.Context, header string, optional bool) 
 		}
 		return chat.Actor{}, chat.ErrNotLoggedIn()
 	}
+	email, key, err := basicCredentials(header)
+	if err != nil {
+		return chat.Actor{}, err
+	}
+	return h.svc.AuthenticateAPIKey(ctx, email, key)
+}
+
+// basicCredentials reads the email and the API key of a non-empty Authorization header.
+func basicCredentials(header string) (email, key string, err error) {
 	fields := strings.Fields(header)
 	if len(fields) > 0 && !strings.EqualFold(fields[0], "basic") {
-		return chat.Actor{}, chat.Errorf(chat.CodeBadRequest, "This endpoint requires HTTP basic authentication.")
+		return "", "", chat.Errorf(chat.CodeBadRequest, "This endpoint requires HTTP basic authentication.")
 	}
-	malformed := chat.Errorf(chat.CodeUnauthorized, "Invalid authorization header for basic auth")
+	malformed := func() error { return chat.Errorf(chat.CodeUnauthorized, "Invalid authorization header for basic auth") }
 	if len(fields) != 2 {
-		return chat.Actor{}, malformed
+		return "", "", malformed()
 	}
 	raw, err := base64.StdEncoding.DecodeString(fields[1])
 	if err != nil {
-		return chat.Actor{}, malformed
+		return "", "", malformed()
 	}
 	parts := strings.Split(string(raw), ":")
 	if len(parts) != 2 {
-		return chat.Actor{}, malformed
+		return "", "", malformed()
 	}
-	return h.svc.AuthenticateAPIKey(ctx, strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]))
+	return strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), nil
 }
 
 // setRateLimitHeaders reports the caller's API budget on every rate-limited response.

@@ -30,11 +30,17 @@ func parkedServer(t *testing.T, heartbeat, parkAfter time.Duration) (base string
 // parkedServerListener is parkedServer, with the server's listener.
 func parkedServerListener(t *testing.T, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
 	t.Helper()
+	return parkedServerLimited(t, heartbeat, parkAfter, ratelimit.Rule{})
+}
+
+// parkedServerLimited is parkedServerListener with an API rate limit per user.
+func parkedServerLimited(t *testing.T, heartbeat, parkAfter time.Duration, limit ratelimit.Rule) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
+	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := memory.New()
 	svc, err := chat.New(chat.Options{
 		Store: store, HeartbeatWait: heartbeat, Logger: quiet,
-		APIRateLimit: &ratelimit.Rule{}, AnonymousAPIRateLimit: &ratelimit.Rule{},
+		APIRateLimit: &limit, AnonymousAPIRateLimit: &ratelimit.Rule{},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -33,12 +34,24 @@ type cli struct {
 	FetchTypes   string        `help:"fetch_event_types of the long-polling users' register (JSON list; [] fetches no state, like a reconnecting client)." name:"fetch-event-types" default:"[]"`
 	RawPolls     bool          `help:"Long-poll over plain keep-alive connections of loadgen's own, without http.Client (cheaper on loadgen's side, which shares the machine); --no-raw-polls uses http.Client." name:"raw-polls" default:"true" negatable:""`
 	JSON         bool          `help:"Print the report as JSON instead of text."`
+	CPUProfile   string        `help:"Write loadgen's own CPU profile to this file (go tool pprof)." name:"cpu-profile" type:"path"`
 	Timeout      time.Duration `help:"Timeout of one non-long-poll request." default:"30s"`
 }
 
 func main() {
 	var c cli
 	kong.Parse(&c, kong.Name("loadgen"), kong.Description("Load generator for the chat server."))
+	if c.CPUProfile != "" {
+		f, err := os.Create(c.CPUProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	rep, err := run(context.Background(), c)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)

@@ -40,13 +40,14 @@ func (a channelTx) GetMany(ids []channels.ID) ([]channels.Channel, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	found := map[channels.ID]channels.Channel{}
+	ids = sortedSet(ids)
+	out := make([]channels.Channel, 0, len(ids))
 	for _, id := range ids {
 		if c, ok := a.t.d.channels[id]; ok {
-			found[id] = c
+			out = append(out, c.Clone())
 		}
 	}
-	return sortedValues(found, channels.Channel.Clone), nil
+	return out, nil
 }
 
 func (a channelTx) List() ([]channels.Channel, error) {

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/teamchat/chat/users"
 )
@@ -110,7 +111,7 @@ func (a groupTx) ListShared() ([]users.Group, error) {
 	list, _, err := sharedList(a.t, groupsTable, &a.t.cache.groups, func() ([]users.Group, error) {
 		return a.load("1 = 1")
 	})
-	return list, err
+	return slices.Clip(list), err // an append by the caller copies instead of writing into the kept list
 }
 
 func (a groupTx) ListForUser(u users.ID) ([]users.Group, error) {
