@@ -22,7 +22,7 @@ var ErrBadDSN = errors.New("sqlstore: malformed store DSN")
 const defaultBusyTimeout = 5 * time.Second
 
 // defaultOpenTimeout bounds connecting and migrating when ctx has no deadline of its own.
-const defaultOpenTimeout = 15 * time.Second
+const defaultOpenTimeout = 60 * time.Second
 
 // Open connects to the database named by dsn, applies the pending migrations and returns the
 // store. dsn is one of:
