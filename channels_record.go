@@ -330,22 +330,21 @@ func (r *SubscriptionRecord) AppendJSON(b []byte) []byte {
 // AppendSubscriptionsJSON appends a JSON array of records (register's subscriptions and
 // unsubscribed, GET /users/me/subscriptions); a nil slice is null, as encoding/json writes it.
 func AppendSubscriptionsJSON(b []byte, l []SubscriptionRecord) []byte {
-	if l == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range l {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = l[i].AppendJSON(b)
-	}
-	return append(b, ']')
+	return appendRecordsJSON(b, l)
 }
 
 // AppendChannelsJSON appends a JSON array of channel records (register's streams and
 // never_subscribed, GET /streams); a nil slice is null.
 func AppendChannelsJSON(b []byte, l []ChannelRecord) []byte {
+	return appendRecordsJSON(b, l)
+}
+
+// appendRecordsJSON appends l as a JSON array, each element by its own AppendJSON; a nil
+// slice is null.
+func appendRecordsJSON[T any, P interface {
+	*T
+	AppendJSON([]byte) []byte
+}](b []byte, l []T) []byte {
 	if l == nil {
 		return append(b, "null"...)
 	}
@@ -354,7 +353,7 @@ func AppendChannelsJSON(b []byte, l []ChannelRecord) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = l[i].AppendJSON(b)
+		b = P(&l[i]).AppendJSON(b)
 	}
 	return append(b, ']')
 }
