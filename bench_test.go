@@ -14,6 +14,7 @@ import (
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/internal/cputime"
 	"github.com/teamchat/chat/internal/latency"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
@@ -363,10 +364,10 @@ func reportStatements(b *testing.B, store storage.Storage) func() {
 // reportCPU reports the process's CPU time per iteration as cpu-ms/op when the returned
 // function runs (defer it before the loop).
 func reportCPU(b *testing.B) func() {
-	start := cpuTime()
+	start := cputime.Process()
 	return func() {
 		if b.N > 0 {
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
+			b.ReportMetric(float64(cputime.Process()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
 		}
 	}
 }

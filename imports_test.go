@@ -56,6 +56,7 @@ func TestImportDirection(t *testing.T) {
 		// Tools and test support of single packages.
 		"emoji/internal/gen": {},
 		"internal/latency":   {},
+		"internal/cputime":   {},
 		// The JSON appender of the hand-written record encoders knows nothing of the project.
 		"internal/jsonw":    {},
 		"internal/s3server": {"blobs", "blobs/s3"},

@@ -20,8 +20,9 @@ import (
 	"github.com/teamchat/chat/storage/memory"
 )
 
-// benchServer is an HTTP server over a Service on the memory store with spec's organization.
-func benchServer(b *testing.B, spec benchorg.Spec) (*httptest.Server, *chat.Service, *benchorg.Org) {
+// benchServer is an HTTP server over a Service on the memory store with spec's organization;
+// each setup runs on the store and organization before the server starts.
+func benchServer(b *testing.B, spec benchorg.Spec, setup ...func(*memory.Store, *benchorg.Org) error) (*httptest.Server, *chat.Service, *benchorg.Org) {
 	b.Helper()
 	store := memory.New()
 	svc, err := chat.New(chat.Options{
@@ -38,6 +39,11 @@ func benchServer(b *testing.B, spec benchorg.Spec) (*httptest.Server, *chat.Serv
 	org, err := benchorg.Build(ctx, svc, store, spec)
 	if err != nil {
 		b.Fatal(err)
+	}
+	for _, f := range setup {
+		if err := f(store, org); err != nil {
+			b.Fatal(err)
+		}
 	}
 	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	b.Cleanup(func() { srv.Close(); svc.Close(); store.Close() })

@@ -3,17 +3,14 @@ package httpapi_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	chat "github.com/teamchat/chat"
-	"github.com/teamchat/chat/httpapi"
 	"github.com/teamchat/chat/internal/benchorg"
-	"github.com/teamchat/chat/ratelimit"
+	"github.com/teamchat/chat/internal/cputime"
 	"github.com/teamchat/chat/storage/memory"
 )
 
@@ -22,31 +19,15 @@ import (
 // full initial state encoded as JSON over loopback HTTP; each iteration deletes its queue.
 // cpu-ms/op is the process's CPU (server and client) per registration.
 func BenchmarkRegisterHTTP(b *testing.B) {
-	store := memory.New()
-	svc, err := chat.New(chat.Options{
-		Store: store, HeartbeatWait: time.Hour, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		APIRateLimit: &ratelimit.Rule{}, AnonymousAPIRateLimit: &ratelimit.Rule{},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
 	ctx := context.Background()
-	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Bench", URL: "http://chat.test"}); err != nil {
-		b.Fatal(err)
-	}
-	org, err := benchorg.Build(ctx, svc, store, benchorg.Spec{Users: 10000, Channels: 1000, SubsPerUser: 20})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := benchorg.SubscribeUser(ctx, store, org, org.Members[0], 1000); err != nil {
-		b.Fatal(err)
-	}
-	srv := httptest.NewServer(httpapi.New(svc, httpapi.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
-	b.Cleanup(func() { srv.Close(); svc.Close(); store.Close() })
+	srv, svc, org := benchServer(b, benchorg.Spec{Users: 10000, Channels: 1000, SubsPerUser: 20},
+		func(store *memory.Store, org *benchorg.Org) error {
+			return benchorg.SubscribeUser(ctx, store, org, org.Members[0], 1000)
+		})
 	c := srv.Client()
 	me := chat.Actor{UserID: org.Members[0]}
 	b.ReportAllocs()
-	start := benchCPU()
+	start := cputime.Process()
 	var size int
 	for b.Loop() {
 		req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/register", nil)
@@ -74,6 +55,6 @@ func BenchmarkRegisterHTTP(b *testing.B) {
 		}
 		size = len(body)
 	}
-	b.ReportMetric(float64(benchCPU()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
 	b.ReportMetric(float64(size), "body-B")
 }

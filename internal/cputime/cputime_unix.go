@@ -1,15 +1,14 @@
 //go:build unix
 
-package chat_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time (user and system) this process has used: on a shared machine it
-// varies far less than the wall clock.
-func cpuTime() time.Duration {
+// Process is the CPU time (user and system) this process has used; 0 if it cannot be read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
