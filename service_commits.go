@@ -77,14 +77,28 @@ func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, fn
 		}
 	}
 	if lead {
-		// The leader is first in line (waiting was empty, or it was handed the lead as the
-		// first of the waiting), so its own mutation is in the group it runs.
-		g.mu.Lock()
-		n := min(len(g.waiting), maxGroup)
-		group := g.waiting[:n:n]
-		g.waiting = g.waiting[n:]
-		g.mu.Unlock()
-		s.runGroup(gu, group)
+		s.leadGroup(gu)
+	}
+	<-w.done
+	if w.panicked != nil {
+		panic(w.panicked)
+	}
+	return w.err
+}
+
+// leadGroup runs the next group (the leader is first in line: waiting was empty, or it was
+// handed the lead as the first of the waiting, so its own mutation is in the group) and then
+// hands the lead to the first mutation still waiting. The hand-over is deferred: a lone
+// mutation's panic leaves runGroup through the store's Update, and a lead kept by a goroutine
+// that has left would stop every later write.
+func (s *Service) leadGroup(gu storage.GroupUpdater) {
+	g := &s.commits
+	g.mu.Lock()
+	n := min(len(g.waiting), maxGroup)
+	group := g.waiting[:n:n]
+	g.waiting = g.waiting[n:]
+	g.mu.Unlock()
+	defer func() {
 		g.mu.Lock()
 		if len(g.waiting) > 0 {
 			close(g.waiting[0].lead)
@@ -92,12 +106,8 @@ func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, fn
 			g.leading = false
 		}
 		g.mu.Unlock()
-	}
-	<-w.done
-	if w.panicked != nil {
-		panic(w.panicked)
-	}
-	return w.err
+	}()
+	s.runGroup(gu, group)
 }
 
 // runGroup runs the bodies of group in one transaction, publishes the events of those that

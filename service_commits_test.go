@@ -148,3 +148,40 @@ func TestGroupCommit(t *testing.T) {
 		t.Errorf("%d realm_user events, want 1", newUsers)
 	}
 }
+
+// TestGroupCommitLonePanicPassesTheLead: a mutation that panics while it leads a group of its
+// own (its panic leaves through the store's Update) still hands the lead on, so the writes
+// after it commit instead of waiting forever for a leader that has left.
+func TestGroupCommitLonePanicPassesTheLead(t *testing.T) {
+	t.Parallel()
+	store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixtureOn(t, store)
+	ch := mustChannel(t, f, "after a panic", chat.NewChannelSettings{}, "member")
+	ctx := context.Background()
+	func() {
+		defer func() {
+			if p := recover(); p != "boom" {
+				t.Fatalf("recovered %v, want boom", p)
+			}
+		}()
+		_ = f.svc.PanickingMutation(ctx, f.ids["member"], "boom")
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.svc.SendMessage(ctx, f.actor("member"), chat.SendMessageParams{
+			Type: "stream", ChannelID: &ch, Topic: ptr("after"), Content: "still writing",
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("send after the panic: %v", err)
+		}
+	case <-time.After(30 * time.Second): // a deadlock detector, not a time budget
+		t.Fatal("a send after a lone panicking mutation never committed: the lead was kept")
+	}
+}
