@@ -47,14 +47,9 @@ func (a groupTx) ListShared() ([]users.Group, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	if p := a.t.d.groupList.Load(); p != nil {
-		return *p, nil
-	}
 	// Stored groups are never modified in place (put stores a copy), so the list can hold
-	// them as they are. Concurrent readers may each build it: they build the same list.
-	list := sortedValues(a.t.d.groups, same)
-	a.t.d.groupList.Store(&list)
-	return list, nil
+	// them as they are.
+	return keptSorted(&a.t.d.groupList, a.t.d.groups), nil
 }
 
 func (a groupTx) ListForUser(u users.ID) ([]users.Group, error) {

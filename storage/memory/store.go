@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/teamchat/chat/storage"
 )
@@ -130,6 +131,18 @@ func sortedValues[K cmp.Ordered, V any](m map[K]V, clone func(V) V) []V {
 		out[i] = clone(m[k])
 	}
 	return out
+}
+
+// keptSorted returns the list kept in p, or builds it from m (ordered by key, the values as
+// they are) and keeps it. The kept list is never modified (a write drops it, and its undo
+// again): concurrent readers may each build it, and build the same list.
+func keptSorted[K cmp.Ordered, V any](p *atomic.Pointer[[]V], m map[K]V) []V {
+	if l := p.Load(); l != nil {
+		return *l
+	}
+	l := sortedValues(m, same)
+	p.Store(&l)
+	return l
 }
 
 // same is the clone of records without reference fields.

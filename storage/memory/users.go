@@ -62,26 +62,14 @@ func (a userTx) List() ([]users.User, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	if l := a.t.d.userList.Load(); l != nil {
-		return slices.Clone(*l), nil
-	}
-	l := sortedValues(a.t.d.users, same)
-	a.t.d.userList.Store(&l)
-	return slices.Clone(l), nil
+	return slices.Clone(keptSorted(&a.t.d.userList, a.t.d.users)), nil
 }
 
 func (a userTx) ListShared() ([]users.User, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	if l := a.t.d.userList.Load(); l != nil {
-		return *l, nil
-	}
-	// The kept list is never modified (a write drops it, and its undo again): concurrent
-	// readers may each build it, and build the same list.
-	l := sortedValues(a.t.d.users, same)
-	a.t.d.userList.Store(&l)
-	return l, nil
+	return keptSorted(&a.t.d.userList, a.t.d.users), nil
 }
 
 func (a userTx) Create(u users.User) (users.ID, error) {
