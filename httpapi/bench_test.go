@@ -218,10 +218,10 @@ func BenchmarkParkedFanout(b *testing.B) {
 // fanoutClient is one long-polling client of BenchmarkParkedFanout: its buffers are reused,
 // so it allocates nothing per response.
 type fanoutClient struct {
-	conn                    net.Conn
-	queue, auth, host       string
-	last                    int64
-	req, buf, want, scratch []byte
+	conn              net.Conn
+	queue, auth, host string
+	last              int64
+	req, buf, want    []byte
 }
 
 // loop polls until stop closes (or the connection does), counting each response on got.
