@@ -66,13 +66,26 @@ type GetSubscriptionsParams struct {
 // GetSubscriptionsResult lists the actor's active subscriptions, by channel name.
 type GetSubscriptionsResult struct {
 	Subscriptions []SubscriptionRecord `json:"subscriptions"`
+	// json is the Service's cache of channel members' JSON (nil: encode every record).
+	json *recordJSONCache
 }
 
 // AppendJSON appends the result's JSON object, as encoding/json writes it, with the records'
-// own encoders.
+// own encoders (and the JSON of records equal to ones written before: recordJSONCache).
 func (r GetSubscriptionsResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"subscriptions":`...)
-	b = AppendSubscriptionsJSON(b, r.Subscriptions)
+	if r.Subscriptions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Subscriptions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Subscriptions[i].appendJSON(b, r.json)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 
@@ -91,7 +104,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
 	}
-	var res GetSubscriptionsResult
+	res := GetSubscriptionsResult{json: &s.recordJSON}
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})

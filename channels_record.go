@@ -311,9 +311,13 @@ func (r SubscriptionRecord) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends what MarshalJSON writes.
-func (r *SubscriptionRecord) AppendJSON(b []byte) []byte {
+func (r *SubscriptionRecord) AppendJSON(b []byte) []byte { return r.appendJSON(b, nil) }
+
+// appendJSON is AppendJSON with the channel's members from c (recordJSONCache; nil encodes
+// them).
+func (r *SubscriptionRecord) appendJSON(b []byte, c *recordJSONCache) []byte {
 	b = append(b, '{')
-	b = r.ChannelRecord.appendFields(b)
+	b = c.appendFields(b, &r.ChannelRecord)
 	b = append(b, `,"color":`...)
 	b = jsonw.String(b, r.Color)
 	b = append(b, `,"is_muted":`...)
