@@ -178,7 +178,7 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 	for _, r := range rows {
 		had[r.ChannelID] = true
 	}
-	for _, c := range w.allChannels() {
+	for c := range w.channelsByName() {
 		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(c, viewer) {
 			continue
 		}
@@ -186,7 +186,6 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		w.attachSubscribers(&rec, c, viewer, o.include, o.recent)
 		st.NeverSubscribed = append(st.NeverSubscribed, rec)
 	}
-	slices.SortFunc(st.NeverSubscribed, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
 	return st
 }
 
@@ -323,7 +322,7 @@ type ChannelsState struct {
 // ones only for clients with the archived_channels capability.
 func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 	out := make([]ChannelRecord, 0, len(w.allChannels()))
-	for _, c := range w.allChannels() {
+	for c := range w.channelsByName() {
 		if c.IsArchived && !archived {
 			continue
 		}
@@ -332,12 +331,12 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 		}
 		out = append(out, w.channelRecord(c))
 	}
-	slices.SortFunc(out, func(a, b ChannelRecord) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
 // channelsInitialState fills register's channel sections.
-func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
+// viewerRows holds the viewer's subscription rows once getWorld has run.
+func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), viewerRows *[]channels.Subscription, viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
 	st := &ChannelsState{}
 	if p.fetches("realm") {
 		st.MaxChannelFolderNameLength = ptr(channels.MaxFolderNameLength)
@@ -361,11 +360,7 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
-				if err != nil {
-					return err
-				}
-				sub = subscriptionState(w, viewer, rows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)})
+				sub = subscriptionState(w, viewer, *viewerRows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)})
 				if !p.ClientCapabilities.NotificationSettingsNull {
 					for i := range sub.Subscriptions {
 						resolveNotificationDefaults(&sub.Subscriptions[i])

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -172,10 +173,20 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 			return res, err
 		}
 	}
-	// The user, channel and message sections share one world, read when the first needs it.
+	// The user, channel and message sections share one world, read when the first needs it,
+	// with the viewer's subscription rows (read once: the world's decisions and the
+	// subscription sections both use them; the transaction writes nothing).
+	var viewerRows []channels.Subscription
 	w := sync.OnceValues(func() (*world, error) {
 		w := o.world()
-		w.preloadUser(viewer.ID)
+		if viewer.ID != 0 && !w.failed() {
+			rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
+			if w.fail(err) {
+				return w, nil
+			}
+			w.noteUserRows(viewer.ID, rows)
+			viewerRows = rows
+		}
 		return w, nil
 	})
 	if p.fetches("realm_user") {
@@ -191,7 +202,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if err := channelsInitialState(tx, w, viewer, p, o.now, &res); err != nil {
+	if err := channelsInitialState(tx, w, &viewerRows, viewer, p, o.now, &res); err != nil {
 		return res, err
 	}
 	if p.fetches("realm_user_groups") && viewer.ID != 0 {

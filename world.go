@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"iter"
 	"slices"
+	"strings"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/markdown"
@@ -32,7 +34,10 @@ type world struct {
 	channels  []channels.Channel
 	byName    map[string]int // NormalizeName → index in channels
 	byID      map[channels.ID]int
-	linkify   markdown.Linkify // the organization's linkifiers; nil when none
+	// byNameOrder is the indices of channels ordered by name (nil until channelsByName;
+	// setChannel drops it).
+	byNameOrder []int
+	linkify     markdown.Linkify // the organization's linkifiers; nil when none
 	// described memoizes rendered channel descriptions by source (a channel's record is built
 	// once per subscriber of an event).
 	described map[string]string
@@ -141,6 +146,27 @@ func (w *world) linkifiers() markdown.Linkify { return w.linkify }
 // allChannels is every channel, archived ones included. The list belongs to the world.
 func (w *world) allChannels() []channels.Channel { return w.channels }
 
+// channelsByName yields every channel (as allChannels), ordered by name: lists of records
+// built in this order need no sort (moving records of a kilobyte each cost more than building
+// them). The order is sorted once per world (its indices: a channel is large too).
+func (w *world) channelsByName() iter.Seq[channels.Channel] {
+	if w.byNameOrder == nil {
+		order := make([]int, len(w.channels))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(w.channels[a].Name, w.channels[b].Name) })
+		w.byNameOrder = order
+	}
+	return func(yield func(channels.Channel) bool) {
+		for _, i := range w.byNameOrder {
+			if !yield(w.channels[i]) {
+				return
+			}
+		}
+	}
+}
+
 // channel returns the channel with id (ok false when unknown).
 func (w *world) channel(id channels.ID) (channels.Channel, bool) {
 	i, ok := w.byID[id]
@@ -162,6 +188,7 @@ func (w *world) channelByName(name string) (channels.Channel, bool) {
 
 // setChannel records a created or changed channel in the world.
 func (w *world) setChannel(c channels.Channel) {
+	w.byNameOrder = nil
 	if i, ok := w.byID[c.ID]; ok {
 		delete(w.byName, channels.NormalizeName(w.channels[i].Name))
 		w.channels[i] = c
