@@ -129,6 +129,17 @@ type subscriptionsView struct {
 	archived   bool
 	recent     *recentUsers
 	activeOnly bool
+	// built holds channel records built already in this transaction (register's streams),
+	// by channel: a record is the same whichever section shows it (subscribers apart).
+	built map[channels.ID]*ChannelRecord
+}
+
+// channelRecord is c's record: built already, or built now.
+func (o subscriptionsView) channelRecord(w *world, c channels.Channel) ChannelRecord {
+	if rec, ok := o.built[c.ID]; ok {
+		return *rec
+	}
+	return w.channelRecord(c)
 }
 
 func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
@@ -163,12 +174,12 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 	}
 	for i, r := range active {
 		c, _ := w.channel(r.id)
-		st.Subscriptions[i] = w.subscriptionRecord(c, rows[r.row])
+		st.Subscriptions[i] = subscriptionRecordOf(o.channelRecord(w, c), rows[r.row])
 		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, c, viewer, o.include, o.recent)
 	}
 	for i, r := range inactive {
 		c, _ := w.channel(r.id)
-		st.Unsubscribed[i] = w.subscriptionRecord(c, rows[r.row])
+		st.Unsubscribed[i] = subscriptionRecordOf(o.channelRecord(w, c), rows[r.row])
 		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, c, viewer, o.include, o.recent)
 	}
 	if o.activeOnly {
@@ -182,7 +193,7 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(c, viewer) {
 			continue
 		}
-		rec := w.channelRecord(c)
+		rec := o.channelRecord(w, c)
 		w.attachSubscribers(&rec, c, viewer, o.include, o.recent)
 		st.NeverSubscribed = append(st.NeverSubscribed, rec)
 	}
@@ -355,12 +366,22 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		if err != nil {
 			return err
 		}
+		// streams first: the subscription sections copy its records of the same channels.
+		var built map[channels.ID]*ChannelRecord
+		if wantStreams {
+			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
+			st.Streams = &l
+			built = make(map[channels.ID]*ChannelRecord, len(l))
+			for i := range l {
+				built[l[i].StreamID] = &l[i]
+			}
+		}
 		if wantSubs {
 			var sub *SubscriptionState
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				sub = subscriptionState(w, viewer, *viewerRows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)})
+				sub = subscriptionState(w, viewer, *viewerRows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now), built: built})
 				if !p.ClientCapabilities.NotificationSettingsNull {
 					for i := range sub.Subscriptions {
 						resolveNotificationDefaults(&sub.Subscriptions[i])
@@ -371,10 +392,6 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 				}
 			}
 			st.Subscriptions, st.Unsubscribed, st.NeverSubscribed = &sub.Subscriptions, &sub.Unsubscribed, &sub.NeverSubscribed
-		}
-		if wantStreams {
-			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
-			st.Streams = &l
 		}
 		if wantDefaults {
 			ids := w.defaultStreamIDs()

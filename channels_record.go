@@ -174,12 +174,17 @@ func (w *world) subscriberList(c channels.Channel, viewer users.User) *[]users.I
 
 // subscriptionRecord renders one subscription row.
 func (w *world) subscriptionRecord(c channels.Channel, s channels.Subscription) SubscriptionRecord {
+	return subscriptionRecordOf(w.channelRecord(c), s)
+}
+
+// subscriptionRecordOf is the record of subscription row s to the channel of rec.
+func subscriptionRecordOf(rec ChannelRecord, s channels.Subscription) SubscriptionRecord {
 	color := s.Color
 	if color == "" {
 		color = channels.DefaultColor
 	}
 	return SubscriptionRecord{
-		ChannelRecord:          w.channelRecord(c),
+		ChannelRecord:          rec,
 		Color:                  color,
 		IsMuted:                s.IsMuted,
 		InHomeView:             !s.IsMuted,
