@@ -105,11 +105,46 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 			}
 		}
 		o.w = loadWorldOf(tx, o.now.Unix(), ids)
-		st := subscriptionState(o.w, me, rows, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, o.now), activeOnly: true})
-		res.Subscriptions = st.Subscriptions
+		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, newRecentUsers(tx, o.now))
 		return nil
 	})
 	return res, err
+}
+
+// activeSubscriptions renders viewer's active subscriptions (rows are every subscription row
+// of viewer) by channel name, archived channels included, for GET /users/me/subscriptions;
+// include is include_subscribers. What the records need of the channels (their activity,
+// subscriber counts, subscriber lists) is read for those channels alone, each in one read.
+func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers) []SubscriptionRecord {
+	w.noteUserRows(viewer.ID, rows)
+	active := make([]subscriptionRow, 0, len(rows))
+	for i := range rows {
+		if !rows[i].Active {
+			continue
+		}
+		if c := w.channelPtr(rows[i].ChannelID); c != nil {
+			active = append(active, subscriptionRow{c.Name, c.ID, i})
+		}
+	}
+	slices.SortFunc(active, func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) })
+	ids := make([]channels.ID, len(active))
+	for i, r := range active {
+		ids[i] = r.id
+	}
+	withSubscribers := include == "true" || include == "partial"
+	if withSubscribers {
+		w.preloadChannels(ids)
+	}
+	w.preloadActivity(ids)
+	out := make([]SubscriptionRecord, len(active))
+	for i, r := range active {
+		c := w.channelPtr(r.id)
+		w.fillSubscriptionRecord(&out[i], c, &rows[r.row])
+		if withSubscribers {
+			w.attachSubscribers(&out[i].ChannelRecord, *c, viewer, include, recent)
+		}
+	}
+	return out
 }
 
 // SubscriptionState is a user's subscriptions, unsubscribed and never-subscribed channels.
@@ -122,80 +157,63 @@ type SubscriptionState struct {
 // subscriptionState computes viewer's subscriptions, unsubscribed and never_subscribed
 // channels. include is the include_subscribers value; archived keeps archived channels.
 // subscriptionsView says what subscriptionState renders: include_subscribers, whether
-// archived channels are shown, the recently active users (partial subscriber lists), and
-// activeOnly for the active subscriptions alone (GET /users/me/subscriptions).
+// archived channels are shown, and the recently active users (partial subscriber lists).
 type subscriptionsView struct {
-	include    string
-	archived   bool
-	recent     *recentUsers
-	activeOnly bool
+	include  string
+	archived bool
+	recent   *recentUsers
 	// built holds channel records built already in this transaction (register's streams),
 	// by channel: a record is the same whichever section shows it (subscribers apart).
 	built map[channels.ID]*ChannelRecord
 }
 
-// channelRecord is c's record: built already, or built now.
-func (o subscriptionsView) channelRecord(w *world, c channels.Channel) ChannelRecord {
-	if rec, ok := o.built[c.ID]; ok {
-		return *rec
+// fillChannelRecord renders c into rec, a zero record: a copy of the record built already,
+// or built now.
+func (o subscriptionsView) fillChannelRecord(w *world, rec *ChannelRecord, c *channels.Channel) {
+	if built, ok := o.built[c.ID]; ok {
+		*rec = *built
+		return
 	}
-	return w.channelRecord(c)
+	w.fillChannelRecord(rec, c)
 }
 
 func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
 	w.noteUserRows(viewer.ID, rows)
 	active, inactive := subscriptionRowsByName(w, viewer, rows, o)
 	if o.include == "true" || o.include == "partial" {
-		var ids []channels.ID
-		if o.activeOnly {
-			ids = make([]channels.ID, len(active))
-			for i, r := range active {
-				ids[i] = r.id
-			}
-		} else {
-			ids = make([]channels.ID, len(w.allChannels()))
-			for i, c := range w.allChannels() {
-				ids[i] = c.ID
-			}
+		ids := make([]channels.ID, len(w.allChannels()))
+		for i, c := range w.allChannels() {
+			ids[i] = c.ID
 		}
 		w.preloadChannels(ids)
-	}
-	if o.activeOnly { // a few channels of many, maybe: read their activity alone
-		ids := make([]channels.ID, len(active))
-		for i, r := range active {
-			ids[i] = r.id
-		}
-		w.preloadActivity(ids)
 	}
 	st := &SubscriptionState{
 		Subscriptions:   make([]SubscriptionRecord, len(active)),
 		Unsubscribed:    make([]SubscriptionRecord, len(inactive)),
 		NeverSubscribed: []ChannelRecord{},
 	}
-	for i, r := range active {
-		c, _ := w.channel(r.id)
-		st.Subscriptions[i] = subscriptionRecordOf(o.channelRecord(w, c), rows[r.row])
-		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, c, viewer, o.include, o.recent)
+	fill := func(recs []SubscriptionRecord, byName []subscriptionRow) {
+		for i, r := range byName {
+			c := w.channelPtr(r.id)
+			o.fillChannelRecord(w, &recs[i].ChannelRecord, c)
+			fillSubscriptionFields(&recs[i], &rows[r.row])
+			w.attachSubscribers(&recs[i].ChannelRecord, *c, viewer, o.include, o.recent)
+		}
 	}
-	for i, r := range inactive {
-		c, _ := w.channel(r.id)
-		st.Unsubscribed[i] = subscriptionRecordOf(o.channelRecord(w, c), rows[r.row])
-		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, c, viewer, o.include, o.recent)
-	}
-	if o.activeOnly {
-		return st
-	}
+	fill(st.Subscriptions, active)
+	fill(st.Unsubscribed, inactive)
 	had := make(map[channels.ID]bool, len(rows))
 	for _, r := range rows {
 		had[r.ChannelID] = true
 	}
 	for c := range w.channelsByName() {
-		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(c, viewer) {
+		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(*c, viewer) {
 			continue
 		}
-		rec := o.channelRecord(w, c)
-		w.attachSubscribers(&rec, c, viewer, o.include, o.recent)
-		st.NeverSubscribed = append(st.NeverSubscribed, rec)
+		st.NeverSubscribed = append(st.NeverSubscribed, ChannelRecord{})
+		rec := &st.NeverSubscribed[len(st.NeverSubscribed)-1]
+		o.fillChannelRecord(w, rec, c)
+		w.attachSubscribers(rec, *c, viewer, o.include, o.recent)
 	}
 	return st
 }
@@ -208,8 +226,7 @@ type subscriptionRow struct {
 }
 
 // subscriptionRowsByName splits the viewer's rows into the active subscriptions and the
-// unsubscribed channels the viewer may still see (none with activeOnly), each by channel
-// name: the rows are sorted before their records are built (moving records of a kilobyte each
+// unsubscribed channels the viewer may still see, each by channel name: the rows are sorted before their records are built (moving records of a kilobyte each
 // cost more than the sort's comparisons).
 func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
 	active = make([]subscriptionRow, 0, len(rows))
@@ -220,7 +237,7 @@ func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscri
 		}
 		if r.Active {
 			active = append(active, subscriptionRow{c.Name, c.ID, i})
-		} else if !o.activeOnly && w.metadata(c, viewer) {
+		} else if w.metadata(c, viewer) {
 			inactive = append(inactive, subscriptionRow{c.Name, c.ID, i})
 		}
 	}
@@ -337,10 +354,11 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 		if c.IsArchived && !archived {
 			continue
 		}
-		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(c, viewer) {
+		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(*c, viewer) {
 			continue
 		}
-		out = append(out, w.channelRecord(c))
+		out = append(out, ChannelRecord{})
+		w.fillChannelRecord(&out[len(out)-1], c)
 	}
 	return out
 }

@@ -86,14 +86,27 @@ func (r GetEventsResult) AppendJSON(b []byte) ([]byte, error) {
 	}
 	b = append(b, ']')
 	if r.QueueID != "" {
-		id, err := json.Marshal(r.QueueID)
-		if err != nil {
+		b = append(b, `,"queue_id":`...)
+		var err error
+		if b, err = appendJSONString(b, r.QueueID); err != nil {
 			return nil, err
 		}
-		b = append(b, `,"queue_id":`...)
-		b = append(b, id...)
 	}
 	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as json.Marshal encodes it; a string of printable ASCII
+// needing no escape (a queue id) is copied as it is.
+func appendJSONString(b []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, err := json.Marshal(s)
+			return append(b, q...), err
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"'), nil
 }
 
 // RealmUserEvent is a realm_user event: op add (Person is a UserRecord), update (Person holds

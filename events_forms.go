@@ -46,6 +46,19 @@ type formKey struct {
 	capabilities                  ClientCapabilities
 }
 
+// formKey is the key of the form a queue with these options takes.
+func (o queueOptions) formKey() formKey {
+	return formKey{applyMarkdown: o.applyMarkdown, clientGravatar: o.clientGravatar, capabilities: o.capabilities}
+}
+
+// formSharer is a clientAdapter that tells, without building a queue's form, whether the
+// queue gets the event (deliver) and whether its form is the one its formKey shares (not one
+// of its own, such as the local echo to the sender's queue). A publication then builds each
+// shared form once rather than once per queue.
+type formSharer interface {
+	sharesForm(o queueOptions) (deliver, shared bool)
+}
+
 // shareForm returns the sharedForm for the form v of a queue with register options data,
 // the one already made for an equal key during this publication if any. Forms that arrived
 // encoded (from the bus, or restored) pass as they are.
@@ -59,7 +72,7 @@ func shareForm(data any, v any, forms *queue.Forms) any {
 		}
 	}
 	o, _ := data.(queueOptions)
-	k := formKey{applyMarkdown: o.applyMarkdown, clientGravatar: o.clientGravatar, capabilities: o.capabilities}
+	k := o.formKey()
 	if f, ok := forms.Get(k); ok {
 		return f
 	}

@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -49,5 +50,24 @@ func TestEventEncodedOncePerForm(t *testing.T) {
 	}
 	if n := chat.FormsEncoded() - before; n != 2 {
 		t.Errorf("the message event was encoded %d times for %d queues, want 2 (one per form)", n, len(regs))
+	}
+}
+
+// TestGetEventsResultQueueID: the queue id of a GET /events result is encoded as
+// json.Marshal encodes it, whether it takes the plain path (printable ASCII) or not.
+func TestGetEventsResultQueueID(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{
+		"node-1:0b8f6e8e-9d2e-4d5f-8b1a-2f3c4d5e6f70", "a", `quote"d`, `back\slash`, "<tag>&", "tab\there",
+		"ünïcode", "\x7f", "\u2028", "bad\xffutf8",
+	} {
+		got, err := chat.GetEventsResult{QueueID: id}.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := json.Marshal(id)
+		if want := `{"events":[],"queue_id":` + string(q) + `}`; string(got) != want {
+			t.Errorf("queue id %q: %s, want %s", id, got, want)
+		}
 	}
 }

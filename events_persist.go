@@ -195,6 +195,18 @@ type clientAdapter interface {
 // adaptForQueue is the queue manager's per-queue filter: the event's form for the queue, shared
 // with the other queues of the publication that take the same form (events_forms.go).
 func adaptForQueue(queueID string, data any, _ string, payload any, forms *queue.Forms) (any, bool) {
+	if fs, ok := payload.(formSharer); ok {
+		// Most queues take a form another queue already made: find it without building it.
+		o, _ := data.(queueOptions)
+		o.queueID = queueID
+		deliver, shared := fs.sharesForm(o)
+		if !deliver {
+			return nil, false
+		}
+		if f, ok := forms.Get(o.formKey()); ok && shared {
+			return f, true
+		}
+	}
 	v, ok := adaptPayload(queueID, data, payload)
 	if !ok || v == nil {
 		return v, ok

@@ -312,22 +312,11 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		if err := p.Register.validate(false); err != nil {
 			return GetEventsResult{}, err
 		}
-		var terms []messages.Term
-		if len(p.Register.Narrow) > 0 {
-			err := s.read(ctx, actor, signedIn, func(o *readOp) error {
-				var err error
-				terms, err = s.queueNarrow(o, p.Register.Narrow)
-				return err
-			})
-			if err != nil {
-				return GetEventsResult{}, err
-			}
-		}
-		info, err := s.newQueue(actor, p.Register, terms, nil)
+		id, err := s.registerForEvents(ctx, actor, p.Register)
 		if err != nil {
 			return GetEventsResult{}, err
 		}
-		p.QueueID = info.ID
+		p.QueueID = id
 	} else {
 		if p.LastEventID == nil {
 			return GetEventsResult{}, badRequest("Missing 'last_event_id' argument")
@@ -337,25 +326,50 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 	got, err := s.queues.Get(ctx, queue.GetParams{
 		QueueID: p.QueueID, Owner: int64(actor.UserID), LastEventID: last, DontBlock: p.DontBlock, Waited: p.Waited,
 	})
-	var pruned *queue.PrunedError
-	var notIn *queue.NotInQueueError
-	switch {
-	case errors.Is(err, queue.ErrClosed):
-		got, err = nil, nil // shutting down: the client polls again and re-registers
-	case errors.Is(err, queue.ErrBadQueueID):
-		return GetEventsResult{}, badQueue(p.QueueID)
-	case errors.As(err, &pruned):
-		return GetEventsResult{}, badRequest("An event newer than %d has already been pruned!", pruned.NewestPruned)
-	case errors.As(err, &notIn):
-		return GetEventsResult{}, badRequest("Event %d was not in this queue", notIn.LastEventID)
-	case err != nil:
-		return GetEventsResult{}, s.storageError(err)
+	if err != nil {
+		if !errors.Is(err, queue.ErrClosed) {
+			return GetEventsResult{}, s.queueGetError(err, p.QueueID)
+		}
+		got = nil // shutting down: the client polls again and re-registers
 	}
 	res := GetEventsResult{Events: make([]Event, len(got)), QueueID: p.QueueID}
 	for i, e := range got {
 		res.Events[i] = deliveredEvent(e)
 	}
 	return res, nil
+}
+
+// registerForEvents registers the queue of a GET /events without a queue_id (dont_block).
+func (s *Service) registerForEvents(ctx context.Context, actor Actor, rp RegisterQueueParams) (string, error) {
+	var terms []messages.Term
+	if len(rp.Narrow) > 0 {
+		err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+			var err error
+			terms, err = s.queueNarrow(o, rp.Narrow)
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	info, err := s.newQueue(actor, rp, terms, nil)
+	return info.ID, err
+}
+
+// queueGetError is the API error of a failed queue.Get (but ErrClosed).
+func (s *Service) queueGetError(err error, queueID string) error {
+	var pruned *queue.PrunedError
+	var notIn *queue.NotInQueueError
+	switch {
+	case errors.Is(err, queue.ErrBadQueueID):
+		return badQueue(queueID)
+	case errors.As(err, &pruned):
+		return badRequest("An event newer than %d has already been pruned!", pruned.NewestPruned)
+	case errors.As(err, &notIn):
+		return badRequest("Event %d was not in this queue", notIn.LastEventID)
+	default:
+		return s.storageError(err)
+	}
 }
 
 // badQueue is the BAD_EVENT_QUEUE_ID error, with the queue id in the body.

@@ -194,6 +194,15 @@ func (e MessageEvent) forClient(o queueOptions) (any, bool) {
 	return e, true
 }
 
+// sharesForm: a queue whose narrow the message matches gets it; its form is shared unless it
+// is the sender's queue (the local echo).
+func (e MessageEvent) sharesForm(o queueOptions) (deliver, shared bool) {
+	if !matchesQueueNarrow(o.terms, e.msg, e.flagBits) {
+		return false, false
+	}
+	return true, e.senderQueue == "" || o.queueID != e.senderQueue
+}
+
 // readsOptions: the form depends on apply_markdown, client_gravatar and empty_topic_name (the
 // narrow and the local echo the bus carries apart).
 func (MessageEvent) readsOptions() busOptions {

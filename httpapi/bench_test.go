@@ -1,21 +1,26 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/httpapi"
 	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/internal/cputime"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage/memory"
 )
@@ -157,4 +162,133 @@ func BenchmarkGetSubscriptionsHTTP(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkParkedFanout: 100 clients long-poll GET /events over parked keep-alive
+// connections (a LongPollListener), each polling again as soon as its response arrives;
+// each iteration sends a message to their channel and waits until every client has it and
+// every long-poll waits again. The clients allocate nothing per response, so allocs/op is
+// the server's per message (100 deliveries); cpu-ms/op counts the clients' CPU too.
+func BenchmarkParkedFanout(b *testing.B) {
+	const clients = 100
+	base, svc, org, _ := parkedServerUsers(b, time.Hour, 0, ratelimit.Rule{}, clients)
+	ctx := context.Background()
+	addr := strings.TrimPrefix(base, "http://")
+	var got sync.WaitGroup
+	stop := make(chan struct{})
+	var done sync.WaitGroup
+	for i := range clients {
+		reg, err := svc.RegisterQueue(ctx, chat.Actor{UserID: org.Members[i]}, chat.RegisterQueueParams{EventTypes: []string{"message"}, FetchEventTypes: []string{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { conn.Close() })
+		auth := base64.StdEncoding.EncodeToString([]byte(org.Emails[i] + ":" + org.Keys[i]))
+		fc := &fanoutClient{conn: conn, queue: url.QueryEscape(*reg.QueueID), auth: auth, host: addr, last: reg.LastEventID}
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			fc.loop(b, &got, stop)
+		}()
+	}
+	b.Cleanup(func() { close(stop); svc.Close(); done.Wait() })
+	waitLongPolls(b, svc, clients)
+	topic := "fanout"
+	b.ReportAllocs()
+	start := cputime.Process()
+	for b.Loop() {
+		got.Add(clients)
+		if _, err := svc.SendMessage(ctx, org.Admin, chat.SendMessageParams{
+			Type: "stream", ChannelID: &org.Channels[0], Topic: &topic, Content: "fan out",
+		}); err != nil {
+			b.Fatal(err)
+		}
+		got.Wait()
+		for svc.QueueStats().LongPolls < clients {
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+	b.ReportMetric(float64(cputime.Process()-start)/float64(b.N)/float64(time.Millisecond), "cpu-ms/op")
+}
+
+// fanoutClient is one long-polling client of BenchmarkParkedFanout: its buffers are reused,
+// so it allocates nothing per response.
+type fanoutClient struct {
+	conn              net.Conn
+	queue, auth, host string
+	last              int64
+	req, buf, want    []byte
+}
+
+// loop polls until stop closes (or the connection does), counting each response on got.
+func (c *fanoutClient) loop(b *testing.B, got *sync.WaitGroup, stop chan struct{}) {
+	c.buf = make([]byte, 0, 8<<10)
+	for {
+		c.req = append(c.req[:0], "GET /api/v1/events?queue_id="...)
+		c.req = append(c.req, c.queue...)
+		c.req = append(c.req, "&last_event_id="...)
+		c.req = strconv.AppendInt(c.req, c.last, 10)
+		c.req = append(c.req, " HTTP/1.1\r\nHost: "...)
+		c.req = append(c.req, c.host...)
+		c.req = append(c.req, "\r\nAuthorization: Basic "...)
+		c.req = append(c.req, c.auth...)
+		c.req = append(c.req, "\r\n\r\n"...)
+		if _, err := c.conn.Write(c.req); err != nil {
+			return
+		}
+		if !c.response() {
+			select {
+			case <-stop:
+			default:
+				b.Error("fanout client: connection failed")
+			}
+			return
+		}
+		// One message event per response: its id is the next one.
+		c.last++
+		c.want = append(strconv.AppendInt(append(c.want[:0], `"id":`...), c.last, 10), '}')
+		if !bytes.Contains(c.buf, c.want) {
+			select {
+			case <-stop: // the server closing answers with no events
+				return
+			default:
+			}
+			b.Errorf("fanout client: response %q has no event %d", c.buf, c.last)
+			return
+		}
+		got.Done()
+	}
+}
+
+// response reads one response (head and Content-Length body) into c.buf.
+func (c *fanoutClient) response() bool {
+	c.buf = c.buf[:0]
+	for {
+		if end := bytes.Index(c.buf, []byte("\r\n\r\n")); end >= 0 {
+			i := bytes.Index(c.buf[:end], []byte("\r\nContent-Length: "))
+			if i < 0 {
+				return false
+			}
+			v := c.buf[i+len("\r\nContent-Length: "):]
+			n := 0
+			for _, d := range v[:bytes.IndexByte(v, '\r')] {
+				n = n*10 + int(d-'0')
+			}
+			if len(c.buf) >= end+4+n {
+				return true
+			}
+		}
+		if len(c.buf) == cap(c.buf) {
+			return false
+		}
+		n, err := c.conn.Read(c.buf[len(c.buf):cap(c.buf)])
+		c.buf = c.buf[:len(c.buf)+n]
+		if err != nil {
+			return false
+		}
+	}
 }

@@ -108,22 +108,46 @@ func appendSuccess(b []byte, result any, ignored []string) ([]byte, error) {
 				b = append(b, body...)
 			}
 		}
-		if err != nil || len(b)-mark < 2 || b[mark] != '{' || b[len(b)-1] != '}' {
-			return b, errNotAnObject
-		}
-		if len(b)-mark == 2 { // {}
-			b = b[:mark]
-		} else { // the result's members follow the envelope's
-			b[mark] = ','
-			b = b[:len(b)-1]
+		if b, err = mergeResult(b, mark, err); err != nil {
+			return b, err
 		}
 	}
+	return appendIgnored(b, ignored), nil
+}
+
+// appendEventsSuccess is appendSuccess for a GET /events result (without boxing it).
+func appendEventsSuccess(b []byte, res chat.GetEventsResult, ignored []string) ([]byte, error) {
+	b = append(b, `{"result":"success","msg":""`...)
+	mark := len(b)
+	b, err := res.AppendJSON(b)
+	if b, err = mergeResult(b, mark, err); err != nil {
+		return b, err
+	}
+	return appendIgnored(b, ignored), nil
+}
+
+// mergeResult turns the result's JSON object, appended to b from mark, into members of the
+// envelope; err is the encoding's error.
+func mergeResult(b []byte, mark int, err error) ([]byte, error) {
+	if err != nil || len(b)-mark < 2 || b[mark] != '{' || b[len(b)-1] != '}' {
+		return b, errNotAnObject
+	}
+	if len(b)-mark == 2 { // {}
+		return b[:mark], nil
+	}
+	// the result's members follow the envelope's
+	b[mark] = ','
+	return b[:len(b)-1], nil
+}
+
+// appendIgnored ends the envelope, with the ignored parameters if any.
+func appendIgnored(b []byte, ignored []string) []byte {
 	if len(ignored) > 0 {
 		list, _ := json.Marshal(ignored)
 		b = append(b, `,"ignored_parameters_unsupported":`...)
 		b = append(b, list...)
 	}
-	return append(b, "}\n"...), nil
+	return append(b, "}\n"...)
 }
 
 // errNotAnObject is a result that did not encode to a JSON object.

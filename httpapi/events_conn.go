@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,8 @@ type pollConn struct {
 	// listener's Close wakes those).
 	reading                     atomic.Bool
 	readDeadline, writeDeadline time.Time
+	// poll is the request being answered, when the connection read it itself.
+	poll parkedPoll
 	// auth is the last Authorization header read and email, key what it says (a client
 	// sends the same one with every request; AuthenticateAPIKey still checks them each time).
 	auth, email, key string
@@ -108,23 +111,37 @@ func (pc *pollConn) release() {
 // stays open for another request.
 func (pc *pollConn) answer(p *parkedPoll) bool {
 	h := pc.h
-	out := &bufferedResponse{header: p.header, status: http.StatusOK}
 	err := p.err
 	var res chat.GetEventsResult
 	if err == nil {
 		res, err = h.svc.GetEvents(context.Background(), p.actor, p.params)
 	}
-	if err != nil {
-		req := (&http.Request{Method: http.MethodGet, URL: &url.URL{Path: pollPath}}).WithContext(context.Background())
-		h.writeError(out, req, err)
-	} else {
-		writeSuccess(out, res, p.ignored)
+	bp := responseBuffers.Get().(*[]byte)
+	var b []byte
+	status := http.StatusOK
+	if err == nil && p.header == nil {
+		// The common case: a success to a request this connection read itself, written
+		// without a Header map or an intermediate buffer.
+		b, err = h.appendPollSuccess((*bp)[:0], res, p)
+	}
+	if b == nil {
+		out := &bufferedResponse{header: p.header, status: http.StatusOK}
+		if out.header == nil {
+			out.header = http.Header{"Cache-Control": {noStore}}
+			setRateLimitHeaders(out, p.limit)
+		}
+		if err != nil {
+			req := (&http.Request{Method: http.MethodGet, URL: &url.URL{Path: pollPath}}).WithContext(context.Background())
+			h.writeError(out, req, err)
+		} else {
+			writeSuccess(out, res, p.ignored)
+		}
+		status = out.status
+		b = out.appendTo((*bp)[:0], !p.keepAlive)
 	}
 	if p.observe {
-		h.observePoll(out.status, p.start)
+		h.observePoll(status, p.start)
 	}
-	bp := responseBuffers.Get().(*[]byte)
-	b := out.appendTo((*bp)[:0], !p.keepAlive)
 	refreshDeadline(&pc.writeDeadline, parkWriteTimeout, pc.conn.SetWriteDeadline)
 	_, err = pc.conn.Write(b)
 	if cap(b) <= 64<<10 { // keep the pool's buffers small
@@ -132,6 +149,36 @@ func (pc *pollConn) answer(p *parkedPoll) bool {
 		responseBuffers.Put(bp)
 	}
 	return err == nil && p.keepAlive && !pc.pl.closing()
+}
+
+// appendPollSuccess appends to dst the whole response (head and body) of a successful GET
+// /events read off the connection: the headers bufferedResponse.appendTo writes for the
+// same request (Cache-Control, Content-Type, the rate limit's, then Connection, length and
+// date), in the same order. nil: the body could not be encoded (the caller answers 500).
+func (h *Handler) appendPollSuccess(dst []byte, res chat.GetEventsResult, p *parkedPoll) ([]byte, error) {
+	bp := h.buffers.Get().(*[]byte)
+	body, err := appendEventsSuccess((*bp)[:0], res, p.ignored)
+	if err == nil {
+		dst = append(dst, "HTTP/1.1 200 OK\r\nCache-Control: "+noStore+"\r\nContent-Type: application/json\r\n"...)
+		if l := p.limit; l.Limit != 0 {
+			dst = append(dst, "X-Ratelimit-Limit: "...)
+			dst = strconv.AppendInt(dst, int64(l.Limit), 10)
+			dst = append(dst, "\r\nX-Ratelimit-Remaining: "...)
+			dst = strconv.AppendInt(dst, int64(l.Remaining), 10)
+			dst = append(dst, "\r\nX-Ratelimit-Reset: "...)
+			dst = strconv.AppendInt(dst, l.Reset.Unix(), 10)
+			dst = append(dst, "\r\n"...)
+		}
+		dst = appendLengthAndDate(dst, len(body), !p.keepAlive)
+		dst = append(dst, body...)
+	} else {
+		dst = nil
+	}
+	if cap(body) <= maxPooledBuffer {
+		*bp = body[:0]
+		h.buffers.Put(bp)
+	}
+	return dst, err
 }
 
 // refreshDeadline sets a deadline timeout from now, unless the one set (*at) is less than
@@ -240,7 +287,12 @@ func (h *Handler) pollJob(req pollRequest, pc *pollConn) (p *parkedPoll, ok bool
 	if len(req.rawQuery) > h.opts.MaxQueryBytes {
 		return nil, false
 	}
-	prm := &params{values: make(map[string]string, 2), read: make(map[string]struct{}, 2)}
+	prm := pollParams.Get().(*params)
+	defer func() {
+		clear(prm.values)
+		clear(prm.read)
+		pollParams.Put(prm)
+	}()
 	if parseURLEncoded(req.rawQuery, prm.values) != nil || prm.checkText() != nil {
 		return nil, false
 	}
@@ -262,12 +314,14 @@ func (h *Handler) pollJob(req pollRequest, pc *pollConn) (p *parkedPoll, ok bool
 			return nil, false
 		}
 	}
-	p = &parkedPoll{
-		keepAlive: !req.close, header: http.Header{"Cache-Control": {noStore}},
-		actor: actor, params: gp, ignored: prm.ignored(), start: time.Now(), observe: true,
-	}
-	limit, err := h.svc.CountAPIRequest(actor, pc.remote)
-	setRateLimitHeaders(&bufferedResponse{header: p.header}, limit)
-	p.err = err
+	p = &pc.poll
+	*p = parkedPoll{keepAlive: !req.close, actor: actor, params: gp, ignored: prm.ignored(), start: time.Now(), observe: true}
+	p.limit, p.err = h.svc.CountAPIRequest(actor, pc.remote)
 	return p, true
 }
+
+// pollParams are the params of the requests that parked connections read (their maps are
+// cleared and reused).
+var pollParams = sync.Pool{New: func() any {
+	return &params{values: make(map[string]string, 2), read: make(map[string]struct{}, 2)}
+}}

@@ -230,7 +230,7 @@ func longPollClient(t *testing.T, srv *httptest.Server, web bool, auth func(*htt
 }
 
 // waitLongPolls waits until n long-polls wait on the Service's queues.
-func waitLongPolls(t *testing.T, svc *chat.Service, n int) {
+func waitLongPolls(t testing.TB, svc *chat.Service, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for svc.QueueStats().LongPolls < n {

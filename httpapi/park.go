@@ -154,10 +154,13 @@ func (pl *LongPollListener) handBack(c net.Conn) {
 // nothing of net/http's request.
 type parkedPoll struct {
 	keepAlive bool
-	header    http.Header
-	actor     chat.Actor
-	params    chat.GetEventsParams
-	ignored   []string
+	// header holds the response's headers when net/http parked the request; nil: the
+	// connection read it, and its headers are Cache-Control and limit's.
+	header  http.Header
+	limit   chat.RateLimitStatus
+	actor   chat.Actor
+	params  chat.GetEventsParams
+	ignored []string
 	// err, when set, is the answer (the request was refused before waiting: rate limit).
 	err error
 	// start is when the request arrived; observe: report it to the Observer when answered
@@ -251,14 +254,19 @@ func (b *bufferedResponse) appendTo(dst []byte, close bool) []byte {
 	}
 	buf := bytes.NewBuffer(dst)
 	_ = b.header.Write(buf)
-	dst = buf.Bytes()
+	dst = appendLengthAndDate(buf.Bytes(), b.body.Len(), close)
+	return append(dst, b.body.Bytes()...)
+}
+
+// appendLengthAndDate ends a response's head: Connection: close (with close), the
+// Content-Length, the Date and the blank line.
+func appendLengthAndDate(dst []byte, length int, close bool) []byte {
 	if close {
 		dst = append(dst, "Connection: close\r\n"...)
 	}
 	dst = append(dst, "Content-Length: "...)
-	dst = strconv.AppendInt(dst, int64(b.body.Len()), 10)
+	dst = strconv.AppendInt(dst, int64(length), 10)
 	dst = append(dst, "\r\nDate: "...)
 	dst = time.Now().UTC().AppendFormat(dst, http.TimeFormat)
-	dst = append(dst, "\r\n\r\n"...)
-	return append(dst, b.body.Bytes()...)
+	return append(dst, "\r\n\r\n"...)
 }

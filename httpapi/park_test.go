@@ -21,20 +21,26 @@ import (
 )
 
 // parkedServer serves a Service over a real listener with parked long-polls.
-func parkedServer(t *testing.T, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org) {
+func parkedServer(t testing.TB, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org) {
 	t.Helper()
 	base, svc, org, _ = parkedServerListener(t, heartbeat, parkAfter)
 	return base, svc, org
 }
 
 // parkedServerListener is parkedServer, with the server's listener.
-func parkedServerListener(t *testing.T, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
+func parkedServerListener(t testing.TB, heartbeat, parkAfter time.Duration) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
 	t.Helper()
 	return parkedServerLimited(t, heartbeat, parkAfter, ratelimit.Rule{})
 }
 
 // parkedServerLimited is parkedServerListener with an API rate limit per user.
-func parkedServerLimited(t *testing.T, heartbeat, parkAfter time.Duration, limit ratelimit.Rule) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
+func parkedServerLimited(t testing.TB, heartbeat, parkAfter time.Duration, limit ratelimit.Rule) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
+	t.Helper()
+	return parkedServerUsers(t, heartbeat, parkAfter, limit, 3)
+}
+
+// parkedServerUsers is parkedServerLimited with this many members, all in the one channel.
+func parkedServerUsers(t testing.TB, heartbeat, parkAfter time.Duration, limit ratelimit.Rule, users int) (base string, svc *chat.Service, org *benchorg.Org, pl *httpapi.LongPollListener) {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := memory.New()
@@ -49,7 +55,7 @@ func parkedServerLimited(t *testing.T, heartbeat, parkAfter time.Duration, limit
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Park", URL: "http://chat.test"}); err != nil {
 		t.Fatal(err)
 	}
-	if org, err = benchorg.Build(ctx, svc, store, benchorg.Spec{Users: 3, Channels: 1, SubsPerUser: 1}); err != nil {
+	if org, err = benchorg.Build(ctx, svc, store, benchorg.Spec{Users: users, Channels: 1, SubsPerUser: 1}); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -9,7 +9,8 @@
 // every queue; waiting long-polls do not hold it. A queue has at most one attached long-poll
 // (a newer one supersedes it); appending an event hands a copy of the pending events to that
 // long-poll and closes its wake channel, so a woken long-poll returns without taking the lock
-// (one event may wake 10,000 of them). One janitor
+// (one event may wake 10,000 of them). The heartbeats of the waiting long-polls share one timer
+// (heartbeat.go): a list of the waits in due order, also under Manager.mu. One janitor
 // goroutine per Manager, started by New and stopped (and waited for) by Close, discards idle
 // queues. Close also wakes every waiting long-poll, which then returns ErrClosed.
 //

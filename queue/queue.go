@@ -132,6 +132,10 @@ type Manager struct {
 	byOwner map[int64]map[string]*eventQueue
 	closed  bool
 
+	// beats are the waiting long-polls in the order of their heartbeat deadlines, under one
+	// timer (heartbeat.go).
+	beats heartbeats
+
 	done    chan struct{}
 	janitor sync.WaitGroup
 }
@@ -162,6 +166,8 @@ func New(opts Options) *Manager {
 		byOwner: map[int64]map[string]*eventQueue{},
 		done:    make(chan struct{}),
 	}
+	m.beats.timer = time.AfterFunc(time.Hour, m.heartbeat)
+	m.beats.timer.Stop()
 	m.janitor.Add(1)
 	go m.runJanitor()
 	return m
@@ -182,9 +188,11 @@ func (m *Manager) Close() {
 	for _, q := range m.queues {
 		if w := q.waiter; w != nil {
 			q.waiter = nil
+			m.beats.remove(w)
 			close(w.wake)
 		}
 	}
+	m.beats.timer.Stop()
 	m.mu.Unlock()
 	m.janitor.Wait()
 }
@@ -246,6 +254,7 @@ func (m *Manager) discard(q *eventQueue) {
 	q.gone = true
 	if w := q.waiter; w != nil {
 		q.waiter = nil
+		m.beats.remove(w)
 		close(w.wake)
 	}
 }
@@ -328,6 +337,7 @@ func (m *Manager) push(q *eventQueue, typ string, payload any) {
 		q.waiter = nil
 		q.waiters--
 		q.lastActive = m.opts.Now()
+		m.beats.remove(w)
 		w.out = slices.Clone(q.events)
 		w.handed = true
 		close(w.wake)
@@ -360,70 +370,60 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 	q.lastActive = m.opts.Now()
 	if old := q.waiter; old != nil {
 		q.waiter = nil
+		m.beats.remove(old)
 		close(old.wake) // superseded
 	}
-	w := &waiter{wake: make(chan struct{})}
+	w := &waiter{wake: make(chan struct{}), q: q, due: time.Now().Add(max(m.opts.HeartbeatWait-p.Waited, 0))}
 	q.waiter = w
+	m.beats.add(w)
 	m.mu.Unlock()
 
-	timer := time.NewTimer(max(m.opts.HeartbeatWait-p.Waited, 0))
-	defer timer.Stop()
-	// leave detaches this long-poll from q unless push already did; m.mu must be held. It
-	// reports whether events were handed over meanwhile.
-	leave := func() bool {
-		if w.handed {
-			return true
+	select {
+	case <-w.wake:
+	case <-ctx.Done():
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if w.handed { // the events came first: they stay queued for the next Get
+			return nil, ctx.Err()
 		}
 		q.waiters--
 		q.lastActive = m.opts.Now()
 		if q.waiter == w {
 			q.waiter = nil
+			m.beats.remove(w)
 		}
-		return false
-	}
-	select {
-	case <-w.wake:
-		if w.handed { // written before wake was closed
-			return w.out, nil
-		}
-		// Superseded by a newer long-poll, the queue is gone or the Manager closed.
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		leave()
-		if m.closed {
-			return nil, ErrClosed
-		}
-		if q.gone {
-			return nil, ErrBadQueueID
-		}
-		return slices.Clone(q.events), nil
-	case <-ctx.Done():
-		m.mu.Lock()
-		leave()
-		m.mu.Unlock()
 		return nil, ctx.Err()
-	case <-timer.C:
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		if leave() {
-			return w.out, nil
-		}
-		if q.gone {
-			return nil, ErrBadQueueID
-		}
-		if len(q.events) == 0 {
-			m.push(q, HeartbeatType, nil)
-		}
-		return slices.Clone(q.events), nil
 	}
+	if w.handed { // written before wake was closed (events, or the heartbeat)
+		return w.out, nil
+	}
+	// Superseded by a newer long-poll, the queue is gone or the Manager closed.
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	q.waiters--
+	q.lastActive = m.opts.Now()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	if q.gone {
+		return nil, ErrBadQueueID
+	}
+	return slices.Clone(q.events), nil
 }
 
 // waiter is one waiting long-poll. push sets out and handed, under Manager.mu, before closing
-// wake; a superseding Get and discard close wake without them.
+// wake (for events and for the heartbeat); a superseding Get, discard and Close close wake
+// without them. Whoever detaches a waiter from its queue also takes it out of
+// Manager.beats.
 type waiter struct {
 	wake   chan struct{}
 	out    []Event
 	handed bool
+	// q is the queue waited on; due when its heartbeat is; prev and next its neighbours in
+	// Manager.beats.
+	q          *eventQueue
+	due        time.Time
+	prev, next *waiter
 }
 
 // lookup finds owner's queue. m.mu must be held.
