@@ -35,6 +35,8 @@ type world struct {
 	channels  []channels.Channel
 	byName    map[string]int // NormalizeName → index in channels
 	byID      map[channels.ID]int
+	// sharedChannels says that channels is the store's shared list (loadWorldShared).
+	sharedChannels bool
 	// byNameOrder is the indices of channels ordered by name (nil until channelsByName;
 	// setChannel drops it).
 	byNameOrder []int
@@ -68,6 +70,15 @@ func (w *world) failed() bool { return w.err != nil }
 // world's sticky error: the world is empty but usable.
 func loadWorld(tx storage.ReadTx, now int64) *world {
 	return loadWorldWith(tx, now, tx.Channels().List)
+}
+
+// loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared),
+// without a copy of each channel, for operations that only read (register): nothing may
+// modify a channel's slices. setChannel copies the list before its first change.
+func loadWorldShared(tx storage.ReadTx, now int64) *world {
+	w := loadWorldWith(tx, now, tx.Channels().ListShared)
+	w.sharedChannels = true
+	return w
 }
 
 // loadWorldOf is loadWorld holding only the channels with the given ids, for reads about a
@@ -224,6 +235,9 @@ func (w *world) channelByName(name string) (channels.Channel, bool) {
 // setChannel records a created or changed channel in the world.
 func (w *world) setChannel(c channels.Channel) {
 	w.byNameOrder = nil
+	if w.sharedChannels {
+		w.channels, w.sharedChannels = slices.Clone(w.channels), false
+	}
 	if i, ok := w.byID[c.ID]; ok {
 		delete(w.byName, channels.NormalizeName(w.channels[i].Name))
 		w.channels[i] = c
