@@ -66,13 +66,26 @@ type GetSubscriptionsParams struct {
 // GetSubscriptionsResult lists the actor's active subscriptions, by channel name.
 type GetSubscriptionsResult struct {
 	Subscriptions []SubscriptionRecord `json:"subscriptions"`
+	// json is the Service's cache of channel members' JSON (nil: encode every record).
+	json *recordJSONCache
 }
 
 // AppendJSON appends the result's JSON object, as encoding/json writes it, with the records'
-// own encoders.
+// own encoders (and the JSON of records equal to ones written before: recordJSONCache).
 func (r GetSubscriptionsResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"subscriptions":`...)
-	b = AppendSubscriptionsJSON(b, r.Subscriptions)
+	if r.Subscriptions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Subscriptions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Subscriptions[i].appendJSON(b, r.json)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 
@@ -91,7 +104,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
 	}
-	var res GetSubscriptionsResult
+	res := GetSubscriptionsResult{json: &s.recordJSON}
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})
@@ -105,11 +118,46 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 			}
 		}
 		o.w = loadWorldOf(tx, o.now.Unix(), ids)
-		st := subscriptionState(o.w, me, rows, subscriptionsView{include: p.IncludeSubscribers, archived: true, recent: newRecentUsers(tx, o.now), activeOnly: true})
-		res.Subscriptions = st.Subscriptions
+		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, newRecentUsers(tx, o.now))
 		return nil
 	})
 	return res, err
+}
+
+// activeSubscriptions renders viewer's active subscriptions (rows are every subscription row
+// of viewer) by channel name, archived channels included, for GET /users/me/subscriptions;
+// include is include_subscribers. What the records need of the channels (their activity,
+// subscriber counts, subscriber lists) is read for those channels alone, each in one read.
+func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers) []SubscriptionRecord {
+	w.noteUserRows(viewer.ID, rows)
+	active := make([]subscriptionRow, 0, len(rows))
+	for i := range rows {
+		if !rows[i].Active {
+			continue
+		}
+		if c := w.channelPtr(rows[i].ChannelID); c != nil {
+			active = append(active, subscriptionRow{c.Name, c.ID, i})
+		}
+	}
+	slices.SortFunc(active, func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) })
+	ids := make([]channels.ID, len(active))
+	for i, r := range active {
+		ids[i] = r.id
+	}
+	withSubscribers := include == "true" || include == "partial"
+	if withSubscribers {
+		w.preloadChannels(ids)
+	}
+	w.preloadActivity(ids)
+	out := make([]SubscriptionRecord, len(active))
+	for i, r := range active {
+		c := w.channelPtr(r.id)
+		w.fillSubscriptionRecord(&out[i], c, &rows[r.row])
+		if withSubscribers {
+			w.attachSubscribers(&out[i].ChannelRecord, *c, viewer, include, recent)
+		}
+	}
+	return out
 }
 
 // SubscriptionState is a user's subscriptions, unsubscribed and never-subscribed channels.
@@ -122,39 +170,22 @@ type SubscriptionState struct {
 // subscriptionState computes viewer's subscriptions, unsubscribed and never_subscribed
 // channels. include is the include_subscribers value; archived keeps archived channels.
 // subscriptionsView says what subscriptionState renders: include_subscribers, whether
-// archived channels are shown, the recently active users (partial subscriber lists), and
-// activeOnly for the active subscriptions alone (GET /users/me/subscriptions).
+// archived channels are shown, and the recently active users (partial subscriber lists).
 type subscriptionsView struct {
-	include    string
-	archived   bool
-	recent     *recentUsers
-	activeOnly bool
+	include  string
+	archived bool
+	recent   *recentUsers
 }
 
 func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
 	w.noteUserRows(viewer.ID, rows)
 	active, inactive := subscriptionRowsByName(w, viewer, rows, o)
 	if o.include == "true" || o.include == "partial" {
-		var ids []channels.ID
-		if o.activeOnly {
-			ids = make([]channels.ID, len(active))
-			for i, r := range active {
-				ids[i] = r.id
-			}
-		} else {
-			ids = make([]channels.ID, len(w.allChannels()))
-			for i, c := range w.allChannels() {
-				ids[i] = c.ID
-			}
+		ids := make([]channels.ID, len(w.allChannels()))
+		for i, c := range w.allChannels() {
+			ids[i] = c.ID
 		}
 		w.preloadChannels(ids)
-	}
-	if o.activeOnly { // a few channels of many, maybe: read their activity alone
-		ids := make([]channels.ID, len(active))
-		for i, r := range active {
-			ids[i] = r.id
-		}
-		w.preloadActivity(ids)
 	}
 	st := &SubscriptionState{
 		Subscriptions:   make([]SubscriptionRecord, len(active)),
@@ -170,9 +201,6 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		c, _ := w.channel(r.id)
 		st.Unsubscribed[i] = w.subscriptionRecord(c, rows[r.row])
 		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, c, viewer, o.include, o.recent)
-	}
-	if o.activeOnly {
-		return st
 	}
 	had := make(map[channels.ID]bool, len(rows))
 	for _, r := range rows {
@@ -197,8 +225,7 @@ type subscriptionRow struct {
 }
 
 // subscriptionRowsByName splits the viewer's rows into the active subscriptions and the
-// unsubscribed channels the viewer may still see (none with activeOnly), each by channel
-// name: the rows are sorted before their records are built (moving records of a kilobyte each
+// unsubscribed channels the viewer may still see, each by channel name: the rows are sorted before their records are built (moving records of a kilobyte each
 // cost more than the sort's comparisons).
 func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
 	active = make([]subscriptionRow, 0, len(rows))
@@ -209,7 +236,7 @@ func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscri
 		}
 		if r.Active {
 			active = append(active, subscriptionRow{c.Name, c.ID, i})
-		} else if !o.activeOnly && w.metadata(c, viewer) {
+		} else if w.metadata(c, viewer) {
 			inactive = append(inactive, subscriptionRow{c.Name, c.ID, i})
 		}
 	}

@@ -119,39 +119,43 @@ type DefaultStreamsEvent struct {
 // channelRecord renders c (subscribers not included); its group settings list no
 // deactivated user.
 func (w *world) channelRecord(c channels.Channel) ChannelRecord {
+	var rec ChannelRecord
+	w.fillChannelRecord(&rec, &c)
+	return rec
+}
+
+// fillChannelRecord renders c into rec, a zero record (as channelRecord): records are written
+// in place, since copying a record of a kilobyte (eleven group settings) into a slice moves it
+// under write barriers. c is only read.
+func (w *world) fillChannelRecord(rec *ChannelRecord, c *channels.Channel) {
 	active := func(id users.ID) bool { return w.user(id).IsActive }
-	for _, ns := range c.GroupSettings() {
-		*ns.Value = ns.Value.ActiveOnly(active)
-	}
-	rec := ChannelRecord{
-		StreamID:                          c.ID,
-		Name:                              c.Name,
-		Description:                       c.Description,
-		RenderedDescription:               w.renderDescription(c.Description),
-		DateCreated:                       c.DateCreated,
-		InviteOnly:                        c.InviteOnly,
-		IsWebPublic:                       c.IsWebPublic,
-		HistoryPublicToSubscribers:        c.HistoryPublicToSubscribers,
-		MessageRetentionDays:              c.MessageRetentionDays,
-		IsArchived:                        c.IsArchived,
-		TopicsPolicy:                      c.TopicsPolicy.String(),
-		StreamPostPolicy:                  channels.StreamPostPolicy(c, func(g users.GroupID) string { return w.groupNameOf(g) }),
-		SubscriberCount:                   w.activeSubscriberCount(c.ID),
-		CanAddSubscribersGroup:            c.CanAddSubscribersGroup,
-		CanAdministerChannelGroup:         c.CanAdministerChannelGroup,
-		CanCreateTopicGroup:               c.CanCreateTopicGroup,
-		CanDeleteAnyMessageGroup:          c.CanDeleteAnyMessageGroup,
-		CanDeleteOwnMessageGroup:          c.CanDeleteOwnMessageGroup,
-		CanMoveMessagesOutOfChannelGroup:  c.CanMoveMessagesOutOfChannelGroup,
-		CanMoveMessagesWithinChannelGroup: c.CanMoveMessagesWithinChannelGroup,
-		CanRemoveSubscribersGroup:         c.CanRemoveSubscribersGroup,
-		CanResolveTopicsGroup:             c.CanResolveTopicsGroup,
-		CanSendMessageGroup:               c.CanSendMessageGroup,
-		CanSubscribeGroup:                 c.CanSubscribeGroup,
-	}
+	rec.StreamID = c.ID
+	rec.Name = c.Name
+	rec.Description = c.Description
+	rec.RenderedDescription = w.renderDescription(c.Description)
+	rec.DateCreated = c.DateCreated
+	rec.InviteOnly = c.InviteOnly
+	rec.IsWebPublic = c.IsWebPublic
+	rec.HistoryPublicToSubscribers = c.HistoryPublicToSubscribers
+	rec.MessageRetentionDays = c.MessageRetentionDays
+	rec.IsArchived = c.IsArchived
+	rec.TopicsPolicy = c.TopicsPolicy.String()
+	rec.StreamPostPolicy = channels.StreamPostPolicy(*c, func(g users.GroupID) string { return w.groupNameOf(g) })
+	rec.SubscriberCount = w.activeSubscriberCount(c.ID)
+	rec.CanAddSubscribersGroup = c.CanAddSubscribersGroup.ActiveOnly(active)
+	rec.CanAdministerChannelGroup = c.CanAdministerChannelGroup.ActiveOnly(active)
+	rec.CanCreateTopicGroup = c.CanCreateTopicGroup.ActiveOnly(active)
+	rec.CanDeleteAnyMessageGroup = c.CanDeleteAnyMessageGroup.ActiveOnly(active)
+	rec.CanDeleteOwnMessageGroup = c.CanDeleteOwnMessageGroup.ActiveOnly(active)
+	rec.CanMoveMessagesOutOfChannelGroup = c.CanMoveMessagesOutOfChannelGroup.ActiveOnly(active)
+	rec.CanMoveMessagesWithinChannelGroup = c.CanMoveMessagesWithinChannelGroup.ActiveOnly(active)
+	rec.CanRemoveSubscribersGroup = c.CanRemoveSubscribersGroup.ActiveOnly(active)
+	rec.CanResolveTopicsGroup = c.CanResolveTopicsGroup.ActiveOnly(active)
+	rec.CanSendMessageGroup = c.CanSendMessageGroup.ActiveOnly(active)
+	rec.CanSubscribeGroup = c.CanSubscribeGroup.ActiveOnly(active)
 	rec.IsAnnouncementOnly = rec.StreamPostPolicy == 2
 	rec.FirstMessageID = w.firstMessageID(c.ID)
-	rec.IsRecentlyActive, rec.StreamWeeklyTraffic = w.recentlyActive(c), w.weeklyTraffic(c)
+	rec.IsRecentlyActive, rec.StreamWeeklyTraffic = w.recentlyActive(*c), w.weeklyTraffic(*c)
 	if c.CreatorID != 0 {
 		id := c.CreatorID
 		rec.CreatorID = &id
@@ -160,7 +164,6 @@ func (w *world) channelRecord(c channels.Channel) ChannelRecord {
 		id := c.FolderID
 		rec.FolderID = &id
 	}
-	return rec
 }
 
 // subscriberList is the subscribers of c as viewer may know them (empty when they may not).
@@ -174,22 +177,27 @@ func (w *world) subscriberList(c channels.Channel, viewer users.User) *[]users.I
 
 // subscriptionRecord renders one subscription row.
 func (w *world) subscriptionRecord(c channels.Channel, s channels.Subscription) SubscriptionRecord {
-	color := s.Color
-	if color == "" {
-		color = channels.DefaultColor
+	var rec SubscriptionRecord
+	w.fillSubscriptionRecord(&rec, &c, &s)
+	return rec
+}
+
+// fillSubscriptionRecord renders one subscription row into rec, a zero record (see
+// fillChannelRecord). c and s are only read.
+func (w *world) fillSubscriptionRecord(rec *SubscriptionRecord, c *channels.Channel, s *channels.Subscription) {
+	w.fillChannelRecord(&rec.ChannelRecord, c)
+	rec.Color = s.Color
+	if rec.Color == "" {
+		rec.Color = channels.DefaultColor
 	}
-	return SubscriptionRecord{
-		ChannelRecord:          w.channelRecord(c),
-		Color:                  color,
-		IsMuted:                s.IsMuted,
-		InHomeView:             !s.IsMuted,
-		PinToTop:               s.PinToTop,
-		DesktopNotifications:   s.DesktopNotifications,
-		AudibleNotifications:   s.AudibleNotifications,
-		PushNotifications:      s.PushNotifications,
-		EmailNotifications:     s.EmailNotifications,
-		WildcardMentionsNotify: s.WildcardMentionsNotify,
-	}
+	rec.IsMuted = s.IsMuted
+	rec.InHomeView = !s.IsMuted
+	rec.PinToTop = s.PinToTop
+	rec.DesktopNotifications = s.DesktopNotifications
+	rec.AudibleNotifications = s.AudibleNotifications
+	rec.PushNotifications = s.PushNotifications
+	rec.EmailNotifications = s.EmailNotifications
+	rec.WildcardMentionsNotify = s.WildcardMentionsNotify
 }
 
 // The records' JSON is written by hand (channels_record_test.go holds it to encoding/json's
@@ -303,9 +311,13 @@ func (r SubscriptionRecord) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends what MarshalJSON writes.
-func (r *SubscriptionRecord) AppendJSON(b []byte) []byte {
+func (r *SubscriptionRecord) AppendJSON(b []byte) []byte { return r.appendJSON(b, nil) }
+
+// appendJSON is AppendJSON with the channel's members from c (recordJSONCache; nil encodes
+// them).
+func (r *SubscriptionRecord) appendJSON(b []byte, c *recordJSONCache) []byte {
 	b = append(b, '{')
-	b = r.ChannelRecord.appendFields(b)
+	b = c.appendFields(b, &r.ChannelRecord)
 	b = append(b, `,"color":`...)
 	b = jsonw.String(b, r.Color)
 	b = append(b, `,"is_muted":`...)

@@ -3,6 +3,7 @@ package chat
 import (
 	"iter"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/teamchat/chat/channels"
@@ -69,20 +70,43 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 	return loadWorldWith(tx, now, tx.Channels().List)
 }
 
-// loadWorldOf is loadWorld holding only the channels with the given ids (when they are a few),
-// for reads about a user's own channels (GET /users/me/subscriptions), where the organization
-// may have thousands that the read never looks at: allChannels then lists those alone (or
-// every channel).
+// loadWorldOf is loadWorld holding only the channels with the given ids, for reads about a
+// user's own channels (GET /users/me/subscriptions), where the organization may have thousands
+// that the read never looks at: allChannels then lists those alone. They come from the store's
+// shared list (ChannelReader.ListShared) without a copy of their group settings: the world is
+// for reading only (nothing may modify a channel's slices).
 func loadWorldOf(tx storage.ReadTx, now int64, ids []channels.ID) *world {
-	if len(ids) > maxChannelsRead {
-		return loadWorld(tx, now)
-	}
-	return loadWorldWith(tx, now, func() ([]channels.Channel, error) { return tx.Channels().GetMany(ids) })
+	return loadWorldWith(tx, now, func() ([]channels.Channel, error) {
+		all, err := tx.Channels().ListShared()
+		if err != nil {
+			return nil, err
+		}
+		return pickChannels(all, ids), nil
+	})
 }
 
-// maxChannelsRead is how many channels loadWorldOf reads by id; for more, listing every
-// channel costs about the same.
-const maxChannelsRead = 100
+// pickChannels returns the channels of all (ascending by id) with the given ids, ascending by
+// id, in a new slice (the channels themselves are not cloned).
+func pickChannels(all []channels.Channel, ids []channels.ID) []channels.Channel {
+	if !slices.IsSorted(ids) {
+		ids = slices.Clone(ids)
+		slices.Sort(ids)
+	}
+	out := make([]channels.Channel, 0, len(ids))
+	lo := 0
+	for i, id := range ids {
+		if i > 0 && id == ids[i-1] {
+			continue
+		}
+		// sort.Search over indexes: a search function taking a Channel by value would copy
+		// the kilobyte-sized struct on every comparison.
+		lo += sort.Search(len(all)-lo, func(k int) bool { return all[lo+k].ID >= id })
+		if lo < len(all) && all[lo].ID == id {
+			out = append(out, all[lo])
+		}
+	}
+	return out
+}
 
 // loadWorldWith is loadWorld with the channels that listChannels reads.
 func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
@@ -174,6 +198,16 @@ func (w *world) channel(id channels.ID) (channels.Channel, bool) {
 		return channels.Channel{}, false
 	}
 	return w.channels[i], true
+}
+
+// channelPtr returns the world's channel with id (nil when unknown), for reading only: it
+// saves decisions that read many channels a copy of each.
+func (w *world) channelPtr(id channels.ID) *channels.Channel {
+	i, ok := w.byID[id]
+	if !ok {
+		return nil
+	}
+	return &w.channels[i]
 }
 
 // channelByName returns the channel with a name (compared as channels.NormalizeName does; ok

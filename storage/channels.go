@@ -14,6 +14,11 @@ type ChannelReader interface {
 	GetMany(ids []channels.ID) ([]channels.Channel, error)
 	// List returns every channel (archived ones included), ascending by id.
 	List() ([]channels.Channel, error)
+	// ListShared returns what List returns, but the list and every slice inside its channels
+	// may be shared with other transactions (a backend hands out the list it keeps instead
+	// of a copy): the caller must not modify any of it. Reads of a user's own channels (GET
+	// /users/me/subscriptions) take theirs from it without copying every channel.
+	ListShared() ([]channels.Channel, error)
 }
 
 // ChannelWriter reads and writes channels.

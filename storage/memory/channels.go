@@ -57,6 +57,15 @@ func (a channelTx) List() ([]channels.Channel, error) {
 	return sortedValues(a.t.d.channels, channels.Channel.Clone), nil
 }
 
+func (a channelTx) ListShared() ([]channels.Channel, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	// Stored channels are never modified in place (put stores a copy), so the list can hold
+	// them as they are.
+	return keptSorted(&a.t.d.channelList, a.t.d.channels), nil
+}
+
 func (a channelTx) Create(c channels.Channel) (channels.ID, error) {
 	if err := a.t.live(); err != nil {
 		return 0, err
@@ -86,6 +95,9 @@ func (a channelTx) Update(c channels.Channel) error {
 }
 
 func (a channelTx) put(c channels.Channel) {
+	// The shared list goes with any write, and again when the write is undone.
+	a.t.d.channelList.Store(nil)
+	a.j.undo = append(a.j.undo, func() { a.t.d.channelList.Store(nil) })
 	setKey(a.j, a.t.d.channels, c.ID, c)
 	setKey(a.j, a.t.d.channelByName, channels.NormalizeName(c.Name), c.ID)
 }

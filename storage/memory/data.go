@@ -54,6 +54,9 @@ type data struct {
 	channels      map[channels.ID]channels.Channel
 	channelSeq    channels.ID
 	channelByName map[string]channels.ID // by channels.NormalizeName
+	// channelList is every channel ascending by id, shared by ListShared's callers until a
+	// write to channels drops it (nil: not built).
+	channelList atomic.Pointer[[]channels.Channel]
 	// subsByChannel holds the subscription rows by channel then user (so that listing a
 	// channel's rows reads one small map); subsByUser indexes them by user.
 	subsByUser    map[users.ID]map[channels.ID]struct{}

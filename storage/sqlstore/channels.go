@@ -100,6 +100,13 @@ func (a channelTx) List() ([]channels.Channel, error) {
 	})
 }
 
+func (a channelTx) ListShared() ([]channels.Channel, error) {
+	list, _, err := sharedList(a.t, channelsTable, &a.t.cache.channels, func() ([]channels.Channel, error) {
+		return scanAll(a.t, scanChannel, "SELECT "+channelColumns+" FROM channels ORDER BY id")
+	})
+	return slices.Clip(list), err // an append by the caller copies instead of writing into the kept list
+}
+
 func (a channelTx) Create(c channels.Channel) (channels.ID, error) {
 	if err := a.t.bump(channelsTable); err != nil {
 		return 0, err

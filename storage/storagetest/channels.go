@@ -63,6 +63,65 @@ func testChannels(t *testing.T, open Opener) {
 		})
 	})
 
+	t.Run("ListShared lists what List does, after writes and rollbacks", func(t *testing.T) {
+		s := open(t)
+		sameLists := func(what string) {
+			t.Helper()
+			mustView(t, s, func(tx storage.ReadTx) error {
+				want, err := tx.Channels().List()
+				if err != nil {
+					return err
+				}
+				for range 2 { // the second read may be the kept list
+					got, err := tx.Channels().ListShared()
+					if err != nil {
+						return err
+					}
+					wantEqual(t, what, want, got, cmpopts.EquateEmpty())
+				}
+				return nil
+			})
+		}
+		sameLists("empty")
+		var a channels.ID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) { a, err = tx.Channels().Create(fullChannel("a")); return err })
+		sameLists("after Create")
+		rename := func(tx storage.Tx, name string) (channels.Channel, error) {
+			c, err := tx.Channels().Get(a)
+			if err != nil {
+				return c, err
+			}
+			c.Name, c.IsArchived = name, !c.IsArchived
+			return c, tx.Channels().Update(c)
+		}
+		mustUpdate(t, s, func(tx storage.Tx) error { _, err := rename(tx, "b"); return err })
+		sameLists("after Update")
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			want, err := rename(tx, "c")
+			if err != nil {
+				return err
+			}
+			got, err := tx.Channels().ListShared()
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "ListShared after a write in the same transaction", []channels.Channel{want}, got, cmpopts.EquateEmpty())
+			return errRollback
+		})
+		wantIs(t, "Update", err, errRollback)
+		sameLists("after a rolled-back Update")
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Channels().ListShared()
+			if err != nil {
+				return err
+			}
+			if len(got) != 1 || got[0].Name != "b" || !got[0].IsArchived {
+				t.Errorf("ListShared after the rollback: %+v", got)
+			}
+			return nil
+		})
+	})
+
 	t.Run("names are unique case-insensitively, also on rename", func(t *testing.T) {
 		s := open(t)
 		mustUpdate(t, s, func(tx storage.Tx) error {
