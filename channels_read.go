@@ -99,7 +99,7 @@ func checkIncludeSubscribers(v string) error {
 }
 
 // GetSubscriptions lists the actor's subscriptions (archived channels included). Its world
-// is the store's shared channel list (loadSharedWorld): it copies no channel.
+// is the store's shared channel list (loadWorldShared): it copies no channel.
 func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscriptionsParams) (GetSubscriptionsResult, error) {
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
@@ -111,7 +111,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		if err != nil {
 			return err
 		}
-		o.w = loadSharedWorld(tx, o.now.Unix())
+		o.w = loadWorldShared(tx, o.now.Unix())
 		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, newRecentUsers(tx, o.now))
 		return nil
 	})
@@ -169,6 +169,19 @@ type subscriptionsView struct {
 	include  string
 	archived bool
 	recent   *recentUsers
+	// built holds channel records built already in this transaction (register's streams),
+	// by channel: a record is the same whichever section shows it (subscribers apart).
+	built map[channels.ID]*ChannelRecord
+}
+
+// fillChannelRecord renders c into rec, a zero record: a copy of the record built already,
+// or built now.
+func (o subscriptionsView) fillChannelRecord(w *world, rec *ChannelRecord, c *channels.Channel) {
+	if built, ok := o.built[c.ID]; ok {
+		*rec = *built
+		return
+	}
+	w.fillChannelRecord(rec, c)
 }
 
 func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
@@ -186,27 +199,28 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		Unsubscribed:    make([]SubscriptionRecord, len(inactive)),
 		NeverSubscribed: []ChannelRecord{},
 	}
-	for i, r := range active {
-		c, _ := w.channel(r.id)
-		st.Subscriptions[i] = w.subscriptionRecord(c, rows[r.row])
-		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, c, viewer, o.include, o.recent)
+	fill := func(recs []SubscriptionRecord, byName []subscriptionRow) {
+		for i, r := range byName {
+			c := w.channelPtr(r.id)
+			o.fillChannelRecord(w, &recs[i].ChannelRecord, c)
+			fillSubscriptionFields(&recs[i], &rows[r.row])
+			w.attachSubscribers(&recs[i].ChannelRecord, *c, viewer, o.include, o.recent)
+		}
 	}
-	for i, r := range inactive {
-		c, _ := w.channel(r.id)
-		st.Unsubscribed[i] = w.subscriptionRecord(c, rows[r.row])
-		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, c, viewer, o.include, o.recent)
-	}
+	fill(st.Subscriptions, active)
+	fill(st.Unsubscribed, inactive)
 	had := make(map[channels.ID]bool, len(rows))
 	for _, r := range rows {
 		had[r.ChannelID] = true
 	}
 	for c := range w.channelsByName() {
-		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(c, viewer) {
+		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(*c, viewer) {
 			continue
 		}
-		rec := w.channelRecord(c)
-		w.attachSubscribers(&rec, c, viewer, o.include, o.recent)
-		st.NeverSubscribed = append(st.NeverSubscribed, rec)
+		st.NeverSubscribed = append(st.NeverSubscribed, ChannelRecord{})
+		rec := &st.NeverSubscribed[len(st.NeverSubscribed)-1]
+		o.fillChannelRecord(w, rec, c)
+		w.attachSubscribers(rec, *c, viewer, o.include, o.recent)
 	}
 	return st
 }
@@ -347,10 +361,11 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 		if c.IsArchived && !archived {
 			continue
 		}
-		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(c, viewer) {
+		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(*c, viewer) {
 			continue
 		}
-		out = append(out, w.channelRecord(c))
+		out = append(out, ChannelRecord{})
+		w.fillChannelRecord(&out[len(out)-1], c)
 	}
 	return out
 }
@@ -376,12 +391,22 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		if err != nil {
 			return err
 		}
+		// streams first: the subscription sections copy its records of the same channels.
+		var built map[channels.ID]*ChannelRecord
+		if wantStreams {
+			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
+			st.Streams = &l
+			built = make(map[channels.ID]*ChannelRecord, len(l))
+			for i := range l {
+				built[l[i].StreamID] = &l[i]
+			}
+		}
 		if wantSubs {
 			var sub *SubscriptionState
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				sub = subscriptionState(w, viewer, *viewerRows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)})
+				sub = subscriptionState(w, viewer, *viewerRows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now), built: built})
 				if !p.ClientCapabilities.NotificationSettingsNull {
 					for i := range sub.Subscriptions {
 						resolveNotificationDefaults(&sub.Subscriptions[i])
@@ -392,10 +417,6 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 				}
 			}
 			st.Subscriptions, st.Unsubscribed, st.NeverSubscribed = &sub.Subscriptions, &sub.Unsubscribed, &sub.NeverSubscribed
-		}
-		if wantStreams {
-			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
-			st.Streams = &l
 		}
 		if wantDefaults {
 			ids := w.defaultStreamIDs()

@@ -186,6 +186,11 @@ func (w *world) subscriptionRecord(c channels.Channel, s channels.Subscription) 
 // fillChannelRecord). c and s are only read.
 func (w *world) fillSubscriptionRecord(rec *SubscriptionRecord, c *channels.Channel, s *channels.Subscription) {
 	w.fillChannelRecord(&rec.ChannelRecord, c)
+	fillSubscriptionFields(rec, s)
+}
+
+// fillSubscriptionFields sets the subscription's own fields of rec from row s.
+func fillSubscriptionFields(rec *SubscriptionRecord, s *channels.Subscription) {
 	rec.Color = s.Color
 	if rec.Color == "" {
 		rec.Color = channels.DefaultColor

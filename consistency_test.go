@@ -178,7 +178,7 @@ func TestConsistency(t *testing.T) {
 }
 
 // checkSubscriptionList holds GET /users/me/subscriptions (whose world is the store's
-// shared list, loadSharedWorld) to the subscriptions of a fresh register after the mutation.
+// shared list, loadWorldShared) to the subscriptions of a fresh register after the mutation.
 func checkSubscriptionList(t *testing.T, f *fixture, name string, fresh any) {
 	t.Helper()
 	res, err := f.svc.GetSubscriptions(context.Background(), f.actor(name), chat.GetSubscriptionsParams{})

@@ -11,7 +11,7 @@
 // queue is race-free: the state it returns plus every event delivered after its last_event_id
 // equals the true state. On SQLite, whose commits each cost an fsync and come one at a time,
 // concurrent mutations share commits (group commit): a group's bodies run in one transaction,
-// each in a savepoint, and service_commits.go gives the argument that the ordering above
+// each as if in a savepoint, and service_commits.go gives the argument that the ordering above
 // holds for groups as for single transactions. On PostgreSQL (without a Bus) sends overlap:
 // their transactions run side by side and their events go out in the order of a ticket each
 // takes just before its commit; service_overlap.go gives the argument.

@@ -12,8 +12,8 @@ import (
 // Group commit. On a store whose commits are costly and taken one at a time (SQLite: one
 // writer, one fsync per commit; storage.GroupUpdater), the mutations that arrive while a
 // commit is under way wait for it and then share the next one: the first of them leads a
-// group, which runs every waiting mutation's body in one transaction, each in a savepoint
-// (one body's failure undoes its own writes only), commits once and publishes the events of
+// group, which runs every waiting mutation's body in one transaction, each as if in a
+// savepoint (one body's failure undoes its own writes only; storage.GroupUpdater), commits once and publishes the events of
 // each mutation that succeeded, in the group's order. Eight concurrent senders then pay for
 // one fsync per group instead of one per message.
 //

@@ -33,11 +33,11 @@ type world struct {
 	groupName map[users.GroupID]string
 	m         *users.Membership
 	channels  []channels.Channel
-	// shared says channels is the store's shared list (loadSharedWorld): read only, sorted by
-	// id, byID and byName nil until needed.
-	shared bool
-	byName map[string]int // NormalizeName → index in channels
-	byID   map[channels.ID]int
+	// sharedChannels says channels is the store's shared list (loadWorldShared): read only,
+	// sorted by id, byID and byName nil until needed.
+	sharedChannels bool
+	byName         map[string]int // NormalizeName → index in channels
+	byID           map[channels.ID]int
 	// byNameOrder is the indices of channels ordered by name (nil until channelsByName;
 	// setChannel drops it).
 	byNameOrder []int
@@ -73,18 +73,17 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 	return loadWorldWith(tx, now, tx.Channels().List)
 }
 
-// loadSharedWorld is loadWorld over the store's shared channel list (ChannelReader.ListShared)
-// as it is, for reads about a user's own channels (GET /users/me/subscriptions), where the
-// organization may have thousands that the read never looks at: no channel is copied and no
-// index over them is built (channel looks an id up in the list, which is sorted by id;
-// channelByName indexes the names on first use). The world is for reading only; setChannel
-// copies the list first.
-func loadSharedWorld(tx storage.ReadTx, now int64) *world {
+// loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared)
+// as it is, for operations that only read (register, GET /users/me/subscriptions): no channel
+// is copied and no index over them is built up front (channel looks an id up in the list,
+// which is sorted by id; channelByName indexes the names on first use). Nothing may modify a
+// channel's slices; setChannel copies the list before its first change.
+func loadWorldShared(tx storage.ReadTx, now int64) *world {
 	return loadWorldWith(tx, now, nil)
 }
 
 // loadWorldWith is loadWorld with the channels that listChannels reads (nil: the store's
-// shared list, loadSharedWorld).
+// shared list, loadWorldShared).
 func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
 	w := &world{
 		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
@@ -93,7 +92,7 @@ func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels
 		activity: activityCache{r: tx.Messages(), now: now},
 	}
 	if listChannels == nil {
-		w.shared = true
+		w.sharedChannels = true
 		listChannels = tx.Channels().ListShared
 	}
 	realm, err := tx.Realm().Get()
@@ -118,7 +117,7 @@ func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels
 		w.groupName[g.ID] = g.Name
 	}
 	w.realm.ApplyDefaultGroups(func(name string) users.GroupID { return w.groupByNm[name] })
-	if !w.shared {
+	if !w.sharedChannels {
 		w.index()
 	}
 	return w
@@ -176,10 +175,11 @@ func (w *world) linkifiers() markdown.Linkify { return w.linkify }
 // allChannels is every channel, archived ones included. The list belongs to the world.
 func (w *world) allChannels() []channels.Channel { return w.channels }
 
-// channelsByName yields every channel (as allChannels), ordered by name: lists of records
-// built in this order need no sort (moving records of a kilobyte each cost more than building
-// them). The order is sorted once per world (its indices: a channel is large too).
-func (w *world) channelsByName() iter.Seq[channels.Channel] {
+// channelsByName yields every channel (as allChannels), ordered by name, for reading only:
+// lists of records built in this order need no sort (moving records of a kilobyte each cost
+// more than building them). The order is sorted once per world (its indices: a channel is
+// large too).
+func (w *world) channelsByName() iter.Seq[*channels.Channel] {
 	if w.byNameOrder == nil {
 		order := make([]int, len(w.channels))
 		for i := range order {
@@ -188,9 +188,9 @@ func (w *world) channelsByName() iter.Seq[channels.Channel] {
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(w.channels[a].Name, w.channels[b].Name) })
 		w.byNameOrder = order
 	}
-	return func(yield func(channels.Channel) bool) {
+	return func(yield func(*channels.Channel) bool) {
 		for _, i := range w.byNameOrder {
-			if !yield(w.channels[i]) {
+			if !yield(&w.channels[i]) {
 				return
 			}
 		}
@@ -232,8 +232,8 @@ func (w *world) channelByName(name string) (channels.Channel, bool) {
 // setChannel records a created or changed channel in the world.
 func (w *world) setChannel(c channels.Channel) {
 	w.byNameOrder = nil
-	if w.shared { // the store's list: copy it before changing it
-		w.channels, w.shared = slices.Clone(w.channels), false
+	if w.sharedChannels { // the store's list: copy it before changing it
+		w.channels, w.sharedChannels = slices.Clone(w.channels), false
 		w.index()
 	}
 	if i, ok := w.byID[c.ID]; ok {

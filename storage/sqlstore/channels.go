@@ -183,6 +183,19 @@ func (a subscriptionTx) ListForChannels(list []channels.ID, activeOnly bool) ([]
 	if len(list) == 0 {
 		return nil, a.t.live()
 	}
+	if activeOnly {
+		if err := a.t.live(); err != nil {
+			return nil, err
+		}
+		if out, ok, err := a.activeSubscriptions(list); ok {
+			return out, err
+		}
+	}
+	return a.readForChannels(list, activeOnly)
+}
+
+// readForChannels is ListForChannels with a statement.
+func (a subscriptionTx) readForChannels(list []channels.ID, activeOnly bool) ([]channels.Subscription, error) {
 	where := "channel_id IN (" + a.t.d.idSet + ")"
 	if activeOnly {
 		where += " AND active"
@@ -207,6 +220,11 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 			nullableBool(s.DesktopNotifications), nullableBool(s.AudibleNotifications),
 			nullableBool(s.PushNotifications), nullableBool(s.EmailNotifications),
 			nullableBool(s.WildcardMentionsNotify)})
+	}
+	if !a.t.d.postgres {
+		if err := a.t.bump(subscriptionsTable); err != nil { // subscribers.go
+			return err
+		}
 	}
 	err := insertRows(a.t, "INSERT INTO subscriptions ("+subscriptionColumns+")", 11, rows,
 		`ON CONFLICT (user_id, channel_id) DO UPDATE SET active = excluded.active,

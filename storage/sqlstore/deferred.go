@@ -1,5 +1,7 @@
 package sqlstore
 
+import "strings"
+
 // Deferred inserts: rows a transaction writes but reads only later, held back and written with
 // one multi-row statement when the transaction next runs any other statement, or at its
 // commit. On SQLite a new message's recipient rows, direct-message index and search entry go
@@ -11,35 +13,68 @@ package sqlstore
 // The statements that run ahead of the pending rows (aheadOfPending) must neither read nor
 // constrain the tables those rows go to; the one such statement is a message's own INSERT,
 // which the pending rows reference.
+//
+// The search entries (SQLite's FTS5 table message_search) wait longer: for a statement that
+// names their table (every statement that reads or writes it does: no trigger touches it), or
+// the commit. Once a transaction has written an FTS5 table, every later statement that opens
+// a statement journal (a multi-row insert, an upsert) makes FTS5 write out the entries it
+// holds in memory as an index segment of its own; written last, a transaction's entries (a
+// whole group's: service_commits.go) make one segment, at the commit.
 
 // deferredInsert is one multi-row INSERT waiting for its flush: insertRows' arguments.
 type deferredInsert struct {
 	head, tail string
 	width      int
 	rows       [][]any
+	late       string // the table of rows that wait for a statement naming it (message_search)
 }
 
 // deferInsert holds rows back for the insert head ... tail, appended to the rows already
 // pending for the same statement.
 func (t *txn) deferInsert(head string, width int, rows [][]any, tail string) {
+	t.deferRows(deferredInsert{head: head, tail: tail, width: width, rows: rows})
+}
+
+// deferLate is deferInsert for rows of table that wait for a statement naming table, or the
+// commit (the search entries, above).
+func (t *txn) deferLate(table, head string, width int, rows [][]any) {
+	t.deferRows(deferredInsert{head: head, width: width, rows: rows, late: table})
+}
+
+func (t *txn) deferRows(d deferredInsert) {
+	t.writes++
 	for i := range t.pending {
-		if p := &t.pending[i]; p.head == head && p.tail == tail {
-			p.rows = append(p.rows, rows...)
+		if p := &t.pending[i]; p.head == d.head && p.tail == d.tail {
+			p.rows = append(p.rows, d.rows...)
 			return
 		}
 	}
-	t.pending = append(t.pending, deferredInsert{head: head, tail: tail, width: width, rows: rows})
+	t.pending = append(t.pending, d)
 }
 
-// flush writes the pending rows; every statement but the ones ahead of them calls it first,
-// and the commit does.
-func (t *txn) flush() error {
+// flush writes every pending row: before the commit, and at the end of a closure in a
+// savepoint.
+func (t *txn) flush() error { return t.flushBefore("") }
+
+// flushBefore writes the pending rows that must precede query: every statement but the ones
+// ahead of them calls it first. Late rows wait unless query names their table ("": all).
+func (t *txn) flushBefore(query string) error {
 	if len(t.pending) == 0 {
 		return nil
 	}
-	pending := t.pending
-	t.pending = nil
-	for _, p := range pending {
+	var write, wait []deferredInsert
+	for _, p := range t.pending {
+		if p.late != "" && query != "" && !strings.Contains(query, p.late) {
+			wait = append(wait, p)
+		} else {
+			write = append(write, p)
+		}
+	}
+	if len(write) == 0 {
+		return nil
+	}
+	t.pending = wait
+	for _, p := range write {
 		if err := insertRows(t, p.head, p.width, p.rows, p.tail); err != nil {
 			return err
 		}

@@ -365,19 +365,12 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 	return a.create(m, rows, nil)
 }
 
-// CreateInChannel is storage.ChannelMessageCreator's: on PostgreSQL the statement that writes
-// the message reads its channel's bounds too (the statement's snapshot does not see its own
-// insert); SQLite, whose statements cost no round trip, reads them first.
+// CreateInChannel is storage.ChannelMessageCreator's: the statement that writes the message
+// reads its channel's bounds too (PostgreSQL: the statement's snapshot does not see its own
+// insert; SQLite: its RETURNING clause reads the messages before the new one).
 func (a messageTx) CreateInChannel(m messages.Message, rows []messages.UserMessage) (messages.ID, storage.ChannelActivity, error) {
 	before := storage.ChannelActivity{ChannelID: m.ChannelID}
-	if !a.t.d.postgres || m.IsDirect() {
-		list, err := a.Bounds([]channels.ID{m.ChannelID})
-		if err != nil {
-			return 0, before, err
-		}
-		if len(list) > 0 {
-			before = list[0]
-		}
+	if m.IsDirect() {
 		id, err := a.Create(m, rows)
 		return id, before, err
 	}
@@ -404,7 +397,15 @@ func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends 
 		// One statement: the message, its rows and its direct-message index.
 		return a.createPostgres(insert, args, m, rows, ends)
 	}
-	if err := a.t.getAhead(insert, args, &id); err != nil {
+	dest := []any{&id}
+	if ends != nil {
+		// The bounds as Bounds reads them, from the messages before the new one.
+		insert += `,
+			COALESCE((SELECT b.id FROM messages AS b WHERE b.channel_id = messages.channel_id AND b.id < messages.id ORDER BY b.id LIMIT 1), 0),
+			COALESCE((SELECT b.timestamp FROM messages AS b WHERE b.channel_id = messages.channel_id AND b.id < messages.id ORDER BY b.id DESC LIMIT 1), 0)`
+		dest = append(dest, &ends.FirstMessageID, &ends.LastTimestamp)
+	}
+	if err := a.t.getAhead(insert, args, dest...); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
 	}
 	// The rest waits for the transaction's next statement (deferred.go).

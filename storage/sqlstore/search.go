@@ -159,7 +159,7 @@ func (a messageTx) putSearch(id messages.ID, d messages.SearchDoc) {
 	if a.t.d.postgres {
 		return
 	}
-	a.t.deferInsert("INSERT INTO message_search (rowid, topic, content)", 3, [][]any{{id, ftsText(d.Topic), ftsText(d.Content)}}, "")
+	a.t.deferLate("message_search", "INSERT INTO message_search (rowid, topic, content)", 3, [][]any{{id, ftsText(d.Topic), ftsText(d.Content)}})
 }
 
 // replaceSearch rewrites the index entry of an edited message (SQLite).

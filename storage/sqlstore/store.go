@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,14 +80,41 @@ func (s *Store) updateOptions() *sql.TxOptions {
 // errNothingCommitted ends a group whose every closure failed: there is nothing to commit.
 var errNothingCommitted = errors.New("sqlstore: every closure of the group failed")
 
-// UpdateGroup runs fns in one transaction, each in a savepoint (storage.GroupUpdater).
+// UpdateGroup runs fns in one transaction, each as if in a savepoint of its own
+// (storage.GroupUpdater).
+//
+// A savepoint per closure costs two statements, and on SQLite each SAVEPOINT makes the search
+// index (FTS5) write out the rows it holds in memory, as a segment of its own: a tenth of a
+// send's CPU. So the group first runs without savepoints: a closure that fails without having
+// written anything (most failures: a check refuses before any write) has nothing to undo,
+// and the deferred rows of every closure (deferred.go) are written together at the first
+// statement that needs them. Only when a closure fails after writing, panics, or a deferred
+// row fails (whose closure would not be known) is that run rolled back and the group run
+// again with a savepoint per closure (grouped), where each failure undoes its own writes.
 func (s *Store) UpdateGroup(ctx context.Context, fns []func(storage.Tx) error) ([]error, error) {
+	errs, err := s.updateGroup(ctx, fns, false)
+	if errors.Is(err, errNeedSavepoints) {
+		errs, err = s.updateGroup(ctx, fns, true)
+	}
+	return errs, err
+}
+
+// errNeedSavepoints ends a group's run without savepoints that needs them (see UpdateGroup).
+var errNeedSavepoints = errors.New("sqlstore: a closure of the group failed after writing")
+
+// updateGroup is one way of running UpdateGroup: with a savepoint per closure, or without
+// (errNeedSavepoints when a failure would need one).
+func (s *Store) updateGroup(ctx context.Context, fns []func(storage.Tx) error, savepoints bool) ([]error, error) {
 	errs := make([]error, len(fns))
 	err := s.run(ctx, s.write, s.updateOptions(), func(t *txn) error {
 		clear(errs)
 		kept := 0
 		for i, fn := range fns {
-			failed, err := t.member(func() error { return fn(&tx{readTx{t: t}}) })
+			run := t.unguardedMember
+			if savepoints {
+				run = t.member
+			}
+			failed, err := run(func() error { return fn(&tx{readTx{t: t}}) })
 			if err != nil {
 				return err
 			}
@@ -96,6 +124,9 @@ func (s *Store) UpdateGroup(ctx context.Context, fns []func(storage.Tx) error) (
 		}
 		if kept == 0 {
 			return errNothingCommitted
+		}
+		if !savepoints && t.flush() != nil && t.retry == nil {
+			return errNeedSavepoints // a deferred row failed: whose, the savepoints tell
 		}
 		return nil
 	})
@@ -148,6 +179,29 @@ func (t *txn) member(fn func() error) (failed, err error) {
 	}
 	if _, err := t.exec("RELEASE SAVEPOINT grouped"); err != nil {
 		return nil, err
+	}
+	return failed, nil
+}
+
+// unguardedMember runs fn, one closure of a group, without a savepoint: failed is fn's error
+// when fn wrote nothing before failing (nothing to undo); err is errNeedSavepoints when it
+// did (or panicked), or a failure of the whole transaction (a lost race).
+func (t *txn) unguardedMember(fn func() error) (failed, err error) {
+	writes := t.writes
+	panicked := false
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				panicked = true
+			}
+		}()
+		failed = fn()
+	}()
+	if t.retry != nil {
+		return nil, t.retry
+	}
+	if panicked || failed != nil && t.writes != writes || t.failed != nil {
+		return nil, errNeedSavepoints
 	}
 	return failed, nil
 }
@@ -271,6 +325,9 @@ type txn struct {
 	count   *atomic.Uint64   // the Store's statement counter
 	stmts   *stmtCache       // SQLite: the pool's prepared statements (nil: none)
 	pending []deferredInsert // rows written at the next statement or the commit (deferred.go)
+	// writes counts the statements run or rows deferred that may write (all but SELECTs):
+	// a closure of a group that failed without writing has nothing to undo (UpdateGroup).
+	writes int
 
 	cache  *caches              // the Store's list caches
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
@@ -312,10 +369,11 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
-	if err := t.flush(); err != nil {
+	if err := t.flushBefore(query); err != nil {
 		return nil, err
 	}
 	t.count.Add(1)
+	t.writes++
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
 		r, err := t.tx.StmtContext(t.ctx, st).ExecContext(t.ctx, args...)
@@ -329,10 +387,11 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
-	if err := t.flush(); err != nil {
+	if err := t.flushBefore(query); err != nil {
 		return nil, err
 	}
 	t.count.Add(1)
+	t.noteWrite(query)
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
 		rows, err := t.tx.StmtContext(t.ctx, st).QueryContext(t.ctx, args...)
@@ -347,7 +406,7 @@ func (t *txn) get(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}
-	if err := t.flush(); err != nil {
+	if err := t.flushBefore(query); err != nil {
 		return err
 	}
 	return t.getAhead(query, args, dest...)
@@ -359,11 +418,19 @@ func (t *txn) getAhead(query string, args []any, dest ...any) error {
 		return err
 	}
 	t.count.Add(1)
+	t.noteWrite(query)
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
 		return t.check(t.tx.StmtContext(t.ctx, st).QueryRowContext(t.ctx, args...).Scan(dest...))
 	}
 	return t.check(t.tx.QueryRowContext(t.ctx, q, args...).Scan(dest...))
+}
+
+// noteWrite counts query in t.writes unless it is a SELECT.
+func (t *txn) noteWrite(query string) {
+	if !strings.HasPrefix(strings.TrimLeft(query, " \t\n"), "SELECT") {
+		t.writes++
+	}
 }
 
 // guarded runs fn, which may fail with a constraint violation, so that the transaction stays

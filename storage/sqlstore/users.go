@@ -207,8 +207,20 @@ func (a userTx) ReserveIDs(through users.ID) error {
 	return nil
 }
 
+// SetLastActive records activity at t (never moving a user's last activity back). On SQLite
+// the rows wait for the transaction's next statement (deferred.go): a group of sends
+// (service_commits.go) writes its senders' activity in one statement.
 func (a userTx) SetLastActive(t int64, list ...users.ID) error {
 	if len(list) == 0 {
+		return nil
+	}
+	if !a.t.d.postgres {
+		rows := make([][]any, len(list))
+		for i, id := range list {
+			rows[i] = []any{id, t}
+		}
+		a.t.deferInsert("INSERT INTO user_activity (user_id, last_active)", 2, rows,
+			"ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active WHERE user_activity.last_active < excluded.last_active")
 		return nil
 	}
 	_, err := a.t.exec(`INSERT INTO user_activity (user_id, last_active)

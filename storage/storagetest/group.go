@@ -76,6 +76,38 @@ func testGroupUpdate(t *testing.T, open Opener) {
 	}
 	wantEmails("after the group", newUser(1).Email, newUser(5).Email)
 
+	// A closure that fails before writing anything, between two that write: the others keep
+	// their writes, each sees those before it.
+	errs, err = g.UpdateGroup(ctx, []func(storage.Tx) error{
+		func(tx storage.Tx) error { _, err := tx.Users().Create(newUser(7)); return err },
+		func(tx storage.Tx) error {
+			if _, err := tx.Users().List(); err != nil {
+				return err
+			}
+			return boom
+		},
+		func(tx storage.Tx) error {
+			all, err := tx.Users().List()
+			seen = len(all)
+			if err != nil {
+				return err
+			}
+			_, err = tx.Users().Create(newUser(8))
+			return err
+		},
+	})
+	if err != nil {
+		t.Fatalf("UpdateGroup: %v", err)
+	}
+	wantIs(t, "closure failing before writing", errs[1], boom)
+	if errs[0] != nil || errs[2] != nil {
+		t.Errorf("closures 1 and 3: %v, %v", errs[0], errs[2])
+	}
+	if seen != 3 {
+		t.Errorf("closure 3 saw %d users, want 3", seen)
+	}
+	wantEmails("after the second group", newUser(1).Email, newUser(5).Email, newUser(7).Email, newUser(8).Email)
+
 	// A group whose every closure fails commits nothing and reports no error of its own.
 	errs, err = g.UpdateGroup(ctx, []func(storage.Tx) error{
 		func(tx storage.Tx) error {
@@ -91,5 +123,5 @@ func testGroupUpdate(t *testing.T, open Opener) {
 	}
 	wantIs(t, "failing closure", errs[0], boom)
 	wantIs(t, "failing closure", errs[1], boom)
-	wantEmails("after the failed group", newUser(1).Email, newUser(5).Email)
+	wantEmails("after the failed group", newUser(1).Email, newUser(5).Email, newUser(7).Email, newUser(8).Email)
 }

@@ -305,8 +305,12 @@ func testMessages(t *testing.T, open Opener) {
 		w := seedMessageWorld(t, s)
 		var got []storage.ChannelActivity
 		var ids []messages.ID
-		for _, ts := range []int64{100, 200} {
+		for _, ts := range []int64{100, 200, 300} {
 			mustUpdate(t, s, func(tx storage.Tx) error {
+				// A message elsewhere first, which the channel's bounds must not see.
+				if _, err := tx.Messages().Create(messages.Message{SenderID: w.u[0], ChannelID: w.c2, Topic: "t", Content: "y", Timestamp: ts + 50}, nil); err != nil {
+					return err
+				}
 				m := messages.Message{SenderID: w.u[0], ChannelID: w.c1, Topic: "t", Content: "x", Timestamp: ts}
 				id, before, err := storage.CreateInChannel(tx.Messages(), m, []messages.UserMessage{{UserID: w.u[1]}})
 				if err != nil {
@@ -324,13 +328,14 @@ func testMessages(t *testing.T, open Opener) {
 		wantEqual(t, "bounds before each message", []storage.ChannelActivity{
 			{ChannelID: w.c1},
 			{ChannelID: w.c1, FirstMessageID: ids[0], LastTimestamp: 100},
+			{ChannelID: w.c1, FirstMessageID: ids[0], LastTimestamp: 200},
 		}, got)
 		mustView(t, s, func(tx storage.ReadTx) error {
 			rows, err := tx.Messages().GetMany(ids)
 			if err != nil {
 				return err
 			}
-			wantEqual(t, "messages stored", 2, len(rows))
+			wantEqual(t, "messages stored", 3, len(rows))
 			return nil
 		})
 	})
