@@ -247,7 +247,20 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 
 // Counts reads the maintained subscriber counts.
 func (a subscriptionTx) Counts() (map[channels.ID]int, error) {
-	rows, err := a.t.query("SELECT id, subscriber_count FROM channels WHERE subscriber_count > 0")
+	return a.counts("SELECT id, subscriber_count FROM channels WHERE subscriber_count > 0")
+}
+
+// CountsOf reads the maintained subscriber counts of the given channels.
+func (a subscriptionTx) CountsOf(list []channels.ID) (map[channels.ID]int, error) {
+	if len(list) == 0 {
+		return map[channels.ID]int{}, a.t.live()
+	}
+	return a.counts("SELECT id, subscriber_count FROM channels WHERE subscriber_count > 0 AND id IN ("+a.t.d.idSet+")", ids(a.t.d, list))
+}
+
+// counts reads (channel id, subscriber count) rows.
+func (a subscriptionTx) counts(query string, args ...any) (map[channels.ID]int, error) {
+	rows, err := a.t.query(query, args...)
 	if err != nil {
 		return nil, err
 	}
