@@ -93,6 +93,7 @@ func BenchmarkRegisterQueue(b *testing.B) {
 				b.Run("subs="+strconv.Itoa(subs), func(b *testing.B) {
 					b.ReportAllocs()
 					defer reportCPU(b)()
+					defer reportStatements(b, store)()
 					for b.Loop() {
 						res, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{})
 						if err != nil {

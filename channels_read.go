@@ -66,13 +66,26 @@ type GetSubscriptionsParams struct {
 // GetSubscriptionsResult lists the actor's active subscriptions, by channel name.
 type GetSubscriptionsResult struct {
 	Subscriptions []SubscriptionRecord `json:"subscriptions"`
+	// json is the Service's cache of channel members' JSON (nil: encode every record).
+	json *recordJSONCache
 }
 
 // AppendJSON appends the result's JSON object, as encoding/json writes it, with the records'
-// own encoders.
+// own encoders (and the JSON of records equal to ones written before: recordJSONCache).
 func (r GetSubscriptionsResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"subscriptions":`...)
-	b = AppendSubscriptionsJSON(b, r.Subscriptions)
+	if r.Subscriptions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Subscriptions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Subscriptions[i].appendJSON(b, r.json)
+		}
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 
@@ -91,7 +104,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
 	}
-	var res GetSubscriptionsResult
+	res := GetSubscriptionsResult{json: &s.recordJSON}
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})
@@ -162,6 +175,19 @@ type subscriptionsView struct {
 	include  string
 	archived bool
 	recent   *recentUsers
+	// built holds channel records built already in this transaction (register's streams),
+	// by channel: a record is the same whichever section shows it (subscribers apart).
+	built map[channels.ID]*ChannelRecord
+}
+
+// fillChannelRecord renders c into rec, a zero record: a copy of the record built already,
+// or built now.
+func (o subscriptionsView) fillChannelRecord(w *world, rec *ChannelRecord, c *channels.Channel) {
+	if built, ok := o.built[c.ID]; ok {
+		*rec = *built
+		return
+	}
+	w.fillChannelRecord(rec, c)
 }
 
 func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
@@ -179,27 +205,28 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		Unsubscribed:    make([]SubscriptionRecord, len(inactive)),
 		NeverSubscribed: []ChannelRecord{},
 	}
-	for i, r := range active {
-		c, _ := w.channel(r.id)
-		st.Subscriptions[i] = w.subscriptionRecord(c, rows[r.row])
-		w.attachSubscribers(&st.Subscriptions[i].ChannelRecord, c, viewer, o.include, o.recent)
+	fill := func(recs []SubscriptionRecord, byName []subscriptionRow) {
+		for i, r := range byName {
+			c := w.channelPtr(r.id)
+			o.fillChannelRecord(w, &recs[i].ChannelRecord, c)
+			fillSubscriptionFields(&recs[i], &rows[r.row])
+			w.attachSubscribers(&recs[i].ChannelRecord, *c, viewer, o.include, o.recent)
+		}
 	}
-	for i, r := range inactive {
-		c, _ := w.channel(r.id)
-		st.Unsubscribed[i] = w.subscriptionRecord(c, rows[r.row])
-		w.attachSubscribers(&st.Unsubscribed[i].ChannelRecord, c, viewer, o.include, o.recent)
-	}
+	fill(st.Subscriptions, active)
+	fill(st.Unsubscribed, inactive)
 	had := make(map[channels.ID]bool, len(rows))
 	for _, r := range rows {
 		had[r.ChannelID] = true
 	}
 	for c := range w.channelsByName() {
-		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(c, viewer) {
+		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(*c, viewer) {
 			continue
 		}
-		rec := w.channelRecord(c)
-		w.attachSubscribers(&rec, c, viewer, o.include, o.recent)
-		st.NeverSubscribed = append(st.NeverSubscribed, rec)
+		st.NeverSubscribed = append(st.NeverSubscribed, ChannelRecord{})
+		rec := &st.NeverSubscribed[len(st.NeverSubscribed)-1]
+		o.fillChannelRecord(w, rec, c)
+		w.attachSubscribers(rec, *c, viewer, o.include, o.recent)
 	}
 	return st
 }
@@ -340,10 +367,11 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 		if c.IsArchived && !archived {
 			continue
 		}
-		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(c, viewer) {
+		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(*c, viewer) {
 			continue
 		}
-		out = append(out, w.channelRecord(c))
+		out = append(out, ChannelRecord{})
+		w.fillChannelRecord(&out[len(out)-1], c)
 	}
 	return out
 }
@@ -369,12 +397,22 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 		if err != nil {
 			return err
 		}
+		// streams first: the subscription sections copy its records of the same channels.
+		var built map[channels.ID]*ChannelRecord
+		if wantStreams {
+			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
+			st.Streams = &l
+			built = make(map[channels.ID]*ChannelRecord, len(l))
+			for i := range l {
+				built[l[i].StreamID] = &l[i]
+			}
+		}
 		if wantSubs {
 			var sub *SubscriptionState
 			if viewer.ID == 0 {
 				sub = &SubscriptionState{Subscriptions: []SubscriptionRecord{}, Unsubscribed: []SubscriptionRecord{}, NeverSubscribed: streamsState(w, viewer, false)}
 			} else {
-				sub = subscriptionState(w, viewer, *viewerRows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now)})
+				sub = subscriptionState(w, viewer, *viewerRows, subscriptionsView{include: p.IncludeSubscribers, archived: p.ClientCapabilities.ArchivedChannels, recent: newRecentUsers(tx, now), built: built})
 				if !p.ClientCapabilities.NotificationSettingsNull {
 					for i := range sub.Subscriptions {
 						resolveNotificationDefaults(&sub.Subscriptions[i])
@@ -385,10 +423,6 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 				}
 			}
 			st.Subscriptions, st.Unsubscribed, st.NeverSubscribed = &sub.Subscriptions, &sub.Unsubscribed, &sub.NeverSubscribed
-		}
-		if wantStreams {
-			l := streamsState(w, viewer, p.ClientCapabilities.ArchivedChannels)
-			st.Streams = &l
 		}
 		if wantDefaults {
 			ids := w.defaultStreamIDs()

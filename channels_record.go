@@ -186,6 +186,11 @@ func (w *world) subscriptionRecord(c channels.Channel, s channels.Subscription) 
 // fillChannelRecord). c and s are only read.
 func (w *world) fillSubscriptionRecord(rec *SubscriptionRecord, c *channels.Channel, s *channels.Subscription) {
 	w.fillChannelRecord(&rec.ChannelRecord, c)
+	fillSubscriptionFields(rec, s)
+}
+
+// fillSubscriptionFields sets the subscription's own fields of rec from row s.
+func fillSubscriptionFields(rec *SubscriptionRecord, s *channels.Subscription) {
 	rec.Color = s.Color
 	if rec.Color == "" {
 		rec.Color = channels.DefaultColor
@@ -311,9 +316,13 @@ func (r SubscriptionRecord) MarshalJSON() ([]byte, error) {
 }
 
 // AppendJSON appends what MarshalJSON writes.
-func (r *SubscriptionRecord) AppendJSON(b []byte) []byte {
+func (r *SubscriptionRecord) AppendJSON(b []byte) []byte { return r.appendJSON(b, nil) }
+
+// appendJSON is AppendJSON with the channel's members from c (recordJSONCache; nil encodes
+// them).
+func (r *SubscriptionRecord) appendJSON(b []byte, c *recordJSONCache) []byte {
 	b = append(b, '{')
-	b = r.ChannelRecord.appendFields(b)
+	b = c.appendFields(b, &r.ChannelRecord)
 	b = append(b, `,"color":`...)
 	b = jsonw.String(b, r.Color)
 	b = append(b, `,"is_muted":`...)

@@ -178,6 +178,9 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	// subscription sections both use them; the transaction writes nothing).
 	var viewerRows []channels.Subscription
 	w := sync.OnceValues(func() (*world, error) {
+		if o.w == nil {
+			o.w = loadWorldShared(tx, o.now.Unix()) // a registration only reads
+		}
 		w := o.world()
 		if viewer.ID != 0 && !w.failed() {
 			rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})

@@ -155,6 +155,9 @@ type Service struct {
 	typing     typists
 	typingStop chan struct{}
 	typingDone chan struct{}
+	// recordJSON reuses the JSON of channel records that did not change (GET
+	// /users/me/subscriptions).
+	recordJSON recordJSONCache
 
 	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
 	// commit, service_commits.go) holds it exclusively from the start of its transaction until

@@ -35,6 +35,8 @@ type world struct {
 	channels  []channels.Channel
 	byName    map[string]int // NormalizeName → index in channels
 	byID      map[channels.ID]int
+	// sharedChannels says that channels is the store's shared list (loadWorldShared).
+	sharedChannels bool
 	// byNameOrder is the indices of channels ordered by name (nil until channelsByName;
 	// setChannel drops it).
 	byNameOrder []int
@@ -68,6 +70,15 @@ func (w *world) failed() bool { return w.err != nil }
 // world's sticky error: the world is empty but usable.
 func loadWorld(tx storage.ReadTx, now int64) *world {
 	return loadWorldWith(tx, now, tx.Channels().List)
+}
+
+// loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared),
+// without a copy of each channel, for operations that only read (register): nothing may
+// modify a channel's slices. setChannel copies the list before its first change.
+func loadWorldShared(tx storage.ReadTx, now int64) *world {
+	w := loadWorldWith(tx, now, tx.Channels().ListShared)
+	w.sharedChannels = true
+	return w
 }
 
 // loadWorldOf is loadWorld holding only the channels with the given ids, for reads about a
@@ -170,10 +181,11 @@ func (w *world) linkifiers() markdown.Linkify { return w.linkify }
 // allChannels is every channel, archived ones included. The list belongs to the world.
 func (w *world) allChannels() []channels.Channel { return w.channels }
 
-// channelsByName yields every channel (as allChannels), ordered by name: lists of records
-// built in this order need no sort (moving records of a kilobyte each cost more than building
-// them). The order is sorted once per world (its indices: a channel is large too).
-func (w *world) channelsByName() iter.Seq[channels.Channel] {
+// channelsByName yields every channel (as allChannels), ordered by name, for reading only:
+// lists of records built in this order need no sort (moving records of a kilobyte each cost
+// more than building them). The order is sorted once per world (its indices: a channel is
+// large too).
+func (w *world) channelsByName() iter.Seq[*channels.Channel] {
 	if w.byNameOrder == nil {
 		order := make([]int, len(w.channels))
 		for i := range order {
@@ -182,9 +194,9 @@ func (w *world) channelsByName() iter.Seq[channels.Channel] {
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(w.channels[a].Name, w.channels[b].Name) })
 		w.byNameOrder = order
 	}
-	return func(yield func(channels.Channel) bool) {
+	return func(yield func(*channels.Channel) bool) {
 		for _, i := range w.byNameOrder {
-			if !yield(w.channels[i]) {
+			if !yield(&w.channels[i]) {
 				return
 			}
 		}
@@ -223,6 +235,9 @@ func (w *world) channelByName(name string) (channels.Channel, bool) {
 // setChannel records a created or changed channel in the world.
 func (w *world) setChannel(c channels.Channel) {
 	w.byNameOrder = nil
+	if w.sharedChannels {
+		w.channels, w.sharedChannels = slices.Clone(w.channels), false
+	}
 	if i, ok := w.byID[c.ID]; ok {
 		delete(w.byName, channels.NormalizeName(w.channels[i].Name))
 		w.channels[i] = c

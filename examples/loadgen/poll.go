@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -77,6 +78,9 @@ func (p *rawPoll) roundTrip() (int, error) {
 	if _, err := p.conn.Write(p.req); err != nil {
 		return 0, err
 	}
+	if status, ok, err := p.readPlain(); ok || err != nil {
+		return status, err
+	}
 	resp, err := http.ReadResponse(p.br, nil)
 	if err != nil {
 		return 0, err
@@ -100,6 +104,68 @@ func (p *rawPoll) roundTrip() (int, error) {
 	return resp.StatusCode, nil
 }
 
+// readPlain reads a response whose head fits the read buffer and gives a Content-Length
+// without a Transfer-Encoding (every response of a parked connection) without
+// http.ReadResponse and its header map; ok is false, with nothing consumed, for any other.
+func (p *rawPoll) readPlain() (status int, ok bool, err error) {
+	if _, err := p.br.Peek(1); err != nil {
+		return 0, false, err
+	}
+	var head []byte
+	for {
+		b, _ := p.br.Peek(p.br.Buffered())
+		if end := bytes.Index(b, []byte("\r\n\r\n")); end >= 0 {
+			head = b[:end+4]
+			break
+		}
+		if len(b) == p.br.Size() {
+			return 0, false, nil
+		}
+		if _, err := p.br.Peek(len(b) + 1); err != nil {
+			return 0, false, err
+		}
+	}
+	line, rest, _ := bytes.Cut(head, []byte("\r\n"))
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.1 ")) {
+		return 0, false, nil
+	}
+	if status, err = strconv.Atoi(string(line[9:12])); err != nil {
+		return 0, false, nil
+	}
+	length, closing := -1, false
+	for len(rest) > 2 {
+		var field []byte
+		field, rest, _ = bytes.Cut(rest, []byte("\r\n"))
+		name, value, _ := bytes.Cut(field, []byte(":"))
+		value = bytes.TrimSpace(value)
+		switch {
+		case bytes.EqualFold(name, []byte("Content-Length")):
+			if length, err = strconv.Atoi(string(value)); err != nil || length < 0 {
+				return 0, false, nil
+			}
+		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
+			return 0, false, nil
+		case bytes.EqualFold(name, []byte("Connection")):
+			closing = bytes.EqualFold(value, []byte("close"))
+		}
+	}
+	if length < 0 {
+		return 0, false, nil
+	}
+	_, _ = p.br.Discard(len(head))
+	if cap(p.body) < length {
+		p.body = make([]byte, length)
+	}
+	p.body = p.body[:length]
+	if _, err := io.ReadFull(p.br, p.body); err != nil {
+		return 0, true, err
+	}
+	if closing {
+		p.close()
+	}
+	return status, true, nil
+}
+
 // close drops the connection (the next get dials again).
 func (p *rawPoll) close() {
 	if p.conn != nil {
@@ -109,19 +175,22 @@ func (p *rawPoll) close() {
 	}
 }
 
-// events fetches the queue's events after last, over the raw connection when there is one.
-func (p *poller) events(ctx context.Context, out any) error {
+// events fetches the body of the queue's events after last, over the raw connection when
+// there is one (the body is then valid until the next call).
+func (p *poller) events(ctx context.Context) ([]byte, error) {
 	if p.raw == nil {
-		return p.cl.do(ctx, http.MethodGet, "events", url.Values{
+		var body json.RawMessage
+		err := p.cl.do(ctx, http.MethodGet, "events", url.Values{
 			"queue_id": {p.queue}, "last_event_id": {strconv.FormatInt(p.last, 10)},
-		}, out)
+		}, &body)
+		return body, err
 	}
 	status, body, err := p.raw.get(ctx, p.queue, p.last)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if status != http.StatusOK {
-		return &statusError{status: status, body: string(body)}
+		return nil, &statusError{status: status, body: string(body)}
 	}
-	return json.Unmarshal(body, out)
+	return body, nil
 }

@@ -276,34 +276,23 @@ func runMixed(ctx context.Context, c cli, clients []*client, ctr *counters, rep 
 
 // loop long-polls until ctx ends, recording the latency of every stamped message.
 func (p *poller) loop(ctx context.Context, ctr *counters) {
+	var now time.Time
+	record := func(at time.Time) { p.samples = append(p.samples, now.Sub(at)) }
 	for ctx.Err() == nil {
-		var res struct {
-			Events []struct {
-				ID      int64  `json:"id"`
-				Type    string `json:"type"`
-				Message struct {
-					Content string `json:"content"`
-				} `json:"message"`
-			} `json:"events"`
-		}
-		err := p.events(ctx, &res)
-		now := time.Now()
+		body, err := p.events(ctx)
+		now = time.Now()
 		if ctx.Err() != nil {
 			return
+		}
+		if err == nil {
+			var last int64
+			if last, err = scanEvents(body, record); err == nil {
+				p.last = max(p.last, last)
+			}
 		}
 		ctr.record(err)
 		if err != nil {
 			time.Sleep(100 * time.Millisecond)
-			continue
-		}
-		for _, e := range res.Events {
-			p.last = max(p.last, e.ID)
-			if e.Type != "message" {
-				continue
-			}
-			if at, ok := parseStamp(e.Message.Content); ok {
-				p.samples = append(p.samples, now.Sub(at))
-			}
 		}
 	}
 }

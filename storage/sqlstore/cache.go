@@ -74,6 +74,8 @@ type caches struct {
 	linkifiers listCache[linkifiers.Linkifier]
 	muted      listCache[users.MutedUser]
 	alertWords listCache[alertWord]
+
+	subscribers subscriberCache // SQLite: active subscriptions per channel (subscribers.go)
 }
 
 // bump records a write to table in t, once per table and transaction.

@@ -186,6 +186,19 @@ func (a subscriptionTx) ListForChannels(list []channels.ID, activeOnly bool) ([]
 	if len(list) == 0 {
 		return nil, a.t.live()
 	}
+	if activeOnly {
+		if err := a.t.live(); err != nil {
+			return nil, err
+		}
+		if out, ok, err := a.activeSubscriptions(list); ok {
+			return out, err
+		}
+	}
+	return a.readForChannels(list, activeOnly)
+}
+
+// readForChannels is ListForChannels with a statement, or its rows read ahead (ahead.go).
+func (a subscriptionTx) readForChannels(list []channels.ID, activeOnly bool) ([]channels.Subscription, error) {
 	query, args := a.forChannels(list, activeOnly)
 	if rows, ok := a.t.takeSubscribers(query, args); ok {
 		return rows, a.t.live()
@@ -219,6 +232,11 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 			nullableBool(s.DesktopNotifications), nullableBool(s.AudibleNotifications),
 			nullableBool(s.PushNotifications), nullableBool(s.EmailNotifications),
 			nullableBool(s.WildcardMentionsNotify)})
+	}
+	if !a.t.d.postgres {
+		if err := a.t.bump(subscriptionsTable); err != nil { // subscribers.go
+			return err
+		}
 	}
 	err := insertRows(a.t, "INSERT INTO subscriptions ("+subscriptionColumns+")", 11, rows,
 		`ON CONFLICT (user_id, channel_id) DO UPDATE SET active = excluded.active,

@@ -1,0 +1,72 @@
+package chat
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
+)
+
+// TestWorldSharedChannels: a world over the store's shared channel list orders its channels
+// by name, and its first setChannel copies the list, leaving the store's list unchanged.
+func TestWorldSharedChannels(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := memory.New()
+	t.Cleanup(func() { store.Close() })
+	if err := store.Update(ctx, func(tx storage.Tx) error {
+		if err := tx.Realm().Put(realms.Realm{Name: "Org", URL: "https://chat.example.com/"}); err != nil {
+			return err
+		}
+		for _, name := range []string{"delta", "alpha", "Charlie", "bravo"} {
+			if _, err := tx.Channels().Create(channels.Channel{Name: name}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	names := func(seq func(func(*channels.Channel) bool)) []string {
+		var out []string
+		for c := range seq {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	err := store.View(ctx, func(tx storage.ReadTx) error {
+		w := loadWorldShared(tx, 0)
+		if w.failed() {
+			return w.err
+		}
+		if got, want := names(w.channelsByName()), []string{"Charlie", "alpha", "bravo", "delta"}; !slices.Equal(got, want) {
+			t.Errorf("channelsByName = %v, want %v", got, want)
+		}
+		c, _ := w.channelByName("alpha")
+		c.Name = "aardvark"
+		w.setChannel(c)
+		w.setChannel(channels.Channel{ID: 99, Name: "echo"})
+		if got, want := names(w.channelsByName()), []string{"Charlie", "aardvark", "bravo", "delta", "echo"}; !slices.Equal(got, want) {
+			t.Errorf("channelsByName after setChannel = %v, want %v", got, want)
+		}
+		shared, err := tx.Channels().ListShared()
+		if err != nil {
+			return err
+		}
+		var stored []string
+		for _, c := range shared {
+			stored = append(stored, c.Name)
+		}
+		if want := []string{"delta", "alpha", "Charlie", "bravo"}; !slices.Equal(stored, want) {
+			t.Errorf("the store's shared list became %v, want %v", stored, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
