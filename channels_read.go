@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/teamchat/chat/channels"
@@ -68,6 +69,34 @@ type GetSubscriptionsResult struct {
 	Subscriptions []SubscriptionRecord `json:"subscriptions"`
 	// json is the Service's cache of channel members' JSON (nil: encode every record).
 	json *recordJSONCache
+	// pool takes the records' array back on Release (nil: nowhere).
+	pool *sync.Pool
+}
+
+// Release hands the records' array back to the Service for a later GetSubscriptions (the
+// HTTP layer calls it once it has written the response: the array, twenty kilobytes for twenty
+// subscriptions, was most of what a request allocated). Neither r nor a copy of it may be used
+// afterwards. Not calling it is fine: the array is then collected as usual.
+func (r GetSubscriptionsResult) Release() {
+	if r.pool == nil || cap(r.Subscriptions) == 0 || cap(r.Subscriptions) > maxPooledRecords {
+		return
+	}
+	l := r.Subscriptions[:0]
+	r.pool.Put(&l)
+}
+
+// maxPooledRecords is the capacity of the largest records array kept for reuse.
+const maxPooledRecords = 256
+
+// pooledRecords returns a zeroed records slice of length n, from pool when it holds an array
+// large enough.
+func pooledRecords(pool *sync.Pool, n int) []SubscriptionRecord {
+	if p, ok := pool.Get().(*[]SubscriptionRecord); ok && cap(*p) >= n {
+		l := (*p)[:n]
+		clear(l)
+		return l
+	}
+	return make([]SubscriptionRecord, n)
 }
 
 // AppendJSON appends the result's JSON object, as encoding/json writes it, with the records'
@@ -104,7 +133,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
 	}
-	res := GetSubscriptionsResult{json: &s.recordJSON}
+	res := GetSubscriptionsResult{json: &s.recordJSON, pool: &s.recordArrays}
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})
@@ -112,7 +141,8 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 			return err
 		}
 		o.w = loadWorldShared(tx, o.now.Unix())
-		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, newRecentUsers(tx, o.now))
+		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, newRecentUsers(tx, o.now),
+			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) })
 		return nil
 	})
 	return res, err
@@ -122,7 +152,8 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 // of viewer) by channel name, archived channels included, for GET /users/me/subscriptions;
 // include is include_subscribers. What the records need of the channels (their activity,
 // subscriber counts, subscriber lists) is read for those channels alone, each in one read.
-func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers) []SubscriptionRecord {
+// alloc returns a zeroed records slice of length n.
+func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord) []SubscriptionRecord {
 	w.noteUserRows(viewer.ID, rows)
 	active := make([]subscriptionRow, 0, len(rows))
 	for i := range rows {
@@ -144,7 +175,7 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	}
 	w.preloadActivity(ids)
 	w.preloadCounts(ids)
-	out := make([]SubscriptionRecord, len(active))
+	out := alloc(len(active))
 	for i, r := range active {
 		c := w.channelPtr(r.id)
 		w.fillSubscriptionRecord(&out[i], c, &rows[r.row])

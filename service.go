@@ -158,6 +158,8 @@ type Service struct {
 	// recordJSON reuses the JSON of channel records that did not change (GET
 	// /users/me/subscriptions).
 	recordJSON recordJSONCache
+	// recordArrays holds records arrays handed back by GetSubscriptionsResult.Release.
+	recordArrays sync.Pool
 
 	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
 	// commit, service_commits.go) holds it exclusively from the start of its transaction until

@@ -71,12 +71,19 @@ func writeSuccess(w http.ResponseWriter, result any, ignored []string) {
 func (h *Handler) writeSuccess(w http.ResponseWriter, result any, ignored []string) {
 	bp := h.buffers.Get().(*[]byte)
 	b, err := appendSuccess((*bp)[:0], result, ignored)
+	if r, ok := result.(releaser); ok { // encoded: its arrays may serve the next request
+		r.Release()
+	}
 	writeSuccessBody(w, b, err)
 	if cap(b) <= maxPooledBuffer { // a large register's buffer is left to the collector
 		*bp = b
 		h.buffers.Put(bp)
 	}
 }
+
+// releaser is a result whose memory may be reused once it is encoded
+// (chat.GetSubscriptionsResult).
+type releaser interface{ Release() }
 
 // maxPooledBuffer is the largest buffer Handler.buffers keeps.
 const maxPooledBuffer = 256 << 10
