@@ -99,7 +99,7 @@ func checkIncludeSubscribers(v string) error {
 }
 
 // GetSubscriptions lists the actor's subscriptions (archived channels included). Its world
-// holds the subscribed channels alone (loadWorldOf).
+// is the store's shared channel list (loadWorldShared): it copies no channel.
 func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscriptionsParams) (GetSubscriptionsResult, error) {
 	if err := checkIncludeSubscribers(p.IncludeSubscribers); err != nil {
 		return GetSubscriptionsResult{}, err
@@ -111,13 +111,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		if err != nil {
 			return err
 		}
-		ids := make([]channels.ID, 0, len(rows))
-		for _, r := range rows {
-			if r.Active {
-				ids = append(ids, r.ChannelID)
-			}
-		}
-		o.w = loadWorldOf(tx, o.now.Unix(), ids)
+		o.w = loadWorldShared(tx, o.now.Unix())
 		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, newRecentUsers(tx, o.now))
 		return nil
 	})

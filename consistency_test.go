@@ -177,8 +177,8 @@ func TestConsistency(t *testing.T) {
 	}
 }
 
-// checkSubscriptionList holds GET /users/me/subscriptions (which reads the subscribed channels
-// alone, loadWorldOf) to the subscriptions of a fresh register after the mutation.
+// checkSubscriptionList holds GET /users/me/subscriptions (whose world is the store's
+// shared list, loadWorldShared) to the subscriptions of a fresh register after the mutation.
 func checkSubscriptionList(t *testing.T, f *fixture, name string, fresh any) {
 	t.Helper()
 	res, err := f.svc.GetSubscriptions(context.Background(), f.actor(name), chat.GetSubscriptionsParams{})

@@ -158,7 +158,7 @@ func (s *Service) longpollTimeoutSeconds() int {
 // initialState computes the register response's state sections for viewer (the zero User for
 // a spectator).
 func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueResult, error) {
-	tx, viewer := o.tx, o.me
+	tx, viewer := storage.ReadTx(registerTx{ReadTx: o.tx, fields: &onceFields{ProfileFieldReader: o.tx.ProfileFields()}}), o.me
 	res := RegisterQueueResult{
 		ZulipVersion:      ServiceVersion,
 		ZulipFeatureLevel: FeatureLevel,
@@ -439,4 +439,30 @@ func realmIconSource(realm realms.Realm) string {
 		return "U"
 	}
 	return "G"
+}
+
+// registerTx is a registration's transaction: the profile fields, which two sections read
+// (the users' profile data and custom_profile_fields), are read once. (The transaction only
+// reads, so a second read would return the same.)
+type registerTx struct {
+	storage.ReadTx
+	fields *onceFields
+}
+
+func (t registerTx) ProfileFields() storage.ProfileFieldReader { return t.fields }
+
+// onceFields is a ProfileFieldReader whose List reads once (callers only read the list).
+type onceFields struct {
+	storage.ProfileFieldReader
+	list []users.ProfileField
+	err  error
+	read bool
+}
+
+func (f *onceFields) List() ([]users.ProfileField, error) {
+	if !f.read {
+		f.list, f.err = f.ProfileFieldReader.List()
+		f.read = true
+	}
+	return f.list, f.err
 }

@@ -140,11 +140,14 @@ func messageSectionsState(tx storage.ReadTx, w *world, viewer users.User, p Regi
 // userTopicsState fills the sections of the viewer's topic visibility policies: user_topic
 // (of the channels the viewer may see) and the legacy muted_topics.
 func userTopicsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
+	if !p.fetches("user_topic") && !p.fetches("muted_topics") {
+		return nil
+	}
+	rows, err := tx.UserTopics().ListForUser(viewer.ID) // one read for both sections
+	if err != nil {
+		return err
+	}
 	if p.fetches("user_topic") {
-		rows, err := tx.UserTopics().ListForUser(viewer.ID)
-		if err != nil {
-			return err
-		}
 		label, knowsEmpty := w.org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
 		l := []UserTopicRecord{}
 		for _, r := range rows {
@@ -157,10 +160,6 @@ func userTopicsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQ
 		st.UserTopics = &l
 	}
 	if p.fetches("muted_topics") {
-		rows, err := tx.UserTopics().ListForUser(viewer.ID)
-		if err != nil {
-			return err
-		}
 		l := w.mutedTopics(rows)
 		st.MutedTopics = &l
 	}

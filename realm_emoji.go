@@ -226,7 +226,7 @@ func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string
 func (s *Service) mayAddEmoji(w *world, me users.User, list []emoji.Custom, name string) error {
 	allowed := me.Role != users.RoleGuest
 	if setting := w.realm.CanAddCustomEmojiGroup; !channels.IsZeroSetting(setting) {
-		allowed = w.m.Allows(setting, me.ID)
+		allowed = w.membership().Allows(setting, me.ID)
 	}
 	if !allowed {
 		return badRequest(msgInsufficientPerm)

@@ -33,10 +33,11 @@ type world struct {
 	groupName map[users.GroupID]string
 	m         *users.Membership
 	channels  []channels.Channel
-	byName    map[string]int // NormalizeName → index in channels
-	byID      map[channels.ID]int
-	// sharedChannels says that channels is the store's shared list (loadWorldShared).
+	// sharedChannels says channels is the store's shared list (loadWorldShared): read only,
+	// sorted by id, byID and byName nil until needed.
 	sharedChannels bool
+	byName         map[string]int // NormalizeName → index in channels
+	byID           map[channels.ID]int
 	// byNameOrder is the indices of channels ordered by name (nil until channelsByName;
 	// setChannel drops it).
 	byNameOrder []int
@@ -72,63 +73,28 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 	return loadWorldWith(tx, now, tx.Channels().List)
 }
 
-// loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared),
-// without a copy of each channel, for operations that only read (register): nothing may
-// modify a channel's slices. setChannel copies the list before its first change.
+// loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared)
+// as it is, for operations that only read (register, GET /users/me/subscriptions): no channel
+// is copied and no index over them is built up front (channel looks an id up in the list,
+// which is sorted by id; channelByName indexes the names on first use). Nothing may modify a
+// channel's slices; setChannel copies the list before its first change.
 func loadWorldShared(tx storage.ReadTx, now int64) *world {
-	w := loadWorldWith(tx, now, tx.Channels().ListShared)
-	w.sharedChannels = true
-	return w
+	return loadWorldWith(tx, now, nil)
 }
 
-// loadWorldOf is loadWorld holding only the channels with the given ids, for reads about a
-// user's own channels (GET /users/me/subscriptions), where the organization may have thousands
-// that the read never looks at: allChannels then lists those alone. They come from the store's
-// shared list (ChannelReader.ListShared) without a copy of their group settings: the world is
-// for reading only (nothing may modify a channel's slices).
-func loadWorldOf(tx storage.ReadTx, now int64, ids []channels.ID) *world {
-	return loadWorldWith(tx, now, func() ([]channels.Channel, error) {
-		all, err := tx.Channels().ListShared()
-		if err != nil {
-			return nil, err
-		}
-		return pickChannels(all, ids), nil
-	})
-}
-
-// pickChannels returns the channels of all (ascending by id) with the given ids, ascending by
-// id, in a new slice (the channels themselves are not cloned).
-func pickChannels(all []channels.Channel, ids []channels.ID) []channels.Channel {
-	if !slices.IsSorted(ids) {
-		ids = slices.Clone(ids)
-		slices.Sort(ids)
-	}
-	out := make([]channels.Channel, 0, len(ids))
-	lo := 0
-	for i, id := range ids {
-		if i > 0 && id == ids[i-1] {
-			continue
-		}
-		// sort.Search over indexes: a search function taking a Channel by value would copy
-		// the kilobyte-sized struct on every comparison.
-		lo += sort.Search(len(all)-lo, func(k int) bool { return all[lo+k].ID >= id })
-		if lo < len(all) && all[lo].ID == id {
-			out = append(out, all[lo])
-		}
-	}
-	return out
-}
-
-// loadWorldWith is loadWorld with the channels that listChannels reads.
+// loadWorldWith is loadWorld with the channels that listChannels reads (nil: the store's
+// shared list, loadWorldShared).
 func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
 	w := &world{
 		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
-		byName: map[string]int{}, byID: map[channels.ID]int{},
 		users:    newUserCache(tx.Users()),
 		subs:     newSubscriberCache(tx.Subscriptions()),
 		activity: activityCache{r: tx.Messages(), now: now},
 	}
-	w.m = users.NewMembershipFunc(nil, func(users.ID) bool { return false })
+	if listChannels == nil {
+		w.sharedChannels = true
+		listChannels = tx.Channels().ListShared
+	}
 	realm, err := tx.Realm().Get()
 	if w.fail(err) {
 		return w
@@ -151,19 +117,47 @@ func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels
 		w.groupName[g.ID] = g.Name
 	}
 	w.realm.ApplyDefaultGroups(func(name string) users.GroupID { return w.groupByNm[name] })
-	w.m = users.NewMembershipFunc(groups, func(id users.ID) bool { return w.user(id).IsActive })
-	for i, c := range chs {
+	if !w.sharedChannels {
+		w.index()
+	}
+	return w
+}
+
+// index builds the channels' indexes by id and by name.
+func (w *world) index() {
+	w.byID = make(map[channels.ID]int, len(w.channels))
+	w.byName = make(map[string]int, len(w.channels))
+	for i, c := range w.channels {
 		w.byName[channels.NormalizeName(c.Name)] = i
 		w.byID[c.ID] = i
 	}
-	return w
+}
+
+// indexOf finds the channel with id in the list: from the index, or in a shared world (no
+// index by id) by binary search, the list being sorted by id.
+func (w *world) indexOf(id channels.ID) (int, bool) {
+	if w.byID != nil {
+		i, ok := w.byID[id]
+		return i, ok
+	}
+	l := w.channels
+	// sort.Search over indexes: a search function taking a Channel by value would copy the
+	// kilobyte-sized struct on every comparison.
+	i := sort.Search(len(l), func(k int) bool { return l[k].ID >= id })
+	return i, i < len(l) && l[i].ID == id
 }
 
 // org is the organization.
 func (w *world) org() realms.Realm { return w.realm }
 
-// membership answers group membership questions (who is in a group, directly or not).
-func (w *world) membership() *users.Membership { return w.m }
+// membership answers group membership questions (who is in a group, directly or not). It is
+// built on first use (reads of a user's own subscriptions never need it).
+func (w *world) membership() *users.Membership {
+	if w.m == nil {
+		w.m = users.NewMembershipFunc(w.groups, func(id users.ID) bool { return w.user(id).IsActive })
+	}
+	return w.m
+}
 
 // allGroups is every group, as listed by the store. The list and its groups' slices are
 // shared with other transactions (GroupReader.ListShared): read them, never modify them.
@@ -205,7 +199,7 @@ func (w *world) channelsByName() iter.Seq[*channels.Channel] {
 
 // channel returns the channel with id (ok false when unknown).
 func (w *world) channel(id channels.ID) (channels.Channel, bool) {
-	i, ok := w.byID[id]
+	i, ok := w.indexOf(id)
 	if !ok {
 		return channels.Channel{}, false
 	}
@@ -215,7 +209,7 @@ func (w *world) channel(id channels.ID) (channels.Channel, bool) {
 // channelPtr returns the world's channel with id (nil when unknown), for reading only: it
 // saves decisions that read many channels a copy of each.
 func (w *world) channelPtr(id channels.ID) *channels.Channel {
-	i, ok := w.byID[id]
+	i, ok := w.indexOf(id)
 	if !ok {
 		return nil
 	}
@@ -225,6 +219,9 @@ func (w *world) channelPtr(id channels.ID) *channels.Channel {
 // channelByName returns the channel with a name (compared as channels.NormalizeName does; ok
 // false when unknown).
 func (w *world) channelByName(name string) (channels.Channel, bool) {
+	if w.byName == nil {
+		w.index()
+	}
 	i, ok := w.byName[channels.NormalizeName(name)]
 	if !ok {
 		return channels.Channel{}, false
@@ -235,8 +232,9 @@ func (w *world) channelByName(name string) (channels.Channel, bool) {
 // setChannel records a created or changed channel in the world.
 func (w *world) setChannel(c channels.Channel) {
 	w.byNameOrder = nil
-	if w.sharedChannels {
+	if w.sharedChannels { // the store's list: copy it before changing it
 		w.channels, w.sharedChannels = slices.Clone(w.channels), false
+		w.index()
 	}
 	if i, ok := w.byID[c.ID]; ok {
 		delete(w.byName, channels.NormalizeName(w.channels[i].Name))
@@ -256,11 +254,11 @@ func (w *world) viewer(c channels.ID, u users.User) channels.Viewer {
 }
 
 func (w *world) metadata(c channels.Channel, u users.User) bool {
-	return channels.HasMetadataAccess(w.m, c, w.viewer(c.ID, u))
+	return channels.HasMetadataAccess(w.membership(), c, w.viewer(c.ID, u))
 }
 
 func (w *world) content(c channels.Channel, u users.User) bool {
-	return channels.HasContentAccess(w.m, c, w.viewer(c.ID, u))
+	return channels.HasContentAccess(w.membership(), c, w.viewer(c.ID, u))
 }
 
 // canSeeSubscribers reports whether u may know who is subscribed to c: metadata access and,
@@ -273,7 +271,7 @@ func (w *world) canSeeSubscribers(c channels.Channel, u users.User) bool {
 		return true
 	}
 	v := w.viewer(c.ID, u)
-	return v.Subscribed || channels.CanAdminister(w.m, c, v) || u.Role.IsAdmin()
+	return v.Subscribed || channels.CanAdminister(w.membership(), c, v) || u.Role.IsAdmin()
 }
 
 // watchers lists the active users with metadata access to c, ascending, leaving out skip.

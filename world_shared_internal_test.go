@@ -70,3 +70,71 @@ func TestWorldSharedChannels(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWorldSharedLookups: a world over the store's shared channel list finds channels by id and by
+// name without indexes built up front, and a channel it records (setChannel) changes the
+// world alone, never the store's list.
+func TestWorldSharedLookups(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := memory.New()
+	t.Cleanup(func() { store.Close() })
+	names := []string{"Verona", "Denmark", "Rome", "Venice"}
+	var ids []channels.ID
+	err := store.Update(ctx, func(tx storage.Tx) error {
+		if err := tx.Realm().Put(realms.Realm{Name: "Org"}); err != nil {
+			return err
+		}
+		for _, n := range names {
+			id, err := tx.Channels().Create(channels.Channel{Name: n})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = store.View(ctx, func(tx storage.ReadTx) error {
+		w := loadWorldShared(tx, 0)
+		if w.err != nil {
+			return w.err
+		}
+		for i, id := range ids {
+			if c, ok := w.channel(id); !ok || c.Name != names[i] {
+				t.Errorf("channel(%d) = %q, %v; want %q", id, c.Name, ok, names[i])
+			}
+			if c := w.channelPtr(id); c == nil || c.Name != names[i] {
+				t.Errorf("channelPtr(%d) = %+v; want %q", id, c, names[i])
+			}
+		}
+		if _, ok := w.channel(ids[len(ids)-1] + 1); ok {
+			t.Error("channel(unknown) found one")
+		}
+		if c, ok := w.channelByName("rome"); !ok || c.ID != ids[2] {
+			t.Errorf("channelByName(rome) = %+v, %v", c, ok)
+		}
+		c, _ := w.channel(ids[0])
+		c.Name = "Padua"
+		w.setChannel(c)
+		if got, _ := w.channel(ids[0]); got.Name != "Padua" {
+			t.Errorf("after setChannel: %q", got.Name)
+		}
+		if _, ok := w.channelByName("padua"); !ok {
+			t.Error("channelByName(padua) after setChannel: not found")
+		}
+		shared, err := tx.Channels().ListShared()
+		if err != nil {
+			return err
+		}
+		if shared[0].Name != "Verona" {
+			t.Errorf("setChannel changed the store's shared list: %q", shared[0].Name)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

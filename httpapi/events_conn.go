@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,8 +45,10 @@ type pollConn struct {
 	// listener's Close wakes those).
 	reading                     atomic.Bool
 	readDeadline, writeDeadline time.Time
-	// poll is the request being answered, when the connection read it itself.
-	poll parkedPoll
+	// poll is the request being answered, when the connection read it itself, and
+	// lastEventID its last_event_id (when plainPollQuery decoded it).
+	poll        parkedPoll
+	lastEventID int64
 	// auth is the last Authorization header read and email, key what it says (a client
 	// sends the same one with every request; AuthenticateAPIKey still checks them each time).
 	auth, email, key string
@@ -287,17 +290,8 @@ func (h *Handler) pollJob(req pollRequest, pc *pollConn) (p *parkedPoll, ok bool
 	if len(req.rawQuery) > h.opts.MaxQueryBytes {
 		return nil, false
 	}
-	prm := pollParams.Get().(*params)
-	defer func() {
-		clear(prm.values)
-		clear(prm.read)
-		pollParams.Put(prm)
-	}()
-	if parseURLEncoded(req.rawQuery, prm.values) != nil || prm.checkText() != nil {
-		return nil, false
-	}
-	gp, err := eventsParams(prm)
-	if err != nil || gp.QueueID == "" {
+	gp, ignored, ok := pc.pollParams(req.rawQuery)
+	if !ok {
 		return nil, false
 	}
 	email, key, ok := pc.credentials(req.authorization)
@@ -315,9 +309,80 @@ func (h *Handler) pollJob(req pollRequest, pc *pollConn) (p *parkedPoll, ok bool
 		}
 	}
 	p = &pc.poll
-	*p = parkedPoll{keepAlive: !req.close, actor: actor, params: gp, ignored: prm.ignored(), start: time.Now(), observe: true}
+	*p = parkedPoll{keepAlive: !req.close, actor: actor, params: gp, ignored: ignored, start: time.Now(), observe: true}
 	p.limit, p.err = h.svc.CountAPIRequest(actor, pc.remote)
 	return p, true
+}
+
+// pollParams decodes the parameters of a GET /events read off the connection as
+// eventsParams does; ok is false when it has no queue_id or any error (net/http answers it).
+func (pc *pollConn) pollParams(rawQuery string) (gp chat.GetEventsParams, ignored []string, ok bool) {
+	if gp, ok := plainPollQuery(rawQuery, &pc.lastEventID); ok {
+		return gp, nil, true
+	}
+	prm := pollParams.Get().(*params)
+	defer func() {
+		clear(prm.values)
+		clear(prm.read)
+		pollParams.Put(prm)
+	}()
+	if parseURLEncoded(rawQuery, prm.values) != nil || prm.checkText() != nil {
+		return gp, nil, false
+	}
+	gp, err := eventsParams(prm)
+	if err != nil || gp.QueueID == "" {
+		return gp, nil, false
+	}
+	return gp, prm.ignored(), true
+}
+
+// plainPollQuery decodes the query every long-polling client sends, queue_id=ID and
+// last_event_id=N in either order and nothing else, with nothing to unescape, as
+// eventsParams does, without its maps; the id is stored in *last. ok is false for any other
+// query (eventsParams decodes those). The caller has checked that the query is printable
+// ASCII (requestTarget), hence valid UTF-8 without null bytes.
+func plainPollQuery(q string, last *int64) (gp chat.GetEventsParams, ok bool) {
+	var haveLast bool
+	for q != "" {
+		var pair string
+		pair, q, _ = strings.Cut(q, "&")
+		name, value, found := strings.Cut(pair, "=")
+		if !found || value == "" || strings.ContainsAny(value, "%+") {
+			return gp, false
+		}
+		switch {
+		case name == "queue_id" && gp.QueueID == "":
+			gp.QueueID = value
+		case name == "last_event_id" && !haveLast && plainJSONInt(value):
+			n, err := strconv.ParseInt(value, 10, 64)
+			if err != nil {
+				return gp, false
+			}
+			*last, haveLast = n, true
+		default:
+			return gp, false
+		}
+	}
+	if gp.QueueID == "" || !haveLast {
+		return gp, false
+	}
+	gp.LastEventID = last
+	return gp, true
+}
+
+// plainJSONInt reports whether s is a JSON integer: an optional minus, then 0 or digits not
+// starting with 0.
+func plainJSONInt(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // pollParams are the params of the requests that parked connections read (their maps are

@@ -129,3 +129,80 @@ func FuzzParsePollRequest(f *testing.F) {
 		}
 	})
 }
+
+// checkPlainPollQuery: when plainPollQuery takes a query (printable ASCII, as requestTarget
+// passes), eventsParams decodes it to the same parameters, with nothing ignored.
+func checkPlainPollQuery(t *testing.T, q string) (taken bool) {
+	t.Helper()
+	for i := 0; i < len(q); i++ {
+		if q[i] <= ' ' || q[i] >= 0x7f || q[i] == '#' {
+			return false // requestTarget refuses it
+		}
+	}
+	var last int64
+	got, ok := plainPollQuery(q, &last)
+	if !ok {
+		return false
+	}
+	prm := &params{values: map[string]string{}, read: map[string]struct{}{}}
+	if err := parseURLEncoded(q, prm.values); err != nil {
+		t.Fatalf("%q: plain, but parseURLEncoded: %v", q, err)
+	}
+	if err := prm.checkText(); err != nil {
+		t.Fatalf("%q: plain, but checkText: %v", q, err)
+	}
+	want, err := eventsParams(prm)
+	if err != nil {
+		t.Fatalf("%q: plain, but eventsParams: %v", q, err)
+	}
+	if ign := prm.ignored(); len(ign) > 0 {
+		t.Fatalf("%q: plain, but eventsParams ignores %v", q, ign)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%q: plainPollQuery differs from eventsParams (-want +got):\n%s", q, diff)
+	}
+	return true
+}
+
+// TestPlainPollQuery: the usual long-poll query is decoded without the params maps, exactly
+// as eventsParams decodes it; anything else is left to eventsParams.
+func TestPlainPollQuery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		q     string
+		plain bool
+	}{
+		{"queue_id=node-1:1b2c&last_event_id=4", true},
+		{"last_event_id=-1&queue_id=q", true},
+		{"queue_id=q&last_event_id=0", true},
+		{"queue_id=q&last_event_id=9223372036854775807", true},
+		{"queue_id=q&last_event_id=9223372036854775808", false}, // out of range
+		{"queue_id=q&last_event_id=04", false},                  // not JSON
+		{"queue_id=q&last_event_id=1.0", false},
+		{"queue_id=q&last_event_id=-", false},
+		{"queue_id=q", false},
+		{"last_event_id=3", false},
+		{"queue_id=q%3A1&last_event_id=3", false}, // escaped
+		{"queue_id=a+b&last_event_id=3", false},
+		{"queue_id=q&last_event_id=3&dont_block=true", false},
+		{"queue_id=q&queue_id=r&last_event_id=3", false},
+		{"queue_id=q&&last_event_id=3", false},
+		{"queue_id=&last_event_id=3", false},
+		{"queue_id&last_event_id=3", false},
+		{"", false},
+	} {
+		if got := checkPlainPollQuery(t, tc.q); got != tc.plain {
+			t.Errorf("%q: plain %v, want %v", tc.q, got, tc.plain)
+		}
+	}
+}
+
+// FuzzPlainPollQuery: every query plainPollQuery takes, eventsParams decodes the same way.
+func FuzzPlainPollQuery(f *testing.F) {
+	f.Add("queue_id=node-1:1b2c&last_event_id=4")
+	f.Add("last_event_id=-0&queue_id=q")
+	f.Add("queue_id=q&last_event_id=1e3")
+	f.Fuzz(func(t *testing.T, q string) {
+		checkPlainPollQuery(t, q)
+	})
+}

@@ -378,21 +378,14 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 	m.beats.add(w)
 	m.mu.Unlock()
 
-	select {
-	case <-w.wake:
-	case <-ctx.Done():
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		if w.handed { // the events came first: they stay queued for the next Get
-			return nil, ctx.Err()
+	if done := ctx.Done(); done == nil {
+		<-w.wake // a plain receive costs less than a select (a parked connection's wait)
+	} else {
+		select {
+		case <-w.wake:
+		case <-done:
+			return m.cancelWait(ctx, q, w)
 		}
-		q.waiters--
-		q.lastActive = m.opts.Now()
-		if q.waiter == w {
-			q.waiter = nil
-			m.beats.remove(w)
-		}
-		return nil, ctx.Err()
 	}
 	if w.handed { // written before wake was closed (events, or the heartbeat)
 		return w.out, nil
@@ -409,6 +402,23 @@ func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
 		return nil, ErrBadQueueID
 	}
 	return slices.Clone(q.events), nil
+}
+
+// cancelWait ends a wait whose context ended: the long-poll leaves q, unless events were
+// handed to it meanwhile (they stay queued for the next Get).
+func (m *Manager) cancelWait(ctx context.Context, q *eventQueue, w *waiter) ([]Event, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if w.handed {
+		return nil, ctx.Err()
+	}
+	q.waiters--
+	q.lastActive = m.opts.Now()
+	if q.waiter == w {
+		q.waiter = nil
+		m.beats.remove(w)
+	}
+	return nil, ctx.Err()
 }
 
 // waiter is one waiting long-poll. push sets out and handed, under Manager.mu, before closing
