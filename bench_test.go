@@ -346,18 +346,26 @@ func BenchmarkSendMessage(b *testing.B) {
 	}
 }
 
-// reportStatements reports the statements store sent per iteration as stmts/op when the
-// returned function runs (defer it before the loop); nothing for a store that does not count
-// them (memory).
+// reportStatements reports the statements store sent per iteration as stmts/op, and its round
+// trips to the database as trips/op, when the returned function runs (defer it before the
+// loop); nothing for a store that does not count them (memory).
 func reportStatements(b *testing.B, store storage.Storage) func() {
 	c, ok := store.(interface{ Statements() uint64 })
 	if !ok {
 		return func() {}
 	}
 	start := c.Statements()
+	trips, countsTrips := store.(interface{ RoundTrips() uint64 })
+	var tripsStart uint64
+	if countsTrips {
+		tripsStart = trips.RoundTrips()
+	}
 	return func() {
 		if b.N > 0 {
 			b.ReportMetric(float64(c.Statements()-start)/float64(b.N), "stmts/op")
+			if countsTrips {
+				b.ReportMetric(float64(trips.RoundTrips()-tripsStart)/float64(b.N), "trips/op")
+			}
 		}
 	}
 }

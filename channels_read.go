@@ -143,6 +143,7 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 		w.preloadChannels(ids)
 	}
 	w.preloadActivity(ids)
+	w.preloadCounts(ids)
 	out := make([]SubscriptionRecord, len(active))
 	for i, r := range active {
 		c := w.channelPtr(r.id)

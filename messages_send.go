@@ -100,7 +100,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		readBySender = *p.ReadBySender
 	}
 	var res SendMessageResult
-	err = s.mutateOverlapping(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutateOverlapping(ctx, actor, signedIn, sendAhead(p), func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.list)
@@ -120,6 +120,16 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		return SendMessageResult{}, err
 	}
 	return res, nil
+}
+
+// sendAhead announces the reads of a send that p determines before anything is read: the
+// subscribers of a channel named by id (channelForSend reads them first).
+func sendAhead(p SendMessageParams) func(storage.Tx) {
+	if p.ChannelID == nil || p.Type == "direct" || p.Type == "private" {
+		return nil
+	}
+	c := *p.ChannelID
+	return func(tx storage.Tx) { storage.PrefetchSend(tx, c) }
 }
 
 // sendAs sends m (content, time and client set) as me to where p says, with the checks of

@@ -194,7 +194,15 @@ func (s *Service) updateOverlapping(ctx context.Context, fn func(tx storage.Tx, 
 // errDecideAlone stops an overlapping send that must run as an exclusive mutation.
 var errDecideAlone = errors.New("chat: a decision that no other send may overlap")
 
-// mutateOverlapping is mutate through updateOverlapping (SendMessage).
-func (s *Service) mutateOverlapping(ctx context.Context, actor Actor, g gate, body func(o *writeOp) error) error {
-	return s.updateOverlapping(ctx, s.mutateBody(actor, g, body))
+// mutateOverlapping is mutate through updateOverlapping (SendMessage). ahead, when set,
+// announces the transaction's reads before its first statement (storage.PrefetchSend).
+func (s *Service) mutateOverlapping(ctx context.Context, actor Actor, g gate, ahead func(storage.Tx), body func(o *writeOp) error) error {
+	mutate := s.mutateBody(actor, g, body)
+	if ahead == nil {
+		return s.updateOverlapping(ctx, mutate)
+	}
+	return s.updateOverlapping(ctx, func(tx storage.Tx, ev *events) error {
+		ahead(tx)
+		return mutate(tx, ev)
+	})
 }

@@ -45,6 +45,10 @@ type SubscriptionReader interface {
 	// active (not deactivated) users. Channels without any are left out. Backends maintain
 	// the counts as subscriptions and users change, so reading them does not scan the rows.
 	Counts() (map[channels.ID]int, error)
+	// CountsOf returns what Counts returns for the given channels alone (those without
+	// subscribers, and unknown ids, left out): a read about a user's own channels needs
+	// theirs, not every channel's.
+	CountsOf(ids []channels.ID) (map[channels.ID]int, error)
 }
 
 // SubscriptionWriter reads and writes subscriptions.

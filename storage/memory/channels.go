@@ -221,6 +221,20 @@ func (a subscriptionTx) Counts() (map[channels.ID]int, error) {
 	return out, nil
 }
 
+// CountsOf returns the maintained subscriber counts of the given channels.
+func (a subscriptionTx) CountsOf(ids []channels.ID) (map[channels.ID]int, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := make(map[channels.ID]int, len(ids))
+	for _, c := range ids {
+		if n := a.t.d.subCounts[c]; n > 0 {
+			out[c] = n
+		}
+	}
+	return out, nil
+}
+
 // addCount moves the subscriber count of c by one: up when up is set, down otherwise.
 func (a subscriptionTx) addCount(c channels.ID, up bool) {
 	n := a.t.d.subCounts[c]

@@ -230,7 +230,7 @@ func (t *txn) tableState() (*tableState, error) {
 		where = []string{"false"}
 	}
 	var snapText, changes string
-	if err := t.get("SELECT CAST(pg_current_snapshot() AS TEXT), COALESCE(string_agg(tbl || ':' || CAST(xid AS TEXT), ','), '') FROM table_changes WHERE "+
+	if err := t.getFirst("SELECT CAST(pg_current_snapshot() AS TEXT), COALESCE(string_agg(tbl || ':' || CAST(xid AS TEXT), ','), '') FROM table_changes WHERE "+
 		strings.Join(where, " OR "), args, &snapText, &changes); err != nil {
 		return nil, err
 	}

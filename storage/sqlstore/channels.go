@@ -149,7 +149,10 @@ const subscriptionColumns = `user_id, channel_id, active, color, is_muted, pin_t
 	desktop_notifications, audible_notifications, push_notifications, email_notifications,
 	wildcard_mentions_notify`
 
-func scanSubscription(row *sql.Rows) (channels.Subscription, error) {
+func scanSubscription(row *sql.Rows) (channels.Subscription, error) { return scanSubscriptionFrom(row) }
+
+// scanSubscriptionFrom is scanSubscription for database/sql's rows or pgx's (ahead.go).
+func scanSubscriptionFrom(row interface{ Scan(...any) error }) (channels.Subscription, error) {
 	var s channels.Subscription
 	var desktop, audible, push, email, wildcard sql.NullBool
 	err := row.Scan(&s.UserID, &s.ChannelID, &s.Active, &s.Color, &s.IsMuted, &s.PinToTop,
@@ -194,14 +197,23 @@ func (a subscriptionTx) ListForChannels(list []channels.ID, activeOnly bool) ([]
 	return a.readForChannels(list, activeOnly)
 }
 
-// readForChannels is ListForChannels with a statement.
+// readForChannels is ListForChannels with a statement, or its rows read ahead (ahead.go).
 func (a subscriptionTx) readForChannels(list []channels.ID, activeOnly bool) ([]channels.Subscription, error) {
+	query, args := a.forChannels(list, activeOnly)
+	if rows, ok := a.t.takeSubscribers(query, args); ok {
+		return rows, a.t.live()
+	}
+	return scanAll(a.t, scanSubscription, query, args...)
+}
+
+// forChannels is ListForChannels' statement.
+func (a subscriptionTx) forChannels(list []channels.ID, activeOnly bool) (string, []any) {
 	where := "channel_id IN (" + a.t.d.idSet + ")"
 	if activeOnly {
 		where += " AND active"
 	}
-	return scanAll(a.t, scanSubscription, "SELECT "+subscriptionColumns+" FROM subscriptions WHERE "+where+
-		" ORDER BY channel_id, user_id", ids(a.t.d, list))
+	return "SELECT " + subscriptionColumns + " FROM subscriptions WHERE " + where +
+		" ORDER BY channel_id, user_id", []any{ids(a.t.d, list)}
 }
 
 func (a subscriptionTx) Put(subs []channels.Subscription) error {
@@ -247,7 +259,20 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 
 // Counts reads the maintained subscriber counts.
 func (a subscriptionTx) Counts() (map[channels.ID]int, error) {
-	rows, err := a.t.query("SELECT id, subscriber_count FROM channels WHERE subscriber_count > 0")
+	return a.counts("SELECT id, subscriber_count FROM channels WHERE subscriber_count > 0")
+}
+
+// CountsOf reads the maintained subscriber counts of the given channels.
+func (a subscriptionTx) CountsOf(list []channels.ID) (map[channels.ID]int, error) {
+	if len(list) == 0 {
+		return map[channels.ID]int{}, a.t.live()
+	}
+	return a.counts("SELECT id, subscriber_count FROM channels WHERE subscriber_count > 0 AND id IN ("+a.t.d.idSet+")", ids(a.t.d, list))
+}
+
+// counts reads (channel id, subscriber count) rows.
+func (a subscriptionTx) counts(query string, args ...any) (map[channels.ID]int, error) {
+	rows, err := a.t.query(query, args...)
 	if err != nil {
 		return nil, err
 	}

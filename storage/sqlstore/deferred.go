@@ -20,13 +20,24 @@ import "strings"
 // a statement journal (a multi-row insert, an upsert) makes FTS5 write out the entries it
 // holds in memory as an index segment of its own; written last, a transaction's entries (a
 // whole group's: service_commits.go) make one segment, at the commit.
+//
+// A statement whose result nothing needs can be deferred the same way (deferExec): on
+// PostgreSQL the sender's activity after a message, and the message itself when its id was
+// reserved ahead (ahead.go). What is pending at the commit goes in one round trip with the
+// COMMIT there (pipeline.go). Deferred statements run in the order they were deferred; rows
+// are added to a pending INSERT of the same statement only when no deferred statement follows
+// it.
 
-// deferredInsert is one multi-row INSERT waiting for its flush: insertRows' arguments.
+// deferredInsert is one multi-row INSERT waiting for its flush (insertRows' arguments), or
+// one deferred statement (query set).
 type deferredInsert struct {
 	head, tail string
 	width      int
 	rows       [][]any
 	late       string // the table of rows that wait for a statement naming it (message_search)
+
+	query string
+	args  []any
 }
 
 // deferInsert holds rows back for the insert head ... tail, appended to the rows already
@@ -43,13 +54,20 @@ func (t *txn) deferLate(table, head string, width int, rows [][]any) {
 
 func (t *txn) deferRows(d deferredInsert) {
 	t.writes++
-	for i := range t.pending {
+	for i := len(t.pending) - 1; i >= 0 && t.pending[i].query == ""; i-- {
 		if p := &t.pending[i]; p.head == d.head && p.tail == d.tail {
 			p.rows = append(p.rows, d.rows...)
 			return
 		}
 	}
 	t.pending = append(t.pending, d)
+}
+
+// deferExec holds back query, a statement whose result nothing needs, until the transaction's
+// next statement or its commit. Its failure is reported there.
+func (t *txn) deferExec(query string, args ...any) {
+	t.writes++
+	t.pending = append(t.pending, deferredInsert{query: query, args: args})
 }
 
 // flush writes every pending row: before the commit, and at the end of a closure in a
@@ -59,25 +77,32 @@ func (t *txn) flush() error { return t.flushBefore("") }
 // flushBefore writes the pending rows that must precede query: every statement but the ones
 // ahead of them calls it first. Late rows wait unless query names their table ("": all).
 func (t *txn) flushBefore(query string) error {
-	if len(t.pending) == 0 {
-		return nil
-	}
-	var write, wait []deferredInsert
-	for _, p := range t.pending {
-		if p.late != "" && query != "" && !strings.Contains(query, p.late) {
-			wait = append(wait, p)
-		} else {
-			write = append(write, p)
-		}
-	}
-	if len(write) == 0 {
-		return nil
-	}
-	t.pending = wait
-	for _, p := range write {
-		if err := insertRows(t, p.head, p.width, p.rows, p.tail); err != nil {
+	for _, st := range t.pendingBefore(query) {
+		if _, err := t.exec(st.query, st.args...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pendingBefore removes the pending statements that must precede query ("": all, the commit)
+// and returns them, in order.
+func (t *txn) pendingBefore(query string) []statement {
+	if len(t.pending) == 0 {
+		return nil
+	}
+	var write []statement
+	var wait []deferredInsert
+	for _, p := range t.pending {
+		switch {
+		case p.late != "" && query != "" && !strings.Contains(query, p.late):
+			wait = append(wait, p)
+		case p.query != "":
+			write = append(write, statement{query: p.query, args: p.args})
+		default:
+			write = append(write, insertStatements(p.head, p.width, p.rows, p.tail)...)
+		}
+	}
+	t.pending = wait
+	return write
 }

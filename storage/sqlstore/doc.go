@@ -17,6 +17,10 @@
 //   - PostgreSQL runs Update in SERIALIZABLE transactions and View in REPEATABLE READ READ
 //     ONLY ones. A serialization failure or deadlock (SQLSTATE 40001/40P01) re-runs the whole
 //     closure, a bounded number of times, as the storage contract allows.
+//   - On PostgreSQL a transaction holds a connection of its own and sends BEGIN with its first
+//     statement when that is the check of the kept lists (with a read announced ahead through
+//     storage.PrefetchSend), and COMMIT with its deferred statements, each batch one
+//     round trip (pipeline.go, ahead.go, deferred.go); RoundTrips counts them.
 //   - Driver errors are classified by code, never by message text: unique violations become
 //     storage.ErrConflict, sql.ErrNoRows becomes storage.ErrNotFound.
 //   - Each accessor call checks the transaction's context first; a cancelled context fails the

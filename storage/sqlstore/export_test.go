@@ -32,3 +32,9 @@ func PendingRows(t any) int {
 	}
 	return n
 }
+
+// DeferExec defers a statement ("?" placeholders) in a write transaction of a Store until its
+// next statement or commit (deferred.go).
+func DeferExec(t any, query string, args ...any) {
+	t.(*tx).t.deferExec(query, args...)
+}

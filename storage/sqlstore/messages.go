@@ -383,19 +383,25 @@ func (a messageTx) CreateInChannel(m messages.Message, rows []messages.UserMessa
 func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends *storage.ChannelActivity) (messages.ID, error) {
 	var id messages.ID
 	doc := messages.SearchDocOf(m)
-	cols, marks := "", ""
+	idCol, idMark, cols, marks := "", "", "", ""
 	args := []any{m.SenderID, m.ChannelID, m.Topic, topics.Key(m.Topic), recipientsText(m.Recipients), m.Content,
 		m.Rendered, m.Timestamp, m.Client, m.LastEditTimestamp, m.LastMovedTimestamp, historyText(m.EditHistory)}
+	var ahead *readAhead
 	if a.t.d.postgres {
 		cols, marks = ", search_topic, search_content", ", CAST(? AS tsvector), CAST(? AS tsvector)"
 		args = append(args, tsvectorText(doc.Topic, 1), tsvectorText(doc.Content, 2))
+		if r, ok := a.t.takeMessage(m.ChannelID); ok {
+			// The id was reserved ahead (ahead.go).
+			ahead, idCol, idMark = r, "id, ", "?, "
+			args = append([]any{r.id}, args...)
+		}
 	}
-	insert := `INSERT INTO messages (sender_id, channel_id, topic, topic_key, recipients, content,
+	insert := `INSERT INTO messages (` + idCol + `sender_id, channel_id, topic, topic_key, recipients, content,
 		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history` + cols + `)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?` + marks + `) RETURNING id`
+		VALUES (` + idMark + `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?` + marks + `) RETURNING id`
 	if a.t.d.postgres {
 		// One statement: the message, its rows and its direct-message index.
-		return a.createPostgres(insert, args, m, rows, ends)
+		return a.createPostgres(insert, args, m, rows, ends, ahead)
 	}
 	dest := []any{&id}
 	if ends != nil {
@@ -418,7 +424,10 @@ func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends 
 // createPostgres writes the message (insert, with args), its users' rows and its
 // direct-message index in one statement: the rows travel as two arrays (users, flags), the
 // last row of a user winning as in upsertRows.
-func (a messageTx) createPostgres(insert string, args []any, m messages.Message, rows []messages.UserMessage, ends *storage.ChannelActivity) (messages.ID, error) {
+//
+// With ahead (the message's id reserved and its channel's bounds read ahead, ahead.go), the
+// statement waits for the transaction's next statement or its COMMIT (deferred.go).
+func (a messageTx) createPostgres(insert string, args []any, m messages.Message, rows []messages.UserMessage, ends *storage.ChannelActivity, ahead *readAhead) (messages.ID, error) {
 	var who, flags []int64
 	for _, r := range lastRowPerUser(rows) {
 		who, flags = append(who, int64(r.UserID)), append(flags, int64(r.Flags))
@@ -429,6 +438,16 @@ func (a messageTx) createPostgres(insert string, args []any, m messages.Message,
 		direct = `, d AS (INSERT INTO direct_recipients (user_id, message_id)
 			SELECT DISTINCT list.id, m.id FROM m, (` + a.t.d.idSet + `) AS list ON CONFLICT DO NOTHING)`
 		args = append(args, ids(a.t.d, m.Recipients))
+	}
+	if ahead != nil {
+		a.t.deferExec(`WITH m AS (`+insert+`), r AS (INSERT INTO user_messages (user_id, message_id, flags)
+			SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f)
+			ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags)`+direct+`
+			SELECT id FROM m`, args...)
+		if ends != nil {
+			*ends = ahead.bounds
+		}
+		return ahead.id, nil
 	}
 	var id messages.ID
 	dest := []any{&id}

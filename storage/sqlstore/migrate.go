@@ -95,7 +95,7 @@ func (s *Store) migrateTo(ctx context.Context, all []migration) error {
 		return fmt.Errorf("migrate: begin: %w", err)
 	}
 	defer sqlTx.Rollback()
-	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, count: &s.statements}
+	t := &txn{ctx: ctx, db: sqlTx, tx: sqlTx, d: s.d, count: &s.statements, trips: &s.roundTrips}
 	if s.d.postgres {
 		if _, err := t.exec("SELECT pg_advisory_xact_lock(72616, hashtext(current_schema()))"); err != nil {
 			return fmt.Errorf("migrate: lock: %w", err)

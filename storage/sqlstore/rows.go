@@ -13,7 +13,18 @@ const rowsPerStatement = 500
 // insertRows writes rows (each with len(rows[i]) == width values) with one multi-row
 // statement per rowsPerStatement rows: head + " VALUES (?, ...), (?, ...) " + tail.
 func insertRows(t *txn, head string, width int, rows [][]any, tail string) error {
+	for _, st := range insertStatements(head, width, rows, tail) {
+		if _, err := t.exec(st.query, st.args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertStatements are insertRows' statements.
+func insertStatements(head string, width int, rows [][]any, tail string) []statement {
 	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	var out []statement
 	for start := 0; start < len(rows); start += rowsPerStatement {
 		chunk := rows[start:min(start+rowsPerStatement, len(rows))]
 		var b strings.Builder
@@ -29,11 +40,9 @@ func insertRows(t *txn, head string, width int, rows [][]any, tail string) error
 		}
 		b.WriteString(" ")
 		b.WriteString(tail)
-		if _, err := t.exec(b.String(), args...); err != nil {
-			return err
-		}
+		out = append(out, statement{query: b.String(), args: args})
 	}
-	return nil
+	return out
 }
 
 // nullableBool is the column value of an optional bool.

@@ -30,12 +30,18 @@ type Store struct {
 
 	retries    atomic.Uint64 // transactions run again after losing a race
 	statements atomic.Uint64 // statements sent, BEGIN and COMMIT included
+	roundTrips atomic.Uint64 // exchanges with the database: a batch of statements is one
 }
 
 // Statements reports how many statements the store has sent to the database since Open,
 // BEGIN, COMMIT and ROLLBACK included: the unit of a write path's cost that the tests of
 // issue 24 count per operation.
 func (s *Store) Statements() uint64 { return s.statements.Load() }
+
+// RoundTrips reports how many times the store has waited for the database since Open: one per
+// statement, except that PostgreSQL sends some statements together (pipeline.go), BEGIN with
+// a transaction's first statement and COMMIT with its deferred ones.
+func (s *Store) RoundTrips() uint64 { return s.roundTrips.Load() }
 
 // Retries reports how many times a transaction lost a race (SQLite busy, PostgreSQL
 // serialization failure or deadlock) and was run again, since Open.
@@ -257,7 +263,7 @@ func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fun
 // once runs fn in one transaction. retry is non-nil when the transaction lost a race and may
 // be run again.
 func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(*txn) error) (retry, err error) {
-	sqlTx, err := db.BeginTx(ctx, opts)
+	t, err := s.begin(ctx, db, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -267,42 +273,28 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 		}
 		return nil, fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	s.statements.Add(2) // BEGIN, and the COMMIT or ROLLBACK that ends the transaction
-	stmts := s.readStmts
-	if db == s.write {
-		stmts = s.writeStmts
-	}
-	defer stmts.preparePending() // after the transaction: its connection is free again
-	t := &txn{ctx: ctx, tx: sqlTx, d: s.d, cache: &s.cache, count: &s.statements, stmts: stmts}
-	done := false
-	defer func() {
-		if !done {
-			_ = sqlTx.Rollback() // fn panicked; the panic goes on
-		}
-	}()
+	defer t.end() // after a commit: nothing left but the connection's return to its pool
 	err = fn(t)
-	if err == nil {
-		err = t.flush()
+	if err == nil && t.pg == nil {
+		err = t.flush() // PostgreSQL: with the COMMIT
 	}
-	done = true
 	switch {
 	case t.retry != nil:
-		_ = sqlTx.Rollback()
 		return t.retry, nil
 	case err != nil:
-		_ = sqlTx.Rollback()
 		return nil, err
 	case t.failed != nil:
 		// A statement failed and fn went on; PostgreSQL has aborted the transaction.
-		_ = sqlTx.Rollback()
 		return nil, fmt.Errorf("sqlstore: transaction aborted by an earlier failed statement: %w", t.failed)
 	case ctx.Err() != nil:
-		_ = sqlTx.Rollback()
 		return nil, ctx.Err()
 	}
-	if err := sqlTx.Commit(); err != nil {
+	if err := t.commit(); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if t.retry != nil {
+			return t.retry, nil
 		}
 		if s.d.isRetryable(err) {
 			return err, nil
@@ -312,17 +304,80 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 	return nil, nil
 }
 
+// begin opens a transaction: database/sql's on SQLite, on PostgreSQL a connection whose BEGIN
+// goes with the first statement (pipeline.go).
+func (s *Store) begin(ctx context.Context, db *sql.DB, opts *sql.TxOptions) (*txn, error) {
+	if s.d.postgres {
+		return s.beginPostgres(ctx, db, opts)
+	}
+	sqlTx, err := db.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.statements.Add(2) // BEGIN, and the COMMIT or ROLLBACK that ends the transaction
+	s.roundTrips.Add(2)
+	stmts := s.readStmts
+	if db == s.write {
+		stmts = s.writeStmts
+	}
+	t := s.newTxn(ctx, sqlTx)
+	t.tx, t.stmts = sqlTx, stmts
+	return t, nil
+}
+
+// newTxn is a transaction running its statements on db.
+func (s *Store) newTxn(ctx context.Context, db querier) *txn {
+	return &txn{ctx: ctx, db: db, d: s.d, cache: &s.cache, count: &s.statements, trips: &s.roundTrips}
+}
+
+// commit commits the transaction (its deferred rows first).
+func (t *txn) commit() error {
+	if t.pg != nil {
+		return t.commitPostgres()
+	}
+	t.committed = true
+	return t.tx.Commit()
+}
+
+// end rolls back what is still open (a failure, a retry, a panic of fn, which goes on) and
+// releases the connection. SQLite then prepares the statements the transaction ran often
+// enough: its connection is free again.
+func (t *txn) end() {
+	if t.pg != nil {
+		t.endPostgres()
+		return
+	}
+	if !t.committed {
+		_ = t.tx.Rollback()
+	}
+	t.stmts.preparePending()
+}
+
+// querier runs statements: a *sql.Tx, or on PostgreSQL the transaction's *sql.Conn.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // txn is one database transaction with the bookkeeping the accessors share.
 type txn struct {
 	ctx context.Context
-	tx  *sql.Tx
-	d   *dialect
+	db  querier    // where statements run: tx, or pg's connection
+	tx  *sql.Tx    // SQLite and migrations: database/sql's transaction
+	pg  *pgSession // PostgreSQL: the connection and BEGIN (pipeline.go)
+	// ahead are the reads announced or done ahead of their turn (ahead.go)
+	ahead []*readAhead
+	d     *dialect
+
+	committed bool // tx has committed
 
 	retry  error // a statement lost a race: the whole closure is run again
 	failed error // PostgreSQL: a statement failed outside a savepoint; commit is impossible
 	guard  int   // depth of savepoints (PostgreSQL)
 
 	count   *atomic.Uint64   // the Store's statement counter
+	trips   *atomic.Uint64   // the Store's round-trip counter
 	stmts   *stmtCache       // SQLite: the pool's prepared statements (nil: none)
 	pending []deferredInsert // rows written at the next statement or the commit (deferred.go)
 	// writes counts the statements run or rows deferred that may write (all but SELECTs):
@@ -354,7 +409,7 @@ func (t *txn) check(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("sqlstore: %w", storage.ErrNotFound)
 	}
-	if t.d.isRetryable(err) {
+	if t.d.isRetryable(err) || errors.As(err, new(errRetryConn)) {
 		t.retry = err
 	} else if t.d.postgres && t.guard == 0 && t.failed == nil {
 		t.failed = err
@@ -372,14 +427,18 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.flushBefore(query); err != nil {
 		return nil, err
 	}
+	if err := t.start(); err != nil {
+		return nil, err
+	}
 	t.count.Add(1)
+	t.trips.Add(1)
 	t.writes++
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
 		r, err := t.tx.StmtContext(t.ctx, st).ExecContext(t.ctx, args...)
 		return r, t.check(err)
 	}
-	r, err := t.tx.ExecContext(t.ctx, q, args...)
+	r, err := t.db.ExecContext(t.ctx, q, args...)
 	return r, t.check(err)
 }
 
@@ -390,14 +449,18 @@ func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.flushBefore(query); err != nil {
 		return nil, err
 	}
+	if err := t.start(); err != nil {
+		return nil, err
+	}
 	t.count.Add(1)
+	t.trips.Add(1)
 	t.noteWrite(query)
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
 		rows, err := t.tx.StmtContext(t.ctx, st).QueryContext(t.ctx, args...)
 		return rows, t.check(err)
 	}
-	rows, err := t.tx.QueryContext(t.ctx, q, args...)
+	rows, err := t.db.QueryContext(t.ctx, q, args...)
 	return rows, t.check(err)
 }
 
@@ -417,13 +480,17 @@ func (t *txn) getAhead(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}
+	if err := t.start(); err != nil {
+		return err
+	}
 	t.count.Add(1)
+	t.trips.Add(1)
 	t.noteWrite(query)
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
 		return t.check(t.tx.StmtContext(t.ctx, st).QueryRowContext(t.ctx, args...).Scan(dest...))
 	}
-	return t.check(t.tx.QueryRowContext(t.ctx, q, args...).Scan(dest...))
+	return t.check(t.db.QueryRowContext(t.ctx, q, args...).Scan(dest...))
 }
 
 // noteWrite counts query in t.writes unless it is a SELECT.

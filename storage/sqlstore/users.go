@@ -223,12 +223,14 @@ func (a userTx) SetLastActive(t int64, list ...users.ID) error {
 			"ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active WHERE user_activity.last_active < excluded.last_active")
 		return nil
 	}
-	_, err := a.t.exec(`INSERT INTO user_activity (user_id, last_active)
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	// Nothing in the transaction reads it back (a later read would flush it first): it waits
+	// for the commit, in the COMMIT's round trip (deferred.go).
+	a.t.deferExec(`INSERT INTO user_activity (user_id, last_active)
 		SELECT DISTINCT id, CAST(? AS BIGINT) FROM (`+a.t.d.idSet+`) AS list WHERE true
 		ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active
 		WHERE user_activity.last_active < excluded.last_active`, t, ids(a.t.d, list))
-	if err != nil {
-		return fmt.Errorf("set last active of users %v: %w", list, err)
-	}
 	return nil
 }

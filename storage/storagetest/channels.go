@@ -1,6 +1,7 @@
 package storagetest
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -329,6 +330,19 @@ func testSubscriberCounts(t *testing.T, open Opener) {
 				return err
 			}
 			wantEqual(t, what, want, got)
+			for _, ids := range [][]channels.ID{nil, {a}, {b}, {b, a + b + 100, a}} {
+				got, err := tx.Subscriptions().CountsOf(ids)
+				if err != nil {
+					return err
+				}
+				sub := map[channels.ID]int{}
+				for _, id := range ids {
+					if n, ok := want[id]; ok {
+						sub[id] = n
+					}
+				}
+				wantEqual(t, fmt.Sprintf("%s: CountsOf(%v)", what, ids), sub, got)
+			}
 			return nil
 		})
 	}

@@ -1,0 +1,119 @@
+package sqlstore_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/sqlstore"
+	"github.com/teamchat/chat/users"
+)
+
+// TestPipelinedRoundTrips pins PostgreSQL's round trips (pipeline.go, ahead.go): BEGIN goes
+// with the check of the kept lists and a read announced ahead, deferred statements with the
+// COMMIT, and a transaction that sends nothing sends no BEGIN or COMMIT; the rows written go
+// in all the same.
+func TestPipelinedRoundTrips(t *testing.T) {
+	t.Parallel()
+	s := mustOpen(t, freshSchema(t, postgresURL(t)))
+	ctx := context.Background()
+	var me users.ID
+	err := s.Update(ctx, func(tx storage.Tx) (err error) {
+		me, err = tx.Users().Create(users.User{Email: "a@example.com", APIKey: "k1", IsActive: true})
+		if err != nil {
+			return err
+		}
+		return tx.Subscriptions().Put([]channels.Subscription{{UserID: me, ChannelID: 5, Active: true, Color: "#000"}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Keep the users list.
+	if err := s.View(ctx, func(tx storage.ReadTx) error { _, err := tx.Users().List(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		fn    func(tx storage.Tx) error
+		trips uint64
+	}{
+		{"nothing sent", func(storage.Tx) error { return nil }, 0},
+		{"the kept list's check with BEGIN, the activity with COMMIT", func(tx storage.Tx) error {
+			if _, err := tx.Users().List(); err != nil {
+				return err
+			}
+			return tx.Users().SetLastActive(1000, me)
+		}, 2},
+		{"the subscribers announced ahead", func(tx storage.Tx) error {
+			storage.PrefetchSend(tx, 5)
+			if _, err := tx.Users().List(); err != nil {
+				return err
+			}
+			subs, err := tx.Subscriptions().ListForChannels([]channels.ID{5}, true)
+			if len(subs) != 1 || subs[0].UserID != me {
+				t.Errorf("subscribers = %v, want %d's row", subs, me)
+			}
+			if err != nil {
+				return err
+			}
+			return tx.Users().SetLastActive(2000, me)
+		}, 2},
+		{"the subscribers not announced", func(tx storage.Tx) error {
+			if _, err := tx.Users().List(); err != nil {
+				return err
+			}
+			_, err := tx.Subscriptions().ListForChannels([]channels.ID{5}, true)
+			return err
+		}, 3},
+	} {
+		before := s.RoundTrips()
+		if err := s.ClaimUpdate(ctx, c.fn); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := s.RoundTrips() - before; got != c.trips {
+			t.Errorf("%s: %d round trips, want %d", c.name, got, c.trips)
+		}
+	}
+	var active []users.ID
+	err = s.View(ctx, func(tx storage.ReadTx) (err error) {
+		active, err = tx.Users().ActiveSince(2000)
+		return err
+	})
+	if err != nil || len(active) != 1 || active[0] != me {
+		t.Errorf("active since 2000 = %v, %v; want [%d] (written with the COMMIT)", active, err, me)
+	}
+}
+
+// TestDeferredStatementFailure: a deferred statement that fails at the commit (PostgreSQL:
+// in the COMMIT's round trip) fails the transaction, whose writes are undone.
+func TestDeferredStatementFailure(t *testing.T) {
+	t.Parallel()
+	for name, open := range openers(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := open(t)
+			ctx := context.Background()
+			err := s.Update(ctx, func(tx storage.Tx) error {
+				if _, err := tx.Users().Create(users.User{Email: "a@example.com", APIKey: "k1"}); err != nil {
+					return err
+				}
+				sqlstore.DeferExec(tx, "INSERT INTO no_such_table (x) VALUES (?)", 1)
+				return nil
+			})
+			if err == nil {
+				t.Fatal("Update with a failing deferred statement succeeded")
+			}
+			err = s.View(ctx, func(tx storage.ReadTx) error {
+				all, err := tx.Users().List()
+				if len(all) != 0 {
+					t.Errorf("users = %d, want 0 (rolled back)", len(all))
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
