@@ -151,7 +151,8 @@
 //	          user records (users_record.go) and events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
 //	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
-//	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go)
+//	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go); register's
+//	          group records kept across registrations (groups_record_cache.go)
 //	channels  GetStreams, GetStreamByID, GetStreamID, GetSubscriptions, GetSubscribers,
 //	          GetSubscriptionStatus (channels_read.go); Subscribe, CreateChannel
 //	          (channels_subscribe.go); Unsubscribe (channels_unsubscribe.go);

@@ -213,8 +213,18 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		if err != nil {
 			return res, err
 		}
-		v := groupViewOf(w.allGroups(), w.membership(), func(id users.ID) bool { return w.user(id).IsActive })
-		res.UserGroupsState = &UserGroupsState{RealmUserGroups: v.userGroupRecords(p.ClientCapabilities.IncludeDeactivatedGroups)}
+		include := p.ClientCapabilities.IncludeDeactivatedGroups
+		build := func() []UserGroupRecord {
+			v := groupViewOf(w.allGroups(), w.membership(), func(id users.ID) bool { return w.user(id).IsActive })
+			return v.userGroupRecords(include)
+		}
+		var recs []UserGroupRecord
+		if all := w.allUsers(); w.failed() {
+			recs = build()
+		} else {
+			recs = s.groupRecords.records(w.allGroups(), all, include, build)
+		}
+		res.UserGroupsState = &UserGroupsState{RealmUserGroups: recs}
 	}
 	if err := messagesInitialState(tx, w, viewer, p, &res); err != nil {
 		return res, err

@@ -193,6 +193,8 @@ type Service struct {
 	creds credentialCache
 	// userRecords keeps register's user records (users_record_cache.go).
 	userRecords userRecordCache
+	// groupRecords keeps register's user group records (groups_record_cache.go).
+	groupRecords groupRecordCache
 
 	closeOnce sync.Once
 
