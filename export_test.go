@@ -33,6 +33,14 @@ func (s *Service) WaitingWrites() int {
 	return len(s.commits.waiting)
 }
 
+// LeadingAlone reports whether a group is running (or waiting for writeMu) and no mutation
+// waits for the next one.
+func (s *Service) LeadingAlone() bool {
+	s.commits.mu.Lock()
+	defer s.commits.mu.Unlock()
+	return s.commits.leading && len(s.commits.waiting) == 0
+}
+
 // SharedCommits reports how many commits several mutations shared, and how many mutations
 // they held.
 func (s *Service) SharedCommits() (groups, mutations uint64) {

@@ -17,8 +17,8 @@ import (
 	"github.com/teamchat/chat/storage/sqlstore"
 )
 
-// TestGroupCommit holds SQLite's writes while nine mutations start, so that the first waits
-// alone and the other eight share the next commit: six sends, a send refused (an unknown
+// TestGroupCommit holds SQLite's writes while nine mutations start, the first alone (it
+// leads a group of its own), so that the other eight share the next commit: six sends, a send refused (an unknown
 // channel), a mutation that panics after writing and a new user. Each gets its own outcome
 // (the panic in its own goroutine, its write undone), the others' writes and events all
 // land, and a queue registered before gets every event once, in the group's order.
@@ -50,6 +50,16 @@ func TestGroupCommit(t *testing.T) {
 		}()
 	}
 	for i := range 6 {
+		if i == 1 {
+			// The first send leads a group of its own, held, before the others start.
+			for !f.svc.LeadingAlone() {
+				if ctx.Err() != nil {
+					release()
+					t.Fatal("the first send did not take the lead")
+				}
+				runtime.Gosched()
+			}
+		}
 		start(i, func() error {
 			_, err := f.svc.SendMessage(ctx, f.actor([]string{"member", "owner"}[i%2]), chat.SendMessageParams{
 				Type: "stream", ChannelID: &ch, Topic: ptr("grouped"), Content: fmt.Sprintf("grouped %d", i),
