@@ -49,13 +49,18 @@ func (a userTx) GetMany(ids []users.ID) ([]users.User, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	seen := make(map[users.ID]users.User, len(ids))
-	for _, id := range ids {
+	// The ids sorted and deduplicated, then looked up: no map of the users (a send reads
+	// every subscriber of its channel: 1,000 users).
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	out := make([]users.User, 0, len(sorted))
+	for _, id := range sorted {
 		if u, ok := a.t.d.users[id]; ok {
-			seen[id] = u
+			out = append(out, u)
 		}
 	}
-	return sortedValues(seen, same), nil
+	return out, nil
 }
 
 func (a userTx) List() ([]users.User, error) {

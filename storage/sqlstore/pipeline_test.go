@@ -2,6 +2,8 @@ package sqlstore_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/teamchat/chat/channels"
@@ -108,6 +110,53 @@ func TestDeferredStatementFailure(t *testing.T) {
 				all, err := tx.Users().List()
 				if len(all) != 0 {
 					t.Errorf("users = %d, want 0 (rolled back)", len(all))
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestPipelinedCancel: a transaction whose context ends after its first batch fails with the
+// context's error and leaves nothing behind (its connection is not handed out inside a
+// transaction): later transactions see none of its writes and work as usual.
+func TestPipelinedCancel(t *testing.T) {
+	t.Parallel()
+	for name, open := range openers(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := open(t)
+			for i := range 20 { // more than the pool's connections
+				ctx, cancel := context.WithCancel(context.Background())
+				err := s.Update(ctx, func(tx storage.Tx) error {
+					if _, err := tx.Users().List(); err != nil {
+						return err
+					}
+					if _, err := tx.Users().Create(users.User{Email: fmt.Sprintf("c%d@example.com", i), APIKey: fmt.Sprintf("c%d", i)}); err != nil {
+						return err
+					}
+					err := tx.Users().SetLastActive(int64(1000+i), 1) // deferred: goes with the COMMIT
+					cancel()
+					return err
+				})
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("Update after its context ended: %v, want context.Canceled", err)
+				}
+			}
+			ctx := context.Background()
+			if err := s.Update(ctx, func(tx storage.Tx) error {
+				_, err := tx.Users().Create(users.User{Email: "kept@example.com", APIKey: "kept"})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			err := s.View(ctx, func(tx storage.ReadTx) error {
+				all, err := tx.Users().List()
+				if len(all) != 1 || all[0].Email != "kept@example.com" {
+					t.Errorf("users = %v, want only kept@example.com", all)
 				}
 				return err
 			})
