@@ -20,16 +20,14 @@ func TestRegisterGroupRecordsCache(t *testing.T) {
 		ctx := context.Background()
 		check := func(t *testing.T, step string) {
 			t.Helper()
-			cold, err := chat.New(chat.Options{Store: f.store, Now: f.clock.Now, Logger: quietLogger()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			cold := f.coldService(t)
 			defer cold.Close()
 			for _, deactivated := range []bool{false, true} {
 				p := chat.RegisterQueueParams{FetchEventTypes: []string{"realm_user_groups"}}
 				p.ClientCapabilities.IncludeDeactivatedGroups = deactivated
 				var got [2]chat.RegisterQueueResult
 				for i := range got { // the second one from the cache
+					var err error
 					if got[i], err = f.svc.RegisterQueue(ctx, f.actor("member"), p); err != nil {
 						t.Fatal(err)
 					}

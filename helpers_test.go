@@ -116,6 +116,17 @@ func onEveryBackend(t *testing.T, body func(t *testing.T, f *fixture)) {
 
 func (f *fixture) actor(name string) chat.Actor { return chat.Actor{UserID: f.ids[name]} }
 
+// coldService starts a second Service on f's store, with nothing cached: what a fresh process
+// would answer. The caller closes it.
+func (f *fixture) coldService(t *testing.T) *chat.Service {
+	t.Helper()
+	cold, err := chat.New(chat.Options{Store: f.store, Now: f.clock.Now, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cold
+}
+
 // setUser changes a stored user directly (for states no operation reaches yet).
 func (f *fixture) setUser(t *testing.T, name string, change func(*users.User)) {
 	t.Helper()

@@ -23,16 +23,14 @@ func TestRegisterUserRecordsCache(t *testing.T) {
 		ids := f.profileFields(t)
 		check := func(t *testing.T, step string) {
 			t.Helper()
-			cold, err := chat.New(chat.Options{Store: f.store, Now: f.clock.Now, Logger: quietLogger()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			cold := f.coldService(t)
 			defer cold.Close()
 			for _, who := range []string{"owner", "admin", "member", "guest"} {
 				for _, gravatar := range []*bool{nil, ptr(false), ptr(true)} {
 					p := chat.RegisterQueueParams{ClientGravatar: gravatar}
 					var got [2]chat.RegisterQueueResult
 					for i := range got { // the second one from the cache
+						var err error
 						if got[i], err = f.svc.RegisterQueue(ctx, f.actor(who), p); err != nil {
 							t.Fatal(err)
 						}
