@@ -134,7 +134,9 @@ func missingKeys[K comparable, V any](ids []K, m map[K]V) []K {
 	return missing
 }
 
-// preloadUsers reads the given users that are not read yet, in one read.
+// preloadUsers reads the given users that are not read yet, in one read. Past lazyUserReads
+// of them it takes the store's shared list of every user instead (allUsers), as lookup does:
+// a send to a channel of a thousand then copies no user.
 func (w *world) preloadUsers(ids []users.ID) {
 	c := &w.users
 	if c.allRead || w.failed() {
@@ -142,6 +144,10 @@ func (w *world) preloadUsers(ids []users.ID) {
 	}
 	missing := missingKeys(ids, c.known)
 	if len(missing) == 0 {
+		return
+	}
+	if len(missing) > lazyUserReads {
+		w.allUsers()
 		return
 	}
 	list, err := c.r.GetMany(missing)
