@@ -19,8 +19,7 @@ import (
 // Exactness. The cache holds the user list it was built from (the world's, which nothing
 // modifies); a registration reuses it only when the list its own transaction read is that
 // list or equals it, user by user, and the organization's host (placeholder emails) is the
-// same. Apart from the viewer's own
-// record, a record is a function of the user, the host, the viewer's role and
+// same. Apart from the viewer's own record, a record is a function of the user, the host, the viewer's role and
 // client_gravatar; so equal inputs give equal records whichever mutation, in whichever
 // process, changed the users, and there is nothing to invalidate. The viewer's own record and
 // the profile data are rendered for each registration. The encoder (AppendRegisterJSON) uses
@@ -100,10 +99,7 @@ func (c *userRecordCache) variant(realm realms.Realm, all []users.User, role use
 // sameUsers reports whether two user lists are equal: the same list (the store's shared one)
 // or equal user by user.
 func sameUsers(a, b []users.User) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	return len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b)
+	return sameArray(a, b) || slices.Equal(a, b)
 }
 
 func newRecordVariant(realm realms.Realm, all []users.User, viewer users.User, o recordOptions) *recordVariant {
