@@ -3,6 +3,7 @@ package chat
 import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
 )
 
 // Channel activity windows (Zulip's values).
@@ -21,8 +22,13 @@ const (
 
 // firstMessageID is a channel's oldest message id (nil when it has none).
 func (w *world) firstMessageID(c channels.ID) *int64 {
-	if id := w.channelEnds(c).FirstMessageID; id != 0 {
-		v := int64(id)
+	return firstMessageIDOf(w.channelEnds(c))
+}
+
+// firstMessageIDOf is first_message_id from a channel's activity (nil when it has none).
+func firstMessageIDOf(a storage.ChannelActivity) *int64 {
+	if a.FirstMessageID != 0 {
+		v := int64(a.FirstMessageID)
 		return &v
 	}
 	return nil
@@ -31,20 +37,38 @@ func (w *world) firstMessageID(c channels.ID) *int64 {
 // recentlyActive is is_recently_active: a message in the last 180 days, or a channel created
 // less than a day ago.
 func (w *world) recentlyActive(c channels.Channel) bool {
-	a := w.channelEnds(c.ID)
-	return a.LastTimestamp != 0 && a.LastTimestamp >= w.unixNow()-recentlyActiveSeconds ||
-		c.DateCreated >= w.unixNow()-newChannelActiveSeconds
+	return recentlyActiveAt(&c, w.channelEnds(c.ID), w.unixNow())
+}
+
+// recentlyActiveAt is recentlyActive from c's activity a, at now (UNIX seconds).
+func recentlyActiveAt(c *channels.Channel, a storage.ChannelActivity, now int64) bool {
+	return a.LastTimestamp != 0 && a.LastTimestamp >= now-recentlyActiveSeconds ||
+		c.DateCreated >= now-newChannelActiveSeconds
 }
 
 // weeklyTraffic is stream_weekly_traffic: the average number of messages per week over the
 // traffic window (over the channel's age when younger than it), at least 1 when there were
-// any, rounded to two significant digits; nil for a channel younger than a week.
+// any, rounded to two significant digits; nil for a channel younger than a week (whose count
+// is not read).
 func (w *world) weeklyTraffic(c channels.Channel) *int {
-	age := (w.unixNow() - c.DateCreated) / 86400
+	if !hasWeeklyTraffic(&c, w.unixNow()) {
+		return nil
+	}
+	return weeklyTrafficOf(&c, w.channelActivity(c.ID).RecentCount, w.unixNow())
+}
+
+// hasWeeklyTraffic reports whether c is old enough at now for a stream_weekly_traffic.
+func hasWeeklyTraffic(c *channels.Channel, now int64) bool {
+	return (now-c.DateCreated)/86400 >= trafficMinAgeDays
+}
+
+// weeklyTrafficOf is weeklyTraffic from c's message count over the traffic window, at now.
+func weeklyTrafficOf(c *channels.Channel, count int, now int64) *int {
+	age := (now - c.DateCreated) / 86400
 	if age < trafficMinAgeDays {
 		return nil
 	}
-	n := int64(w.channelActivity(c.ID).RecentCount)
+	n := int64(count)
 	avg := n / 4
 	if age < trafficWindowDays {
 		avg = n * 7 / age

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -151,10 +152,14 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 // activeSubscriptions renders viewer's active subscriptions (rows are every subscription row
 // of viewer) by channel name, archived channels included, for GET /users/me/subscriptions;
 // include is include_subscribers. What the records need of the channels (their activity,
-// subscriber counts, subscriber lists) is read for those channels alone, each in one read.
-// alloc returns a zeroed records slice of length n.
+// subscriber counts, subscriber lists) is read for those channels alone, each in one read,
+// and used as read (no map of them is built). alloc returns a zeroed records slice of length
+// n.
 func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord) []SubscriptionRecord {
-	w.noteUserRows(viewer.ID, rows)
+	withSubscribers := include == "true" || include == "partial"
+	if withSubscribers {
+		w.noteUserRows(viewer.ID, rows) // for canSeeSubscribers
+	}
 	active := make([]subscriptionRow, 0, len(rows))
 	for i := range rows {
 		if !rows[i].Active {
@@ -169,21 +174,69 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	for i, r := range active {
 		ids[i] = r.id
 	}
-	withSubscribers := include == "true" || include == "partial"
 	if withSubscribers {
 		w.preloadChannels(ids)
 	}
-	w.preloadActivity(ids)
-	w.preloadCounts(ids)
+	facts := w.readChannelFacts(ids, !withSubscribers)
 	out := alloc(len(active))
 	for i, r := range active {
 		c := w.channelPtr(r.id)
-		w.fillSubscriptionRecord(&out[i], c, &rows[r.row])
+		rec := &out[i]
+		w.fillChannelSettings(&rec.ChannelRecord, c)
 		if withSubscribers {
-			w.attachSubscribers(&out[i].ChannelRecord, *c, viewer, include, recent)
+			rec.SubscriberCount = w.activeSubscriberCount(c.ID) // from the lists read
+		} else {
+			rec.SubscriberCount = facts.counts[c.ID]
+		}
+		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow())
+		fillSubscriptionFields(rec, &rows[r.row])
+		if withSubscribers {
+			w.attachSubscribers(&rec.ChannelRecord, *c, viewer, include, recent)
 		}
 	}
 	return out
+}
+
+// channelFacts is the message activity (traffic counts included) and the subscriber counts of
+// a few channels, as read (readChannelFacts).
+type channelFacts struct {
+	acts   []storage.ChannelActivity // ascending by channel (MessageReader.Activity)
+	counts map[channels.ID]int
+}
+
+// readChannelFacts reads the activity of the channels ids, and with counts their subscriber
+// counts (as activeSubscriberCount gives them when no subscriber list is read), in one read
+// each; a failed read is the world's sticky error, and its facts are zero.
+func (w *world) readChannelFacts(ids []channels.ID, counts bool) channelFacts {
+	var f channelFacts
+	if w.failed() || len(ids) == 0 {
+		return f
+	}
+	if r := w.messageReader(); r != nil {
+		today := w.unixNow() - w.unixNow()%86400
+		acts, err := r.Activity(ids, today-trafficWindowDays*86400, today)
+		if w.fail(err) {
+			return f
+		}
+		f.acts = acts
+	}
+	if counts {
+		n, err := w.subs.r.CountsOf(ids)
+		if w.fail(err) {
+			return f
+		}
+		f.counts = n
+	}
+	return f
+}
+
+// activity is channel c's activity (zero when it was not read).
+func (f channelFacts) activity(c channels.ID) storage.ChannelActivity {
+	i, ok := slices.BinarySearchFunc(f.acts, c, func(a storage.ChannelActivity, id channels.ID) int { return cmp.Compare(a.ChannelID, id) })
+	if !ok {
+		return storage.ChannelActivity{ChannelID: c}
+	}
+	return f.acts[i]
 }
 
 // SubscriptionState is a user's subscriptions, unsubscribed and never-subscribed channels.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -28,9 +29,8 @@ type world struct {
 	err error // the first failed read (see fail)
 
 	realm     realms.Realm
-	groups    []users.Group
-	groupByNm map[string]users.GroupID
-	groupName map[users.GroupID]string
+	groups    []users.Group            // ascending by id (GroupReader.ListShared)
+	groupByNm map[string]users.GroupID // nil until groupID
 	m         *users.Membership
 	channels  []channels.Channel
 	// sharedChannels says channels is the store's shared list (loadWorldShared): read only,
@@ -42,9 +42,18 @@ type world struct {
 	// setChannel drops it).
 	byNameOrder []int
 	linkify     markdown.Linkify // the organization's linkifiers; nil when none
+	// linkifierList is the linkifiers linkify was compiled from, as the store listed them
+	// (a send's content rendered before its transaction is checked against it: messages_prerender.go).
+	linkifierList []linkifiers.Linkifier
+	// pre is the early rendering of the content that this transaction sends (nil but in
+	// SendMessage's; messages_prerender.go).
+	pre *prerender
 	// described memoizes rendered channel descriptions by source (a channel's record is built
 	// once per subscriber of an event).
 	described map[string]string
+	// emptyDescription is the rendered empty description, once emptyDescribed.
+	emptyDescription string
+	emptyDescribed   bool
 
 	users    userCache
 	subs     subscriberCache
@@ -86,7 +95,6 @@ func loadWorldShared(tx storage.ReadTx, now int64) *world {
 // shared list, loadWorldShared).
 func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
 	w := &world{
-		groupByNm: map[string]users.GroupID{}, groupName: map[users.GroupID]string{},
 		users:    newUserCache(tx.Users()),
 		subs:     newSubscriberCache(tx.Subscriptions()),
 		activity: activityCache{r: tx.Messages(), now: now},
@@ -107,16 +115,13 @@ func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels
 	if w.fail(err) {
 		return w
 	}
-	linkify, err := linkifyFunc(tx.Linkifiers())
+	linkifierList, err := tx.Linkifiers().List()
 	if w.fail(err) {
 		return w
 	}
-	w.realm, w.groups, w.channels, w.linkify = realm, groups, chs, linkify
-	for _, g := range groups {
-		w.groupByNm[g.Name] = g.ID
-		w.groupName[g.ID] = g.Name
-	}
-	w.realm.ApplyDefaultGroups(func(name string) users.GroupID { return w.groupByNm[name] })
+	w.realm, w.groups, w.channels = realm, groups, chs
+	w.linkify, w.linkifierList = compileLinkifiers(linkifierList), linkifierList
+	w.realm.ApplyDefaultGroups(w.groupID)
 	if !w.sharedChannels {
 		w.index()
 	}
@@ -163,11 +168,29 @@ func (w *world) membership() *users.Membership {
 // shared with other transactions (GroupReader.ListShared): read them, never modify them.
 func (w *world) allGroups() []users.Group { return w.groups }
 
-// groupID returns the id of a group by name (0 when there is none).
-func (w *world) groupID(name string) users.GroupID { return w.groupByNm[name] }
+// groupID returns the id of a group by name (0 when there is none). The names are indexed on
+// first use (most reads need none: a record names its groups by id).
+func (w *world) groupID(name string) users.GroupID {
+	if w.groupByNm == nil {
+		w.groupByNm = make(map[string]users.GroupID, len(w.groups))
+		for _, g := range w.groups {
+			w.groupByNm[g.Name] = g.ID
+		}
+	}
+	return w.groupByNm[name]
+}
 
-// groupNameOf returns the name of a group ("" when there is none).
-func (w *world) groupNameOf(id users.GroupID) string { return w.groupName[id] }
+// groupNameOf returns the name of a group ("" when there is none), by binary search over the
+// groups (ascending by id).
+func (w *world) groupNameOf(id users.GroupID) string {
+	l := w.groups
+	// sort.Search over indexes, as indexOf: a group is too large to pass by value per step.
+	i := sort.Search(len(l), func(k int) bool { return l[k].ID >= id })
+	if i < len(l) && l[i].ID == id {
+		return l[i].Name
+	}
+	return ""
+}
 
 // linkifiers is the organization's linkifiers (nil when it has none).
 func (w *world) linkifiers() markdown.Linkify { return w.linkify }
@@ -293,6 +316,12 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 // renderDescription renders a channel description with the organization's linkifiers, once
 // per source text in the world's transaction.
 func (w *world) renderDescription(src string) string {
+	if src == "" { // most channels: no map for it
+		if !w.emptyDescribed {
+			w.emptyDescription, w.emptyDescribed = markdown.RenderLinkified("", w.linkifiers()), true
+		}
+		return w.emptyDescription
+	}
 	if html, ok := w.described[src]; ok {
 		return html
 	}

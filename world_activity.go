@@ -50,31 +50,6 @@ func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
 	return a.byChannel[c]
 }
 
-// preloadActivity reads the activity (traffic counts included) of the given channels not read
-// yet, in one read, for decisions about a few channels of many (a user's subscriptions), where
-// channelActivity would read every channel's.
-func (w *world) preloadActivity(ids []channels.ID) {
-	a := &w.activity
-	if a.r == nil || w.failed() {
-		return
-	}
-	var missing []channels.ID
-	for _, id := range ids {
-		if e, ok := a.byChannel[id]; !ok || e.RecentCount == uncounted {
-			missing = append(missing, id)
-		}
-	}
-	if len(missing) == 0 {
-		return
-	}
-	today := a.now - a.now%86400
-	acts, err := a.r.Activity(missing, today-trafficWindowDays*86400, today)
-	if w.fail(err) {
-		return
-	}
-	a.remember(acts, false)
-}
-
 // channelEnds is c's oldest message and newest message's time: from what is read, else read
 // with every other channel (channelActivity). Decisions about a few channels read theirs first
 // (loadEnds).

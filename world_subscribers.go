@@ -22,9 +22,8 @@ type subscriberCache struct {
 	// userSubReads counts those read by isSubscribed.
 	subscribedTo map[users.ID]map[channels.ID]bool
 	userSubReads int
-	// counts is the store's subscriber counts read so far (nil before): every channel's once
-	// allCounts is set (a channel left out has none), else those of the channels preloaded
-	// (preloadCounts, zero included). listCounts memoizes counts taken from lists (a list's
+	// counts is the store's subscriber counts (nil before): every channel's once allCounts is
+	// set (a channel left out has none). listCounts memoizes counts taken from lists (a list's
 	// entry goes when the list changes).
 	counts     map[channels.ID]int
 	allCounts  bool
@@ -203,28 +202,4 @@ func (w *world) activeSubscriberCount(c channels.ID) int {
 	}
 	s.counts, s.allCounts = counts, true
 	return s.counts[c]
-}
-
-// preloadCounts reads the store's subscriber counts of the given channels not read yet, in one
-// read, for decisions about a few channels of many (a user's subscriptions), where
-// activeSubscriberCount would read every channel's.
-func (w *world) preloadCounts(ids []channels.ID) {
-	s := &w.subs
-	if s.allCounts || w.failed() {
-		return
-	}
-	missing := missingKeys(ids, s.counts)
-	if len(missing) == 0 {
-		return
-	}
-	counts, err := s.r.CountsOf(missing)
-	if w.fail(err) {
-		return
-	}
-	if s.counts == nil {
-		s.counts = make(map[channels.ID]int, len(missing))
-	}
-	for _, id := range missing {
-		s.counts[id] = counts[id]
-	}
 }

@@ -74,6 +74,8 @@ type Handler struct {
 	opts   Options
 	log    *slog.Logger
 	routes []route
+	// routeParts is each route's pattern split at its slashes (splitPatterns).
+	routeParts [][]string
 	// emojiData is the server emoji data file, encoded on first use.
 	emojiData emojiData
 	// buffers holds the response buffers of writeSuccess (*[]byte).
@@ -97,6 +99,7 @@ func New(svc *chat.Service, opts Options) *Handler {
 	h := &Handler{svc: svc, opts: opts, log: opts.Logger}
 	h.buffers.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.routes = h.table()
+	h.routeParts = splitPatterns(h.routes)
 	return h
 }
 

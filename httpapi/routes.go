@@ -200,7 +200,7 @@ func (h *Handler) match(method, path string) (*route, map[string]string, []strin
 	var allowed []string
 	for i := range h.routes {
 		rt := &h.routes[i]
-		values, ok := matchPattern(rt.pattern, segments)
+		values, ok := matchParts(h.routeParts[i], segments)
 		if !ok {
 			continue
 		}
@@ -220,8 +220,19 @@ func (h *Handler) match(method, path string) (*route, map[string]string, []strin
 	return nil, nil, allowed
 }
 
-func matchPattern(pattern string, segments []string) (map[string]string, bool) {
-	parts := strings.Split(pattern, "/")
+// splitPatterns splits each route's pattern into its segments, once (match compares them
+// with every request's segments; splitting them per request was most of its allocations).
+func splitPatterns(routes []route) [][]string {
+	out := make([][]string, len(routes))
+	for i, rt := range routes {
+		out[i] = strings.Split(rt.pattern, "/")
+	}
+	return out
+}
+
+// matchParts matches the segments of a path with a route's pattern split at its slashes
+// (parts, not modified).
+func matchParts(parts []string, segments []string) (map[string]string, bool) {
 	// A last part {name...} matches the rest of the path, slashes included (Zulip's path
 	// converter: navigation view fragments such as narrow/is/alerted).
 	if last := parts[len(parts)-1]; strings.HasSuffix(last, "...}") && len(segments) > len(parts) {

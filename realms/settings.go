@@ -417,13 +417,15 @@ func GroupSettingNames() []string {
 // ApplyDefaultGroups fills every zero group permission of r (an organization stored before the
 // setting existed) with its default system group, found by name with groupID (0: unknown, and
 // the setting stays zero).
+// It walks the fields directly (GroupSettings' list of about thirty settings would be allocated
+// on every read of the organization).
 func (r *Realm) ApplyDefaultGroups(groupID func(name string) users.GroupID) {
-	for _, s := range r.GroupSettings() {
-		if s.Value.IsNamed() || s.Value.Members != nil || s.Value.Subgroups != nil {
+	for i, v := range r.groupSettingFields() {
+		if v.IsNamed() || v.Members != nil || v.Subgroups != nil {
 			continue
 		}
-		if id := groupID(s.Default); id != 0 {
-			*s.Value = users.Named(id)
+		if id := groupID(groupSettings[i].Default); id != 0 {
+			*v = users.Named(id)
 		}
 	}
 }
