@@ -128,7 +128,7 @@ func (pc *pollConn) readAndServe(fd int) rawOutcome {
 // readRetry is syscall.Read, retried when a signal interrupts it.
 func readRetry(fd int, b []byte) (int, error) {
 	for {
-		n, err := syscall.Read(fd, b)
+		n, err := sockRead(fd, b)
 		if !errors.Is(err, syscall.EINTR) {
 			return n, err
 		}
@@ -162,7 +162,7 @@ type rawWrite struct {
 // attempt writes what it can of b[n:] to fd without waiting.
 func (w *rawWrite) attempt(fd uintptr) bool {
 	for w.n < len(w.b) {
-		m, err := syscall.Write(int(fd), w.b[w.n:])
+		m, err := sockWrite(int(fd), w.b[w.n:])
 		switch {
 		case errors.Is(err, syscall.EINTR):
 			continue
