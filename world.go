@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -41,9 +42,18 @@ type world struct {
 	// setChannel drops it).
 	byNameOrder []int
 	linkify     markdown.Linkify // the organization's linkifiers; nil when none
+	// linkifierList is the linkifiers linkify was compiled from, as the store listed them
+	// (a send's content rendered before its transaction is checked against it: messages_prerender.go).
+	linkifierList []linkifiers.Linkifier
+	// pre is the early rendering of the content that this transaction sends (nil but in
+	// SendMessage's; messages_prerender.go).
+	pre *prerender
 	// described memoizes rendered channel descriptions by source (a channel's record is built
 	// once per subscriber of an event).
 	described map[string]string
+	// emptyDescription is the rendered empty description, once emptyDescribed.
+	emptyDescription string
+	emptyDescribed   bool
 
 	users    userCache
 	subs     subscriberCache
@@ -105,11 +115,12 @@ func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels
 	if w.fail(err) {
 		return w
 	}
-	linkify, err := linkifyFunc(tx.Linkifiers())
+	linkifierList, err := tx.Linkifiers().List()
 	if w.fail(err) {
 		return w
 	}
-	w.realm, w.groups, w.channels, w.linkify = realm, groups, chs, linkify
+	w.realm, w.groups, w.channels = realm, groups, chs
+	w.linkify, w.linkifierList = compileLinkifiers(linkifierList), linkifierList
 	w.realm.ApplyDefaultGroups(w.groupID)
 	if !w.sharedChannels {
 		w.index()
@@ -305,6 +316,12 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 // renderDescription renders a channel description with the organization's linkifiers, once
 // per source text in the world's transaction.
 func (w *world) renderDescription(src string) string {
+	if src == "" { // most channels: no map for it
+		if !w.emptyDescribed {
+			w.emptyDescription, w.emptyDescribed = markdown.RenderLinkified("", w.linkifiers()), true
+		}
+		return w.emptyDescription
+	}
 	if html, ok := w.described[src]; ok {
 		return html
 	}
