@@ -80,7 +80,8 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 }
 
 // loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared)
-// as it is, for operations that only read (register, GET /users/me/subscriptions): no channel
+// as it is, for operations that only read (register, GET /users/me/subscriptions) and for
+// sends, which change channels only through setChannel (readOp.sharedWorld): no channel
 // is copied and no index over them is built up front (channel looks an id up in the list,
 // which is sorted by id; channelByName indexes the names on first use). Nothing may modify a
 // channel's slices; setChannel copies the list before its first change.
