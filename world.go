@@ -51,6 +51,9 @@ type world struct {
 	// described memoizes rendered channel descriptions by source (a channel's record is built
 	// once per subscriber of an event).
 	described map[string]string
+	// emptyDescription is the rendered empty description, once emptyDescribed.
+	emptyDescription string
+	emptyDescribed   bool
 
 	users    userCache
 	subs     subscriberCache
@@ -314,6 +317,12 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 // renderDescription renders a channel description with the organization's linkifiers, once
 // per source text in the world's transaction.
 func (w *world) renderDescription(src string) string {
+	if src == "" { // most channels: no map for it
+		if !w.emptyDescribed {
+			w.emptyDescription, w.emptyDescribed = markdown.RenderLinkified("", w.linkifiers()), true
+		}
+		return w.emptyDescription
+	}
 	if html, ok := w.described[src]; ok {
 		return html
 	}

@@ -99,8 +99,9 @@ func CanCreateTopic(m *users.Membership, c Channel, v Viewer) bool {
 }
 
 // StreamPostPolicy is the deprecated stream_post_policy derived from can_send_message_group:
-// 1 everyone, 2 administrators, 3 full members, 4 moderators. groupName names a group id.
-func StreamPostPolicy(c Channel, groupName func(users.GroupID) string) int {
+// 1 everyone, 2 administrators, 3 full members, 4 moderators. groupName names a group id. c is
+// only read (a pointer: a channel is a kilobyte, and every channel record derives this).
+func StreamPostPolicy(c *Channel, groupName func(users.GroupID) string) int {
 	if !c.CanSendMessageGroup.IsNamed() {
 		return 1
 	}

@@ -181,12 +181,12 @@ func TestStreamPostPolicy(t *testing.T) {
 	names := map[users.GroupID]string{gAdmins: users.GroupAdministrators, gFull: users.GroupFullMembers, gModerators: users.GroupModerators, gEveryone: users.GroupEveryone}
 	for g, want := range map[users.GroupID]int{gAdmins: 2, gFull: 3, gModerators: 4, gEveryone: 1, gMember14: 1} {
 		c := channels.Channel{CanSendMessageGroup: users.Named(g)}
-		if got := channels.StreamPostPolicy(c, func(id users.GroupID) string { return names[id] }); got != want {
+		if got := channels.StreamPostPolicy(&c, func(id users.GroupID) string { return names[id] }); got != want {
 			t.Errorf("group %d: stream_post_policy %d, want %d", g, got, want)
 		}
 	}
 	anon := channels.Channel{CanSendMessageGroup: users.GroupSetting{Members: []users.ID{1}}}
-	if got := channels.StreamPostPolicy(anon, func(users.GroupID) string { return "" }); got != 1 {
+	if got := channels.StreamPostPolicy(&anon, func(users.GroupID) string { return "" }); got != 1 {
 		t.Errorf("anonymous group: %d", got)
 	}
 }
