@@ -85,6 +85,12 @@ func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, wa
 	g.leading = true
 	g.mu.Unlock()
 	if waiting != nil {
+		if !lead {
+			// Let the leader, and those woken with this mutation, join the line first: the
+			// group starts once the line stops growing (leadGroup), and this work overlaps
+			// the group's bodies instead of delaying them.
+			runtime.Gosched()
+		}
 		waiting()
 	}
 	if !lead {
