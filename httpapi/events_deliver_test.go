@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -203,4 +204,54 @@ func pollAll(c *rawClient, queue, email, key string, last int64, n int) error {
 func decodeJSON(resp *http.Response, out any) error {
 	defer resp.Body.Close()
 	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// TestParkedConnectionSlowClient: a client that pipelines its polls without reading the
+// responses fills its socket, so a response the deliverer writes goes only partly at once: the
+// deliverer hands the rest to a goroutine of its own, and the connection serves the next poll
+// once it is written. The client then reads every response, each with its one event, in order.
+func TestParkedConnectionSlowClient(t *testing.T) {
+	t.Parallel()
+	base, svc, org := parkedServer(t, time.Hour, 0)
+	c, queue, last := selfServed(t, base, svc, org, 0)
+	// A smaller receive buffer than loopback's default, so that a few MB fill the sockets (much
+	// smaller makes the transfer crawl: the sender waits for windows worth sending).
+	if err := c.conn.(*net.TCPConn).SetReadBuffer(64 << 10); err != nil {
+		t.Fatal(err)
+	}
+	const maxRounds = 600 // 9,000 characters each: more than the sockets hold (5 MB)
+	content := strings.Repeat("x", 9000)
+	rounds := 0
+	for rounds < maxRounds {
+		c.write(c.request(pollQuery(queue, last+int64(rounds)), org.Emails[0], org.Keys[0]))
+		// Give the poll time to wait on its queue, so that the deliverer answers it. Once the
+		// socket is full the connection no longer reads (its last response is still being
+		// written): this round's message is then queued, and the client starts reading.
+		waiting := false
+		for i := 0; i < 200 && !waiting; i++ {
+			if waiting = svc.QueueStats().LongPolls > 0; !waiting {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		sendTo(t, svc, org, content)
+		rounds++
+		if !waiting {
+			break
+		}
+	}
+	if rounds == maxRounds {
+		t.Fatalf("%d responses of 9 KB were all written at once", rounds)
+	}
+	for k := range rounds {
+		resp, err := http.ReadResponse(c.br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Events []struct{ ID int64 } `json:"events"`
+		}
+		if err := decodeJSON(resp, &body); err != nil || resp.StatusCode != http.StatusOK || len(body.Events) != 1 || body.Events[0].ID != last+int64(k)+1 {
+			t.Fatalf("response %d: %d, %v, %+v", k, resp.StatusCode, err, body.Events)
+		}
+	}
 }
