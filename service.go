@@ -160,6 +160,8 @@ type Service struct {
 	recordJSON recordJSONCache
 	// recordArrays holds records arrays handed back by GetSubscriptionsResult.Release.
 	recordArrays sync.Pool
+	// worlds holds the worlds of finished GetSubscriptions reads, for the next one (*world).
+	worlds sync.Pool
 
 	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
 	// commit, service_commits.go) holds it exclusively from the start of its transaction until

@@ -1,0 +1,76 @@
+package chat
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+)
+
+// TestSortRowsByName holds both of sortRowsByName's ways (insertion for a few rows,
+// slices.SortFunc past 32) to the order of names.
+func TestSortRowsByName(t *testing.T) {
+	t.Parallel()
+	rows := func(names ...string) []subscriptionRow {
+		out := make([]subscriptionRow, len(names))
+		for i, n := range names {
+			out[i] = subscriptionRow{name: n, id: channels.ID(i + 1), row: i}
+		}
+		return out
+	}
+	many := make([]string, 40)
+	for i := range many {
+		many[i] = fmt.Sprintf("channel %d", (i*7)%40)
+	}
+	for _, tc := range []struct {
+		name string
+		rows []subscriptionRow
+	}{
+		{"none", nil},
+		{"one", rows("a")},
+		{"sorted", rows("a", "b", "c")},
+		{"reversed", rows("c", "b", "a")},
+		{"by id, not by name", rows("channel 0", "channel 1", "channel 10", "channel 2", "Channel 3", "channel 11")},
+		{"more than 32", rows(many...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := slices.Clone(tc.rows)
+			sortRowsByName(got)
+			want := slices.Clone(tc.rows)
+			slices.SortFunc(want, func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) })
+			if !slices.Equal(got, want) {
+				t.Errorf("sorted %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestChannelFactsActivity looks channels up in an activity list (ascending by channel):
+// present ones give their entry, absent ones a zero entry with their id.
+func TestChannelFactsActivity(t *testing.T) {
+	t.Parallel()
+	f := channelFacts{acts: []storage.ChannelActivity{
+		{ChannelID: 2, FirstMessageID: 20}, {ChannelID: 5, FirstMessageID: 50}, {ChannelID: 9, RecentCount: 3},
+	}}
+	for _, tc := range []struct {
+		id   channels.ID
+		want storage.ChannelActivity
+	}{
+		{1, storage.ChannelActivity{ChannelID: 1}},
+		{2, storage.ChannelActivity{ChannelID: 2, FirstMessageID: 20}},
+		{5, storage.ChannelActivity{ChannelID: 5, FirstMessageID: 50}},
+		{7, storage.ChannelActivity{ChannelID: 7}},
+		{9, storage.ChannelActivity{ChannelID: 9, RecentCount: 3}},
+		{10, storage.ChannelActivity{ChannelID: 10}},
+	} {
+		if got := f.activity(tc.id); got != tc.want {
+			t.Errorf("activity(%d) = %+v, want %+v", tc.id, got, tc.want)
+		}
+	}
+	if got := (channelFacts{}).activity(3); got != (storage.ChannelActivity{ChannelID: 3}) {
+		t.Errorf("nothing read: %+v", got)
+	}
+}
