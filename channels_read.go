@@ -167,19 +167,19 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	if withSubscribers {
 		w.noteUserRows(viewer.ID, rows) // for canSeeSubscribers
 	}
-	active := make([]subscriptionRow, 0, len(rows))
+	active := make([]activeRow, 0, len(rows))
 	for i := range rows {
 		if !rows[i].Active {
 			continue
 		}
 		if c := w.channelPtr(rows[i].ChannelID); c != nil {
-			active = append(active, subscriptionRow{c.Name, c.ID, i})
+			active = append(active, activeRow{c, i})
 		}
 	}
 	sortRowsByName(active)
 	ids := make([]channels.ID, len(active))
 	for i, r := range active {
-		ids[i] = r.id
+		ids[i] = r.c.ID
 	}
 	if withSubscribers {
 		w.preloadChannels(ids)
@@ -187,7 +187,7 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	facts := w.readChannelFacts(ids, !withSubscribers)
 	out := alloc(len(active))
 	for i, r := range active {
-		c := w.channelPtr(r.id)
+		c := r.c
 		rec := &out[i]
 		w.fillChannelSettings(&rec.ChannelRecord, c)
 		if withSubscribers {
@@ -325,16 +325,23 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 	return st
 }
 
+// activeRow is an active subscription row (rows[row]) and its channel, in the world's list
+// (read only; found once, by binary search).
+type activeRow struct {
+	c   *channels.Channel
+	row int
+}
+
 // sortRowsByName sorts rows by channel name: by insertion for a few (a user's subscriptions,
 // often listed in an order close to the names'), where slices.SortFunc's generic steps cost
 // more than the comparisons.
-func sortRowsByName(rows []subscriptionRow) {
+func sortRowsByName(rows []activeRow) {
 	if len(rows) > 32 {
-		slices.SortFunc(rows, func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) })
+		slices.SortFunc(rows, func(a, b activeRow) int { return strings.Compare(a.c.Name, b.c.Name) })
 		return
 	}
 	for i := 1; i < len(rows); i++ {
-		for j := i; j > 0 && rows[j].name < rows[j-1].name; j-- {
+		for j := i; j > 0 && rows[j].c.Name < rows[j-1].c.Name; j-- {
 			rows[j], rows[j-1] = rows[j-1], rows[j]
 		}
 	}

@@ -14,10 +14,10 @@ import (
 // slices.SortFunc past 32) to the order of names.
 func TestSortRowsByName(t *testing.T) {
 	t.Parallel()
-	rows := func(names ...string) []subscriptionRow {
-		out := make([]subscriptionRow, len(names))
+	rows := func(names ...string) []activeRow {
+		out := make([]activeRow, len(names))
 		for i, n := range names {
-			out[i] = subscriptionRow{name: n, id: channels.ID(i + 1), row: i}
+			out[i] = activeRow{c: &channels.Channel{ID: channels.ID(i + 1), Name: n}, row: i}
 		}
 		return out
 	}
@@ -27,7 +27,7 @@ func TestSortRowsByName(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		rows []subscriptionRow
+		rows []activeRow
 	}{
 		{"none", nil},
 		{"one", rows("a")},
@@ -40,7 +40,7 @@ func TestSortRowsByName(t *testing.T) {
 			got := slices.Clone(tc.rows)
 			sortRowsByName(got)
 			want := slices.Clone(tc.rows)
-			slices.SortFunc(want, func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) })
+			slices.SortFunc(want, func(a, b activeRow) int { return strings.Compare(a.c.Name, b.c.Name) })
 			if !slices.Equal(got, want) {
 				t.Errorf("sorted %v, want %v", got, want)
 			}

@@ -130,12 +130,13 @@ func (a subscriptionTx) ListForUsers(ids []users.ID) ([]channels.Subscription, e
 		return nil, err
 	}
 	ids = sortedSet(ids)
-	n := 0
+	n, most := 0, 0
 	for _, u := range ids {
 		n += len(a.t.d.subsByUser[u])
+		most = max(most, len(a.t.d.subsByUser[u]))
 	}
 	out := make([]channels.Subscription, 0, n)
-	var keys []channels.ID
+	keys := make([]channels.ID, 0, most) // sized once (appends grew it a few times per user)
 	for _, u := range ids {
 		keys = sortedKeys(keys[:0], a.t.d.subsByUser[u])
 		for _, c := range keys {
