@@ -158,14 +158,20 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 }
 
 // reportGroupCommits reports how many sends shared a commit on average (sends/commit: 1
-// without group commit; SQLite's groups, service_commits.go).
+// without group commit; SQLite's groups, service_commits.go), and the share of sends whose
+// content was rendered while they waited for their group (prerendered/op,
+// messages_prerender.go).
 func reportGroupCommits(b *testing.B, svc *chat.Service) func() {
 	groups0, grouped0 := svc.SharedCommits()
+	_, taken0 := svc.Prerendered()
 	return func() {
 		groups, grouped := svc.SharedCommits()
 		groups, grouped = groups-groups0, grouped-grouped0
 		if commits := uint64(b.N) - grouped + groups; b.N > 0 && grouped > 0 {
 			b.ReportMetric(float64(b.N)/float64(commits), "sends/commit")
+		}
+		if _, taken := svc.Prerendered(); b.N > 0 && taken > taken0 {
+			b.ReportMetric(float64(taken-taken0)/float64(b.N), "prerendered/op")
 		}
 	}
 }

@@ -368,6 +368,7 @@ var notMutating = map[string]string{
 	"HoldWrites":                   "test-only hook (export_test.go): holds the write lock",
 	"WaitingWrites":                "test-only read (export_test.go)",
 	"SharedCommits":                "test-only read (export_test.go)",
+	"Prerendered":                  "test-only read (export_test.go)",
 	"LeadingAlone":                 "test-only read (export_test.go)",
 	"PanickingMutation":            "test-only hook (export_test.go): its write is always undone",
 	"RenderMessage":                "renders; stores nothing",

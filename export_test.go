@@ -49,6 +49,12 @@ func (s *Service) SharedCommits() (groups, mutations uint64) {
 	return s.commits.shared, s.commits.sharing
 }
 
+// Prerendered reports how many sends' contents were rendered while they waited for their
+// group, and how many of those renderings their transactions took (messages_prerender.go).
+func (s *Service) Prerendered() (finished, taken uint64) {
+	return s.prerendered.finished.Load(), s.prerendered.taken.Load()
+}
+
 // PanickingMutation runs a mutation whose body writes (a draft-synchronization setting of
 // user) and then panics with value.
 func (s *Service) PanickingMutation(ctx context.Context, user users.ID, value any) error {

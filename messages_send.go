@@ -100,8 +100,11 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		readBySender = *p.ReadBySender
 	}
 	var res SendMessageResult
-	err = s.mutateOverlapping(ctx, actor, signedIn, sendAhead(p), func(o *writeOp) error {
+	pre := s.newPrerender(content)
+	err = s.mutateOverlapping(ctx, actor, signedIn, sendAhead(p), pre.run, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		w.pre = pre
+		s.noteLinkifiers(w)
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.list)
 		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
@@ -198,7 +201,7 @@ func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 // whoever sends it. m.ID is set on return.
 func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
-	m.Rendered, mentions = w.renderMessage(m.Content, w.user(m.SenderID))
+	m.Rendered, mentions = w.renderSent(m.Content, w.user(m.SenderID))
 	rows := make([]messages.UserMessage, 0, len(recipients))
 	w.preloadUsers(recipients)
 	// Those who muted the sender get the message already read (and are never notified of it).

@@ -261,13 +261,10 @@ func notifyLinkifiers(tx storage.Tx, ev *events) error {
 	return nil
 }
 
-// linkifyFunc loads the organization's linkifiers for the Markdown renderer; nil when there
-// are none. A stored linkifier that no longer passes the rules is skipped.
-func linkifyFunc(r storage.LinkifierReader) (markdown.Linkify, error) {
-	all, err := r.List()
-	if err != nil {
-		return nil, err
-	}
+// compileLinkifiers is the organization's linkifiers (all, as the store lists them) for the
+// Markdown renderer; nil when there are none. A stored linkifier that no longer passes the
+// rules is skipped.
+func compileLinkifiers(all []linkifiers.Linkifier) markdown.Linkify {
 	var compiled []*linkifiers.Compiled
 	for _, l := range all {
 		if c, err := linkifiers.Check(l); err == nil {
@@ -275,7 +272,7 @@ func linkifyFunc(r storage.LinkifierReader) (markdown.Linkify, error) {
 		}
 	}
 	if len(compiled) == 0 {
-		return nil, nil
+		return nil
 	}
 	return func(text string) []markdown.Link {
 		found := linkifiers.FindLinks(compiled, text)
@@ -284,5 +281,5 @@ func linkifyFunc(r storage.LinkifierReader) (markdown.Linkify, error) {
 			out[i] = markdown.Link{Start: m.Start, End: m.End, URL: m.URL}
 		}
 		return out
-	}, nil
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/teamchat/chat/blobs"
@@ -215,6 +216,11 @@ type Service struct {
 	commits commitGroups
 	// overlap orders the events of sends that overlap (service_overlap.go).
 	overlap *overlap
+	// linkifiers is the organization's linkifiers as the last send read them, for the early
+	// renderings of sends waiting for their group (messages_prerender.go); nil before the first.
+	linkifiers atomic.Pointer[linkifierSnapshot]
+	// prerendered counts the early renderings finished, and taken by their sends.
+	prerendered struct{ finished, taken atomic.Uint64 }
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process

@@ -62,7 +62,11 @@ func (s *Service) grouped() storage.GroupUpdater {
 }
 
 // updateGrouped runs fn as one mutation of a group (see above) and returns its outcome.
-func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, fn func(tx storage.Tx, ev *events) error) error {
+// waiting, when not nil, runs on the caller's goroutine once the mutation has joined the
+// line, before the caller waits for (or leads) its group: work that fn will use when it is
+// finished in time (a send's early rendering, messages_prerender.go), taken off the group's
+// serial path. fn must not depend on it having run.
+func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, waiting func(), fn func(tx storage.Tx, ev *events) error) error {
 	w := &groupedWrite{ctx: ctx, fn: fn, done: make(chan struct{}), lead: make(chan struct{})}
 	g := &s.commits
 	g.mu.Lock()
@@ -70,6 +74,9 @@ func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, fn
 	lead := !g.leading
 	g.leading = true
 	g.mu.Unlock()
+	if waiting != nil {
+		waiting()
+	}
 	if !lead {
 		select {
 		case <-w.done:

@@ -86,7 +86,7 @@ func (s *Service) mutateWith(ctx context.Context, run func(context.Context, func
 func (s *Service) write(ctx context.Context, run func(context.Context, func(storage.Tx) error) error, fn func(tx storage.Tx, ev *events) error) error {
 	if run == nil {
 		if gu := s.grouped(); gu != nil {
-			return s.updateGrouped(ctx, gu, fn)
+			return s.updateGrouped(ctx, gu, nil, fn)
 		}
 		run = s.store.Update
 	}

@@ -139,9 +139,13 @@ func (o *overlap) leave() {
 }
 
 // updateOverlapping is update for a send: overlapping other sends where the store allows
-// (see above), else update.
-func (s *Service) updateOverlapping(ctx context.Context, fn func(tx storage.Tx, ev *events) error) error {
+// (see above), else update (with waiting run while it waits for its group, when the store
+// groups commits).
+func (s *Service) updateOverlapping(ctx context.Context, waiting func(), fn func(tx storage.Tx, ev *events) error) error {
 	if !s.overlapping() {
+		if gu := s.grouped(); gu != nil {
+			return s.updateGrouped(ctx, gu, waiting, fn)
+		}
 		return s.write(ctx, nil, fn)
 	}
 	s.writeMu.RLock()
@@ -195,13 +199,15 @@ func (s *Service) updateOverlapping(ctx context.Context, fn func(tx storage.Tx, 
 var errDecideAlone = errors.New("chat: a decision that no other send may overlap")
 
 // mutateOverlapping is mutate through updateOverlapping (SendMessage). ahead, when set,
-// announces the transaction's reads before its first statement (storage.PrefetchSend).
-func (s *Service) mutateOverlapping(ctx context.Context, actor Actor, g gate, ahead func(storage.Tx), body func(o *writeOp) error) error {
+// announces the transaction's reads before its first statement (storage.PrefetchSend);
+// waiting, when set, runs on the caller's goroutine while the mutation waits for its group
+// where the store groups commits (updateGrouped), and not at all otherwise.
+func (s *Service) mutateOverlapping(ctx context.Context, actor Actor, g gate, ahead func(storage.Tx), waiting func(), body func(o *writeOp) error) error {
 	mutate := s.mutateBody(actor, g, body)
 	if ahead == nil {
-		return s.updateOverlapping(ctx, mutate)
+		return s.updateOverlapping(ctx, waiting, mutate)
 	}
-	return s.updateOverlapping(ctx, func(tx storage.Tx, ev *events) error {
+	return s.updateOverlapping(ctx, waiting, func(tx storage.Tx, ev *events) error {
 		ahead(tx)
 		return mutate(tx, ev)
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -41,6 +42,12 @@ type world struct {
 	// setChannel drops it).
 	byNameOrder []int
 	linkify     markdown.Linkify // the organization's linkifiers; nil when none
+	// linkifierList is the linkifiers linkify was compiled from, as the store listed them
+	// (a send's content rendered before its transaction is checked against it: messages_prerender.go).
+	linkifierList []linkifiers.Linkifier
+	// pre is the early rendering of the content that this transaction sends (nil but in
+	// SendMessage's; messages_prerender.go).
+	pre *prerender
 	// described memoizes rendered channel descriptions by source (a channel's record is built
 	// once per subscriber of an event).
 	described map[string]string
@@ -112,11 +119,12 @@ func loadWorldInto(w *world, tx storage.ReadTx, now int64, listChannels func() (
 	if w.fail(err) {
 		return w
 	}
-	linkify, err := linkifyFunc(tx.Linkifiers())
+	linkifierList, err := tx.Linkifiers().List()
 	if w.fail(err) {
 		return w
 	}
-	w.realm, w.groups, w.channels, w.linkify = realm, groups, chs, linkify
+	w.realm, w.groups, w.channels = realm, groups, chs
+	w.linkify, w.linkifierList = compileLinkifiers(linkifierList), linkifierList
 	w.realm.ApplyDefaultGroups(w.groupID)
 	if !w.sharedChannels {
 		w.index()

@@ -79,12 +79,18 @@ var (
 func (pc *pollConn) run(p *parkedPoll) {
 	pc.pl.track(pc)
 	defer pc.pl.untrack(pc)
-	for p != nil {
+	if !pc.answer(p) {
+		pc.close()
+		return
+	}
+	if pc.serveRaw() {
+		return
+	}
+	for p = pc.next(); p != nil; p = pc.next() {
 		if !pc.answer(p) {
 			pc.close()
 			return
 		}
-		p = pc.next()
 	}
 }
 

@@ -248,3 +248,52 @@ func TestParkedConnectionRateLimit(t *testing.T) {
 		t.Fatalf("the next request over the same connection: %d %v", resp.StatusCode, body)
 	}
 }
+
+// TestParkedConnectionPipelinedPolls: on a connection that serves its client's long-polls
+// itself, two GET /events written at once are answered in order (the second once the first
+// is), and a request that arrives in pieces, or while the previous response is on its way,
+// is served once complete.
+func TestParkedConnectionPipelinedPolls(t *testing.T) {
+	t.Parallel()
+	base, svc, org := parkedServer(t, time.Hour, 0)
+	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, base)
+	email, key := org.Emails[2], org.Keys[2]
+	last := reg.LastEventID
+	poll := func() string { return c.request(pollQuery(*reg.QueueID, last), email, key) }
+	c.write(poll()) // net/http parks it; the connection serves the next ones
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "first")
+	_, body := c.read()
+	last = lastEventID(t, body)
+	// Two polls at once: both acknowledge last, so both get the next message.
+	c.write(poll() + poll())
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "second")
+	for i := range 2 {
+		resp, body := c.read()
+		if got := lastEventID(t, body); resp.StatusCode != http.StatusOK || got != last+1 {
+			t.Fatalf("pipelined poll %d: %d, event %d, want %d", i, resp.StatusCode, got, last+1)
+		}
+	}
+	last++
+	// A poll in three pieces, then the next one written before the message is sent.
+	req := poll()
+	for _, part := range []string{req[:10], req[10:40], req[40:]} {
+		c.write(part)
+		time.Sleep(5 * time.Millisecond) // lets each piece arrive alone (not timing the result)
+	}
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "third")
+	_, body = c.read()
+	last = lastEventID(t, body)
+	c.write(poll())
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "fourth")
+	if _, body = c.read(); lastEventID(t, body) != last+1 {
+		t.Fatalf("after the split poll: %v", body)
+	}
+}

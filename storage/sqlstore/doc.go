@@ -13,7 +13,8 @@
 //     connection whose transactions begin IMMEDIATE, so there is a single writer at a time and
 //     readers (a separate pool of query-only connections) never block it. synchronous=FULL is
 //     the default; "sqlite:PATH?synchronous=NORMAL" trades durability of the last commits on
-//     power loss for speed.
+//     power loss for speed. The WAL's checkpoints run beside the writer, on a connection of
+//     their own (checkpoint.go).
 //   - PostgreSQL runs Update in SERIALIZABLE transactions and View in REPEATABLE READ READ
 //     ONLY ones. A serialization failure or deadlock (SQLSTATE 40001/40P01) re-runs the whole
 //     closure, a bounded number of times, as the storage contract allows.

@@ -97,19 +97,34 @@ func parseSQLite(rest string) (sqliteOptions, error) {
 	return o, nil
 }
 
-// driverDSN is modernc's DSN: the plain path, then its options.
-func (o sqliteOptions) driverDSN(write bool) string {
+// connRole is what a SQLite connection pool of the store is for.
+type connRole int
+
+const (
+	writeConn      connRole = iota // the one write connection
+	readConn                       // the query-only read pool
+	checkpointConn                 // the checkpointer's connection (checkpoint.go)
+)
+
+// driverDSN is modernc's DSN for a pool of role: the plain path, then its options.
+func (o sqliteOptions) driverDSN(role connRole) string {
 	q := url.Values{}
 	q.Set("_busy_timeout", strconv.FormatInt(o.busyTimeout.Milliseconds(), 10))
-	if write {
+	switch role {
+	case writeConn:
 		q.Set("_journal_mode", "WAL")
 		q.Set("_synchronous", o.synchronous)
 		q.Set("_foreign_keys", "1")
 		q.Set("_txlock", "immediate")
 		// Temporary files in memory: a group commit's savepoints write each page they first
 		// change to a sub-journal, a file otherwise (a write syscall per page).
-		q.Set("_pragma", "temp_store(memory)")
-	} else {
+		q.Add("_pragma", "temp_store(memory)")
+		// Checkpoints run beside the writer; the writer's own only bounds the WAL.
+		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(writerCheckpointPages)+")")
+	case checkpointConn:
+		// A checkpoint fsyncs the database file as the store's setting says.
+		q.Set("_synchronous", o.synchronous)
+	default:
 		q.Set("_query_only", "1")
 	}
 	return o.path + "?" + q.Encode()
@@ -123,7 +138,7 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 	fail := func(err error) error { return fmt.Errorf("sqlstore: open sqlite database %q: %w", o.path, err) }
 	// Writes: exactly one connection, so one writer at a time inside this process; BEGIN
 	// IMMEDIATE and the busy timeout order writers of other processes.
-	w, err := sql.Open("sqlite", o.driverDSN(true))
+	w, err := sql.Open("sqlite", o.driverDSN(writeConn))
 	if err != nil {
 		return nil, fail(err)
 	}
@@ -140,7 +155,7 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 		return nil, fail(err)
 	}
 	// Reads: a small pool of query-only connections, which WAL lets run beside the writer.
-	r, err := sql.Open("sqlite", o.driverDSN(false))
+	r, err := sql.Open("sqlite", o.driverDSN(readConn))
 	if err != nil {
 		w.Close()
 		return nil, fail(err)
@@ -152,8 +167,19 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 		r.Close()
 		return nil, fail(err)
 	}
+	// Checkpoints: one connection beside the writer (checkpoint.go).
+	c, err := sql.Open("sqlite", o.driverDSN(checkpointConn))
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fail(err)
+	}
+	c.SetMaxOpenConns(1)
+	c.SetMaxIdleConns(1)
+	c.SetConnMaxLifetime(0)
 	s.read = r
 	s.writeStmts, s.readStmts = newStmtCache(w), newStmtCache(r)
+	s.checkpoints = startCheckpointer(c, checkpointEvery)
 	return s, nil
 }
 

@@ -14,7 +14,8 @@ import (
 //
 //   - SQLite: the FTS5 table message_search (rowid = message id; columns topic and content,
 //     each the stems joined by spaces). A phrase is an FTS5 phrase (adjacent tokens within
-//     one column); words are ANDed across both columns.
+//     one column); words are ANDed across both columns. The table keeps no token counts
+//     (columnsize = 0, migration 161): nothing ranks by them.
 //   - PostgreSQL: the columns search_topic and search_content of messages, tsvectors written
 //     from the stems with their positions, and a GIN index on their concatenation. The
 //     content's positions start at 2, so that after the topic's (1..n) they leave a gap and

@@ -27,6 +27,8 @@ type Store struct {
 
 	// SQLite: the prepared statements of each pool (prepared.go); nil on PostgreSQL.
 	writeStmts, readStmts *stmtCache
+	// SQLite: the WAL checkpoints beside the writer (checkpoint.go); nil on PostgreSQL.
+	checkpoints *checkpointer
 
 	retries    atomic.Uint64 // transactions run again after losing a race
 	statements atomic.Uint64 // statements sent, BEGIN and COMMIT included
@@ -225,9 +227,14 @@ func (s *Store) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) erro
 // Close closes the connection pools; later transactions fail.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
+		if s.checkpoints != nil {
+			s.closeErr = s.checkpoints.stop()
+		}
 		s.writeStmts.close()
 		s.readStmts.close()
-		s.closeErr = s.write.Close()
+		if err := s.write.Close(); s.closeErr == nil {
+			s.closeErr = err
+		}
 		if s.read != nil && s.read != s.write {
 			if err := s.read.Close(); s.closeErr == nil {
 				s.closeErr = err
@@ -300,6 +307,9 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 			return err, nil
 		}
 		return nil, fmt.Errorf("sqlstore: commit: %w", err)
+	}
+	if db == s.write && s.checkpoints != nil {
+		s.checkpoints.committed()
 	}
 	return nil, nil
 }
