@@ -186,10 +186,11 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	}
 	facts := w.readChannelFacts(ids, !withSubscribers)
 	out := alloc(len(active))
+	activeUsers := lastActive{w: w}
 	for i, r := range active {
 		c := r.c
 		rec := &out[i]
-		w.fillChannelSettings(&rec.ChannelRecord, c)
+		w.fillChannelSettingsWith(&rec.ChannelRecord, c, activeUsers.is)
 		if withSubscribers {
 			rec.SubscriberCount = w.activeSubscriberCount(c.ID) // from the lists read
 		} else {

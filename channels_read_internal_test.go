@@ -8,6 +8,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 // TestSortRowsByName holds both of sortRowsByName's ways (insertion for a few rows,
@@ -72,5 +73,18 @@ func TestChannelFactsActivity(t *testing.T) {
 	}
 	if got := (channelFacts{}).activity(3); got != (storage.ChannelActivity{ChannelID: 3}) {
 		t.Errorf("nothing read: %+v", got)
+	}
+}
+
+// TestLastActive: lastActive answers as the world's users do, whatever the order and
+// repetition of the ids asked.
+func TestLastActive(t *testing.T) {
+	t.Parallel()
+	w := &world{users: userCache{allRead: true, all: []users.User{{ID: 1, IsActive: true}, {ID: 2}, {ID: 3, IsActive: true}}}}
+	m := lastActive{w: w}
+	for _, id := range []users.ID{1, 1, 2, 2, 1, 3, 4, 4, 3, 2} {
+		if got, want := m.is(id), w.user(id).IsActive; got != want {
+			t.Errorf("is(%d) = %v, want %v", id, got, want)
+		}
 	}
 }

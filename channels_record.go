@@ -147,7 +147,11 @@ func fillChannelActivity(rec *ChannelRecord, c *channels.Channel, a storage.Chan
 // subscriber_count and the activity's: first_message_id, is_recently_active,
 // stream_weekly_traffic). The group settings list no deactivated user.
 func (w *world) fillChannelSettings(rec *ChannelRecord, c *channels.Channel) {
-	active := func(id users.ID) bool { return w.user(id).IsActive }
+	w.fillChannelSettingsWith(rec, c, func(id users.ID) bool { return w.user(id).IsActive })
+}
+
+// fillChannelSettingsWith is fillChannelSettings with active saying which users are active.
+func (w *world) fillChannelSettingsWith(rec *ChannelRecord, c *channels.Channel, active func(users.ID) bool) {
 	rec.StreamID = c.ID
 	rec.Name = c.Name
 	rec.Description = c.Description
@@ -180,6 +184,23 @@ func (w *world) fillChannelSettings(rec *ChannelRecord, c *channels.Channel) {
 		id := c.FolderID
 		rec.FolderID = &id
 	}
+}
+
+// lastActive says whether users are active, as the world's users say, remembering its last
+// answer: the group settings of a user's channels mostly name the same user (their creator).
+// For reads only, where the world's users do not change.
+type lastActive struct {
+	w      *world
+	id     users.ID
+	active bool
+	known  bool
+}
+
+func (m *lastActive) is(id users.ID) bool {
+	if !m.known || m.id != id {
+		m.id, m.active, m.known = id, m.w.user(id).IsActive, true
+	}
+	return m.active
 }
 
 // setActiveOnly sets *dst, a zero setting, to s.ActiveOnly(active). A setting naming a group
