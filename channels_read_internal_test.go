@@ -36,13 +36,18 @@ func TestSortRowsByName(t *testing.T) {
 		{"reversed", rows("c", "b", "a")},
 		{"by id, not by name", rows("channel 0", "channel 1", "channel 10", "channel 2", "Channel 3", "channel 11")},
 		{"more than 32", rows(many...)},
+		{"shared prefix, keys tie", rows("general chat 2", "general chat 10", "general chat 1", "general chatter", "general chat")},
+		{"long names tie on their key", rows("abcdefghij2", "abcdefghij1", "abcdefghi", "xabcdefghij1", "xabcdefghij0")},
+		{"padding against a zero byte", rows("a\x00", "a", "a\x00\x00", "a\x01", "")},
+		{"bytes past ASCII", rows("é", "e", "z", "ü", "\xff", "\x80")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := slices.Clone(tc.rows)
 			sortRowsByName(got)
 			want := slices.Clone(tc.rows)
 			slices.SortFunc(want, func(a, b activeRow) int { return strings.Compare(a.c.Name, b.c.Name) })
-			if !slices.Equal(got, want) {
+			same := func(a, b activeRow) bool { return a.c == b.c && a.row == b.row }
+			if !slices.EqualFunc(got, want, same) {
 				t.Errorf("sorted %v, want %v", got, want)
 			}
 		})
