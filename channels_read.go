@@ -134,20 +134,20 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		return GetSubscriptionsResult{}, err
 	}
 	res := GetSubscriptionsResult{json: &s.recordJSON, pool: &s.recordArrays}
-	w, _ := s.worlds.Get().(*world)
-	if w == nil {
-		w = new(world)
+	sc, _ := s.subscriptionReads.Get().(*subscriptionsScratch)
+	if sc == nil {
+		sc = new(subscriptionsScratch)
 	}
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
-		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})
+		rows, err := userRows(tx.Subscriptions(), sc.rows[:0], me.ID)
 		if err != nil {
 			return err
 		}
-		// The world is zeroed here, not when it goes back to the pool: once per request. Nothing
-		// the records hold points into it (strings apart, which are immutable).
-		*w = world{}
-		o.w = loadWorldInto(w, tx, o.now.Unix(), nil)
+		sc.rows = rows
+		// The world is zeroed here, not when it goes back to the pool: once per request.
+		sc.w = world{}
+		o.w = loadWorldInto(&sc.w, tx, o.now.Unix(), nil)
 		var recent *recentUsers // partial subscriber lists alone ask who was active recently
 		if p.IncludeSubscribers == "partial" {
 			recent = newRecentUsers(tx, o.now)
@@ -156,8 +156,35 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) })
 		return nil
 	})
-	s.worlds.Put(w)
+	if cap(sc.rows) > maxPooledRecords {
+		sc.rows = nil // a user of many channels: left to the collector
+	}
+	s.subscriptionReads.Put(sc)
 	return res, err
+}
+
+// subscriptionsScratch is what a GetSubscriptions read reuses from an earlier one (a pool in
+// the Service): its world (two kilobytes) and the buffer of the user's subscription rows.
+// Nothing a result holds points into either: records copy the rows' fields (their
+// notification settings point at the store's copies) and hold the world's strings alone.
+type subscriptionsScratch struct {
+	w    world
+	rows []channels.Subscription
+}
+
+// userRowsAppender is a SubscriptionReader that appends one user's rows to a buffer of the
+// caller's (the memory store).
+type userRowsAppender interface {
+	AppendForUser(dst []channels.Subscription, u users.ID) ([]channels.Subscription, error)
+}
+
+// userRows reads u's subscription rows (ListForUsers for u alone), into buf when r can append
+// to it.
+func userRows(r storage.SubscriptionReader, buf []channels.Subscription, u users.ID) ([]channels.Subscription, error) {
+	if a, ok := r.(userRowsAppender); ok {
+		return a.AppendForUser(buf, u)
+	}
+	return r.ListForUsers([]users.ID{u})
 }
 
 // activeSubscriptions renders viewer's active subscriptions (rows are every subscription row
