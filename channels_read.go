@@ -153,23 +153,25 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 			recent = newRecentUsers(tx, o.now)
 		}
 		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, recent,
-			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) })
+			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) }, &sc.facts)
 		return nil
 	})
 	if cap(sc.rows) > maxPooledRecords {
-		sc.rows = nil // a user of many channels: left to the collector
+		sc.rows, sc.facts = nil, channelFacts{} // a user of many channels: left to the collector
 	}
 	s.subscriptionReads.Put(sc)
 	return res, err
 }
 
 // subscriptionsScratch is what a GetSubscriptions read reuses from an earlier one (a pool in
-// the Service): its world (two kilobytes) and the buffer of the user's subscription rows.
-// Nothing a result holds points into either: records copy the rows' fields (their
-// notification settings point at the store's copies) and hold the world's strings alone.
+// the Service): its world (two kilobytes) and the buffers of the user's subscription rows and
+// of their channels' facts. Nothing a result holds points into them: records copy the rows'
+// fields (their notification settings point at the store's copies) and the facts' values, and
+// hold the world's strings alone.
 type subscriptionsScratch struct {
-	w    world
-	rows []channels.Subscription
+	w     world
+	rows  []channels.Subscription
+	facts channelFacts
 }
 
 // userRowsAppender is a SubscriptionReader that appends one user's rows to a buffer of the
@@ -191,9 +193,9 @@ func userRows(r storage.SubscriptionReader, buf []channels.Subscription, u users
 // of viewer) by channel name, archived channels included, for GET /users/me/subscriptions;
 // include is include_subscribers. What the records need of the channels (their activity,
 // subscriber counts, subscriber lists) is read for those channels alone, each in one read,
-// and used as read (no map of them is built). alloc returns a zeroed records slice of length
-// n.
-func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord) []SubscriptionRecord {
+// and used as read (no map of them is built), into facts' buffers. alloc returns a zeroed
+// records slice of length n.
+func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord, facts *channelFacts) []SubscriptionRecord {
 	withSubscribers := include == "true" || include == "partial"
 	if withSubscribers {
 		w.noteUserRows(viewer.ID, rows) // for canSeeSubscribers
@@ -215,7 +217,7 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	if withSubscribers {
 		w.preloadChannels(ids)
 	}
-	facts := w.readChannelFacts(ids, !withSubscribers)
+	w.readChannelFacts(facts, ids, !withSubscribers)
 	out := alloc(len(active))
 	activeUsers := lastActive{w: w}
 	for i, r := range active {
@@ -225,7 +227,7 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 		if withSubscribers {
 			rec.SubscriberCount = w.activeSubscriberCount(c.ID) // from the lists read
 		} else {
-			rec.SubscriberCount = facts.counts[c.ID]
+			rec.SubscriberCount = facts.counts[i]
 		}
 		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow())
 		fillSubscriptionFields(rec, &rows[r.row])
@@ -240,33 +242,59 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 // a few channels, as read (readChannelFacts).
 type channelFacts struct {
 	acts   []storage.ChannelActivity // ascending by channel (MessageReader.Activity)
-	counts map[channels.ID]int
+	counts []int                     // by the index of the channel in the ids read
 }
 
-// readChannelFacts reads the activity of the channels ids, and with counts their subscriber
-// counts (as activeSubscriberCount gives them when no subscriber list is read), in one read
-// each; a failed read is the world's sticky error, and its facts are zero.
-func (w *world) readChannelFacts(ids []channels.ID, counts bool) channelFacts {
-	var f channelFacts
+// activityAppender is a MessageReader that appends Activity's entries to a buffer of the
+// caller's (the memory store).
+type activityAppender interface {
+	AppendActivity(dst []storage.ChannelActivity, ids []channels.ID, since, until int64) ([]storage.ChannelActivity, error)
+}
+
+// countsFiller is a SubscriptionReader that writes CountsOf's counts into a buffer of the
+// caller's, by index (the memory store).
+type countsFiller interface {
+	CountsInto(counts []int, ids []channels.ID) error
+}
+
+// readChannelFacts reads into f (reusing its buffers) the activity of the channels ids, and
+// with counts their subscriber counts (as activeSubscriberCount gives them when no subscriber
+// list is read), in one read each; a failed read is the world's sticky error, and its facts
+// are zero.
+func (w *world) readChannelFacts(f *channelFacts, ids []channels.ID, counts bool) {
+	f.acts, f.counts = f.acts[:0], f.counts[:0]
 	if w.failed() || len(ids) == 0 {
-		return f
+		return
 	}
 	if r := w.messageReader(); r != nil {
 		today := w.unixNow() - w.unixNow()%86400
-		acts, err := r.Activity(ids, today-trafficWindowDays*86400, today)
+		var acts []storage.ChannelActivity
+		var err error
+		if a, ok := r.(activityAppender); ok {
+			acts, err = a.AppendActivity(f.acts, ids, today-trafficWindowDays*86400, today)
+		} else {
+			acts, err = r.Activity(ids, today-trafficWindowDays*86400, today)
+		}
 		if w.fail(err) {
-			return f
+			f.acts = f.acts[:0]
+			return
 		}
 		f.acts = acts
 	}
 	if counts {
+		f.counts = slices.Grow(f.counts, len(ids))[:len(ids)]
+		if cf, ok := w.subs.r.(countsFiller); ok {
+			w.fail(cf.CountsInto(f.counts, ids))
+			return
+		}
 		n, err := w.subs.r.CountsOf(ids)
 		if w.fail(err) {
-			return f
+			return
 		}
-		f.counts = n
+		for i, id := range ids {
+			f.counts[i] = n[id]
+		}
 	}
-	return f
 }
 
 // activity is channel c's activity (zero when it was not read).

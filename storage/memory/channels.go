@@ -254,6 +254,18 @@ func (a subscriptionTx) CountsOf(ids []channels.ID) (map[channels.ID]int, error)
 	return out, nil
 }
 
+// CountsInto writes CountsOf's counts into counts, by the index of each channel in ids (0 for
+// none): into a buffer of the caller's (GET /users/me/subscriptions reuses one).
+func (a subscriptionTx) CountsInto(counts []int, ids []channels.ID) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	for i, c := range ids {
+		counts[i] = max(a.t.d.subCounts[c], 0)
+	}
+	return nil
+}
+
 // addCount moves the subscriber count of c by one: up when up is set, down otherwise.
 func (a subscriptionTx) addCount(c channels.ID, up bool) {
 	n := a.t.d.subCounts[c]
