@@ -145,19 +145,25 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 			return err
 		}
 		sc.rows = rows
-		// The world is zeroed here, not when it goes back to the pool: once per request.
+		// The world is zeroed here, not when it goes back to the pool: once per request. Its map
+		// of users is cleared and kept.
+		known := sc.w.users.known
 		sc.w = world{}
+		sc.w.users.known = known
 		o.w = loadWorldInto(&sc.w, tx, o.now.Unix(), nil)
 		var recent *recentUsers // partial subscriber lists alone ask who was active recently
 		if p.IncludeSubscribers == "partial" {
 			recent = newRecentUsers(tx, o.now)
 		}
 		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, recent,
-			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) }, &sc.facts)
+			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) }, &sc.buffers)
 		return nil
 	})
 	if cap(sc.rows) > maxPooledRecords {
-		sc.rows, sc.facts = nil, channelFacts{} // a user of many channels: left to the collector
+		sc.rows, sc.buffers = nil, readBuffers{} // a user of many channels: left to the collector
+	}
+	if len(sc.w.users.known) > maxPooledRecords {
+		sc.w.users.known = nil // a large map: left to the collector
 	}
 	s.subscriptionReads.Put(sc)
 	return res, err
@@ -169,9 +175,16 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 // fields (their notification settings point at the store's copies) and the facts' values, and
 // hold the world's strings alone.
 type subscriptionsScratch struct {
-	w     world
-	rows  []channels.Subscription
-	facts channelFacts
+	w       world
+	rows    []channels.Subscription
+	buffers readBuffers
+}
+
+// readBuffers are activeSubscriptions' buffers.
+type readBuffers struct {
+	active []activeRow
+	ids    []channels.ID
+	facts  channelFacts
 }
 
 // userRowsAppender is a SubscriptionReader that appends one user's rows to a buffer of the
@@ -193,14 +206,14 @@ func userRows(r storage.SubscriptionReader, buf []channels.Subscription, u users
 // of viewer) by channel name, archived channels included, for GET /users/me/subscriptions;
 // include is include_subscribers. What the records need of the channels (their activity,
 // subscriber counts, subscriber lists) is read for those channels alone, each in one read,
-// and used as read (no map of them is built), into facts' buffers. alloc returns a zeroed
+// and used as read (no map of them is built); buf's buffers are reused. alloc returns a zeroed
 // records slice of length n.
-func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord, facts *channelFacts) []SubscriptionRecord {
+func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord, buf *readBuffers) []SubscriptionRecord {
 	withSubscribers := include == "true" || include == "partial"
 	if withSubscribers {
 		w.noteUserRows(viewer.ID, rows) // for canSeeSubscribers
 	}
-	active := make([]activeRow, 0, len(rows))
+	active := buf.active[:0]
 	for i := range rows {
 		if !rows[i].Active {
 			continue
@@ -210,13 +223,15 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 		}
 	}
 	sortRowsByName(active)
-	ids := make([]channels.ID, len(active))
+	ids := slices.Grow(buf.ids[:0], len(active))[:len(active)]
 	for i, r := range active {
 		ids[i] = r.c.ID
 	}
+	buf.active, buf.ids = active, ids
 	if withSubscribers {
 		w.preloadChannels(ids)
 	}
+	facts := &buf.facts
 	w.readChannelFacts(facts, ids, !withSubscribers)
 	out := alloc(len(active))
 	activeUsers := lastActive{w: w}

@@ -98,9 +98,10 @@ func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels
 }
 
 // loadWorldInto is loadWorldWith into w, a zero world (one reused from an earlier read:
-// GetSubscriptions keeps them in a pool, the world being two kilobytes).
+// GetSubscriptions keeps them in a pool, the world being two kilobytes) but for its map of the
+// users read, which it reuses when not nil.
 func loadWorldInto(w *world, tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
-	w.users = newUserCache(tx.Users())
+	w.users = newUserCache(tx.Users(), w.users.known)
 	w.subs = newSubscriberCache(tx.Subscriptions())
 	w.activity = activityCache{r: tx.Messages(), now: now}
 	if listChannels == nil {
