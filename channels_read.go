@@ -235,16 +235,17 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	w.readChannelFacts(facts, ids, !withSubscribers)
 	out := alloc(len(active))
 	activeUsers := lastActive{w: w}
+	slots := newRecordSlots(len(active))
 	for i, r := range active {
 		c := r.c
 		rec := &out[i]
-		w.fillChannelSettingsWith(&rec.ChannelRecord, c, activeUsers.is)
+		w.fillChannelSettingsWith(&rec.ChannelRecord, c, activeUsers.is, slots, i)
 		if withSubscribers {
 			rec.SubscriberCount = w.activeSubscriberCount(c.ID) // from the lists read
 		} else {
 			rec.SubscriberCount = facts.counts[i]
 		}
-		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow())
+		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow(), slots, i)
 		fillSubscriptionFields(rec, &rows[r.row])
 		if withSubscribers {
 			w.attachSubscribers(&rec.ChannelRecord, *c, viewer, include, recent)

@@ -93,3 +93,41 @@ func TestLastActive(t *testing.T) {
 		}
 	}
 }
+
+// TestFillChannelActivitySlots: records filled from one recordSlots point at values of their
+// own (first_message_id, stream_weekly_traffic, creator_id), as records filled alone do.
+func TestFillChannelActivitySlots(t *testing.T) {
+	t.Parallel()
+	const day = 86400
+	now := int64(400 * day)
+	chs := []channels.Channel{
+		{ID: 1, CreatorID: 5, DateCreated: now - 100*day},
+		{ID: 2, CreatorID: 6, DateCreated: now - 3*day}, // too young for a weekly traffic
+		{ID: 3, DateCreated: now - 10*day},              // no creator
+	}
+	acts := []storage.ChannelActivity{
+		{ChannelID: 1, FirstMessageID: 10, LastTimestamp: now - day, RecentCount: 40},
+		{ChannelID: 2, FirstMessageID: 20, LastTimestamp: now - day, RecentCount: 3},
+		{ChannelID: 3}, // no messages
+	}
+	w := &world{users: userCache{allRead: true}}
+	slots := newRecordSlots(len(chs))
+	got := make([]ChannelRecord, len(chs))
+	for i := range chs {
+		w.fillChannelSettingsWith(&got[i], &chs[i], func(users.ID) bool { return true }, slots, i)
+		fillChannelActivity(&got[i], &chs[i], acts[i], now, slots, i)
+	}
+	for i := range chs {
+		var want ChannelRecord
+		w.fillChannelSettingsWith(&want, &chs[i], func(users.ID) bool { return true }, nil, 0)
+		want.FirstMessageID = firstMessageIDOf(acts[i])
+		want.IsRecentlyActive = recentlyActiveAt(&chs[i], acts[i], now)
+		want.StreamWeeklyTraffic = weeklyTrafficOf(&chs[i], acts[i].RecentCount, now)
+		if !sameRecord(&got[i], &want) {
+			t.Errorf("record %d: %+v, want %+v", i, got[i], want)
+		}
+	}
+	if got[0].FirstMessageID == nil || *got[0].FirstMessageID != 10 || got[1].FirstMessageID == nil || *got[1].FirstMessageID != 20 {
+		t.Errorf("first message ids share a slot: %v, %v", got[0].FirstMessageID, got[1].FirstMessageID)
+	}
+}
