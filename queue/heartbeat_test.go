@@ -17,7 +17,9 @@ import (
 // queue is deleted leaves no heartbeat behind for the others.
 func TestHeartbeatsOfManyWaits(t *testing.T) {
 	t.Parallel()
-	const wait = 40 * time.Millisecond
+	// Long enough that every long-poll below is waiting before the earliest heartbeat is due
+	// (wait/2 after the first start) even on a loaded machine under -race.
+	const wait = time.Second
 	m, _ := newManager(t, queue.Options{HeartbeatWait: wait})
 	type result struct {
 		i       int
@@ -34,6 +36,7 @@ func TestHeartbeatsOfManyWaits(t *testing.T) {
 	results := make(chan result, n)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	begin := time.Now() // no heartbeat is due before begin + wait/2 (the largest Waited is wait/2)
 	for i := range n {
 		go func() {
 			start := time.Now()
@@ -47,6 +50,11 @@ func TestHeartbeatsOfManyWaits(t *testing.T) {
 		time.Sleep(time.Millisecond) // staggered starts
 	}
 	for m.Stats().Waiting < n {
+		// Past begin + wait/2 a heartbeat may have ended a wait, and the count would never
+		// reach n: fail rather than wait forever.
+		if time.Since(begin) > wait/2 {
+			t.Fatalf("only %d of %d long-polls waiting after %v", m.Stats().Waiting, n, time.Since(begin))
+		}
 		time.Sleep(time.Millisecond)
 	}
 	m.Publish([]int64{3}, "message", "hello")   // 3 gets the event
