@@ -349,6 +349,7 @@ var notMutating = map[string]string{
 	"DevListUsers":                 "read",
 	"RegisterQueue":                "creates the queue the harness itself uses",
 	"DeleteQueue":                  "queue management",
+	"EventsResult":                 "read (the answer of GetEventsAsync's long-poll)",
 	"CountAPIRequest":              "rate limiting",
 	"QueueStats":                   "monitoring read",
 	"CreateOrganization":           "bootstraps an empty store; no client exists yet",

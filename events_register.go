@@ -326,13 +326,18 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 	got, err := s.queues.Get(ctx, queue.GetParams{
 		QueueID: p.QueueID, Owner: int64(actor.UserID), LastEventID: last, DontBlock: p.DontBlock, Waited: p.Waited,
 	})
+	return s.eventsResult(got, err, p.QueueID)
+}
+
+// eventsResult is GetEvents' answer for what the queue's Get returned.
+func (s *Service) eventsResult(got []queue.Event, err error, queueID string) (GetEventsResult, error) {
 	if err != nil {
 		if !errors.Is(err, queue.ErrClosed) {
-			return GetEventsResult{}, s.queueGetError(err, p.QueueID)
+			return GetEventsResult{}, s.queueGetError(err, queueID)
 		}
 		got = nil // shutting down: the client polls again and re-registers
 	}
-	res := GetEventsResult{Events: make([]Event, len(got)), QueueID: p.QueueID}
+	res := GetEventsResult{Events: make([]Event, len(got)), QueueID: queueID}
 	for i, e := range got {
 		res.Events[i] = deliveredEvent(e)
 	}

@@ -62,10 +62,11 @@ func (e UpdateMessageEvent) forClient(o queueOptions) (any, bool) {
 // topicLinks are the organization's linkifier matches in a topic.
 func (w *world) topicLinks(topic string) []TopicLink {
 	out := []TopicLink{}
-	if w.linkifiers() == nil {
+	linkify := w.linkifiers()
+	if linkify == nil {
 		return out
 	}
-	for _, l := range w.linkify(topic) {
+	for _, l := range linkify(topic) {
 		out = append(out, TopicLink{Text: topic[l.Start:l.End], URL: l.URL})
 	}
 	return out

@@ -100,12 +100,14 @@ func (p *prerender) take(w *world, content string) (string, markdown.Mentions, b
 }
 
 // noteLinkifiers makes w's linkifiers the Service's snapshot for the early renderings of the
-// sends that follow, unless it is that already.
+// sends that follow, unless it is that already: then w takes the snapshot's compiled
+// linkifiers instead of compiling its own, should it render.
 func (s *Service) noteLinkifiers(w *world) {
 	if snap := s.linkifiers.Load(); snap != nil && sameLinkifiers(snap.list, w.linkifierList) {
+		w.useLinkifiers(snap.linkfy)
 		return
 	}
-	s.linkifiers.Store(&linkifierSnapshot{list: w.linkifierList, linkfy: w.linkify})
+	s.linkifiers.Store(&linkifierSnapshot{list: w.linkifierList, linkfy: w.linkifiers()})
 }
 
 // sameLinkifiers reports whether a and b are the same linkifiers in the same order.

@@ -102,7 +102,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	var res SendMessageResult
 	pre := s.newPrerender(content)
 	err = s.mutateOverlapping(ctx, actor, signedIn, sendAhead(p), pre.run, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.tx, o.ev, o.me, o.sharedWorld()
 		w.pre = pre
 		s.noteLinkifiers(w)
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/teamchat/chat/storage"
@@ -13,10 +14,11 @@ import (
 // Group commit. On a store whose commits are costly and taken one at a time (SQLite: one
 // writer, one fsync per commit; storage.GroupUpdater), the mutations that arrive while a
 // commit is under way wait for it and then share the next one: the first of them leads a
-// group, which runs every waiting mutation's body in one transaction, each as if in a
-// savepoint (one body's failure undoes its own writes only; storage.GroupUpdater), commits once and publishes the events of
-// each mutation that succeeded, in the group's order. Eight concurrent senders then pay for
-// one fsync per group instead of one per message.
+// group, which runs every waiting mutation's body in one transaction, and then the bodies of
+// those that join the line while it runs (groupRun), each as if in a savepoint (one body's
+// failure undoes its own writes only; storage.GroupUpdater), commits once and publishes the
+// events of each mutation that succeeded, in the group's order. Eight concurrent senders then
+// pay for one fsync per group instead of one per message.
 //
 // Ordering is unchanged from one mutation per transaction: the leader holds writeMu
 // exclusively from the start of the group's transaction until its events are published, so
@@ -25,13 +27,23 @@ import (
 // it, so the group's order is its serial order, and the events reach every queue in that
 // order, after the commit and before any later transaction's. A body whose savepoint was
 // rolled back publishes nothing; when the store runs the transaction again (a lost race)
-// every body runs again from an empty event list. So nothing is lost or doubled, and a
+// every body runs again from an empty event list, a joined mutation's in the same place. So nothing is lost or doubled, and a
 // registration sees either all of a group's writes (and none of its events) or none of them
 // (and all of its events).
 
 // maxGroup bounds how many mutations share one commit (and how long one group holds
 // writeMu).
 const maxGroup = 64
+
+// maxYields bounds how many times a leader yields for mutations still joining its group.
+const maxYields = 4
+
+// lineLength is how many mutations wait for the next group.
+func (g *commitGroups) lineLength() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.waiting)
+}
 
 // commitGroups gathers the mutations waiting for the next group.
 type commitGroups struct {
@@ -49,6 +61,7 @@ type groupedWrite struct {
 	ev       events
 	err      error
 	panicked any
+	slot     int           // the index of its closure in its group (groupRun)
 	done     chan struct{} // closed once the mutation has committed (or failed) and published
 	lead     chan struct{} // closed when this mutation is to lead the next group
 }
@@ -75,6 +88,12 @@ func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, wa
 	g.leading = true
 	g.mu.Unlock()
 	if waiting != nil {
+		if !lead {
+			// Let the leader, and those woken with this mutation, join the line first: the
+			// group starts once the line stops growing (leadGroup), and this work overlaps
+			// the group's bodies instead of delaying them.
+			runtime.Gosched()
+		}
 		waiting()
 	}
 	if !lead {
@@ -105,7 +124,16 @@ func (s *Service) leadGroup(gu storage.GroupUpdater) {
 	// as the last group's mutations were woken, and those that send again (8 concurrent
 	// senders) then join this group instead of the next one: 7.5 sends per commit instead
 	// of 4.5 with 8 senders on two cores. With nothing else runnable it returns at once.
-	runtime.Gosched()
+	// Yield again while the line grew during the last yield (those woken are still arriving),
+	// at most maxYields times.
+	for i, before := 0, g.lineLength(); i < maxYields; i++ {
+		runtime.Gosched()
+		after := g.lineLength()
+		if after == before || after >= maxGroup {
+			break
+		}
+		before = after
+	}
 	g.mu.Lock()
 	n := min(len(g.waiting), maxGroup)
 	group := g.waiting[:n:n]
@@ -123,13 +151,15 @@ func (s *Service) leadGroup(gu storage.GroupUpdater) {
 	s.runGroup(gu, group)
 }
 
-// runGroup runs the bodies of group in one transaction, publishes the events of those that
-// committed, in order, and wakes each.
+// runGroup runs the bodies of group in one transaction, with those of the mutations that
+// join the line while they run (see groupRun), publishes the events of those that committed,
+// in order, and wakes each.
 func (s *Service) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	r := &groupRun{s: s, taken: group}
 	defer func() {
-		for _, w := range group {
+		for _, w := range r.members() {
 			close(w.done)
 		}
 	}()
@@ -139,37 +169,16 @@ func (s *Service) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
 		}
 		return
 	}
-	fns := make([]func(storage.Tx) error, len(group))
-	for i, w := range group {
-		fns[i] = func(tx storage.Tx) error {
-			w.ev = events{}
-			if err := w.ctx.Err(); err != nil {
-				return err
-			}
-			if err := w.fn(tx, &w.ev); err != nil {
-				return err
-			}
-			return s.publishInTx(tx, &w.ev)
-		}
-	}
-	var (
-		errs []error
-		err  error
-	)
-	if len(group) > 1 {
+	errs, err := gu.UpdateGroup(context.WithoutCancel(group[0].ctx), r.fns())
+	members := r.members()
+	if len(members) > 1 {
 		s.commits.mu.Lock()
 		s.commits.shared++
-		s.commits.sharing += uint64(len(group))
+		s.commits.sharing += uint64(len(members))
 		s.commits.mu.Unlock()
 	}
-	if len(group) == 1 {
-		// Alone: a plain transaction, bound to the mutation's context, without savepoint.
-		errs = []error{s.store.Update(group[0].ctx, fns[0])}
-	} else {
-		errs, err = gu.UpdateGroup(context.WithoutCancel(group[0].ctx), fns)
-	}
-	for i, w := range group {
-		e := errs[i]
+	for _, w := range members {
+		e := errs[w.slot]
 		if err != nil {
 			e = err
 		}
@@ -184,6 +193,81 @@ func (s *Service) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
 		}
 		s.publish(&w.ev)
 	}
+}
+
+// joinSlots is how many mutations may join a group while its bodies run.
+const joinSlots = 16
+
+// errNoJoiner is the outcome of a group's join slot that found the line empty: it wrote
+// nothing and stands for no mutation.
+var errNoJoiner = errors.New("chat: no mutation joined the group")
+
+// groupRun is one group's mutations: those taken from the line at its start, then those that
+// joined while its bodies ran. The group's closures are one per mutation taken and then
+// joinSlots join slots, each of which runs the body of the first mutation waiting in the line
+// when it runs (and of that same mutation when the store runs the transaction again), or
+// nothing. So the senders woken by the last group that come back while this one runs share
+// its commit, instead of waiting for the next, and the leader need not wait for them before
+// it starts. The group's order is the order its bodies ran.
+type groupRun struct {
+	s      *Service
+	taken  []*groupedWrite
+	joined []*groupedWrite // by join slot; nil while the slot found the line empty
+}
+
+// fns returns the group's closures.
+func (r *groupRun) fns() []func(storage.Tx) error {
+	total := max(len(r.taken), min(maxGroup, len(r.taken)+joinSlots))
+	r.joined = make([]*groupedWrite, total-len(r.taken))
+	fns := make([]func(storage.Tx) error, total)
+	for i := range total {
+		fns[i] = func(tx storage.Tx) error {
+			w := r.member(i)
+			if w == nil {
+				return errNoJoiner
+			}
+			w.ev = events{}
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+			if err := w.fn(tx, &w.ev); err != nil {
+				return err
+			}
+			return r.s.publishInTx(tx, &w.ev)
+		}
+	}
+	return fns
+}
+
+// member returns the mutation of the group's closure i (nil for a join slot that finds the
+// line empty).
+func (r *groupRun) member(i int) *groupedWrite {
+	if i < len(r.taken) {
+		r.taken[i].slot = i
+		return r.taken[i]
+	}
+	j := i - len(r.taken)
+	if r.joined[j] == nil {
+		g := &r.s.commits
+		g.mu.Lock()
+		if len(g.waiting) > 0 {
+			r.joined[j], g.waiting = g.waiting[0], g.waiting[1:]
+			r.joined[j].slot = i
+		}
+		g.mu.Unlock()
+	}
+	return r.joined[j]
+}
+
+// members lists the group's mutations: those taken, then those that joined.
+func (r *groupRun) members() []*groupedWrite {
+	out := slices.Clip(r.taken)
+	for _, w := range r.joined {
+		if w != nil {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // errShuttingDown refuses mutations once Close has saved the queues.

@@ -18,8 +18,11 @@ import (
 )
 
 // TestGroupCommit holds SQLite's writes while nine mutations start, the first alone (it
-// leads a group of its own), so that the other eight share the next commit: six sends, a send refused (an unknown
-// channel), a mutation that panics after writing and a new user. Each gets its own outcome
+// leads a group of its own, taken before the others start), so that the other eight join
+// that group while its transaction runs (groupRun's join slots) and all nine share one
+// commit: six sends, a send refused (an unknown channel), a mutation that panics after
+// writing (so the group runs again with savepoints, each joined mutation in the same slot)
+// and a new user. Each gets its own outcome
 // (the panic in its own goroutine, its write undone), the others' writes and events all
 // land, and a queue registered before gets every event once, in the group's order.
 func TestGroupCommit(t *testing.T) {
@@ -90,8 +93,8 @@ func TestGroupCommit(t *testing.T) {
 	release()
 	wg.Wait()
 
-	if groups, shared := f.svc.SharedCommits(); groups != 1 || shared != 8 {
-		t.Errorf("shared commits: %d groups of %d mutations, want 1 of 8", groups, shared)
+	if groups, shared := f.svc.SharedCommits(); groups != 1 || shared != 9 {
+		t.Errorf("shared commits: %d groups of %d mutations, want 1 of 9", groups, shared)
 	}
 	for i, err := range results {
 		switch i {

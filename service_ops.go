@@ -36,6 +36,16 @@ func (o *readOp) world() *world {
 	return o.w
 }
 
+// sharedWorld is world read over the store's shared channel list (loadWorldShared): for a
+// body that changes channels only through the world's setChannel, which copies the list
+// first (SendMessage: no copy of every channel per send).
+func (o *readOp) sharedWorld() *world {
+	if o.w == nil {
+		o.w = loadWorldShared(o.tx, o.now.Unix())
+	}
+	return o.w
+}
+
 // done is the outcome of a body that returned err: a failed read of the world comes first (the
 // body decided on missing data), then the body's own error.
 func (o *readOp) done(err error) error {

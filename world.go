@@ -41,9 +41,12 @@ type world struct {
 	// byNameOrder is the indices of channels ordered by name (nil until channelsByName;
 	// setChannel drops it).
 	byNameOrder []int
-	linkify     markdown.Linkify // the organization's linkifiers; nil when none
-	// linkifierList is the linkifiers linkify was compiled from, as the store listed them
-	// (a send's content rendered before its transaction is checked against it: messages_prerender.go).
+	// linkify is the organization's linkifiers (nil when none), compiled from linkifierList,
+	// as the store listed them, on first use (compiled says it is): a send whose content was
+	// rendered before its transaction (checked against linkifierList: messages_prerender.go)
+	// compiles nothing.
+	linkify       markdown.Linkify
+	compiled      bool
 	linkifierList []linkifiers.Linkifier
 	// pre is the early rendering of the content that this transaction sends (nil but in
 	// SendMessage's; messages_prerender.go).
@@ -83,7 +86,8 @@ func loadWorld(tx storage.ReadTx, now int64) *world {
 }
 
 // loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared)
-// as it is, for operations that only read (register, GET /users/me/subscriptions): no channel
+// as it is, for operations that only read (register, GET /users/me/subscriptions) and for
+// sends, which change channels only through setChannel (readOp.sharedWorld): no channel
 // is copied and no index over them is built up front (channel looks an id up in the list,
 // which is sorted by id; channelByName indexes the names on first use). Nothing may modify a
 // channel's slices; setChannel copies the list before its first change.
@@ -125,7 +129,7 @@ func loadWorldInto(w *world, tx storage.ReadTx, now int64, listChannels func() (
 		return w
 	}
 	w.realm, w.groups, w.channels = realm, groups, chs
-	w.linkify, w.linkifierList = compileLinkifiers(linkifierList), linkifierList
+	w.linkifierList = linkifierList
 	w.realm.ApplyDefaultGroups(w.groupID)
 	if !w.sharedChannels {
 		w.index()
@@ -197,8 +201,19 @@ func (w *world) groupNameOf(id users.GroupID) string {
 	return ""
 }
 
-// linkifiers is the organization's linkifiers (nil when it has none).
-func (w *world) linkifiers() markdown.Linkify { return w.linkify }
+// linkifiers is the organization's linkifiers (nil when it has none), compiled on first use.
+func (w *world) linkifiers() markdown.Linkify {
+	if !w.compiled {
+		w.linkify, w.compiled = compileLinkifiers(w.linkifierList), true
+	}
+	return w.linkify
+}
+
+// useLinkifiers makes linkify w's compiled linkifiers; it must have been compiled from a list
+// equal to w.linkifierList (a send takes the Service's snapshot: messages_prerender.go).
+func (w *world) useLinkifiers(linkify markdown.Linkify) {
+	w.linkify, w.compiled = linkify, true
+}
 
 // allChannels is every channel, archived ones included. The list belongs to the world.
 func (w *world) allChannels() []channels.Channel { return w.channels }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	chat "github.com/teamchat/chat"
@@ -52,6 +53,10 @@ type pollConn struct {
 	// auth is the last Authorization header read and email, key what it says (a client
 	// sends the same one with every request; AuthenticateAPIKey still checks them each time).
 	auth, email, key string
+	// out is the response that a deliverer writes (events_deliver.go), and rc the socket it
+	// writes it to.
+	out outstanding
+	rc  syscall.RawConn
 }
 
 // credentials returns the email and the API key of an Authorization header; ok is false
@@ -119,14 +124,27 @@ func (pc *pollConn) release() {
 // answer waits for p's events and writes the response; it reports whether the connection
 // stays open for another request.
 func (pc *pollConn) answer(p *parkedPoll) bool {
-	h := pc.h
-	err := p.err
 	var res chat.GetEventsResult
+	err := p.err
 	if err == nil {
-		res, err = h.svc.GetEvents(context.Background(), p.actor, p.params)
+		res, err = pc.h.svc.GetEvents(context.Background(), p.actor, p.params)
 	}
-	bp := responseBuffers.Get().(*[]byte)
-	var b []byte
+	return pc.respond(p, res, err)
+}
+
+// respond writes the response to p for GetEvents' answer res, err; it reports whether the
+// connection stays open for another request.
+func (pc *pollConn) respond(p *parkedPoll, res chat.GetEventsResult, err error) bool {
+	bp, b := pc.response(p, res, err)
+	err = pc.writeResponse(bp, b)
+	return err == nil && p.keepAlive && !pc.pl.closing()
+}
+
+// response encodes the response to p (head and body, in a buffer of responseBuffers: bp)
+// and reports it to the Observer.
+func (pc *pollConn) response(p *parkedPoll, res chat.GetEventsResult, err error) (bp *[]byte, b []byte) {
+	h := pc.h
+	bp = responseBuffers.Get().(*[]byte)
 	status := http.StatusOK
 	if err == nil && p.header == nil {
 		// The common case: a success to a request this connection read itself, written
@@ -151,13 +169,23 @@ func (pc *pollConn) answer(p *parkedPoll) bool {
 	if p.observe {
 		h.observePoll(status, p.start)
 	}
+	return bp, b
+}
+
+// writeResponse writes b (a response, in bp) and puts the buffer back.
+func (pc *pollConn) writeResponse(bp *[]byte, b []byte) error {
 	refreshDeadline(&pc.writeDeadline, parkWriteTimeout, pc.conn.SetWriteDeadline)
-	_, err = pc.conn.Write(b)
+	_, err := pc.conn.Write(b)
+	putResponseBuffer(bp, b)
+	return err
+}
+
+// putResponseBuffer puts a response's buffer back into responseBuffers (b: what it holds).
+func putResponseBuffer(bp *[]byte, b []byte) {
 	if cap(b) <= 64<<10 { // keep the pool's buffers small
 		*bp = b[:0]
 		responseBuffers.Put(bp)
 	}
-	return err == nil && p.keepAlive && !pc.pl.closing()
 }
 
 // appendPollSuccess appends to dst the whole response (head and body) of a successful GET

@@ -4,7 +4,11 @@ package httpapi
 
 import (
 	"errors"
+	"os"
 	"syscall"
+	"time"
+
+	chat "github.com/teamchat/chat"
 )
 
 // A parked connection's loop over its raw socket. Reading the client's next request with
@@ -45,12 +49,13 @@ func (pc *pollConn) serveRaw() (ok bool) {
 	if err != nil {
 		return false
 	}
+	pc.rc = rc
 	out := pc.servePending()
-	if out == rawWait {
-		out = pc.waitOrClose()
-	}
-	if out == rawWait {
-		err = rc.Read(func(fd uintptr) bool {
+	for out == rawWait {
+		if out = pc.waitOrClose(); out != rawWait {
+			break
+		}
+		err := rc.Read(func(fd uintptr) bool {
 			pc.reading.Store(false)
 			out = pc.readAndServe(int(fd))
 			if out == rawWait {
@@ -58,12 +63,12 @@ func (pc *pollConn) serveRaw() (ok bool) {
 			}
 			return out != rawWait
 		})
-		if err != nil { // a deadline (idle, or the listener's Close) or a closed socket
-			out = rawClose
+		if err != nil { // a deadline (idle, the listener's Close, a response that ended the connection) or a closed socket
+			out = pc.afterReadError(err)
 		}
 	}
 	pc.reading.Store(false)
-	if out == rawHandBack {
+	if pc.settle() && out == rawHandBack {
 		pc.handBack()
 	} else {
 		pc.close()
@@ -71,19 +76,34 @@ func (pc *pollConn) serveRaw() (ok bool) {
 	return true
 }
 
+// afterReadError is what follows the socket's wait ending with err: rawWait (wait again) when
+// the idle deadline passed while a response was outstanding (the idle time counts from the
+// response), rawClose otherwise.
+func (pc *pollConn) afterReadError(err error) rawOutcome {
+	if !pc.answering() || !errors.Is(err, os.ErrDeadlineExceeded) {
+		return rawClose
+	}
+	if !pc.settle() || pc.pl.closing() {
+		return rawClose
+	}
+	pc.readDeadline = time.Time{} // passed: set it again
+	return rawWait
+}
+
 // waitOrClose prepares to wait for the client's next request: rawClose when the listener is
-// closing (its Close wakes the connections that wait from the moment reading is set).
+// closing (its Close wakes the connections that wait from the moment reading is set) or the
+// last response ended the connection.
 func (pc *pollConn) waitOrClose() rawOutcome {
 	refreshDeadline(&pc.readDeadline, parkIdleTimeout, pc.conn.SetReadDeadline)
 	pc.reading.Store(true)
-	if pc.pl.closing() {
+	if pc.pl.closing() || pc.ended() {
 		return rawClose
 	}
 	return rawWait
 }
 
 // readAndServe reads what the socket holds into pending and serves the complete requests in
-// it.
+// it (once the outstanding response, if any, is written).
 func (pc *pollConn) readAndServe(fd int) rawOutcome {
 	if pc.buf == nil {
 		pc.buf = readBuffers.Get().(*[]byte)
@@ -99,21 +119,67 @@ func (pc *pollConn) readAndServe(fd int) rawOutcome {
 	}
 	*pc.buf = b[:len(b)+n]
 	pc.pending = *pc.buf
+	if !pc.settle() {
+		return rawClose
+	}
 	return pc.servePending()
 }
 
 // readRetry is syscall.Read, retried when a signal interrupts it.
 func readRetry(fd int, b []byte) (int, error) {
 	for {
-		n, err := syscall.Read(fd, b)
+		n, err := sockRead(fd, b)
 		if !errors.Is(err, syscall.EINTR) {
 			return n, err
 		}
 	}
 }
 
+// tryWrite writes what it can of b without waiting: n < len(b) with a nil error when the
+// socket's buffer is full.
+func (pc *pollConn) tryWrite(b []byte) (n int, err error) {
+	w := &pc.out.write
+	if w.fn == nil {
+		w.fn = w.attempt // one function value per connection (a closure would be one per call)
+	}
+	w.b, w.n, w.err = b, 0, nil
+	if err := pc.rc.Write(w.fn); err != nil {
+		w.err = err
+	}
+	n, err = w.n, w.err
+	w.b, w.err = nil, nil
+	return n, err
+}
+
+// rawWrite is tryWrite's state: its RawConn.Write callback writes b, counting n.
+type rawWrite struct {
+	fn  func(fd uintptr) bool
+	b   []byte
+	n   int
+	err error
+}
+
+// attempt writes what it can of b[n:] to fd without waiting.
+func (w *rawWrite) attempt(fd uintptr) bool {
+	for w.n < len(w.b) {
+		m, err := sockWrite(int(fd), w.b[w.n:])
+		switch {
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EAGAIN):
+			return true
+		case err != nil:
+			w.err = err
+			return true
+		}
+		w.n += m
+	}
+	return true
+}
+
 // servePending serves the complete requests that pending holds: rawWait once it holds none
-// (or only the start of one).
+// (or only the start of one), the last of them possibly a long-poll waiting on its queue
+// (the deliverer writes its response).
 func (pc *pollConn) servePending() rawOutcome {
 	for {
 		req, st := parsePollRequest(pc.pending)
@@ -128,7 +194,22 @@ func (pc *pollConn) servePending() rawOutcome {
 			return rawHandBack
 		}
 		pc.consume(req.size)
-		if !pc.answer(p) {
+		res, err := chat.GetEventsResult{}, p.err
+		if err == nil {
+			var waiting bool
+			if res, waiting, err = pc.startPoll(p); waiting {
+				if len(pc.pending) == 0 {
+					return rawWait
+				}
+				// A request pipelined behind it: serve it once the response is written
+				// (nothing more may come to wake the socket's wait).
+				if !pc.settle() {
+					return rawClose
+				}
+				continue
+			}
+		}
+		if !pc.respond(p, res, err) {
 			return rawClose
 		}
 	}

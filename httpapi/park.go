@@ -48,6 +48,10 @@ type LongPollListener struct {
 
 	mu     sync.Mutex
 	parked map[*pollConn]struct{}
+
+	// deliveries writes the responses of the long-polls that parked connections left waiting
+	// on their queues (events_deliver.go).
+	deliveries deliverer
 }
 
 type accepted struct {

@@ -92,7 +92,7 @@ func (m *Manager) heartbeat() {
 		q.lastActive = m.opts.Now()
 		w.out = slices.Clone(q.events)
 		w.handed = true
-		close(w.wake)
+		w.fire()
 	}
 	if first := m.beats.head; first != nil {
 		m.beats.arm(first.due)

@@ -189,7 +189,7 @@ func (m *Manager) Close() {
 		if w := q.waiter; w != nil {
 			q.waiter = nil
 			m.beats.remove(w)
-			close(w.wake)
+			w.fire()
 		}
 	}
 	m.beats.timer.Stop()
@@ -255,7 +255,7 @@ func (m *Manager) discard(q *eventQueue) {
 	if w := q.waiter; w != nil {
 		q.waiter = nil
 		m.beats.remove(w)
-		close(w.wake)
+		w.fire()
 	}
 }
 
@@ -340,59 +340,73 @@ func (m *Manager) push(q *eventQueue, typ string, payload any) {
 		m.beats.remove(w)
 		w.out = slices.Clone(q.events)
 		w.handed = true
-		close(w.wake)
+		w.fire()
 	}
 }
 
 // Get acknowledges the events up to p.LastEventID and returns the rest. With nothing pending and
 // DontBlock false it waits for an event, or appends a heartbeat after the heartbeat wait.
 func (m *Manager) Get(ctx context.Context, p GetParams) ([]Event, error) {
+	out, w, err := m.begin(p, nil)
+	if w == nil {
+		return out, err
+	}
+	if done := ctx.Done(); done == nil {
+		<-w.wake // a plain receive costs less than a select
+	} else {
+		select {
+		case <-w.wake:
+		case <-done:
+			return m.cancelWait(ctx, w.q, w)
+		}
+	}
+	return m.finish(w)
+}
+
+// begin is Get up to its wait: the events and error to return at once, or (w non-nil) the
+// long-poll attached to its queue. Its wait ends with ready called when ready is set (under
+// m.mu), with w.wake closed otherwise.
+func (m *Manager) begin(p GetParams, ready func()) (out []Event, w *waiter, err error) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	q, err := m.lookup(p.QueueID, p.Owner)
 	if err != nil {
-		m.mu.Unlock()
-		return nil, err
+		return nil, nil, err
 	}
 	if err := q.acknowledge(p.LastEventID); err != nil {
-		m.mu.Unlock()
-		return nil, err
+		return nil, nil, err
 	}
 	if !p.DontBlock {
 		// A blocking fetch counts as activity; as in Zulip, a dont_block fetch does not.
 		q.lastActive = m.opts.Now()
 	}
 	if len(q.events) > 0 || p.DontBlock {
-		out := slices.Clone(q.events)
-		m.mu.Unlock()
-		return out, nil
+		return slices.Clone(q.events), nil, nil
 	}
 	q.waiters++
-	q.lastActive = m.opts.Now()
 	if old := q.waiter; old != nil {
 		q.waiter = nil
 		m.beats.remove(old)
-		close(old.wake) // superseded
+		old.fire() // superseded
 	}
-	w := &waiter{wake: make(chan struct{}), q: q, due: time.Now().Add(max(m.opts.HeartbeatWait-p.Waited, 0))}
+	w = &waiter{ready: ready, q: q, due: time.Now().Add(max(m.opts.HeartbeatWait-p.Waited, 0))}
+	if ready == nil {
+		w.wake = make(chan struct{})
+	}
 	q.waiter = w
 	m.beats.add(w)
-	m.mu.Unlock()
+	return nil, w, nil
+}
 
-	if done := ctx.Done(); done == nil {
-		<-w.wake // a plain receive costs less than a select (a parked connection's wait)
-	} else {
-		select {
-		case <-w.wake:
-		case <-done:
-			return m.cancelWait(ctx, q, w)
-		}
-	}
-	if w.handed { // written before wake was closed (events, or the heartbeat)
+// finish returns what a wait ended with (begin's w, once woken).
+func (m *Manager) finish(w *waiter) ([]Event, error) {
+	if w.handed { // written before the wait ended (events, or the heartbeat)
 		return w.out, nil
 	}
 	// Superseded by a newer long-poll, the queue is gone or the Manager closed.
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	q := w.q
 	q.waiters--
 	q.lastActive = m.opts.Now()
 	if m.closed {
@@ -421,11 +435,13 @@ func (m *Manager) cancelWait(ctx context.Context, q *eventQueue, w *waiter) ([]E
 	return nil, ctx.Err()
 }
 
-// waiter is one waiting long-poll. push sets out and handed, under Manager.mu, before closing
-// wake (for events and for the heartbeat); a superseding Get, discard and Close close wake
-// without them. Whoever detaches a waiter from its queue also takes it out of
+// waiter is one waiting long-poll. push sets out and handed, under Manager.mu, before
+// ending the wait (fire: for events and for the heartbeat); a superseding Get, discard and
+// Close end it without them. Whoever detaches a waiter from its queue also takes it out of
 // Manager.beats.
 type waiter struct {
+	// The wait ends with ready called (GetAsync's) or, without it, wake closed (Get's).
+	ready  func()
 	wake   chan struct{}
 	out    []Event
 	handed bool
@@ -434,6 +450,15 @@ type waiter struct {
 	q          *eventQueue
 	due        time.Time
 	prev, next *waiter
+}
+
+// fire ends w's wait. m.mu must be held.
+func (w *waiter) fire() {
+	if w.ready != nil {
+		w.ready()
+		return
+	}
+	close(w.wake)
 }
 
 // lookup finds owner's queue. m.mu must be held.
