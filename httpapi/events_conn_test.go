@@ -297,3 +297,39 @@ func TestParkedConnectionPipelinedPolls(t *testing.T) {
 		t.Fatalf("after the split poll: %v", body)
 	}
 }
+
+// TestParkedConnectionPipelinedBurst: a burst of pipelined GET /events longer than the
+// connection's read buffer (maxPollHead) is answered in full: what the first read could not
+// take is read before the connection waits for the socket again (no readiness edge comes
+// for bytes that had already arrived).
+func TestParkedConnectionPipelinedBurst(t *testing.T) {
+	t.Parallel()
+	base, svc, org := parkedServer(t, time.Hour, 0)
+	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, base)
+	email, key := org.Emails[2], org.Keys[2]
+	first := reg.LastEventID
+	c.write(c.request(pollQuery(*reg.QueueID, first), email, key)) // parked: the connection serves the rest
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "burst")
+	_, body := c.read()
+	want := lastEventID(t, body)
+	// Each poll below acknowledges only what came before the message, so each is answered at
+	// once with it.
+	poll := c.request(pollQuery(*reg.QueueID, first), email, key)
+	const readBuffer = 4 << 10 // the connection's read buffer: maxPollHead
+	n := 3*readBuffer/len(poll) + 1
+	c.write(strings.Repeat(poll, n))
+	if err := c.conn.SetReadDeadline(time.Now().Add(30 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		resp, body := c.read()
+		if got := lastEventID(t, body); resp.StatusCode != http.StatusOK || got != want {
+			t.Fatalf("pipelined poll %d of %d: %d, event %d, want %d", i, n, resp.StatusCode, got, want)
+		}
+	}
+}

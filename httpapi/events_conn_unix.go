@@ -103,26 +103,34 @@ func (pc *pollConn) waitOrClose() rawOutcome {
 }
 
 // readAndServe reads what the socket holds into pending and serves the complete requests in
-// it (once the outstanding response, if any, is written).
+// it (once the outstanding response, if any, is written). A read that fills the buffer may
+// leave bytes in the socket, and no readiness edge will come for bytes that have already
+// arrived: so it reads again, once the requests read are served, until a read leaves room
+// (or finds nothing).
 func (pc *pollConn) readAndServe(fd int) rawOutcome {
-	if pc.buf == nil {
-		pc.buf = readBuffers.Get().(*[]byte)
-		*pc.buf = append((*pc.buf)[:0], pc.pending...)
+	for {
+		if pc.buf == nil {
+			pc.buf = readBuffers.Get().(*[]byte)
+			*pc.buf = append((*pc.buf)[:0], pc.pending...)
+		}
+		b := *pc.buf
+		room := b[len(b):cap(b)]
+		n, err := readRetry(fd, room)
+		switch {
+		case errors.Is(err, syscall.EAGAIN):
+			return rawWait // nothing yet (a readiness already consumed)
+		case err != nil || n <= 0:
+			return rawClose // an error, or the client closed its side (n == 0)
+		}
+		*pc.buf = b[:len(b)+n]
+		pc.pending = *pc.buf
+		if !pc.settle() {
+			return rawClose
+		}
+		if out := pc.servePending(); out != rawWait || n < len(room) {
+			return out
+		}
 	}
-	b := *pc.buf
-	n, err := readRetry(fd, b[len(b):cap(b)])
-	switch {
-	case errors.Is(err, syscall.EAGAIN):
-		return rawWait // nothing yet (a readiness already consumed)
-	case err != nil || n <= 0:
-		return rawClose // an error, or the client closed its side (n == 0)
-	}
-	*pc.buf = b[:len(b)+n]
-	pc.pending = *pc.buf
-	if !pc.settle() {
-		return rawClose
-	}
-	return pc.servePending()
 }
 
 // readRetry is syscall.Read, retried when a signal interrupts it.

@@ -177,6 +177,12 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 	c.SetMaxOpenConns(1)
 	c.SetMaxIdleConns(1)
 	c.SetConnMaxLifetime(0)
+	if err := c.PingContext(ctx); err != nil {
+		w.Close()
+		r.Close()
+		c.Close()
+		return nil, fail(err)
+	}
 	s.read = r
 	s.writeStmts, s.readStmts = newStmtCache(w), newStmtCache(r)
 	s.checkpoints = startCheckpointer(c, checkpointEvery)
