@@ -64,10 +64,16 @@ func hasWeeklyTraffic(c *channels.Channel, now int64) bool {
 
 // weeklyTrafficOf is weeklyTraffic from c's message count over the traffic window, at now.
 func weeklyTrafficOf(c *channels.Channel, count int, now int64) *int {
-	age := (now - c.DateCreated) / 86400
-	if age < trafficMinAgeDays {
+	if !hasWeeklyTraffic(c, now) {
 		return nil
 	}
+	v := weeklyTrafficValue(c, count, now)
+	return &v
+}
+
+// weeklyTrafficValue is weeklyTrafficOf's value for a channel that has one (hasWeeklyTraffic).
+func weeklyTrafficValue(c *channels.Channel, count int, now int64) int {
+	age := (now - c.DateCreated) / 86400
 	n := int64(count)
 	avg := n / 4
 	if age < trafficWindowDays {
@@ -76,8 +82,7 @@ func weeklyTrafficOf(c *channels.Channel, count int, now int64) *int {
 	if avg == 0 && n > 0 {
 		avg = 1
 	}
-	v := int(roundTwoSignificant(avg))
-	return &v
+	return int(roundTwoSignificant(avg))
 }
 
 // roundTwoSignificant rounds n to two significant digits, halves to even (as Python's round

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -135,60 +134,118 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		return GetSubscriptionsResult{}, err
 	}
 	res := GetSubscriptionsResult{json: &s.recordJSON, pool: &s.recordArrays}
+	sc, _ := s.subscriptionReads.Get().(*subscriptionsScratch)
+	if sc == nil {
+		sc = new(subscriptionsScratch)
+	}
 	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
-		rows, err := tx.Subscriptions().ListForUsers([]users.ID{me.ID})
+		rows, err := userRows(tx.Subscriptions(), sc.rows[:0], me.ID)
 		if err != nil {
 			return err
 		}
-		o.w = loadWorldShared(tx, o.now.Unix())
-		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, newRecentUsers(tx, o.now),
-			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) })
+		sc.rows = rows
+		// The world is zeroed here, not when it goes back to the pool: once per request. Its map
+		// of users is cleared and kept.
+		known := sc.w.users.known
+		sc.w = world{}
+		sc.w.users.known = known
+		o.w = loadWorldInto(&sc.w, tx, o.now.Unix(), nil)
+		var recent *recentUsers // partial subscriber lists alone ask who was active recently
+		if p.IncludeSubscribers == "partial" {
+			recent = newRecentUsers(tx, o.now)
+		}
+		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, recent,
+			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) }, &sc.buffers)
 		return nil
 	})
+	if cap(sc.rows) > maxPooledRecords {
+		sc.rows, sc.buffers = nil, readBuffers{} // a user of many channels: left to the collector
+	}
+	if len(sc.w.users.known) > maxPooledRecords {
+		sc.w.users.known = nil // a large map: left to the collector
+	}
+	s.subscriptionReads.Put(sc)
 	return res, err
+}
+
+// subscriptionsScratch is what a GetSubscriptions read reuses from an earlier one (a pool in
+// the Service): its world (two kilobytes) and the buffers of the user's subscription rows and
+// of their channels' facts. Nothing a result holds points into them: records copy the rows'
+// fields (their notification settings point at the store's copies) and the facts' values, and
+// hold the world's strings alone.
+type subscriptionsScratch struct {
+	w       world
+	rows    []channels.Subscription
+	buffers readBuffers
+}
+
+// readBuffers are activeSubscriptions' buffers.
+type readBuffers struct {
+	active []activeRow
+	ids    []channels.ID
+	facts  channelFacts
+}
+
+// userRowsAppender is a SubscriptionReader that appends one user's rows to a buffer of the
+// caller's (the memory store).
+type userRowsAppender interface {
+	AppendForUser(dst []channels.Subscription, u users.ID) ([]channels.Subscription, error)
+}
+
+// userRows reads u's subscription rows (ListForUsers for u alone), into buf when r can append
+// to it.
+func userRows(r storage.SubscriptionReader, buf []channels.Subscription, u users.ID) ([]channels.Subscription, error) {
+	if a, ok := r.(userRowsAppender); ok {
+		return a.AppendForUser(buf, u)
+	}
+	return r.ListForUsers([]users.ID{u})
 }
 
 // activeSubscriptions renders viewer's active subscriptions (rows are every subscription row
 // of viewer) by channel name, archived channels included, for GET /users/me/subscriptions;
 // include is include_subscribers. What the records need of the channels (their activity,
 // subscriber counts, subscriber lists) is read for those channels alone, each in one read,
-// and used as read (no map of them is built). alloc returns a zeroed records slice of length
-// n.
-func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord) []SubscriptionRecord {
+// and used as read (no map of them is built); buf's buffers are reused. alloc returns a zeroed
+// records slice of length n.
+func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord, buf *readBuffers) []SubscriptionRecord {
 	withSubscribers := include == "true" || include == "partial"
 	if withSubscribers {
 		w.noteUserRows(viewer.ID, rows) // for canSeeSubscribers
 	}
-	active := make([]subscriptionRow, 0, len(rows))
+	active := buf.active[:0]
 	for i := range rows {
 		if !rows[i].Active {
 			continue
 		}
 		if c := w.channelPtr(rows[i].ChannelID); c != nil {
-			active = append(active, subscriptionRow{c.Name, c.ID, i})
+			active = append(active, activeRow{c: c, row: i})
 		}
 	}
-	slices.SortFunc(active, func(a, b subscriptionRow) int { return strings.Compare(a.name, b.name) })
-	ids := make([]channels.ID, len(active))
+	sortRowsByName(active)
+	ids := slices.Grow(buf.ids[:0], len(active))[:len(active)]
 	for i, r := range active {
-		ids[i] = r.id
+		ids[i] = r.c.ID
 	}
+	buf.active, buf.ids = active, ids
 	if withSubscribers {
 		w.preloadChannels(ids)
 	}
-	facts := w.readChannelFacts(ids, !withSubscribers)
+	facts := &buf.facts
+	w.readChannelFacts(facts, ids, !withSubscribers)
 	out := alloc(len(active))
+	activeUsers := lastActive{w: w}
+	slots := newRecordSlots(len(active))
 	for i, r := range active {
-		c := w.channelPtr(r.id)
+		c := r.c
 		rec := &out[i]
-		w.fillChannelSettings(&rec.ChannelRecord, c)
+		w.fillChannelSettingsWith(&rec.ChannelRecord, c, activeUsers.is, slots, i)
 		if withSubscribers {
 			rec.SubscriberCount = w.activeSubscriberCount(c.ID) // from the lists read
 		} else {
-			rec.SubscriberCount = facts.counts[c.ID]
+			rec.SubscriberCount = facts.counts[i]
 		}
-		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow())
+		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow(), slots, i)
 		fillSubscriptionFields(rec, &rows[r.row])
 		if withSubscribers {
 			w.attachSubscribers(&rec.ChannelRecord, *c, viewer, include, recent)
@@ -201,42 +258,76 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 // a few channels, as read (readChannelFacts).
 type channelFacts struct {
 	acts   []storage.ChannelActivity // ascending by channel (MessageReader.Activity)
-	counts map[channels.ID]int
+	counts []int                     // by the index of the channel in the ids read
 }
 
-// readChannelFacts reads the activity of the channels ids, and with counts their subscriber
-// counts (as activeSubscriberCount gives them when no subscriber list is read), in one read
-// each; a failed read is the world's sticky error, and its facts are zero.
-func (w *world) readChannelFacts(ids []channels.ID, counts bool) channelFacts {
-	var f channelFacts
+// activityAppender is a MessageReader that appends Activity's entries to a buffer of the
+// caller's (the memory store).
+type activityAppender interface {
+	AppendActivity(dst []storage.ChannelActivity, ids []channels.ID, since, until int64) ([]storage.ChannelActivity, error)
+}
+
+// countsFiller is a SubscriptionReader that writes CountsOf's counts into a buffer of the
+// caller's, by index (the memory store).
+type countsFiller interface {
+	CountsInto(counts []int, ids []channels.ID) error
+}
+
+// readChannelFacts reads into f (reusing its buffers) the activity of the channels ids, and
+// with counts their subscriber counts (as activeSubscriberCount gives them when no subscriber
+// list is read), in one read each; a failed read is the world's sticky error, and its facts
+// are zero.
+func (w *world) readChannelFacts(f *channelFacts, ids []channels.ID, counts bool) {
+	f.acts, f.counts = f.acts[:0], f.counts[:0]
 	if w.failed() || len(ids) == 0 {
-		return f
+		return
 	}
 	if r := w.messageReader(); r != nil {
 		today := w.unixNow() - w.unixNow()%86400
-		acts, err := r.Activity(ids, today-trafficWindowDays*86400, today)
+		var acts []storage.ChannelActivity
+		var err error
+		if a, ok := r.(activityAppender); ok {
+			acts, err = a.AppendActivity(f.acts, ids, today-trafficWindowDays*86400, today)
+		} else {
+			acts, err = r.Activity(ids, today-trafficWindowDays*86400, today)
+		}
 		if w.fail(err) {
-			return f
+			f.acts = f.acts[:0]
+			return
 		}
 		f.acts = acts
 	}
 	if counts {
+		f.counts = slices.Grow(f.counts, len(ids))[:len(ids)]
+		if cf, ok := w.subs.r.(countsFiller); ok {
+			w.fail(cf.CountsInto(f.counts, ids))
+			return
+		}
 		n, err := w.subs.r.CountsOf(ids)
 		if w.fail(err) {
-			return f
+			return
 		}
-		f.counts = n
+		for i, id := range ids {
+			f.counts[i] = n[id]
+		}
 	}
-	return f
 }
 
 // activity is channel c's activity (zero when it was not read).
 func (f channelFacts) activity(c channels.ID) storage.ChannelActivity {
-	i, ok := slices.BinarySearchFunc(f.acts, c, func(a storage.ChannelActivity, id channels.ID) int { return cmp.Compare(a.ChannelID, id) })
-	if !ok {
-		return storage.ChannelActivity{ChannelID: c}
+	lo, hi := 0, len(f.acts) // a binary search by hand: slices.BinarySearchFunc copied each entry
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if f.acts[m].ChannelID < c {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return f.acts[i]
+	if lo < len(f.acts) && f.acts[lo].ChannelID == c {
+		return f.acts[lo]
+	}
+	return storage.ChannelActivity{ChannelID: c}
 }
 
 // SubscriptionState is a user's subscriptions, unsubscribed and never-subscribed channels.
@@ -308,6 +399,58 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		w.attachSubscribers(rec, *c, viewer, o.include, o.recent)
 	}
 	return st
+}
+
+// activeRow is an active subscription row (rows[row]) and its channel, in the world's list
+// (read only; found once, by binary search); key orders it while it is sorted (sortRowsByName).
+type activeRow struct {
+	c   *channels.Channel
+	row int
+	key uint64
+}
+
+// sortRowsByName sorts rows by channel name. A few rows (a user's subscriptions) are sorted by
+// insertion, by a key that orders most of them without comparing names: the eight bytes of
+// the name after the prefix every name shares (zero-padded, big-endian), names compared only
+// where keys tie. Keys that differ order names as the names do: the first byte where they
+// differ is either in both names or a padding zero against a later byte of a longer name.
+func sortRowsByName(rows []activeRow) {
+	if len(rows) > 32 {
+		slices.SortFunc(rows, func(a, b activeRow) int { return strings.Compare(a.c.Name, b.c.Name) })
+		return
+	}
+	if len(rows) < 2 {
+		return
+	}
+	shared := rows[0].c.Name
+	for _, r := range rows[1:] {
+		n := 0
+		for n < len(shared) && n < len(r.c.Name) && shared[n] == r.c.Name[n] {
+			n++
+		}
+		shared = shared[:n]
+	}
+	for i := range rows {
+		rows[i].key = nameKey(rows[i].c.Name[len(shared):])
+	}
+	less := func(a, b *activeRow) bool { return a.key < b.key || a.key == b.key && a.c.Name < b.c.Name }
+	for i := 1; i < len(rows); i++ {
+		for j := i; j > 0 && less(&rows[j], &rows[j-1]); j-- {
+			rows[j], rows[j-1] = rows[j-1], rows[j]
+		}
+	}
+}
+
+// nameKey is the first eight bytes of s, big-endian, zero-padded.
+func nameKey(s string) uint64 {
+	var k uint64
+	for i := range 8 {
+		k <<= 8
+		if i < len(s) {
+			k |= uint64(s[i])
+		}
+	}
+	return k
 }
 
 // subscriptionRow is a subscription row (rows[row]) with its channel's name and id.

@@ -137,17 +137,43 @@ func (w *world) fillChannelRecord(rec *ChannelRecord, c *channels.Channel) {
 
 // fillChannelActivity sets the members of rec that come from its channel's message activity a
 // (read with its traffic count) at now: fillChannelRecord's, from an activity read already.
-func fillChannelActivity(rec *ChannelRecord, c *channels.Channel, a storage.ChannelActivity, now int64) {
-	rec.FirstMessageID = firstMessageIDOf(a)
+// Its pointers point into slots' i-th values.
+func fillChannelActivity(rec *ChannelRecord, c *channels.Channel, a storage.ChannelActivity, now int64, slots *recordSlots, i int) {
+	if a.FirstMessageID != 0 {
+		slots.firsts[i] = int64(a.FirstMessageID)
+		rec.FirstMessageID = &slots.firsts[i]
+	}
 	rec.IsRecentlyActive = recentlyActiveAt(c, a, now)
-	rec.StreamWeeklyTraffic = weeklyTrafficOf(c, a.RecentCount, now)
+	if hasWeeklyTraffic(c, now) {
+		slots.traffic[i] = weeklyTrafficValue(c, a.RecentCount, now)
+		rec.StreamWeeklyTraffic = &slots.traffic[i]
+	}
+}
+
+// recordSlots holds the values that a list of records points at (creator_id,
+// first_message_id, stream_weekly_traffic), by record: one allocation per kind for the list
+// instead of one per record and member.
+type recordSlots struct {
+	creators []users.ID
+	firsts   []int64
+	traffic  []int
+}
+
+// newRecordSlots returns the slots of n records.
+func newRecordSlots(n int) *recordSlots {
+	return &recordSlots{creators: make([]users.ID, n), firsts: make([]int64, n), traffic: make([]int, n)}
 }
 
 // fillChannelSettings renders the members of rec that come from c itself (every member but
 // subscriber_count and the activity's: first_message_id, is_recently_active,
 // stream_weekly_traffic). The group settings list no deactivated user.
 func (w *world) fillChannelSettings(rec *ChannelRecord, c *channels.Channel) {
-	active := func(id users.ID) bool { return w.user(id).IsActive }
+	w.fillChannelSettingsWith(rec, c, func(id users.ID) bool { return w.user(id).IsActive }, nil, 0)
+}
+
+// fillChannelSettingsWith is fillChannelSettings with active saying which users are active;
+// creator_id points into slots' i-th creator (a value of its own when slots is nil).
+func (w *world) fillChannelSettingsWith(rec *ChannelRecord, c *channels.Channel, active func(users.ID) bool, slots *recordSlots, i int) {
 	rec.StreamID = c.ID
 	rec.Name = c.Name
 	rec.Description = c.Description
@@ -173,13 +199,35 @@ func (w *world) fillChannelSettings(rec *ChannelRecord, c *channels.Channel) {
 	setActiveOnly(&rec.CanSubscribeGroup, &c.CanSubscribeGroup, active)
 	rec.IsAnnouncementOnly = rec.StreamPostPolicy == 2
 	if c.CreatorID != 0 {
-		id := c.CreatorID
-		rec.CreatorID = &id
+		if slots != nil {
+			slots.creators[i] = c.CreatorID
+			rec.CreatorID = &slots.creators[i]
+		} else {
+			id := c.CreatorID
+			rec.CreatorID = &id
+		}
 	}
 	if c.FolderID != 0 {
 		id := c.FolderID
 		rec.FolderID = &id
 	}
+}
+
+// lastActive says whether users are active, as the world's users say, remembering its last
+// answer: the group settings of a user's channels mostly name the same user (their creator).
+// For reads only, where the world's users do not change.
+type lastActive struct {
+	w      *world
+	id     users.ID
+	active bool
+	known  bool
+}
+
+func (m *lastActive) is(id users.ID) bool {
+	if !m.known || m.id != id {
+		m.id, m.active, m.known = id, m.w.user(id).IsActive, true
+	}
+	return m.active
 }
 
 // setActiveOnly sets *dst, a zero setting, to s.ActiveOnly(active). A setting naming a group

@@ -76,7 +76,10 @@ func sameGroupSettings(a, b *ChannelRecord) bool {
 // equalSetting compares two group settings; nil and empty lists are the same (both encode
 // as []).
 func equalSetting(a, b *users.GroupSetting) bool {
-	return a.Group == b.Group && slices.Equal(a.Members, b.Members) && slices.Equal(a.Subgroups, b.Subgroups)
+	if a.Group != b.Group || len(a.Members) != len(b.Members) || len(a.Subgroups) != len(b.Subgroups) {
+		return false
+	}
+	return len(a.Members)+len(a.Subgroups) == 0 || slices.Equal(a.Members, b.Members) && slices.Equal(a.Subgroups, b.Subgroups)
 }
 
 func samePtr[T comparable](a, b *T) bool {

@@ -161,6 +161,9 @@ type Service struct {
 	recordJSON recordJSONCache
 	// recordArrays holds records arrays handed back by GetSubscriptionsResult.Release.
 	recordArrays sync.Pool
+	// subscriptionReads holds what finished GetSubscriptions reads leave for the next one
+	// (*subscriptionsScratch).
+	subscriptionReads sync.Pool
 
 	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
 	// commit, service_commits.go) holds it exclusively from the start of its transaction until

@@ -98,11 +98,16 @@ func loadWorldShared(tx storage.ReadTx, now int64) *world {
 // loadWorldWith is loadWorld with the channels that listChannels reads (nil: the store's
 // shared list, loadWorldShared).
 func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
-	w := &world{
-		users:    newUserCache(tx.Users()),
-		subs:     newSubscriberCache(tx.Subscriptions()),
-		activity: activityCache{r: tx.Messages(), now: now},
-	}
+	return loadWorldInto(new(world), tx, now, listChannels)
+}
+
+// loadWorldInto is loadWorldWith into w, a zero world (one reused from an earlier read:
+// GetSubscriptions keeps them in a pool, the world being two kilobytes) but for its map of the
+// users read, which it reuses when not nil.
+func loadWorldInto(w *world, tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
+	w.users = newUserCache(tx.Users(), w.users.known)
+	w.subs = newSubscriberCache(tx.Subscriptions())
+	w.activity = activityCache{r: tx.Messages(), now: now}
 	if listChannels == nil {
 		w.sharedChannels = true
 		listChannels = tx.Channels().ListShared

@@ -29,9 +29,16 @@ type userCache struct {
 // lazyUserReads is how many users a world reads one at a time before it reads them all.
 const lazyUserReads = 32
 
-func newUserCache(r storage.UserReader) userCache {
+// newUserCache is the users of r, none read yet; known, when not nil, is an earlier world's map
+// to reuse (it is cleared).
+func newUserCache(r storage.UserReader, known map[users.ID]users.User) userCache {
+	if known == nil {
+		known = make(map[users.ID]users.User, 1)
+	}
+	clear(known)
 	// The notification bot is a sender of messages, not a member.
-	return userCache{r: r, known: map[users.ID]users.User{NotificationBotID: notificationBot}}
+	known[NotificationBotID] = notificationBot
+	return userCache{r: r, known: known}
 }
 
 // lookup returns the user with id (ok false when there is none).

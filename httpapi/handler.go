@@ -76,6 +76,8 @@ type Handler struct {
 	routes []route
 	// routeParts is each route's pattern split at its slashes (splitPatterns).
 	routeParts [][]string
+	// routesByFirst lists the routes that may match a path, by its first segment.
+	routesByFirst map[string][]int
 	// emojiData is the server emoji data file, encoded on first use.
 	emojiData emojiData
 	// buffers holds the response buffers of writeSuccess (*[]byte).
@@ -100,6 +102,7 @@ func New(svc *chat.Service, opts Options) *Handler {
 	h.buffers.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.routes = h.table()
 	h.routeParts = splitPatterns(h.routes)
+	h.routesByFirst = routesByFirst(h.routeParts)
 	return h
 }
 
@@ -282,7 +285,7 @@ func (h *Handler) basicActor(ctx context.Context, header string, optional bool) 
 
 // basicCredentials reads the email and the API key of a non-empty Authorization header.
 func basicCredentials(header string) (email, key string, err error) {
-	fields := strings.Fields(header)
+	fields := basicFields(header)
 	if len(fields) > 0 && !strings.EqualFold(fields[0], "basic") {
 		return "", "", chat.Errorf(chat.CodeBadRequest, "This endpoint requires HTTP basic authentication.")
 	}
@@ -294,11 +297,32 @@ func basicCredentials(header string) (email, key string, err error) {
 	if err != nil {
 		return "", "", malformed()
 	}
-	parts := strings.Split(string(raw), ":")
-	if len(parts) != 2 {
+	pair := string(raw)
+	email, key, ok := strings.Cut(pair, ":")
+	if !ok || strings.Contains(key, ":") {
 		return "", "", malformed()
 	}
-	return strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), nil
+	return strings.TrimSpace(email), strings.TrimSpace(key), nil
+}
+
+// basicFields is strings.Fields(header), without its work for the usual "Basic <token>" (a
+// token of printable ASCII).
+func basicFields(header string) []string {
+	if token, ok := strings.CutPrefix(header, "Basic "); ok && token != "" && plainToken(token) {
+		return []string{"Basic", token}
+	}
+	return strings.Fields(header)
+}
+
+// plainToken reports whether s is printable ASCII without spaces (so strings.Fields would
+// keep it whole).
+func plainToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // setRateLimitHeaders reports the caller's API budget on every rate-limited response.

@@ -198,7 +198,11 @@ func (h *Handler) table() []route {
 func (h *Handler) match(method, path string) (*route, map[string]string, []string) {
 	segments := strings.Split(strings.Trim(path, "/"), "/")
 	var allowed []string
-	for i := range h.routes {
+	candidates, ok := h.routesByFirst[segments[0]]
+	if !ok {
+		candidates = h.routesByFirst[anyFirstSegment]
+	}
+	for _, i := range candidates {
 		rt := &h.routes[i]
 		values, ok := matchParts(h.routeParts[i], segments)
 		if !ok {
@@ -226,6 +230,34 @@ func splitPatterns(routes []route) [][]string {
 	out := make([][]string, len(routes))
 	for i, rt := range routes {
 		out[i] = strings.Split(rt.pattern, "/")
+	}
+	return out
+}
+
+// anyFirstSegment is routesByFirst's key for the routes whose pattern starts with a variable
+// (no literal first segment is empty).
+const anyFirstSegment = ""
+
+// routesByFirst indexes the routes (their split patterns, parts) by the literal first segment
+// of their pattern: each literal's list holds, in table order, its routes and those starting
+// with a variable, which alone are listed under anyFirstSegment. match tries only the routes
+// listed under a path's first segment: the others could not match it.
+func routesByFirst(parts [][]string) map[string][]int {
+	isVar := func(p []string) bool { return strings.HasPrefix(p[0], "{") }
+	out := map[string][]int{anyFirstSegment: nil}
+	for _, p := range parts {
+		if !isVar(p) {
+			out[p[0]] = nil
+		}
+	}
+	for first := range out {
+		var l []int
+		for i, p := range parts {
+			if isVar(p) || p[0] == first {
+				l = append(l, i)
+			}
+		}
+		out[first] = l
 	}
 	return out
 }

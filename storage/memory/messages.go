@@ -256,6 +256,15 @@ func (a messageTx) Activity(ids []channels.ID, since, until int64) ([]storage.Ch
 	return a.activity(ids, since, until, true), nil
 }
 
+// AppendActivity appends what Activity returns to dst, a buffer of the caller's (GET
+// /users/me/subscriptions reuses one).
+func (a messageTx) AppendActivity(dst []storage.ChannelActivity, ids []channels.ID, since, until int64) ([]storage.ChannelActivity, error) {
+	if err := a.t.live(); err != nil {
+		return dst, err
+	}
+	return a.appendActivity(dst, ids, since, until, true), nil
+}
+
 func (a messageTx) Bounds(ids []channels.ID) ([]storage.ChannelActivity, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
@@ -266,8 +275,16 @@ func (a messageTx) Bounds(ids []channels.ID) ([]storage.ChannelActivity, error) 
 // activity reads the channels' activity from their indexes (counting the window's messages
 // when count is set).
 func (a messageTx) activity(ids []channels.ID, since, until int64, count bool) []storage.ChannelActivity {
+	return a.appendActivity(nil, ids, since, until, count)
+}
+
+// appendActivity appends activity's entries to dst.
+func (a messageTx) appendActivity(dst []storage.ChannelActivity, ids []channels.ID, since, until int64, count bool) []storage.ChannelActivity {
 	ids = sortedSet(ids)
-	out := make([]storage.ChannelActivity, len(ids))
+	start := len(dst)
+	dst = slices.Grow(dst, len(ids))[:start+len(ids)]
+	out := dst[start:]
+	clear(out)
 	for i, c := range ids {
 		out[i].ChannelID = c
 		x := a.md().byChannel[c]
@@ -280,7 +297,7 @@ func (a messageTx) activity(ids []channels.ID, since, until int64, count bool) [
 			out[i].RecentCount = x.countBetween(since, until)
 		}
 	}
-	return out
+	return dst
 }
 
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
