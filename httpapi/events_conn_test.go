@@ -98,6 +98,25 @@ func lastEventID(t *testing.T, body map[string]any) int64 {
 	return int64(evs[0].(map[string]any)["id"].(float64))
 }
 
+// parkedQueue registers member 2's message queue and long-polls it on a new raw connection
+// until the server parks the connection; a message then answers that poll, and the
+// connection serves the client's next polls itself. poll(last) is such a poll's request;
+// before is the queue's last event id before the message, event the message's.
+func parkedQueue(t *testing.T, base string, svc *chat.Service, org *benchorg.Org) (c *rawClient, poll func(last int64) string, before, event int64) {
+	t.Helper()
+	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = dialRaw(t, base)
+	poll = func(last int64) string { return c.request(pollQuery(*reg.QueueID, last), org.Emails[2], org.Keys[2]) }
+	c.write(poll(reg.LastEventID))
+	waitLongPolls(t, svc, 1)
+	sendTo(t, svc, org, "first")
+	_, body := c.read()
+	return c, poll, reg.LastEventID, lastEventID(t, body)
+}
+
 // TestParkedConnectionServesNextPolls: after a parked long-poll's response, the connection
 // serves the client's next GET /events itself (the same response: headers, body, length),
 // and hands anything else to net/http with the bytes it read: a request pipelined behind a
@@ -196,16 +215,7 @@ func TestParkedConnectionMalformedRequest(t *testing.T) {
 func TestParkedConnectionClosedWithListener(t *testing.T) {
 	t.Parallel()
 	base, svc, org, pl := parkedServerListener(t, time.Hour, 0)
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := dialRaw(t, base)
-	c.write(c.request(pollQuery(*reg.QueueID, reg.LastEventID), org.Emails[2], org.Keys[2]))
-	waitLongPolls(t, svc, 1)
-	sendTo(t, svc, org, "first")
-	_, body := c.read()
-	lastEventID(t, body)
+	c, _, _, _ := parkedQueue(t, base, svc, org)
 	c.write("GET /api/v1/events?queue_id=") // part of the next request
 	if err := pl.Close(); err != nil {
 		t.Fatal(err)
@@ -256,19 +266,8 @@ func TestParkedConnectionRateLimit(t *testing.T) {
 func TestParkedConnectionPipelinedPolls(t *testing.T) {
 	t.Parallel()
 	base, svc, org := parkedServer(t, time.Hour, 0)
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := dialRaw(t, base)
-	email, key := org.Emails[2], org.Keys[2]
-	last := reg.LastEventID
-	poll := func() string { return c.request(pollQuery(*reg.QueueID, last), email, key) }
-	c.write(poll()) // net/http parks it; the connection serves the next ones
-	waitLongPolls(t, svc, 1)
-	sendTo(t, svc, org, "first")
-	_, body := c.read()
-	last = lastEventID(t, body)
+	c, pollAt, _, last := parkedQueue(t, base, svc, org)
+	poll := func() string { return pollAt(last) }
 	// Two polls at once: both acknowledge last, so both get the next message.
 	c.write(poll() + poll())
 	waitLongPolls(t, svc, 1)
@@ -288,7 +287,7 @@ func TestParkedConnectionPipelinedPolls(t *testing.T) {
 	}
 	waitLongPolls(t, svc, 1)
 	sendTo(t, svc, org, "third")
-	_, body = c.read()
+	_, body := c.read()
 	last = lastEventID(t, body)
 	c.write(poll())
 	waitLongPolls(t, svc, 1)
@@ -305,21 +304,10 @@ func TestParkedConnectionPipelinedPolls(t *testing.T) {
 func TestParkedConnectionPipelinedBurst(t *testing.T) {
 	t.Parallel()
 	base, svc, org := parkedServer(t, time.Hour, 0)
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := dialRaw(t, base)
-	email, key := org.Emails[2], org.Keys[2]
-	first := reg.LastEventID
-	c.write(c.request(pollQuery(*reg.QueueID, first), email, key)) // parked: the connection serves the rest
-	waitLongPolls(t, svc, 1)
-	sendTo(t, svc, org, "burst")
-	_, body := c.read()
-	want := lastEventID(t, body)
+	c, pollAt, before, want := parkedQueue(t, base, svc, org)
 	// Each poll below acknowledges only what came before the message, so each is answered at
 	// once with it.
-	poll := c.request(pollQuery(*reg.QueueID, first), email, key)
+	poll := pollAt(before)
 	const readBuffer = 4 << 10 // the connection's read buffer: maxPollHead
 	n := 3*readBuffer/len(poll) + 1
 	c.write(strings.Repeat(poll, n))
