@@ -19,10 +19,11 @@ func (w EventsWait) Waiting() bool { return w.w.Waiting() }
 // wait, the long-poll is attached to its queue as GetEvents attaches it, and ready is called
 // once the wait ends (events, the heartbeat, a newer long-poll, the queue deleted, the
 // Service closing): it runs under the queues' lock, so it must not block or call the
-// Service. EventsResult then returns GetEvents' answer.
-func (s *Service) GetEventsAsync(actor Actor, p GetEventsParams, ready func()) (GetEventsResult, EventsWait, error) {
+// Service. EventsResult then returns GetEvents' answer. ctx governs only an answer given at
+// once: a wait, once attached, ends by the causes above, not with ctx.
+func (s *Service) GetEventsAsync(ctx context.Context, actor Actor, p GetEventsParams, ready func()) (GetEventsResult, EventsWait, error) {
 	if actor.Anonymous() || p.QueueID == "" || p.LastEventID == nil || p.DontBlock {
-		res, err := s.GetEvents(context.Background(), actor, p) // does not wait
+		res, err := s.GetEvents(ctx, actor, p) // does not wait
 		return res, EventsWait{}, err
 	}
 	got, w, err := s.queues.GetAsync(queue.GetParams{

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -90,7 +91,7 @@ func (pc *pollConn) startPoll(p *parkedPoll) (res chat.GetEventsResult, waiting 
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	res, w, err := pc.h.svc.GetEventsAsync(p.actor, p.params, o.ready)
+	res, w, err := pc.h.svc.GetEventsAsync(context.Background(), p.actor, p.params, o.ready)
 	if w.Waiting() {
 		o.waiting, o.wait = true, w
 	}
