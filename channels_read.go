@@ -402,55 +402,15 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 }
 
 // activeRow is an active subscription row (rows[row]) and its channel, in the world's list
-// (read only; found once, by binary search); key orders it while it is sorted (sortRowsByName).
+// (read only; found once, by binary search).
 type activeRow struct {
 	c   *channels.Channel
 	row int
-	key uint64
 }
 
-// sortRowsByName sorts rows by channel name. A few rows (a user's subscriptions) are sorted by
-// insertion, by a key that orders most of them without comparing names: the eight bytes of
-// the name after the prefix every name shares (zero-padded, big-endian), names compared only
-// where keys tie. Keys that differ order names as the names do: the first byte where they
-// differ is either in both names or a padding zero against a later byte of a longer name.
+// sortRowsByName sorts rows by channel name.
 func sortRowsByName(rows []activeRow) {
-	if len(rows) > 32 {
-		slices.SortFunc(rows, func(a, b activeRow) int { return strings.Compare(a.c.Name, b.c.Name) })
-		return
-	}
-	if len(rows) < 2 {
-		return
-	}
-	shared := rows[0].c.Name
-	for _, r := range rows[1:] {
-		n := 0
-		for n < len(shared) && n < len(r.c.Name) && shared[n] == r.c.Name[n] {
-			n++
-		}
-		shared = shared[:n]
-	}
-	for i := range rows {
-		rows[i].key = nameKey(rows[i].c.Name[len(shared):])
-	}
-	less := func(a, b *activeRow) bool { return a.key < b.key || a.key == b.key && a.c.Name < b.c.Name }
-	for i := 1; i < len(rows); i++ {
-		for j := i; j > 0 && less(&rows[j], &rows[j-1]); j-- {
-			rows[j], rows[j-1] = rows[j-1], rows[j]
-		}
-	}
-}
-
-// nameKey is the first eight bytes of s, big-endian, zero-padded.
-func nameKey(s string) uint64 {
-	var k uint64
-	for i := range 8 {
-		k <<= 8
-		if i < len(s) {
-			k |= uint64(s[i])
-		}
-	}
-	return k
+	slices.SortFunc(rows, func(a, b activeRow) int { return strings.Compare(a.c.Name, b.c.Name) })
 }
 
 // subscriptionRow is a subscription row (rows[row]) with its channel's name and id.

@@ -11,8 +11,8 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// TestSortRowsByName holds both of sortRowsByName's ways (insertion for a few rows,
-// slices.SortFunc past 32) to the order of names.
+// TestSortRowsByName holds sortRowsByName to the order of names, bytes past ASCII and zero
+// bytes included, for a few rows and for many.
 func TestSortRowsByName(t *testing.T) {
 	t.Parallel()
 	rows := func(names ...string) []activeRow {
