@@ -136,7 +136,12 @@ func (pc *pollConn) answer(p *parkedPoll) bool {
 // connection stays open for another request.
 func (pc *pollConn) respond(p *parkedPoll, res chat.GetEventsResult, err error) bool {
 	bp, b := pc.response(p, res, err)
-	err = pc.writeResponse(bp, b)
+	return pc.keeps(p, pc.writeResponse(bp, b))
+}
+
+// keeps reports whether the connection stays open after the response to p was written with
+// err: the client asked for it and the listener is not closing.
+func (pc *pollConn) keeps(p *parkedPoll, err error) bool {
 	return err == nil && p.keepAlive && !pc.pl.closing()
 }
 

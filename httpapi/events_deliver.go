@@ -119,12 +119,12 @@ func (pc *pollConn) deliver() {
 		go func() {
 			_, err := pc.conn.Write(b[n:])
 			putResponseBuffer(bp, b)
-			pc.written(err == nil && p.keepAlive && !pc.pl.closing())
+			pc.written(pc.keeps(p, err))
 		}()
 		return
 	}
 	putResponseBuffer(bp, b)
-	pc.written(err == nil && p.keepAlive && !pc.pl.closing())
+	pc.written(pc.keeps(p, err))
 }
 
 // written ends the outstanding response; without keep the connection is to close, and its
