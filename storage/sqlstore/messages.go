@@ -417,13 +417,16 @@ func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends 
 	// The rest waits for the transaction's next statement (deferred.go).
 	a.putSearch(id, doc)
 	a.putDirect(id, m)
-	a.t.deferInsert(userMessageInsert, 3, userMessageValues(id, rows), userMessageUpsert)
+	// A new message has no rows yet, and userMessageValues keeps one per user: no conflict.
+	a.t.deferInsert(userMessageInsert, 3, userMessageValues(id, rows), "")
 	return id, nil
 }
 
 // createPostgres writes the message (insert, with args), its users' rows and its
 // direct-message index in one statement: the rows travel as two arrays (users, flags), the
-// last row of a user winning as in upsertRows.
+// last row of a user winning as in upsertRows. The message is new, so its rows are inserted
+// without an ON CONFLICT clause (PostgreSQL's speculative insertion costs each row a probe
+// of the key first).
 //
 // With ahead (the message's id reserved and its channel's bounds read ahead, ahead.go), the
 // statement waits for the transaction's next statement or its COMMIT (deferred.go).
@@ -441,8 +444,7 @@ func (a messageTx) createPostgres(insert string, args []any, m messages.Message,
 	}
 	if ahead != nil {
 		a.t.deferExec(`WITH m AS (`+insert+`), r AS (INSERT INTO user_messages (user_id, message_id, flags)
-			SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f)
-			ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags)`+direct+`
+			SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f))`+direct+`
 			SELECT id FROM m`, args...)
 		if ends != nil {
 			*ends = ahead.bounds
@@ -461,8 +463,7 @@ func (a messageTx) createPostgres(insert string, args []any, m messages.Message,
 		dest = append(dest, &ends.FirstMessageID, &ends.LastTimestamp)
 	}
 	if err := a.t.get(`WITH m AS (`+insert+`), r AS (INSERT INTO user_messages (user_id, message_id, flags)
-		SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f)
-		ON CONFLICT (user_id, message_id) DO UPDATE SET flags = excluded.flags)`+direct+`
+		SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f))`+direct+`
 		SELECT `+result+` FROM m`, args, dest...); err != nil {
 		return 0, fmt.Errorf("create message: %w", err)
 	}
