@@ -69,9 +69,7 @@ func (r *readTx) PrefetchSubscribers(c channels.ID) {
 // bounds read (as Bounds does) ahead.
 func (r *readTx) PrefetchChannelMessage(c channels.ID) {
 	a := &readAhead{channel: c, bounds: storage.ChannelActivity{ChannelID: c}}
-	a.query = `SELECT nextval(pg_get_serial_sequence('messages', 'id')),
-		COALESCE((SELECT id FROM messages WHERE channel_id = ? ORDER BY id LIMIT 1), 0),
-		COALESCE((SELECT timestamp FROM messages WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0)`
+	a.query = r.t.d.reserveMessage
 	a.args = []any{c, c}
 	a.rows = func(rows pgx.Rows) error {
 		if !rows.Next() {
@@ -80,6 +78,14 @@ func (r *readTx) PrefetchChannelMessage(c channels.ID) {
 		return rows.Scan(&a.id, &a.bounds.FirstMessageID, &a.bounds.LastTimestamp)
 	}
 	r.t.announce(a)
+}
+
+// reserveMessageQuery is the statement of PrefetchChannelMessage, sequence naming the
+// messages' id sequence.
+func reserveMessageQuery(sequence string) string {
+	return `SELECT nextval(` + sequence + `),
+		COALESCE((SELECT id FROM messages WHERE channel_id = ? ORDER BY id LIMIT 1), 0),
+		COALESCE((SELECT timestamp FROM messages WHERE channel_id = ? ORDER BY id DESC LIMIT 1), 0)`
 }
 
 // take removes and returns the first read ahead that match accepts, when it was read and

@@ -1,7 +1,10 @@
 package sqlstore
 
 import (
+	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +26,10 @@ type dialect struct {
 	// appendEditHistory is the SQL value of the edit_history column with the JSON entry passed
 	// as one parameter appended.
 	appendEditHistory string
+	// reserveMessage reserves a message id and reads a channel's bounds (PostgreSQL,
+	// ahead.go); the messages' identity sequence is named once at Open (resolveSequences)
+	// instead of looked up in the catalog by pg_get_serial_sequence in every send.
+	reserveMessage string
 
 	rebound sync.Map // query with "?" -> query with "$n" (PostgreSQL only)
 }
@@ -50,7 +57,19 @@ func newPostgresDialect() *dialect {
 		idSet: "SELECT unnest(CAST(? AS BIGINT[])) AS id",
 		appendEditHistory: "CAST(CAST(COALESCE(edit_history, '[]') AS jsonb) || " +
 			"jsonb_build_array(CAST(? AS jsonb)) AS TEXT)",
+		reserveMessage: reserveMessageQuery("pg_get_serial_sequence('messages', 'id')"),
 	}
+}
+
+// resolveSequences names the messages' id sequence in d.reserveMessage, as a quoted literal
+// that PostgreSQL turns into the sequence's oid when it prepares the statement.
+func (d *dialect) resolveSequences(ctx context.Context, db *sql.DB) error {
+	var name string
+	if err := db.QueryRowContext(ctx, "SELECT pg_get_serial_sequence('messages', 'id')").Scan(&name); err != nil {
+		return fmt.Errorf("name the messages' id sequence: %w", err)
+	}
+	d.reserveMessage = reserveMessageQuery("'" + strings.ReplaceAll(name, "'", "''") + "'")
+	return nil
 }
 
 // q returns query with its "?" placeholders in the dialect's form. Queries never hold a

@@ -214,6 +214,10 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlstore: postgres at %q: %w", redacted, err)
 	}
+	if err := s.d.resolveSequences(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlstore: postgres at %q: %w", redacted, err)
+	}
 	return s, nil
 }
 
