@@ -76,6 +76,7 @@ type caches struct {
 	alertWords listCache[alertWord]
 
 	subscribers subscriberCache // SQLite: active subscriptions per channel (subscribers.go)
+	activity    activityFloor   // the user_activity this Store has written (activity.go)
 }
 
 // bump records a write to table in t, once per table and transaction.
@@ -219,19 +220,18 @@ func (t *txn) tableState() (*tableState, error) {
 	}
 	st.since = t.cache.keptXmins()
 	// One statement: the snapshot, and the change rows a kept list must be checked against
-	// ("tbl:xid" pairs, comma-separated; an aggregate row exists even when none match).
-	var where []string
-	var args []any
+	// ("tbl:xid" pairs, comma-separated; an aggregate row exists even when none match). The
+	// tables and their xmins travel as two arrays, so that the statement's text, prepared
+	// once per connection, is the same whichever lists are kept.
+	tables := make([]string, 0, len(st.since))
+	xmins := make([]int64, 0, len(st.since))
 	for table, xmin := range st.since {
-		where = append(where, "(tbl = ? AND xid >= ?)")
-		args = append(args, string(table), xmin)
-	}
-	if len(where) == 0 {
-		where = []string{"false"}
+		tables, xmins = append(tables, string(table)), append(xmins, xmin)
 	}
 	var snapText, changes string
-	if err := t.getFirst("SELECT CAST(pg_current_snapshot() AS TEXT), COALESCE(string_agg(tbl || ':' || CAST(xid AS TEXT), ','), '') FROM table_changes WHERE "+
-		strings.Join(where, " OR "), args, &snapText, &changes); err != nil {
+	if err := t.getFirst(`SELECT CAST(pg_current_snapshot() AS TEXT), COALESCE(string_agg(c.tbl || ':' || CAST(c.xid AS TEXT), ','), '')
+		FROM unnest(CAST(? AS TEXT[]), CAST(? AS BIGINT[])) AS k(tbl, xid) JOIN table_changes AS c ON c.tbl = k.tbl AND c.xid >= k.xid`,
+		[]any{tables, xmins}, &snapText, &changes); err != nil {
 		return nil, err
 	}
 	var err error

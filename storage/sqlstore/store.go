@@ -159,6 +159,7 @@ func (t *txn) member(fn func() error) (failed, err error) {
 	if _, err := t.exec("SAVEPOINT grouped"); err != nil {
 		return nil, err
 	}
+	active := len(t.active)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -181,6 +182,7 @@ func (t *txn) member(fn func() error) (failed, err error) {
 		// statement).
 		t.failed = nil
 		t.pending = nil // go with the closure's other writes
+		t.active = t.active[:active]
 		if _, err := t.exec("ROLLBACK TO SAVEPOINT grouped"); err != nil {
 			return nil, err
 		}
@@ -311,6 +313,7 @@ func (s *Store) once(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fu
 	if db == s.write && s.checkpoints != nil {
 		s.checkpoints.committed()
 	}
+	s.cache.activity.raise(t.active)
 	return nil, nil
 }
 
@@ -395,6 +398,7 @@ type txn struct {
 	writes int
 
 	cache  *caches              // the Store's list caches
+	active []activityWrite      // user activity written, for the floor once committed (activity.go)
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
 	tables *tableState          // what the transaction read about the cached tables
 }

@@ -210,9 +210,18 @@ func (a userTx) ReserveIDs(through users.ID) error {
 // SetLastActive records activity at t (never moving a user's last activity back). On SQLite
 // the rows wait for the transaction's next statement (deferred.go): a group of sends
 // (service_commits.go) writes its senders' activity in one statement.
+//
+// Users whose activity this Store has already written at t or later are left out
+// (activityFloor): nothing is written for them.
 func (a userTx) SetLastActive(t int64, list ...users.ID) error {
-	if len(list) == 0 {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	if list = a.t.cache.activity.above(t, list); len(list) == 0 {
 		return nil
+	}
+	for _, id := range list {
+		a.t.active = append(a.t.active, activityWrite{user: id, at: t})
 	}
 	if !a.t.d.postgres {
 		rows := make([][]any, len(list))
@@ -222,9 +231,6 @@ func (a userTx) SetLastActive(t int64, list ...users.ID) error {
 		a.t.deferInsert("INSERT INTO user_activity (user_id, last_active)", 2, rows,
 			"ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active WHERE user_activity.last_active < excluded.last_active")
 		return nil
-	}
-	if err := a.t.live(); err != nil {
-		return err
 	}
 	// Nothing in the transaction reads it back (a later read would flush it first): it waits
 	// for the commit, in the COMMIT's round trip (deferred.go).
