@@ -32,7 +32,10 @@ import (
 //     it conflict), so each writing transaction instead inserts its transaction id into
 //     table_changes. A kept list carries the snapshot it was read in (pg_current_snapshot); a
 //     reader whose snapshot contains that one reuses the list unless a change row it can see
-//     belongs to a transaction the old snapshot could not see.
+//     belongs to a transaction the old snapshot could not see. At READ COMMITTED (a send's
+//     ClaimUpdate) each statement has a snapshot of its own, so a list read after the check
+//     may hold a change the check's snapshot did not see: it is kept only when a statement
+//     after the read finds no such change row (unchangedSince).
 
 // cachedTable names a table whose whole-table list is cached.
 type cachedTable string
@@ -142,6 +145,13 @@ func sharedList[T any](t *txn, table cachedTable, c *listCache[T], load func() (
 	if list == nil {
 		list = []T{} // an empty table is kept too (nil means nothing kept)
 	}
+	if t.pg != nil && t.pg.eachStatement {
+		// The list was read in a snapshot of its own, taken after st.snap: it is the table
+		// st.snap saw only when no change to the table became visible in between.
+		if same, err := t.unchangedSince(table, st.snap); err != nil || !same {
+			return list, true, err
+		}
+	}
 	c.mu.Lock()
 	newer := c.list == nil || (t.d.postgres && c.snap.within(st.snap)) || (!t.d.postgres && st.versions[table] > c.version)
 	if newer {
@@ -149,6 +159,29 @@ func sharedList[T any](t *txn, table cachedTable, c *listCache[T], load func() (
 	}
 	c.mu.Unlock()
 	return list, !newer, nil
+}
+
+// unchangedSince reports whether every change to table that a statement run now sees was
+// seen by snap too (PostgreSQL).
+func (t *txn) unchangedSince(table cachedTable, snap pgSnapshot) (bool, error) {
+	var changes string
+	if err := t.get("SELECT COALESCE(string_agg(CAST(xid AS TEXT), ','), '') FROM table_changes WHERE tbl = ? AND xid >= ?",
+		[]any{string(table), snap.xmin}, &changes); err != nil {
+		return false, err
+	}
+	if changes == "" {
+		return true, nil
+	}
+	for _, x := range strings.Split(changes, ",") {
+		xid, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return false, fmt.Errorf("sqlstore: unexpected change row %q", x)
+		}
+		if !snap.sees(xid) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // keptList returns the list c keeps when it is exactly what the transaction would read of

@@ -36,6 +36,9 @@ type pgSession struct {
 	begin string // the BEGIN statement, sent with the first statement
 	begun bool   // BEGIN has been sent
 	ended bool   // COMMIT succeeded
+	// eachStatement: every statement takes a snapshot of its own (READ COMMITTED, the
+	// default); otherwise the transaction's first statement takes the one they all share.
+	eachStatement bool
 }
 
 // pgBegin is the BEGIN statement for opts (database/sql's options, as pgx's driver maps them).
@@ -62,7 +65,7 @@ func (s *Store) beginPostgres(ctx context.Context, db *sql.DB, opts *sql.TxOptio
 		return nil, err
 	}
 	t := s.newTxn(ctx, conn)
-	t.pg = &pgSession{conn: conn, begin: pgBegin(opts)}
+	t.pg = &pgSession{conn: conn, begin: pgBegin(opts), eachStatement: opts.Isolation < sql.LevelRepeatableRead}
 	return t, nil
 }
 
