@@ -3,7 +3,6 @@ package sqlstore_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -18,11 +17,7 @@ import (
 // same database (another process) neither misses a write nor moves a time back.
 func TestActivityWrittenOnce(t *testing.T) {
 	t.Parallel()
-	dsns := map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "chat.db") },
-		"postgres": func(t *testing.T) string { return freshSchema(t, postgresURL(t)) },
-	}
-	for name, dsn := range dsns {
+	for name, dsn := range databases() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			src := dsn(t)

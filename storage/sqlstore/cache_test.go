@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -21,11 +20,7 @@ import (
 // later reads.
 func TestListCacheFollowsWrites(t *testing.T) {
 	t.Parallel()
-	dsns := map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "chat.db") },
-		"postgres": func(t *testing.T) string { return freshSchema(t, postgresURL(t)) },
-	}
-	for name, dsn := range dsns {
+	for name, dsn := range databases() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			src := dsn(t)

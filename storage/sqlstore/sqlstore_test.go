@@ -85,6 +85,16 @@ func TestConflictKeepsTransactionUsable(t *testing.T) {
 	}
 }
 
+// databases returns, per backend, a function making a new database and returning its DSN,
+// for tests that open two Stores on one database (two processes); PostgreSQL's skips the
+// test when it is not configured.
+func databases() map[string]func(t *testing.T) string {
+	return map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "chat.db") },
+		"postgres": func(t *testing.T) string { return freshSchema(t, postgresURL(t)) },
+	}
+}
+
 // openers returns the backends to test: SQLite always, PostgreSQL when configured.
 func openers(t *testing.T) map[string]func(t *testing.T) *sqlstore.Store {
 	m := map[string]func(t *testing.T) *sqlstore.Store{
