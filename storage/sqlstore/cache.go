@@ -164,24 +164,16 @@ func sharedList[T any](t *txn, table cachedTable, c *listCache[T], load func() (
 // unchangedSince reports whether every change to table that a statement run now sees was
 // seen by snap too (PostgreSQL).
 func (t *txn) unchangedSince(table cachedTable, snap pgSnapshot) (bool, error) {
-	var changes string
-	if err := t.get("SELECT COALESCE(string_agg(CAST(xid AS TEXT), ','), '') FROM table_changes WHERE tbl = ? AND xid >= ?",
-		[]any{string(table), snap.xmin}, &changes); err != nil {
+	var text string
+	if err := t.get("SELECT COALESCE(string_agg(tbl || ':' || CAST(xid AS TEXT), ','), '') FROM table_changes WHERE tbl = ? AND xid >= ?",
+		[]any{string(table), snap.xmin}, &text); err != nil {
 		return false, err
 	}
-	if changes == "" {
-		return true, nil
+	changes := map[cachedTable][]int64{}
+	if err := parseChanges(text, changes); err != nil {
+		return false, err
 	}
-	for _, x := range strings.Split(changes, ",") {
-		xid, err := strconv.ParseInt(x, 10, 64)
-		if err != nil {
-			return false, fmt.Errorf("sqlstore: unexpected change row %q", x)
-		}
-		if !snap.sees(xid) {
-			return false, nil
-		}
-	}
-	return true, nil
+	return snap.sawAll(changes[table]), nil
 }
 
 // keptList returns the list c keeps when it is exactly what the transaction would read of
@@ -271,18 +263,27 @@ func (t *txn) tableState() (*tableState, error) {
 	if st.snap, err = parseSnapshot(snapText); err != nil {
 		return nil, err
 	}
-	if changes != "" {
-		for _, pair := range strings.Split(changes, ",") {
-			name, x, ok := strings.Cut(pair, ":")
-			xid, err := strconv.ParseInt(x, 10, 64)
-			if !ok || err != nil {
-				return nil, fmt.Errorf("sqlstore: unexpected change row %q", pair)
-			}
-			st.changes[cachedTable(name)] = append(st.changes[cachedTable(name)], xid)
-		}
+	if err := parseChanges(changes, st.changes); err != nil {
+		return nil, err
 	}
 	t.tables = st
 	return st, nil
+}
+
+// parseChanges adds the change rows of text ("tbl:xid" pairs, comma-separated) to into.
+func parseChanges(text string, into map[cachedTable][]int64) error {
+	if text == "" {
+		return nil
+	}
+	for _, pair := range strings.Split(text, ",") {
+		name, x, ok := strings.Cut(pair, ":")
+		xid, err := strconv.ParseInt(x, 10, 64)
+		if !ok || err != nil {
+			return fmt.Errorf("sqlstore: unexpected change row %q", pair)
+		}
+		into[cachedTable(name)] = append(into[cachedTable(name)], xid)
+	}
+	return nil
 }
 
 // keptXmins maps each table with a kept list to the xmin of that list's snapshot.

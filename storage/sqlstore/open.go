@@ -130,6 +130,23 @@ func (o sqliteOptions) driverDSN(role connRole) string {
 	return o.path + "?" + q.Encode()
 }
 
+// openPool opens a pool of at most conns connections of role, none retired for its age, and
+// pings it (closing it again when that fails).
+func (o sqliteOptions) openPool(ctx context.Context, role connRole, conns int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", o.driverDSN(role))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxLifetime(0)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 func openSQLite(ctx context.Context, rest string) (*Store, error) {
 	o, err := parseSQLite(rest)
 	if err != nil {
@@ -138,15 +155,8 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 	fail := func(err error) error { return fmt.Errorf("sqlstore: open sqlite database %q: %w", o.path, err) }
 	// Writes: exactly one connection, so one writer at a time inside this process; BEGIN
 	// IMMEDIATE and the busy timeout order writers of other processes.
-	w, err := sql.Open("sqlite", o.driverDSN(writeConn))
+	w, err := o.openPool(ctx, writeConn, 1)
 	if err != nil {
-		return nil, fail(err)
-	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	if err := w.PingContext(ctx); err != nil {
-		w.Close()
 		return nil, fail(err)
 	}
 	s := &Store{d: sqliteDialect, write: w}
@@ -155,32 +165,16 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 		return nil, fail(err)
 	}
 	// Reads: a small pool of query-only connections, which WAL lets run beside the writer.
-	r, err := sql.Open("sqlite", o.driverDSN(readConn))
+	r, err := o.openPool(ctx, readConn, 4)
 	if err != nil {
 		w.Close()
-		return nil, fail(err)
-	}
-	r.SetMaxOpenConns(4)
-	r.SetMaxIdleConns(4)
-	if err := r.PingContext(ctx); err != nil {
-		w.Close()
-		r.Close()
 		return nil, fail(err)
 	}
 	// Checkpoints: one connection beside the writer (checkpoint.go).
-	c, err := sql.Open("sqlite", o.driverDSN(checkpointConn))
+	c, err := o.openPool(ctx, checkpointConn, 1)
 	if err != nil {
 		w.Close()
 		r.Close()
-		return nil, fail(err)
-	}
-	c.SetMaxOpenConns(1)
-	c.SetMaxIdleConns(1)
-	c.SetConnMaxLifetime(0)
-	if err := c.PingContext(ctx); err != nil {
-		w.Close()
-		r.Close()
-		c.Close()
 		return nil, fail(err)
 	}
 	s.read = r
