@@ -54,7 +54,8 @@ func (w *world) weeklyTraffic(c channels.Channel) *int {
 	if !hasWeeklyTraffic(&c, w.unixNow()) {
 		return nil
 	}
-	return weeklyTrafficOf(&c, w.channelActivity(c.ID).RecentCount, w.unixNow())
+	v := weeklyTrafficValue(&c, w.channelActivity(c.ID).RecentCount, w.unixNow())
+	return &v
 }
 
 // hasWeeklyTraffic reports whether c is old enough at now for a stream_weekly_traffic.
@@ -62,16 +63,8 @@ func hasWeeklyTraffic(c *channels.Channel, now int64) bool {
 	return (now-c.DateCreated)/86400 >= trafficMinAgeDays
 }
 
-// weeklyTrafficOf is weeklyTraffic from c's message count over the traffic window, at now.
-func weeklyTrafficOf(c *channels.Channel, count int, now int64) *int {
-	if !hasWeeklyTraffic(c, now) {
-		return nil
-	}
-	v := weeklyTrafficValue(c, count, now)
-	return &v
-}
-
-// weeklyTrafficValue is weeklyTrafficOf's value for a channel that has one (hasWeeklyTraffic).
+// weeklyTrafficValue is stream_weekly_traffic's value for c, which has one (hasWeeklyTraffic),
+// from its message count over the traffic window, at now.
 func weeklyTrafficValue(c *channels.Channel, count int, now int64) int {
 	age := (now - c.DateCreated) / 86400
 	n := int64(count)

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -315,17 +316,10 @@ func (w *world) readChannelFacts(f *channelFacts, ids []channels.ID, counts bool
 
 // activity is channel c's activity (zero when it was not read).
 func (f channelFacts) activity(c channels.ID) storage.ChannelActivity {
-	lo, hi := 0, len(f.acts) // a binary search by hand: slices.BinarySearchFunc copied each entry
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if f.acts[m].ChannelID < c {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(f.acts) && f.acts[lo].ChannelID == c {
-		return f.acts[lo]
+	// sort.Search over indexes, as groupNameOf: slices.BinarySearchFunc copied each entry.
+	i := sort.Search(len(f.acts), func(k int) bool { return f.acts[k].ChannelID >= c })
+	if i < len(f.acts) && f.acts[i].ChannelID == c {
+		return f.acts[i]
 	}
 	return storage.ChannelActivity{ChannelID: c}
 }

@@ -131,3 +131,13 @@ func TestFillChannelActivitySlots(t *testing.T) {
 		t.Errorf("first message ids share a slot: %v, %v", got[0].FirstMessageID, got[1].FirstMessageID)
 	}
 }
+
+// weeklyTrafficOf is weeklyTraffic from c's message count over the traffic window, at now:
+// the reference the records filled from slots are compared with.
+func weeklyTrafficOf(c *channels.Channel, count int, now int64) *int {
+	if !hasWeeklyTraffic(c, now) {
+		return nil
+	}
+	v := weeklyTrafficValue(c, count, now)
+	return &v
+}

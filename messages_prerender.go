@@ -37,8 +37,8 @@ const (
 // linkifierSnapshot is the organization's linkifiers as a send's transaction read them, with
 // the function compiled from them.
 type linkifierSnapshot struct {
-	list   []linkifiers.Linkifier
-	linkfy markdown.Linkify
+	list    []linkifiers.Linkifier
+	linkify markdown.Linkify
 }
 
 // prerender is a send's content rendered off the transaction (see above). The sender's
@@ -76,7 +76,7 @@ func (p *prerender) run() {
 			Group:      func(string) (markdown.MentionedGroup, bool) { ask(); return markdown.MentionedGroup{}, false },
 			Channel:    func(string) (int64, bool) { ask(); return 0, false },
 		}
-		p.rendered, p.mentions = markdown.RenderWith(p.content, markdown.Options{Linkify: p.snap.linkfy, Resolver: r})
+		p.rendered, p.mentions = markdown.RenderWith(p.content, markdown.Options{Linkify: p.snap.linkify, Resolver: r})
 		p.exact = !asked
 	}
 	p.state.Store(prerenderDone)
@@ -104,10 +104,10 @@ func (p *prerender) take(w *world, content string) (string, markdown.Mentions, b
 // linkifiers instead of compiling its own, should it render.
 func (s *Service) noteLinkifiers(w *world) {
 	if snap := s.linkifiers.Load(); snap != nil && sameLinkifiers(snap.list, w.linkifierList) {
-		w.useLinkifiers(snap.linkfy)
+		w.useLinkifiers(snap.linkify)
 		return
 	}
-	s.linkifiers.Store(&linkifierSnapshot{list: w.linkifierList, linkfy: w.linkifiers()})
+	s.linkifiers.Store(&linkifierSnapshot{list: w.linkifierList, linkify: w.linkifiers()})
 }
 
 // sameLinkifiers reports whether a and b are the same linkifiers in the same order.

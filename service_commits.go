@@ -27,9 +27,9 @@ import (
 // it, so the group's order is its serial order, and the events reach every queue in that
 // order, after the commit and before any later transaction's. A body whose savepoint was
 // rolled back publishes nothing; when the store runs the transaction again (a lost race)
-// every body runs again from an empty event list, a joined mutation's in the same place. So nothing is lost or doubled, and a
-// registration sees either all of a group's writes (and none of its events) or none of them
-// (and all of its events).
+// every body runs again from an empty event list, a joined mutation's in the same place. So
+// nothing is lost or doubled, and a registration sees either all of a group's writes (and
+// none of its events) or none of them (and all of its events).
 
 // maxGroup bounds how many mutations share one commit (and how long one group holds
 // writeMu).

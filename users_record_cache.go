@@ -19,11 +19,12 @@ import (
 // Exactness. The cache holds the user list it was built from (the world's, which nothing
 // modifies); a registration reuses it only when the list its own transaction read is that
 // list or equals it, user by user, and the organization's host (placeholder emails) is the
-// same. Apart from the viewer's own record, a record is a function of the user, the host, the viewer's role and
-// client_gravatar; so equal inputs give equal records whichever mutation, in whichever
-// process, changed the users, and there is nothing to invalidate. The viewer's own record and
-// the profile data are rendered for each registration. The encoder (AppendRegisterJSON) uses
-// a kept encoding only for a record equal to the kept record it encodes.
+// same. Apart from the viewer's own record, a record is a function of the user, the host,
+// the viewer's role and client_gravatar; so equal inputs give equal records whichever
+// mutation, in whichever process, changed the users, and there is nothing to invalidate. The
+// viewer's own record and the profile data are rendered for each registration. The encoder
+// (AppendRegisterJSON) uses a kept encoding only for a record equal to the kept record it
+// encodes.
 
 // userRecordCache holds the records of the last user list that register rendered.
 type userRecordCache struct {

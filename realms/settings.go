@@ -417,6 +417,7 @@ func GroupSettingNames() []string {
 // ApplyDefaultGroups fills every zero group permission of r (an organization stored before the
 // setting existed) with its default system group, found by name with groupID (0: unknown, and
 // the setting stays zero).
+//
 // It walks the fields directly (GroupSettings' list of about thirty settings would be allocated
 // on every read of the organization).
 func (r *Realm) ApplyDefaultGroups(groupID func(name string) users.GroupID) {
