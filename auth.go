@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/teamchat/chat/internal/engine"
+
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/teamchat/chat/ratelimit"
@@ -18,23 +20,16 @@ import (
 )
 
 // Actor is the authenticated user on whose behalf an operation runs. The zero Actor is an
-// anonymous spectator, accepted only by the operations that say so.
-type Actor struct {
-	UserID users.ID
-	// session is the store key of the web session that authenticated the actor (see
-	// AuthenticateSession), "" for other credentials.
-	session string
-}
-
-// Anonymous reports whether a is the unauthenticated spectator.
-func (a Actor) Anonymous() bool { return a.UserID == 0 }
+// unauthenticated spectator. It is defined in the engine; this alias keeps embedders' code
+// compiling.
+type Actor = engine.Actor
 
 // The messages of authentication failures, as Zulip words them.
 const (
-	msgNotLoggedIn       = "Not logged in: API authentication or user session required"
+	msgNotLoggedIn       = engine.MsgNotLoggedIn
 	msgMalformedKey      = "Malformed API key"
-	msgInvalidKey        = "Invalid API key"
-	msgUserDeactivated   = "Account is deactivated"
+	msgInvalidKey        = engine.MsgInvalidKey
+	msgUserDeactivated   = engine.MsgUserDeactivated
 	msgRealmDeactivated  = "This organization has been deactivated"
 	msgWebhookBot        = "This API is not available to incoming webhook bots."
 	msgBadCredentials    = "Your username or password is incorrect"
@@ -49,7 +44,7 @@ const (
 )
 
 // ErrNotLoggedIn is the error for a request that needs credentials and carries none.
-func ErrNotLoggedIn() *Error { return Errorf(CodeUnauthorized, msgNotLoggedIn) }
+func ErrNotLoggedIn() *Error { return engine.ErrNotLoggedIn() }
 
 // AuthenticateAPIKey checks HTTP Basic credentials: the user's delivery email (compared
 // case-insensitively) and API key (compared in constant time). Every failure is a 401
@@ -68,7 +63,7 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) 
 	}
 	gen := s.creds.generation() // before the read: see credentialCache
 	var actor Actor
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		u, err := tx.Users().GetByEmail(email)
 		if errors.Is(err, storage.ErrNotFound) {
@@ -121,7 +116,7 @@ type FetchAPIKeyResult struct {
 // successful login clears the username's failures.
 func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAPIKeyResult, error) {
 	if err := users.CheckEmail(p.Username); err != nil {
-		return FetchAPIKeyResult{}, badRequest(msgInvalidEmailInput)
+		return FetchAPIKeyResult{}, engine.BadRequest(msgInvalidEmailInput)
 	}
 	userKey := "user:" + users.NormalizeEmail(p.Username)
 	if err := rateLimited(s.loginByUser.Allow(userKey)); err != nil {
@@ -133,7 +128,7 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 		}
 	}
 	var res FetchAPIKeyResult
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -204,23 +199,23 @@ type JWTFetchAPIKeyResult struct {
 // nbf and iat validated when present.
 func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (JWTFetchAPIKeyResult, error) {
 	if len(s.opts.JWTKey) == 0 {
-		return JWTFetchAPIKeyResult{}, badRequest(msgJWTDisabled)
+		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgJWTDisabled)
 	}
 	if p.Token == "" {
-		return JWTFetchAPIKeyResult{}, badRequest(msgNoJWT)
+		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgNoJWT)
 	}
 	claims := jwt.MapClaims{}
 	_, err := jwt.ParseWithClaims(p.Token, claims, func(*jwt.Token) (any, error) { return s.opts.JWTKey, nil },
 		jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.now), jwt.WithIssuedAt())
 	if err != nil {
-		return JWTFetchAPIKeyResult{}, badRequest(msgBadJWT)
+		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgBadJWT)
 	}
 	email, ok := claims["email"].(string)
 	if !ok || email == "" {
-		return JWTFetchAPIKeyResult{}, badRequest(msgNoJWTEmail)
+		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgNoJWTEmail)
 	}
 	var res JWTFetchAPIKeyResult
-	err = s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err = s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -255,13 +250,13 @@ type DevFetchAPIKeyParams struct {
 // Service created with Options.Dev.
 func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (FetchAPIKeyResult, error) {
 	if !s.opts.Dev {
-		return FetchAPIKeyResult{}, badRequest(msgDevAuthDisabled)
+		return FetchAPIKeyResult{}, engine.BadRequest(msgDevAuthDisabled)
 	}
 	if err := users.CheckEmail(p.Username); err != nil {
-		return FetchAPIKeyResult{}, badRequest(msgInvalidEmailInput)
+		return FetchAPIKeyResult{}, engine.BadRequest(msgInvalidEmailInput)
 	}
 	var res FetchAPIKeyResult
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -302,10 +297,10 @@ type DevListUsersResult struct {
 // Options.Dev.
 func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) {
 	if !s.opts.Dev {
-		return DevListUsersResult{}, badRequest(msgDevAuthDisabled)
+		return DevListUsersResult{}, engine.BadRequest(msgDevAuthDisabled)
 	}
 	res := DevListUsersResult{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {

@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+
+	"github.com/teamchat/chat/internal/engine"
 )
 
 // RegenerateAPIKeyResult is the response of POST /users/me/api_key/regenerate.
@@ -17,9 +19,9 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 	}
 	key, err := newAPIKey()
 	if err != nil {
-		return RegenerateAPIKeyResult{}, internalError(err)
+		return RegenerateAPIKeyResult{}, engine.InternalError(err)
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		u.APIKey = key
 		if err := tx.Users().Update(u); err != nil {

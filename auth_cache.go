@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"sync"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/users"
 )
 
@@ -104,7 +105,7 @@ func (c *credentialCache) session(h sessionHash, now int64) (Actor, bool) {
 	if !ok || e.expires <= now {
 		return Actor{}, false
 	}
-	return Actor{UserID: e.user, session: e.key}, true
+	return engine.SessionActor(e.user, e.key), true
 }
 
 // fillSession caches a checked session, unless an invalidation happened since gen was read.
@@ -126,7 +127,7 @@ func (c *credentialCache) fillSession(gen uint64, h sessionHash, s cachedSession
 
 // apply drops what a committed transaction invalidated (here or, through the bus, in another
 // process).
-func (c *credentialCache) apply(a authChanges) {
+func (c *credentialCache) apply(a engine.CredentialChanges) {
 	if len(a.Users) == 0 && a.Swept == 0 {
 		return
 	}
@@ -182,18 +183,6 @@ func (c *credentialCache) reset(off bool) {
 	c.sessions, c.userSessions = nil, nil
 }
 
-// authChanges is what a transaction invalidates of the credential caches, carried to the
-// other processes in its bus message.
-type authChanges struct {
-	// Users lists the users whose cached credentials (API keys and sessions) are dropped.
-	Users []int64 `json:"c,omitempty"`
-	// Swept, when not zero, drops the cached sessions that end at or before it (Unix seconds):
-	// the transaction deleted the sessions expired by its clock.
-	Swept int64 `json:"sw,omitempty"`
-}
-
-func (a authChanges) empty() bool { return len(a.Users) == 0 && a.Swept == 0 }
-
 // credentialsChanged records that the transaction changes what authenticates the given users
 // (their email, API key, password, activity or web sessions): their cached credentials are
 // dropped once it commits, here and, through the bus, in every process.
@@ -202,15 +191,15 @@ func (s *Service) credentialsChanged(ev *events, ids ...users.ID) {
 	for i, id := range ids {
 		list[i] = int64(id)
 	}
-	ev.creds.Users = append(ev.creds.Users, list...)
-	ev.afterCommit(func() { s.creds.apply(authChanges{Users: list}) })
+	ev.Creds.Users = append(ev.Creds.Users, list...)
+	ev.AfterCommit(func() { s.creds.apply(engine.CredentialChanges{Users: list}) })
 }
 
 // sessionsSwept records that the transaction deleted the sessions that end at or before t
 // (Unix seconds): the cached ones are dropped once it commits, here and in every process.
 func (s *Service) sessionsSwept(ev *events, t int64) {
-	ev.creds.Swept = max(ev.creds.Swept, t)
-	ev.afterCommit(func() { s.creds.apply(authChanges{Swept: t}) })
+	ev.Creds.Swept = max(ev.Creds.Swept, t)
+	ev.AfterCommit(func() { s.creds.apply(engine.CredentialChanges{Swept: t}) })
 }
 
 // credentialsOf is what a cached credential depends on of a user.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -77,10 +78,10 @@ func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error
 	}
 	id, err := randomString(SessionIDLength, sessionIDAlphabet)
 	if err != nil {
-		return Session{}, internalError(err)
+		return Session{}, engine.InternalError(err)
 	}
 	var res Session
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		if n, err := o.tx.Sessions().DeleteExpired(o.now.Unix()); err != nil {
 			return err
 		} else if n > 0 {
@@ -128,7 +129,7 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, er
 	key := hex.EncodeToString(h[:])
 	var actor Actor
 	var expires int64
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		sess, err := o.tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return ErrNotLoggedIn()
@@ -153,7 +154,7 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, er
 		if realm.Deactivated || !u.IsActive || u.BotType == users.BotIncomingWebhook {
 			return ErrNotLoggedIn()
 		}
-		actor, expires = Actor{UserID: u.ID, session: key}, sess.Expires
+		actor, expires = engine.SessionActor(u.ID, key), sess.Expires
 		return nil
 	})
 	if err != nil {
@@ -170,7 +171,7 @@ func (s *Service) EndSession(ctx context.Context, id string) error {
 		return nil
 	}
 	key := sessionKey(id)
-	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
 		sess, err := o.tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return nil
@@ -201,7 +202,7 @@ func (s *Service) endSessions(tx storage.Tx, ev *events, user users.ID, keep str
 func (s *Service) endOtherSessions(o *writeOp, actor Actor, user users.ID) error {
 	keep := ""
 	if actor.UserID == user {
-		keep = actor.session
+		keep = actor.SessionKey()
 	}
 	return s.endSessions(o.tx, o.ev, user, keep)
 }

@@ -158,7 +158,7 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 }
 
 // reportGroupCommits reports how many sends shared a commit on average (sends/commit: 1
-// without group commit; SQLite's groups, service_commits.go), and the share of sends whose
+// without group commit; SQLite's groups, internal/engine/commits.go), and the share of sends whose
 // content was rendered while they waited for their group (prerendered/op,
 // messages_prerender.go).
 func reportGroupCommits(b *testing.B, svc *chat.Service) func() {

@@ -9,13 +9,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/teamchat/chat/internal/engine"
+
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 )
 
 // Several processes on one store share events through a Bus (Options.Bus). Without one, the
-// Service publishes each mutation's events to its own queues after commit, under writeMu, in
-// commit order (the in-process path, unchanged for the memory and SQLite stores).
+// Service publishes each mutation's events to its own queues after commit, in commit order (the engine (the in-process path, unchanged for the memory and SQLite stores).
 //
 // With a Bus the events take one road for every process, this one included:
 //
@@ -28,7 +29,7 @@ import (
 //     commit order, remembering the id of the last one (busPos). Queue-ending (a deactivated
 //     user's queues) travels in the same message.
 //  3. Registration stays race-free across processes: the queue is created and the state read
-//     while this process delivers nothing (writeMu held shared), and the state's transaction
+//     while this process delivers nothing (inside the engine's Registration), and the state's transaction
 //     reports the id of the last message it includes (Bus.Position); the queue gets only the
 //     messages after it, so a commit is either in the state or in the queue, never both or
 //     neither.
@@ -38,7 +39,7 @@ import (
 //     has caught up). Only when the log no longer holds every message after busPos (it keeps
 //     them for a retention period) are the local queues ended; their clients get
 //     BAD_EVENT_QUEUE_ID and register again.
-//  5. A graceful stop (Close) keeps the queues: under writeMu, so that nothing is delivered
+//  5. A graceful stop (Close) keeps the queues: under the engine's Close, so that nothing is delivered
 //     meanwhile, it saves every queue of this node (ids "NodeID:...") in the store together
 //     with the id after which its events are missing: the larger of busPos and the queue's
 //     registration position. Messages arriving after that are dropped. A Service started
@@ -86,9 +87,9 @@ type busMessage struct {
 	Events []busEvent `json:"e,omitempty"`
 	// End lists users whose queues end (deactivated users), after the events.
 	End []int64 `json:"end,omitempty"`
-	// authChanges is what the transaction invalidated of the credential caches
+	// CredentialChanges is what the transaction invalidated of the credential caches
 	// (credentialsChanged, sessionsSwept); every process drops it on delivery.
-	authChanges
+	engine.CredentialChanges
 }
 
 // busEvent is one event on the wire. Payload is the event for every queue, unless Adapted is
@@ -214,18 +215,18 @@ func subsetsOf(b busOptions) []busOptions {
 }
 
 // encodeBusMessage encodes the events of one transaction.
-func encodeBusMessage(list []pending, end []int64, creds authChanges) ([]byte, error) {
-	m := busMessage{Events: make([]busEvent, len(list)), End: end, authChanges: creds}
+func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChanges) ([]byte, error) {
+	m := busMessage{Events: make([]busEvent, len(list)), End: end, CredentialChanges: creds}
 	for i, p := range list {
-		e := busEvent{To: p.recipients, Type: p.typ}
-		if pc, ok := p.payload.(publicChannelMessage); ok {
-			e.To, e.Public, p.payload = pc.except, true, pc.event
+		e := busEvent{To: p.Recipients, Type: p.Type}
+		if pc, ok := p.Payload.(publicChannelMessage); ok {
+			e.To, e.Public, p.Payload = pc.except, true, pc.event
 		}
-		if g, ok := p.payload.(gated); ok {
+		if g, ok := p.Payload.(gated); ok {
 			e.Gate, e.Declared = g.capability, g.declared
-			p.payload = g.payload
+			p.Payload = g.payload
 		}
-		if pc, ok := p.payload.(presenceChange); ok {
+		if pc, ok := p.Payload.(presenceChange); ok {
 			legacy, err := json.Marshal(pc.legacy)
 			if err != nil {
 				return nil, err
@@ -235,7 +236,7 @@ func encodeBusMessage(list []pending, end []int64, creds authChanges) ([]byte, e
 				return nil, err
 			}
 			e.Forms, e.ByPresence = []json.RawMessage{legacy, modern}, true
-		} else if a, ok := p.payload.(clientAdapter); ok {
+		} else if a, ok := p.Payload.(clientAdapter); ok {
 			e.Variants, e.Reads = map[string]int{}, adapterOptions(a)
 			seen := map[string]int{}
 			for _, b := range subsetsOf(e.Reads) {
@@ -245,7 +246,7 @@ func encodeBusMessage(list []pending, end []int64, creds authChanges) ([]byte, e
 				}
 				raw, err := json.Marshal(v)
 				if err != nil {
-					return nil, fmt.Errorf("chat: encoding %s event: %w", p.typ, err)
+					return nil, fmt.Errorf("chat: encoding %s event: %w", p.Type, err)
 				}
 				idx, dup := seen[string(raw)]
 				if !dup {
@@ -256,14 +257,14 @@ func encodeBusMessage(list []pending, end []int64, creds authChanges) ([]byte, e
 				e.Variants[strconv.Itoa(int(b))] = idx
 			}
 			e.Adapted = true
-		} else if p.payload != nil {
-			raw, err := json.Marshal(p.payload)
+		} else if p.Payload != nil {
+			raw, err := json.Marshal(p.Payload)
 			if err != nil {
-				return nil, fmt.Errorf("chat: encoding %s event: %w", p.typ, err)
+				return nil, fmt.Errorf("chat: encoding %s event: %w", p.Type, err)
 			}
 			e.Payload = raw
 		}
-		if me, ok := p.payload.(MessageEvent); ok {
+		if me, ok := p.Payload.(MessageEvent); ok {
 			e.Narrow = &busNarrow{Message: me.msg, Flags: me.flagBits}
 			if me.senderQueue != "" {
 				e.Local = &busLocal{Queue: me.senderQueue, LocalID: me.localID}
@@ -336,18 +337,19 @@ func withLocalMessageID(form json.RawMessage, localID string) (any, bool) {
 }
 
 // busCut says which bus messages a queue's state already includes: those up to after. It is
-// filled while the registration holds writeMu shared, before any delivery can reach the queue;
+// filled while the registration runs inside the engine's Registration, before any delivery can reach the queue;
 // a restored queue gets the id after which its saved events end.
 type busCut struct {
 	after uint64
 }
 
-// publishInTx hands the transaction's events to the bus, inside the transaction.
+// publishInTx hands the transaction's events to the bus, inside the transaction (the engine's
+// Config.PublishInTx, set when there is a bus).
 func (s *Service) publishInTx(tx storage.Tx, ev *events) error {
-	if s.bus == nil || len(ev.list) == 0 && len(ev.end) == 0 && ev.creds.empty() {
+	if len(ev.List) == 0 && len(ev.End) == 0 && ev.Creds.Empty() {
 		return nil
 	}
-	msg, err := encodeBusMessage(ev.list, ev.end, ev.creds)
+	msg, err := encodeBusMessage(ev.List, ev.End, ev.Creds)
 	if err != nil {
 		return err
 	}
@@ -360,31 +362,31 @@ func (s *Service) deliver(id uint64, msg []byte) {
 	if err := json.Unmarshal(msg, &m); err != nil {
 		// A message this process cannot read: its queues may lack events, so they end.
 		s.log.Error("unreadable event bus message; ending event queues", "err", err)
-		s.writeMu.Lock()
-		s.busPos = id
-		s.queues.DeleteAll()
-		s.creds.reset(false) // it may have invalidated credentials
-		s.writeMu.Unlock()
+		s.eng.Exclusive(func(bool) {
+			s.busPos = id
+			s.queues.DeleteAll()
+			s.creds.reset(false) // it may have invalidated credentials
+		})
 		return
 	}
-	s.creds.apply(m.authChanges)
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	if s.closed {
-		return // after the queues were saved: a restarted process replays it
-	}
-	s.busPos = id
-	for i := range m.Events {
-		e := &m.Events[i]
-		to := e.To
-		if e.Public {
-			to = s.watchers.without(e.To)
+	s.creds.apply(m.CredentialChanges)
+	s.eng.Exclusive(func(closed bool) {
+		if closed {
+			return // after the queues were saved: a restarted process replays it
 		}
-		s.queues.Publish(to, e.Type, busPayload{id: id, ev: e})
-	}
-	for _, owner := range m.End {
-		s.queues.DeleteOwner(owner)
-	}
+		s.busPos = id
+		for i := range m.Events {
+			e := &m.Events[i]
+			to := e.To
+			if e.Public {
+				to = s.watchers.without(e.To)
+			}
+			s.queues.Publish(to, e.Type, busPayload{id: id, ev: e})
+		}
+		for _, owner := range m.End {
+			s.queues.DeleteOwner(owner)
+		}
+	})
 }
 
 // startBus starts listening after message id after and waits until the bus has caught up.
@@ -419,19 +421,18 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 	const maxBackoff = 5 * time.Second
 	backoff := 100 * time.Millisecond
 	for {
-		s.writeMu.RLock()
-		after := s.busPos
-		s.writeMu.RUnlock()
+		var after uint64
+		s.eng.Shared(func() { after = s.busPos })
 		err := s.bus.Listen(ctx, after, func(complete bool, last uint64) {
-			s.writeMu.Lock()
-			s.busPos = last
-			s.creds.reset(false) // listening: invalidations arrive again
-			if !complete {
-				s.log.Error("event bus messages missed (older than the bus keeps); event queues ended", "after", after)
-				s.queues.DeleteAll()
-			}
-			s.busUp = true
-			s.writeMu.Unlock()
+			s.eng.Exclusive(func(bool) {
+				s.busPos = last
+				s.creds.reset(false) // listening: invalidations arrive again
+				if !complete {
+					s.log.Error("event bus messages missed (older than the bus keeps); event queues ended", "after", after)
+					s.queues.DeleteAll()
+				}
+				s.busUp = true
+			})
 			backoff = 100 * time.Millisecond
 			if first != nil {
 				first <- nil
@@ -441,10 +442,10 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 		if ctx.Err() != nil {
 			return
 		}
-		s.writeMu.Lock()
-		s.busUp = false
-		s.creds.reset(true) // invalidations from other processes no longer arrive
-		s.writeMu.Unlock()
+		s.eng.Exclusive(func(bool) {
+			s.busUp = false
+			s.creds.reset(true) // invalidations from other processes no longer arrive
+		})
 		if first != nil {
 			first <- err
 			return

@@ -131,7 +131,7 @@ func (w *world) refreshActivity(ev *events, ids []channels.ID, before []bool) {
 	for i, id := range ids {
 		c, _ := w.channel(id)
 		if now := w.recentlyActive(c); now != before[i] {
-			ev.add("stream", StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name,
+			ev.Add("stream", StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name,
 				Property: "is_recently_active", Value: now}, w.watchers(c, nil))
 		}
 	}

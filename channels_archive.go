@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 )
 
 // ArchiveStreamParams are the parameters of DELETE /streams/{stream_id}.
@@ -16,14 +17,14 @@ type ArchiveStreamResult struct{}
 // changed, but it leaves the default channels and no longer appears in most lists. Users who
 // could see it receive stream delete with for_archiving true.
 func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStreamParams) (ArchiveStreamResult, error) {
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, w := o.tx, o.ev, o.world()
 		c, err := administeredChannel(o, p.StreamID)
 		if err != nil {
 			return err
 		}
 		if c.IsArchived {
-			return badRequest("Channel is already deactivated")
+			return engine.BadRequest("Channel is already deactivated")
 		}
 		wasDefault := c.IsDefault
 		c.IsArchived, c.IsDefault = true, false
@@ -31,9 +32,9 @@ func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStrea
 			return err
 		}
 		w.setChannel(c)
-		ev.add("stream", newArchiveEvent(c, w.channelRecord(c), true), w.watchers(c, nil))
+		ev.Add("stream", newArchiveEvent(c, w.channelRecord(c), true), w.watchers(c, nil))
 		if wasDefault {
-			ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+			ev.Add("default_streams", defaultStreamsEvent(w), w.activeIDs())
 		}
 		return nil
 	})

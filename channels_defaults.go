@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 )
 
 // DefaultStreamParams are the parameters of POST and DELETE /default_streams.
@@ -24,7 +25,7 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 }
 
 func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, on bool) error {
-	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		w := o.world()
 		c, err := channelRef(w, me, id)
@@ -32,10 +33,10 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 			return err
 		}
 		if on && c.InviteOnly {
-			return badRequest("Private channels cannot be made default.")
+			return engine.BadRequest("Private channels cannot be made default.")
 		}
 		if on && c.IsArchived {
-			return badRequest("Archived channels cannot be made default.")
+			return engine.BadRequest("Archived channels cannot be made default.")
 		}
 		if c.IsDefault == on {
 			return nil
@@ -45,7 +46,7 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 			return err
 		}
 		w.setChannel(c)
-		ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+		ev.Add("default_streams", defaultStreamsEvent(w), w.activeIDs())
 		return nil
 	})
 }

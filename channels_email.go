@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/users"
 )
 
@@ -25,7 +26,7 @@ type GetStreamEmailAddressResult struct {
 // no email gateway, so the address is empty; the checks are Zulip's: the actor must be able to
 // post to the channel, and the sender must be the actor or a bot the actor administers.
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		c, ok := w.channel(p.StreamID)
 		if !ok || !w.content(c, me) || c.IsArchived || !channels.CanPost(w.membership(), c, w.viewer(c.ID, me)) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -60,21 +61,21 @@ type CreateChannelFolderResult struct {
 func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p CreateChannelFolderParams) (CreateChannelFolderResult, error) {
 	name, err := channels.CheckFolderName(p.Name)
 	if err != nil {
-		return CreateChannelFolderResult{}, badRequest("%s", err.Error())
+		return CreateChannelFolderResult{}, engine.BadRequest("%s", err.Error())
 	}
 	desc, err := channels.CheckFolderDescription(p.Description)
 	if err != nil {
-		return CreateChannelFolderResult{}, badRequest("%s", err.Error())
+		return CreateChannelFolderResult{}, engine.BadRequest("%s", err.Error())
 	}
 	var res CreateChannelFolderResult
-	err = s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		all, err := tx.ChannelFolders().List()
 		if err != nil {
 			return err
 		}
 		if folderNameTaken(all, name, 0) {
-			return badRequest("Channel folder name already in use")
+			return engine.BadRequest("Channel folder name already in use")
 		}
 		f := channels.Folder{Name: name, Description: desc, Order: len(all), DateCreated: o.now.Unix(), CreatorID: o.me.ID}
 		if f.ID, err = tx.ChannelFolders().Create(f); err != nil {
@@ -86,14 +87,14 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p Create
 		if err != nil {
 			return err
 		}
-		ev.add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "add", ChannelFolder: &rec}, ids)
+		ev.Add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "add", ChannelFolder: &rec}, ids)
 		return nil
 	})
 	return res, err
 }
 
 // errFolderNotFound is the refusal of an unknown channel folder id.
-func errFolderNotFound() *Error { return badRequest("Invalid channel folder ID") }
+func errFolderNotFound() *Error { return engine.BadRequest("Invalid channel folder ID") }
 
 // checkActiveFolder refuses an unknown or archived folder as a channel's folder.
 func checkActiveFolder(r storage.ChannelFolderReader, id channels.FolderID) error {
@@ -101,7 +102,7 @@ func checkActiveFolder(r storage.ChannelFolderReader, id channels.FolderID) erro
 	if err == nil && f.IsArchived {
 		return errFolderNotFound()
 	}
-	return notFound(err, errFolderNotFound)
+	return engine.NotFound(err, errFolderNotFound)
 }
 
 func folderNameTaken(all []channels.Folder, name string, except channels.FolderID) bool {
@@ -126,7 +127,7 @@ type GetChannelFoldersResult struct {
 // GetChannelFolders lists the organization's channel folders.
 func (s *Service) GetChannelFolders(ctx context.Context, actor Actor, p GetChannelFoldersParams) (GetChannelFoldersResult, error) {
 	res := GetChannelFoldersResult{ChannelFolders: []ChannelFolderRecord{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		recs, err := folderRecords(tx.ChannelFolders(), p.IncludeArchived)
 		res.ChannelFolders = recs
@@ -174,7 +175,7 @@ type UpdateChannelFolderResult struct{}
 // UpdateChannelFolder renames, describes, archives or unarchives a folder (administrators
 // only). A folder that still holds channels that are not archived cannot be archived.
 func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p UpdateChannelFolderParams) (UpdateChannelFolderResult, error) {
-	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		all, err := tx.ChannelFolders().List()
 		if err != nil {
@@ -182,16 +183,16 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 		}
 		f, err := tx.ChannelFolders().Get(p.ChannelFolderID)
 		if err != nil {
-			return notFound(err, errFolderNotFound)
+			return engine.NotFound(err, errFolderNotFound)
 		}
 		data := map[string]any{}
 		if p.Name != nil {
 			name, err := channels.CheckFolderName(*p.Name)
 			if err != nil {
-				return badRequest("%s", err.Error())
+				return engine.BadRequest("%s", err.Error())
 			}
 			if folderNameTaken(all, name, f.ID) {
-				return badRequest("Channel folder name already in use")
+				return engine.BadRequest("Channel folder name already in use")
 			}
 			f.Name = name
 			data["name"] = name
@@ -199,7 +200,7 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 		if p.Description != nil {
 			d, err := channels.CheckFolderDescription(*p.Description)
 			if err != nil {
-				return badRequest("%s", err.Error())
+				return engine.BadRequest("%s", err.Error())
 			}
 			f.Description = d
 			data["description"] = d
@@ -213,11 +214,11 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 				}
 				for _, c := range chs {
 					if c.FolderID == f.ID && !c.IsArchived {
-						return badRequest("You need to remove all the channels from this folder to archive it.")
+						return engine.BadRequest("You need to remove all the channels from this folder to archive it.")
 					}
 				}
 			} else if folderNameTaken(all, f.Name, f.ID) {
-				return badRequest("Channel folder name already in use")
+				return engine.BadRequest("Channel folder name already in use")
 			}
 			f.IsArchived = *p.IsArchived
 			data["is_archived"] = f.IsArchived
@@ -232,7 +233,7 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 		if err != nil {
 			return err
 		}
-		ev.add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "update", ChannelFolderID: f.ID, Data: data}, ids)
+		ev.Add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "update", ChannelFolderID: f.ID, Data: data}, ids)
 		return nil
 	})
 	return UpdateChannelFolderResult{}, err
@@ -258,9 +259,9 @@ type ChannelFolderReorderEvent struct {
 // must name every folder, archived ones included. Everyone gets channel_folder reorder.
 func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchChannelFoldersParams) error {
 	if len(p.Order) > MaxChannelFolders {
-		return badRequest("order is too long (limit: %d items)", MaxChannelFolders)
+		return engine.BadRequest("order is too long (limit: %d items)", MaxChannelFolders)
 	}
-	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		all, err := tx.ChannelFolders().List()
 		if err != nil {
@@ -272,7 +273,7 @@ func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchC
 		}
 		for _, f := range all {
 			if _, ok := place[f.ID]; !ok {
-				return badRequest("Invalid order mapping.")
+				return engine.BadRequest("Invalid order mapping.")
 			}
 		}
 		for _, f := range all {
@@ -288,7 +289,7 @@ func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchC
 		if err != nil {
 			return err
 		}
-		ev.add("channel_folder", ChannelFolderReorderEvent{Type: "channel_folder", Op: "reorder", Order: p.Order}, ids)
+		ev.Add("channel_folder", ChannelFolderReorderEvent{Type: "channel_folder", Op: "reorder", Order: p.Order}, ids)
 		return nil
 	})
 }

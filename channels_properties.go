@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -37,7 +38,7 @@ type UpdateStreamResult struct{}
 
 // errCannotAdminister is the refusal of a channel change by a user who may not administer it.
 func errCannotAdminister() *Error {
-	return badRequest("You do not have permission to administer this channel.")
+	return engine.BadRequest("You do not have permission to administer this channel.")
 }
 
 // UpdateStream changes a channel's name, description, privacy, default status, retention,
@@ -45,7 +46,7 @@ func errCannotAdminister() *Error {
 // each changed property sends a stream update event to the users who can see the channel,
 // and users who gain or lose sight of it get stream create or delete.
 func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamParams) (UpdateStreamResult, error) {
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		old, err := administeredChannel(o, p.StreamID)
 		if err != nil {
 			return err
@@ -98,7 +99,7 @@ func (sc *streamChange) unarchive(p UpdateStreamParams) error {
 		return InvalidArgument("is_archived", "channels are archived with DELETE /streams/{stream_id}")
 	}
 	if !sc.old.IsArchived {
-		return badRequest("Channel is not archived.")
+		return engine.BadRequest("Channel is not archived.")
 	}
 	sc.c.IsArchived = false
 	return nil
@@ -110,10 +111,10 @@ func (sc *streamChange) rename(p UpdateStreamParams) error {
 	}
 	name, err := channels.CheckName(*p.NewName)
 	if err != nil {
-		return badRequest("%s", err.Error())
+		return engine.BadRequest("%s", err.Error())
 	}
 	if name == sc.old.Name {
-		return badRequest("Channel already has that name.")
+		return engine.BadRequest("Channel already has that name.")
 	}
 	if other, ok := sc.w.channelByName(name); ok && other.ID != sc.c.ID {
 		return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", name)
@@ -129,7 +130,7 @@ func (sc *streamChange) describe(p UpdateStreamParams) error {
 	}
 	d, err := channels.CheckDescription(*p.Description)
 	if err != nil {
-		return badRequest("%s", err.Error())
+		return engine.BadRequest("%s", err.Error())
 	}
 	sc.c.Description = d
 	rendered := markdown.Render(d)
@@ -162,7 +163,7 @@ func (sc *streamChange) setDefault(p UpdateStreamParams) error {
 		sc.c.IsDefault = *p.IsDefaultStream
 	}
 	if sc.c.IsDefault && sc.c.InviteOnly {
-		return badRequest("A default channel cannot be private.")
+		return engine.BadRequest("A default channel cannot be private.")
 	}
 	return nil
 }
@@ -173,10 +174,10 @@ func (sc *streamChange) retention(p UpdateStreamParams) error {
 	}
 	r, err := channels.ParseRetention(*p.MessageRetentionDays)
 	if err != nil {
-		return badRequest("%s", err.Error())
+		return engine.BadRequest("%s", err.Error())
 	}
 	if sc.o.me.Role != users.RoleOwner {
-		return errMustBeOwner()
+		return engine.ErrMustBeOwner()
 	}
 	sc.c.MessageRetentionDays = r.Days
 	var v any
@@ -242,7 +243,7 @@ func (sc *streamChange) groupSettings(p UpdateStreamParams) error {
 			return InvalidArgument(name, "")
 		}
 		if u.Old != nil && !sameChannelSetting(*u.Old, cur) {
-			return badRequest("'old' value does not match the expected value.")
+			return engine.BadRequest("'old' value does not match the expected value.")
 		}
 		given[name] = *u.New
 	}
@@ -264,7 +265,7 @@ func (sc *streamChange) groupSettings(p UpdateStreamParams) error {
 func (sc *streamChange) checkTopicCreation(UpdateStreamParams) error {
 	c := sc.c
 	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == sc.w.groupID(users.GroupEveryone)) {
-		return badRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
+		return engine.BadRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
 	}
 	return nil
 }
@@ -296,15 +297,15 @@ func (sc *streamChange) commit() error {
 		}
 	}
 	if old.IsArchived && !c.IsArchived {
-		ev.add("stream", newArchiveEvent(c, w.channelRecord(c), false), kept)
+		ev.Add("stream", newArchiveEvent(c, w.channelRecord(c), false), kept)
 	}
 	for _, u := range sc.updates {
-		ev.add("stream", u, kept)
+		ev.Add("stream", u, kept)
 	}
-	ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
-	ev.add("stream", streamDeleteEvent(c.ID, false), lost)
+	ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
+	ev.Add("stream", streamDeleteEvent(c.ID, false), lost)
 	if c.IsDefault != old.IsDefault {
-		ev.add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+		ev.Add("default_streams", defaultStreamsEvent(w), w.activeIDs())
 	}
 	return nil
 }
@@ -333,11 +334,11 @@ func changePrivacy(w *world, me users.User, c *channels.Channel, p UpdateStreamP
 	}
 	if webPublic {
 		if private || p.HistoryPublicToSubscribers != nil && !*p.HistoryPublicToSubscribers {
-			return badRequest("Invalid parameters")
+			return engine.BadRequest("Invalid parameters")
 		}
 		if !c.IsWebPublic {
 			if !w.org().EnableSpectatorAccess {
-				return badRequest("Web-public channels are not enabled.")
+				return engine.BadRequest("Web-public channels are not enabled.")
 			}
 			if !w.membership().Allows(w.org().CanCreateWebPublicChannelGroup, me.ID) {
 				return errInsufficientPermission()
@@ -398,7 +399,7 @@ func checkOnlyEmptyTopic(r storage.MessageReader, c channels.ID, emptyTopicName 
 	}
 	for _, t := range list {
 		if t.Name != "" {
-			return badRequest("To enable this configuration, all messages in this channel must be in the \"%s\" topic. Consider renaming other topics to \"%s\".", emptyTopicName, emptyTopicName)
+			return engine.BadRequest("To enable this configuration, all messages in this channel must be in the \"%s\" topic. Consider renaming other topics to \"%s\".", emptyTopicName, emptyTopicName)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -139,7 +140,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	if sc == nil {
 		sc = new(subscriptionsScratch)
 	}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		rows, err := userRows(tx.Subscriptions(), sc.rows[:0], me.ID)
 		if err != nil {
@@ -486,7 +487,7 @@ func flag(b *bool, def bool) bool {
 // GetStreams lists the channels the actor asks for among those it may see.
 func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParams) (GetStreamsResult, error) {
 	res := GetStreamsResult{Streams: []ChannelRecord{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		me, w := o.me, o.world()
 		w.preloadUser(me.ID)
 		var owner users.User
@@ -663,7 +664,7 @@ func (s *Service) GetStreamID(ctx context.Context, actor Actor, p GetStreamIDPar
 	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
 		c, ok := w.channelByName(p.Stream)
 		if !ok || !w.metadata(c, me) {
-			return badRequest("Invalid channel name '%s'", p.Stream)
+			return engine.BadRequest("Invalid channel name '%s'", p.Stream)
 		}
 		res.StreamID = c.ID
 		return nil
@@ -688,7 +689,7 @@ func (s *Service) GetSubscribers(ctx context.Context, actor Actor, p GetSubscrib
 			return err
 		}
 		if !w.canSeeSubscribers(c, me) {
-			return badRequest("Invalid channel ID")
+			return engine.BadRequest("Invalid channel ID")
 		}
 		res.Subscribers = *w.subscriberList(c, me)
 		return nil
@@ -713,14 +714,14 @@ func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetS
 	var res GetSubscriptionStatusResult
 	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
 		if _, ok := w.lookup(p.UserID); !ok {
-			return badRequest("No such user")
+			return engine.BadRequest("No such user")
 		}
 		c, err := channelRef(w, me, p.StreamID)
 		if err != nil {
 			return err
 		}
 		if !w.canSeeSubscribers(c, me) {
-			return badRequest("Invalid channel ID")
+			return engine.BadRequest("Invalid channel ID")
 		}
 		res.IsSubscribed = w.isSubscribed(c.ID, p.UserID)
 		return nil
@@ -730,7 +731,7 @@ func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetS
 
 // viewChannels runs fn over the world of a read-only transaction for the acting user.
 func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *world, me users.User) error) error {
-	return s.read(ctx, actor, signedIn, func(o *readOp) error {
+	return s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		me, w := o.me, o.world()
 		return fn(w, me)
 	})

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -104,11 +105,11 @@ type CreateChannelResult struct {
 
 var errGuestsNotAllowed = &Error{Code: CodeBadRequest, Msg: "Not allowed for guest users"}
 
-func errInsufficientPermission() *Error { return badRequest("Insufficient permission") }
+func errInsufficientPermission() *Error { return engine.BadRequest("Insufficient permission") }
 
 // nonGuests is the gate of subscribing and creating channels: signed in, not a guest.
 func nonGuests(tx storage.ReadTx, actor Actor) (users.User, error) {
-	u, err := signedIn(tx, actor)
+	u, err := engine.SignedIn(tx, actor)
 	if err == nil && u.Role == users.RoleGuest {
 		return users.User{}, errGuestsNotAllowed
 	}
@@ -141,7 +142,7 @@ func (s *Service) Subscribe(ctx context.Context, actor Actor, p SubscribeParams)
 // drops repeated names.
 func newSubscribeOp(p SubscribeParams) (subscribeOp, error) {
 	if len(p.Subscriptions) > MaxSubscribeChannels {
-		return subscribeOp{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
+		return subscribeOp{}, engine.BadRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
 	}
 	op := subscribeOp{
 		fatal:      p.AuthorizationErrorsFatal == nil || *p.AuthorizationErrorsFatal,
@@ -154,17 +155,17 @@ func newSubscribeOp(p SubscribeParams) (subscribeOp, error) {
 	for i, sr := range p.Subscriptions {
 		name, err := channels.CheckName(sr.Name)
 		if err != nil {
-			return subscribeOp{}, badRequest("%s", err.Error())
+			return subscribeOp{}, engine.BadRequest("%s", err.Error())
 		}
 		req := nameRequest{name: name}
 		if sr.Description != nil {
 			if req.description, err = channels.CheckDescription(*sr.Description); err != nil {
-				return subscribeOp{}, badRequest("subscriptions[%d][\"description\"] %s", i, err.Error())
+				return subscribeOp{}, engine.BadRequest("subscriptions[%d][\"description\"] %s", i, err.Error())
 			}
 		}
 		if sr.Color != nil {
 			if !channels.ValidColor(*sr.Color) {
-				return subscribeOp{}, badRequest("%s", channels.ErrBadColor.Error())
+				return subscribeOp{}, engine.BadRequest("%s", channels.ErrBadColor.Error())
 			}
 			req.color = *sr.Color
 		}
@@ -183,14 +184,14 @@ func newSubscribeOp(p SubscribeParams) (subscribeOp, error) {
 func (s *Service) CreateChannel(ctx context.Context, actor Actor, p CreateChannelParams) (CreateChannelResult, error) {
 	name, err := channels.CheckName(p.Name)
 	if err != nil {
-		return CreateChannelResult{}, badRequest("%s", err.Error())
+		return CreateChannelResult{}, engine.BadRequest("%s", err.Error())
 	}
 	desc, err := channels.CheckDescription(p.Description)
 	if err != nil {
-		return CreateChannelResult{}, badRequest("%s", err.Error())
+		return CreateChannelResult{}, engine.BadRequest("%s", err.Error())
 	}
 	if len(p.Subscribers) > MaxPrincipals {
-		return CreateChannelResult{}, badRequest("subscribers is too long (limit: %d items)", MaxPrincipals)
+		return CreateChannelResult{}, engine.BadRequest("subscribers is too long (limit: %d items)", MaxPrincipals)
 	}
 	op := subscribeOp{
 		names:        []nameRequest{{name: name, description: desc}},
@@ -364,7 +365,7 @@ func (w *world) authorizeExisting(me users.User, existing []channels.Channel, op
 		access := v.Subscribed || channels.HasContentAccess(w.membership(), c, v) || canAdd
 		if !access {
 			if op.fatal {
-				return nil, badRequest("Unable to access channel (%s).", c.Name)
+				return nil, engine.BadRequest("Unable to access channel (%s).", c.Name)
 			}
 			*res.Unauthorized = append(*res.Unauthorized, c.Name)
 			continue
@@ -420,7 +421,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 		// stream create goes to everyone who can see the new channel before anyone is
 		// subscribed; the subscribers learn of it below.
 		rec := w.channelRecord(c)
-		ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.watchers(c, nil))
+		ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.watchers(c, nil))
 	}
 	return created, made, nil
 }
@@ -438,7 +439,7 @@ func (w *world) announceSubscriptions(ev *events, authorized []channels.Channel,
 			}
 		}
 		if len(late) > 0 {
-			ev.add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, late)
+			ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, late)
 		}
 	}
 	subscriberLists := map[channels.ID]*[]users.ID{}
@@ -457,14 +458,14 @@ func (w *world) announceSubscriptions(ev *events, authorized []channels.Channel,
 			recs[i] = w.subscriptionRecord(c, r)
 			recs[i].Subscribers = subscriberLists[c.ID]
 		}
-		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(u.ID)})
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(u.ID)})
 	}
 	for _, c := range authorized {
 		added := newByChannel[c.ID]
 		if len(added) == 0 {
 			continue
 		}
-		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.watchers(c, added))
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.watchers(c, added))
 	}
 }
 

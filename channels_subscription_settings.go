@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -34,15 +35,15 @@ type UpdateSubscriptionSettingsResult struct{}
 // (even when the value is unchanged); is_muted and in_home_view send two, in_home_view first.
 func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p UpdateSubscriptionSettingsParams) (UpdateSubscriptionSettingsResult, error) {
 	if len(p.SubscriptionData) > MaxSubscriptionPropertyChanges {
-		return UpdateSubscriptionSettingsResult{}, badRequest("subscription_data is too long (limit: %d items)", MaxSubscriptionPropertyChanges)
+		return UpdateSubscriptionSettingsResult{}, engine.BadRequest("subscription_data is too long (limit: %d items)", MaxSubscriptionPropertyChanges)
 	}
 	for _, ch := range p.SubscriptionData {
 		var probe channels.Subscription
 		if err := probe.Set(channels.Property(ch.Property), ch.Value); err != nil {
-			return UpdateSubscriptionSettingsResult{}, badRequest("%s", err.Error())
+			return UpdateSubscriptionSettingsResult{}, engine.BadRequest("%s", err.Error())
 		}
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		rows := map[channels.ID]channels.Subscription{}
 		var order []channels.ID
@@ -50,14 +51,14 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 		for _, ch := range p.SubscriptionData {
 			c, ok := w.channel(ch.StreamID)
 			if !ok || !w.metadata(c, me) {
-				return badRequest("Invalid channel ID")
+				return engine.BadRequest("Invalid channel ID")
 			}
 			row, ok := rows[c.ID]
 			if !ok {
 				var err error
 				row, err = tx.Subscriptions().Get(me.ID, c.ID)
 				if errors.Is(err, storage.ErrNotFound) || err == nil && !row.Active {
-					return badRequest("Not subscribed to channel ID %d", c.ID)
+					return engine.BadRequest("Not subscribed to channel ID %d", c.ID)
 				}
 				if err != nil {
 					return err
@@ -66,15 +67,15 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 			}
 			prop := channels.Property(ch.Property)
 			if err := row.Set(prop, ch.Value); err != nil {
-				return badRequest("%s", err.Error())
+				return engine.BadRequest("%s", err.Error())
 			}
 			rows[c.ID] = row
 			switch prop {
 			case channels.PropIsMuted, channels.PropInHomeView:
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "in_home_view", Value: !row.IsMuted}, recipients)
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "is_muted", Value: row.IsMuted}, recipients)
+				ev.Add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "in_home_view", Value: !row.IsMuted}, recipients)
+				ev.Add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "is_muted", Value: row.IsMuted}, recipients)
 			default:
-				ev.add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: ch.Property, Value: ch.Value}, recipients)
+				ev.Add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: ch.Property, Value: ch.Value}, recipients)
 			}
 		}
 		put := make([]channels.Subscription, 0, len(order))

@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+
+	"github.com/teamchat/chat/internal/engine"
 )
 
 // UpdateSubscriptionsParams are the parameters of the legacy PATCH /users/me/subscriptions:
@@ -23,10 +25,10 @@ type UpdateSubscriptionsResult struct {
 // always runs (so guests are refused even when they only leave channels).
 func (s *Service) UpdateSubscriptions(ctx context.Context, actor Actor, p UpdateSubscriptionsParams) (UpdateSubscriptionsResult, error) {
 	if len(p.Add) == 0 && len(p.Delete) == 0 {
-		return UpdateSubscriptionsResult{}, badRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
+		return UpdateSubscriptionsResult{}, engine.BadRequest(`Nothing to do. Specify at least one of "add" or "delete".`)
 	}
 	if len(p.Delete) > MaxSubscribeChannels {
-		return UpdateSubscriptionsResult{}, badRequest("delete is too long (limit: %d items)", MaxSubscribeChannels)
+		return UpdateSubscriptionsResult{}, engine.BadRequest("delete is too long (limit: %d items)", MaxSubscribeChannels)
 	}
 	op, err := newSubscribeOp(SubscribeParams{Subscriptions: p.Add})
 	if err != nil {

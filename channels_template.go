@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/users"
 )
 
@@ -18,13 +19,13 @@ func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]user
 		return []users.User{me}, nil
 	}
 	if len(p.IDs)+len(p.Emails) > MaxPrincipals {
-		return nil, badRequest("principals is too long (limit: %d items)", MaxPrincipals)
+		return nil, engine.BadRequest("principals is too long (limit: %d items)", MaxPrincipals)
 	}
 	seen := map[users.ID]bool{}
 	var out []users.User
 	add := func(u users.User, ok bool) error {
 		if !ok || !u.IsActive {
-			return badRequest("No such user")
+			return engine.BadRequest("No such user")
 		}
 		if !seen[u.ID] {
 			seen[u.ID] = true
@@ -76,7 +77,7 @@ func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSetti
 			return c, errInsufficientPermission()
 		}
 		if st.InviteOnly {
-			return c, badRequest("A default channel cannot be private.")
+			return c, engine.BadRequest("A default channel cannot be private.")
 		}
 	}
 	if err := newChannelRetention(me, &c, st.MessageRetentionDays); err != nil {
@@ -93,7 +94,7 @@ func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSetti
 	}
 	c.ApplyDefaults(w.groupID)
 	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == w.groupID(users.GroupEveryone)) {
-		return c, badRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
+		return c, engine.BadRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
 	}
 	return c, nil
 }
@@ -106,10 +107,10 @@ func checkChannelCreation(w *world, me users.User, st NewChannelSettings) error 
 	switch {
 	case st.IsWebPublic:
 		if !w.org().EnableSpectatorAccess {
-			return badRequest("Web-public channels are not enabled.")
+			return engine.BadRequest("Web-public channels are not enabled.")
 		}
 		if st.InviteOnly || (st.HistoryPublicToSubscribers != nil && !*st.HistoryPublicToSubscribers) {
-			return badRequest("Invalid parameters")
+			return engine.BadRequest("Invalid parameters")
 		}
 		may = w.org().CanCreateWebPublicChannelGroup
 	case st.InviteOnly:
@@ -128,10 +129,10 @@ func newChannelRetention(me users.User, c *channels.Channel, given *string) erro
 	}
 	r, err := channels.ParseRetention(*given)
 	if err != nil {
-		return badRequest("%s", err.Error())
+		return engine.BadRequest("%s", err.Error())
 	}
 	if r.Days != nil && me.Role != users.RoleOwner {
-		return errMustBeOwner()
+		return engine.ErrMustBeOwner()
 	}
 	c.MessageRetentionDays = r.Days
 	return nil
@@ -171,15 +172,15 @@ func applyGroupSettings(w *world, me users.User, c *channels.Channel, given map[
 			return InvalidArgument(name, "")
 		}
 		if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 		if v.IsNamed() {
 			switch w.groupNameOf(v.Group) {
 			case users.GroupInternet:
-				return badRequest("'%s' setting cannot be set to 'role:internet' group.", name)
+				return engine.BadRequest("'%s' setting cannot be set to 'role:internet' group.", name)
 			case users.GroupEveryone:
 				if !ns.AllowEveryone {
-					return badRequest("'%s' setting cannot be set to 'role:everyone' group.", name)
+					return engine.BadRequest("'%s' setting cannot be set to 'role:everyone' group.", name)
 				}
 			}
 		}

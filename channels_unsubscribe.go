@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -32,10 +33,10 @@ func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribePar
 		return UnsubscribeResult{}, MissingArgument("subscriptions")
 	}
 	if len(p.Subscriptions) > MaxSubscribeChannels {
-		return UnsubscribeResult{}, badRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
+		return UnsubscribeResult{}, engine.BadRequest("subscriptions is too long (limit: %d items)", MaxSubscribeChannels)
 	}
 	var res UnsubscribeResult
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		var err error
 		res, err = s.unsubscribeNamed(o, p)
 		return err
@@ -69,7 +70,7 @@ func (s *Service) unsubscribeNamed(o *writeOp, p UnsubscribeParams) (Unsubscribe
 		}
 	}
 	if len(missing) > 0 {
-		return res, badRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
+		return res, engine.BadRequest("Channel(s) (%s) do not exist", strings.Join(missing, ", "))
 	}
 	others := slices.ContainsFunc(targets, func(u users.User) bool {
 		return u.ID != me.ID && !(u.IsBot() && u.BotOwnerID == me.ID)
@@ -136,7 +137,7 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 	}
 	for _, u := range targets {
 		if l := removedByUser[u.ID]; len(l) > 0 {
-			ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
+			ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
 		}
 	}
 	for _, u := range targets {
@@ -149,14 +150,14 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 		if len(removed) == 0 {
 			continue
 		}
-		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.watchers(c, removed))
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.watchers(c, removed))
 		var lost []int64
 		for _, id := range removed {
 			if !w.metadata(c, w.user(id)) {
 				lost = append(lost, int64(id))
 			}
 		}
-		ev.add("stream", streamDeleteEvent(c.ID, false), lost)
+		ev.Add("stream", streamDeleteEvent(c.ID, false), lost)
 	}
 	return nil
 }
@@ -198,7 +199,7 @@ func markLeftChannelsRead(tx storage.Tx, ev *events, w *world, u users.ID, remov
 	if err != nil || len(changed) == 0 {
 		return err
 	}
-	ev.add("update_message_flags", UpdateMessageFlagsEvent{
+	ev.Add("update_message_flags", UpdateMessageFlagsEvent{
 		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
 		emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}, []int64{int64(u)})
@@ -215,7 +216,7 @@ func streamDeleteEvent(id channels.ID, forArchiving bool) StreamEvent {
 func channelRef(w *world, me users.User, id channels.ID) (channels.Channel, error) {
 	c, ok := w.channel(id)
 	if !ok || !w.metadata(c, me) {
-		return channels.Channel{}, badRequest("Invalid channel ID")
+		return channels.Channel{}, engine.BadRequest("Invalid channel ID")
 	}
 	return c, nil
 }

@@ -9,12 +9,14 @@
 // Each mutation runs in one storage transaction; the events it causes are collected during the
 // transaction and published only after it commits, in commit order. Registration of an event
 // queue is race-free: the state it returns plus every event delivered after its last_event_id
-// equals the true state. On SQLite, whose commits each cost an fsync and come one at a time,
+// equals the true state. The kernel that keeps these promises is internal/engine: read and
+// mutate, the gates, the error type and codes, the events of a transaction, and the order of
+// commits and publications. On SQLite, whose commits each cost an fsync and come one at a time,
 // concurrent mutations share commits (group commit): a group's bodies run in one transaction,
-// each as if in a savepoint, and service_commits.go gives the argument that the ordering above
-// holds for groups as for single transactions. On PostgreSQL (without a Bus) sends overlap:
-// their transactions run side by side and their events go out in the order of a ticket each
-// takes just before its commit; service_overlap.go gives the argument.
+// each as if in a savepoint. On PostgreSQL (without a Bus) sends overlap: their transactions
+// run side by side and their events go out in the order of a ticket each takes just before its
+// commit. The engine's package documentation gives the argument for each. No operation can
+// reach the write lock, the commit groups or the overlap state: they are the engine's own.
 //
 // Several processes may share one store and its events (Options.Bus, Options.NodeID; the
 // PostgreSQL implementation is eventbus/pgbus). The only change to the write path is where the
@@ -26,8 +28,8 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: the leaf domain packages, storage, queue, ratelimit and markdown; never a storage
-// backend and never httpapi.
+// Imports: internal/engine, the leaf domain packages, storage, queue, ratelimit and markdown;
+// never a storage backend and never httpapi.
 //
 // # How to add an operation
 //
@@ -47,10 +49,10 @@
 //	// DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
 //	func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
 //		err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
-//			if err := notFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
+//			if err := engine.NotFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
 //				return err
 //			}
-//			o.ev.add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
+//			o.ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
 //			return nil
 //		})
 //		return DeleteDraftResult{}, err
@@ -60,7 +62,7 @@
 //
 //	func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 //		res := GetStreamTopicsResult{Topics: []TopicRecord{}}
-//		err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+//		err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 //			me, w := o.me, o.world()
 //			c, ok := w.channel(p.StreamID)
 //			if !ok || !w.metadata(c, me) {
@@ -73,8 +75,8 @@
 //	}
 //
 // What the helpers (service_ops.go) give the body, o:
-//   - o.me, the acting user, loaded once inside the transaction, who passed the gate: noActor,
-//     spectators, signedIn, humans, members, admins, owners (service_actors.go), or an area's
+//   - o.me, the acting user, loaded once inside the transaction, who passed the gate: engine.NoActor,
+//     Spectators, SignedIn, Humans, Members, Admins, Owners (internal/engine/actor.go), or an area's
 //     own gate built on them (draftsUsers, nonGuests, userCreators). Finer checks (the owner of this bot, the
 //     administrator of this channel) are the body's first lines.
 //   - o.now, the operation's time, read once; never call s.now() in a body.
@@ -82,15 +84,15 @@
 //     channels, users and subscribers, read on first use and cached for the transaction
 //     (world*.go). A failed read of the world is its sticky error: the helper returns it when
 //     the body returns, so the body needs no error handling for world reads.
-//   - o.ev (mutations): o.ev.add(type, payload, recipients) records an event, published only
-//     after the commit; o.ev.afterCommit(fn) runs other work then.
-//   - notFound(err, errXNotFound) turns storage.ErrNotFound into the area's error, which each
+//   - o.ev (mutations): o.ev.Add(type, payload, recipients) records an event, published only
+//     after the commit; o.ev.AfterCommit(fn) runs other work then.
+//   - engine.NotFound(err, errXNotFound) turns storage.ErrNotFound into the area's error, which each
 //     area defines once (errDraftNotFound, errChannelIDNotFound, errMessageNotFound, ...).
 //
 // The store may run the body more than once (SQLite busy, PostgreSQL serialization failures):
 // the body only reads, writes and adds events. Queues, timers, files, mail and network calls
-// happen before s.mutate, after it returns, or in o.ev.afterCommit. Errors are *Error values
-// with Zulip's code and wording (service_errors.go); validation errors name the parameter.
+// happen before s.mutate, after it returns, or in o.ev.AfterCommit. Errors are *Error values
+// with Zulip's code and wording (internal/engine/errors.go); validation errors name the parameter.
 //
 // Beside the method: the storage it needs on both backends with a storagetest case; for a
 // mutation, a case in the consistency harness (consistency_test.go), a golden file per new
@@ -103,10 +105,9 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close, Now and the publication of events (service.go); the transaction helpers
-//	          read and mutate (service_ops.go); group commit (service_commits.go); overlapping
-//	          sends (service_overlap.go); errors and their codes (service_errors.go); the
-//	          gates that load the acting user, and the users an operation names
+//	service   New, Close, Now and the publication of events (service.go); read and mutate over
+//	          the engine's, with the world (service_ops.go); the aliases of the engine's error
+//	          type and codes (service_errors.go); the users an operation names
 //	          (service_actors.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     the per-transaction view of the organization that decisions read (world.go):

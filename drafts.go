@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -60,7 +61,7 @@ func errDraftNotFound() *Error {
 }
 
 // errDraftsSyncDisabled refuses every draft operation of a user with synchronisation off.
-func errDraftsSyncDisabled() *Error { return badRequest("%s", drafts.ErrSyncDisabled.Error()) }
+func errDraftsSyncDisabled() *Error { return engine.BadRequest("%s", drafts.ErrSyncDisabled.Error()) }
 
 // GetDraftsParams are the parameters of GET /drafts (none).
 type GetDraftsParams struct{}
@@ -105,7 +106,7 @@ type CreateDraftsResult struct {
 // Either every draft is valid and stored, or none is.
 func (s *Service) CreateDrafts(ctx context.Context, actor Actor, p CreateDraftsParams) (CreateDraftsResult, error) {
 	if len(p.Drafts) > drafts.MaxPerRequest {
-		return CreateDraftsResult{}, badRequest("drafts is too long (limit: %d items)", drafts.MaxPerRequest)
+		return CreateDraftsResult{}, engine.BadRequest("drafts is too long (limit: %d items)", drafts.MaxPerRequest)
 	}
 	var res CreateDraftsResult
 	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
@@ -129,7 +130,7 @@ func (s *Service) CreateDrafts(ctx context.Context, actor Actor, p CreateDraftsP
 			records[i] = draftRecord(list[i])
 		}
 		res.IDs = ids
-		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "add", Drafts: records}, []int64{int64(u.ID)})
+		ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "add", Drafts: records}, []int64{int64(u.ID)})
 		return nil
 	})
 	if err != nil {
@@ -157,7 +158,7 @@ func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams)
 	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		if _, err := tx.Drafts().Get(u.ID, p.DraftID); err != nil {
-			return notFound(err, errDraftNotFound)
+			return engine.NotFound(err, errDraftNotFound)
 		}
 		dc := draftChecker{owner: u, now: o.now.Unix(), ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
 		d, err := dc.check(p.Draft, "draft")
@@ -169,7 +170,7 @@ func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams)
 			return err
 		}
 		rec := draftRecord(d)
-		ev.add("drafts", DraftsEvent{Type: "drafts", Op: "update", Draft: &rec}, []int64{int64(u.ID)})
+		ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "update", Draft: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	return EditDraftResult{}, err
@@ -186,10 +187,10 @@ type DeleteDraftResult struct{}
 // DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
 func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
 	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
-		if err := notFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
+		if err := engine.NotFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
 			return err
 		}
-		o.ev.add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
+		o.ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
 		return nil
 	})
 	return DeleteDraftResult{}, err
@@ -197,7 +198,7 @@ func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftPar
 
 // draftsUsers is the gate of the drafts area: signed in, with draft synchronisation on.
 func draftsUsers(tx storage.ReadTx, actor Actor) (users.User, error) {
-	u, err := signedIn(tx, actor)
+	u, err := engine.SignedIn(tx, actor)
 	if err != nil {
 		return users.User{}, err
 	}
@@ -231,7 +232,7 @@ func (dc *draftChecker) check(p DraftParams, name string) (drafts.Draft, error) 
 		present bool
 	}{{"type", p.Type != nil}, {"to", p.To != nil}, {"topic", p.Topic != nil}, {"content", p.Content != nil}} {
 		if !f.present {
-			return drafts.Draft{}, badRequest(`%s["%s"] field is missing`, name, f.key)
+			return drafts.Draft{}, engine.BadRequest(`%s["%s"] field is missing`, name, f.key)
 		}
 	}
 	d := drafts.Draft{UserID: owner, Type: drafts.Type(*p.Type), To: *p.To, Topic: *p.Topic, Content: *p.Content, Timestamp: now}
@@ -241,7 +242,7 @@ func (dc *draftChecker) check(p DraftParams, name string) (drafts.Draft, error) 
 		case math.IsNaN(ts) || ts > maxDraftTimestamp:
 			return drafts.Draft{}, InvalidArgument(name+`["timestamp"]`, "")
 		case ts < 0:
-			return drafts.Draft{}, badRequest("Timestamp must not be negative.")
+			return drafts.Draft{}, engine.BadRequest("Timestamp must not be negative.")
 		}
 		d.Timestamp = int64(ts)
 	}
@@ -250,11 +251,11 @@ func (dc *draftChecker) check(p DraftParams, name string) (drafts.Draft, error) 
 	if errors.As(err, &fe) {
 		switch {
 		case fe.Blank:
-			return drafts.Draft{}, badRequest(`%s["%s"] cannot be blank`, name, fe.Field)
+			return drafts.Draft{}, engine.BadRequest(`%s["%s"] cannot be blank`, name, fe.Field)
 		case fe.Field == "type":
 			return drafts.Draft{}, InvalidArgument(fmt.Sprintf(`%s["type"]`, name), "")
 		}
-		return drafts.Draft{}, badRequest("%s", fe.Msg)
+		return drafts.Draft{}, engine.BadRequest("%s", fe.Msg)
 	}
 	if err != nil {
 		return drafts.Draft{}, err
@@ -288,7 +289,7 @@ func checkDraftRecipients(ur storage.UserReader, ids []int64) error {
 	}
 	for _, id := range want {
 		if !have[id] {
-			return badRequest("Invalid user ID %d", id)
+			return engine.BadRequest("Invalid user ID %d", id)
 		}
 	}
 	return nil
@@ -297,7 +298,7 @@ func checkDraftRecipients(ur storage.UserReader, ids []int64) error {
 // checkChannel refuses a channel the owner has no content access to, with the same message
 // as an unknown one ("Invalid channel ID").
 func (dc *draftChecker) checkChannel(id int64) error {
-	invalid := badRequest("Invalid channel ID")
+	invalid := engine.BadRequest("Invalid channel ID")
 	c, err := dc.cr.Get(channels.ID(id))
 	if errors.Is(err, storage.ErrNotFound) {
 		return invalid

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -45,7 +46,7 @@ type GetSavedSnippetsResult struct {
 // GetSavedSnippets returns the actor's saved snippets.
 func (s *Service) GetSavedSnippets(ctx context.Context, actor Actor, _ GetSavedSnippetsParams) (GetSavedSnippetsResult, error) {
 	var res GetSavedSnippetsResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
 		res.SavedSnippets, err = savedSnippetsState(o.tx.SavedSnippets(), o.me)
 		return err
@@ -69,15 +70,15 @@ type CreateSavedSnippetResult struct {
 func (s *Service) CreateSavedSnippet(ctx context.Context, actor Actor, p CreateSavedSnippetParams) (CreateSavedSnippetResult, error) {
 	title, err := drafts.CheckSnippetTitle(p.Title)
 	if err != nil {
-		return CreateSavedSnippetResult{}, badRequest("%s", err.Error())
+		return CreateSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
 	}
 	content, err := drafts.CheckSnippetContent(p.Content)
 	if err != nil {
-		return CreateSavedSnippetResult{}, badRequest("%s", err.Error())
+		return CreateSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
 	}
 	now := s.now().Unix()
 	var res CreateSavedSnippetResult
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		sn := drafts.SavedSnippet{UserID: u.ID, Title: title, Content: content, DateCreated: now}
 		if sn.ID, err = tx.SavedSnippets().Create(sn); err != nil {
@@ -85,7 +86,7 @@ func (s *Service) CreateSavedSnippet(ctx context.Context, actor Actor, p CreateS
 		}
 		res.SavedSnippetID = sn.ID
 		rec := savedSnippetRecord(sn)
-		ev.add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "add", SavedSnippet: &rec}, []int64{int64(u.ID)})
+		ev.Add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "add", SavedSnippet: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	if err != nil {
@@ -113,19 +114,19 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSaved
 	var err error
 	if p.Title != nil {
 		if title, err = drafts.CheckSnippetTitle(*p.Title); err != nil {
-			return EditSavedSnippetResult{}, badRequest("%s", err.Error())
+			return EditSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
 		}
 	}
 	if p.Content != nil {
 		if content, err = drafts.CheckSnippetContent(*p.Content); err != nil {
-			return EditSavedSnippetResult{}, badRequest("%s", err.Error())
+			return EditSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
 		}
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		sn, err := tx.SavedSnippets().Get(u.ID, p.SavedSnippetID)
 		if err != nil {
-			return notFound(err, errSnippetNotFound)
+			return engine.NotFound(err, errSnippetNotFound)
 		}
 		if p.Title == nil && p.Content == nil {
 			return nil
@@ -140,7 +141,7 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSaved
 			return err
 		}
 		rec := savedSnippetRecord(sn)
-		ev.add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "update", SavedSnippet: &rec}, []int64{int64(u.ID)})
+		ev.Add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "update", SavedSnippet: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	return EditSavedSnippetResult{}, err
@@ -157,12 +158,12 @@ type DeleteSavedSnippetResult struct{}
 // DeleteSavedSnippet removes one of the actor's snippets and sends a saved_snippets remove
 // event.
 func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteSavedSnippetParams) (DeleteSavedSnippetResult, error) {
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		if err := tx.SavedSnippets().Delete(u.ID, p.SavedSnippetID); err != nil {
-			return notFound(err, errSnippetNotFound)
+			return engine.NotFound(err, errSnippetNotFound)
 		}
-		ev.add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "remove", SavedSnippetID: p.SavedSnippetID}, []int64{int64(u.ID)})
+		ev.Add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "remove", SavedSnippetID: p.SavedSnippetID}, []int64{int64(u.ID)})
 		return nil
 	})
 	return DeleteSavedSnippetResult{}, err

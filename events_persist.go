@@ -164,7 +164,7 @@ func (s *Service) restoreQueues(ctx context.Context) (after uint64, err error) {
 	return after, nil
 }
 
-// saveQueues persists every live queue of this node. The caller holds writeMu.
+// saveQueues persists every live queue of this node. It runs inside the engine's Close.
 func (s *Service) saveQueues() error {
 	snap := s.queues.Snapshot()
 	saved := make([]storage.SavedQueue, 0, len(snap))

@@ -71,10 +71,10 @@ func (p *publicWatchers) without(except []int64) []int64 {
 
 // recipientsOf expands the sentinel recipient of a public channel's message event.
 func (s *Service) recipientsOf(p pending) []int64 {
-	if pc, ok := p.payload.(publicChannelMessage); ok {
+	if pc, ok := p.Payload.(publicChannelMessage); ok {
 		return s.watchers.without(pc.except)
 	}
-	return p.recipients
+	return p.Recipients
 }
 
 // watchesPublicChannels says whether a queue gets the messages of public channels its user

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/users"
@@ -115,37 +116,37 @@ func (p *RegisterQueueParams) validate(anonymous bool) error {
 	}
 	if anonymous {
 		if p.ClientGravatar != nil && *p.ClientGravatar {
-			return badRequest("Invalid 'client_gravatar' parameter for anonymous request")
+			return engine.BadRequest("Invalid 'client_gravatar' parameter for anonymous request")
 		}
 		if p.IncludeSubscribers == "true" || p.IncludeSubscribers == "partial" {
-			return badRequest("Invalid 'include_subscribers' parameter for anonymous request")
+			return engine.BadRequest("Invalid 'include_subscribers' parameter for anonymous request")
 		}
 	}
 	if err := checkHistoryDays("presence_history_limit_days", p.PresenceHistoryLimitDays); err != nil {
 		return err
 	}
 	if len(p.EventTypes) > MaxEventTypes {
-		return badRequest("event_types is too long (limit: %d items)", MaxEventTypes)
+		return engine.BadRequest("event_types is too long (limit: %d items)", MaxEventTypes)
 	}
 	if len(p.FetchEventTypes) > MaxEventTypes {
-		return badRequest("fetch_event_types is too long (limit: %d items)", MaxEventTypes)
+		return engine.BadRequest("fetch_event_types is too long (limit: %d items)", MaxEventTypes)
 	}
 	if len(p.Narrow) > MaxNarrowTerms {
-		return badRequest("narrow is too long (limit: %d items)", MaxNarrowTerms)
+		return engine.BadRequest("narrow is too long (limit: %d items)", MaxNarrowTerms)
 	}
 	for i, term := range p.Narrow {
 		if len(term) < 2 {
-			return badRequest("narrow[%d] is too short.", i)
+			return engine.BadRequest("narrow[%d] is too short.", i)
 		}
 		if len(term) > 2 {
-			return badRequest("narrow[%d] is too long.", i)
+			return engine.BadRequest("narrow[%d] is too long.", i)
 		}
 	}
 	if p.IdleQueueTimeout != nil && *p.IdleQueueTimeout <= 0 {
-		return badRequest("idle_queue_timeout is too small")
+		return engine.BadRequest("idle_queue_timeout is too small")
 	}
 	if p.QueueLifespanSecs != nil && *p.QueueLifespanSecs < 0 {
-		return badRequest("queue_lifespan_secs is too small")
+		return engine.BadRequest("queue_lifespan_secs is too small")
 	}
 	return nil
 }
@@ -176,16 +177,36 @@ func (p *RegisterQueueParams) fetches(kind string) bool {
 // who gets state but no queue.
 //
 // It is race-free: the state is read and then the queue created while no mutation can commit
-// or be delivered in between (both under Service.writeMu held shared), so the state plus the
+// or be delivered in between (both inside the engine's Registration), so the state plus the
 // queue's events is the true state. The queue is created after the transaction, which the
 // store may run more than once, so a re-run creates no second queue.
 func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueueParams) (RegisterQueueResult, error) {
 	if err := p.validate(actor.Anonymous()); err != nil {
 		return RegisterQueueResult{}, err
 	}
-	s.writeMu.RLock()
-	defer s.writeMu.RUnlock()
-	defer s.overlap.enterRegistration()() // no overlapping send is inside meanwhile
+	var res RegisterQueueResult
+	var queue queue.Info
+	err := s.eng.Registration(func() error {
+		var err error
+		res, queue, err = s.registerLocked(ctx, actor, p)
+		return err
+	})
+	if err != nil {
+		return RegisterQueueResult{}, err
+	}
+	res.LastEventID = -1
+	res.IdleQueueTimeoutSecs = int64(s.opts.queueIdleDefault().Seconds())
+	if queue.ID != "" {
+		id := queue.ID
+		res.QueueID = &id
+		res.IdleQueueTimeoutSecs = int64(queue.IdleTimeout.Seconds())
+	}
+	return res, nil
+}
+
+// registerLocked reads the state of a registration and creates its queue, inside the engine's
+// Registration (no commit or delivery falls between the two).
+func (s *Service) registerLocked(ctx context.Context, actor Actor, p RegisterQueueParams) (RegisterQueueResult, queue.Info, error) {
 	var (
 		res   RegisterQueueResult
 		queue queue.Info
@@ -194,13 +215,13 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 	)
 	if s.bus != nil {
 		if !s.busUp {
-			return RegisterQueueResult{}, errBusDown()
+			return res, queue, errBusDown()
 		}
 		cut = &busCut{}
 	}
-	err := s.read(ctx, actor, spectators, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.Spectators, func(o *readOp) error {
 		if p.AllPublicStreams != nil && *p.AllPublicStreams && o.me.Role == users.RoleGuest {
-			return badRequest("User not authorized for this query")
+			return engine.BadRequest("User not authorized for this query")
 		}
 		var err error
 		if !actor.Anonymous() {
@@ -216,22 +237,11 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 		}
 		return err
 	})
-	if err != nil {
-		return RegisterQueueResult{}, err
+	if err != nil || actor.Anonymous() {
+		return res, queue, err
 	}
-	if !actor.Anonymous() {
-		if queue, err = s.newQueue(actor, p, terms, cut); err != nil {
-			return RegisterQueueResult{}, err
-		}
-	}
-	res.LastEventID = -1
-	res.IdleQueueTimeoutSecs = int64(s.opts.queueIdleDefault().Seconds())
-	if queue.ID != "" {
-		id := queue.ID
-		res.QueueID = &id
-		res.IdleQueueTimeoutSecs = int64(queue.IdleTimeout.Seconds())
-	}
-	return res, nil
+	queue, err = s.newQueue(actor, p, terms, cut)
+	return res, queue, err
 }
 
 // queueIdleDefault is the lifetime of a queue whose client asked for none.
@@ -266,11 +276,11 @@ func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.
 	})
 	switch {
 	case errors.Is(err, queue.ErrTooManyQueues):
-		return queue.Info{}, badRequest("Too many event queues for this user")
+		return queue.Info{}, engine.BadRequest("Too many event queues for this user")
 	case errors.Is(err, queue.ErrClosed):
-		return queue.Info{}, badRequest("Could not allocate event queue")
+		return queue.Info{}, engine.BadRequest("Could not allocate event queue")
 	case err != nil:
-		return queue.Info{}, internalError(err)
+		return queue.Info{}, engine.InternalError(err)
 	}
 	return info, nil
 }
@@ -307,7 +317,7 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 	last := int64(-1)
 	if p.QueueID == "" {
 		if !p.DontBlock {
-			return GetEventsResult{}, badRequest("Missing 'queue_id' argument")
+			return GetEventsResult{}, engine.BadRequest("Missing 'queue_id' argument")
 		}
 		if err := p.Register.validate(false); err != nil {
 			return GetEventsResult{}, err
@@ -319,7 +329,7 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		p.QueueID = id
 	} else {
 		if p.LastEventID == nil {
-			return GetEventsResult{}, badRequest("Missing 'last_event_id' argument")
+			return GetEventsResult{}, engine.BadRequest("Missing 'last_event_id' argument")
 		}
 		last = *p.LastEventID
 	}
@@ -348,7 +358,7 @@ func (s *Service) eventsResult(got []queue.Event, err error, queueID string) (Ge
 func (s *Service) registerForEvents(ctx context.Context, actor Actor, rp RegisterQueueParams) (string, error) {
 	var terms []messages.Term
 	if len(rp.Narrow) > 0 {
-		err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+		err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 			var err error
 			terms, err = s.queueNarrow(o, rp.Narrow)
 			return err
@@ -369,9 +379,9 @@ func (s *Service) queueGetError(err error, queueID string) error {
 	case errors.Is(err, queue.ErrBadQueueID):
 		return badQueue(queueID)
 	case errors.As(err, &pruned):
-		return badRequest("An event newer than %d has already been pruned!", pruned.NewestPruned)
+		return engine.BadRequest("An event newer than %d has already been pruned!", pruned.NewestPruned)
 	case errors.As(err, &notIn):
-		return badRequest("Event %d was not in this queue", notIn.LastEventID)
+		return engine.BadRequest("Event %d was not in this queue", notIn.LastEventID)
 	default:
 		return s.storageError(err)
 	}

@@ -3,13 +3,14 @@ package chat
 import (
 	"context"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/users"
 )
 
 // SetDraftsSynchronization applies enable_drafts_synchronization for tests, until PATCH
 // /settings (the users area) calls setDraftsSynchronization itself.
 func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, enabled bool) error {
-	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error { return setDraftsSynchronization(o.tx, user, enabled) })
+	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error { return setDraftsSynchronization(o.tx, user, enabled) })
 }
 
 // ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
@@ -19,34 +20,25 @@ func (s *Service) ExpireTyping(ctx context.Context) error { return s.expireTypin
 // FormsEncoded is how many shared event forms have been encoded in this process.
 func FormsEncoded() int64 { return formsEncoded.Load() }
 
-// HoldWrites keeps every mutation from committing (it holds writeMu) until the returned
-// function runs; mutations started meanwhile wait for the next commit group.
-func (s *Service) HoldWrites() (release func()) {
-	s.writeMu.Lock()
-	return s.writeMu.Unlock
-}
+// HoldWrites keeps every mutation from committing until the returned function runs;
+// mutations started meanwhile wait for the next commit group.
+func (s *Service) HoldWrites() (release func()) { return s.eng.HoldWrites() }
 
 // WaitingWrites is how many mutations wait for a commit group to take them.
-func (s *Service) WaitingWrites() int {
-	s.commits.mu.Lock()
-	defer s.commits.mu.Unlock()
-	return len(s.commits.waiting)
-}
+func (s *Service) WaitingWrites() int { return s.eng.Commits().Waiting }
 
-// LeadingAlone reports whether a group is running (or waiting for writeMu) and no mutation
-// waits for the next one.
+// LeadingAlone reports whether a group is running (or waiting for the write lock) and no
+// mutation waits for the next one.
 func (s *Service) LeadingAlone() bool {
-	s.commits.mu.Lock()
-	defer s.commits.mu.Unlock()
-	return s.commits.leading && len(s.commits.waiting) == 0
+	c := s.eng.Commits()
+	return c.Leading && c.Waiting == 0
 }
 
 // SharedCommits reports how many commits several mutations shared, and how many mutations
 // they held.
 func (s *Service) SharedCommits() (groups, mutations uint64) {
-	s.commits.mu.Lock()
-	defer s.commits.mu.Unlock()
-	return s.commits.shared, s.commits.sharing
+	c := s.eng.Commits()
+	return c.Shared, c.Sharing
 }
 
 // Prerendered reports how many sends' contents were rendered while they waited for their
@@ -58,7 +50,7 @@ func (s *Service) Prerendered() (finished, taken uint64) {
 // PanickingMutation runs a mutation whose body writes (a draft-synchronization setting of
 // user) and then panics with value.
 func (s *Service) PanickingMutation(ctx context.Context, user users.ID, value any) error {
-	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
 		if err := setDraftsSynchronization(o.tx, user, false); err != nil {
 			return err
 		}

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
-func errInvalidGroup() *Error { return badRequest("Invalid user group") }
+func errInvalidGroup() *Error { return engine.BadRequest("Invalid user group") }
 
 // loadGroup reads a group named by an operation ("Invalid user group" when unknown).
 func loadGroup(r storage.GroupReader, id users.GroupID) (users.Group, error) {
@@ -58,7 +59,7 @@ type GetIsUserGroupMemberResult struct {
 // Deactivated users are never members. Guests and bots may not ask.
 func (s *Service) GetIsUserGroupMember(ctx context.Context, actor Actor, p GetIsUserGroupMemberParams) (GetIsUserGroupMemberResult, error) {
 	var res GetIsUserGroupMemberResult
-	err := s.read(ctx, actor, members, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
 		tx := o.tx
 		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
 			return err
@@ -210,7 +211,7 @@ type GetUserGroupsResult struct {
 // GetUserGroups lists the organization's user groups, system groups included.
 func (s *Service) GetUserGroups(ctx context.Context, actor Actor, p GetUserGroupsParams) (GetUserGroupsResult, error) {
 	var res GetUserGroupsResult
-	err := s.read(ctx, actor, members, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
 		tx := o.tx
 		v, err := newGroupView(tx.Users(), tx.Groups())
 		if err != nil {
@@ -268,7 +269,7 @@ func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetU
 // readGroupMembership is a read of group id's membership for a member (GET
 // /user_groups/{id}/...): the group must exist; answer reads the membership resolution.
 func (s *Service) readGroupMembership(ctx context.Context, actor Actor, id users.GroupID, answer func(*users.Membership)) error {
-	return s.read(ctx, actor, members, func(o *readOp) error {
+	return s.read(ctx, actor, engine.Members, func(o *readOp) error {
 		if _, err := loadGroup(o.tx.Groups(), id); err != nil {
 			return err
 		}

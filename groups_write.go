@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -77,16 +78,16 @@ type CreateUserGroupResult struct {
 func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUserGroupParams) (CreateUserGroupResult, error) {
 	name, err := users.CheckGroupName(p.Name)
 	if err != nil {
-		return CreateUserGroupResult{}, badRequest("%s", err.Error())
+		return CreateUserGroupResult{}, engine.BadRequest("%s", err.Error())
 	}
 	if utf8.RuneCountInString(p.Description) > users.MaxGroupDescriptionLength {
-		return CreateUserGroupResult{}, badRequest("description is too long (limit: %d characters)", users.MaxGroupDescriptionLength)
+		return CreateUserGroupResult{}, engine.BadRequest("description is too long (limit: %d characters)", users.MaxGroupDescriptionLength)
 	}
 	if len(p.Members) > MaxUserIDsPerRequest || len(p.Subgroups) > MaxUserIDsPerRequest {
-		return CreateUserGroupResult{}, badRequest("members is too long (limit: %d items)", MaxUserIDsPerRequest)
+		return CreateUserGroupResult{}, engine.BadRequest("members is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	var res CreateUserGroupResult
-	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx := o.tx
 		v, err := checkGroupCreation(o.readOp.tx, o.me, name)
 		if err != nil {
@@ -98,7 +99,7 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 		}
 		id, err := tx.Groups().Create(g)
 		if errors.Is(err, storage.ErrConflict) {
-			return badRequest("User group '%s' already exists.", name)
+			return engine.BadRequest("User group '%s' already exists.", name)
 		}
 		if err != nil {
 			return err
@@ -124,10 +125,10 @@ func checkGroupCreation(tx storage.ReadTx, me users.User, name string) (*groupVi
 		return nil, err
 	}
 	if !v.m.Allows(realm.CanCreateGroups, me.ID) {
-		return nil, badRequest(msgInsufficientPerm)
+		return nil, engine.BadRequest(msgInsufficientPerm)
 	}
 	if _, err := tx.Groups().GetByName(name); err == nil {
-		return nil, badRequest("User group '%s' already exists.", name)
+		return nil, engine.BadRequest("User group '%s' already exists.", name)
 	} else if !errors.Is(err, storage.ErrNotFound) {
 		return nil, err
 	}
@@ -175,7 +176,7 @@ func checkActiveGroups(gr storage.GroupReader, ids []users.GroupID) error {
 			if err != nil && !errors.Is(err, storage.ErrNotFound) {
 				return err
 			}
-			return badRequest("Invalid user group ID: %d", id)
+			return engine.BadRequest("Invalid user group ID: %d", id)
 		}
 	}
 	return nil
@@ -195,7 +196,7 @@ func announceNewGroup(tx storage.ReadTx, ev *events, id users.GroupID) error {
 	if err != nil {
 		return err
 	}
-	ev.add("user_group", UserGroupAddEvent{Type: "user_group", Op: "add", Group: v.record(stored)}, recipients)
+	ev.Add("user_group", UserGroupAddEvent{Type: "user_group", Op: "add", Group: v.record(stored)}, recipients)
 	return nil
 }
 
@@ -203,7 +204,7 @@ func announceNewGroup(tx storage.ReadTx, ev *events, id users.GroupID) error {
 func checkActiveUsers(v *groupView, ids []users.ID) error {
 	for _, id := range ids {
 		if !v.isActive(id) {
-			return badRequest("Invalid user ID: %d", id)
+			return engine.BadRequest("Invalid user ID: %d", id)
 		}
 	}
 	return nil
@@ -213,7 +214,7 @@ func checkActiveUsers(v *groupView, ids []users.ID) error {
 // and role:internet (and, where forbidden, role:everyone) is not used.
 func checkGroupSetting(gr storage.GroupReader, v *groupView, perm users.GroupPermission, val users.GroupSetting) error {
 	if err := v.m.CheckSetting(val, v.isActive); err != nil {
-		return badRequest("%s", err.Error())
+		return engine.BadRequest("%s", err.Error())
 	}
 	if val.IsNamed() {
 		g, err := gr.Get(val.Group)
@@ -221,10 +222,10 @@ func checkGroupSetting(gr storage.GroupReader, v *groupView, perm users.GroupPer
 			return err
 		}
 		if g.Deactivated {
-			return badRequest("Invalid user group ID: %d", g.ID)
+			return engine.BadRequest("Invalid user group ID: %d", g.ID)
 		}
 		if g.IsSystemGroup && (g.Name == users.GroupInternet || g.Name == users.GroupEveryone && !perm.AllowEveryone) {
-			return badRequest("'%s' setting cannot be set to '%s' group.", perm.Name, g.Name)
+			return engine.BadRequest("'%s' setting cannot be set to '%s' group.", perm.Name, g.Name)
 		}
 	}
 	return nil
@@ -237,7 +238,7 @@ func groupForUpdate(gr storage.GroupReader, id users.GroupID) (users.Group, erro
 		return g, err
 	}
 	if g.IsSystemGroup {
-		return users.Group{}, badRequest(msgInsufficientPerm)
+		return users.Group{}, engine.BadRequest(msgInsufficientPerm)
 	}
 	return g, nil
 }
@@ -261,12 +262,12 @@ type UpdateUserGroupMembersParams struct {
 // can_add_members_group or can_remove_members_group, or the right to manage the group.
 func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p UpdateUserGroupMembersParams) error {
 	if len(p.Add)+len(p.Delete)+len(p.AddSubgroups)+len(p.DeleteSubgroups) > MaxUserIDsPerRequest {
-		return badRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
+		return engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
 	if len(p.Add)+len(p.Delete)+len(p.AddSubgroups)+len(p.DeleteSubgroups) == 0 {
-		return badRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
+		return engine.BadRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
 	}
-	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		e, err := loadGroupEdit(o.readOp.tx, me, p.GroupID)
 		if err != nil {
@@ -290,13 +291,13 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p Upd
 			if err := tx.Groups().AddMembers(g.ID, p.Add); err != nil {
 				return err
 			}
-			ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: sortedIDs(p.Add)}, recipients)
+			ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: sortedIDs(p.Add)}, recipients)
 		}
 		if len(p.Delete) > 0 {
 			if err := tx.Groups().RemoveMembers(g.ID, p.Delete); err != nil {
 				return err
 			}
-			ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: sortedIDs(p.Delete)}, recipients)
+			ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: sortedIDs(p.Delete)}, recipients)
 		}
 		return nil
 	})
@@ -311,17 +312,17 @@ func (e groupEdit) checkAddMembers(me users.User, ids []users.ID) error {
 	}
 	g, v := e.g, e.v
 	if g.Deactivated {
-		return badRequest("You can't add members to a deactivated user group.")
+		return engine.BadRequest("You can't add members to a deactivated user group.")
 	}
 	if err := checkActiveUsers(v, ids); err != nil {
 		return err
 	}
 	for _, u := range ids {
 		if !e.mayAdd(me) && !(u == me.ID && v.m.Allows(g.CanJoinGroup, me.ID)) {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		if slices.Contains(g.Members, u) {
-			return badRequest("User %d is already a member of this group", u)
+			return engine.BadRequest("User %d is already a member of this group", u)
 		}
 	}
 	return nil
@@ -334,10 +335,10 @@ func (e groupEdit) checkRemoveMembers(me users.User, ids []users.ID) error {
 	g, v := e.g, e.v
 	for _, u := range ids {
 		if !e.mayRemove(me) && !(u == me.ID && v.m.Allows(g.CanLeaveGroup, me.ID)) {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		if !slices.Contains(g.Members, u) || !v.isActive(u) {
-			return badRequest("There is no member '%d' in this user group", u)
+			return engine.BadRequest("There is no member '%d' in this user group", u)
 		}
 	}
 	return nil
@@ -357,25 +358,25 @@ func (s *Service) changeSubgroups(tx storage.Tx, ev *events, e groupEdit, me use
 	}
 	g, v := e.g, e.v
 	if len(add) > 0 && !e.mayAdd(me) || len(del) > 0 && !e.mayRemove(me) {
-		return badRequest(msgInsufficientPerm)
+		return engine.BadRequest(msgInsufficientPerm)
 	}
 	for _, id := range add {
 		sub, err := tx.Groups().Get(id)
 		if errors.Is(err, storage.ErrNotFound) || err == nil && sub.Deactivated {
-			return badRequest("Invalid user group ID: %d", id)
+			return engine.BadRequest("Invalid user group ID: %d", id)
 		} else if err != nil {
 			return err
 		}
 		if slices.Contains(g.Subgroups, id) {
-			return badRequest("User group %d is already a subgroup of this group.", id)
+			return engine.BadRequest("User group %d is already a subgroup of this group.", id)
 		}
 		if v.m.WouldCycle(g.ID, id) {
-			return badRequest("User group %d is a supergroup of this group; adding it as a subgroup would create a cycle.", id)
+			return engine.BadRequest("User group %d is a supergroup of this group; adding it as a subgroup would create a cycle.", id)
 		}
 	}
 	for _, id := range del {
 		if !slices.Contains(g.Subgroups, id) {
-			return badRequest("User group %d is not a subgroup of this group.", id)
+			return engine.BadRequest("User group %d is not a subgroup of this group.", id)
 		}
 	}
 	g.Subgroups = slices.DeleteFunc(append(g.Subgroups, add...), func(id users.GroupID) bool { return slices.Contains(del, id) })
@@ -387,10 +388,10 @@ func (s *Service) changeSubgroups(tx storage.Tx, ev *events, e groupEdit, me use
 		return err
 	}
 	if len(add) > 0 {
-		ev.add("user_group", UserGroupSubgroupsEvent{Type: "user_group", Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(add)}, recipients)
+		ev.Add("user_group", UserGroupSubgroupsEvent{Type: "user_group", Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(add)}, recipients)
 	}
 	if len(del) > 0 {
-		ev.add("user_group", UserGroupSubgroupsEvent{Type: "user_group", Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(del)}, recipients)
+		ev.Add("user_group", UserGroupSubgroupsEvent{Type: "user_group", Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(del)}, recipients)
 	}
 	return nil
 }
@@ -406,12 +407,12 @@ type UpdateUserGroupSubgroupsParams struct {
 // group reach itself is refused.
 func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p UpdateUserGroupSubgroupsParams) error {
 	if len(p.Add)+len(p.Delete) == 0 {
-		return badRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
+		return engine.BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 	}
 	if len(p.Add)+len(p.Delete) > MaxUserIDsPerRequest {
-		return badRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
+		return engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
-	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
 		if err != nil {
 			return err
@@ -440,20 +441,20 @@ type UpdateUserGroupParams struct {
 // needs the right to manage the group. Everyone gets user_group update with the changed data.
 func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUserGroupParams) error {
 	if p.Name == nil && p.Description == nil && len(p.Settings) == 0 {
-		return badRequest("No new data supplied")
+		return engine.BadRequest("No new data supplied")
 	}
 	perms, err := groupSettingChanges(p.Settings)
 	if err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx := o.tx
 		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
 		if err != nil {
 			return err
 		}
 		if !e.manage {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		data := map[string]any{}
 		if err := e.rename(tx.Groups(), p.Name, data); err != nil {
@@ -469,7 +470,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 			return nil
 		}
 		if err := tx.Groups().Update(e.g); errors.Is(err, storage.ErrConflict) {
-			return badRequest("User group '%s' already exists.", e.g.Name)
+			return engine.BadRequest("User group '%s' already exists.", e.g.Name)
 		} else if err != nil {
 			return err
 		}
@@ -477,7 +478,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 		if err != nil {
 			return err
 		}
-		o.ev.add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: e.g.ID, Data: data}, recipients)
+		o.ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: e.g.ID, Data: data}, recipients)
 		return nil
 	})
 }
@@ -491,7 +492,7 @@ func groupSettingChanges(changes map[string]GroupSettingChange) (map[string]user
 	}
 	for name, c := range changes {
 		if _, ok := perms[name]; !ok {
-			return nil, badRequest("Invalid setting %s", name)
+			return nil, engine.BadRequest("Invalid setting %s", name)
 		}
 		if c.New == nil {
 			return nil, MissingArgument(name + "[\"new\"]")
@@ -507,13 +508,13 @@ func (e *groupEdit) rename(gr storage.GroupReader, newName *string, data map[str
 	}
 	name, err := users.CheckGroupName(*newName)
 	if err != nil {
-		return badRequest("%s", err.Error())
+		return engine.BadRequest("%s", err.Error())
 	}
 	if name == e.g.Name {
 		return nil
 	}
 	if _, err := gr.GetByName(name); err == nil {
-		return badRequest("User group '%s' already exists.", name)
+		return engine.BadRequest("User group '%s' already exists.", name)
 	}
 	e.g.Name = name
 	data["name"] = name
@@ -527,7 +528,7 @@ func (e *groupEdit) describe(desc *string, data map[string]any) error {
 		return nil
 	}
 	if utf8.RuneCountInString(*desc) > users.MaxGroupDescriptionLength {
-		return badRequest("description is too long (limit: %d characters)", users.MaxGroupDescriptionLength)
+		return engine.BadRequest("description is too long (limit: %d characters)", users.MaxGroupDescriptionLength)
 	}
 	e.g.Description = *desc
 	data["description"] = e.g.Description
@@ -548,7 +549,7 @@ func (e *groupEdit) changeSettings(gr storage.GroupReader, changes map[string]Gr
 		c, perm := changes[name], perms[name]
 		field := perm.Field(&e.g)
 		if c.Old != nil && !sameSetting(v.setting(*c.Old), v.setting(*field)) {
-			return badRequest("'old' value does not match the expected value.")
+			return engine.BadRequest("'old' value does not match the expected value.")
 		}
 		if err := checkGroupSetting(gr, v, perm, *c.New); err != nil {
 			return err
@@ -575,7 +576,7 @@ type DeactivateUserGroupParams struct {
 // still used as a subgroup of an active group is refused. Everyone gets user_group update
 // with deactivated true.
 func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p DeactivateUserGroupParams) error {
-	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
 		if err != nil {
@@ -583,10 +584,10 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p Deacti
 		}
 		g := e.g
 		if g.Deactivated {
-			return badRequest("User group is already deactivated.")
+			return engine.BadRequest("User group is already deactivated.")
 		}
 		if !e.manage {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		all, err := tx.Groups().List()
 		if err != nil {
@@ -610,7 +611,7 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p Deacti
 		if err != nil {
 			return err
 		}
-		ev.add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}}, recipients)
+		ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}}, recipients)
 		return nil
 	})
 }

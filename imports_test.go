@@ -40,8 +40,10 @@ func TestImportDirection(t *testing.T) {
 		"storage/memory":      append([]string{"storage"}, leaves...),
 		"storage/storagetest": append([]string{"storage"}, leaves...),
 		"storage/sqlstore":    append([]string{"storage"}, leaves...),
-		".":                   append([]string{"storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw"}, leaves...),
-		"httpapi":             append([]string{".", "markdown", "httpapi/internal/jsonparam"}, leaves...),
+		// The kernel below the operations: transactions, gates, errors, events, commit order.
+		"internal/engine": {"storage", "users"},
+		".":               append([]string{"internal/engine", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw"}, leaves...),
+		"httpapi":         append([]string{".", "markdown", "httpapi/internal/jsonparam"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.

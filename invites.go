@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -57,7 +58,7 @@ type CreateInviteLinkResult struct {
 
 // errInvalidChannelForInvite is the refusal of an unknown or inaccessible channel.
 func errInvalidChannelForInvite(id channels.ID) *Error {
-	return badRequest("Invalid channel ID %d. No invites were sent.", id)
+	return engine.BadRequest("Invalid channel ID %d. No invites were sent.", id)
 }
 
 // CreateInviteLink creates a reusable invitation link. The requester must be a member or
@@ -74,15 +75,15 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 	}
 	key, err := newInviteKey()
 	if err != nil {
-		return CreateInviteLinkResult{}, internalError(err)
+		return CreateInviteLinkResult{}, engine.InternalError(err)
 	}
 	now := s.now()
 	var res CreateInviteLinkResult
-	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		w := o.world()
 		if !w.membership().Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID) {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
 		if err != nil {
@@ -108,7 +109,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 // invitation they describe (without key, inviter or times) and its validity.
 func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Duration, error) {
 	if len(p.StreamIDs) > users.MaxInviteChannels || len(p.GroupIDs) > users.MaxInviteGroups {
-		return users.Invite{}, 0, badRequest("Too many channels or groups (limit: %d)", users.MaxInviteChannels)
+		return users.Invite{}, 0, engine.BadRequest("Too many channels or groups (limit: %d)", users.MaxInviteChannels)
 	}
 	as := users.RoleMember
 	if p.InviteAs != nil {
@@ -126,7 +127,7 @@ func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Durat
 		case m <= 0:
 			return users.Invite{}, 0, InvalidArgument("invite_expires_in_minutes", "")
 		case m > users.MaxInviteValidityMinutes:
-			return users.Invite{}, 0, badRequest("invite_expires_in_minutes is too large")
+			return users.Invite{}, 0, engine.BadRequest("invite_expires_in_minutes is too large")
 		default:
 			validity = time.Duration(m) * time.Minute
 		}
@@ -151,11 +152,11 @@ func (s *Service) checkInvite(tx storage.Tx, w *world, me users.User, base users
 	if err := users.CheckInviteAs(me.Role, base.InvitedAs); err != nil {
 		switch {
 		case errors.Is(err, users.ErrInviteOwner):
-			return base, errMustBeOwner()
+			return base, engine.ErrMustBeOwner()
 		case errors.Is(err, users.ErrInviteAdmin):
-			return base, errMustBeAdmin()
+			return base, engine.ErrMustBeAdmin()
 		}
-		return base, badRequest("%s", err.Error())
+		return base, engine.BadRequest("%s", err.Error())
 	}
 	if err := checkInviteChannels(w, me, streams); err != nil {
 		return base, err
@@ -168,7 +169,7 @@ func (s *Service) checkInvite(tx storage.Tx, w *world, me users.User, base users
 	inv.WelcomeMessageCustomText = nil
 	if me.Role.IsAdmin() && base.WelcomeMessageCustomText != nil {
 		if err := users.CheckWelcomeMessage(*base.WelcomeMessageCustomText); err != nil {
-			return base, badRequest("%s", err.Error())
+			return base, engine.BadRequest("%s", err.Error())
 		}
 		text := *base.WelcomeMessageCustomText
 		inv.WelcomeMessageCustomText = &text
@@ -189,7 +190,7 @@ func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	noPermission := badRequest("You do not have permission to subscribe other users to channels.")
+	noPermission := engine.BadRequest("You do not have permission to subscribe other users to channels.")
 	if me.Role == users.RoleGuest || !w.membership().Allows(w.org().CanAddSubscribersGroup, me.ID) {
 		return noPermission
 	}
@@ -220,7 +221,7 @@ func checkInviteGroups(tx storage.Tx, w *world, me users.User, ids []users.Group
 		}
 		manage := w.membership().Allows(w.org().CanManageAllGroups, me.ID) || w.membership().Allows(g.CanManageGroup, me.ID)
 		if !manage && !w.membership().Allows(g.CanAddMembersGroup, me.ID) {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 	}
 	return nil
@@ -252,7 +253,7 @@ func notifyInvitesChanged(tx storage.Tx, ev *events, also users.ID) error {
 			to = append(to, int64(u.ID))
 		}
 	}
-	ev.add("invites_changed", InvitesChangedEvent{Type: "invites_changed"}, to)
+	ev.Add("invites_changed", InvitesChangedEvent{Type: "invites_changed"}, to)
 	return nil
 }
 
@@ -269,7 +270,7 @@ type GetInvitesResult struct {
 func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParams) (GetInvitesResult, error) {
 	res := GetInvitesResult{Invites: []InviteRecord{}}
 	now := s.now().Unix()
-	err := s.read(ctx, actor, members, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -314,19 +315,19 @@ type RevokeInviteLinkResult struct{}
 
 // RevokeInviteLink revokes a reusable link: administrators any, others their own.
 func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInviteLinkParams) (RevokeInviteLinkResult, error) {
-	err := s.mutate(ctx, actor, members, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		inv, err := tx.Invites().Get(p.InviteID)
 		if errors.Is(err, storage.ErrNotFound) || err == nil && !inv.IsMultiuse() {
-			return badRequest("No such invitation")
+			return engine.BadRequest("No such invitation")
 		} else if err != nil {
 			return err
 		}
 		if !me.Role.IsAdmin() && inv.InvitedBy != me.ID {
-			return errMustBeAdmin()
+			return engine.ErrMustBeAdmin()
 		}
 		if inv.Revoked {
-			return badRequest("Invitation has already been revoked")
+			return engine.BadRequest("Invitation has already been revoked")
 		}
 		if err := tx.Invites().Revoke(inv.ID); err != nil {
 			return err
@@ -376,7 +377,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		return RedeemInviteLinkResult{}, ErrInviteLinkInvalid
 	}
 	// An email invitation creates the account of its invitee.
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		inv, err := inviteByKey(tx.Invites(), key)
 		if err != nil || inv.IsMultiuse() {
@@ -396,7 +397,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		return RedeemInviteLinkResult{}, err
 	}
 	now := s.now().Unix()
-	err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+	err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		inv, err := inviteByKey(tx.Invites(), key)
 		switch {
@@ -464,7 +465,7 @@ func joinInviteGroups(tx storage.Tx, ev *events, inv users.Invite, id users.ID) 
 		if err := tx.Groups().AddMembers(g.ID, []users.ID{id}); err != nil {
 			return err
 		}
-		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{id}}, recipients)
+		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{id}}, recipients)
 	}
 	return nil
 }
@@ -512,7 +513,7 @@ func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.C
 	}
 	for _, c := range chosen {
 		w.addSubscribers(c.ID, []users.ID{id})
-		ev.add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.watchers(c, []users.ID{id}))
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.watchers(c, []users.ID{id}))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -89,30 +90,30 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 	}
 	emails := inviteeEmails(p.InviteeEmails)
 	if len(emails) > MaxInviteesPerRequest {
-		return badRequest("invitee_emails is too long (limit: %d addresses)", MaxInviteesPerRequest)
+		return engine.BadRequest("invitee_emails is too long (limit: %d addresses)", MaxInviteesPerRequest)
 	}
 	keys := make([]string, len(emails))
 	for i := range keys {
 		if keys[i], err = newInviteKey(); err != nil {
-			return internalError(err)
+			return engine.InternalError(err)
 		}
 	}
 	base.NotifyReferrerOnJoin = p.NotifyReferrerOnJoin == nil || *p.NotifyReferrerOnJoin
 	var outbox []mail
 	var skipped [][3]any
-	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		outbox, skipped = nil, nil
 		tx, ev, me, now := o.tx, o.ev, o.me, o.now
 		w := o.world()
 		if !w.membership().Allows(w.org().CanInviteUsersGroup, me.ID) {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
 		if err != nil {
 			return err
 		}
 		if len(emails) == 0 {
-			return badRequest("You must specify at least one email address.")
+			return engine.BadRequest("You must specify at least one email address.")
 		}
 		var invalid [][3]any
 		var good []string
@@ -194,13 +195,13 @@ func (s *Service) sendMails(ctx context.Context, outbox []mail) {
 func emailInvite(tx storage.Tx, me users.User, id users.InviteID) (users.Invite, error) {
 	inv, err := tx.Invites().Get(id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && (inv.IsMultiuse() || inv.Revoked || inv.Used) {
-		return inv, badRequest("No such invitation")
+		return inv, engine.BadRequest("No such invitation")
 	}
 	if err != nil {
 		return inv, err
 	}
 	if inv.InvitedBy != me.ID && !me.Role.IsAdmin() {
-		return inv, errMustBeAdmin()
+		return inv, engine.ErrMustBeAdmin()
 	}
 	return inv, nil
 }
@@ -214,7 +215,7 @@ type EmailInviteParams struct {
 // RevokeEmailInvite revokes an email invitation: its link stops working. Administrators may
 // revoke any, others their own; administrators and the inviter get invites_changed.
 func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
-	return s.mutate(ctx, actor, members, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		inv, err := emailInvite(tx, o.me, p.InviteID)
 		if err != nil {
@@ -232,10 +233,10 @@ func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInv
 func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
 	key, err := newInviteKey()
 	if err != nil {
-		return internalError(err)
+		return engine.InternalError(err)
 	}
 	var outbox []mail
-	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		outbox = nil
 		tx, ev, now := o.tx, o.ev, o.now.Unix()
 		inv, err := emailInvite(tx, o.me, p.InviteID)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
 )
@@ -24,7 +25,7 @@ const deleteEditBuffer = 20
 // sending bot) their own message where the organization's or the channel's
 // can_delete_own_message_group allows, within the organization's delete time limit.
 func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
@@ -54,7 +55,7 @@ func (w *world) checkCanDelete(me users.User, m messages.Message, now int64) err
 	}
 	realm := w.org()
 	if limit := realm.Value("message_content_delete_limit_seconds"); limit != nil && now-m.Timestamp > limit.(int64)+deleteEditBuffer {
-		return badRequest("The time limit for deleting this message has passed")
+		return engine.BadRequest("The time limit for deleting this message has passed")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -108,12 +109,12 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 		if !messages.IsBlank(*p.Content) {
 			var err error
 			if c, err = messages.NormalizeContent(*p.Content); err != nil {
-				return UpdateMessageResult{}, badRequest("%s", err.Error())
+				return UpdateMessageResult{}, engine.BadRequest("%s", err.Error())
 			}
 		}
 		content = &c
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		plan, err := w.planEdit(tx.Messages(), me, o.now.Unix(), mode, content, p)
 		if err != nil {

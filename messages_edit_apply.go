@@ -201,7 +201,7 @@ func addByFlags(ev *events, e UpdateMessageEvent, rows []messages.UserMessage, e
 	for _, f := range order {
 		one := e
 		one.Flags = f.Names()
-		ev.add("update_message", one, dedupe(byFlags[f]))
+		ev.Add("update_message", one, dedupe(byFlags[f]))
 	}
 }
 
@@ -311,11 +311,11 @@ func (w *world) addDeleteEvents(ev *events, m messages.Message, ids []messages.I
 	}
 	bulk := e
 	bulk.bulk, bulk.MessageIDs = true, ids
-	ev.add("delete_message", bulk, to)
+	ev.Add("delete_message", bulk, to)
 	for _, id := range ids {
 		one := e
 		one.MessageID = id
-		ev.add("delete_message", one, to)
+		ev.Add("delete_message", one, to)
 	}
 }
 
@@ -331,7 +331,7 @@ func (w *world) addFirstMessageEvents(ev *events, chanIDs []channels.ID, before,
 		if id := after[i].FirstMessageID; id != 0 {
 			value = &id
 		}
-		ev.add("stream", streamFirstMessageEvent(ch, value), w.watchers(ch, nil))
+		ev.Add("stream", streamFirstMessageEvent(ch, value), w.watchers(ch, nil))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -78,10 +79,10 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 		return UpdateMessageFlagsResult{}, err
 	}
 	if len(p.Messages) > MaxFlagMessages {
-		return UpdateMessageFlagsResult{}, badRequest("messages is too long (limit: %d items)", MaxFlagMessages)
+		return UpdateMessageFlagsResult{}, engine.BadRequest("messages is too long (limit: %d items)", MaxFlagMessages)
 	}
 	var res UpdateMessageFlagsResult
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		ids := slices.Clone(p.Messages)
 		slices.Sort(ids)
@@ -123,13 +124,13 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 func checkFlagUpdate(name, op string) (messages.Flags, error) {
 	flag, ok := messages.ParseFlag(name)
 	if !ok {
-		return 0, badRequest("Invalid flag: '%s'", name)
+		return 0, engine.BadRequest("Invalid flag: '%s'", name)
 	}
 	if !messages.UserEditable(flag) {
-		return 0, badRequest("Flag not editable: '%s'", name)
+		return 0, engine.BadRequest("Flag not editable: '%s'", name)
 	}
 	if op != "add" && op != "remove" {
-		return 0, badRequest("Invalid message flag operation: '%s'", op)
+		return 0, engine.BadRequest("Invalid message flag operation: '%s'", op)
 	}
 	return flag, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 )
@@ -51,13 +52,13 @@ func orTrue(b *bool) bool { return b == nil || *b }
 // checkRange bounds the range and the narrow of a request around an anchor.
 func (p GetMessagesParams) checkRange() error {
 	if p.NumBefore < 0 || p.NumAfter < 0 {
-		return badRequest("Invalid num_before or num_after")
+		return engine.BadRequest("Invalid num_before or num_after")
 	}
 	if p.NumBefore+p.NumAfter > MaxMessagesPerFetch {
-		return badRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
+		return engine.BadRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
 	}
 	if len(p.Narrow) > MaxNarrowLength {
-		return badRequest("narrow is too long (limit: %d items)", MaxNarrowLength)
+		return engine.BadRequest("narrow is too long (limit: %d items)", MaxNarrowLength)
 	}
 	return nil
 }
@@ -69,17 +70,17 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 		return GetMessagesResult{}, err
 	}
 	if len(p.MessageIDs) > MaxMessagesPerFetch {
-		return GetMessagesResult{}, badRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
+		return GetMessagesResult{}, engine.BadRequest("Too many messages requested (maximum %d).", MaxMessagesPerFetch)
 	}
 	if p.MessageIDs == nil && p.Anchor == "" {
 		return GetMessagesResult{}, MissingArgument("anchor")
 	}
 	if p.MessageIDs != nil && p.Anchor != "" {
-		return GetMessagesResult{}, badRequest("Unsupported parameter combination: anchor, message_ids")
+		return GetMessagesResult{}, engine.BadRequest("Unsupported parameter combination: anchor, message_ids")
 	}
 	view := messageView{applyMarkdown: orTrue(p.ApplyMarkdown), clientGravatar: orTrue(p.ClientGravatar), emptyTopicName: p.AllowEmptyTopicName}
 	var res GetMessagesResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		view.emptyTopicLabel = w.org().EmptyTopicDisplayName
 		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
@@ -256,7 +257,7 @@ type GetMessageResult struct {
 // GetMessage returns one message the actor may read; others are "Invalid message(s)".
 func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParams) (GetMessageResult, error) {
 	var res GetMessageResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		m, row, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -43,11 +44,11 @@ type GetMessageHistoryResult struct {
 // moves only, without the content changes ("moves"), or an error ("none").
 func (s *Service) GetMessageHistory(ctx context.Context, actor Actor, p GetMessageHistoryParams) (GetMessageHistoryResult, error) {
 	var res GetMessageHistoryResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		w := o.world()
 		policy := messages.EditHistoryPolicy(w.org().MessageEditHistoryVisibilityPolicy)
 		if policy == messages.EditHistoryNone {
-			return badRequest("Message edit history is disabled in this organization")
+			return engine.BadRequest("Message edit history is disabled in this organization")
 		}
 		m, _, err := w.readableMessage(o.tx.Messages(), o.me, p.MessageID)
 		if err != nil {

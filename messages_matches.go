@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 )
@@ -34,13 +35,13 @@ type CheckMessagesMatchNarrowResult struct {
 // match the narrow (the web client asks it for searches it cannot evaluate itself).
 func (s *Service) CheckMessagesMatchNarrow(ctx context.Context, actor Actor, p CheckMessagesMatchNarrowParams) (CheckMessagesMatchNarrowResult, error) {
 	if len(p.MsgIDs) > MaxMatchNarrowIDs {
-		return CheckMessagesMatchNarrowResult{}, badRequest("msg_ids is too long (limit: %d items)", MaxMatchNarrowIDs)
+		return CheckMessagesMatchNarrowResult{}, engine.BadRequest("msg_ids is too long (limit: %d items)", MaxMatchNarrowIDs)
 	}
 	if len(p.Narrow) > MaxNarrowLength {
-		return CheckMessagesMatchNarrowResult{}, badRequest("narrow is too long (limit: %d items)", MaxNarrowLength)
+		return CheckMessagesMatchNarrowResult{}, engine.BadRequest("narrow is too long (limit: %d items)", MaxNarrowLength)
 	}
 	res := CheckMessagesMatchNarrowResult{Messages: map[string]NarrowMatch{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -70,7 +71,7 @@ func checkOperand(n NarrowTerm) error {
 		case string, float64, int, int64:
 			return nil
 		}
-		return badRequest("operand is not a string or integer")
+		return engine.BadRequest("operand is not a string or integer")
 	case "dm", "pm-with", "pm_with":
 		switch x := n.Operand.(type) {
 		case string, float64, int, int64:
@@ -80,24 +81,24 @@ func checkOperand(n NarrowTerm) error {
 				switch e.(type) {
 				case string, float64, int, int64:
 				default:
-					return badRequest("operand is not a string or an integer list")
+					return engine.BadRequest("operand is not a string or an integer list")
 				}
 			}
 			return nil
 		}
-		return badRequest("operand is not a string or an integer list")
+		return engine.BadRequest("operand is not a string or an integer list")
 	case "search":
 		s, ok := n.Operand.(string)
 		if !ok {
-			return badRequest("operand is not a string")
+			return engine.BadRequest("operand is not a string")
 		}
 		if !messages.ValidSearchText(s) {
-			return badRequest("operand cannot be blank.")
+			return engine.BadRequest("operand cannot be blank.")
 		}
 		return nil
 	}
 	if _, ok := n.Operand.(string); !ok {
-		return badRequest("operand is not a string")
+		return engine.BadRequest("operand is not a string")
 	}
 	return nil
 }
@@ -503,7 +504,7 @@ func (s *Service) queueNarrow(o *readOp, narrow [][]string) ([]messages.Term, er
 	for i, pair := range narrow {
 		op, negated := strings.CutPrefix(pair[0], "-")
 		if _, ok := messages.CanonicalOperator(op); !ok {
-			return nil, badRequest("Operator %s not supported.", op)
+			return nil, engine.BadRequest("Operator %s not supported.", op)
 		}
 		list[i] = NarrowTerm{Operator: op, Operand: pair[1], Negated: negated}
 	}

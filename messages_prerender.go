@@ -10,7 +10,7 @@ import (
 )
 
 // Rendering a send's content while it waits for its group. Where commits are grouped
-// (service_commits.go) a group's transaction bodies run one after another on the one write
+// (internal/engine/commits.go) a group's transaction bodies run one after another on the one write
 // connection, and rendering the content is a good part of a body's Go work. A sender renders
 // its content on its own goroutine once it has joined its group, while the group ahead of it
 // commits or the bodies ahead of it run; its body takes that rendering when it is finished and

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -65,16 +66,16 @@ const MaxEmojiFieldLength = 100
 var (
 	errReactionExists       = &Error{Code: CodeReactionAlreadyExists, Msg: "Reaction already exists."}
 	errReactionDoesNotExist = &Error{Code: CodeReactionDoesNotExist, Msg: "Reaction doesn't exist."}
-	errInvalidEmojiCode     = badRequest("Invalid emoji code.")
-	errInvalidEmojiName     = badRequest("Invalid emoji name.")
-	errInvalidEmojiType     = badRequest("Invalid emoji type.")
-	errInvalidCustomEmoji   = badRequest("Invalid custom emoji.")
-	errInvalidCustomName    = badRequest("Invalid custom emoji name.")
-	errDeactivatedEmoji     = badRequest("This custom emoji has been deactivated.")
+	errInvalidEmojiCode     = engine.BadRequest("Invalid emoji code.")
+	errInvalidEmojiName     = engine.BadRequest("Invalid emoji name.")
+	errInvalidEmojiType     = engine.BadRequest("Invalid emoji type.")
+	errInvalidCustomEmoji   = engine.BadRequest("Invalid custom emoji.")
+	errInvalidCustomName    = engine.BadRequest("Invalid custom emoji name.")
+	errDeactivatedEmoji     = engine.BadRequest("This custom emoji has been deactivated.")
 )
 
 func errEmojiDoesNotExist(name string) *Error {
-	return badRequest("Emoji '%s' does not exist", name)
+	return engine.BadRequest("Emoji '%s' does not exist", name)
 }
 
 // AddReaction adds the actor's emoji reaction to a message they may read. When someone
@@ -84,7 +85,7 @@ func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionPar
 	if err := checkEmojiFields(p.EmojiName, p.EmojiCode); err != nil {
 		return struct{}{}, err
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, row, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
@@ -160,7 +161,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 	if p.ReactionType != nil {
 		typ = *p.ReactionType
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, _, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
@@ -171,7 +172,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 		case p.EmojiCode != nil:
 			r.EmojiCode = *p.EmojiCode
 		case p.EmojiName == nil:
-			return badRequest("At least one of the following arguments must be present: emoji_name, emoji_code")
+			return engine.BadRequest("At least one of the following arguments must be present: emoji_name, emoji_code")
 		default:
 			custom, err := tx.Realm().ListEmoji()
 			if err != nil {
@@ -297,7 +298,7 @@ func (w *world) noteReaction(mr storage.MessageReader, ev *events, op string, me
 		User:      ReactionEventUser{UserID: me.ID, Email: apiEmail(w.org(), me), FullName: me.FullName},
 		MessageID: m.ID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType,
 	}
-	ev.add("reaction", e, userIDSet(to))
+	ev.Add("reaction", e, userIDSet(to))
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -59,14 +60,14 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor Actor) (MarkAllAsRead
 			return MarkAllAsReadResult{Complete: false}, nil
 		}
 		var marked []messages.ID
-		err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+		err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 			tx, ev, me := o.tx, o.ev, o.me
 			var err error
 			if marked, err = tx.Messages().MarkRead(storage.MarkReadQuery{User: me.ID, Before: before, Limit: batch}); err != nil {
 				return err
 			}
 			if len(marked) > 0 {
-				ev.add("update_message_flags", readEvent(marked), []int64{int64(me.ID)})
+				ev.Add("update_message_flags", readEvent(marked), []int64{int64(me.ID)})
 			}
 			return nil
 		})
@@ -88,7 +89,7 @@ func (s *Service) MarkStreamAsRead(ctx context.Context, actor Actor, p MarkStrea
 // MarkTopicAsRead marks the actor's unread messages of a topic read.
 func (s *Service) MarkTopicAsRead(ctx context.Context, actor Actor, p MarkTopicAsReadParams) (struct{}, error) {
 	if len(p.TopicName) > 4*MaxTopicLength {
-		return struct{}{}, badRequest("No such topic '%s'", p.TopicName[:4*MaxTopicLength])
+		return struct{}{}, engine.BadRequest("No such topic '%s'", p.TopicName[:4*MaxTopicLength])
 	}
 	return struct{}{}, s.markChannelRead(ctx, actor, p.StreamID, &p.TopicName)
 }
@@ -96,7 +97,7 @@ func (s *Service) MarkTopicAsRead(ctx context.Context, actor Actor, p MarkTopicA
 // markChannelRead marks the actor's unread messages of a channel, or of one of its topics,
 // read. A topic the actor has no message of is an error (Zulip's "No such topic").
 func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.ID, topic *string) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		c, err := channelRef(w, me, id)
 		if err != nil {
@@ -108,7 +109,7 @@ func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.
 				return err
 			}
 			if !exists {
-				return badRequest("No such topic '%s'", *topic)
+				return engine.BadRequest("No such topic '%s'", *topic)
 			}
 		}
 		marked, err := tx.Messages().MarkRead(storage.MarkReadQuery{User: me.ID, ChannelID: c.ID, Topic: topic})
@@ -116,7 +117,7 @@ func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.
 			return err
 		}
 		if len(marked) > 0 {
-			ev.add("update_message_flags", readEvent(marked), []int64{int64(me.ID)})
+			ev.Add("update_message_flags", readEvent(marked), []int64{int64(me.ID)})
 		}
 		return nil
 	})
@@ -174,7 +175,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 		return UpdateMessageFlagsForNarrowResult{}, MissingArgument("anchor")
 	}
 	var res UpdateMessageFlagsForNarrowResult
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		res = UpdateMessageFlagsForNarrowResult{}
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
@@ -254,6 +255,6 @@ func (w *world) setFlags(tx storage.Tx, ev *events, me users.User, ids []message
 		}
 		e.MessageDetails = unreadDetails(msgs, changed, rows, me.ID)
 	}
-	ev.add("update_message_flags", e, []int64{int64(me.ID)})
+	ev.Add("update_message_flags", e, []int64{int64(me.ID)})
 	return changed, nil
 }

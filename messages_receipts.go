@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
 )
@@ -24,7 +25,7 @@ type GetReadReceiptsResult struct {
 // actor (Zulip's rules).
 func (s *Service) GetReadReceipts(ctx context.Context, actor Actor, p GetReadReceiptsParams) (GetReadReceiptsResult, error) {
 	res := GetReadReceiptsResult{UserIDs: []users.ID{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		m, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
@@ -32,7 +33,7 @@ func (s *Service) GetReadReceipts(ctx context.Context, actor Actor, p GetReadRec
 		}
 		realm := w.org()
 		if !realm.Bool("enable_read_receipts") {
-			return badRequest("Read receipts are disabled in this organization.")
+			return engine.BadRequest("Read receipts are disabled in this organization.")
 		}
 		rows, err := tx.Messages().Rows([]messages.ID{m.ID})
 		if err != nil {

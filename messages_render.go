@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
@@ -95,10 +96,10 @@ type RenderMessageResult struct {
 // is refused.
 func (s *Service) RenderMessage(ctx context.Context, actor Actor, p RenderMessageParams) (RenderMessageResult, error) {
 	if utf8.RuneCountInString(p.Content) > messages.MaxContentLength {
-		return RenderMessageResult{}, badRequest("content is too long (limit: %d characters)", messages.MaxContentLength)
+		return RenderMessageResult{}, engine.BadRequest("content is too long (limit: %d characters)", messages.MaxContentLength)
 	}
 	var res RenderMessageResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		res.Rendered, _ = o.world().renderMessage(p.Content, o.me)
 		return nil
 	})

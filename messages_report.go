@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -47,13 +48,13 @@ type ReportMessageResult struct{}
 // checkReport checks the form of a report.
 func (p ReportMessageParams) checkReport() error {
 	if _, ok := reportReasons[p.ReportType]; !ok {
-		return badRequest("Invalid report_type")
+		return engine.BadRequest("Invalid report_type")
 	}
 	if utf8.RuneCountInString(p.Description) > MaxReportDescriptionLength {
-		return badRequest("description is too long (limit: %d characters)", MaxReportDescriptionLength)
+		return engine.BadRequest("description is too long (limit: %d characters)", MaxReportDescriptionLength)
 	}
 	if p.ReportType == "other" && p.Description == "" {
-		return badRequest("An explanation is required.")
+		return engine.BadRequest("An explanation is required.")
 	}
 	return nil
 }
@@ -66,11 +67,11 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 	if err := p.checkReport(); err != nil {
 		return ReportMessageResult{}, err
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		w := o.world()
 		c, ok := w.channel(channels.ID(w.org().ModerationRequestChannelID))
 		if w.org().ModerationRequestChannelID == 0 || !ok || c.IsArchived {
-			return badRequest("Message reporting is not enabled in this organization.")
+			return engine.BadRequest("Message reporting is not enabled in this organization.")
 		}
 		m, _, err := w.readableMessage(o.tx.Messages(), o.me, p.MessageID)
 		if err != nil {

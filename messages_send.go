@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
@@ -79,17 +80,17 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	switch p.Type {
 	case "stream", "channel", "direct", "private":
 	default:
-		return SendMessageResult{}, badRequest("Invalid message type")
+		return SendMessageResult{}, engine.BadRequest("Invalid message type")
 	}
 	content, err := messages.NormalizeContent(p.Content)
 	if err != nil {
-		return SendMessageResult{}, badRequest("%s", err.Error())
+		return SendMessageResult{}, engine.BadRequest("%s", err.Error())
 	}
 	if len(p.LocalID) > MaxLocalIDLength {
-		return SendMessageResult{}, badRequest("local_id is too long (limit: %d characters)", MaxLocalIDLength)
+		return SendMessageResult{}, engine.BadRequest("local_id is too long (limit: %d characters)", MaxLocalIDLength)
 	}
 	if len(p.UserIDs)+len(p.Emails) > MaxDirectRecipients {
-		return SendMessageResult{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+		return SendMessageResult{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
 	}
 	client := p.Client
 	if client == "" {
@@ -101,12 +102,12 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	}
 	var res SendMessageResult
 	pre := s.newPrerender(content)
-	err = s.mutateOverlapping(ctx, actor, signedIn, sendAhead(p), pre.run, func(o *writeOp) error {
+	err = s.mutateOverlapping(ctx, actor, engine.SignedIn, sendAhead(p), pre.run, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.sharedWorld()
 		w.pre = pre
 		s.noteLinkifiers(w)
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
-		first := len(ev.list)
+		first := len(ev.List)
 		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
 			return err
 		}
@@ -115,7 +116,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 			return err
 		}
 		if p.QueueID != "" && p.LocalID != "" {
-			markLocalEcho(ev.list[first:], me.ID, p.QueueID, p.LocalID)
+			markLocalEcho(ev.List[first:], me.ID, p.QueueID, p.LocalID)
 		}
 		return nil
 	})
@@ -185,12 +186,12 @@ func (w *world) address(mr storage.MessageReader, me users.User, p SendMessagePa
 // markLocalEcho tags the sender's message event with the queue and local id of its local echo.
 func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 	for i, p := range list {
-		e, ok := p.payload.(MessageEvent)
-		if !ok || !slices.Contains(p.recipients, int64(sender)) {
+		e, ok := p.Payload.(MessageEvent)
+		if !ok || !slices.Contains(p.Recipients, int64(sender)) {
 			continue
 		}
 		e.senderQueue, e.localID = queueID, localID
-		list[i].payload = e
+		list[i].Payload = e
 	}
 }
 
@@ -239,7 +240,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	// The channel's activity from before the message (createMessage).
 	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
 	if w.decidesAlone(ev, *m, firstOfChannel) {
-		return errDecideAlone // the transaction, message included, is rolled back
+		return engine.ErrDecideAlone // the transaction, message included, is rolled back
 	}
 	if uploads.MayLink(m.Content) {
 		if err := w.linkAttachments(tx, ev, *m); err != nil {
@@ -251,7 +252,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		w.noteChannelMessage(ev, c, m.ID, m.Timestamp)
 		if firstOfChannel {
 			id := m.ID
-			ev.add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
+			ev.Add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
 		}
 	}
 	byFlags := map[messages.Flags][]int64{}
@@ -265,7 +266,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	var public MessageEvent
 	for i, f := range order {
 		e := w.newMessageEvent(*m, f)
-		ev.add("message", e, byFlags[f])
+		ev.Add("message", e, byFlags[f])
 		if i == 0 {
 			public = e
 		}
@@ -277,7 +278,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 			public = w.newMessageEvent(*m, 0)
 		}
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
-		ev.add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
+		ev.Add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
 	}
 	return nil
 }
@@ -298,11 +299,11 @@ func (w *world) createMessage(mw storage.MessageWriter, m messages.Message, rows
 	return id, nil
 }
 
-// decidesAlone reports whether m, a send overlapping others (service_overlap.go), changes its
+// decidesAlone reports whether m, a send overlapping others (internal/engine/overlap.go), changes its
 // channel for everyone (first says it is the channel's first message; or its first in a long
 // while), which is decided with no other send beside it.
 func (w *world) decidesAlone(ev *events, m messages.Message, first bool) bool {
-	if !ev.overlapping || m.IsDirect() {
+	if !ev.Overlapping || m.IsDirect() {
 		return false
 	}
 	c, _ := w.channel(m.ChannelID)
@@ -354,7 +355,7 @@ func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMes
 		v.Subscribed = true
 	}
 	if c.IsArchived || !channels.HasContentAccess(w.membership(), c, v) {
-		return c, badRequest("Not authorized to send to channel '%s'", c.Name)
+		return c, engine.BadRequest("Not authorized to send to channel '%s'", c.Name)
 	}
 	if !channels.CanPost(w.membership(), c, v) {
 		return c, errCannotPost
@@ -415,26 +416,26 @@ func (w *world) checkCanCreateTopic(r storage.MessageReader, me users.User, c ch
 // sender and is ascending.
 func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.ID, error) {
 	if len(p.UserIDs) == 0 && len(p.Emails) == 0 {
-		return nil, badRequest("Message must have recipients")
+		return nil, engine.BadRequest("Message must have recipients")
 	}
 	var to []users.ID
 	for _, id := range p.UserIDs {
 		u, ok := w.lookup(id)
 		if !ok {
-			return nil, badRequest("Invalid user ID %d", id)
+			return nil, engine.BadRequest("Invalid user ID %d", id)
 		}
 		if !u.IsActive {
-			return nil, badRequest("'%s' is no longer using Zulip.", apiEmail(w.org(), u))
+			return nil, engine.BadRequest("'%s' is no longer using Zulip.", apiEmail(w.org(), u))
 		}
 		to = append(to, id)
 	}
 	for _, email := range p.Emails {
 		u, ok := w.userByEmail(strings.TrimSpace(email))
 		if !ok {
-			return nil, badRequest("Invalid email '%s'", email)
+			return nil, engine.BadRequest("Invalid email '%s'", email)
 		}
 		if !u.IsActive {
-			return nil, badRequest("'%s' is no longer using Zulip.", email)
+			return nil, engine.BadRequest("'%s' is no longer using Zulip.", email)
 		}
 		to = append(to, u.ID)
 	}
@@ -455,9 +456,9 @@ func (w *world) checkDirectMessagePolicy(mr storage.MessageReader, me users.User
 	perm := w.org().DirectMessagePermissionGroup
 	if !slices.ContainsFunc(participants, func(id users.ID) bool { return w.membership().Allows(perm, id) }) {
 		if perm.IsNamed() && w.groupNameOf(perm.Group) == users.GroupNobody {
-			return badRequest("Direct messages are disabled in this organization.")
+			return engine.BadRequest("Direct messages are disabled in this organization.")
 		}
-		return badRequest("This conversation does not include any users who can authorize it.")
+		return engine.BadRequest("This conversation does not include any users who can authorize it.")
 	}
 	if w.membership().Allows(w.org().DirectMessageInitiatorGroup, me.ID) {
 		return nil
@@ -471,5 +472,5 @@ func (w *world) checkDirectMessagePolicy(mr storage.MessageReader, me users.User
 	}) {
 		return nil
 	}
-	return badRequest("You do not have permission to initiate direct message conversations.")
+	return engine.BadRequest("You do not have permission to initiate direct message conversations.")
 }

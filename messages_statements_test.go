@@ -23,7 +23,7 @@ type statementCounter interface {
 // with its channel's first and last message before it (PostgreSQL: those and the message's id
 // are read ahead, in the first round trip), its rows (SQLite: the message, then its rows, the
 // sender's activity and its search entry, each shared by a group's sends:
-// service_commits.go), the sender's activity (PostgreSQL).
+// internal/engine/commits.go), the sender's activity (PostgreSQL).
 var sendStatementBudget = map[string]uint64{"sqlite": 7, "postgres": 7}
 
 // sendRoundTripBudget is the most round trips to the database those statements may take:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -88,8 +89,8 @@ type TypingEditRecipient struct {
 
 // Errors of typing notifications; their text is Zulip's.
 var (
-	errTypingDirectOff  = badRequest("User has disabled typing notifications for direct messages")
-	errTypingChannelOff = badRequest("User has disabled typing notifications for channel messages")
+	errTypingDirectOff  = engine.BadRequest("User has disabled typing notifications for direct messages")
+	errTypingChannelOff = engine.BadRequest("User has disabled typing notifications for channel messages")
 )
 
 // SetTypingStatus tells the recipients of the message the actor is composing that they
@@ -108,22 +109,22 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingS
 		return struct{}{}, InvalidArgument("type", "")
 	}
 	if channel && p.StreamID == nil {
-		return struct{}{}, badRequest("Missing channel ID")
+		return struct{}{}, engine.BadRequest("Missing channel ID")
 	}
 	if channel && p.Topic == nil {
-		return struct{}{}, badRequest("Missing topic")
+		return struct{}{}, engine.BadRequest("Missing topic")
 	}
 	if !channel {
 		switch {
 		case p.To == nil:
 			return struct{}{}, MissingArgument("to")
 		case len(p.To) == 0:
-			return struct{}{}, badRequest("Empty 'to' list")
+			return struct{}{}, engine.BadRequest("Empty 'to' list")
 		case len(p.To) > MaxDirectRecipients:
-			return struct{}{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+			return struct{}{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
 		}
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		settings, err := tx.UserSettings().Get(me.ID)
 		if err != nil {
@@ -145,8 +146,8 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingS
 		if err != nil {
 			return err
 		}
-		ev.add(n.typ, n.payload, n.recipients)
-		ev.afterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
+		ev.Add(n.Type, n.Payload, n.Recipients)
+		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
 		return nil
 	})
 	return struct{}{}, err
@@ -158,7 +159,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor
 	if err := checkTypingOp(p.Op); err != nil {
 		return struct{}{}, err
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, _, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
@@ -188,10 +189,10 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor
 		if err != nil {
 			return err
 		}
-		n := pending{typ: "typing_edit_message", payload: e, recipients: recipients}
-		ev.add(n.typ, n.payload, n.recipients)
+		n := pending{Type: "typing_edit_message", Payload: e, Recipients: recipients}
+		ev.Add(n.Type, n.Payload, n.Recipients)
 		key := "edit:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(m.ID), 10)
-		ev.afterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
+		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
 		return nil
 	})
 	return struct{}{}, err
@@ -224,7 +225,7 @@ func (w *world) directTyping(tx storage.Tx, me users.User, p SetTypingStatusPara
 		seen[id] = true
 		u, ok := w.lookup(id)
 		if !ok {
-			return pending{}, "", badRequest("Invalid user ID %d", id)
+			return pending{}, "", engine.BadRequest("Invalid user ID %d", id)
 		}
 		list = append(list, TypingUser{UserID: id, Email: apiEmail(w.org(), u)})
 		if u.IsActive {
@@ -240,7 +241,7 @@ func (w *world) directTyping(tx storage.Tx, me users.User, p SetTypingStatusPara
 		Sender: TypingUser{UserID: me.ID, Email: apiEmail(w.org(), me)}, Recipients: list,
 	}
 	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + userIDsString(messages.Participants(me.ID, all))
-	return pending{typ: "typing", payload: e, recipients: recipients}, key, nil
+	return pending{Type: "typing", Payload: e, Recipients: recipients}, key, nil
 }
 
 // channelTyping is the typing event of a channel message being composed, for clients with
@@ -268,7 +269,7 @@ func (w *world) channelTyping(tx storage.Tx, me users.User, p SetTypingStatusPar
 		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}
 	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
-	n := pending{typ: "typing", payload: gated{payload: e, capability: "stream_typing_notifications", declared: true}, recipients: recipients}
+	n := pending{Type: "typing", Payload: gated{payload: e, capability: "stream_typing_notifications", declared: true}, Recipients: recipients}
 	return n, key, nil
 }
 
@@ -326,22 +327,22 @@ func (t *typists) due(now time.Time) []pending {
 		delete(t.started, key)
 		out = append(out, stopOf(st.event))
 	}
-	slices.SortFunc(out, func(a, b pending) int { return slices.Compare(a.recipients, b.recipients) })
+	slices.SortFunc(out, func(a, b pending) int { return slices.Compare(a.Recipients, b.Recipients) })
 	return out
 }
 
 // stopOf is the stop event that ends a start.
 func stopOf(n pending) pending {
-	switch e := n.payload.(type) {
+	switch e := n.Payload.(type) {
 	case gated:
-		e.payload = stopOf(pending{payload: e.payload}).payload
-		n.payload = e
+		e.payload = stopOf(pending{Payload: e.payload}).Payload
+		n.Payload = e
 	case TypingEvent:
 		e.Op = "stop"
-		n.payload = e
+		n.Payload = e
 	case TypingEditMessageEvent:
 		e.Op = "stop"
-		n.payload = e
+		n.Payload = e
 	}
 	return n
 }
@@ -352,8 +353,8 @@ func (s *Service) expireTyping(ctx context.Context) error {
 	if len(stops) == 0 {
 		return nil
 	}
-	return s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
-		o.ev.list = append(o.ev.list[:0], stops...)
+	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+		o.ev.List = append(o.ev.List[:0], stops...)
 		return nil
 	})
 }

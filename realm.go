@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 
 	"github.com/teamchat/chat/realms"
@@ -58,7 +59,7 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 	}
 	res := CreateOrganizationResult{SystemGroups: map[string]users.GroupID{}}
 	now := s.now()
-	err := s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
 		tx := o.tx
 		if _, err := tx.Realm().Get(); err == nil {
 			return ErrOrganizationExists

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/teamchat/chat/internal/engine"
 )
 
 // VideoCallResult is the answer of the video call endpoints: the URL of the new call.
@@ -40,8 +42,8 @@ func (s *Service) CreateWebexVideoCall(ctx context.Context, actor Actor) (VideoC
 // unconfiguredCall checks the actor and refuses a call with a provider that has no
 // credentials.
 func (s *Service) unconfiguredCall(ctx context.Context, actor Actor, provider string) error {
-	return s.read(ctx, actor, signedIn, func(o *readOp) error {
-		return badRequest("%s credentials have not been configured", provider)
+	return s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+		return engine.BadRequest("%s credentials have not been configured", provider)
 	})
 }
 
@@ -59,22 +61,22 @@ type CreateBigBlueButtonVideoCallParams struct {
 // where a server without BigBlueButton fails.)
 func (s *Service) CreateBigBlueButtonVideoCall(ctx context.Context, actor Actor, p CreateBigBlueButtonVideoCallParams) (VideoCallResult, error) {
 	if utf8.RuneCountInString(p.MeetingName) > MaxMeetingNameLength {
-		return VideoCallResult{}, badRequest("meeting_name is too long (limit: %d characters)", MaxMeetingNameLength)
+		return VideoCallResult{}, engine.BadRequest("meeting_name is too long (limit: %d characters)", MaxMeetingNameLength)
 	}
-	err := s.read(ctx, actor, signedIn, func(*readOp) error { return nil })
+	err := s.read(ctx, actor, engine.SignedIn, func(*readOp) error { return nil })
 	if err != nil {
 		return VideoCallResult{}, err
 	}
 	n, err := rand.Int(rand.Reader, big.NewInt(900000000000))
 	if err != nil {
-		return VideoCallResult{}, internalError(err)
+		return VideoCallResult{}, engine.InternalError(err)
 	}
 	payload, err := json.Marshal(map[string]any{
 		"meeting_id": fmt.Sprintf("zulip-%d", 100000000000+n.Int64()), "name": p.MeetingName,
 		"lock_settings_disable_cam": p.VoiceOnly, "moderator": actor.UserID,
 	})
 	if err != nil {
-		return VideoCallResult{}, internalError(err)
+		return VideoCallResult{}, engine.InternalError(err)
 	}
 	signed := s.signCall(payload)
 	return VideoCallResult{URL: "/calls/bigbluebutton/join?bigbluebutton=" + url.QueryEscape(signed)}, nil
@@ -90,7 +92,7 @@ type JoinBigBlueButtonVideoCallParams struct {
 // This server has no BigBlueButton server, so it answers as a Zulip server without one does:
 // Zulip checks its configuration before it reads the link.
 func (s *Service) JoinBigBlueButtonVideoCall(_ context.Context, _ JoinBigBlueButtonVideoCallParams) error {
-	return badRequest("BigBlueButton is not configured.")
+	return engine.BadRequest("BigBlueButton is not configured.")
 }
 
 // signCall signs a call's data: its base64 form, a colon, and an HMAC of it.

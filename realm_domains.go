@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 )
 
@@ -39,7 +40,7 @@ type GetRealmDomainsResult struct {
 // GetRealmDomains lists the organization's email domains (any user).
 func (s *Service) GetRealmDomains(ctx context.Context, actor Actor) (GetRealmDomainsResult, error) {
 	var res GetRealmDomainsResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		realm, err := tx.Realm().Get()
 		res.Domains = domainRecords(realm)
@@ -62,7 +63,7 @@ type CreateRealmDomainResult struct {
 // realmDomainChange runs one change of the domains list: owners only; fn changes the
 // organization and returns the event (nil: nothing changed).
 func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r *realms.Realm) (*RealmDomainsEvent, error)) error {
-	return s.mutate(ctx, actor, owners, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Owners, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -76,30 +77,32 @@ func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r 
 		if err != nil {
 			return err
 		}
-		ev.add("realm_domains", *e, to)
+		ev.Add("realm_domains", *e, to)
 		if len(realm.Domains) == 0 && realm.Bool("emails_restricted_to_domains") {
 			realm.SetValue("emails_restricted_to_domains", false)
-			ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "emails_restricted_to_domains", Value: false}, to)
+			ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "emails_restricted_to_domains", Value: false}, to)
 		}
 		return tx.Realm().Put(realm)
 	})
 }
 
-func errNoDomain(domain string) *Error { return badRequest("No entry found for domain %s.", domain) }
+func errNoDomain(domain string) *Error {
+	return engine.BadRequest("No entry found for domain %s.", domain)
+}
 
 // CreateRealmDomain adds an email domain (owners only) and sends realm_domains add.
 func (s *Service) CreateRealmDomain(ctx context.Context, actor Actor, p CreateRealmDomainParams) (CreateRealmDomainResult, error) {
 	d, err := realms.NormalizeDomain(p.Domain)
 	var ce *realms.CheckError
 	if errors.As(err, &ce) {
-		return CreateRealmDomainResult{}, badRequest("Invalid domain: %s", ce.Msg)
+		return CreateRealmDomainResult{}, engine.BadRequest("Invalid domain: %s", ce.Msg)
 	}
 	var res CreateRealmDomainResult
 	err = s.realmDomainChange(ctx, actor, func(r *realms.Realm) (*RealmDomainsEvent, error) {
 		id := int64(1)
 		for _, x := range r.Domains {
 			if x.Domain == d {
-				return nil, badRequest("The domain %s is already a part of your organization.", d)
+				return nil, engine.BadRequest("The domain %s is already a part of your organization.", d)
 			}
 			id = max(id, x.ID+1)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -100,19 +101,19 @@ type RealmEmojiEvent struct {
 
 // Errors of custom emoji; their text is Zulip's.
 var (
-	errEmojiNameTaken     = badRequest("A custom emoji with this name already exists.")
-	errOneFile            = badRequest("You must upload exactly one file.")
-	errOverrideDefault    = badRequest("Only administrators can override default emoji.")
-	errEmojiTooLarge      = badRequest("Uploaded file is larger than the allowed limit of 5 MiB")
-	errInvalidImage       = badRequest("Invalid image format")
-	errNoEmojiImages      = badRequest("Custom emoji uploads are not available on this server")
-	errEmojiRemoveDenied  = badRequest("Must be an organization administrator or emoji author")
+	errEmojiNameTaken     = engine.BadRequest("A custom emoji with this name already exists.")
+	errOneFile            = engine.BadRequest("You must upload exactly one file.")
+	errOverrideDefault    = engine.BadRequest("Only administrators can override default emoji.")
+	errEmojiTooLarge      = engine.BadRequest("Uploaded file is larger than the allowed limit of 5 MiB")
+	errInvalidImage       = engine.BadRequest("Invalid image format")
+	errNoEmojiImages      = engine.BadRequest("Custom emoji uploads are not available on this server")
+	errEmojiRemoveDenied  = engine.BadRequest("Must be an organization administrator or emoji author")
 	imageTypes            = map[string]string{"image/png": ".png", "image/gif": ".gif", "image/jpeg": ".jpeg", "image/webp": ".webp"}
 	emojiImageRealmPrefix = "1/emoji/images/"
 )
 
 func errCustomEmojiNotFound(name string) *Error {
-	e := badRequest("Emoji '%s' does not exist", name)
+	e := engine.BadRequest("Emoji '%s' does not exist", name)
 	e.Status = http.StatusNotFound
 	return e
 }
@@ -146,7 +147,7 @@ func realmEmojiRecords(list []emoji.Custom) map[string]RealmEmojiRecord {
 // GetCustomEmoji lists the organization's custom emoji, deactivated ones included.
 func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmojiResult, error) {
 	var res GetCustomEmojiResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		list, err := o.tx.Realm().ListEmoji()
 		res.Emoji = realmEmojiRecords(list)
 		return err
@@ -159,7 +160,7 @@ func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmo
 func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (struct{}, error) {
 	name := strings.ReplaceAll(strings.TrimSpace(p.Name), " ", "_")
 	if err := emoji.CheckName(name); err != nil {
-		return struct{}{}, badRequest("%s", err.Error())
+		return struct{}{}, engine.BadRequest("%s", err.Error())
 	}
 	ext, err := s.checkEmojiUpload(ctx, actor, name, p)
 	if err != nil {
@@ -168,9 +169,9 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 	sum := sha256.Sum256(p.Image)
 	file := hex.EncodeToString(sum[:12]) + ext
 	if err := s.opts.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
-		return struct{}{}, internalError(err)
+		return struct{}{}, engine.InternalError(err)
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
@@ -196,7 +197,7 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 // again when the emoji is written), file count, size and image type; it returns the file's
 // extension.
 func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string, p UploadCustomEmojiParams) (string, error) {
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		list, err := o.tx.Realm().ListEmoji()
 		if err != nil {
 			return err
@@ -229,7 +230,7 @@ func (s *Service) mayAddEmoji(w *world, me users.User, list []emoji.Custom, name
 		allowed = w.membership().Allows(setting, me.ID)
 	}
 	if !allowed {
-		return badRequest(msgInsufficientPerm)
+		return engine.BadRequest(msgInsufficientPerm)
 	}
 	for _, c := range list {
 		if c.Name == name && !c.Deactivated {
@@ -245,7 +246,7 @@ func (s *Service) mayAddEmoji(w *world, me users.User, list []emoji.Custom, name
 // DeactivateCustomEmoji deactivates an active custom emoji: administrators any, others their
 // own. Reactions with it stay.
 func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
@@ -283,8 +284,8 @@ func notifyRealmEmoji(tx storage.Tx, ev *events, list []emoji.Custom, change Rea
 	}
 	all := realmEmojiRecords(list)
 	legacy := RealmEmojiEvent{Type: "realm_emoji", Op: "update", RealmEmoji: &all}
-	ev.add("realm_emoji", gated{payload: legacy, capability: "individual_emoji_changes", declared: false}, to)
-	ev.add("realm_emoji", gated{payload: change, capability: "individual_emoji_changes", declared: true}, to)
+	ev.Add("realm_emoji", gated{payload: legacy, capability: "individual_emoji_changes", declared: false}, to)
+	ev.Add("realm_emoji", gated{payload: change, capability: "individual_emoji_changes", declared: true}, to)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
@@ -58,7 +59,7 @@ type GetLinkifiersResult struct {
 // GetLinkifiers returns the organization's linkifiers; any user may read them.
 func (s *Service) GetLinkifiers(ctx context.Context, actor Actor, _ GetLinkifiersParams) (GetLinkifiersResult, error) {
 	var res GetLinkifiersResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		var err error
 		res.Linkifiers, err = linkifierRecords(tx.Linkifiers())
@@ -93,14 +94,14 @@ func (s *Service) AddLinkifier(ctx context.Context, actor Actor, p AddLinkifierP
 		return AddLinkifierResult{}, err
 	}
 	var res AddLinkifierResult
-	err = s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
 			return err
 		}
 		if len(all) >= linkifiers.MaxLinkifiers {
-			return badRequest("Too many linkifiers (limit: %d)", linkifiers.MaxLinkifiers)
+			return engine.BadRequest("Too many linkifiers (limit: %d)", linkifiers.MaxLinkifiers)
 		}
 		id, err := tx.Linkifiers().Create(c.Linkifier)
 		if errors.Is(err, storage.ErrConflict) {
@@ -129,10 +130,10 @@ type UpdateLinkifierResult struct{}
 
 // UpdateLinkifier replaces a linkifier, keeping its place in the order (administrators only).
 func (s *Service) UpdateLinkifier(ctx context.Context, actor Actor, p UpdateLinkifierParams) (UpdateLinkifierResult, error) {
-	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		if _, err := tx.Linkifiers().Get(p.FilterID); err != nil {
-			return notFound(err, errLinkifierNotFound)
+			return engine.NotFound(err, errLinkifierNotFound)
 		}
 		c, err := checkLinkifier(linkifiers.Linkifier{
 			ID: p.FilterID, Pattern: strings.TrimSpace(p.Pattern), URLTemplate: strings.TrimSpace(p.URLTemplate),
@@ -161,10 +162,10 @@ type RemoveLinkifierResult struct{}
 
 // RemoveLinkifier deletes a linkifier (administrators only).
 func (s *Service) RemoveLinkifier(ctx context.Context, actor Actor, p RemoveLinkifierParams) (RemoveLinkifierResult, error) {
-	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		if err := tx.Linkifiers().Delete(p.FilterID); err != nil {
-			return notFound(err, errLinkifierNotFound)
+			return engine.NotFound(err, errLinkifierNotFound)
 		}
 		return notifyLinkifiers(tx, ev)
 	})
@@ -183,7 +184,7 @@ type ReorderLinkifiersResult struct{}
 // linkifier exactly once (administrators only). An empty list with no linkifiers changes
 // nothing.
 func (s *Service) ReorderLinkifiers(ctx context.Context, actor Actor, p ReorderLinkifiersParams) (ReorderLinkifiersResult, error) {
-	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
@@ -223,10 +224,10 @@ func validationError(err error) error {
 	if !errors.As(err, &ve) {
 		return err
 	}
-	return badRequest("%s", ve.Msg).With("errors", map[string][]string{ve.Field: {ve.Msg}})
+	return engine.BadRequest("%s", ve.Msg).With("errors", map[string][]string{ve.Field: {ve.Msg}})
 }
 
-func errLinkifierNotFound() *Error { return badRequest("Linkifier not found.") }
+func errLinkifierNotFound() *Error { return engine.BadRequest("Linkifier not found.") }
 
 func errDuplicateLinkifier() error {
 	return validationError(&linkifiers.ValidationError{Field: linkifiers.FieldAll, Msg: "Realm filter with this Realm and Pattern already exists."})
@@ -256,8 +257,8 @@ func notifyLinkifiers(tx storage.Tx, ev *events) error {
 	if err != nil {
 		return err
 	}
-	ev.add("realm_linkifiers", RealmLinkifiersEvent{Type: "realm_linkifiers", RealmLinkifiers: list}, to)
-	ev.add("realm_filters", RealmFiltersEvent{Type: "realm_filters", RealmFilters: []any{}}, to)
+	ev.Add("realm_linkifiers", RealmLinkifiersEvent{Type: "realm_linkifiers", RealmLinkifiers: list}, to)
+	ev.Add("realm_filters", RealmFiltersEvent{Type: "realm_filters", RealmFilters: []any{}}, to)
 	return nil
 }
 

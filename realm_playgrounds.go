@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/storage"
 )
@@ -50,14 +51,14 @@ func (s *Service) AddCodePlayground(ctx context.Context, actor Actor, p AddCodeP
 		return AddCodePlaygroundResult{}, validationError(err)
 	}
 	var res AddCodePlaygroundResult
-	err = s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		all, err := tx.Playgrounds().List()
 		if err != nil {
 			return err
 		}
 		if len(all) >= linkifiers.MaxPlaygrounds {
-			return badRequest("Too many code playgrounds (limit: %d)", linkifiers.MaxPlaygrounds)
+			return engine.BadRequest("Too many code playgrounds (limit: %d)", linkifiers.MaxPlaygrounds)
 		}
 		id, err := tx.Playgrounds().Create(pg)
 		if errors.Is(err, storage.ErrConflict) {
@@ -85,10 +86,10 @@ type RemoveCodePlaygroundResult struct{}
 
 // RemoveCodePlayground deletes a playground (administrators only).
 func (s *Service) RemoveCodePlayground(ctx context.Context, actor Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
-	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		if err := tx.Playgrounds().Delete(p.PlaygroundID); errors.Is(err, storage.ErrNotFound) {
-			return badRequest("Invalid playground")
+			return engine.BadRequest("Invalid playground")
 		} else if err != nil {
 			return err
 		}
@@ -120,6 +121,6 @@ func notifyPlaygrounds(tx storage.Tx, ev *events) error {
 	if err != nil {
 		return err
 	}
-	ev.add("realm_playgrounds", RealmPlaygroundsEvent{Type: "realm_playgrounds", RealmPlaygrounds: list}, to)
+	ev.Add("realm_playgrounds", RealmPlaygroundsEvent{Type: "realm_playgrounds", RealmPlaygrounds: list}, to)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -93,7 +94,7 @@ type ProfileDataUpdate struct {
 func checkProfileDataItems(param string, data []ProfileDataUpdate) error {
 	for i, d := range data {
 		if len(d.Value) == 0 {
-			return badRequest(`%s[%d]["value"] field is missing: Field required`, param, i)
+			return engine.BadRequest(`%s[%d]["value"] field is missing: Field required`, param, i)
 		}
 	}
 	return nil
@@ -104,7 +105,7 @@ func checkProfileDataItems(param string, data []ProfileDataUpdate) error {
 // restriction.
 func (s *Service) setProfileData(tx storage.Tx, ev *events, actor, target users.User, data []ProfileDataUpdate, asAdmin bool) error {
 	if len(data) > users.MaxProfileFields {
-		return badRequest("data is too long (limit: %d items)", users.MaxProfileFields)
+		return engine.BadRequest("data is too long (limit: %d items)", users.MaxProfileFields)
 	}
 	fields, err := tx.ProfileFields().List()
 	if err != nil {
@@ -136,10 +137,10 @@ func (s *Service) setProfileData(tx storage.Tx, ev *events, actor, target users.
 	for _, d := range data {
 		f, ok := byID[users.ProfileFieldID(d.ID)]
 		if !ok {
-			return badRequest("Field id %d not found.", d.ID)
+			return engine.BadRequest("Field id %d not found.", d.ID)
 		}
 		if !asAdmin && !f.EditableByUser {
-			return badRequest("You are not allowed to change this field. Contact an administrator to update it.")
+			return engine.BadRequest("You are not allowed to change this field. Contact an administrator to update it.")
 		}
 		old, had := have[f.ID]
 		if users.IsEmptyProfileValue(d.Value) {
@@ -152,7 +153,7 @@ func (s *Service) setProfileData(tx storage.Tx, ev *events, actor, target users.
 		}
 		value, err := f.CheckProfileValue(d.Value, func(id users.ID) bool { return exists[id] })
 		if err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 		if had && old.Value == value {
 			continue
@@ -193,7 +194,7 @@ type UpdateProfileDataParams struct {
 // UpdateProfileData sets the actor's own custom profile values (human users only). Fields
 // not editable by users are refused unless the actor is an administrator.
 func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
-	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		// After the gate, as Zulip refuses bots before it parses data.
 		if err := checkProfileDataItems("data", p.Data); err != nil {
@@ -282,7 +283,7 @@ type GetCustomProfileFieldsResult struct {
 // GetCustomProfileFields lists the custom profile fields, in display order.
 func (s *Service) GetCustomProfileFields(ctx context.Context, actor Actor) (GetCustomProfileFieldsResult, error) {
 	var res GetCustomProfileFieldsResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		var err error
 		res.CustomFields, err = profileFieldRecords(tx.ProfileFields())
@@ -317,19 +318,19 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 	}
 	editable := p.EditableByUser == nil || *p.EditableByUser
 	var res CreateCustomProfileFieldResult
-	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		f, err := users.CheckProfileField(users.ProfileField{Type: p.FieldType, Name: p.Name, Hint: p.Hint, FieldData: p.FieldData,
 			DisplayInProfileSummary: p.DisplayInProfileSummary, Required: p.Required, EditableByUser: editable})
 		if err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 		existing, err := tx.ProfileFields().List()
 		if err != nil {
 			return err
 		}
 		if len(existing) >= users.MaxProfileFields {
-			return badRequest("Too many custom profile fields (limit: %d)", users.MaxProfileFields)
+			return engine.BadRequest("Too many custom profile fields (limit: %d)", users.MaxProfileFields)
 		}
 		for _, o := range existing {
 			f.Order = max(f.Order, o.Order+1)
@@ -341,7 +342,7 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 		}
 		id, err := tx.ProfileFields().Create(f)
 		if errors.Is(err, storage.ErrConflict) {
-			return badRequest("A field with that label already exists.")
+			return engine.BadRequest("A field with that label already exists.")
 		}
 		if err != nil {
 			return err

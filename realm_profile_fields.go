@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -23,18 +24,18 @@ type UpdateCustomProfileFieldParams struct {
 
 // errFieldNotFound is Zulip's refusal of an unknown custom profile field.
 func errFieldNotFound(id users.ProfileFieldID) *Error {
-	return badRequest("Field id %d not found.", id)
+	return engine.BadRequest("Field id %d not found.", id)
 }
 
 // UpdateCustomProfileField changes a custom profile field (administrators). The name and hint
 // of Zulip's default external account fields are fixed; at most two fields are shown in the
 // profile summary. Everyone gets custom_profile_fields with the new list.
 func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p UpdateCustomProfileFieldParams) error {
-	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		old, err := tx.ProfileFields().Get(p.FieldID)
 		if err != nil {
-			return notFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
+			return engine.NotFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
 		}
 		f := old
 		setIf(&f.Name, p.Name)
@@ -45,13 +46,13 @@ func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p U
 		setIf(&f.EditableByUser, p.EditableByUser)
 		renamed := strings.TrimSpace(f.Name) != old.Name || strings.TrimSpace(f.Hint) != old.Hint
 		if f, err = users.CheckProfileField(f); err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 		if old.IsDefaultExternalAccount() && !renamed {
 			f.Name, f.Hint = old.Name, old.Hint // as stored, whatever the kind's defaults are now
 		}
 		if old.IsDefaultExternalAccount() && (renamed || f.FieldData != old.FieldData) {
-			return badRequest("Default custom field cannot be updated.")
+			return engine.BadRequest("Default custom field cannot be updated.")
 		}
 		if f.DisplayInProfileSummary && !old.DisplayInProfileSummary {
 			if err := checkSummaryRoom(tx.ProfileFields(), f.ID); err != nil {
@@ -59,7 +60,7 @@ func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p U
 			}
 		}
 		if err := tx.ProfileFields().Update(f); errors.Is(err, storage.ErrConflict) {
-			return badRequest("A field with that label already exists.")
+			return engine.BadRequest("A field with that label already exists.")
 		} else if err != nil {
 			return err
 		}
@@ -87,7 +88,7 @@ func checkSummaryRoom(r storage.ProfileFieldReader, except users.ProfileFieldID)
 		}
 	}
 	if n >= users.MaxProfileSummaryFields {
-		return badRequest("Only %d custom profile fields can be displayed in the profile summary.", users.MaxProfileSummaryFields)
+		return engine.BadRequest("Only %d custom profile fields can be displayed in the profile summary.", users.MaxProfileSummaryFields)
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ func announceProfileFields(tx storage.Tx, ev *events) error {
 	if err != nil {
 		return err
 	}
-	ev.add("custom_profile_fields", CustomProfileFieldsEvent{Type: "custom_profile_fields", Fields: fields}, recipients)
+	ev.Add("custom_profile_fields", CustomProfileFieldsEvent{Type: "custom_profile_fields", Fields: fields}, recipients)
 	return nil
 }
 
@@ -114,9 +115,9 @@ type RemoveCustomProfileFieldParams struct {
 // RemoveCustomProfileField deletes a custom profile field and every user's value of it
 // (administrators). Everyone gets custom_profile_fields; clients drop the values themselves.
 func (s *Service) RemoveCustomProfileField(ctx context.Context, actor Actor, p RemoveCustomProfileFieldParams) error {
-	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		if err := o.tx.ProfileFields().Delete(p.FieldID); err != nil {
-			return notFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
+			return engine.NotFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
 		}
 		return announceProfileFields(o.tx, o.ev)
 	})
@@ -132,9 +133,9 @@ type ReorderCustomProfileFieldsParams struct {
 // name every field. Everyone gets custom_profile_fields.
 func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p ReorderCustomProfileFieldsParams) error {
 	if len(p.Order) > users.MaxProfileFields {
-		return badRequest("order is too long (limit: %d items)", users.MaxProfileFields)
+		return engine.BadRequest("order is too long (limit: %d items)", users.MaxProfileFields)
 	}
-	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		place := make(map[users.ProfileFieldID]int, len(p.Order))
 		for i, id := range p.Order {
@@ -146,7 +147,7 @@ func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p
 		}
 		for _, f := range fields {
 			if _, ok := place[f.ID]; !ok {
-				return badRequest("Invalid order mapping.")
+				return engine.BadRequest("Invalid order mapping.")
 			}
 		}
 		for _, f := range fields {

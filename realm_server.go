@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 )
 
@@ -49,7 +50,7 @@ type GetServerSettingsResult struct {
 // GetServerSettings describes the server and its organization to clients before they log in.
 func (s *Service) GetServerSettings(ctx context.Context, p GetServerSettingsParams) (GetServerSettingsResult, error) {
 	var res GetServerSettingsResult
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -118,22 +119,22 @@ func (s *Service) applyAuthMethods(c *realmChange, given map[string]bool) error 
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		m, ok := current[name]
 		if !ok {
-			return badRequest("Invalid authentication method: %s. Valid methods are: %v", name, slices.Sorted(maps.Keys(current)))
+			return engine.BadRequest("Invalid authentication method: %s. Valid methods are: %v", name, slices.Sorted(maps.Keys(current)))
 		}
 		if name == "Dev" && !given[name] {
-			return badRequest("Authentication method Dev cannot be disabled on a development server.")
+			return engine.BadRequest("Authentication method Dev cannot be disabled on a development server.")
 		}
 		m.Enabled = given[name]
 		current[name] = m
 	}
 	if !slices.ContainsFunc(slices.Collect(maps.Values(current)), func(m AuthMethod) bool { return m.Enabled }) {
-		return badRequest("At least one authentication method must be enabled.")
+		return engine.BadRequest("At least one authentication method must be enabled.")
 	}
 	if current["Email"].Enabled == c.realm.PasswordAuthEnabled {
 		return nil
 	}
 	c.realm.PasswordAuthEnabled = current["Email"].Enabled
-	c.ev.add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{
+	c.ev.Add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{
 		"authentication_methods": current,
 		"email_auth_enabled":     c.realm.PasswordAuthEnabled,
 		"password_auth_enabled":  c.realm.PasswordAuthEnabled,

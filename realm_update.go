@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
 )
@@ -69,13 +70,13 @@ type realmChange struct {
 
 // update records a realm update event and the response key.
 func (c *realmChange) update(name string, value, echo any) {
-	c.ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
+	c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
 	c.changed[name] = echo
 }
 
 // dict records a realm update_dict event of the "default" dictionary and the response key.
 func (c *realmChange) dict(name string, value any) {
-	c.ev.add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{name: value}}, c.to)
+	c.ev.Add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{name: value}}, c.to)
 	c.changed[name] = value
 }
 
@@ -84,7 +85,7 @@ func (c *realmChange) dict(name string, value any) {
 // event to every active user; nothing changes when any value is refused.
 func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmParams) (UpdateRealmResult, error) {
 	res := UpdateRealmResult{Changed: map[string]any{}}
-	err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		clear(res.Changed)
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		if err := p.checkOwnerOnly(me); err != nil {
@@ -124,17 +125,17 @@ func (p UpdateRealmParams) checkOwnerOnly(me users.User) error {
 		return nil
 	}
 	if p.AuthenticationMethods != nil {
-		return errMustBeOwner()
+		return engine.ErrMustBeOwner()
 	}
 	for name := range p.Settings {
 		if st, ok := realms.LookupSetting(name); ok && st.OwnerOnly {
-			return errMustBeOwner()
+			return engine.ErrMustBeOwner()
 		}
 	}
 	var r realms.Realm
 	for _, ns := range r.GroupSettings() {
 		if _, ok := p.GroupSettings[ns.Name]; ok && ns.OwnerOnly {
-			return errMustBeOwner()
+			return engine.ErrMustBeOwner()
 		}
 	}
 	return nil
@@ -188,7 +189,7 @@ func (c *realmChange) applyScalars(given map[string]any) error {
 		v, err := st.Check(given[name])
 		var ce *realms.CheckError
 		if errors.As(err, &ce) {
-			return badRequest("%s", ce.Msg)
+			return engine.BadRequest("%s", ce.Msg)
 		} else if err != nil {
 			return err
 		}
@@ -237,7 +238,7 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 			next = users.Named(w.groupID(users.GroupNobody))
 		}
 		if ch.Old != nil && !sameChannelSetting(*ch.Old, *ns.Value) {
-			return badRequest("'old' value does not match the expected value.")
+			return engine.BadRequest("'old' value does not match the expected value.")
 		}
 		if err := w.checkRealmGroupSetting(ns, next); err != nil {
 			return err
@@ -256,27 +257,27 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 // checkRealmGroupSetting applies Zulip's rules of one organization permission to a value.
 func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSetting) error {
 	if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
-		return badRequest("%s", err.Error())
+		return engine.BadRequest("%s", err.Error())
 	}
 	if !v.IsNamed() {
 		if ns.RequireSystemGroup() {
-			return badRequest("'%s' must be a system user group.", ns.Name)
+			return engine.BadRequest("'%s' must be a system user group.", ns.Name)
 		}
 		return nil
 	}
 	group := w.groupNameOf(v.Group)
 	switch {
 	case group == users.GroupInternet:
-		return badRequest("'%s' setting cannot be set to 'role:internet' group.", ns.Name)
+		return engine.BadRequest("'%s' setting cannot be set to 'role:internet' group.", ns.Name)
 	case group == users.GroupNobody && !ns.AllowNobody:
-		return badRequest("'%s' setting cannot be set to 'role:nobody' group.", ns.Name)
+		return engine.BadRequest("'%s' setting cannot be set to 'role:nobody' group.", ns.Name)
 	case group == users.GroupEveryone && !ns.AllowEveryone:
-		return badRequest("'%s' setting cannot be set to 'role:everyone' group.", ns.Name)
+		return engine.BadRequest("'%s' setting cannot be set to 'role:everyone' group.", ns.Name)
 	case ns.RequireSystemGroup() && !slices.Contains(ns.AllowedSystemGroups, group):
 		if !w.isSystemGroup(v.Group) {
-			return badRequest("'%s' must be a system user group.", ns.Name)
+			return engine.BadRequest("'%s' must be a system user group.", ns.Name)
 		}
-		return badRequest("'%s' setting cannot be set to '%s' group.", ns.Name, group)
+		return engine.BadRequest("'%s' setting cannot be set to '%s' group.", ns.Name, group)
 	}
 	return nil
 }
@@ -305,10 +306,10 @@ func (c *realmChange) derived() derivedSettings {
 func (c *realmChange) announceDerived(before derivedSettings) {
 	after := c.derived()
 	if after.wildcardMentionPolicy != before.wildcardMentionPolicy {
-		c.ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.wildcardMentionPolicy}, c.to)
+		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.wildcardMentionPolicy}, c.to)
 	}
 	if after.mandatoryTopics != before.mandatoryTopics {
-		c.ev.add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
+		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
 	}
 }
 

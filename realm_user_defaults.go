@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
 )
@@ -61,13 +62,13 @@ func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Act
 	for _, name := range slices.Sorted(maps.Keys(p.Values)) {
 		st, ok := users.LookupSetting(name)
 		if !ok || slices.Contains(notRealmDefaults, name) {
-			return badRequest("Invalid setting %s", name)
+			return engine.BadRequest("Invalid setting %s", name)
 		}
 		if err := st.Check(p.Values[name]); err != nil {
-			return badRequest("%s", trimSettingTypeError(err))
+			return engine.BadRequest("%s", trimSettingTypeError(err))
 		}
 	}
-	return s.mutate(ctx, actor, admins, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -93,7 +94,7 @@ func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Act
 				realm.UserSettingsDefaults[name] = v
 			}
 			changed = true
-			ev.add("realm_user_settings_defaults", RealmUserSettingsDefaultsEvent{
+			ev.Add("realm_user_settings_defaults", RealmUserSettingsDefaultsEvent{
 				Type: "realm_user_settings_defaults", Op: "update", Property: name, Value: v,
 			}, to)
 		}

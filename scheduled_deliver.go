@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -69,7 +70,7 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 	claim := func(ctx context.Context, fn func(storage.Tx) error) error {
 		return storage.ClaimUpdate(ctx, s.store, fn)
 	}
-	err := s.mutateWith(ctx, claim, Actor{}, noActor, func(o *writeOp) error {
+	err := s.mutateWith(ctx, claim, Actor{}, engine.NoActor, func(o *writeOp) error {
 		tx, ev, now := o.tx, o.ev, o.now
 		res, claimed = DeliverScheduledMessagesResult{}, 0
 		due, err := tx.ScheduledMessages().ClaimDue(now.Unix(), size)
@@ -152,13 +153,13 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messag
 	var refusal *Error
 	switch {
 	case !ok || !sender.IsActive:
-		refusal = badRequest("Account is deactivated")
+		refusal = engine.BadRequest("Account is deactivated")
 	case w.org().Deactivated:
-		refusal = badRequest("This organization has been deactivated")
+		refusal = engine.BadRequest("This organization has been deactivated")
 	case m.Kind == messages.Remind:
 		m.DeliveredMessageID, err = w.sendReminder(tx, ev, sender, m, now)
 	case now.After(time.Unix(m.DeliverAt, 0).Add(ScheduledMessageLateCutoff)):
-		refusal = badRequest("Message could not be sent at the scheduled time.")
+		refusal = engine.BadRequest("Message could not be sent at the scheduled time.")
 	default:
 		msg := messages.Message{SenderID: sender.ID, Content: m.Content, Timestamp: now.Unix(), Client: m.Client}
 		m.DeliveredMessageID, err = w.sendAs(tx, ev, sender, msg, scheduledSendParams(m), m.ReadBySender)
@@ -176,9 +177,9 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messag
 	}
 	b.ids, b.sent = append(b.ids, m.ID), append(b.sent, m.DeliveredMessageID)
 	if m.Kind == messages.Remind {
-		ev.add("reminders", RemindersEvent{Type: "reminders", Op: "remove", ReminderID: m.ID}, []int64{int64(m.SenderID)})
+		ev.Add("reminders", RemindersEvent{Type: "reminders", Op: "remove", ReminderID: m.ID}, []int64{int64(m.SenderID)})
 	} else {
-		ev.add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: m.ID},
+		ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: m.ID},
 			[]int64{int64(m.SenderID)})
 	}
 	return false, nil
@@ -228,7 +229,7 @@ func (s *Service) failScheduled(tx storage.Tx, ev *events, w *world, m messages.
 		return nil
 	}
 	rec := scheduledMessageRecord(m)
-	ev.add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
+	ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
 		[]int64{int64(sender.ID)})
 	return s.postNotices(tx, ev, w, []botNotice{{to: sender.ID, content: scheduledFailureNotice(m)}})
 }

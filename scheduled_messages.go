@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -62,11 +63,11 @@ type ScheduledMessagesEvent struct {
 
 // Errors of scheduled messages; their texts are Zulip's.
 var (
-	errDeliveryNotInFuture = badRequest("Scheduled delivery time must be in the future.")
-	errAlreadySent         = badRequest("Scheduled message was already sent")
-	errScheduledChannelTo  = badRequest("Invalid data type for channel ID")
-	errScheduledDirectTo   = badRequest("Invalid data type for recipients")
-	errScheduledNotIDs     = badRequest("Recipient list may only contain user IDs")
+	errDeliveryNotInFuture = engine.BadRequest("Scheduled delivery time must be in the future.")
+	errAlreadySent         = engine.BadRequest("Scheduled message was already sent")
+	errScheduledChannelTo  = engine.BadRequest("Invalid data type for channel ID")
+	errScheduledDirectTo   = engine.BadRequest("Invalid data type for recipients")
+	errScheduledNotIDs     = engine.BadRequest("Recipient list may only contain user IDs")
 )
 
 func errScheduledNotFound() *Error {
@@ -111,7 +112,7 @@ type GetScheduledMessagesResult struct {
 // included, ordered by delivery time.
 func (s *Service) GetScheduledMessages(ctx context.Context, actor Actor, _ GetScheduledMessagesParams) (GetScheduledMessagesResult, error) {
 	var res GetScheduledMessagesResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
 		res.ScheduledMessages, err = scheduledMessagesState(o.tx.ScheduledMessages(), o.me)
 		return err
@@ -171,7 +172,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 		client = "API"
 	}
 	var res CreateScheduledMessageResult
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, err := w.checkScheduled(tx.Messages(), me, typ, p.To, p.Topic, p.Content)
 		if err != nil {
@@ -186,7 +187,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 			return err
 		}
 		res.ScheduledMessageID = m.ID
-		ev.add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "add",
+		ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "add",
 			ScheduledMessages: []ScheduledMessageRecord{scheduledMessageRecord(m)}}, []int64{int64(me.ID)})
 		return nil
 	})
@@ -210,13 +211,13 @@ func (w *world) checkScheduled(mr storage.MessageReader, me users.User, typ stri
 	case to.UserIDs == nil:
 		return messages.Scheduled{}, errScheduledDirectTo
 	case len(to.UserIDs) > MaxDirectRecipients:
-		return messages.Scheduled{}, badRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+		return messages.Scheduled{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
 	default:
 		p.UserIDs = to.UserIDs
 	}
 	normalized, err := messages.NormalizeContent(content)
 	if err != nil {
-		return messages.Scheduled{}, badRequest("%s", err.Error())
+		return messages.Scheduled{}, engine.BadRequest("%s", err.Error())
 	}
 	var m messages.Message
 	if _, err := w.address(mr, me, p, &m); err != nil {
@@ -255,14 +256,14 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 	var typ string
 	if p.Type != nil {
 		if p.To == nil {
-			return UpdateScheduledMessageResult{}, badRequest("Recipient required when updating type of scheduled message.")
+			return UpdateScheduledMessageResult{}, engine.BadRequest("Recipient required when updating type of scheduled message.")
 		}
 		var err error
 		if typ, err = scheduledType(*p.Type); err != nil {
 			return UpdateScheduledMessageResult{}, err
 		}
 		if typ == "stream" && p.Topic == nil {
-			return UpdateScheduledMessageResult{}, badRequest("Topic required when updating scheduled message type to stream.")
+			return UpdateScheduledMessageResult{}, engine.BadRequest("Topic required when updating scheduled message type to stream.")
 		}
 	}
 	now := s.now()
@@ -271,7 +272,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 			return UpdateScheduledMessageResult{}, err
 		}
 	}
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		m, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ScheduledMessageID, messages.SendLater)
 		if err != nil {
@@ -297,7 +298,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 			return err
 		}
 		rec := scheduledMessageRecord(m)
-		ev.add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
+		ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
 			[]int64{int64(me.ID)})
 		return nil
 	})
@@ -396,7 +397,7 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, actor Actor, p Del
 // deleteScheduled cancels the actor's scheduled message id of the kind (a scheduled message
 // or a reminder) and sends the actor the event removed of type typ.
 func (s *Service) deleteScheduled(ctx context.Context, actor Actor, id messages.ScheduledID, kind messages.ScheduledKind, typ string, removed any) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		me := o.me
 		if _, err := loadScheduled(o.tx.ScheduledMessages(), me.ID, id, kind); err != nil {
 			return err
@@ -404,7 +405,7 @@ func (s *Service) deleteScheduled(ctx context.Context, actor Actor, id messages.
 		if err := o.tx.ScheduledMessages().Delete(me.ID, id); err != nil {
 			return err
 		}
-		o.ev.add(typ, removed, []int64{int64(me.ID)})
+		o.ev.Add(typ, removed, []int64{int64(me.ID)})
 		return nil
 	})
 }

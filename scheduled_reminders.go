@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -53,7 +54,7 @@ type GetRemindersResult struct {
 // GetReminders returns the actor's undelivered reminders, ordered by delivery time.
 func (s *Service) GetReminders(ctx context.Context, actor Actor, _ GetRemindersParams) (GetRemindersResult, error) {
 	var res GetRemindersResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
 		res.Reminders, err = remindersState(o.tx.ScheduledMessages(), o.me)
 		return err
@@ -101,7 +102,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 	if p.Note != nil {
 		var err error
 		if note, err = messages.NormalizeReminderNote(*p.Note); err != nil {
-			return CreateMessageReminderResult{}, badRequest("%s", err.Error())
+			return CreateMessageReminderResult{}, engine.BadRequest("%s", err.Error())
 		}
 	}
 	client := p.Client
@@ -109,7 +110,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 		client = "API"
 	}
 	var res CreateMessageReminderResult
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		target, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
 		if err != nil {
@@ -125,7 +126,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 			return err
 		}
 		res.ReminderID = m.ID
-		ev.add("reminders", RemindersEvent{Type: "reminders", Op: "add", Reminders: []ReminderRecord{reminderRecord(m)}},
+		ev.Add("reminders", RemindersEvent{Type: "reminders", Op: "add", Reminders: []ReminderRecord{reminderRecord(m)}},
 			[]int64{int64(me.ID)})
 		return nil
 	})

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/teamchat/chat/internal/engine"
+
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/queue"
@@ -165,18 +167,12 @@ type Service struct {
 	// (*subscriptionsScratch).
 	subscriptionReads sync.Pool
 
-	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
-	// commit, service_commits.go) holds it exclusively from the start of its transaction until
-	// its events are published, so events reach the queues in commit order; a registration
-	// holds it shared while it creates its queue and reads the state, so no commit falls
-	// between the two.
-	writeMu sync.RWMutex
-	// closed is set by Close (under writeMu): later mutations are refused, so the queues saved
-	// by Close miss no committed event.
-	closed bool
+	// eng runs the operations: transactions, gates, and events published in commit order
+	// (internal/engine).
+	eng *engine.Engine
 
-	// bus is Options.Bus; busUp (under writeMu) says whether it is listening, busPos (under
-	// writeMu) is the id of the last message delivered. busStop and busDone stop and wait for
+	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
+	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and wait for
 	// the listener.
 	bus     Bus
 	busUp   bool
@@ -213,10 +209,6 @@ type Service struct {
 	schedStop context.CancelFunc
 	schedDone chan struct{}
 
-	// commits gathers concurrent mutations into shared commits (service_commits.go).
-	commits commitGroups
-	// overlap orders the events of sends that overlap (service_overlap.go).
-	overlap *overlap
 	// linkifiers is the organization's linkifiers as the last send read them, for the early
 	// renderings of sends waiting for their group (messages_prerender.go); nil before the first.
 	linkifiers atomic.Pointer[linkifierSnapshot]
@@ -288,8 +280,12 @@ func New(opts Options) (*Service, error) {
 		emoji:       emoji.NewIndex(),
 	}
 	s.fanout = s.queues
-	s.overlap = newOverlap()
 	s.bus = opts.Bus
+	cfg := engine.Config{Store: opts.Store, Now: opts.Now, Log: opts.Logger, Publish: s.publish}
+	if s.bus != nil {
+		cfg.PublishInTx = s.publishInTx
+	}
+	s.eng = engine.New(cfg)
 	s.creds.off = s.bus != nil // until the bus listens
 	s.callKey = make([]byte, 32)
 	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail
@@ -313,97 +309,44 @@ func New(opts Options) (*Service, error) {
 	return s, nil
 }
 
-// Close ends every waiting long-poll, stops the Service's background work and saves the event
-// queues in the store, so that a Service started later on the same store (with a Bus: with the
-// same NodeID) continues them. It does not close the store, which belongs to the caller.
 // Now is the time on the Service's clock (Options.Now), the time its operations act at.
 func (s *Service) Now() time.Time { return s.now() }
 
+// Close ends every waiting long-poll, stops the Service's background work and saves the event
+// queues in the store, so that a Service started later on the same store (with a Bus: with the
+// same NodeID) continues them. It does not close the store, which belongs to the caller.
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		close(s.typingStop)
 		<-s.typingDone
 		s.stopScheduler()
-		s.writeMu.Lock()
-		defer s.writeMu.Unlock()
-		s.closed = true
-		s.queues.Close()
-		err = s.saveQueues()
+		err = s.eng.Close(func() error {
+			s.queues.Close()
+			return s.saveQueues()
+		})
 	})
 	s.stopBus()
 	return err
 }
 
-// pending is one event collected during a transaction, published after commit.
-type pending struct {
-	recipients []int64
-	typ        string
-	payload    any
-}
-
-// events collects the events of one mutation, and the work that must follow its commit.
-type events struct {
-	// overlapping is set for a send that overlaps others (service_overlap.go): a decision it
-	// may not take beside them returns errDecideAlone.
-	overlapping bool
-	list        []pending
-	// end lists the users whose queues end once the transaction commits, after its events.
-	end []int64
-	// creds is what the transaction invalidates of the credential caches
-	// (credentialsChanged, sessionsSwept).
-	creds authChanges
-	after []func()
-}
-
-// afterCommit runs fn once the transaction has committed and its events are published.
-func (e *events) afterCommit(fn func()) { e.after = append(e.after, fn) }
-
-// endQueuesOf deletes the event queues of users once the transaction commits (deactivated
-// users: their long-polls end and their queues are gone).
-func (s *Service) endQueuesOf(ev *events, ids ...users.ID) {
-	for _, id := range ids {
-		ev.end = append(ev.end, int64(id))
-	}
-}
-
-// add records an event for the given users.
-func (e *events) add(typ string, payload any, recipients []int64) {
-	if len(recipients) == 0 {
+// publish hands the events of a committed mutation to the queues and ends the queues ev
+// names (without a Bus; with one the bus delivers them). The engine calls it in commit order.
+func (s *Service) publish(ev *events) {
+	if s.bus != nil {
 		return
 	}
-	e.list = append(e.list, pending{recipients: recipients, typ: typ, payload: payload})
-}
-
-// publish hands the events of a committed mutation to the queues (without a Bus; with one the
-// bus delivers them), ends the queues ev names, then runs the work that follows the commit.
-func (s *Service) publish(ev *events) {
-	if s.bus == nil {
-		for _, p := range ev.list {
-			s.fanout.Publish(s.recipientsOf(p), p.typ, p.payload)
-		}
-		for _, owner := range ev.end {
-			s.queues.DeleteOwner(owner)
-		}
+	for _, p := range ev.List {
+		s.fanout.Publish(s.recipientsOf(p), p.Type, p.Payload)
 	}
-	for _, fn := range ev.after {
-		fn()
+	for _, owner := range ev.End {
+		s.queues.DeleteOwner(owner)
 	}
 }
 
 // storageError passes *Error values through, keeps context errors recognisable and turns
 // anything else into a logged internal error.
-func (s *Service) storageError(err error) error {
-	var e *Error
-	if errors.As(err, &e) {
-		return err
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeInternal, Msg: "Request cancelled", Err: err}
-	}
-	s.log.Error("storage failure", "err", err)
-	return internalError(err)
-}
+func (s *Service) storageError(err error) error { return engine.StorageError(s.log, err) }
 
 // nodePrefix is the queue id prefix of a node.
 func nodePrefix(node string) string {

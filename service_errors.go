@@ -2,146 +2,72 @@ package chat
 
 import (
 	"errors"
-	"fmt"
-	"net/http"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/topics"
 )
 
-// Code is the machine-readable error code of the API ("BAD_REQUEST", "UNAUTHORIZED", ...).
-type Code string
+// Code is the machine-readable error code of the API ("BAD_REQUEST", "UNAUTHORIZED", ...). It
+// is defined in the engine; this alias keeps embedders' code compiling.
+type Code = engine.Code
 
 // The error codes the API sends. The HTTP status of each is in [Code.Status].
 const (
-	CodeBadRequest               Code = "BAD_REQUEST"
-	CodeRequestVariableMissing   Code = "REQUEST_VARIABLE_MISSING"
-	CodeRequestVariableInvalid   Code = "REQUEST_VARIABLE_INVALID"
-	CodeRequestConfusingVar      Code = "REQUEST_CONFUSING_VAR"
-	CodeInvalidJSON              Code = "INVALID_JSON"
-	CodeStreamDoesNotExist       Code = "STREAM_DOES_NOT_EXIST"
-	CodeUnauthorizedPrincipal    Code = "UNAUTHORIZED_PRINCIPAL"
-	CodeCannotDeactivateLastUser Code = "CANNOT_DEACTIVATE_LAST_USER"
-	CodeBadEventQueueID          Code = "BAD_EVENT_QUEUE_ID"
-	CodeChannelAlreadyExists     Code = "CHANNEL_ALREADY_EXISTS"
-	CodeUnauthorized             Code = "UNAUTHORIZED"
-	CodeAuthenticationFailed     Code = "AUTHENTICATION_FAILED"
-	CodeUserDeactivated          Code = "USER_DEACTIVATED"
-	CodeRealmDeactivated         Code = "REALM_DEACTIVATED"
-	CodePasswordAuthDisabled     Code = "PASSWORD_AUTH_DISABLED"
-	CodePasswordResetRequired    Code = "PASSWORD_RESET_REQUIRED"
-	CodeInvalidAPIKey            Code = "INVALID_API_KEY"
-	CodeNonexistentSubdomain     Code = "NONEXISTENT_SUBDOMAIN"
-	CodeRateLimitHit             Code = "RATE_LIMIT_HIT"
-	CodeNotFound                 Code = "NOT_FOUND"
-	CodeBadNarrow                Code = "BAD_NARROW"
-	CodeExpectationMismatch      Code = "EXPECTATION_MISMATCH"
-	CodeRealmUploadQuota         Code = "REALM_UPLOAD_QUOTA"
-	CodeBadImage                 Code = "BAD_IMAGE"
-	// CodeMoveMessagesTimeLimitExceeded carries first_message_id_allowed_to_move,
-	// total_messages_in_topic and total_messages_allowed_to_move.
-	CodeMoveMessagesTimeLimitExceeded Code = "MOVE_MESSAGES_TIME_LIMIT_EXCEEDED"
-	CodeReactionAlreadyExists         Code = "REACTION_ALREADY_EXISTS"
-	CodeReactionDoesNotExist          Code = "REACTION_DOES_NOT_EXIST"
-	CodePushServiceNotConfigured      Code = "PUSH_SERVICE_NOT_CONFIGURED"
-	// CodeCSRFFailed (HTTP 403) is a web request refused by the CSRF check; it carries the
-	// reason.
-	CodeCSRFFailed Code = "CSRF_FAILED"
-	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
-	CodeInternal Code = ""
+	CodeBadRequest                    = engine.CodeBadRequest
+	CodeRequestVariableMissing        = engine.CodeRequestVariableMissing
+	CodeRequestVariableInvalid        = engine.CodeRequestVariableInvalid
+	CodeRequestConfusingVar           = engine.CodeRequestConfusingVar
+	CodeInvalidJSON                   = engine.CodeInvalidJSON
+	CodeStreamDoesNotExist            = engine.CodeStreamDoesNotExist
+	CodeUnauthorizedPrincipal         = engine.CodeUnauthorizedPrincipal
+	CodeCannotDeactivateLastUser      = engine.CodeCannotDeactivateLastUser
+	CodeBadEventQueueID               = engine.CodeBadEventQueueID
+	CodeChannelAlreadyExists          = engine.CodeChannelAlreadyExists
+	CodeUnauthorized                  = engine.CodeUnauthorized
+	CodeAuthenticationFailed          = engine.CodeAuthenticationFailed
+	CodeUserDeactivated               = engine.CodeUserDeactivated
+	CodeRealmDeactivated              = engine.CodeRealmDeactivated
+	CodePasswordAuthDisabled          = engine.CodePasswordAuthDisabled
+	CodePasswordResetRequired         = engine.CodePasswordResetRequired
+	CodeInvalidAPIKey                 = engine.CodeInvalidAPIKey
+	CodeNonexistentSubdomain          = engine.CodeNonexistentSubdomain
+	CodeRateLimitHit                  = engine.CodeRateLimitHit
+	CodeNotFound                      = engine.CodeNotFound
+	CodeBadNarrow                     = engine.CodeBadNarrow
+	CodeExpectationMismatch           = engine.CodeExpectationMismatch
+	CodeRealmUploadQuota              = engine.CodeRealmUploadQuota
+	CodeBadImage                      = engine.CodeBadImage
+	CodeMoveMessagesTimeLimitExceeded = engine.CodeMoveMessagesTimeLimitExceeded
+	CodeReactionAlreadyExists         = engine.CodeReactionAlreadyExists
+	CodeReactionDoesNotExist          = engine.CodeReactionDoesNotExist
+	CodePushServiceNotConfigured      = engine.CodePushServiceNotConfigured
+	CodeCSRFFailed                    = engine.CodeCSRFFailed
+	CodeInternal                      = engine.CodeInternal
 )
 
-// Status is the HTTP status Zulip uses for the code.
-func (c Code) Status() int {
-	switch c {
-	case CodeUnauthorized, CodeAuthenticationFailed, CodeUserDeactivated, CodeRealmDeactivated,
-		CodePasswordAuthDisabled, CodePasswordResetRequired, CodeInvalidAPIKey:
-		return http.StatusUnauthorized
-	case CodeNonexistentSubdomain, CodeNotFound:
-		return http.StatusNotFound
-	case CodeChannelAlreadyExists:
-		return http.StatusConflict
-	case CodeRateLimitHit:
-		return http.StatusTooManyRequests
-	case CodeCSRFFailed:
-		return http.StatusForbidden
-	case CodeInternal:
-		return http.StatusInternalServerError
-	}
-	return http.StatusBadRequest
-}
-
 // Error is the error type of every Service method: the API's code, the HTTP status, a
-// human-readable message and the extra keys Zulip puts in the error body (var_name, queue_id,
-// retry-after, ...). Match it with errors.As.
-type Error struct {
-	Code   Code
-	Status int // HTTP status; 0 means Code.Status()
-	Msg    string
-	Extra  map[string]any
-	Err    error // the cause, if any; never shown to clients
-}
-
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Msg, e.Err)
-	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Msg)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is matches another *Error with the same code and message, so that errors.Is works with the
-// sentinel errors of this package.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code && t.Msg == e.Msg
-}
+// human-readable message and the extra keys Zulip puts in the error body. Match it with
+// errors.As. It is defined in the engine; this alias keeps embedders' code compiling.
+type Error = engine.Error
 
 // ErrOrganizationExists is returned by CreateOrganization when the store already holds one.
 var ErrOrganizationExists = &Error{Code: CodeBadRequest, Msg: "The organization already exists"}
 
-// HTTPStatus is the status of the response that carries the error.
-func (e *Error) HTTPStatus() int {
-	if e.Status != 0 {
-		return e.Status
-	}
-	return e.Code.Status()
-}
-
 // Errorf returns an *Error with the code and a formatted message.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
-}
-
-// With returns a copy of e carrying one more extra key.
-func (e *Error) With(key string, value any) *Error {
-	c := *e
-	c.Extra = make(map[string]any, len(e.Extra)+1)
-	for k, v := range e.Extra {
-		c.Extra[k] = v
-	}
-	c.Extra[key] = value
-	return &c
-}
-
-// badRequest is the common BAD_REQUEST error.
-func badRequest(format string, args ...any) *Error {
-	return Errorf(CodeBadRequest, format, args...)
+	return engine.Errorf(code, format, args...)
 }
 
 // MissingArgument is the error for a required parameter that is absent.
-func MissingArgument(name string) *Error {
-	return Errorf(CodeRequestVariableMissing, "Missing '%s' argument", name).With("var_name", name)
-}
+func MissingArgument(name string) *Error { return engine.MissingArgument(name) }
 
 // InvalidArgument is the error for a parameter whose value fails validation: "Invalid name: detail"
 // (or "Invalid name" without detail).
-func InvalidArgument(name, detail string) *Error {
-	if detail == "" {
-		return badRequest("Invalid %s", name)
-	}
-	return badRequest("Invalid %s: %s", name, detail)
-}
+func InvalidArgument(name, detail string) *Error { return engine.InvalidArgument(name, detail) }
+
+// AsError converts any error to an *Error: an *Error found with errors.As is returned as is;
+// anything else is an internal error.
+func AsError(err error) *Error { return engine.AsError(err) }
 
 // topicError is the error of a topic that topics.Clean refused: Zulip's own message for a
 // character that is not printable ("Invalid character in topic, at position 5!"), and
@@ -149,22 +75,7 @@ func InvalidArgument(name, detail string) *Error {
 func topicError(name string, err error) *Error {
 	var bad *topics.InvalidCharacterError
 	if errors.As(err, &bad) {
-		return badRequest("%s", bad.Error())
+		return engine.BadRequest("%s", bad.Error())
 	}
 	return InvalidArgument(name, err.Error())
-}
-
-// internalError wraps an unexpected error (storage failure, bug). Its message is generic.
-func internalError(err error) *Error {
-	return &Error{Code: CodeInternal, Msg: "Internal server error", Err: err}
-}
-
-// AsError converts any error to an *Error: an *Error found with errors.As is returned as is;
-// anything else is an internal error.
-func AsError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return internalError(err)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -66,7 +67,7 @@ func (s *Service) DeleteTopic(ctx context.Context, actor Actor, p DeleteTopicPar
 			return DeleteTopicResult{Complete: false}, nil
 		}
 		var done bool
-		err := s.mutate(ctx, actor, admins, func(o *writeOp) error {
+		err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 			var err error
 			done, err = s.deleteTopicBatch(o, p, plan.BatchSize)
 			return err
@@ -149,7 +150,7 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 		return err
 	}
 	if len(orphaned) > 0 {
-		ev.afterCommit(func() {
+		ev.AfterCommit(func() {
 			for _, a := range orphaned {
 				s.deleteAttachmentBlobs(context.Background(), a)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
 )
@@ -28,7 +29,7 @@ type GetStreamTopicsResult struct {
 // GetStreamTopics lists the topics of a channel among the messages the actor may read.
 func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 	res := GetStreamTopicsResult{Topics: []TopicRecord{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		c, ok := w.channel(p.StreamID)
 		if !ok || !w.metadata(c, me) {

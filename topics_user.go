@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -47,16 +48,16 @@ var errInvalidChannelID = &Error{Code: CodeBadRequest, Msg: "Invalid channel ID"
 // need not have messages. Setting the current policy changes nothing and sends no event.
 func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUserTopicParams) error {
 	if !p.VisibilityPolicy.Valid() {
-		return badRequest("Invalid visibility_policy")
+		return engine.BadRequest("Invalid visibility_policy")
 	}
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		topic, err := topics.Clean(p.Topic, w.org().EmptyTopicDisplayName)
 		if err == nil {
 			err = topics.CheckLength(topic)
 		}
 		if err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 		c, ok := w.channel(p.StreamID)
 		if !ok || p.VisibilityPolicy != topics.PolicyNone && !w.content(c, me) {
@@ -97,8 +98,8 @@ func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world, user users.I
 		return err
 	}
 	to := []int64{int64(user)}
-	ev.add("muted_topics", MutedTopicsEvent{Type: "muted_topics", MutedTopics: w.mutedTopics(rows)}, to)
-	ev.add("user_topic", UserTopicEvent{
+	ev.Add("muted_topics", MutedTopicsEvent{Type: "muted_topics", MutedTopics: w.mutedTopics(rows)}, to)
+	ev.Add("user_topic", UserTopicEvent{
 		Type: "user_topic", StreamID: c.ID, TopicName: topic, LastUpdated: now, VisibilityPolicy: policy,
 		topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}, to)
@@ -134,14 +135,14 @@ type MuteTopicParams struct {
 func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams) error {
 	switch {
 	case p.StreamID != nil && p.Stream != nil:
-		return badRequest("Unsupported parameter combination: stream_id, stream").With("parameters", "stream_id, stream")
+		return engine.BadRequest("Unsupported parameter combination: stream_id, stream").With("parameters", "stream_id, stream")
 	case p.StreamID == nil && p.Stream == nil:
-		return badRequest("Missing 'stream_id' argument")
+		return engine.BadRequest("Missing 'stream_id' argument")
 	}
 	if p.Op != "add" && p.Op != "remove" {
 		return InvalidArgument("op", "")
 	}
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
 		var c channels.Channel
 		ok := false
@@ -158,7 +159,7 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 			err = topics.CheckLength(topic)
 		}
 		if err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 		rows, err := tx.UserTopics().ListForUser(me.ID)
 		if err != nil {
@@ -169,12 +170,12 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 		})
 		if p.Op == "add" {
 			if muted {
-				return badRequest("Topic already muted")
+				return engine.BadRequest("Topic already muted")
 			}
 			return s.setUserTopic(tx, ev, w, me.ID, c, topic, topics.PolicyMuted)
 		}
 		if !muted {
-			return badRequest("Topic is not muted")
+			return engine.BadRequest("Topic is not muted")
 		}
 		return s.setUserTopic(tx, ev, w, me.ID, c, topic, topics.PolicyNone)
 	})

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
 )
@@ -33,9 +34,9 @@ type UploadFileResult struct {
 
 // Errors of uploads, as Zulip words them.
 var (
-	errNoFile          = badRequest("You must specify a file to upload")
-	errOneFileAtATime  = badRequest("You may only upload one file at a time")
-	errEmptyFile       = badRequest("Uploaded file is empty")
+	errNoFile          = engine.BadRequest("You must specify a file to upload")
+	errOneFileAtATime  = engine.BadRequest("You may only upload one file at a time")
+	errEmptyFile       = engine.BadRequest("Uploaded file is empty")
 	errUploadQuota     = &Error{Code: CodeRealmUploadQuota, Msg: "Upload would exceed your organization's upload quota."}
 	errUploadsDisabled = &Error{Code: CodeBadRequest, Msg: "File uploads are not enabled on this server"}
 )
@@ -47,7 +48,7 @@ func ErrNoFile() *Error { return errNoFile }
 func ErrOneFileAtATime() *Error { return errOneFileAtATime }
 
 func errFileTooLarge(mib int) *Error {
-	return badRequest("File is larger than this server's configured maximum upload size (%d MiB).", mib)
+	return engine.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", mib)
 }
 
 // UploadLimits are register's keys of upload limits (in the realm section).
@@ -94,7 +95,7 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	if p.Content == nil {
 		return UploadFileResult{}, errNoFile
 	}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		return s.checkQuota(tx.Attachments(), 0)
 	})
@@ -104,7 +105,7 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	name := uploads.SanitizeName(p.Filename)
 	pathID, err := newPathID(name)
 	if err != nil {
-		return UploadFileResult{}, internalError(err)
+		return UploadFileResult{}, engine.InternalError(err)
 	}
 	a := uploads.Attachment{OwnerID: actor.UserID, PathID: pathID, Name: name, ContentType: uploads.ContentType(p.ContentType, name)}
 	limited := &sizeLimit{r: p.Content, left: s.maxUploadBytes()}
@@ -128,7 +129,7 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	if uploads.Thumbnailable(a.ContentType) {
 		a.Width, a.Height, a.Thumbnailed = s.makeThumbnails(ctx, a)
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		if err := s.checkQuota(tx.Attachments(), a.Size); err != nil {
 			return err

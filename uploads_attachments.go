@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
@@ -55,7 +56,7 @@ type GetAttachmentsResult struct {
 // GetAttachments lists the files the actor uploaded, each with the messages that link it.
 func (s *Service) GetAttachments(ctx context.Context, actor Actor, _ GetAttachmentsParams) (GetAttachmentsResult, error) {
 	res := GetAttachmentsResult{Attachments: []AttachmentRecord{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		list, err := tx.Attachments().ListByOwner(actor.UserID)
 		if err != nil {
@@ -78,14 +79,14 @@ type RemoveAttachmentParams struct {
 	AttachmentID uploads.ID
 }
 
-var errInvalidAttachment = badRequest("Invalid attachment")
+var errInvalidAttachment = engine.BadRequest("Invalid attachment")
 
 // RemoveAttachment deletes a file the actor uploaded: its row and links in one transaction,
 // its bytes after the commit. Messages that linked it keep their content. The actor gets an
 // attachment remove event.
 func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAttachmentParams) error {
 	var gone uploads.Attachment
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		a, err := tx.Attachments().Get(p.AttachmentID)
 		if err != nil || a.OwnerID != actor.UserID {
@@ -125,7 +126,7 @@ func (s *Service) deleteAttachments(tx storage.Tx, ev *events, list []uploads.At
 		return err
 	}
 	for _, a := range list {
-		ev.add("attachment", AttachmentEvent{Type: "attachment", Op: "remove", Attachment: attachmentID{a.ID}, UploadSpaceUsed: used},
+		ev.Add("attachment", AttachmentEvent{Type: "attachment", Op: "remove", Attachment: attachmentID{a.ID}, UploadSpaceUsed: used},
 			[]int64{int64(a.OwnerID)})
 	}
 	return nil
@@ -180,7 +181,7 @@ func addAttachmentEvent(ar storage.AttachmentReader, mr storage.MessageReader, e
 	if err != nil {
 		return err
 	}
-	ev.add("attachment", AttachmentEvent{Type: "attachment", Op: op, Attachment: recs[0], UploadSpaceUsed: used}, []int64{int64(a.OwnerID)})
+	ev.Add("attachment", AttachmentEvent{Type: "attachment", Op: op, Attachment: recs[0], UploadSpaceUsed: used}, []int64{int64(a.OwnerID)})
 	return nil
 }
 

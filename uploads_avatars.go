@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
@@ -26,7 +27,7 @@ type AvatarResult struct {
 
 // Errors of avatars, as Zulip words them.
 var (
-	errOneAvatar = badRequest("You must upload exactly one avatar.")
+	errOneAvatar = engine.BadRequest("You must upload exactly one avatar.")
 	errBadImage  = &Error{Code: CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
 )
 
@@ -50,10 +51,10 @@ func (s *Service) UploadAvatar(ctx context.Context, actor Actor, p UploadAvatarP
 		if errors.As(err, &e) {
 			return AvatarResult{}, e
 		}
-		return AvatarResult{}, internalError(err)
+		return AvatarResult{}, engine.InternalError(err)
 	}
 	if int64(len(raw)) > limit {
-		return AvatarResult{}, badRequest("Uploaded file is larger than the allowed limit of %d MiB", uploads.MaxAvatarFileSizeMiB)
+		return AvatarResult{}, engine.BadRequest("Uploaded file is larger than the allowed limit of %d MiB", uploads.MaxAvatarFileSizeMiB)
 	}
 	img, err := decodeBoundedImage(bytes.NewReader(raw))
 	if err != nil {
@@ -66,7 +67,7 @@ func (s *Service) UploadAvatar(ctx context.Context, actor Actor, p UploadAvatarP
 		}
 		var buf bytes.Buffer
 		if err := png.Encode(&buf, squareCrop(img, size)); err != nil {
-			return AvatarResult{}, internalError(err)
+			return AvatarResult{}, engine.InternalError(err)
 		}
 		// The files are replaced in place: clients load the new one through the new version.
 		if _, err := s.opts.Blobs.Put(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium)), &buf); err != nil {
@@ -94,10 +95,10 @@ func (s *Service) DeleteAvatar(ctx context.Context, actor Actor) (AvatarResult, 
 // setAvatarSource records the actor's avatar source and tells everyone.
 func (s *Service) setAvatarSource(ctx context.Context, actor Actor, source string) (AvatarResult, error) {
 	var res AvatarResult
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		u := o.me
 		if disabled, _ := o.world().realm.Settings["avatar_changes_disabled"].(bool); disabled && !u.Role.IsAdmin() {
-			return badRequest("Avatar changes are disabled in this organization.")
+			return engine.BadRequest("Avatar changes are disabled in this organization.")
 		}
 		u.AvatarSource = source
 		u.AvatarVersion++
@@ -141,7 +142,7 @@ type GetAvatarURLParams struct {
 // size with Medium). An unknown user gets 404.
 func (s *Service) GetAvatarURL(ctx context.Context, actor Actor, p GetAvatarURLParams) (string, error) {
 	var url string
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		w := o.world()
 		var (
 			u  users.User

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
 )
@@ -54,7 +55,7 @@ func (s *Service) makeThumbnails(ctx context.Context, a uploads.Attachment) (wid
 }
 
 // errImageTooLarge refuses images with more pixels than uploads.MaxImagePixels.
-var errImageTooLarge = badRequest("Image size exceeds limit.")
+var errImageTooLarge = engine.BadRequest("Image size exceeds limit.")
 
 // decodeBlobImage decodes the image stored under key, after checking from its header that
 // its pixel count is within uploads.MaxImagePixels (a small file may claim a huge canvas).

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/uploads"
 )
 
@@ -61,7 +62,7 @@ func (s *Service) readAttachment(ctx context.Context, actor Actor, pathID string
 		return uploads.Attachment{}, errFileNotFound
 	}
 	var a uploads.Attachment
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
 		a, err = readableAttachment(o, pathID)
 		return err
@@ -151,8 +152,8 @@ type GetUploadedFileByTokenParams struct {
 }
 
 var (
-	errInvalidToken    = badRequest("Invalid token")
-	errInvalidFilename = badRequest("Invalid filename")
+	errInvalidToken    = engine.BadRequest("Invalid token")
+	errInvalidFilename = engine.BadRequest("Invalid filename")
 )
 
 // GetUploadedFileByToken opens the file of a temporary URL while the URL is valid. It needs
@@ -181,7 +182,7 @@ func (s *Service) GetUploadedFileByToken(ctx context.Context, p GetUploadedFileB
 		return UploadedFile{}, errInvalidFilename
 	}
 	var a uploads.Attachment
-	err = s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err = s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		var err error
 		a, err = tx.Attachments().GetByPath(pathID)
@@ -209,7 +210,7 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 		return bytes.Clone(c.key), nil
 	}
 	var key []byte
-	err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.tx
 		var err error
 		key, err = tx.Attachments().URLKey()
@@ -224,9 +225,9 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 	if key == nil {
 		fresh := make([]byte, 32)
 		if _, err := rand.Read(fresh); err != nil {
-			return nil, internalError(err)
+			return nil, engine.InternalError(err)
 		}
-		err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+		err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
 			tx := o.tx
 			existing, err := tx.Attachments().URLKey()
 			if err == nil {

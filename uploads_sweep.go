@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/internal/engine"
 )
 
 // DefaultUploadSweepGrace is how old bytes without an attachment row must be before
@@ -74,7 +75,7 @@ func (s *Service) sweepPrefix(ctx context.Context, prefix string, cutoff time.Ti
 			paths[i] = sweptPathID(prefix, info.Key)
 		}
 		known := map[string]bool{}
-		err := s.read(ctx, Actor{}, noActor, func(o *readOp) error {
+		err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 			tx := o.tx
 			found, err := tx.Attachments().GetByPaths(paths)
 			for _, a := range found {

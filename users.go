@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -46,7 +47,7 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 	if err != nil {
 		return ProvisionUserResult{}, err
 	}
-	err = s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+	err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
@@ -84,7 +85,7 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.
 	}
 	id, err := tx.Users().Create(u)
 	if errors.Is(err, storage.ErrConflict) {
-		return 0, badRequest("Email '%s' already in use", u.Email)
+		return 0, engine.BadRequest("Email '%s' already in use", u.Email)
 	}
 	if err != nil {
 		return 0, err
@@ -116,7 +117,7 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.
 		if err != nil {
 			return 0, err
 		}
-		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u.ID}}, recipients)
+		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u.ID}}, recipients)
 	}
 	if u.IsBot() {
 		cfg.UserID = id
@@ -164,7 +165,7 @@ func (s *Service) newUser(p ProvisionUserParams) (users.User, error) {
 	key := p.APIKey
 	if key == "" {
 		if key, err = newAPIKey(); err != nil {
-			return users.User{}, internalError(err)
+			return users.User{}, engine.InternalError(err)
 		}
 	} else if !users.ValidAPIKey(key) {
 		return users.User{}, InvalidArgument("api_key", "must be 32 letters and digits")
@@ -175,7 +176,7 @@ func (s *Service) newUser(p ProvisionUserParams) (users.User, error) {
 			return users.User{}, InvalidArgument("password", "bots log in with their API key")
 		}
 		if hash, err = s.hashing.hashPassword(p.Password); err != nil {
-			return users.User{}, internalError(err)
+			return users.User{}, engine.InternalError(err)
 		}
 	}
 	return users.User{
@@ -236,8 +237,8 @@ func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *events
 	}
 	// A new user has no custom profile data yet.
 	newcomer := &profileRenderer{include: true}
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerSeeing, u, recordOptions{}),
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerSeeing, u, recordOptions{}),
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
 	return nil
 }

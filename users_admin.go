@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -57,7 +58,7 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 	if err := checkProfileDataItems("profile_data", p.ProfileData); err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -76,7 +77,7 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 			return err
 		}
 		if err := tx.Users().Update(target); errors.Is(err, storage.ErrConflict) {
-			return badRequest("Email '%s' already in use", target.Email)
+			return engine.BadRequest("Email '%s' already in use", target.Email)
 		} else if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p
 	if p.FullName != nil && strings.TrimSpace(*p.FullName) != "" {
 		name, err := users.CheckFullName(*p.FullName)
 		if err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 		target.FullName = name
 	}
@@ -109,11 +110,11 @@ func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p
 	}
 	if p.NewEmail != nil && *p.NewEmail != target.Email {
 		if me.Role != users.RoleOwner || !me.CanChangeUserEmails {
-			return badRequest("User not authorized to change user emails")
+			return engine.BadRequest("User not authorized to change user emails")
 		}
 		email := strings.TrimSpace(*p.NewEmail)
 		if err := users.CheckEmail(email); err != nil {
-			return badRequest("Invalid email address.")
+			return engine.BadRequest("Invalid email address.")
 		}
 		target.Email = email
 	}
@@ -166,7 +167,7 @@ func checkRoleChange(r storage.UserReader, actor, target users.User, role users.
 	}
 	if (role == users.RoleOwner || target.Role == users.RoleOwner) && actor.Role != users.RoleOwner {
 		if role != target.Role {
-			return errMustBeOwner()
+			return engine.ErrMustBeOwner()
 		}
 	}
 	if target.Role == users.RoleOwner && role != users.RoleOwner {
@@ -175,11 +176,11 @@ func checkRoleChange(r storage.UserReader, actor, target users.User, role users.
 			return err
 		}
 		if only {
-			return badRequest(msgOnlyOwnerDemote)
+			return engine.BadRequest(msgOnlyOwnerDemote)
 		}
 	}
 	if target.Role == users.RoleGuest && role.IsAdmin() {
-		return badRequest(msgGuestAdmin)
+		return engine.BadRequest(msgGuestAdmin)
 	}
 	return nil
 }
@@ -214,7 +215,7 @@ func announceEmailChange(r storage.UserReader, ev *events, realm realms.Realm, u
 			seeing = append(seeing, int64(v.ID))
 		}
 	}
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update",
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update",
 		Person: person{"user_id": u.ID, "delivery_email": u.Email}}, seeing)
 	if api := apiEmail(realm, u); api == u.Email {
 		if err := announceUserUpdate(r, ev, person{"user_id": u.ID, "new_email": api}); err != nil {
@@ -244,9 +245,9 @@ func announceAvatar(r storage.UserReader, ev *events, u users.User) error {
 	url := avatarURL(u)
 	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": url,
 		"avatar_url_medium": avatarMediumURL(u), "avatar_version": u.AvatarVersion}
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
 	return nil
 }
 
@@ -267,7 +268,7 @@ func announceAvatarChange(r storage.UserReader, ev *events, u users.User) error 
 		"avatar_url_medium": avatarMediumURL(u), "avatar_version": u.AvatarVersion}
 	// Everyone gets the URL, as from Zulip; clients with client_gravatar drop a Gravatar URL
 	// they can compute themselves.
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, to)
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, to)
 	return nil
 }
 
@@ -296,13 +297,13 @@ type DeactivateUserParams struct {
 // user leaves every group as far as anyone can tell.
 func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateUserParams) error {
 	if c := p.DeactivationNotificationComment; c != nil && utf8.RuneCountInString(strings.TrimSpace(*c)) > MaxDeactivationCommentLength {
-		return badRequest("deactivation_notification_comment is too long (limit: %d characters)", MaxDeactivationCommentLength)
+		return engine.BadRequest("deactivation_notification_comment is too long (limit: %d characters)", MaxDeactivationCommentLength)
 	}
 	var actions DeactivateUserActions
 	if p.Actions != nil {
 		actions = *p.Actions
 	}
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, me := o.tx, o.me
 		target, err := targetUser(tx.Users(), p.UserID)
 		if err != nil {
@@ -312,18 +313,18 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 			return errNoSuchUser()
 		}
 		if !target.IsActive {
-			return badRequest(msgUserDeactivated400)
+			return engine.BadRequest(msgUserDeactivated400)
 		}
 		if !me.Role.IsAdmin() {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		if target.Role == users.RoleOwner && me.Role != users.RoleOwner {
-			return errMustBeOwner()
+			return engine.ErrMustBeOwner()
 		}
 		if only, err := isOnlyOwner(tx.Users(), target); err != nil {
 			return err
 		} else if only {
-			return badRequest(msgOnlyOwnerDeactivate)
+			return engine.BadRequest(msgOnlyOwnerDeactivate)
 		}
 		return s.deactivateWithBots(o, target, actions)
 	})
@@ -380,13 +381,13 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 	if err != nil {
 		return err
 	}
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "is_active": false}}, ids)
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "is_active": false}}, ids)
 	if u.IsBot() {
 		if err := announceBotUpdate(tx.Users(), ev, u, map[string]any{"is_active": false}); err != nil {
 			return err
 		}
 	}
-	s.endQueuesOf(ev, u.ID)
+	ev.EndQueuesOf(u.ID)
 	return nil
 }
 
@@ -433,14 +434,14 @@ type ReactivateUserParams struct {
 // ReactivateUser reactivates a deactivated user or bot (administrators, or a bot's owner).
 // Everyone who can access the user gets realm_user update is_active=true.
 func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		target, err := adminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
 			return err
 		}
 		if target.IsActive {
-			return badRequest("User is already active")
+			return engine.BadRequest("User is already active")
 		}
 		if target.IsBot() && target.BotOwnerID != 0 {
 			owner, err := tx.Users().Get(target.BotOwnerID)
@@ -448,7 +449,7 @@ func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateU
 				return err
 			}
 			if err != nil || !owner.IsActive {
-				return badRequest("Bot owner is deactivated")
+				return engine.BadRequest("Bot owner is deactivated")
 			}
 		}
 		target.IsActive = true
@@ -483,9 +484,9 @@ type CreateUserResult struct {
 // userCreators is the gate of CreateUser: the administrators holding the special
 // can_create_users permission.
 func userCreators(tx storage.ReadTx, actor Actor) (users.User, error) {
-	u, err := admins(tx, actor)
+	u, err := engine.Admins(tx, actor)
 	if err == nil && !u.CanCreateUsers {
-		return users.User{}, badRequest(msgCannotCreateUsers)
+		return users.User{}, engine.BadRequest(msgCannotCreateUsers)
 	}
 	return u, err
 }
@@ -499,13 +500,13 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 		return CreateUserResult{}, err
 	}
 	if _, err := users.CheckFullName(p.FullName); err != nil {
-		return CreateUserResult{}, badRequest("%s", err.Error())
+		return CreateUserResult{}, engine.BadRequest("%s", err.Error())
 	}
 	if err := users.CheckEmail(strings.TrimSpace(p.Email)); err != nil {
-		return CreateUserResult{}, badRequest("Bad name or username")
+		return CreateUserResult{}, engine.BadRequest("Bad name or username")
 	}
 	if n := utf8.RuneCountInString(p.Password); n < PasswordMinLength || n > PasswordMaxLength {
-		return CreateUserResult{}, badRequest("The password is too weak.")
+		return CreateUserResult{}, engine.BadRequest("The password is too weak.")
 	}
 	u, err := s.newUser(ProvisionUserParams{Email: p.Email, FullName: p.FullName, Password: p.Password})
 	if err != nil {
@@ -542,7 +543,7 @@ func errCannotDeactivateLast(owner bool) *Error {
 // as an administrator's deactivation does. The organization's last active user and its only
 // owner are refused (CANNOT_DEACTIVATE_LAST_USER).
 func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, _ DeactivateOwnUserParams) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, me := o.tx, o.me
 		ids, err := activeUserIDs(tx.Users())
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -35,7 +36,7 @@ type AlertWordsResult struct {
 // checkCount bounds the list given.
 func (p AlertWordsParams) checkCount() error {
 	if len(p.AlertWords) > users.MaxAlertWords {
-		return badRequest("alert_words is too long (limit: %d items)", users.MaxAlertWords)
+		return engine.BadRequest("alert_words is too long (limit: %d items)", users.MaxAlertWords)
 	}
 	return nil
 }
@@ -46,7 +47,7 @@ type GetAlertWordsParams struct{}
 // GetAlertWords lists the actor's alert words.
 func (s *Service) GetAlertWords(ctx context.Context, actor Actor, _ GetAlertWordsParams) (AlertWordsResult, error) {
 	var res AlertWordsResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		var err error
 		res.AlertWords, err = tx.AlertWords().Get(actor.UserID)
@@ -67,13 +68,13 @@ func (s *Service) AddAlertWords(ctx context.Context, actor Actor, p AlertWordsPa
 	}
 	for i, w := range p.AlertWords {
 		if users.AlertWordTooLong(w) {
-			return AlertWordsResult{}, badRequest("alert_words[%d] is too long (limit: %d characters)", i, users.MaxAlertWordLength)
+			return AlertWordsResult{}, engine.BadRequest("alert_words[%d] is too long (limit: %d characters)", i, users.MaxAlertWordLength)
 		}
 	}
 	return s.changeAlertWords(ctx, actor, func(old []string) ([]string, error) {
 		words := users.AddAlertWords(old, p.AlertWords)
 		if len(words) > users.MaxAlertWords {
-			return nil, badRequest("alert_words is too long (limit: %d words in all)", users.MaxAlertWords)
+			return nil, engine.BadRequest("alert_words is too long (limit: %d words in all)", users.MaxAlertWords)
 		}
 		return words, nil
 	})
@@ -94,7 +95,7 @@ func (s *Service) RemoveAlertWords(ctx context.Context, actor Actor, p AlertWord
 // Zulip does even when nothing changed.
 func (s *Service) changeAlertWords(ctx context.Context, actor Actor, change func([]string) ([]string, error)) (AlertWordsResult, error) {
 	var res AlertWordsResult
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
 		old, err := tx.AlertWords().Get(actor.UserID)
 		if err != nil {
@@ -108,7 +109,7 @@ func (s *Service) changeAlertWords(ctx context.Context, actor Actor, change func
 			return err
 		}
 		res.AlertWords = words
-		ev.add("alert_words", AlertWordsEvent{Type: "alert_words", AlertWords: words}, []int64{int64(actor.UserID)})
+		ev.Add("alert_words", AlertWordsEvent{Type: "alert_words", AlertWords: words}, []int64{int64(actor.UserID)})
 		return nil
 	})
 	if err != nil {

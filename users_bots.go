@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/users"
 )
 
@@ -42,10 +43,10 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 		p.BotType = users.BotGeneric
 	}
 	if !p.BotType.Valid() {
-		return CreateBotResult{}, badRequest("Invalid bot_type")
+		return CreateBotResult{}, engine.BadRequest("Invalid bot_type")
 	}
 	if p.BotType == users.BotEmbedded {
-		return CreateBotResult{}, badRequest("Embedded bots are not enabled.")
+		return CreateBotResult{}, engine.BadRequest("Embedded bots are not enabled.")
 	}
 	if p.Interface == 0 {
 		p.Interface = users.ServiceInterfaceGeneric
@@ -53,27 +54,27 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 	var service users.BotService
 	if p.BotType == users.BotOutgoingWebhook {
 		if err := users.CheckServiceURL(p.PayloadURL); err != nil {
-			return CreateBotResult{}, badRequest("%s", strings.Replace(err.Error(), "service_payload_url", "payload_url", 1))
+			return CreateBotResult{}, engine.BadRequest("%s", strings.Replace(err.Error(), "service_payload_url", "payload_url", 1))
 		}
 		if !users.ValidServiceInterface(p.Interface) {
 			return CreateBotResult{}, InvalidArgument("interface_type", "")
 		}
 		token, err := newAPIKey()
 		if err != nil {
-			return CreateBotResult{}, internalError(err)
+			return CreateBotResult{}, engine.InternalError(err)
 		}
 		service = users.BotService{BaseURL: p.PayloadURL, Interface: p.Interface, Token: token}
 	}
 	name, err := users.CheckFullName(p.FullName)
 	if err != nil {
-		return CreateBotResult{}, badRequest("%s", err.Error())
+		return CreateBotResult{}, engine.BadRequest("%s", err.Error())
 	}
 	short := strings.ToLower(strings.TrimSpace(p.ShortName))
 	if short == "" || strings.ContainsAny(short, "@ ") {
-		return CreateBotResult{}, badRequest("Bad name or username")
+		return CreateBotResult{}, engine.BadRequest("Bad name or username")
 	}
 	var res CreateBotResult
-	err = s.mutate(ctx, actor, members, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -84,10 +85,10 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 		}
 		email := short + "-bot@" + realm.Host()
 		if err := users.CheckEmail(email); err != nil {
-			return badRequest("Bad name or username")
+			return engine.BadRequest("Bad name or username")
 		}
 		if _, err := tx.Users().GetByEmail(email); err == nil {
-			return badRequest("Username already in use")
+			return engine.BadRequest("Username already in use")
 		}
 		u, err := s.newUser(ProvisionUserParams{Email: email, FullName: name, BotType: p.BotType,
 			BotOwnerID: me.ID, EmailVisibility: users.EmailVisibleEveryone})

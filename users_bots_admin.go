@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -125,7 +126,7 @@ func announceBotUpdate(r storage.UserReader, ev *events, bot users.User, changed
 		return err
 	}
 	changed["user_id"] = bot.ID
-	ev.add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "update", Bot: changed}, to)
+	ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "update", Bot: changed}, to)
 	return nil
 }
 
@@ -144,7 +145,7 @@ func announceBotAdd(tx storage.Tx, ev *events, bot users.User, to []int64) error
 			return err
 		}
 	}
-	ev.add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "add", Bot: rec}, to)
+	ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "add", Bot: rec}, to)
 	return nil
 }
 
@@ -167,7 +168,7 @@ func announceAdminBots(tx storage.Tx, ev *events, before, after users.User) erro
 				return err
 			}
 		} else {
-			ev.add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": b.ID}}, []int64{int64(after.ID)})
+			ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": b.ID}}, []int64{int64(after.ID)})
 		}
 	}
 	return nil
@@ -205,13 +206,13 @@ func realmBotsState(tx storage.ReadTx, all []users.User, viewer users.User) (*Re
 func accessBot(r storage.UserReader, me users.User, id users.ID) (users.User, error) {
 	b, err := r.Get(id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && !b.IsBot() {
-		return users.User{}, badRequest("No such bot")
+		return users.User{}, engine.BadRequest("No such bot")
 	}
 	if err != nil {
 		return users.User{}, err
 	}
 	if !administers(me, b) {
-		return users.User{}, badRequest(msgInsufficientPerm)
+		return users.User{}, engine.BadRequest(msgInsufficientPerm)
 	}
 	return b, nil
 }
@@ -237,7 +238,7 @@ type GetBotsResult struct {
 // their own here; register's realm_bots has every bot for them).
 func (s *Service) GetBots(ctx context.Context, actor Actor) (GetBotsResult, error) {
 	res := GetBotsResult{Bots: []BotSummary{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		all, err := tx.Users().List()
 		if err != nil {
@@ -280,7 +281,7 @@ func checkBotNameAvailable(r storage.UserReader, name string, self users.ID) err
 	}
 	for _, u := range all {
 		if u.IsActive && u.ID != self && strings.EqualFold(u.FullName, name) {
-			return badRequest("Name is already in use!")
+			return engine.BadRequest("Name is already in use!")
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -43,23 +44,23 @@ type UpdateBotResult struct {
 func (p UpdateBotParams) check() error {
 	if p.FullName != nil {
 		if _, err := users.CheckFullName(*p.FullName); err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 	}
 	if p.ServicePayloadURL != nil {
 		if err := users.CheckServiceURL(*p.ServicePayloadURL); err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 	}
 	if p.ServiceInterface != nil && !users.ValidServiceInterface(*p.ServiceInterface) {
 		return InvalidArgument("service_interface", "")
 	}
 	if len(p.ConfigData) > users.MaxBotConfigEntries {
-		return badRequest("config_data is too long (limit: %d items)", users.MaxBotConfigEntries)
+		return engine.BadRequest("config_data is too long (limit: %d items)", users.MaxBotConfigEntries)
 	}
 	for k, v := range p.ConfigData {
 		if len(k)+len(v) > users.MaxBotConfigValueSize {
-			return badRequest("config_data is too long")
+			return engine.BadRequest("config_data is too long")
 		}
 	}
 	return nil
@@ -74,7 +75,7 @@ func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams)
 		return UpdateBotResult{}, err
 	}
 	var res UpdateBotResult
-	err := s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
@@ -158,10 +159,10 @@ func changeBotRoleTo(me users.User, bot *users.User, role *users.Role) error {
 		return InvalidArgument("role", "")
 	}
 	if (*role == users.RoleOwner || bot.Role == users.RoleOwner) && me.Role != users.RoleOwner {
-		return errMustBeOwner()
+		return engine.ErrMustBeOwner()
 	}
 	if !me.Role.IsAdmin() {
-		return errMustBeAdmin()
+		return engine.ErrMustBeAdmin()
 	}
 	bot.Role = *role
 	return nil
@@ -177,13 +178,13 @@ func changeBotOwnerTo(ur storage.UserReader, bot *users.User, ownerID *users.ID)
 	owner, err := ur.Get(*ownerID)
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return previous, badRequest("Failed to change owner, no such user")
+		return previous, engine.BadRequest("Failed to change owner, no such user")
 	case err != nil:
 		return previous, err
 	case !owner.IsActive:
-		return previous, badRequest("Failed to change owner, user is deactivated")
+		return previous, engine.BadRequest("Failed to change owner, user is deactivated")
 	case owner.IsBot():
-		return previous, badRequest("Failed to change owner, bots can't own other bots")
+		return previous, engine.BadRequest("Failed to change owner, bots can't own other bots")
 	}
 	if bot.BotOwnerID != 0 {
 		if previous, err = ur.Get(bot.BotOwnerID); err != nil && !errors.Is(err, storage.ErrNotFound) {
@@ -231,7 +232,7 @@ func (s *Service) changeBotRole(tx storage.Tx, ev *events, old, bot users.User) 
 // everyone the new bot_owner_id.
 func announceOwnerChange(tx storage.Tx, ev *events, previous, bot users.User) error {
 	if previous.ID != 0 && previous.IsActive && !previous.Role.IsAdmin() {
-		ev.add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": bot.ID}}, []int64{int64(previous.ID)})
+		ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": bot.ID}}, []int64{int64(previous.ID)})
 	}
 	owner, err := tx.Users().Get(bot.BotOwnerID)
 	if err != nil {
@@ -252,7 +253,7 @@ func announceOwnerChange(tx storage.Tx, ev *events, previous, bot users.User) er
 			others = append(others, id)
 		}
 	}
-	ev.add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "update", Bot: map[string]any{"user_id": bot.ID, "owner_id": bot.BotOwnerID}}, others)
+	ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "update", Bot: map[string]any{"user_id": bot.ID, "owner_id": bot.BotOwnerID}}, others)
 	return announceUserUpdate(tx.Users(), ev, person{"user_id": bot.ID, "bot_owner_id": bot.BotOwnerID})
 }
 
@@ -264,14 +265,14 @@ func botDefaultChannel(tx storage.Tx, me users.User, name string) (int64, error)
 	}
 	c, err := tx.Channels().GetByName(name)
 	if errors.Is(err, storage.ErrNotFound) {
-		return 0, badRequest("Invalid channel name '%s'", name)
+		return 0, engine.BadRequest("Invalid channel name '%s'", name)
 	} else if err != nil {
 		return 0, err
 	}
 	if c.InviteOnly || me.Role == users.RoleGuest {
 		sub, err := tx.Subscriptions().Get(me.ID, c.ID)
 		if errors.Is(err, storage.ErrNotFound) || err == nil && !sub.Active {
-			return 0, badRequest("Invalid channel name '%s'", name)
+			return 0, engine.BadRequest("Invalid channel name '%s'", name)
 		} else if err != nil {
 			return 0, err
 		}
@@ -350,9 +351,9 @@ type BotParams struct {
 func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotParams) (RegenerateAPIKeyResult, error) {
 	key, err := newAPIKey()
 	if err != nil {
-		return RegenerateAPIKeyResult{}, internalError(err)
+		return RegenerateAPIKeyResult{}, engine.InternalError(err)
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
@@ -376,14 +377,14 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 // DeactivateBot deactivates a bot the actor administers (DELETE /bots/{bot_id}), as an
 // administrator's deactivation of a user does.
 func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, me := o.tx, o.me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
 		}
 		if !bot.IsActive {
-			return badRequest(msgUserDeactivated400)
+			return engine.BadRequest(msgUserDeactivated400)
 		}
 		return s.deactivateOne(o, bot, DeactivateUserActions{})
 	})

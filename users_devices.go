@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -25,7 +26,7 @@ type RegisterClientDeviceResult struct {
 // returns its id, the first step of push registration.
 func (s *Service) RegisterClientDevice(ctx context.Context, actor Actor) (RegisterClientDeviceResult, error) {
 	var res RegisterClientDeviceResult
-	err := s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		var err error
 		res.DeviceID, err = o.tx.Devices().Create(storage.Device{UserID: o.me.ID})
 		return err
@@ -43,7 +44,7 @@ type RemoveClientDeviceParams struct {
 
 // RemoveClientDevice removes one of the actor's devices (at logout).
 func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveClientDeviceParams) error {
-	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		tx, me := o.tx, o.me
 		devices, err := tx.Devices().List(me.ID)
 		if err != nil {
@@ -54,14 +55,14 @@ func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveC
 				return tx.Devices().Delete(me.ID, d.ID)
 			}
 		}
-		return badRequest("Invalid device ID")
+		return engine.BadRequest("Invalid device ID")
 	})
 }
 
 // RegisterPushDevice is POST /mobile_push/register (E2EE push): without a push service, Zulip
 // refuses it.
 func (s *Service) RegisterPushDevice(ctx context.Context, actor Actor) error {
-	return s.read(ctx, actor, humans, func(o *readOp) error {
+	return s.read(ctx, actor, engine.Humans, func(o *readOp) error {
 		return Errorf(CodePushServiceNotConfigured, "Server is not configured to use push notification service.")
 	})
 }
@@ -82,12 +83,12 @@ const (
 // checkPushToken applies Zulip's token rules.
 func checkPushToken(kind, token string) error {
 	if token == "" || len(token) > maxPushTokenLength {
-		return badRequest("Empty or invalid length token")
+		return engine.BadRequest("Empty or invalid length token")
 	}
 	if kind == pushKindAPNs {
 		if _, err := hex.DecodeString(token); err != nil {
 			if _, err := base64.StdEncoding.DecodeString(token); err != nil {
-				return badRequest("Invalid APNS token")
+				return engine.BadRequest("Invalid APNS token")
 			}
 		}
 	}
@@ -103,7 +104,7 @@ func (s *Service) addPushToken(ctx context.Context, actor Actor, kind string, p 
 	if kind == pushKindAPNs && appID == "" {
 		appID = "org.zulip.Zulip"
 	}
-	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		_, err := o.tx.Devices().Create(storage.Device{UserID: o.me.ID, Kind: kind, Token: p.Token, AppID: appID})
 		if errors.Is(err, storage.ErrConflict) {
 			return nil
@@ -117,13 +118,13 @@ func (s *Service) removePushToken(ctx context.Context, actor Actor, kind string,
 	if err := checkPushToken(kind, p.Token); err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
-		return notFound(o.tx.Devices().DeleteToken(o.me.ID, kind, p.Token), errTokenNotFound)
+	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+		return engine.NotFound(o.tx.Devices().DeleteToken(o.me.ID, kind, p.Token), errTokenNotFound)
 	})
 }
 
 // errTokenNotFound is the refusal of removing a push token the actor does not have.
-func errTokenNotFound() *Error { return badRequest("Token does not exist") }
+func errTokenNotFound() *Error { return engine.BadRequest("Token does not exist") }
 
 // AddApnsToken is POST /users/me/apns_device_token.
 func (s *Service) AddApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {

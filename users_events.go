@@ -34,7 +34,7 @@ func announceUserUpdate(r storage.UserReader, ev *events, p person) error {
 	if err != nil {
 		return err
 	}
-	ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, ids)
+	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, ids)
 	return nil
 }
 
@@ -66,7 +66,7 @@ func moveRoleGroups(tx storage.Tx, ev *events, realm realms.Realm, u users.ID, f
 		if err := tx.Groups().RemoveMembers(g.ID, []users.ID{u}); err != nil {
 			return err
 		}
-		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
 	}
 	for _, name := range newNames {
 		if slices.Contains(oldNames, name) {
@@ -79,7 +79,7 @@ func moveRoleGroups(tx storage.Tx, ev *events, realm realms.Realm, u users.ID, f
 		if err := tx.Groups().AddMembers(g.ID, []users.ID{u}); err != nil {
 			return err
 		}
-		ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, 
 	}
 	for _, g := range groups {
 		if slices.Contains(g.Members, u) {
-			ev.add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+			ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
 		}
 		data := map[string]any{}
 		for _, perm := range users.GroupPermissions() {
@@ -119,7 +119,7 @@ func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, 
 			}
 		}
 		if len(data) > 0 {
-			ev.add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: data}, recipients)
+			ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: data}, recipients)
 		}
 	}
 	return nil
@@ -143,13 +143,13 @@ func announceEmailVisibilityChange(r storage.UserReader, ev *events, before, aft
 		if is {
 			email = u.Email
 		}
-		ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "delivery_email": email}}, to)
+		ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "delivery_email": email}}, to)
 		if u.AvatarSource == users.AvatarGravatar {
 			var url any
 			if !is {
 				url = avatarURL(u)
 			}
-			ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "avatar_url": url},
+			ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "avatar_url": url},
 				onlyGravatarClients: true}, to)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
+
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -19,10 +21,10 @@ const (
 	msgNoSuchUser          = "No such user"
 	msgUserDeactivated400  = "User is deactivated"
 	msgInsufficientPerm    = "Insufficient permission"
-	msgNotForGuests        = "Not allowed for guest users"
-	msgNoBots              = "This endpoint does not accept bot requests."
-	msgMustBeAdmin         = "Must be an organization administrator"
-	msgMustBeOwner         = "Must be an organization owner"
+	msgNotForGuests        = engine.MsgNotForGuests
+	msgNoBots              = engine.MsgNoBots
+	msgMustBeAdmin         = engine.MsgMustBeAdmin
+	msgMustBeOwner         = engine.MsgMustBeOwner
 	msgCannotCreateUsers   = "User not authorized to create users"
 	msgOnlyOwnerDeactivate = "Cannot deactivate the only organization owner"
 	msgOnlyOwnerDemote     = "The owner permission cannot be removed from the only organization owner."
@@ -57,10 +59,10 @@ type GetUsersResult struct {
 // GetUsers lists the users of the organization as the actor may see them.
 func (s *Service) GetUsers(ctx context.Context, actor Actor, p GetUsersParams) (GetUsersResult, error) {
 	if len(p.UserIDs) > MaxUserIDsPerRequest {
-		return GetUsersResult{}, badRequest("user_ids is too long (limit: %d items)", MaxUserIDsPerRequest)
+		return GetUsersResult{}, engine.BadRequest("user_ids is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	res := GetUsersResult{Members: []UserRecord{}}
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, viewer := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -73,7 +75,7 @@ func (s *Service) GetUsers(ctx context.Context, actor Actor, p GetUsersParams) (
 			list, err = tx.Users().GetMany(p.UserIDs)
 			if err == nil {
 				if missing := missingUser(p.UserIDs, list); missing != 0 {
-					return badRequest("Invalid user ID: %d", missing)
+					return engine.BadRequest("Invalid user ID: %d", missing)
 				}
 			}
 		}
@@ -178,7 +180,7 @@ func placeholderID(realm realms.Realm, email string) (users.ID, bool) {
 func (s *Service) getUser(ctx context.Context, actor Actor, q UserQueryOptions,
 	find func(storage.ReadTx, realms.Realm, users.User) (users.User, error)) (GetUserResult, error) {
 	var res GetUserResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, viewer := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -207,7 +209,7 @@ type GetOwnUserResult struct {
 // GetOwnUser returns the actor's own record.
 func (s *Service) GetOwnUser(ctx context.Context, actor Actor, q UserQueryOptions) (GetOwnUserResult, error) {
 	var res GetOwnUserResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, viewer := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {

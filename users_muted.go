@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -56,10 +57,10 @@ func mutingTarget(r storage.UserReader, id users.ID) (users.User, error) {
 // actor gets a muted_users event.
 func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
 	if p.MutedUserID == actor.UserID && !actor.Anonymous() {
-		return badRequest("Cannot mute self")
+		return engine.BadRequest("Cannot mute self")
 	}
 	now := s.now()
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
@@ -67,7 +68,7 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 		}
 		err = tx.MutedUsers().Add(users.MutedUser{UserID: me.ID, MutedUserID: target.ID, DateMuted: now})
 		if errors.Is(err, storage.ErrConflict) {
-			return badRequest("User already muted")
+			return engine.BadRequest("User already muted")
 		} else if err != nil {
 			return err
 		}
@@ -81,7 +82,7 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 // UnmuteUser unmutes a user for the actor, who gets a muted_users event. Messages marked read
 // by the mute stay read.
 func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
@@ -89,7 +90,7 @@ func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams)
 		}
 		err = tx.MutedUsers().Remove(me.ID, target.ID)
 		if errors.Is(err, storage.ErrNotFound) {
-			return badRequest("User is not muted")
+			return engine.BadRequest("User is not muted")
 		} else if err != nil {
 			return err
 		}
@@ -103,7 +104,7 @@ func announceMutedUsers(tx storage.Tx, ev *events, u users.ID) error {
 	if err != nil {
 		return err
 	}
-	ev.add("muted_users", MutedUsersEvent{Type: "muted_users", MutedUsers: list}, []int64{int64(u)})
+	ev.Add("muted_users", MutedUsersEvent{Type: "muted_users", MutedUsers: list}, []int64{int64(u)})
 	return nil
 }
 
@@ -135,7 +136,7 @@ func markSenderRead(tx storage.Tx, ev *events, u, sender users.ID) error {
 	if err != nil || len(changed) == 0 {
 		return err
 	}
-	ev.add("update_message_flags", UpdateMessageFlagsEvent{
+	ev.Add("update_message_flags", UpdateMessageFlagsEvent{
 		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
 	}, []int64{int64(u)})
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/teamchat/chat/drafts"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -54,7 +55,7 @@ type GetNavigationViewsResult struct {
 // GetNavigationViews returns the actor's navigation views.
 func (s *Service) GetNavigationViews(ctx context.Context, actor Actor, _ GetNavigationViewsParams) (GetNavigationViewsResult, error) {
 	var res GetNavigationViewsResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
 		res.NavigationViews, err = navigationViewsState(o.tx.NavigationViews(), o.me)
 		return err
@@ -78,20 +79,20 @@ type AddNavigationViewResult struct{}
 func (s *Service) AddNavigationView(ctx context.Context, actor Actor, p AddNavigationViewParams) (AddNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
-		return AddNavigationViewResult{}, badRequest("%s", err.Error())
+		return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
 	v := drafts.NavigationView{Fragment: fragment, IsPinned: p.IsPinned}
 	if p.Name != nil {
 		name, err := drafts.CheckViewName(*p.Name)
 		if err != nil {
-			return AddNavigationViewResult{}, badRequest("%s", err.Error())
+			return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 		}
 		v.Name = &name
 	}
 	if err := drafts.CheckNewView(v); err != nil {
-		return AddNavigationViewResult{}, badRequest("%s", err.Error())
+		return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		v.UserID = u.ID
 		mine, err := tx.NavigationViews().ListForUser(u.ID)
@@ -99,15 +100,15 @@ func (s *Service) AddNavigationView(ctx context.Context, actor Actor, p AddNavig
 			return err
 		}
 		if len(mine) >= drafts.MaxNavigationViews {
-			return badRequest("Too many navigation views (limit: %d)", drafts.MaxNavigationViews)
+			return engine.BadRequest("Too many navigation views (limit: %d)", drafts.MaxNavigationViews)
 		}
 		if err := tx.NavigationViews().Create(v); errors.Is(err, storage.ErrConflict) {
-			return badRequest("%s", drafts.ErrViewAlreadyExists.Error())
+			return engine.BadRequest("%s", drafts.ErrViewAlreadyExists.Error())
 		} else if err != nil {
 			return err
 		}
 		rec := navigationViewRecord(v)
-		ev.add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "add", NavigationView: &rec}, []int64{int64(u.ID)})
+		ev.Add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "add", NavigationView: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	return AddNavigationViewResult{}, err
@@ -129,22 +130,22 @@ type EditNavigationViewResult struct{}
 func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNavigationViewParams) (EditNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
-		return EditNavigationViewResult{}, badRequest("%s", err.Error())
+		return EditNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
 	var name string
 	if p.Name != nil {
 		if drafts.IsBuiltInView(fragment) {
-			return EditNavigationViewResult{}, badRequest("%s", drafts.ErrBuiltInViewName.Error())
+			return EditNavigationViewResult{}, engine.BadRequest("%s", drafts.ErrBuiltInViewName.Error())
 		}
 		if name, err = drafts.CheckViewName(*p.Name); err != nil {
-			return EditNavigationViewResult{}, badRequest("%s", err.Error())
+			return EditNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 		}
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		v, err := tx.NavigationViews().Get(u.ID, fragment)
 		if err != nil {
-			return notFound(err, errNavigationViewNotFound)
+			return engine.NotFound(err, errNavigationViewNotFound)
 		}
 		if p.Name == nil && p.IsPinned == nil {
 			return nil
@@ -160,11 +161,11 @@ func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNav
 			data.IsPinned = &pinned
 		}
 		if err := tx.NavigationViews().Update(v); errors.Is(err, storage.ErrConflict) {
-			return badRequest("%s", drafts.ErrViewAlreadyExists.Error())
+			return engine.BadRequest("%s", drafts.ErrViewAlreadyExists.Error())
 		} else if err != nil {
 			return err
 		}
-		ev.add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "update", Fragment: fragment, Data: &data}, []int64{int64(u.ID)})
+		ev.Add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "update", Fragment: fragment, Data: &data}, []int64{int64(u.ID)})
 		return nil
 	})
 	return EditNavigationViewResult{}, err
@@ -183,14 +184,14 @@ type RemoveNavigationViewResult struct{}
 func (s *Service) RemoveNavigationView(ctx context.Context, actor Actor, p RemoveNavigationViewParams) (RemoveNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
-		return RemoveNavigationViewResult{}, badRequest("%s", err.Error())
+		return RemoveNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
-	err = s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, u := o.tx, o.ev, o.me
 		if err := tx.NavigationViews().Delete(u.ID, fragment); err != nil {
-			return notFound(err, errNavigationViewNotFound)
+			return engine.NotFound(err, errNavigationViewNotFound)
 		}
-		ev.add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "remove", Fragment: fragment}, []int64{int64(u.ID)})
+		ev.Add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "remove", Fragment: fragment}, []int64{int64(u.ID)})
 		return nil
 	})
 	return RemoveNavigationViewResult{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -64,9 +65,9 @@ type MarkOnboardingStepAsReadResult struct{}
 // steps gets "Unknown onboarding_step: NAME".
 func (s *Service) MarkOnboardingStepAsRead(ctx context.Context, actor Actor, p MarkOnboardingStepAsReadParams) (MarkOnboardingStepAsReadResult, error) {
 	known := slices.ContainsFunc(onboardingSteps, func(o OnboardingStep) bool { return o.Name == p.OnboardingStep })
-	err := s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		if !known {
-			return badRequest("Unknown onboarding_step: %s", p.OnboardingStep)
+			return engine.BadRequest("Unknown onboarding_step: %s", p.OnboardingStep)
 		}
 		if err := o.tx.OnboardingSteps().MarkSeen(o.me.ID, p.OnboardingStep); err != nil {
 			return err
@@ -75,7 +76,7 @@ func (s *Service) MarkOnboardingStepAsRead(ctx context.Context, actor Actor, p M
 		if err != nil {
 			return err
 		}
-		o.ev.add("onboarding_steps", OnboardingStepsEvent{Type: "onboarding_steps", OnboardingSteps: next}, []int64{int64(o.me.ID)})
+		o.ev.Add("onboarding_steps", OnboardingStepsEvent{Type: "onboarding_steps", OnboardingSteps: next}, []int64{int64(o.me.ID)})
 		return nil
 	})
 	return MarkOnboardingStepAsReadResult{}, err

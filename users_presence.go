@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -57,14 +58,14 @@ func (s *Service) UpdatePresence(ctx context.Context, actor Actor, p UpdatePrese
 		if utf8.RuneCountInString(shown) > maxStatusEcho {
 			shown = string([]rune(shown)[:maxStatusEcho]) + "…"
 		}
-		return UpdatePresenceResult{}, badRequest("Invalid status: %s", shown)
+		return UpdatePresenceResult{}, engine.BadRequest("Invalid status: %s", shown)
 	}
 	if err := checkHistoryDays("history_limit_days", p.HistoryLimitDays); err != nil {
 		return UpdatePresenceResult{}, err
 	}
 	now := s.now()
 	var res UpdatePresenceResult
-	err := s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -129,7 +130,7 @@ func announcePresence(r storage.UserReader, ev *events, realm realms.Realm, u us
 	if len(ids) > users.PresenceEventUserLimit && !force {
 		return nil
 	}
-	ev.add("presence", newPresenceChange(realm, u, p, now), ids)
+	ev.Add("presence", newPresenceChange(realm, u, p, now), ids)
 	return nil
 }
 
@@ -169,7 +170,7 @@ type GetRealmPresenceResult struct {
 func (s *Service) GetRealmPresence(ctx context.Context, actor Actor, _ GetRealmPresenceParams) (GetRealmPresenceResult, error) {
 	now := s.now()
 	var res GetRealmPresenceResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -217,7 +218,7 @@ type GetUserPresenceResult struct {
 func (s *Service) GetUserPresence(ctx context.Context, actor Actor, p GetUserPresenceParams) (GetUserPresenceResult, error) {
 	now := s.now()
 	var res GetUserPresenceResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me := o.tx, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -236,7 +237,7 @@ func (s *Service) GetUserPresence(ctx context.Context, actor Actor, p GetUserPre
 			return errNoSuchUser()
 		}
 		if target.IsBot() {
-			return badRequest("Presence is not supported for bot users.")
+			return engine.BadRequest("Presence is not supported for bot users.")
 		}
 		pr, err := tx.Presence().Get(target.ID)
 		if errors.Is(err, storage.ErrNotFound) {
@@ -244,7 +245,7 @@ func (s *Service) GetUserPresence(ctx context.Context, actor Actor, p GetUserPre
 			if key == "" {
 				key = strconv.FormatInt(int64(p.UserID), 10)
 			}
-			return badRequest("No presence data for %s", key)
+			return engine.BadRequest("No presence data for %s", key)
 		} else if err != nil {
 			return err
 		}

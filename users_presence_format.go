@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -80,7 +81,7 @@ const maxPresenceHistoryDays = 100000
 // checkHistoryDays validates a history limit (named param for the error).
 func checkHistoryDays(param string, days *int64) error {
 	if days != nil && *days < 0 {
-		return badRequest("%s is too small", param)
+		return engine.BadRequest("%s is too small", param)
 	}
 	return nil
 }

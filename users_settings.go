@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -63,25 +64,25 @@ func (p UpdateSettingsParams) validate() error {
 	for name, v := range p.Values {
 		st, ok := users.LookupSetting(name)
 		if !ok {
-			return badRequest("Invalid setting %s", name)
+			return engine.BadRequest("Invalid setting %s", name)
 		}
 		if err := st.Check(v); err != nil {
-			return badRequest("%s", trimSettingTypeError(err))
+			return engine.BadRequest("%s", trimSettingTypeError(err))
 		}
 	}
 	if p.Timezone != nil {
 		if err := users.CheckTimezone(*p.Timezone); err != nil {
-			return badRequest("Invalid timezone")
+			return engine.BadRequest("Invalid timezone")
 		}
 	}
 	if p.FullName != nil {
 		if _, err := users.CheckFullName(*p.FullName); err != nil {
-			return badRequest("%s", err.Error())
+			return engine.BadRequest("%s", err.Error())
 		}
 	}
 	if p.Email != nil {
 		if err := users.CheckEmail(strings.TrimSpace(*p.Email)); err != nil {
-			return badRequest("Invalid email address.")
+			return engine.BadRequest("Invalid email address.")
 		}
 	}
 	return nil
@@ -109,19 +110,19 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 	if p.Email != nil {
 		k, err := randomString(32, "abcdefghijklmnopqrstuvwxyz0123456789")
 		if err != nil {
-			return internalError(err)
+			return engine.InternalError(err)
 		}
 		key = k
 	}
 	now := s.now()
-	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
 		}
 		if newHash != "" && me.PasswordHash != oldHash {
-			return badRequest("Wrong password!")
+			return engine.BadRequest("Wrong password!")
 		}
 		old := me
 		if err := applySettingValues(o, realm, &me, p, now); err != nil {
@@ -132,7 +133,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		}
 		if p.Timezone != nil && *p.Timezone != me.Timezone {
 			me.Timezone = *p.Timezone
-			ev.add("user_settings", settingEvent("timezone", me.Timezone), []int64{int64(me.ID)})
+			ev.Add("user_settings", settingEvent("timezone", me.Timezone), []int64{int64(me.ID)})
 		}
 		if newHash != "" {
 			me.PasswordHash = newHash
@@ -172,7 +173,7 @@ func applySettingValues(o *writeOp, realm realms.Realm, me *users.User, p Update
 		if st.OnUser {
 			if vis := users.EmailVisibility(v.(int64)); vis != me.EmailVisibility {
 				me.EmailVisibility = vis
-				ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+				ev.Add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
 			}
 			continue
 		}
@@ -181,7 +182,7 @@ func applySettingValues(o *writeOp, realm realms.Realm, me *users.User, p Update
 		}
 		stored.Set(name, v, true)
 		changed = true
-		ev.add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+		ev.Add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
 		if err := settingFollowUp(tx, ev, realm, *me, name, v, now); err != nil {
 			return err
 		}
@@ -233,7 +234,7 @@ func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key strin
 		return nil
 	}
 	if other, err := tx.Users().GetByEmail(email); err == nil && other.ID != me.ID {
-		return badRequest("Email '%s' already in use", email)
+		return engine.BadRequest("Email '%s' already in use", email)
 	} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return err
 	}
@@ -242,7 +243,7 @@ func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key strin
 		return err
 	}
 	if hook := s.opts.EmailChangeRequested; hook != nil {
-		ev.afterCommit(func() { hook(change.UserID, change.NewEmail, change.Key) })
+		ev.AfterCommit(func() { hook(change.UserID, change.NewEmail, change.Key) })
 	}
 	return nil
 }
@@ -252,10 +253,10 @@ func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key strin
 // must still be current when the change is written.
 func (s *Service) checkPasswordChange(ctx context.Context, actor Actor, p UpdateSettingsParams) (string, string, error) {
 	if n := utf8.RuneCountInString(*p.NewPassword); n < PasswordMinLength || n > PasswordMaxLength {
-		return "", "", badRequest("New password is too weak!")
+		return "", "", engine.BadRequest("New password is too weak!")
 	}
 	var current users.User
-	err := s.read(ctx, actor, humans, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.Humans, func(o *readOp) error {
 		current = o.me
 		return nil
 	})
@@ -267,12 +268,12 @@ func (s *Service) checkPasswordChange(ctx context.Context, actor Actor, p Update
 		return "", "", err
 	}
 	if p.OldPassword == nil || current.PasswordHash == "" || !checkPassword(current.PasswordHash, *p.OldPassword) {
-		return "", "", badRequest("Wrong password!")
+		return "", "", engine.BadRequest("Wrong password!")
 	}
 	s.loginByUser.Reset(key)
 	h, err := s.hashing.hashPassword(*p.NewPassword)
 	if err != nil {
-		return "", "", internalError(err)
+		return "", "", engine.InternalError(err)
 	}
 	return h, current.PasswordHash, nil
 }
@@ -309,9 +310,9 @@ func announceVisibilityOf(r storage.UserReader, ev *events, realm realms.Realm, 
 			url = avatarURL(after)
 		}
 		to := []int64{int64(v.ID)}
-		ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
+		ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
 		if after.AvatarSource == users.AvatarGravatar {
-			ev.add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "avatar_url": url},
+			ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "avatar_url": url},
 				onlyGravatarClients: true}, to)
 		}
 	}
@@ -338,21 +339,21 @@ func (p UpdateSettingsParams) othersForbidden() bool {
 func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p UpdateSettingsParams) error {
 	t := p.TargetUsers
 	if t.SkipIfAlreadyEdited == nil {
-		return badRequest(`target_users["skip_if_already_edited"] field is missing`)
+		return engine.BadRequest(`target_users["skip_if_already_edited"] field is missing`)
 	}
 	if len(t.UserIDs) == 0 && len(t.GroupIDs) == 0 {
-		return badRequest("Either user_ids or group_ids must be provided.")
+		return engine.BadRequest("Either user_ids or group_ids must be provided.")
 	}
 	if len(t.UserIDs) > MaxUserIDsPerRequest || len(t.GroupIDs) > MaxUserIDsPerRequest {
-		return badRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
+		return engine.BadRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
-	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		tx := o.tx
 		if !o.me.Role.IsAdmin() {
-			return errMustBeAdmin()
+			return engine.ErrMustBeAdmin()
 		}
 		if p.othersForbidden() {
-			return badRequest("Cannot change this setting for other users.")
+			return engine.BadRequest("Cannot change this setting for other users.")
 		}
 		list, err := targetUsersOf(o.readOp.tx, *t)
 		if err != nil {
@@ -395,7 +396,7 @@ func targetUsersOf(tx storage.ReadTx, t TargetUsers) ([]users.User, error) {
 		return nil, err
 	}
 	if missing := missingUser(t.UserIDs, found); missing != 0 {
-		return nil, badRequest("Invalid user ID: %d", missing)
+		return nil, engine.BadRequest("Invalid user ID: %d", missing)
 	}
 	for _, u := range found {
 		targets[u.ID] = true
@@ -432,7 +433,7 @@ func setOthersSettings(tx storage.Tx, ev *events, u users.User, st users.Setting
 		}
 		st.Set(name, v, false)
 		changed = true
-		ev.add("user_settings", settingEvent(name, v), []int64{int64(u.ID)})
+		ev.Add("user_settings", settingEvent(name, v), []int64{int64(u.ID)})
 		if name == "enable_drafts_synchronization" {
 			if err := setDraftsSynchronization(tx, u.ID, v.(bool)); err != nil {
 				return st, changed, err
@@ -493,9 +494,9 @@ type ConfirmEmailChangeResult struct {
 func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangeParams) (ConfirmEmailChangeResult, error) {
 	var res ConfirmEmailChangeResult
 	now := s.now()
-	err := s.mutate(ctx, Actor{}, noActor, func(o *writeOp) error {
+	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
 		tx, ev := o.tx, o.ev
-		invalid := badRequest("The confirmation link has expired or been deactivated.")
+		invalid := engine.BadRequest("The confirmation link has expired or been deactivated.")
 		change, err := tx.UserSettings().GetEmailChange(p.Key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return invalid
@@ -518,7 +519,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 		}
 		u.Email = change.NewEmail
 		if err := tx.Users().Update(u); errors.Is(err, storage.ErrConflict) {
-			return badRequest("Email '%s' already in use", change.NewEmail)
+			return engine.BadRequest("Email '%s' already in use", change.NewEmail)
 		} else if err != nil {
 			return err
 		}

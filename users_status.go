@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -81,12 +82,12 @@ func (p UpdateStatusParams) check() (newStatus, error) {
 	if p.StatusText != nil {
 		text, err := users.CheckStatusText(*p.StatusText)
 		if err != nil {
-			return n, badRequest("%s", err.Error())
+			return n, engine.BadRequest("%s", err.Error())
 		}
 		n.text = &text
 	}
 	if p.Away == nil && p.StatusText == nil && p.EmojiName == nil {
-		return n, badRequest("Client did not pass any new values.")
+		return n, engine.BadRequest("Client did not pass any new values.")
 	}
 	switch {
 	case p.EmojiName != nil && *p.EmojiName == "":
@@ -98,7 +99,7 @@ func (p UpdateStatusParams) check() (newStatus, error) {
 		}
 		n.emojiName, n.givenCode, n.givenType = p.EmojiName, p.EmojiCode, p.ReactionType
 	case p.EmojiCode != nil && *p.EmojiCode != "" || p.ReactionType != nil && *p.ReactionType != "":
-		return n, badRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
+		return n, engine.BadRequest("Client must pass emoji_name if they pass either emoji_code or reaction_type.")
 	}
 	return n, nil
 }
@@ -139,7 +140,7 @@ func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusP
 		return err
 	}
 	now := s.now()
-	return s.mutate(ctx, actor, humans, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
@@ -163,14 +164,14 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p Update
 		return err
 	}
 	now := s.now()
-	return s.mutate(ctx, actor, signedIn, func(o *writeOp) error {
+	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {
 			return err
 		}
 		if !me.Role.IsAdmin() {
-			return badRequest(msgInsufficientPerm)
+			return engine.BadRequest(msgInsufficientPerm)
 		}
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
@@ -189,7 +190,7 @@ func statusTarget(r storage.UserReader, id users.ID) (users.User, error) {
 		return users.User{}, errNoSuchUser()
 	}
 	if !u.IsActive {
-		return users.User{}, badRequest(msgUserDeactivated400)
+		return users.User{}, engine.BadRequest(msgUserDeactivated400)
 	}
 	return u, nil
 }
@@ -221,7 +222,7 @@ func setStatus(tx storage.Tx, ev *events, u users.User, n newStatus, now time.Ti
 	if err != nil {
 		return err
 	}
-	ev.add("user_status", e, ids)
+	ev.Add("user_status", e, ids)
 	return nil
 }
 
@@ -239,7 +240,7 @@ func setPresenceEnabled(tx storage.Tx, ev *events, u users.User, enabled bool, n
 	if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{u.ID: stored}); err != nil {
 		return err
 	}
-	ev.add("user_settings", settingEvent("presence_enabled", enabled), []int64{int64(u.ID)})
+	ev.Add("user_settings", settingEvent("presence_enabled", enabled), []int64{int64(u.ID)})
 	realm, err := tx.Realm().Get()
 	if err != nil {
 		return err
@@ -255,7 +256,7 @@ func announceAway(r storage.UserReader, ev *events, u users.User, enabled bool) 
 		return err
 	}
 	away := !enabled
-	ev.add("user_status", UserStatusEvent{Type: "user_status", UserID: u.ID, Away: &away}, ids)
+	ev.Add("user_status", UserStatusEvent{Type: "user_status", UserID: u.ID, Away: &away}, ids)
 	return nil
 }
 
@@ -272,7 +273,7 @@ type GetUserStatusResult struct {
 // GetUserStatus returns a human user's status.
 func (s *Service) GetUserStatus(ctx context.Context, actor Actor, p GetUserStatusParams) (GetUserStatusResult, error) {
 	var res GetUserStatusResult
-	err := s.read(ctx, actor, signedIn, func(o *readOp) error {
+	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx := o.tx
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {

@@ -19,7 +19,7 @@ import "strings"
 // the commit. Once a transaction has written an FTS5 table, every later statement that opens
 // a statement journal (a multi-row insert, an upsert) makes FTS5 write out the entries it
 // holds in memory as an index segment of its own; written last, a transaction's entries (a
-// whole group's: service_commits.go) make one segment, at the commit.
+// whole group's: internal/engine/commits.go) make one segment, at the commit.
 //
 // A statement whose result nothing needs can be deferred the same way (deferExec): on
 // PostgreSQL the sender's activity after a message, and the message itself when its id was

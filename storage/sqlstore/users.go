@@ -209,7 +209,7 @@ func (a userTx) ReserveIDs(through users.ID) error {
 
 // SetLastActive records activity at t (never moving a user's last activity back). On SQLite
 // the rows wait for the transaction's next statement (deferred.go): a group of sends
-// (service_commits.go) writes its senders' activity in one statement.
+// (internal/engine/commits.go) writes its senders' activity in one statement.
 //
 // Users whose activity this Store has already written at t or later are left out
 // (activityFloor): nothing is written for them.

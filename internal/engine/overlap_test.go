@@ -1,4 +1,4 @@
-package chat
+package engine
 
 import (
 	"slices"
@@ -13,8 +13,8 @@ func TestOverlapOrder(t *testing.T) {
 	t.Parallel()
 	o := newOverlap()
 	var got []string
-	publish := func(ev *events) { got = append(got, ev.list[0].typ) }
-	ev := func(typ string) *events { return &events{list: []pending{{typ: typ}}} }
+	publish := func(ev *Events) { got = append(got, ev.List[0].Type) }
+	ev := func(typ string) *Events { return &Events{List: []Pending{{Type: typ}}} }
 
 	for range 3 {
 		o.enterWriter()

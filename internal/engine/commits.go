@@ -1,9 +1,8 @@
-package chat
+package engine
 
 import (
 	"context"
 	"errors"
-	"net/http"
 	"runtime"
 	"slices"
 	"sync"
@@ -11,25 +10,7 @@ import (
 	"github.com/teamchat/chat/storage"
 )
 
-// Group commit. On a store whose commits are costly and taken one at a time (SQLite: one
-// writer, one fsync per commit; storage.GroupUpdater), the mutations that arrive while a
-// commit is under way wait for it and then share the next one: the first of them leads a
-// group, which runs every waiting mutation's body in one transaction, and then the bodies of
-// those that join the line while it runs (groupRun), each as if in a savepoint (one body's
-// failure undoes its own writes only; storage.GroupUpdater), commits once and publishes the
-// events of each mutation that succeeded, in the group's order. Eight concurrent senders then
-// pay for one fsync per group instead of one per message.
-//
-// Ordering is unchanged from one mutation per transaction: the leader holds writeMu
-// exclusively from the start of the group's transaction until its events are published, so
-// the group is, for the queues and for registrations (which hold writeMu shared), one
-// transaction whose bodies ran in the group's order. Each body sees the writes of those before
-// it, so the group's order is its serial order, and the events reach every queue in that
-// order, after the commit and before any later transaction's. A body whose savepoint was
-// rolled back publishes nothing; when the store runs the transaction again (a lost race)
-// every body runs again from an empty event list, a joined mutation's in the same place. So
-// nothing is lost or doubled, and a registration sees either all of a group's writes (and
-// none of its events) or none of them (and all of its events).
+// Group commit: see the package documentation, "Group commit".
 
 // maxGroup bounds how many mutations share one commit (and how long one group holds
 // writeMu).
@@ -57,8 +38,8 @@ type commitGroups struct {
 // groupedWrite is one mutation in a group.
 type groupedWrite struct {
 	ctx      context.Context
-	fn       func(tx storage.Tx, ev *events) error
-	ev       events
+	fn       func(tx storage.Tx, ev *Events) error
+	ev       Events
 	err      error
 	panicked any
 	slot     int           // the index of its closure in its group (groupRun)
@@ -67,8 +48,8 @@ type groupedWrite struct {
 }
 
 // grouped returns the store's group updater when it groups commits (nil otherwise).
-func (s *Service) grouped() storage.GroupUpdater {
-	if g, ok := s.store.(storage.GroupUpdater); ok && g.GroupsCommits() {
+func (e *Engine) grouped() storage.GroupUpdater {
+	if g, ok := e.store.(storage.GroupUpdater); ok && g.GroupsCommits() {
 		return g
 	}
 	return nil
@@ -79,9 +60,9 @@ func (s *Service) grouped() storage.GroupUpdater {
 // line, before the caller waits for (or leads) its group: work that fn will use when it is
 // finished in time (a send's early rendering, messages_prerender.go), taken off the group's
 // serial path. fn must not depend on it having run.
-func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, waiting func(), fn func(tx storage.Tx, ev *events) error) error {
+func (e *Engine) updateGrouped(ctx context.Context, gu storage.GroupUpdater, waiting func(), fn func(tx storage.Tx, ev *Events) error) error {
 	w := &groupedWrite{ctx: ctx, fn: fn, done: make(chan struct{}), lead: make(chan struct{})}
-	g := &s.commits
+	g := &e.commits
 	g.mu.Lock()
 	g.waiting = append(g.waiting, w)
 	lead := !g.leading
@@ -104,7 +85,7 @@ func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, wa
 		}
 	}
 	if lead {
-		s.leadGroup(gu)
+		e.leadGroup(gu)
 	}
 	<-w.done
 	if w.panicked != nil {
@@ -118,8 +99,8 @@ func (s *Service) updateGrouped(ctx context.Context, gu storage.GroupUpdater, wa
 // hands the lead to the first mutation still waiting. The hand-over is deferred: a lone
 // mutation's panic leaves runGroup through the store's Update, and a lead kept by a goroutine
 // that has left would stop every later write.
-func (s *Service) leadGroup(gu storage.GroupUpdater) {
-	g := &s.commits
+func (e *Engine) leadGroup(gu storage.GroupUpdater) {
+	g := &e.commits
 	// Yield once before taking the group: the leader was handed the lead, or found none, just
 	// as the last group's mutations were woken, and those that send again (8 concurrent
 	// senders) then join this group instead of the next one: 7.5 sends per commit instead
@@ -148,50 +129,50 @@ func (s *Service) leadGroup(gu storage.GroupUpdater) {
 		}
 		g.mu.Unlock()
 	}()
-	s.runGroup(gu, group)
+	e.runGroup(gu, group)
 }
 
 // runGroup runs the bodies of group in one transaction, with those of the mutations that
 // join the line while they run (see groupRun), publishes the events of those that committed,
 // in order, and wakes each.
-func (s *Service) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	r := &groupRun{s: s, taken: group}
+func (e *Engine) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	r := &groupRun{e: e, taken: group}
 	defer func() {
 		for _, w := range r.members() {
 			close(w.done)
 		}
 	}()
-	if s.closed {
+	if e.closed {
 		for _, w := range group {
-			w.err = errShuttingDown()
+			w.err = ErrShuttingDown()
 		}
 		return
 	}
-	errs, err := gu.UpdateGroup(context.WithoutCancel(group[0].ctx), r.fns())
+	errs, err := gu.UpdateGroup(contextOf(group[0].ctx), r.fns())
 	members := r.members()
 	if len(members) > 1 {
-		s.commits.mu.Lock()
-		s.commits.shared++
-		s.commits.sharing += uint64(len(members))
-		s.commits.mu.Unlock()
+		e.commits.mu.Lock()
+		e.commits.shared++
+		e.commits.sharing += uint64(len(members))
+		e.commits.mu.Unlock()
 	}
 	for _, w := range members {
-		e := errs[w.slot]
+		werr := errs[w.slot]
 		if err != nil {
-			e = err
+			werr = err
 		}
 		var p *storage.Panic
-		if errors.As(e, &p) {
+		if errors.As(werr, &p) {
 			w.panicked = p.Value
 			continue
 		}
-		if e != nil {
-			w.err = s.storageError(e)
+		if werr != nil {
+			w.err = e.storageError(werr)
 			continue
 		}
-		s.publish(&w.ev)
+		e.publish(&w.ev)
 	}
 }
 
@@ -200,7 +181,7 @@ const joinSlots = 16
 
 // errNoJoiner is the outcome of a group's join slot that found the line empty: it wrote
 // nothing and stands for no mutation.
-var errNoJoiner = errors.New("chat: no mutation joined the group")
+var errNoJoiner = errors.New("engine: no mutation joined the group")
 
 // groupRun is one group's mutations: those taken from the line at its start, then those that
 // joined while its bodies ran. The group's closures are one per mutation taken and then
@@ -210,7 +191,7 @@ var errNoJoiner = errors.New("chat: no mutation joined the group")
 // its commit, instead of waiting for the next, and the leader need not wait for them before
 // it starts. The group's order is the order its bodies ran.
 type groupRun struct {
-	s      *Service
+	e      *Engine
 	taken  []*groupedWrite
 	joined []*groupedWrite // by join slot; nil while the slot found the line empty
 }
@@ -226,14 +207,14 @@ func (r *groupRun) fns() []func(storage.Tx) error {
 			if w == nil {
 				return errNoJoiner
 			}
-			w.ev = events{}
+			w.ev = Events{}
 			if err := w.ctx.Err(); err != nil {
 				return err
 			}
 			if err := w.fn(tx, &w.ev); err != nil {
 				return err
 			}
-			return r.s.publishInTx(tx, &w.ev)
+			return r.e.publishEventsInTx(tx, &w.ev)
 		}
 	}
 	return fns
@@ -248,7 +229,7 @@ func (r *groupRun) member(i int) *groupedWrite {
 	}
 	j := i - len(r.taken)
 	if r.joined[j] == nil {
-		g := &r.s.commits
+		g := &r.e.commits
 		g.mu.Lock()
 		if len(g.waiting) > 0 {
 			r.joined[j], g.waiting = g.waiting[0], g.waiting[1:]
@@ -268,9 +249,4 @@ func (r *groupRun) members() []*groupedWrite {
 		}
 	}
 	return out
-}
-
-// errShuttingDown refuses mutations once Close has saved the queues.
-func errShuttingDown() *Error {
-	return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
 }

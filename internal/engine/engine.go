@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/teamchat/chat/storage"
+)
+
+// Config configures an Engine.
+type Config struct {
+	Store storage.Storage
+	// Now is the clock; every operation reads it once per run of its transaction.
+	Now func() time.Time
+	// Log receives storage failures.
+	Log *slog.Logger
+	// Publish hands the events of a committed mutation to the queues. The engine calls it
+	// after the commit, in commit order, with no other commit or registration in between;
+	// then it runs the mutation's After work.
+	Publish func(ev *Events)
+	// PublishInTx, when set, records a mutation's events inside its transaction, once its
+	// body has succeeded (a bus that delivers them on commit). Sends do not overlap then.
+	PublishInTx func(tx storage.Tx, ev *Events) error
+}
+
+// Engine runs operations: each in one transaction, with its events published after the
+// commit, in commit order (see the package documentation). It is safe for concurrent use.
+type Engine struct {
+	store       storage.Storage
+	now         func() time.Time
+	log         *slog.Logger
+	publishHook func(*Events)
+	publishInTx func(storage.Tx, *Events) error
+
+	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
+	// commit, commits.go) holds it exclusively from the start of its transaction until its
+	// events are published, so events reach the queues in commit order; a registration holds
+	// it shared while it creates its queue and reads the state, so no commit falls between
+	// the two.
+	writeMu sync.RWMutex
+	// closed is set by Close (under writeMu): later mutations are refused, so the queues saved
+	// by Close miss no committed event.
+	closed bool
+	// commits gathers concurrent mutations into shared commits (commits.go).
+	commits commitGroups
+	// overlap orders the events of sends that overlap (overlap.go).
+	overlap *overlap
+}
+
+// New returns an Engine on cfg.Store.
+func New(cfg Config) *Engine {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Publish == nil {
+		cfg.Publish = func(*Events) {}
+	}
+	return &Engine{
+		store:       cfg.Store,
+		now:         cfg.Now,
+		log:         cfg.Log,
+		publishHook: cfg.Publish,
+		publishInTx: cfg.PublishInTx,
+		overlap:     newOverlap(),
+	}
+}
+
+// publish hands the events of a committed mutation on, then runs the work that follows its
+// commit.
+func (e *Engine) publish(ev *Events) {
+	e.publishHook(ev)
+	for _, fn := range ev.After {
+		fn()
+	}
+}
+
+// publishEventsInTx records ev inside tx where a bus carries the events.
+func (e *Engine) publishEventsInTx(tx storage.Tx, ev *Events) error {
+	if e.publishInTx == nil {
+		return nil
+	}
+	return e.publishInTx(tx, ev)
+}
+
+// storageError is StorageError with the engine's log.
+func (e *Engine) storageError(err error) error { return StorageError(e.log, err) }
+
+// Registration runs fn while no mutation can commit or publish, and no overlapping send is
+// inside: a registration reads its state and creates its queue in fn, so that the state plus
+// the queue's events is the true state. Registrations run beside each other.
+func (e *Engine) Registration(fn func() error) error {
+	e.writeMu.RLock()
+	defer e.writeMu.RUnlock()
+	defer e.overlap.enterRegistration()()
+	return fn()
+}
+
+// Exclusive runs fn while nothing else commits, publishes or registers (a bus delivering
+// events to the queues). closed tells whether Close has begun.
+func (e *Engine) Exclusive(fn func(closed bool)) {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	fn(e.closed)
+}
+
+// Shared runs fn while no mutation publishes (it may run beside registrations).
+func (e *Engine) Shared(fn func()) {
+	e.writeMu.RLock()
+	defer e.writeMu.RUnlock()
+	fn()
+}
+
+// Close refuses every later mutation, and runs fn once the mutations in flight have
+// published (fn saves the queues, which then miss no committed event).
+func (e *Engine) Close(fn func() error) error {
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	e.closed = true
+	return fn()
+}
+
+// HoldWrites keeps every mutation from committing until the returned function runs;
+// mutations started meanwhile wait for the next commit group. For tests.
+func (e *Engine) HoldWrites() (release func()) {
+	e.writeMu.Lock()
+	return e.writeMu.Unlock
+}
+
+// CommitStats are figures of group commit (commits.go).
+type CommitStats struct {
+	// Waiting is how many mutations wait for a group to take them.
+	Waiting int
+	// Leading is whether a group is running (or waiting for the write lock).
+	Leading bool
+	// Shared counts the commits several mutations shared, Sharing the mutations in them.
+	Shared, Sharing uint64
+}
+
+// Commits reports the figures of group commit.
+func (e *Engine) Commits() CommitStats {
+	g := &e.commits
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return CommitStats{Waiting: len(g.waiting), Leading: g.leading, Shared: g.shared, Sharing: g.sharing}
+}
+
+// Now is the time on the engine's clock.
+func (e *Engine) Now() time.Time { return e.now() }
+
+// contextOf is a context for a group's transaction: the first member's values, without its
+// cancellation (the group runs for every member).
+func contextOf(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

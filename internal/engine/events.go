@@ -1,0 +1,58 @@
+package engine
+
+import "github.com/teamchat/chat/users"
+
+// Pending is one event collected during a transaction, published after commit to the queues
+// of Recipients (user ids).
+type Pending struct {
+	Recipients []int64
+	Type       string
+	Payload    any
+}
+
+// CredentialChanges is what a transaction invalidates of the credential caches, carried to the
+// other processes in its bus message.
+type CredentialChanges struct {
+	// Users lists the users whose cached credentials (API keys and sessions) are dropped.
+	Users []int64 `json:"c,omitempty"`
+	// Swept, when not zero, drops the cached sessions that end at or before it (Unix seconds):
+	// the transaction deleted the sessions expired by its clock.
+	Swept int64 `json:"sw,omitempty"`
+}
+
+// Empty reports whether c invalidates nothing.
+func (c CredentialChanges) Empty() bool { return len(c.Users) == 0 && c.Swept == 0 }
+
+// Events collects the events of one mutation, and the work that must follow its commit.
+type Events struct {
+	// Overlapping is set for a send that overlaps others (overlap.go): a decision it may not
+	// take beside them returns ErrDecideAlone.
+	Overlapping bool
+	List        []Pending
+	// End lists the users whose queues end once the transaction commits, after its events.
+	End []int64
+	// Creds is what the transaction invalidates of the credential caches.
+	Creds CredentialChanges
+	// After is the work that runs once the transaction has committed and its events are
+	// published (AfterCommit).
+	After []func()
+}
+
+// Add records an event for the given users (none: nothing is recorded).
+func (e *Events) Add(typ string, payload any, recipients []int64) {
+	if len(recipients) == 0 {
+		return
+	}
+	e.List = append(e.List, Pending{Recipients: recipients, Type: typ, Payload: payload})
+}
+
+// AfterCommit runs fn once the transaction has committed and its events are published.
+func (e *Events) AfterCommit(fn func()) { e.After = append(e.After, fn) }
+
+// EndQueuesOf deletes the event queues of users once the transaction commits (deactivated
+// users: their long-polls end and their queues are gone).
+func (e *Events) EndQueuesOf(ids ...users.ID) {
+	for _, id := range ids {
+		e.End = append(e.End, int64(id))
+	}
+}
