@@ -21,7 +21,7 @@ const (
 )
 
 // firstMessageID is a channel's oldest message id (nil when it has none).
-func (w *world) firstMessageID(c channels.ID) *int64 {
+func firstMessageID(w *world, c channels.ID) *int64 {
 	return firstMessageIDOf(w.channelEnds(c))
 }
 
@@ -36,7 +36,7 @@ func firstMessageIDOf(a storage.ChannelActivity) *int64 {
 
 // recentlyActive is is_recently_active: a message in the last 180 days, or a channel created
 // less than a day ago.
-func (w *world) recentlyActive(c channels.Channel) bool {
+func recentlyActive(w *world, c channels.Channel) bool {
 	return recentlyActiveAt(&c, w.channelEnds(c.ID), w.unixNow())
 }
 
@@ -50,7 +50,7 @@ func recentlyActiveAt(c *channels.Channel, a storage.ChannelActivity, now int64)
 // traffic window (over the channel's age when younger than it), at least 1 when there were
 // any, rounded to two significant digits; nil for a channel younger than a week (whose count
 // is not read).
-func (w *world) weeklyTraffic(c channels.Channel) *int {
+func weeklyTraffic(w *world, c channels.Channel) *int {
 	if !hasWeeklyTraffic(&c, w.unixNow()) {
 		return nil
 	}
@@ -97,8 +97,8 @@ func roundTwoSignificant(n int64) int64 {
 
 // noteChannelMessage records a message just stored in c (sent at ts) in the world's activity,
 // and the stream update of is_recently_active when c was not recently active before it.
-func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.ID, ts int64) {
-	was := w.recentlyActive(c)
+func noteChannelMessage(w *world, ev *events, c channels.Channel, id messages.ID, ts int64) {
+	was := recentlyActive(w, c)
 	a := w.channelEnds(c.ID)
 	a.ChannelID = c.ID
 	if a.FirstMessageID == 0 || id < a.FirstMessageID {
@@ -107,17 +107,17 @@ func (w *world) noteChannelMessage(ev *events, c channels.Channel, id messages.I
 	a.LastTimestamp = max(a.LastTimestamp, ts)
 	w.activity.note(a) // sent today: not in the traffic window yet
 	if !was {
-		w.refreshActivity(ev, []channels.ID{c.ID}, []bool{false})
+		refreshActivity(w, ev, []channels.ID{c.ID}, []bool{false})
 	}
 }
 
 // activeStates is is_recently_active of the given channels, as the world sees them now.
-func (w *world) activeStates(ids []channels.ID) []bool {
+func activeStates(w *world, ids []channels.ID) []bool {
 	w.loadEnds(ids)
 	out := make([]bool, len(ids))
 	for i, id := range ids {
 		c, _ := w.channel(id)
-		out[i] = w.recentlyActive(c)
+		out[i] = recentlyActive(w, c)
 	}
 	return out
 }
@@ -125,12 +125,12 @@ func (w *world) activeStates(ids []channels.ID) []bool {
 // refreshActivity re-reads the channels' activity after messages moved or went away, and
 // records the stream update of is_recently_active for each of ids whose value changed from
 // before (activeStates of the same ids).
-func (w *world) refreshActivity(ev *events, ids []channels.ID, before []bool) {
+func refreshActivity(w *world, ev *events, ids []channels.ID, before []bool) {
 	w.activity.forget(ids)
 	w.loadEnds(ids)
 	for i, id := range ids {
 		c, _ := w.channel(id)
-		if now := w.recentlyActive(c); now != before[i] {
+		if now := recentlyActive(w, c); now != before[i] {
 			ev.Add("stream", StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name,
 				Property: "is_recently_active", Value: now}, w.watchers(c, nil))
 		}

@@ -32,9 +32,9 @@ func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStrea
 			return err
 		}
 		w.setChannel(c)
-		ev.Add("stream", newArchiveEvent(c, w.channelRecord(c), true), w.watchers(c, nil))
+		ev.Add("stream", newArchiveEvent(c, channelRecord(w, c), true), w.watchers(c, nil))
 		if wasDefault {
-			ev.Add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+			ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
 		}
 		return nil
 	})

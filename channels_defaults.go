@@ -46,13 +46,13 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 			return err
 		}
 		w.setChannel(c)
-		ev.Add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+		ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
 		return nil
 	})
 }
 
 // defaultStreamIDs lists the default channels, ascending.
-func (w *world) defaultStreamIDs() []channels.ID {
+func defaultStreamIDs(w *world) []channels.ID {
 	ids := []channels.ID{}
 	for _, c := range w.allChannels() {
 		if c.IsDefault && !c.IsArchived {
@@ -64,5 +64,5 @@ func (w *world) defaultStreamIDs() []channels.ID {
 }
 
 func defaultStreamsEvent(w *world) DefaultStreamsEvent {
-	return DefaultStreamsEvent{Type: "default_streams", DefaultStreams: w.defaultStreamIDs()}
+	return DefaultStreamsEvent{Type: "default_streams", DefaultStreams: defaultStreamIDs(w)}
 }

@@ -130,7 +130,7 @@ func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []bot
 				continue
 			}
 			m.ChannelID, m.Topic = c.ID, n.topic
-			recipients = w.activeSubscribers(c.ID)
+			recipients = activeSubscribers(w, c.ID)
 		} else {
 			m.Recipients = messages.Participants(NotificationBotID, []users.ID{n.to})
 			recipients = []users.ID{n.to}
@@ -139,7 +139,7 @@ func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []bot
 		if n.read != nil {
 			read = n.read
 		}
-		if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
+		if err := deliverMessage(w, tx, ev, &m, recipients, read); err != nil {
 			return err
 		}
 	}

@@ -297,15 +297,15 @@ func (sc *streamChange) commit() error {
 		}
 	}
 	if old.IsArchived && !c.IsArchived {
-		ev.Add("stream", newArchiveEvent(c, w.channelRecord(c), false), kept)
+		ev.Add("stream", newArchiveEvent(c, channelRecord(w, c), false), kept)
 	}
 	for _, u := range sc.updates {
 		ev.Add("stream", u, kept)
 	}
-	ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, gained)
+	ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{channelRecord(w, c)}, ForUnarchiving: ptr(false)}, gained)
 	ev.Add("stream", streamDeleteEvent(c.ID, false), lost)
 	if c.IsDefault != old.IsDefault {
-		ev.Add("default_streams", defaultStreamsEvent(w), w.activeIDs())
+		ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
 	}
 	return nil
 }
@@ -366,7 +366,7 @@ func sameChannelSetting(a, b users.GroupSetting) bool {
 }
 
 // activeIDs lists every active user.
-func (w *world) activeIDs() []int64 {
+func activeIDs(w *world) []int64 {
 	var out []int64
 	for _, u := range w.allUsers() {
 		if u.IsActive {

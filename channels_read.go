@@ -234,14 +234,14 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 		w.preloadChannels(ids)
 	}
 	facts := &buf.facts
-	w.readChannelFacts(facts, ids, !withSubscribers)
+	readChannelFacts(w, facts, ids, !withSubscribers)
 	out := alloc(len(active))
 	activeUsers := lastActive{w: w}
 	slots := newRecordSlots(len(active))
 	for i, r := range active {
 		c := r.c
 		rec := &out[i]
-		w.fillChannelSettingsWith(&rec.ChannelRecord, c, activeUsers.is, slots, i)
+		fillChannelSettingsWith(w, &rec.ChannelRecord, c, activeUsers.is, slots, i)
 		if withSubscribers {
 			rec.SubscriberCount = w.activeSubscriberCount(c.ID) // from the lists read
 		} else {
@@ -250,7 +250,7 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow(), slots, i)
 		fillSubscriptionFields(rec, &rows[r.row])
 		if withSubscribers {
-			w.attachSubscribers(&rec.ChannelRecord, *c, viewer, include, recent)
+			attachSubscribers(w, &rec.ChannelRecord, *c, viewer, include, recent)
 		}
 	}
 	return out
@@ -279,7 +279,7 @@ type countsFiller interface {
 // with counts their subscriber counts (as activeSubscriberCount gives them when no subscriber
 // list is read), in one read each; a failed read is the world's sticky error, and its facts
 // are zero.
-func (w *world) readChannelFacts(f *channelFacts, ids []channels.ID, counts bool) {
+func readChannelFacts(w *world, f *channelFacts, ids []channels.ID, counts bool) {
 	f.acts, f.counts = f.acts[:0], f.counts[:0]
 	if w.failed() || len(ids) == 0 {
 		return
@@ -352,7 +352,7 @@ func (o subscriptionsView) fillChannelRecord(w *world, rec *ChannelRecord, c *ch
 		*rec = *built
 		return
 	}
-	w.fillChannelRecord(rec, c)
+	fillChannelRecord(w, rec, c)
 }
 
 func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
@@ -375,7 +375,7 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 			c := w.channelPtr(r.id)
 			o.fillChannelRecord(w, &recs[i].ChannelRecord, c)
 			fillSubscriptionFields(&recs[i], &rows[r.row])
-			w.attachSubscribers(&recs[i].ChannelRecord, *c, viewer, o.include, o.recent)
+			attachSubscribers(w, &recs[i].ChannelRecord, *c, viewer, o.include, o.recent)
 		}
 	}
 	fill(st.Subscriptions, active)
@@ -391,7 +391,7 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 		st.NeverSubscribed = append(st.NeverSubscribed, ChannelRecord{})
 		rec := &st.NeverSubscribed[len(st.NeverSubscribed)-1]
 		o.fillChannelRecord(w, rec, c)
-		w.attachSubscribers(rec, *c, viewer, o.include, o.recent)
+		attachSubscribers(w, rec, *c, viewer, o.include, o.recent)
 	}
 	return st
 }
@@ -440,12 +440,12 @@ func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscri
 // attachSubscribers sets subscribers or partial_subscribers per include_subscribers: a
 // channel with PartialSubscribersThreshold subscribers or more gets, with partial, its bot
 // subscribers and those active recently.
-func (w *world) attachSubscribers(rec *ChannelRecord, c channels.Channel, viewer users.User, include string, recent *recentUsers) {
+func attachSubscribers(w *world, rec *ChannelRecord, c channels.Channel, viewer users.User, include string, recent *recentUsers) {
 	switch include {
 	case "true":
-		rec.Subscribers = w.subscriberList(c, viewer)
+		rec.Subscribers = subscriberList(w, c, viewer)
 	case "partial":
-		l := w.subscriberList(c, viewer)
+		l := subscriberList(w, c, viewer)
 		if len(*l) < PartialSubscribersThreshold {
 			rec.Subscribers = l
 			return
@@ -509,7 +509,7 @@ func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParam
 			if !want {
 				continue
 			}
-			rec := w.channelRecord(c)
+			rec := channelRecord(w, c)
 			if flag(p.IncludeDefault, false) {
 				rec.IsDefault = ptr(c.IsDefault)
 			}
@@ -548,7 +548,7 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 			continue
 		}
 		out = append(out, ChannelRecord{})
-		w.fillChannelRecord(&out[len(out)-1], c)
+		fillChannelRecord(w, &out[len(out)-1], c)
 	}
 	return out
 }
@@ -602,7 +602,7 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 			st.Subscriptions, st.Unsubscribed, st.NeverSubscribed = &sub.Subscriptions, &sub.Unsubscribed, &sub.NeverSubscribed
 		}
 		if wantDefaults {
-			ids := w.defaultStreamIDs()
+			ids := defaultStreamIDs(w)
 			st.RealmDefaultStreams = &ids
 		}
 	}
@@ -644,7 +644,7 @@ func (s *Service) GetStreamByID(ctx context.Context, actor Actor, p GetStreamByI
 		if err != nil {
 			return err
 		}
-		res.Stream = w.channelRecord(c)
+		res.Stream = channelRecord(w, c)
 		return nil
 	})
 	return res, err
@@ -691,7 +691,7 @@ func (s *Service) GetSubscribers(ctx context.Context, actor Actor, p GetSubscrib
 		if !w.canSeeSubscribers(c, me) {
 			return engine.BadRequest("Invalid channel ID")
 		}
-		res.Subscribers = *w.subscriberList(c, me)
+		res.Subscribers = *subscriberList(w, c, me)
 		return nil
 	})
 	return res, err

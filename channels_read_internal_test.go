@@ -114,12 +114,12 @@ func TestFillChannelActivitySlots(t *testing.T) {
 	slots := newRecordSlots(len(chs))
 	got := make([]ChannelRecord, len(chs))
 	for i := range chs {
-		w.fillChannelSettingsWith(&got[i], &chs[i], func(users.ID) bool { return true }, slots, i)
+		fillChannelSettingsWith(w, &got[i], &chs[i], func(users.ID) bool { return true }, slots, i)
 		fillChannelActivity(&got[i], &chs[i], acts[i], now, slots, i)
 	}
 	for i := range chs {
 		var want ChannelRecord
-		w.fillChannelSettingsWith(&want, &chs[i], func(users.ID) bool { return true }, nil, 0)
+		fillChannelSettingsWith(w, &want, &chs[i], func(users.ID) bool { return true }, nil, 0)
 		want.FirstMessageID = firstMessageIDOf(acts[i])
 		want.IsRecentlyActive = recentlyActiveAt(&chs[i], acts[i], now)
 		want.StreamWeeklyTraffic = weeklyTrafficOf(&chs[i], acts[i].RecentCount, now)

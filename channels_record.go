@@ -119,20 +119,20 @@ type DefaultStreamsEvent struct {
 
 // channelRecord renders c (subscribers not included); its group settings list no
 // deactivated user.
-func (w *world) channelRecord(c channels.Channel) ChannelRecord {
+func channelRecord(w *world, c channels.Channel) ChannelRecord {
 	var rec ChannelRecord
-	w.fillChannelRecord(&rec, &c)
+	fillChannelRecord(w, &rec, &c)
 	return rec
 }
 
 // fillChannelRecord renders c into rec, a zero record (as channelRecord): records are written
 // in place, since copying a record of a kilobyte (eleven group settings) into a slice moves it
 // under write barriers. c is only read.
-func (w *world) fillChannelRecord(rec *ChannelRecord, c *channels.Channel) {
-	w.fillChannelSettings(rec, c)
+func fillChannelRecord(w *world, rec *ChannelRecord, c *channels.Channel) {
+	fillChannelSettings(w, rec, c)
 	rec.SubscriberCount = w.activeSubscriberCount(c.ID)
-	rec.FirstMessageID = w.firstMessageID(c.ID)
-	rec.IsRecentlyActive, rec.StreamWeeklyTraffic = w.recentlyActive(*c), w.weeklyTraffic(*c)
+	rec.FirstMessageID = firstMessageID(w, c.ID)
+	rec.IsRecentlyActive, rec.StreamWeeklyTraffic = recentlyActive(w, *c), weeklyTraffic(w, *c)
 }
 
 // fillChannelActivity sets the members of rec that come from its channel's message activity a
@@ -167,13 +167,13 @@ func newRecordSlots(n int) *recordSlots {
 // fillChannelSettings renders the members of rec that come from c itself (every member but
 // subscriber_count and the activity's: first_message_id, is_recently_active,
 // stream_weekly_traffic). The group settings list no deactivated user.
-func (w *world) fillChannelSettings(rec *ChannelRecord, c *channels.Channel) {
-	w.fillChannelSettingsWith(rec, c, func(id users.ID) bool { return w.user(id).IsActive }, nil, 0)
+func fillChannelSettings(w *world, rec *ChannelRecord, c *channels.Channel) {
+	fillChannelSettingsWith(w, rec, c, func(id users.ID) bool { return w.user(id).IsActive }, nil, 0)
 }
 
 // fillChannelSettingsWith is fillChannelSettings with active saying which users are active;
 // creator_id points into slots' i-th creator (a value of its own when slots is nil).
-func (w *world) fillChannelSettingsWith(rec *ChannelRecord, c *channels.Channel, active func(users.ID) bool, slots *recordSlots, i int) {
+func fillChannelSettingsWith(w *world, rec *ChannelRecord, c *channels.Channel, active func(users.ID) bool, slots *recordSlots, i int) {
 	rec.StreamID = c.ID
 	rec.Name = c.Name
 	rec.Description = c.Description
@@ -242,7 +242,7 @@ func setActiveOnly(dst, s *users.GroupSetting, active func(users.ID) bool) {
 }
 
 // subscriberList is the subscribers of c as viewer may know them (empty when they may not).
-func (w *world) subscriberList(c channels.Channel, viewer users.User) *[]users.ID {
+func subscriberList(w *world, c channels.Channel, viewer users.User) *[]users.ID {
 	l := []users.ID{}
 	if w.canSeeSubscribers(c, viewer) {
 		l = append(l, w.subscribersOf(c.ID)...)
@@ -251,16 +251,16 @@ func (w *world) subscriberList(c channels.Channel, viewer users.User) *[]users.I
 }
 
 // subscriptionRecord renders one subscription row.
-func (w *world) subscriptionRecord(c channels.Channel, s channels.Subscription) SubscriptionRecord {
+func subscriptionRecord(w *world, c channels.Channel, s channels.Subscription) SubscriptionRecord {
 	var rec SubscriptionRecord
-	w.fillSubscriptionRecord(&rec, &c, &s)
+	fillSubscriptionRecord(w, &rec, &c, &s)
 	return rec
 }
 
 // fillSubscriptionRecord renders one subscription row into rec, a zero record (see
 // fillChannelRecord). c and s are only read.
-func (w *world) fillSubscriptionRecord(rec *SubscriptionRecord, c *channels.Channel, s *channels.Subscription) {
-	w.fillChannelRecord(&rec.ChannelRecord, c)
+func fillSubscriptionRecord(w *world, rec *SubscriptionRecord, c *channels.Channel, s *channels.Subscription) {
+	fillChannelRecord(w, &rec.ChannelRecord, c)
 	fillSubscriptionFields(rec, s)
 }
 

@@ -246,7 +246,7 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 	subscribingOthers := slices.ContainsFunc(targets, func(u users.User) bool { return u.ID != me.ID })
 
 	colors := map[channels.ID]string{}
-	existing, toCreate, err := w.splitNames(op, colors)
+	existing, toCreate, err := splitNames(w, op, colors)
 	if err != nil {
 		return SubscribeResult{}, nil, err
 	}
@@ -254,7 +254,7 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 	if !op.fatal {
 		res.Unauthorized = &[]string{}
 	}
-	authorized, err := w.authorizeExisting(me, existing, op, subscribingOthers, &res)
+	authorized, err := authorizeExisting(w, me, existing, op, subscribingOthers, &res)
 	if err != nil {
 		return SubscribeResult{}, nil, err
 	}
@@ -318,7 +318,7 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 		w.addSubscribers(id, l)
 	}
 
-	w.announceSubscriptions(ev, authorized, targets, newByChannel, newByUser, hadMetadata)
+	announceSubscriptions(w, ev, authorized, targets, newByChannel, newByUser, hadMetadata)
 
 	if subscribingOthers && op.sendNewMsg {
 		res.NewSubscriptionMessagesSent = ptr(len(res.Subscribed) <= MaxBulkNewSubscriptionMessages)
@@ -336,7 +336,7 @@ func ptr[T any](v T) *T { return &v }
 
 // splitNames sorts the requested channel names into existing channels and ones to create,
 // recording requested colors of existing ones in colors.
-func (w *world) splitNames(op subscribeOp, colors map[channels.ID]string) ([]channels.Channel, []nameRequest, error) {
+func splitNames(w *world, op subscribeOp, colors map[channels.ID]string) ([]channels.Channel, []nameRequest, error) {
 	var existing []channels.Channel
 	var toCreate []nameRequest
 	for _, n := range op.names {
@@ -357,7 +357,7 @@ func (w *world) splitNames(op subscribeOp, colors map[channels.ID]string) ([]cha
 
 // authorizeExisting keeps the existing channels me may subscribe the targets to; the others
 // are refused (op.fatal) or listed in res.Unauthorized.
-func (w *world) authorizeExisting(me users.User, existing []channels.Channel, op subscribeOp, subscribingOthers bool, res *SubscribeResult) ([]channels.Channel, error) {
+func authorizeExisting(w *world, me users.User, existing []channels.Channel, op subscribeOp, subscribingOthers bool, res *SubscribeResult) ([]channels.Channel, error) {
 	var authorized []channels.Channel
 	for _, c := range existing {
 		v := w.viewer(c.ID, me)
@@ -420,7 +420,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 		}
 		// stream create goes to everyone who can see the new channel before anyone is
 		// subscribed; the subscribers learn of it below.
-		rec := w.channelRecord(c)
+		rec := channelRecord(w, c)
 		ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.watchers(c, nil))
 	}
 	return created, made, nil
@@ -429,7 +429,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 // announceSubscriptions records the events of new subscriptions: stream create to new
 // subscribers who could not see the channel before (a private channel, new or existing),
 // then subscription add to each new subscriber, then peer_add to the others who may know.
-func (w *world) announceSubscriptions(ev *events, authorized []channels.Channel, targets []users.User,
+func announceSubscriptions(w *world, ev *events, authorized []channels.Channel, targets []users.User,
 	newByChannel map[channels.ID][]users.ID, newByUser map[users.ID][]channels.Subscription, hadMetadata map[channels.ID]map[users.ID]bool) {
 	for _, c := range authorized {
 		var late []int64
@@ -439,7 +439,7 @@ func (w *world) announceSubscriptions(ev *events, authorized []channels.Channel,
 			}
 		}
 		if len(late) > 0 {
-			ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{w.channelRecord(c)}, ForUnarchiving: ptr(false)}, late)
+			ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{channelRecord(w, c)}, ForUnarchiving: ptr(false)}, late)
 		}
 	}
 	subscriberLists := map[channels.ID]*[]users.ID{}
@@ -455,7 +455,7 @@ func (w *world) announceSubscriptions(ev *events, authorized []channels.Channel,
 		recs := make([]SubscriptionRecord, len(rows))
 		for i, r := range rows {
 			c, _ := w.channel(r.ChannelID)
-			recs[i] = w.subscriptionRecord(c, r)
+			recs[i] = subscriptionRecord(w, c, r)
 			recs[i].Subscribers = subscriberLists[c.ID]
 		}
 		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(u.ID)})

@@ -95,7 +95,7 @@ func (p publicChannelMessage) forClient(o queueOptions) (any, bool) {
 // publicMessageExcept lists who must not get a public channel's message through their
 // all_public_streams or narrowed queues: its recipients (rows, who get the ordinary event) and
 // the guests (the direct members of role:everyone), sorted and without repeats.
-func (w *world) publicMessageExcept(rows []messages.UserMessage) []int64 {
+func publicMessageExcept(w *world, rows []messages.UserMessage) []int64 {
 	guests := w.membership().Members(w.groupID(users.GroupEveryone), true)
 	except := make([]int64, 0, len(rows)+len(guests))
 	for _, r := range rows {

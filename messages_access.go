@@ -11,7 +11,7 @@ import (
 
 // historyChannels lists the channels whose whole history u may read: content access and a
 // history that is public (to subscribers).
-func (w *world) historyChannels(u users.User) []channels.ID {
+func historyChannels(w *world, u users.User) []channels.ID {
 	var out []channels.ID
 	for _, c := range w.allChannels() {
 		if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, u) {
@@ -22,7 +22,7 @@ func (w *world) historyChannels(u users.User) []channels.ID {
 }
 
 // canRead reports whether u may read m: a row for it, or a channel whose history u may read.
-func (w *world) canRead(u users.User, m messages.Message, received bool) bool {
+func canRead(w *world, u users.User, m messages.Message, received bool) bool {
 	if received {
 		return true
 	}
@@ -43,7 +43,7 @@ func errMessageNotFound(err error) error {
 
 // readableMessage loads the message id and u's row of it (nil when u did not receive it) if u
 // may read it; an unknown message and one u may not read give the same error.
-func (w *world) readableMessage(mr storage.MessageReader, u users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
+func readableMessage(w *world, mr storage.MessageReader, u users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
 	m, err := mr.Get(id)
 	if err != nil {
 		return messages.Message{}, nil, errMessageNotFound(err)
@@ -52,7 +52,7 @@ func (w *world) readableMessage(mr storage.MessageReader, u users.User, id messa
 	if err != nil {
 		return messages.Message{}, nil, err
 	}
-	if !w.canRead(u, m, len(rows) == 1) {
+	if !canRead(w, u, m, len(rows) == 1) {
 		return messages.Message{}, nil, errInvalidMessage
 	}
 	if len(rows) == 1 {

@@ -27,11 +27,11 @@ const deleteEditBuffer = 20
 func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
+		m, _, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
-		if err := w.checkCanDelete(me, m, o.now.Unix()); err != nil {
+		if err := checkCanDelete(w, me, m, o.now.Unix()); err != nil {
 			return err
 		}
 		return s.deleteMessages(tx, ev, w, me, []messages.ID{m.ID})
@@ -39,7 +39,7 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 }
 
 // checkCanDelete applies the delete permissions to one message at time now.
-func (w *world) checkCanDelete(me users.User, m messages.Message, now int64) error {
+func checkCanDelete(w *world, me users.User, m messages.Message, now int64) error {
 	var c channels.Channel
 	if !m.IsDirect() {
 		c, _ = w.channel(m.ChannelID)

@@ -116,7 +116,7 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		plan, err := w.planEdit(tx.Messages(), me, o.now.Unix(), mode, content, p)
+		plan, err := planEdit(w, tx.Messages(), me, o.now.Unix(), mode, content, p)
 		if err != nil {
 			return err
 		}
@@ -129,8 +129,8 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 }
 
 // planEdit validates the request and checks the actor's permissions, in Zulip's order.
-func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode messages.PropagateMode, content *string, p UpdateMessageParams) (editPlan, error) {
-	m, _, err := w.readableMessage(r, me, p.MessageID)
+func planEdit(w *world, r storage.MessageReader, me users.User, now int64, mode messages.PropagateMode, content *string, p UpdateMessageParams) (editPlan, error) {
+	m, _, err := readableMessage(w, r, me, p.MessageID)
 	if err != nil {
 		return editPlan{}, err
 	}
@@ -141,11 +141,11 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 		notifyOld: p.SendNotificationToOldThread != nil && *p.SendNotificationToOldThread,
 		notifyNew: p.SendNotificationToNewThread == nil || *p.SendNotificationToNewThread}
 	if content != nil {
-		if err := w.checkCanEditContent(me, m, now); err != nil {
+		if err := checkCanEditContent(w, me, m, now); err != nil {
 			return plan, err
 		}
 	}
-	topic, err := w.editedTopic(m, p.Topic)
+	topic, err := editedTopic(w, m, p.Topic)
 	if err != nil {
 		return plan, err
 	}
@@ -175,18 +175,18 @@ func (w *world) planEdit(r storage.MessageReader, me users.User, now int64, mode
 	if err := checkTopicsPolicy(plan); err != nil {
 		return plan, err
 	}
-	if err := w.checkCanMove(r, plan); err != nil {
+	if err := checkCanMove(w, r, plan); err != nil {
 		return plan, err
 	}
 	if plan.moved() {
-		return plan, w.checkCanCreateTopic(r, me, plan.target, plan.topic)
+		return plan, checkCanCreateTopic(w, r, me, plan.target, plan.topic)
 	}
 	return plan, nil
 }
 
 // editedTopic is the topic an edit asks for, cleaned; nil when it asks for none or for the
 // message's own.
-func (w *world) editedTopic(m messages.Message, given *string) (*string, error) {
+func editedTopic(w *world, m messages.Message, given *string) (*string, error) {
 	if given == nil {
 		return nil, nil
 	}
@@ -229,7 +229,7 @@ func sha256Hex(s string) string {
 
 // checkCanEditContent: editing allowed in the organization, the sender only, within the
 // content edit limit.
-func (w *world) checkCanEditContent(me users.User, m messages.Message, now int64) error {
+func checkCanEditContent(w *world, me users.User, m messages.Message, now int64) error {
 	if !w.org().AllowMessageEditing {
 		return errEditingDisabled
 	}
@@ -256,17 +256,17 @@ func checkTopicsPolicy(p editPlan) error {
 
 // checkCanMove checks the permissions and time limits of a topic change (or resolve) and of a
 // channel change, and with change_all that every message of the topic is within the limit.
-func (w *world) checkCanMove(r storage.MessageReader, p editPlan) error {
+func checkCanMove(w *world, r storage.MessageReader, p editPlan) error {
 	me := p.me
 	moderator := me.Role.AtLeast(users.RoleModerator)
 	age := p.now - p.m.Timestamp
 	if p.topicEdited {
 		if p.resolveToggle() {
-			if !w.canResolveTopics(me, p.orig, p.target) {
+			if !canResolveTopics(w, me, p.orig, p.target) {
 				return errCannotResolve
 			}
 		} else {
-			if !w.canMoveWithinChannels(me, p.orig, p.target) {
+			if !canMoveWithinChannels(w, me, p.orig, p.target) {
 				return errCannotEdit
 			}
 			if limit := w.org().MoveMessagesWithinStreamLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
@@ -275,7 +275,7 @@ func (w *world) checkCanMove(r storage.MessageReader, p editPlan) error {
 		}
 	}
 	if p.streamEdited {
-		if !w.canMoveOutOf(me, p.orig) {
+		if !canMoveOutOf(w, me, p.orig) {
 			return errCannotMove
 		}
 		if !channels.CanPost(w.membership(), p.target, w.viewer(p.target.ID, me)) {
@@ -286,14 +286,14 @@ func (w *world) checkCanMove(r storage.MessageReader, p editPlan) error {
 		}
 	}
 	if p.mode == messages.ChangeAll && !moderator && p.moved() && !p.resolveToggle() {
-		return w.checkTopicMoveLimit(r, p)
+		return checkTopicMoveLimit(w, r, p)
 	}
 	return nil
 }
 
 // checkTopicMoveLimit refuses a change_all move when some of the topic's messages the actor
 // can read are older than the strictest applicable move limit.
-func (w *world) checkTopicMoveLimit(r storage.MessageReader, p editPlan) error {
+func checkTopicMoveLimit(w *world, r storage.MessageReader, p editPlan) error {
 	deadline := 0
 	for _, l := range []struct {
 		applies bool
@@ -306,7 +306,7 @@ func (w *world) checkTopicMoveLimit(r storage.MessageReader, p editPlan) error {
 	if deadline == 0 {
 		return nil
 	}
-	ids, err := w.movableTopicMessages(r, p.me, p.orig, p.m.Topic)
+	ids, err := movableTopicMessages(w, r, p.me, p.orig, p.m.Topic)
 	if err != nil {
 		return err
 	}
@@ -332,7 +332,7 @@ func (w *world) checkTopicMoveLimit(r storage.MessageReader, p editPlan) error {
 
 // movableTopicMessages lists, ascending, the messages of a topic that me may read: all of
 // them where me may read the channel's history, else those me has a row for.
-func (w *world) movableTopicMessages(r storage.MessageReader, me users.User, c channels.Channel, topic string) ([]messages.ID, error) {
+func movableTopicMessages(w *world, r storage.MessageReader, me users.User, c channels.Channel, topic string) ([]messages.ID, error) {
 	ids, err := r.TopicMessageIDs(c.ID, topic, 0)
 	if err != nil {
 		return nil, err
@@ -357,7 +357,7 @@ func (w *world) movableTopicMessages(r storage.MessageReader, me users.User, c c
 
 // realmAllows evaluates an organization permission; the zero setting (an organization stored
 // before the setting existed) means the system group def.
-func (w *world) realmAllows(s users.GroupSetting, def string, u users.ID) bool {
+func realmAllows(w *world, s users.GroupSetting, def string, u users.ID) bool {
 	if channels.IsZeroSetting(s) {
 		s = users.Named(w.groupID(def))
 	}
@@ -366,30 +366,30 @@ func (w *world) realmAllows(s users.GroupSetting, def string, u users.ID) bool {
 
 // canMoveWithin: moving messages between topics of c (can_move_messages_within_channel_group,
 // administrators of the organization or of the channel).
-func (w *world) canMoveWithin(me users.User, c channels.Channel) bool {
+func canMoveWithin(w *world, me users.User, c channels.Channel) bool {
 	return me.Role.IsAdmin() || channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) ||
 		w.membership().Allows(c.CanMoveMessagesWithinChannelGroup, me.ID)
 }
 
 // canMoveWithinChannels: the organization's can_move_messages_between_topics_group, or
 // moving within the original or the target channel.
-func (w *world) canMoveWithinChannels(me users.User, orig, target channels.Channel) bool {
-	return w.realmAllows(w.org().CanMoveMessagesBetweenTopicsGroup, realms.DefaultMoveGroups[0], me.ID) ||
-		w.canMoveWithin(me, orig) || orig.ID != target.ID && w.canMoveWithin(me, target)
+func canMoveWithinChannels(w *world, me users.User, orig, target channels.Channel) bool {
+	return realmAllows(w, w.org().CanMoveMessagesBetweenTopicsGroup, realms.DefaultMoveGroups[0], me.ID) ||
+		canMoveWithin(w, me, orig) || orig.ID != target.ID && canMoveWithin(w, me, target)
 }
 
 // canMoveOutOf: moving messages out of c.
-func (w *world) canMoveOutOf(me users.User, c channels.Channel) bool {
+func canMoveOutOf(w *world, me users.User, c channels.Channel) bool {
 	return me.Role.IsAdmin() ||
-		w.realmAllows(w.org().CanMoveMessagesBetweenChannelsGroup, realms.DefaultMoveGroups[1], me.ID) ||
+		realmAllows(w, w.org().CanMoveMessagesBetweenChannelsGroup, realms.DefaultMoveGroups[1], me.ID) ||
 		channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) ||
 		w.membership().Allows(c.CanMoveMessagesOutOfChannelGroup, me.ID)
 }
 
 // canResolveTopics: the organization's can_resolve_topics_group, or the channel's (original
 // or target).
-func (w *world) canResolveTopics(me users.User, orig, target channels.Channel) bool {
-	return w.realmAllows(w.org().CanResolveTopicsGroup, realms.DefaultMoveGroups[2], me.ID) ||
+func canResolveTopics(w *world, me users.User, orig, target channels.Channel) bool {
+	return realmAllows(w, w.org().CanResolveTopicsGroup, realms.DefaultMoveGroups[2], me.ID) ||
 		w.membership().Allows(orig.CanResolveTopicsGroup, me.ID) ||
 		orig.ID != target.ID && w.membership().Allows(target.CanResolveTopicsGroup, me.ID)
 }

@@ -60,7 +60,7 @@ func (e UpdateMessageEvent) forClient(o queueOptions) (any, bool) {
 }
 
 // topicLinks are the organization's linkifier matches in a topic.
-func (w *world) topicLinks(topic string) []TopicLink {
+func topicLinks(w *world, topic string) []TopicLink {
 	out := []TopicLink{}
 	linkify := w.linkifiers()
 	if linkify == nil {
@@ -89,7 +89,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		return err
 	}
 	if p.content != nil {
-		if err := w.editContent(tx, ev, p, &edited, &e, &entry, rows); err != nil {
+		if err := editContent(w, tx, ev, p, &edited, &e, &entry, rows); err != nil {
 			return err
 		}
 	}
@@ -108,8 +108,8 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	if p.moved() {
 		e.PropagateMode = string(p.mode)
 	}
-	w.recordMove(p, &e, &entry, &moveEntry)
-	ids, err := w.editedIDs(mr, p)
+	recordMove(w, p, &e, &entry, &moveEntry)
+	ids, err := editedIDs(w, mr, p)
 	if err != nil {
 		return err
 	}
@@ -123,8 +123,8 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	if err != nil {
 		return err
 	}
-	wasActive := w.activeStates(chanIDs)
-	targetHadMessages, targetVisible, err := w.targetState(mr, p)
+	wasActive := activeStates(w, chanIDs)
+	targetHadMessages, targetVisible, err := targetState(w, mr, p)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 	}
 	var losingAccess []users.ID
 	if p.streamEdited {
-		if rows, losingAccess, err = w.moveRows(mr, p, ids, rows); err != nil {
+		if rows, losingAccess, err = moveRows(w, mr, p, ids, rows); err != nil {
 			return err
 		}
 	}
@@ -146,11 +146,11 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 		return err
 	}
 	if len(losingAccess) > 0 {
-		w.addDeleteEvents(ev, messages.Message{ChannelID: p.orig.ID, Topic: m.Topic}, ids, toInt64s(losingAccess))
+		addDeleteEvents(w, ev, messages.Message{ChannelID: p.orig.ID, Topic: m.Topic}, ids, toInt64s(losingAccess))
 	}
 	movedAll := false
 	if p.moved() {
-		if movedAll, err = w.movedWholeTopic(mr, p); err != nil {
+		if movedAll, err = movedWholeTopic(w, mr, p); err != nil {
 			return err
 		}
 		if movedAll {
@@ -159,25 +159,25 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 			}
 		}
 	}
-	addByFlags(ev, e, rows, w.editSubscriberRecipients(p, rows, losingAccess))
-	w.addFirstMessageEvents(ev, chanIDs, before, after)
-	w.refreshActivity(ev, chanIDs, wasActive)
+	addByFlags(ev, e, rows, editSubscriberRecipients(w, p, rows, losingAccess))
+	addFirstMessageEvents(w, ev, chanIDs, before, after)
+	refreshActivity(w, ev, chanIDs, wasActive)
 	if err := s.resolveNotice(tx, ev, w, p); err != nil {
 		return err
 	}
 	if p.moved() {
-		return s.postNotices(tx, ev, w, w.moveNotices(p, len(ids), movedAll, !targetVisible))
+		return s.postNotices(tx, ev, w, moveNotices(w, p, len(ids), movedAll, !targetVisible))
 	}
 	return nil
 }
 
 // movedWholeTopic reports whether a move took the whole topic: change_all, or no message the
 // actor can read left behind.
-func (w *world) movedWholeTopic(mr storage.MessageReader, p editPlan) (bool, error) {
+func movedWholeTopic(w *world, mr storage.MessageReader, p editPlan) (bool, error) {
 	if p.mode == messages.ChangeAll {
 		return true, nil
 	}
-	left, err := w.movableTopicMessages(mr, p.me, p.orig, p.m.Topic)
+	left, err := movableTopicMessages(w, mr, p.me, p.orig, p.m.Topic)
 	return len(left) == 0, err
 }
 
@@ -209,7 +209,7 @@ func addByFlags(ev *events, e UpdateMessageEvent, rows []messages.UserMessage, e
 // to the target lose their rows, and in a target with protected history its subscribers gain
 // read rows. It returns the target message's remaining rows and the users who can no longer
 // read the messages (guests, or everyone not subscribed when the target is private).
-func (w *world) moveRows(mr storage.MessageWriter, p editPlan, ids []messages.ID, targetRows []messages.UserMessage) ([]messages.UserMessage, []users.ID, error) {
+func moveRows(w *world, mr storage.MessageWriter, p editPlan, ids []messages.ID, targetRows []messages.UserMessage) ([]messages.UserMessage, []users.ID, error) {
 	all, err := mr.Rows(ids)
 	if err != nil {
 		return nil, nil, err
@@ -278,7 +278,7 @@ func toInt64s(ids []users.ID) []int64 {
 // the update_message event: where the original channel's history is public, the active
 // subscribers of the target channel and, for a channel change, those of the original one,
 // except users who lose access and guests who only follow the target.
-func (w *world) editSubscriberRecipients(p editPlan, rows []messages.UserMessage, losingAccess []users.ID) []users.ID {
+func editSubscriberRecipients(w *world, p editPlan, rows []messages.UserMessage, losingAccess []users.ID) []users.ID {
 	if p.orig.InviteOnly && !p.orig.HistoryPublicToSubscribers {
 		return nil
 	}
@@ -304,7 +304,7 @@ func (w *world) editSubscriberRecipients(p editPlan, rows []messages.UserMessage
 
 // addDeleteEvents records delete_message events for messages of one conversation (like m) to
 // the given users, in the bulk form and one per message.
-func (w *world) addDeleteEvents(ev *events, m messages.Message, ids []messages.ID, to []int64) {
+func addDeleteEvents(w *world, ev *events, m messages.Message, ids []messages.ID, to []int64) {
 	e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.org().EmptyTopicDisplayName}
 	if !m.IsDirect() {
 		e.MessageType, e.StreamID, e.topic = "stream", m.ChannelID, m.Topic
@@ -321,7 +321,7 @@ func (w *world) addDeleteEvents(ev *events, m messages.Message, ids []messages.I
 
 // addFirstMessageEvents records a stream update of first_message_id for every channel whose
 // oldest message changed between before and after (Activity of the same channels).
-func (w *world) addFirstMessageEvents(ev *events, chanIDs []channels.ID, before, after []storage.ChannelActivity) {
+func addFirstMessageEvents(w *world, ev *events, chanIDs []channels.ID, before, after []storage.ChannelActivity) {
 	for i, c := range chanIDs {
 		if before[i].FirstMessageID == after[i].FirstMessageID {
 			continue
@@ -401,13 +401,13 @@ func mergedPolicy(a, b topics.VisibilityPolicy) topics.VisibilityPolicy {
 // editContent applies a content edit to edited: rendering (with upload previews), the event's
 // and history entry's content fields, the recipients' recomputed mention and alert-word flags, and the
 // message's links to uploads.
-func (w *world) editContent(tx storage.Tx, ev *events, p editPlan, edited *messages.Message, e *UpdateMessageEvent, entry *messages.EditHistoryEntry, rows []messages.UserMessage) error {
+func editContent(w *world, tx storage.Tx, ev *events, p editPlan, edited *messages.Message, e *UpdateMessageEvent, entry *messages.EditHistoryEntry, rows []messages.UserMessage) error {
 	mr, m := tx.Messages(), p.m
 	oldContent, oldRendered := m.Content, m.Rendered
 	entry.PrevContent, entry.PrevRenderedContent = &oldContent, &oldRendered
 	edited.Content = *p.content
 	var mentions markdown.Mentions
-	edited.Rendered, mentions = w.renderMessage(edited.Content, w.user(m.SenderID))
+	edited.Rendered, mentions = renderMessage(w, edited.Content, w.user(m.SenderID))
 	if uploads.MayLink(edited.Content) {
 		previews, err := uploadPreviews(tx.Attachments(), edited.Content)
 		if err != nil {
@@ -434,7 +434,7 @@ func (w *world) editContent(tx storage.Tx, ev *events, p editPlan, edited *messa
 			nf |= messages.FlagHasAlertWord
 		}
 		if r.UserID != m.SenderID {
-			nf = nf&^mentionMask | w.mentionFlags(mentions, r.UserID)
+			nf = nf&^mentionMask | mentionFlags(w, mentions, r.UserID)
 		}
 		if nf != r.Flags {
 			rows[i].Flags = nf
@@ -445,14 +445,14 @@ func (w *world) editContent(tx storage.Tx, ev *events, p editPlan, edited *messa
 		return err
 	}
 	if uploads.MayLink(oldContent) || uploads.MayLink(edited.Content) {
-		return w.linkAttachments(tx, ev, *edited)
+		return linkAttachments(w, tx, ev, *edited)
 	}
 	return nil
 }
 
 // recordMove fills the event and the history entries (of the target message, and of the
 // other moved messages) with a move's channel and topic change.
-func (w *world) recordMove(p editPlan, e *UpdateMessageEvent, entry, moveEntry *messages.EditHistoryEntry) {
+func recordMove(w *world, p editPlan, e *UpdateMessageEvent, entry, moveEntry *messages.EditHistoryEntry) {
 	m := p.m
 	if p.streamEdited {
 		prev, next := p.orig.ID, p.target.ID
@@ -466,19 +466,19 @@ func (w *world) recordMove(p editPlan, e *UpdateMessageEvent, entry, moveEntry *
 		entry.PrevTopic, entry.Topic = &prev, &next
 		moveEntry.PrevTopic, moveEntry.Topic = &prev, &next
 		e.origTopic, e.topic = &prev, &next
-		links := w.topicLinks(p.topic)
+		links := topicLinks(w, p.topic)
 		e.TopicLinks = &links
 	}
 }
 
 // editedIDs are the messages an edit changes, ascending: the target message, and with
 // change_later or change_all the topic's messages the actor may move from it on (or all).
-func (w *world) editedIDs(mr storage.MessageReader, p editPlan) ([]messages.ID, error) {
+func editedIDs(w *world, mr storage.MessageReader, p editPlan) ([]messages.ID, error) {
 	m := p.m
 	if p.mode == messages.ChangeOne {
 		return []messages.ID{m.ID}, nil
 	}
-	all, err := w.movableTopicMessages(mr, p.me, p.orig, m.Topic)
+	all, err := movableTopicMessages(w, mr, p.me, p.orig, m.Topic)
 	if err != nil {
 		return nil, err
 	}
@@ -497,7 +497,7 @@ func (w *world) editedIDs(mr storage.MessageReader, p editPlan) ([]messages.ID, 
 
 // targetState reports, before a move, whether the target topic had messages and whether the
 // actor could see any of them (both false when nothing moves).
-func (w *world) targetState(mr storage.MessageReader, p editPlan) (hadMessages, visibleToActor bool, err error) {
+func targetState(w *world, mr storage.MessageReader, p editPlan) (hadMessages, visibleToActor bool, err error) {
 	if !p.moved() {
 		return false, false, nil
 	}
@@ -505,7 +505,7 @@ func (w *world) targetState(mr storage.MessageReader, p editPlan) (hadMessages, 
 	if err != nil {
 		return false, false, err
 	}
-	visible, err := w.movableTopicMessages(mr, p.me, p.target, p.topic)
+	visible, err := movableTopicMessages(w, mr, p.me, p.target, p.topic)
 	return len(existing) > 0, len(visible) > 0, err
 }
 

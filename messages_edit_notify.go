@@ -59,7 +59,7 @@ func topicNarrow(c channels.Channel, topic string) string {
 // moveNotices are the notification bot's breadcrumbs of a move: in the new topic (unless the
 // move only resolves or unresolves) and, when asked, in the old one. movedAll says whether the
 // whole topic moved, newTopicWasEmpty whether the actor could see no earlier message there.
-func (w *world) moveNotices(p editPlan, count int, movedAll, newTopicWasEmpty bool) []botNotice {
+func moveNotices(w *world, p editPlan, count int, movedAll, newTopicWasEmpty bool) []botNotice {
 	user := silentMention(p.me)
 	oldLoc, newLoc := topicLink(p.orig, p.m.Topic), topicLink(p.target, p.topic)
 	var out []botNotice
@@ -116,7 +116,7 @@ func (s *Service) resolveNotice(tx storage.Tx, ev *events, w *world, p editPlan)
 	if p.unresolved {
 		format = unresolvedNotice
 	}
-	unread, err := w.resolveNoticeUnread(tx, p.target, p.topic)
+	unread, err := resolveNoticeUnread(w, tx, p.target, p.topic)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func isResolveNotice(m messages.Message) bool {
 }
 
 // resolveNoticeUnread is the set of c's human subscribers who get a resolve notice unread.
-func (w *world) resolveNoticeUnread(tx storage.Tx, c channels.Channel, topic string) (map[users.ID]bool, error) {
+func resolveNoticeUnread(w *world, tx storage.Tx, c channels.Channel, topic string) (map[users.ID]bool, error) {
 	subs := w.subscribersOf(c.ID)
 	settings, err := tx.UserSettings().GetMany(subs)
 	if err != nil {

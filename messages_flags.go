@@ -104,14 +104,14 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 		}
 		var historical []messages.UserMessage
 		for _, m := range msgs {
-			if !w.canRead(me, m, received[m.ID]) {
+			if !canRead(w, me, m, received[m.ID]) {
 				return errInvalidMessage
 			}
 			if !received[m.ID] && flag == messages.FlagStarred && p.Op == "add" {
 				historical = append(historical, messages.UserMessage{UserID: me.ID, MessageID: m.ID, Flags: messages.FlagRead | messages.FlagHistorical})
 			}
 		}
-		res.Messages, err = w.setFlags(tx, ev, me, ids, historical, flag, p.Op, p.Flag)
+		res.Messages, err = setFlags(w, tx, ev, me, ids, historical, flag, p.Op, p.Flag)
 		return err
 	})
 	if err != nil {

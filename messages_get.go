@@ -83,11 +83,11 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
 		view.emptyTopicLabel = w.org().EmptyTopicDisplayName
-		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
+		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
 		}
-		q := storage.MessageQuery{User: me.ID, HistoryChannels: w.historyChannels(me), Terms: terms}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: historyChannels(w, me), Terms: terms}
 		var matches []storage.MessageMatch
 		if p.MessageIDs != nil {
 			matches, err = fetchIDs(tx.Messages(), q, p.MessageIDs)
@@ -104,7 +104,7 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 		}
 		res.Messages = make([]MessageRecord, len(matches))
 		for i, m := range matches {
-			rec := w.messageRecord(m.Message, view)
+			rec := messageRecord(w, m.Message, view)
 			if l, ok := reactions[m.Message.ID]; ok {
 				rec.Reactions = l
 			}
@@ -259,7 +259,7 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 	var res GetMessageResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
-		m, row, err := w.readableMessage(tx.Messages(), me, p.MessageID)
+		m, row, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -267,7 +267,7 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 		if row != nil {
 			flags = row.Flags
 		}
-		rec := w.messageRecord(m, messageView{
+		rec := messageRecord(w, m, messageView{
 			applyMarkdown: orTrue(p.ApplyMarkdown), emptyTopicName: p.AllowEmptyTopicName,
 			emptyTopicLabel: w.org().EmptyTopicDisplayName,
 		})

@@ -50,7 +50,7 @@ func (s *Service) GetMessageHistory(ctx context.Context, actor Actor, p GetMessa
 		if policy == messages.EditHistoryNone {
 			return engine.BadRequest("Message edit history is disabled in this organization")
 		}
-		m, _, err := w.readableMessage(o.tx.Messages(), o.me, p.MessageID)
+		m, _, err := readableMessage(w, o.tx.Messages(), o.me, p.MessageID)
 		if err != nil {
 			return err
 		}

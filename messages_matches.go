@@ -43,7 +43,7 @@ func (s *Service) CheckMessagesMatchNarrow(ctx context.Context, actor Actor, p C
 	res := CheckMessagesMatchNarrowResult{Messages: map[string]NarrowMatch{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
-		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
+		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
 		}

@@ -134,19 +134,19 @@ func (s *narrowSide) note(op messages.Operator, text string, negated bool) error
 // becomes -is:muted, and is:followed and is:muted carry the viewer's topic settings (read
 // through ut). Unknown operators, operands, channels and users are BAD_NARROW; a channel the
 // user may not see is reported as unknown.
-func (w *world) resolveNarrow(ut storage.UserTopicReader, me users.User, narrow []NarrowTerm) ([]messages.Term, error) {
-	return w.resolveTerms(ut, me, narrow, false)
+func resolveNarrow(w *world, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm) ([]messages.Term, error) {
+	return resolveTerms(w, ut, me, narrow, false)
 }
 
 // resolveTerms is resolveNarrow; lenient keeps a term naming an unknown channel or user with a
 // zero id, which matches no message (an event queue's narrow is not checked, as in Zulip).
-func (w *world) resolveTerms(ut storage.UserTopicReader, me users.User, narrow []NarrowTerm, lenient bool) ([]messages.Term, error) {
+func resolveTerms(w *world, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm, lenient bool) ([]messages.Term, error) {
 	for _, n := range narrow {
 		if err := checkOperand(n); err != nil {
 			return nil, err
 		}
 	}
-	narrow, err := w.expandWith(me, narrow)
+	narrow, err := expandWith(w, me, narrow)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (w *world) resolveTerms(ut storage.UserTopicReader, me users.User, narrow [
 			return nil, errBadNarrow("unknown operator %s", n.Operator)
 		}
 		t := messages.Term{Operator: op, Negated: n.Negated}
-		keep, err := w.resolveOperand(me, n, &t)
+		keep, err := resolveOperand(w, me, n, &t)
 		if err != nil && lenient && errors.Is(err, errUnknownName) {
 			t = messages.Term{Operator: t.Operator, Negated: t.Negated}
 			keep, err = true, nil
@@ -175,7 +175,7 @@ func (w *world) resolveTerms(ut storage.UserTopicReader, me users.User, narrow [
 		}
 		if t.Operator == messages.OpIs && (t.Text == messages.IsFollowed || t.Text == messages.IsMuted) {
 			if prefs == nil {
-				if prefs, err = w.topicPrefsOf(ut, me); err != nil {
+				if prefs, err = topicPrefsOf(w, ut, me); err != nil {
 					return nil, err
 				}
 			}
@@ -188,15 +188,15 @@ func (w *world) resolveTerms(ut storage.UserTopicReader, me users.User, narrow [
 
 // resolveOperand fills t from the client's term; false when the term selects nothing more
 // (near, in:all).
-func (w *world) resolveOperand(me users.User, n NarrowTerm, t *messages.Term) (bool, error) {
+func resolveOperand(w *world, me users.User, n NarrowTerm, t *messages.Term) (bool, error) {
 	var err error
 	switch t.Operator {
 	case messages.OpChannel, messages.OpChannels:
-		err = w.resolveChannelOperand(me, n, t)
+		err = resolveChannelOperand(w, me, n, t)
 	case messages.OpTopic, messages.OpSearch, messages.OpIs, messages.OpHas, messages.OpIn:
-		return w.resolveTextOperand(n, t)
+		return resolveTextOperand(w, n, t)
 	case messages.OpSender, messages.OpDMIncluding, messages.OpGroupDMWith, messages.OpDM:
-		err = w.resolveUserOperand(me, n, t)
+		err = resolveUserOperand(w, me, n, t)
 	case messages.OpID:
 		id, ok := intOperand(n.Operand)
 		if !ok || id < 0 {
@@ -211,9 +211,9 @@ func (w *world) resolveOperand(me users.User, n NarrowTerm, t *messages.Term) (b
 
 // resolveChannelOperand fills t for channel (one the user may read the messages of, by id or
 // name) and channels (public or web-public).
-func (w *world) resolveChannelOperand(me users.User, n NarrowTerm, t *messages.Term) error {
+func resolveChannelOperand(w *world, me users.User, n NarrowTerm, t *messages.Term) error {
 	if t.Operator == messages.OpChannel {
-		c, ok := w.channelOperand(me, n.Operand)
+		c, ok := channelOperand(w, me, n.Operand)
 		if !ok {
 			return errUnknown("unknown channel %s", operandText(n.Operand))
 		}
@@ -224,13 +224,13 @@ func (w *world) resolveChannelOperand(me users.User, n NarrowTerm, t *messages.T
 	if s != messages.ChannelsPublic && s != messages.ChannelsWebPublic {
 		return errBadNarrow("unknown channels operand %s", s)
 	}
-	t.Channels = w.publicChannels(s == messages.ChannelsWebPublic)
+	t.Channels = publicChannels(w, s == messages.ChannelsWebPublic)
 	return nil
 }
 
 // resolveTextOperand fills t for the operators with a text operand: topic, search, is, has and
 // in (in:home is is:muted negated; in:all selects nothing more).
-func (w *world) resolveTextOperand(n NarrowTerm, t *messages.Term) (bool, error) {
+func resolveTextOperand(w *world, n NarrowTerm, t *messages.Term) (bool, error) {
 	text := n.Operand.(string)
 	switch t.Operator {
 	case messages.OpTopic:
@@ -268,9 +268,9 @@ func (w *world) resolveTextOperand(n NarrowTerm, t *messages.Term) (bool, error)
 
 // resolveUserOperand fills t for the operators naming users: sender, dm-including (the user
 // themselves: is:dm), group-pm-with and dm (an empty list matches nothing).
-func (w *world) resolveUserOperand(me users.User, n NarrowTerm, t *messages.Term) error {
+func resolveUserOperand(w *world, me users.User, n NarrowTerm, t *messages.Term) error {
 	if t.Operator == messages.OpDM {
-		ids, ok := w.usersOperand(n.Operand)
+		ids, ok := usersOperand(w, n.Operand)
 		if !ok {
 			return errUnknown("unknown user in %s", operandText(n.Operand))
 		}
@@ -279,7 +279,7 @@ func (w *world) resolveUserOperand(me users.User, n NarrowTerm, t *messages.Term
 		}
 		return nil
 	}
-	u, ok := w.userOperand(n.Operand)
+	u, ok := userOperand(w, n.Operand)
 	if !ok {
 		return errUnknown("unknown user %s", operandText(n.Operand))
 	}
@@ -294,7 +294,7 @@ func (w *world) resolveUserOperand(me users.User, n NarrowTerm, t *messages.Term
 // direct-message participants), dropping the narrow's own conversation terms, as Zulip does.
 // A message the user may not read leaves the narrow as it is when it names a conversation
 // already, and is BAD_NARROW otherwise.
-func (w *world) expandWith(me users.User, narrow []NarrowTerm) ([]NarrowTerm, error) {
+func expandWith(w *world, me users.User, narrow []NarrowTerm) ([]NarrowTerm, error) {
 	at := -1
 	for i, n := range narrow {
 		if n.Operator != string(messages.OpWith) {
@@ -313,7 +313,7 @@ func (w *world) expandWith(me users.User, narrow []NarrowTerm) ([]NarrowTerm, er
 	if !ok {
 		return nil, errBadNarrow("Invalid 'with' operator")
 	}
-	m, _, err := w.readableMessage(w.messageReader(), me, messages.ID(id))
+	m, _, err := readableMessage(w, w.messageReader(), me, messages.ID(id))
 	if err != nil {
 		var ce *Error
 		if !errors.As(err, &ce) || ce.Code != CodeBadRequest {
@@ -367,7 +367,7 @@ func definesConversation(narrow []NarrowTerm) bool {
 
 // publicChannels lists the organization's public channels (not invite-only; web-public ones
 // only with webPublic), ascending.
-func (w *world) publicChannels(webPublic bool) []channels.ID {
+func publicChannels(w *world, webPublic bool) []channels.ID {
 	out := []channels.ID{}
 	for _, c := range w.allChannels() {
 		if (webPublic && c.IsWebPublic) || (!webPublic && !c.InviteOnly) {
@@ -384,7 +384,7 @@ type topicPrefs struct {
 	followed, muted, open []messages.TopicRef
 }
 
-func (w *world) topicPrefsOf(ut storage.UserTopicReader, me users.User) (*topicPrefs, error) {
+func topicPrefsOf(w *world, ut storage.UserTopicReader, me users.User) (*topicPrefs, error) {
 	p := &topicPrefs{}
 	rows, err := ut.ListForUser(me.ID)
 	if err != nil {
@@ -438,7 +438,7 @@ func intOperand(v any) (int64, bool) {
 }
 
 // channelOperand resolves a channel by id or name among the channels me may see.
-func (w *world) channelOperand(me users.User, v any) (channels.ID, bool) {
+func channelOperand(w *world, me users.User, v any) (channels.ID, bool) {
 	var c channels.Channel
 	var ok bool
 	if id, isInt := intOperand(v); isInt {
@@ -453,7 +453,7 @@ func (w *world) channelOperand(me users.User, v any) (channels.ID, bool) {
 }
 
 // userOperand resolves a user by id or email.
-func (w *world) userOperand(v any) (users.ID, bool) {
+func userOperand(w *world, v any) (users.ID, bool) {
 	if id, ok := intOperand(v); ok {
 		_, known := w.lookup(users.ID(id))
 		return users.ID(id), known
@@ -467,7 +467,7 @@ func (w *world) userOperand(v any) (users.ID, bool) {
 
 // usersOperand resolves a dm operand: a list of ids or emails, one id, or comma-separated
 // emails.
-func (w *world) usersOperand(v any) ([]users.ID, bool) {
+func usersOperand(w *world, v any) ([]users.ID, bool) {
 	var items []any
 	switch x := v.(type) {
 	case []any:
@@ -484,7 +484,7 @@ func (w *world) usersOperand(v any) ([]users.ID, bool) {
 	}
 	out := make([]users.ID, 0, len(items))
 	for _, it := range items {
-		id, ok := w.userOperand(it)
+		id, ok := userOperand(w, it)
 		if !ok {
 			return nil, false
 		}
@@ -508,5 +508,5 @@ func (s *Service) queueNarrow(o *readOp, narrow [][]string) ([]messages.Term, er
 		}
 		list[i] = NarrowTerm{Operator: op, Operand: pair[1], Negated: negated}
 	}
-	return o.world().resolveTerms(o.tx.UserTopics(), o.me, list, true)
+	return resolveTerms(o.world(), o.tx.UserTopics(), o.me, list, true)
 }

@@ -126,9 +126,9 @@ func sameString(a, b *string) bool {
 
 // renderSent renders a sent message's content for sender: the send's early rendering (w.pre)
 // when it is exact, else now.
-func (w *world) renderSent(content string, sender users.User) (string, markdown.Mentions) {
+func renderSent(w *world, content string, sender users.User) (string, markdown.Mentions) {
 	if rendered, mentions, ok := w.pre.take(w, content); ok {
 		return rendered, mentions
 	}
-	return w.renderMessage(content, sender)
+	return renderMessage(w, content, sender)
 }

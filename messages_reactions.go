@@ -87,7 +87,7 @@ func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionPar
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m, row, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
+		m, row, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionPar
 			}
 			return err
 		}
-		return w.noteReaction(tx.Messages(), ev, "add", me, m, r)
+		return noteReaction(w, tx.Messages(), ev, "add", me, m, r)
 	})
 	return struct{}{}, err
 }
@@ -163,7 +163,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m, _, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
+		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -197,7 +197,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 			}
 			return err
 		}
-		return w.noteReaction(tx.Messages(), ev, "remove", me, m, r)
+		return noteReaction(w, tx.Messages(), ev, "remove", me, m, r)
 	})
 	return struct{}{}, err
 }
@@ -215,8 +215,8 @@ func checkEmojiFields(name string, code *string) error {
 
 // reactableMessage loads a message the user may read and react to (not in an archived
 // channel), with the user's row of it (nil for a channel's history).
-func (w *world) reactableMessage(mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
-	m, row, err := w.readableMessage(mr, me, id)
+func reactableMessage(w *world, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
+	m, row, err := readableMessage(w, mr, me, id)
 	if err != nil {
 		return m, nil, err
 	}
@@ -279,7 +279,7 @@ func (s *Service) checkEmojiRequest(custom []emoji.Custom, r messages.Reaction) 
 
 // noteReaction queues a reaction event for everyone who has the message (a row for it) and,
 // in a channel whose history subscribers may read, its subscribers.
-func (w *world) noteReaction(mr storage.MessageReader, ev *events, op string, me users.User, m messages.Message, r messages.Reaction) error {
+func noteReaction(w *world, mr storage.MessageReader, ev *events, op string, me users.User, m messages.Message, r messages.Reaction) error {
 	rows, err := mr.Rows([]messages.ID{m.ID})
 	if err != nil {
 		return err

@@ -104,7 +104,7 @@ func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.
 			return err
 		}
 		if topic != nil && *topic != "" {
-			exists, err := w.hasTopicRow(tx.Messages(), me, c.ID, *topic)
+			exists, err := hasTopicRow(w, tx.Messages(), me, c.ID, *topic)
 			if err != nil {
 				return err
 			}
@@ -124,7 +124,7 @@ func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.
 }
 
 // hasTopicRow reports whether the user has a row for a message of the channel's topic.
-func (w *world) hasTopicRow(r storage.MessageReader, me users.User, c channels.ID, topic string) (bool, error) {
+func hasTopicRow(w *world, r storage.MessageReader, me users.User, c channels.ID, topic string) (bool, error) {
 	q := storage.MessageQuery{
 		User:  me.ID,
 		Terms: []messages.Term{{Operator: messages.OpChannel, Channel: c}, {Operator: messages.OpTopic, Text: topic}},
@@ -178,11 +178,11 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		res = UpdateMessageFlagsForNarrowResult{}
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		terms, err := w.resolveNarrow(tx.UserTopics(), me, p.Narrow)
+		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
 		}
-		q := storage.MessageQuery{User: me.ID, HistoryChannels: w.historyChannels(me), Terms: terms}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: historyChannels(w, me), Terms: terms}
 		var around GetMessagesResult
 		matches, err := fetchAround(tx.Messages(), q, gp, &around)
 		if err != nil {
@@ -214,7 +214,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 			slices.Sort(ignored)
 			res.IgnoredBecauseNotSubscribedChannels = &ignored
 		}
-		changed, err := w.setFlags(tx, ev, me, ids, historical, flag, p.Op, p.Flag)
+		changed, err := setFlags(w, tx, ev, me, ids, historical, flag, p.Op, p.Flag)
 		res.UpdatedCount = len(changed)
 		return err
 	})
@@ -226,7 +226,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 
 // setFlags adds the historical rows, then adds or removes flag on the user's rows of ids,
 // and queues the update_message_flags event of the rows that changed, which it returns.
-func (w *world) setFlags(tx storage.Tx, ev *events, me users.User, ids []messages.ID, historical []messages.UserMessage, flag messages.Flags, op, name string) ([]messages.ID, error) {
+func setFlags(w *world, tx storage.Tx, ev *events, me users.User, ids []messages.ID, historical []messages.UserMessage, flag messages.Flags, op, name string) ([]messages.ID, error) {
 	if len(historical) > 0 {
 		if err := tx.Messages().PutRows(historical); err != nil {
 			return nil, err

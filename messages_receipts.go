@@ -27,7 +27,7 @@ func (s *Service) GetReadReceipts(ctx context.Context, actor Actor, p GetReadRec
 	res := GetReadReceiptsResult{UserIDs: []users.ID{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
-		m, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
+		m, _, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}

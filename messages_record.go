@@ -58,7 +58,7 @@ type messageView struct {
 }
 
 // messageRecord renders m. The sender's and participants' names and emails come from the world.
-func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
+func messageRecord(w *world, m messages.Message, v messageView) MessageRecord {
 	sender := w.user(m.SenderID)
 	rec := MessageRecord{
 		ID:             m.ID,
@@ -99,7 +99,7 @@ func (w *world) messageRecord(m messages.Message, v messageView) MessageRecord {
 		id := m.ChannelID
 		rec.StreamID = &id
 		rec.Subject = topics.Display(m.Topic, v.emptyTopicLabel, v.emptyTopicName)
-		rec.TopicLinks = w.topicLinks(m.Topic)
+		rec.TopicLinks = topicLinks(w, m.Topic)
 	}
 	rec.EditHistory = messages.VisibleHistory(m.EditHistory, messages.EditHistoryPolicy(w.org().MessageEditHistoryVisibilityPolicy))
 	if m.LastEditTimestamp != 0 {
@@ -163,10 +163,10 @@ type MessageEvent struct {
 }
 
 // newMessageEvent builds the event of m for recipients with the given flags.
-func (w *world) newMessageEvent(m messages.Message, flags messages.Flags) MessageEvent {
+func newMessageEvent(w *world, m messages.Message, flags messages.Flags) MessageEvent {
 	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.org().EmptyTopicDisplayName}
 	return MessageEvent{
-		Type: "message", Message: w.messageRecord(m, v), Flags: flags.Names(),
+		Type: "message", Message: messageRecord(w, m, v), Flags: flags.Names(),
 		raw: m.Content, rendered: m.Rendered, msg: m, flagBits: flags, hideGravatar: gravatarHidden(w.user(m.SenderID)),
 		topic: m.Topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
 	}

@@ -16,7 +16,7 @@ import (
 // user and group mentions and links to the channels sender may see. It returns the HTML and
 // the mentions that notify (see mentionFlags). Users are read only for the mentions the
 // content makes: one by id, all of them (once per world) for a mention by name.
-func (w *world) renderMessage(content string, sender users.User) (string, markdown.Mentions) {
+func renderMessage(w *world, content string, sender users.User) (string, markdown.Mentions) {
 	var byName map[string]users.User
 	mentioned := func(u users.User) markdown.MentionedUser {
 		return markdown.MentionedUser{ID: int64(u.ID), FullName: u.FullName, Active: u.IsActive}
@@ -66,7 +66,7 @@ func (w *world) renderMessage(content string, sender users.User) (string, markdo
 
 // mentionFlags are the mention flags a message's mentions give to user u: mentioned when
 // named or in a mentioned group, and the channel-wide and topic-wide wildcard flags.
-func (w *world) mentionFlags(m markdown.Mentions, u users.ID) messages.Flags {
+func mentionFlags(w *world, m markdown.Mentions, u users.ID) messages.Flags {
 	var f messages.Flags
 	if m.StreamWildcard {
 		f |= messages.FlagStreamWildcardMentioned
@@ -100,7 +100,7 @@ func (s *Service) RenderMessage(ctx context.Context, actor Actor, p RenderMessag
 	}
 	var res RenderMessageResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		res.Rendered, _ = o.world().renderMessage(p.Content, o.me)
+		res.Rendered, _ = renderMessage(o.world(), p.Content, o.me)
 		return nil
 	})
 	if err != nil {

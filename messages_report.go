@@ -73,7 +73,7 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 		if w.org().ModerationRequestChannelID == 0 || !ok || c.IsArchived {
 			return engine.BadRequest("Message reporting is not enabled in this organization.")
 		}
-		m, _, err := w.readableMessage(o.tx.Messages(), o.me, p.MessageID)
+		m, _, err := readableMessage(w, o.tx.Messages(), o.me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -84,9 +84,9 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 		}
 		report := messages.Message{
 			SenderID: NotificationBotID, ChannelID: c.ID, Topic: topic, Client: internalClient,
-			Content: w.reportContent(o.me, m, p), Timestamp: o.now.Unix(),
+			Content: reportContent(w, o.me, m, p), Timestamp: o.now.Unix(),
 		}
-		return w.deliverMessage(o.tx, o.ev, &report, w.activeSubscribers(c.ID), func(users.ID) bool { return false })
+		return deliverMessage(w, o.tx, o.ev, &report, activeSubscribers(w, c.ID), func(users.ID) bool { return false })
 	})
 	if err != nil {
 		return ReportMessageResult{}, err
@@ -97,13 +97,13 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 // reportContent is the notification bot's report of m by reporter (Zulip's
 // send_message_report): who reported whose message and when, the reason and explanation
 // quoted, and the reported message behind a spoiler with a link to it.
-func (w *world) reportContent(reporter users.User, m messages.Message, p ReportMessageParams) string {
+func reportContent(w *world, reporter users.User, m messages.Message, p ReportMessageParams) string {
 	reported := w.user(m.SenderID)
 	by, of := silentMention(reporter), silentMention(reported)
 	sent := time.Unix(m.Timestamp, 0).UTC().Format("2006-01-02T15:04:05+00:00")
 	var header, original string
 	if m.IsDirect() {
-		header = fmt.Sprintf("%s reported a direct message sent by %s%s at <time:%s>.", by, of, w.reportedRecipients(reporter, m), sent)
+		header = fmt.Sprintf("%s reported a direct message sent by %s%s at <time:%s>.", by, of, reportedRecipients(w, reporter, m), sent)
 		ids := make([]string, len(m.Recipients))
 		for i, id := range m.Recipients {
 			ids[i] = fmt.Sprint(id)
@@ -134,7 +134,7 @@ const messageTruncated = "\n[message truncated]"
 // reportedRecipients names, for the header of a report of direct message m, its recipients
 // other than its sender: " to A" for a one-to-one message the reporter sent, " to A, B, and
 // C" for a group, nothing for a one-to-one message the reporter received.
-func (w *world) reportedRecipients(reporter users.User, m messages.Message) string {
+func reportedRecipients(w *world, reporter users.User, m messages.Message) string {
 	if len(m.Recipients) <= 2 {
 		if m.SenderID != reporter.ID {
 			return ""

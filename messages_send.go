@@ -108,7 +108,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 		s.noteLinkifiers(w)
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.List)
-		if res.ID, err = w.sendAs(tx, ev, me, m, p, readBySender); err != nil {
+		if res.ID, err = sendAs(w, tx, ev, me, m, p, readBySender); err != nil {
 			return err
 		}
 		// Sending counts as activity (partial_subscribers).
@@ -140,14 +140,14 @@ func sendAhead(p SendMessageParams) func(storage.Tx) {
 // POST /messages; the scheduler sends a scheduled message through it as its author would
 // have sent it then. It returns the new message's id. The caller records the sender's
 // activity (SetLastActive), once per sender when it sends many.
-func (w *world) sendAs(tx storage.Tx, ev *events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
+func sendAs(w *world, tx storage.Tx, ev *events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
 	w.knowUser(me) // read by the gate in this transaction: no second read
-	recipients, err := w.address(tx.Messages(), me, p, &m)
+	recipients, err := address(w, tx.Messages(), me, p, &m)
 	if err != nil {
 		return 0, err
 	}
 	read := func(id users.ID) bool { return id == me.ID && readBySender }
-	if err := w.deliverMessage(tx, ev, &m, recipients, read); err != nil {
+	if err := deliverMessage(w, tx, ev, &m, recipients, read); err != nil {
 		return 0, err
 	}
 	return m.ID, nil
@@ -155,19 +155,19 @@ func (w *world) sendAs(tx storage.Tx, ev *events, me users.User, m messages.Mess
 
 // address checks that me may send to where p says and sets m's channel and topic, or its
 // direct recipients; it returns the users who receive the message, me included.
-func (w *world) address(mr storage.MessageReader, me users.User, p SendMessageParams, m *messages.Message) ([]users.ID, error) {
+func address(w *world, mr storage.MessageReader, me users.User, p SendMessageParams, m *messages.Message) ([]users.ID, error) {
 	var recipients []users.ID
 	if p.Type == "direct" || p.Type == "private" {
 		var err error
 		if m.Recipients, err = directParticipants(w, me, p); err != nil {
 			return nil, err
 		}
-		if err := w.checkDirectMessagePolicy(mr, me, m.Recipients); err != nil {
+		if err := checkDirectMessagePolicy(w, mr, me, m.Recipients); err != nil {
 			return nil, err
 		}
 		recipients = m.Recipients
 	} else {
-		c, err := w.channelForSend(mr, me, p)
+		c, err := channelForSend(w, mr, me, p)
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +175,7 @@ func (w *world) address(mr storage.MessageReader, me users.User, p SendMessagePa
 		if m.Topic, err = topicForSend(mr, w, me, c, p.Topic); err != nil {
 			return nil, err
 		}
-		recipients = w.activeSubscribers(c.ID)
+		recipients = activeSubscribers(w, c.ID)
 	}
 	if !slices.Contains(recipients, me.ID) {
 		recipients = append(recipients, me.ID)
@@ -200,9 +200,9 @@ func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 // for everyone but the sender and the alert words it contains, and queues the message events (and, for a channel's first
 // message, the stream update of first_message_id). It is the one path every message takes,
 // whoever sends it. m.ID is set on return.
-func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
+func deliverMessage(w *world, tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
-	m.Rendered, mentions = w.renderSent(m.Content, w.user(m.SenderID))
+	m.Rendered, mentions = renderSent(w, m.Content, w.user(m.SenderID))
 	rows := make([]messages.UserMessage, 0, len(recipients))
 	w.preloadUsers(recipients)
 	// Those who muted the sender get the message already read (and are never notified of it).
@@ -220,7 +220,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 			f |= messages.FlagRead
 		}
 		if id != m.SenderID {
-			f |= w.mentionFlags(mentions, id)
+			f |= mentionFlags(w, mentions, id)
 		}
 		if alerted[id] {
 			f |= messages.FlagHasAlertWord
@@ -234,22 +234,22 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		}
 		m.Rendered += previews
 	}
-	if m.ID, err = w.createMessage(tx.Messages(), *m, rows); err != nil {
+	if m.ID, err = createMessage(w, tx.Messages(), *m, rows); err != nil {
 		return err
 	}
 	// The channel's activity from before the message (createMessage).
-	firstOfChannel := !m.IsDirect() && w.firstMessageID(m.ChannelID) == nil
-	if w.decidesAlone(ev, *m, firstOfChannel) {
+	firstOfChannel := !m.IsDirect() && firstMessageID(w, m.ChannelID) == nil
+	if decidesAlone(w, ev, *m, firstOfChannel) {
 		return engine.ErrDecideAlone // the transaction, message included, is rolled back
 	}
 	if uploads.MayLink(m.Content) {
-		if err := w.linkAttachments(tx, ev, *m); err != nil {
+		if err := linkAttachments(w, tx, ev, *m); err != nil {
 			return err
 		}
 	}
 	if !m.IsDirect() {
 		c, _ := w.channel(m.ChannelID)
-		w.noteChannelMessage(ev, c, m.ID, m.Timestamp)
+		noteChannelMessage(w, ev, c, m.ID, m.Timestamp)
 		if firstOfChannel {
 			id := m.ID
 			ev.Add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
@@ -265,7 +265,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 	}
 	var public MessageEvent
 	for i, f := range order {
-		e := w.newMessageEvent(*m, f)
+		e := newMessageEvent(w, *m, f)
 		ev.Add("message", e, byFlags[f])
 		if i == 0 {
 			public = e
@@ -275,10 +275,10 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 		// The all_public_streams and narrowed queues of everyone else (events_public.go): the
 		// same event without flags, also when the channel has no recipient at all.
 		if len(order) == 0 {
-			public = w.newMessageEvent(*m, 0)
+			public = newMessageEvent(w, *m, 0)
 		}
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
-		ev.Add("message", publicChannelMessage{event: public, except: w.publicMessageExcept(rows)}, []int64{publicWatchersSentinel})
+		ev.Add("message", publicChannelMessage{event: public, except: publicMessageExcept(w, rows)}, []int64{publicWatchersSentinel})
 	}
 	return nil
 }
@@ -287,7 +287,7 @@ func (w *world) deliverMessage(tx storage.Tx, ev *events, m *messages.Message, r
 // world has not read, the store reads the channel's bounds from before m with the insert
 // (storage.CreateInChannel: no statement of its own on PostgreSQL), and the world keeps them,
 // so that the decisions about the channel's activity see it as it was before m.
-func (w *world) createMessage(mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+func createMessage(w *world, mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
 	if m.IsDirect() || w.activity.knowsEnds(m.ChannelID) || w.activity.r == nil {
 		return mw.Create(m, rows)
 	}
@@ -302,16 +302,16 @@ func (w *world) createMessage(mw storage.MessageWriter, m messages.Message, rows
 // decidesAlone reports whether m, a send overlapping others (internal/engine/overlap.go), changes its
 // channel for everyone (first says it is the channel's first message; or its first in a long
 // while), which is decided with no other send beside it.
-func (w *world) decidesAlone(ev *events, m messages.Message, first bool) bool {
+func decidesAlone(w *world, ev *events, m messages.Message, first bool) bool {
 	if !ev.Overlapping || m.IsDirect() {
 		return false
 	}
 	c, _ := w.channel(m.ChannelID)
-	return first || !w.recentlyActive(c)
+	return first || !recentlyActive(w, c)
 }
 
 // activeSubscribers lists the active users subscribed to c, ascending.
-func (w *world) activeSubscribers(c channels.ID) []users.ID {
+func activeSubscribers(w *world, c channels.ID) []users.ID {
 	var out []users.ID
 	w.preloadUsers(w.subscribersOf(c))
 	for _, id := range w.subscribersOf(c) {
@@ -323,7 +323,7 @@ func (w *world) activeSubscribers(c channels.ID) []users.ID {
 }
 
 // channelForSend finds the channel of a channel message and checks that me may post to it.
-func (w *world) channelForSend(_ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
+func channelForSend(w *world, _ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
 	var (
 		c  channels.Channel
 		ok bool
@@ -392,12 +392,12 @@ func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.C
 			return "", errGeneralChatOnly
 		}
 	}
-	return topic, w.checkCanCreateTopic(r, me, c, topic)
+	return topic, checkCanCreateTopic(w, r, me, c, topic)
 }
 
 // checkCanCreateTopic refuses a topic without messages in c when me may not start topics there
 // (can_create_topic_group).
-func (w *world) checkCanCreateTopic(r storage.MessageReader, me users.User, c channels.Channel, topic string) error {
+func checkCanCreateTopic(w *world, r storage.MessageReader, me users.User, c channels.Channel, topic string) error {
 	v := w.viewer(c.ID, me)
 	if channels.IsZeroSetting(c.CanCreateTopicGroup) || channels.CanCreateTopic(w.membership(), c, v) {
 		return nil
@@ -446,7 +446,7 @@ func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.I
 // participant must belong to it) and direct_message_initiator_group (a sender outside it may
 // only answer a conversation someone else started). Bots, and conversations with only bots
 // and oneself, are exempt, as in Zulip.
-func (w *world) checkDirectMessagePolicy(mr storage.MessageReader, me users.User, participants []users.ID) error {
+func checkDirectMessagePolicy(w *world, mr storage.MessageReader, me users.User, participants []users.ID) error {
 	if me.IsBot() {
 		return nil
 	}

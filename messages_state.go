@@ -112,7 +112,7 @@ func messageSectionsState(tx storage.ReadTx, w *world, viewer users.User, p Regi
 	}
 	if p.fetches("message") && p.fetches("update_message_flags") {
 		label, knowsEmpty := w.org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
-		if st.UnreadMsgs, err = w.unreadMsgs(tx.Messages(), viewer, label, knowsEmpty); err != nil {
+		if st.UnreadMsgs, err = unreadMsgs(w, tx.Messages(), viewer, label, knowsEmpty); err != nil {
 			return err
 		}
 	}
@@ -160,7 +160,7 @@ func userTopicsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQ
 		st.UserTopics = &l
 	}
 	if p.fetches("muted_topics") {
-		l := w.mutedTopics(rows)
+		l := mutedTopics(w, rows)
 		st.MutedTopics = &l
 	}
 	return nil
@@ -188,7 +188,7 @@ func userTopicRecord(r topics.UserTopic, label string, knowsEmpty bool) UserTopi
 
 // unreadMsgs aggregates the viewer's unread messages: direct messages, and channel messages of
 // channels the viewer is subscribed to.
-func (w *world) unreadMsgs(r storage.MessageReader, viewer users.User, label string, knowsEmpty bool) (*UnreadMsgs, error) {
+func unreadMsgs(w *world, r storage.MessageReader, viewer users.User, label string, knowsEmpty bool) (*UnreadMsgs, error) {
 	rows, err := r.UserRowsWhere(viewer.ID, 0, messages.FlagRead)
 	if err != nil {
 		return nil, err

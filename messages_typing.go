@@ -136,12 +136,12 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingS
 			if settings.Value("send_stream_typing_notifications") != true {
 				return errTypingChannelOff
 			}
-			n, key, err = w.channelTyping(tx, me, p)
+			n, key, err = channelTyping(w, tx, me, p)
 		} else {
 			if settings.Value("send_private_typing_notifications") != true {
 				return errTypingDirectOff
 			}
-			n, key, err = w.directTyping(tx, me, p)
+			n, key, err = directTyping(w, tx, me, p)
 		}
 		if err != nil {
 			return err
@@ -161,7 +161,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m, _, err := w.reactableMessage(tx.Messages(), me, p.MessageID)
+		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -177,7 +177,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor
 			}
 			e.Recipient = TypingEditRecipient{Type: "direct", UserIDs: slices.Clone(to)}
 		} else {
-			subs := w.activeSubscribers(m.ChannelID)
+			subs := activeSubscribers(w, m.ChannelID)
 			if len(subs) > MaxChannelSizeForTyping {
 				return nil
 			}
@@ -210,7 +210,7 @@ func checkTypingOp(op string) error {
 
 // directTyping is the typing event of a direct message being composed to p.To, and the key of
 // that conversation for the actor.
-func (w *world) directTyping(tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
+func directTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
 	ids := slices.Clone(p.To)
 	if !slices.Contains(ids, me.ID) {
 		ids = append(ids, me.ID)
@@ -246,8 +246,8 @@ func (w *world) directTyping(tx storage.Tx, me users.User, p SetTypingStatusPara
 
 // channelTyping is the typing event of a channel message being composed, for clients with
 // the stream_typing_notifications capability.
-func (w *world) channelTyping(tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
-	c, err := w.channelForSend(tx.Messages(), me, SendMessageParams{ChannelID: p.StreamID})
+func channelTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
+	c, err := channelForSend(w, tx.Messages(), me, SendMessageParams{ChannelID: p.StreamID})
 	if err != nil {
 		return pending{}, "", err
 	}
@@ -257,7 +257,7 @@ func (w *world) channelTyping(tx storage.Tx, me users.User, p SetTypingStatusPar
 	}
 	topic = topics.Truncate(topic)
 	var recipients []int64
-	if subs := w.activeSubscribers(c.ID); len(subs) <= MaxChannelSizeForTyping {
+	if subs := activeSubscribers(w, c.ID); len(subs) <= MaxChannelSizeForTyping {
 		if recipients, err = typingRecipients(tx, w, subs); err != nil {
 			return pending{}, "", err
 		}

@@ -43,7 +43,7 @@ func parseLimit(name, raw string) (int, error) {
 
 // applyEditingSettings applies the editing settings of p (validating all of them first) and
 // records their realm events.
-func (w *world) applyEditingSettings(c *realmChange, p RealmEditingParams) error {
+func applyEditingSettings(w *world, c *realmChange, p RealmEditingParams) error {
 	realm := c.realm
 	limits := []struct {
 		name string

@@ -92,11 +92,11 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 			return err
 		}
 		realm := w.org().Clone()
-		c := &realmChange{w: w, me: me, realm: &realm, ev: ev, to: w.activeIDs(), changed: res.Changed}
+		c := &realmChange{w: w, me: me, realm: &realm, ev: ev, to: activeIDs(w), changed: res.Changed}
 		if err := c.applyChannels(p); err != nil {
 			return err
 		}
-		if err := w.applyEditingSettings(c, p.RealmEditingParams); err != nil {
+		if err := applyEditingSettings(w, c, p.RealmEditingParams); err != nil {
 			return err
 		}
 		if err := c.applyScalars(p.Settings); err != nil {
@@ -240,7 +240,7 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 		if ch.Old != nil && !sameChannelSetting(*ch.Old, *ns.Value) {
 			return engine.BadRequest("'old' value does not match the expected value.")
 		}
-		if err := w.checkRealmGroupSetting(ns, next); err != nil {
+		if err := checkRealmGroupSetting(w, ns, next); err != nil {
 			return err
 		}
 		if sameChannelSetting(next, *ns.Value) {
@@ -255,7 +255,7 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 }
 
 // checkRealmGroupSetting applies Zulip's rules of one organization permission to a value.
-func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSetting) error {
+func checkRealmGroupSetting(w *world, ns realms.NamedSetting, v users.GroupSetting) error {
 	if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
 		return engine.BadRequest("%s", err.Error())
 	}
@@ -274,7 +274,7 @@ func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSett
 	case group == users.GroupEveryone && !ns.AllowEveryone:
 		return engine.BadRequest("'%s' setting cannot be set to 'role:everyone' group.", ns.Name)
 	case ns.RequireSystemGroup() && !slices.Contains(ns.AllowedSystemGroups, group):
-		if !w.isSystemGroup(v.Group) {
+		if !isSystemGroup(w, v.Group) {
 			return engine.BadRequest("'%s' must be a system user group.", ns.Name)
 		}
 		return engine.BadRequest("'%s' setting cannot be set to '%s' group.", ns.Name, group)
@@ -283,7 +283,7 @@ func (w *world) checkRealmGroupSetting(ns realms.NamedSetting, v users.GroupSett
 }
 
 // isSystemGroup reports whether id is one of the organization's system groups.
-func (w *world) isSystemGroup(id users.GroupID) bool {
+func isSystemGroup(w *world, id users.GroupID) bool {
 	i := slices.IndexFunc(w.allGroups(), func(g users.Group) bool { return g.ID == id })
 	return i >= 0 && w.allGroups()[i].IsSystemGroup
 }

@@ -79,7 +79,7 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 		}
 		claimed = len(due)
 		w := o.world()
-		if err := w.preloadScheduled(tx, due); err != nil {
+		if err := preloadScheduled(w, tx, due); err != nil {
 			return err
 		}
 		var b deliveredBatch
@@ -124,7 +124,7 @@ func (b *deliveredBatch) record(tx storage.Tx, now time.Time) error {
 // otherwise read a sender or a channel at a time: the senders and direct recipients, the
 // channels' subscribers and ends, and who muted each sender. With no reads between them, the
 // messages' rows are then written together (the SQL store defers them to the next statement).
-func (w *world) preloadScheduled(tx storage.Tx, due []messages.Scheduled) error {
+func preloadScheduled(w *world, tx storage.Tx, due []messages.Scheduled) error {
 	var people, senders []users.ID
 	var chans []channels.ID
 	for _, m := range due {
@@ -157,12 +157,12 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messag
 	case w.org().Deactivated:
 		refusal = engine.BadRequest("This organization has been deactivated")
 	case m.Kind == messages.Remind:
-		m.DeliveredMessageID, err = w.sendReminder(tx, ev, sender, m, now)
+		m.DeliveredMessageID, err = sendReminder(w, tx, ev, sender, m, now)
 	case now.After(time.Unix(m.DeliverAt, 0).Add(ScheduledMessageLateCutoff)):
 		refusal = engine.BadRequest("Message could not be sent at the scheduled time.")
 	default:
 		msg := messages.Message{SenderID: sender.ID, Content: m.Content, Timestamp: now.Unix(), Client: m.Client}
-		m.DeliveredMessageID, err = w.sendAs(tx, ev, sender, msg, scheduledSendParams(m), m.ReadBySender)
+		m.DeliveredMessageID, err = sendAs(w, tx, ev, sender, msg, scheduledSendParams(m), m.ReadBySender)
 		if e := (*Error)(nil); errors.As(err, &e) {
 			refusal, err = e, nil
 		} else if err == nil {
@@ -197,13 +197,13 @@ func scheduledSendParams(m messages.Scheduled) SendMessageParams {
 // sendReminder sends a reminder: the notification bot's direct message to its owner, its
 // text made again from the message when the owner can still read it, else the text stored
 // when it was scheduled.
-func (w *world) sendReminder(tx storage.Tx, ev *events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
+func sendReminder(w *world, tx storage.Tx, ev *events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
 	content := m.Content
-	target, _, err := w.readableMessage(tx.Messages(), owner, m.ReminderTargetID)
+	target, _, err := readableMessage(w, tx.Messages(), owner, m.ReminderTargetID)
 	var refused *Error
 	switch {
 	case err == nil:
-		content = messages.ReminderContent(w.reminderTarget(target), m.ReminderNote)
+		content = messages.ReminderContent(reminderTarget(w, target), m.ReminderNote)
 	case !errors.As(err, &refused):
 		return 0, err
 	}
@@ -211,7 +211,7 @@ func (w *world) sendReminder(tx storage.Tx, ev *events, owner users.User, m mess
 		SenderID: NotificationBotID, Content: content, Timestamp: now.Unix(), Client: internalClient,
 		Recipients: messages.Participants(NotificationBotID, []users.ID{owner.ID}),
 	}
-	if err := w.deliverMessage(tx, ev, &msg, []users.ID{owner.ID}, func(users.ID) bool { return false }); err != nil {
+	if err := deliverMessage(w, tx, ev, &msg, []users.ID{owner.ID}, func(users.ID) bool { return false }); err != nil {
 		return 0, err
 	}
 	return msg.ID, nil

@@ -174,7 +174,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 	var res CreateScheduledMessageResult
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		m, err := w.checkScheduled(tx.Messages(), me, typ, p.To, p.Topic, p.Content)
+		m, err := checkScheduled(w, tx.Messages(), me, typ, p.To, p.Topic, p.Content)
 		if err != nil {
 			return err
 		}
@@ -199,7 +199,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 
 // checkScheduled runs the checks of sending a message of me now (typ "stream" or "private")
 // and returns the scheduled message to store: its address, normalised content and rendering.
-func (w *world) checkScheduled(mr storage.MessageReader, me users.User, typ string, to ScheduledTo, topic *string, content string) (messages.Scheduled, error) {
+func checkScheduled(w *world, mr storage.MessageReader, me users.User, typ string, to ScheduledTo, topic *string, content string) (messages.Scheduled, error) {
 	p := SendMessageParams{Type: typ, Topic: topic}
 	switch {
 	case typ == "stream" && to.ChannelID == nil:
@@ -220,10 +220,10 @@ func (w *world) checkScheduled(mr storage.MessageReader, me users.User, typ stri
 		return messages.Scheduled{}, engine.BadRequest("%s", err.Error())
 	}
 	var m messages.Message
-	if _, err := w.address(mr, me, p, &m); err != nil {
+	if _, err := address(w, mr, me, p, &m); err != nil {
 		return messages.Scheduled{}, err
 	}
-	rendered, _ := w.renderMessage(normalized, me)
+	rendered, _ := renderMessage(w, normalized, me)
 	return messages.Scheduled{
 		SenderID: me.ID, ChannelID: m.ChannelID, Topic: m.Topic, Recipients: m.Recipients,
 		Content: normalized, Rendered: rendered,
@@ -284,7 +284,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 		if m.Failed && p.ScheduledDeliveryTimestamp == nil {
 			return errDeliveryNotInFuture
 		}
-		if m, err = w.editScheduled(tx.Messages(), me, m, typ, p); err != nil {
+		if m, err = editScheduled(w, tx.Messages(), me, m, typ, p); err != nil {
 			return err
 		}
 		if p.ScheduledDeliveryTimestamp != nil {
@@ -308,7 +308,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 // editScheduled applies an edit's address and content to m: a new type, to or content runs
 // the sending checks again on the result; a new topic alone only has to be a valid topic
 // (and is ignored for a direct message).
-func (w *world) editScheduled(mr storage.MessageReader, me users.User, m messages.Scheduled, typ string, p UpdateScheduledMessageParams) (messages.Scheduled, error) {
+func editScheduled(w *world, mr storage.MessageReader, me users.User, m messages.Scheduled, typ string, p UpdateScheduledMessageParams) (messages.Scheduled, error) {
 	if p.Type == nil && p.To == nil && p.Content == nil {
 		if p.Topic != nil && !m.IsDirect() {
 			topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
@@ -344,7 +344,7 @@ func (w *world) editScheduled(mr storage.MessageReader, me users.User, m message
 	if p.Content != nil {
 		content = *p.Content
 	}
-	checked, err := w.checkScheduled(mr, me, typ, to, topic, content)
+	checked, err := checkScheduled(w, mr, me, typ, to, topic, content)
 	if err != nil {
 		return m, err
 	}

@@ -112,12 +112,12 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 	var res CreateMessageReminderResult
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		target, _, err := w.readableMessage(tx.Messages(), me, p.MessageID)
+		target, _, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
-		content := messages.ReminderContent(w.reminderTarget(target), note)
-		rendered, _ := w.renderMessage(content, me)
+		content := messages.ReminderContent(reminderTarget(w, target), note)
+		rendered, _ := renderMessage(w, content, me)
 		m := messages.Scheduled{
 			Kind: messages.Remind, SenderID: me.ID, Recipients: []users.ID{me.ID}, Content: content, Rendered: rendered,
 			DeliverAt: p.ScheduledDeliveryTimestamp, Client: client, ReminderTargetID: target.ID, ReminderNote: note,
@@ -137,7 +137,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 }
 
 // reminderTarget describes message m for a reminder's text.
-func (w *world) reminderTarget(m messages.Message) messages.ReminderTarget {
+func reminderTarget(w *world, m messages.Message) messages.ReminderTarget {
 	base := strings.TrimRight(w.org().URL, "/") + "/"
 	t := messages.ReminderTarget{SenderMention: silentMention(w.user(m.SenderID)), Content: m.Content}
 	if m.IsDirect() {

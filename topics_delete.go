@@ -144,7 +144,7 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 	if err != nil {
 		return err
 	}
-	wasActive := w.activeStates(chanIDs)
+	wasActive := activeStates(w, chanIDs)
 	orphaned, err := s.releaseAttachments(tx, ev, ids)
 	if err != nil {
 		return err
@@ -188,21 +188,21 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 		}
 		g.ids = append(g.ids, m.ID)
 		for _, u := range received[m.ID] {
-			if w.mayStillSee(m, w.user(u)) {
+			if mayStillSee(w, m, w.user(u)) {
 				g.to[u] = true
 			}
 		}
-		if w.canRead(me, m, slices.Contains(received[m.ID], me.ID)) {
+		if canRead(w, me, m, slices.Contains(received[m.ID], me.ID)) {
 			g.to[me.ID] = true
 		}
 	}
-	w.addFirstMessageEvents(ev, chanIDs, before, after)
-	w.refreshActivity(ev, chanIDs, wasActive)
+	addFirstMessageEvents(w, ev, chanIDs, before, after)
+	refreshActivity(w, ev, chanIDs, wasActive)
 	for _, key := range order {
 		g := groups[key]
 		slices.Sort(g.ids)
 		conv := messages.Message{ChannelID: g.m.ChannelID, Topic: strings.ToLower(g.m.Topic)}
-		w.addDeleteEvents(ev, conv, g.ids, appendIDs(nil, g.to))
+		addDeleteEvents(w, ev, conv, g.ids, appendIDs(nil, g.to))
 	}
 	return nil
 }
@@ -224,7 +224,7 @@ func streamFirstMessageEvent(c channels.Channel, value *messages.ID) StreamFirst
 
 // mayStillSee reports whether u, who received m, still has access to it: an active user, and
 // for channel messages an active subscriber.
-func (w *world) mayStillSee(m messages.Message, u users.User) bool {
+func mayStillSee(w *world, m messages.Message, u users.User) bool {
 	if !u.IsActive {
 		return false
 	}

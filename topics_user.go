@@ -98,7 +98,7 @@ func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world, user users.I
 		return err
 	}
 	to := []int64{int64(user)}
-	ev.Add("muted_topics", MutedTopicsEvent{Type: "muted_topics", MutedTopics: w.mutedTopics(rows)}, to)
+	ev.Add("muted_topics", MutedTopicsEvent{Type: "muted_topics", MutedTopics: mutedTopics(w, rows)}, to)
 	ev.Add("user_topic", UserTopicEvent{
 		Type: "user_topic", StreamID: c.ID, TopicName: topic, LastUpdated: now, VisibilityPolicy: policy,
 		topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
@@ -107,7 +107,7 @@ func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world, user users.I
 }
 
 // mutedTopics is the legacy list of muted topics: [channel name, topic, last updated].
-func (w *world) mutedTopics(rows []topics.UserTopic) [][]any {
+func mutedTopics(w *world, rows []topics.UserTopic) [][]any {
 	out := [][]any{}
 	for _, r := range rows {
 		if r.Policy != topics.PolicyMuted {

@@ -187,7 +187,7 @@ func addAttachmentEvent(ar storage.AttachmentReader, mr storage.MessageReader, e
 
 // mayReadAttachment reports whether u may read a: u uploaded it, or may read a message that
 // links it (received it, or reads the channel's shared history).
-func (w *world) mayReadAttachment(ar storage.AttachmentReader, mr storage.MessageReader, u users.User, a uploads.Attachment) (bool, error) {
+func mayReadAttachment(w *world, ar storage.AttachmentReader, mr storage.MessageReader, u users.User, a uploads.Attachment) (bool, error) {
 	if a.OwnerID == u.ID && u.ID != 0 {
 		return true, nil
 	}
@@ -214,7 +214,7 @@ func (w *world) mayReadAttachment(ar storage.AttachmentReader, mr storage.Messag
 		}
 	}
 	for _, m := range msgs {
-		if w.canRead(u, m, received[m.ID]) {
+		if canRead(w, u, m, received[m.ID]) {
 			return true, nil
 		}
 	}
@@ -225,7 +225,7 @@ func (w *world) mayReadAttachment(ar storage.AttachmentReader, mr storage.Messag
 // read (links to anything else are left alone, as Zulip does), unties it from those its
 // content no longer links (after an edit), and tells the owners of the attachments whose
 // messages changed.
-func (w *world) linkAttachments(tx storage.Tx, ev *events, m messages.Message) error {
+func linkAttachments(w *world, tx storage.Tx, ev *events, m messages.Message) error {
 	paths := uploads.LinkedPathIDs(m.Content)
 	old, err := tx.Attachments().MessageLinks([]messages.ID{m.ID})
 	if err != nil {
@@ -245,7 +245,7 @@ func (w *world) linkAttachments(tx storage.Tx, ev *events, m messages.Message) e
 	for _, a := range found {
 		linked := slices.ContainsFunc(old, func(l uploads.Link) bool { return l.AttachmentID == a.ID })
 		if !linked {
-			ok, err := w.mayReadAttachment(tx.Attachments(), tx.Messages(), sender, a)
+			ok, err := mayReadAttachment(w, tx.Attachments(), tx.Messages(), sender, a)
 			if err != nil {
 				return err
 			}

@@ -80,7 +80,7 @@ func readableAttachment(o *readOp, pathID string) (uploads.Attachment, error) {
 	if err != nil {
 		return uploads.Attachment{}, notFoundAs(err, errFileNotFound)
 	}
-	ok, err := w.mayReadAttachment(tx.Attachments(), tx.Messages(), me, a)
+	ok, err := mayReadAttachment(w, tx.Attachments(), tx.Messages(), me, a)
 	if err != nil {
 		return uploads.Attachment{}, err
 	}
