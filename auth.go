@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -317,7 +318,7 @@ func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) 
 			}
 		}
 		slices.SortStableFunc(listed, func(a, b users.User) int {
-			return strings.Compare(strings.ToLower(apiEmail(realm, a)), strings.ToLower(apiEmail(realm, b)))
+			return strings.Compare(strings.ToLower(world.APIEmail(realm, a)), strings.ToLower(world.APIEmail(realm, b)))
 		})
 		for _, u := range listed {
 			d := DevUser{Email: u.Email, RealmURL: realm.URL}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 )
@@ -14,15 +15,14 @@ const (
 	// newChannelActiveSeconds: a channel this young counts as recently active without
 	// messages (Zulip creates channels active and reassesses them daily).
 	newChannelActiveSeconds = 86400
-	// trafficWindowDays is the window of stream_weekly_traffic, trafficMinAgeDays the age
-	// below which a channel has none (null).
-	trafficWindowDays = 28
+	// trafficMinAgeDays is the age below which a channel has no stream_weekly_traffic (null;
+	// its window is world.TrafficWindowDays).
 	trafficMinAgeDays = 7
 )
 
 // firstMessageID is a channel's oldest message id (nil when it has none).
-func firstMessageID(w *world, c channels.ID) *int64 {
-	return firstMessageIDOf(w.channelEnds(c))
+func firstMessageID(w *world.World, c channels.ID) *int64 {
+	return firstMessageIDOf(w.ChannelEnds(c))
 }
 
 // firstMessageIDOf is first_message_id from a channel's activity (nil when it has none).
@@ -36,8 +36,8 @@ func firstMessageIDOf(a storage.ChannelActivity) *int64 {
 
 // recentlyActive is is_recently_active: a message in the last 180 days, or a channel created
 // less than a day ago.
-func recentlyActive(w *world, c channels.Channel) bool {
-	return recentlyActiveAt(&c, w.channelEnds(c.ID), w.unixNow())
+func recentlyActive(w *world.World, c channels.Channel) bool {
+	return recentlyActiveAt(&c, w.ChannelEnds(c.ID), w.UnixNow())
 }
 
 // recentlyActiveAt is recentlyActive from c's activity a, at now (UNIX seconds).
@@ -50,11 +50,11 @@ func recentlyActiveAt(c *channels.Channel, a storage.ChannelActivity, now int64)
 // traffic window (over the channel's age when younger than it), at least 1 when there were
 // any, rounded to two significant digits; nil for a channel younger than a week (whose count
 // is not read).
-func weeklyTraffic(w *world, c channels.Channel) *int {
-	if !hasWeeklyTraffic(&c, w.unixNow()) {
+func weeklyTraffic(w *world.World, c channels.Channel) *int {
+	if !hasWeeklyTraffic(&c, w.UnixNow()) {
 		return nil
 	}
-	v := weeklyTrafficValue(&c, w.channelActivity(c.ID).RecentCount, w.unixNow())
+	v := weeklyTrafficValue(&c, w.ChannelActivity(c.ID).RecentCount, w.UnixNow())
 	return &v
 }
 
@@ -69,7 +69,7 @@ func weeklyTrafficValue(c *channels.Channel, count int, now int64) int {
 	age := (now - c.DateCreated) / 86400
 	n := int64(count)
 	avg := n / 4
-	if age < trafficWindowDays {
+	if age < world.TrafficWindowDays {
 		avg = n * 7 / age
 	}
 	if avg == 0 && n > 0 {
@@ -97,26 +97,26 @@ func roundTwoSignificant(n int64) int64 {
 
 // noteChannelMessage records a message just stored in c (sent at ts) in the world's activity,
 // and the stream update of is_recently_active when c was not recently active before it.
-func noteChannelMessage(w *world, ev *events, c channels.Channel, id messages.ID, ts int64) {
+func noteChannelMessage(w *world.World, ev *events, c channels.Channel, id messages.ID, ts int64) {
 	was := recentlyActive(w, c)
-	a := w.channelEnds(c.ID)
+	a := w.ChannelEnds(c.ID)
 	a.ChannelID = c.ID
 	if a.FirstMessageID == 0 || id < a.FirstMessageID {
 		a.FirstMessageID = id
 	}
 	a.LastTimestamp = max(a.LastTimestamp, ts)
-	w.activity.note(a) // sent today: not in the traffic window yet
+	w.NoteActivity(a) // sent today: not in the traffic window yet
 	if !was {
 		refreshActivity(w, ev, []channels.ID{c.ID}, []bool{false})
 	}
 }
 
 // activeStates is is_recently_active of the given channels, as the world sees them now.
-func activeStates(w *world, ids []channels.ID) []bool {
-	w.loadEnds(ids)
+func activeStates(w *world.World, ids []channels.ID) []bool {
+	w.LoadEnds(ids)
 	out := make([]bool, len(ids))
 	for i, id := range ids {
-		c, _ := w.channel(id)
+		c, _ := w.Channel(id)
 		out[i] = recentlyActive(w, c)
 	}
 	return out
@@ -125,14 +125,14 @@ func activeStates(w *world, ids []channels.ID) []bool {
 // refreshActivity re-reads the channels' activity after messages moved or went away, and
 // records the stream update of is_recently_active for each of ids whose value changed from
 // before (activeStates of the same ids).
-func refreshActivity(w *world, ev *events, ids []channels.ID, before []bool) {
-	w.activity.forget(ids)
-	w.loadEnds(ids)
+func refreshActivity(w *world.World, ev *events, ids []channels.ID, before []bool) {
+	w.ForgetActivity(ids)
+	w.LoadEnds(ids)
 	for i, id := range ids {
-		c, _ := w.channel(id)
+		c, _ := w.Channel(id)
 		if now := recentlyActive(w, c); now != before[i] {
 			ev.Add("stream", StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name,
-				Property: "is_recently_active", Value: now}, w.watchers(c, nil))
+				Property: "is_recently_active", Value: now}, w.Watchers(c, nil))
 		}
 	}
 }

@@ -31,8 +31,8 @@ func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStrea
 		if err := tx.Channels().Update(c); err != nil {
 			return err
 		}
-		w.setChannel(c)
-		ev.Add("stream", newArchiveEvent(c, channelRecord(w, c), true), w.watchers(c, nil))
+		w.SetChannel(c)
+		ev.Add("stream", newArchiveEvent(c, channelRecord(w, c), true), w.Watchers(c, nil))
 		if wasDefault {
 			ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
 		}

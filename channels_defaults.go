@@ -6,6 +6,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 )
 
 // DefaultStreamParams are the parameters of POST and DELETE /default_streams.
@@ -45,16 +46,16 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 		if err := tx.Channels().Update(c); err != nil {
 			return err
 		}
-		w.setChannel(c)
+		w.SetChannel(c)
 		ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
 		return nil
 	})
 }
 
 // defaultStreamIDs lists the default channels, ascending.
-func defaultStreamIDs(w *world) []channels.ID {
+func defaultStreamIDs(w *world.World) []channels.ID {
 	ids := []channels.ID{}
-	for _, c := range w.allChannels() {
+	for _, c := range w.AllChannels() {
 		if c.IsDefault && !c.IsArchived {
 			ids = append(ids, c.ID)
 		}
@@ -63,6 +64,6 @@ func defaultStreamIDs(w *world) []channels.ID {
 	return ids
 }
 
-func defaultStreamsEvent(w *world) DefaultStreamsEvent {
+func defaultStreamsEvent(w *world.World) DefaultStreamsEvent {
 	return DefaultStreamsEvent{Type: "default_streams", DefaultStreams: defaultStreamIDs(w)}
 }

@@ -28,8 +28,8 @@ type GetStreamEmailAddressResult struct {
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
-		c, ok := w.channel(p.StreamID)
-		if !ok || !w.content(c, me) || c.IsArchived || !channels.CanPost(w.membership(), c, w.viewer(c.ID, me)) {
+		c, ok := w.Channel(p.StreamID)
+		if !ok || !w.Content(c, me) || c.IsArchived || !channels.CanPost(w.Membership(), c, w.Viewer(c.ID, me)) {
 			return errInvalidChannelID
 		}
 		if p.SenderID != nil && *p.SenderID != me.ID {

@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
@@ -16,19 +16,9 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// The notification bot is Zulip's cross-realm system bot that posts the server's own notices
-// (new channels, subscriptions by others). It is not stored with the organization's users: it
-// is listed in register's cross_realm_bots and known to every channel world, under an id far
-// above the ids the store hands out.
-const NotificationBotID users.ID = 1<<31 - 1
-
-// notificationBot is the notification bot's record.
-var notificationBot = users.User{
-	ID: NotificationBotID, Email: "notification-bot@zulip.com", FullName: "Notification Bot",
-	Role: users.RoleMember, BotType: users.BotGeneric, IsActive: true,
-	DateJoined: time.Unix(0, 0).UTC(), AvatarSource: users.AvatarGravatar, AvatarVersion: 1,
-	EmailVisibility: users.EmailVisibleEveryone,
-}
+// NotificationBotID is the id of the notification bot (world.NotificationBotID), Zulip's
+// cross-realm system bot that posts the server's own notices.
+const NotificationBotID = world.NotificationBotID
 
 // Topics of the notification bot's channel messages (Zulip's names).
 const (
@@ -116,8 +106,8 @@ type botNotice struct {
 // postNotices sends the notification bot's messages in order through the path every message
 // takes. A channel message the bot cannot post (an archived channel, or a topics policy that
 // refuses the topic) is dropped, as Zulip drops an internal message it cannot send.
-func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []botNotice) error {
-	now := w.unixNow()
+func (s *Service) postNotices(tx storage.Tx, ev *events, w *world.World, notices []botNotice) error {
+	now := w.UnixNow()
 	for _, n := range notices {
 		m := messages.Message{
 			SenderID: NotificationBotID, Content: n.content,
@@ -125,7 +115,7 @@ func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []bot
 		}
 		var recipients []users.ID
 		if n.channel != 0 {
-			c, ok := w.channel(n.channel)
+			c, ok := w.Channel(n.channel)
 			if !ok || c.IsArchived || effectiveTopicsPolicy(c) == channels.TopicsEmptyTopicOnly {
 				continue
 			}
@@ -152,17 +142,17 @@ func (s *Service) postNotices(tx storage.Tx, ev *events, w *world, notices []bot
 // MaxBulkNewSubscriptionMessages users were subscribed), with announce the announcement of
 // the created channels in the organization's new-channel announcements channel, and a
 // message in the "channel events" topic of each created channel.
-func subscriptionNotices(w *world, actor users.User, newByUser map[users.ID][]channels.Subscription, created []channels.ID, op subscribeOp) []botNotice {
+func subscriptionNotices(w *world.World, actor users.User, newByUser map[users.ID][]channels.Subscription, created []channels.ID, op subscribeOp) []botNotice {
 	var out []botNotice
 	if op.sendNewMsg && len(newByUser) <= MaxBulkNewSubscriptionMessages {
 		for _, id := range slices.Sorted(maps.Keys(newByUser)) {
-			u := w.user(id)
+			u := w.User(id)
 			if id == actor.ID || u.IsBot() {
 				continue
 			}
 			var names []string
 			for _, r := range newByUser[id] {
-				if c, ok := w.channel(r.ChannelID); ok && !slices.Contains(created, c.ID) {
+				if c, ok := w.Channel(r.ChannelID); ok && !slices.Contains(created, c.ID) {
 					names = append(names, c.Name)
 				}
 			}
@@ -176,10 +166,10 @@ func subscriptionNotices(w *world, actor users.User, newByUser map[users.ID][]ch
 	}
 	chs := make([]channels.Channel, len(created))
 	for i, id := range created {
-		chs[i], _ = w.channel(id)
+		chs[i], _ = w.Channel(id)
 	}
-	if op.announce && w.org().NewStreamAnnouncementsStreamID != 0 {
-		out = append(out, botNotice{channel: channels.ID(w.org().NewStreamAnnouncementsStreamID), topic: newChannelsTopic,
+	if op.announce && w.Org().NewStreamAnnouncementsStreamID != 0 {
+		out = append(out, botNotice{channel: channels.ID(w.Org().NewStreamAnnouncementsStreamID), topic: newChannelsTopic,
 			content: newChannelsAnnouncement(actor, chs), readBy: actor.ID})
 	}
 	for _, c := range chs {

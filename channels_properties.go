@@ -8,6 +8,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -66,7 +67,7 @@ func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamP
 // (c), and the stream update events of the changed properties, in order.
 type streamChange struct {
 	o       *writeOp
-	w       *world
+	w       *world.World
 	old, c  channels.Channel
 	updates []StreamUpdateEvent
 }
@@ -116,7 +117,7 @@ func (sc *streamChange) rename(p UpdateStreamParams) error {
 	if name == sc.old.Name {
 		return engine.BadRequest("Channel already has that name.")
 	}
-	if other, ok := sc.w.channelByName(name); ok && other.ID != sc.c.ID {
+	if other, ok := sc.w.ChannelByName(name); ok && other.ID != sc.c.ID {
 		return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", name)
 	}
 	sc.c.Name = name
@@ -200,7 +201,7 @@ func (sc *streamChange) topicsPolicy(p UpdateStreamParams) error {
 		return errInsufficientPermission()
 	}
 	if tp == channels.TopicsEmptyTopicOnly {
-		if err := checkOnlyEmptyTopic(sc.o.tx.Messages(), sc.c.ID, sc.w.org().EmptyTopicDisplayName); err != nil {
+		if err := checkOnlyEmptyTopic(sc.o.tx.Messages(), sc.c.ID, sc.w.Org().EmptyTopicDisplayName); err != nil {
 			return err
 		}
 	}
@@ -264,7 +265,7 @@ func (sc *streamChange) groupSettings(p UpdateStreamParams) error {
 // create topics (Zulip supports that combination nowhere).
 func (sc *streamChange) checkTopicCreation(UpdateStreamParams) error {
 	c := sc.c
-	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == sc.w.groupID(users.GroupEveryone)) {
+	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == sc.w.GroupID(users.GroupEveryone)) {
 		return engine.BadRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
 	}
 	return nil
@@ -280,13 +281,13 @@ func (sc *streamChange) commit() error {
 		return err
 	}
 	before := map[users.ID]bool{}
-	for _, u := range w.allUsers() {
-		before[u.ID] = u.IsActive && w.metadata(old, u)
+	for _, u := range w.AllUsers() {
+		before[u.ID] = u.IsActive && w.Metadata(old, u)
 	}
-	w.setChannel(c)
+	w.SetChannel(c)
 	var gained, lost, kept []int64
-	for _, u := range w.allUsers() {
-		now := u.IsActive && w.metadata(c, u)
+	for _, u := range w.AllUsers() {
+		now := u.IsActive && w.Metadata(c, u)
 		switch {
 		case now && before[u.ID]:
 			kept = append(kept, int64(u.ID))
@@ -311,7 +312,7 @@ func (sc *streamChange) commit() error {
 }
 
 // changePrivacy applies is_private, is_web_public and history_public_to_subscribers.
-func changePrivacy(w *world, me users.User, c *channels.Channel, p UpdateStreamParams) error {
+func changePrivacy(w *world.World, me users.User, c *channels.Channel, p UpdateStreamParams) error {
 	private, webPublic := c.InviteOnly, c.IsWebPublic
 	if p.IsPrivate != nil {
 		private = *p.IsPrivate
@@ -337,10 +338,10 @@ func changePrivacy(w *world, me users.User, c *channels.Channel, p UpdateStreamP
 			return engine.BadRequest("Invalid parameters")
 		}
 		if !c.IsWebPublic {
-			if !w.org().EnableSpectatorAccess {
+			if !w.Org().EnableSpectatorAccess {
 				return engine.BadRequest("Web-public channels are not enabled.")
 			}
-			if !w.membership().Allows(w.org().CanCreateWebPublicChannelGroup, me.ID) {
+			if !w.Membership().Allows(w.Org().CanCreateWebPublicChannelGroup, me.ID) {
 				return errInsufficientPermission()
 			}
 		}
@@ -366,9 +367,9 @@ func sameChannelSetting(a, b users.GroupSetting) bool {
 }
 
 // activeIDs lists every active user.
-func activeIDs(w *world) []int64 {
+func activeIDs(w *world.World) []int64 {
 	var out []int64
-	for _, u := range w.allUsers() {
+	for _, u := range w.AllUsers() {
 		if u.IsActive {
 			out = append(out, int64(u.ID))
 		}
@@ -383,7 +384,7 @@ func administeredChannel(o *writeOp, id channels.ID) (channels.Channel, error) {
 	if err != nil {
 		return channels.Channel{}, err
 	}
-	if !channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) {
+	if !channels.CanAdminister(w.Membership(), c, w.Viewer(c.ID, me)) {
 		return channels.Channel{}, errCannotAdminister()
 	}
 	return c, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -37,10 +38,10 @@ func newRecentUsers(tx storage.ReadTx, now time.Time) *recentUsers {
 	return &recentUsers{r: tx.Users(), p: tx.Presence(), since: now.Add(-PartialSubscribersActiveDays * 24 * time.Hour)}
 }
 
-func (ru *recentUsers) has(w *world, id users.ID) bool {
+func (ru *recentUsers) has(w *world.World, id users.ID) bool {
 	if ru.set == nil {
 		ids, err := ru.r.ActiveSince(ru.since.Unix())
-		if w.fail(err) {
+		if w.Fail(err) {
 			return false
 		}
 		ru.set = make(map[users.ID]bool, len(ids))
@@ -48,7 +49,7 @@ func (ru *recentUsers) has(w *world, id users.ID) bool {
 			ru.set[u] = true
 		}
 		ps, err := ru.p.List(storage.PresenceFilter{ConnectedSince: ru.since})
-		if w.fail(err) {
+		if w.Fail(err) {
 			return false
 		}
 		for _, p := range ps {
@@ -149,10 +150,8 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		sc.rows = rows
 		// The world is zeroed here, not when it goes back to the pool: once per request. Its map
 		// of users is cleared and kept.
-		known := sc.w.users.known
-		sc.w = world{}
-		sc.w.users.known = known
-		o.w = loadWorldInto(&sc.w, tx, o.now.Unix(), nil)
+		sc.w.Reset()
+		o.w = world.LoadInto(&sc.w, tx, o.now.Unix(), nil)
 		var recent *recentUsers // partial subscriber lists alone ask who was active recently
 		if p.IncludeSubscribers == "partial" {
 			recent = newRecentUsers(tx, o.now)
@@ -164,9 +163,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 	if cap(sc.rows) > maxPooledRecords {
 		sc.rows, sc.buffers = nil, readBuffers{} // a user of many channels: left to the collector
 	}
-	if len(sc.w.users.known) > maxPooledRecords {
-		sc.w.users.known = nil // a large map: left to the collector
-	}
+	sc.w.TrimKnown(maxPooledRecords) // a large map: left to the collector
 	s.subscriptionReads.Put(sc)
 	return res, err
 }
@@ -177,7 +174,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 // fields (their notification settings point at the store's copies) and the facts' values, and
 // hold the world's strings alone.
 type subscriptionsScratch struct {
-	w       world
+	w       world.World
 	rows    []channels.Subscription
 	buffers readBuffers
 }
@@ -210,17 +207,17 @@ func userRows(r storage.SubscriptionReader, buf []channels.Subscription, u users
 // subscriber counts, subscriber lists) is read for those channels alone, each in one read,
 // and used as read (no map of them is built); buf's buffers are reused. alloc returns a zeroed
 // records slice of length n.
-func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord, buf *readBuffers) []SubscriptionRecord {
+func activeSubscriptions(w *world.World, viewer users.User, rows []channels.Subscription, include string, recent *recentUsers, alloc func(n int) []SubscriptionRecord, buf *readBuffers) []SubscriptionRecord {
 	withSubscribers := include == "true" || include == "partial"
 	if withSubscribers {
-		w.noteUserRows(viewer.ID, rows) // for canSeeSubscribers
+		w.NoteUserRows(viewer.ID, rows) // for canSeeSubscribers
 	}
 	active := buf.active[:0]
 	for i := range rows {
 		if !rows[i].Active {
 			continue
 		}
-		if c := w.channelPtr(rows[i].ChannelID); c != nil {
+		if c := w.ChannelPtr(rows[i].ChannelID); c != nil {
 			active = append(active, activeRow{c: c, row: i})
 		}
 	}
@@ -231,7 +228,7 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 	}
 	buf.active, buf.ids = active, ids
 	if withSubscribers {
-		w.preloadChannels(ids)
+		w.PreloadChannels(ids)
 	}
 	facts := &buf.facts
 	readChannelFacts(w, facts, ids, !withSubscribers)
@@ -243,11 +240,11 @@ func activeSubscriptions(w *world, viewer users.User, rows []channels.Subscripti
 		rec := &out[i]
 		fillChannelSettingsWith(w, &rec.ChannelRecord, c, activeUsers.is, slots, i)
 		if withSubscribers {
-			rec.SubscriberCount = w.activeSubscriberCount(c.ID) // from the lists read
+			rec.SubscriberCount = w.ActiveSubscriberCount(c.ID) // from the lists read
 		} else {
 			rec.SubscriberCount = facts.counts[i]
 		}
-		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.unixNow(), slots, i)
+		fillChannelActivity(&rec.ChannelRecord, c, facts.activity(c.ID), w.UnixNow(), slots, i)
 		fillSubscriptionFields(rec, &rows[r.row])
 		if withSubscribers {
 			attachSubscribers(w, &rec.ChannelRecord, *c, viewer, include, recent)
@@ -279,21 +276,21 @@ type countsFiller interface {
 // with counts their subscriber counts (as activeSubscriberCount gives them when no subscriber
 // list is read), in one read each; a failed read is the world's sticky error, and its facts
 // are zero.
-func readChannelFacts(w *world, f *channelFacts, ids []channels.ID, counts bool) {
+func readChannelFacts(w *world.World, f *channelFacts, ids []channels.ID, counts bool) {
 	f.acts, f.counts = f.acts[:0], f.counts[:0]
-	if w.failed() || len(ids) == 0 {
+	if w.Failed() || len(ids) == 0 {
 		return
 	}
-	if r := w.messageReader(); r != nil {
-		today := w.unixNow() - w.unixNow()%86400
+	if r := w.MessageReader(); r != nil {
+		today := w.UnixNow() - w.UnixNow()%86400
 		var acts []storage.ChannelActivity
 		var err error
 		if a, ok := r.(activityAppender); ok {
-			acts, err = a.AppendActivity(f.acts, ids, today-trafficWindowDays*86400, today)
+			acts, err = a.AppendActivity(f.acts, ids, today-world.TrafficWindowDays*86400, today)
 		} else {
-			acts, err = r.Activity(ids, today-trafficWindowDays*86400, today)
+			acts, err = r.Activity(ids, today-world.TrafficWindowDays*86400, today)
 		}
-		if w.fail(err) {
+		if w.Fail(err) {
 			f.acts = f.acts[:0]
 			return
 		}
@@ -301,12 +298,12 @@ func readChannelFacts(w *world, f *channelFacts, ids []channels.ID, counts bool)
 	}
 	if counts {
 		f.counts = slices.Grow(f.counts, len(ids))[:len(ids)]
-		if cf, ok := w.subs.r.(countsFiller); ok {
-			w.fail(cf.CountsInto(f.counts, ids))
+		if cf, ok := w.SubscriptionReader().(countsFiller); ok {
+			w.Fail(cf.CountsInto(f.counts, ids))
 			return
 		}
-		n, err := w.subs.r.CountsOf(ids)
-		if w.fail(err) {
+		n, err := w.SubscriptionReader().CountsOf(ids)
+		if w.Fail(err) {
 			return
 		}
 		for i, id := range ids {
@@ -347,7 +344,7 @@ type subscriptionsView struct {
 
 // fillChannelRecord renders c into rec, a zero record: a copy of the record built already,
 // or built now.
-func (o subscriptionsView) fillChannelRecord(w *world, rec *ChannelRecord, c *channels.Channel) {
+func (o subscriptionsView) fillChannelRecord(w *world.World, rec *ChannelRecord, c *channels.Channel) {
 	if built, ok := o.built[c.ID]; ok {
 		*rec = *built
 		return
@@ -355,15 +352,15 @@ func (o subscriptionsView) fillChannelRecord(w *world, rec *ChannelRecord, c *ch
 	fillChannelRecord(w, rec, c)
 }
 
-func subscriptionState(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
-	w.noteUserRows(viewer.ID, rows)
+func subscriptionState(w *world.World, viewer users.User, rows []channels.Subscription, o subscriptionsView) *SubscriptionState {
+	w.NoteUserRows(viewer.ID, rows)
 	active, inactive := subscriptionRowsByName(w, viewer, rows, o)
 	if o.include == "true" || o.include == "partial" {
-		ids := make([]channels.ID, len(w.allChannels()))
-		for i, c := range w.allChannels() {
+		ids := make([]channels.ID, len(w.AllChannels()))
+		for i, c := range w.AllChannels() {
 			ids[i] = c.ID
 		}
-		w.preloadChannels(ids)
+		w.PreloadChannels(ids)
 	}
 	st := &SubscriptionState{
 		Subscriptions:   make([]SubscriptionRecord, len(active)),
@@ -372,7 +369,7 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 	}
 	fill := func(recs []SubscriptionRecord, byName []subscriptionRow) {
 		for i, r := range byName {
-			c := w.channelPtr(r.id)
+			c := w.ChannelPtr(r.id)
 			o.fillChannelRecord(w, &recs[i].ChannelRecord, c)
 			fillSubscriptionFields(&recs[i], &rows[r.row])
 			attachSubscribers(w, &recs[i].ChannelRecord, *c, viewer, o.include, o.recent)
@@ -384,8 +381,8 @@ func subscriptionState(w *world, viewer users.User, rows []channels.Subscription
 	for _, r := range rows {
 		had[r.ChannelID] = true
 	}
-	for c := range w.channelsByName() {
-		if had[c.ID] || c.IsArchived && !o.archived || !w.metadata(*c, viewer) {
+	for c := range w.ChannelsByName() {
+		if had[c.ID] || c.IsArchived && !o.archived || !w.Metadata(*c, viewer) {
 			continue
 		}
 		st.NeverSubscribed = append(st.NeverSubscribed, ChannelRecord{})
@@ -418,16 +415,16 @@ type subscriptionRow struct {
 // subscriptionRowsByName splits the viewer's rows into the active subscriptions and the
 // unsubscribed channels the viewer may still see, each by channel name: the rows are sorted before their records are built (moving records of a kilobyte each
 // cost more than the sort's comparisons).
-func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
+func subscriptionRowsByName(w *world.World, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
 	active = make([]subscriptionRow, 0, len(rows))
 	for i, r := range rows {
-		c, ok := w.channel(r.ChannelID)
+		c, ok := w.Channel(r.ChannelID)
 		if !ok || c.IsArchived && !o.archived {
 			continue
 		}
 		if r.Active {
 			active = append(active, subscriptionRow{c.Name, c.ID, i})
-		} else if w.metadata(c, viewer) {
+		} else if w.Metadata(c, viewer) {
 			inactive = append(inactive, subscriptionRow{c.Name, c.ID, i})
 		}
 	}
@@ -440,7 +437,7 @@ func subscriptionRowsByName(w *world, viewer users.User, rows []channels.Subscri
 // attachSubscribers sets subscribers or partial_subscribers per include_subscribers: a
 // channel with PartialSubscribersThreshold subscribers or more gets, with partial, its bot
 // subscribers and those active recently.
-func attachSubscribers(w *world, rec *ChannelRecord, c channels.Channel, viewer users.User, include string, recent *recentUsers) {
+func attachSubscribers(w *world.World, rec *ChannelRecord, c channels.Channel, viewer users.User, include string, recent *recentUsers) {
 	switch include {
 	case "true":
 		rec.Subscribers = subscriberList(w, c, viewer)
@@ -452,7 +449,7 @@ func attachSubscribers(w *world, rec *ChannelRecord, c channels.Channel, viewer 
 		}
 		part := []users.ID{}
 		for _, id := range *l {
-			if w.user(id).IsBot() || recent.has(w, id) {
+			if w.User(id).IsBot() || recent.has(w, id) {
 				part = append(part, id)
 			}
 		}
@@ -489,23 +486,23 @@ func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParam
 	res := GetStreamsResult{Streams: []ChannelRecord{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		me, w := o.me, o.world()
-		w.preloadUser(me.ID)
+		w.PreloadUser(me.ID)
 		var owner users.User
 		if me.IsBot() && me.BotOwnerID != 0 {
-			owner = w.user(me.BotOwnerID)
+			owner = w.User(me.BotOwnerID)
 		}
 		guest := me.Role == users.RoleGuest
-		for _, c := range w.allChannels() {
-			if c.IsArchived && flag(p.ExcludeArchived, true) || !w.metadata(c, me) {
+		for _, c := range w.AllChannels() {
+			if c.IsArchived && flag(p.ExcludeArchived, true) || !w.Metadata(c, me) {
 				continue
 			}
-			v := w.viewer(c.ID, me)
+			v := w.Viewer(c.ID, me)
 			want := flag(p.IncludeAll, false) ||
 				flag(p.IncludePublic, true) && !guest && !c.InviteOnly ||
 				flag(p.IncludeWebPublic, false) && c.IsWebPublic ||
 				flag(p.IncludeSubscribed, true) && v.Subscribed ||
-				flag(p.IncludeCanAccessContent, false) && channels.HasContentAccess(w.membership(), c, v) ||
-				flag(p.IncludeOwnerSubscribed, false) && owner.ID != 0 && w.isSubscribed(c.ID, owner.ID)
+				flag(p.IncludeCanAccessContent, false) && channels.HasContentAccess(w.Membership(), c, v) ||
+				flag(p.IncludeOwnerSubscribed, false) && owner.ID != 0 && w.IsSubscribed(c.ID, owner.ID)
 			if !want {
 				continue
 			}
@@ -538,13 +535,13 @@ type ChannelsState struct {
 
 // streamsState lists the channels viewer may see (web-public only for spectators); archived
 // ones only for clients with the archived_channels capability.
-func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
-	out := make([]ChannelRecord, 0, len(w.allChannels()))
-	for c := range w.channelsByName() {
+func streamsState(w *world.World, viewer users.User, archived bool) []ChannelRecord {
+	out := make([]ChannelRecord, 0, len(w.AllChannels()))
+	for c := range w.ChannelsByName() {
 		if c.IsArchived && !archived {
 			continue
 		}
-		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.metadata(*c, viewer) {
+		if viewer.ID == 0 && !c.IsWebPublic || viewer.ID != 0 && !w.Metadata(*c, viewer) {
 			continue
 		}
 		out = append(out, ChannelRecord{})
@@ -555,7 +552,7 @@ func streamsState(w *world, viewer users.User, archived bool) []ChannelRecord {
 
 // channelsInitialState fills register's channel sections.
 // viewerRows holds the viewer's subscription rows once getWorld has run.
-func channelsInitialState(tx storage.ReadTx, getWorld func() (*world, error), viewerRows *[]channels.Subscription, viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
+func channelsInitialState(tx storage.ReadTx, getWorld func() (*world.World, error), viewerRows *[]channels.Subscription, viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
 	st := &ChannelsState{}
 	if p.fetches("realm") {
 		st.MaxChannelFolderNameLength = ptr(channels.MaxFolderNameLength)
@@ -639,7 +636,7 @@ type GetStreamByIDResult struct {
 // GetStreamByID returns a channel the actor may see ("Invalid channel ID" otherwise).
 func (s *Service) GetStreamByID(ctx context.Context, actor Actor, p GetStreamByIDParams) (GetStreamByIDResult, error) {
 	var res GetStreamByIDResult
-	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
+	err := s.viewChannels(ctx, actor, func(w *world.World, me users.User) error {
 		c, err := channelRef(w, me, p.StreamID)
 		if err != nil {
 			return err
@@ -661,9 +658,9 @@ type GetStreamIDResult struct {
 // GetStreamID finds a channel by name, case-insensitively.
 func (s *Service) GetStreamID(ctx context.Context, actor Actor, p GetStreamIDParams) (GetStreamIDResult, error) {
 	var res GetStreamIDResult
-	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
-		c, ok := w.channelByName(p.Stream)
-		if !ok || !w.metadata(c, me) {
+	err := s.viewChannels(ctx, actor, func(w *world.World, me users.User) error {
+		c, ok := w.ChannelByName(p.Stream)
+		if !ok || !w.Metadata(c, me) {
 			return engine.BadRequest("Invalid channel name '%s'", p.Stream)
 		}
 		res.StreamID = c.ID
@@ -683,12 +680,12 @@ type GetSubscribersResult struct {
 // GetSubscribers lists the subscribers of a channel the actor may see the subscribers of.
 func (s *Service) GetSubscribers(ctx context.Context, actor Actor, p GetSubscribersParams) (GetSubscribersResult, error) {
 	var res GetSubscribersResult
-	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
+	err := s.viewChannels(ctx, actor, func(w *world.World, me users.User) error {
 		c, err := channelRef(w, me, p.StreamID)
 		if err != nil {
 			return err
 		}
-		if !w.canSeeSubscribers(c, me) {
+		if !w.CanSeeSubscribers(c, me) {
 			return engine.BadRequest("Invalid channel ID")
 		}
 		res.Subscribers = *subscriberList(w, c, me)
@@ -712,25 +709,25 @@ type GetSubscriptionStatusResult struct {
 // GetSubscriptionStatus reports whether a user is subscribed to a channel.
 func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetSubscriptionStatusParams) (GetSubscriptionStatusResult, error) {
 	var res GetSubscriptionStatusResult
-	err := s.viewChannels(ctx, actor, func(w *world, me users.User) error {
-		if _, ok := w.lookup(p.UserID); !ok {
+	err := s.viewChannels(ctx, actor, func(w *world.World, me users.User) error {
+		if _, ok := w.Lookup(p.UserID); !ok {
 			return engine.BadRequest("No such user")
 		}
 		c, err := channelRef(w, me, p.StreamID)
 		if err != nil {
 			return err
 		}
-		if !w.canSeeSubscribers(c, me) {
+		if !w.CanSeeSubscribers(c, me) {
 			return engine.BadRequest("Invalid channel ID")
 		}
-		res.IsSubscribed = w.isSubscribed(c.ID, p.UserID)
+		res.IsSubscribed = w.IsSubscribed(c.ID, p.UserID)
 		return nil
 	})
 	return res, err
 }
 
 // viewChannels runs fn over the world of a read-only transaction for the acting user.
-func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *world, me users.User) error) error {
+func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *world.World, me users.User) error) error {
 	return s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		me, w := o.me, o.world()
 		return fn(w, me)

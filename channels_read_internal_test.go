@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -85,10 +86,10 @@ func TestChannelFactsActivity(t *testing.T) {
 // repetition of the ids asked.
 func TestLastActive(t *testing.T) {
 	t.Parallel()
-	w := &world{users: userCache{allRead: true, all: []users.User{{ID: 1, IsActive: true}, {ID: 2}, {ID: 3, IsActive: true}}}}
+	w := world.OfUsers([]users.User{{ID: 1, IsActive: true}, {ID: 2}, {ID: 3, IsActive: true}})
 	m := lastActive{w: w}
 	for _, id := range []users.ID{1, 1, 2, 2, 1, 3, 4, 4, 3, 2} {
-		if got, want := m.is(id), w.user(id).IsActive; got != want {
+		if got, want := m.is(id), w.User(id).IsActive; got != want {
 			t.Errorf("is(%d) = %v, want %v", id, got, want)
 		}
 	}
@@ -110,7 +111,7 @@ func TestFillChannelActivitySlots(t *testing.T) {
 		{ChannelID: 2, FirstMessageID: 20, LastTimestamp: now - day, RecentCount: 3},
 		{ChannelID: 3}, // no messages
 	}
-	w := &world{users: userCache{allRead: true}}
+	w := world.OfUsers(nil)
 	slots := newRecordSlots(len(chs))
 	got := make([]ChannelRecord, len(chs))
 	for i := range chs {

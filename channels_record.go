@@ -3,6 +3,7 @@ package chat
 import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/jsonw"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -119,7 +120,7 @@ type DefaultStreamsEvent struct {
 
 // channelRecord renders c (subscribers not included); its group settings list no
 // deactivated user.
-func channelRecord(w *world, c channels.Channel) ChannelRecord {
+func channelRecord(w *world.World, c channels.Channel) ChannelRecord {
 	var rec ChannelRecord
 	fillChannelRecord(w, &rec, &c)
 	return rec
@@ -128,9 +129,9 @@ func channelRecord(w *world, c channels.Channel) ChannelRecord {
 // fillChannelRecord renders c into rec, a zero record (as channelRecord): records are written
 // in place, since copying a record of a kilobyte (eleven group settings) into a slice moves it
 // under write barriers. c is only read.
-func fillChannelRecord(w *world, rec *ChannelRecord, c *channels.Channel) {
+func fillChannelRecord(w *world.World, rec *ChannelRecord, c *channels.Channel) {
 	fillChannelSettings(w, rec, c)
-	rec.SubscriberCount = w.activeSubscriberCount(c.ID)
+	rec.SubscriberCount = w.ActiveSubscriberCount(c.ID)
 	rec.FirstMessageID = firstMessageID(w, c.ID)
 	rec.IsRecentlyActive, rec.StreamWeeklyTraffic = recentlyActive(w, *c), weeklyTraffic(w, *c)
 }
@@ -167,17 +168,17 @@ func newRecordSlots(n int) *recordSlots {
 // fillChannelSettings renders the members of rec that come from c itself (every member but
 // subscriber_count and the activity's: first_message_id, is_recently_active,
 // stream_weekly_traffic). The group settings list no deactivated user.
-func fillChannelSettings(w *world, rec *ChannelRecord, c *channels.Channel) {
-	fillChannelSettingsWith(w, rec, c, func(id users.ID) bool { return w.user(id).IsActive }, nil, 0)
+func fillChannelSettings(w *world.World, rec *ChannelRecord, c *channels.Channel) {
+	fillChannelSettingsWith(w, rec, c, func(id users.ID) bool { return w.User(id).IsActive }, nil, 0)
 }
 
 // fillChannelSettingsWith is fillChannelSettings with active saying which users are active;
 // creator_id points into slots' i-th creator (a value of its own when slots is nil).
-func fillChannelSettingsWith(w *world, rec *ChannelRecord, c *channels.Channel, active func(users.ID) bool, slots *recordSlots, i int) {
+func fillChannelSettingsWith(w *world.World, rec *ChannelRecord, c *channels.Channel, active func(users.ID) bool, slots *recordSlots, i int) {
 	rec.StreamID = c.ID
 	rec.Name = c.Name
 	rec.Description = c.Description
-	rec.RenderedDescription = w.renderDescription(c.Description)
+	rec.RenderedDescription = w.RenderDescription(c.Description)
 	rec.DateCreated = c.DateCreated
 	rec.InviteOnly = c.InviteOnly
 	rec.IsWebPublic = c.IsWebPublic
@@ -185,7 +186,7 @@ func fillChannelSettingsWith(w *world, rec *ChannelRecord, c *channels.Channel, 
 	rec.MessageRetentionDays = c.MessageRetentionDays
 	rec.IsArchived = c.IsArchived
 	rec.TopicsPolicy = c.TopicsPolicy.String()
-	rec.StreamPostPolicy = channels.StreamPostPolicy(c, w.groupNameOf)
+	rec.StreamPostPolicy = channels.StreamPostPolicy(c, w.GroupNameOf)
 	setActiveOnly(&rec.CanAddSubscribersGroup, &c.CanAddSubscribersGroup, active)
 	setActiveOnly(&rec.CanAdministerChannelGroup, &c.CanAdministerChannelGroup, active)
 	setActiveOnly(&rec.CanCreateTopicGroup, &c.CanCreateTopicGroup, active)
@@ -217,7 +218,7 @@ func fillChannelSettingsWith(w *world, rec *ChannelRecord, c *channels.Channel, 
 // answer: the group settings of a user's channels mostly name the same user (their creator).
 // For reads only, where the world's users do not change.
 type lastActive struct {
-	w      *world
+	w      *world.World
 	id     users.ID
 	active bool
 	known  bool
@@ -225,7 +226,7 @@ type lastActive struct {
 
 func (m *lastActive) is(id users.ID) bool {
 	if !m.known || m.id != id {
-		m.id, m.active, m.known = id, m.w.user(id).IsActive, true
+		m.id, m.active, m.known = id, m.w.User(id).IsActive, true
 	}
 	return m.active
 }
@@ -242,16 +243,16 @@ func setActiveOnly(dst, s *users.GroupSetting, active func(users.ID) bool) {
 }
 
 // subscriberList is the subscribers of c as viewer may know them (empty when they may not).
-func subscriberList(w *world, c channels.Channel, viewer users.User) *[]users.ID {
+func subscriberList(w *world.World, c channels.Channel, viewer users.User) *[]users.ID {
 	l := []users.ID{}
-	if w.canSeeSubscribers(c, viewer) {
-		l = append(l, w.subscribersOf(c.ID)...)
+	if w.CanSeeSubscribers(c, viewer) {
+		l = append(l, w.SubscribersOf(c.ID)...)
 	}
 	return &l
 }
 
 // subscriptionRecord renders one subscription row.
-func subscriptionRecord(w *world, c channels.Channel, s channels.Subscription) SubscriptionRecord {
+func subscriptionRecord(w *world.World, c channels.Channel, s channels.Subscription) SubscriptionRecord {
 	var rec SubscriptionRecord
 	fillSubscriptionRecord(w, &rec, &c, &s)
 	return rec
@@ -259,7 +260,7 @@ func subscriptionRecord(w *world, c channels.Channel, s channels.Subscription) S
 
 // fillSubscriptionRecord renders one subscription row into rec, a zero record (see
 // fillChannelRecord). c and s are only read.
-func fillSubscriptionRecord(w *world, rec *SubscriptionRecord, c *channels.Channel, s *channels.Subscription) {
+func fillSubscriptionRecord(w *world.World, rec *SubscriptionRecord, c *channels.Channel, s *channels.Subscription) {
 	fillChannelRecord(w, &rec.ChannelRecord, c)
 	fillSubscriptionFields(rec, s)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -302,7 +303,7 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 				used[u.ID][row.Color] = true
 			}
 			row.Active = true
-			hadMetadata[c.ID][u.ID] = w.metadata(c, u)
+			hadMetadata[c.ID][u.ID] = w.Metadata(c, u)
 			put = append(put, row)
 			newByChannel[c.ID] = append(newByChannel[c.ID], u.ID)
 			newByUser[u.ID] = append(newByUser[u.ID], row)
@@ -315,7 +316,7 @@ func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []ch
 		}
 	}
 	for id, l := range newByChannel {
-		w.addSubscribers(id, l)
+		w.AddSubscribers(id, l)
 	}
 
 	announceSubscriptions(w, ev, authorized, targets, newByChannel, newByUser, hadMetadata)
@@ -336,11 +337,11 @@ func ptr[T any](v T) *T { return &v }
 
 // splitNames sorts the requested channel names into existing channels and ones to create,
 // recording requested colors of existing ones in colors.
-func splitNames(w *world, op subscribeOp, colors map[channels.ID]string) ([]channels.Channel, []nameRequest, error) {
+func splitNames(w *world.World, op subscribeOp, colors map[channels.ID]string) ([]channels.Channel, []nameRequest, error) {
 	var existing []channels.Channel
 	var toCreate []nameRequest
 	for _, n := range op.names {
-		if c, ok := w.channelByName(n.name); ok {
+		if c, ok := w.ChannelByName(n.name); ok {
 			if op.mustCreate {
 				return nil, nil, Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
 			}
@@ -357,12 +358,12 @@ func splitNames(w *world, op subscribeOp, colors map[channels.ID]string) ([]chan
 
 // authorizeExisting keeps the existing channels me may subscribe the targets to; the others
 // are refused (op.fatal) or listed in res.Unauthorized.
-func authorizeExisting(w *world, me users.User, existing []channels.Channel, op subscribeOp, subscribingOthers bool, res *SubscribeResult) ([]channels.Channel, error) {
+func authorizeExisting(w *world.World, me users.User, existing []channels.Channel, op subscribeOp, subscribingOthers bool, res *SubscribeResult) ([]channels.Channel, error) {
 	var authorized []channels.Channel
 	for _, c := range existing {
-		v := w.viewer(c.ID, me)
-		canAdd := channels.CanAddSubscribers(w.membership(), c, v, w.org().CanAddSubscribersGroup)
-		access := v.Subscribed || channels.HasContentAccess(w.membership(), c, v) || canAdd
+		v := w.Viewer(c.ID, me)
+		canAdd := channels.CanAddSubscribers(w.Membership(), c, v, w.Org().CanAddSubscribersGroup)
+		access := v.Subscribed || channels.HasContentAccess(w.Membership(), c, v) || canAdd
 		if !access {
 			if op.fatal {
 				return nil, engine.BadRequest("Unable to access channel (%s).", c.Name)
@@ -409,10 +410,10 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 			return nil, nil, err
 		}
 		c.ID = id
-		if subscribingOthers && !channels.CanAddSubscribers(w.membership(), c, channels.Viewer{User: me, Subscribed: true}, w.org().CanAddSubscribersGroup) {
+		if subscribingOthers && !channels.CanAddSubscribers(w.Membership(), c, channels.Viewer{User: me, Subscribed: true}, w.Org().CanAddSubscribersGroup) {
 			return nil, nil, errInsufficientPermission()
 		}
-		w.setChannel(c)
+		w.SetChannel(c)
 		created = append(created, id)
 		made = append(made, c)
 		if n.color != "" {
@@ -421,7 +422,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 		// stream create goes to everyone who can see the new channel before anyone is
 		// subscribed; the subscribers learn of it below.
 		rec := channelRecord(w, c)
-		ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.watchers(c, nil))
+		ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.Watchers(c, nil))
 	}
 	return created, made, nil
 }
@@ -429,7 +430,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 // announceSubscriptions records the events of new subscriptions: stream create to new
 // subscribers who could not see the channel before (a private channel, new or existing),
 // then subscription add to each new subscriber, then peer_add to the others who may know.
-func announceSubscriptions(w *world, ev *events, authorized []channels.Channel, targets []users.User,
+func announceSubscriptions(w *world.World, ev *events, authorized []channels.Channel, targets []users.User,
 	newByChannel map[channels.ID][]users.ID, newByUser map[users.ID][]channels.Subscription, hadMetadata map[channels.ID]map[users.ID]bool) {
 	for _, c := range authorized {
 		var late []int64
@@ -444,7 +445,7 @@ func announceSubscriptions(w *world, ev *events, authorized []channels.Channel, 
 	}
 	subscriberLists := map[channels.ID]*[]users.ID{}
 	for _, c := range authorized {
-		l := slices.Clone(w.subscribersOf(c.ID))
+		l := slices.Clone(w.SubscribersOf(c.ID))
 		subscriberLists[c.ID] = &l
 	}
 	for _, u := range targets {
@@ -454,7 +455,7 @@ func announceSubscriptions(w *world, ev *events, authorized []channels.Channel, 
 		}
 		recs := make([]SubscriptionRecord, len(rows))
 		for i, r := range rows {
-			c, _ := w.channel(r.ChannelID)
+			c, _ := w.Channel(r.ChannelID)
 			recs[i] = subscriptionRecord(w, c, r)
 			recs[i].Subscribers = subscriberLists[c.ID]
 		}
@@ -465,7 +466,7 @@ func announceSubscriptions(w *world, ev *events, authorized []channels.Channel, 
 		if len(added) == 0 {
 			continue
 		}
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.watchers(c, added))
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.Watchers(c, added))
 	}
 }
 

@@ -49,8 +49,8 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 		var order []channels.ID
 		recipients := []int64{int64(me.ID)}
 		for _, ch := range p.SubscriptionData {
-			c, ok := w.channel(ch.StreamID)
-			if !ok || !w.metadata(c, me) {
+			c, ok := w.Channel(ch.StreamID)
+			if !ok || !w.Metadata(c, me) {
 				return engine.BadRequest("Invalid channel ID")
 			}
 			row, ok := rows[c.ID]

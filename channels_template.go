@@ -6,12 +6,13 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/users"
 )
 
 // resolvePrincipals finds the users a request acts on. Unknown and deactivated users are
 // "No such user".
-func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]users.User, error) {
+func resolvePrincipals(w *world.World, me users.User, p Principals, none bool) ([]users.User, error) {
 	if none {
 		return nil, nil
 	}
@@ -34,24 +35,24 @@ func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]user
 		return nil
 	}
 	for _, id := range p.IDs {
-		u, ok := w.lookup(id)
+		u, ok := w.Lookup(id)
 		if err := add(u, ok); err != nil {
 			return nil, err
 		}
 	}
-	if len(p.Emails) > 0 && len(p.Emails) <= lazyUserReads {
+	if len(p.Emails) > 0 && len(p.Emails) <= world.LazyUserReads {
 		for _, e := range p.Emails {
-			u, ok := w.userByEmail(users.NormalizeEmail(e))
+			u, ok := w.UserByEmail(users.NormalizeEmail(e))
 			if err := add(u, ok); err != nil {
 				return nil, err
 			}
 		}
 	} else if len(p.Emails) > 0 {
-		all := w.allUsers()
+		all := w.AllUsers()
 		byEmail := make(map[string]users.User, len(all))
 		for _, u := range all {
 			byEmail[users.NormalizeEmail(u.Email)] = u
-			byEmail[users.NormalizeEmail(apiEmail(w.org(), u))] = u
+			byEmail[users.NormalizeEmail(world.APIEmail(w.Org(), u))] = u
 		}
 		for _, e := range p.Emails {
 			u, ok := byEmail[users.NormalizeEmail(e)]
@@ -66,7 +67,7 @@ func resolvePrincipals(w *world, me users.User, p Principals, none bool) ([]user
 
 // newChannelTemplate checks the creation settings and the actor's right to create such a
 // channel, and returns the channel to create (without name, description or date).
-func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSettings) (channels.Channel, error) {
+func (s *Service) newChannelTemplate(w *world.World, me users.User, st NewChannelSettings) (channels.Channel, error) {
 	c := channels.Channel{CreatorID: me.ID, InviteOnly: st.InviteOnly, IsWebPublic: st.IsWebPublic, IsDefault: st.IsDefaultStream, TopicsPolicy: channels.TopicsInherit}
 	if err := checkChannelCreation(w, me, st); err != nil {
 		return c, err
@@ -92,8 +93,8 @@ func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSetti
 	if err := applyGroupSettings(w, me, &c, st.GroupSettings); err != nil {
 		return c, err
 	}
-	c.ApplyDefaults(w.groupID)
-	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == w.groupID(users.GroupEveryone)) {
+	c.ApplyDefaults(w.GroupID)
+	if !c.HistoryPublicToSubscribers && !(c.CanCreateTopicGroup.IsNamed() && c.CanCreateTopicGroup.Group == w.GroupID(users.GroupEveryone)) {
 		return c, engine.BadRequest("Unsupported parameter combination: history_public_to_subscribers, can_create_topic_group")
 	}
 	return c, nil
@@ -102,21 +103,21 @@ func (s *Service) newChannelTemplate(w *world, me users.User, st NewChannelSetti
 // checkChannelCreation refuses a web-public channel where the organization has no spectators
 // or with a private history, and an actor outside the organization's setting for creating a
 // channel of that kind (web-public, private or public).
-func checkChannelCreation(w *world, me users.User, st NewChannelSettings) error {
-	may := w.org().CanCreatePublicChannelGroup
+func checkChannelCreation(w *world.World, me users.User, st NewChannelSettings) error {
+	may := w.Org().CanCreatePublicChannelGroup
 	switch {
 	case st.IsWebPublic:
-		if !w.org().EnableSpectatorAccess {
+		if !w.Org().EnableSpectatorAccess {
 			return engine.BadRequest("Web-public channels are not enabled.")
 		}
 		if st.InviteOnly || (st.HistoryPublicToSubscribers != nil && !*st.HistoryPublicToSubscribers) {
 			return engine.BadRequest("Invalid parameters")
 		}
-		may = w.org().CanCreateWebPublicChannelGroup
+		may = w.Org().CanCreateWebPublicChannelGroup
 	case st.InviteOnly:
-		may = w.org().CanCreatePrivateChannelGroup
+		may = w.Org().CanCreatePrivateChannelGroup
 	}
-	if !w.membership().Allows(may, me.ID) {
+	if !w.Membership().Allows(may, me.ID) {
 		return errInsufficientPermission()
 	}
 	return nil
@@ -156,7 +157,7 @@ func newChannelTopicsPolicy(me users.User, c *channels.Channel, given *string) e
 }
 
 // applyGroupSettings validates the given group settings and stores them in c.
-func applyGroupSettings(w *world, me users.User, c *channels.Channel, given map[string]users.GroupSetting) error {
+func applyGroupSettings(w *world.World, me users.User, c *channels.Channel, given map[string]users.GroupSetting) error {
 	if len(given) == 0 {
 		return nil
 	}
@@ -171,11 +172,11 @@ func applyGroupSettings(w *world, me users.User, c *channels.Channel, given map[
 		if !ok {
 			return InvalidArgument(name, "")
 		}
-		if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
+		if err := w.Membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.Lookup(id); return ok }); err != nil {
 			return engine.BadRequest("%s", err.Error())
 		}
 		if v.IsNamed() {
-			switch w.groupNameOf(v.Group) {
+			switch w.GroupNameOf(v.Group) {
 			case users.GroupInternet:
 				return engine.BadRequest("'%s' setting cannot be set to 'role:internet' group.", name)
 			case users.GroupEveryone:
@@ -185,7 +186,7 @@ func applyGroupSettings(w *world, me users.User, c *channels.Channel, given map[
 			}
 		}
 		if (name == "can_delete_any_message_group" || name == "can_delete_own_message_group") && !me.Role.IsAdmin() &&
-			!(v.IsNamed() && v.Group == w.groupID(users.GroupNobody)) {
+			!(v.IsNamed() && v.Group == w.GroupID(users.GroupNobody)) {
 			return errInsufficientPermission()
 		}
 		if v.Members == nil && !v.IsNamed() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -59,8 +60,8 @@ func (s *Service) unsubscribeNamed(o *writeOp, p UnsubscribeParams) (Unsubscribe
 	var missing []string
 	seen := map[channels.ID]bool{}
 	for _, name := range p.Subscriptions {
-		c, ok := w.channelByName(name)
-		if !ok || !w.metadata(c, me) && !w.isSubscribed(c.ID, me.ID) {
+		c, ok := w.ChannelByName(name)
+		if !ok || !w.Metadata(c, me) && !w.IsSubscribed(c.ID, me.ID) {
 			missing = append(missing, strings.TrimSpace(name))
 			continue
 		}
@@ -77,7 +78,7 @@ func (s *Service) unsubscribeNamed(o *writeOp, p UnsubscribeParams) (Unsubscribe
 	})
 	if others {
 		for _, c := range chs {
-			if !channels.CanRemoveSubscribers(w.membership(), c, w.viewer(c.ID, me)) {
+			if !channels.CanRemoveSubscribers(w.Membership(), c, w.Viewer(c.ID, me)) {
 				return res, errInsufficientPermission()
 			}
 		}
@@ -89,7 +90,7 @@ func (s *Service) unsubscribeNamed(o *writeOp, p UnsubscribeParams) (Unsubscribe
 // unsubscribeTx deactivates the subscriptions of targets in chs and records the events:
 // subscription remove to each removed user, peer_remove to those who may know, and stream
 // delete to removed users who can no longer see a channel.
-func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []channels.Channel, targets []users.User, res *UnsubscribeResult) error {
+func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world.World, chs []channels.Channel, targets []users.User, res *UnsubscribeResult) error {
 	ids := make([]users.ID, len(targets))
 	for i, u := range targets {
 		ids[i] = u.ID
@@ -133,7 +134,7 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 		return err
 	}
 	for id, l := range removedByChannel {
-		w.removeSubscribers(id, l)
+		w.RemoveSubscribers(id, l)
 	}
 	for _, u := range targets {
 		if l := removedByUser[u.ID]; len(l) > 0 {
@@ -150,10 +151,10 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 		if len(removed) == 0 {
 			continue
 		}
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.watchers(c, removed))
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.Watchers(c, removed))
 		var lost []int64
 		for _, id := range removed {
-			if !w.metadata(c, w.user(id)) {
+			if !w.Metadata(c, w.User(id)) {
 				lost = append(lost, int64(id))
 			}
 		}
@@ -164,7 +165,7 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *events, w *world, chs []chann
 
 // markLeftChannelsRead marks u's unread messages in the channels u just left as read, with
 // the update_message_flags event Zulip's mark_stream_messages_as_read job sends.
-func markLeftChannelsRead(tx storage.Tx, ev *events, w *world, u users.ID, removedByChannel map[channels.ID][]users.ID) error {
+func markLeftChannelsRead(tx storage.Tx, ev *events, w *world.World, u users.ID, removedByChannel map[channels.ID][]users.ID) error {
 	left := map[channels.ID]bool{}
 	for c, l := range removedByChannel {
 		if slices.Contains(l, u) {
@@ -201,7 +202,7 @@ func markLeftChannelsRead(tx storage.Tx, ev *events, w *world, u users.ID, remov
 	}
 	ev.Add("update_message_flags", UpdateMessageFlagsEvent{
 		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
-		emptyTopicLabel: w.org().EmptyTopicDisplayName,
+		emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}, []int64{int64(u)})
 	return nil
 }
@@ -213,9 +214,9 @@ func streamDeleteEvent(id channels.ID, forArchiving bool) StreamEvent {
 
 // channelRef finds a channel by id for actor: unknown and invisible channels give the same
 // "Invalid channel ID".
-func channelRef(w *world, me users.User, id channels.ID) (channels.Channel, error) {
-	c, ok := w.channel(id)
-	if !ok || !w.metadata(c, me) {
+func channelRef(w *world.World, me users.User, id channels.ID) (channels.Channel, error) {
+	c, ok := w.Channel(id)
+	if !ok || !w.Metadata(c, me) {
 		return channels.Channel{}, engine.BadRequest("Invalid channel ID")
 	}
 	return c, nil

@@ -64,11 +64,11 @@
 //		res := GetStreamTopicsResult{Topics: []TopicRecord{}}
 //		err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 //			me, w := o.me, o.world()
-//			c, ok := w.channel(p.StreamID)
-//			if !ok || !w.metadata(c, me) {
+//			c, ok := w.Channel(p.StreamID)
+//			if !ok || !w.Metadata(c, me) {
 //				return errInvalidChannelID
 //			}
-//			list, err := o.tx.Messages().Topics(c.ID, me.ID, w.content(c, me))
+//			list, err := o.tx.Messages().Topics(c.ID, me.ID, w.Content(c, me))
 //			...
 //		})
 //		...
@@ -82,7 +82,7 @@
 //   - o.now, the operation's time, read once; never call s.now() in a body.
 //   - o.tx, the transaction (writable in a mutation); o.world(), the organization, groups,
 //     channels, users and subscribers, read on first use and cached for the transaction
-//     (world*.go). A failed read of the world is its sticky error: the helper returns it when
+//     (internal/world). A failed read of the world is its sticky error: the helper returns it when
 //     the body returns, so the body needs no error handling for world reads.
 //   - o.ev (mutations): o.ev.Add(type, payload, recipients) records an event, published only
 //     after the commit; o.ev.AfterCommit(fn) runs other work then.
@@ -110,8 +110,8 @@
 //	          type and codes (service_errors.go); the users an operation names
 //	          (service_actors.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
-//	world     the per-transaction view of the organization that decisions read (world.go):
-//	          users, groups, channels, subscribers, channel activity
+//	world     (internal/world) the per-transaction view of the organization that decisions
+//	          read: users, groups, channels, subscribers, channel activity, access predicates
 //	bus       several processes sharing one store's events (bus.go)
 //	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
 )
@@ -95,8 +96,8 @@ func (p publicChannelMessage) forClient(o queueOptions) (any, bool) {
 // publicMessageExcept lists who must not get a public channel's message through their
 // all_public_streams or narrowed queues: its recipients (rows, who get the ordinary event) and
 // the guests (the direct members of role:everyone), sorted and without repeats.
-func publicMessageExcept(w *world, rows []messages.UserMessage) []int64 {
-	guests := w.membership().Members(w.groupID(users.GroupEveryone), true)
+func publicMessageExcept(w *world.World, rows []messages.UserMessage) []int64 {
+	guests := w.Membership().Members(w.GroupID(users.GroupEveryone), true)
 	except := make([]int64, 0, len(rows)+len(guests))
 	for _, r := range rows {
 		except = append(except, int64(r.UserID))

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -177,17 +178,17 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	// with the viewer's subscription rows (read once: the world's decisions and the
 	// subscription sections both use them; the transaction writes nothing).
 	var viewerRows []channels.Subscription
-	w := sync.OnceValues(func() (*world, error) {
+	w := sync.OnceValues(func() (*world.World, error) {
 		if o.w == nil {
-			o.w = loadWorldShared(tx, o.now.Unix()) // a registration only reads
+			o.w = world.LoadShared(tx, o.now.Unix()) // a registration only reads
 		}
 		w := o.world()
-		if viewer.ID != 0 && !w.failed() {
+		if viewer.ID != 0 && !w.Failed() {
 			rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
-			if w.fail(err) {
+			if w.Fail(err) {
 				return w, nil
 			}
-			w.noteUserRows(viewer.ID, rows)
+			w.NoteUserRows(viewer.ID, rows)
 			viewerRows = rows
 		}
 		return w, nil
@@ -215,14 +216,14 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		}
 		include := p.ClientCapabilities.IncludeDeactivatedGroups
 		build := func() []UserGroupRecord {
-			v := groupViewOf(w.allGroups(), w.membership(), func(id users.ID) bool { return w.user(id).IsActive })
+			v := groupViewOf(w.AllGroups(), w.Membership(), func(id users.ID) bool { return w.User(id).IsActive })
 			return v.userGroupRecords(include)
 		}
 		var recs []UserGroupRecord
-		if all := w.allUsers(); w.failed() {
+		if all := w.AllUsers(); w.Failed() {
 			recs = build()
 		} else {
-			recs = s.groupRecords.records(w.allGroups(), all, include, build)
+			recs = s.groupRecords.records(w.AllGroups(), all, include, build)
 		}
 		res.UserGroupsState = &UserGroupsState{RealmUserGroups: recs}
 	}
@@ -254,7 +255,7 @@ func (s *Service) realmSection(tx storage.ReadTx, realm realms.Realm) (*RealmSta
 
 // otherSections fills register's sections after the messages: profile fields, presence, the
 // organization's constants, emoji, alert words, scheduled messages, people and settings.
-func (s *Service) otherSections(tx storage.ReadTx, w func() (*world, error), realm realms.Realm, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error), realm realms.Realm, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
 	var err error
 	if p.fetches("custom_profile_fields") && viewer.ID != 0 {
 		if res.CustomProfileFieldsState, err = customProfileFieldsState(tx.ProfileFields()); err != nil {
@@ -388,17 +389,17 @@ func limitOrNull(seconds int) *int {
 
 // realmUserState lists the users for viewer. Spectators see active users only, with hidden
 // emails. The records come from cache (the viewer's own record and profile data excepted).
-func realmUserState(tx storage.ReadTx, w *world, cache *userRecordCache, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
-	realm, all := w.org(), w.allUsers()
-	if w.failed() {
-		return nil, w.err
+func realmUserState(tx storage.ReadTx, w *world.World, cache *userRecordCache, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
+	realm, all := w.Org(), w.AllUsers()
+	if w.Failed() {
+		return nil, w.Err()
 	}
 	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
 	v := cache.variant(realm, all, viewer.Role, clientGravatar)
 	st := &RealmUserState{RealmUsers: cloneRecords(v.active), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
 	if viewer.ID != 0 {
 		st.RealmNonActiveUsers = cloneRecords(v.inactive)
-		if i, ok := slices.BinarySearchFunc(all, viewer.ID, byUserID); ok {
+		if i, ok := slices.BinarySearchFunc(all, viewer.ID, world.ByUserID); ok {
 			self := userRecord(realm, viewer, all[i], opts)
 			setRecord(st.RealmUsers, self)
 			setRecord(st.RealmNonActiveUsers, self)
@@ -411,10 +412,10 @@ func realmUserState(tx storage.ReadTx, w *world, cache *userRecordCache, viewer 
 	if viewer.ID == 0 {
 		return st, nil
 	}
-	bot := userRecord(realm, viewer, notificationBot, recordOptions{})
+	bot := userRecord(realm, viewer, world.NotificationBot(), recordOptions{})
 	bot.IsSystemBot = true
 	st.CrossRealmBots = append(st.CrossRealmBots, bot)
-	m := w.membership()
+	m := w.Membership()
 	st.AvatarSource = viewer.AvatarSource
 	st.AvatarURL = avatarURL(viewer)
 	st.AvatarURLMedium = avatarMediumURL(viewer)
@@ -429,7 +430,7 @@ func realmUserState(tx storage.ReadTx, w *world, cache *userRecordCache, viewer 
 	st.IsModerator = viewer.Role == users.RoleModerator
 	st.IsGuest = viewer.Role == users.RoleGuest
 	st.UserID = viewer.ID
-	st.Email = apiEmail(realm, viewer)
+	st.Email = world.APIEmail(realm, viewer)
 	st.DeliveryEmail = viewer.Email
 	st.FullName = viewer.FullName
 	return st, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -82,7 +83,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		tx, ev, me := o.tx, o.ev, o.me
 		w := o.world()
-		if !w.membership().Allows(users.Named(w.groupID(s.inviteGroupName())), me.ID) {
+		if !w.Membership().Allows(users.Named(w.GroupID(s.inviteGroupName())), me.ID) {
 			return engine.BadRequest(msgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
@@ -96,7 +97,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		if _, err := tx.Invites().Create(inv); err != nil {
 			return err
 		}
-		res.InviteLink = inviteLink(w.org(), key)
+		res.InviteLink = inviteLink(w.Org(), key)
 		return notifyInvitesChanged(tx, ev, me.ID)
 	})
 	if err != nil {
@@ -148,7 +149,7 @@ func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Durat
 
 // checkInvite applies the rules of an invitation's role, channels, groups and welcome message
 // for me, and returns it with me as the inviter.
-func (s *Service) checkInvite(tx storage.Tx, w *world, me users.User, base users.Invite, streams []channels.ID, groups []users.GroupID) (users.Invite, error) {
+func (s *Service) checkInvite(tx storage.Tx, w *world.World, me users.User, base users.Invite, streams []channels.ID, groups []users.GroupID) (users.Invite, error) {
 	if err := users.CheckInviteAs(me.Role, base.InvitedAs); err != nil {
 		switch {
 		case errors.Is(err, users.ErrInviteOwner):
@@ -186,22 +187,22 @@ func (s *Service) inviteGroupName() string {
 }
 
 // checkInviteChannels applies the channel rules of an invitation.
-func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
+func checkInviteChannels(w *world.World, me users.User, ids []channels.ID) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	noPermission := engine.BadRequest("You do not have permission to subscribe other users to channels.")
-	if me.Role == users.RoleGuest || !w.membership().Allows(w.org().CanAddSubscribersGroup, me.ID) {
+	if me.Role == users.RoleGuest || !w.Membership().Allows(w.Org().CanAddSubscribersGroup, me.ID) {
 		return noPermission
 	}
 	for _, id := range ids {
-		c, ok := w.channel(id)
+		c, ok := w.Channel(id)
 		// Zulip's access_stream_by_id: content access, which an administrator has not for
 		// a private channel without a subscription.
-		if !ok || c.IsArchived || !w.content(c, me) {
+		if !ok || c.IsArchived || !w.Content(c, me) {
 			return errInvalidChannelForInvite(id)
 		}
-		if !c.IsDefault && !channels.CanAddSubscribers(w.membership(), c, w.viewer(c.ID, me), w.org().CanAddSubscribersGroup) {
+		if !c.IsDefault && !channels.CanAddSubscribers(w.Membership(), c, w.Viewer(c.ID, me), w.Org().CanAddSubscribersGroup) {
 			return noPermission
 		}
 	}
@@ -210,7 +211,7 @@ func checkInviteChannels(w *world, me users.User, ids []channels.ID) error {
 
 // checkInviteGroups refuses unknown, system and deactivated groups and groups the requester
 // may not add members to.
-func checkInviteGroups(tx storage.Tx, w *world, me users.User, ids []users.GroupID) error {
+func checkInviteGroups(tx storage.Tx, w *world.World, me users.User, ids []users.GroupID) error {
 	for _, id := range ids {
 		g, err := groupForUpdate(tx.Groups(), id)
 		if err != nil {
@@ -219,8 +220,8 @@ func checkInviteGroups(tx storage.Tx, w *world, me users.User, ids []users.Group
 		if g.Deactivated {
 			return errInvalidGroup()
 		}
-		manage := w.membership().Allows(w.org().CanManageAllGroups, me.ID) || w.membership().Allows(g.CanManageGroup, me.ID)
-		if !manage && !w.membership().Allows(g.CanAddMembersGroup, me.ID) {
+		manage := w.Membership().Allows(w.Org().CanManageAllGroups, me.ID) || w.Membership().Allows(g.CanManageGroup, me.ID)
+		if !manage && !w.Membership().Allows(g.CanAddMembersGroup, me.ID) {
 			return engine.BadRequest(msgInsufficientPerm)
 		}
 	}
@@ -497,7 +498,7 @@ func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.C
 	}
 	w := o.world()
 	var chosen []channels.Channel
-	for _, c := range w.allChannels() {
+	for _, c := range w.AllChannels() {
 		if want(c) && !c.IsArchived {
 			chosen = append(chosen, c)
 		}
@@ -512,8 +513,8 @@ func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.C
 		return err
 	}
 	for _, c := range chosen {
-		w.addSubscribers(c.ID, []users.ID{id})
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.watchers(c, []users.ID{id}))
+		w.AddSubscribers(c.ID, []users.ID{id})
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.Watchers(c, []users.ID{id}))
 	}
 	return nil
 }

@@ -105,7 +105,7 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 		outbox, skipped = nil, nil
 		tx, ev, me, now := o.tx, o.ev, o.me, o.now
 		w := o.world()
-		if !w.membership().Allows(w.org().CanInviteUsersGroup, me.ID) {
+		if !w.Membership().Allows(w.Org().CanInviteUsersGroup, me.ID) {
 			return engine.BadRequest(msgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
@@ -149,7 +149,7 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 			if _, err := tx.Invites().Create(inv); err != nil {
 				return err
 			}
-			outbox = append(outbox, invitationMail(w.org(), me, inv))
+			outbox = append(outbox, invitationMail(w.Org(), me, inv))
 		}
 		return notifyInvitesChanged(tx, ev, me.ID)
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
 )
@@ -39,21 +40,21 @@ func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessag
 }
 
 // checkCanDelete applies the delete permissions to one message at time now.
-func checkCanDelete(w *world, me users.User, m messages.Message, now int64) error {
+func checkCanDelete(w *world.World, me users.User, m messages.Message, now int64) error {
 	var c channels.Channel
 	if !m.IsDirect() {
-		c, _ = w.channel(m.ChannelID)
+		c, _ = w.Channel(m.ChannelID)
 	}
-	if w.membership().Allows(w.org().CanDeleteAnyMessageGroup, me.ID) || !m.IsDirect() && w.membership().Allows(c.CanDeleteAnyMessageGroup, me.ID) {
+	if w.Membership().Allows(w.Org().CanDeleteAnyMessageGroup, me.ID) || !m.IsDirect() && w.Membership().Allows(c.CanDeleteAnyMessageGroup, me.ID) {
 		return nil
 	}
-	if m.SenderID != me.ID && w.user(m.SenderID).BotOwnerID != me.ID {
+	if m.SenderID != me.ID && w.User(m.SenderID).BotOwnerID != me.ID {
 		return errCannotDeleteMessage
 	}
-	if !w.membership().Allows(w.org().CanDeleteOwnMessageGroup, me.ID) && (m.IsDirect() || !w.membership().Allows(c.CanDeleteOwnMessageGroup, me.ID)) {
+	if !w.Membership().Allows(w.Org().CanDeleteOwnMessageGroup, me.ID) && (m.IsDirect() || !w.Membership().Allows(c.CanDeleteOwnMessageGroup, me.ID)) {
 		return errCannotDeleteMessage
 	}
-	realm := w.org()
+	realm := w.Org()
 	if limit := realm.Value("message_content_delete_limit_seconds"); limit != nil && now-m.Timestamp > limit.(int64)+deleteEditBuffer {
 		return engine.BadRequest("The time limit for deleting this message has passed")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -129,12 +130,12 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 }
 
 // planEdit validates the request and checks the actor's permissions, in Zulip's order.
-func planEdit(w *world, r storage.MessageReader, me users.User, now int64, mode messages.PropagateMode, content *string, p UpdateMessageParams) (editPlan, error) {
+func planEdit(w *world.World, r storage.MessageReader, me users.User, now int64, mode messages.PropagateMode, content *string, p UpdateMessageParams) (editPlan, error) {
 	m, _, err := readableMessage(w, r, me, p.MessageID)
 	if err != nil {
 		return editPlan{}, err
 	}
-	if c, ok := w.channel(m.ChannelID); ok && c.IsArchived {
+	if c, ok := w.Channel(m.ChannelID); ok && c.IsArchived {
 		return editPlan{}, errInvalidMessage // messages of archived channels are not modified
 	}
 	plan := editPlan{me: me, m: m, now: now, content: content, mode: mode, topic: m.Topic,
@@ -155,7 +156,7 @@ func planEdit(w *world, r storage.MessageReader, me users.User, now int64, mode 
 	if m.IsDirect() {
 		return plan, nil
 	}
-	plan.orig, _ = w.channel(m.ChannelID)
+	plan.orig, _ = w.Channel(m.ChannelID)
 	plan.target = plan.orig
 	if topic != nil {
 		plan.topicEdited = true
@@ -163,8 +164,8 @@ func planEdit(w *world, r storage.MessageReader, me users.User, now int64, mode 
 		plan.resolved, plan.unresolved = messages.ResolveChange(m.Topic, plan.topic, *topic)
 	}
 	if p.StreamID != nil && *p.StreamID != m.ChannelID {
-		c, ok := w.channel(*p.StreamID)
-		if !ok || c.IsArchived || !w.content(c, me) {
+		c, ok := w.Channel(*p.StreamID)
+		if !ok || c.IsArchived || !w.Content(c, me) {
 			return plan, errInvalidChannelID
 		}
 		plan.target, plan.streamEdited = c, true
@@ -186,11 +187,11 @@ func planEdit(w *world, r storage.MessageReader, me users.User, now int64, mode 
 
 // editedTopic is the topic an edit asks for, cleaned; nil when it asks for none or for the
 // message's own.
-func editedTopic(w *world, m messages.Message, given *string) (*string, error) {
+func editedTopic(w *world.World, m messages.Message, given *string) (*string, error) {
 	if given == nil {
 		return nil, nil
 	}
-	t, err := topics.Clean(*given, w.org().EmptyTopicDisplayName)
+	t, err := topics.Clean(*given, w.Org().EmptyTopicDisplayName)
 	if err != nil {
 		return nil, topicError("topic", err)
 	}
@@ -229,14 +230,14 @@ func sha256Hex(s string) string {
 
 // checkCanEditContent: editing allowed in the organization, the sender only, within the
 // content edit limit.
-func checkCanEditContent(w *world, me users.User, m messages.Message, now int64) error {
-	if !w.org().AllowMessageEditing {
+func checkCanEditContent(w *world.World, me users.User, m messages.Message, now int64) error {
+	if !w.Org().AllowMessageEditing {
 		return errEditingDisabled
 	}
 	if m.SenderID != me.ID {
 		return errCannotEdit
 	}
-	if limit := w.org().MessageContentEditLimitSeconds; limit > 0 && now-m.Timestamp > int64(limit+editLimitBuffer) {
+	if limit := w.Org().MessageContentEditLimitSeconds; limit > 0 && now-m.Timestamp > int64(limit+editLimitBuffer) {
 		return errEditTimeLimit
 	}
 	return nil
@@ -256,7 +257,7 @@ func checkTopicsPolicy(p editPlan) error {
 
 // checkCanMove checks the permissions and time limits of a topic change (or resolve) and of a
 // channel change, and with change_all that every message of the topic is within the limit.
-func checkCanMove(w *world, r storage.MessageReader, p editPlan) error {
+func checkCanMove(w *world.World, r storage.MessageReader, p editPlan) error {
 	me := p.me
 	moderator := me.Role.AtLeast(users.RoleModerator)
 	age := p.now - p.m.Timestamp
@@ -269,7 +270,7 @@ func checkCanMove(w *world, r storage.MessageReader, p editPlan) error {
 			if !canMoveWithinChannels(w, me, p.orig, p.target) {
 				return errCannotEdit
 			}
-			if limit := w.org().MoveMessagesWithinStreamLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
+			if limit := w.Org().MoveMessagesWithinStreamLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
 				return errTopicEditTimeLimit
 			}
 		}
@@ -278,10 +279,10 @@ func checkCanMove(w *world, r storage.MessageReader, p editPlan) error {
 		if !canMoveOutOf(w, me, p.orig) {
 			return errCannotMove
 		}
-		if !channels.CanPost(w.membership(), p.target, w.viewer(p.target.ID, me)) {
+		if !channels.CanPost(w.Membership(), p.target, w.Viewer(p.target.ID, me)) {
 			return errCannotPost
 		}
-		if limit := w.org().MoveMessagesBetweenStreamsLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
+		if limit := w.Org().MoveMessagesBetweenStreamsLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
 			return errStreamEditTimeLimit
 		}
 	}
@@ -293,12 +294,12 @@ func checkCanMove(w *world, r storage.MessageReader, p editPlan) error {
 
 // checkTopicMoveLimit refuses a change_all move when some of the topic's messages the actor
 // can read are older than the strictest applicable move limit.
-func checkTopicMoveLimit(w *world, r storage.MessageReader, p editPlan) error {
+func checkTopicMoveLimit(w *world.World, r storage.MessageReader, p editPlan) error {
 	deadline := 0
 	for _, l := range []struct {
 		applies bool
 		limit   int
-	}{{p.topicEdited, w.org().MoveMessagesWithinStreamLimitSeconds}, {p.streamEdited, w.org().MoveMessagesBetweenStreamsLimitSeconds}} {
+	}{{p.topicEdited, w.Org().MoveMessagesWithinStreamLimitSeconds}, {p.streamEdited, w.Org().MoveMessagesBetweenStreamsLimitSeconds}} {
 		if l.applies && l.limit > 0 && (deadline == 0 || l.limit+editLimitBuffer < deadline) {
 			deadline = l.limit + editLimitBuffer
 		}
@@ -332,12 +333,12 @@ func checkTopicMoveLimit(w *world, r storage.MessageReader, p editPlan) error {
 
 // movableTopicMessages lists, ascending, the messages of a topic that me may read: all of
 // them where me may read the channel's history, else those me has a row for.
-func movableTopicMessages(w *world, r storage.MessageReader, me users.User, c channels.Channel, topic string) ([]messages.ID, error) {
+func movableTopicMessages(w *world.World, r storage.MessageReader, me users.User, c channels.Channel, topic string) ([]messages.ID, error) {
 	ids, err := r.TopicMessageIDs(c.ID, topic, 0)
 	if err != nil {
 		return nil, err
 	}
-	if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, me) {
+	if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.Content(c, me) {
 		out := make([]messages.ID, len(ids))
 		for i, id := range ids {
 			out[len(ids)-1-i] = id
@@ -357,39 +358,39 @@ func movableTopicMessages(w *world, r storage.MessageReader, me users.User, c ch
 
 // realmAllows evaluates an organization permission; the zero setting (an organization stored
 // before the setting existed) means the system group def.
-func realmAllows(w *world, s users.GroupSetting, def string, u users.ID) bool {
+func realmAllows(w *world.World, s users.GroupSetting, def string, u users.ID) bool {
 	if channels.IsZeroSetting(s) {
-		s = users.Named(w.groupID(def))
+		s = users.Named(w.GroupID(def))
 	}
-	return w.membership().Allows(s, u)
+	return w.Membership().Allows(s, u)
 }
 
 // canMoveWithin: moving messages between topics of c (can_move_messages_within_channel_group,
 // administrators of the organization or of the channel).
-func canMoveWithin(w *world, me users.User, c channels.Channel) bool {
-	return me.Role.IsAdmin() || channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) ||
-		w.membership().Allows(c.CanMoveMessagesWithinChannelGroup, me.ID)
+func canMoveWithin(w *world.World, me users.User, c channels.Channel) bool {
+	return me.Role.IsAdmin() || channels.CanAdminister(w.Membership(), c, w.Viewer(c.ID, me)) ||
+		w.Membership().Allows(c.CanMoveMessagesWithinChannelGroup, me.ID)
 }
 
 // canMoveWithinChannels: the organization's can_move_messages_between_topics_group, or
 // moving within the original or the target channel.
-func canMoveWithinChannels(w *world, me users.User, orig, target channels.Channel) bool {
-	return realmAllows(w, w.org().CanMoveMessagesBetweenTopicsGroup, realms.DefaultMoveGroups[0], me.ID) ||
+func canMoveWithinChannels(w *world.World, me users.User, orig, target channels.Channel) bool {
+	return realmAllows(w, w.Org().CanMoveMessagesBetweenTopicsGroup, realms.DefaultMoveGroups[0], me.ID) ||
 		canMoveWithin(w, me, orig) || orig.ID != target.ID && canMoveWithin(w, me, target)
 }
 
 // canMoveOutOf: moving messages out of c.
-func canMoveOutOf(w *world, me users.User, c channels.Channel) bool {
+func canMoveOutOf(w *world.World, me users.User, c channels.Channel) bool {
 	return me.Role.IsAdmin() ||
-		realmAllows(w, w.org().CanMoveMessagesBetweenChannelsGroup, realms.DefaultMoveGroups[1], me.ID) ||
-		channels.CanAdminister(w.membership(), c, w.viewer(c.ID, me)) ||
-		w.membership().Allows(c.CanMoveMessagesOutOfChannelGroup, me.ID)
+		realmAllows(w, w.Org().CanMoveMessagesBetweenChannelsGroup, realms.DefaultMoveGroups[1], me.ID) ||
+		channels.CanAdminister(w.Membership(), c, w.Viewer(c.ID, me)) ||
+		w.Membership().Allows(c.CanMoveMessagesOutOfChannelGroup, me.ID)
 }
 
 // canResolveTopics: the organization's can_resolve_topics_group, or the channel's (original
 // or target).
-func canResolveTopics(w *world, me users.User, orig, target channels.Channel) bool {
-	return realmAllows(w, w.org().CanResolveTopicsGroup, realms.DefaultMoveGroups[2], me.ID) ||
-		w.membership().Allows(orig.CanResolveTopicsGroup, me.ID) ||
-		orig.ID != target.ID && w.membership().Allows(target.CanResolveTopicsGroup, me.ID)
+func canResolveTopics(w *world.World, me users.User, orig, target channels.Channel) bool {
+	return realmAllows(w, w.Org().CanResolveTopicsGroup, realms.DefaultMoveGroups[2], me.ID) ||
+		w.Membership().Allows(orig.CanResolveTopicsGroup, me.ID) ||
+		orig.ID != target.ID && w.Membership().Allows(target.CanResolveTopicsGroup, me.ID)
 }

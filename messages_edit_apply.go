@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
@@ -60,9 +61,9 @@ func (e UpdateMessageEvent) forClient(o queueOptions) (any, bool) {
 }
 
 // topicLinks are the organization's linkifier matches in a topic.
-func topicLinks(w *world, topic string) []TopicLink {
+func topicLinks(w *world.World, topic string) []TopicLink {
 	out := []TopicLink{}
-	linkify := w.linkifiers()
+	linkify := w.Linkifiers()
 	if linkify == nil {
 		return out
 	}
@@ -76,12 +77,12 @@ func topicLinks(w *world, topic string) []TopicLink {
 const mentionMask = messages.FlagMentioned | messages.FlagStreamWildcardMentioned | messages.FlagTopicWildcardMentioned
 
 // applyEdit writes a planned edit and records its events.
-func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) error {
+func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world.World, p editPlan) error {
 	mr := tx.Messages()
 	me, m := p.me, p.m
 	uid := me.ID
 	e := UpdateMessageEvent{Type: "update_message", UserID: &uid, EditTimestamp: p.now, MessageID: m.ID,
-		emptyTopicLabel: w.org().EmptyTopicDisplayName}
+		emptyTopicLabel: w.Org().EmptyTopicDisplayName}
 	entry := messages.EditHistoryEntry{UserID: me.ID, Timestamp: p.now}
 	edited := m.Clone()
 	rows, err := mr.Rows([]messages.ID{m.ID})
@@ -173,7 +174,7 @@ func (s *Service) applyEdit(tx storage.Tx, ev *events, w *world, p editPlan) err
 
 // movedWholeTopic reports whether a move took the whole topic: change_all, or no message the
 // actor can read left behind.
-func movedWholeTopic(w *world, mr storage.MessageReader, p editPlan) (bool, error) {
+func movedWholeTopic(w *world.World, mr storage.MessageReader, p editPlan) (bool, error) {
 	if p.mode == messages.ChangeAll {
 		return true, nil
 	}
@@ -209,7 +210,7 @@ func addByFlags(ev *events, e UpdateMessageEvent, rows []messages.UserMessage, e
 // to the target lose their rows, and in a target with protected history its subscribers gain
 // read rows. It returns the target message's remaining rows and the users who can no longer
 // read the messages (guests, or everyone not subscribed when the target is private).
-func moveRows(w *world, mr storage.MessageWriter, p editPlan, ids []messages.ID, targetRows []messages.UserMessage) ([]messages.UserMessage, []users.ID, error) {
+func moveRows(w *world.World, mr storage.MessageWriter, p editPlan, ids []messages.ID, targetRows []messages.UserMessage) ([]messages.UserMessage, []users.ID, error) {
 	all, err := mr.Rows(ids)
 	if err != nil {
 		return nil, nil, err
@@ -219,18 +220,18 @@ func moveRows(w *world, mr storage.MessageWriter, p editPlan, ids []messages.ID,
 	for _, r := range all {
 		candidates[r.UserID] = true
 	}
-	for _, u := range w.subscribersOf(p.orig.ID) {
+	for _, u := range w.SubscribersOf(p.orig.ID) {
 		candidates[u] = candidates[u] || false
 	}
 	var losingRows, losingAccess []users.ID
 	for u, rowed := range candidates {
-		if w.isSubscribed(p.target.ID, u) {
+		if w.IsSubscribed(p.target.ID, u) {
 			continue
 		}
 		if rowed {
 			losingRows = append(losingRows, u)
 		}
-		if p.target.InviteOnly || w.user(u).Role == users.RoleGuest {
+		if p.target.InviteOnly || w.User(u).Role == users.RoleGuest {
 			losingAccess = append(losingAccess, u)
 		}
 	}
@@ -245,7 +246,7 @@ func moveRows(w *world, mr storage.MessageWriter, p editPlan, ids []messages.ID,
 			have[[2]int64{int64(r.UserID), int64(r.MessageID)}] = true
 		}
 		var gained []messages.UserMessage
-		for _, u := range w.subscribersOf(p.target.ID) {
+		for _, u := range w.SubscribersOf(p.target.ID) {
 			for _, id := range ids {
 				if !have[[2]int64{int64(u), int64(id)}] {
 					gained = append(gained, messages.UserMessage{UserID: u, MessageID: id, Flags: messages.FlagRead})
@@ -278,23 +279,23 @@ func toInt64s(ids []users.ID) []int64 {
 // the update_message event: where the original channel's history is public, the active
 // subscribers of the target channel and, for a channel change, those of the original one,
 // except users who lose access and guests who only follow the target.
-func editSubscriberRecipients(w *world, p editPlan, rows []messages.UserMessage, losingAccess []users.ID) []users.ID {
+func editSubscriberRecipients(w *world.World, p editPlan, rows []messages.UserMessage, losingAccess []users.ID) []users.ID {
 	if p.orig.InviteOnly && !p.orig.HistoryPublicToSubscribers {
 		return nil
 	}
 	skip := func(u users.ID) bool {
-		return hasRow(rows, u) || slices.Contains(losingAccess, u) || !w.user(u).IsActive
+		return hasRow(rows, u) || slices.Contains(losingAccess, u) || !w.User(u).IsActive
 	}
 	var out []users.ID
-	for _, u := range w.subscribersOf(p.target.ID) {
-		guestNew := p.streamEdited && w.user(u).Role == users.RoleGuest && !w.isSubscribed(p.orig.ID, u)
+	for _, u := range w.SubscribersOf(p.target.ID) {
+		guestNew := p.streamEdited && w.User(u).Role == users.RoleGuest && !w.IsSubscribed(p.orig.ID, u)
 		if !skip(u) && !guestNew {
 			out = append(out, u)
 		}
 	}
 	if p.streamEdited {
-		for _, u := range w.subscribersOf(p.orig.ID) {
-			if !skip(u) && !w.isSubscribed(p.target.ID, u) {
+		for _, u := range w.SubscribersOf(p.orig.ID) {
+			if !skip(u) && !w.IsSubscribed(p.target.ID, u) {
 				out = append(out, u)
 			}
 		}
@@ -304,8 +305,8 @@ func editSubscriberRecipients(w *world, p editPlan, rows []messages.UserMessage,
 
 // addDeleteEvents records delete_message events for messages of one conversation (like m) to
 // the given users, in the bulk form and one per message.
-func addDeleteEvents(w *world, ev *events, m messages.Message, ids []messages.ID, to []int64) {
-	e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.org().EmptyTopicDisplayName}
+func addDeleteEvents(w *world.World, ev *events, m messages.Message, ids []messages.ID, to []int64) {
+	e := DeleteMessageEvent{Type: "delete_message", MessageType: "private", emptyTopicLabel: w.Org().EmptyTopicDisplayName}
 	if !m.IsDirect() {
 		e.MessageType, e.StreamID, e.topic = "stream", m.ChannelID, m.Topic
 	}
@@ -321,24 +322,24 @@ func addDeleteEvents(w *world, ev *events, m messages.Message, ids []messages.ID
 
 // addFirstMessageEvents records a stream update of first_message_id for every channel whose
 // oldest message changed between before and after (Activity of the same channels).
-func addFirstMessageEvents(w *world, ev *events, chanIDs []channels.ID, before, after []storage.ChannelActivity) {
+func addFirstMessageEvents(w *world.World, ev *events, chanIDs []channels.ID, before, after []storage.ChannelActivity) {
 	for i, c := range chanIDs {
 		if before[i].FirstMessageID == after[i].FirstMessageID {
 			continue
 		}
-		ch, _ := w.channel(c)
+		ch, _ := w.Channel(c)
 		var value *messages.ID
 		if id := after[i].FirstMessageID; id != 0 {
 			value = &id
 		}
-		ev.Add("stream", streamFirstMessageEvent(ch, value), w.watchers(ch, nil))
+		ev.Add("stream", streamFirstMessageEvent(ch, value), w.Watchers(ch, nil))
 	}
 }
 
 // moveUserTopics carries the users' visibility policies of a topic moved as a whole to its new
 // place, merging with the target topic's policies as Zulip does (the most visible wins); users
 // who lose access lose the policy.
-func (s *Service) moveUserTopics(tx storage.Tx, ev *events, w *world, p editPlan, losingAccess []users.ID, targetHadMessages bool) error {
+func (s *Service) moveUserTopics(tx storage.Tx, ev *events, w *world.World, p editPlan, losingAccess []users.ID, targetHadMessages bool) error {
 	origRows, err := tx.UserTopics().ListForTopic(p.orig.ID, p.m.Topic)
 	if err != nil {
 		return err
@@ -401,13 +402,13 @@ func mergedPolicy(a, b topics.VisibilityPolicy) topics.VisibilityPolicy {
 // editContent applies a content edit to edited: rendering (with upload previews), the event's
 // and history entry's content fields, the recipients' recomputed mention and alert-word flags, and the
 // message's links to uploads.
-func editContent(w *world, tx storage.Tx, ev *events, p editPlan, edited *messages.Message, e *UpdateMessageEvent, entry *messages.EditHistoryEntry, rows []messages.UserMessage) error {
+func editContent(w *world.World, tx storage.Tx, ev *events, p editPlan, edited *messages.Message, e *UpdateMessageEvent, entry *messages.EditHistoryEntry, rows []messages.UserMessage) error {
 	mr, m := tx.Messages(), p.m
 	oldContent, oldRendered := m.Content, m.Rendered
 	entry.PrevContent, entry.PrevRenderedContent = &oldContent, &oldRendered
 	edited.Content = *p.content
 	var mentions markdown.Mentions
-	edited.Rendered, mentions = renderMessage(w, edited.Content, w.user(m.SenderID))
+	edited.Rendered, mentions = renderMessage(w, edited.Content, w.User(m.SenderID))
 	if uploads.MayLink(edited.Content) {
 		previews, err := uploadPreviews(tx.Attachments(), edited.Content)
 		if err != nil {
@@ -452,7 +453,7 @@ func editContent(w *world, tx storage.Tx, ev *events, p editPlan, edited *messag
 
 // recordMove fills the event and the history entries (of the target message, and of the
 // other moved messages) with a move's channel and topic change.
-func recordMove(w *world, p editPlan, e *UpdateMessageEvent, entry, moveEntry *messages.EditHistoryEntry) {
+func recordMove(w *world.World, p editPlan, e *UpdateMessageEvent, entry, moveEntry *messages.EditHistoryEntry) {
 	m := p.m
 	if p.streamEdited {
 		prev, next := p.orig.ID, p.target.ID
@@ -473,7 +474,7 @@ func recordMove(w *world, p editPlan, e *UpdateMessageEvent, entry, moveEntry *m
 
 // editedIDs are the messages an edit changes, ascending: the target message, and with
 // change_later or change_all the topic's messages the actor may move from it on (or all).
-func editedIDs(w *world, mr storage.MessageReader, p editPlan) ([]messages.ID, error) {
+func editedIDs(w *world.World, mr storage.MessageReader, p editPlan) ([]messages.ID, error) {
 	m := p.m
 	if p.mode == messages.ChangeOne {
 		return []messages.ID{m.ID}, nil
@@ -497,7 +498,7 @@ func editedIDs(w *world, mr storage.MessageReader, p editPlan) ([]messages.ID, e
 
 // targetState reports, before a move, whether the target topic had messages and whether the
 // actor could see any of them (both false when nothing moves).
-func targetState(w *world, mr storage.MessageReader, p editPlan) (hadMessages, visibleToActor bool, err error) {
+func targetState(w *world.World, mr storage.MessageReader, p editPlan) (hadMessages, visibleToActor bool, err error) {
 	if !p.moved() {
 		return false, false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
@@ -59,7 +60,7 @@ func topicNarrow(c channels.Channel, topic string) string {
 // moveNotices are the notification bot's breadcrumbs of a move: in the new topic (unless the
 // move only resolves or unresolves) and, when asked, in the old one. movedAll says whether the
 // whole topic moved, newTopicWasEmpty whether the actor could see no earlier message there.
-func moveNotices(w *world, p editPlan, count int, movedAll, newTopicWasEmpty bool) []botNotice {
+func moveNotices(w *world.World, p editPlan, count int, movedAll, newTopicWasEmpty bool) []botNotice {
 	user := silentMention(p.me)
 	oldLoc, newLoc := topicLink(p.orig, p.m.Topic), topicLink(p.target, p.topic)
 	var out []botNotice
@@ -69,7 +70,7 @@ func moveNotices(w *world, p editPlan, count int, movedAll, newTopicWasEmpty boo
 		case newTopicWasEmpty && movedAll:
 			text = fmt.Sprintf("This topic was moved here from %s by %s.", oldLoc, user)
 		case count == 1:
-			link := strings.TrimRight(w.org().URL, "/") + "/" + topicNarrow(p.target, p.topic) + fmt.Sprintf("/near/%d", p.m.ID)
+			link := strings.TrimRight(w.Org().URL, "/") + "/" + topicNarrow(p.target, p.topic) + fmt.Sprintf("/near/%d", p.m.ID)
 			text = fmt.Sprintf("[A message](%s) was moved here from %s by %s.", link, oldLoc, user)
 		default:
 			text = fmt.Sprintf("%d messages were moved here from %s by %s.", count, oldLoc, user)
@@ -95,7 +96,7 @@ func moveNotices(w *world, p editPlan, count int, movedAll, newTopicWasEmpty boo
 // the topic's newest message is such a notice younger than the grace period, the deletion of
 // that notice (an undo). Subscribers whose resolved_topic_notice_auto_read_policy asks for it
 // (never; except_followed for followers of the topic) get it unread; everyone else read.
-func (s *Service) resolveNotice(tx storage.Tx, ev *events, w *world, p editPlan) error {
+func (s *Service) resolveNotice(tx storage.Tx, ev *events, w *world.World, p editPlan) error {
 	if !p.topicEdited || p.content != nil || p.streamEdited || !p.resolveToggle() {
 		return nil
 	}
@@ -139,8 +140,8 @@ func isResolveNotice(m messages.Message) bool {
 }
 
 // resolveNoticeUnread is the set of c's human subscribers who get a resolve notice unread.
-func resolveNoticeUnread(w *world, tx storage.Tx, c channels.Channel, topic string) (map[users.ID]bool, error) {
-	subs := w.subscribersOf(c.ID)
+func resolveNoticeUnread(w *world.World, tx storage.Tx, c channels.Channel, topic string) (map[users.ID]bool, error) {
+	subs := w.SubscribersOf(c.ID)
 	settings, err := tx.UserSettings().GetMany(subs)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func resolveNoticeUnread(w *world, tx storage.Tx, c channels.Channel, topic stri
 	}
 	out := map[users.ID]bool{}
 	for _, u := range subs {
-		if w.user(u).IsBot() {
+		if w.User(u).IsBot() {
 			continue
 		}
 		switch settings[u].Value("resolved_topic_notice_auto_read_policy") {

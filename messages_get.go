@@ -82,7 +82,7 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 	var res GetMessagesResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
-		view.emptyTopicLabel = w.org().EmptyTopicDisplayName
+		view.emptyTopicLabel = w.Org().EmptyTopicDisplayName
 		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
@@ -269,7 +269,7 @@ func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParam
 		}
 		rec := messageRecord(w, m, messageView{
 			applyMarkdown: orTrue(p.ApplyMarkdown), emptyTopicName: p.AllowEmptyTopicName,
-			emptyTopicLabel: w.org().EmptyTopicDisplayName,
+			emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 		})
 		names := flags.Names()
 		rec.Flags = &names

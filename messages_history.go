@@ -46,7 +46,7 @@ func (s *Service) GetMessageHistory(ctx context.Context, actor Actor, p GetMessa
 	var res GetMessageHistoryResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		w := o.world()
-		policy := messages.EditHistoryPolicy(w.org().MessageEditHistoryVisibilityPolicy)
+		policy := messages.EditHistoryPolicy(w.Org().MessageEditHistoryVisibilityPolicy)
 		if policy == messages.EditHistoryNone {
 			return engine.BadRequest("Message edit history is disabled in this organization")
 		}
@@ -58,7 +58,7 @@ func (s *Service) GetMessageHistory(ctx context.Context, actor Actor, p GetMessa
 			if m.IsDirect() {
 				return ""
 			}
-			return topics.Display(t, w.org().EmptyTopicDisplayName, p.AllowEmptyTopicName)
+			return topics.Display(t, w.Org().EmptyTopicDisplayName, p.AllowEmptyTopicName)
 		}
 		res.MessageHistory = visibleSnapshots(messageSnapshots(m, topic), policy)
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -134,13 +135,13 @@ func (s *narrowSide) note(op messages.Operator, text string, negated bool) error
 // becomes -is:muted, and is:followed and is:muted carry the viewer's topic settings (read
 // through ut). Unknown operators, operands, channels and users are BAD_NARROW; a channel the
 // user may not see is reported as unknown.
-func resolveNarrow(w *world, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm) ([]messages.Term, error) {
+func resolveNarrow(w *world.World, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm) ([]messages.Term, error) {
 	return resolveTerms(w, ut, me, narrow, false)
 }
 
 // resolveTerms is resolveNarrow; lenient keeps a term naming an unknown channel or user with a
 // zero id, which matches no message (an event queue's narrow is not checked, as in Zulip).
-func resolveTerms(w *world, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm, lenient bool) ([]messages.Term, error) {
+func resolveTerms(w *world.World, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm, lenient bool) ([]messages.Term, error) {
 	for _, n := range narrow {
 		if err := checkOperand(n); err != nil {
 			return nil, err
@@ -188,7 +189,7 @@ func resolveTerms(w *world, ut storage.UserTopicReader, me users.User, narrow []
 
 // resolveOperand fills t from the client's term; false when the term selects nothing more
 // (near, in:all).
-func resolveOperand(w *world, me users.User, n NarrowTerm, t *messages.Term) (bool, error) {
+func resolveOperand(w *world.World, me users.User, n NarrowTerm, t *messages.Term) (bool, error) {
 	var err error
 	switch t.Operator {
 	case messages.OpChannel, messages.OpChannels:
@@ -211,7 +212,7 @@ func resolveOperand(w *world, me users.User, n NarrowTerm, t *messages.Term) (bo
 
 // resolveChannelOperand fills t for channel (one the user may read the messages of, by id or
 // name) and channels (public or web-public).
-func resolveChannelOperand(w *world, me users.User, n NarrowTerm, t *messages.Term) error {
+func resolveChannelOperand(w *world.World, me users.User, n NarrowTerm, t *messages.Term) error {
 	if t.Operator == messages.OpChannel {
 		c, ok := channelOperand(w, me, n.Operand)
 		if !ok {
@@ -230,11 +231,11 @@ func resolveChannelOperand(w *world, me users.User, n NarrowTerm, t *messages.Te
 
 // resolveTextOperand fills t for the operators with a text operand: topic, search, is, has and
 // in (in:home is is:muted negated; in:all selects nothing more).
-func resolveTextOperand(w *world, n NarrowTerm, t *messages.Term) (bool, error) {
+func resolveTextOperand(w *world.World, n NarrowTerm, t *messages.Term) (bool, error) {
 	text := n.Operand.(string)
 	switch t.Operator {
 	case messages.OpTopic:
-		clean, err := topics.CleanOperand(text, w.org().EmptyTopicDisplayName)
+		clean, err := topics.CleanOperand(text, w.Org().EmptyTopicDisplayName)
 		if err != nil {
 			return false, errBadNarrow("invalid operand")
 		}
@@ -268,7 +269,7 @@ func resolveTextOperand(w *world, n NarrowTerm, t *messages.Term) (bool, error) 
 
 // resolveUserOperand fills t for the operators naming users: sender, dm-including (the user
 // themselves: is:dm), group-pm-with and dm (an empty list matches nothing).
-func resolveUserOperand(w *world, me users.User, n NarrowTerm, t *messages.Term) error {
+func resolveUserOperand(w *world.World, me users.User, n NarrowTerm, t *messages.Term) error {
 	if t.Operator == messages.OpDM {
 		ids, ok := usersOperand(w, n.Operand)
 		if !ok {
@@ -294,7 +295,7 @@ func resolveUserOperand(w *world, me users.User, n NarrowTerm, t *messages.Term)
 // direct-message participants), dropping the narrow's own conversation terms, as Zulip does.
 // A message the user may not read leaves the narrow as it is when it names a conversation
 // already, and is BAD_NARROW otherwise.
-func expandWith(w *world, me users.User, narrow []NarrowTerm) ([]NarrowTerm, error) {
+func expandWith(w *world.World, me users.User, narrow []NarrowTerm) ([]NarrowTerm, error) {
 	at := -1
 	for i, n := range narrow {
 		if n.Operator != string(messages.OpWith) {
@@ -313,7 +314,7 @@ func expandWith(w *world, me users.User, narrow []NarrowTerm) ([]NarrowTerm, err
 	if !ok {
 		return nil, errBadNarrow("Invalid 'with' operator")
 	}
-	m, _, err := readableMessage(w, w.messageReader(), me, messages.ID(id))
+	m, _, err := readableMessage(w, w.MessageReader(), me, messages.ID(id))
 	if err != nil {
 		var ce *Error
 		if !errors.As(err, &ce) || ce.Code != CodeBadRequest {
@@ -367,9 +368,9 @@ func definesConversation(narrow []NarrowTerm) bool {
 
 // publicChannels lists the organization's public channels (not invite-only; web-public ones
 // only with webPublic), ascending.
-func publicChannels(w *world, webPublic bool) []channels.ID {
+func publicChannels(w *world.World, webPublic bool) []channels.ID {
 	out := []channels.ID{}
-	for _, c := range w.allChannels() {
+	for _, c := range w.AllChannels() {
 		if (webPublic && c.IsWebPublic) || (!webPublic && !c.InviteOnly) {
 			out = append(out, c.ID)
 		}
@@ -384,7 +385,7 @@ type topicPrefs struct {
 	followed, muted, open []messages.TopicRef
 }
 
-func topicPrefsOf(w *world, ut storage.UserTopicReader, me users.User) (*topicPrefs, error) {
+func topicPrefsOf(w *world.World, ut storage.UserTopicReader, me users.User) (*topicPrefs, error) {
 	p := &topicPrefs{}
 	rows, err := ut.ListForUser(me.ID)
 	if err != nil {
@@ -402,7 +403,7 @@ func topicPrefsOf(w *world, ut storage.UserTopicReader, me users.User) (*topicPr
 			p.muted = append(p.muted, ref)
 		}
 	}
-	subs, err := w.subscriptionRows(me.ID)
+	subs, err := w.SubscriptionRows(me.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -438,28 +439,28 @@ func intOperand(v any) (int64, bool) {
 }
 
 // channelOperand resolves a channel by id or name among the channels me may see.
-func channelOperand(w *world, me users.User, v any) (channels.ID, bool) {
+func channelOperand(w *world.World, me users.User, v any) (channels.ID, bool) {
 	var c channels.Channel
 	var ok bool
 	if id, isInt := intOperand(v); isInt {
-		c, ok = w.channel(channels.ID(id))
+		c, ok = w.Channel(channels.ID(id))
 	} else if name, isStr := v.(string); isStr {
-		c, ok = w.channelByName(name)
+		c, ok = w.ChannelByName(name)
 	}
-	if !ok || !w.metadata(c, me) {
+	if !ok || !w.Metadata(c, me) {
 		return 0, false
 	}
 	return c.ID, true
 }
 
 // userOperand resolves a user by id or email.
-func userOperand(w *world, v any) (users.ID, bool) {
+func userOperand(w *world.World, v any) (users.ID, bool) {
 	if id, ok := intOperand(v); ok {
-		_, known := w.lookup(users.ID(id))
+		_, known := w.Lookup(users.ID(id))
 		return users.ID(id), known
 	}
 	if email, ok := v.(string); ok {
-		u, found := w.userByEmail(strings.TrimSpace(email))
+		u, found := w.UserByEmail(strings.TrimSpace(email))
 		return u.ID, found
 	}
 	return 0, false
@@ -467,7 +468,7 @@ func userOperand(w *world, v any) (users.ID, bool) {
 
 // usersOperand resolves a dm operand: a list of ids or emails, one id, or comma-separated
 // emails.
-func usersOperand(w *world, v any) ([]users.ID, bool) {
+func usersOperand(w *world.World, v any) ([]users.ID, bool) {
 	var items []any
 	switch x := v.(type) {
 	case []any:

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/users"
@@ -83,16 +84,16 @@ func (p *prerender) run() {
 	p.s.prerendered.finished.Add(1)
 }
 
-// take returns the early rendering of content when it is finished and exact for w (see
+// take Take returns the early rendering of content when it is finished and exact for w (see
 // above). A body that finds it not started claims it (the sender will not start it); one that
 // finds it running renders for itself rather than wait. It may be called again when the store
 // runs the transaction again.
-func (p *prerender) take(w *world, content string) (string, markdown.Mentions, bool) {
+func (p *prerender) Take(w *world.World, content string) (string, markdown.Mentions, bool) {
 	if p == nil || p.content != content {
 		return "", markdown.Mentions{}, false
 	}
 	if !p.state.CompareAndSwap(prerenderIdle, prerenderClaimed) && p.state.Load() == prerenderDone &&
-		p.exact && sameLinkifiers(p.snap.list, w.linkifierList) {
+		p.exact && sameLinkifiers(p.snap.list, w.LinkifierList()) {
 		p.s.prerendered.taken.Add(1)
 		return p.rendered, p.mentions, true
 	}
@@ -102,12 +103,12 @@ func (p *prerender) take(w *world, content string) (string, markdown.Mentions, b
 // noteLinkifiers makes w's linkifiers the Service's snapshot for the early renderings of the
 // sends that follow, unless it is that already: then w takes the snapshot's compiled
 // linkifiers instead of compiling its own, should it render.
-func (s *Service) noteLinkifiers(w *world) {
-	if snap := s.linkifiers.Load(); snap != nil && sameLinkifiers(snap.list, w.linkifierList) {
-		w.useLinkifiers(snap.linkify)
+func (s *Service) noteLinkifiers(w *world.World) {
+	if snap := s.linkifiers.Load(); snap != nil && sameLinkifiers(snap.list, w.LinkifierList()) {
+		w.UseLinkifiers(snap.linkify)
 		return
 	}
-	s.linkifiers.Store(&linkifierSnapshot{list: w.linkifierList, linkify: w.linkifiers()})
+	s.linkifiers.Store(&linkifierSnapshot{list: w.LinkifierList(), linkify: w.Linkifiers()})
 }
 
 // sameLinkifiers reports whether a and b are the same linkifiers in the same order.
@@ -126,9 +127,11 @@ func sameString(a, b *string) bool {
 
 // renderSent renders a sent message's content for sender: the send's early rendering (w.pre)
 // when it is exact, else now.
-func renderSent(w *world, content string, sender users.User) (string, markdown.Mentions) {
-	if rendered, mentions, ok := w.pre.take(w, content); ok {
-		return rendered, mentions
+func renderSent(w *world.World, content string, sender users.User) (string, markdown.Mentions) {
+	if w.Pre != nil {
+		if rendered, mentions, ok := w.Pre.Take(w, content); ok {
+			return rendered, mentions
+		}
 	}
 	return renderMessage(w, content, sender)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -215,12 +216,12 @@ func checkEmojiFields(name string, code *string) error {
 
 // reactableMessage loads a message the user may read and react to (not in an archived
 // channel), with the user's row of it (nil for a channel's history).
-func reactableMessage(w *world, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
+func reactableMessage(w *world.World, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
 	m, row, err := readableMessage(w, mr, me, id)
 	if err != nil {
 		return m, nil, err
 	}
-	if c, ok := w.channel(m.ChannelID); !m.IsDirect() && (!ok || c.IsArchived) {
+	if c, ok := w.Channel(m.ChannelID); !m.IsDirect() && (!ok || c.IsArchived) {
 		return m, nil, errInvalidMessage
 	}
 	return m, row, nil
@@ -279,7 +280,7 @@ func (s *Service) checkEmojiRequest(custom []emoji.Custom, r messages.Reaction) 
 
 // noteReaction queues a reaction event for everyone who has the message (a row for it) and,
 // in a channel whose history subscribers may read, its subscribers.
-func noteReaction(w *world, mr storage.MessageReader, ev *events, op string, me users.User, m messages.Message, r messages.Reaction) error {
+func noteReaction(w *world.World, mr storage.MessageReader, ev *events, op string, me users.User, m messages.Message, r messages.Reaction) error {
 	rows, err := mr.Rows([]messages.ID{m.ID})
 	if err != nil {
 		return err
@@ -289,13 +290,13 @@ func noteReaction(w *world, mr storage.MessageReader, ev *events, op string, me 
 		to = append(to, row.UserID)
 	}
 	if !m.IsDirect() {
-		if c, ok := w.channel(m.ChannelID); ok && (!c.InviteOnly || c.HistoryPublicToSubscribers) {
-			to = append(to, w.subscribersOf(c.ID)...)
+		if c, ok := w.Channel(m.ChannelID); ok && (!c.InviteOnly || c.HistoryPublicToSubscribers) {
+			to = append(to, w.SubscribersOf(c.ID)...)
 		}
 	}
 	e := ReactionEvent{
 		Type: "reaction", Op: op, UserID: me.ID,
-		User:      ReactionEventUser{UserID: me.ID, Email: apiEmail(w.org(), me), FullName: me.FullName},
+		User:      ReactionEventUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me), FullName: me.FullName},
 		MessageID: m.ID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType,
 	}
 	ev.Add("reaction", e, userIDSet(to))

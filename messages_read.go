@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -124,7 +125,7 @@ func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.
 }
 
 // hasTopicRow reports whether the user has a row for a message of the channel's topic.
-func hasTopicRow(w *world, r storage.MessageReader, me users.User, c channels.ID, topic string) (bool, error) {
+func hasTopicRow(w *world.World, r storage.MessageReader, me users.User, c channels.ID, topic string) (bool, error) {
 	q := storage.MessageQuery{
 		User:  me.ID,
 		Terms: []messages.Term{{Operator: messages.OpChannel, Channel: c}, {Operator: messages.OpTopic, Text: topic}},
@@ -199,7 +200,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 		var historical []messages.UserMessage
 		ignored := []channels.ID{}
 		for _, m := range matches {
-			if flag == messages.FlagRead && p.Op == "remove" && !m.Message.IsDirect() && !w.isSubscribed(m.Message.ChannelID, me.ID) {
+			if flag == messages.FlagRead && p.Op == "remove" && !m.Message.IsDirect() && !w.IsSubscribed(m.Message.ChannelID, me.ID) {
 				if !slices.Contains(ignored, m.Message.ChannelID) {
 					ignored = append(ignored, m.Message.ChannelID)
 				}
@@ -226,7 +227,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 
 // setFlags adds the historical rows, then adds or removes flag on the user's rows of ids,
 // and queues the update_message_flags event of the rows that changed, which it returns.
-func setFlags(w *world, tx storage.Tx, ev *events, me users.User, ids []messages.ID, historical []messages.UserMessage, flag messages.Flags, op, name string) ([]messages.ID, error) {
+func setFlags(w *world.World, tx storage.Tx, ev *events, me users.User, ids []messages.ID, historical []messages.UserMessage, flag messages.Flags, op, name string) ([]messages.ID, error) {
 	if len(historical) > 0 {
 		if err := tx.Messages().PutRows(historical); err != nil {
 			return nil, err
@@ -242,7 +243,7 @@ func setFlags(w *world, tx storage.Tx, ev *events, me users.User, ids []messages
 	}
 	e := UpdateMessageFlagsEvent{
 		Type: "update_message_flags", Op: op, Operation: op, Flag: name, Messages: changed,
-		emptyTopicLabel: w.org().EmptyTopicDisplayName,
+		emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}
 	if flag == messages.FlagRead && op == "remove" {
 		msgs, err := tx.Messages().GetMany(changed)

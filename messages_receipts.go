@@ -31,7 +31,7 @@ func (s *Service) GetReadReceipts(ctx context.Context, actor Actor, p GetReadRec
 		if err != nil {
 			return err
 		}
-		realm := w.org()
+		realm := w.Org()
 		if !realm.Bool("enable_read_receipts") {
 			return engine.BadRequest("Read receipts are disabled in this organization.")
 		}
@@ -54,7 +54,7 @@ func (s *Service) GetReadReceipts(ctx context.Context, actor Actor, p GetReadRec
 			return err
 		}
 		for _, id := range readers {
-			u, ok := w.lookup(id)
+			u, ok := w.Lookup(id)
 			if ok && u.IsActive && !hidden[id] && settings[id].Value("send_read_receipts") == true {
 				res.UserIDs = append(res.UserIDs, id)
 			}
@@ -78,7 +78,7 @@ func mutingEitherWay(o *readOp, u users.ID) (map[users.ID]bool, error) {
 	for _, m := range muted {
 		out[m.MutedUserID] = true
 	}
-	muters, err := o.world().mutersOf(o.tx.MutedUsers(), u)
+	muters, err := o.world().MutersOf(o.tx.MutedUsers(), u)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -58,8 +59,8 @@ type messageView struct {
 }
 
 // messageRecord renders m. The sender's and participants' names and emails come from the world.
-func messageRecord(w *world, m messages.Message, v messageView) MessageRecord {
-	sender := w.user(m.SenderID)
+func messageRecord(w *world.World, m messages.Message, v messageView) MessageRecord {
+	sender := w.User(m.SenderID)
 	rec := MessageRecord{
 		ID:             m.ID,
 		SenderID:       m.SenderID,
@@ -71,8 +72,8 @@ func messageRecord(w *world, m messages.Message, v messageView) MessageRecord {
 		Reactions:      []ReactionRecord{},
 		Submessages:    []any{},
 		SenderFullName: sender.FullName,
-		SenderEmail:    apiEmail(w.org(), sender),
-		SenderRealmStr: realmStr(w.org().Host()),
+		SenderEmail:    world.APIEmail(w.Org(), sender),
+		SenderRealmStr: realmStr(w.Org().Host()),
 	}
 	if v.applyMarkdown {
 		rec.Content, rec.ContentType = m.Rendered, "text/html"
@@ -88,20 +89,20 @@ func messageRecord(w *world, m messages.Message, v messageView) MessageRecord {
 		rec.Subject = ""
 		list := make([]DisplayRecipientUser, 0, len(m.Recipients))
 		for _, id := range m.Recipients {
-			u := w.user(id)
-			list = append(list, DisplayRecipientUser{ID: id, Email: apiEmail(w.org(), u), FullName: u.FullName})
+			u := w.User(id)
+			list = append(list, DisplayRecipientUser{ID: id, Email: world.APIEmail(w.Org(), u), FullName: u.FullName})
 		}
 		rec.DisplayRecipient = list
 	} else {
 		rec.Type = "stream"
-		c, _ := w.channel(m.ChannelID)
+		c, _ := w.Channel(m.ChannelID)
 		rec.DisplayRecipient = c.Name
 		id := m.ChannelID
 		rec.StreamID = &id
 		rec.Subject = topics.Display(m.Topic, v.emptyTopicLabel, v.emptyTopicName)
 		rec.TopicLinks = topicLinks(w, m.Topic)
 	}
-	rec.EditHistory = messages.VisibleHistory(m.EditHistory, messages.EditHistoryPolicy(w.org().MessageEditHistoryVisibilityPolicy))
+	rec.EditHistory = messages.VisibleHistory(m.EditHistory, messages.EditHistoryPolicy(w.Org().MessageEditHistoryVisibilityPolicy))
 	if m.LastEditTimestamp != 0 {
 		ts := m.LastEditTimestamp
 		rec.LastEditTimestamp = &ts
@@ -163,12 +164,12 @@ type MessageEvent struct {
 }
 
 // newMessageEvent builds the event of m for recipients with the given flags.
-func newMessageEvent(w *world, m messages.Message, flags messages.Flags) MessageEvent {
-	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.org().EmptyTopicDisplayName}
+func newMessageEvent(w *world.World, m messages.Message, flags messages.Flags) MessageEvent {
+	v := messageView{applyMarkdown: true, emptyTopicName: true, emptyTopicLabel: w.Org().EmptyTopicDisplayName}
 	return MessageEvent{
 		Type: "message", Message: messageRecord(w, m, v), Flags: flags.Names(),
-		raw: m.Content, rendered: m.Rendered, msg: m, flagBits: flags, hideGravatar: gravatarHidden(w.user(m.SenderID)),
-		topic: m.Topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
+		raw: m.Content, rendered: m.Rendered, msg: m, flagBits: flags, hideGravatar: gravatarHidden(w.User(m.SenderID)),
+		topic: m.Topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}
 }
 

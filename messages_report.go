@@ -10,6 +10,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -69,15 +70,15 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		w := o.world()
-		c, ok := w.channel(channels.ID(w.org().ModerationRequestChannelID))
-		if w.org().ModerationRequestChannelID == 0 || !ok || c.IsArchived {
+		c, ok := w.Channel(channels.ID(w.Org().ModerationRequestChannelID))
+		if w.Org().ModerationRequestChannelID == 0 || !ok || c.IsArchived {
 			return engine.BadRequest("Message reporting is not enabled in this organization.")
 		}
 		m, _, err := readableMessage(w, o.tx.Messages(), o.me, p.MessageID)
 		if err != nil {
 			return err
 		}
-		reported := w.user(m.SenderID)
+		reported := w.User(m.SenderID)
 		topic := topics.Truncate(reported.FullName + " moderation")
 		if effectiveTopicsPolicy(c) == channels.TopicsEmptyTopicOnly {
 			topic = ""
@@ -97,8 +98,8 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 // reportContent is the notification bot's report of m by reporter (Zulip's
 // send_message_report): who reported whose message and when, the reason and explanation
 // quoted, and the reported message behind a spoiler with a link to it.
-func reportContent(w *world, reporter users.User, m messages.Message, p ReportMessageParams) string {
-	reported := w.user(m.SenderID)
+func reportContent(w *world.World, reporter users.User, m messages.Message, p ReportMessageParams) string {
+	reported := w.User(m.SenderID)
 	by, of := silentMention(reporter), silentMention(reported)
 	sent := time.Unix(m.Timestamp, 0).UTC().Format("2006-01-02T15:04:05+00:00")
 	var header, original string
@@ -112,10 +113,10 @@ func reportContent(w *world, reporter users.User, m messages.Message, p ReportMe
 		if len(ids) >= 3 {
 			slug += "-group"
 		}
-		original = fmt.Sprintf("[Original message](%s/#narrow/dm/%s/near/%d)", strings.TrimRight(w.org().URL, "/"), slug, m.ID)
+		original = fmt.Sprintf("[Original message](%s/#narrow/dm/%s/near/%d)", strings.TrimRight(w.Org().URL, "/"), slug, m.ID)
 	} else {
 		header = fmt.Sprintf("%s reported a message sent by %s at <time:%s>.", by, of, sent)
-		c, _ := w.channel(m.ChannelID)
+		c, _ := w.Channel(m.ChannelID)
 		original = "Original message at " + messageLink(c, m.Topic, m.ID)
 	}
 	snippet := m.Content
@@ -134,7 +135,7 @@ const messageTruncated = "\n[message truncated]"
 // reportedRecipients names, for the header of a report of direct message m, its recipients
 // other than its sender: " to A" for a one-to-one message the reporter sent, " to A, B, and
 // C" for a group, nothing for a one-to-one message the reporter received.
-func reportedRecipients(w *world, reporter users.User, m messages.Message) string {
+func reportedRecipients(w *world.World, reporter users.User, m messages.Message) string {
 	if len(m.Recipients) <= 2 {
 		if m.SenderID != reporter.ID {
 			return ""
@@ -142,7 +143,7 @@ func reportedRecipients(w *world, reporter users.User, m messages.Message) strin
 		to := reporter
 		for _, id := range m.Recipients {
 			if id != reporter.ID {
-				to = w.user(id)
+				to = w.User(id)
 			}
 		}
 		return " to " + silentMention(to)
@@ -150,7 +151,7 @@ func reportedRecipients(w *world, reporter users.User, m messages.Message) strin
 	var names []string
 	for _, id := range m.Recipients {
 		if id != m.SenderID {
-			names = append(names, silentMention(w.user(id)))
+			names = append(names, silentMention(w.User(id)))
 		}
 	}
 	slices.Sort(names)

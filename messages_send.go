@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
@@ -104,7 +105,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	pre := s.newPrerender(content)
 	err = s.mutateOverlapping(ctx, actor, engine.SignedIn, sendAhead(p), pre.run, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.sharedWorld()
-		w.pre = pre
+		w.Pre = pre
 		s.noteLinkifiers(w)
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
 		first := len(ev.List)
@@ -140,8 +141,8 @@ func sendAhead(p SendMessageParams) func(storage.Tx) {
 // POST /messages; the scheduler sends a scheduled message through it as its author would
 // have sent it then. It returns the new message's id. The caller records the sender's
 // activity (SetLastActive), once per sender when it sends many.
-func sendAs(w *world, tx storage.Tx, ev *events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
-	w.knowUser(me) // read by the gate in this transaction: no second read
+func sendAs(w *world.World, tx storage.Tx, ev *events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
+	w.KnowUser(me) // read by the gate in this transaction: no second read
 	recipients, err := address(w, tx.Messages(), me, p, &m)
 	if err != nil {
 		return 0, err
@@ -155,7 +156,7 @@ func sendAs(w *world, tx storage.Tx, ev *events, me users.User, m messages.Messa
 
 // address checks that me may send to where p says and sets m's channel and topic, or its
 // direct recipients; it returns the users who receive the message, me included.
-func address(w *world, mr storage.MessageReader, me users.User, p SendMessageParams, m *messages.Message) ([]users.ID, error) {
+func address(w *world.World, mr storage.MessageReader, me users.User, p SendMessageParams, m *messages.Message) ([]users.ID, error) {
 	var recipients []users.ID
 	if p.Type == "direct" || p.Type == "private" {
 		var err error
@@ -200,13 +201,13 @@ func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 // for everyone but the sender and the alert words it contains, and queues the message events (and, for a channel's first
 // message, the stream update of first_message_id). It is the one path every message takes,
 // whoever sends it. m.ID is set on return.
-func deliverMessage(w *world, tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
+func deliverMessage(w *world.World, tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
-	m.Rendered, mentions = renderSent(w, m.Content, w.user(m.SenderID))
+	m.Rendered, mentions = renderSent(w, m.Content, w.User(m.SenderID))
 	rows := make([]messages.UserMessage, 0, len(recipients))
-	w.preloadUsers(recipients)
+	w.PreloadUsers(recipients)
 	// Those who muted the sender get the message already read (and are never notified of it).
-	mutedBy, err := w.mutersOf(tx.MutedUsers(), m.SenderID)
+	mutedBy, err := w.MutersOf(tx.MutedUsers(), m.SenderID)
 	if err != nil {
 		return err
 	}
@@ -248,11 +249,11 @@ func deliverMessage(w *world, tx storage.Tx, ev *events, m *messages.Message, re
 		}
 	}
 	if !m.IsDirect() {
-		c, _ := w.channel(m.ChannelID)
+		c, _ := w.Channel(m.ChannelID)
 		noteChannelMessage(w, ev, c, m.ID, m.Timestamp)
 		if firstOfChannel {
 			id := m.ID
-			ev.Add("stream", streamFirstMessageEvent(c, &id), w.watchers(c, nil))
+			ev.Add("stream", streamFirstMessageEvent(c, &id), w.Watchers(c, nil))
 		}
 	}
 	byFlags := map[messages.Flags][]int64{}
@@ -271,7 +272,7 @@ func deliverMessage(w *world, tx storage.Tx, ev *events, m *messages.Message, re
 			public = e
 		}
 	}
-	if c, _ := w.channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly {
+	if c, _ := w.Channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly {
 		// The all_public_streams and narrowed queues of everyone else (events_public.go): the
 		// same event without flags, also when the channel has no recipient at all.
 		if len(order) == 0 {
@@ -287,35 +288,35 @@ func deliverMessage(w *world, tx storage.Tx, ev *events, m *messages.Message, re
 // world has not read, the store reads the channel's bounds from before m with the insert
 // (storage.CreateInChannel: no statement of its own on PostgreSQL), and the world keeps them,
 // so that the decisions about the channel's activity see it as it was before m.
-func createMessage(w *world, mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
-	if m.IsDirect() || w.activity.knowsEnds(m.ChannelID) || w.activity.r == nil {
+func createMessage(w *world.World, mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	if m.IsDirect() || w.KnowsEnds(m.ChannelID) || !w.ReadsActivity() {
 		return mw.Create(m, rows)
 	}
 	id, before, err := storage.CreateInChannel(mw, m, rows)
 	if err != nil {
 		return 0, err
 	}
-	w.activity.remember([]storage.ChannelActivity{before}, true)
+	w.RememberActivity([]storage.ChannelActivity{before}, true)
 	return id, nil
 }
 
 // decidesAlone reports whether m, a send overlapping others (internal/engine/overlap.go), changes its
 // channel for everyone (first says it is the channel's first message; or its first in a long
 // while), which is decided with no other send beside it.
-func decidesAlone(w *world, ev *events, m messages.Message, first bool) bool {
+func decidesAlone(w *world.World, ev *events, m messages.Message, first bool) bool {
 	if !ev.Overlapping || m.IsDirect() {
 		return false
 	}
-	c, _ := w.channel(m.ChannelID)
+	c, _ := w.Channel(m.ChannelID)
 	return first || !recentlyActive(w, c)
 }
 
 // activeSubscribers lists the active users subscribed to c, ascending.
-func activeSubscribers(w *world, c channels.ID) []users.ID {
+func activeSubscribers(w *world.World, c channels.ID) []users.ID {
 	var out []users.ID
-	w.preloadUsers(w.subscribersOf(c))
-	for _, id := range w.subscribersOf(c) {
-		if w.user(id).IsActive {
+	w.PreloadUsers(w.SubscribersOf(c))
+	for _, id := range w.SubscribersOf(c) {
+		if w.User(id).IsActive {
 			out = append(out, id)
 		}
 	}
@@ -323,41 +324,41 @@ func activeSubscribers(w *world, c channels.ID) []users.ID {
 }
 
 // channelForSend finds the channel of a channel message and checks that me may post to it.
-func channelForSend(w *world, _ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
+func channelForSend(w *world.World, _ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
 	var (
 		c  channels.Channel
 		ok bool
 	)
 	switch {
 	case p.ChannelID != nil:
-		c, ok = w.channel(*p.ChannelID)
+		c, ok = w.Channel(*p.ChannelID)
 		if ok {
 			// The recipients come from this list: reading it first answers whether me is
 			// subscribed too, without a read of me's own subscriptions.
-			w.subscribersOf(c.ID)
+			w.SubscribersOf(c.ID)
 		}
-		if !ok || !w.metadata(c, me) && !w.content(c, me) {
+		if !ok || !w.Metadata(c, me) && !w.Content(c, me) {
 			return c, errChannelIDNotFound(*p.ChannelID)
 		}
 	case p.ChannelName != "":
-		c, ok = w.channelByName(p.ChannelName)
+		c, ok = w.ChannelByName(p.ChannelName)
 		if ok {
-			w.subscribersOf(c.ID)
+			w.SubscribersOf(c.ID)
 		}
-		if !ok || !w.metadata(c, me) && !w.content(c, me) {
+		if !ok || !w.Metadata(c, me) && !w.Content(c, me) {
 			return c, errChannelNameNotFound(p.ChannelName)
 		}
 	default:
 		return c, MissingArgument("to")
 	}
-	v := w.viewer(c.ID, me)
-	if me.IsBot() && me.BotOwnerID != 0 && w.isSubscribed(c.ID, me.BotOwnerID) {
+	v := w.Viewer(c.ID, me)
+	if me.IsBot() && me.BotOwnerID != 0 && w.IsSubscribed(c.ID, me.BotOwnerID) {
 		v.Subscribed = true
 	}
-	if c.IsArchived || !channels.HasContentAccess(w.membership(), c, v) {
+	if c.IsArchived || !channels.HasContentAccess(w.Membership(), c, v) {
 		return c, engine.BadRequest("Not authorized to send to channel '%s'", c.Name)
 	}
-	if !channels.CanPost(w.membership(), c, v) {
+	if !channels.CanPost(w.Membership(), c, v) {
 		return c, errCannotPost
 	}
 	return c, nil
@@ -373,11 +374,11 @@ func effectiveTopicsPolicy(c channels.Channel) channels.TopicsPolicy {
 
 // topicForSend cleans the topic of a channel message and applies the channel's topics policy
 // and can_create_topic_group.
-func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.Channel, given *string) (string, error) {
+func topicForSend(r storage.MessageReader, w *world.World, me users.User, c channels.Channel, given *string) (string, error) {
 	topic := ""
 	if given != nil {
 		var err error
-		if topic, err = topics.Clean(*given, w.org().EmptyTopicDisplayName); err != nil {
+		if topic, err = topics.Clean(*given, w.Org().EmptyTopicDisplayName); err != nil {
 			return "", topicError("topic", err)
 		}
 		topic = topics.Truncate(topic)
@@ -397,9 +398,9 @@ func topicForSend(r storage.MessageReader, w *world, me users.User, c channels.C
 
 // checkCanCreateTopic refuses a topic without messages in c when me may not start topics there
 // (can_create_topic_group).
-func checkCanCreateTopic(w *world, r storage.MessageReader, me users.User, c channels.Channel, topic string) error {
-	v := w.viewer(c.ID, me)
-	if channels.IsZeroSetting(c.CanCreateTopicGroup) || channels.CanCreateTopic(w.membership(), c, v) {
+func checkCanCreateTopic(w *world.World, r storage.MessageReader, me users.User, c channels.Channel, topic string) error {
+	v := w.Viewer(c.ID, me)
+	if channels.IsZeroSetting(c.CanCreateTopicGroup) || channels.CanCreateTopic(w.Membership(), c, v) {
 		return nil
 	}
 	existing, err := r.TopicMessageIDs(c.ID, topic, 1)
@@ -414,23 +415,23 @@ func checkCanCreateTopic(w *world, r storage.MessageReader, me users.User, c cha
 
 // directParticipants resolves the recipients of a direct message; the result includes the
 // sender and is ascending.
-func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.ID, error) {
+func directParticipants(w *world.World, me users.User, p SendMessageParams) ([]users.ID, error) {
 	if len(p.UserIDs) == 0 && len(p.Emails) == 0 {
 		return nil, engine.BadRequest("Message must have recipients")
 	}
 	var to []users.ID
 	for _, id := range p.UserIDs {
-		u, ok := w.lookup(id)
+		u, ok := w.Lookup(id)
 		if !ok {
 			return nil, engine.BadRequest("Invalid user ID %d", id)
 		}
 		if !u.IsActive {
-			return nil, engine.BadRequest("'%s' is no longer using Zulip.", apiEmail(w.org(), u))
+			return nil, engine.BadRequest("'%s' is no longer using Zulip.", world.APIEmail(w.Org(), u))
 		}
 		to = append(to, id)
 	}
 	for _, email := range p.Emails {
-		u, ok := w.userByEmail(strings.TrimSpace(email))
+		u, ok := w.UserByEmail(strings.TrimSpace(email))
 		if !ok {
 			return nil, engine.BadRequest("Invalid email '%s'", email)
 		}
@@ -446,21 +447,21 @@ func directParticipants(w *world, me users.User, p SendMessageParams) ([]users.I
 // participant must belong to it) and direct_message_initiator_group (a sender outside it may
 // only answer a conversation someone else started). Bots, and conversations with only bots
 // and oneself, are exempt, as in Zulip.
-func checkDirectMessagePolicy(w *world, mr storage.MessageReader, me users.User, participants []users.ID) error {
+func checkDirectMessagePolicy(w *world.World, mr storage.MessageReader, me users.User, participants []users.ID) error {
 	if me.IsBot() {
 		return nil
 	}
-	if !slices.ContainsFunc(participants, func(id users.ID) bool { return id != me.ID && !w.user(id).IsBot() }) {
+	if !slices.ContainsFunc(participants, func(id users.ID) bool { return id != me.ID && !w.User(id).IsBot() }) {
 		return nil
 	}
-	perm := w.org().DirectMessagePermissionGroup
-	if !slices.ContainsFunc(participants, func(id users.ID) bool { return w.membership().Allows(perm, id) }) {
-		if perm.IsNamed() && w.groupNameOf(perm.Group) == users.GroupNobody {
+	perm := w.Org().DirectMessagePermissionGroup
+	if !slices.ContainsFunc(participants, func(id users.ID) bool { return w.Membership().Allows(perm, id) }) {
+		if perm.IsNamed() && w.GroupNameOf(perm.Group) == users.GroupNobody {
 			return engine.BadRequest("Direct messages are disabled in this organization.")
 		}
 		return engine.BadRequest("This conversation does not include any users who can authorize it.")
 	}
-	if w.membership().Allows(w.org().DirectMessageInitiatorGroup, me.ID) {
+	if w.Membership().Allows(w.Org().DirectMessageInitiatorGroup, me.ID) {
 		return nil
 	}
 	earlier, err := mr.DirectWith(me.ID)

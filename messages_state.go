@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -74,7 +75,7 @@ type UserTopicRecord struct {
 }
 
 // messagesInitialState fills the message sections of register for viewer.
-func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+func messagesInitialState(tx storage.ReadTx, getWorld func() (*world.World, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
 	if viewer.ID == 0 {
 		return nil
 	}
@@ -101,7 +102,7 @@ func messagesInitialState(tx storage.ReadTx, getWorld func() (*world, error), vi
 // messageSectionsState fills the sections about the viewer's messages: max_message_id, the
 // unread messages (with update_message_flags), the starred messages and the recent direct
 // conversations.
-func messageSectionsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
+func messageSectionsState(tx storage.ReadTx, w *world.World, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
 	var err error
 	if p.fetches("message") {
 		id, err := maxMessageID(tx.Messages(), viewer.ID)
@@ -111,7 +112,7 @@ func messageSectionsState(tx storage.ReadTx, w *world, viewer users.User, p Regi
 		st.MaxMessageID = &id
 	}
 	if p.fetches("message") && p.fetches("update_message_flags") {
-		label, knowsEmpty := w.org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
+		label, knowsEmpty := w.Org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
 		if st.UnreadMsgs, err = unreadMsgs(w, tx.Messages(), viewer, label, knowsEmpty); err != nil {
 			return err
 		}
@@ -139,7 +140,7 @@ func messageSectionsState(tx storage.ReadTx, w *world, viewer users.User, p Regi
 
 // userTopicsState fills the sections of the viewer's topic visibility policies: user_topic
 // (of the channels the viewer may see) and the legacy muted_topics.
-func userTopicsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
+func userTopicsState(tx storage.ReadTx, w *world.World, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
 	if !p.fetches("user_topic") && !p.fetches("muted_topics") {
 		return nil
 	}
@@ -148,11 +149,11 @@ func userTopicsState(tx storage.ReadTx, w *world, viewer users.User, p RegisterQ
 		return err
 	}
 	if p.fetches("user_topic") {
-		label, knowsEmpty := w.org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
+		label, knowsEmpty := w.Org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
 		l := []UserTopicRecord{}
 		for _, r := range rows {
-			c, ok := w.channel(r.ChannelID)
-			if !ok || !w.metadata(c, viewer) {
+			c, ok := w.Channel(r.ChannelID)
+			if !ok || !w.Metadata(c, viewer) {
 				continue
 			}
 			l = append(l, userTopicRecord(r, label, knowsEmpty))
@@ -188,7 +189,7 @@ func userTopicRecord(r topics.UserTopic, label string, knowsEmpty bool) UserTopi
 
 // unreadMsgs aggregates the viewer's unread messages: direct messages, and channel messages of
 // channels the viewer is subscribed to.
-func unreadMsgs(w *world, r storage.MessageReader, viewer users.User, label string, knowsEmpty bool) (*UnreadMsgs, error) {
+func unreadMsgs(w *world.World, r storage.MessageReader, viewer users.User, label string, knowsEmpty bool) (*UnreadMsgs, error) {
 	rows, err := r.UserRowsWhere(viewer.ID, 0, messages.FlagRead)
 	if err != nil {
 		return nil, err
@@ -211,7 +212,7 @@ func unreadMsgs(w *world, r storage.MessageReader, viewer users.User, label stri
 	streams := map[string]int{}
 	huddles := map[string]int{}
 	for _, m := range msgs {
-		if !m.IsDirect() && !w.isSubscribed(m.ChannelID, viewer.ID) {
+		if !m.IsDirect() && !w.IsSubscribed(m.ChannelID, viewer.ID) {
 			continue
 		}
 		u.Count++

@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -210,7 +211,7 @@ func checkTypingOp(op string) error {
 
 // directTyping is the typing event of a direct message being composed to p.To, and the key of
 // that conversation for the actor.
-func directTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
+func directTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
 	ids := slices.Clone(p.To)
 	if !slices.Contains(ids, me.ID) {
 		ids = append(ids, me.ID)
@@ -223,11 +224,11 @@ func directTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusParam
 			continue
 		}
 		seen[id] = true
-		u, ok := w.lookup(id)
+		u, ok := w.Lookup(id)
 		if !ok {
 			return pending{}, "", engine.BadRequest("Invalid user ID %d", id)
 		}
-		list = append(list, TypingUser{UserID: id, Email: apiEmail(w.org(), u)})
+		list = append(list, TypingUser{UserID: id, Email: world.APIEmail(w.Org(), u)})
 		if u.IsActive {
 			all = append(all, id)
 		}
@@ -238,7 +239,7 @@ func directTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusParam
 	}
 	e := TypingEvent{
 		Type: "typing", Op: p.Op, MessageType: "direct",
-		Sender: TypingUser{UserID: me.ID, Email: apiEmail(w.org(), me)}, Recipients: list,
+		Sender: TypingUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me)}, Recipients: list,
 	}
 	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + userIDsString(messages.Participants(me.ID, all))
 	return pending{Type: "typing", Payload: e, Recipients: recipients}, key, nil
@@ -246,12 +247,12 @@ func directTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusParam
 
 // channelTyping is the typing event of a channel message being composed, for clients with
 // the stream_typing_notifications capability.
-func channelTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
+func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatusParams) (pending, string, error) {
 	c, err := channelForSend(w, tx.Messages(), me, SendMessageParams{ChannelID: p.StreamID})
 	if err != nil {
 		return pending{}, "", err
 	}
-	topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
+	topic, err := topics.Clean(*p.Topic, w.Org().EmptyTopicDisplayName)
 	if err != nil {
 		return pending{}, "", topicError("topic", err)
 	}
@@ -265,8 +266,8 @@ func channelTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusPara
 	id := c.ID
 	e := TypingEvent{
 		Type: "typing", Op: p.Op, MessageType: "stream",
-		Sender:   TypingUser{UserID: me.ID, Email: apiEmail(w.org(), me)},
-		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
+		Sender:   TypingUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me)},
+		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}
 	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
 	n := pending{Type: "typing", Payload: gated{payload: e, capability: "stream_typing_notifications", declared: true}, Recipients: recipients}
@@ -274,14 +275,14 @@ func channelTyping(w *world, tx storage.Tx, me users.User, p SetTypingStatusPara
 }
 
 // typingRecipients keeps the active users among ids whose receives_typing_notifications is on.
-func typingRecipients(tx storage.Tx, w *world, ids []users.ID) ([]int64, error) {
+func typingRecipients(tx storage.Tx, w *world.World, ids []users.ID) ([]int64, error) {
 	settings, err := tx.UserSettings().GetMany(ids)
 	if err != nil {
 		return nil, err
 	}
 	var out []users.ID
 	for _, id := range ids {
-		if u, ok := w.lookup(id); ok && u.IsActive && settings[id].Value("receives_typing_notifications") == true {
+		if u, ok := w.Lookup(id); ok && u.IsActive && settings[id].Value("receives_typing_notifications") == true {
 			out = append(out, id)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 )
 
@@ -43,7 +44,7 @@ func parseLimit(name, raw string) (int, error) {
 
 // applyEditingSettings applies the editing settings of p (validating all of them first) and
 // records their realm events.
-func applyEditingSettings(w *world, c *realmChange, p RealmEditingParams) error {
+func applyEditingSettings(w *world.World, c *realmChange, p RealmEditingParams) error {
 	realm := c.realm
 	limits := []struct {
 		name string

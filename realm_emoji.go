@@ -15,6 +15,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -224,10 +225,10 @@ func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string
 // mayAddEmoji applies can_add_custom_emoji_group (default: members, not guests), the name's
 // uniqueness among active emoji, and the administrators' privilege of overriding a unicode
 // emoji's name.
-func (s *Service) mayAddEmoji(w *world, me users.User, list []emoji.Custom, name string) error {
+func (s *Service) mayAddEmoji(w *world.World, me users.User, list []emoji.Custom, name string) error {
 	allowed := me.Role != users.RoleGuest
-	if setting := w.realm.CanAddCustomEmojiGroup; !channels.IsZeroSetting(setting) {
-		allowed = w.membership().Allows(setting, me.ID)
+	if setting := w.Org().CanAddCustomEmojiGroup; !channels.IsZeroSetting(setting) {
+		allowed = w.Membership().Allows(setting, me.ID)
 	}
 	if !allowed {
 		return engine.BadRequest(msgInsufficientPerm)

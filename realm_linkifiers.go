@@ -7,7 +7,6 @@ import (
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/linkifiers"
-	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -260,27 +259,4 @@ func notifyLinkifiers(tx storage.Tx, ev *events) error {
 	ev.Add("realm_linkifiers", RealmLinkifiersEvent{Type: "realm_linkifiers", RealmLinkifiers: list}, to)
 	ev.Add("realm_filters", RealmFiltersEvent{Type: "realm_filters", RealmFilters: []any{}}, to)
 	return nil
-}
-
-// compileLinkifiers is the organization's linkifiers (all, as the store lists them) for the
-// Markdown renderer; nil when there are none. A stored linkifier that no longer passes the
-// rules is skipped.
-func compileLinkifiers(all []linkifiers.Linkifier) markdown.Linkify {
-	var compiled []*linkifiers.Compiled
-	for _, l := range all {
-		if c, err := linkifiers.Check(l); err == nil {
-			compiled = append(compiled, c)
-		}
-	}
-	if len(compiled) == 0 {
-		return nil
-	}
-	return func(text string) []markdown.Link {
-		found := linkifiers.FindLinks(compiled, text)
-		out := make([]markdown.Link, len(found))
-		for i, m := range found {
-			out[i] = markdown.Link{Start: m.Start, End: m.End, URL: m.URL}
-		}
-		return out
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
 )
@@ -60,7 +61,7 @@ type RealmUpdateEvent struct {
 // realmChange is one UpdateRealm in progress: the organization being changed, the events and
 // the response.
 type realmChange struct {
-	w       *world
+	w       *world.World
 	me      users.User
 	realm   *realms.Realm
 	ev      *events
@@ -91,7 +92,7 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 		if err := p.checkOwnerOnly(me); err != nil {
 			return err
 		}
-		realm := w.org().Clone()
+		realm := w.Org().Clone()
 		c := &realmChange{w: w, me: me, realm: &realm, ev: ev, to: activeIDs(w), changed: res.Changed}
 		if err := c.applyChannels(p); err != nil {
 			return err
@@ -235,7 +236,7 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 		}
 		next := *ch.New
 		if next.IsNobody() {
-			next = users.Named(w.groupID(users.GroupNobody))
+			next = users.Named(w.GroupID(users.GroupNobody))
 		}
 		if ch.Old != nil && !sameChannelSetting(*ch.Old, *ns.Value) {
 			return engine.BadRequest("'old' value does not match the expected value.")
@@ -255,8 +256,8 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 }
 
 // checkRealmGroupSetting applies Zulip's rules of one organization permission to a value.
-func checkRealmGroupSetting(w *world, ns realms.NamedSetting, v users.GroupSetting) error {
-	if err := w.membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.lookup(id); return ok }); err != nil {
+func checkRealmGroupSetting(w *world.World, ns realms.NamedSetting, v users.GroupSetting) error {
+	if err := w.Membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.Lookup(id); return ok }); err != nil {
 		return engine.BadRequest("%s", err.Error())
 	}
 	if !v.IsNamed() {
@@ -265,7 +266,7 @@ func checkRealmGroupSetting(w *world, ns realms.NamedSetting, v users.GroupSetti
 		}
 		return nil
 	}
-	group := w.groupNameOf(v.Group)
+	group := w.GroupNameOf(v.Group)
 	switch {
 	case group == users.GroupInternet:
 		return engine.BadRequest("'%s' setting cannot be set to 'role:internet' group.", ns.Name)
@@ -283,9 +284,9 @@ func checkRealmGroupSetting(w *world, ns realms.NamedSetting, v users.GroupSetti
 }
 
 // isSystemGroup reports whether id is one of the organization's system groups.
-func isSystemGroup(w *world, id users.GroupID) bool {
-	i := slices.IndexFunc(w.allGroups(), func(g users.Group) bool { return g.ID == id })
-	return i >= 0 && w.allGroups()[i].IsSystemGroup
+func isSystemGroup(w *world.World, id users.GroupID) bool {
+	i := slices.IndexFunc(w.AllGroups(), func(g users.Group) bool { return g.ID == id })
+	return i >= 0 && w.AllGroups()[i].IsSystemGroup
 }
 
 // derivedSettings are the deprecated register keys computed from other settings, which Zulip
@@ -297,7 +298,7 @@ type derivedSettings struct {
 
 func (c *realmChange) derived() derivedSettings {
 	return derivedSettings{
-		wildcardMentionPolicy: wildcardMentionPolicy(*c.realm, func(id users.GroupID) string { return c.w.groupNameOf(id) }),
+		wildcardMentionPolicy: wildcardMentionPolicy(*c.realm, func(id users.GroupID) string { return c.w.GroupNameOf(id) }),
 		mandatoryTopics:       c.realm.String("topics_policy") == realms.TopicsDisableEmpty,
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -124,7 +125,7 @@ func (b *deliveredBatch) record(tx storage.Tx, now time.Time) error {
 // otherwise read a sender or a channel at a time: the senders and direct recipients, the
 // channels' subscribers and ends, and who muted each sender. With no reads between them, the
 // messages' rows are then written together (the SQL store defers them to the next statement).
-func preloadScheduled(w *world, tx storage.Tx, due []messages.Scheduled) error {
+func preloadScheduled(w *world.World, tx storage.Tx, due []messages.Scheduled) error {
 	var people, senders []users.ID
 	var chans []channels.ID
 	for _, m := range due {
@@ -136,25 +137,25 @@ func preloadScheduled(w *world, tx storage.Tx, due []messages.Scheduled) error {
 	}
 	slices.Sort(chans)
 	chans = slices.Compact(chans)
-	w.preloadChannels(chans)
+	w.PreloadChannels(chans)
 	for _, c := range chans {
-		people = append(people, w.subscribersOf(c)...)
+		people = append(people, w.SubscribersOf(c)...)
 	}
-	w.preloadUsers(append(people, senders...))
-	w.loadEnds(chans)
-	return w.preloadMuters(tx.MutedUsers(), senders)
+	w.PreloadUsers(append(people, senders...))
+	w.LoadEnds(chans)
+	return w.PreloadMuters(tx.MutedUsers(), senders)
 }
 
 // deliverScheduled sends one claimed message and records the outcome: delivered (in b, with a
 // remove event for its author) or failed. A refusal (an *Error) fails the message; any other
 // error aborts the batch.
-func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world, m messages.Scheduled, now time.Time, b *deliveredBatch) (failed bool, err error) {
-	sender, ok := w.lookup(m.SenderID)
+func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world.World, m messages.Scheduled, now time.Time, b *deliveredBatch) (failed bool, err error) {
+	sender, ok := w.Lookup(m.SenderID)
 	var refusal *Error
 	switch {
 	case !ok || !sender.IsActive:
 		refusal = engine.BadRequest("Account is deactivated")
-	case w.org().Deactivated:
+	case w.Org().Deactivated:
 		refusal = engine.BadRequest("This organization has been deactivated")
 	case m.Kind == messages.Remind:
 		m.DeliveredMessageID, err = sendReminder(w, tx, ev, sender, m, now)
@@ -197,7 +198,7 @@ func scheduledSendParams(m messages.Scheduled) SendMessageParams {
 // sendReminder sends a reminder: the notification bot's direct message to its owner, its
 // text made again from the message when the owner can still read it, else the text stored
 // when it was scheduled.
-func sendReminder(w *world, tx storage.Tx, ev *events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
+func sendReminder(w *world.World, tx storage.Tx, ev *events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
 	content := m.Content
 	target, _, err := readableMessage(w, tx.Messages(), owner, m.ReminderTargetID)
 	var refused *Error
@@ -220,12 +221,12 @@ func sendReminder(w *world, tx storage.Tx, ev *events, owner users.User, m messa
 // failScheduled marks m failed with the refusal's message. The author of a failed "send
 // later" message gets an update event and the notification bot's direct message saying why,
 // unless the account or the organization is deactivated; a failed reminder is only marked.
-func (s *Service) failScheduled(tx storage.Tx, ev *events, w *world, m messages.Scheduled, sender users.User, refusal *Error) error {
+func (s *Service) failScheduled(tx storage.Tx, ev *events, w *world.World, m messages.Scheduled, sender users.User, refusal *Error) error {
 	m.Failed, m.FailureMessage = true, refusal.Msg
 	if err := tx.ScheduledMessages().Update(m); err != nil {
 		return err
 	}
-	if m.Kind == messages.Remind || !sender.IsActive || w.org().Deactivated {
+	if m.Kind == messages.Remind || !sender.IsActive || w.Org().Deactivated {
 		return nil
 	}
 	rec := scheduledMessageRecord(m)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -199,7 +200,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 
 // checkScheduled runs the checks of sending a message of me now (typ "stream" or "private")
 // and returns the scheduled message to store: its address, normalised content and rendering.
-func checkScheduled(w *world, mr storage.MessageReader, me users.User, typ string, to ScheduledTo, topic *string, content string) (messages.Scheduled, error) {
+func checkScheduled(w *world.World, mr storage.MessageReader, me users.User, typ string, to ScheduledTo, topic *string, content string) (messages.Scheduled, error) {
 	p := SendMessageParams{Type: typ, Topic: topic}
 	switch {
 	case typ == "stream" && to.ChannelID == nil:
@@ -308,10 +309,10 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 // editScheduled applies an edit's address and content to m: a new type, to or content runs
 // the sending checks again on the result; a new topic alone only has to be a valid topic
 // (and is ignored for a direct message).
-func editScheduled(w *world, mr storage.MessageReader, me users.User, m messages.Scheduled, typ string, p UpdateScheduledMessageParams) (messages.Scheduled, error) {
+func editScheduled(w *world.World, mr storage.MessageReader, me users.User, m messages.Scheduled, typ string, p UpdateScheduledMessageParams) (messages.Scheduled, error) {
 	if p.Type == nil && p.To == nil && p.Content == nil {
 		if p.Topic != nil && !m.IsDirect() {
-			topic, err := topics.Clean(*p.Topic, w.org().EmptyTopicDisplayName)
+			topic, err := topics.Clean(*p.Topic, w.Org().EmptyTopicDisplayName)
 			if err != nil {
 				return m, topicError("topic", err)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -137,9 +138,9 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 }
 
 // reminderTarget describes message m for a reminder's text.
-func reminderTarget(w *world, m messages.Message) messages.ReminderTarget {
-	base := strings.TrimRight(w.org().URL, "/") + "/"
-	t := messages.ReminderTarget{SenderMention: silentMention(w.user(m.SenderID)), Content: m.Content}
+func reminderTarget(w *world.World, m messages.Message) messages.ReminderTarget {
+	base := strings.TrimRight(w.Org().URL, "/") + "/"
+	t := messages.ReminderTarget{SenderMention: silentMention(w.User(m.SenderID)), Content: m.Content}
 	if m.IsDirect() {
 		ids := make([]string, len(m.Recipients))
 		for i, id := range m.Recipients {
@@ -148,7 +149,7 @@ func reminderTarget(w *world, m messages.Message) messages.ReminderTarget {
 		t.URL = fmt.Sprintf("%s#narrow/dm/%s/near/%d", base, strings.Join(ids, ","), m.ID)
 		return t
 	}
-	c, _ := w.channel(m.ChannelID)
+	c, _ := w.Channel(m.ChannelID)
 	t.URL = fmt.Sprintf("%s%s/near/%d", base, topicNarrow(c, m.Topic), m.ID)
 	t.ChannelLink = messageLink(c, m.Topic, m.ID)
 	return t

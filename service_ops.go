@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -16,7 +17,7 @@ type readOp struct {
 	tx  storage.ReadTx
 	me  users.User // the zero User for a spectator or an operation without actor
 	now time.Time  // read once per run of the transaction
-	w   *world
+	w   *world.World
 }
 
 // writeOp is what the body of a mutation works with (see mutate): a readOp over the writable
@@ -35,9 +36,9 @@ type pending = engine.Pending
 
 // world returns the operation's world, reading it on first use. A failed read is the world's
 // sticky error, which read and mutate return once the body returns.
-func (o *readOp) world() *world {
+func (o *readOp) world() *world.World {
 	if o.w == nil {
-		o.w = loadWorld(o.tx, o.now.Unix())
+		o.w = world.Load(o.tx, o.now.Unix())
 	}
 	return o.w
 }
@@ -45,9 +46,9 @@ func (o *readOp) world() *world {
 // sharedWorld is world read over the store's shared channel list (loadWorldShared): for a
 // body that changes channels only through the world's setChannel, which copies the list
 // first (SendMessage: no copy of every channel per send).
-func (o *readOp) sharedWorld() *world {
+func (o *readOp) sharedWorld() *world.World {
 	if o.w == nil {
-		o.w = loadWorldShared(o.tx, o.now.Unix())
+		o.w = world.LoadShared(o.tx, o.now.Unix())
 	}
 	return o.w
 }
@@ -55,8 +56,8 @@ func (o *readOp) sharedWorld() *world {
 // done is the outcome of a body that returned err: a failed read of the world comes first (the
 // body decided on missing data), then the body's own error.
 func (o *readOp) done(err error) error {
-	if o.w != nil && o.w.err != nil {
-		return o.w.err
+	if o.w != nil && o.w.Err() != nil {
+		return o.w.Err()
 	}
 	return err
 }

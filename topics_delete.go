@@ -8,6 +8,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -85,11 +86,11 @@ func (s *Service) DeleteTopic(ctx context.Context, actor Actor, p DeleteTopicPar
 // were left (the users' policies for the topic are then removed).
 func (s *Service) deleteTopicBatch(o *writeOp, p DeleteTopicParams, size int) (done bool, err error) {
 	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-	c, ok := w.channel(p.StreamID)
-	if !ok || !w.content(c, me) {
+	c, ok := w.Channel(p.StreamID)
+	if !ok || !w.Content(c, me) {
 		return false, errInvalidChannelID
 	}
-	topic, err := topics.CleanOperand(p.TopicName, w.org().EmptyTopicDisplayName)
+	topic, err := topics.CleanOperand(p.TopicName, w.Org().EmptyTopicDisplayName)
 	if err != nil {
 		return false, InvalidArgument("topic_name", err.Error())
 	}
@@ -120,7 +121,7 @@ func (s *Service) deleteTopicBatch(o *writeOp, p DeleteTopicParams, size int) (d
 // deleteMessages deletes messages and records delete_message events (one per conversation,
 // to the users who received the messages and still have access, and the actor), preceded by a
 // stream update to everyone who can see the channel when its oldest message changes.
-func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.User, ids []messages.ID) error {
+func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world.World, me users.User, ids []messages.ID) error {
 	msgs, err := tx.Messages().GetMany(ids)
 	if err != nil {
 		return err
@@ -188,7 +189,7 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world, me users.U
 		}
 		g.ids = append(g.ids, m.ID)
 		for _, u := range received[m.ID] {
-			if mayStillSee(w, m, w.user(u)) {
+			if mayStillSee(w, m, w.User(u)) {
 				g.to[u] = true
 			}
 		}
@@ -224,11 +225,11 @@ func streamFirstMessageEvent(c channels.Channel, value *messages.ID) StreamFirst
 
 // mayStillSee reports whether u, who received m, still has access to it: an active user, and
 // for channel messages an active subscriber.
-func mayStillSee(w *world, m messages.Message, u users.User) bool {
+func mayStillSee(w *world.World, m messages.Message, u users.User) bool {
 	if !u.IsActive {
 		return false
 	}
-	return m.IsDirect() || w.isSubscribed(m.ChannelID, u.ID)
+	return m.IsDirect() || w.IsSubscribed(m.ChannelID, u.ID)
 }
 
 func appendIDs(to []int64, set map[users.ID]bool) []int64 {
@@ -244,7 +245,7 @@ func dedupe(l []int64) []int64 {
 }
 
 // clearTopicPolicies removes every user's policy for a topic that no longer has messages.
-func (s *Service) clearTopicPolicies(tx storage.Tx, ev *events, w *world, c channels.Channel, topic string) error {
+func (s *Service) clearTopicPolicies(tx storage.Tx, ev *events, w *world.World, c channels.Channel, topic string) error {
 	rows, err := tx.UserTopics().ListForTopic(c.ID, topic)
 	if err != nil {
 		return err

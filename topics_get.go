@@ -31,18 +31,18 @@ func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamT
 	res := GetStreamTopicsResult{Topics: []TopicRecord{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		tx, me, w := o.tx, o.me, o.world()
-		c, ok := w.channel(p.StreamID)
-		if !ok || !w.metadata(c, me) {
+		c, ok := w.Channel(p.StreamID)
+		if !ok || !w.Metadata(c, me) {
 			return errInvalidChannelID
 		}
-		full := (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.content(c, me)
+		full := (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.Content(c, me)
 		list, err := tx.Messages().Topics(c.ID, me.ID, full)
 		if err != nil {
 			return err
 		}
 		for _, t := range list {
 			res.Topics = append(res.Topics, TopicRecord{
-				Name:  topics.Display(t.Name, w.org().EmptyTopicDisplayName, p.AllowEmptyTopicName),
+				Name:  topics.Display(t.Name, w.Org().EmptyTopicDisplayName, p.AllowEmptyTopicName),
 				MaxID: t.MaxID,
 			})
 		}

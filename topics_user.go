@@ -6,6 +6,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -52,15 +53,15 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUser
 	}
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		topic, err := topics.Clean(p.Topic, w.org().EmptyTopicDisplayName)
+		topic, err := topics.Clean(p.Topic, w.Org().EmptyTopicDisplayName)
 		if err == nil {
 			err = topics.CheckLength(topic)
 		}
 		if err != nil {
 			return engine.BadRequest("%s", err.Error())
 		}
-		c, ok := w.channel(p.StreamID)
-		if !ok || p.VisibilityPolicy != topics.PolicyNone && !w.content(c, me) {
+		c, ok := w.Channel(p.StreamID)
+		if !ok || p.VisibilityPolicy != topics.PolicyNone && !w.Content(c, me) {
 			return errInvalidChannelID
 		}
 		return s.setUserTopic(tx, ev, w, me.ID, c, topic, p.VisibilityPolicy)
@@ -68,7 +69,7 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUser
 }
 
 // setUserTopic stores a policy change and records its events when something changed.
-func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world, user users.ID, c channels.Channel, topic string, policy topics.VisibilityPolicy) error {
+func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world.World, user users.ID, c channels.Channel, topic string, policy topics.VisibilityPolicy) error {
 	rows, err := tx.UserTopics().ListForUser(user)
 	if err != nil {
 		return err
@@ -101,23 +102,23 @@ func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world, user users.I
 	ev.Add("muted_topics", MutedTopicsEvent{Type: "muted_topics", MutedTopics: mutedTopics(w, rows)}, to)
 	ev.Add("user_topic", UserTopicEvent{
 		Type: "user_topic", StreamID: c.ID, TopicName: topic, LastUpdated: now, VisibilityPolicy: policy,
-		topic: topic, emptyTopicLabel: w.org().EmptyTopicDisplayName,
+		topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}, to)
 	return nil
 }
 
 // mutedTopics is the legacy list of muted topics: [channel name, topic, last updated].
-func mutedTopics(w *world, rows []topics.UserTopic) [][]any {
+func mutedTopics(w *world.World, rows []topics.UserTopic) [][]any {
 	out := [][]any{}
 	for _, r := range rows {
 		if r.Policy != topics.PolicyMuted {
 			continue
 		}
-		c, ok := w.channel(r.ChannelID)
+		c, ok := w.Channel(r.ChannelID)
 		if !ok {
 			continue
 		}
-		out = append(out, []any{c.Name, topics.Display(r.Topic, w.org().EmptyTopicDisplayName, false), r.LastUpdated})
+		out = append(out, []any{c.Name, topics.Display(r.Topic, w.Org().EmptyTopicDisplayName, false), r.LastUpdated})
 	}
 	return out
 }
@@ -147,14 +148,14 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 		var c channels.Channel
 		ok := false
 		if p.StreamID != nil {
-			c, ok = w.channel(*p.StreamID)
+			c, ok = w.Channel(*p.StreamID)
 		} else {
-			c, ok = w.channelByName(*p.Stream)
+			c, ok = w.ChannelByName(*p.Stream)
 		}
-		if !ok || !w.content(c, me) {
+		if !ok || !w.Content(c, me) {
 			return errInvalidChannelID
 		}
-		topic, err := topics.Clean(p.Topic, w.org().EmptyTopicDisplayName)
+		topic, err := topics.Clean(p.Topic, w.Org().EmptyTopicDisplayName)
 		if err == nil {
 			err = topics.CheckLength(topic)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
@@ -187,7 +188,7 @@ func addAttachmentEvent(ar storage.AttachmentReader, mr storage.MessageReader, e
 
 // mayReadAttachment reports whether u may read a: u uploaded it, or may read a message that
 // links it (received it, or reads the channel's shared history).
-func mayReadAttachment(w *world, ar storage.AttachmentReader, mr storage.MessageReader, u users.User, a uploads.Attachment) (bool, error) {
+func mayReadAttachment(w *world.World, ar storage.AttachmentReader, mr storage.MessageReader, u users.User, a uploads.Attachment) (bool, error) {
 	if a.OwnerID == u.ID && u.ID != 0 {
 		return true, nil
 	}
@@ -225,7 +226,7 @@ func mayReadAttachment(w *world, ar storage.AttachmentReader, mr storage.Message
 // read (links to anything else are left alone, as Zulip does), unties it from those its
 // content no longer links (after an edit), and tells the owners of the attachments whose
 // messages changed.
-func linkAttachments(w *world, tx storage.Tx, ev *events, m messages.Message) error {
+func linkAttachments(w *world.World, tx storage.Tx, ev *events, m messages.Message) error {
 	paths := uploads.LinkedPathIDs(m.Content)
 	old, err := tx.Attachments().MessageLinks([]messages.ID{m.ID})
 	if err != nil {
@@ -238,7 +239,7 @@ func linkAttachments(w *world, tx storage.Tx, ev *events, m messages.Message) er
 	if err != nil {
 		return err
 	}
-	sender := w.user(m.SenderID)
+	sender := w.User(m.SenderID)
 	keep := map[uploads.ID]bool{}
 	var add []uploads.Link
 	changed := map[uploads.ID]uploads.Attachment{}

@@ -97,7 +97,7 @@ func (s *Service) setAvatarSource(ctx context.Context, actor Actor, source strin
 	var res AvatarResult
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		u := o.me
-		if disabled, _ := o.world().realm.Settings["avatar_changes_disabled"].(bool); disabled && !u.Role.IsAdmin() {
+		if disabled, _ := o.world().Org().Settings["avatar_changes_disabled"].(bool); disabled && !u.Role.IsAdmin() {
 			return engine.BadRequest("Avatar changes are disabled in this organization.")
 		}
 		u.AvatarSource = source
@@ -149,9 +149,9 @@ func (s *Service) GetAvatarURL(ctx context.Context, actor Actor, p GetAvatarURLP
 			ok bool
 		)
 		if id, err := strconv.ParseInt(p.UserIDOrEmail, 10, 64); err == nil {
-			u, ok = w.lookup(users.ID(id))
+			u, ok = w.Lookup(users.ID(id))
 		} else {
-			u, ok = w.userByEmail(p.UserIDOrEmail)
+			u, ok = w.UserByEmail(p.UserIDOrEmail)
 		}
 		if !ok {
 			return errFileNotFound

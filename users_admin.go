@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -217,7 +218,7 @@ func announceEmailChange(r storage.UserReader, ev *events, realm realms.Realm, u
 	}
 	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update",
 		Person: person{"user_id": u.ID, "delivery_email": u.Email}}, seeing)
-	if api := apiEmail(realm, u); api == u.Email {
+	if api := world.APIEmail(realm, u); api == u.Email {
 		if err := announceUserUpdate(r, ev, person{"user_id": u.ID, "new_email": api}); err != nil {
 			return err
 		}
@@ -411,7 +412,7 @@ func (s *Service) deleteMessagesOf(o *writeOp, u users.User, a DeactivateUserAct
 		var doomed bool
 		if m.IsDirect() {
 			doomed = a.DeleteDirectMessages
-		} else if c, ok := w.channel(m.ChannelID); ok && !c.InviteOnly {
+		} else if c, ok := w.Channel(m.ChannelID); ok && !c.InviteOnly {
 			doomed = a.DeletePublicChannelMessages
 		} else {
 			doomed = a.DeletePrivateChannelMessages

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -156,7 +157,7 @@ func mutedUsersState(tx storage.ReadTx, viewer users.User) (*MutedUsersState, er
 
 // peopleInitialState fills register's user_status, realm_bots and muted_users keys (empty
 // for spectators).
-func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world.World, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
 	var err error
 	if p.fetches("user_status") {
 		res.UserStatusState = &UserStatusState{UserStatus: map[string]UserStatus{}}
@@ -165,7 +166,7 @@ func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world, error)
 			if err != nil {
 				return err
 			}
-			if res.UserStatusState, err = userStatusState(tx, wd.allUsers()); err != nil {
+			if res.UserStatusState, err = userStatusState(tx, wd.AllUsers()); err != nil {
 				return err
 			}
 		}
@@ -177,7 +178,7 @@ func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world, error)
 			if err != nil {
 				return err
 			}
-			if res.RealmBotsState, err = realmBotsState(tx, wd.allUsers(), viewer); err != nil {
+			if res.RealmBotsState, err = realmBotsState(tx, wd.AllUsers(), viewer); err != nil {
 				return err
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -131,7 +132,7 @@ func presenceData(pr storage.PresenceReader, ur storage.UserReader, realm realms
 		if q.slim {
 			out[strconv.FormatInt(int64(u.ID), 10)] = modernPresence(p, u.DateJoined)
 		} else {
-			out[apiEmail(realm, u)] = legacyPresence(p, u.DateJoined)
+			out[world.APIEmail(realm, u)] = legacyPresence(p, u.DateJoined)
 		}
 	}
 	return out, last, nil
@@ -161,7 +162,7 @@ type SimplifiedPresenceEvent struct {
 
 func newPresenceChange(realm realms.Realm, u users.User, p users.Presence, now time.Time) presenceChange {
 	return presenceChange{
-		legacy: LegacyPresenceEvent{Type: "presence", UserID: u.ID, Email: apiEmail(realm, u), ServerTimestamp: serverTimestamp(now),
+		legacy: LegacyPresenceEvent{Type: "presence", UserID: u.ID, Email: world.APIEmail(realm, u), ServerTimestamp: serverTimestamp(now),
 			Presence: map[string]LegacyClientPresence{presenceClient: legacyClientPresence(p, u.DateJoined)}},
 		modern: SimplifiedPresenceEvent{Type: "presence",
 			Presences: map[string]ModernPresence{strconv.FormatInt(int64(u.ID), 10): modernPresence(p, u.DateJoined)}},

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
@@ -64,7 +65,7 @@ const dateJoinedLayout = "2006-01-02T15:04:05.000000-07:00"
 // userRecord renders u for viewer.
 func userRecord(realm realms.Realm, viewer, u users.User, o recordOptions) UserRecord {
 	rec := UserRecord{
-		Email:          apiEmail(realm, u),
+		Email:          world.APIEmail(realm, u),
 		UserID:         u.ID,
 		AvatarVersion:  u.AvatarVersion,
 		IsAdmin:        u.Role.IsAdmin(),
@@ -118,21 +119,6 @@ func (o *BotOwner) UnmarshalJSON(b []byte) error {
 	n, err := strconv.ParseInt(string(b), 10, 64)
 	o.ID = users.ID(n)
 	return err
-}
-
-// apiEmail is the user's API email, the same for every viewer: the real address when the user
-// lets everyone see it (and for bots), else the placeholder user{id}@{realm host}. Who may see
-// the real address reads it from delivery_email.
-func apiEmail(realm realms.Realm, u users.User) string {
-	if u.EmailVisibility == users.EmailVisibleEveryone || u.IsBot() {
-		return u.Email
-	}
-	return placeholderEmail(realm, u.ID)
-}
-
-// placeholderEmail is the API-only address of a user whose email is hidden.
-func placeholderEmail(realm realms.Realm, id users.ID) string {
-	return "user" + strconv.FormatInt(int64(id), 10) + "@" + realm.Host()
 }
 
 // avatarURL is the URL of a user's avatar, versioned for cache busting: the uploaded image

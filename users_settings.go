@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -216,7 +217,7 @@ func announceOwnChanges(r storage.UserReader, ev *events, realm realms.Realm, ol
 		}
 	}
 	if me.Timezone != old.Timezone {
-		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "email": apiEmail(realm, me), "timezone": me.Timezone}); err != nil {
+		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "email": world.APIEmail(realm, me), "timezone": me.Timezone}); err != nil {
 			return err
 		}
 	}
@@ -316,7 +317,7 @@ func announceVisibilityOf(r storage.UserReader, ev *events, realm realms.Realm, 
 				onlyGravatarClients: true}, to)
 		}
 	}
-	if a, b := apiEmail(realm, before), apiEmail(realm, after); a != b {
+	if a, b := world.APIEmail(realm, before), world.APIEmail(realm, after); a != b {
 		return announceUserUpdate(r, ev, person{"user_id": after.ID, "new_email": b})
 	}
 	return nil

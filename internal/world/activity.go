@@ -1,4 +1,4 @@
-package chat
+package world
 
 import (
 	"github.com/teamchat/chat/channels"
@@ -19,20 +19,20 @@ type activityCache struct {
 // uncounted marks an activity entry read without its traffic count (Bounds).
 const uncounted = -1
 
-// messageReader is the transaction's messages, for decisions that read one.
-func (w *world) messageReader() storage.MessageReader { return w.activity.r }
+// MessageReader is the transaction's messages, for decisions that read one.
+func (w *World) MessageReader() storage.MessageReader { return w.activity.r }
 
 // unixNow is the operation's time (UNIX seconds), as the world's activity rules see it.
-func (w *world) unixNow() int64 { return w.activity.now }
+func (w *World) UnixNow() int64 { return w.activity.now }
 
 // channelActivity is c's message activity: its oldest message, its newest message's time, and
 // its message count over the traffic window: the 28 whole days (UTC) before today, as Zulip
 // counts from its daily statistics, so that today's messages change the traffic tomorrow and
 // sending sends no event for it. Every channel not read yet (or read without its count) is read
 // at once, in one set-based read, since records come for many channels.
-func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
+func (w *World) ChannelActivity(c channels.ID) storage.ChannelActivity {
 	a := &w.activity
-	if e, ok := a.byChannel[c]; ok && e.RecentCount != uncounted || a.r == nil || w.failed() {
+	if e, ok := a.byChannel[c]; ok && e.RecentCount != uncounted || a.r == nil || w.Failed() {
 		return e
 	}
 	var missing []channels.ID
@@ -42,8 +42,8 @@ func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
 		}
 	}
 	today := a.now - a.now%86400
-	acts, err := a.r.Activity(missing, today-trafficWindowDays*86400, today)
-	if w.fail(err) {
+	acts, err := a.r.Activity(missing, today-TrafficWindowDays*86400, today)
+	if w.Fail(err) {
 		return storage.ChannelActivity{}
 	}
 	a.remember(acts, false)
@@ -53,18 +53,18 @@ func (w *world) channelActivity(c channels.ID) storage.ChannelActivity {
 // channelEnds is c's oldest message and newest message's time: from what is read, else read
 // with every other channel (channelActivity). Decisions about a few channels read theirs first
 // (loadEnds).
-func (w *world) channelEnds(c channels.ID) storage.ChannelActivity {
+func (w *World) ChannelEnds(c channels.ID) storage.ChannelActivity {
 	if e, ok := w.activity.byChannel[c]; ok {
 		return e
 	}
-	return w.channelActivity(c)
+	return w.ChannelActivity(c)
 }
 
 // loadEnds reads the oldest and newest messages of the given channels not read yet, with
 // index lookups only (a send, a move or a deletion needs no traffic count).
-func (w *world) loadEnds(ids []channels.ID) {
+func (w *World) LoadEnds(ids []channels.ID) {
 	a := &w.activity
-	if a.r == nil || w.failed() {
+	if a.r == nil || w.Failed() {
 		return
 	}
 	missing := missingKeys(ids, a.byChannel)
@@ -72,7 +72,7 @@ func (w *world) loadEnds(ids []channels.ID) {
 		return
 	}
 	acts, err := a.r.Bounds(missing)
-	if w.fail(err) {
+	if w.Fail(err) {
 		return
 	}
 	a.remember(acts, true)
@@ -110,3 +110,23 @@ func (a *activityCache) forget(ids []channels.ID) {
 		delete(a.byChannel, id)
 	}
 }
+
+// ReadsActivity reports whether the world reads the channels' message activity (a world
+// loaded without a transaction reads none).
+func (w *World) ReadsActivity() bool { return w.activity.r != nil }
+
+// KnowsEnds reports whether the world has read the first and last message of channel c.
+func (w *World) KnowsEnds(c channels.ID) bool { return w.activity.knowsEnds(c) }
+
+// RememberActivity records activity read by the caller (endsOnly: only the channels' first and
+// last messages are known).
+func (w *World) RememberActivity(acts []storage.ChannelActivity, endsOnly bool) {
+	w.activity.remember(acts, endsOnly)
+}
+
+// NoteActivity records a message sent in this transaction in its channel's activity.
+func (w *World) NoteActivity(e storage.ChannelActivity) { w.activity.note(e) }
+
+// ForgetActivity drops what the world knows of the activity of channels ids (their messages
+// moved or were deleted in this transaction).
+func (w *World) ForgetActivity(ids []channels.ID) { w.activity.forget(ids) }

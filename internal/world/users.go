@@ -1,4 +1,4 @@
-package chat
+package world
 
 import (
 	"cmp"
@@ -14,7 +14,7 @@ import (
 // userCache is the world's users. Users are the largest table after subscriptions: the world
 // reads them one at a time as decisions name them (lookup), in sets when a decision names
 // several at once (preloadUsers), and all of them for decisions that touch many (allUsers, or
-// lookup past lazyUserReads single reads). Read users through the world's methods, never from
+// lookup past LazyUserReads single reads). Read users through the world's methods, never from
 // the fields.
 type userCache struct {
 	r storage.UserReader
@@ -26,8 +26,8 @@ type userCache struct {
 	reads   int // users read one at a time
 }
 
-// lazyUserReads is how many users a world reads one at a time before it reads them all.
-const lazyUserReads = 32
+// LazyUserReads is how many users a world reads one at a time before it reads them all.
+const LazyUserReads = 32
 
 // newUserCache is the users of r, none read yet; known, when not nil, is an earlier world's map
 // to reuse (it is cleared).
@@ -37,30 +37,30 @@ func newUserCache(r storage.UserReader, known map[users.ID]users.User) userCache
 	}
 	clear(known)
 	// The notification bot is a sender of messages, not a member.
-	known[NotificationBotID] = notificationBot
+	known[NotificationBotID] = NotificationBot()
 	return userCache{r: r, known: known}
 }
 
 // lookup returns the user with id (ok false when there is none).
-func (w *world) lookup(id users.ID) (users.User, bool) {
+func (w *World) Lookup(id users.ID) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
 		if i, ok := c.indexOf(id); ok {
 			return c.all[i], true
 		}
 	}
-	if u, ok := c.known[id]; ok || c.allRead || w.failed() {
+	if u, ok := c.known[id]; ok || c.allRead || w.Failed() {
 		return u, ok
 	}
-	if c.reads++; c.reads > lazyUserReads {
-		w.allUsers()
+	if c.reads++; c.reads > LazyUserReads {
+		w.AllUsers()
 		return w.lookupKnown(id)
 	}
 	u, err := c.r.Get(id)
 	if errors.Is(err, storage.ErrNotFound) {
 		return users.User{}, false
 	}
-	if w.fail(err) {
+	if w.Fail(err) {
 		return users.User{}, false
 	}
 	c.known[id] = u
@@ -69,7 +69,7 @@ func (w *world) lookup(id users.ID) (users.User, bool) {
 
 // knowUser records u, read in this transaction before the world (the acting user, by the
 // operation's gate), unless the world has read u already.
-func (w *world) knowUser(u users.User) {
+func (w *World) KnowUser(u users.User) {
 	if u.ID == 0 {
 		return
 	}
@@ -79,7 +79,7 @@ func (w *world) knowUser(u users.User) {
 }
 
 // lookupKnown returns the user with id if the world has read it, without reading.
-func (w *world) lookupKnown(id users.ID) (users.User, bool) {
+func (w *World) lookupKnown(id users.ID) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
 		if i, ok := c.indexOf(id); ok {
@@ -104,28 +104,28 @@ func (c *userCache) indexOf(id users.ID) (int, bool) {
 	return i, i < len(all) && all[i].ID == id
 }
 
-// byUserID orders a user against an id (for binary searches of lists ascending by id).
-func byUserID(u users.User, id users.ID) int { return cmp.Compare(u.ID, id) }
+// ByUserID orders a user against an id (for binary searches of lists ascending by id).
+func ByUserID(u users.User, id users.ID) int { return cmp.Compare(u.ID, id) }
 
 // user returns the user with id, or the zero User (inactive, no role) when there is none.
-func (w *world) user(id users.ID) users.User {
-	u, _ := w.lookup(id)
+func (w *World) User(id users.ID) users.User {
+	u, _ := w.Lookup(id)
 	return u
 }
 
 // allUsers returns every user, ascending by id. The list is shared with other transactions
 // (UserReader.ListShared): read it, never modify it.
-func (w *world) allUsers() []users.User {
+func (w *World) AllUsers() []users.User {
 	c := &w.users
-	if !c.allRead && !w.failed() {
+	if !c.allRead && !w.Failed() {
 		all, err := c.r.ListShared() // read only: shared with other transactions
-		if w.fail(err) {
+		if w.Fail(err) {
 			return nil
 		}
 		// The list answers lookups from now on (binary searches): known keeps what it lacks.
 		c.all, c.allRead = all, true
 		clear(c.known)
-		c.known[NotificationBotID] = notificationBot
+		c.known[NotificationBotID] = NotificationBot()
 	}
 	return c.all
 }
@@ -141,24 +141,24 @@ func missingKeys[K comparable, V any](ids []K, m map[K]V) []K {
 	return missing
 }
 
-// preloadUsers reads the given users that are not read yet, in one read. Past lazyUserReads
+// preloadUsers reads the given users that are not read yet, in one read. Past LazyUserReads
 // of them it takes the store's shared list of every user instead (allUsers), as lookup does:
 // a send to a channel of a thousand then copies no user.
-func (w *world) preloadUsers(ids []users.ID) {
+func (w *World) PreloadUsers(ids []users.ID) {
 	c := &w.users
-	if c.allRead || w.failed() {
+	if c.allRead || w.Failed() {
 		return
 	}
 	missing := missingKeys(ids, c.known)
 	if len(missing) == 0 {
 		return
 	}
-	if len(missing) > lazyUserReads {
-		w.allUsers()
+	if len(missing) > LazyUserReads {
+		w.AllUsers()
 		return
 	}
 	list, err := c.r.GetMany(missing)
-	if w.fail(err) {
+	if w.Fail(err) {
 		return
 	}
 	for _, u := range list {
@@ -167,11 +167,11 @@ func (w *world) preloadUsers(ids []users.ID) {
 }
 
 // userByEmail finds a user by API email or delivery email, case-insensitively.
-func (w *world) userByEmail(email string) (users.User, bool) {
+func (w *World) UserByEmail(email string) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
 		for _, u := range c.all {
-			if strings.EqualFold(u.Email, email) || strings.EqualFold(apiEmail(w.realm, u), email) {
+			if strings.EqualFold(u.Email, email) || strings.EqualFold(APIEmail(w.realm, u), email) {
 				return u, true
 			}
 		}
@@ -180,19 +180,19 @@ func (w *world) userByEmail(email string) (users.User, bool) {
 	// A placeholder address user{id}@{host} names the user whose API email it is.
 	if local, host, ok := strings.Cut(email, "@"); ok && strings.EqualFold(host, w.realm.Host()) && len(local) > 4 && strings.EqualFold(local[:4], "user") {
 		if id, err := strconv.ParseInt(local[4:], 10, 64); err == nil {
-			if u, ok := w.lookup(users.ID(id)); ok && strings.EqualFold(apiEmail(w.realm, u), email) {
+			if u, ok := w.Lookup(users.ID(id)); ok && strings.EqualFold(APIEmail(w.realm, u), email) {
 				return u, true
 			}
 		}
 	}
-	if w.failed() {
+	if w.Failed() {
 		return users.User{}, false
 	}
 	u, err := c.r.GetByEmail(email)
 	if errors.Is(err, storage.ErrNotFound) {
 		return users.User{}, false
 	}
-	if w.fail(err) {
+	if w.Fail(err) {
 		return users.User{}, false
 	}
 	c.known[u.ID] = u
@@ -200,18 +200,18 @@ func (w *world) userByEmail(email string) (users.User, bool) {
 }
 
 // mutersOf returns the users who muted sender, read once per transaction.
-func (w *world) mutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID, error) {
+func (w *World) MutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID, error) {
 	if list, ok := w.mutedBy[sender]; ok {
 		return list, nil
 	}
-	if err := w.preloadMuters(r, []users.ID{sender}); err != nil {
+	if err := w.PreloadMuters(r, []users.ID{sender}); err != nil {
 		return nil, err
 	}
 	return w.mutedBy[sender], nil
 }
 
 // preloadMuters reads, in one read, who muted each of the given senders not read yet.
-func (w *world) preloadMuters(r storage.MutedUserReader, senders []users.ID) error {
+func (w *World) PreloadMuters(r storage.MutedUserReader, senders []users.ID) error {
 	if w.mutedBy == nil {
 		w.mutedBy = map[users.ID][]users.ID{}
 	}
@@ -230,4 +230,10 @@ func (w *world) preloadMuters(r storage.MutedUserReader, senders []users.ID) err
 		w.mutedBy[m.MutedUserID] = append(w.mutedBy[m.MutedUserID], m.UserID)
 	}
 	return nil
+}
+
+// OfUsers is a world that knows only the given users (all of them, ascending by id) and reads
+// nothing: for tests of decisions that need no more than users.
+func OfUsers(all []users.User) *World {
+	return &World{users: userCache{allRead: true, all: all}}
 }

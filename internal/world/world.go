@@ -1,4 +1,4 @@
-package chat
+package world
 
 import (
 	"iter"
@@ -14,18 +14,18 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// world is what decisions need from one transaction: the organization, every group (as a
-// Membership), every channel, and, read as decisions name them, the users (world_users.go),
-// the channels' subscribers (world_subscribers.go) and the channels' message activity
-// (world_activity.go). An operation gets it from its op (readOp.world), which reads it on
-// first use.
+// World is what decisions need from one transaction: the organization, every group (as a
+// Membership), every channel, and, read as decisions name them, the users (users.go), the
+// channels' subscribers (subscribers.go) and the channels' message activity (activity.go). An
+// operation gets it from its op (readOp.world in the root package), which reads it on first
+// use.
 //
-// A read that fails in the middle of a decision is kept as the world's sticky error (fail);
+// A read that fails in the middle of a decision is kept as the world's sticky error (Fail);
 // the reading method returns a zero value, the world reads nothing more, and the operation's
 // helper (read, mutate) returns the error when the operation's closure returns, so the
 // transaction fails as if the read had been made up front while the world's methods stay free
 // of error plumbing. Nothing panics.
-type world struct {
+type World struct {
 	err error // the first failed read (see fail)
 
 	realm     realms.Realm
@@ -33,7 +33,7 @@ type world struct {
 	groupByNm map[string]users.GroupID // nil until groupID
 	m         *users.Membership
 	channels  []channels.Channel
-	// sharedChannels says channels is the store's shared list (loadWorldShared): read only,
+	// sharedChannels says channels is the store's shared list (LoadShared): read only,
 	// sorted by id, byID and byName nil until needed.
 	sharedChannels bool
 	byName         map[string]int // NormalizeName → index in channels
@@ -48,9 +48,9 @@ type world struct {
 	linkify       markdown.Linkify
 	compiled      bool
 	linkifierList []linkifiers.Linkifier
-	// pre is the early rendering of the content that this transaction sends (nil but in
-	// SendMessage's; messages_prerender.go).
-	pre *prerender
+	// Pre is the early rendering of the content that this transaction sends (nil but in
+	// SendMessage's).
+	Pre EarlyRendering
 	// described memoizes rendered channel descriptions by source (a channel's record is built
 	// once per subscriber of an event).
 	described map[string]string
@@ -69,7 +69,7 @@ type world struct {
 
 // fail records err (when not nil) as the world's sticky error, unless one is recorded already,
 // and reports whether the world has failed.
-func (w *world) fail(err error) bool {
+func (w *World) Fail(err error) bool {
 	if w.err == nil {
 		w.err = err
 	}
@@ -77,34 +77,34 @@ func (w *world) fail(err error) bool {
 }
 
 // failed reports whether a read of the world failed; the world reads nothing more then.
-func (w *world) failed() bool { return w.err != nil }
+func (w *World) Failed() bool { return w.err != nil }
 
-// loadWorld reads the world from tx, for an operation at now. A failed read comes back as the
+// Load reads the world from tx, for an operation at now. A failed read comes back as the
 // world's sticky error: the world is empty but usable.
-func loadWorld(tx storage.ReadTx, now int64) *world {
-	return loadWorldWith(tx, now, tx.Channels().List)
+func Load(tx storage.ReadTx, now int64) *World {
+	return LoadWith(tx, now, tx.Channels().List)
 }
 
-// loadWorldShared is loadWorld over the store's shared channel list (ChannelReader.ListShared)
+// LoadShared is Load over the store's shared channel list (ChannelReader.ListShared)
 // as it is, for operations that only read (register, GET /users/me/subscriptions) and for
 // sends, which change channels only through setChannel (readOp.sharedWorld): no channel
 // is copied and no index over them is built up front (channel looks an id up in the list,
 // which is sorted by id; channelByName indexes the names on first use). Nothing may modify a
 // channel's slices; setChannel copies the list before its first change.
-func loadWorldShared(tx storage.ReadTx, now int64) *world {
-	return loadWorldWith(tx, now, nil)
+func LoadShared(tx storage.ReadTx, now int64) *World {
+	return LoadWith(tx, now, nil)
 }
 
-// loadWorldWith is loadWorld with the channels that listChannels reads (nil: the store's
-// shared list, loadWorldShared).
-func loadWorldWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
-	return loadWorldInto(new(world), tx, now, listChannels)
+// LoadWith is Load with the channels that listChannels reads (nil: the store's
+// shared list, LoadShared).
+func LoadWith(tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *World {
+	return LoadInto(new(World), tx, now, listChannels)
 }
 
-// loadWorldInto is loadWorldWith into w, a zero world (one reused from an earlier read:
+// LoadInto is LoadWith into w, a zero world (one reused from an earlier read:
 // GetSubscriptions keeps them in a pool, the world being two kilobytes) but for its map of the
 // users read, which it reuses when not nil.
-func loadWorldInto(w *world, tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *world {
+func LoadInto(w *World, tx storage.ReadTx, now int64, listChannels func() ([]channels.Channel, error)) *World {
 	w.users = newUserCache(tx.Users(), w.users.known)
 	w.subs = newSubscriberCache(tx.Subscriptions())
 	w.activity = activityCache{r: tx.Messages(), now: now}
@@ -113,24 +113,24 @@ func loadWorldInto(w *world, tx storage.ReadTx, now int64, listChannels func() (
 		listChannels = tx.Channels().ListShared
 	}
 	realm, err := tx.Realm().Get()
-	if w.fail(err) {
+	if w.Fail(err) {
 		return w
 	}
 	groups, err := tx.Groups().ListShared() // read only: shared with other transactions
-	if w.fail(err) {
+	if w.Fail(err) {
 		return w
 	}
 	chs, err := listChannels()
-	if w.fail(err) {
+	if w.Fail(err) {
 		return w
 	}
 	linkifierList, err := tx.Linkifiers().List()
-	if w.fail(err) {
+	if w.Fail(err) {
 		return w
 	}
 	w.realm, w.groups, w.channels = realm, groups, chs
 	w.linkifierList = linkifierList
-	w.realm.ApplyDefaultGroups(w.groupID)
+	w.realm.ApplyDefaultGroups(w.GroupID)
 	if !w.sharedChannels {
 		w.index()
 	}
@@ -138,7 +138,7 @@ func loadWorldInto(w *world, tx storage.ReadTx, now int64, listChannels func() (
 }
 
 // index builds the channels' indexes by id and by name.
-func (w *world) index() {
+func (w *World) index() {
 	w.byID = make(map[channels.ID]int, len(w.channels))
 	w.byName = make(map[string]int, len(w.channels))
 	for i, c := range w.channels {
@@ -149,7 +149,7 @@ func (w *world) index() {
 
 // indexOf finds the channel with id in the list: from the index, or in a shared world (no
 // index by id) by binary search, the list being sorted by id.
-func (w *world) indexOf(id channels.ID) (int, bool) {
+func (w *World) indexOf(id channels.ID) (int, bool) {
 	if w.byID != nil {
 		i, ok := w.byID[id]
 		return i, ok
@@ -162,24 +162,24 @@ func (w *world) indexOf(id channels.ID) (int, bool) {
 }
 
 // org is the organization.
-func (w *world) org() realms.Realm { return w.realm }
+func (w *World) Org() realms.Realm { return w.realm }
 
 // membership answers group membership questions (who is in a group, directly or not). It is
 // built on first use (reads of a user's own subscriptions never need it).
-func (w *world) membership() *users.Membership {
+func (w *World) Membership() *users.Membership {
 	if w.m == nil {
-		w.m = users.NewMembershipFunc(w.groups, func(id users.ID) bool { return w.user(id).IsActive })
+		w.m = users.NewMembershipFunc(w.groups, func(id users.ID) bool { return w.User(id).IsActive })
 	}
 	return w.m
 }
 
 // allGroups is every group, as listed by the store. The list and its groups' slices are
 // shared with other transactions (GroupReader.ListShared): read them, never modify them.
-func (w *world) allGroups() []users.Group { return w.groups }
+func (w *World) AllGroups() []users.Group { return w.groups }
 
 // groupID returns the id of a group by name (0 when there is none). The names are indexed on
 // first use (most reads need none: a record names its groups by id).
-func (w *world) groupID(name string) users.GroupID {
+func (w *World) GroupID(name string) users.GroupID {
 	if w.groupByNm == nil {
 		w.groupByNm = make(map[string]users.GroupID, len(w.groups))
 		for _, g := range w.groups {
@@ -191,7 +191,7 @@ func (w *world) groupID(name string) users.GroupID {
 
 // groupNameOf returns the name of a group ("" when there is none), by binary search over the
 // groups (ascending by id).
-func (w *world) groupNameOf(id users.GroupID) string {
+func (w *World) GroupNameOf(id users.GroupID) string {
 	l := w.groups
 	// sort.Search over indexes, as indexOf: a group is too large to pass by value per step.
 	i := sort.Search(len(l), func(k int) bool { return l[k].ID >= id })
@@ -202,27 +202,27 @@ func (w *world) groupNameOf(id users.GroupID) string {
 }
 
 // linkifiers is the organization's linkifiers (nil when it has none), compiled on first use.
-func (w *world) linkifiers() markdown.Linkify {
+func (w *World) Linkifiers() markdown.Linkify {
 	if !w.compiled {
-		w.linkify, w.compiled = compileLinkifiers(w.linkifierList), true
+		w.linkify, w.compiled = CompileLinkifiers(w.linkifierList), true
 	}
 	return w.linkify
 }
 
 // useLinkifiers makes linkify w's compiled linkifiers; it must have been compiled from a list
 // equal to w.linkifierList (a send takes the Service's snapshot: messages_prerender.go).
-func (w *world) useLinkifiers(linkify markdown.Linkify) {
+func (w *World) UseLinkifiers(linkify markdown.Linkify) {
 	w.linkify, w.compiled = linkify, true
 }
 
 // allChannels is every channel, archived ones included. The list belongs to the world.
-func (w *world) allChannels() []channels.Channel { return w.channels }
+func (w *World) AllChannels() []channels.Channel { return w.channels }
 
 // channelsByName yields every channel (as allChannels), ordered by name, for reading only:
 // lists of records built in this order need no sort (moving records of a kilobyte each cost
 // more than building them). The order is sorted once per world (its indices: a channel is
 // large too).
-func (w *world) channelsByName() iter.Seq[*channels.Channel] {
+func (w *World) ChannelsByName() iter.Seq[*channels.Channel] {
 	if w.byNameOrder == nil {
 		order := make([]int, len(w.channels))
 		for i := range order {
@@ -241,7 +241,7 @@ func (w *world) channelsByName() iter.Seq[*channels.Channel] {
 }
 
 // channel returns the channel with id (ok false when unknown).
-func (w *world) channel(id channels.ID) (channels.Channel, bool) {
+func (w *World) Channel(id channels.ID) (channels.Channel, bool) {
 	i, ok := w.indexOf(id)
 	if !ok {
 		return channels.Channel{}, false
@@ -251,7 +251,7 @@ func (w *world) channel(id channels.ID) (channels.Channel, bool) {
 
 // channelPtr returns the world's channel with id (nil when unknown), for reading only: it
 // saves decisions that read many channels a copy of each.
-func (w *world) channelPtr(id channels.ID) *channels.Channel {
+func (w *World) ChannelPtr(id channels.ID) *channels.Channel {
 	i, ok := w.indexOf(id)
 	if !ok {
 		return nil
@@ -261,7 +261,7 @@ func (w *world) channelPtr(id channels.ID) *channels.Channel {
 
 // channelByName returns the channel with a name (compared as channels.NormalizeName does; ok
 // false when unknown).
-func (w *world) channelByName(name string) (channels.Channel, bool) {
+func (w *World) ChannelByName(name string) (channels.Channel, bool) {
 	if w.byName == nil {
 		w.index()
 	}
@@ -273,7 +273,7 @@ func (w *world) channelByName(name string) (channels.Channel, bool) {
 }
 
 // setChannel records a created or changed channel in the world.
-func (w *world) setChannel(c channels.Channel) {
+func (w *World) SetChannel(c channels.Channel) {
 	w.byNameOrder = nil
 	if w.sharedChannels { // the store's list: copy it before changing it
 		w.channels, w.sharedChannels = slices.Clone(w.channels), false
@@ -292,41 +292,41 @@ func (w *world) setChannel(c channels.Channel) {
 }
 
 // viewer is the access-rule view of u for channel c.
-func (w *world) viewer(c channels.ID, u users.User) channels.Viewer {
-	return channels.Viewer{User: u, Subscribed: w.isSubscribed(c, u.ID)}
+func (w *World) Viewer(c channels.ID, u users.User) channels.Viewer {
+	return channels.Viewer{User: u, Subscribed: w.IsSubscribed(c, u.ID)}
 }
 
-func (w *world) metadata(c channels.Channel, u users.User) bool {
-	return channels.HasMetadataAccess(w.membership(), c, w.viewer(c.ID, u))
+func (w *World) Metadata(c channels.Channel, u users.User) bool {
+	return channels.HasMetadataAccess(w.Membership(), c, w.Viewer(c.ID, u))
 }
 
-func (w *world) content(c channels.Channel, u users.User) bool {
-	return channels.HasContentAccess(w.membership(), c, w.viewer(c.ID, u))
+func (w *World) Content(c channels.Channel, u users.User) bool {
+	return channels.HasContentAccess(w.Membership(), c, w.Viewer(c.ID, u))
 }
 
 // canSeeSubscribers reports whether u may know who is subscribed to c: metadata access and,
 // for private channels, a subscription or the right to administer.
-func (w *world) canSeeSubscribers(c channels.Channel, u users.User) bool {
-	if !w.metadata(c, u) {
+func (w *World) CanSeeSubscribers(c channels.Channel, u users.User) bool {
+	if !w.Metadata(c, u) {
 		return false
 	}
 	if !c.InviteOnly {
 		return true
 	}
-	v := w.viewer(c.ID, u)
-	return v.Subscribed || channels.CanAdminister(w.membership(), c, v) || u.Role.IsAdmin()
+	v := w.Viewer(c.ID, u)
+	return v.Subscribed || channels.CanAdminister(w.Membership(), c, v) || u.Role.IsAdmin()
 }
 
 // watchers lists the active users with metadata access to c, ascending, leaving out skip.
-func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
-	w.subscribersOf(c.ID) // one read instead of one per user
-	all := w.allUsers()
+func (w *World) Watchers(c channels.Channel, skip []users.ID) []int64 {
+	w.SubscribersOf(c.ID) // one read instead of one per user
+	all := w.AllUsers()
 	out := make([]int64, 0, len(all))
 	for _, u := range all {
 		if !u.IsActive || slices.Contains(skip, u.ID) {
 			continue
 		}
-		if w.metadata(c, u) {
+		if w.Metadata(c, u) {
 			out = append(out, int64(u.ID))
 		}
 	}
@@ -335,10 +335,10 @@ func (w *world) watchers(c channels.Channel, skip []users.ID) []int64 {
 
 // renderDescription renders a channel description with the organization's linkifiers, once
 // per source text in the world's transaction.
-func (w *world) renderDescription(src string) string {
+func (w *World) RenderDescription(src string) string {
 	if src == "" { // most channels: no map for it
 		if !w.emptyDescribed {
-			w.emptyDescription, w.emptyDescribed = markdown.RenderLinkified("", w.linkifiers()), true
+			w.emptyDescription, w.emptyDescribed = markdown.RenderLinkified("", w.Linkifiers()), true
 		}
 		return w.emptyDescription
 	}
@@ -348,7 +348,29 @@ func (w *world) renderDescription(src string) string {
 	if w.described == nil {
 		w.described = map[string]string{}
 	}
-	html := markdown.RenderLinkified(src, w.linkifiers())
+	html := markdown.RenderLinkified(src, w.Linkifiers())
 	w.described[src] = html
 	return html
+}
+
+// Err is the world's sticky error: the first read that failed (nil: none).
+func (w *World) Err() error { return w.err }
+
+// LinkifierList is the organization's linkifiers as the store listed them.
+func (w *World) LinkifierList() []linkifiers.Linkifier { return w.linkifierList }
+
+// Reset zeroes a world for reuse by another transaction (a pooled world: GetSubscriptions),
+// keeping its map of known users, which the next load clears.
+func (w *World) Reset() {
+	known := w.users.known
+	*w = World{}
+	w.users.known = known
+}
+
+// TrimKnown drops the map of known users when it holds more than max users (a large map is
+// left to the collector rather than kept in a pool).
+func (w *World) TrimKnown(max int) {
+	if len(w.users.known) > max {
+		w.users.known = nil
+	}
 }

@@ -1,4 +1,4 @@
-package chat
+package world
 
 import (
 	"slices"
@@ -43,14 +43,14 @@ func (c *subscriberCache) created(id channels.ID) {
 
 // preloadChannels reads the subscriber lists of the given channels that are not read yet, in
 // one read.
-func (w *world) preloadChannels(ids []channels.ID) {
+func (w *World) PreloadChannels(ids []channels.ID) {
 	c := &w.subs
 	missing := missingKeys(ids, c.lists)
-	if len(missing) == 0 || w.failed() {
+	if len(missing) == 0 || w.Failed() {
 		return
 	}
 	rows, err := c.r.ListForChannels(missing, true)
-	if w.fail(err) {
+	if w.Fail(err) {
 		return
 	}
 	for _, id := range missing {
@@ -74,20 +74,20 @@ func (w *world) preloadChannels(ids []channels.ID) {
 
 // preloadUser reads u's own active subscriptions, so that decisions about many channels for
 // u do not read each channel's subscribers.
-func (w *world) preloadUser(u users.ID) {
-	if _, ok := w.subs.subscribedTo[u]; ok || u == 0 || w.failed() {
+func (w *World) PreloadUser(u users.ID) {
+	if _, ok := w.subs.subscribedTo[u]; ok || u == 0 || w.Failed() {
 		return
 	}
 	rows, err := w.subs.r.ListForUsers([]users.ID{u})
-	if w.fail(err) {
+	if w.Fail(err) {
 		return
 	}
-	w.noteUserRows(u, rows)
+	w.NoteUserRows(u, rows)
 }
 
 // noteUserRows records rows, every subscription row of u read in this transaction, as u's
 // preloaded subscriptions.
-func (w *world) noteUserRows(u users.ID, rows []channels.Subscription) {
+func (w *World) NoteUserRows(u users.ID, rows []channels.Subscription) {
 	if _, ok := w.subs.subscribedTo[u]; ok {
 		return
 	}
@@ -101,20 +101,20 @@ func (w *world) noteUserRows(u users.ID, rows []channels.Subscription) {
 }
 
 // subscriptionRows reads u's subscription rows, active or not (and notes the active ones).
-func (w *world) subscriptionRows(u users.ID) ([]channels.Subscription, error) {
+func (w *World) SubscriptionRows(u users.ID) ([]channels.Subscription, error) {
 	rows, err := w.subs.r.ListForUsers([]users.ID{u})
 	if err == nil {
-		w.noteUserRows(u, rows)
+		w.NoteUserRows(u, rows)
 	}
 	return rows, err
 }
 
 // subscribersOf is the active subscribers of c, ascending (deactivated users included; see
 // activeSubscribers). The list belongs to the world: do not modify it.
-func (w *world) subscribersOf(c channels.ID) []users.ID {
+func (w *World) SubscribersOf(c channels.ID) []users.ID {
 	l, ok := w.subs.lists[c]
 	if !ok {
-		w.preloadChannels([]channels.ID{c})
+		w.PreloadChannels([]channels.ID{c})
 		l = w.subs.lists[c]
 	}
 	return l
@@ -125,7 +125,7 @@ func (w *world) subscribersOf(c channels.ID) []users.ID {
 // subscriptions (a user has far fewer than a large channel has subscribers), unless it has
 // already read lazyUserReads users' subscriptions this way: a decision asking about many
 // users reads the channel's list instead.
-func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
+func (w *World) IsSubscribed(c channels.ID, u users.ID) bool {
 	s := &w.subs
 	if l, ok := s.lists[c]; ok {
 		_, found := slices.BinarySearch(l, u)
@@ -134,20 +134,20 @@ func (w *world) isSubscribed(c channels.ID, u users.ID) bool {
 	if set, ok := s.subscribedTo[u]; ok {
 		return set[c]
 	}
-	if s.userSubReads < lazyUserReads {
+	if s.userSubReads < LazyUserReads {
 		s.userSubReads++
-		w.preloadUser(u)
+		w.PreloadUser(u)
 		return s.subscribedTo[u][c]
 	}
-	_, found := slices.BinarySearch(w.subscribersOf(c), u)
+	_, found := slices.BinarySearch(w.SubscribersOf(c), u)
 	return found
 }
 
 // addSubscribers records new active subscribers.
-func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
+func (w *World) AddSubscribers(c channels.ID, ids []users.ID) {
 	s := &w.subs
 	delete(s.listCounts, c)
-	l := append(w.subscribersOf(c), ids...)
+	l := append(w.SubscribersOf(c), ids...)
 	slices.Sort(l)
 	s.lists[c] = slices.Compact(l)
 	for _, u := range ids {
@@ -158,10 +158,10 @@ func (w *world) addSubscribers(c channels.ID, ids []users.ID) {
 }
 
 // removeSubscribers records unsubscriptions.
-func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
+func (w *World) RemoveSubscribers(c channels.ID, ids []users.ID) {
 	s := &w.subs
 	delete(s.listCounts, c)
-	s.lists[c] = slices.DeleteFunc(slices.Clone(w.subscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
+	s.lists[c] = slices.DeleteFunc(slices.Clone(w.SubscribersOf(c)), func(u users.ID) bool { return slices.Contains(ids, u) })
 	for _, u := range ids {
 		if set, ok := s.subscribedTo[u]; ok {
 			delete(set, c)
@@ -171,16 +171,16 @@ func (w *world) removeSubscribers(c channels.ID, ids []users.ID) {
 
 // activeSubscriberCount counts the non-deactivated subscribers of c: from its list when the
 // world holds it (it may have changed in this transaction), else from the store's counts.
-func (w *world) activeSubscriberCount(c channels.ID) int {
+func (w *World) ActiveSubscriberCount(c channels.ID) int {
 	s := &w.subs
 	if l, ok := s.lists[c]; ok {
 		if n, ok := s.listCounts[c]; ok {
 			return n
 		}
-		w.preloadUsers(l)
+		w.PreloadUsers(l)
 		n := 0
 		for _, id := range l {
-			if w.user(id).IsActive {
+			if w.User(id).IsActive {
 				n++
 			}
 		}
@@ -193,13 +193,17 @@ func (w *world) activeSubscriberCount(c channels.ID) int {
 	if n, ok := s.counts[c]; ok || s.allCounts {
 		return n
 	}
-	if w.failed() {
+	if w.Failed() {
 		return 0
 	}
 	counts, err := s.r.Counts()
-	if w.fail(err) {
+	if w.Fail(err) {
 		return 0
 	}
 	s.counts, s.allCounts = counts, true
 	return s.counts[c]
 }
+
+// SubscriptionReader is the transaction's reader of subscriptions, for counts the world does
+// not keep.
+func (w *World) SubscriptionReader() storage.SubscriptionReader { return w.subs.r }

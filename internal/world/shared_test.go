@@ -1,4 +1,4 @@
-package chat
+package world
 
 import (
 	"context"
@@ -39,18 +39,18 @@ func TestWorldSharedChannels(t *testing.T) {
 		return out
 	}
 	err := store.View(ctx, func(tx storage.ReadTx) error {
-		w := loadWorldShared(tx, 0)
-		if w.failed() {
+		w := LoadShared(tx, 0)
+		if w.Failed() {
 			return w.err
 		}
-		if got, want := names(w.channelsByName()), []string{"Charlie", "alpha", "bravo", "delta"}; !slices.Equal(got, want) {
+		if got, want := names(w.ChannelsByName()), []string{"Charlie", "alpha", "bravo", "delta"}; !slices.Equal(got, want) {
 			t.Errorf("channelsByName = %v, want %v", got, want)
 		}
-		c, _ := w.channelByName("alpha")
+		c, _ := w.ChannelByName("alpha")
 		c.Name = "aardvark"
-		w.setChannel(c)
-		w.setChannel(channels.Channel{ID: 99, Name: "echo"})
-		if got, want := names(w.channelsByName()), []string{"Charlie", "aardvark", "bravo", "delta", "echo"}; !slices.Equal(got, want) {
+		w.SetChannel(c)
+		w.SetChannel(channels.Channel{ID: 99, Name: "echo"})
+		if got, want := names(w.ChannelsByName()), []string{"Charlie", "aardvark", "bravo", "delta", "echo"}; !slices.Equal(got, want) {
 			t.Errorf("channelsByName after setChannel = %v, want %v", got, want)
 		}
 		shared, err := tx.Channels().ListShared()
@@ -98,31 +98,31 @@ func TestWorldSharedLookups(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = store.View(ctx, func(tx storage.ReadTx) error {
-		w := loadWorldShared(tx, 0)
+		w := LoadShared(tx, 0)
 		if w.err != nil {
 			return w.err
 		}
 		for i, id := range ids {
-			if c, ok := w.channel(id); !ok || c.Name != names[i] {
+			if c, ok := w.Channel(id); !ok || c.Name != names[i] {
 				t.Errorf("channel(%d) = %q, %v; want %q", id, c.Name, ok, names[i])
 			}
-			if c := w.channelPtr(id); c == nil || c.Name != names[i] {
+			if c := w.ChannelPtr(id); c == nil || c.Name != names[i] {
 				t.Errorf("channelPtr(%d) = %+v; want %q", id, c, names[i])
 			}
 		}
-		if _, ok := w.channel(ids[len(ids)-1] + 1); ok {
+		if _, ok := w.Channel(ids[len(ids)-1] + 1); ok {
 			t.Error("channel(unknown) found one")
 		}
-		if c, ok := w.channelByName("rome"); !ok || c.ID != ids[2] {
+		if c, ok := w.ChannelByName("rome"); !ok || c.ID != ids[2] {
 			t.Errorf("channelByName(rome) = %+v, %v", c, ok)
 		}
-		c, _ := w.channel(ids[0])
+		c, _ := w.Channel(ids[0])
 		c.Name = "Padua"
-		w.setChannel(c)
-		if got, _ := w.channel(ids[0]); got.Name != "Padua" {
+		w.SetChannel(c)
+		if got, _ := w.Channel(ids[0]); got.Name != "Padua" {
 			t.Errorf("after setChannel: %q", got.Name)
 		}
-		if _, ok := w.channelByName("padua"); !ok {
+		if _, ok := w.ChannelByName("padua"); !ok {
 			t.Error("channelByName(padua) after setChannel: not found")
 		}
 		shared, err := tx.Channels().ListShared()

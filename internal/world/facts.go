@@ -1,0 +1,76 @@
+package world
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/teamchat/chat/linkifiers"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/realms"
+	"github.com/teamchat/chat/users"
+)
+
+// NotificationBotID is the id of the notification bot, Zulip's cross-realm system bot that
+// posts the server's own notices (new channels, subscriptions by others). It is not stored
+// with the organization's users: it is listed in register's cross_realm_bots and known to every
+// world, under an id far above the ids the store hands out.
+const NotificationBotID users.ID = 1<<31 - 1
+
+// NotificationBot is the notification bot's record.
+func NotificationBot() users.User {
+	return users.User{
+		ID: NotificationBotID, Email: "notification-bot@zulip.com", FullName: "Notification Bot",
+		Role: users.RoleMember, BotType: users.BotGeneric, IsActive: true,
+		DateJoined: time.Unix(0, 0).UTC(), AvatarSource: users.AvatarGravatar, AvatarVersion: 1,
+		EmailVisibility: users.EmailVisibleEveryone,
+	}
+}
+
+// TrafficWindowDays is the window of a channel's stream_weekly_traffic: the world reads the
+// channels' message activity of that many days.
+const TrafficWindowDays = 28
+
+// APIEmail is the user's API email, the same for every viewer: the real address when the user
+// lets everyone see it (and for bots), else the placeholder user{id}@{realm host}. Who may see
+// the real address reads it from delivery_email.
+func APIEmail(realm realms.Realm, u users.User) string {
+	if u.EmailVisibility == users.EmailVisibleEveryone || u.IsBot() {
+		return u.Email
+	}
+	return PlaceholderEmail(realm, u.ID)
+}
+
+// PlaceholderEmail is the API-only address of a user whose email is hidden.
+func PlaceholderEmail(realm realms.Realm, id users.ID) string {
+	return "user" + strconv.FormatInt(int64(id), 10) + "@" + realm.Host()
+}
+
+// CompileLinkifiers is the organization's linkifiers (all, as the store lists them) for the
+// Markdown renderer; nil when there are none. A stored linkifier that no longer passes the
+// rules is skipped.
+func CompileLinkifiers(all []linkifiers.Linkifier) markdown.Linkify {
+	var compiled []*linkifiers.Compiled
+	for _, l := range all {
+		if c, err := linkifiers.Check(l); err == nil {
+			compiled = append(compiled, c)
+		}
+	}
+	if len(compiled) == 0 {
+		return nil
+	}
+	return func(text string) []markdown.Link {
+		found := linkifiers.FindLinks(compiled, text)
+		out := make([]markdown.Link, len(found))
+		for i, m := range found {
+			out[i] = markdown.Link{Start: m.Start, End: m.End, URL: m.URL}
+		}
+		return out
+	}
+}
+
+// EarlyRendering is a send's content rendered before its transaction (the messages area's,
+// while the send waits for its commit group). The world carries it to the send's rendering,
+// which takes it when it is finished and exact for the world's linkifiers.
+type EarlyRendering interface {
+	Take(w *World, content string) (rendered string, mentions markdown.Mentions, ok bool)
+}
