@@ -20,11 +20,6 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// Actor is the authenticated user on whose behalf an operation runs. The zero Actor is an
-// unauthenticated spectator. It is defined in the engine; this alias keeps embedders' code
-// compiling.
-type Actor = engine.Actor
-
 // The messages of authentication failures, as Zulip words them.
 const (
 	msgNotLoggedIn       = engine.MsgNotLoggedIn

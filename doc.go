@@ -74,7 +74,7 @@
 //		...
 //	}
 //
-// What the helpers (service_ops.go) give the body, o:
+// What the helpers (kernel_ops.go) give the body, o:
 //   - o.me, the acting user, loaded once inside the transaction, who passed the gate: engine.NoActor,
 //     Spectators, SignedIn, Humans, Members, Admins, Owners (internal/engine/actor.go), or an area's
 //     own gate built on them (draftsUsers, nonGuests, userCreators). Finer checks (the owner of this bot, the
@@ -105,10 +105,11 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	service   New, Close, Now and the publication of events (service.go); read and mutate over
-//	          the engine's, with the world (service_ops.go); the aliases of the engine's error
-//	          type and codes (service_errors.go); the users an operation names
-//	          (service_actors.go); CountAPIRequest
+//	kernel    the adapters of internal/engine and internal/world: read and mutate with the
+//	          world (kernel_ops.go); the aliases of the engine's error type and codes
+//	          (kernel_errors.go); Actor, the gate type and the users an operation names
+//	          (kernel_actors.go)
+//	service   New, Close, Now and the publication of events (service.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     (internal/world) the per-transaction view of the organization that decisions
 //	          read: users, groups, channels, subscribers, channel activity, access predicates
