@@ -60,7 +60,7 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) 
 	gen := s.creds.generation() // before the read: see credentialCache
 	var actor Actor
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		u, err := tx.Users().GetByEmail(email)
 		if errors.Is(err, storage.ErrNotFound) {
 			return Errorf(CodeUnauthorized, msgInvalidKey)
@@ -125,7 +125,7 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 	}
 	var res FetchAPIKeyResult
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -212,7 +212,7 @@ func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (J
 	}
 	var res JWTFetchAPIKeyResult
 	err = s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -253,7 +253,7 @@ func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (F
 	}
 	var res FetchAPIKeyResult
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -297,7 +297,7 @@ func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) 
 	}
 	res := DevListUsersResult{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

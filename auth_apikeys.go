@@ -22,7 +22,7 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 		return RegenerateAPIKeyResult{}, engine.InternalError(err)
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		u.APIKey = key
 		if err := tx.Users().Update(u); err != nil {
 			return err

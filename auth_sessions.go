@@ -82,19 +82,19 @@ func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error
 	}
 	var res Session
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		if n, err := o.tx.Sessions().DeleteExpired(o.now.Unix()); err != nil {
+		if n, err := o.Tx.Sessions().DeleteExpired(o.Now.Unix()); err != nil {
 			return err
 		} else if n > 0 {
-			s.sessionsSwept(o.ev, o.now.Unix())
+			s.sessionsSwept(o.Ev, o.Now.Unix())
 		}
-		if err := s.endOldestSessions(o, o.me.ID); err != nil {
+		if err := s.endOldestSessions(o, o.Me.ID); err != nil {
 			return err
 		}
-		expires := o.now.Add(s.sessionAge()).Unix()
-		if err := o.tx.Sessions().Create(storage.Session{Key: sessionKey(id), UserID: o.me.ID, Expires: expires}); err != nil {
+		expires := o.Now.Add(s.sessionAge()).Unix()
+		if err := o.Tx.Sessions().Create(storage.Session{Key: sessionKey(id), UserID: o.Me.ID, Expires: expires}); err != nil {
 			return err
 		}
-		res = Session{ID: id, UserID: o.me.ID, Expires: time.Unix(expires, 0), Age: s.sessionAge()}
+		res = Session{ID: id, UserID: o.Me.ID, Expires: time.Unix(expires, 0), Age: s.sessionAge()}
 		return nil
 	})
 	return res, err
@@ -130,24 +130,24 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, er
 	var actor Actor
 	var expires int64
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		sess, err := o.tx.Sessions().Get(key)
+		sess, err := o.Tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return ErrNotLoggedIn()
 		}
 		if err != nil {
 			return err
 		}
-		if sess.Expires <= o.now.Unix() {
+		if sess.Expires <= o.Now.Unix() {
 			return ErrNotLoggedIn()
 		}
-		u, err := o.tx.Users().Get(sess.UserID)
+		u, err := o.Tx.Users().Get(sess.UserID)
 		if errors.Is(err, storage.ErrNotFound) {
 			return ErrNotLoggedIn()
 		}
 		if err != nil {
 			return err
 		}
-		realm, err := o.tx.Realm().Get()
+		realm, err := o.Tx.Realm().Get()
 		if err != nil {
 			return err
 		}
@@ -172,17 +172,17 @@ func (s *Service) EndSession(ctx context.Context, id string) error {
 	}
 	key := sessionKey(id)
 	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		sess, err := o.tx.Sessions().Get(key)
+		sess, err := o.Tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if err := o.tx.Sessions().Delete(key); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err := o.Tx.Sessions().Delete(key); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
-		s.credentialsChanged(o.ev, sess.UserID)
+		s.credentialsChanged(o.Ev, sess.UserID)
 		return nil
 	})
 }
@@ -204,22 +204,22 @@ func (s *Service) endOtherSessions(o *writeOp, actor Actor, user users.ID) error
 	if actor.UserID == user {
 		keep = actor.SessionKey()
 	}
-	return s.endSessions(o.tx, o.ev, user, keep)
+	return s.endSessions(o.Tx, o.Ev, user, keep)
 }
 
 // endOldestSessions makes room for one more session of a user under MaxSessionsPerUser.
 func (s *Service) endOldestSessions(o *writeOp, user users.ID) error {
-	list, err := o.tx.Sessions().ListUser(user)
+	list, err := o.Tx.Sessions().ListUser(user)
 	if err != nil {
 		return err
 	}
 	for i := 0; i <= len(list)-MaxSessionsPerUser; i++ {
-		if err := o.tx.Sessions().Delete(list[i].Key); err != nil {
+		if err := o.Tx.Sessions().Delete(list[i].Key); err != nil {
 			return err
 		}
 	}
 	if len(list) >= MaxSessionsPerUser {
-		s.credentialsChanged(o.ev, user)
+		s.credentialsChanged(o.Ev, user)
 	}
 	return nil
 }

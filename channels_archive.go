@@ -18,7 +18,7 @@ type ArchiveStreamResult struct{}
 // could see it receive stream delete with for_archiving true.
 func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStreamParams) (ArchiveStreamResult, error) {
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, w := o.tx, o.ev, o.world()
+		tx, ev, w := o.Tx, o.Ev, o.World()
 		c, err := administeredChannel(o, p.StreamID)
 		if err != nil {
 			return err

@@ -27,8 +27,8 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 
 func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, on bool) error {
 	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		w := o.world()
+		tx, ev, me := o.Tx, o.Ev, o.Me
+		w := o.World()
 		c, err := channelRef(w, me, id)
 		if err != nil {
 			return err

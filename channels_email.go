@@ -27,7 +27,7 @@ type GetStreamEmailAddressResult struct {
 // post to the channel, and the sender must be the actor or a bot the actor administers.
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
+		tx, me, w := o.Tx, o.Me, o.World()
 		c, ok := w.Channel(p.StreamID)
 		if !ok || !w.Content(c, me) || c.IsArchived || !channels.CanPost(w.Membership(), c, w.Viewer(c.ID, me)) {
 			return errInvalidChannelID

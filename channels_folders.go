@@ -69,7 +69,7 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p Create
 	}
 	var res CreateChannelFolderResult
 	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		all, err := tx.ChannelFolders().List()
 		if err != nil {
 			return err
@@ -77,7 +77,7 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p Create
 		if folderNameTaken(all, name, 0) {
 			return engine.BadRequest("Channel folder name already in use")
 		}
-		f := channels.Folder{Name: name, Description: desc, Order: len(all), DateCreated: o.now.Unix(), CreatorID: o.me.ID}
+		f := channels.Folder{Name: name, Description: desc, Order: len(all), DateCreated: o.Now.Unix(), CreatorID: o.Me.ID}
 		if f.ID, err = tx.ChannelFolders().Create(f); err != nil {
 			return err
 		}
@@ -128,7 +128,7 @@ type GetChannelFoldersResult struct {
 func (s *Service) GetChannelFolders(ctx context.Context, actor Actor, p GetChannelFoldersParams) (GetChannelFoldersResult, error) {
 	res := GetChannelFoldersResult{ChannelFolders: []ChannelFolderRecord{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		recs, err := folderRecords(tx.ChannelFolders(), p.IncludeArchived)
 		res.ChannelFolders = recs
 		return err
@@ -176,7 +176,7 @@ type UpdateChannelFolderResult struct{}
 // only). A folder that still holds channels that are not archived cannot be archived.
 func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p UpdateChannelFolderParams) (UpdateChannelFolderResult, error) {
 	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		all, err := tx.ChannelFolders().List()
 		if err != nil {
 			return err
@@ -262,7 +262,7 @@ func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchC
 		return engine.BadRequest("order is too long (limit: %d items)", MaxChannelFolders)
 	}
 	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		all, err := tx.ChannelFolders().List()
 		if err != nil {
 			return err

@@ -52,7 +52,7 @@ func (s *Service) UpdateStream(ctx context.Context, actor Actor, p UpdateStreamP
 		if err != nil {
 			return err
 		}
-		sc := &streamChange{o: o, w: o.world(), old: old, c: old.Clone()}
+		sc := &streamChange{o: o, w: o.World(), old: old, c: old.Clone()}
 		for _, step := range streamProperties {
 			if err := step(sc, p); err != nil {
 				return err
@@ -143,7 +143,7 @@ func (sc *streamChange) privacy(p UpdateStreamParams) error {
 	if p.IsPrivate == nil && p.IsWebPublic == nil && p.HistoryPublicToSubscribers == nil {
 		return nil
 	}
-	if err := changePrivacy(sc.w, sc.o.me, &sc.c, p); err != nil {
+	if err := changePrivacy(sc.w, sc.o.Me, &sc.c, p); err != nil {
 		return err
 	}
 	c, old := sc.c, sc.old
@@ -158,7 +158,7 @@ func (sc *streamChange) privacy(p UpdateStreamParams) error {
 // parameter would make it so.
 func (sc *streamChange) setDefault(p UpdateStreamParams) error {
 	if p.IsDefaultStream != nil {
-		if !sc.o.me.Role.IsAdmin() {
+		if !sc.o.Me.Role.IsAdmin() {
 			return errInsufficientPermission()
 		}
 		sc.c.IsDefault = *p.IsDefaultStream
@@ -177,7 +177,7 @@ func (sc *streamChange) retention(p UpdateStreamParams) error {
 	if err != nil {
 		return engine.BadRequest("%s", err.Error())
 	}
-	if sc.o.me.Role != users.RoleOwner {
+	if sc.o.Me.Role != users.RoleOwner {
 		return engine.ErrMustBeOwner()
 	}
 	sc.c.MessageRetentionDays = r.Days
@@ -197,11 +197,11 @@ func (sc *streamChange) topicsPolicy(p UpdateStreamParams) error {
 	if !ok {
 		return InvalidArgument("topics_policy", "")
 	}
-	if !sc.o.me.Role.AtLeast(users.RoleModerator) {
+	if !sc.o.Me.Role.AtLeast(users.RoleModerator) {
 		return errInsufficientPermission()
 	}
 	if tp == channels.TopicsEmptyTopicOnly {
-		if err := checkOnlyEmptyTopic(sc.o.tx.Messages(), sc.c.ID, sc.w.Org().EmptyTopicDisplayName); err != nil {
+		if err := checkOnlyEmptyTopic(sc.o.Tx.Messages(), sc.c.ID, sc.w.Org().EmptyTopicDisplayName); err != nil {
 			return err
 		}
 	}
@@ -215,7 +215,7 @@ func (sc *streamChange) folder(p UpdateStreamParams) error {
 		return nil
 	}
 	if *p.FolderID != 0 {
-		if err := checkActiveFolder(sc.o.tx.ChannelFolders(), *p.FolderID); err != nil {
+		if err := checkActiveFolder(sc.o.Tx.ChannelFolders(), *p.FolderID); err != nil {
 			return err
 		}
 	}
@@ -248,7 +248,7 @@ func (sc *streamChange) groupSettings(p UpdateStreamParams) error {
 		}
 		given[name] = *u.New
 	}
-	if err := applyGroupSettings(sc.w, sc.o.me, &sc.c, given); err != nil {
+	if err := applyGroupSettings(sc.w, sc.o.Me, &sc.c, given); err != nil {
 		return err
 	}
 	for _, name := range slices.Sorted(maps.Keys(given)) {
@@ -274,7 +274,7 @@ func (sc *streamChange) checkTopicCreation(UpdateStreamParams) error {
 // commit writes the changed channel and records its events: the property updates to those who
 // keep sight of it, stream create to those who gain it, stream delete to those who lose it.
 func (sc *streamChange) commit() error {
-	tx, ev, w, old, c := sc.o.tx, sc.o.ev, sc.w, sc.old, sc.c
+	tx, ev, w, old, c := sc.o.Tx, sc.o.Ev, sc.w, sc.old, sc.c
 	if err := tx.Channels().Update(c); errors.Is(err, storage.ErrConflict) {
 		return Errorf(CodeChannelAlreadyExists, "Channel '%s' already exists", c.Name)
 	} else if err != nil {
@@ -379,7 +379,7 @@ func activeIDs(w *world.World) []int64 {
 
 // administeredChannel returns the channel id if the acting user may see and administer it.
 func administeredChannel(o *writeOp, id channels.ID) (channels.Channel, error) {
-	w, me := o.world(), o.me
+	w, me := o.World(), o.Me
 	c, err := channelRef(w, me, id)
 	if err != nil {
 		return channels.Channel{}, err

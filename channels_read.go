@@ -142,7 +142,7 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		sc = new(subscriptionsScratch)
 	}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		rows, err := userRows(tx.Subscriptions(), sc.rows[:0], me.ID)
 		if err != nil {
 			return err
@@ -151,12 +151,12 @@ func (s *Service) GetSubscriptions(ctx context.Context, actor Actor, p GetSubscr
 		// The world is zeroed here, not when it goes back to the pool: once per request. Its map
 		// of users is cleared and kept.
 		sc.w.Reset()
-		o.w = world.LoadInto(&sc.w, tx, o.now.Unix(), nil)
+		o.UseWorld(world.LoadInto(&sc.w, tx, o.Now.Unix(), nil))
 		var recent *recentUsers // partial subscriber lists alone ask who was active recently
 		if p.IncludeSubscribers == "partial" {
-			recent = newRecentUsers(tx, o.now)
+			recent = newRecentUsers(tx, o.Now)
 		}
-		res.Subscriptions = activeSubscriptions(o.w, me, rows, p.IncludeSubscribers, recent,
+		res.Subscriptions = activeSubscriptions(o.World(), me, rows, p.IncludeSubscribers, recent,
 			func(n int) []SubscriptionRecord { return pooledRecords(&s.recordArrays, n) }, &sc.buffers)
 		return nil
 	})
@@ -485,7 +485,7 @@ func flag(b *bool, def bool) bool {
 func (s *Service) GetStreams(ctx context.Context, actor Actor, p GetStreamsParams) (GetStreamsResult, error) {
 	res := GetStreamsResult{Streams: []ChannelRecord{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		me, w := o.me, o.world()
+		me, w := o.Me, o.World()
 		w.PreloadUser(me.ID)
 		var owner users.User
 		if me.IsBot() && me.BotOwnerID != 0 {
@@ -729,7 +729,7 @@ func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetS
 // viewChannels runs fn over the world of a read-only transaction for the acting user.
 func (s *Service) viewChannels(ctx context.Context, actor Actor, fn func(w *world.World, me users.User) error) error {
 	return s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		me, w := o.me, o.world()
+		me, w := o.Me, o.World()
 		return fn(w, me)
 	})
 }

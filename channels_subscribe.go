@@ -239,7 +239,7 @@ type subscribeOp struct {
 // subscribeTx runs a subscribe request inside a transaction. It returns the response and the
 // ids of the channels it created.
 func (s *Service) subscribeTx(o *writeOp, op subscribeOp) (SubscribeResult, []channels.ID, error) {
-	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+	tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 	targets, err := resolvePrincipals(w, me, op.principals, op.noPrincipals)
 	if err != nil {
 		return SubscribeResult{}, nil, err
@@ -386,7 +386,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 	if len(toCreate) == 0 {
 		return nil, nil, nil
 	}
-	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+	tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 	if id := op.settings.FolderID; id != nil && *id != 0 {
 		if err := checkActiveFolder(tx.ChannelFolders(), *id); err != nil {
 			return nil, nil, err
@@ -396,7 +396,7 @@ func (s *Service) createChannels(o *writeOp, op subscribeOp, toCreate []nameRequ
 	if err != nil {
 		return nil, nil, err
 	}
-	now := o.now.Unix()
+	now := o.Now.Unix()
 	var created []channels.ID
 	var made []channels.Channel
 	for _, n := range toCreate {

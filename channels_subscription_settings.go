@@ -44,7 +44,7 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 		}
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		rows := map[channels.ID]channels.Subscription{}
 		var order []channels.ID
 		recipients := []int64{int64(me.ID)}

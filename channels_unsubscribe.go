@@ -51,7 +51,7 @@ func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribePar
 // unsubscribeNamed runs an unsubscribe request inside a transaction.
 func (s *Service) unsubscribeNamed(o *writeOp, p UnsubscribeParams) (UnsubscribeResult, error) {
 	res := UnsubscribeResult{Removed: []string{}, NotRemoved: []string{}}
-	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+	tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 	targets, err := resolvePrincipals(w, me, p.Principals, false)
 	if err != nil {
 		return res, err

@@ -49,10 +49,10 @@
 //	// DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
 //	func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
 //		err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
-//			if err := engine.NotFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
+//			if err := engine.NotFound(o.Tx.Drafts().Delete(o.Me.ID, p.DraftID), errDraftNotFound); err != nil {
 //				return err
 //			}
-//			o.ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
+//			o.Ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.Me.ID)})
 //			return nil
 //		})
 //		return DeleteDraftResult{}, err
@@ -63,35 +63,35 @@
 //	func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 //		res := GetStreamTopicsResult{Topics: []TopicRecord{}}
 //		err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-//			me, w := o.me, o.world()
+//			me, w := o.Me, o.World()
 //			c, ok := w.Channel(p.StreamID)
 //			if !ok || !w.Metadata(c, me) {
 //				return errInvalidChannelID
 //			}
-//			list, err := o.tx.Messages().Topics(c.ID, me.ID, w.Content(c, me))
+//			list, err := o.Tx.Messages().Topics(c.ID, me.ID, w.Content(c, me))
 //			...
 //		})
 //		...
 //	}
 //
 // What the helpers (kernel_ops.go) give the body, o:
-//   - o.me, the acting user, loaded once inside the transaction, who passed the gate: engine.NoActor,
+//   - o.Me, the acting user, loaded once inside the transaction, who passed the gate: engine.NoActor,
 //     Spectators, SignedIn, Humans, Members, Admins, Owners (internal/engine/actor.go), or an area's
 //     own gate built on them (draftsUsers, nonGuests, userCreators). Finer checks (the owner of this bot, the
 //     administrator of this channel) are the body's first lines.
-//   - o.now, the operation's time, read once; never call s.now() in a body.
-//   - o.tx, the transaction (writable in a mutation); o.world(), the organization, groups,
+//   - o.Now, the operation's time, read once; never call s.now() in a body.
+//   - o.Tx, the transaction (writable in a mutation); o.World(), the organization, groups,
 //     channels, users and subscribers, read on first use and cached for the transaction
 //     (internal/world). A failed read of the world is its sticky error: the helper returns it when
 //     the body returns, so the body needs no error handling for world reads.
-//   - o.ev (mutations): o.ev.Add(type, payload, recipients) records an event, published only
-//     after the commit; o.ev.AfterCommit(fn) runs other work then.
+//   - o.Ev (mutations): o.Ev.Add(type, payload, recipients) records an event, published only
+//     after the commit; o.Ev.AfterCommit(fn) runs other work then.
 //   - engine.NotFound(err, errXNotFound) turns storage.ErrNotFound into the area's error, which each
 //     area defines once (errDraftNotFound, errChannelIDNotFound, errMessageNotFound, ...).
 //
 // The store may run the body more than once (SQLite busy, PostgreSQL serialization failures):
 // the body only reads, writes and adds events. Queues, timers, files, mail and network calls
-// happen before s.mutate, after it returns, or in o.ev.AfterCommit. Errors are *Error values
+// happen before s.mutate, after it returns, or in o.Ev.AfterCommit. Errors are *Error values
 // with Zulip's code and wording (internal/engine/errors.go); validation errors name the parameter.
 //
 // Beside the method: the storage it needs on both backends with a storagetest case; for a

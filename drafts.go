@@ -76,7 +76,7 @@ type GetDraftsResult struct {
 func (s *Service) GetDrafts(ctx context.Context, actor Actor, _ GetDraftsParams) (GetDraftsResult, error) {
 	res := GetDraftsResult{Drafts: []DraftRecord{}}
 	err := s.read(ctx, actor, draftsUsers, func(o *readOp) error {
-		list, err := o.tx.Drafts().ListForUser(o.me.ID)
+		list, err := o.Tx.Drafts().ListForUser(o.Me.ID)
 		if err != nil {
 			return err
 		}
@@ -110,8 +110,8 @@ func (s *Service) CreateDrafts(ctx context.Context, actor Actor, p CreateDraftsP
 	}
 	var res CreateDraftsResult
 	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
-		dc := draftChecker{owner: u, now: o.now.Unix(), ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
+		tx, ev, u := o.Tx, o.Ev, o.Me
+		dc := draftChecker{owner: u, now: o.Now.Unix(), ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
 		list := make([]drafts.Draft, len(p.Drafts))
 		for i, dp := range p.Drafts {
 			d, err := dc.check(dp, fmt.Sprintf("drafts[%d]", i))
@@ -156,11 +156,11 @@ type EditDraftResult struct{}
 // An unknown id, or another user's draft, is "Draft does not exist" (404, BAD_REQUEST).
 func (s *Service) EditDraft(ctx context.Context, actor Actor, p EditDraftParams) (EditDraftResult, error) {
 	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		if _, err := tx.Drafts().Get(u.ID, p.DraftID); err != nil {
 			return engine.NotFound(err, errDraftNotFound)
 		}
-		dc := draftChecker{owner: u, now: o.now.Unix(), ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
+		dc := draftChecker{owner: u, now: o.Now.Unix(), ur: tx.Users(), gr: tx.Groups(), cr: tx.Channels(), sr: tx.Subscriptions()}
 		d, err := dc.check(p.Draft, "draft")
 		if err != nil {
 			return err
@@ -187,10 +187,10 @@ type DeleteDraftResult struct{}
 // DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
 func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
 	err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
-		if err := engine.NotFound(o.tx.Drafts().Delete(o.me.ID, p.DraftID), errDraftNotFound); err != nil {
+		if err := engine.NotFound(o.Tx.Drafts().Delete(o.Me.ID, p.DraftID), errDraftNotFound); err != nil {
 			return err
 		}
-		o.ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.me.ID)})
+		o.Ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.Me.ID)})
 		return nil
 	})
 	return DeleteDraftResult{}, err

@@ -48,7 +48,7 @@ func (s *Service) GetSavedSnippets(ctx context.Context, actor Actor, _ GetSavedS
 	var res GetSavedSnippetsResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
-		res.SavedSnippets, err = savedSnippetsState(o.tx.SavedSnippets(), o.me)
+		res.SavedSnippets, err = savedSnippetsState(o.Tx.SavedSnippets(), o.Me)
 		return err
 	})
 	return res, err
@@ -79,7 +79,7 @@ func (s *Service) CreateSavedSnippet(ctx context.Context, actor Actor, p CreateS
 	now := s.now().Unix()
 	var res CreateSavedSnippetResult
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		sn := drafts.SavedSnippet{UserID: u.ID, Title: title, Content: content, DateCreated: now}
 		if sn.ID, err = tx.SavedSnippets().Create(sn); err != nil {
 			return err
@@ -123,7 +123,7 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSaved
 		}
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		sn, err := tx.SavedSnippets().Get(u.ID, p.SavedSnippetID)
 		if err != nil {
 			return engine.NotFound(err, errSnippetNotFound)
@@ -159,7 +159,7 @@ type DeleteSavedSnippetResult struct{}
 // event.
 func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteSavedSnippetParams) (DeleteSavedSnippetResult, error) {
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		if err := tx.SavedSnippets().Delete(u.ID, p.SavedSnippetID); err != nil {
 			return engine.NotFound(err, errSnippetNotFound)
 		}

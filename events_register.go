@@ -220,7 +220,7 @@ func (s *Service) registerLocked(ctx context.Context, actor Actor, p RegisterQue
 		cut = &busCut{}
 	}
 	err := s.read(ctx, actor, engine.Spectators, func(o *readOp) error {
-		if p.AllPublicStreams != nil && *p.AllPublicStreams && o.me.Role == users.RoleGuest {
+		if p.AllPublicStreams != nil && *p.AllPublicStreams && o.Me.Role == users.RoleGuest {
 			return engine.BadRequest("User not authorized for this query")
 		}
 		var err error
@@ -233,7 +233,7 @@ func (s *Service) registerLocked(ctx context.Context, actor Actor, p RegisterQue
 			return err
 		}
 		if cut != nil {
-			cut.after, err = s.bus.Position(o.tx)
+			cut.after, err = s.bus.Position(o.Tx)
 		}
 		return err
 	})

@@ -159,7 +159,7 @@ func (s *Service) longpollTimeoutSeconds() int {
 // initialState computes the register response's state sections for viewer (the zero User for
 // a spectator).
 func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueResult, error) {
-	tx, viewer := storage.ReadTx(registerTx{ReadTx: o.tx, fields: &onceFields{ProfileFieldReader: o.tx.ProfileFields()}}), o.me
+	tx, viewer := storage.ReadTx(registerTx{ReadTx: o.Tx, fields: &onceFields{ProfileFieldReader: o.Tx.ProfileFields()}}), o.Me
 	res := RegisterQueueResult{
 		ZulipVersion:      ServiceVersion,
 		ZulipFeatureLevel: FeatureLevel,
@@ -179,10 +179,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	// subscription sections both use them; the transaction writes nothing).
 	var viewerRows []channels.Subscription
 	w := sync.OnceValues(func() (*world.World, error) {
-		if o.w == nil {
-			o.w = world.LoadShared(tx, o.now.Unix()) // a registration only reads
-		}
-		w := o.world()
+		w := o.SharedWorld() // a registration only reads
 		if viewer.ID != 0 && !w.Failed() {
 			rows, err := tx.Subscriptions().ListForUsers([]users.ID{viewer.ID})
 			if w.Fail(err) {
@@ -206,7 +203,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if err := channelsInitialState(tx, w, &viewerRows, viewer, p, o.now, &res); err != nil {
+	if err := channelsInitialState(tx, w, &viewerRows, viewer, p, o.Now, &res); err != nil {
 		return res, err
 	}
 	if p.fetches("realm_user_groups") && viewer.ID != 0 {

@@ -10,7 +10,7 @@ import (
 // SetDraftsSynchronization applies enable_drafts_synchronization for tests, until PATCH
 // /settings (the users area) calls setDraftsSynchronization itself.
 func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, enabled bool) error {
-	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error { return setDraftsSynchronization(o.tx, user, enabled) })
+	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error { return setDraftsSynchronization(o.Tx, user, enabled) })
 }
 
 // ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
@@ -51,7 +51,7 @@ func (s *Service) Prerendered() (finished, taken uint64) {
 // user) and then panics with value.
 func (s *Service) PanickingMutation(ctx context.Context, user users.ID, value any) error {
 	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		if err := setDraftsSynchronization(o.tx, user, false); err != nil {
+		if err := setDraftsSynchronization(o.Tx, user, false); err != nil {
 			return err
 		}
 		panic(value)

@@ -60,7 +60,7 @@ type GetIsUserGroupMemberResult struct {
 func (s *Service) GetIsUserGroupMember(ctx context.Context, actor Actor, p GetIsUserGroupMemberParams) (GetIsUserGroupMemberResult, error) {
 	var res GetIsUserGroupMemberResult
 	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ type GetUserGroupsResult struct {
 func (s *Service) GetUserGroups(ctx context.Context, actor Actor, p GetUserGroupsParams) (GetUserGroupsResult, error) {
 	var res GetUserGroupsResult
 	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		v, err := newGroupView(tx.Users(), tx.Groups())
 		if err != nil {
 			return err
@@ -270,10 +270,10 @@ func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetU
 // /user_groups/{id}/...): the group must exist; answer reads the membership resolution.
 func (s *Service) readGroupMembership(ctx context.Context, actor Actor, id users.GroupID, answer func(*users.Membership)) error {
 	return s.read(ctx, actor, engine.Members, func(o *readOp) error {
-		if _, err := loadGroup(o.tx.Groups(), id); err != nil {
+		if _, err := loadGroup(o.Tx.Groups(), id); err != nil {
 			return err
 		}
-		m, err := membership(o.tx)
+		m, err := membership(o.Tx)
 		if err != nil {
 			return err
 		}

@@ -88,12 +88,12 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 	}
 	var res CreateUserGroupResult
 	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx := o.tx
-		v, err := checkGroupCreation(o.readOp.tx, o.me, name)
+		tx := o.Tx
+		v, err := checkGroupCreation(o.ReadOp.Tx, o.Me, name)
 		if err != nil {
 			return err
 		}
-		g, err := newGroup(o.readOp.tx, v, o.me, o.now, name, p)
+		g, err := newGroup(o.ReadOp.Tx, v, o.Me, o.Now, name, p)
 		if err != nil {
 			return err
 		}
@@ -105,7 +105,7 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 			return err
 		}
 		res.GroupID = id
-		return announceNewGroup(o.readOp.tx, o.ev, id)
+		return announceNewGroup(o.ReadOp.Tx, o.Ev, id)
 	})
 	if err != nil {
 		return CreateUserGroupResult{}, err
@@ -268,8 +268,8 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p Upd
 		return engine.BadRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
 	}
 	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		e, err := loadGroupEdit(o.readOp.tx, me, p.GroupID)
+		tx, ev, me := o.Tx, o.Ev, o.Me
+		e, err := loadGroupEdit(o.ReadOp.Tx, me, p.GroupID)
 		if err != nil {
 			return err
 		}
@@ -413,11 +413,11 @@ func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p U
 		return engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
 	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
+		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
 			return err
 		}
-		return s.changeSubgroups(o.tx, o.ev, e, o.me, p.Add, p.Delete)
+		return s.changeSubgroups(o.Tx, o.Ev, e, o.Me, p.Add, p.Delete)
 	})
 }
 
@@ -448,8 +448,8 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 		return err
 	}
 	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx := o.tx
-		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
+		tx := o.Tx
+		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
 			return err
 		}
@@ -478,7 +478,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 		if err != nil {
 			return err
 		}
-		o.ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: e.g.ID, Data: data}, recipients)
+		o.Ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: e.g.ID, Data: data}, recipients)
 		return nil
 	})
 }
@@ -577,8 +577,8 @@ type DeactivateUserGroupParams struct {
 // with deactivated true.
 func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p DeactivateUserGroupParams) error {
 	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
-		e, err := loadGroupEdit(o.readOp.tx, o.me, p.GroupID)
+		tx, ev := o.Tx, o.Ev
+		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
 			return err
 		}

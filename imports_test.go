@@ -41,7 +41,7 @@ func TestImportDirection(t *testing.T) {
 		"storage/storagetest": append([]string{"storage"}, leaves...),
 		"storage/sqlstore":    append([]string{"storage"}, leaves...),
 		// The kernel below the operations: transactions, gates, errors, events, commit order.
-		"internal/engine": {"storage", "users"},
+		"internal/engine": {"internal/world", "storage", "users"},
 		// The facts of one transaction and the access predicates.
 		"internal/world": {"storage", "users", "realms", "channels", "linkifiers", "markdown"},
 		".":              append([]string{"internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw"}, leaves...),

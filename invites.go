@@ -81,8 +81,8 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 	now := s.now()
 	var res CreateInviteLinkResult
 	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
-		w := o.world()
+		tx, ev, me := o.Tx, o.Ev, o.Me
+		w := o.World()
 		if !w.Membership().Allows(users.Named(w.GroupID(s.inviteGroupName())), me.ID) {
 			return engine.BadRequest(msgInsufficientPerm)
 		}
@@ -272,7 +272,7 @@ func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParam
 	res := GetInvitesResult{Invites: []InviteRecord{}}
 	now := s.now().Unix()
 	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -317,7 +317,7 @@ type RevokeInviteLinkResult struct{}
 // RevokeInviteLink revokes a reusable link: administrators any, others their own.
 func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInviteLinkParams) (RevokeInviteLinkResult, error) {
 	err := s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		inv, err := tx.Invites().Get(p.InviteID)
 		if errors.Is(err, storage.ErrNotFound) || err == nil && !inv.IsMultiuse() {
 			return engine.BadRequest("No such invitation")
@@ -379,7 +379,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	}
 	// An email invitation creates the account of its invitee.
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		inv, err := inviteByKey(tx.Invites(), key)
 		if err != nil || inv.IsMultiuse() {
 			return err
@@ -399,7 +399,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	}
 	now := s.now().Unix()
 	err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		inv, err := inviteByKey(tx.Invites(), key)
 		switch {
 		case err != nil:
@@ -488,7 +488,7 @@ func defaultChannel(c channels.Channel) bool { return c.IsDefault }
 // queue yet, gets no events (register gives them their subscriptions). The permission was
 // checked when the channels were chosen (an invitation's by its inviter).
 func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.Channel) bool) error {
-	tx, ev := o.tx, o.ev
+	tx, ev := o.Tx, o.Ev
 	chs, err := tx.Channels().List()
 	if err != nil {
 		return err
@@ -496,7 +496,7 @@ func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.C
 	if !slices.ContainsFunc(chs, func(c channels.Channel) bool { return want(c) && !c.IsArchived }) {
 		return nil
 	}
-	w := o.world()
+	w := o.World()
 	var chosen []channels.Channel
 	for _, c := range w.AllChannels() {
 		if want(c) && !c.IsArchived {

@@ -103,8 +103,8 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 	var skipped [][3]any
 	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		outbox, skipped = nil, nil
-		tx, ev, me, now := o.tx, o.ev, o.me, o.now
-		w := o.world()
+		tx, ev, me, now := o.Tx, o.Ev, o.Me, o.Now
+		w := o.World()
 		if !w.Membership().Allows(w.Org().CanInviteUsersGroup, me.ID) {
 			return engine.BadRequest(msgInsufficientPerm)
 		}
@@ -216,8 +216,8 @@ type EmailInviteParams struct {
 // revoke any, others their own; administrators and the inviter get invites_changed.
 func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
 	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
-		inv, err := emailInvite(tx, o.me, p.InviteID)
+		tx, ev := o.Tx, o.Ev
+		inv, err := emailInvite(tx, o.Me, p.InviteID)
 		if err != nil {
 			return err
 		}
@@ -238,8 +238,8 @@ func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInv
 	var outbox []mail
 	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
 		outbox = nil
-		tx, ev, now := o.tx, o.ev, o.now.Unix()
-		inv, err := emailInvite(tx, o.me, p.InviteID)
+		tx, ev, now := o.Tx, o.Ev, o.Now.Unix()
+		inv, err := emailInvite(tx, o.Me, p.InviteID)
 		if err != nil {
 			return err
 		}
@@ -272,7 +272,7 @@ func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInv
 // administrators and the inviter (invites_changed) and, when the inviter asked, has the
 // notification bot tell them.
 func (s *Service) emailInviteAccepted(o *writeOp, inv users.Invite, u users.User) error {
-	tx, ev := o.tx, o.ev
+	tx, ev := o.Tx, o.Ev
 	inv.Used = true
 	if err := tx.Invites().Update(inv); err != nil {
 		return err
@@ -289,5 +289,5 @@ func (s *Service) emailInviteAccepted(o *writeOp, inv users.Invite, u users.User
 	} else if err != nil {
 		return err
 	}
-	return s.postNotices(tx, ev, o.world(), []botNotice{{to: referrer.ID, content: fmt.Sprintf("%s accepted your invitation to join Zulip!", silentMention(u))}})
+	return s.postNotices(tx, ev, o.World(), []botNotice{{to: referrer.ID, content: fmt.Sprintf("%s accepted your invitation to join Zulip!", silentMention(u))}})
 }

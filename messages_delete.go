@@ -27,12 +27,12 @@ const deleteEditBuffer = 20
 // can_delete_own_message_group allows, within the organization's delete time limit.
 func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, _, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
-		if err := checkCanDelete(w, me, m, o.now.Unix()); err != nil {
+		if err := checkCanDelete(w, me, m, o.Now.Unix()); err != nil {
 			return err
 		}
 		return s.deleteMessages(tx, ev, w, me, []messages.ID{m.ID})

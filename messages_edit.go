@@ -116,8 +116,8 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 		content = &c
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
-		plan, err := planEdit(w, tx.Messages(), me, o.now.Unix(), mode, content, p)
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
+		plan, err := planEdit(w, tx.Messages(), me, o.Now.Unix(), mode, content, p)
 		if err != nil {
 			return err
 		}

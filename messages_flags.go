@@ -83,7 +83,7 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 	}
 	var res UpdateMessageFlagsResult
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		ids := slices.Clone(p.Messages)
 		slices.Sort(ids)
 		ids = slices.Compact(ids)

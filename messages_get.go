@@ -81,7 +81,7 @@ func (s *Service) GetMessages(ctx context.Context, actor Actor, p GetMessagesPar
 	view := messageView{applyMarkdown: orTrue(p.ApplyMarkdown), clientGravatar: orTrue(p.ClientGravatar), emptyTopicName: p.AllowEmptyTopicName}
 	var res GetMessagesResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
+		tx, me, w := o.Tx, o.Me, o.World()
 		view.emptyTopicLabel = w.Org().EmptyTopicDisplayName
 		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
@@ -258,7 +258,7 @@ type GetMessageResult struct {
 func (s *Service) GetMessage(ctx context.Context, actor Actor, p GetMessageParams) (GetMessageResult, error) {
 	var res GetMessageResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
+		tx, me, w := o.Tx, o.Me, o.World()
 		m, row, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err

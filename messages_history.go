@@ -45,12 +45,12 @@ type GetMessageHistoryResult struct {
 func (s *Service) GetMessageHistory(ctx context.Context, actor Actor, p GetMessageHistoryParams) (GetMessageHistoryResult, error) {
 	var res GetMessageHistoryResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		w := o.world()
+		w := o.World()
 		policy := messages.EditHistoryPolicy(w.Org().MessageEditHistoryVisibilityPolicy)
 		if policy == messages.EditHistoryNone {
 			return engine.BadRequest("Message edit history is disabled in this organization")
 		}
-		m, _, err := readableMessage(w, o.tx.Messages(), o.me, p.MessageID)
+		m, _, err := readableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
 		if err != nil {
 			return err
 		}

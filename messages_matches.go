@@ -42,7 +42,7 @@ func (s *Service) CheckMessagesMatchNarrow(ctx context.Context, actor Actor, p C
 	}
 	res := CheckMessagesMatchNarrowResult{Messages: map[string]NarrowMatch{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
+		tx, me, w := o.Tx, o.Me, o.World()
 		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err

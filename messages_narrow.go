@@ -509,5 +509,5 @@ func (s *Service) queueNarrow(o *readOp, narrow [][]string) ([]messages.Term, er
 		}
 		list[i] = NarrowTerm{Operator: op, Operand: pair[1], Negated: negated}
 	}
-	return resolveTerms(o.world(), o.tx.UserTopics(), o.me, list, true)
+	return resolveTerms(o.World(), o.Tx.UserTopics(), o.Me, list, true)
 }

@@ -87,7 +87,7 @@ func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionPar
 		return struct{}{}, err
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, row, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -163,7 +163,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 		typ = *p.ReactionType
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err

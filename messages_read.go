@@ -62,7 +62,7 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor Actor) (MarkAllAsRead
 		}
 		var marked []messages.ID
 		err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-			tx, ev, me := o.tx, o.ev, o.me
+			tx, ev, me := o.Tx, o.Ev, o.Me
 			var err error
 			if marked, err = tx.Messages().MarkRead(storage.MarkReadQuery{User: me.ID, Before: before, Limit: batch}); err != nil {
 				return err
@@ -99,7 +99,7 @@ func (s *Service) MarkTopicAsRead(ctx context.Context, actor Actor, p MarkTopicA
 // read. A topic the actor has no message of is an error (Zulip's "No such topic").
 func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.ID, topic *string) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		c, err := channelRef(w, me, id)
 		if err != nil {
 			return err
@@ -178,7 +178,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 	var res UpdateMessageFlagsForNarrowResult
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		res = UpdateMessageFlagsForNarrowResult{}
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err

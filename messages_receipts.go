@@ -26,7 +26,7 @@ type GetReadReceiptsResult struct {
 func (s *Service) GetReadReceipts(ctx context.Context, actor Actor, p GetReadReceiptsParams) (GetReadReceiptsResult, error) {
 	res := GetReadReceiptsResult{UserIDs: []users.ID{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
+		tx, me, w := o.Tx, o.Me, o.World()
 		m, _, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -71,14 +71,14 @@ func (s *Service) GetReadReceipts(ctx context.Context, actor Actor, p GetReadRec
 // mutingEitherWay returns the users u muted and those who muted u.
 func mutingEitherWay(o *readOp, u users.ID) (map[users.ID]bool, error) {
 	out := map[users.ID]bool{}
-	muted, err := o.tx.MutedUsers().List(u)
+	muted, err := o.Tx.MutedUsers().List(u)
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range muted {
 		out[m.MutedUserID] = true
 	}
-	muters, err := o.world().MutersOf(o.tx.MutedUsers(), u)
+	muters, err := o.World().MutersOf(o.Tx.MutedUsers(), u)
 	if err != nil {
 		return nil, err
 	}

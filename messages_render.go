@@ -101,7 +101,7 @@ func (s *Service) RenderMessage(ctx context.Context, actor Actor, p RenderMessag
 	}
 	var res RenderMessageResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		res.Rendered, _ = renderMessage(o.world(), p.Content, o.me)
+		res.Rendered, _ = renderMessage(o.World(), p.Content, o.Me)
 		return nil
 	})
 	if err != nil {

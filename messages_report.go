@@ -69,12 +69,12 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 		return ReportMessageResult{}, err
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		w := o.world()
+		w := o.World()
 		c, ok := w.Channel(channels.ID(w.Org().ModerationRequestChannelID))
 		if w.Org().ModerationRequestChannelID == 0 || !ok || c.IsArchived {
 			return engine.BadRequest("Message reporting is not enabled in this organization.")
 		}
-		m, _, err := readableMessage(w, o.tx.Messages(), o.me, p.MessageID)
+		m, _, err := readableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -85,9 +85,9 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 		}
 		report := messages.Message{
 			SenderID: NotificationBotID, ChannelID: c.ID, Topic: topic, Client: internalClient,
-			Content: reportContent(w, o.me, m, p), Timestamp: o.now.Unix(),
+			Content: reportContent(w, o.Me, m, p), Timestamp: o.Now.Unix(),
 		}
-		return deliverMessage(w, o.tx, o.ev, &report, activeSubscribers(w, c.ID), func(users.ID) bool { return false })
+		return deliverMessage(w, o.Tx, o.Ev, &report, activeSubscribers(w, c.ID), func(users.ID) bool { return false })
 	})
 	if err != nil {
 		return ReportMessageResult{}, err

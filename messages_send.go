@@ -104,10 +104,10 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	var res SendMessageResult
 	pre := s.newPrerender(content)
 	err = s.mutateOverlapping(ctx, actor, engine.SignedIn, sendAhead(p), pre.run, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.sharedWorld()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.SharedWorld()
 		w.Pre = pre
 		s.noteLinkifiers(w)
-		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.now.Unix(), Client: client}
+		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.Now.Unix(), Client: client}
 		first := len(ev.List)
 		if res.ID, err = sendAs(w, tx, ev, me, m, p, readBySender); err != nil {
 			return err

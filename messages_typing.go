@@ -126,7 +126,7 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingS
 		}
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		settings, err := tx.UserSettings().Get(me.ID)
 		if err != nil {
 			return err
@@ -161,7 +161,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor
 		return struct{}{}, err
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
@@ -355,7 +355,7 @@ func (s *Service) expireTyping(ctx context.Context) error {
 		return nil
 	}
 	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		o.ev.List = append(o.ev.List[:0], stops...)
+		o.Ev.List = append(o.Ev.List[:0], stops...)
 		return nil
 	})
 }

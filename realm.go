@@ -60,7 +60,7 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 	res := CreateOrganizationResult{SystemGroups: map[string]users.GroupID{}}
 	now := s.now()
 	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		tx := o.tx
+		tx := o.Tx
 		if _, err := tx.Realm().Get(); err == nil {
 			return ErrOrganizationExists
 		} else if !errors.Is(err, storage.ErrNotFound) {

@@ -41,7 +41,7 @@ type GetRealmDomainsResult struct {
 func (s *Service) GetRealmDomains(ctx context.Context, actor Actor) (GetRealmDomainsResult, error) {
 	var res GetRealmDomainsResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		res.Domains = domainRecords(realm)
 		return err
@@ -64,7 +64,7 @@ type CreateRealmDomainResult struct {
 // organization and returns the event (nil: nothing changed).
 func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r *realms.Realm) (*RealmDomainsEvent, error)) error {
 	return s.mutate(ctx, actor, engine.Owners, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

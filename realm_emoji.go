@@ -149,7 +149,7 @@ func realmEmojiRecords(list []emoji.Custom) map[string]RealmEmojiRecord {
 func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmojiResult, error) {
 	var res GetCustomEmojiResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		list, err := o.tx.Realm().ListEmoji()
+		list, err := o.Tx.Realm().ListEmoji()
 		res.Emoji = realmEmojiRecords(list)
 		return err
 	})
@@ -173,7 +173,7 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 		return struct{}{}, engine.InternalError(err)
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
 			return err
@@ -199,11 +199,11 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 // extension.
 func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string, p UploadCustomEmojiParams) (string, error) {
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		list, err := o.tx.Realm().ListEmoji()
+		list, err := o.Tx.Realm().ListEmoji()
 		if err != nil {
 			return err
 		}
-		return s.mayAddEmoji(o.world(), o.me, list, name)
+		return s.mayAddEmoji(o.World(), o.Me, list, name)
 	})
 	switch {
 	case err != nil:
@@ -248,7 +248,7 @@ func (s *Service) mayAddEmoji(w *world.World, me users.User, list []emoji.Custom
 // own. Reactions with it stay.
 func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
 			return err

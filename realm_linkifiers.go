@@ -59,7 +59,7 @@ type GetLinkifiersResult struct {
 func (s *Service) GetLinkifiers(ctx context.Context, actor Actor, _ GetLinkifiersParams) (GetLinkifiersResult, error) {
 	var res GetLinkifiersResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		var err error
 		res.Linkifiers, err = linkifierRecords(tx.Linkifiers())
 		return err
@@ -94,7 +94,7 @@ func (s *Service) AddLinkifier(ctx context.Context, actor Actor, p AddLinkifierP
 	}
 	var res AddLinkifierResult
 	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
 			return err
@@ -130,7 +130,7 @@ type UpdateLinkifierResult struct{}
 // UpdateLinkifier replaces a linkifier, keeping its place in the order (administrators only).
 func (s *Service) UpdateLinkifier(ctx context.Context, actor Actor, p UpdateLinkifierParams) (UpdateLinkifierResult, error) {
 	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		if _, err := tx.Linkifiers().Get(p.FilterID); err != nil {
 			return engine.NotFound(err, errLinkifierNotFound)
 		}
@@ -162,7 +162,7 @@ type RemoveLinkifierResult struct{}
 // RemoveLinkifier deletes a linkifier (administrators only).
 func (s *Service) RemoveLinkifier(ctx context.Context, actor Actor, p RemoveLinkifierParams) (RemoveLinkifierResult, error) {
 	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		if err := tx.Linkifiers().Delete(p.FilterID); err != nil {
 			return engine.NotFound(err, errLinkifierNotFound)
 		}
@@ -184,7 +184,7 @@ type ReorderLinkifiersResult struct{}
 // nothing.
 func (s *Service) ReorderLinkifiers(ctx context.Context, actor Actor, p ReorderLinkifiersParams) (ReorderLinkifiersResult, error) {
 	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
 			return err

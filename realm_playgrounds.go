@@ -52,7 +52,7 @@ func (s *Service) AddCodePlayground(ctx context.Context, actor Actor, p AddCodeP
 	}
 	var res AddCodePlaygroundResult
 	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		all, err := tx.Playgrounds().List()
 		if err != nil {
 			return err
@@ -87,7 +87,7 @@ type RemoveCodePlaygroundResult struct{}
 // RemoveCodePlayground deletes a playground (administrators only).
 func (s *Service) RemoveCodePlayground(ctx context.Context, actor Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
 	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		if err := tx.Playgrounds().Delete(p.PlaygroundID); errors.Is(err, storage.ErrNotFound) {
 			return engine.BadRequest("Invalid playground")
 		} else if err != nil {

@@ -195,7 +195,7 @@ type UpdateProfileDataParams struct {
 // not editable by users are refused unless the actor is an administrator.
 func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		// After the gate, as Zulip refuses bots before it parses data.
 		if err := checkProfileDataItems("data", p.Data); err != nil {
 			return err
@@ -284,7 +284,7 @@ type GetCustomProfileFieldsResult struct {
 func (s *Service) GetCustomProfileFields(ctx context.Context, actor Actor) (GetCustomProfileFieldsResult, error) {
 	var res GetCustomProfileFieldsResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		var err error
 		res.CustomFields, err = profileFieldRecords(tx.ProfileFields())
 		return err
@@ -319,7 +319,7 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 	editable := p.EditableByUser == nil || *p.EditableByUser
 	var res CreateCustomProfileFieldResult
 	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		f, err := users.CheckProfileField(users.ProfileField{Type: p.FieldType, Name: p.Name, Hint: p.Hint, FieldData: p.FieldData,
 			DisplayInProfileSummary: p.DisplayInProfileSummary, Required: p.Required, EditableByUser: editable})
 		if err != nil {

@@ -32,7 +32,7 @@ func errFieldNotFound(id users.ProfileFieldID) *Error {
 // profile summary. Everyone gets custom_profile_fields with the new list.
 func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p UpdateCustomProfileFieldParams) error {
 	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		old, err := tx.ProfileFields().Get(p.FieldID)
 		if err != nil {
 			return engine.NotFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
@@ -116,10 +116,10 @@ type RemoveCustomProfileFieldParams struct {
 // (administrators). Everyone gets custom_profile_fields; clients drop the values themselves.
 func (s *Service) RemoveCustomProfileField(ctx context.Context, actor Actor, p RemoveCustomProfileFieldParams) error {
 	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		if err := o.tx.ProfileFields().Delete(p.FieldID); err != nil {
+		if err := o.Tx.ProfileFields().Delete(p.FieldID); err != nil {
 			return engine.NotFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
 		}
-		return announceProfileFields(o.tx, o.ev)
+		return announceProfileFields(o.Tx, o.Ev)
 	})
 }
 
@@ -136,7 +136,7 @@ func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p
 		return engine.BadRequest("order is too long (limit: %d items)", users.MaxProfileFields)
 	}
 	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		place := make(map[users.ProfileFieldID]int, len(p.Order))
 		for i, id := range p.Order {
 			place[id] = i

@@ -51,7 +51,7 @@ type GetServerSettingsResult struct {
 func (s *Service) GetServerSettings(ctx context.Context, p GetServerSettingsParams) (GetServerSettingsResult, error) {
 	var res GetServerSettingsResult
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

@@ -88,7 +88,7 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 	res := UpdateRealmResult{Changed: map[string]any{}}
 	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		clear(res.Changed)
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		if err := p.checkOwnerOnly(me); err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Act
 		}
 	}
 	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

@@ -72,14 +72,14 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 		return storage.ClaimUpdate(ctx, s.store, fn)
 	}
 	err := s.mutateWith(ctx, claim, Actor{}, engine.NoActor, func(o *writeOp) error {
-		tx, ev, now := o.tx, o.ev, o.now
+		tx, ev, now := o.Tx, o.Ev, o.Now
 		res, claimed = DeliverScheduledMessagesResult{}, 0
 		due, err := tx.ScheduledMessages().ClaimDue(now.Unix(), size)
 		if err != nil || len(due) == 0 {
 			return err
 		}
 		claimed = len(due)
-		w := o.world()
+		w := o.World()
 		if err := preloadScheduled(w, tx, due); err != nil {
 			return err
 		}

@@ -115,7 +115,7 @@ func (s *Service) GetScheduledMessages(ctx context.Context, actor Actor, _ GetSc
 	var res GetScheduledMessagesResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
-		res.ScheduledMessages, err = scheduledMessagesState(o.tx.ScheduledMessages(), o.me)
+		res.ScheduledMessages, err = scheduledMessagesState(o.Tx.ScheduledMessages(), o.Me)
 		return err
 	})
 	return res, err
@@ -174,7 +174,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 	}
 	var res CreateScheduledMessageResult
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := checkScheduled(w, tx.Messages(), me, typ, p.To, p.Topic, p.Content)
 		if err != nil {
 			return err
@@ -274,7 +274,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 		}
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ScheduledMessageID, messages.SendLater)
 		if err != nil {
 			return err
@@ -399,14 +399,14 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, actor Actor, p Del
 // or a reminder) and sends the actor the event removed of type typ.
 func (s *Service) deleteScheduled(ctx context.Context, actor Actor, id messages.ScheduledID, kind messages.ScheduledKind, typ string, removed any) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		me := o.me
-		if _, err := loadScheduled(o.tx.ScheduledMessages(), me.ID, id, kind); err != nil {
+		me := o.Me
+		if _, err := loadScheduled(o.Tx.ScheduledMessages(), me.ID, id, kind); err != nil {
 			return err
 		}
-		if err := o.tx.ScheduledMessages().Delete(me.ID, id); err != nil {
+		if err := o.Tx.ScheduledMessages().Delete(me.ID, id); err != nil {
 			return err
 		}
-		o.ev.Add(typ, removed, []int64{int64(me.ID)})
+		o.Ev.Add(typ, removed, []int64{int64(me.ID)})
 		return nil
 	})
 }

@@ -57,7 +57,7 @@ func (s *Service) GetReminders(ctx context.Context, actor Actor, _ GetRemindersP
 	var res GetRemindersResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
-		res.Reminders, err = remindersState(o.tx.ScheduledMessages(), o.me)
+		res.Reminders, err = remindersState(o.Tx.ScheduledMessages(), o.Me)
 		return err
 	})
 	return res, err
@@ -112,7 +112,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 	}
 	var res CreateMessageReminderResult
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		target, _, err := readableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err

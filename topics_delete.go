@@ -85,7 +85,7 @@ func (s *Service) DeleteTopic(ctx context.Context, actor Actor, p DeleteTopicPar
 // deleteTopicBatch deletes the newest batch of the topic's messages; done is true when none
 // were left (the users' policies for the topic are then removed).
 func (s *Service) deleteTopicBatch(o *writeOp, p DeleteTopicParams, size int) (done bool, err error) {
-	tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+	tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 	c, ok := w.Channel(p.StreamID)
 	if !ok || !w.Content(c, me) {
 		return false, errInvalidChannelID

@@ -30,7 +30,7 @@ type GetStreamTopicsResult struct {
 func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 	res := GetStreamTopicsResult{Topics: []TopicRecord{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me, w := o.tx, o.me, o.world()
+		tx, me, w := o.Tx, o.Me, o.World()
 		c, ok := w.Channel(p.StreamID)
 		if !ok || !w.Metadata(c, me) {
 			return errInvalidChannelID

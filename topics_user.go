@@ -52,7 +52,7 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUser
 		return engine.BadRequest("Invalid visibility_policy")
 	}
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		topic, err := topics.Clean(p.Topic, w.Org().EmptyTopicDisplayName)
 		if err == nil {
 			err = topics.CheckLength(topic)
@@ -144,7 +144,7 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 		return InvalidArgument("op", "")
 	}
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me, w := o.tx, o.ev, o.me, o.world()
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		var c channels.Channel
 		ok := false
 		if p.StreamID != nil {

@@ -96,7 +96,7 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 		return UploadFileResult{}, errNoFile
 	}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		return s.checkQuota(tx.Attachments(), 0)
 	})
 	if err != nil {
@@ -130,11 +130,11 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 		a.Width, a.Height, a.Thumbnailed = s.makeThumbnails(ctx, a)
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		if err := s.checkQuota(tx.Attachments(), a.Size); err != nil {
 			return err
 		}
-		a.CreateTime = o.now.UnixMilli()
+		a.CreateTime = o.Now.UnixMilli()
 		id, err := tx.Attachments().Create(a)
 		if err != nil {
 			return err

@@ -58,7 +58,7 @@ type GetAttachmentsResult struct {
 func (s *Service) GetAttachments(ctx context.Context, actor Actor, _ GetAttachmentsParams) (GetAttachmentsResult, error) {
 	res := GetAttachmentsResult{Attachments: []AttachmentRecord{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		list, err := tx.Attachments().ListByOwner(actor.UserID)
 		if err != nil {
 			return err
@@ -88,7 +88,7 @@ var errInvalidAttachment = engine.BadRequest("Invalid attachment")
 func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAttachmentParams) error {
 	var gone uploads.Attachment
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		a, err := tx.Attachments().Get(p.AttachmentID)
 		if err != nil || a.OwnerID != actor.UserID {
 			return notFoundAs(err, errInvalidAttachment)

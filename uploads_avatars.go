@@ -96,17 +96,17 @@ func (s *Service) DeleteAvatar(ctx context.Context, actor Actor) (AvatarResult, 
 func (s *Service) setAvatarSource(ctx context.Context, actor Actor, source string) (AvatarResult, error) {
 	var res AvatarResult
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		u := o.me
-		if disabled, _ := o.world().Org().Settings["avatar_changes_disabled"].(bool); disabled && !u.Role.IsAdmin() {
+		u := o.Me
+		if disabled, _ := o.World().Org().Settings["avatar_changes_disabled"].(bool); disabled && !u.Role.IsAdmin() {
 			return engine.BadRequest("Avatar changes are disabled in this organization.")
 		}
 		u.AvatarSource = source
 		u.AvatarVersion++
-		if err := o.tx.Users().Update(u); err != nil {
+		if err := o.Tx.Users().Update(u); err != nil {
 			return err
 		}
 		res.AvatarURL = avatarURL(u)
-		return announceAvatarChange(o.tx.Users(), o.ev, u)
+		return announceAvatarChange(o.Tx.Users(), o.Ev, u)
 	})
 	return res, err
 }
@@ -143,7 +143,7 @@ type GetAvatarURLParams struct {
 func (s *Service) GetAvatarURL(ctx context.Context, actor Actor, p GetAvatarURLParams) (string, error) {
 	var url string
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		w := o.world()
+		w := o.World()
 		var (
 			u  users.User
 			ok bool

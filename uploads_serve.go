@@ -72,7 +72,7 @@ func (s *Service) readAttachment(ctx context.Context, actor Actor, pathID string
 
 // readableAttachment loads the attachment of a path id if the actor may read it.
 func readableAttachment(o *readOp, pathID string) (uploads.Attachment, error) {
-	tx, me, w := o.tx, o.me, o.world()
+	tx, me, w := o.Tx, o.Me, o.World()
 	if !uploads.ValidPathID(pathID) {
 		return uploads.Attachment{}, errFileNotFound
 	}
@@ -183,7 +183,7 @@ func (s *Service) GetUploadedFileByToken(ctx context.Context, p GetUploadedFileB
 	}
 	var a uploads.Attachment
 	err = s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		var err error
 		a, err = tx.Attachments().GetByPath(pathID)
 		return notFoundAs(err, errFileNotFound)
@@ -211,7 +211,7 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 	}
 	var key []byte
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		var err error
 		key, err = tx.Attachments().URLKey()
 		if isNotFound(err) {
@@ -228,7 +228,7 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 			return nil, engine.InternalError(err)
 		}
 		err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-			tx := o.tx
+			tx := o.Tx
 			existing, err := tx.Attachments().URLKey()
 			if err == nil {
 				key = existing // another process was first

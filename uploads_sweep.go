@@ -76,7 +76,7 @@ func (s *Service) sweepPrefix(ctx context.Context, prefix string, cutoff time.Ti
 		}
 		known := map[string]bool{}
 		err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
-			tx := o.tx
+			tx := o.Tx
 			found, err := tx.Attachments().GetByPaths(paths)
 			for _, a := range found {
 				known[a.PathID] = true

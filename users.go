@@ -48,7 +48,7 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 		return ProvisionUserResult{}, err
 	}
 	err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}

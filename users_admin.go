@@ -60,7 +60,7 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 		return err
 	}
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -305,7 +305,7 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 		actions = *p.Actions
 	}
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		target, err := targetUser(tx.Users(), p.UserID)
 		if err != nil {
 			return err
@@ -333,7 +333,7 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 
 // deactivateWithBots deactivates the active bots u owns, then u, each with the actions.
 func (s *Service) deactivateWithBots(o *writeOp, u users.User, a DeactivateUserActions) error {
-	all, err := o.tx.Users().List()
+	all, err := o.Tx.Users().List()
 	if err != nil {
 		return err
 	}
@@ -349,7 +349,7 @@ func (s *Service) deactivateWithBots(o *writeOp, u users.User, a DeactivateUserA
 
 // deactivateOne applies the actions to u and deactivates it (me is the acting administrator).
 func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserActions) error {
-	tx, ev := o.tx, o.ev
+	tx, ev := o.Tx, o.Ev
 	if err := s.deleteMessagesOf(o, u, a); err != nil {
 		return err
 	}
@@ -398,7 +398,7 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 // deletion, those who received them and still have access, and me when able to read them, get
 // delete_message events, and channels whose oldest message goes a stream update.
 func (s *Service) deleteMessagesOf(o *writeOp, u users.User, a DeactivateUserActions) error {
-	tx, ev, me := o.tx, o.ev, o.me
+	tx, ev, me := o.Tx, o.Ev, o.Me
 	if !a.DeletePublicChannelMessages && !a.DeletePrivateChannelMessages && !a.DeleteDirectMessages {
 		return nil
 	}
@@ -406,7 +406,7 @@ func (s *Service) deleteMessagesOf(o *writeOp, u users.User, a DeactivateUserAct
 	if err != nil || len(sent) == 0 {
 		return err
 	}
-	w := o.world()
+	w := o.World()
 	var ids []messages.ID
 	for _, m := range sent {
 		var doomed bool
@@ -436,7 +436,7 @@ type ReactivateUserParams struct {
 // Everyone who can access the user gets realm_user update is_active=true.
 func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := adminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
 			return err
@@ -514,7 +514,7 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 		return CreateUserResult{}, err
 	}
 	err = s.mutate(ctx, actor, userCreators, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
@@ -545,7 +545,7 @@ func errCannotDeactivateLast(owner bool) *Error {
 // owner are refused (CANNOT_DEACTIVATE_LAST_USER).
 func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, _ DeactivateOwnUserParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		ids, err := activeUserIDs(tx.Users())
 		if err != nil {
 			return err

@@ -48,7 +48,7 @@ type GetAlertWordsParams struct{}
 func (s *Service) GetAlertWords(ctx context.Context, actor Actor, _ GetAlertWordsParams) (AlertWordsResult, error) {
 	var res AlertWordsResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		var err error
 		res.AlertWords, err = tx.AlertWords().Get(actor.UserID)
 		return err
@@ -96,7 +96,7 @@ func (s *Service) RemoveAlertWords(ctx context.Context, actor Actor, p AlertWord
 func (s *Service) changeAlertWords(ctx context.Context, actor Actor, change func([]string) ([]string, error)) (AlertWordsResult, error) {
 	var res AlertWordsResult
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		old, err := tx.AlertWords().Get(actor.UserID)
 		if err != nil {
 			return err

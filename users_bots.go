@@ -75,7 +75,7 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 	}
 	var res CreateBotResult
 	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

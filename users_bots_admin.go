@@ -239,7 +239,7 @@ type GetBotsResult struct {
 func (s *Service) GetBots(ctx context.Context, actor Actor) (GetBotsResult, error) {
 	res := GetBotsResult{Bots: []BotSummary{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		all, err := tx.Users().List()
 		if err != nil {
 			return err

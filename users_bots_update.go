@@ -76,7 +76,7 @@ func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams)
 	}
 	var res UpdateBotResult
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
@@ -354,7 +354,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 		return RegenerateAPIKeyResult{}, engine.InternalError(err)
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
@@ -378,7 +378,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 // administrator's deactivation of a user does.
 func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		bot, err := accessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err

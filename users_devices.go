@@ -28,7 +28,7 @@ func (s *Service) RegisterClientDevice(ctx context.Context, actor Actor) (Regist
 	var res RegisterClientDeviceResult
 	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
 		var err error
-		res.DeviceID, err = o.tx.Devices().Create(storage.Device{UserID: o.me.ID})
+		res.DeviceID, err = o.Tx.Devices().Create(storage.Device{UserID: o.Me.ID})
 		return err
 	})
 	if err != nil {
@@ -45,7 +45,7 @@ type RemoveClientDeviceParams struct {
 // RemoveClientDevice removes one of the actor's devices (at logout).
 func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveClientDeviceParams) error {
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		devices, err := tx.Devices().List(me.ID)
 		if err != nil {
 			return err
@@ -105,7 +105,7 @@ func (s *Service) addPushToken(ctx context.Context, actor Actor, kind string, p 
 		appID = "org.zulip.Zulip"
 	}
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		_, err := o.tx.Devices().Create(storage.Device{UserID: o.me.ID, Kind: kind, Token: p.Token, AppID: appID})
+		_, err := o.Tx.Devices().Create(storage.Device{UserID: o.Me.ID, Kind: kind, Token: p.Token, AppID: appID})
 		if errors.Is(err, storage.ErrConflict) {
 			return nil
 		}
@@ -119,7 +119,7 @@ func (s *Service) removePushToken(ctx context.Context, actor Actor, kind string,
 		return err
 	}
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		return engine.NotFound(o.tx.Devices().DeleteToken(o.me.ID, kind, p.Token), errTokenNotFound)
+		return engine.NotFound(o.Tx.Devices().DeleteToken(o.Me.ID, kind, p.Token), errTokenNotFound)
 	})
 }
 

@@ -63,7 +63,7 @@ func (s *Service) GetUsers(ctx context.Context, actor Actor, p GetUsersParams) (
 	}
 	res := GetUsersResult{Members: []UserRecord{}}
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, viewer := o.tx, o.me
+		tx, viewer := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -181,7 +181,7 @@ func (s *Service) getUser(ctx context.Context, actor Actor, q UserQueryOptions,
 	find func(storage.ReadTx, realms.Realm, users.User) (users.User, error)) (GetUserResult, error) {
 	var res GetUserResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, viewer := o.tx, o.me
+		tx, viewer := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -210,7 +210,7 @@ type GetOwnUserResult struct {
 func (s *Service) GetOwnUser(ctx context.Context, actor Actor, q UserQueryOptions) (GetOwnUserResult, error) {
 	var res GetOwnUserResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, viewer := o.tx, o.me
+		tx, viewer := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

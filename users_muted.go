@@ -62,7 +62,7 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 	}
 	now := s.now()
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
 			return err
@@ -84,7 +84,7 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 // by the mute stay read.
 func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
 			return err

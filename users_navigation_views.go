@@ -57,7 +57,7 @@ func (s *Service) GetNavigationViews(ctx context.Context, actor Actor, _ GetNavi
 	var res GetNavigationViewsResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		var err error
-		res.NavigationViews, err = navigationViewsState(o.tx.NavigationViews(), o.me)
+		res.NavigationViews, err = navigationViewsState(o.Tx.NavigationViews(), o.Me)
 		return err
 	})
 	return res, err
@@ -93,7 +93,7 @@ func (s *Service) AddNavigationView(ctx context.Context, actor Actor, p AddNavig
 		return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		v.UserID = u.ID
 		mine, err := tx.NavigationViews().ListForUser(u.ID)
 		if err != nil {
@@ -142,7 +142,7 @@ func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNav
 		}
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		v, err := tx.NavigationViews().Get(u.ID, fragment)
 		if err != nil {
 			return engine.NotFound(err, errNavigationViewNotFound)
@@ -187,7 +187,7 @@ func (s *Service) RemoveNavigationView(ctx context.Context, actor Actor, p Remov
 		return RemoveNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, u := o.tx, o.ev, o.me
+		tx, ev, u := o.Tx, o.Ev, o.Me
 		if err := tx.NavigationViews().Delete(u.ID, fragment); err != nil {
 			return engine.NotFound(err, errNavigationViewNotFound)
 		}

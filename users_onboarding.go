@@ -69,14 +69,14 @@ func (s *Service) MarkOnboardingStepAsRead(ctx context.Context, actor Actor, p M
 		if !known {
 			return engine.BadRequest("Unknown onboarding_step: %s", p.OnboardingStep)
 		}
-		if err := o.tx.OnboardingSteps().MarkSeen(o.me.ID, p.OnboardingStep); err != nil {
+		if err := o.Tx.OnboardingSteps().MarkSeen(o.Me.ID, p.OnboardingStep); err != nil {
 			return err
 		}
-		next, err := s.nextOnboardingSteps(storage.ReadsOf(o.tx), o.me.ID)
+		next, err := s.nextOnboardingSteps(storage.ReadsOf(o.Tx), o.Me.ID)
 		if err != nil {
 			return err
 		}
-		o.ev.Add("onboarding_steps", OnboardingStepsEvent{Type: "onboarding_steps", OnboardingSteps: next}, []int64{int64(o.me.ID)})
+		o.Ev.Add("onboarding_steps", OnboardingStepsEvent{Type: "onboarding_steps", OnboardingSteps: next}, []int64{int64(o.Me.ID)})
 		return nil
 	})
 	return MarkOnboardingStepAsReadResult{}, err

@@ -66,7 +66,7 @@ func (s *Service) UpdatePresence(ctx context.Context, actor Actor, p UpdatePrese
 	now := s.now()
 	var res UpdatePresenceResult
 	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -171,7 +171,7 @@ func (s *Service) GetRealmPresence(ctx context.Context, actor Actor, _ GetRealmP
 	now := s.now()
 	var res GetRealmPresenceResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -219,7 +219,7 @@ func (s *Service) GetUserPresence(ctx context.Context, actor Actor, p GetUserPre
 	now := s.now()
 	var res GetUserPresenceResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx, me := o.tx, o.me
+		tx, me := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err

@@ -117,7 +117,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 	}
 	now := s.now()
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -162,7 +162,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 // the user record itself, the rest in the stored settings), each with a user_settings event,
 // and follows up what a setting drives (drafts synchronization, presence).
 func applySettingValues(o *writeOp, realm realms.Realm, me *users.User, p UpdateSettingsParams, now time.Time) error {
-	tx, ev := o.tx, o.ev
+	tx, ev := o.Tx, o.Ev
 	stored, err := tx.UserSettings().Get(me.ID)
 	if err != nil {
 		return err
@@ -230,7 +230,7 @@ func announceOwnChanges(r storage.UserReader, ev *events, realm realms.Realm, ol
 // requestEmailChange records a change of me's email to email (unless it is the same), to be
 // confirmed with key, and hands the key to Options.EmailChangeRequested after commit.
 func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key string, now time.Time) error {
-	tx, ev := o.tx, o.ev
+	tx, ev := o.Tx, o.Ev
 	if users.NormalizeEmail(email) == users.NormalizeEmail(me.Email) {
 		return nil
 	}
@@ -258,7 +258,7 @@ func (s *Service) checkPasswordChange(ctx context.Context, actor Actor, p Update
 	}
 	var current users.User
 	err := s.read(ctx, actor, engine.Humans, func(o *readOp) error {
-		current = o.me
+		current = o.Me
 		return nil
 	})
 	if err != nil {
@@ -349,14 +349,14 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 		return engine.BadRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		tx := o.tx
-		if !o.me.Role.IsAdmin() {
+		tx := o.Tx
+		if !o.Me.Role.IsAdmin() {
 			return engine.ErrMustBeAdmin()
 		}
 		if p.othersForbidden() {
 			return engine.BadRequest("Cannot change this setting for other users.")
 		}
-		list, err := targetUsersOf(o.readOp.tx, *t)
+		list, err := targetUsersOf(o.ReadOp.Tx, *t)
 		if err != nil {
 			return err
 		}
@@ -373,7 +373,7 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 			if u.IsBot() {
 				continue
 			}
-			st, ok, err := setOthersSettings(tx, o.ev, u, stored[u.ID], p.Values, *t.SkipIfAlreadyEdited)
+			st, ok, err := setOthersSettings(tx, o.Ev, u, stored[u.ID], p.Values, *t.SkipIfAlreadyEdited)
 			if err != nil {
 				return err
 			}
@@ -496,7 +496,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 	var res ConfirmEmailChangeResult
 	now := s.now()
 	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		tx, ev := o.tx, o.ev
+		tx, ev := o.Tx, o.Ev
 		invalid := engine.BadRequest("The confirmation link has expired or been deactivated.")
 		change, err := tx.UserSettings().GetEmailChange(p.Key)
 		if errors.Is(err, storage.ErrNotFound) {
@@ -524,7 +524,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 		} else if err != nil {
 			return err
 		}
-		s.credentialsChanged(o.ev, u.ID)
+		s.credentialsChanged(o.Ev, u.ID)
 		if err := tx.UserSettings().DeleteEmailChange(p.Key); err != nil {
 			return err
 		}

@@ -141,7 +141,7 @@ func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusP
 	}
 	now := s.now()
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p Update
 	}
 	now := s.now()
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
-		tx, ev, me := o.tx, o.ev, o.me
+		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {
 			return err
@@ -274,7 +274,7 @@ type GetUserStatusResult struct {
 func (s *Service) GetUserStatus(ctx context.Context, actor Actor, p GetUserStatusParams) (GetUserStatusResult, error) {
 	var res GetUserStatusResult
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
-		tx := o.tx
+		tx := o.Tx
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {
 			return err

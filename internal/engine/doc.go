@@ -2,7 +2,8 @@
 // transaction and publishes the events of each mutation after its commit, in commit order.
 //
 // It holds read and mutate (ops.go: ReadOp and WriteOp, what an operation's body works with:
-// the transaction, the acting user who passed the gate, the operation's time, the events);
+// the transaction, the acting user who passed the gate, the operation's time, the world read
+// on first use, the events);
 // the gates that load the acting user (actor.go); the error type and codes of the API
 // (errors.go); the events of a transaction with their recipients (events.go); and the
 // machinery that orders commits and publications: the exclusive write lock, group commit
@@ -11,7 +12,8 @@
 // package can reach the write lock, the commit groups or the overlap state: registration and
 // bus delivery go through Registration, Exclusive and Shared.
 //
-// Imports: storage and the users leaf; nothing else of the project.
+// Imports: internal/world (an operation reads its world through its op), storage and the users
+// leaf; nothing else of the project.
 //
 // # Commit order
 //

@@ -5,16 +5,52 @@ import (
 	"errors"
 	"time"
 
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
 // ReadOp is what the body of a reading operation works with (see Read): its transaction, the
-// acting user who passed the operation's gate and the operation's time.
+// acting user who passed the operation's gate, the operation's time and, read on first use,
+// the world.
 type ReadOp struct {
 	Tx  storage.ReadTx
 	Me  users.User // the zero User for a spectator or an operation without actor
 	Now time.Time  // read once per run of the transaction
+	w   *world.World
+}
+
+// World returns the operation's world, reading it on first use. A failed read is the world's
+// sticky error, which Read and Mutate return once the body returns, so a body needs no error
+// handling for reads of the world.
+func (o *ReadOp) World() *world.World {
+	if o.w == nil {
+		o.w = world.Load(o.Tx, o.Now.Unix())
+	}
+	return o.w
+}
+
+// SharedWorld is World read over the store's shared channel list (world.LoadShared): for a
+// body that changes channels only through the world's SetChannel, which copies the list first
+// (SendMessage: no copy of every channel per send).
+func (o *ReadOp) SharedWorld() *world.World {
+	if o.w == nil {
+		o.w = world.LoadShared(o.Tx, o.Now.Unix())
+	}
+	return o.w
+}
+
+// UseWorld makes w, loaded by the body (a pooled world: GetSubscriptions), the operation's
+// world; its sticky error counts as World's.
+func (o *ReadOp) UseWorld(w *world.World) { o.w = w }
+
+// done is the outcome of a body that returned err: a failed read of the world comes first (the
+// body decided on missing data), then the body's own error.
+func (o *ReadOp) done(err error) error {
+	if o.w != nil && o.w.Err() != nil {
+		return o.w.Err()
+	}
+	return err
 }
 
 // WriteOp is what the body of a mutation works with (see Mutate): a ReadOp over the writable
@@ -30,16 +66,17 @@ type WriteOp struct {
 type Claim func(context.Context, func(storage.Tx) error) error
 
 // Read runs body in one read-only transaction for actor, who must pass g first. It reads the
-// clock once per run of the transaction.
-func (e *Engine) Read(ctx context.Context, actor Actor, g Gate, body func(o ReadOp) error) error {
+// clock once per run of the transaction, and returns the first failed read of the world, else
+// body's error.
+func (e *Engine) Read(ctx context.Context, actor Actor, g Gate, body func(o *ReadOp) error) error {
 	err := e.store.View(ctx, func(tx storage.ReadTx) error {
-		o := ReadOp{Tx: tx, Now: e.now()}
+		o := &ReadOp{Tx: tx, Now: e.now()}
 		me, err := g(tx, actor)
 		if err != nil {
 			return err
 		}
 		o.Me = me
-		return body(o)
+		return o.done(body(o))
 	})
 	if err != nil {
 		return e.storageError(err)
@@ -51,7 +88,7 @@ func (e *Engine) Read(ctx context.Context, actor Actor, g Gate, body func(o Read
 // the events body collected (o.Ev) after the commit. The store may run body more than once
 // (each run starts afresh): body does nothing but reads, writes and collecting events; any
 // other side effect goes into o.Ev.AfterCommit or after Mutate returns.
-func (e *Engine) Mutate(ctx context.Context, actor Actor, g Gate, body func(o WriteOp) error) error {
+func (e *Engine) Mutate(ctx context.Context, actor Actor, g Gate, body func(o *WriteOp) error) error {
 	return e.MutateWith(ctx, nil, actor, g, body)
 }
 
@@ -61,7 +98,7 @@ func (e *Engine) Mutate(ctx context.Context, actor Actor, g Gate, body func(o Wr
 // published in commit order: after the commit (with a bus: handed to the bus inside the
 // transaction, which delivers them on commit). Nothing is published when the gate, the body
 // or the commit fails; each run of the transaction starts with no events.
-func (e *Engine) MutateWith(ctx context.Context, run Claim, actor Actor, g Gate, body func(o WriteOp) error) error {
+func (e *Engine) MutateWith(ctx context.Context, run Claim, actor Actor, g Gate, body func(o *WriteOp) error) error {
 	return e.write(ctx, run, e.mutateBody(actor, g, body))
 }
 
@@ -96,16 +133,16 @@ func (e *Engine) write(ctx context.Context, run Claim, fn func(tx storage.Tx, ev
 
 // mutateBody is the transaction closure of a mutation: the gate, then body, with ev the
 // events it collects.
-func (e *Engine) mutateBody(actor Actor, g Gate, body func(o WriteOp) error) func(tx storage.Tx, ev *Events) error {
+func (e *Engine) mutateBody(actor Actor, g Gate, body func(o *WriteOp) error) func(tx storage.Tx, ev *Events) error {
 	return func(tx storage.Tx, ev *Events) error {
 		r := storage.ReadsOf(tx)
-		o := WriteOp{ReadOp: ReadOp{Tx: r, Now: e.now()}, Tx: tx, Ev: ev}
+		o := &WriteOp{ReadOp: ReadOp{Tx: r, Now: e.now()}, Tx: tx, Ev: ev}
 		me, err := g(r, actor)
 		if err != nil {
 			return err
 		}
 		o.Me = me
-		return body(o)
+		return o.done(body(o))
 	}
 }
 

@@ -170,7 +170,7 @@ var ErrDecideAlone = errors.New("engine: a decision that no other send may overl
 // announces the transaction's reads before its first statement (storage.PrefetchSend);
 // waiting, when set, runs on the caller's goroutine while the mutation waits for its group
 // where the store groups commits (updateGrouped), and not at all otherwise.
-func (e *Engine) MutateOverlapping(ctx context.Context, actor Actor, g Gate, ahead func(storage.Tx), waiting func(), body func(o WriteOp) error) error {
+func (e *Engine) MutateOverlapping(ctx context.Context, actor Actor, g Gate, ahead func(storage.Tx), waiting func(), body func(o *WriteOp) error) error {
 	mutate := e.mutateBody(actor, g, body)
 	if ahead == nil {
 		return e.updateOverlapping(ctx, waiting, mutate)

@@ -3,7 +3,7 @@
 // the channels' subscribers and their message activity; and the access predicates over those
 // facts (who is a viewer of a channel, who may see its metadata, its content, its
 // subscribers). Load reads a World in a transaction; the root package's operations get one from
-// their op (readOp.world), read on first use and cached for the transaction.
+// their op (engine.ReadOp.World), read on first use and cached for the transaction.
 //
 // A World holds facts and predicates only. A decision that belongs to one area (a channel's
 // record, a message's edit, a narrow) is a plain function of that area taking the World, not a

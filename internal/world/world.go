@@ -17,7 +17,7 @@ import (
 // World is what decisions need from one transaction: the organization, every group (as a
 // Membership), every channel, and, read as decisions name them, the users (users.go), the
 // channels' subscribers (subscribers.go) and the channels' message activity (activity.go). An
-// operation gets it from its op (readOp.world in the root package), which reads it on first
+// operation gets it from its op (engine.ReadOp.World), which reads it on first
 // use.
 //
 // A read that fails in the middle of a decision is kept as the world's sticky error (Fail);
