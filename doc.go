@@ -144,8 +144,7 @@
 //	          RegenerateBotAPIKey, DeactivateBot (users_bots_update.go); UpdateSettings,
 //	          ConfirmEmailChange (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
 //	          (users_alertwords.go); UpdatePresence, GetRealmPresence, GetUserPresence
-//	          (users_presence.go); GetNavigationViews, AddNavigationView, EditNavigationView,
-//	          RemoveNavigationView (users_navigation_views.go); UpdateStatus,
+//	          (users_presence.go); UpdateStatus,
 //	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
 //	          (users_muted.go); MarkOnboardingStepAsRead and register's onboarding_steps
 //	          (users_onboarding.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
@@ -179,8 +178,11 @@
 //	          ReportMessage (messages_report.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
-//	drafts    GetDrafts, CreateDrafts, EditDraft, DeleteDraft (drafts.go); GetSavedSnippets,
-//	          CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet (drafts_snippets.go)
+//	drafts    the facade of package compose (drafts.go): GetDrafts, CreateDrafts, EditDraft,
+//	          DeleteDraft, GetSavedSnippets, CreateSavedSnippet, EditSavedSnippet,
+//	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,
+//	          RemoveNavigationView; register's sections of compose, linkifiers and playgrounds
+//	          (drafts_state.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
 //	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking

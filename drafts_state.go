@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -29,7 +30,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 		list := []DraftRecord{}
 		if viewer.ID != 0 {
 			var err error
-			if list, err = draftsState(tx, viewer); err != nil {
+			if list, err = compose.RegisterDrafts(tx, viewer); err != nil {
 				return nil, err
 			}
 		}
@@ -37,7 +38,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 	}
 	if p.fetches("saved_snippets") {
 		fetched = true
-		list, err := savedSnippetsState(tx.SavedSnippets(), viewer)
+		list, err := compose.RegisterSavedSnippets(tx.SavedSnippets(), viewer)
 		if err != nil {
 			return nil, err
 		}
@@ -45,7 +46,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 	}
 	if p.fetches("navigation_views") {
 		fetched = true
-		list, err := navigationViewsState(tx.NavigationViews(), viewer)
+		list, err := compose.RegisterNavigationViews(tx.NavigationViews(), viewer)
 		if err != nil {
 			return nil, err
 		}

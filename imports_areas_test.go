@@ -23,15 +23,18 @@ import (
 // cycle. kernel is the adapters of internal/engine and internal/world (read, mutate, the ops,
 // the aliases of the engine's public types); facade is what stays in the root: the Service
 // and New (which reach every area: those references are back edges until the areas become
-// packages), register and the queues, the bus.
+// packages), register and the queues, the bus, and the root files of the areas that are
+// packages already.
 var areaPackages = [][2]string{
 	{"kernel", "kernel"},
 	{"realm", "org"},
 	{"auth", "people"}, {"users", "people"}, {"groups", "people"}, {"invites", "people"},
 	{"channels", "conversations"}, {"topics", "conversations"}, {"messages", "conversations"},
 	{"uploads", "files"},
-	{"drafts", "compose"}, {"scheduled", "compose"},
-	{"service", "facade"}, {"events", "facade"}, {"bus", "facade"},
+	{"scheduled", "compose"},
+	// The facade: the Service, register and the queues, the bus, and the areas that are
+	// packages already (their root files alias their types and delegate).
+	{"service", "facade"}, {"events", "facade"}, {"bus", "facade"}, {"drafts", "facade"},
 }
 
 // areaBackEdgesFile lists the references that still go up the order of areaPackages, "from to" (one per line):

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/internal/engine"
 
 	"github.com/teamchat/chat/blobs"
@@ -170,6 +171,8 @@ type Service struct {
 	// eng runs the operations: transactions, gates, and events published in commit order
 	// (internal/engine).
 	eng *engine.Engine
+	// compose is the compose area: drafts, saved snippets, navigation views.
+	compose *compose.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and wait for
@@ -286,6 +289,7 @@ func New(opts Options) (*Service, error) {
 		cfg.PublishInTx = s.publishInTx
 	}
 	s.eng = engine.New(cfg)
+	s.compose = compose.New(s.eng)
 	s.creds.off = s.bus != nil // until the bus listens
 	s.callKey = make([]byte, 32)
 	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail

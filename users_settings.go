@@ -538,3 +538,16 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 func trimSettingTypeError(err error) string {
 	return strings.TrimSuffix(err.Error(), ": "+users.ErrSettingType.Error())
 }
+
+// setDraftsSynchronization applies the user setting enable_drafts_synchronization: turning it
+// off deletes the user's stored drafts (without drafts events: clients keep their local
+// copies) and makes every draft operation fail until it is turned on again. PATCH /settings
+// calls it inside its transaction.
+func setDraftsSynchronization(tx storage.Tx, user users.ID, enabled bool) error {
+	if !enabled {
+		if err := tx.Drafts().DeleteForUser(user); err != nil {
+			return err
+		}
+	}
+	return tx.Drafts().SetSyncDisabled(user, !enabled)
+}

@@ -1,4 +1,4 @@
-package chat
+package compose
 
 import (
 	"context"
@@ -40,8 +40,8 @@ type NavigationViewEvent struct {
 }
 
 // errNavigationViewNotFound is Zulip's answer for an unknown fragment.
-func errNavigationViewNotFound() *Error {
-	return Errorf(CodeNotFound, "Navigation view does not exist.")
+func errNavigationViewNotFound() *engine.Error {
+	return engine.Errorf(engine.CodeNotFound, "Navigation view does not exist.")
 }
 
 // GetNavigationViewsParams are the parameters of GET /navigation_views (none).
@@ -53,11 +53,11 @@ type GetNavigationViewsResult struct {
 }
 
 // GetNavigationViews returns the actor's navigation views.
-func (s *Service) GetNavigationViews(ctx context.Context, actor Actor, _ GetNavigationViewsParams) (GetNavigationViewsResult, error) {
+func (s *Service) GetNavigationViews(ctx context.Context, actor engine.Actor, _ GetNavigationViewsParams) (GetNavigationViewsResult, error) {
 	var res GetNavigationViewsResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		var err error
-		res.NavigationViews, err = navigationViewsState(o.Tx.NavigationViews(), o.Me)
+		res.NavigationViews, err = RegisterNavigationViews(o.Tx.NavigationViews(), o.Me)
 		return err
 	})
 	return res, err
@@ -76,7 +76,7 @@ type AddNavigationViewResult struct{}
 
 // AddNavigationView configures a built-in view or adds a custom one for the actor, and sends
 // a navigation_view add event to the actor. Fragments and names are unique per user.
-func (s *Service) AddNavigationView(ctx context.Context, actor Actor, p AddNavigationViewParams) (AddNavigationViewResult, error) {
+func (s *Service) AddNavigationView(ctx context.Context, actor engine.Actor, p AddNavigationViewParams) (AddNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
 		return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
@@ -92,7 +92,7 @@ func (s *Service) AddNavigationView(ctx context.Context, actor Actor, p AddNavig
 	if err := drafts.CheckNewView(v); err != nil {
 		return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
 		v.UserID = u.ID
 		mine, err := tx.NavigationViews().ListForUser(u.ID)
@@ -127,7 +127,7 @@ type EditNavigationViewResult struct{}
 
 // EditNavigationView changes whether one of the actor's views is pinned and/or a custom
 // view's name, and sends a navigation_view update event with the changed properties.
-func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNavigationViewParams) (EditNavigationViewResult, error) {
+func (s *Service) EditNavigationView(ctx context.Context, actor engine.Actor, p EditNavigationViewParams) (EditNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
 		return EditNavigationViewResult{}, engine.BadRequest("%s", err.Error())
@@ -141,7 +141,7 @@ func (s *Service) EditNavigationView(ctx context.Context, actor Actor, p EditNav
 			return EditNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 		}
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
 		v, err := tx.NavigationViews().Get(u.ID, fragment)
 		if err != nil {
@@ -181,12 +181,12 @@ type RemoveNavigationViewResult struct{}
 
 // RemoveNavigationView removes one of the actor's views (a built-in view returns to its
 // defaults) and sends a navigation_view remove event.
-func (s *Service) RemoveNavigationView(ctx context.Context, actor Actor, p RemoveNavigationViewParams) (RemoveNavigationViewResult, error) {
+func (s *Service) RemoveNavigationView(ctx context.Context, actor engine.Actor, p RemoveNavigationViewParams) (RemoveNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
 		return RemoveNavigationViewResult{}, engine.BadRequest("%s", err.Error())
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
 		if err := tx.NavigationViews().Delete(u.ID, fragment); err != nil {
 			return engine.NotFound(err, errNavigationViewNotFound)
@@ -198,7 +198,7 @@ func (s *Service) RemoveNavigationView(ctx context.Context, actor Actor, p Remov
 }
 
 // navigationViewsState lists the viewer's views (register's navigation_views).
-func navigationViewsState(r storage.NavigationViewReader, viewer users.User) ([]NavigationViewRecord, error) {
+func RegisterNavigationViews(r storage.NavigationViewReader, viewer users.User) ([]NavigationViewRecord, error) {
 	out := []NavigationViewRecord{}
 	if viewer.ID == 0 {
 		return out, nil

@@ -1,4 +1,4 @@
-package chat
+package compose
 
 import (
 	"context"
@@ -31,8 +31,8 @@ type SavedSnippetsEvent struct {
 }
 
 // errSnippetNotFound is Zulip's answer for an unknown snippet or another user's.
-func errSnippetNotFound() *Error {
-	return &Error{Code: CodeBadRequest, Status: 404, Msg: "Saved snippet does not exist."}
+func errSnippetNotFound() *engine.Error {
+	return &engine.Error{Code: engine.CodeBadRequest, Status: 404, Msg: "Saved snippet does not exist."}
 }
 
 // GetSavedSnippetsParams are the parameters of GET /saved_snippets (none).
@@ -44,11 +44,11 @@ type GetSavedSnippetsResult struct {
 }
 
 // GetSavedSnippets returns the actor's saved snippets.
-func (s *Service) GetSavedSnippets(ctx context.Context, actor Actor, _ GetSavedSnippetsParams) (GetSavedSnippetsResult, error) {
+func (s *Service) GetSavedSnippets(ctx context.Context, actor engine.Actor, _ GetSavedSnippetsParams) (GetSavedSnippetsResult, error) {
 	var res GetSavedSnippetsResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		var err error
-		res.SavedSnippets, err = savedSnippetsState(o.Tx.SavedSnippets(), o.Me)
+		res.SavedSnippets, err = RegisterSavedSnippets(o.Tx.SavedSnippets(), o.Me)
 		return err
 	})
 	return res, err
@@ -67,7 +67,7 @@ type CreateSavedSnippetResult struct {
 
 // CreateSavedSnippet stores a snippet of the actor (title and content stripped, neither
 // blank) and sends a saved_snippets add event to the actor.
-func (s *Service) CreateSavedSnippet(ctx context.Context, actor Actor, p CreateSavedSnippetParams) (CreateSavedSnippetResult, error) {
+func (s *Service) CreateSavedSnippet(ctx context.Context, actor engine.Actor, p CreateSavedSnippetParams) (CreateSavedSnippetResult, error) {
 	title, err := drafts.CheckSnippetTitle(p.Title)
 	if err != nil {
 		return CreateSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
@@ -76,11 +76,10 @@ func (s *Service) CreateSavedSnippet(ctx context.Context, actor Actor, p CreateS
 	if err != nil {
 		return CreateSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
 	}
-	now := s.now().Unix()
 	var res CreateSavedSnippetResult
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
-		sn := drafts.SavedSnippet{UserID: u.ID, Title: title, Content: content, DateCreated: now}
+		sn := drafts.SavedSnippet{UserID: u.ID, Title: title, Content: content, DateCreated: o.Now.Unix()}
 		if sn.ID, err = tx.SavedSnippets().Create(sn); err != nil {
 			return err
 		}
@@ -109,7 +108,7 @@ type EditSavedSnippetResult struct{}
 // EditSavedSnippet changes the title and/or content of one of the actor's snippets and sends
 // a saved_snippets update event with the whole record. Neither field given changes nothing
 // and sends nothing.
-func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSavedSnippetParams) (EditSavedSnippetResult, error) {
+func (s *Service) EditSavedSnippet(ctx context.Context, actor engine.Actor, p EditSavedSnippetParams) (EditSavedSnippetResult, error) {
 	var title, content string
 	var err error
 	if p.Title != nil {
@@ -122,7 +121,7 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSaved
 			return EditSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
 		}
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
 		sn, err := tx.SavedSnippets().Get(u.ID, p.SavedSnippetID)
 		if err != nil {
@@ -157,8 +156,8 @@ type DeleteSavedSnippetResult struct{}
 
 // DeleteSavedSnippet removes one of the actor's snippets and sends a saved_snippets remove
 // event.
-func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteSavedSnippetParams) (DeleteSavedSnippetResult, error) {
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+func (s *Service) DeleteSavedSnippet(ctx context.Context, actor engine.Actor, p DeleteSavedSnippetParams) (DeleteSavedSnippetResult, error) {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
 		if err := tx.SavedSnippets().Delete(u.ID, p.SavedSnippetID); err != nil {
 			return engine.NotFound(err, errSnippetNotFound)
@@ -170,7 +169,7 @@ func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteS
 }
 
 // savedSnippetsState lists the viewer's snippets (register's saved_snippets).
-func savedSnippetsState(r storage.SnippetReader, viewer users.User) ([]SavedSnippetRecord, error) {
+func RegisterSavedSnippets(r storage.SnippetReader, viewer users.User) ([]SavedSnippetRecord, error) {
 	out := []SavedSnippetRecord{}
 	if viewer.ID == 0 {
 		return out, nil
