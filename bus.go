@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 
 	"github.com/teamchat/chat/messages"
@@ -56,8 +57,8 @@ import (
 // messages after id N".
 //
 // Payloads travel as JSON (the encoding of saved queues); a payload that depends on the
-// client's register options (clientAdapter) travels in each distinct form it takes over
-// busProfiles, and a message event with what a queue's narrow is matched against.
+// client's register options (clients.Adapter) travels in each distinct form it takes over
+// clients.Profile, and a message event with what a queue's narrow is matched against.
 
 // Bus shares committed events between the processes on one store. Message ids are the bus's
 // own; they increase in commit order (PostgreSQL: a sequence taken under a lock held until
@@ -93,7 +94,7 @@ type busMessage struct {
 }
 
 // busEvent is one event on the wire. Payload is the event for every queue, unless Adapted is
-// set (a clientAdapter payload): then a queue gets Forms[Variants[its options among Reads]], and
+// set (a clients.Adapter payload): then a queue gets Forms[Variants[its options among Reads]], and
 // nothing when its profile is missing. Narrow, for message events, carries what a queue's
 // narrow is matched against. A presence event depends on one capability only: its Forms are
 // the legacy and the simplified form, and ByPresence says a queue picks by
@@ -107,9 +108,9 @@ type busEvent struct {
 	Adapted  bool              `json:"a,omitempty"`
 	// Reads, for an adapted event, are the options its forms depend on: Variants are keyed by
 	// the decimal value of a queue's options among them.
-	Reads      busOptions `json:"r,omitempty"`
-	ByPresence bool       `json:"s,omitempty"`
-	Narrow     *busNarrow `json:"n,omitempty"`
+	Reads      clients.Reads `json:"r,omitempty"`
+	ByPresence bool          `json:"s,omitempty"`
+	Narrow     *busNarrow    `json:"n,omitempty"`
 	// Local is the local echo of a message event: the queue that gets local_message_id.
 	Local *busLocal `json:"l,omitempty"`
 	// Gate, for a gated event, is the capability a queue must have declared (Declared) or
@@ -135,85 +136,6 @@ type busNarrow struct {
 	Flags   messages.Flags   `json:"f"`
 }
 
-// busOptions is a set of the register options a clientAdapter may depend on, besides the
-// narrow, one bit each. An adapter reads commonOptions unless it says otherwise (optionReader);
-// the bus encodes its forms for every combination of the options it reads. An adapter that
-// reads another option must be given a bit here (TestBusMatchesInProcess compares the bus with
-// the in-process path).
-type busOptions uint8
-
-const (
-	optMarkdown busOptions = 1 << iota
-	optGravatar
-	optEmptyTopicName
-	optLinkifierURLTemplate
-	optBulkMessageDeletion
-	optArchivedChannels
-	optNotificationSettingsNull
-
-	// commonOptions are what an adapter without readsOptions may read.
-	commonOptions = optMarkdown | optGravatar | optEmptyTopicName | optLinkifierURLTemplate | optBulkMessageDeletion
-)
-
-// optionReader is a clientAdapter that names the options it reads, when they are fewer or
-// others than commonOptions.
-type optionReader interface {
-	readsOptions() busOptions
-}
-
-// adapterOptions are the options a reads.
-func adapterOptions(a clientAdapter) busOptions {
-	if r, ok := a.(optionReader); ok {
-		return r.readsOptions()
-	}
-	return commonOptions
-}
-
-// busOptionsOf are the options o has on.
-func busOptionsOf(o queueOptions) busOptions {
-	var b busOptions
-	for _, x := range [...]struct {
-		bit busOptions
-		on  bool
-	}{
-		{optMarkdown, o.applyMarkdown}, {optGravatar, o.clientGravatar},
-		{optEmptyTopicName, o.capabilities.EmptyTopicName}, {optLinkifierURLTemplate, o.capabilities.LinkifierURLTemplate},
-		{optBulkMessageDeletion, o.capabilities.BulkMessageDeletion}, {optArchivedChannels, o.capabilities.ArchivedChannels},
-		{optNotificationSettingsNull, o.capabilities.NotificationSettingsNull},
-	} {
-		if x.on {
-			b |= x.bit
-		}
-	}
-	return b
-}
-
-// busProfile is a queue's options with exactly the options b on.
-func busProfile(b busOptions) queueOptions {
-	var o queueOptions
-	o.applyMarkdown, o.clientGravatar = b&optMarkdown != 0, b&optGravatar != 0
-	o.capabilities.EmptyTopicName = b&optEmptyTopicName != 0
-	o.capabilities.LinkifierURLTemplate = b&optLinkifierURLTemplate != 0
-	o.capabilities.BulkMessageDeletion = b&optBulkMessageDeletion != 0
-	o.capabilities.ArchivedChannels = b&optArchivedChannels != 0
-	o.capabilities.NotificationSettingsNull = b&optNotificationSettingsNull != 0
-	return o
-}
-
-// subsetsOf lists every subset of b, b's own bits only.
-func subsetsOf(b busOptions) []busOptions {
-	out := []busOptions{0}
-	for bit := busOptions(1); bit != 0 && bit <= b; bit <<= 1 {
-		if b&bit == 0 {
-			continue
-		}
-		for _, s := range out {
-			out = append(out, s|bit)
-		}
-	}
-	return out
-}
-
 // encodeBusMessage encodes the events of one transaction.
 func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChanges) ([]byte, error) {
 	m := busMessage{Events: make([]busEvent, len(list)), End: end, CredentialChanges: creds}
@@ -222,9 +144,9 @@ func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChange
 		if pc, ok := p.Payload.(publicChannelMessage); ok {
 			e.To, e.Public, p.Payload = pc.except, true, pc.event
 		}
-		if g, ok := p.Payload.(gated); ok {
-			e.Gate, e.Declared = g.capability, g.declared
-			p.Payload = g.payload
+		if g, ok := p.Payload.(clients.Gated); ok {
+			e.Gate, e.Declared = g.Capability, g.Declared
+			p.Payload = g.Payload
 		}
 		if pc, ok := p.Payload.(presenceChange); ok {
 			legacy, err := json.Marshal(pc.legacy)
@@ -236,11 +158,11 @@ func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChange
 				return nil, err
 			}
 			e.Forms, e.ByPresence = []json.RawMessage{legacy, modern}, true
-		} else if a, ok := p.Payload.(clientAdapter); ok {
-			e.Variants, e.Reads = map[string]int{}, adapterOptions(a)
+		} else if a, ok := p.Payload.(clients.Adapter); ok {
+			e.Variants, e.Reads = map[string]int{}, clients.ReadsOf(a)
 			seen := map[string]int{}
-			for _, b := range subsetsOf(e.Reads) {
-				v, ok := a.forClient(busProfile(b))
+			for _, b := range clients.Subsets(e.Reads) {
+				v, ok := a.ForClient(clients.Profile(b))
 				if !ok {
 					continue
 				}
@@ -287,17 +209,17 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if o.cut != nil && b.id <= o.cut.after {
 		return nil, false
 	}
-	if n := b.ev.Narrow; n != nil && !matchesQueueNarrow(o.terms, n.Message, n.Flags) {
+	if n := b.ev.Narrow; n != nil && !matchesQueueNarrow(o.Terms, n.Message, n.Flags) {
 		return nil, false
 	}
-	if b.ev.Gate != "" && o.capabilities.has(b.ev.Gate) != b.ev.Declared {
+	if b.ev.Gate != "" && o.Capabilities.Has(b.ev.Gate) != b.ev.Declared {
 		return nil, false
 	}
 	if b.ev.Public && !o.watchesPublicChannels() {
 		return nil, false
 	}
 	if b.ev.ByPresence && len(b.ev.Forms) == 2 {
-		if o.capabilities.SimplifiedPresenceEvents {
+		if o.Capabilities.SimplifiedPresenceEvents {
 			return b.ev.Forms[1], true
 		}
 		return b.ev.Forms[0], true
@@ -308,11 +230,11 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 		}
 		return b.ev.Payload, true
 	}
-	i, ok := b.ev.Variants[strconv.Itoa(int(busOptionsOf(o)&b.ev.Reads))]
+	i, ok := b.ev.Variants[strconv.Itoa(int(o.Reads()&b.ev.Reads))]
 	if !ok || i < 0 || i >= len(b.ev.Forms) {
 		return nil, false
 	}
-	if l := b.ev.Local; l != nil && l.Queue == o.queueID {
+	if l := b.ev.Local; l != nil && l.Queue == o.QueueID {
 		return withLocalMessageID(b.ev.Forms[i], l.LocalID)
 	}
 	return b.ev.Forms[i], true

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 )
 
 // archiveEvent announces that a channel was archived or unarchived. Clients with the
@@ -12,15 +13,15 @@ type archiveEvent struct {
 	legacy StreamEvent
 }
 
-func (e archiveEvent) forClient(o queueOptions) (any, bool) {
-	if o.capabilities.ArchivedChannels {
+func (e archiveEvent) ForClient(o clients.Options) (any, bool) {
+	if o.Capabilities.ArchivedChannels {
 		return e.update, true
 	}
 	return e.legacy, true
 }
 
-// readsOptions: the form depends on archived_channels only.
-func (archiveEvent) readsOptions() busOptions { return optArchivedChannels }
+// ReadsOptions: the form depends on archived_channels only.
+func (archiveEvent) ReadsOptions() clients.Reads { return clients.ArchivedChannels }
 
 // newArchiveEvent builds the event of archiving (archived true) or unarchiving c; rec is the
 // channel's record after the change.
@@ -34,11 +35,11 @@ func newArchiveEvent(c channels.Channel, rec ChannelRecord, archived bool) archi
 	return e
 }
 
-// forClient gives clients without the notification_settings_null capability the resolved
+// ForClient gives clients without the notification_settings_null capability the resolved
 // notification settings of new subscriptions instead of null, as register does.
-func (e SubscriptionEvent) forClient(o queueOptions) (any, bool) {
+func (e SubscriptionEvent) ForClient(o clients.Options) (any, bool) {
 	recs, ok := e.Subscriptions.([]SubscriptionRecord)
-	if e.Op != "add" || !ok || o.capabilities.NotificationSettingsNull {
+	if e.Op != "add" || !ok || o.Capabilities.NotificationSettingsNull {
 		return e, true
 	}
 	out := make([]SubscriptionRecord, len(recs))
@@ -50,5 +51,5 @@ func (e SubscriptionEvent) forClient(o queueOptions) (any, bool) {
 	return e, true
 }
 
-// readsOptions: the form depends on notification_settings_null only.
-func (SubscriptionEvent) readsOptions() busOptions { return optNotificationSettingsNull }
+// ReadsOptions: the form depends on notification_settings_null only.
+func (SubscriptionEvent) ReadsOptions() clients.Reads { return clients.NotificationSettingsNull }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/queue"
 )
 
@@ -124,21 +125,21 @@ type RealmUserEvent struct {
 	onlyGravatarClients bool
 }
 
-// readsOptions: the form depends on client_gravatar only.
-func (RealmUserEvent) readsOptions() busOptions { return optGravatar }
+// ReadsOptions: the form depends on client_gravatar only.
+func (RealmUserEvent) ReadsOptions() clients.Reads { return clients.Gravatar }
 
-// forClient drops the computable avatar URL for client_gravatar clients, as register does. An
+// ForClient drops the computable avatar URL for client_gravatar clients, as register does. An
 // update (a person map) marked gravatarClient carries only a computable avatar URL: those
 // clients do not receive it at all.
-func (e RealmUserEvent) forClient(o queueOptions) (any, bool) {
+func (e RealmUserEvent) ForClient(o clients.Options) (any, bool) {
 	if _, isUpdate := e.Person.(person); isUpdate {
 		if e.onlyGravatarClients {
-			return e, o.clientGravatar
+			return e, o.ClientGravatar
 		}
-		return e, !(e.gravatarClient && o.clientGravatar)
+		return e, !(e.gravatarClient && o.ClientGravatar)
 	}
 	rec, ok := e.Person.(UserRecord)
-	if !e.gravatarClient || !o.clientGravatar || !ok {
+	if !e.gravatarClient || !o.ClientGravatar || !ok {
 		return e, true
 	}
 	rec.AvatarURL = nil

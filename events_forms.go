@@ -5,11 +5,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/queue"
 )
 
 // One event goes to many queues, mostly in a handful of forms (the clients' register options
-// pick the form: see clientAdapter). The queues of one publication that take the same form
+// pick the form: see clients.Adapter). The queues of one publication that take the same form
 // share one sharedForm, which is encoded to JSON once, by the first GET /events that returns
 // it; the others reuse the bytes. A message to a channel of 1,000 long-polling clients is thus
 // encoded about once rather than 1,000 times.
@@ -38,7 +39,7 @@ func (f *sharedForm) encoded() (json.RawMessage, error) {
 func (f *sharedForm) MarshalJSON() ([]byte, error) { return f.encoded() }
 
 // formKey is what an event's form may depend on among a queue's register options: a
-// clientAdapter reads these and nothing else of queueOptions to build its form (the narrow,
+// clients.Adapter reads these and nothing else of queueOptions to build its form (the narrow,
 // all_public_streams and the bus cut only decide whether the queue gets the event). The one
 // exception, the local echo of a message event to the queue that sent it, is never shared.
 type formKey struct {
@@ -48,15 +49,15 @@ type formKey struct {
 
 // formKey is the key of the form a queue with these options takes.
 func (o queueOptions) formKey() formKey {
-	return formKey{applyMarkdown: o.applyMarkdown, clientGravatar: o.clientGravatar, capabilities: o.capabilities}
+	return formKey{applyMarkdown: o.ApplyMarkdown, clientGravatar: o.ClientGravatar, capabilities: o.Capabilities}
 }
 
-// formSharer is a clientAdapter that tells, without building a queue's form, whether the
+// formSharer is a clients.Adapter that tells, without building a queue's form, whether the
 // queue gets the event (deliver) and whether its form is the one its formKey shares (not one
 // of its own, such as the local echo to the sender's queue). A publication then builds each
 // shared form once rather than once per queue.
 type formSharer interface {
-	sharesForm(o queueOptions) (deliver, shared bool)
+	sharesForm(o clients.Options) (deliver, shared bool)
 }
 
 // shareForm returns the sharedForm for the form v of a queue with register options data,

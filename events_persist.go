@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/storage"
@@ -61,12 +62,14 @@ type savedEvent struct {
 }
 
 func (o queueOptions) saved() savedQueueOptions {
-	return savedQueueOptions{o.applyMarkdown, o.clientGravatar, o.allPublicStreams, o.narrow, o.terms, o.capabilities}
+	return savedQueueOptions{o.ApplyMarkdown, o.ClientGravatar, o.allPublicStreams, o.narrow, o.Terms, o.Capabilities}
 }
 
 func (o savedQueueOptions) options() queueOptions {
-	return queueOptions{applyMarkdown: o.ApplyMarkdown, clientGravatar: o.ClientGravatar,
-		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow, terms: o.Terms, capabilities: o.Capabilities}
+	return queueOptions{
+		Options:          clients.Options{ApplyMarkdown: o.ApplyMarkdown, ClientGravatar: o.ClientGravatar, Terms: o.Terms, Capabilities: o.Capabilities},
+		allPublicStreams: o.AllPublicStreams, narrow: o.Narrow,
+	}
 }
 
 // encodeQueue serialises a queue's state; busPos is the last bus message delivered.
@@ -185,21 +188,14 @@ func (s *Service) saveQueues() error {
 	return nil
 }
 
-// clientAdapter is implemented by event payloads whose form depends on what the client declared
-// at register (client_capabilities, client_gravatar, ...). forClient returns the payload for
-// one queue, or false when that queue must not receive it.
-type clientAdapter interface {
-	forClient(o queueOptions) (any, bool)
-}
-
 // adaptForQueue is the queue manager's per-queue filter: the event's form for the queue, shared
 // with the other queues of the publication that take the same form (events_forms.go).
 func adaptForQueue(queueID string, data any, _ string, payload any, forms *queue.Forms) (any, bool) {
 	if fs, ok := payload.(formSharer); ok {
 		// Most queues take a form another queue already made: find it without building it.
 		o, _ := data.(queueOptions)
-		o.queueID = queueID
-		deliver, shared := fs.sharesForm(o)
+		o.QueueID = queueID
+		deliver, shared := fs.sharesForm(o.Options)
 		if !deliver {
 			return nil, false
 		}
@@ -217,38 +213,22 @@ func adaptForQueue(queueID string, data any, _ string, payload any, forms *queue
 // adaptPayload is the event's form for one queue, or false when the queue must not get it.
 func adaptPayload(queueID string, data any, payload any) (any, bool) {
 	o, _ := data.(queueOptions)
-	o.queueID = queueID
+	o.QueueID = queueID
 	if b, ok := payload.(busPayload); ok {
 		return b.forQueue(o)
 	}
-	if g, ok := payload.(gated); ok {
-		if o.capabilities.has(g.capability) != g.declared {
+	if pc, ok := payload.(publicChannelMessage); ok {
+		return pc.forQueue(o)
+	}
+	if g, ok := payload.(clients.Gated); ok {
+		if o.Capabilities.Has(g.Capability) != g.Declared {
 			return nil, false
 		}
-		payload = g.payload
+		payload = g.Payload
 	}
-	a, ok := payload.(clientAdapter)
+	a, ok := payload.(clients.Adapter)
 	if !ok {
 		return payload, true
 	}
-	return a.forClient(o)
-}
-
-// gated is an event only the clients that declared a capability (declared) or did not
-// declare it (!declared) receive: channel typing notifications, the two forms of realm_emoji.
-type gated struct {
-	payload    any
-	capability string
-	declared   bool
-}
-
-// has reports whether the client declared the named capability (those that gate events).
-func (c ClientCapabilities) has(name string) bool {
-	switch name {
-	case "stream_typing_notifications":
-		return c.StreamTypingNotifications
-	case "individual_emoji_changes":
-		return c.IndividualEmojiChanges
-	}
-	return false
+	return a.ForClient(o.Options)
 }

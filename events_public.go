@@ -84,13 +84,13 @@ func (o queueOptions) watchesPublicChannels() bool {
 	return o.allPublicStreams || len(o.narrow) > 0
 }
 
-// forClient gives the message event to all_public_streams queues and, when their narrow
+// forQueue gives the message event to all_public_streams queues and, when their narrow
 // keeps it, narrowed queues.
-func (p publicChannelMessage) forClient(o queueOptions) (any, bool) {
+func (p publicChannelMessage) forQueue(o queueOptions) (any, bool) {
 	if !o.watchesPublicChannels() {
 		return nil, false
 	}
-	return p.event.forClient(o)
+	return p.event.ForClient(o.Options)
 }
 
 // publicMessageExcept lists who must not get a public channel's message through their

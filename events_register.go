@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
@@ -24,21 +25,9 @@ const (
 	MaxNarrowTerms = 50
 )
 
-// ClientCapabilities are the client_capabilities of POST /register; absent keys are false.
-type ClientCapabilities struct {
-	NotificationSettingsNull   bool `json:"notification_settings_null"`
-	BulkMessageDeletion        bool `json:"bulk_message_deletion"`
-	UserAvatarURLFieldOptional bool `json:"user_avatar_url_field_optional"`
-	StreamTypingNotifications  bool `json:"stream_typing_notifications"`
-	UserSettingsObject         bool `json:"user_settings_object"`
-	LinkifierURLTemplate       bool `json:"linkifier_url_template"`
-	UserListIncomplete         bool `json:"user_list_incomplete"`
-	IncludeDeactivatedGroups   bool `json:"include_deactivated_groups"`
-	ArchivedChannels           bool `json:"archived_channels"`
-	EmptyTopicName             bool `json:"empty_topic_name"`
-	SimplifiedPresenceEvents   bool `json:"simplified_presence_events"`
-	IndividualEmojiChanges     bool `json:"individual_emoji_changes"`
-}
+// ClientCapabilities are the client_capabilities of POST /register; absent keys are false
+// (clients.Capabilities; this alias keeps embedders' code compiling).
+type ClientCapabilities = clients.Capabilities
 
 // RegisterQueueParams are the parameters of POST /register. Pointers distinguish absent from
 // false or zero.
@@ -94,17 +83,14 @@ type RegisterQueueResult struct {
 
 // queueOptions is what a queue remembers of its client's register parameters.
 type queueOptions struct {
-	applyMarkdown    bool
-	clientGravatar   bool
+	// Options are what the queue's events' forms depend on: the client's register options,
+	// the narrow resolved at registration (see queueNarrow) and the queue's own id, filled in
+	// by the filter for each delivery.
+	clients.Options
 	allPublicStreams bool
 	narrow           [][]string
-	// terms is narrow resolved at registration (see queueNarrow).
-	terms        []messages.Term
-	capabilities ClientCapabilities
 	// cut, with a Bus, says which bus messages the registered state already includes.
 	cut *busCut
-	// queueID is the queue's own id, filled in by the filter for each delivery.
-	queueID string
 }
 
 // validate checks the parameters that do not depend on the store.
@@ -255,12 +241,14 @@ func (o Options) queueIdleDefault() time.Duration {
 // newQueue registers the queue of an authenticated user.
 func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.Term, cut *busCut) (queue.Info, error) {
 	opts := queueOptions{
-		cut:            cut,
-		applyMarkdown:  p.ApplyMarkdown,
-		clientGravatar: p.ClientGravatar == nil || *p.ClientGravatar,
-		narrow:         p.Narrow,
-		terms:          terms,
-		capabilities:   p.ClientCapabilities,
+		Options: clients.Options{
+			ApplyMarkdown:  p.ApplyMarkdown,
+			ClientGravatar: p.ClientGravatar == nil || *p.ClientGravatar,
+			Terms:          terms,
+			Capabilities:   p.ClientCapabilities,
+		},
+		cut:    cut,
+		narrow: p.Narrow,
 	}
 	if p.AllPublicStreams != nil {
 		opts.allPublicStreams = *p.AllPublicStreams

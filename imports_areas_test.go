@@ -29,8 +29,8 @@ var areaPackages = [][2]string{
 	{"kernel", "kernel"},
 	{"realm", "org"},
 	{"auth", "people"}, {"users", "people"}, {"groups", "people"}, {"invites", "people"},
-	{"channels", "conversations"}, {"topics", "conversations"}, {"messages", "conversations"},
 	{"uploads", "files"},
+	{"channels", "conversations"}, {"topics", "conversations"}, {"messages", "conversations"},
 	{"scheduled", "compose"},
 	// The facade: the Service, register and the queues, the bus, and the areas that are
 	// packages already (their root files alias their types and delegate).

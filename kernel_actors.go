@@ -14,6 +14,12 @@ import (
 // compiling.
 type Actor = engine.Actor
 
+// msgNoSuchUser is Zulip's refusal of an unknown user.
+const msgNoSuchUser = "No such user"
+
+// msgInsufficientPerm is Zulip's refusal of an operation on another user's object.
+const msgInsufficientPerm = "Insufficient permission"
+
 // gate is an operation's one access check (engine.Gate): engine.NoActor, engine.Spectators,
 // engine.SignedIn, engine.Humans, engine.Members, engine.Admins, engine.Owners, or an area's
 // own gate built on them (draftsUsers, nonGuests, userCreators).

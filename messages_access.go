@@ -3,36 +3,11 @@ package chat
 import (
 	"errors"
 
-	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
-
-// historyChannels lists the channels whose whole history u may read: content access and a
-// history that is public (to subscribers).
-func historyChannels(w *world.World, u users.User) []channels.ID {
-	var out []channels.ID
-	for _, c := range w.AllChannels() {
-		if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.Content(c, u) {
-			out = append(out, c.ID)
-		}
-	}
-	return out
-}
-
-// canRead reports whether u may read m: a row for it, or a channel whose history u may read.
-func canRead(w *world.World, u users.User, m messages.Message, received bool) bool {
-	if received {
-		return true
-	}
-	if m.IsDirect() {
-		return false
-	}
-	c, ok := w.Channel(m.ChannelID)
-	return ok && (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.Content(c, u)
-}
 
 // errMessageNotFound maps a storage miss to the API's error.
 func errMessageNotFound(err error) error {
@@ -53,7 +28,7 @@ func readableMessage(w *world.World, mr storage.MessageReader, u users.User, id 
 	if err != nil {
 		return messages.Message{}, nil, err
 	}
-	if !canRead(w, u, m, len(rows) == 1) {
+	if !w.CanRead(u, m, len(rows) == 1) {
 		return messages.Message{}, nil, errInvalidMessage
 	}
 	if len(rows) == 1 {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
@@ -45,10 +46,10 @@ type TopicLink struct {
 	URL  string `json:"url"`
 }
 
-// forClient shows the empty topic as the organization's label to clients without the
+// ForClient shows the empty topic as the organization's label to clients without the
 // empty_topic_name capability.
-func (e UpdateMessageEvent) forClient(o queueOptions) (any, bool) {
-	knows := o.capabilities.EmptyTopicName
+func (e UpdateMessageEvent) ForClient(o clients.Options) (any, bool) {
+	knows := o.Capabilities.EmptyTopicName
 	if e.origTopic != nil {
 		t := topics.Display(*e.origTopic, e.emptyTopicLabel, knows)
 		e.OrigSubject = &t

@@ -168,3 +168,14 @@ func resolveNoticeUnread(w *world.World, tx storage.Tx, c channels.Channel, topi
 	}
 	return out, nil
 }
+
+// messageLink is the Markdown link to message id in topic of channel c:
+// #**channel>topic@id**, or a plain link to it when a name holds characters the short form
+// cannot.
+func messageLink(c channels.Channel, topic string, id messages.ID) string {
+	if !brokenLinkChars.MatchString(c.Name) && !brokenLinkChars.MatchString(topic) {
+		return fmt.Sprintf("#**%s>%s@%d**", c.Name, topic, id)
+	}
+	escape := func(s string) string { return brokenLinkChars.ReplaceAllStringFunc(s, htmlEntity) }
+	return fmt.Sprintf("[#%s > %s @ 💬](%s/near/%d)", escape(c.Name), escape(topic), topicNarrow(c, topic), id)
+}

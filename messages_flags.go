@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
@@ -50,10 +51,10 @@ type UnreadMessageDetails struct {
 	topic string
 }
 
-// forClient shows the empty topic of message details as its display name to clients that do
+// ForClient shows the empty topic of message details as its display name to clients that do
 // not know it.
-func (e UpdateMessageFlagsEvent) forClient(o queueOptions) (any, bool) {
-	if o.capabilities.EmptyTopicName || e.MessageDetails == nil {
+func (e UpdateMessageFlagsEvent) ForClient(o clients.Options) (any, bool) {
+	if o.Capabilities.EmptyTopicName || e.MessageDetails == nil {
 		return e, true
 	}
 	details := make(map[messages.ID]UnreadMessageDetails, len(e.MessageDetails))
@@ -104,7 +105,7 @@ func (s *Service) UpdateMessageFlags(ctx context.Context, actor Actor, p UpdateM
 		}
 		var historical []messages.UserMessage
 		for _, m := range msgs {
-			if !canRead(w, me, m, received[m.ID]) {
+			if !w.CanRead(me, m, received[m.ID]) {
 				return errInvalidMessage
 			}
 			if !received[m.ID] && flag == messages.FlagStarred && p.Op == "add" {

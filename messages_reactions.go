@@ -238,7 +238,7 @@ func (s *Service) emojiByName(custom []emoji.Custom, name string) (string, emoji
 	if name == emoji.ZulipEmoji {
 		return emoji.ZulipEmoji, emoji.ZulipExtra, nil
 	}
-	if code, ok := s.emoji.Code(name); ok {
+	if code, ok := s.emoji().Code(name); ok {
 		return code, emoji.Unicode, nil
 	}
 	return "", "", errEmojiDoesNotExist(name)
@@ -266,10 +266,10 @@ func (s *Service) checkEmojiRequest(custom []emoji.Custom, r messages.Reaction) 
 			return errInvalidEmojiName
 		}
 	case emoji.Unicode:
-		if _, ok := s.emoji.Name(r.EmojiCode); !ok {
+		if _, ok := s.emoji().Name(r.EmojiCode); !ok {
 			return errInvalidEmojiCode
 		}
-		if code, ok := s.emoji.Code(r.EmojiName); !ok || code != r.EmojiCode {
+		if code, ok := s.emoji().Code(r.EmojiName); !ok || code != r.EmojiCode {
 			return errInvalidEmojiName
 		}
 	default:

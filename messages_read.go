@@ -183,7 +183,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor Actor, 
 		if err != nil {
 			return err
 		}
-		q := storage.MessageQuery{User: me.ID, HistoryChannels: historyChannels(w, me), Terms: terms}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: w.HistoryChannels(me), Terms: terms}
 		var around GetMessagesResult
 		matches, err := fetchAround(tx.Messages(), q, gp, &around)
 		if err != nil {

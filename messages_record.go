@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/topics"
@@ -173,22 +174,22 @@ func newMessageEvent(w *world.World, m messages.Message, flags messages.Flags) M
 	}
 }
 
-// forClient picks the content form, avatar and topic display for one queue, and drops the
+// ForClient picks the content form, avatar and topic display for one queue, and drops the
 // event for queues whose narrow it does not match.
-func (e MessageEvent) forClient(o queueOptions) (any, bool) {
-	if !matchesQueueNarrow(o.terms, e.msg, e.flagBits) {
+func (e MessageEvent) ForClient(o clients.Options) (any, bool) {
+	if !matchesQueueNarrow(o.Terms, e.msg, e.flagBits) {
 		return nil, false
 	}
-	if !o.applyMarkdown {
+	if !o.ApplyMarkdown {
 		e.Message.Content, e.Message.ContentType = e.raw, "text/x-markdown"
 	}
-	if o.clientGravatar && e.hideGravatar {
+	if o.ClientGravatar && e.hideGravatar {
 		e.Message.AvatarURL = nil
 	}
 	if e.Message.Type == "stream" {
-		e.Message.Subject = topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+		e.Message.Subject = topics.Display(e.topic, e.emptyTopicLabel, o.Capabilities.EmptyTopicName)
 	}
-	if e.senderQueue != "" && o.queueID == e.senderQueue {
+	if e.senderQueue != "" && o.QueueID == e.senderQueue {
 		id := e.localID
 		e.LocalMessageID = &id
 	}
@@ -197,17 +198,17 @@ func (e MessageEvent) forClient(o queueOptions) (any, bool) {
 
 // sharesForm: a queue whose narrow the message matches gets it; its form is shared unless it
 // is the sender's queue (the local echo).
-func (e MessageEvent) sharesForm(o queueOptions) (deliver, shared bool) {
-	if !matchesQueueNarrow(o.terms, e.msg, e.flagBits) {
+func (e MessageEvent) sharesForm(o clients.Options) (deliver, shared bool) {
+	if !matchesQueueNarrow(o.Terms, e.msg, e.flagBits) {
 		return false, false
 	}
-	return true, e.senderQueue == "" || o.queueID != e.senderQueue
+	return true, e.senderQueue == "" || o.QueueID != e.senderQueue
 }
 
-// readsOptions: the form depends on apply_markdown, client_gravatar and empty_topic_name (the
+// ReadsOptions: the form depends on apply_markdown, client_gravatar and empty_topic_name (the
 // narrow and the local echo the bus carries apart).
-func (MessageEvent) readsOptions() busOptions {
-	return optMarkdown | optGravatar | optEmptyTopicName
+func (MessageEvent) ReadsOptions() clients.Reads {
+	return clients.Markdown | clients.Gravatar | clients.EmptyTopicName
 }
 
 // matchesQueueNarrow evaluates a queue's resolved narrow on a new message with the recipient's

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -63,9 +64,9 @@ type TypingEvent struct {
 	topic, emptyTopicLabel string
 }
 
-func (e TypingEvent) forClient(o queueOptions) (any, bool) {
+func (e TypingEvent) ForClient(o clients.Options) (any, bool) {
 	if e.Topic != nil {
-		t := topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+		t := topics.Display(e.topic, e.emptyTopicLabel, o.Capabilities.EmptyTopicName)
 		e.Topic = &t
 	}
 	return e, true
@@ -270,7 +271,7 @@ func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStat
 		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}
 	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
-	n := pending{Type: "typing", Payload: gated{payload: e, capability: "stream_typing_notifications", declared: true}, Recipients: recipients}
+	n := pending{Type: "typing", Payload: clients.Gated{Payload: e, Capability: "stream_typing_notifications", Declared: true}, Recipients: recipients}
 	return n, key, nil
 }
 
@@ -335,8 +336,8 @@ func (t *typists) due(now time.Time) []pending {
 // stopOf is the stop event that ends a start.
 func stopOf(n pending) pending {
 	switch e := n.Payload.(type) {
-	case gated:
-		e.payload = stopOf(pending{Payload: e.payload}).Payload
+	case clients.Gated:
+		e.Payload = stopOf(pending{Payload: e.Payload}).Payload
 		n.Payload = e
 	case TypingEvent:
 		e.Op = "stop"

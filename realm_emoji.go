@@ -14,6 +14,7 @@ import (
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
@@ -238,7 +239,7 @@ func (s *Service) mayAddEmoji(w *world.World, me users.User, list []emoji.Custom
 			return errEmojiNameTaken
 		}
 	}
-	if _, unicode := s.emoji.Code(name); unicode && !me.Role.IsAdmin() {
+	if _, unicode := s.emoji().Code(name); unicode && !me.Role.IsAdmin() {
 		return errOverrideDefault
 	}
 	return nil
@@ -285,14 +286,14 @@ func notifyRealmEmoji(tx storage.Tx, ev *events, list []emoji.Custom, change Rea
 	}
 	all := realmEmojiRecords(list)
 	legacy := RealmEmojiEvent{Type: "realm_emoji", Op: "update", RealmEmoji: &all}
-	ev.Add("realm_emoji", gated{payload: legacy, capability: "individual_emoji_changes", declared: false}, to)
-	ev.Add("realm_emoji", gated{payload: change, capability: "individual_emoji_changes", declared: true}, to)
+	ev.Add("realm_emoji", clients.Gated{Payload: legacy, Capability: "individual_emoji_changes", Declared: false}, to)
+	ev.Add("realm_emoji", clients.Gated{Payload: change, Capability: "individual_emoji_changes", Declared: true}, to)
 	return nil
 }
 
 // GetServerEmojiData returns the server emoji data file.
 func (s *Service) GetServerEmojiData() ServerEmojiData {
-	return ServerEmojiData{CodeToNames: s.emoji.CodeToNames()}
+	return ServerEmojiData{CodeToNames: s.emoji().CodeToNames()}
 }
 
 // emojiState fills register's realm_emoji and server_emoji_data_url.

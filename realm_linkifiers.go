@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/storage"
@@ -35,8 +36,8 @@ type RealmLinkifiersEvent struct {
 	RealmLinkifiers []LinkifierRecord `json:"realm_linkifiers"`
 }
 
-func (e RealmLinkifiersEvent) forClient(o queueOptions) (any, bool) {
-	return e, o.capabilities.LinkifierURLTemplate
+func (e RealmLinkifiersEvent) ForClient(o clients.Options) (any, bool) {
+	return e, o.Capabilities.LinkifierURLTemplate
 }
 
 // RealmFiltersEvent is the legacy realm_filters event, sent with an empty list on every

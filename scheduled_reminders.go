@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -153,17 +152,6 @@ func reminderTarget(w *world.World, m messages.Message) messages.ReminderTarget 
 	t.URL = fmt.Sprintf("%s%s/near/%d", base, topicNarrow(c, m.Topic), m.ID)
 	t.ChannelLink = messageLink(c, m.Topic, m.ID)
 	return t
-}
-
-// messageLink is the Markdown link to message id in topic of channel c:
-// #**channel>topic@id**, or a plain link to it when a name holds characters the short form
-// cannot.
-func messageLink(c channels.Channel, topic string, id messages.ID) string {
-	if !brokenLinkChars.MatchString(c.Name) && !brokenLinkChars.MatchString(topic) {
-		return fmt.Sprintf("#**%s>%s@%d**", c.Name, topic, id)
-	}
-	escape := func(s string) string { return brokenLinkChars.ReplaceAllStringFunc(s, htmlEntity) }
-	return fmt.Sprintf("[#%s > %s @ 💬](%s/near/%d)", escape(c.Name), escape(topic), topicNarrow(c, topic), id)
 }
 
 // DeleteReminderParams are the parameters of DELETE /reminders/{reminder_id}.

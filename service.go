@@ -152,8 +152,9 @@ type Service struct {
 	opts   Options
 	queues *queue.Manager
 	fanout fanout
-	// emoji indexes the unicode emoji (read-only).
-	emoji *emoji.Index
+	// emoji indexes the unicode emoji (read-only), built on first use: most Services (a
+	// test's) never check an emoji, and the index is nearly all of New's allocations.
+	emoji func() *emoji.Index
 	// typing holds the started typing notifications; typingStop and typingDone stop and wait
 	// for their janitor.
 	typing     typists
@@ -280,7 +281,7 @@ func New(opts Options) (*Service, error) {
 		apiByUser:   ratelimit.New(*opts.APIRateLimit, opts.Now),
 		apiByAddr:   ratelimit.New(*opts.AnonymousAPIRateLimit, opts.Now),
 		hashing:     opts.PasswordHashing.withDefaults(),
-		emoji:       emoji.NewIndex(),
+		emoji:       sync.OnceValue(emoji.NewIndex),
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -43,13 +44,13 @@ type DeleteMessageEvent struct {
 	emptyTopicLabel string
 }
 
-// forClient keeps the form of the event the queue's client understands.
-func (e DeleteMessageEvent) forClient(o queueOptions) (any, bool) {
-	if e.bulk != o.capabilities.BulkMessageDeletion {
+// ForClient keeps the form of the event the queue's client understands.
+func (e DeleteMessageEvent) ForClient(o clients.Options) (any, bool) {
+	if e.bulk != o.Capabilities.BulkMessageDeletion {
 		return nil, false
 	}
 	if e.MessageType == "stream" {
-		t := topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+		t := topics.Display(e.topic, e.emptyTopicLabel, o.Capabilities.EmptyTopicName)
 		e.Topic = &t
 	}
 	return e, true
@@ -193,7 +194,7 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world.World, me u
 				g.to[u] = true
 			}
 		}
-		if canRead(w, me, m, slices.Contains(received[m.ID], me.ID)) {
+		if w.CanRead(me, m, slices.Contains(received[m.ID], me.ID)) {
 			g.to[me.ID] = true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
@@ -30,9 +31,9 @@ type UserTopicEvent struct {
 	topic, emptyTopicLabel string
 }
 
-// forClient shows the empty topic as its display name to clients that do not know it.
-func (e UserTopicEvent) forClient(o queueOptions) (any, bool) {
-	e.TopicName = topics.Display(e.topic, e.emptyTopicLabel, o.capabilities.EmptyTopicName)
+// ForClient shows the empty topic as its display name to clients that do not know it.
+func (e UserTopicEvent) ForClient(o clients.Options) (any, bool) {
+	e.TopicName = topics.Display(e.topic, e.emptyTopicLabel, o.Capabilities.EmptyTopicName)
 	return e, true
 }
 

@@ -215,7 +215,7 @@ func mayReadAttachment(w *world.World, ar storage.AttachmentReader, mr storage.M
 		}
 	}
 	for _, m := range msgs {
-		if canRead(w, u, m, received[m.ID]) {
+		if w.CanRead(u, m, received[m.ID]) {
 			return true, nil
 		}
 	}

@@ -89,7 +89,8 @@ func botRecord(cr storage.ChannelReader, u users.User, c users.BotConfig) (BotRe
 		APIKey: u.APIKey, DefaultAllPublicStreams: c.DefaultAllPublicStreams, AvatarURL: avatarURL(u),
 		Services: botServices(u, c)}
 	if u.BotOwnerID != 0 {
-		rec.OwnerID = ptr(u.BotOwnerID)
+		owner := u.BotOwnerID
+		rec.OwnerID = &owner
 	}
 	var err error
 	if rec.DefaultSendingStream, err = channelName(cr, c.DefaultSendingStream); err != nil {

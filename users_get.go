@@ -18,9 +18,7 @@ const MaxUserIDsPerRequest = 10000
 
 // The messages of user lookups, as Zulip words them.
 const (
-	msgNoSuchUser          = "No such user"
 	msgUserDeactivated400  = "User is deactivated"
-	msgInsufficientPerm    = "Insufficient permission"
 	msgNotForGuests        = engine.MsgNotForGuests
 	msgNoBots              = engine.MsgNoBots
 	msgMustBeAdmin         = engine.MsgMustBeAdmin

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
@@ -169,8 +170,8 @@ func newPresenceChange(realm realms.Realm, u users.User, p users.Presence, now t
 	}
 }
 
-func (c presenceChange) forClient(o queueOptions) (any, bool) {
-	if o.capabilities.SimplifiedPresenceEvents {
+func (c presenceChange) ForClient(o clients.Options) (any, bool) {
+	if o.Capabilities.SimplifiedPresenceEvents {
 		return c.modern, true
 	}
 	return c.legacy, true

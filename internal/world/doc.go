@@ -13,6 +13,6 @@
 //
 // A World belongs to one transaction and one goroutine; it is not safe for concurrent use.
 //
-// Imports: storage and the leaves (users, realms, channels, linkifiers, markdown); nothing
-// else of the project.
+// Imports: storage and the leaves (users, realms, channels, messages, linkifiers, markdown);
+// nothing else of the project.
 package world

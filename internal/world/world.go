@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -373,4 +374,29 @@ func (w *World) TrimKnown(max int) {
 	if len(w.users.known) > max {
 		w.users.known = nil
 	}
+}
+
+// HistoryChannels lists the channels whose whole history u may read: content access and a
+// history that is public (to subscribers).
+func (w *World) HistoryChannels(u users.User) []channels.ID {
+	var out []channels.ID
+	for _, c := range w.AllChannels() {
+		if (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.Content(c, u) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// CanRead reports whether u may read m: received (u has a row for it), or in a channel whose
+// history u may read.
+func (w *World) CanRead(u users.User, m messages.Message, received bool) bool {
+	if received {
+		return true
+	}
+	if m.IsDirect() {
+		return false
+	}
+	c, ok := w.Channel(m.ChannelID)
+	return ok && (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.Content(c, u)
 }
