@@ -12,7 +12,7 @@ import (
 // BenchmarkNew measures what a test pays to start a Service with the production defaults
 // (password hashing included): chat.New and Close on an empty memory store ("new"), and the
 // same with an organization and three users without passwords ("organization+3users").
-// chattest's BenchmarkNewDev measures its fixtures.
+// chattest's BenchmarkNew measures its fixtures.
 func BenchmarkNew(b *testing.B) {
 	ctx := context.Background()
 	start := func(b *testing.B) *chat.Service {
