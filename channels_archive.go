@@ -34,7 +34,7 @@ func (s *Service) ArchiveStream(ctx context.Context, actor Actor, p ArchiveStrea
 		w.SetChannel(c)
 		ev.Add("stream", newArchiveEvent(c, channelRecord(w, c), true), w.Watchers(c, nil))
 		if wasDefault {
-			ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
+			ev.Add("default_streams", defaultStreamsEvent(w), w.ActiveUserIDs())
 		}
 		return nil
 	})

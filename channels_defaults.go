@@ -47,7 +47,7 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 			return err
 		}
 		w.SetChannel(c)
-		ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
+		ev.Add("default_streams", defaultStreamsEvent(w), w.ActiveUserIDs())
 		return nil
 	})
 }

@@ -83,7 +83,7 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p Create
 		}
 		res.ChannelFolderID = f.ID
 		rec := folderRecord(f)
-		ids, err := activeUserIDs(tx.Users())
+		ids, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}
@@ -229,7 +229,7 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 		if err := tx.ChannelFolders().Update(f); err != nil {
 			return err
 		}
-		ids, err := activeUserIDs(tx.Users())
+		ids, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}
@@ -285,7 +285,7 @@ func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchC
 				return err
 			}
 		}
-		ids, err := activeUserIDs(tx.Users())
+		ids, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}

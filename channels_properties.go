@@ -243,7 +243,7 @@ func (sc *streamChange) groupSettings(p UpdateStreamParams) error {
 		if !ok || u.New == nil {
 			return InvalidArgument(name, "")
 		}
-		if u.Old != nil && !sameChannelSetting(*u.Old, cur) {
+		if u.Old != nil && !users.SameGroupSetting(*u.Old, cur) {
 			return engine.BadRequest("'old' value does not match the expected value.")
 		}
 		given[name] = *u.New
@@ -306,7 +306,7 @@ func (sc *streamChange) commit() error {
 	ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{channelRecord(w, c)}, ForUnarchiving: ptr(false)}, gained)
 	ev.Add("stream", streamDeleteEvent(c.ID, false), lost)
 	if c.IsDefault != old.IsDefault {
-		ev.Add("default_streams", defaultStreamsEvent(w), activeIDs(w))
+		ev.Add("default_streams", defaultStreamsEvent(w), w.ActiveUserIDs())
 	}
 	return nil
 }
@@ -348,33 +348,6 @@ func changePrivacy(w *world.World, me users.User, c *channels.Channel, p UpdateS
 	}
 	c.InviteOnly, c.IsWebPublic, c.HistoryPublicToSubscribers = private, webPublic, history
 	return nil
-}
-
-// sameChannelSetting compares two group-setting values, ignoring order and nil versus empty.
-func sameChannelSetting(a, b users.GroupSetting) bool {
-	if a.IsNamed() || b.IsNamed() {
-		return a.Group == b.Group
-	}
-	norm := func(s users.GroupSetting) ([]users.ID, []users.GroupID) {
-		m, g := slices.Clone(s.Members), slices.Clone(s.Subgroups)
-		slices.Sort(m)
-		slices.Sort(g)
-		return slices.Compact(m), slices.Compact(g)
-	}
-	am, ag := norm(a)
-	bm, bg := norm(b)
-	return slices.Equal(am, bm) && slices.Equal(ag, bg)
-}
-
-// activeIDs lists every active user.
-func activeIDs(w *world.World) []int64 {
-	var out []int64
-	for _, u := range w.AllUsers() {
-		if u.IsActive {
-			out = append(out, int64(u.ID))
-		}
-	}
-	return out
 }
 
 // administeredChannel returns the channel id if the acting user may see and administer it.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/storage"
@@ -550,26 +551,26 @@ func streamsState(w *world.World, viewer users.User, archived bool) []ChannelRec
 	return out
 }
 
-// channelsInitialState fills register's channel sections.
+// channelsInitialState is register's channel sections (nil when p fetches none).
 // viewerRows holds the viewer's subscription rows once getWorld has run.
-func channelsInitialState(tx storage.ReadTx, getWorld func() (*world.World, error), viewerRows *[]channels.Subscription, viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
+func channelsInitialState(tx storage.ReadTx, getWorld func() (*world.World, error), viewerRows *[]channels.Subscription, viewer users.User, p clients.Register, now time.Time) (*ChannelsState, error) {
 	st := &ChannelsState{}
-	if p.fetches("realm") {
+	if p.Fetches("realm") {
 		st.MaxChannelFolderNameLength = ptr(channels.MaxFolderNameLength)
 		st.MaxChannelFolderDescriptionLength = ptr(channels.MaxFolderDescriptionLength)
 	}
-	if p.fetches("channel_folders") {
+	if p.Fetches("channel_folders") {
 		recs, err := folderRecords(tx.ChannelFolders(), true)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		st.ChannelFolders = &recs
 	}
-	wantSubs, wantStreams, wantDefaults := p.fetches("subscription"), p.fetches("stream"), p.fetches("default_streams")
+	wantSubs, wantStreams, wantDefaults := p.Fetches("subscription"), p.Fetches("stream"), p.Fetches("default_streams")
 	if wantSubs || wantStreams || wantDefaults {
 		w, err := getWorld()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// streams first: the subscription sections copy its records of the same channels.
 		var built map[channels.ID]*ChannelRecord
@@ -603,10 +604,10 @@ func channelsInitialState(tx storage.ReadTx, getWorld func() (*world.World, erro
 			st.RealmDefaultStreams = &ids
 		}
 	}
-	if *st != (ChannelsState{}) {
-		res.ChannelsState = st
+	if *st == (ChannelsState{}) {
+		return nil, nil
 	}
-	return nil
+	return st, nil
 }
 
 // resolveNotificationDefaults replaces null notification settings by the user-level defaults

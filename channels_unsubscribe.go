@@ -211,13 +211,3 @@ func markLeftChannelsRead(tx storage.Tx, ev *events, w *world.World, u users.ID,
 func streamDeleteEvent(id channels.ID, forArchiving bool) StreamEvent {
 	return StreamEvent{Type: "stream", Op: "delete", Streams: []map[string]channels.ID{{"stream_id": id}}, StreamIDs: []channels.ID{id}, ForArchiving: ptr(forArchiving)}
 }
-
-// channelRef finds a channel by id for actor: unknown and invisible channels give the same
-// "Invalid channel ID".
-func channelRef(w *world.World, me users.User, id channels.ID) (channels.Channel, error) {
-	c, ok := w.Channel(id)
-	if !ok || !w.Metadata(c, me) {
-		return channels.Channel{}, engine.BadRequest("Invalid channel ID")
-	}
-	return c, nil
-}

@@ -108,7 +108,8 @@
 //	kernel    the adapters of internal/engine and internal/world: read and mutate with the
 //	          world (kernel_ops.go); the aliases of the engine's error type and codes
 //	          (kernel_errors.go); Actor, the gate type and the users an operation names
-//	          (kernel_actors.go)
+//	          (kernel_actors.go); the limits register reports and the areas enforce
+//	          (kernel_limits.go)
 //	service   New, Close, Now and the publication of events (service.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     (internal/world) the per-transaction view of the organization that decisions

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"github.com/teamchat/chat/compose"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -22,10 +23,10 @@ type DraftsState struct {
 
 // draftsAreaState computes the sections of DraftsState that p fetches; nil when none.
 // Spectators get empty lists.
-func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams) (*DraftsState, error) {
+func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (*DraftsState, error) {
 	var st DraftsState
 	fetched := false
-	if p.fetches("drafts") {
+	if p.Fetches("drafts") {
 		fetched = true
 		list := []DraftRecord{}
 		if viewer.ID != 0 {
@@ -36,7 +37,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 		}
 		st.Drafts = &list
 	}
-	if p.fetches("saved_snippets") {
+	if p.Fetches("saved_snippets") {
 		fetched = true
 		list, err := compose.RegisterSavedSnippets(tx.SavedSnippets(), viewer)
 		if err != nil {
@@ -44,7 +45,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 		}
 		st.SavedSnippets = &list
 	}
-	if p.fetches("navigation_views") {
+	if p.Fetches("navigation_views") {
 		fetched = true
 		list, err := compose.RegisterNavigationViews(tx.NavigationViews(), viewer)
 		if err != nil {
@@ -52,7 +53,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 		}
 		st.NavigationViews = &list
 	}
-	if p.fetches("realm_linkifiers") {
+	if p.Fetches("realm_linkifiers") {
 		fetched = true
 		list := []LinkifierRecord{}
 		if p.ClientCapabilities.LinkifierURLTemplate {
@@ -63,11 +64,11 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p RegisterQueueParams
 		}
 		st.RealmLinkifiers = &list
 	}
-	if p.fetches("realm_filters") {
+	if p.Fetches("realm_filters") {
 		fetched = true
 		st.RealmFilters = &[]any{}
 	}
-	if p.fetches("realm_playgrounds") {
+	if p.Fetches("realm_playgrounds") {
 		fetched = true
 		list, err := playgroundRecords(tx.Playgrounds())
 		if err != nil {

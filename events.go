@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/queue"
 )
 
@@ -108,41 +107,4 @@ func appendJSONString(b []byte, s string) ([]byte, error) {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"'), nil
-}
-
-// RealmUserEvent is a realm_user event: op add (Person is a UserRecord), update (Person holds
-// user_id and the changed fields) or remove.
-type RealmUserEvent struct {
-	Type   string `json:"type"`
-	Op     string `json:"op"`
-	Person any    `json:"person"`
-	// gravatarClient marks a Person (a UserRecord) whose avatar_url becomes null for clients
-	// that registered with client_gravatar: its avatar is a Gravatar and its recipients may
-	// see the email.
-	gravatarClient bool
-	// onlyGravatarClients limits an update to the clients that registered with
-	// client_gravatar (an avatar_url that only they see change).
-	onlyGravatarClients bool
-}
-
-// ReadsOptions: the form depends on client_gravatar only.
-func (RealmUserEvent) ReadsOptions() clients.Reads { return clients.Gravatar }
-
-// ForClient drops the computable avatar URL for client_gravatar clients, as register does. An
-// update (a person map) marked gravatarClient carries only a computable avatar URL: those
-// clients do not receive it at all.
-func (e RealmUserEvent) ForClient(o clients.Options) (any, bool) {
-	if _, isUpdate := e.Person.(person); isUpdate {
-		if e.onlyGravatarClients {
-			return e, o.ClientGravatar
-		}
-		return e, !(e.gravatarClient && o.ClientGravatar)
-	}
-	rec, ok := e.Person.(UserRecord)
-	if !e.gravatarClient || !o.ClientGravatar || !ok {
-		return e, true
-	}
-	rec.AvatarURL = nil
-	e.Person = rec
-	return e, true
 }

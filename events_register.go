@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"time"
@@ -29,28 +31,9 @@ const (
 // (clients.Capabilities; this alias keeps embedders' code compiling).
 type ClientCapabilities = clients.Capabilities
 
-// RegisterQueueParams are the parameters of POST /register. Pointers distinguish absent from
-// false or zero.
-type RegisterQueueParams struct {
-	ApplyMarkdown  bool
-	ClientGravatar *bool
-	// IncludeSubscribers is "", "true", "false" or "partial".
-	IncludeSubscribers       string
-	SlimPresence             bool
-	PresenceHistoryLimitDays *int64
-	// EventTypes limits the queue to these kinds; nil means all.
-	EventTypes []string
-	// FetchEventTypes chooses the initial state; nil means EventTypes.
-	FetchEventTypes  []string
-	AllPublicStreams *bool
-	// Narrow holds [operator, operand] pairs limiting message events.
-	Narrow             [][]string
-	ClientCapabilities ClientCapabilities
-	// IdleQueueTimeout is the requested idle lifetime; nil means the default.
-	IdleQueueTimeout *time.Duration
-	// QueueLifespanSecs is the legacy form of IdleQueueTimeout (0 means the default).
-	QueueLifespanSecs *int64
-}
+// RegisterQueueParams are the parameters of POST /register (clients.Register; this alias keeps
+// embedders' code compiling).
+type RegisterQueueParams = clients.Register
 
 // RegisterQueueResult is the register response: the queue, the server's version keys and the
 // initial state of each requested kind (nil sections are omitted).
@@ -94,7 +77,7 @@ type queueOptions struct {
 }
 
 // validate checks the parameters that do not depend on the store.
-func (p *RegisterQueueParams) validate(anonymous bool) error {
+func validateRegister(p *RegisterQueueParams, anonymous bool) error {
 	switch p.IncludeSubscribers {
 	case "", "false", "true", "partial":
 	default:
@@ -138,7 +121,7 @@ func (p *RegisterQueueParams) validate(anonymous bool) error {
 }
 
 // idleTimeout is the effective idle lifetime of the queue (0: the manager's default).
-func (p *RegisterQueueParams) idleTimeout() time.Duration {
+func idleTimeout(p *RegisterQueueParams) time.Duration {
 	var d time.Duration
 	switch {
 	case p.IdleQueueTimeout != nil:
@@ -147,15 +130,6 @@ func (p *RegisterQueueParams) idleTimeout() time.Duration {
 		d = time.Duration(*p.QueueLifespanSecs) * time.Second
 	}
 	return min(d, MaxIdleQueueTimeout)
-}
-
-// fetches reports whether the initial state of kind was requested.
-func (p *RegisterQueueParams) fetches(kind string) bool {
-	types := p.FetchEventTypes
-	if types == nil {
-		types = p.EventTypes
-	}
-	return types == nil || slices.Contains(types, kind)
 }
 
 // RegisterQueue registers an event queue for the actor and returns the initial state. The
@@ -167,7 +141,7 @@ func (p *RegisterQueueParams) fetches(kind string) bool {
 // queue's events is the true state. The queue is created after the transaction, which the
 // store may run more than once, so a re-run creates no second queue.
 func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueueParams) (RegisterQueueResult, error) {
-	if err := p.validate(actor.Anonymous()); err != nil {
+	if err := validateRegister(&p, actor.Anonymous()); err != nil {
 		return RegisterQueueResult{}, err
 	}
 	var res RegisterQueueResult
@@ -259,7 +233,7 @@ func (s *Service) newQueue(actor Actor, p RegisterQueueParams, terms []messages.
 	info, err := s.queues.Register(queue.Spec{
 		Owner:       int64(actor.UserID),
 		EventTypes:  p.EventTypes,
-		IdleTimeout: p.idleTimeout(),
+		IdleTimeout: idleTimeout(&p),
 		Data:        opts,
 	})
 	switch {
@@ -307,7 +281,7 @@ func (s *Service) GetEvents(ctx context.Context, actor Actor, p GetEventsParams)
 		if !p.DontBlock {
 			return GetEventsResult{}, engine.BadRequest("Missing 'queue_id' argument")
 		}
-		if err := p.Register.validate(false); err != nil {
+		if err := validateRegister(&p.Register, false); err != nil {
 			return GetEventsResult{}, err
 		}
 		id, err := s.registerForEvents(ctx, actor, p.Register)
@@ -394,4 +368,72 @@ func (s *Service) DeleteQueue(ctx context.Context, actor Actor, p DeleteQueuePar
 		return badQueue(p.QueueID)
 	}
 	return nil
+}
+
+// MarshalJSON writes the result's keys, with the realm settings of RealmSettingsState among
+// them.
+func (r RegisterQueueResult) MarshalJSON() ([]byte, error) {
+	type plain RegisterQueueResult
+	body, err := json.Marshal(plain(r))
+	if err != nil || r.RealmState == nil || len(r.RealmState.Settings) == 0 {
+		return body, err
+	}
+	extra, err := json.Marshal(r.RealmState.Settings)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(body) + len(extra))
+	buf.Write(body[:len(body)-1]) // without the closing brace
+	buf.WriteByte(',')
+	buf.Write(extra[1:]) // without the opening brace
+	return buf.Bytes(), nil
+}
+
+// AppendRegisterJSON appends r's JSON, the same bytes as json.Marshal(r), to b. It is faster
+// for the user records of r that are copies of records this Service keeps (those of its
+// RegisterQueue results): their JSON was encoded once.
+func (s *Service) AppendRegisterJSON(b []byte, r RegisterQueueResult) ([]byte, error) {
+	st := r.RealmUserState
+	if st == nil {
+		body, err := r.MarshalJSON()
+		return append(b, body...), err
+	}
+	rest := *st
+	rest.RealmUsers, rest.RealmNonActiveUsers = nil, nil
+	without := r
+	without.RealmUserState = &rest
+	body, err := without.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	// Both keys are written, realm_users first; a key follows '{' or ',' (inside a string,
+	// a quote follows a backslash).
+	const usersKey, nonActiveKey = `"realm_users":null`, `"realm_non_active_users":null`
+	at := keyIndex(body, usersKey, 0)
+	at2 := keyIndex(body, nonActiveKey, at+1)
+	if at < 0 || at2 < 0 {
+		body, err := r.MarshalJSON() // (never: the keys are the struct's)
+		return append(b, body...), err
+	}
+	active, err := s.keptEncoding(st.RealmUsers, true)
+	if err != nil {
+		return nil, err
+	}
+	inactive, err := s.keptEncoding(st.RealmNonActiveUsers, false)
+	if err != nil {
+		return nil, err
+	}
+	b = slices.Grow(b, len(body)+active.size()+inactive.size())
+	b = append(b, body[:at]...)
+	b = append(b, `"realm_users":`...)
+	if b, err = active.appendRecords(b, st.RealmUsers); err != nil {
+		return nil, err
+	}
+	b = append(b, body[at+len(usersKey):at2]...)
+	b = append(b, `"realm_non_active_users":`...)
+	if b, err = inactive.appendRecords(b, st.RealmNonActiveUsers); err != nil {
+		return nil, err
+	}
+	return append(b, body[at2+len(nonActiveKey):]...), nil
 }

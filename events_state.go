@@ -1,29 +1,16 @@
 package chat
 
 import (
-	"crypto/md5"
-	"encoding/hex"
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
-)
-
-// Limits reported by register (the realm section) and enforced by the areas.
-const (
-	MaxStreamNameLength            = 60
-	MaxStreamDescriptionLength     = 1024
-	MaxTopicLength                 = 60
-	MaxMessageLength               = 10000
-	MaxBulkNewSubscriptionMessages = 100
-	PasswordMinLength              = 6
-	PasswordMaxLength              = 100
 )
 
 // RealmState is register's "realm" section: the organization's settings and the server's
@@ -169,7 +156,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if err != nil {
 		return res, err
 	}
-	if p.fetches("realm") {
+	if p.Fetches("realm") {
 		if res.RealmState, err = s.realmSection(tx, realm); err != nil {
 			return res, err
 		}
@@ -190,7 +177,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		}
 		return w, nil
 	})
-	if p.fetches("realm_user") {
+	if p.Fetches("realm_user") {
 		clientGravatar := p.ClientGravatar == nil && viewer.ID != 0 || p.ClientGravatar != nil && *p.ClientGravatar
 		w, err := w()
 		if err != nil {
@@ -203,10 +190,10 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if err := channelsInitialState(tx, w, &viewerRows, viewer, p, o.Now, &res); err != nil {
+	if res.ChannelsState, err = channelsInitialState(tx, w, &viewerRows, viewer, p, o.Now); err != nil {
 		return res, err
 	}
-	if p.fetches("realm_user_groups") && viewer.ID != 0 {
+	if p.Fetches("realm_user_groups") && viewer.ID != 0 {
 		w, err := w()
 		if err != nil {
 			return res, err
@@ -224,7 +211,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		}
 		res.UserGroupsState = &UserGroupsState{RealmUserGroups: recs}
 	}
-	if err := messagesInitialState(tx, w, viewer, p, &res); err != nil {
+	if res.MessagesState, err = messagesInitialState(tx, w, viewer, p); err != nil {
 		return res, err
 	}
 	err = s.otherSections(tx, w, realm, viewer, p, &res)
@@ -254,12 +241,12 @@ func (s *Service) realmSection(tx storage.ReadTx, realm realms.Realm) (*RealmSta
 // organization's constants, emoji, alert words, scheduled messages, people and settings.
 func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error), realm realms.Realm, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
 	var err error
-	if p.fetches("custom_profile_fields") && viewer.ID != 0 {
+	if p.Fetches("custom_profile_fields") && viewer.ID != 0 {
 		if res.CustomProfileFieldsState, err = customProfileFieldsState(tx.ProfileFields()); err != nil {
 			return err
 		}
 	}
-	if p.fetches("presence") {
+	if p.Fetches("presence") {
 		if res.PresenceState, err = s.presenceState(tx, realm, viewer, p); err != nil {
 			return err
 		}
@@ -268,7 +255,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 	if res.EmojiState, err = emojiState(tx, realm.URL, p); err != nil {
 		return err
 	}
-	if p.fetches("alert_words") {
+	if p.Fetches("alert_words") {
 		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
 			return err
 		}
@@ -279,12 +266,12 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 	if err := s.peopleInitialState(tx, w, viewer, p, res); err != nil {
 		return err
 	}
-	if p.fetches("onboarding_steps") {
+	if p.Fetches("onboarding_steps") {
 		if res.OnboardingState, err = s.onboardingState(tx, viewer); err != nil {
 			return err
 		}
 	}
-	if p.fetches("user_settings") && viewer.ID != 0 {
+	if p.Fetches("user_settings") && viewer.ID != 0 {
 		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
 			return err
 		}
@@ -376,14 +363,6 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 	}
 }
 
-// limitOrNull is a time limit as the API shows it: null for none (0).
-func limitOrNull(seconds int) *int {
-	if seconds <= 0 {
-		return nil
-	}
-	return &seconds
-}
-
 // realmUserState lists the users for viewer. Spectators see active users only, with hidden
 // emails. The records come from cache (the viewer's own record and profile data excepted).
 func realmUserState(tx storage.ReadTx, w *world.World, cache *userRecordCache, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
@@ -433,15 +412,6 @@ func realmUserState(tx storage.ReadTx, w *world.World, cache *userRecordCache, v
 	return st, nil
 }
 
-// realmIconURL is the organization's icon, or a generated identicon.
-func realmIconURL(realm realms.Realm) string {
-	if realm.IconURL != "" {
-		return realm.IconURL
-	}
-	sum := md5.Sum([]byte(realm.URL))
-	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&s=100", hex.EncodeToString(sum[:]))
-}
-
 func realmIconSource(realm realms.Realm) string {
 	if realm.IconURL != "" {
 		return "U"
@@ -473,4 +443,40 @@ func (f *onceFields) List() ([]users.ProfileField, error) {
 		f.read = true
 	}
 	return f.list, f.err
+}
+
+// peopleInitialState fills register's user_status, realm_bots and muted_users keys (empty
+// for spectators).
+func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world.World, error), viewer users.User, p clients.Register, res *RegisterQueueResult) error {
+	var err error
+	if p.Fetches("user_status") {
+		res.UserStatusState = &UserStatusState{UserStatus: map[string]UserStatus{}}
+		if viewer.ID != 0 {
+			wd, err := w()
+			if err != nil {
+				return err
+			}
+			if res.UserStatusState, err = userStatusState(tx, wd.AllUsers()); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Fetches("realm_bot") {
+		res.RealmBotsState = &RealmBotsState{RealmBots: []BotRecord{}}
+		if viewer.ID != 0 {
+			wd, err := w()
+			if err != nil {
+				return err
+			}
+			if res.RealmBotsState, err = realmBotsState(tx, wd.AllUsers(), viewer); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Fetches("muted_users") {
+		if res.MutedUsersState, err = mutedUsersState(tx, viewer); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -192,7 +192,7 @@ func announceNewGroup(tx storage.ReadTx, ev *events, id users.GroupID) error {
 	if err != nil {
 		return err
 	}
-	recipients, err := activeUserIDs(tx.Users())
+	recipients, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}
@@ -282,7 +282,7 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p Upd
 		if err := s.changeSubgroups(tx, ev, e, me, p.AddSubgroups, p.DeleteSubgroups); err != nil {
 			return err
 		}
-		recipients, err := activeUserIDs(tx.Users())
+		recipients, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}
@@ -383,7 +383,7 @@ func (s *Service) changeSubgroups(tx storage.Tx, ev *events, e groupEdit, me use
 	if err := tx.Groups().Update(g); err != nil {
 		return err
 	}
-	recipients, err := activeUserIDs(tx.Users())
+	recipients, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}
@@ -419,13 +419,6 @@ func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p U
 		}
 		return s.changeSubgroups(o.Tx, o.Ev, e, o.Me, p.Add, p.Delete)
 	})
-}
-
-// GroupSettingChange is a permission change of PATCH /user_groups/{id}: the new value and,
-// optionally, the value the client believes current.
-type GroupSettingChange struct {
-	New *users.GroupSetting `json:"new"`
-	Old *users.GroupSetting `json:"old,omitempty"`
 }
 
 // UpdateUserGroupParams are the parameters of PATCH /user_groups/{id}.
@@ -474,7 +467,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 		} else if err != nil {
 			return err
 		}
-		recipients, err := activeUserIDs(tx.Users())
+		recipients, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}
@@ -607,7 +600,7 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p Deacti
 		if err := tx.Groups().Update(g); err != nil {
 			return err
 		}
-		recipients, err := activeUserIDs(tx.Users())
+		recipients, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}

@@ -449,7 +449,7 @@ func joinInviteGroups(tx storage.Tx, ev *events, inv users.Invite, id users.ID) 
 	if len(inv.GroupIDs) == 0 {
 		return nil
 	}
-	recipients, err := activeUserIDs(tx.Users())
+	recipients, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}

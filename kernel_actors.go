@@ -3,7 +3,9 @@ package chat
 import (
 	"errors"
 
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -48,4 +50,14 @@ func adminTarget(r storage.UserReader, actor users.User, id users.ID) (users.Use
 		return users.User{}, engine.BadRequest(msgInsufficientPerm)
 	}
 	return t, nil
+}
+
+// channelRef finds a channel by id for actor: unknown and invisible channels give the same
+// "Invalid channel ID".
+func channelRef(w *world.World, me users.User, id channels.ID) (channels.Channel, error) {
+	c, ok := w.Channel(id)
+	if !ok || !w.Metadata(c, me) {
+		return channels.Channel{}, engine.BadRequest("Invalid channel ID")
+	}
+	return c, nil
 }

@@ -60,24 +60,11 @@ type RemoveReactionParams struct {
 	ReactionType *string
 }
 
-// MaxEmojiFieldLength bounds emoji_name and emoji_code.
-const MaxEmojiFieldLength = 100
-
 // Errors of reactions; their text and codes are Zulip's.
 var (
 	errReactionExists       = &Error{Code: CodeReactionAlreadyExists, Msg: "Reaction already exists."}
 	errReactionDoesNotExist = &Error{Code: CodeReactionDoesNotExist, Msg: "Reaction doesn't exist."}
-	errInvalidEmojiCode     = engine.BadRequest("Invalid emoji code.")
-	errInvalidEmojiName     = engine.BadRequest("Invalid emoji name.")
-	errInvalidEmojiType     = engine.BadRequest("Invalid emoji type.")
-	errInvalidCustomEmoji   = engine.BadRequest("Invalid custom emoji.")
-	errInvalidCustomName    = engine.BadRequest("Invalid custom emoji name.")
-	errDeactivatedEmoji     = engine.BadRequest("This custom emoji has been deactivated.")
 )
-
-func errEmojiDoesNotExist(name string) *Error {
-	return engine.BadRequest("Emoji '%s' does not exist", name)
-}
 
 // AddReaction adds the actor's emoji reaction to a message they may read. When someone
 // already reacted with the same emoji, the reaction counts as a vote for theirs and takes its
@@ -203,17 +190,6 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 	return struct{}{}, err
 }
 
-// checkEmojiFields bounds the emoji name and code of a request.
-func checkEmojiFields(name string, code *string) error {
-	if len(name) > MaxEmojiFieldLength {
-		return errInvalidEmojiName
-	}
-	if code != nil && len(*code) > MaxEmojiFieldLength {
-		return errInvalidEmojiCode
-	}
-	return nil
-}
-
 // reactableMessage loads a message the user may read and react to (not in an archived
 // channel), with the user's row of it (nil for a channel's history).
 func reactableMessage(w *world.World, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
@@ -225,57 +201,6 @@ func reactableMessage(w *world.World, mr storage.MessageReader, me users.User, i
 		return m, nil, errInvalidMessage
 	}
 	return m, row, nil
-}
-
-// emojiByName finds the emoji a name stands for: an active custom emoji first, then Zulip's
-// extra emoji, then the unicode emoji (Zulip's get_emoji_data).
-func (s *Service) emojiByName(custom []emoji.Custom, name string) (string, emoji.ReactionType, error) {
-	for _, c := range custom {
-		if c.Name == name && !c.Deactivated {
-			return c.ID.String(), emoji.Realm, nil
-		}
-	}
-	if name == emoji.ZulipEmoji {
-		return emoji.ZulipEmoji, emoji.ZulipExtra, nil
-	}
-	if code, ok := s.emoji().Code(name); ok {
-		return code, emoji.Unicode, nil
-	}
-	return "", "", errEmojiDoesNotExist(name)
-}
-
-// checkEmojiRequest checks that a new reaction's name, code and type name a current emoji
-// (Zulip's check_emoji_request).
-func (s *Service) checkEmojiRequest(custom []emoji.Custom, r messages.Reaction) error {
-	switch emoji.ReactionType(r.ReactionType) {
-	case emoji.Realm:
-		i := slices.IndexFunc(custom, func(c emoji.Custom) bool { return c.ID.String() == r.EmojiCode })
-		switch {
-		case i < 0:
-			return errInvalidCustomEmoji
-		case custom[i].Name != r.EmojiName:
-			return errInvalidCustomName
-		case custom[i].Deactivated:
-			return errDeactivatedEmoji
-		}
-	case emoji.ZulipExtra:
-		if r.EmojiCode != emoji.ZulipEmoji {
-			return errInvalidEmojiCode
-		}
-		if r.EmojiName != r.EmojiCode {
-			return errInvalidEmojiName
-		}
-	case emoji.Unicode:
-		if _, ok := s.emoji().Name(r.EmojiCode); !ok {
-			return errInvalidEmojiCode
-		}
-		if code, ok := s.emoji().Code(r.EmojiName); !ok || code != r.EmojiCode {
-			return errInvalidEmojiName
-		}
-	default:
-		return errInvalidEmojiType
-	}
-	return nil
 }
 
 // noteReaction queues a reaction event for everyone who has the message (a row for it) and,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
@@ -74,50 +75,49 @@ type UserTopicRecord struct {
 	VisibilityPolicy topics.VisibilityPolicy `json:"visibility_policy"`
 }
 
-// messagesInitialState fills the message sections of register for viewer.
-func messagesInitialState(tx storage.ReadTx, getWorld func() (*world.World, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+// messagesInitialState is register's message sections for viewer (nil when p fetches none).
+func messagesInitialState(tx storage.ReadTx, getWorld func() (*world.World, error), viewer users.User, p clients.Register) (*MessagesState, error) {
 	if viewer.ID == 0 {
-		return nil
+		return nil, nil
 	}
-	want := func(kind string) bool { return p.fetches(kind) }
+	want := func(kind string) bool { return p.Fetches(kind) }
 	if !want("message") && !want("update_message_flags") && !want("starred_messages") &&
 		!want("recent_private_conversations") && !want("user_topic") && !want("muted_topics") {
-		return nil
+		return nil, nil
 	}
 	w, err := getWorld()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	st := &MessagesState{}
 	if err := messageSectionsState(tx, w, viewer, p, st); err != nil {
-		return err
+		return nil, err
 	}
 	if err := userTopicsState(tx, w, viewer, p, st); err != nil {
-		return err
+		return nil, err
 	}
-	res.MessagesState = st
-	return nil
+	return st, nil
 }
 
 // messageSectionsState fills the sections about the viewer's messages: max_message_id, the
 // unread messages (with update_message_flags), the starred messages and the recent direct
 // conversations.
-func messageSectionsState(tx storage.ReadTx, w *world.World, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
+func messageSectionsState(tx storage.ReadTx, w *world.World, viewer users.User, p clients.Register, st *MessagesState) error {
 	var err error
-	if p.fetches("message") {
+	if p.Fetches("message") {
 		id, err := maxMessageID(tx.Messages(), viewer.ID)
 		if err != nil {
 			return err
 		}
 		st.MaxMessageID = &id
 	}
-	if p.fetches("message") && p.fetches("update_message_flags") {
+	if p.Fetches("message") && p.Fetches("update_message_flags") {
 		label, knowsEmpty := w.Org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
 		if st.UnreadMsgs, err = unreadMsgs(w, tx.Messages(), viewer, label, knowsEmpty); err != nil {
 			return err
 		}
 	}
-	if p.fetches("starred_messages") {
+	if p.Fetches("starred_messages") {
 		rows, err := tx.Messages().UserRowsWhere(viewer.ID, messages.FlagStarred, 0)
 		if err != nil {
 			return err
@@ -128,7 +128,7 @@ func messageSectionsState(tx storage.ReadTx, w *world.World, viewer users.User, 
 		}
 		st.StarredMessages = &ids
 	}
-	if p.fetches("recent_private_conversations") {
+	if p.Fetches("recent_private_conversations") {
 		l, err := recentConversations(tx.Messages(), viewer.ID)
 		if err != nil {
 			return err
@@ -140,15 +140,15 @@ func messageSectionsState(tx storage.ReadTx, w *world.World, viewer users.User, 
 
 // userTopicsState fills the sections of the viewer's topic visibility policies: user_topic
 // (of the channels the viewer may see) and the legacy muted_topics.
-func userTopicsState(tx storage.ReadTx, w *world.World, viewer users.User, p RegisterQueueParams, st *MessagesState) error {
-	if !p.fetches("user_topic") && !p.fetches("muted_topics") {
+func userTopicsState(tx storage.ReadTx, w *world.World, viewer users.User, p clients.Register, st *MessagesState) error {
+	if !p.Fetches("user_topic") && !p.Fetches("muted_topics") {
 		return nil
 	}
 	rows, err := tx.UserTopics().ListForUser(viewer.ID) // one read for both sections
 	if err != nil {
 		return err
 	}
-	if p.fetches("user_topic") {
+	if p.Fetches("user_topic") {
 		label, knowsEmpty := w.Org().EmptyTopicDisplayName, p.ClientCapabilities.EmptyTopicName
 		l := []UserTopicRecord{}
 		for _, r := range rows {
@@ -160,7 +160,7 @@ func userTopicsState(tx storage.ReadTx, w *world.World, viewer users.User, p Reg
 		}
 		st.UserTopics = &l
 	}
-	if p.fetches("muted_topics") {
+	if p.Fetches("muted_topics") {
 		l := mutedTopics(w, rows)
 		st.MutedTopics = &l
 	}

@@ -73,7 +73,7 @@ func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r 
 		if err != nil || e == nil {
 			return err
 		}
-		to, err := activeUserIDs(tx.Users())
+		to, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/teamchat/chat/blobs"
@@ -17,6 +18,7 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -280,7 +282,7 @@ func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p Deac
 // itself for clients with the individual_emoji_changes capability, every emoji (list) for the
 // others.
 func notifyRealmEmoji(tx storage.Tx, ev *events, list []emoji.Custom, change RealmEmojiEvent) error {
-	to, err := activeUserIDs(tx.Users())
+	to, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}
@@ -297,9 +299,9 @@ func (s *Service) GetServerEmojiData() ServerEmojiData {
 }
 
 // emojiState fills register's realm_emoji and server_emoji_data_url.
-func emojiState(tx storage.ReadTx, realmURL string, p RegisterQueueParams) (*EmojiState, error) {
+func emojiState(tx storage.ReadTx, realmURL string, p clients.Register) (*EmojiState, error) {
 	st := &EmojiState{}
-	if p.fetches("realm_emoji") {
+	if p.Fetches("realm_emoji") {
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
 			return nil, err
@@ -307,7 +309,7 @@ func emojiState(tx storage.ReadTx, realmURL string, p RegisterQueueParams) (*Emo
 		m := realmEmojiRecords(list)
 		st.RealmEmoji = &m
 	}
-	if p.fetches("realm") {
+	if p.Fetches("realm") {
 		u := strings.TrimSuffix(realmURL, "/") + ServerEmojiDataPath
 		st.ServerEmojiDataURL = &u
 	}
@@ -345,4 +347,83 @@ func (s *Service) GetCustomEmojiImage(ctx context.Context, p GetCustomEmojiImage
 	}
 	ext := strings.TrimPrefix(m[1], "-still")
 	return UploadedFile{Object: o, Name: "emoji" + ext, ContentType: mime.TypeByExtension(ext), Inline: true}, nil
+}
+
+// checkEmojiFields bounds the emoji name and code of a request.
+func checkEmojiFields(name string, code *string) error {
+	if len(name) > MaxEmojiFieldLength {
+		return errInvalidEmojiName
+	}
+	if code != nil && len(*code) > MaxEmojiFieldLength {
+		return errInvalidEmojiCode
+	}
+	return nil
+}
+
+// emojiByName finds the emoji a name stands for: an active custom emoji first, then Zulip's
+// extra emoji, then the unicode emoji (Zulip's get_emoji_data).
+func (s *Service) emojiByName(custom []emoji.Custom, name string) (string, emoji.ReactionType, error) {
+	for _, c := range custom {
+		if c.Name == name && !c.Deactivated {
+			return c.ID.String(), emoji.Realm, nil
+		}
+	}
+	if name == emoji.ZulipEmoji {
+		return emoji.ZulipEmoji, emoji.ZulipExtra, nil
+	}
+	if code, ok := s.emoji().Code(name); ok {
+		return code, emoji.Unicode, nil
+	}
+	return "", "", errEmojiDoesNotExist(name)
+}
+
+// checkEmojiRequest checks that a new reaction's name, code and type name a current emoji
+// (Zulip's check_emoji_request).
+func (s *Service) checkEmojiRequest(custom []emoji.Custom, r messages.Reaction) error {
+	switch emoji.ReactionType(r.ReactionType) {
+	case emoji.Realm:
+		i := slices.IndexFunc(custom, func(c emoji.Custom) bool { return c.ID.String() == r.EmojiCode })
+		switch {
+		case i < 0:
+			return errInvalidCustomEmoji
+		case custom[i].Name != r.EmojiName:
+			return errInvalidCustomName
+		case custom[i].Deactivated:
+			return errDeactivatedEmoji
+		}
+	case emoji.ZulipExtra:
+		if r.EmojiCode != emoji.ZulipEmoji {
+			return errInvalidEmojiCode
+		}
+		if r.EmojiName != r.EmojiCode {
+			return errInvalidEmojiName
+		}
+	case emoji.Unicode:
+		if _, ok := s.emoji().Name(r.EmojiCode); !ok {
+			return errInvalidEmojiCode
+		}
+		if code, ok := s.emoji().Code(r.EmojiName); !ok || code != r.EmojiCode {
+			return errInvalidEmojiName
+		}
+	default:
+		return errInvalidEmojiType
+	}
+	return nil
+}
+
+// MaxEmojiFieldLength bounds emoji_name and emoji_code.
+const MaxEmojiFieldLength = 100
+
+// Errors of emoji named in requests (reactions, statuses); their text is Zulip's.
+var (
+	errInvalidEmojiCode   = engine.BadRequest("Invalid emoji code.")
+	errInvalidEmojiName   = engine.BadRequest("Invalid emoji name.")
+	errInvalidEmojiType   = engine.BadRequest("Invalid emoji type.")
+	errInvalidCustomEmoji = engine.BadRequest("Invalid custom emoji.")
+	errInvalidCustomName  = engine.BadRequest("Invalid custom emoji name.")
+	errDeactivatedEmoji   = engine.BadRequest("This custom emoji has been deactivated.")
+)
+
+func errEmojiDoesNotExist(name string) *Error {
+	return engine.BadRequest("Emoji '%s' does not exist", name)
 }

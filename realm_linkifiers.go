@@ -253,7 +253,7 @@ func notifyLinkifiers(tx storage.Tx, ev *events) error {
 	if err != nil {
 		return err
 	}
-	to, err := activeUserIDs(tx.Users())
+	to, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}

@@ -117,7 +117,7 @@ func notifyPlaygrounds(tx storage.Tx, ev *events) error {
 	if err != nil {
 		return err
 	}
-	to, err := activeUserIDs(tx.Users())
+	to, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}

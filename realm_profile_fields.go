@@ -99,7 +99,7 @@ func announceProfileFields(tx storage.Tx, ev *events) error {
 	if err != nil {
 		return err
 	}
-	recipients, err := activeUserIDs(tx.Users())
+	recipients, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}

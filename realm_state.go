@@ -1,12 +1,14 @@
 package chat
 
 import (
-	"bytes"
-	"encoding/json"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/realms"
@@ -238,26 +240,6 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// MarshalJSON writes the result's keys, with the realm settings of RealmSettingsState among
-// them.
-func (r RegisterQueueResult) MarshalJSON() ([]byte, error) {
-	type plain RegisterQueueResult
-	body, err := json.Marshal(plain(r))
-	if err != nil || r.RealmState == nil || len(r.RealmState.Settings) == 0 {
-		return body, err
-	}
-	extra, err := json.Marshal(r.RealmState.Settings)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	buf.Grow(len(body) + len(extra))
-	buf.Write(body[:len(body)-1]) // without the closing brace
-	buf.WriteByte(',')
-	buf.Write(extra[1:]) // without the opening brace
-	return buf.Bytes(), nil
-}
-
 // OrganizationState holds register's keys of the organization beyond the realm section, each
 // present when its fetch type is requested (nil: omitted).
 type OrganizationState struct {
@@ -310,36 +292,36 @@ type IncomingWebhookBot struct {
 
 // organizationState fills the organization's keys beyond the realm section. The server runs
 // no embedded bots, integrations, Zoom or GIPHY and bills nobody, so those keys say so.
-func organizationState(realm realms.Realm, viewer users.User, p RegisterQueueParams) *OrganizationState {
+func organizationState(realm realms.Realm, viewer users.User, p clients.Register) *OrganizationState {
 	st := &OrganizationState{}
 	set := false
-	if p.fetches("realm_domains") {
+	if p.Fetches("realm_domains") {
 		d := domainRecords(realm)
 		st.RealmDomains, set = &d, true
 	}
-	if p.fetches("realm_user_settings_defaults") && viewer.ID != 0 {
+	if p.Fetches("realm_user_settings_defaults") && viewer.ID != 0 {
 		st.RealmUserSettingsDefaults, set = userDefaultsState(realm), true
 	}
-	if p.fetches("realm_billing") && viewer.ID != 0 {
+	if p.Fetches("realm_billing") && viewer.ID != 0 {
 		st.RealmBilling, set = &RealmBilling{}, true
 	}
-	if p.fetches("default_stream_groups") {
+	if p.Fetches("default_stream_groups") {
 		st.RealmDefaultStreamGroups, set = &[]DefaultStreamGroup{}, true
 	}
-	if p.fetches("realm_embedded_bots") && viewer.ID != 0 {
+	if p.Fetches("realm_embedded_bots") && viewer.ID != 0 {
 		st.RealmEmbeddedBots, set = &[]EmbeddedBot{}, true
 	}
-	if p.fetches("realm_incoming_webhook_bots") && viewer.ID != 0 {
+	if p.Fetches("realm_incoming_webhook_bots") && viewer.ID != 0 {
 		st.RealmIncomingWebhookBots, set = &[]IncomingWebhookBot{}, true
 	}
-	if p.fetches("video_calls") && viewer.ID != 0 {
+	if p.Fetches("video_calls") && viewer.ID != 0 {
 		no := false
 		st.HasZoomToken, set = &no, true
 	}
-	if p.fetches("push_device") && viewer.ID != 0 {
+	if p.Fetches("push_device") && viewer.ID != 0 {
 		st.PushDevices, set = &map[string]PushDeviceRecord{}, true
 	}
-	if p.fetches("giphy") {
+	if p.Fetches("giphy") {
 		key := ""
 		st.GiphyAPIKey, set = &key, true
 	}
@@ -347,4 +329,13 @@ func organizationState(realm realms.Realm, viewer users.User, p RegisterQueuePar
 		return nil
 	}
 	return st
+}
+
+// realmIconURL is the organization's icon, or a generated identicon.
+func realmIconURL(realm realms.Realm) string {
+	if realm.IconURL != "" {
+		return realm.IconURL
+	}
+	sum := md5.Sum([]byte(realm.URL))
+	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&s=100", hex.EncodeToString(sum[:]))
 }

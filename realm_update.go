@@ -93,7 +93,7 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 			return err
 		}
 		realm := w.Org().Clone()
-		c := &realmChange{w: w, me: me, realm: &realm, ev: ev, to: activeIDs(w), changed: res.Changed}
+		c := &realmChange{w: w, me: me, realm: &realm, ev: ev, to: w.ActiveUserIDs(), changed: res.Changed}
 		if err := c.applyChannels(p); err != nil {
 			return err
 		}
@@ -238,13 +238,13 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 		if next.IsNobody() {
 			next = users.Named(w.GroupID(users.GroupNobody))
 		}
-		if ch.Old != nil && !sameChannelSetting(*ch.Old, *ns.Value) {
+		if ch.Old != nil && !users.SameGroupSetting(*ch.Old, *ns.Value) {
 			return engine.BadRequest("'old' value does not match the expected value.")
 		}
 		if err := checkRealmGroupSetting(w, ns, next); err != nil {
 			return err
 		}
-		if sameChannelSetting(next, *ns.Value) {
+		if users.SameGroupSetting(next, *ns.Value) {
 			continue
 		}
 		before := c.derived()
@@ -336,4 +336,11 @@ func wildcardMentionPolicy(r realms.Realm, groupName func(users.GroupID) string)
 		return 7
 	}
 	return 2
+}
+
+// GroupSettingChange is a permission change of PATCH /user_groups/{id}: the new value and,
+// optionally, the value the client believes current.
+type GroupSettingChange struct {
+	New *users.GroupSetting `json:"new"`
+	Old *users.GroupSetting `json:"old,omitempty"`
 }

@@ -74,7 +74,7 @@ func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Act
 		if err != nil {
 			return err
 		}
-		to, err := activeUserIDs(tx.Users())
+		to, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}

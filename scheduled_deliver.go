@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -291,16 +292,16 @@ type ScheduledState struct {
 
 // scheduledAreaState computes the sections of ScheduledState that p fetches; nil when none.
 // Spectators get empty lists.
-func scheduledAreaState(r storage.ScheduledMessageReader, viewer users.User, p RegisterQueueParams) (*ScheduledState, error) {
+func scheduledAreaState(r storage.ScheduledMessageReader, viewer users.User, p clients.Register) (*ScheduledState, error) {
 	var st ScheduledState
-	if p.fetches("scheduled_messages") {
+	if p.Fetches("scheduled_messages") {
 		list, err := scheduledMessagesState(r, viewer)
 		if err != nil {
 			return nil, err
 		}
 		st.ScheduledMessages = &list
 	}
-	if p.fetches("reminders") {
+	if p.Fetches("reminders") {
 		list, err := remindersState(r, viewer)
 		if err != nil {
 			return nil, err

@@ -108,7 +108,7 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.
 		return 0, err
 	}
 	// The system groups gain the user.
-	recipients, err := activeUserIDs(tx.Users())
+	recipients, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return 0, err
 	}

@@ -378,7 +378,7 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 			}
 		}
 	}
-	ids, err := activeUserIDs(tx.Users())
+	ids, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}
@@ -546,7 +546,7 @@ func errCannotDeactivateLast(owner bool) *Error {
 func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, _ DeactivateOwnUserParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, me := o.Tx, o.Me
-		ids, err := activeUserIDs(tx.Users())
+		ids, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {
 			return err
 		}

@@ -3,26 +3,12 @@ package chat
 import (
 	"slices"
 
+	"github.com/teamchat/chat/internal/clients"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
-
-// activeUserIDs lists the active users (bots included), the recipients of organization-wide
-// events.
-func activeUserIDs(r storage.UserReader) ([]int64, error) {
-	all, err := r.List()
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]int64, 0, len(all))
-	for _, u := range all {
-		if u.IsActive {
-			ids = append(ids, int64(u.ID))
-		}
-	}
-	return ids, nil
-}
 
 // person is the person object of a realm_user update: user_id plus the changed fields.
 type person map[string]any
@@ -30,7 +16,7 @@ type person map[string]any
 // announceUserUpdate sends realm_user update with p to every user who can access the user
 // (every active user: this server has no guest access restrictions).
 func announceUserUpdate(r storage.UserReader, ev *events, p person) error {
-	ids, err := activeUserIDs(r)
+	ids, err := engine.ActiveUserIDs(r)
 	if err != nil {
 		return err
 	}
@@ -51,7 +37,7 @@ func roleGroups(realm realms.Realm, r users.Role) []string {
 // those of role to, with user_group remove_members and add_members events.
 func moveRoleGroups(tx storage.Tx, ev *events, realm realms.Realm, u users.ID, from, to users.Role) error {
 	oldNames, newNames := roleGroups(realm, from), roleGroups(realm, to)
-	recipients, err := activeUserIDs(tx.Users())
+	recipients, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}
@@ -104,7 +90,7 @@ func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, 
 	if err != nil {
 		return err
 	}
-	recipients, err := activeUserIDs(ur)
+	recipients, err := engine.ActiveUserIDs(ur)
 	if err != nil {
 		return err
 	}
@@ -154,4 +140,41 @@ func announceEmailVisibilityChange(r storage.UserReader, ev *events, before, aft
 		}
 	}
 	return nil
+}
+
+// RealmUserEvent is a realm_user event: op add (Person is a UserRecord), update (Person holds
+// user_id and the changed fields) or remove.
+type RealmUserEvent struct {
+	Type   string `json:"type"`
+	Op     string `json:"op"`
+	Person any    `json:"person"`
+	// gravatarClient marks a Person (a UserRecord) whose avatar_url becomes null for clients
+	// that registered with client_gravatar: its avatar is a Gravatar and its recipients may
+	// see the email.
+	gravatarClient bool
+	// onlyGravatarClients limits an update to the clients that registered with
+	// client_gravatar (an avatar_url that only they see change).
+	onlyGravatarClients bool
+}
+
+// ReadsOptions: the form depends on client_gravatar only.
+func (RealmUserEvent) ReadsOptions() clients.Reads { return clients.Gravatar }
+
+// ForClient drops the computable avatar URL for client_gravatar clients, as register does. An
+// update (a person map) marked gravatarClient carries only a computable avatar URL: those
+// clients do not receive it at all.
+func (e RealmUserEvent) ForClient(o clients.Options) (any, bool) {
+	if _, isUpdate := e.Person.(person); isUpdate {
+		if e.onlyGravatarClients {
+			return e, o.ClientGravatar
+		}
+		return e, !(e.gravatarClient && o.ClientGravatar)
+	}
+	rec, ok := e.Person.(UserRecord)
+	if !e.gravatarClient || !o.ClientGravatar || !ok {
+		return e, true
+	}
+	rec.AvatarURL = nil
+	e.Person = rec
+	return e, true
 }

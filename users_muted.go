@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/teamchat/chat/internal/engine"
-	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -153,40 +152,4 @@ func mutedUsersState(tx storage.ReadTx, viewer users.User) (*MutedUsersState, er
 		return nil, err
 	}
 	return &MutedUsersState{MutedUsers: list}, nil
-}
-
-// peopleInitialState fills register's user_status, realm_bots and muted_users keys (empty
-// for spectators).
-func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world.World, error), viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
-	var err error
-	if p.fetches("user_status") {
-		res.UserStatusState = &UserStatusState{UserStatus: map[string]UserStatus{}}
-		if viewer.ID != 0 {
-			wd, err := w()
-			if err != nil {
-				return err
-			}
-			if res.UserStatusState, err = userStatusState(tx, wd.AllUsers()); err != nil {
-				return err
-			}
-		}
-	}
-	if p.fetches("realm_bot") {
-		res.RealmBotsState = &RealmBotsState{RealmBots: []BotRecord{}}
-		if viewer.ID != 0 {
-			wd, err := w()
-			if err != nil {
-				return err
-			}
-			if res.RealmBotsState, err = realmBotsState(tx, wd.AllUsers(), viewer); err != nil {
-				return err
-			}
-		}
-	}
-	if p.fetches("muted_users") {
-		if res.MutedUsersState, err = mutedUsersState(tx, viewer); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -123,7 +124,7 @@ func recordPresence(tx storage.Tx, ev *events, realm realms.Realm, u users.User,
 // announcePresence sends u's presence to every active user; in organizations above
 // users.PresenceEventUserLimit only when forced.
 func announcePresence(r storage.UserReader, ev *events, realm realms.Realm, u users.User, p users.Presence, now time.Time, force bool) error {
-	ids, err := activeUserIDs(r)
+	ids, err := engine.ActiveUserIDs(r)
 	if err != nil {
 		return err
 	}
@@ -275,7 +276,7 @@ type PresenceState struct {
 }
 
 // presenceState computes register's presence keys for viewer (none for spectators).
-func (s *Service) presenceState(tx storage.ReadTx, realm realms.Realm, viewer users.User, p RegisterQueueParams) (*PresenceState, error) {
+func (s *Service) presenceState(tx storage.ReadTx, realm realms.Realm, viewer users.User, p clients.Register) (*PresenceState, error) {
 	now := s.now()
 	st := &PresenceState{Presences: map[string]any{}, ServerTimestamp: serverTimestamp(now), PresenceLastUpdateID: -1}
 	if viewer.ID == 0 {

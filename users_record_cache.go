@@ -212,54 +212,6 @@ func (c *userRecordCache) matching(recs []UserRecord, active bool) *recordVarian
 	return nil
 }
 
-// AppendRegisterJSON appends r's JSON, the same bytes as json.Marshal(r), to b. It is faster
-// for the user records of r that are copies of records this Service keeps (those of its
-// RegisterQueue results): their JSON was encoded once.
-func (s *Service) AppendRegisterJSON(b []byte, r RegisterQueueResult) ([]byte, error) {
-	st := r.RealmUserState
-	if st == nil {
-		body, err := r.MarshalJSON()
-		return append(b, body...), err
-	}
-	rest := *st
-	rest.RealmUsers, rest.RealmNonActiveUsers = nil, nil
-	without := r
-	without.RealmUserState = &rest
-	body, err := without.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	// Both keys are written, realm_users first; a key follows '{' or ',' (inside a string,
-	// a quote follows a backslash).
-	const usersKey, nonActiveKey = `"realm_users":null`, `"realm_non_active_users":null`
-	at := keyIndex(body, usersKey, 0)
-	at2 := keyIndex(body, nonActiveKey, at+1)
-	if at < 0 || at2 < 0 {
-		body, err := r.MarshalJSON() // (never: the keys are the struct's)
-		return append(b, body...), err
-	}
-	active, err := s.keptEncoding(st.RealmUsers, true)
-	if err != nil {
-		return nil, err
-	}
-	inactive, err := s.keptEncoding(st.RealmNonActiveUsers, false)
-	if err != nil {
-		return nil, err
-	}
-	b = slices.Grow(b, len(body)+active.size()+inactive.size())
-	b = append(b, body[:at]...)
-	b = append(b, `"realm_users":`...)
-	if b, err = active.appendRecords(b, st.RealmUsers); err != nil {
-		return nil, err
-	}
-	b = append(b, body[at+len(usersKey):at2]...)
-	b = append(b, `"realm_non_active_users":`...)
-	if b, err = inactive.appendRecords(b, st.RealmNonActiveUsers); err != nil {
-		return nil, err
-	}
-	return append(b, body[at2+len(nonActiveKey):]...), nil
-}
-
 // keyIndex is the index of the first key (at or after from) of body that reads key.
 func keyIndex(body []byte, key string, from int) int {
 	for from >= 0 && from < len(body) {

@@ -218,7 +218,7 @@ func setStatus(tx storage.Tx, ev *events, u users.User, n newStatus, now time.Ti
 	if err := tx.UserStatuses().Put(st); err != nil {
 		return err
 	}
-	ids, err := activeUserIDs(tx.Users())
+	ids, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
 	}
@@ -251,7 +251,7 @@ func setPresenceEnabled(tx storage.Tx, ev *events, u users.User, enabled bool, n
 // announceAway tells every active user that u's away flag (the inverse of presence_enabled)
 // changed through PATCH /settings, so that their user_status data follows.
 func announceAway(r storage.UserReader, ev *events, u users.User, enabled bool) error {
-	ids, err := activeUserIDs(r)
+	ids, err := engine.ActiveUserIDs(r)
 	if err != nil {
 		return err
 	}

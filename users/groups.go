@@ -422,3 +422,20 @@ func (m *Membership) Subgroups(group GroupID, directOnly bool) []GroupID {
 func (m *Membership) WouldCycle(group, sub GroupID) bool {
 	return sub == group || slices.Contains(m.Subgroups(sub, false), group)
 }
+
+// SameGroupSetting reports whether two group-setting values are the same setting, ignoring
+// the order of their members and subgroups, repeats, and nil versus empty.
+func SameGroupSetting(a, b GroupSetting) bool {
+	if a.IsNamed() || b.IsNamed() {
+		return a.Group == b.Group
+	}
+	norm := func(s GroupSetting) ([]ID, []GroupID) {
+		m, g := slices.Clone(s.Members), slices.Clone(s.Subgroups)
+		slices.Sort(m)
+		slices.Sort(g)
+		return slices.Compact(m), slices.Compact(g)
+	}
+	am, ag := norm(a)
+	bm, bg := norm(b)
+	return slices.Equal(am, bm) && slices.Equal(ag, bg)
+}

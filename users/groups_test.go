@@ -157,3 +157,33 @@ func TestGroupSettingActiveOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSameGroupSetting: two settings are the same when they name the same group, or list the
+// same members and subgroups in any order, with repeats, nil and empty alike.
+func TestSameGroupSetting(t *testing.T) {
+	t.Parallel()
+	named := func(g users.GroupID) users.GroupSetting { return users.GroupSetting{Group: g} }
+	anon := func(m []users.ID, g []users.GroupID) users.GroupSetting {
+		return users.GroupSetting{Members: m, Subgroups: g}
+	}
+	for _, tc := range []struct {
+		name string
+		a, b users.GroupSetting
+		want bool
+	}{
+		{"same named group", named(3), named(3), true},
+		{"other named group", named(3), named(4), false},
+		{"named and anonymous", named(3), anon([]users.ID{1}, nil), false},
+		{"members in another order, with a repeat", anon([]users.ID{2, 1}, []users.GroupID{5}), anon([]users.ID{1, 2, 2}, []users.GroupID{5}), true},
+		{"nil and empty", anon(nil, nil), anon([]users.ID{}, []users.GroupID{}), true},
+		{"another member", anon([]users.ID{1}, nil), anon([]users.ID{2}, nil), false},
+		{"another subgroup", anon(nil, []users.GroupID{5}), anon(nil, []users.GroupID{6}), false},
+	} {
+		if got := users.SameGroupSetting(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: SameGroupSetting(%+v, %+v) = %v, want %v", tc.name, tc.a, tc.b, got, tc.want)
+		}
+		if got := users.SameGroupSetting(tc.b, tc.a); got != tc.want {
+			t.Errorf("%s, swapped: SameGroupSetting = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package clients
 
-import "github.com/teamchat/chat/messages"
+import (
+	"slices"
+	"time"
+
+	"github.com/teamchat/chat/messages"
+)
 
 // Capabilities are the client_capabilities of POST /register; absent keys are false.
 type Capabilities struct {
@@ -136,4 +141,36 @@ func Subsets(b Reads) []Reads {
 		}
 	}
 	return out
+}
+
+// Register are the parameters of POST /register. Pointers distinguish absent from
+// false or zero.
+type Register struct {
+	ApplyMarkdown  bool
+	ClientGravatar *bool
+	// IncludeSubscribers is "", "true", "false" or "partial".
+	IncludeSubscribers       string
+	SlimPresence             bool
+	PresenceHistoryLimitDays *int64
+	// EventTypes limits the queue to these kinds; nil means all.
+	EventTypes []string
+	// FetchEventTypes chooses the initial state; nil means EventTypes.
+	FetchEventTypes  []string
+	AllPublicStreams *bool
+	// Narrow holds [operator, operand] pairs limiting message events.
+	Narrow             [][]string
+	ClientCapabilities Capabilities
+	// IdleQueueTimeout is the requested idle lifetime; nil means the default.
+	IdleQueueTimeout *time.Duration
+	// QueueLifespanSecs is the legacy form of IdleQueueTimeout (0 means the default).
+	QueueLifespanSecs *int64
+}
+
+// Fetches reports whether the initial state of kind was requested.
+func (p *Register) Fetches(kind string) bool {
+	types := p.FetchEventTypes
+	if types == nil {
+		types = p.EventTypes
+	}
+	return types == nil || slices.Contains(types, kind)
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/teamchat/chat/users"
+import (
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
 
 // Pending is one event collected during a transaction, published after commit to the queues
 // of Recipients (user ids).
@@ -55,4 +58,20 @@ func (e *Events) EndQueuesOf(ids ...users.ID) {
 	for _, id := range ids {
 		e.End = append(e.End, int64(id))
 	}
+}
+
+// ActiveUserIDs lists the active users (bots included), the recipients of organization-wide
+// events.
+func ActiveUserIDs(r storage.UserReader) ([]int64, error) {
+	all, err := r.List()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(all))
+	for _, u := range all {
+		if u.IsActive {
+			ids = append(ids, int64(u.ID))
+		}
+	}
+	return ids, nil
 }

@@ -237,3 +237,14 @@ func (w *World) PreloadMuters(r storage.MutedUserReader, senders []users.ID) err
 func OfUsers(all []users.User) *World {
 	return &World{users: userCache{allRead: true, all: all}}
 }
+
+// ActiveUserIDs lists every active user (bots included), ascending by id.
+func (w *World) ActiveUserIDs() []int64 {
+	var out []int64
+	for _, u := range w.AllUsers() {
+		if u.IsActive {
+			out = append(out, int64(u.ID))
+		}
+	}
+	return out
+}

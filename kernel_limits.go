@@ -1,0 +1,20 @@
+package chat
+
+// Limits reported by register (the realm section) and enforced by the areas.
+const (
+	MaxStreamNameLength            = 60
+	MaxStreamDescriptionLength     = 1024
+	MaxTopicLength                 = 60
+	MaxMessageLength               = 10000
+	MaxBulkNewSubscriptionMessages = 100
+	PasswordMinLength              = 6
+	PasswordMaxLength              = 100
+)
+
+// limitOrNull is a time limit as the API shows it: null for none (0).
+func limitOrNull(seconds int) *int {
+	if seconds <= 0 {
+		return nil
+	}
+	return &seconds
+}
