@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -28,7 +27,7 @@ import (
 func TestCredentialCacheAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.Schema(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	open := func(node string, now func() time.Time) *chat.Service {
 		store, err := sqlstore.Open(ctx, dsn)
@@ -205,7 +204,7 @@ func TestCredentialCacheOffWhileBusDown(t *testing.T) {
 	t.Parallel()
 	bus := newFakeBus()
 	f := newFixture(t, withBus(bus))
-	ctx := context.Background()
+	ctx := t.Context()
 	session := mustStartSession(t, f, "admin")
 	for range 2 { // the second answer comes from the cache
 		if _, err := f.svc.AuthenticateAPIKey(ctx, "member@example.com", f.keys["member"]); err != nil {
@@ -262,7 +261,7 @@ func TestCredentialCacheOffWhileBusDown(t *testing.T) {
 func TestSessionCacheExact(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		var ids []string
 		start := func(name string) chat.Session {
 			s := mustStartSession(t, f, name)
@@ -344,7 +343,7 @@ func BenchmarkAuthenticateSession(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc := benchService(b, be.open(b))
-			ctx := context.Background()
+			ctx := b.Context()
 			u, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "web@example.com", FullName: "Web"})
 			if err != nil {
 				b.Fatal(err)

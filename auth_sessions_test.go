@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -13,7 +12,7 @@ import (
 // mustStartSession starts a web session for one of the fixture's users.
 func mustStartSession(t *testing.T, f *fixture, name string) chat.Session {
 	t.Helper()
-	s, err := f.svc.StartSession(context.Background(), f.actor(name))
+	s, err := f.svc.StartSession(t.Context(), f.actor(name))
 	if err != nil {
 		t.Fatalf("StartSession(%s): %v", name, err)
 	}
@@ -23,7 +22,7 @@ func mustStartSession(t *testing.T, f *fixture, name string) chat.Session {
 // sessionActor authenticates a session id, failing the test unless it is a live session.
 func sessionActor(t *testing.T, f *fixture, id string) chat.Actor {
 	t.Helper()
-	a, err := f.svc.AuthenticateSession(context.Background(), id)
+	a, err := f.svc.AuthenticateSession(t.Context(), id)
 	if err != nil {
 		t.Fatalf("AuthenticateSession: %v", err)
 	}
@@ -33,7 +32,7 @@ func sessionActor(t *testing.T, f *fixture, id string) chat.Actor {
 // wantNoSession fails unless id authenticates nobody.
 func wantNoSession(t *testing.T, f *fixture, what, id string) {
 	t.Helper()
-	_, err := f.svc.AuthenticateSession(context.Background(), id)
+	_, err := f.svc.AuthenticateSession(t.Context(), id)
 	if !errors.Is(err, chat.ErrNotLoggedIn()) {
 		t.Fatalf("%s: AuthenticateSession error = %v, want not logged in", what, err)
 	}
@@ -42,7 +41,7 @@ func wantNoSession(t *testing.T, f *fixture, what, id string) {
 func TestSessionLifecycle(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		s := mustStartSession(t, f, "member")
 		if !chat.ValidSessionID(s.ID) || s.UserID != f.ids["member"] {
 			t.Fatalf("session = %+v", s)
@@ -98,7 +97,7 @@ func TestSessionIDForms(t *testing.T) {
 	live := mustStartSession(t, f, "member")
 	for _, id := range []string{"", "abc", live.ID[:31], live.ID + "a", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", "abcdefghijklmnopqrstuvwxyz01234_", "abcdefghijklmnopqrstuvwxyz012345"} {
 		wantNoSession(t, f, "id "+id, id)
-		if err := f.svc.EndSession(context.Background(), id); err != nil {
+		if err := f.svc.EndSession(t.Context(), id); err != nil {
 			t.Errorf("EndSession(%q): %v", id, err)
 		}
 	}
@@ -118,7 +117,7 @@ func TestSessionAgeOption(t *testing.T) {
 func TestStartSessionRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err := f.svc.StartSession(ctx, chat.Actor{})
 	wantError(t, err, chat.CodeUnauthorized, 401, "Not logged in: API authentication or user session required")
 	_, err = f.svc.StartSessionWithPassword(ctx, chat.FetchAPIKeyParams{Username: "member@example.com", Password: "wrong"})
@@ -135,7 +134,7 @@ func TestStartSessionRefusals(t *testing.T) {
 func TestSessionRevocation(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		other := mustStartSession(t, f, "admin") // another user's session survives everything below
 
 		// A new API key, asked with the API key: every session of the user ends.

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -20,7 +19,7 @@ import (
 func TestAuthenticateAPIKey(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name  string
 		email string
@@ -51,7 +50,7 @@ func TestAuthenticateAPIKey(t *testing.T) {
 
 func TestAuthenticateDeactivated(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	t.Run("user", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
@@ -83,7 +82,7 @@ func TestAuthenticateDeactivated(t *testing.T) {
 func TestFetchAPIKey(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.setUser(t, "guest", func(u *users.User) { u.IsActive = false })
 	tests := []struct {
 		name     string
@@ -121,7 +120,7 @@ func TestFetchAPIKey(t *testing.T) {
 
 func TestFetchAPIKeyRateLimit(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	t.Run("per username", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
@@ -177,7 +176,7 @@ func signJWT(t *testing.T, method jwt.SigningMethod, key any, claims jwt.MapClai
 func TestJWTFetchAPIKey(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	key := []byte("test-secret-key")
 	now := f.clock.Now()
 	good := jwt.MapClaims{"email": "member@example.com", "exp": now.Add(time.Minute).Unix()}
@@ -231,7 +230,7 @@ func TestJWTFetchAPIKey(t *testing.T) {
 
 func TestDevEndpoints(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	got, err := f.svc.DevFetchAPIKey(ctx, chat.DevFetchAPIKeyParams{Username: "admin@example.com"})
 	if err != nil || got.APIKey != f.keys["admin"] || got.UserID != f.ids["admin"] {
@@ -260,7 +259,7 @@ func TestDevEndpoints(t *testing.T) {
 func TestServerSettings(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	got, err := f.svc.GetServerSettings(context.Background(), chat.GetServerSettingsParams{UserAgent: "ZulipMobile/27.100 (Android 14)"})
+	got, err := f.svc.GetServerSettings(t.Context(), chat.GetServerSettingsParams{UserAgent: "ZulipMobile/27.100 (Android 14)"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +270,7 @@ func TestServerSettings(t *testing.T) {
 		t.Errorf("GetServerSettings = %+v", got)
 	}
 	for ua, want := range map[string]bool{"ZulipInvalid/1.0": true, "ZulipMobile/27.192": false, "ZulipPython/0.9": false, "": false} {
-		got, _ := f.svc.GetServerSettings(context.Background(), chat.GetServerSettingsParams{UserAgent: ua})
+		got, _ := f.svc.GetServerSettings(t.Context(), chat.GetServerSettingsParams{UserAgent: ua})
 		if got.IsIncompatible != want {
 			t.Errorf("is_incompatible for %q = %v, want %v", ua, got.IsIncompatible, want)
 		}
@@ -281,7 +280,7 @@ func TestServerSettings(t *testing.T) {
 func TestProvisionUserRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	before := f.userCount(t)
 	for _, p := range []chat.ProvisionUserParams{
 		{Email: "member@example.com", FullName: "Duplicate"},
@@ -315,7 +314,7 @@ func TestProvisionUserRefusals(t *testing.T) {
 // out-of-range reservation is refused before anything is stored.
 func TestCreateOrganizationReservedUserIDs(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, bad := range []users.ID{-1, chat.MaxReservedUserIDs + 1} {
 		store := memory.New()
 		svc, err := chat.New(chat.Options{Store: store})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strconv"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ func BenchmarkSendMessageHistory(b *testing.B) {
 	for _, history := range []int{0, 20000, 200000} {
 		b.Run("history="+strconv.Itoa(history), func(b *testing.B) {
 			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 100, Channels: 20, SubsPerUser: 10})
-			ctx := context.Background()
+			ctx := b.Context()
 			now := time.Now().Unix()
 			err := store.Update(ctx, func(tx storage.Tx) error {
 				for i := range history {

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -21,7 +20,7 @@ func BenchmarkSendMessageLinkifiers(b *testing.B) {
 		}
 		b.Run(be.name, func(b *testing.B) {
 			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 1000, Channels: 1, SubsPerUser: 1})
-			ctx := context.Background()
+			ctx := b.Context()
 			for i := range 5 {
 				if _, err := svc.AddLinkifier(ctx, org.Admin, chat.AddLinkifierParams{
 					Pattern: fmt.Sprintf(`P%d-(?P<id>[0-9]+)`, i), URLTemplate: fmt.Sprintf("https://p%d.example/{id}", i),

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -27,7 +26,7 @@ func BenchmarkMarkAllAsRead(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { svc.Close() })
-			ctx := context.Background()
+			ctx := b.Context()
 			if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Bench", URL: "https://bench.example.com"}); err != nil {
 				b.Fatal(err)
 			}
@@ -76,7 +75,7 @@ func seedUnread(b *testing.B, store storage.Storage, sender, reader users.ID, n 
 	b.Helper()
 	ids := make([]messages.ID, 0, n)
 	for len(ids) < n {
-		err := store.Update(context.Background(), func(tx storage.Tx) error {
+		err := store.Update(b.Context(), func(tx storage.Tx) error {
 			for range min(10000, n-len(ids)) {
 				m := messages.Message{SenderID: sender, Recipients: messages.Participants(sender, []users.ID{reader}),
 					Content: "x", Rendered: "<p>x</p>", Timestamp: 1, Client: "bench"}
@@ -98,7 +97,7 @@ func seedUnread(b *testing.B, store storage.Storage, sender, reader users.ID, n 
 // markUnread clears the reader's read flag on ids.
 func markUnread(b *testing.B, store storage.Storage, reader users.ID, ids []messages.ID) {
 	b.Helper()
-	err := store.Update(context.Background(), func(tx storage.Tx) error {
+	err := store.Update(b.Context(), func(tx storage.Tx) error {
 		for i := 0; i < len(ids); i += 5000 {
 			if _, err := tx.Messages().SetFlags(reader, ids[i:min(i+5000, len(ids))], 0, messages.FlagRead); err != nil {
 				return err

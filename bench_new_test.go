@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -14,7 +13,7 @@ import (
 // same with an organization and three users without passwords ("organization+3users").
 // chattest's BenchmarkNew measures its fixtures.
 func BenchmarkNew(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	start := func(b *testing.B) *chat.Service {
 		svc, err := chat.New(chat.Options{Store: memory.New(), Logger: quietLogger()})
 		if err != nil {

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"net/url"
@@ -22,7 +21,7 @@ import (
 // when CHAT_TEST_POSTGRES_URL is set, PostgreSQL (a fresh schema dropped afterwards).
 func sqlBenchBackends() []benchBackend {
 	list := []benchBackend{{"sqlite", func(b *testing.B) storage.Storage {
-		s, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(b.TempDir(), "bench.db"))
+		s, err := sqlstore.Open(b.Context(), "sqlite:"+filepath.Join(b.TempDir(), "bench.db"))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -30,7 +29,7 @@ func sqlBenchBackends() []benchBackend {
 	}}}
 	if base := os.Getenv("CHAT_TEST_POSTGRES_URL"); base != "" {
 		list = append(list, benchBackend{"postgres", func(b *testing.B) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), benchSchema(b, base))
+			s, err := sqlstore.Open(b.Context(), benchSchema(b, base))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -85,7 +84,7 @@ func BenchmarkInsertBaselineSQLite(b *testing.B) {
 	if _, err := db.Exec("CREATE TABLE raw (id INTEGER PRIMARY KEY, sender BIGINT, topic TEXT, content TEXT, sent BIGINT)"); err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := b.Context()
 	b.ReportAllocs()
 	for b.Loop() {
 		tx, err := db.BeginTx(ctx, nil)
@@ -111,7 +110,7 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
-			ctx := context.Background()
+			ctx := b.Context()
 			var names []chat.SubscriptionRequest
 			for i := range 8 {
 				names = append(names, chat.SubscriptionRequest{Name: fmt.Sprintf("small %d", i)})

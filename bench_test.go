@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -54,7 +53,7 @@ func benchService(b *testing.B, store storage.Storage, opts ...func(*chat.Option
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { svc.Close(); store.Close() })
-	if _, err := svc.CreateOrganization(context.Background(), chat.CreateOrganizationParams{
+	if _, err := svc.CreateOrganization(b.Context(), chat.CreateOrganizationParams{
 		Name: "Bench Org", URL: "https://chat.example.com/", EmailVisibility: users.EmailVisibleAdmins,
 	}); err != nil {
 		b.Fatal(err)
@@ -67,7 +66,7 @@ func benchOrg(b *testing.B, be benchBackend, spec benchorg.Spec, opts ...func(*c
 	b.Helper()
 	store := be.open(b)
 	svc := benchService(b, store, opts...)
-	org, err := benchorg.Build(context.Background(), svc, store, spec)
+	org, err := benchorg.Build(b.Context(), svc, store, spec)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +83,7 @@ func BenchmarkRegisterQueue(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc, store, org := benchOrg(b, be, bigOrg)
-			ctx := context.Background()
+			ctx := b.Context()
 			me := chat.Actor{UserID: org.Members[0]}
 			for _, subs := range []int{100, 1000} {
 				if err := benchorg.SubscribeUser(ctx, store, org, me.UserID, subs); err != nil {
@@ -118,7 +117,7 @@ func BenchmarkGetSubscriptions(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc, store, org := benchOrg(b, be, bigOrg)
-			ctx := context.Background()
+			ctx := b.Context()
 			me := chat.Actor{UserID: org.Members[0]}
 			for _, subs := range []int{20, 1000} {
 				if err := benchorg.SubscribeUser(ctx, store, org, me.UserID, subs); err != nil {
@@ -148,7 +147,7 @@ func BenchmarkSubscribe(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc, _, org := benchOrg(b, be, bigOrg)
-			ctx := context.Background()
+			ctx := b.Context()
 			n := 0
 			for _, count := range []int{1, 1000} {
 				b.Run("principals="+strconv.Itoa(count), func(b *testing.B) {
@@ -187,7 +186,7 @@ func BenchmarkServiceFanout(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
-			ctx := context.Background()
+			ctx := b.Context()
 			n := len(org.Members)
 			queues := make([]string, n)
 			for i, id := range org.Members {
@@ -267,7 +266,7 @@ func BenchmarkServiceFanout(b *testing.B) {
 func BenchmarkIdleQueueHeap(b *testing.B) {
 	be := benchBackends()[0]
 	svc, _, org := benchOrg(b, be, benchorg.Spec{Users: 10000})
-	ctx := context.Background()
+	ctx := b.Context()
 	var perQueue float64
 	b.ReportAllocs()
 	for b.Loop() {
@@ -309,7 +308,7 @@ func BenchmarkSendMessage(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
-			ctx := context.Background()
+			ctx := b.Context()
 			// A second channel with 10 subscribers; the first has everyone.
 			if _, err := svc.Subscribe(ctx, org.Admin, chat.SubscribeParams{
 				Subscriptions: []chat.SubscriptionRequest{{Name: "small"}},
@@ -390,7 +389,7 @@ func BenchmarkDeleteTopic(b *testing.B) {
 	for _, be := range benchBackends() {
 		b.Run(be.name, func(b *testing.B) {
 			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 1, SubsPerUser: 1})
-			ctx := context.Background()
+			ctx := b.Context()
 			channel := org.Channels[0]
 			b.ReportAllocs()
 			defer reportCPU(b)()

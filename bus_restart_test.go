@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -46,7 +45,7 @@ func TestBusRestartContinuesQueues(t *testing.T) {
 	t.Parallel()
 	bus := newFakeBus()
 	f := newFixture(t, withBus(bus))
-	ctx := context.Background()
+	ctx := t.Context()
 	other := f.startNode(t, bus, "n2")
 	provision := func(svc *chat.Service, name string) {
 		t.Helper()

@@ -168,7 +168,7 @@ func nonHeartbeats(evs []chat.Event) []chat.Event {
 func TestBusMatchesInProcess(t *testing.T) {
 	t.Parallel()
 	local, viaBus := newFixture(t), newFixture(t, withBus(newFakeBus()))
-	ctx := context.Background()
+	ctx := t.Context()
 	yes, no := true, false
 	registrations := []chat.RegisterQueueParams{
 		{ClientGravatar: &no},
@@ -253,7 +253,7 @@ func TestBusRegistrationCut(t *testing.T) {
 	t.Parallel()
 	bus := newFakeBus()
 	f := newFixture(t, withBus(bus))
-	ctx := context.Background()
+	ctx := t.Context()
 	bus.hold.Lock()
 	if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "early@example.com", FullName: "Early"}); err != nil {
 		t.Fatal(err)
@@ -287,7 +287,7 @@ func TestBusLoss(t *testing.T) {
 	t.Parallel()
 	bus := newFakeBus()
 	f := newFixture(t, withBus(bus))
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member", "realm_user")
 	bus.disconnect()
 	if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "meanwhile@example.com", FullName: "Meanwhile"}); err != nil {
@@ -334,7 +334,7 @@ func TestBusLoss(t *testing.T) {
 func TestBusEndsQueuesOfDeactivated(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, withBus(newFakeBus()))
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member")
 	if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
 		t.Fatal(err)
@@ -348,7 +348,7 @@ func waitQueueGone(t *testing.T, f *fixture, user, q, stillThere string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, err := f.svc.GetEvents(context.Background(), f.actor(user), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
+		_, err := f.svc.GetEvents(t.Context(), f.actor(user), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})
 		if err != nil {
 			wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: "+q)
 			return

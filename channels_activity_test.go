@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 // channelRecordOf reads a channel as the admin sees it.
 func channelRecordOf(t *testing.T, f *fixture, c channels.ID) chat.ChannelRecord {
 	t.Helper()
-	res, err := f.svc.GetStreamByID(context.Background(), f.actor("admin"), chat.GetStreamByIDParams{StreamID: c})
+	res, err := f.svc.GetStreamByID(t.Context(), f.actor("admin"), chat.GetStreamByIDParams{StreamID: c})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -30,7 +29,7 @@ func kinds(t *testing.T, evs []chat.Event) []string {
 func TestUpdateSubscriptionSettings(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("a")})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("b")})
 	a, b := f.mustChannel(t, "a"), f.mustChannel(t, "b")
@@ -91,7 +90,7 @@ func TestUpdateSubscriptionSettings(t *testing.T) {
 func TestUnsubscribe(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("pub", "priv"), Principals: chat.Principals{IDs: []users.ID{f.ids["owner"], f.ids["member"]}}})
 	f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("secret"), Principals: chat.Principals{IDs: []users.ID{f.ids["owner"], f.ids["member"]}}, NewChannelSettings: chat.NewChannelSettings{InviteOnly: true}})
 	qMember, qAdmin := f.register(t, "member"), f.register(t, "admin")
@@ -150,7 +149,7 @@ func TestUnsubscribe(t *testing.T) {
 func TestStreamLookups(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("Pub")})
 	f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("Secret"), NewChannelSettings: chat.NewChannelSettings{InviteOnly: true}})
 	pub, secret := f.mustChannel(t, "pub"), f.mustChannel(t, "secret")
@@ -185,7 +184,7 @@ func TestStreamLookups(t *testing.T) {
 func TestUpdateStream(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	groups := f.groups(t)
 	f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("Verona")})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("Other"), Principals: chat.Principals{IDs: []users.ID{f.ids["member"]}}})
@@ -265,7 +264,7 @@ func TestUpdateStream(t *testing.T) {
 func TestArchiveAndDefaultStreams(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("news")})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("secret"), NewChannelSettings: chat.NewChannelSettings{InviteOnly: true}})
 	news, secret := f.mustChannel(t, "news"), f.mustChannel(t, "secret")
@@ -329,7 +328,7 @@ func TestArchiveAndDefaultStreams(t *testing.T) {
 func TestChannelFolders(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member")
 	_, err := f.svc.CreateChannelFolder(ctx, f.actor("member"), chat.CreateChannelFolderParams{Name: "Work"})
 	wantError(t, err, chat.CodeUnauthorizedPrincipal, 400, "Must be an organization administrator")

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -12,37 +11,36 @@ import (
 
 // channelsConsistencyCases are the consistency cases of the channels area.
 func channelsConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	general := func(t *testing.T, f *fixture) {
-		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{
+		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(t.Context(), f.actor("owner"), chat.CreateChannelParams{
 			Name: "general", Subscribers: []users.ID{f.ids["owner"]},
 		})))
 	}
 	secret := func(t *testing.T, f *fixture) {
-		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(ctx, f.actor("admin"), chat.CreateChannelParams{
+		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(t.Context(), f.actor("admin"), chat.CreateChannelParams{
 			Name: "secret", Subscribers: []users.ID{f.ids["admin"], f.ids["member"], f.ids["guest"]},
 			NewChannelSettings: chat.NewChannelSettings{InviteOnly: true},
 		})))
 	}
 	cases := []consistencyCase{
 		{method: "CreateChannel", name: "public with subscribers", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(ctx, f.actor("member"), chat.CreateChannelParams{
+			mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(t.Context(), f.actor("member"), chat.CreateChannelParams{
 				Name: "design", Description: "All about **design**", Subscribers: []users.ID{f.ids["member"], f.ids["admin"]},
 			})))
 		}},
 		{method: "CreateChannel", name: "private", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(ctx, f.actor("admin"), chat.CreateChannelParams{
+			mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(t.Context(), f.actor("admin"), chat.CreateChannelParams{
 				Name: "secret", Subscribers: []users.ID{f.ids["admin"], f.ids["member"]},
 				NewChannelSettings: chat.NewChannelSettings{InviteOnly: true},
 			})))
 		}},
 		{method: "Subscribe", name: "self to a new channel", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "Subscribe", errOf(f.svc.Subscribe(ctx, f.actor("member"), chat.SubscribeParams{
+			mustDo(t, "Subscribe", errOf(f.svc.Subscribe(t.Context(), f.actor("member"), chat.SubscribeParams{
 				Subscriptions: []chat.SubscriptionRequest{{Name: "fresh"}},
 			})))
 		}},
 		{method: "Subscribe", name: "others to an existing channel", setup: general, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "Subscribe", errOf(f.svc.Subscribe(ctx, f.actor("admin"), chat.SubscribeParams{
+			mustDo(t, "Subscribe", errOf(f.svc.Subscribe(t.Context(), f.actor("admin"), chat.SubscribeParams{
 				Subscriptions: []chat.SubscriptionRequest{{Name: "general"}},
 				Principals:    chat.Principals{IDs: []users.ID{f.ids["guest"], f.ids["member"]}},
 			})))

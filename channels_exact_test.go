@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +17,7 @@ func TestUpdateSubscriptionSettingsEmptyIsNoOp(t *testing.T) {
 		f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("a")})
 		before := f.channelSnapshot(t)
 		q := f.register(t, "member")
-		_, err := f.svc.UpdateSubscriptionSettings(context.Background(), f.actor("member"), chat.UpdateSubscriptionSettingsParams{SubscriptionData: []chat.SubscriptionPropertyChange{}})
+		_, err := f.svc.UpdateSubscriptionSettings(t.Context(), f.actor("member"), chat.UpdateSubscriptionSettingsParams{SubscriptionData: []chat.SubscriptionPropertyChange{}})
 		if err != nil {
 			t.Fatalf("UpdateSubscriptionSettings([]) = %v, want success", err)
 		}
@@ -37,7 +36,7 @@ func TestMessageRetentionForeverRefused(t *testing.T) {
 	t.Parallel()
 	forever := `"forever"`
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("a")})
 		a := f.mustChannel(t, "a")
 		before := f.channelSnapshot(t)
@@ -65,7 +64,7 @@ func TestUpdateStreamEmptyTopicOnlyNeedsOnlyEmptyTopic(t *testing.T) {
 	t.Parallel()
 	only, allow := "empty_topic_only", "allow_empty_topic"
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("named")})
 		f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("plain"), NewChannelSettings: chat.NewChannelSettings{TopicsPolicy: &only}})
 		named, plain := f.mustChannel(t, "named"), f.mustChannel(t, "plain")

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -38,7 +37,7 @@ func botMessages(t *testing.T, f *fixture, viewer string) []botMessage {
 
 func TestNotificationBotMessages(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("announce", "old")})
 	if _, err := f.svc.UpdateRealm(ctx, f.actor("admin"), chat.UpdateRealmParams{NewStreamAnnouncementsStreamID: ptr(int64(f.mustChannel(t, "announce").ID))}); err != nil {

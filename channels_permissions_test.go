@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,7 +15,7 @@ import (
 // and that every refusal changes nothing.
 func TestChannelGroupSettingsEnforced(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	grant := func(f *fixture, setting string, who ...string) map[string]users.GroupSetting {
 		s := users.GroupSetting{Members: []users.ID{}, Subgroups: []users.GroupID{}}
 		for _, w := range who {
@@ -96,7 +95,7 @@ func TestChannelGroupSettingsEnforced(t *testing.T) {
 // others from a public channel; members may not.
 func TestRemoveSubscribersGroup(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	mod := mustProvision(t, f, chat.ProvisionUserParams{Email: "mod@example.com", FullName: "Mod", Role: users.RoleModerator})
 	f.ids["mod"] = mod.UserID
@@ -119,7 +118,7 @@ func TestRemoveSubscribersGroup(t *testing.T) {
 // sees it and its subscribers; an unsubscribed guest learns nothing of it.
 func TestProtectedHistoryGuest(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("closed"), NewChannelSettings: chat.NewChannelSettings{InviteOnly: true}})
 	c := f.mustChannel(t, "closed")

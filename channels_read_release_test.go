@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 func TestGetSubscriptionsRelease(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	names := []string{"Verona", "Denmark", "Rome"}
 	for _, n := range names[:2] {
 		mustChannel(t, f, n, chat.NewChannelSettings{}, "member")

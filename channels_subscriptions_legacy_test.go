@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,7 +10,7 @@ import (
 
 func TestUpdateSubscriptionsRefusals(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("general")})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("general")})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -27,7 +26,7 @@ type channelSnapshot struct {
 func (f *fixture) channelSnapshot(t *testing.T) channelSnapshot {
 	t.Helper()
 	var s channelSnapshot
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		var err error
 		if s.Channels, err = tx.Channels().List(); err != nil {
 			return err
@@ -48,7 +47,7 @@ func (f *fixture) channelSnapshot(t *testing.T) channelSnapshot {
 // mustSubscribe subscribes and fails the test on error.
 func (f *fixture) mustSubscribe(t *testing.T, as string, p chat.SubscribeParams) chat.SubscribeResult {
 	t.Helper()
-	res, err := f.svc.Subscribe(context.Background(), f.actor(as), p)
+	res, err := f.svc.Subscribe(t.Context(), f.actor(as), p)
 	if err != nil {
 		t.Fatalf("Subscribe as %s: %v", as, err)
 	}
@@ -59,7 +58,7 @@ func (f *fixture) mustSubscribe(t *testing.T, as string, p chat.SubscribeParams)
 func (f *fixture) mustChannel(t *testing.T, name string) channels.Channel {
 	t.Helper()
 	var c channels.Channel
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) (err error) {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) (err error) {
 		c, err = tx.Channels().GetByName(name)
 		return err
 	})
@@ -99,7 +98,7 @@ func eventMaps(t *testing.T, evs []chat.Event) []map[string]any {
 func TestSubscribeCreatesChannel(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	qMember := f.register(t, "member")
 	qAdmin := f.register(t, "admin")
 	qGuest := f.register(t, "guest")
@@ -195,7 +194,7 @@ func TestSubscribeCreatesChannel(t *testing.T) {
 func TestSubscribeOthersAndColors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("a", "b")})
 	res := f.mustSubscribe(t, "admin", chat.SubscribeParams{
 		Subscriptions: subs("a", "b", "c"),
@@ -286,7 +285,7 @@ func TestSubscribeRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := f.channelSnapshot(t)
-			res, err := f.svc.Subscribe(context.Background(), f.actor(tt.as), tt.p)
+			res, err := f.svc.Subscribe(t.Context(), f.actor(tt.as), tt.p)
 			if tt.result != nil {
 				if err != nil {
 					t.Fatal(err)
@@ -308,7 +307,7 @@ func TestSubscribeRefusals(t *testing.T) {
 func (f *fixture) groups(t *testing.T) map[string]users.GroupID {
 	t.Helper()
 	out := map[string]users.GroupID{}
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		all, err := tx.Groups().List()
 		for _, g := range all {
 			out[g.Name] = g.ID
@@ -324,7 +323,7 @@ func (f *fixture) groups(t *testing.T) map[string]users.GroupID {
 func TestCreateChannel(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	res, err := f.svc.CreateChannel(ctx, f.actor("member"), chat.CreateChannelParams{
 		Name: "Rome", Description: "Eternal", Subscribers: []users.ID{f.ids["admin"], f.ids["bot"]},
 		NewChannelSettings: chat.NewChannelSettings{InviteOnly: true, HistoryPublicToSubscribers: ptr(true)},
@@ -354,7 +353,7 @@ func TestCreateChannel(t *testing.T) {
 func TestPrivateChannelVisibility(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	qMember := f.register(t, "member")
 	f.mustSubscribe(t, "owner", chat.SubscribeParams{Subscriptions: subs("secret"), NewChannelSettings: chat.NewChannelSettings{InviteOnly: true}})
 	// The member learns nothing of it.
@@ -394,7 +393,7 @@ func TestPrivateChannelVisibility(t *testing.T) {
 func TestRegisterSubscriptionsAndStreams(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("mine", "left")})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("other")})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("hidden"), NewChannelSettings: chat.NewChannelSettings{InviteOnly: true}})
@@ -445,7 +444,7 @@ func TestRegisterSubscriptionsAndStreams(t *testing.T) {
 func TestSubscribeThousandPrincipals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	var principals []users.ID
 	for i := range 1000 {
 		r, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: fmt.Sprintf("user%d@example.com", i), FullName: fmt.Sprintf("User %d", i)})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -78,7 +77,7 @@ func consistencyCases() []consistencyCase {
 
 func mustProvision(t *testing.T, f *fixture, p chat.ProvisionUserParams) chat.ProvisionUserResult {
 	t.Helper()
-	res, err := f.svc.ProvisionUser(context.Background(), p)
+	res, err := f.svc.ProvisionUser(t.Context(), p)
 	if err != nil {
 		t.Fatalf("ProvisionUser(%s): %v", p.Email, err)
 	}
@@ -88,7 +87,7 @@ func mustProvision(t *testing.T, f *fixture, p chat.ProvisionUserParams) chat.Pr
 // snapshot registers a queue for name and returns the queue id and the state as JSON values.
 func snapshot(t *testing.T, f *fixture, name string) (string, map[string]any) {
 	t.Helper()
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor(name), chat.RegisterQueueParams{
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor(name), chat.RegisterQueueParams{
 		ClientCapabilities: allCapabilities, SlimPresence: true,
 	})
 	if err != nil {
@@ -153,7 +152,7 @@ func TestConsistency(t *testing.T) {
 				}
 				if !f.isActive(t, v) {
 					// A deactivated user's queues end with the deactivation.
-					_, err := f.svc.GetEvents(context.Background(), f.actor(v), chat.GetEventsParams{QueueID: queues[v], LastEventID: ptr(int64(-1)), DontBlock: true})
+					_, err := f.svc.GetEvents(t.Context(), f.actor(v), chat.GetEventsParams{QueueID: queues[v], LastEventID: ptr(int64(-1)), DontBlock: true})
 					if err == nil {
 						t.Errorf("%s: deactivated, yet their queue still answers", v)
 					}
@@ -181,7 +180,7 @@ func TestConsistency(t *testing.T) {
 // shared list, loadWorldShared) to the subscriptions of a fresh register after the mutation.
 func checkSubscriptionList(t *testing.T, f *fixture, name string, fresh any) {
 	t.Helper()
-	res, err := f.svc.GetSubscriptions(context.Background(), f.actor(name), chat.GetSubscriptionsParams{})
+	res, err := f.svc.GetSubscriptions(t.Context(), f.actor(name), chat.GetSubscriptionsParams{})
 	if err != nil {
 		t.Fatalf("%s: GetSubscriptions: %v", name, err)
 	}
@@ -203,7 +202,7 @@ func checkSubscriptionList(t *testing.T, f *fixture, name string, fresh any) {
 // writes stale after the mutation.
 func warmSubscriptionList(t *testing.T, f *fixture, name string) {
 	t.Helper()
-	res, err := f.svc.GetSubscriptions(context.Background(), f.actor(name), chat.GetSubscriptionsParams{})
+	res, err := f.svc.GetSubscriptions(t.Context(), f.actor(name), chat.GetSubscriptionsParams{})
 	if err != nil {
 		t.Fatalf("%s: GetSubscriptions: %v", name, err)
 	}
@@ -227,7 +226,7 @@ func startSessions(t *testing.T, f *fixture) []string {
 	t.Helper()
 	var ids []string
 	for _, u := range storedUsers(t, f) {
-		s, err := f.svc.StartSession(context.Background(), chat.Actor{UserID: u.ID})
+		s, err := f.svc.StartSession(t.Context(), chat.Actor{UserID: u.ID})
 		if err == nil {
 			ids = append(ids, s.ID)
 		}
@@ -238,7 +237,7 @@ func startSessions(t *testing.T, f *fixture) []string {
 func storedUsers(t *testing.T, f *fixture) []users.User {
 	t.Helper()
 	var list []users.User
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		var err error
 		list, err = tx.Users().List()
 		return err
@@ -256,22 +255,23 @@ func authenticateAll(t *testing.T, f *fixture, sessions []string) []credential {
 	t.Helper()
 	var out []credential
 	for _, u := range storedUsers(t, f) {
-		out = append(out, authenticate(f, credential{email: u.Email, key: u.APIKey}))
+		out = append(out, authenticate(t, f, credential{email: u.Email, key: u.APIKey}))
 	}
 	for _, id := range sessions {
-		out = append(out, authenticate(f, credential{session: id}))
+		out = append(out, authenticate(t, f, credential{session: id}))
 	}
 	return out
 }
 
 // authenticate authenticates c's email and key, or its session, and returns c with the answer.
-func authenticate(f *fixture, c credential) credential {
+func authenticate(t *testing.T, f *fixture, c credential) credential {
+	t.Helper()
 	var actor chat.Actor
 	var err error
 	if c.session != "" {
-		actor, err = f.svc.AuthenticateSession(context.Background(), c.session)
+		actor, err = f.svc.AuthenticateSession(t.Context(), c.session)
 	} else {
-		actor, err = f.svc.AuthenticateAPIKey(context.Background(), c.email, c.key)
+		actor, err = f.svc.AuthenticateAPIKey(t.Context(), c.email, c.key)
 	}
 	c.user, c.err = actor.UserID, ""
 	if err != nil {
@@ -287,14 +287,14 @@ func checkCredentialCache(t *testing.T, f *fixture, sessions []string, before []
 	t.Helper()
 	var got []credential
 	for _, p := range before { // first: a fresh pair's success would refill the cache
-		got = append(got, authenticate(f, p))
+		got = append(got, authenticate(t, f, p))
 	}
 	after := authenticateAll(t, f, sessions)
 	got = append(got, after...)
 	pairs := append(append([]credential{}, before...), after...)
 	f.svc.ForgetCredentials()
 	for i, p := range pairs {
-		want := authenticate(f, p)
+		want := authenticate(t, f, p)
 		if diff := cmp.Diff(want, got[i], cmp.AllowUnexported(credential{})); diff != "" {
 			t.Errorf("authenticating %s%s after the mutation: the cached answer differs from the store's (-store +cached):\n%s", p.email, p.session, diff)
 		}
@@ -307,7 +307,7 @@ func checkCredentialCache(t *testing.T, f *fixture, sessions []string, before []
 func refreshAfterDelete(t *testing.T, f *fixture, name string, state, ev map[string]any) {
 	t.Helper()
 	if _, ok := state["max_message_id"]; ok {
-		me, err := f.svc.GetOwnUser(context.Background(), f.actor(name), chat.UserQueryOptions{})
+		me, err := f.svc.GetOwnUser(t.Context(), f.actor(name), chat.UserQueryOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +323,7 @@ func refreshAfterDelete(t *testing.T, f *fixture, name string, state, ev map[str
 func (f *fixture) isActive(t *testing.T, name string) bool {
 	t.Helper()
 	var active bool
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		u, err := tx.Users().Get(f.ids[name])
 		active = u.IsActive
 		return err

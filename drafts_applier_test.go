@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"cmp"
-	"context"
 	"slices"
 	"testing"
 
@@ -58,13 +57,13 @@ func draftsConsistencyCases() []consistencyCase {
 		}},
 		{method: "EditDraft", name: "moves in the order", setup: seed, run: func(t *testing.T, f *fixture) {
 			ids := f.mustDrafts(t, "member")
-			if _, err := f.svc.EditDraft(context.Background(), f.actor("member"), chat.EditDraftParams{DraftID: ids[0].ID, Draft: draft("", []int64{}, "", "edited", 30)}); err != nil {
+			if _, err := f.svc.EditDraft(t.Context(), f.actor("member"), chat.EditDraftParams{DraftID: ids[0].ID, Draft: draft("", []int64{}, "", "edited", 30)}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "DeleteDraft", name: "oldest", setup: seed, run: func(t *testing.T, f *fixture) {
 			ids := f.mustDrafts(t, "member")
-			if _, err := f.svc.DeleteDraft(context.Background(), f.actor("member"), chat.DeleteDraftParams{DraftID: ids[0].ID}); err != nil {
+			if _, err := f.svc.DeleteDraft(t.Context(), f.actor("member"), chat.DeleteDraftParams{DraftID: ids[0].ID}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -74,7 +73,7 @@ func draftsConsistencyCases() []consistencyCase {
 // goldenDrafts produces drafts add, update and remove events.
 func goldenDrafts(t *testing.T, f *fixture) {
 	ids := f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "Where shall we go?", 1700000000))
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := f.svc.EditDraft(ctx, f.actor("member"), chat.EditDraftParams{DraftID: ids[0], Draft: draft("private", []int64{int64(f.ids["admin"])}, "", "Lunch?", 1700000100)}); err != nil {
 		t.Fatal(err)
 	}
@@ -155,20 +154,19 @@ func snippetsAndViewsConsistencyCases() []consistencyCase {
 		f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "inbox", IsPinned: true})
 		f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "narrow/is/alerted", IsPinned: false, Name: ptr("Alerts")})
 	}
-	ctx := context.Background()
 	return []consistencyCase{
 		{method: "CreateSavedSnippet", name: "new", setup: seed, run: func(t *testing.T, f *fixture) {
 			f.mustCreateSnippet(t, "member", "Three", "third")
 		}},
 		{method: "EditSavedSnippet", name: "title", setup: seed, run: func(t *testing.T, f *fixture) {
 			id := f.mustSnippets(t, "member")[0].ID
-			if _, err := f.svc.EditSavedSnippet(ctx, f.actor("member"), chat.EditSavedSnippetParams{SavedSnippetID: id, Title: ptr("Uno")}); err != nil {
+			if _, err := f.svc.EditSavedSnippet(t.Context(), f.actor("member"), chat.EditSavedSnippetParams{SavedSnippetID: id, Title: ptr("Uno")}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "DeleteSavedSnippet", name: "first", setup: seed, run: func(t *testing.T, f *fixture) {
 			id := f.mustSnippets(t, "member")[0].ID
-			if _, err := f.svc.DeleteSavedSnippet(ctx, f.actor("member"), chat.DeleteSavedSnippetParams{SavedSnippetID: id}); err != nil {
+			if _, err := f.svc.DeleteSavedSnippet(t.Context(), f.actor("member"), chat.DeleteSavedSnippetParams{SavedSnippetID: id}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -176,12 +174,12 @@ func snippetsAndViewsConsistencyCases() []consistencyCase {
 			f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "narrow/is/unread", IsPinned: true, Name: ptr("Unread")})
 		}},
 		{method: "EditNavigationView", name: "pin and rename", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.EditNavigationView(ctx, f.actor("member"), chat.EditNavigationViewParams{Fragment: "narrow/is/alerted", IsPinned: ptr(true), Name: ptr("Watched")}); err != nil {
+			if _, err := f.svc.EditNavigationView(t.Context(), f.actor("member"), chat.EditNavigationViewParams{Fragment: "narrow/is/alerted", IsPinned: ptr(true), Name: ptr("Watched")}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "RemoveNavigationView", name: "built-in", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.RemoveNavigationView(ctx, f.actor("member"), chat.RemoveNavigationViewParams{Fragment: "inbox"}); err != nil {
+			if _, err := f.svc.RemoveNavigationView(t.Context(), f.actor("member"), chat.RemoveNavigationViewParams{Fragment: "inbox"}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -190,7 +188,7 @@ func snippetsAndViewsConsistencyCases() []consistencyCase {
 
 // goldenSnippetsAndViews produces saved_snippets and navigation_view events of every op.
 func goldenSnippetsAndViews(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	id := f.mustCreateSnippet(t, "member", "Example", "Welcome to the organization.")
 	if _, err := f.svc.EditSavedSnippet(ctx, f.actor("member"), chat.EditSavedSnippetParams{SavedSnippetID: id, Content: ptr("Welcome!")}); err != nil {
 		t.Fatal(err)

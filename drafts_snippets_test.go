@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -14,7 +13,7 @@ import (
 
 func (f *fixture) mustSnippets(t *testing.T, name string) []chat.SavedSnippetRecord {
 	t.Helper()
-	res, err := f.svc.GetSavedSnippets(context.Background(), f.actor(name), chat.GetSavedSnippetsParams{})
+	res, err := f.svc.GetSavedSnippets(t.Context(), f.actor(name), chat.GetSavedSnippetsParams{})
 	if err != nil {
 		t.Fatalf("GetSavedSnippets: %v", err)
 	}
@@ -23,7 +22,7 @@ func (f *fixture) mustSnippets(t *testing.T, name string) []chat.SavedSnippetRec
 
 func (f *fixture) mustCreateSnippet(t *testing.T, name, title, content string) drafts.SnippetID {
 	t.Helper()
-	res, err := f.svc.CreateSavedSnippet(context.Background(), f.actor(name), chat.CreateSavedSnippetParams{Title: title, Content: content})
+	res, err := f.svc.CreateSavedSnippet(t.Context(), f.actor(name), chat.CreateSavedSnippetParams{Title: title, Content: content})
 	if err != nil {
 		t.Fatalf("CreateSavedSnippet: %v", err)
 	}
@@ -33,7 +32,7 @@ func (f *fixture) mustCreateSnippet(t *testing.T, name, title, content string) d
 func TestSavedSnippetsLifecycle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member")
 	other := f.register(t, "admin")
 	now := f.clock.Now().Unix()
@@ -86,7 +85,7 @@ func TestSavedSnippetsLifecycle(t *testing.T) {
 func TestSavedSnippetsRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	mine := f.mustCreateSnippet(t, "member", "Mine", "text")
 	theirs := f.mustCreateSnippet(t, "admin", "Theirs", "text")
 	q := f.register(t, "member")

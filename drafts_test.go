@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,7 +27,7 @@ func draft(typ string, to []int64, topic, content string, ts float64) chat.Draft
 
 func (f *fixture) mustDrafts(t *testing.T, name string) []chat.DraftRecord {
 	t.Helper()
-	res, err := f.svc.GetDrafts(context.Background(), f.actor(name), chat.GetDraftsParams{})
+	res, err := f.svc.GetDrafts(t.Context(), f.actor(name), chat.GetDraftsParams{})
 	if err != nil {
 		t.Fatalf("GetDrafts: %v", err)
 	}
@@ -40,7 +39,7 @@ func (f *fixture) mustDrafts(t *testing.T, name string) []chat.DraftRecord {
 
 func (f *fixture) mustCreateDrafts(t *testing.T, name string, list ...chat.DraftParams) []drafts.ID {
 	t.Helper()
-	res, err := f.svc.CreateDrafts(context.Background(), f.actor(name), chat.CreateDraftsParams{Drafts: list})
+	res, err := f.svc.CreateDrafts(t.Context(), f.actor(name), chat.CreateDraftsParams{Drafts: list})
 	if err != nil {
 		t.Fatalf("CreateDrafts: %v", err)
 	}
@@ -55,7 +54,7 @@ func (f *fixture) draftsChannel(t *testing.T, name string, inviteOnly bool, subs
 	for _, s := range subscribers {
 		ids = append(ids, f.ids[s])
 	}
-	res, err := f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{
+	res, err := f.svc.CreateChannel(t.Context(), f.actor("admin"), chat.CreateChannelParams{
 		Name: name, Subscribers: ids, NewChannelSettings: chat.NewChannelSettings{InviteOnly: inviteOnly},
 	})
 	if err != nil {
@@ -81,7 +80,7 @@ func wireEvents(t *testing.T, evs []chat.Event) []string {
 func TestDraftsLifecycle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	ch := f.draftsChannel(t, "lobby", false)
 	q := f.register(t, "member")
 	other := f.register(t, "admin")
@@ -154,7 +153,7 @@ func TestDraftsLifecycle(t *testing.T) {
 func TestDraftsRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	private := f.draftsChannel(t, "secret", true, "admin")
 	public := f.draftsChannel(t, "open", false)
 	existing := f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "keep me", 10))
@@ -256,7 +255,7 @@ func TestDraftsNormalization(t *testing.T) {
 func TestDraftsSynchronizationOff(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "a", -1), draft("", []int64{}, "", "b", -1))
 	f.mustCreateDrafts(t, "admin", draft("", []int64{}, "", "c", -1))
 	q := f.register(t, "member")
@@ -300,7 +299,7 @@ func TestDraftsRegisterLimit(t *testing.T) {
 	}
 	f.mustCreateDrafts(t, "member", list...)
 	f.mustCreateDrafts(t, "member", draft("", []int64{}, "", "oldest", 1))
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor("member"), chat.RegisterQueueParams{FetchEventTypes: []string{"drafts"}})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor("member"), chat.RegisterQueueParams{FetchEventTypes: []string{"drafts"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +316,7 @@ func TestDraftsFailedWrite(t *testing.T) {
 	q := f.register(t, "member")
 	boom := errors.New("disk on fire")
 	faulty.FailWritesAfter(0, boom)
-	_, err := f.svc.CreateDrafts(context.Background(), f.actor("member"), chat.CreateDraftsParams{Drafts: []chat.DraftParams{draft("", []int64{}, "", "x", -1)}})
+	_, err := f.svc.CreateDrafts(t.Context(), f.actor("member"), chat.CreateDraftsParams{Drafts: []chat.DraftParams{draft("", []int64{}, "", "x", -1)}})
 	faulty.FailWritesAfter(-1, nil)
 	if !errors.Is(err, boom) {
 		t.Fatalf("error = %v, want the storage failure", err)

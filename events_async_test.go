@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -13,7 +12,7 @@ import (
 func TestGetEventsAsync(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	me := f.actor("member")
 	c := mustChannel(t, f, "async", chat.NewChannelSettings{}, "owner", "member")
 	reg, err := f.svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"message"}})
@@ -22,7 +21,7 @@ func TestGetEventsAsync(t *testing.T) {
 	}
 	ready := make(chan struct{}, 1)
 	params := chat.GetEventsParams{QueueID: *reg.QueueID, LastEventID: ptr(reg.LastEventID)}
-	res, w, err := f.svc.GetEventsAsync(context.Background(), me, params, func() { ready <- struct{}{} })
+	res, w, err := f.svc.GetEventsAsync(t.Context(), me, params, func() { ready <- struct{}{} })
 	if err != nil || !w.Waiting() || len(res.Events) != 0 {
 		t.Fatalf("GetEventsAsync on an empty queue: %+v, %v, waiting %v", res, err, w.Waiting())
 	}
@@ -41,11 +40,11 @@ func TestGetEventsAsync(t *testing.T) {
 		t.Fatalf("EventsResult: %+v, %v", res, err)
 	}
 	// Not acknowledged: the next long-poll from the same id gets it at once.
-	res, w, err = f.svc.GetEventsAsync(context.Background(), me, params, func() { t.Error("ready called") })
+	res, w, err = f.svc.GetEventsAsync(t.Context(), me, params, func() { t.Error("ready called") })
 	if err != nil || w.Waiting() || len(res.Events) != 1 {
 		t.Fatalf("GetEventsAsync with an event pending: %+v, %v, waiting %v", res, err, w.Waiting())
 	}
-	_, w, err = f.svc.GetEventsAsync(context.Background(), me, chat.GetEventsParams{QueueID: "nope", LastEventID: ptr(int64(-1))}, func() {})
+	_, w, err = f.svc.GetEventsAsync(t.Context(), me, chat.GetEventsParams{QueueID: "nope", LastEventID: ptr(int64(-1))}, func() {})
 	wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: nope")
 	if w.Waiting() {
 		t.Error("a bad queue id waits")

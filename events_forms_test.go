@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ import (
 // count.
 func TestEventEncodedOncePerForm(t *testing.T) {
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	viewers := []string{"owner", "admin", "member", "guest", "bot"}
 	c := mustChannel(t, f, "forms", chat.NewChannelSettings{}, viewers...)
 	type reg struct {

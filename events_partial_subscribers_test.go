@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -14,7 +13,7 @@ import (
 
 func TestPartialSubscribersAreBotsAndRecentlyActive(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	var crowd []users.ID
 	for i := range chat.PartialSubscribersThreshold {

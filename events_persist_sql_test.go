@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,7 +14,7 @@ import (
 // queue from the client's last_event_id without losing or repeating an event.
 func TestQueuesSurviveRestartOnSQLite(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	dsn := "sqlite:" + filepath.Join(t.TempDir(), "chat.db")
 	store, err := sqlstore.Open(ctx, dsn)
 	if err != nil {

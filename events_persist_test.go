@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 	"time"
@@ -33,7 +32,7 @@ func eventJSON(t *testing.T, evs []chat.Event) []map[string]any {
 func TestQueuesSurviveRestart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "admin", "realm_user", "restart")
 	for _, email := range []string{"a@example.com", "b@example.com", "c@example.com"} {
 		if _, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: email, FullName: "New User"}); err != nil {

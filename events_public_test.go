@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -68,7 +67,7 @@ func viewOfQueue(t *testing.T, events []chat.Event) publicQueueView {
 func TestPublicChannelQueuesOnEveryBackend(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		if err := f.store.Update(ctx, func(tx storage.Tx) error {
 			r, err := tx.Realm().Get()
 			if err != nil {
@@ -139,7 +138,7 @@ func TestPublicChannelQueuesOnEveryBackend(t *testing.T) {
 func TestPublicChannelWithoutRecipientsStillReachesWatchers(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	empty := mustChannel(t, f, "empty", chat.NewChannelSettings{})
 	yes := true
 	res, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{AllPublicStreams: &yes, EventTypes: []string{"message"}})
@@ -158,7 +157,7 @@ func TestPublicChannelWithoutRecipientsStillReachesWatchers(t *testing.T) {
 func TestPublicChannelWatchersSurviveRestart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	lobby := mustChannel(t, f, "lobby", chat.NewChannelSettings{}, "member")
 	yes := true
 	var queues []string

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -183,7 +182,7 @@ func flutterElements(state map[string]any, r flutterRecord) (map[string]any, str
 // member's register.
 func seedFlutterRecords(t *testing.T, f *fixture) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	general := mustChannel(t, f, "general", chat.NewChannelSettings{}, "owner", "admin", "member", "guest")
 	mustSendToChannel(t, f, "admin", general, "lunch", "who is in?")
 	mustSendDirect(t, f, "admin", "a direct message", "member")
@@ -215,7 +214,7 @@ func TestRegisterRecordsDecodeAsTheMobileAppRequires(t *testing.T) {
 		SimplifiedPresenceEvents: true, ArchivedChannels: true,
 	}}
 	for _, who := range []string{"owner", "member", "guest"} {
-		res, err := f.svc.RegisterQueue(context.Background(), f.actor(who), params)
+		res, err := f.svc.RegisterQueue(t.Context(), f.actor(who), params)
 		if err != nil {
 			t.Fatal(err)
 		}

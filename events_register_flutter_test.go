@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -107,7 +106,7 @@ func TestRegisterDecodesAsTheMobileAppRequires(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	for _, who := range []string{"owner", "member", "guest"} {
-		res, err := f.svc.RegisterQueue(context.Background(), f.actor(who), chat.RegisterQueueParams{})
+		res, err := f.svc.RegisterQueue(t.Context(), f.actor(who), chat.RegisterQueueParams{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -94,7 +93,7 @@ func TestRegisterSendsEveryDocumentedKey(t *testing.T) {
 	}
 	f := newFixture(t)
 	for _, who := range []string{"owner", "member"} {
-		res, err := f.svc.RegisterQueue(context.Background(), f.actor(who), chat.RegisterQueueParams{})
+		res, err := f.svc.RegisterQueue(t.Context(), f.actor(who), chat.RegisterQueueParams{})
 		if err != nil {
 			t.Fatal(err)
 		}

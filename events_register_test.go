@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -21,7 +20,7 @@ func ptr[T any](v T) *T { return &v }
 func TestRegisterQueueState(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +68,7 @@ func TestRegisterQueueState(t *testing.T) {
 func TestRegisterQueueValidation(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name  string
 		actor chat.Actor
@@ -105,7 +104,7 @@ func TestRegisterIdleTimeout(t *testing.T) {
 		{ptr(chat.MobileIdleQueueTimeout), 43200},
 		{ptr(30 * 24 * time.Hour), 604800},
 	} {
-		res, err := f.svc.RegisterQueue(context.Background(), f.actor("member"), chat.RegisterQueueParams{IdleQueueTimeout: tt.give, EventTypes: []string{}})
+		res, err := f.svc.RegisterQueue(t.Context(), f.actor("member"), chat.RegisterQueueParams{IdleQueueTimeout: tt.give, EventTypes: []string{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +117,7 @@ func TestRegisterIdleTimeout(t *testing.T) {
 // register registers a queue for name receiving the given event types.
 func (f *fixture) register(t *testing.T, name string, types ...string) string {
 	t.Helper()
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor(name), chat.RegisterQueueParams{EventTypes: types})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor(name), chat.RegisterQueueParams{EventTypes: types})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +126,7 @@ func (f *fixture) register(t *testing.T, name string, types ...string) string {
 
 func (f *fixture) poll(t *testing.T, name, queueID string, last int64, dontBlock bool) []chat.Event {
 	t.Helper()
-	res, err := f.svc.GetEvents(context.Background(), f.actor(name), chat.GetEventsParams{QueueID: queueID, LastEventID: &last, DontBlock: dontBlock})
+	res, err := f.svc.GetEvents(t.Context(), f.actor(name), chat.GetEventsParams{QueueID: queueID, LastEventID: &last, DontBlock: dontBlock})
 	if err != nil {
 		t.Fatalf("GetEvents: %v", err)
 	}
@@ -137,7 +136,7 @@ func (f *fixture) poll(t *testing.T, name, queueID string, last int64, dontBlock
 func TestRealmUserAddEvent(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	memberQ := f.register(t, "member", "realm_user")
 	adminQ := f.register(t, "admin", "realm_user")
 	res, err := f.svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "new@example.com", FullName: "New Person"})
@@ -194,7 +193,7 @@ func TestEventTypesFilter(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	q := f.register(t, "member", "message")
-	if _, err := f.svc.ProvisionUser(context.Background(), chat.ProvisionUserParams{Email: "n@example.com", FullName: "Nn"}); err != nil {
+	if _, err := f.svc.ProvisionUser(t.Context(), chat.ProvisionUserParams{Email: "n@example.com", FullName: "Nn"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.poll(t, "member", q, -1, true); len(got) != 0 {
@@ -205,7 +204,7 @@ func TestEventTypesFilter(t *testing.T) {
 func TestGetEvents(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member")
 
 	t.Run("dont_block with nothing pending is empty", func(t *testing.T) {
@@ -284,7 +283,7 @@ func TestGetEvents(t *testing.T) {
 func TestDeleteQueue(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member")
 	err := f.svc.DeleteQueue(ctx, f.actor("admin"), chat.DeleteQueueParams{QueueID: q})
 	wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: "+q)
@@ -298,7 +297,7 @@ func TestDeleteQueue(t *testing.T) {
 func TestIdleQueueExpires(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, func(o *chat.Options) { o.QueueGCInterval = 5 * time.Millisecond })
-	ctx := context.Background()
+	ctx := t.Context()
 	res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{IdleQueueTimeout: ptr(2 * time.Minute)})
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +324,7 @@ func TestFailedWritePublishesNothing(t *testing.T) {
 	boom := errors.New("disk on fire")
 	// Creating a user writes the user, then group membership: fail the second write.
 	faulty.FailWritesAfter(1, boom)
-	_, err := f.svc.ProvisionUser(context.Background(), chat.ProvisionUserParams{Email: "x@example.com", FullName: "Xavier"})
+	_, err := f.svc.ProvisionUser(t.Context(), chat.ProvisionUserParams{Email: "x@example.com", FullName: "Xavier"})
 	faulty.FailWritesAfter(-1, nil)
 	var e *chat.Error
 	if !errors.As(err, &e) || e.Code != chat.CodeInternal || !errors.Is(err, boom) {
@@ -345,7 +344,7 @@ func TestFailedWritePublishesNothing(t *testing.T) {
 func TestRegisterRaceFree(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, func(o *chat.Options) { o.HeartbeatWait = time.Hour })
-	ctx := context.Background()
+	ctx := t.Context()
 	const writers, perWriter, clients = 3, 10, 8
 	var wg sync.WaitGroup
 	for w := range writers {

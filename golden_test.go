@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -42,7 +41,7 @@ var goldenEvents = []struct {
 	{"update_message", "member", chat.ClientCapabilities{}, goldenMessageEdit},
 	{"realm-update_dict", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		members := users.Named(f.groupIDs(t)[users.GroupMembers])
-		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("admin"), chat.UpdateRealmParams{
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(t.Context(), f.actor("admin"), chat.UpdateRealmParams{
 			RealmEditingParams: chat.RealmEditingParams{
 				MessageContentEditLimitSeconds: ptr("3600"), MoveMessagesWithinStreamLimitSeconds: ptr(`"unlimited"`),
 				MessageEditHistoryVisibilityPolicy: ptr("moves"),
@@ -51,45 +50,45 @@ var goldenEvents = []struct {
 		})))
 	}},
 	{"realm-update-settings", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("owner"), chat.UpdateRealmParams{
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(t.Context(), f.actor("owner"), chat.UpdateRealmParams{
 			Settings: map[string]any{"message_retention_days": int64(30), "message_content_delete_limit_seconds": nil,
 				"topics_policy": "disable_empty_topic", "default_language": "fr"},
 		})))
 	}},
 	{"realm-update_dict-permissions", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		everyone := users.Named(f.groupIDs(t)[users.GroupEveryone])
-		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("owner"), chat.UpdateRealmParams{
+		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(t.Context(), f.actor("owner"), chat.UpdateRealmParams{
 			GroupSettings:         map[string]chat.GroupSettingChange{"can_mention_many_users_group": {New: &everyone}},
 			AuthenticationMethods: map[string]bool{"Email": false},
 		})))
 	}},
 	{"realm_domains", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(ctx, f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test"})))
 		mustDo(t, "PatchRealmDomain", f.svc.PatchRealmDomain(ctx, f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true}))
 		mustDo(t, "DeleteRealmDomain", f.svc.DeleteRealmDomain(ctx, f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"}))
 	}},
 	{"realm_user_settings_defaults", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		mustDo(t, "UpdateRealmUserSettingsDefaults", f.svc.UpdateRealmUserSettingsDefaults(context.Background(), f.actor("admin"),
+		mustDo(t, "UpdateRealmUserSettingsDefaults", f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"),
 			chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"emojiset": "text", "enter_sends": true}}))
 	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
 	{"stream-subscription", "member", chat.ClientCapabilities{NotificationSettingsNull: true}, func(t *testing.T, f *fixture) {
-		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{
+		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(t.Context(), f.actor("admin"), chat.CreateChannelParams{
 			Name: "design", Description: "All about *design*", Subscribers: []users.ID{f.ids["admin"], f.ids["member"]},
 		})))
-		mustDo(t, "Subscribe", errOf(f.svc.Subscribe(context.Background(), f.actor("admin"), chat.SubscribeParams{
+		mustDo(t, "Subscribe", errOf(f.svc.Subscribe(t.Context(), f.actor("admin"), chat.SubscribeParams{
 			Subscriptions: []chat.SubscriptionRequest{{Name: "design"}}, Principals: chat.Principals{IDs: []users.ID{f.ids["owner"]}},
 		})))
 	}},
 	{"realm_user-update-user_group", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		mustDo(t, "UpdateUser", f.svc.UpdateUser(context.Background(), f.actor("owner"), chat.UpdateUserParams{
+		mustDo(t, "UpdateUser", f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{
 			UserID: f.ids["member"], FullName: ptr("Mia Renamed"), Role: ptr(users.RoleModerator),
 		}))
-		mustDo(t, "DeactivateUser", f.svc.DeactivateUser(context.Background(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+		mustDo(t, "DeactivateUser", f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
 	}},
 	{"user_settings-custom_profile_fields", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
 			Values: map[string]any{"twenty_four_hour_time": true, "default_language": "de", "color_scheme": int64(2)},
 		}))
@@ -98,7 +97,7 @@ var goldenEvents = []struct {
 		})))
 	}},
 	{"default_streams-channel_folder", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		created, err := f.svc.CreateChannel(ctx, f.actor("admin"), chat.CreateChannelParams{Name: "welcome", Subscribers: []users.ID{f.ids["admin"]}})
 		mustDo(t, "CreateChannel", err)
 		mustDo(t, "AddDefaultStream", errOf(f.svc.AddDefaultStream(ctx, f.actor("admin"), chat.DefaultStreamParams{StreamID: created.ID})))
@@ -120,7 +119,7 @@ var goldenEvents = []struct {
 	{"realm_bot", "member", chat.ClientCapabilities{}, goldenRealmBot},
 	{"invites_changed", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) { f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{}) }},
 	{"realm-update", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: []chat.SubscriptionRequest{{Name: "announce"}}})
 		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(ctx, f.actor("admin"), chat.UpdateRealmParams{NewStreamAnnouncementsStreamID: ptr(int64(f.mustChannel(t, "announce").ID))})))
 		mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(ctx, f.actor("admin"), chat.UpdateRealmParams{NewStreamAnnouncementsStreamID: ptr(int64(-1))})))
@@ -137,7 +136,7 @@ func TestGoldenEvents(t *testing.T) {
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			res, err := f.svc.RegisterQueue(context.Background(), f.actor(g.viewer), chat.RegisterQueueParams{ClientCapabilities: g.caps})
+			res, err := f.svc.RegisterQueue(t.Context(), f.actor(g.viewer), chat.RegisterQueueParams{ClientCapabilities: g.caps})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,7 +15,7 @@ import (
 func TestGroupSettingsLeaveOutDeactivatedUsers(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		member, admin := f.ids["member"], f.ids["admin"]
 		both := users.GroupSetting{Members: []users.ID{admin, member}, Subgroups: []users.GroupID{}}
 		g := f.mustGroup(t, "admin", chat.CreateUserGroupParams{Name: "crew", Description: "crew", Members: []users.ID{admin},

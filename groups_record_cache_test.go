@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"bytes"
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -17,7 +16,7 @@ import (
 func TestRegisterGroupRecordsCache(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		check := func(t *testing.T, step string) {
 			t.Helper()
 			cold := f.coldService(t)

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // mustGroup creates a group as name and returns its id.
 func (f *fixture) mustGroup(t *testing.T, as string, p chat.CreateUserGroupParams) users.GroupID {
 	t.Helper()
-	res, err := f.svc.CreateUserGroup(context.Background(), f.actor(as), p)
+	res, err := f.svc.CreateUserGroup(t.Context(), f.actor(as), p)
 	if err != nil {
 		t.Fatalf("CreateUserGroup(%s): %v", p.Name, err)
 	}
@@ -25,7 +24,7 @@ func (f *fixture) mustGroup(t *testing.T, as string, p chat.CreateUserGroupParam
 func TestCreateUserGroup(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "guest", "user_group")
 	id := f.mustGroup(t, "member", chat.CreateUserGroupParams{Name: " backend ", Description: "Backend team",
 		Members: []users.ID{f.ids["target"], f.ids["member"]}})
@@ -70,7 +69,7 @@ func TestCreateUserGroup(t *testing.T) {
 func TestCreateUserGroupRefusals(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustGroup(t, "member", chat.CreateUserGroupParams{Name: "taken"})
 	sys := f.groupIDs(t)
 	everyone := users.Named(sys[users.GroupEveryone])
@@ -107,7 +106,7 @@ func TestCreateUserGroupRefusals(t *testing.T) {
 func TestUserGroupMembership(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	sys := f.groupIDs(t)
 	inner := f.mustGroup(t, "owner", chat.CreateUserGroupParams{Name: "inner", Members: []users.ID{f.ids["target"]},
 		GroupPermissionParams: chat.GroupPermissionParams{CanJoinGroup: ptr(users.Named(sys[users.GroupMembers]))}})
@@ -200,7 +199,7 @@ func TestUserGroupMembership(t *testing.T) {
 func TestUpdateAndDeactivateUserGroup(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	sys := f.groupIDs(t)
 	inner := f.mustGroup(t, "member", chat.CreateUserGroupParams{Name: "inner"})
 	outer := f.mustGroup(t, "member", chat.CreateUserGroupParams{Name: "outer", Subgroups: []users.GroupID{inner}})

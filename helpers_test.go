@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -71,7 +70,7 @@ func newFixtureOn(t *testing.T, store storage.Storage, opts ...func(*chat.Option
 	}
 	t.Cleanup(func() { svc.Close(); store.Close() })
 	f := &fixture{svc: svc, store: store, clock: c, ids: map[string]users.ID{}, keys: map[string]string{}, emailKeys: emailKeys}
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{
 		Name: "Test Org", Description: "A **test** organization.", URL: "https://chat.example.com/",
 		EmailVisibility: users.EmailVisibleAdmins,
@@ -130,7 +129,7 @@ func (f *fixture) coldService(t *testing.T) *chat.Service {
 // setUser changes a stored user directly (for states no operation reaches yet).
 func (f *fixture) setUser(t *testing.T, name string, change func(*users.User)) {
 	t.Helper()
-	err := f.store.Update(context.Background(), func(tx storage.Tx) error {
+	err := f.store.Update(t.Context(), func(tx storage.Tx) error {
 		u, err := tx.Users().Get(f.ids[name])
 		if err != nil {
 			return err
@@ -148,7 +147,7 @@ func (f *fixture) setUser(t *testing.T, name string, change func(*users.User)) {
 func (f *fixture) userCount(t *testing.T) int {
 	t.Helper()
 	var n int
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		all, err := tx.Users().List()
 		n = len(all)
 		return err

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -14,7 +13,6 @@ import (
 // groups, which every viewer must learn of through realm_user, user_group and subscription
 // events.
 func invitesConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	seed := func(t *testing.T, f *fixture) {
 		pub := f.inviteChannel(t, "lobby", false, true)
 		sec := f.inviteChannel(t, "backroom", true, false)
@@ -27,11 +25,11 @@ func invitesConsistencyCases() []consistencyCase {
 		}},
 		{method: "RevokeInviteLink", name: "by an administrator", setup: seed, run: func(t *testing.T, f *fixture) {
 			id := f.mustInvites(t, "admin")[0].ID
-			mustDo(t, "RevokeInviteLink", errOf(f.svc.RevokeInviteLink(ctx, f.actor("owner"), chat.RevokeInviteLinkParams{InviteID: id})))
+			mustDo(t, "RevokeInviteLink", errOf(f.svc.RevokeInviteLink(t.Context(), f.actor("owner"), chat.RevokeInviteLinkParams{InviteID: id})))
 		}},
 		{method: "RedeemInviteLink", name: "member with channels and a group", setup: seed, run: func(t *testing.T, f *fixture) {
 			link := f.mustInvites(t, "admin")[0].LinkURL
-			mustDo(t, "RedeemInviteLink", errOf(f.svc.RedeemInviteLink(ctx, chat.RedeemInviteLinkParams{Key: link, Email: "joiner@example.com", FullName: "Joiner"})))
+			mustDo(t, "RedeemInviteLink", errOf(f.svc.RedeemInviteLink(t.Context(), chat.RedeemInviteLinkParams{Key: link, Email: "joiner@example.com", FullName: "Joiner"})))
 		}},
 	}
 }

@@ -51,7 +51,7 @@ func TestEmailInvitationOverSMTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFixture(t, func(o *chat.Options) { o.Mailer = smtp })
-	ctx := context.Background()
+	ctx := t.Context()
 	welcome := mustChannel(t, f, "welcome", chat.NewChannelSettings{}, "admin")
 	mustDo(t, "SendInvites", f.svc.SendInvites(ctx, f.actor("admin"), chat.SendInvitesParams{
 		InviteeEmails: "ada@example.org", StreamIDs: []channels.ID{welcome},
@@ -100,7 +100,7 @@ func TestSendInvites(t *testing.T) {
 	t.Parallel()
 	box := &outbox{}
 	f := newFixture(t, func(o *chat.Options) { o.Mailer = box })
-	ctx := context.Background()
+	ctx := t.Context()
 	f.setUser(t, "guest", func(u *users.User) { u.IsActive = false })
 	err := f.svc.SendInvites(ctx, f.actor("member"), chat.SendInvitesParams{InviteeEmails: "new1@example.org,\n admin@example.com , guest@example.com,new1@example.org"})
 	e := wantError(t, err, chat.CodeInvitationFailed, 400, "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!")
@@ -135,7 +135,7 @@ func TestSendInvitesRefusals(t *testing.T) {
 	t.Parallel()
 	box := &outbox{}
 	f := newFixture(t, func(o *chat.Options) { o.Mailer = box })
-	ctx := context.Background()
+	ctx := t.Context()
 	mustDo(t, "SendInvites", f.svc.SendInvites(ctx, f.actor("owner"), chat.SendInvitesParams{InviteeEmails: "kept@example.org"}))
 	id := f.mustInvites(t, "owner")[0].ID
 	send := func(who string, p chat.SendInvitesParams) func() error {
@@ -162,22 +162,21 @@ func TestSendInvitesRefusals(t *testing.T) {
 
 // emailInvitesConsistencyCases are the consistency cases of email invitations.
 func emailInvitesConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	invited := func(t *testing.T, f *fixture) {
-		mustDo(t, "SendInvites", f.svc.SendInvites(ctx, f.actor("member"), chat.SendInvitesParams{InviteeEmails: "new@example.org"}))
+		mustDo(t, "SendInvites", f.svc.SendInvites(t.Context(), f.actor("member"), chat.SendInvitesParams{InviteeEmails: "new@example.org"}))
 	}
 	first := func(t *testing.T, f *fixture) chat.EmailInviteParams {
 		return chat.EmailInviteParams{InviteID: f.mustInvites(t, "admin")[0].ID}
 	}
 	return []consistencyCase{
 		{method: "SendInvites", name: "two addresses", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "SendInvites", f.svc.SendInvites(ctx, f.actor("member"), chat.SendInvitesParams{InviteeEmails: "a@example.org, b@example.org"}))
+			mustDo(t, "SendInvites", f.svc.SendInvites(t.Context(), f.actor("member"), chat.SendInvitesParams{InviteeEmails: "a@example.org, b@example.org"}))
 		}},
 		{method: "ResendEmailInvite", name: "by an administrator", setup: invited, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "ResendEmailInvite", f.svc.ResendEmailInvite(ctx, f.actor("admin"), first(t, f)))
+			mustDo(t, "ResendEmailInvite", f.svc.ResendEmailInvite(t.Context(), f.actor("admin"), first(t, f)))
 		}},
 		{method: "RevokeEmailInvite", name: "by the inviter", setup: invited, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RevokeEmailInvite", f.svc.RevokeEmailInvite(ctx, f.actor("member"), first(t, f)))
+			mustDo(t, "RevokeEmailInvite", f.svc.RevokeEmailInvite(t.Context(), f.actor("member"), first(t, f)))
 		}},
 	}
 }

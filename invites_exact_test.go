@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -18,7 +17,7 @@ import (
 func TestCreateInviteLinkPrivateChannelWithoutContentAccess(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		res, err := f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{
 			Name: "secret", Subscribers: []users.ID{f.ids["owner"]},
 			NewChannelSettings: chat.NewChannelSettings{InviteOnly: true},

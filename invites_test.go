@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,7 +18,7 @@ var inviteLinkRE = regexp.MustCompile(`^https://chat\.example\.com/join/([a-z2-7
 
 func (f *fixture) mustInvites(t *testing.T, name string) []chat.InviteRecord {
 	t.Helper()
-	res, err := f.svc.GetInvites(context.Background(), f.actor(name), chat.GetInvitesParams{})
+	res, err := f.svc.GetInvites(t.Context(), f.actor(name), chat.GetInvitesParams{})
 	if err != nil {
 		t.Fatalf("GetInvites: %v", err)
 	}
@@ -28,7 +27,7 @@ func (f *fixture) mustInvites(t *testing.T, name string) []chat.InviteRecord {
 
 func (f *fixture) mustInviteLink(t *testing.T, name string, p chat.CreateInviteLinkParams) string {
 	t.Helper()
-	res, err := f.svc.CreateInviteLink(context.Background(), f.actor(name), p)
+	res, err := f.svc.CreateInviteLink(t.Context(), f.actor(name), p)
 	if err != nil {
 		t.Fatalf("CreateInviteLink: %v", err)
 	}
@@ -42,7 +41,7 @@ func (f *fixture) mustInviteLink(t *testing.T, name string, p chat.CreateInviteL
 // default channel.
 func (f *fixture) inviteChannel(t *testing.T, name string, inviteOnly, isDefault bool) channels.ID {
 	t.Helper()
-	res, err := f.svc.CreateChannel(context.Background(), f.actor("admin"), chat.CreateChannelParams{
+	res, err := f.svc.CreateChannel(t.Context(), f.actor("admin"), chat.CreateChannelParams{
 		Name: name, Subscribers: []users.ID{f.ids["admin"]},
 		NewChannelSettings: chat.NewChannelSettings{InviteOnly: inviteOnly, IsDefaultStream: isDefault},
 	})
@@ -54,7 +53,7 @@ func (f *fixture) inviteChannel(t *testing.T, name string, inviteOnly, isDefault
 
 func (f *fixture) inviteGroup(t *testing.T, name string) users.GroupID {
 	t.Helper()
-	res, err := f.svc.CreateUserGroup(context.Background(), f.actor("admin"), chat.CreateUserGroupParams{Name: name, Description: name})
+	res, err := f.svc.CreateUserGroup(t.Context(), f.actor("admin"), chat.CreateUserGroupParams{Name: name, Description: name})
 	if err != nil {
 		t.Fatalf("CreateUserGroup: %v", err)
 	}
@@ -64,7 +63,7 @@ func (f *fixture) inviteGroup(t *testing.T, name string) users.GroupID {
 func TestCreateInviteLink(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	public := f.inviteChannel(t, "public", false, false)
 	secret := f.inviteChannel(t, "secret", true, false)
 	group := f.inviteGroup(t, "designers")
@@ -107,7 +106,7 @@ func TestCreateInviteLinkRefusals(t *testing.T) {
 	t.Parallel()
 	// Members may create links here, so that the channel and group rules are reachable.
 	f := newFixture(t, func(o *chat.Options) { o.CreateMultiuseInviteGroup = users.GroupMembers })
-	ctx := context.Background()
+	ctx := t.Context()
 	public := f.inviteChannel(t, "public", false, false)
 	secret := f.inviteChannel(t, "secret", true, false)
 	group := f.inviteGroup(t, "designers")
@@ -190,7 +189,7 @@ func TestCreateInviteLinkRefusals(t *testing.T) {
 func TestRevokeInviteLink(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, func(o *chat.Options) { o.CreateMultiuseInviteGroup = users.GroupMembers })
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustInviteLink(t, "member", chat.CreateInviteLinkParams{})
 	f.mustInviteLink(t, "admin", chat.CreateInviteLinkParams{})
 	mine := f.mustInvites(t, "member")
@@ -223,7 +222,7 @@ func TestRevokeInviteLink(t *testing.T) {
 func TestRedeemInviteLink(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	public := f.inviteChannel(t, "public", false, false)
 	secret := f.inviteChannel(t, "secret", true, false)
 	def := f.inviteChannel(t, "welcome", false, true)

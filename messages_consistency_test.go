@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,7 +20,6 @@ import (
 // case starts from a public channel (member, admin, guest and bot subscribed), a private one
 // (member and admin) and a few messages.
 func messagesConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	type seeded struct {
 		public, private channels.ID
 		ids             []messages.ID
@@ -46,7 +44,7 @@ func messagesConsistencyCases() []consistencyCase {
 	get := func(f *fixture) *seeded { seedsMu.Lock(); defer seedsMu.Unlock(); return seeds[f] }
 	flags := func(t *testing.T, f *fixture, who, op, flag string, ids ...messages.ID) {
 		t.Helper()
-		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(ctx, f.actor(who), chat.UpdateMessageFlagsParams{Messages: ids, Op: op, Flag: flag})))
+		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(t.Context(), f.actor(who), chat.UpdateMessageFlagsParams{Messages: ids, Op: op, Flag: flag})))
 	}
 	return []consistencyCase{
 		{method: "SendMessage", name: "to a public channel", setup: seed, run: func(t *testing.T, f *fixture) {
@@ -54,7 +52,7 @@ func messagesConsistencyCases() []consistencyCase {
 		}},
 		{method: "SendMessage", name: "to a private channel from an API client", setup: seed, run: func(t *testing.T, f *fixture) {
 			c := get(f).private
-			mustDo(t, "SendMessage", errOf(f.svc.SendMessage(ctx, f.actor("member"), chat.SendMessageParams{Type: "stream", ChannelID: &c, Topic: ptr("plans"), Content: "x", Client: "ZulipPython"})))
+			mustDo(t, "SendMessage", errOf(f.svc.SendMessage(t.Context(), f.actor("member"), chat.SendMessageParams{Type: "stream", ChannelID: &c, Topic: ptr("plans"), Content: "x", Client: "ZulipPython"})))
 		}},
 		{method: "SendMessage", name: "direct to a group", setup: seed, run: func(t *testing.T, f *fixture) {
 			mustSendDirect(t, f, "guest", "hi all", "member", "bot")
@@ -77,41 +75,41 @@ func messagesConsistencyCases() []consistencyCase {
 		}},
 		{method: "SendMessage", name: "first message of a channel", setup: seed, run: func(t *testing.T, f *fixture) {
 			// The channel's first message is the notification bot's notice of its creation.
-			res, err := f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{Name: "fresh", Subscribers: []users.ID{f.ids["member"], f.ids["guest"]}})
+			res, err := f.svc.CreateChannel(t.Context(), f.actor("owner"), chat.CreateChannelParams{Name: "fresh", Subscribers: []users.ID{f.ids["member"], f.ids["guest"]}})
 			mustDo(t, "CreateChannel", err)
 			mustSendToChannel(t, f, "member", res.ID, "hello", "second")
 		}},
 		{method: "UpdateUserTopic", name: "mute then follow", setup: seed, run: func(t *testing.T, f *fixture) {
 			for _, p := range []topics.VisibilityPolicy{topics.PolicyMuted, topics.PolicyFollowed} {
-				mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: p}))
+				mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: p}))
 			}
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "general chat", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "general chat", VisibilityPolicy: topics.PolicyMuted}))
 		}},
 		{method: "UpdateUserTopic", name: "clear", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "Party", VisibilityPolicy: topics.PolicyNone}))
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "Party", VisibilityPolicy: topics.PolicyNone}))
 		}},
 		{method: "MuteTopic", name: "add and remove", setup: seed, run: func(t *testing.T, f *fixture) {
 			c := get(f).public
-			mustDo(t, "MuteTopic", f.svc.MuteTopic(ctx, f.actor("guest"), chat.MuteTopicParams{StreamID: &c, Topic: "party", Op: "add"}))
-			mustDo(t, "MuteTopic", f.svc.MuteTopic(ctx, f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "add"}))
-			mustDo(t, "MuteTopic", f.svc.MuteTopic(ctx, f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "remove"}))
+			mustDo(t, "MuteTopic", f.svc.MuteTopic(t.Context(), f.actor("guest"), chat.MuteTopicParams{StreamID: &c, Topic: "party", Op: "add"}))
+			mustDo(t, "MuteTopic", f.svc.MuteTopic(t.Context(), f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "add"}))
+			mustDo(t, "MuteTopic", f.svc.MuteTopic(t.Context(), f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "remove"}))
 		}},
 		{method: "DeleteTopic", name: "oldest topic of a channel, muted by a user", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
 			mustSendToChannel(t, f, "admin", get(f).public, "party", "second @**all**")
 			mustSendToChannel(t, f, "admin", get(f).public, "lunch", "newest message, kept")
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).public, TopicName: "PARTY"})))
+			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(t.Context(), f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).public, TopicName: "PARTY"})))
 		}},
 		{method: "DeleteMessage", name: "the oldest message of a channel, unread and starred", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
 			flags(t, f, "member", "add", "starred", get(f).ids[0])
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[0]}))
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[0]}))
 		}},
 		{method: "SendMessage", name: "to a channel quiet for half a year", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
@@ -124,20 +122,20 @@ func messagesConsistencyCases() []consistencyCase {
 			f.clock.Advance(181 * 24 * time.Hour)
 			mustSendToChannel(t, f, "member", get(f).public, "party", "back again")
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
 		}},
 		{method: "DeleteMessage", name: "a direct message: recent conversations follow", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
 			mustSendDirect(t, f, "member", "second", "admin")
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("member"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[2]}))
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("member"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[2]}))
 		}},
 		{method: "DeleteMessage", name: "the newest message: max_message_id follows", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3]}))
+			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3]}))
 		}},
 		{method: "DeleteTopic", name: "a private channel's only topic", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).private, TopicName: "plans"})))
+			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(t.Context(), f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).private, TopicName: "plans"})))
 		}},
 		{method: "UpdateMessageFlags", name: "unstar", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
@@ -360,7 +358,7 @@ func applyUpdateMessageFlags(t *testing.T, state, ev map[string]any, self users.
 func goldenDirectMessageAndFlags(t *testing.T, f *fixture) {
 	id := mustSendDirect(t, f, "admin", "hello **there**", "member")
 	for _, op := range []struct{ op, flag string }{{"add", "starred"}, {"add", "read"}, {"remove", "read"}} {
-		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(context.Background(), f.actor("member"),
+		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(t.Context(), f.actor("member"),
 			chat.UpdateMessageFlagsParams{Messages: []messages.ID{id}, Op: op.op, Flag: op.flag})))
 	}
 }
@@ -422,7 +420,7 @@ func applyMutedTopics(t *testing.T, state, ev map[string]any) {
 // goldenTopicLifecycle: a channel's first messages (one in the empty topic), the viewer
 // (member) mutes the topic, an administrator deletes it.
 func goldenTopicLifecycle(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	created, err := f.svc.CreateChannel(ctx, f.actor("owner"), chat.CreateChannelParams{Name: "Verona", Subscribers: []users.ID{f.ids["member"], f.ids["admin"]}})
 	mustDo(t, "CreateChannel", err)
 	c := created.ID

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -63,7 +62,7 @@ func (s *syncMap[K, V]) Load(k K) V {
 // mustEdit runs UpdateMessage as who.
 func mustEdit(t *testing.T, f *fixture, who string, p chat.UpdateMessageParams) {
 	t.Helper()
-	if _, err := f.svc.UpdateMessage(context.Background(), f.actor(who), p); err != nil {
+	if _, err := f.svc.UpdateMessage(t.Context(), f.actor(who), p); err != nil {
 		t.Fatalf("UpdateMessage(%s, %+v): %v", who, p, err)
 	}
 }
@@ -84,7 +83,7 @@ func messageEditConsistencyCases() []consistencyCase {
 		{method: "UpdateMessage", name: "rename a muted topic, change_all", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
 			w := worlds.Load(f)
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(context.Background(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: w.public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: w.public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
 		}, run: func(t *testing.T, f *fixture) {
 			w := worlds.Load(f)
 			mustEdit(t, f, "member", chat.UpdateMessageParams{MessageID: w.party[1], Topic: ptr("celebration"), PropagateMode: "change_all"})
@@ -100,7 +99,7 @@ func messageEditConsistencyCases() []consistencyCase {
 		}},
 		{method: "UpdateRealm", name: "message editing settings", run: func(t *testing.T, f *fixture) {
 			admins := users.Named(f.groupIDs(t)[users.GroupAdministrators])
-			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("admin"), chat.UpdateRealmParams{
+			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(t.Context(), f.actor("admin"), chat.UpdateRealmParams{
 				RealmEditingParams: chat.RealmEditingParams{
 					AllowMessageEditing: ptr(false), MessageContentEditLimitSeconds: ptr(`"unlimited"`),
 					MoveMessagesWithinStreamLimitSeconds: ptr("3600"), MessageEditHistoryVisibilityPolicy: ptr("none"),

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -26,7 +25,7 @@ func editScenario(t *testing.T, f *fixture) map[string][]chat.MessageRecord {
 	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: w.party[2], StreamID: &w.private, PropagateMode: "change_all", SendNotificationToOldThread: ptr(true)})
 	out := map[string][]chat.MessageRecord{}
 	for _, who := range []string{"admin", "guest"} {
-		res, err := f.svc.GetMessages(context.Background(), f.actor(who), chat.GetMessagesParams{Anchor: "oldest", NumAfter: 100, AllowEmptyTopicName: true})
+		res, err := f.svc.GetMessages(t.Context(), f.actor(who), chat.GetMessagesParams{Anchor: "oldest", NumAfter: 100, AllowEmptyTopicName: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +43,7 @@ func TestUpdateMessageSameOnSQLite(t *testing.T) {
 	if len(want["admin"]) < 8 || len(want["admin"][0].EditHistory) != 3 {
 		t.Fatalf("the scenario left too little to compare: %+v", want["admin"])
 	}
-	store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+	store, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +64,7 @@ func TestUpdateMessageFailedWrite(t *testing.T) {
 	q := f.register(t, "member")
 	boom := errors.New("disk on fire")
 	faulty.FailWritesAfter(1, boom)
-	_, err := f.svc.UpdateMessage(context.Background(), f.actor("admin"), chat.UpdateMessageParams{
+	_, err := f.svc.UpdateMessage(t.Context(), f.actor("admin"), chat.UpdateMessageParams{
 		MessageID: w.party[0], StreamID: &w.private, Topic: ptr("moved"), PropagateMode: "change_all",
 	})
 	faulty.FailWritesAfter(-1, nil)
@@ -84,7 +83,7 @@ func TestUpdateMessageFailedWrite(t *testing.T) {
 func editSnapshot(t *testing.T, f *fixture) [2]any {
 	t.Helper()
 	var out [2]any
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		ids := make([]messages.ID, 100)
 		for i := range ids {
 			ids[i] = messages.ID(i + 1)

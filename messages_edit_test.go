@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -20,7 +19,7 @@ import (
 // setRealm changes the organization's settings directly in the store.
 func setRealm(t *testing.T, f *fixture, change func(r *realms.Realm)) {
 	t.Helper()
-	err := f.store.Update(context.Background(), func(tx storage.Tx) error {
+	err := f.store.Update(t.Context(), func(tx storage.Tx) error {
 		r, err := tx.Realm().Get()
 		if err != nil {
 			return err
@@ -36,7 +35,7 @@ func setRealm(t *testing.T, f *fixture, change func(r *realms.Realm)) {
 // messageAs reads a message as who sees it.
 func messageAs(t *testing.T, f *fixture, who string, id messages.ID) chat.MessageRecord {
 	t.Helper()
-	res, err := f.svc.GetMessage(context.Background(), f.actor(who), chat.GetMessageParams{MessageID: id, AllowEmptyTopicName: true})
+	res, err := f.svc.GetMessage(t.Context(), f.actor(who), chat.GetMessageParams{MessageID: id, AllowEmptyTopicName: true})
 	if err != nil {
 		t.Fatalf("GetMessage(%d): %v", id, err)
 	}
@@ -45,7 +44,7 @@ func messageAs(t *testing.T, f *fixture, who string, id messages.ID) chat.Messag
 
 func TestUpdateMessageRefusals(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	groupSetting := func(f *fixture, name string) users.GroupSetting {
 		return users.Named(f.groupIDs(t)[name])
 	}
@@ -112,12 +111,12 @@ func TestUpdateMessageRefusals(t *testing.T) {
 			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: &w.other}
 		}, chat.CodeBadRequest, "The time limit for editing this message's channel has passed"},
 		{"a message of an archived channel", func(t *testing.T, f *fixture, w editWorld) {
-			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(context.Background(), f.actor("admin"), chat.ArchiveStreamParams{StreamID: w.public})))
+			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(t.Context(), f.actor("admin"), chat.ArchiveStreamParams{StreamID: w.public})))
 		}, "admin", func(w editWorld) chat.UpdateMessageParams {
 			return chat.UpdateMessageParams{MessageID: w.party[0], Content: ptr("x")}
 		}, chat.CodeBadRequest, "Invalid message(s)"},
 		{"to an archived channel", func(t *testing.T, f *fixture, w editWorld) {
-			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(context.Background(), f.actor("admin"), chat.ArchiveStreamParams{StreamID: w.other})))
+			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(t.Context(), f.actor("admin"), chat.ArchiveStreamParams{StreamID: w.other})))
 		}, "admin", func(w editWorld) chat.UpdateMessageParams {
 			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: &w.other}
 		}, chat.CodeBadRequest, "Invalid channel ID"},
@@ -125,7 +124,7 @@ func TestUpdateMessageRefusals(t *testing.T) {
 			return chat.UpdateMessageParams{MessageID: w.party[0], StreamID: ptr(w.other + 100)}
 		}, chat.CodeBadRequest, "Invalid channel ID"},
 		{"empty topic where topics are required", func(t *testing.T, f *fixture, w editWorld) {
-			mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(context.Background(), f.actor("admin"), chat.UpdateStreamParams{StreamID: w.public, TopicsPolicy: ptr("disable_empty_topic")})))
+			mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(t.Context(), f.actor("admin"), chat.UpdateStreamParams{StreamID: w.public, TopicsPolicy: ptr("disable_empty_topic")})))
 		}, "member", func(w editWorld) chat.UpdateMessageParams {
 			return chat.UpdateMessageParams{MessageID: w.party[0], Topic: ptr("")}
 		}, chat.CodeBadRequest, "Topics are required in this organization."},
@@ -158,7 +157,7 @@ func TestUpdateMessageChangeAllTimeLimit(t *testing.T) {
 	setRealm(t, f, func(r *realms.Realm) { r.MoveMessagesWithinStreamLimitSeconds = 3600 })
 	f.clock.Advance(2 * time.Hour)
 	newer := mustSendToChannel(t, f, "member", w.public, "party", "fourth")
-	_, err := f.svc.UpdateMessage(context.Background(), f.actor("member"), chat.UpdateMessageParams{
+	_, err := f.svc.UpdateMessage(t.Context(), f.actor("member"), chat.UpdateMessageParams{
 		MessageID: newer, Topic: ptr("later"), PropagateMode: "change_all",
 	})
 	var ce *chat.Error
@@ -217,7 +216,7 @@ func TestUpdateMessageHistoryAndTimestamps(t *testing.T) {
 // topicContents lists the contents of a topic's messages as the admin reads them, oldest first.
 func topicContents(t *testing.T, f *fixture, c channels.ID, topic string) []string {
 	t.Helper()
-	res, err := f.svc.GetMessages(context.Background(), f.actor("admin"), chat.GetMessagesParams{
+	res, err := f.svc.GetMessages(t.Context(), f.actor("admin"), chat.GetMessagesParams{
 		Anchor: "oldest", NumAfter: 100, AllowEmptyTopicName: true, ApplyMarkdown: ptr(false),
 		Narrow: []chat.NarrowTerm{{Operator: "channel", Operand: float64(c)}, {Operator: "topic", Operand: topic}},
 	})
@@ -267,7 +266,7 @@ func TestRegisterShowsDefaultMoveGroupsOfAnOlderOrganization(t *testing.T) {
 		r.CanMoveMessagesBetweenTopicsGroup, r.CanMoveMessagesBetweenChannelsGroup, r.CanResolveTopicsGroup =
 			users.GroupSetting{}, users.GroupSetting{}, users.GroupSetting{}
 	})
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor("member"), chat.RegisterQueueParams{EventTypes: []string{"realm"}})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor("member"), chat.RegisterQueueParams{EventTypes: []string{"realm"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package chat_test
 import (
 	"strconv"
 
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -22,7 +21,7 @@ func mustChannel(t *testing.T, f *fixture, name string, settings chat.NewChannel
 	for i, s := range subscribers {
 		ids[i] = f.ids[s]
 	}
-	res, err := f.svc.CreateChannel(context.Background(), f.actor("owner"), chat.CreateChannelParams{
+	res, err := f.svc.CreateChannel(t.Context(), f.actor("owner"), chat.CreateChannelParams{
 		Name: name, Subscribers: ids, NewChannelSettings: settings,
 	})
 	if err != nil {
@@ -36,7 +35,7 @@ func mustChannel(t *testing.T, f *fixture, name string, settings chat.NewChannel
 // sender's copy is read).
 func mustSendToChannel(t *testing.T, f *fixture, sender string, c channels.ID, topic, content string) messages.ID {
 	t.Helper()
-	res, err := f.svc.SendMessage(context.Background(), f.actor(sender), chat.SendMessageParams{
+	res, err := f.svc.SendMessage(t.Context(), f.actor(sender), chat.SendMessageParams{
 		Type: "stream", ChannelID: &c, Topic: &topic, Content: content, Client: "website",
 	})
 	if err != nil {
@@ -52,7 +51,7 @@ func mustSendDirect(t *testing.T, f *fixture, sender, content string, to ...stri
 	for i, s := range to {
 		ids[i] = f.ids[s]
 	}
-	res, err := f.svc.SendMessage(context.Background(), f.actor(sender), chat.SendMessageParams{
+	res, err := f.svc.SendMessage(t.Context(), f.actor(sender), chat.SendMessageParams{
 		Type: "direct", UserIDs: ids, Content: content, Client: "website",
 	})
 	if err != nil {
@@ -64,7 +63,7 @@ func mustSendDirect(t *testing.T, f *fixture, sender, content string, to ...stri
 // fetch runs GET /messages for viewer and returns the result.
 func fetch(t *testing.T, f *fixture, viewer string, p chat.GetMessagesParams) chat.GetMessagesResult {
 	t.Helper()
-	res, err := f.svc.GetMessages(context.Background(), f.actor(viewer), p)
+	res, err := f.svc.GetMessages(t.Context(), f.actor(viewer), p)
 	if err != nil {
 		t.Fatalf("GetMessages(%s): %v", viewer, err)
 	}
@@ -91,7 +90,7 @@ func recordIDs(l []chat.MessageRecord) []messages.ID {
 func (f *fixture) messageCount(t *testing.T) int {
 	t.Helper()
 	var n int
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		got, err := tx.Messages().Query(storage.MessageQuery{HistoryChannels: f.allChannels(t, tx), Limit: 1 << 30})
 		n = len(got)
 		if err != nil {
@@ -158,7 +157,7 @@ func fmtInt(n int64) string { return strconv.FormatInt(n, 10) }
 // the store, for tests that count the users' own messages. Call it before registering queues.
 func dropNotices(t *testing.T, f *fixture) {
 	t.Helper()
-	err := f.store.Update(context.Background(), func(tx storage.Tx) error {
+	err := f.store.Update(t.Context(), func(tx storage.Tx) error {
 		chs, err := tx.Channels().List()
 		if err != nil {
 			return err

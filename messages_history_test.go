@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,7 @@ import (
 func TestGetMessageHistory(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	w := seedEditWorld(t, f)
 	sent := messageAs(t, f, "member", w.party[0])
 	f.clock.Advance(time.Minute)
@@ -78,7 +77,7 @@ func TestGetMessageHistory(t *testing.T) {
 func TestGetMessageHistoryRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	w := seedEditWorld(t, f)
 	secret := mustSendToChannel(t, f, "admin", w.private, "t", "hidden")
 	for _, tc := range []struct {
@@ -105,7 +104,7 @@ func TestGetMessageHistoryRefusals(t *testing.T) {
 func TestRenderMessage(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	res, err := f.svc.RenderMessage(ctx, f.actor("member"), chat.RenderMessageParams{Content: "**bold** @**Adam Admin**"})
 	if err != nil {
 		t.Fatal(err)

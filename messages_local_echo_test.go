@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -23,7 +22,7 @@ func TestSendMessageLocalEcho(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t, tt.opts...)
-			ctx := context.Background()
+			ctx := t.Context()
 			sending := f.register(t, "member", "message")
 			other := f.register(t, "member", "message")
 			admin := f.register(t, "admin", "message")
@@ -62,7 +61,7 @@ func TestSendMessageLocalIDBounded(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	before := f.messageCount(t)
-	_, err := f.svc.SendMessage(context.Background(), f.actor("member"), chat.SendMessageParams{
+	_, err := f.svc.SendMessage(t.Context(), f.actor("member"), chat.SendMessageParams{
 		Type: "direct", UserIDs: []usersID{f.ids["admin"]}, Content: "hi", QueueID: "q", LocalID: strings.Repeat("9", chat.MaxLocalIDLength+1),
 	})
 	wantError(t, err, chat.CodeBadRequest, 400, "local_id is too long (limit: 100 characters)")

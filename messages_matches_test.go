@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strconv"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 func TestCheckMessagesMatchNarrow(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "admin", "member")
 	other := mustChannel(t, f, "Denmark", chat.NewChannelSettings{}, "admin")
 	lunch := mustSendToChannel(t, f, "admin", c, "food", "lunch is ready")

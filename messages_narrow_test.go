@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,7 +32,7 @@ func testBackends() []struct {
 	}{
 		{"memory", func(*testing.T) storage.Storage { return memory.New() }},
 		{"sqlite", func(t *testing.T) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+			s, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +44,7 @@ func testBackends() []struct {
 			name string
 			open func(t *testing.T) storage.Storage
 		}{"postgres", func(t *testing.T) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), benchSchema(t, base))
+			s, err := sqlstore.Open(t.Context(), benchSchema(t, base))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +64,7 @@ type narrowWorld struct {
 
 func seedNarrowWorld(t *testing.T, f *fixture) narrowWorld {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	yes, no := true, false
 	w := narrowWorld{m: map[string]messages.ID{}}
 	if err := f.store.Update(ctx, func(tx storage.Tx) error {
@@ -335,7 +334,7 @@ func TestNarrowErrors(t *testing.T) {
 		{"dm a list of lists", []chat.NarrowTerm{term("dm", []any{[]any{}})}, chat.CodeBadRequest, "operand is not a string or an integer list"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := f.svc.GetMessages(context.Background(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 5, Narrow: tt.narrow})
+			_, err := f.svc.GetMessages(t.Context(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 5, Narrow: tt.narrow})
 			e := wantError(t, err, tt.code, http.StatusBadRequest, tt.msg)
 			if tt.code == chat.CodeBadNarrow && e.Extra["desc"] == nil {
 				t.Errorf("BAD_NARROW without desc: %+v", e)
@@ -383,7 +382,7 @@ func deref(s *string) string {
 func TestQueueNarrow(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "admin", "member")
 	queues := map[string][][]string{
 		"search":     {{"search", "foxes"}},
@@ -427,7 +426,7 @@ func TestQueueNarrow(t *testing.T) {
 func TestQueueNarrowSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "admin", "member")
 	res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{
 		EventTypes: []string{"message"}, Narrow: [][]string{{"search", "foxes"}, {"channel", "Verona"}},

@@ -68,7 +68,7 @@ func TestPrerenderRacingChange(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+			store, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +78,7 @@ func TestPrerenderRacingChange(t *testing.T) {
 				e.link = f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `#(?P<id>\d+)`, URLTemplate: "https://tracker.example/{id}"})
 			}
 			ch := mustChannel(t, f, "prerender", chat.NewChannelSettings{}, "admin", "member")
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 			defer cancel()
 			send := func(content string) (messages.ID, error) {
 				res, err := f.svc.SendMessage(ctx, f.actor("admin"), chat.SendMessageParams{Type: "stream", ChannelID: &ch, Topic: ptr("t"), Content: content})
@@ -148,7 +148,7 @@ func TestPrerenderRacingChange(t *testing.T) {
 // checkRendered fails t unless message id's stored rendering contains want.
 func checkRendered(t *testing.T, store storage.Storage, id messages.ID, want string) {
 	t.Helper()
-	if err := store.View(context.Background(), func(tx storage.ReadTx) error {
+	if err := store.View(t.Context(), func(tx storage.ReadTx) error {
 		m, err := tx.Messages().Get(id)
 		if err != nil {
 			return err

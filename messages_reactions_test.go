@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,47 +13,46 @@ import (
 
 // interactConsistencyCases are the consistency cases of message interactions.
 func interactConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	return append(append(readConsistencyCases(), realmEmojiConsistencyCases()...), []consistencyCase{
 		{method: "AddReaction", name: "to a public channel's message", setup: func(t *testing.T, f *fixture) {
 			mustSendToChannel(t, f, "admin", mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "guest"), "t", "hi")
 		}, run: func(t *testing.T, f *fixture) {
 			id := fetchIDs(t, f, "admin", chat.NarrowTerm{Operator: "topic", Operand: "t"})[0]
-			mustDo(t, "AddReaction", errOf(f.svc.AddReaction(ctx, f.actor("member"), chat.AddReactionParams{MessageID: id, EmojiName: "tada"})))
+			mustDo(t, "AddReaction", errOf(f.svc.AddReaction(t.Context(), f.actor("member"), chat.AddReactionParams{MessageID: id, EmojiName: "tada"})))
 			// The owner reacts from the channel's history.
-			mustDo(t, "AddReaction", errOf(f.svc.AddReaction(ctx, f.actor("owner"), chat.AddReactionParams{MessageID: id, EmojiName: "zulip"})))
+			mustDo(t, "AddReaction", errOf(f.svc.AddReaction(t.Context(), f.actor("owner"), chat.AddReactionParams{MessageID: id, EmojiName: "zulip"})))
 		}},
 		{method: "RemoveReaction", name: "from a direct message", setup: func(t *testing.T, f *fixture) {
 			id := mustSendDirect(t, f, "admin", "hi", "member")
-			mustDo(t, "AddReaction", errOf(f.svc.AddReaction(ctx, f.actor("member"), chat.AddReactionParams{MessageID: id, EmojiName: "octopus"})))
+			mustDo(t, "AddReaction", errOf(f.svc.AddReaction(t.Context(), f.actor("member"), chat.AddReactionParams{MessageID: id, EmojiName: "octopus"})))
 		}, run: func(t *testing.T, f *fixture) {
 			id := fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "dm"})[0]
-			mustDo(t, "RemoveReaction", errOf(f.svc.RemoveReaction(ctx, f.actor("member"), chat.RemoveReactionParams{MessageID: id, EmojiName: ptr("octopus")})))
+			mustDo(t, "RemoveReaction", errOf(f.svc.RemoveReaction(t.Context(), f.actor("member"), chat.RemoveReactionParams{MessageID: id, EmojiName: ptr("octopus")})))
 		}},
 		{method: "SetTypingStatus", name: "direct and channel", setup: func(t *testing.T, f *fixture) {
 			mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "guest")
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("member"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["admin"]}})))
+			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(t.Context(), f.actor("member"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["admin"]}})))
 			c := f.mustChannel(t, "Verona").ID
-			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("member"), chat.SetTypingStatusParams{Type: "channel", Op: "start", StreamID: &c, Topic: ptr("")})))
+			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(t.Context(), f.actor("member"), chat.SetTypingStatusParams{Type: "channel", Op: "start", StreamID: &c, Topic: ptr("")})))
 		}},
 		{method: "ExpireTyping", name: "a start not renewed", setup: func(t *testing.T, f *fixture) {
-			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("member"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["admin"]}})))
+			mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(t.Context(), f.actor("member"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["admin"]}})))
 		}, run: func(t *testing.T, f *fixture) {
 			f.clock.Advance(chat.TypingExpiry)
-			mustDo(t, "ExpireTyping", f.svc.ExpireTyping(ctx))
+			mustDo(t, "ExpireTyping", f.svc.ExpireTyping(t.Context()))
 		}},
 		{method: "SetTypingStatusForMessageEdit", name: "a direct message", setup: func(t *testing.T, f *fixture) {
 			mustSendDirect(t, f, "member", "hi", "admin")
 		}, run: func(t *testing.T, f *fixture) {
 			id := fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "dm"})[0]
-			mustDo(t, "SetTypingStatusForMessageEdit", errOf(f.svc.SetTypingStatusForMessageEdit(ctx, f.actor("member"), chat.SetTypingStatusForMessageEditParams{MessageID: id, Op: "start"})))
+			mustDo(t, "SetTypingStatusForMessageEdit", errOf(f.svc.SetTypingStatusForMessageEdit(t.Context(), f.actor("member"), chat.SetTypingStatusForMessageEditParams{MessageID: id, Op: "start"})))
 		}},
 	}...)
 }
 
 func goldenReactions(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	id := mustSendDirect(t, f, "admin", "hi", "member")
 	mustDo(t, "AddReaction", errOf(f.svc.AddReaction(ctx, f.actor("admin"), chat.AddReactionParams{MessageID: id, EmojiName: "tada"})))
 	mustDo(t, "RemoveReaction", errOf(f.svc.RemoveReaction(ctx, f.actor("admin"), chat.RemoveReactionParams{MessageID: id, EmojiCode: ptr("1f389")})))
@@ -63,7 +61,7 @@ func goldenReactions(t *testing.T, f *fixture) {
 // reactionsOf fetches a message's reactions as viewer sees them.
 func reactionsOf(t *testing.T, f *fixture, viewer string, id messages.ID) []chat.ReactionRecord {
 	t.Helper()
-	res, err := f.svc.GetMessage(context.Background(), f.actor(viewer), chat.GetMessageParams{MessageID: id})
+	res, err := f.svc.GetMessage(t.Context(), f.actor(viewer), chat.GetMessageParams{MessageID: id})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +71,7 @@ func reactionsOf(t *testing.T, f *fixture, viewer string, id messages.ID) []chat
 func TestReactions(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	id := mustSendToChannel(t, f, "admin", verona, "t", "hi")
 	memberQ := f.register(t, "member", "reaction")
@@ -141,7 +139,7 @@ func TestReactions(t *testing.T) {
 func TestReactionErrors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	id := mustSendToChannel(t, f, "admin", verona, "t", "hi")
 	dm := mustSendDirect(t, f, "admin", "secret", "member")

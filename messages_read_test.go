@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"testing"
@@ -38,20 +37,19 @@ func seedRead(t *testing.T, f *fixture) readWorld {
 
 // readConsistencyCases are the consistency cases of marking messages read.
 func readConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	seed := func(t *testing.T, f *fixture) { seedRead(t, f) }
 	verona := func(t *testing.T, f *fixture) channels.ID { return f.mustChannel(t, "Verona").ID }
 	return []consistencyCase{
 		{method: "MarkAllAsRead", name: "everything", setup: seed, run: func(t *testing.T, f *fixture) {
 			for _, who := range []string{"member", "admin", "guest"} {
-				mustDo(t, "MarkAllAsRead", errOf(f.svc.MarkAllAsRead(ctx, f.actor(who))))
+				mustDo(t, "MarkAllAsRead", errOf(f.svc.MarkAllAsRead(t.Context(), f.actor(who))))
 			}
 		}},
 		{method: "MarkStreamAsRead", name: "a channel", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "MarkStreamAsRead", errOf(f.svc.MarkStreamAsRead(ctx, f.actor("member"), chat.MarkStreamAsReadParams{StreamID: verona(t, f)})))
+			mustDo(t, "MarkStreamAsRead", errOf(f.svc.MarkStreamAsRead(t.Context(), f.actor("member"), chat.MarkStreamAsReadParams{StreamID: verona(t, f)})))
 		}},
 		{method: "MarkTopicAsRead", name: "a topic, named in another case", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "MarkTopicAsRead", errOf(f.svc.MarkTopicAsRead(ctx, f.actor("member"), chat.MarkTopicAsReadParams{StreamID: verona(t, f), TopicName: "LUNCH"})))
+			mustDo(t, "MarkTopicAsRead", errOf(f.svc.MarkTopicAsRead(t.Context(), f.actor("member"), chat.MarkTopicAsReadParams{StreamID: verona(t, f), TopicName: "LUNCH"})))
 		}},
 		{method: "UpdateMessageFlagsForNarrow", name: "read, unread and starred", setup: seed, run: func(t *testing.T, f *fixture) {
 			narrow := []chat.NarrowTerm{{Operator: "channel", Operand: "Verona"}}
@@ -60,8 +58,8 @@ func readConsistencyCases() []consistencyCase {
 				{Anchor: "oldest", NumAfter: 2, Narrow: narrow, Op: "remove", Flag: "read"},
 				{Anchor: "first_unread", NumAfter: 3, Op: "add", Flag: "starred"},
 			} {
-				mustDo(t, "UpdateMessageFlagsForNarrow", errOf(f.svc.UpdateMessageFlagsForNarrow(ctx, f.actor("member"), p)))
-				mustDo(t, "UpdateMessageFlagsForNarrow", errOf(f.svc.UpdateMessageFlagsForNarrow(ctx, f.actor("owner"), p)))
+				mustDo(t, "UpdateMessageFlagsForNarrow", errOf(f.svc.UpdateMessageFlagsForNarrow(t.Context(), f.actor("member"), p)))
+				mustDo(t, "UpdateMessageFlagsForNarrow", errOf(f.svc.UpdateMessageFlagsForNarrow(t.Context(), f.actor("owner"), p)))
 			}
 		}},
 	}
@@ -70,7 +68,7 @@ func readConsistencyCases() []consistencyCase {
 // unreadIDs is the actor's unread message ids from a fresh register.
 func unreadIDs(t *testing.T, f *fixture, who string) []messages.ID {
 	t.Helper()
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor(who), chat.RegisterQueueParams{FetchEventTypes: []string{"message", "update_message_flags"}})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor(who), chat.RegisterQueueParams{FetchEventTypes: []string{"message", "update_message_flags"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +95,7 @@ func sortedIDs(l []messages.ID) []messages.ID {
 func TestMarkAllAsReadInBatches(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, func(o *chat.Options) { o.MarkReadBatchSize = 3 })
-	ctx := context.Background()
+	ctx := t.Context()
 	w := seedRead(t, f)
 	q := f.register(t, "member", "update_message_flags")
 	res, err := f.svc.MarkAllAsRead(ctx, f.actor("member"))
@@ -135,7 +133,7 @@ func TestMarkAllAsReadBudget(t *testing.T) {
 		o.MarkReadBatchSize, o.MarkReadBudget = 2, 2*time.Second
 		o.Now = func() time.Time { c.Advance(time.Second); return c.Now() }
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	seedRead(t, f)
 	before := len(unreadIDs(t, f, "member"))
 	res, err := f.svc.MarkAllAsRead(ctx, f.actor("member"))
@@ -151,7 +149,7 @@ func TestMarkAllAsReadBudget(t *testing.T) {
 func TestMarkChannelAndTopicAsRead(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	w := seedRead(t, f)
 	if _, err := f.svc.MarkTopicAsRead(ctx, f.actor("member"), chat.MarkTopicAsReadParams{StreamID: w.verona, TopicName: "lunch"}); err != nil {
 		t.Fatal(err)
@@ -197,7 +195,7 @@ func TestMarkChannelAndTopicAsRead(t *testing.T) {
 func TestUpdateMessageFlagsForNarrow(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	w := seedRead(t, f)
 	narrow := []chat.NarrowTerm{{Operator: "channel", Operand: "Verona"}, {Operator: "topic", Operand: "lunch"}}
 	res, err := f.svc.UpdateMessageFlagsForNarrow(ctx, f.actor("member"), chat.UpdateMessageFlagsForNarrowParams{

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 func TestGetReadReceipts(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "owner", "admin", "member", "guest", "bot")
 	id := mustSendToChannel(t, f, "admin", c, "t", "hello")
 	secret := mustSendToChannel(t, f, "admin", mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "admin"), "t", "hidden")

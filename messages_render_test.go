@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 func TestSendMessageRendersMentions(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "owner", "guest")
 	mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "admin")
 	g := f.mustGroup(t, "admin", chat.CreateUserGroupParams{Name: "guests", Description: "x", Members: []users.ID{f.ids["guest"]}})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -19,7 +18,7 @@ func setModerationChannel(t *testing.T, f *fixture) channels.ID {
 	t.Helper()
 	c := mustChannel(t, f, "moderation", chat.NewChannelSettings{InviteOnly: true}, "admin")
 	id := int64(c)
-	mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(context.Background(), f.actor("admin"), chat.UpdateRealmParams{ModerationRequestChannelID: &id})))
+	mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(t.Context(), f.actor("admin"), chat.UpdateRealmParams{ModerationRequestChannelID: &id})))
 	return c
 }
 
@@ -30,7 +29,7 @@ func reportMessageConsistencyCases() []consistencyCase {
 			mustSendToChannel(t, f, "admin", mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "admin", "member", "guest"), "t", "rude words")
 		}, run: func(t *testing.T, f *fixture) {
 			id := fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "topic", Operand: "t"})[0]
-			mustDo(t, "ReportMessage", errOf(f.svc.ReportMessage(context.Background(), f.actor("member"), chat.ReportMessageParams{
+			mustDo(t, "ReportMessage", errOf(f.svc.ReportMessage(t.Context(), f.actor("member"), chat.ReportMessageParams{
 				MessageID: id, ReportType: "harassment", Description: "not nice",
 			})))
 		}},
@@ -41,7 +40,7 @@ func goldenReport(t *testing.T, f *fixture) {
 	setModerationChannel(t, f)
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "admin", "member")
 	id := mustSendToChannel(t, f, "member", c, "t", "buy now")
-	mustDo(t, "ReportMessage", errOf(f.svc.ReportMessage(context.Background(), f.actor("admin"), chat.ReportMessageParams{
+	mustDo(t, "ReportMessage", errOf(f.svc.ReportMessage(t.Context(), f.actor("admin"), chat.ReportMessageParams{
 		MessageID: id, ReportType: "spam",
 	})))
 }
@@ -49,7 +48,7 @@ func goldenReport(t *testing.T, f *fixture) {
 func TestReportMessage(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "admin", "member", "owner")
 	sent := f.clock.Now().UTC().Format("2006-01-02T15:04:05+00:00")
 	msg := mustSendToChannel(t, f, "owner", verona, "party", "```\ncode\n```")

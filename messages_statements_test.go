@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -51,7 +50,7 @@ func TestSendStatements(t *testing.T) {
 				t.Fatalf("%T does not count its statements", f.store)
 			}
 			ch := mustChannel(t, f, "counted", chat.NewChannelSettings{}, "member", "admin", "owner", "guest")
-			ctx := context.Background()
+			ctx := t.Context()
 			for i, who := range []string{"member", "admin", "member"} {
 				// A second later each time: the sender's activity is written (a store leaves
 				// out a time it has written already, sqlstore's activity.go).

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,7 +16,7 @@ import (
 func TestSendMessageToChannelAndFetch(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	memberQ := f.register(t, "member")
 	adminQ := f.register(t, "admin")
@@ -75,7 +74,7 @@ func TestSendMessageToChannelAndFetch(t *testing.T) {
 func TestPrivateMessagesNeverReachOthers(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	secret := mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "member", "admin")
 	queues := map[string]string{}
 	for _, who := range []string{"owner", "admin", "member", "guest", "bot"} {
@@ -140,7 +139,7 @@ func TestGetMessagesAnchors(t *testing.T) {
 		ids = append(ids, mustSendToChannel(t, f, "admin", c, "t", "message "+string(rune('a'+i))))
 	}
 	// The member has read the first four.
-	if _, err := f.svc.UpdateMessageFlags(context.Background(), f.actor("member"), chat.UpdateMessageFlagsParams{
+	if _, err := f.svc.UpdateMessageFlags(t.Context(), f.actor("member"), chat.UpdateMessageFlagsParams{
 		Messages: ids[:4], Op: "add", Flag: "read",
 	}); err != nil {
 		t.Fatal(err)
@@ -179,9 +178,9 @@ func TestGetMessagesAnchors(t *testing.T) {
 			}
 		})
 	}
-	_, err := f.svc.GetMessages(context.Background(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 4000, NumAfter: 1001})
+	_, err := f.svc.GetMessages(t.Context(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 4000, NumAfter: 1001})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Too many messages requested (maximum 5000).")
-	_, err = f.svc.GetMessages(context.Background(), f.actor("member"), chat.GetMessagesParams{NumBefore: 1})
+	_, err = f.svc.GetMessages(t.Context(), f.actor("member"), chat.GetMessagesParams{NumBefore: 1})
 	wantError(t, err, chat.CodeRequestVariableMissing, http.StatusBadRequest, "Missing 'anchor' argument")
 }
 
@@ -195,12 +194,12 @@ func TestGetMessagesNarrows(t *testing.T) {
 	c := mustSendToChannel(t, f, "admin", denmark, "party", "more cake")
 	d := mustSendDirect(t, f, "admin", "private cake", "member")
 	e := mustSendDirect(t, f, "owner", "group hello", "member", "admin")
-	if _, err := f.svc.UpdateMessageFlags(context.Background(), f.actor("member"), chat.UpdateMessageFlagsParams{
+	if _, err := f.svc.UpdateMessageFlags(t.Context(), f.actor("member"), chat.UpdateMessageFlagsParams{
 		Messages: []messages.ID{a, d}, Op: "add", Flag: "starred",
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.UpdateMessageFlags(context.Background(), f.actor("member"), chat.UpdateMessageFlagsParams{
+	if _, err := f.svc.UpdateMessageFlags(t.Context(), f.actor("member"), chat.UpdateMessageFlagsParams{
 		Messages: []messages.ID{a, c}, Op: "add", Flag: "read",
 	}); err != nil {
 		t.Fatal(err)
@@ -241,7 +240,7 @@ func TestGetMessagesNarrows(t *testing.T) {
 		{chat.NarrowTerm{Operator: "sender", Operand: "nobody@example.com"}, "Invalid narrow operator: unknown user nobody@example.com"},
 		{chat.NarrowTerm{Operator: "is", Operand: "bogus"}, "Invalid narrow operator: unknown 'is' operand bogus"},
 	} {
-		_, err := f.svc.GetMessages(context.Background(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 5, Narrow: []chat.NarrowTerm{tt.narrow}})
+		_, err := f.svc.GetMessages(t.Context(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 5, Narrow: []chat.NarrowTerm{tt.narrow}})
 		wantError(t, err, chat.CodeBadNarrow, http.StatusBadRequest, tt.msg)
 	}
 }
@@ -284,7 +283,7 @@ func TestSendMessageRefusals(t *testing.T) {
 		{"dm to an unknown email", "member", chat.SendMessageParams{Type: "private", Emails: []string{"x@nowhere"}, Content: "x"}, chat.CodeBadRequest, "Invalid email 'x@nowhere'"},
 		{"dm to a deactivated user", "member", chat.SendMessageParams{Type: "direct", Emails: []string{"webhook@example.com"}, Content: "x"}, chat.CodeBadRequest, "'webhook@example.com' is no longer using Zulip."},
 	} {
-		_, err := f.svc.SendMessage(context.Background(), f.actor(tt.who), tt.p)
+		_, err := f.svc.SendMessage(t.Context(), f.actor(tt.who), tt.p)
 		wantError(t, err, tt.code, http.StatusBadRequest, tt.msg)
 		if n := f.messageCount(t); n != before {
 			t.Fatalf("%s: %d messages after a refusal, want %d", tt.name, n, before)
@@ -319,7 +318,7 @@ func TestSendMessageNormalises(t *testing.T) {
 func TestMessageEventsThroughBus(t *testing.T) {
 	t.Parallel()
 	local, viaBus := newFixture(t), newFixture(t, withBus(newFakeBus()))
-	ctx := context.Background()
+	ctx := t.Context()
 	profiles := []chat.RegisterQueueParams{
 		{EventTypes: []string{"message", "update_message_flags"}},
 		{EventTypes: []string{"message", "update_message_flags"}, ApplyMarkdown: true, ClientGravatar: ptr(false)},

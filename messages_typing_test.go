@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -14,7 +13,7 @@ import (
 )
 
 func goldenTyping(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("admin"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["member"]}})))
 	mustDo(t, "SetTypingStatus", errOf(f.svc.SetTypingStatus(ctx, f.actor("admin"), chat.SetTypingStatusParams{Type: "stream", Op: "stop", StreamID: &c, Topic: ptr("lunch")})))
@@ -50,7 +49,7 @@ func typingEvents(t *testing.T, f *fixture, who, queue string) []map[string]any 
 func TestTypingDirect(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	member := f.register(t, "member", "typing")
 	admin := f.register(t, "admin", "typing")
 	guest := f.register(t, "guest", "typing")
@@ -111,7 +110,7 @@ func TestTypingDirect(t *testing.T) {
 func TestTypingChannel(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin", "guest")
 	capable, _ := f.registerWith(t, "admin", chat.ClientCapabilities{StreamTypingNotifications: true})
 	legacy, _ := f.registerWith(t, "admin", chat.ClientCapabilities{})
@@ -139,7 +138,7 @@ func TestTypingChannel(t *testing.T) {
 func TestTypingErrors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member")
 	secret := mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "admin")
 	mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{Values: map[string]any{
@@ -187,7 +186,7 @@ func TestTypingErrors(t *testing.T) {
 func TestTypingThroughBus(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, withBus(newFakeBus()))
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	capable, _ := f.registerWith(t, "admin", chat.ClientCapabilities{StreamTypingNotifications: true})
 	legacy, _ := f.registerWith(t, "admin", chat.ClientCapabilities{})

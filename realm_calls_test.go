@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 func TestUnconfiguredVideoCalls(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	_, err := f.svc.CreateZoomVideoCall(ctx, f.actor("member"), chat.CreateZoomVideoCallParams{IsVideoCall: true})
 	wantError(t, err, chat.CodeBadRequest, 400, "Zoom credentials have not been configured")
 	_, err = f.svc.CreateWebexVideoCall(ctx, f.actor("member"))
@@ -37,7 +36,7 @@ func TestUnconfiguredVideoCalls(t *testing.T) {
 func TestStreamEmailAddressWithoutGateway(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	public := mustChannel(t, f, "lobby", chat.NewChannelSettings{}, "member")
 	private := mustChannel(t, f, "vault", chat.NewChannelSettings{InviteOnly: true}, "admin")
 	res, err := f.svc.GetStreamEmailAddress(ctx, f.actor("member"), chat.GetStreamEmailAddressParams{StreamID: public})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,7 +10,7 @@ import (
 
 func TestRealmDomains(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	res, err := f.svc.CreateRealmDomain(ctx, f.actor("owner"), chat.CreateRealmDomainParams{Domain: " Zulip.ORG "})
 	if err != nil {
@@ -45,7 +44,7 @@ func TestRealmDomains(t *testing.T) {
 
 func TestNewUsersTakeTheOrganizationsSettingDefaults(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	if err := f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{
 		Values: map[string]any{"twenty_four_hour_time": true, "emojiset": "text", "email_address_visibility": int64(1)},

@@ -59,11 +59,10 @@ var pngImage = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 
 func mustUploadEmoji(t *testing.T, f *fixture, who, name string) {
 	t.Helper()
-	mustDo(t, "UploadCustomEmoji", errOf(f.svc.UploadCustomEmoji(context.Background(), f.actor(who), chat.UploadCustomEmojiParams{Name: name, Files: 1, Image: pngImage})))
+	mustDo(t, "UploadCustomEmoji", errOf(f.svc.UploadCustomEmoji(t.Context(), f.actor(who), chat.UploadCustomEmojiParams{Name: name, Files: 1, Image: pngImage})))
 }
 
 func realmEmojiConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	return []consistencyCase{
 		{method: "UploadCustomEmoji", name: "by a member", run: func(t *testing.T, f *fixture) {
 			mustUploadEmoji(t, f, "member", "green_tick")
@@ -72,20 +71,20 @@ func realmEmojiConsistencyCases() []consistencyCase {
 			mustUploadEmoji(t, f, "member", "green_tick")
 			mustUploadEmoji(t, f, "member", "party")
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateCustomEmoji", errOf(f.svc.DeactivateCustomEmoji(ctx, f.actor("admin"), chat.DeactivateCustomEmojiParams{Name: "green_tick"})))
+			mustDo(t, "DeactivateCustomEmoji", errOf(f.svc.DeactivateCustomEmoji(t.Context(), f.actor("admin"), chat.DeactivateCustomEmojiParams{Name: "green_tick"})))
 		}},
 	}
 }
 
 func goldenRealmEmoji(t *testing.T, f *fixture) {
 	mustUploadEmoji(t, f, "member", "green_tick")
-	mustDo(t, "DeactivateCustomEmoji", errOf(f.svc.DeactivateCustomEmoji(context.Background(), f.actor("member"), chat.DeactivateCustomEmojiParams{Name: "green_tick"})))
+	mustDo(t, "DeactivateCustomEmoji", errOf(f.svc.DeactivateCustomEmoji(t.Context(), f.actor("member"), chat.DeactivateCustomEmojiParams{Name: "green_tick"})))
 }
 
 func TestCustomEmoji(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	mustUploadEmoji(t, f, "member", "green tick")
 	got, err := f.svc.GetCustomEmoji(ctx, f.actor("guest"))
 	if err != nil {
@@ -132,7 +131,7 @@ func TestUploadCustomEmojiRefusals(t *testing.T) {
 	t.Parallel()
 	images := &memEmojiImages{}
 	f := newFixture(t, func(o *chat.Options) { o.EmojiImages = images })
-	ctx := context.Background()
+	ctx := t.Context()
 	mustUploadEmoji(t, f, "member", "taken")
 	big := append(append([]byte{}, pngImage...), make([]byte, chat.MaxEmojiFileSize)...)
 	for _, tt := range []struct {
@@ -176,7 +175,7 @@ func TestRegisterEmojiState(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	mustUploadEmoji(t, f, "member", "green_tick")
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor("guest"), chat.RegisterQueueParams{FetchEventTypes: []string{"realm", "realm_emoji"}})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor("guest"), chat.RegisterQueueParams{FetchEventTypes: []string{"realm", "realm_emoji"}})
 	if err != nil {
 		t.Fatal(err)
 	}

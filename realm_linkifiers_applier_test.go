@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -18,11 +17,10 @@ func applyRealmList(state, ev map[string]any, key string) {
 
 // linkifiersConsistencyCases are the consistency cases of linkifiers and code playgrounds.
 func linkifiersConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	seed := func(t *testing.T, f *fixture) {
 		f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `#(?P<id>\d+)`, URLTemplate: "https://x/{id}"})
 		f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `T(?P<id>\d+)`, URLTemplate: "https://t/{id}", ExampleInput: ptr("T1"), ReverseTemplate: ptr("T{id}")})
-		if _, err := f.svc.AddCodePlayground(ctx, f.actor("admin"), chat.AddCodePlaygroundParams{Name: "Go", HighlighterLanguage: "Go", URLTemplate: "https://go.dev/play?c={code}"}); err != nil {
+		if _, err := f.svc.AddCodePlayground(t.Context(), f.actor("admin"), chat.AddCodePlaygroundParams{Name: "Go", HighlighterLanguage: "Go", URLTemplate: "https://go.dev/play?c={code}"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -39,33 +37,33 @@ func linkifiersConsistencyCases() []consistencyCase {
 				AlternativeURLTemplates: []string{"https://alt/{n}"}})
 		}},
 		{method: "UpdateLinkifier", name: "template", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.UpdateLinkifier(ctx, f.actor("admin"), chat.UpdateLinkifierParams{FilterID: ids(t, f)[0],
+			if _, err := f.svc.UpdateLinkifier(t.Context(), f.actor("admin"), chat.UpdateLinkifierParams{FilterID: ids(t, f)[0],
 				AddLinkifierParams: chat.AddLinkifierParams{Pattern: `#(?P<id>\d+)`, URLTemplate: "https://y/{id}"}}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "RemoveLinkifier", name: "first", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.RemoveLinkifier(ctx, f.actor("admin"), chat.RemoveLinkifierParams{FilterID: ids(t, f)[0]}); err != nil {
+			if _, err := f.svc.RemoveLinkifier(t.Context(), f.actor("admin"), chat.RemoveLinkifierParams{FilterID: ids(t, f)[0]}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "ReorderLinkifiers", name: "swap", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.ReorderLinkifiers(ctx, f.actor("admin"), chat.ReorderLinkifiersParams{OrderedLinkifierIDs: []linkifiers.ID{ids(t, f)[1], ids(t, f)[0]}}); err != nil {
+			if _, err := f.svc.ReorderLinkifiers(t.Context(), f.actor("admin"), chat.ReorderLinkifiersParams{OrderedLinkifierIDs: []linkifiers.ID{ids(t, f)[1], ids(t, f)[0]}}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "AddCodePlayground", name: "second", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.AddCodePlayground(ctx, f.actor("admin"), chat.AddCodePlaygroundParams{Name: "Py", HighlighterLanguage: "Python", URLTemplate: "https://py/{?code}"}); err != nil {
+			if _, err := f.svc.AddCodePlayground(t.Context(), f.actor("admin"), chat.AddCodePlaygroundParams{Name: "Py", HighlighterLanguage: "Python", URLTemplate: "https://py/{?code}"}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "RemoveCodePlayground", name: "only", setup: seed, run: func(t *testing.T, f *fixture) {
-			r, err := f.svc.RegisterQueue(ctx, f.actor("admin"), chat.RegisterQueueParams{FetchEventTypes: []string{"realm_playgrounds"}})
+			r, err := f.svc.RegisterQueue(t.Context(), f.actor("admin"), chat.RegisterQueueParams{FetchEventTypes: []string{"realm_playgrounds"}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			id := (*r.DraftsState.RealmPlaygrounds)[0].ID
-			if _, err := f.svc.RemoveCodePlayground(ctx, f.actor("admin"), chat.RemoveCodePlaygroundParams{PlaygroundID: id}); err != nil {
+			if _, err := f.svc.RemoveCodePlayground(t.Context(), f.actor("admin"), chat.RemoveCodePlaygroundParams{PlaygroundID: id}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -76,7 +74,7 @@ func linkifiersConsistencyCases() []consistencyCase {
 func goldenLinkifiers(t *testing.T, f *fixture) {
 	f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://github.com/zulip/zulip/issues/{id}",
 		ExampleInput: ptr("#1234"), ReverseTemplate: ptr("#{id}"), AlternativeURLTemplates: []string{"https://github.com/zulip/zulip/pull/{id}"}})
-	if _, err := f.svc.AddCodePlayground(context.Background(), f.actor("admin"), chat.AddCodePlaygroundParams{
+	if _, err := f.svc.AddCodePlayground(t.Context(), f.actor("admin"), chat.AddCodePlaygroundParams{
 		Name: "Python playground", HighlighterLanguage: "Python", URLTemplate: "https://python.example.com?code={code}",
 	}); err != nil {
 		t.Fatal(err)

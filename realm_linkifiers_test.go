@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 
 func (f *fixture) mustLinkifiers(t *testing.T) []chat.LinkifierRecord {
 	t.Helper()
-	res, err := f.svc.GetLinkifiers(context.Background(), f.actor("member"), chat.GetLinkifiersParams{})
+	res, err := f.svc.GetLinkifiers(t.Context(), f.actor("member"), chat.GetLinkifiersParams{})
 	if err != nil {
 		t.Fatalf("GetLinkifiers: %v", err)
 	}
@@ -23,7 +22,7 @@ func (f *fixture) mustLinkifiers(t *testing.T) []chat.LinkifierRecord {
 
 func (f *fixture) mustAddLinkifier(t *testing.T, p chat.AddLinkifierParams) linkifiers.ID {
 	t.Helper()
-	res, err := f.svc.AddLinkifier(context.Background(), f.actor("admin"), p)
+	res, err := f.svc.AddLinkifier(t.Context(), f.actor("admin"), p)
 	if err != nil {
 		t.Fatalf("AddLinkifier: %v", err)
 	}
@@ -33,7 +32,7 @@ func (f *fixture) mustAddLinkifier(t *testing.T, p chat.AddLinkifierParams) link
 // registerWith registers a queue for name with the given capabilities.
 func (f *fixture) registerWith(t *testing.T, name string, caps chat.ClientCapabilities) (string, chat.RegisterQueueResult) {
 	t.Helper()
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor(name), chat.RegisterQueueParams{ClientCapabilities: caps})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor(name), chat.RegisterQueueParams{ClientCapabilities: caps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +42,7 @@ func (f *fixture) registerWith(t *testing.T, name string, caps chat.ClientCapabi
 func TestLinkifiersLifecycle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	modern, _ := f.registerWith(t, "member", chat.ClientCapabilities{LinkifierURLTemplate: true})
 	legacy, _ := f.registerWith(t, "guest", chat.ClientCapabilities{})
 
@@ -108,7 +107,7 @@ func TestLinkifiersLifecycle(t *testing.T) {
 func TestLinkifiersRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	a := f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://x/{id}"})
 	b := f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `T(?P<id>[0-9]+)`, URLTemplate: "https://t/{id}"})
 	q, _ := f.registerWith(t, "member", chat.ClientCapabilities{LinkifierURLTemplate: true})
@@ -183,7 +182,7 @@ func TestLinkifiersRefusals(t *testing.T) {
 func TestCodePlaygrounds(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "guest")
 	res, err := f.svc.AddCodePlayground(ctx, f.actor("admin"), chat.AddCodePlaygroundParams{
 		Name: "Python playground", HighlighterLanguage: "Python", URLTemplate: "https://python.example.com?code={code}",
@@ -247,7 +246,7 @@ func TestCodePlaygrounds(t *testing.T) {
 func TestLinkifiersRender(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustAddLinkifier(t, chat.AddLinkifierParams{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://github.com/zulip/zulip/issues/{id}"})
 	ch, err := f.svc.CreateChannel(ctx, f.actor("admin"), chat.CreateChannelParams{Name: "dev", Description: "Tracking #42 here", Subscribers: []users.ID{f.ids["admin"], f.ids["member"]}})
 	if err != nil {

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -14,7 +13,7 @@ import (
 func setRealmGroup(t *testing.T, f *fixture, setting, group string) {
 	t.Helper()
 	v := users.Named(f.groupIDs(t)[group])
-	if _, err := f.svc.UpdateRealm(context.Background(), f.actor("owner"), chat.UpdateRealmParams{
+	if _, err := f.svc.UpdateRealm(t.Context(), f.actor("owner"), chat.UpdateRealmParams{
 		GroupSettings: map[string]chat.GroupSettingChange{setting: {New: &v}},
 	}); err != nil {
 		t.Fatalf("UpdateRealm(%s=%s): %v", setting, group, err)
@@ -37,7 +36,7 @@ func wantMsg(t *testing.T, what string, err error, msg string) {
 
 func TestDeleteOwnMessageFollowsTheOrganization(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, c := range []struct {
 		name    string
 		setup   func(t *testing.T, f *fixture)
@@ -76,7 +75,7 @@ func TestDeleteOwnMessageFollowsTheOrganization(t *testing.T) {
 
 func TestDirectMessagePermissionGroups(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	send := func(f *fixture, from string, to ...string) error {
 		ids := make([]users.ID, len(to))
 		for i, s := range to {

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -15,7 +14,7 @@ import (
 func TestProfileDataItemWithoutValue(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		ids := f.profileFields(t)
 		phone, bio := int64(ids["Phone"]), int64(ids["Bio"])
 		mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,7 +13,7 @@ import (
 func TestUpdateRemoveReorderCustomProfileFields(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	ids := f.profileFields(t)
 	mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 		{ID: int64(ids["Phone"]), Value: raw(`"555"`)}, {ID: int64(ids["Bio"]), Value: raw(`"Hi"`)},
@@ -60,7 +59,7 @@ func TestUpdateRemoveReorderCustomProfileFields(t *testing.T) {
 func TestCustomProfileFieldRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	ids := f.profileFields(t)
 	mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{FieldID: ids["Team"], DisplayInProfileSummary: ptr(true)}))
 	mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{FieldID: ids["Website"], DisplayInProfileSummary: ptr(true)}))
@@ -97,7 +96,7 @@ func TestCustomProfileFieldRefusals(t *testing.T) {
 func TestPatchChannelFolders(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	var ids []channels.FolderID
 	for _, name := range []string{"Work", "Fun", "Old"} {
 		res, err := f.svc.CreateChannelFolder(ctx, f.actor("admin"), chat.CreateChannelFolderParams{Name: name})
@@ -128,15 +127,14 @@ func TestPatchChannelFolders(t *testing.T) {
 // profileAndFolderConsistencyCases are the consistency cases of changing custom profile
 // fields and ordering channel folders.
 func profileAndFolderConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	withData := func(t *testing.T, f *fixture) {
 		ids := f.profileFields(t)
-		mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+		mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(t.Context(), f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 			{ID: int64(ids["Phone"]), Value: raw(`"555"`)}, {ID: int64(ids["Bio"]), Value: raw(`"Hi"`)},
 		}}))
 	}
 	field := func(t *testing.T, f *fixture, name string) users.ProfileFieldID {
-		got, err := f.svc.GetCustomProfileFields(ctx, f.actor("owner"))
+		got, err := f.svc.GetCustomProfileFields(t.Context(), f.actor("owner"))
 		mustDo(t, "GetCustomProfileFields", err)
 		for _, r := range got.CustomFields {
 			if r.Name == name {
@@ -148,35 +146,35 @@ func profileAndFolderConsistencyCases() []consistencyCase {
 	}
 	return []consistencyCase{
 		{method: "UpdateCustomProfileField", name: "name, hint and flags", setup: withData, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{
+			mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(t.Context(), f.actor("admin"), chat.UpdateCustomProfileFieldParams{
 				FieldID: field(t, f, "Phone"), Name: ptr("Mobile"), Hint: ptr("h"), Required: ptr(true), EditableByUser: ptr(false)}))
 		}},
 		{method: "RemoveCustomProfileField", name: "field with values", setup: withData, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RemoveCustomProfileField", f.svc.RemoveCustomProfileField(ctx, f.actor("admin"), chat.RemoveCustomProfileFieldParams{FieldID: field(t, f, "Bio")}))
+			mustDo(t, "RemoveCustomProfileField", f.svc.RemoveCustomProfileField(t.Context(), f.actor("admin"), chat.RemoveCustomProfileFieldParams{FieldID: field(t, f, "Bio")}))
 		}},
 		{method: "ReorderCustomProfileFields", name: "reversed", setup: withData, run: func(t *testing.T, f *fixture) {
-			got, err := f.svc.GetCustomProfileFields(ctx, f.actor("owner"))
+			got, err := f.svc.GetCustomProfileFields(t.Context(), f.actor("owner"))
 			mustDo(t, "GetCustomProfileFields", err)
 			var order []users.ProfileFieldID
 			for _, r := range got.CustomFields {
 				order = append([]users.ProfileFieldID{r.ID}, order...)
 			}
-			mustDo(t, "ReorderCustomProfileFields", f.svc.ReorderCustomProfileFields(ctx, f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: order}))
+			mustDo(t, "ReorderCustomProfileFields", f.svc.ReorderCustomProfileFields(t.Context(), f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: order}))
 		}},
 		{method: "PatchChannelFolders", name: "reversed with an archived folder", setup: func(t *testing.T, f *fixture) {
 			for _, name := range []string{"Work", "Fun"} {
-				mustDo(t, "CreateChannelFolder", errOf(f.svc.CreateChannelFolder(ctx, f.actor("admin"), chat.CreateChannelFolderParams{Name: name})))
+				mustDo(t, "CreateChannelFolder", errOf(f.svc.CreateChannelFolder(t.Context(), f.actor("admin"), chat.CreateChannelFolderParams{Name: name})))
 			}
-			mustDo(t, "UpdateChannelFolder", errOf(f.svc.UpdateChannelFolder(ctx, f.actor("admin"), chat.UpdateChannelFolderParams{ChannelFolderID: 1, IsArchived: ptr(true)})))
+			mustDo(t, "UpdateChannelFolder", errOf(f.svc.UpdateChannelFolder(t.Context(), f.actor("admin"), chat.UpdateChannelFolderParams{ChannelFolderID: 1, IsArchived: ptr(true)})))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "PatchChannelFolders", f.svc.PatchChannelFolders(ctx, f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{2, 1}}))
+			mustDo(t, "PatchChannelFolders", f.svc.PatchChannelFolders(t.Context(), f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{2, 1}}))
 		}},
 	}
 }
 
 // goldenChannelFolderReorder produces channel_folder reorder.
 func goldenChannelFolderReorder(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, name := range []string{"Work", "Fun"} {
 		mustDo(t, "CreateChannelFolder", errOf(f.svc.CreateChannelFolder(ctx, f.actor("admin"), chat.CreateChannelFolderParams{Name: name})))
 	}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -15,7 +14,7 @@ import (
 // profileFields creates one field of each type as the owner and returns their ids by name.
 func (f *fixture) profileFields(t *testing.T) map[string]users.ProfileFieldID {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	out := map[string]users.ProfileFieldID{}
 	no := false
 	for _, p := range []chat.CreateCustomProfileFieldParams{
@@ -43,7 +42,7 @@ func raw(s string) json.RawMessage { return json.RawMessage(s) }
 func TestCustomProfileFields(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "guest", "custom_profile_fields")
 	ids := f.profileFields(t)
 	list, err := f.svc.GetCustomProfileFields(ctx, f.actor("guest"))
@@ -82,7 +81,7 @@ func TestCustomProfileFields(t *testing.T) {
 func TestUpdateProfileData(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	ids := f.profileFields(t)
 	q := f.register(t, "admin", "realm_user")
 	mentor := itoa(int64(f.ids["admin"]))
@@ -147,7 +146,7 @@ func TestUpdateProfileData(t *testing.T) {
 func TestUpdateProfileDataRefusals(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	ids := f.profileFields(t)
 	d := func(name, value string) []chat.ProfileDataUpdate {
 		return []chat.ProfileDataUpdate{{ID: int64(ids[name]), Value: raw(value)}}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -11,10 +10,9 @@ import (
 // realmSettingsConsistencyCases change the organization's settings: every kind of setting and
 // the derived keys they move.
 func realmSettingsConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	update := func(who string, p chat.UpdateRealmParams) func(t *testing.T, f *fixture) {
 		return func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(ctx, f.actor(who), p)))
+			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(t.Context(), f.actor(who), p)))
 		}
 	}
 	return []consistencyCase{
@@ -43,20 +41,20 @@ func realmSettingsConsistencyCases() []consistencyCase {
 			update("admin", chat.UpdateRealmParams{SignupAnnouncementsStreamID: &id, ZulipUpdateAnnouncementsStreamID: &id, ModerationRequestChannelID: &id})(t, f)
 		}},
 		{method: "CreateRealmDomain", name: "two domains", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(ctx, f.actor("owner"), chat.CreateRealmDomainParams{Domain: "Zulip.ORG"})))
-			mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(ctx, f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test", AllowSubdomains: true})))
+			mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(t.Context(), f.actor("owner"), chat.CreateRealmDomainParams{Domain: "Zulip.ORG"})))
+			mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(t.Context(), f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test", AllowSubdomains: true})))
 		}},
 		{method: "PatchRealmDomain", name: "allow subdomains", setup: oneDomain, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "PatchRealmDomain", f.svc.PatchRealmDomain(ctx, f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true}))
+			mustDo(t, "PatchRealmDomain", f.svc.PatchRealmDomain(t.Context(), f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true}))
 		}},
 		{method: "DeleteRealmDomain", name: "the last domain, lifting the restriction", setup: func(t *testing.T, f *fixture) {
 			oneDomain(t, f)
 			update("owner", chat.UpdateRealmParams{Settings: map[string]any{"emails_restricted_to_domains": true}})(t, f)
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteRealmDomain", f.svc.DeleteRealmDomain(ctx, f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"}))
+			mustDo(t, "DeleteRealmDomain", f.svc.DeleteRealmDomain(t.Context(), f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"}))
 		}},
 		{method: "UpdateRealmUserSettingsDefaults", name: "three settings", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateRealmUserSettingsDefaults", f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{
+			mustDo(t, "UpdateRealmUserSettingsDefaults", f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{
 				Values: map[string]any{"twenty_four_hour_time": true, "color_scheme": int64(2), "email_address_visibility": int64(1)}}))
 		}},
 		{method: "UpdateRealm", name: "authentication methods", run: update("owner", chat.UpdateRealmParams{
@@ -66,5 +64,5 @@ func realmSettingsConsistencyCases() []consistencyCase {
 
 func oneDomain(t *testing.T, f *fixture) {
 	t.Helper()
-	mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(context.Background(), f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test"})))
+	mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(t.Context(), f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test"})))
 }

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -15,7 +14,7 @@ import (
 // registerRealm returns register's realm section as JSON values.
 func registerRealm(t *testing.T, f *fixture, who string) map[string]any {
 	t.Helper()
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor(who), chat.RegisterQueueParams{FetchEventTypes: []string{"realm"}})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor(who), chat.RegisterQueueParams{FetchEventTypes: []string{"realm"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +66,7 @@ func TestRegisterShowsZulipDefaultsOfANewOrganization(t *testing.T) {
 
 func TestUpdateRealmSettings(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, c := range []struct {
 		name     string
 		as       string
@@ -139,7 +138,7 @@ func TestUpdateRealmSettings(t *testing.T) {
 
 func TestUpdateRealmGroupSettingRules(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	g := f.groupIDs(t)
 	named := func(name string) *users.GroupSetting { s := users.Named(g[name]); return &s }

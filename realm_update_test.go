@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 func (f *fixture) realm(t *testing.T) realms.Realm {
 	t.Helper()
 	var r realms.Realm
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) (err error) {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) (err error) {
 		r, err = tx.Realm().Get()
 		return err
 	})
@@ -27,7 +26,7 @@ func (f *fixture) realm(t *testing.T) realms.Realm {
 
 func TestUpdateRealmRefusalsChangeNothing(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("public")})
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("hidden"), NewChannelSettings: chat.NewChannelSettings{InviteOnly: true}})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -25,7 +24,7 @@ func BenchmarkDeliverScheduled(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/due=%d/batch=%d", be.name, due, batch), func(b *testing.B) {
 				svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 100, Channels: 50, SubsPerUser: 5},
 					func(o *chat.Options) { o.SchedulerBatchSize = batch })
-				ctx := context.Background()
+				ctx := b.Context()
 				for b.Loop() {
 					b.StopTimer()
 					scheduleDue(b, store, org, due, time.Now().Unix()-1)
@@ -49,7 +48,7 @@ func scheduleDue(b *testing.B, store storage.Storage, org *benchorg.Org, n int, 
 	b.Helper()
 	const perTx = 1000
 	for start := 0; start < n; start += perTx {
-		err := store.Update(context.Background(), func(tx storage.Tx) error {
+		err := store.Update(b.Context(), func(tx storage.Tx) error {
 			for i := start; i < min(start+perTx, n); i++ {
 				sender := org.Members[i%len(org.Members)]
 				m := messages.Scheduled{Kind: messages.SendLater, SenderID: sender, Content: fmt.Sprintf("scheduled **%d**", i), DeliverAt: at, Client: "website"}

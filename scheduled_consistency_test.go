@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"cmp"
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -63,13 +62,13 @@ func scheduledConsistencyCases() []consistencyCase {
 		f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "stream", To: channelTo(ch), Topic: ptr("t"), Content: "first", ScheduledDeliveryTimestamp: f.at(2 * time.Hour)})
 		f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "direct", To: usersTo(f, "admin"), Content: "second", ScheduledDeliveryTimestamp: f.at(time.Hour)})
 		msg := mustSendToChannel(t, f, "admin", ch, "t", "remember me")
-		mustDo(t, "CreateMessageReminder", errOf(f.svc.CreateMessageReminder(context.Background(), f.actor("member"), chat.CreateMessageReminderParams{
+		mustDo(t, "CreateMessageReminder", errOf(f.svc.CreateMessageReminder(t.Context(), f.actor("member"), chat.CreateMessageReminderParams{
 			MessageID: msg, ScheduledDeliveryTimestamp: f.at(90 * time.Minute),
 		})))
 	}
 	first := func(t *testing.T, f *fixture) chat.ScheduledMessageRecord { return f.scheduledOf(t, "member")[0] }
 	reminder := func(t *testing.T, f *fixture) chat.ReminderRecord {
-		res, err := f.svc.GetReminders(context.Background(), f.actor("member"), chat.GetRemindersParams{})
+		res, err := f.svc.GetReminders(t.Context(), f.actor("member"), chat.GetRemindersParams{})
 		mustDo(t, "GetReminders", err)
 		return res.Reminders[0]
 	}
@@ -79,32 +78,32 @@ func scheduledConsistencyCases() []consistencyCase {
 			f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "channel", To: channelTo(ch), Topic: ptr("u"), Content: "third", ScheduledDeliveryTimestamp: f.at(30 * time.Minute)})
 		}},
 		{method: "UpdateScheduledMessage", name: "moves in the order", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateScheduledMessage", errOf(f.svc.UpdateScheduledMessage(context.Background(), f.actor("member"), chat.UpdateScheduledMessageParams{
+			mustDo(t, "UpdateScheduledMessage", errOf(f.svc.UpdateScheduledMessage(t.Context(), f.actor("member"), chat.UpdateScheduledMessageParams{
 				ScheduledMessageID: first(t, f).ScheduledMessageID, Content: ptr("edited"), ScheduledDeliveryTimestamp: ptr(f.at(3 * time.Hour)),
 			})))
 		}},
 		{method: "DeleteScheduledMessage", name: "one", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteScheduledMessage", errOf(f.svc.DeleteScheduledMessage(context.Background(), f.actor("member"), chat.DeleteScheduledMessageParams{
+			mustDo(t, "DeleteScheduledMessage", errOf(f.svc.DeleteScheduledMessage(t.Context(), f.actor("member"), chat.DeleteScheduledMessageParams{
 				ScheduledMessageID: first(t, f).ScheduledMessageID,
 			})))
 		}},
 		{method: "CreateMessageReminder", name: "with a note", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "CreateMessageReminder", errOf(f.svc.CreateMessageReminder(context.Background(), f.actor("member"), chat.CreateMessageReminderParams{
+			mustDo(t, "CreateMessageReminder", errOf(f.svc.CreateMessageReminder(t.Context(), f.actor("member"), chat.CreateMessageReminderParams{
 				MessageID: reminder(t, f).ReminderTargetMessageID, ScheduledDeliveryTimestamp: f.at(10 * time.Minute), Note: ptr("soon"),
 			})))
 		}},
 		{method: "DeleteReminder", name: "one", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteReminder", errOf(f.svc.DeleteReminder(context.Background(), f.actor("member"), chat.DeleteReminderParams{ReminderID: reminder(t, f).ReminderID})))
+			mustDo(t, "DeleteReminder", errOf(f.svc.DeleteReminder(t.Context(), f.actor("member"), chat.DeleteReminderParams{ReminderID: reminder(t, f).ReminderID})))
 		}},
 		{method: "DeliverScheduledMessages", name: "messages and a reminder", setup: seed, run: func(t *testing.T, f *fixture) {
 			f.clock.Advance(2 * time.Hour)
 			f.mustDeliver(t)
 		}},
 		{method: "DeliverScheduledMessages", name: "a failure told to its author", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "Unsubscribe", errOf(f.svc.Unsubscribe(context.Background(), f.actor("member"), chat.UnsubscribeParams{
+			mustDo(t, "Unsubscribe", errOf(f.svc.Unsubscribe(t.Context(), f.actor("member"), chat.UnsubscribeParams{
 				Subscriptions: []string{"plans"}, Principals: chat.Principals{IDs: []users.ID{f.ids["member"]}},
 			})))
-			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(context.Background(), f.actor("owner"), chat.ArchiveStreamParams{StreamID: f.mustChannel(t, "plans").ID})))
+			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(t.Context(), f.actor("owner"), chat.ArchiveStreamParams{StreamID: f.mustChannel(t, "plans").ID})))
 			f.clock.Advance(2 * time.Hour)
 			if res := f.mustDeliver(t); res.Failed == 0 {
 				t.Fatalf("deliver: %+v, want a failure", res)
@@ -116,7 +115,7 @@ func scheduledConsistencyCases() []consistencyCase {
 // goldenScheduled schedules, edits, cancels and delivers scheduled messages and a reminder
 // of the member, and fails one.
 func goldenScheduled(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	ch := mustChannel(t, f, "plans", chat.NewChannelSettings{}, "member", "admin")
 	id := f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "stream", To: channelTo(ch), Topic: ptr("launch"), Content: "Launch **now**", ScheduledDeliveryTimestamp: f.at(time.Hour)})
 	gone := f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "direct", To: usersTo(f, "admin"), Content: "never", ScheduledDeliveryTimestamp: f.at(time.Hour)})

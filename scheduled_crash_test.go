@@ -42,7 +42,7 @@ func TestSchedulerHelperProcess(t *testing.T) {
 	if mode == "" {
 		t.Skip("helper process of TestScheduledDeliveryKilled and TestSchedulerThreeProcesses")
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	store, err := sqlstore.Open(ctx, os.Getenv(helperDSNEnv))
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,7 @@ func scheduleMany(t *testing.T, f *fixture, n int) {
 func sentContents(t *testing.T, f *fixture) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		list, err := tx.Messages().SentBy(f.ids["member"])
 		for _, m := range list {
 			out[m.Content]++
@@ -195,7 +195,7 @@ func TestScheduledDeliveryKilled(t *testing.T) {
 	for name, dsn := range sqlBackends(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			store, err := sqlstore.Open(context.Background(), dsn)
+			store, err := sqlstore.Open(t.Context(), dsn)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -259,7 +259,7 @@ func TestSchedulerThreeProcesses(t *testing.T) {
 	}
 	t.Parallel()
 	dsn := benchSchema(t, base)
-	store, err := sqlstore.Open(context.Background(), dsn)
+	store, err := sqlstore.Open(t.Context(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +26,7 @@ func scheduledBackends(t *testing.T) map[string]func(t *testing.T) storage.Stora
 	list := map[string]func(t *testing.T) storage.Storage{
 		"memory": func(t *testing.T) storage.Storage { return memory.New() },
 		"sqlite": func(t *testing.T) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+			s, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +35,7 @@ func scheduledBackends(t *testing.T) map[string]func(t *testing.T) storage.Stora
 	}
 	if base := os.Getenv("CHAT_TEST_POSTGRES_URL"); base != "" {
 		list["postgres"] = func(t *testing.T) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), benchSchema(t, base))
+			s, err := sqlstore.Open(t.Context(), benchSchema(t, base))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +51,7 @@ func (f *fixture) at(d time.Duration) int64 { return f.clock.Now().Add(d).Unix()
 // mustSchedule schedules a message as sender and returns its id.
 func (f *fixture) mustSchedule(t *testing.T, sender string, p chat.CreateScheduledMessageParams) messages.ScheduledID {
 	t.Helper()
-	res, err := f.svc.CreateScheduledMessage(context.Background(), f.actor(sender), p)
+	res, err := f.svc.CreateScheduledMessage(t.Context(), f.actor(sender), p)
 	if err != nil {
 		t.Fatalf("CreateScheduledMessage(%s): %v", sender, err)
 	}
@@ -62,7 +61,7 @@ func (f *fixture) mustSchedule(t *testing.T, sender string, p chat.CreateSchedul
 // mustDeliver runs the scheduler once and returns what it did.
 func (f *fixture) mustDeliver(t *testing.T) chat.DeliverScheduledMessagesResult {
 	t.Helper()
-	res, err := f.svc.DeliverScheduledMessages(context.Background(), chat.DeliverScheduledMessagesParams{})
+	res, err := f.svc.DeliverScheduledMessages(t.Context(), chat.DeliverScheduledMessagesParams{})
 	if err != nil {
 		t.Fatalf("DeliverScheduledMessages: %v", err)
 	}
@@ -72,7 +71,7 @@ func (f *fixture) mustDeliver(t *testing.T) chat.DeliverScheduledMessagesResult 
 // scheduledOf returns the sender's scheduled messages.
 func (f *fixture) scheduledOf(t *testing.T, sender string) []chat.ScheduledMessageRecord {
 	t.Helper()
-	res, err := f.svc.GetScheduledMessages(context.Background(), f.actor(sender), chat.GetScheduledMessagesParams{})
+	res, err := f.svc.GetScheduledMessages(t.Context(), f.actor(sender), chat.GetScheduledMessagesParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +94,7 @@ func TestScheduledMessagesLifecycle(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := newFixtureOn(t, open(t))
-			ctx := context.Background()
+			ctx := t.Context()
 			ch := mustChannel(t, f, "plans", chat.NewChannelSettings{}, "member", "admin")
 			q := f.register(t, "member", "scheduled_messages", "message")
 			adminQ := f.register(t, "admin", "message")
@@ -186,7 +185,7 @@ func TestScheduledMessageFailsWhenItCanNoLongerBeSent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := newFixtureOn(t, open(t))
-			ctx := context.Background()
+			ctx := t.Context()
 			ch := mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "member", "admin")
 			id := f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{
 				Type: "channel", To: channelTo(ch), Topic: ptr("t"), Content: "psst", ScheduledDeliveryTimestamp: f.at(time.Hour),
@@ -249,7 +248,7 @@ func TestScheduledMessageLateAndDeactivated(t *testing.T) {
 	ch := mustChannel(t, f, "plans", chat.NewChannelSettings{}, "member", "admin")
 	late := f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "stream", To: channelTo(ch), Topic: ptr("t"), Content: "late", ScheduledDeliveryTimestamp: f.at(time.Minute)})
 	f.mustSchedule(t, "admin", chat.CreateScheduledMessageParams{Type: "stream", To: channelTo(ch), Topic: ptr("t"), Content: "gone", ScheduledDeliveryTimestamp: f.at(time.Minute)})
-	mustDo(t, "DeactivateUser", f.svc.DeactivateUser(context.Background(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["admin"]}))
+	mustDo(t, "DeactivateUser", f.svc.DeactivateUser(t.Context(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["admin"]}))
 	before := f.messageCount(t)
 	// The server was down for 11 minutes after the delivery time.
 	f.clock.Advance(12 * time.Minute)
@@ -269,7 +268,7 @@ func TestScheduledMessageLateAndDeactivated(t *testing.T) {
 func TestScheduledMessageErrors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	ch := mustChannel(t, f, "plans", chat.NewChannelSettings{}, "member")
 	id := f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "stream", To: channelTo(ch), Topic: ptr("t"), Content: "x", ScheduledDeliveryTimestamp: f.at(time.Hour)})
 	create := func(p chat.CreateScheduledMessageParams) error {
@@ -313,7 +312,7 @@ func TestRemindersLifecycle(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := newFixtureOn(t, open(t))
-			ctx := context.Background()
+			ctx := t.Context()
 			ch := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 			msg := mustSendToChannel(t, f, "admin", ch, "test", "Test message")
 			res, err := f.svc.CreateMessageReminder(ctx, f.actor("member"), chat.CreateMessageReminderParams{

@@ -27,13 +27,13 @@ import (
 // land, and a queue registered before gets every event once, in the group's order.
 func TestGroupCommit(t *testing.T) {
 	t.Parallel()
-	store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+	store, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := newFixtureOn(t, store)
 	ch := mustChannel(t, f, "grouped", chat.NewChannelSettings{}, "admin", "member", "owner")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	admin := f.actor("admin")
 	reg, err := f.svc.RegisterQueue(ctx, admin, chat.RegisterQueueParams{EventTypes: []string{"message", "realm_user"}})
@@ -167,13 +167,13 @@ func TestGroupCommit(t *testing.T) {
 // after it commit instead of waiting forever for a leader that has left.
 func TestGroupCommitLonePanicPassesTheLead(t *testing.T) {
 	t.Parallel()
-	store, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+	store, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := newFixtureOn(t, store)
 	ch := mustChannel(t, f, "after a panic", chat.NewChannelSettings{}, "member")
-	ctx := context.Background()
+	ctx := t.Context()
 	func() {
 		defer func() {
 			if p := recover(); p != "boom" {

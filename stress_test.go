@@ -22,7 +22,7 @@ func TestEventStress(t *testing.T) {
 	f := newFixture(t, func(o *chat.Options) { o.HeartbeatWait = 20 * time.Millisecond })
 	const writers, perWriter, clients = 4, 15, 12
 	final := f.userCount(t) + writers*perWriter
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 
 	var wg sync.WaitGroup
@@ -119,7 +119,7 @@ func TestEventStressOverlappingWriters(t *testing.T) {
 				chans = append(chans, mustChannel(t, f, fmt.Sprintf("stress %d", i), chat.NewChannelSettings{}, "admin", "member", "owner"))
 			}
 			const senders, perSender, provisioners, perProvisioner, clients = 8, 12, 2, 5, 6
-			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 			defer cancel()
 			var wg sync.WaitGroup
 			for w := range senders {

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -20,7 +19,7 @@ import (
 // userTopics is what register's user_topics says for viewer.
 func userTopics(t *testing.T, f *fixture, viewer string) []chat.UserTopicRecord {
 	t.Helper()
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor(viewer), chat.RegisterQueueParams{
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor(viewer), chat.RegisterQueueParams{
 		FetchEventTypes: []string{"user_topic"}, ClientCapabilities: chat.ClientCapabilities{EmptyTopicName: true},
 	})
 	if err != nil {
@@ -32,7 +31,7 @@ func userTopics(t *testing.T, f *fixture, viewer string) []chat.UserTopicRecord 
 func TestUpdateUserTopic(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member")
 	secret := mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "admin")
 	q := f.register(t, "member", "user_topic", "muted_topics")
@@ -93,7 +92,7 @@ func TestUpdateUserTopic(t *testing.T) {
 func TestMuteTopicLegacy(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member")
 	name := "Verona"
 	mute := func(p chat.MuteTopicParams) error { return f.svc.MuteTopic(ctx, f.actor("member"), p) }
@@ -116,7 +115,7 @@ func TestMuteTopicLegacy(t *testing.T) {
 func seedTopic(t *testing.T, f *fixture, c channels.ID, topic string, n int) []messages.ID {
 	t.Helper()
 	ids := make([]messages.ID, 0, n)
-	err := f.store.Update(context.Background(), func(tx storage.Tx) error {
+	err := f.store.Update(t.Context(), func(tx storage.Tx) error {
 		for i := range n {
 			id, err := tx.Messages().Create(messages.Message{
 				SenderID: f.ids["member"], ChannelID: c, Topic: topic, Content: "m", Rendered: "<p>m</p>",
@@ -148,7 +147,7 @@ func TestDeleteTopicInRounds(t *testing.T) {
 	f := newFixture(t, tickingClock(time.Second), func(o *chat.Options) {
 		o.TopicDeleteBatchSize, o.TopicDeleteBudget, o.MaxEventsPerQueue = 1000, 3500*time.Millisecond, 100000
 	})
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	doomed := seedTopic(t, f, c, "Doomed", 10000)
 	kept := seedTopic(t, f, c, "kept", 5)
@@ -224,7 +223,7 @@ func TestDeleteTopicInRounds(t *testing.T) {
 func TestDeleteTopicRefusalsAndEventForms(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	a := mustSendToChannel(t, f, "member", c, "t", "one")
 	b := mustSendToChannel(t, f, "member", c, "t", "two")
@@ -259,7 +258,7 @@ func TestDeleteTopicRefusalsAndEventForms(t *testing.T) {
 func TestDeleteMessageAndStreamTopics(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	a := mustSendToChannel(t, f, "member", c, "Party", "one")
 	b := mustSendToChannel(t, f, "admin", c, "lunch", "two")

@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"bytes"
-	"context"
 	"image"
 	"strings"
 	"testing"
@@ -13,7 +12,7 @@ import (
 func TestAvatars(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "admin")
 	res, err := f.svc.UploadAvatar(ctx, f.actor("member"), chat.UploadAvatarParams{Content: bytes.NewReader(testPNG(t, 640, 480))})
 	if err != nil {

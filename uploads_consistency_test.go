@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"bytes"
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -18,22 +17,22 @@ func uploadsConsistencyCases() []consistencyCase {
 		{method: "RemoveAttachment", name: "a linked file", run: func(t *testing.T, f *fixture) {
 			up := mustUpload(t, f, "member", "plan.txt", "the plan")
 			sendTo(t, f, "member", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["admin"]}, Content: up.URL})
-			list, err := f.svc.GetAttachments(context.Background(), f.actor("member"), chat.GetAttachmentsParams{})
+			list, err := f.svc.GetAttachments(t.Context(), f.actor("member"), chat.GetAttachmentsParams{})
 			mustDo(t, "GetAttachments", err)
-			mustDo(t, "RemoveAttachment", f.svc.RemoveAttachment(context.Background(), f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: list.Attachments[0].ID}))
+			mustDo(t, "RemoveAttachment", f.svc.RemoveAttachment(t.Context(), f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: list.Attachments[0].ID}))
 		}},
 	}
 }
 
 func avatarConsistencyCases() []consistencyCase {
 	upload := func(t *testing.T, f *fixture) {
-		_, err := f.svc.UploadAvatar(context.Background(), f.actor("member"), chat.UploadAvatarParams{Content: bytes.NewReader(testPNG(t, 300, 200))})
+		_, err := f.svc.UploadAvatar(t.Context(), f.actor("member"), chat.UploadAvatarParams{Content: bytes.NewReader(testPNG(t, 300, 200))})
 		mustDo(t, "UploadAvatar", err)
 	}
 	return []consistencyCase{
 		{method: "UploadAvatar", name: "member", run: upload},
 		{method: "DeleteAvatar", name: "after an upload", setup: upload, run: func(t *testing.T, f *fixture) {
-			_, err := f.svc.DeleteAvatar(context.Background(), f.actor("member"))
+			_, err := f.svc.DeleteAvatar(t.Context(), f.actor("member"))
 			mustDo(t, "DeleteAvatar", err)
 		}},
 	}

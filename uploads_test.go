@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"image"
 	"image/color"
@@ -46,7 +45,7 @@ func uploadBackends() []uploadBackend {
 	}{
 		{"memory", func(*testing.T) storage.Storage { return memory.New() }},
 		{"sqlite", func(t *testing.T) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
+			s, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +57,7 @@ func uploadBackends() []uploadBackend {
 			name string
 			open func(t *testing.T) storage.Storage
 		}{"postgres", func(t *testing.T) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), benchSchema(t, base))
+			s, err := sqlstore.Open(t.Context(), benchSchema(t, base))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,7 +82,7 @@ func uploadBackends() []uploadBackend {
 
 func mustUpload(t *testing.T, f *fixture, who, name, content string) chat.UploadFileResult {
 	t.Helper()
-	res, err := f.svc.UploadFile(context.Background(), f.actor(who), chat.UploadFileParams{Filename: name, Content: strings.NewReader(content)})
+	res, err := f.svc.UploadFile(t.Context(), f.actor(who), chat.UploadFileParams{Filename: name, Content: strings.NewReader(content)})
 	if err != nil {
 		t.Fatalf("UploadFile(%s) as %s: %v", name, who, err)
 	}
@@ -91,8 +90,9 @@ func mustUpload(t *testing.T, f *fixture, who, name, content string) chat.Upload
 }
 
 // readUpload reads an upload as who: its bytes, or the error.
-func readUpload(f *fixture, who, url string) (string, error) {
-	file, err := f.svc.GetUploadedFile(context.Background(), f.actor(who), chat.GetUploadedFileParams{PathID: strings.TrimPrefix(url, "/user_uploads/")})
+func readUpload(t *testing.T, f *fixture, who, url string) (string, error) {
+	t.Helper()
+	file, err := f.svc.GetUploadedFile(t.Context(), f.actor(who), chat.GetUploadedFileParams{PathID: strings.TrimPrefix(url, "/user_uploads/")})
 	if err != nil {
 		return "", err
 	}
@@ -112,7 +112,7 @@ func wantStatus(t *testing.T, what string, err error, status int) {
 func blobKeys(t *testing.T, b blobs.Store) []string {
 	t.Helper()
 	keys := []string{}
-	if err := b.List(context.Background(), "", func(i blobs.Info) error { keys = append(keys, i.Key); return nil }); err != nil {
+	if err := b.List(t.Context(), "", func(i blobs.Info) error { keys = append(keys, i.Key); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return keys
@@ -120,7 +120,7 @@ func blobKeys(t *testing.T, b blobs.Store) []string {
 
 func sendTo(t *testing.T, f *fixture, who string, p chat.SendMessageParams) messages.ID {
 	t.Helper()
-	res, err := f.svc.SendMessage(context.Background(), f.actor(who), p)
+	res, err := f.svc.SendMessage(t.Context(), f.actor(who), p)
 	if err != nil {
 		t.Fatalf("SendMessage as %s: %v", who, err)
 	}
@@ -142,26 +142,26 @@ func TestUploadLifecycle(t *testing.T) {
 }
 
 func uploadLifecycle(t *testing.T, f *fixture, bs blobs.Store) {
-	ctx := context.Background()
+	ctx := t.Context()
 	up := mustUpload(t, f, "member", "notes for Q3.txt", "the plan")
 	if up.URL != up.URI || !strings.HasPrefix(up.URL, "/user_uploads/2/") || !strings.HasSuffix(up.URL, "/notes-for-Q3.txt") || up.Filename != "notes-for-Q3.txt" {
 		t.Fatalf("UploadFile = %+v", up)
 	}
 	// Only the owner reads it until a message links it.
-	if got, err := readUpload(f, "member", up.URL); err != nil || got != "the plan" {
+	if got, err := readUpload(t, f, "member", up.URL); err != nil || got != "the plan" {
 		t.Fatalf("owner reads %q, %v", got, err)
 	}
-	_, err := readUpload(f, "admin", up.URL)
+	_, err := readUpload(t, f, "admin", up.URL)
 	wantStatus(t, "admin before any message", err, 403)
-	_, err = readUpload(f, "member", "/user_uploads/2/00/nothing/here.txt")
+	_, err = readUpload(t, f, "member", "/user_uploads/2/00/nothing/here.txt")
 	wantStatus(t, "unknown file", err, 404)
 
 	// A direct message to the admin shares it with the admin, not with the guest.
 	dm := sendTo(t, f, "member", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["admin"]}, Content: "see [notes](" + up.URL + ")"})
-	if got, err := readUpload(f, "admin", up.URL); err != nil || got != "the plan" {
+	if got, err := readUpload(t, f, "admin", up.URL); err != nil || got != "the plan" {
 		t.Fatalf("recipient reads %q, %v", got, err)
 	}
-	_, err = readUpload(f, "guest", up.URL)
+	_, err = readUpload(t, f, "guest", up.URL)
 	wantStatus(t, "guest", err, 403)
 
 	// A public channel shares it with members who are not subscribed, not with guests.
@@ -171,10 +171,10 @@ func uploadLifecycle(t *testing.T, f *fixture, bs blobs.Store) {
 	}
 	pic := mustUpload(t, f, "admin", "diagram.txt", "boxes and arrows")
 	msg := sendTo(t, f, "admin", chat.SendMessageParams{Type: "stream", ChannelID: &ch.ID, Topic: ptr("t"), Content: "[diagram](" + pic.URL + ")"})
-	if got, err := readUpload(f, "owner", pic.URL); err != nil || got != "boxes and arrows" {
+	if got, err := readUpload(t, f, "owner", pic.URL); err != nil || got != "boxes and arrows" {
 		t.Fatalf("unsubscribed member reads %q, %v", got, err)
 	}
-	_, err = readUpload(f, "guest", pic.URL)
+	_, err = readUpload(t, f, "guest", pic.URL)
 	wantStatus(t, "guest of a public channel", err, 403)
 
 	// GET /attachments lists the owner's files with their messages.
@@ -188,16 +188,16 @@ func uploadLifecycle(t *testing.T, f *fixture, bs blobs.Store) {
 	}
 	// A sender cannot share what they cannot read: the guest's link ties nothing.
 	guestDM := sendTo(t, f, "guest", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["owner"]}, Content: "stolen " + pic.URL})
-	_, err = readUpload(f, "guest", pic.URL)
+	_, err = readUpload(t, f, "guest", pic.URL)
 	wantStatus(t, "guest after linking a file they cannot read", err, 403)
 	_ = guestDM
 
 	// An edit that drops the link unties the message; the file stays (its owner may delete it).
 	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: msg, Content: ptr("no more diagram")})
-	_, err = readUpload(f, "owner", pic.URL)
+	_, err = readUpload(t, f, "owner", pic.URL)
 	wantStatus(t, "after the edit dropped the link", err, 403)
 	mustEdit(t, f, "admin", chat.UpdateMessageParams{MessageID: msg, Content: ptr("diagram again: " + pic.URL)})
-	if _, err := readUpload(f, "owner", pic.URL); err != nil {
+	if _, err := readUpload(t, f, "owner", pic.URL); err != nil {
 		t.Fatalf("after the edit restored the link: %v", err)
 	}
 
@@ -205,7 +205,7 @@ func uploadLifecycle(t *testing.T, f *fixture, bs blobs.Store) {
 	if err := f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: msg}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = readUpload(f, "admin", pic.URL)
+	_, err = readUpload(t, f, "admin", pic.URL)
 	wantStatus(t, "after its message was deleted", err, 404)
 
 	// RemoveAttachment: only the owner; the bytes go too.
@@ -215,7 +215,7 @@ func uploadLifecycle(t *testing.T, f *fixture, bs blobs.Store) {
 	if err := f.svc.RemoveAttachment(ctx, f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: id}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = readUpload(f, "admin", up.URL)
+	_, err = readUpload(t, f, "admin", up.URL)
 	wantStatus(t, "after RemoveAttachment", err, 404)
 	if keys := blobKeys(t, bs); len(keys) != 0 {
 		t.Fatalf("bytes left after every file was deleted: %v", keys)
@@ -233,7 +233,7 @@ func TestUploadRefusals(t *testing.T) {
 	t.Parallel()
 	bs := blobmemory.New()
 	f := newFixture(t, func(o *chat.Options) { o.Blobs = bs; o.MaxFileUploadSizeMiB = 1; o.UploadQuotaMiB = 2 })
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member")
 	broken := errors.New("connection reset")
 	for _, c := range []struct {
@@ -289,7 +289,7 @@ func TestUploadHostileNames(t *testing.T) {
 		if len(segs) != 4 || segs[3] == "" || segs[3] == "." || segs[3] == ".." || strings.ContainsAny(res.Filename, "/\\<>\x00") || len(res.Filename) > 255 {
 			t.Errorf("%q stored as %q at %q", name, res.Filename, res.URL)
 		}
-		if got, err := readUpload(f, "member", strings.ReplaceAll(res.URL, segs[3], res.Filename)); err != nil || got != "x" {
+		if got, err := readUpload(t, f, "member", strings.ReplaceAll(res.URL, segs[3], res.Filename)); err != nil || got != "x" {
 			t.Errorf("%q: read back %q, %v", name, got, err)
 		}
 	}
@@ -305,7 +305,7 @@ func TestUploadFailedCommit(t *testing.T) {
 	q := f.register(t, "member")
 	boom := errors.New("disk full")
 	faulty.FailWritesAfter(0, boom)
-	_, err := f.svc.UploadFile(context.Background(), f.actor("member"), chat.UploadFileParams{Filename: "x.txt", Content: strings.NewReader("bytes")})
+	_, err := f.svc.UploadFile(t.Context(), f.actor("member"), chat.UploadFileParams{Filename: "x.txt", Content: strings.NewReader("bytes")})
 	faulty.FailWritesAfter(-1, nil)
 	if err == nil {
 		t.Fatal("upload succeeded on a failing store")
@@ -325,7 +325,7 @@ func TestSweepUploads(t *testing.T) {
 	bs := blobmemory.New()
 	f := newFixture(t, func(o *chat.Options) { o.Blobs = bs })
 	bs.SetClock(f.clock.Now)
-	ctx := context.Background()
+	ctx := t.Context()
 	kept := mustUpload(t, f, "member", "kept.txt", "kept")
 	for _, k := range []string{"uploads/2/aa/killed/upload.bin", "thumbnails/2/aa/killed/upload.bin/840x560.jpg"} {
 		if _, err := bs.Put(ctx, k, strings.NewReader("orphan")); err != nil {
@@ -355,7 +355,7 @@ func TestSweepUploads(t *testing.T) {
 func TestTemporaryURL(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	up := mustUpload(t, f, "member", "report.pdf", "%PDF-1.4")
 	pathID := strings.TrimPrefix(up.URL, "/user_uploads/")
 	_, err := f.svc.GetFileTemporaryURL(ctx, f.actor("admin"), chat.GetFileTemporaryURLParams{PathID: pathID})
@@ -413,7 +413,7 @@ func testPNG(t *testing.T, w, h int) []byte {
 func TestImageThumbnails(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	up := mustUpload(t, f, "member", "photo.png", string(testPNG(t, 1680, 600)))
 	thumb, err := f.svc.GetUploadedFile(ctx, f.actor("member"), chat.GetUploadedFileParams{PathID: strings.TrimPrefix(up.URL, "/user_uploads/"), Thumbnail: "840x560.jpg"})
 	if err != nil {
@@ -436,7 +436,7 @@ func TestImageThumbnails(t *testing.T) {
 func TestRegisterUploadLimits(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, func(o *chat.Options) { o.MaxFileUploadSizeMiB = 7; o.UploadQuotaMiB = 100 })
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor("member"), chat.RegisterQueueParams{})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor("member"), chat.RegisterQueueParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestRegisterUploadLimits(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", k, diff)
 		}
 	}
-	plain := toJSONMap(t, errOf2(newFixture(t).svc.RegisterQueue(context.Background(), chat.Actor{UserID: f.ids["member"]}, chat.RegisterQueueParams{})))
+	plain := toJSONMap(t, errOf2(newFixture(t).svc.RegisterQueue(t.Context(), chat.Actor{UserID: f.ids["member"]}, chat.RegisterQueueParams{})))
 	if v, ok := plain["realm_upload_quota_mib"]; !ok || v != nil {
 		t.Errorf("realm_upload_quota_mib without a quota = %v (present %v), want null", v, ok)
 	}
@@ -463,7 +463,7 @@ func errOf2[T any](v T, _ error) T { return v }
 func TestImagePreview(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	up := mustUpload(t, f, "member", "photo.png", string(testPNG(t, 1000, 400)))
 	id := sendTo(t, f, "member", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["admin"]}, Content: "[photo.png](" + up.URL + ")"})
 	got, err := f.svc.GetMessage(ctx, f.actor("admin"), chat.GetMessageParams{MessageID: id})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 func TestAlertWords(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	memberQ := f.register(t, "member", "alert_words")
 	adminQ := f.register(t, "admin", "alert_words")
 	res, err := f.svc.AddAlertWords(ctx, f.actor("member"), chat.AlertWordsParams{AlertWords: []string{" lunch ", "Deploy", "", "deploy", "DEPLOY"}})
@@ -64,7 +63,7 @@ func TestAlertWords(t *testing.T) {
 func TestAlertWordsBadInput(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := f.svc.AddAlertWords(ctx, f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"keep"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -106,22 +105,21 @@ func TestAlertWordsBadInput(t *testing.T) {
 
 // alertWordsConsistencyCases are the consistency cases of alert words.
 func alertWordsConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	seed := func(t *testing.T, f *fixture) {
 		for _, who := range []string{"member", "guest"} {
-			if _, err := f.svc.AddAlertWords(ctx, f.actor(who), chat.AlertWordsParams{AlertWords: []string{"alpha", "beta"}}); err != nil {
+			if _, err := f.svc.AddAlertWords(t.Context(), f.actor(who), chat.AlertWordsParams{AlertWords: []string{"alpha", "beta"}}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	return []consistencyCase{
 		{method: "AddAlertWords", name: "new and known words", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.AddAlertWords(ctx, f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"ALPHA", "gamma"}}); err != nil {
+			if _, err := f.svc.AddAlertWords(t.Context(), f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"ALPHA", "gamma"}}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "RemoveAlertWords", name: "one word", setup: seed, run: func(t *testing.T, f *fixture) {
-			if _, err := f.svc.RemoveAlertWords(ctx, f.actor("guest"), chat.AlertWordsParams{AlertWords: []string{"Beta"}}); err != nil {
+			if _, err := f.svc.RemoveAlertWords(t.Context(), f.actor("guest"), chat.AlertWordsParams{AlertWords: []string{"Beta"}}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -130,7 +128,7 @@ func alertWordsConsistencyCases() []consistencyCase {
 
 // goldenAlertWords produces an alert_words event.
 func goldenAlertWords(t *testing.T, f *fixture) {
-	if _, err := f.svc.AddAlertWords(context.Background(), f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"lunch", "deploy"}}); err != nil {
+	if _, err := f.svc.AddAlertWords(t.Context(), f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"lunch", "deploy"}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -141,7 +139,7 @@ func goldenAlertWords(t *testing.T, f *fixture) {
 func TestAlertWordsFlagMessages(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := f.svc.AddAlertWords(ctx, f.actor("member"), chat.AlertWordsParams{AlertWords: []string{"Deploy", "on call"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"sync"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 // mustCreateBot creates a bot as who and returns its id.
 func mustCreateBot(t *testing.T, f *fixture, who string, p chat.CreateBotParams) users.ID {
 	t.Helper()
-	res, err := f.svc.CreateBot(context.Background(), f.actor(who), p)
+	res, err := f.svc.CreateBot(t.Context(), f.actor(who), p)
 	if err != nil {
 		t.Fatalf("CreateBot(%s): %v", p.ShortName, err)
 	}
@@ -24,7 +23,7 @@ func mustCreateBot(t *testing.T, f *fixture, who string, p chat.CreateBotParams)
 func TestBotManagement(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "member", chat.SubscribeParams{Subscriptions: subs("deploys", "alerts")})
 	hook := mustCreateBot(t, f, "member", chat.CreateBotParams{FullName: "Hook Bot", ShortName: "hook", BotType: users.BotOutgoingWebhook,
 		PayloadURL: "https://hooks.example.com/zulip", DefaultSendingStream: ptr("deploys")})
@@ -95,7 +94,7 @@ func TestBotManagement(t *testing.T) {
 func TestBotRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("secret")})
 	mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(ctx, f.actor("admin"), chat.UpdateStreamParams{StreamID: f.mustChannel(t, "secret").ID, IsPrivate: ptr(true)})))
 	mine := mustCreateBot(t, f, "member", chat.CreateBotParams{FullName: "Mine Bot", ShortName: "mine"})
@@ -129,7 +128,6 @@ func TestBotRefusals(t *testing.T) {
 
 // botsConsistencyCases are the consistency cases of bot management.
 func botsConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	// The cases run in parallel, each on its own fixture: each fixture's hook bot is kept by
 	// fixture.
 	var mu sync.Mutex
@@ -155,35 +153,35 @@ func botsConsistencyCases() []consistencyCase {
 				PayloadURL: "https://hooks.example.com/zulip", DefaultSendingStream: ptr("deploys"), DefaultAllPublicStreams: ptr(true)})
 		}},
 		{method: "UpdateBot", name: "name, channels and service", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("member"), chat.UpdateBotParams{BotID: hookOf(f), FullName: ptr("Deploy Hook"),
+			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(t.Context(), f.actor("member"), chat.UpdateBotParams{BotID: hookOf(f), FullName: ptr("Deploy Hook"),
 				DefaultSendingStream: ptr("deploys"), DefaultEventsRegisterStream: ptr("deploys"), DefaultAllPublicStreams: ptr(true),
 				ServicePayloadURL: ptr("https://hooks.example.com/v2"), ServiceInterface: ptr(2)})))
 		}},
 		{method: "UpdateBot", name: "new owner and role", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("owner"), chat.UpdateBotParams{BotID: hookOf(f), BotOwnerID: ptr(f.ids["guest"]), Role: ptr(users.RoleModerator)})))
+			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(t.Context(), f.actor("owner"), chat.UpdateBotParams{BotID: hookOf(f), BotOwnerID: ptr(f.ids["guest"]), Role: ptr(users.RoleModerator)})))
 		}},
 		{method: "UpdateBot", name: "made an administrator", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("owner"), chat.UpdateBotParams{BotID: f.ids["bot"], Role: ptr(users.RoleAdministrator)})))
+			mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(t.Context(), f.actor("owner"), chat.UpdateBotParams{BotID: f.ids["bot"], Role: ptr(users.RoleAdministrator)})))
 		}},
 		{method: "RegenerateBotAPIKey", name: "owner", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RegenerateBotAPIKey", errOf(f.svc.RegenerateBotAPIKey(ctx, f.actor("member"), chat.BotParams{BotID: hookOf(f)})))
+			mustDo(t, "RegenerateBotAPIKey", errOf(f.svc.RegenerateBotAPIKey(t.Context(), f.actor("member"), chat.BotParams{BotID: hookOf(f)})))
 		}},
 		{method: "RegenerateAPIKey", name: "a bot's own", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RegenerateAPIKey", errOf(f.svc.RegenerateAPIKey(ctx, f.actor("bot"))))
+			mustDo(t, "RegenerateAPIKey", errOf(f.svc.RegenerateAPIKey(t.Context(), f.actor("bot"))))
 		}},
 		{method: "DeactivateBot", name: "by its owner, then reactivated", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateBot", f.svc.DeactivateBot(ctx, f.actor("member"), chat.BotParams{BotID: hookOf(f)}))
-			mustDo(t, "ReactivateUser", f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: hookOf(f)}))
+			mustDo(t, "DeactivateBot", f.svc.DeactivateBot(t.Context(), f.actor("member"), chat.BotParams{BotID: hookOf(f)}))
+			mustDo(t, "ReactivateUser", f.svc.ReactivateUser(t.Context(), f.actor("admin"), chat.ReactivateUserParams{UserID: hookOf(f)}))
 		}},
 		{method: "UpdateUser", name: "member made an administrator", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateUser", f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], Role: ptr(users.RoleAdministrator)}))
+			mustDo(t, "UpdateUser", f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], Role: ptr(users.RoleAdministrator)}))
 		}},
 	}
 }
 
 // goldenRealmBot produces realm_bot add and update events, as the bot's owner sees them.
 func goldenRealmBot(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	id := mustCreateBot(t, f, "member", chat.CreateBotParams{FullName: "Hook Bot", ShortName: "hook", BotType: users.BotOutgoingWebhook,
 		PayloadURL: "https://hooks.example.com/zulip"})
 	mustDo(t, "UpdateBot", errOf(f.svc.UpdateBot(ctx, f.actor("member"), chat.UpdateBotParams{BotID: id, FullName: ptr("Deploy Hook")})))

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -11,7 +10,7 @@ import (
 func TestDeactivateOwnUser(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	// The owner is the only owner; the member owns a bot.
 	f.ids["memberbot"] = mustProvision(t, f, chat.ProvisionUserParams{Email: "mb@example.com", FullName: "Member Bot", BotType: users.BotGeneric, BotOwnerID: f.ids["member"]}).UserID
 	checkRefusals(t, f, []refusal{
@@ -43,7 +42,7 @@ func TestDeactivateOwnUser(t *testing.T) {
 func TestUpdateUserByEmail(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	mustDo(t, "UpdateUserByEmail", f.svc.UpdateUserByEmail(ctx, f.actor("admin"), chat.UpdateUserByEmailParams{
 		Email: "member@example.com", UpdateUserParams: chat.UpdateUserParams{FullName: ptr("Mia Renamed")}}))
 	got, err := f.svc.GetUser(ctx, f.actor("owner"), chat.GetUserParams{UserID: f.ids["member"]})
@@ -64,16 +63,15 @@ func TestUpdateUserByEmail(t *testing.T) {
 // selfDeactivationConsistencyCases are the consistency cases of DELETE /users/me and PATCH
 // /users/{email}.
 func selfDeactivationConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	return []consistencyCase{
 		{method: "DeactivateOwnUser", name: "member with a bot", setup: func(t *testing.T, f *fixture) {
 			mustProvision(t, f, chat.ProvisionUserParams{Email: "mb@example.com", FullName: "Member Bot", BotType: users.BotGeneric, BotOwnerID: f.ids["member"]})
-			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("leaving")}))
+			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("leaving")}))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateOwnUser", f.svc.DeactivateOwnUser(ctx, f.actor("member"), chat.DeactivateOwnUserParams{}))
+			mustDo(t, "DeactivateOwnUser", f.svc.DeactivateOwnUser(t.Context(), f.actor("member"), chat.DeactivateOwnUserParams{}))
 		}},
 		{method: "UpdateUserByEmail", name: "name and role by real email", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateUserByEmail", f.svc.UpdateUserByEmail(ctx, f.actor("owner"), chat.UpdateUserByEmailParams{
+			mustDo(t, "UpdateUserByEmail", f.svc.UpdateUserByEmail(t.Context(), f.actor("owner"), chat.UpdateUserByEmailParams{
 				Email: "member@example.com", UpdateUserParams: chat.UpdateUserParams{Role: ptr(users.RoleModerator), FullName: ptr("Mia Moderator")}}))
 		}},
 	}

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -40,7 +39,7 @@ func deactivationMessages(t *testing.T, f *fixture) map[string]messages.ID {
 func remainingMessages(t *testing.T, f *fixture, sent map[string]messages.ID) []string {
 	t.Helper()
 	var out []string
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		for name, id := range sent {
 			if _, err := tx.Messages().Get(id); err == nil {
 				out = append(out, name)
@@ -79,7 +78,7 @@ func TestDeactivateUserDeletesMessages(t *testing.T) {
 			f := newFixture(t)
 			sent := deactivationMessages(t, f)
 			actions := tc.actions
-			if err := f.svc.DeactivateUser(context.Background(), f.actor("admin"), chat.DeactivateUserParams{
+			if err := f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{
 				UserID: f.ids["member"], Actions: &actions,
 			}); err != nil {
 				t.Fatal(err)
@@ -95,7 +94,7 @@ func TestDeactivateUserDeleteEvents(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	sent := deactivationMessages(t, f)
-	ctx := context.Background()
+	ctx := t.Context()
 	queue := func(name string) string {
 		res, err := f.svc.RegisterQueue(ctx, f.actor(name), chat.RegisterQueueParams{
 			EventTypes: []string{"delete_message"}, ClientCapabilities: chat.ClientCapabilities{BulkMessageDeletion: true},
@@ -166,21 +165,21 @@ func deactivationConsistencyCases() []consistencyCase {
 		// They leave the channels: register's subscriber_count counts active subscribers, which
 		// a client cannot follow through a deactivation without subscriber lists.
 		for who, chans := range map[string][]string{"leaver": {"square", "back room"}, "leaverbot": {"square"}} {
-			if _, err := f.svc.Unsubscribe(context.Background(), f.actor(who), chat.UnsubscribeParams{Subscriptions: chans}); err != nil {
+			if _, err := f.svc.Unsubscribe(t.Context(), f.actor(who), chat.UnsubscribeParams{Subscriptions: chans}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	return []consistencyCase{
 		{method: "DeactivateUser", name: "deleting every message of the user and their bot", setup: setup, run: func(t *testing.T, f *fixture) {
-			if err := f.svc.DeactivateUser(context.Background(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
+			if err := f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
 				Actions: &chat.DeactivateUserActions{DeletePublicChannelMessages: true, DeletePrivateChannelMessages: true, DeleteDirectMessages: true},
 			}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "DeactivateUser", name: "deleting public channel messages only", setup: setup, run: func(t *testing.T, f *fixture) {
-			if err := f.svc.DeactivateUser(context.Background(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
+			if err := f.svc.DeactivateUser(t.Context(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
 				Actions: &chat.DeactivateUserActions{DeletePublicChannelMessages: true},
 			}); err != nil {
 				t.Fatal(err)
@@ -197,7 +196,7 @@ func TestFailedWritesChangeNothing(t *testing.T) {
 	f := newFixtureOn(t, faulty)
 	sent := deactivationMessages(t, f)
 	q := f.register(t, "admin")
-	ctx := context.Background()
+	ctx := t.Context()
 	boom := errors.New("disk on fire")
 	// The first writes delete the bot's messages; a later one fails.
 	faulty.FailWritesAfter(2, boom)

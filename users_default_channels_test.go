@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 
 func TestNewUsersJoinDefaultChannels(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("welcome", "other", "old news")})
 	for _, name := range []string{"welcome", "old news"} {

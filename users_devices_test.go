@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -11,40 +10,39 @@ import (
 // state shows changes (without a push service there are no push_devices), and no event goes
 // out.
 func devicesConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	token := chat.PushTokenParams{Token: "c0ffee"}
 	return []consistencyCase{
 		{method: "RegisterClientDevice", name: "a member's phone", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RegisterClientDevice", errOf(f.svc.RegisterClientDevice(ctx, f.actor("member"))))
+			mustDo(t, "RegisterClientDevice", errOf(f.svc.RegisterClientDevice(t.Context(), f.actor("member"))))
 		}},
 		{method: "RemoveClientDevice", name: "at logout", run: func(t *testing.T, f *fixture) {
-			d, err := f.svc.RegisterClientDevice(ctx, f.actor("member"))
+			d, err := f.svc.RegisterClientDevice(t.Context(), f.actor("member"))
 			mustDo(t, "RegisterClientDevice", err)
-			mustDo(t, "RemoveClientDevice", f.svc.RemoveClientDevice(ctx, f.actor("member"), chat.RemoveClientDeviceParams{DeviceID: d.DeviceID}))
+			mustDo(t, "RemoveClientDevice", f.svc.RemoveClientDevice(t.Context(), f.actor("member"), chat.RemoveClientDeviceParams{DeviceID: d.DeviceID}))
 		}},
 		{method: "RegisterPushDevice", name: "refused without a push service", run: func(t *testing.T, f *fixture) {
-			wantMsg(t, "RegisterPushDevice", f.svc.RegisterPushDevice(ctx, f.actor("member")), "Server is not configured to use push notification service.")
+			wantMsg(t, "RegisterPushDevice", f.svc.RegisterPushDevice(t.Context(), f.actor("member")), "Server is not configured to use push notification service.")
 		}},
 		{method: "AddApnsToken", name: "an iPhone", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "AddApnsToken", f.svc.AddApnsToken(ctx, f.actor("member"), token))
+			mustDo(t, "AddApnsToken", f.svc.AddApnsToken(t.Context(), f.actor("member"), token))
 		}},
 		{method: "RemoveApnsToken", name: "an iPhone", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "AddApnsToken", f.svc.AddApnsToken(ctx, f.actor("member"), token))
-			mustDo(t, "RemoveApnsToken", f.svc.RemoveApnsToken(ctx, f.actor("member"), token))
+			mustDo(t, "AddApnsToken", f.svc.AddApnsToken(t.Context(), f.actor("member"), token))
+			mustDo(t, "RemoveApnsToken", f.svc.RemoveApnsToken(t.Context(), f.actor("member"), token))
 		}},
 		{method: "AddFcmToken", name: "an Android phone", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "AddFcmToken", f.svc.AddFcmToken(ctx, f.actor("member"), token))
+			mustDo(t, "AddFcmToken", f.svc.AddFcmToken(t.Context(), f.actor("member"), token))
 		}},
 		{method: "RemoveFcmToken", name: "an Android phone", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "AddFcmToken", f.svc.AddFcmToken(ctx, f.actor("member"), token))
-			mustDo(t, "RemoveFcmToken", f.svc.RemoveFcmToken(ctx, f.actor("member"), token))
+			mustDo(t, "AddFcmToken", f.svc.AddFcmToken(t.Context(), f.actor("member"), token))
+			mustDo(t, "RemoveFcmToken", f.svc.RemoveFcmToken(t.Context(), f.actor("member"), token))
 		}},
 	}
 }
 
 func TestPushRoutesWithoutAPushService(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	a, err := f.svc.RegisterClientDevice(ctx, f.actor("member"))
 	if err != nil {

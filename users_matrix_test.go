@@ -33,105 +33,105 @@ var (
 )
 
 // matrixRow is one endpoint of the role matrix. setup may prepare the fixture (as the owner
-// would); call performs the operation as the named actor.
+// would); call performs the operation as the named actor, under the test's context.
 type matrixRow struct {
 	name  string
 	want  map[string]outcome
 	setup func(t *testing.T, f *fixture)
-	call  func(f *fixture, as string) error
+	call  func(ctx context.Context, f *fixture, as string) error
 }
 
 // usersMatrix lists the endpoints of the users area. Other files of the area append rows.
 var usersMatrix = []matrixRow{
-	{"GetUsers", everyoneOK, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetUsers(context.Background(), f.actor(as), chat.GetUsersParams{})
+	{"GetUsers", everyoneOK, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetUsers(ctx, f.actor(as), chat.GetUsersParams{})
 		return err
 	}},
-	{"GetUser", everyoneOK, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetUser(context.Background(), f.actor(as), chat.GetUserParams{UserID: f.ids["target"]})
+	{"GetUser", everyoneOK, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetUser(ctx, f.actor(as), chat.GetUserParams{UserID: f.ids["target"]})
 		return err
 	}},
-	{"GetUserByEmail", everyoneOK, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetUserByEmail(context.Background(), f.actor(as), chat.GetUserByEmailParams{Email: "bot@example.com"})
+	{"GetUserByEmail", everyoneOK, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetUserByEmail(ctx, f.actor(as), chat.GetUserByEmailParams{Email: "bot@example.com"})
 		return err
 	}},
-	{"GetOwnUser", everyoneOK, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetOwnUser(context.Background(), f.actor(as), chat.UserQueryOptions{})
+	{"GetOwnUser", everyoneOK, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetOwnUser(ctx, f.actor(as), chat.UserQueryOptions{})
 		return err
 	}},
-	{"UpdateUser", adminsOnly, nil, func(f *fixture, as string) error {
-		return f.svc.UpdateUser(context.Background(), f.actor(as), chat.UpdateUserParams{UserID: f.ids["target"], FullName: ptr("Renamed Target")})
+	{"UpdateUser", adminsOnly, nil, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.UpdateUser(ctx, f.actor(as), chat.UpdateUserParams{UserID: f.ids["target"], FullName: ptr("Renamed Target")})
 	}},
-	{"DeactivateUser", adminsOnly, nil, func(f *fixture, as string) error {
-		return f.svc.DeactivateUser(context.Background(), f.actor(as), chat.DeactivateUserParams{UserID: f.ids["target"]})
+	{"DeactivateUser", adminsOnly, nil, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.DeactivateUser(ctx, f.actor(as), chat.DeactivateUserParams{UserID: f.ids["target"]})
 	}},
 	{"ReactivateUser", adminsOnly, func(t *testing.T, f *fixture) {
 		f.setUser(t, "target", func(u *users.User) { u.IsActive = false })
-	}, func(f *fixture, as string) error {
-		return f.svc.ReactivateUser(context.Background(), f.actor(as), chat.ReactivateUserParams{UserID: f.ids["target"]})
+	}, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.ReactivateUser(ctx, f.actor(as), chat.ReactivateUserParams{UserID: f.ids["target"]})
 	}},
 	{"CreateUser", adminGateOnly, func(t *testing.T, f *fixture) {
 		for _, name := range matrixActors {
 			f.setUser(t, name, func(u *users.User) { u.CanCreateUsers = true })
 		}
-	}, func(f *fixture, as string) error {
-		_, err := f.svc.CreateUser(context.Background(), f.actor(as), chat.CreateUserParams{Email: "new@example.com", Password: "long enough", FullName: "New One"})
+	}, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.CreateUser(ctx, f.actor(as), chat.CreateUserParams{Email: "new@example.com", Password: "long enough", FullName: "New One"})
 		return err
 	}},
-	{"CreateBot", membersAndUp, nil, func(f *fixture, as string) error {
-		_, err := f.svc.CreateBot(context.Background(), f.actor(as), chat.CreateBotParams{FullName: "Matrix Bot", ShortName: "matrix"})
+	{"CreateBot", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.CreateBot(ctx, f.actor(as), chat.CreateBotParams{FullName: "Matrix Bot", ShortName: "matrix"})
 		return err
 	}},
-	{"UpdateSettings", humansOnly, nil, func(f *fixture, as string) error {
-		return f.svc.UpdateSettings(context.Background(), f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true}})
+	{"UpdateSettings", humansOnly, nil, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.UpdateSettings(ctx, f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true}})
 	}},
-	{"UpdateSettings for others", map[string]outcome{"owner": ok, "admin": ok, "moderator": mustBeAdmin, "member": mustBeAdmin, "guest": mustBeAdmin, "bot": noBots, "deactivated": deactivated}, nil, func(f *fixture, as string) error {
-		return f.svc.UpdateSettings(context.Background(), f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true},
+	{"UpdateSettings for others", map[string]outcome{"owner": ok, "admin": ok, "moderator": mustBeAdmin, "member": mustBeAdmin, "guest": mustBeAdmin, "bot": noBots, "deactivated": deactivated}, nil, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.UpdateSettings(ctx, f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true},
 			TargetUsers: &chat.TargetUsers{UserIDs: []users.ID{f.ids["member"]}, SkipIfAlreadyEdited: ptr(false)}})
 	}},
-	{"GetCustomProfileFields", everyoneOK, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetCustomProfileFields(context.Background(), f.actor(as))
+	{"GetCustomProfileFields", everyoneOK, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetCustomProfileFields(ctx, f.actor(as))
 		return err
 	}},
-	{"CreateCustomProfileField", adminGateOnly, nil, func(f *fixture, as string) error {
-		_, err := f.svc.CreateCustomProfileField(context.Background(), f.actor(as), chat.CreateCustomProfileFieldParams{Name: "Phone"})
+	{"CreateCustomProfileField", adminGateOnly, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.CreateCustomProfileField(ctx, f.actor(as), chat.CreateCustomProfileFieldParams{Name: "Phone"})
 		return err
 	}},
 	{"UpdateProfileData", humansOnly, func(t *testing.T, f *fixture) {
 		f.ids["phone"] = users.ID(mustField(t, f, "Phone", users.ProfileShortText))
 	},
-		func(f *fixture, as string) error {
-			return f.svc.UpdateProfileData(context.Background(), f.actor(as), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["phone"]), Value: []byte(`"123"`)}}})
+		func(ctx context.Context, f *fixture, as string) error {
+			return f.svc.UpdateProfileData(ctx, f.actor(as), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["phone"]), Value: []byte(`"123"`)}}})
 		}},
-	{"GetUserGroups", membersAndUp, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetUserGroups(context.Background(), f.actor(as), chat.GetUserGroupsParams{})
+	{"GetUserGroups", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetUserGroups(ctx, f.actor(as), chat.GetUserGroupsParams{})
 		return err
 	}},
-	{"CreateUserGroup", membersAndUp, nil, func(f *fixture, as string) error {
-		_, err := f.svc.CreateUserGroup(context.Background(), f.actor(as), chat.CreateUserGroupParams{Name: "matrix", Members: []users.ID{f.ids["member"]}})
+	{"CreateUserGroup", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.CreateUserGroup(ctx, f.actor(as), chat.CreateUserGroupParams{Name: "matrix", Members: []users.ID{f.ids["member"]}})
 		return err
 	}},
-	{"UpdateUserGroupMembers", membersAndUp, matrixGroup, func(f *fixture, as string) error {
-		return f.svc.UpdateUserGroupMembers(context.Background(), f.actor(as), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.ID{f.ids["target"]}})
+	{"UpdateUserGroupMembers", membersAndUp, matrixGroup, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.UpdateUserGroupMembers(ctx, f.actor(as), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.ID{f.ids["target"]}})
 	}},
-	{"UpdateUserGroupSubgroups", membersAndUp, matrixGroup, func(f *fixture, as string) error {
-		return f.svc.UpdateUserGroupSubgroups(context.Background(), f.actor(as), chat.UpdateUserGroupSubgroupsParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.GroupID{1}})
+	{"UpdateUserGroupSubgroups", membersAndUp, matrixGroup, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.UpdateUserGroupSubgroups(ctx, f.actor(as), chat.UpdateUserGroupSubgroupsParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.GroupID{1}})
 	}},
-	{"UpdateUserGroup", membersAndUp, matrixGroup, func(f *fixture, as string) error {
-		return f.svc.UpdateUserGroup(context.Background(), f.actor(as), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["mgroup"]), Description: ptr("changed")})
+	{"UpdateUserGroup", membersAndUp, matrixGroup, func(ctx context.Context, f *fixture, as string) error {
+		return f.svc.UpdateUserGroup(ctx, f.actor(as), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["mgroup"]), Description: ptr("changed")})
 	}},
 	{"DeactivateUserGroup", map[string]outcome{"owner": ok, "admin": ok, "moderator": insufficient, "member": insufficient, "guest": notForGuests, "bot": noBots, "deactivated": deactivated},
 		func(t *testing.T, f *fixture) {
 			f.ids["ogroup"] = users.ID(f.mustGroup(t, "owner", chat.CreateUserGroupParams{Name: "owned"}))
-		}, func(f *fixture, as string) error {
-			return f.svc.DeactivateUserGroup(context.Background(), f.actor(as), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["ogroup"])})
+		}, func(ctx context.Context, f *fixture, as string) error {
+			return f.svc.DeactivateUserGroup(ctx, f.actor(as), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["ogroup"])})
 		}},
-	{"GetUserGroupMembers", membersAndUp, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetUserGroupMembers(context.Background(), f.actor(as), chat.GetUserGroupMembersParams{GroupID: 1})
+	{"GetUserGroupMembers", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetUserGroupMembers(ctx, f.actor(as), chat.GetUserGroupMembersParams{GroupID: 1})
 		return err
 	}},
-	{"GetIsUserGroupMember", membersAndUp, nil, func(f *fixture, as string) error {
-		_, err := f.svc.GetIsUserGroupMember(context.Background(), f.actor(as), chat.GetIsUserGroupMemberParams{GroupID: 1, UserID: f.ids["member"]})
+	{"GetIsUserGroupMember", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
+		_, err := f.svc.GetIsUserGroupMember(ctx, f.actor(as), chat.GetIsUserGroupMemberParams{GroupID: 1, UserID: f.ids["member"]})
 		return err
 	}},
 }
@@ -152,7 +152,7 @@ func TestUsersRoleMatrix(t *testing.T) {
 						t.Fatalf("no expected outcome for %s", as)
 					}
 					before := f.snapshot(t)
-					err := row.call(f, as)
+					err := row.call(t.Context(), f, as)
 					if want == ok {
 						if err != nil {
 							t.Fatalf("%s as %s: %v, want success", row.name, as, err)

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -28,7 +27,7 @@ func TestNavigationViewLongName(t *testing.T) {
 	longest := worst4(drafts.MaxNavigationViewNameLength)
 	fragment := worst4(drafts.MaxFragmentLength)
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "narrow/is/alerted", IsPinned: true, Name: ptr(" " + long + " ")})
 		f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: fragment, IsPinned: true, Name: ptr("short")})
 		if _, err := f.svc.EditNavigationView(ctx, f.actor("member"), chat.EditNavigationViewParams{Fragment: fragment, Name: ptr(longest)}); err != nil {

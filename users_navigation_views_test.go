@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,7 +10,7 @@ import (
 
 func (f *fixture) mustViews(t *testing.T, name string) []chat.NavigationViewRecord {
 	t.Helper()
-	res, err := f.svc.GetNavigationViews(context.Background(), f.actor(name), chat.GetNavigationViewsParams{})
+	res, err := f.svc.GetNavigationViews(t.Context(), f.actor(name), chat.GetNavigationViewsParams{})
 	if err != nil {
 		t.Fatalf("GetNavigationViews: %v", err)
 	}
@@ -20,7 +19,7 @@ func (f *fixture) mustViews(t *testing.T, name string) []chat.NavigationViewReco
 
 func (f *fixture) mustAddView(t *testing.T, name string, p chat.AddNavigationViewParams) {
 	t.Helper()
-	if _, err := f.svc.AddNavigationView(context.Background(), f.actor(name), p); err != nil {
+	if _, err := f.svc.AddNavigationView(t.Context(), f.actor(name), p); err != nil {
 		t.Fatalf("AddNavigationView: %v", err)
 	}
 }
@@ -28,7 +27,7 @@ func (f *fixture) mustAddView(t *testing.T, name string, p chat.AddNavigationVie
 func TestNavigationViewsLifecycle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member")
 	other := f.register(t, "admin")
 
@@ -79,7 +78,7 @@ func TestNavigationViewsLifecycle(t *testing.T) {
 func TestNavigationViewsRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "narrow/is/alerted", IsPinned: true, Name: ptr("Alerts")})
 	f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "narrow/is/dm", IsPinned: true, Name: ptr("DMs")})
 	f.mustAddView(t, "member", chat.AddNavigationViewParams{Fragment: "recent", IsPinned: true})

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,7 +28,7 @@ var zulipSteps = []string{
 func TestOnboardingStepsAreOfferedUntilMarkedRead(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		register := func(who string) *chat.RegisterQueueResult {
 			t.Helper()
 			res, err := f.svc.RegisterQueue(ctx, f.actor(who), chat.RegisterQueueParams{FetchEventTypes: []string{"onboarding_steps"}})
@@ -78,7 +77,7 @@ func TestOnboardingStepsAreOfferedUntilMarkedRead(t *testing.T) {
 func TestMarkOnboardingStepRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	before := storeSnapshotForOnboarding(t, f)
 	cases := []struct {
 		name, who, step, msg string
@@ -101,7 +100,7 @@ func TestMarkOnboardingStepRefusals(t *testing.T) {
 func storeSnapshotForOnboarding(t *testing.T, f *fixture) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		for name, id := range f.ids {
 			seen, err := tx.OnboardingSteps().Seen(id)
 			if err != nil {
@@ -121,7 +120,7 @@ func TestNavigationTourVideoURLOption(t *testing.T) {
 	t.Parallel()
 	const url = "https://videos.example.com/navigation-tour.mp4"
 	f := newFixture(t, func(o *chat.Options) { o.NavigationTourVideoURL = url })
-	ctx := context.Background()
+	ctx := t.Context()
 	res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{FetchEventTypes: []string{"onboarding_steps"}})
 	if err != nil {
 		t.Fatal(err)
@@ -146,10 +145,9 @@ func TestNavigationTourVideoURLOption(t *testing.T) {
 }
 
 func onboardingConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	mark := func(who, step string) func(t *testing.T, f *fixture) {
 		return func(t *testing.T, f *fixture) {
-			if _, err := f.svc.MarkOnboardingStepAsRead(ctx, f.actor(who), chat.MarkOnboardingStepAsReadParams{OnboardingStep: step}); err != nil {
+			if _, err := f.svc.MarkOnboardingStepAsRead(t.Context(), f.actor(who), chat.MarkOnboardingStepAsReadParams{OnboardingStep: step}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -162,6 +160,6 @@ func onboardingConsistencyCases() []consistencyCase {
 
 // goldenOnboardingSteps produces an onboarding_steps event.
 func goldenOnboardingSteps(t *testing.T, f *fixture) {
-	mustDo(t, "MarkOnboardingStepAsRead", errOf(f.svc.MarkOnboardingStepAsRead(context.Background(), f.actor("member"),
+	mustDo(t, "MarkOnboardingStepAsRead", errOf(f.svc.MarkOnboardingStepAsRead(t.Context(), f.actor("member"),
 		chat.MarkOnboardingStepAsReadParams{OnboardingStep: "visibility_policy_banner"})))
 }

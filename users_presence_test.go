@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -32,7 +31,7 @@ func applyPresence(t *testing.T, state, ev map[string]any) {
 // report is a presence report of name.
 func (f *fixture) report(t *testing.T, name, status string) chat.UpdatePresenceResult {
 	t.Helper()
-	res, err := f.svc.UpdatePresence(context.Background(), f.actor(name), chat.UpdatePresenceParams{Status: status, SlimPresence: true})
+	res, err := f.svc.UpdatePresence(t.Context(), f.actor(name), chat.UpdatePresenceParams{Status: status, SlimPresence: true})
 	if err != nil {
 		t.Fatalf("UpdatePresence(%s, %s): %v", name, status, err)
 	}
@@ -55,7 +54,7 @@ func presenceConsistencyCases() []consistencyCase {
 			f.report(t, "admin", "active")
 		}},
 		{method: "UpdateSettings", name: "presence_enabled off and on", setup: online, run: func(t *testing.T, f *fixture) {
-			ctx := context.Background()
+			ctx := t.Context()
 			if err := f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +77,7 @@ func goldenPresence(t *testing.T, f *fixture) {
 func TestUpdatePresence(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	t0 := f.clock.Now()
 	q := func(name string, caps chat.ClientCapabilities) string {
 		res, err := f.svc.RegisterQueue(ctx, f.actor(name), chat.RegisterQueueParams{EventTypes: []string{"presence"}, ClientCapabilities: caps})
@@ -158,7 +157,7 @@ func TestUpdatePresence(t *testing.T) {
 func TestUpdatePresenceRules(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	// Old presence falls out of the history window; history_limit_days widens it.
 	f.report(t, "member", "active")
 	f.clock.Advance(20 * 24 * time.Hour)
@@ -202,7 +201,7 @@ func TestUpdatePresenceRules(t *testing.T) {
 func TestUpdatePresenceBadInput(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "admin", "presence")
 	neg := int64(-1)
 	for _, tc := range []struct {
@@ -241,7 +240,7 @@ func TestUpdatePresenceBadInput(t *testing.T) {
 func TestGetUserPresence(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	t0 := f.clock.Now()
 	f.report(t, "admin", "active")
 	got, err := f.svc.GetUserPresence(ctx, f.actor("member"), chat.GetUserPresenceParams{UserID: f.ids["admin"]})
@@ -289,7 +288,7 @@ func TestGetUserPresence(t *testing.T) {
 func TestRegisterPresence(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.report(t, "admin", "active")
 	f.report(t, "member", "idle")
 	res, err := f.svc.RegisterQueue(ctx, f.actor("guest"), chat.RegisterQueueParams{FetchEventTypes: []string{"presence"}, SlimPresence: true})
@@ -322,7 +321,7 @@ func TestRegisterPresence(t *testing.T) {
 func TestPresenceEventsStopInLargeOrganizations(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	for i := 0; len(f.ids)+i <= users.PresenceEventUserLimit; i++ {
 		mustProvision(t, f, chat.ProvisionUserParams{Email: fmt.Sprintf("u%d@example.com", i), FullName: fmt.Sprintf("User %d", i)})
 	}

@@ -2,7 +2,6 @@ package chat_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -19,7 +18,7 @@ import (
 func TestRegisterUserRecordsCache(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		ids := f.profileFields(t)
 		check := func(t *testing.T, step string) {
 			t.Helper()
@@ -76,7 +75,7 @@ func TestRegisterUserRecordsCache(t *testing.T) {
 func TestAppendRegisterJSONChangedRecord(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor("member"), chat.RegisterQueueParams{})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor("member"), chat.RegisterQueueParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +105,7 @@ func mustJSON(t *testing.T, v any) []byte {
 func TestRegisterUserRecordsCacheConcurrent(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	var wg sync.WaitGroup
 	for _, who := range []string{"owner", "member", "guest", "member"} {
 		wg.Go(func() {

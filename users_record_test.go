@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -24,7 +23,7 @@ func jsonObject(t *testing.T, v any) map[string]any {
 
 func TestUserRecordsAsZulipSendsThem(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := newFixture(t)
 	me, err := f.svc.GetOwnUser(ctx, f.actor("member"), chat.UserQueryOptions{})
 	if err != nil {

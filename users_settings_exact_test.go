@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -13,7 +12,7 @@ import (
 func TestUpdateSettingsFontAndLineHeight(t *testing.T) {
 	t.Parallel()
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
-		ctx := context.Background()
+		ctx := t.Context()
 		values := map[string]any{"web_line_height_percent": int64(120), "web_font_size_px": int64(10)}
 		if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: values}); err != nil {
 			t.Fatalf("UpdateSettings(%v): %v", values, err)

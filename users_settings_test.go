@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -15,7 +14,7 @@ import (
 // settingsOf reads name's user_settings through register.
 func (f *fixture) settingsOf(t *testing.T, name string) map[string]any {
 	t.Helper()
-	res, err := f.svc.RegisterQueue(context.Background(), f.actor(name), chat.RegisterQueueParams{FetchEventTypes: []string{"user_settings"}})
+	res, err := f.svc.RegisterQueue(t.Context(), f.actor(name), chat.RegisterQueueParams{FetchEventTypes: []string{"user_settings"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,7 @@ func TestUserSettingsRegisterDefaults(t *testing.T) {
 func TestUpdateSettingsEvents(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member", "user_settings", "realm_user")
 	other := f.register(t, "target", "user_settings", "realm_user")
 	err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
@@ -94,7 +93,7 @@ func TestUpdateSettingsEvents(t *testing.T) {
 func TestUpdateSettingsRefusals(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name string
 		as   string
@@ -142,7 +141,7 @@ func TestUpdateSettingsRefusals(t *testing.T) {
 func TestUpdateSettingsPassword(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{OldPassword: ptr(testPassword), NewPassword: ptr("brand new secret")}); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +155,7 @@ func TestUpdateSettingsPassword(t *testing.T) {
 func TestEmailChangeConfirmation(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "admin", "realm_user")
 	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Email: ptr("mia@example.com")}); err != nil {
 		t.Fatal(err)
@@ -193,7 +192,7 @@ func TestEmailChangeConfirmation(t *testing.T) {
 func TestUpdateSettingsTargetUsers(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	// The target chose its own emojiset; the member did not.
 	if err := f.svc.UpdateSettings(ctx, f.actor("target"), chat.UpdateSettingsParams{Values: map[string]any{"emojiset": "twitter"}}); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -53,7 +52,7 @@ func checkRefusals(t *testing.T, f *fixture, cases []refusal) {
 func TestUserStatus(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "owner", "user_status", "user_settings")
 	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{
 		StatusText: ptr("  In a meeting "), EmojiName: ptr("calendar"), EmojiCode: ptr("1f4c5"),
@@ -116,7 +115,7 @@ func TestUserStatus(t *testing.T) {
 func TestUserStatusRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("kept")}))
 	set := func(who string, p chat.UpdateStatusParams) func() error {
 		return func() error { return f.svc.UpdateStatus(ctx, f.actor(who), p) }
@@ -152,7 +151,7 @@ func TestUserStatusRefusals(t *testing.T) {
 func TestMuteUser(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	before := mustSendDirect(t, f, "guest", "before the mute", "member")
 	q := f.register(t, "member", "muted_users", "update_message_flags", "message")
 	f.clock.Advance(1000 * 1e9)
@@ -195,7 +194,7 @@ func TestMuteUser(t *testing.T) {
 func TestMuteUserRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["admin"]}))
 	mute := func(who string, id users.ID) func() error {
 		return func() error { return f.svc.MuteUser(ctx, f.actor(who), chat.MuteUserParams{MutedUserID: id}) }
@@ -214,9 +213,8 @@ func TestMuteUserRefusals(t *testing.T) {
 
 // peopleConsistencyCases are the consistency cases of statuses and muting.
 func peopleConsistencyCases() []consistencyCase {
-	ctx := context.Background()
 	withStatus := func(t *testing.T, f *fixture) {
-		mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("guest"), chat.UpdateStatusParams{Away: ptr(true), StatusText: ptr("out"), EmojiName: ptr("palm_tree"), EmojiCode: ptr("1f334")}))
+		mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("guest"), chat.UpdateStatusParams{Away: ptr(true), StatusText: ptr("out"), EmojiName: ptr("palm_tree"), EmojiCode: ptr("1f334")}))
 	}
 	withUnread := func(t *testing.T, f *fixture) {
 		mustSendDirect(t, f, "guest", "hello", "member")
@@ -224,37 +222,37 @@ func peopleConsistencyCases() []consistencyCase {
 	}
 	return []consistencyCase{
 		{method: "UpdateStatus", name: "text and emoji", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("busy"), EmojiName: ptr("zulip")}))
+			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("busy"), EmojiName: ptr("zulip")}))
 		}},
 		{method: "UpdateStatus", name: "away, cleared emoji and text", setup: withStatus, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("guest"), chat.UpdateStatusParams{Away: ptr(false), StatusText: ptr(""), EmojiName: ptr("")}))
-			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{Away: ptr(true)}))
+			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("guest"), chat.UpdateStatusParams{Away: ptr(false), StatusText: ptr(""), EmojiName: ptr("")}))
+			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("member"), chat.UpdateStatusParams{Away: ptr(true)}))
 		}},
 		{method: "UpdateStatusForUser", name: "administrator sets a text", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateStatusForUser", f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["member"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("on leave")}}))
+			mustDo(t, "UpdateStatusForUser", f.svc.UpdateStatusForUser(t.Context(), f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["member"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("on leave")}}))
 		}},
 		{method: "UpdateSettings", name: "presence_enabled off shows away", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}))
+			mustDo(t, "UpdateSettings", f.svc.UpdateSettings(t.Context(), f.actor("member"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}))
 		}},
 		{method: "DeactivateUser", name: "user with a status", setup: withStatus, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateUser", f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+			mustDo(t, "DeactivateUser", f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
 		}},
 		{method: "MuteUser", name: "sender with unread messages", setup: withUnread, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+			mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
 			mustSendDirect(t, f, "guest", "while muted", "member")
 		}},
 		{method: "UnmuteUser", name: "muted sender", setup: func(t *testing.T, f *fixture) {
-			mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
-			mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["bot"]}))
+			mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+			mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["bot"]}))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UnmuteUser", f.svc.UnmuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+			mustDo(t, "UnmuteUser", f.svc.UnmuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
 		}},
 	}
 }
 
 // goldenUserStatus produces user_status events.
 func goldenUserStatus(t *testing.T, f *fixture) {
-	ctx := context.Background()
+	ctx := t.Context()
 	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("Lunch"), EmojiName: ptr("burrito"), EmojiCode: ptr("1f32f")}))
 	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("guest"), chat.UpdateStatusParams{Away: ptr(true)}))
 }
@@ -263,5 +261,5 @@ func goldenUserStatus(t *testing.T, f *fixture) {
 // then muted_users.
 func goldenMutedUsers(t *testing.T, f *fixture) {
 	mustSendDirect(t, f, "guest", "hello", "member")
-	mustDo(t, "MuteUser", f.svc.MuteUser(context.Background(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+	mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
 }

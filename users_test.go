@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -18,7 +17,7 @@ import (
 func newUsersFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, u := range []struct {
 		name string
 		p    chat.ProvisionUserParams
@@ -48,7 +47,7 @@ func newUsersFixture(t *testing.T) *fixture {
 func (f *fixture) snapshot(t *testing.T) string {
 	t.Helper()
 	var out []byte
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		us, err := tx.Users().List()
 		if err != nil {
 			return err
@@ -82,7 +81,7 @@ func (f *fixture) snapshot(t *testing.T) string {
 func (f *fixture) mustUser(t *testing.T, name string) users.User {
 	t.Helper()
 	var u users.User
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) (err error) {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) (err error) {
 		u, err = tx.Users().Get(f.ids[name])
 		return err
 	})
@@ -116,7 +115,7 @@ func idf(id users.ID) float64 { return float64(id) }
 func TestGetUser(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	// The organization shows emails to administrators only.
 	member, err := f.svc.GetUser(ctx, f.actor("member"), chat.GetUserParams{UserID: f.ids["admin"]})
 	if err != nil {
@@ -160,7 +159,7 @@ func TestGetUser(t *testing.T) {
 func TestGetUserByEmail(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	placeholder := "USER" + itoa(int64(f.ids["admin"])) + "@chat.example.com"
 	tests := []struct {
 		name, as, email string
@@ -192,7 +191,7 @@ func TestGetUserByEmail(t *testing.T) {
 func TestGetUsersAndOwnUser(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	all, err := f.svc.GetUsers(ctx, f.actor("member"), chat.GetUsersParams{})
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +220,7 @@ func TestGetUsersAndOwnUser(t *testing.T) {
 func TestUpdateUserRoleEvents(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member", "realm_user", "user_group")
 	role := users.RoleModerator
 	if err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["target"], Role: &role,
@@ -261,7 +260,7 @@ func TestUpdateUserRoleEvents(t *testing.T) {
 func (f *fixture) groupIDs(t *testing.T) map[string]users.GroupID {
 	t.Helper()
 	out := map[string]users.GroupID{}
-	err := f.store.View(context.Background(), func(tx storage.ReadTx) error {
+	err := f.store.View(t.Context(), func(tx storage.ReadTx) error {
 		gs, err := tx.Groups().List()
 		for _, g := range gs {
 			out[g.Name] = g.ID
@@ -277,7 +276,7 @@ func (f *fixture) groupIDs(t *testing.T) map[string]users.GroupID {
 func TestUpdateUserRefusals(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	role := func(r users.Role) *users.Role { return &r }
 	tests := []struct {
 		name string
@@ -314,7 +313,7 @@ func TestUpdateUserRefusals(t *testing.T) {
 func TestUpdateUserEmail(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f.setUser(t, "owner", func(u *users.User) { u.CanChangeUserEmails = true })
 	q := f.register(t, "admin", "realm_user")
 	if err := f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["target"], NewEmail: ptr("tara@example.com")}); err != nil {
@@ -338,7 +337,7 @@ func TestUpdateUserEmail(t *testing.T) {
 func TestDeactivateAndReactivateUser(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	q := f.register(t, "member", "realm_user", "user_group")
 	err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["target"],
 		Actions: &chat.DeactivateUserActions{DeleteProfile: true, DeleteDirectMessages: true}, DeactivationNotificationComment: ptr("bye")})
@@ -399,7 +398,7 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 func TestDeactivateUserRefusals(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name string
 		as   string
@@ -436,7 +435,7 @@ func TestDeactivateUserRefusals(t *testing.T) {
 func TestCreateUserAndBot(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	p := chat.CreateUserParams{Email: "fresh@example.com", Password: "a long password", FullName: "Fresh Person"}
 	before := f.snapshot(t)
 	_, err := f.svc.CreateUser(ctx, f.actor("admin"), p)

@@ -87,7 +87,7 @@ func TestWorldReadFailureAbortsTheOperation(t *testing.T) {
 	t.Parallel()
 	store := &failingSubscriptionReads{Storage: memory.New(), err: errors.New("disk on fire")}
 	f := newFixtureOn(t, store)
-	ctx := context.Background()
+	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member", "admin")
 	q := f.register(t, "admin", "message")
 	before, err := f.svc.GetMessages(ctx, f.actor("admin"), chat.GetMessagesParams{Anchor: "newest", NumBefore: 100})

@@ -105,7 +105,10 @@ func start(url string, tb testing.TB, opts []Option) (*Fixture, error) {
 	if cfg.dev && cfg.seed != nil {
 		return nil, errors.New("Dev and Seed exclude each other")
 	}
-	ctx := context.Background()
+	ctx := context.Background() // Start: no test, the caller closes the fixture
+	if tb != nil {
+		ctx = tb.Context()
+	}
 	f := &Fixture{Clock: NewClock(Epoch()), URL: url, tb: tb, passwords: map[string]string{}}
 	var accounts []seeds.Account
 	if cfg.dev {

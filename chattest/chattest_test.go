@@ -1,7 +1,6 @@
 package chattest_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -26,7 +25,7 @@ func ptr[T any](v T) *T { return &v }
 // administrator and a guest, and every message, are the same.
 func TestDevIsTheDevOrganization(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := chattest.New(t, chattest.Dev())
 
 	store := memory.New()
@@ -116,7 +115,7 @@ func TestFixturesAreIndependent(t *testing.T) {
 	for _, name := range []string{"a", "b", "c", "d"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
+			ctx := t.Context()
 			f := chattest.New(t, chattest.Dev())
 			hamlet := f.User("hamlet@zulip.com")
 			before := newest(t, f, hamlet)
@@ -139,7 +138,7 @@ func TestFixturesAreIndependent(t *testing.T) {
 // newest is the newest message u can read.
 func newest(t *testing.T, f *chattest.Fixture, u chattest.User) chat.MessageRecord {
 	t.Helper()
-	res, err := f.Service.GetMessages(context.Background(), u.Actor(), chat.GetMessagesParams{Anchor: "newest", NumBefore: 1})
+	res, err := f.Service.GetMessages(t.Context(), u.Actor(), chat.GetMessagesParams{Anchor: "newest", NumBefore: 1})
 	if err != nil || len(res.Messages) == 0 {
 		t.Fatalf("GetMessages: %v (%d messages)", err, len(res.Messages))
 	}
@@ -150,7 +149,7 @@ func newest(t *testing.T, f *chattest.Fixture, u chattest.User) chat.MessageReco
 // the test moves it.
 func TestClockIsTheServices(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := chattest.New(t, chattest.Dev())
 	iago := f.User("iago@zulip.com")
 	send := func() int64 {
@@ -178,7 +177,7 @@ func TestClockIsTheServices(t *testing.T) {
 // TestEmptyOrganization starts without users; AddUser provisions them with their passwords.
 func TestEmptyOrganization(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := chattest.New(t)
 	if got := f.Users(); len(got) != 0 {
 		t.Fatalf("an empty organization has users: %+v", got)
@@ -202,7 +201,7 @@ func TestEmptyOrganization(t *testing.T) {
 // TestDevLogin logs in with the development password and through dev_fetch_api_key.
 func TestDevLogin(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	f := chattest.New(t, chattest.Dev())
 	hamlet := f.User("Hamlet@Zulip.com")
 	if hamlet.Password != seeds.DevPassword || hamlet.APIKey != seeds.DevAPIKey("hamlet@zulip.com", seeds.DevPassword) {
@@ -255,7 +254,7 @@ func TestServer(t *testing.T) {
 	if !strings.HasPrefix(s.URL, "http://127.0.0.1:") {
 		t.Errorf("URL = %q", s.URL)
 	}
-	settings, err := s.Service.GetServerSettings(context.Background(), chat.GetServerSettingsParams{})
+	settings, err := s.Service.GetServerSettings(t.Context(), chat.GetServerSettingsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package chattest_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"testing"
@@ -19,7 +18,7 @@ import (
 // sends (through the Service) and answers it in its topic, which Hamlet then reads.
 func TestGoZulipBot(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	s := chattest.NewServer(t, chattest.Dev())
 	me := s.User("iago@zulip.com")
 	bot := &gzb.Bot{Email: me.Email, APIKey: me.APIKey, APIURL: s.URL + "/api/v1/", Client: s.HTTP.Client()}
@@ -89,7 +88,7 @@ func TestGoZulipBot(t *testing.T) {
 // apiEmail is u's email as the API shows it (its "email" field).
 func apiEmail(t *testing.T, s *chattest.Server, u chattest.User) string {
 	t.Helper()
-	rec, err := s.Service.GetOwnUser(context.Background(), u.Actor(), chat.UserQueryOptions{})
+	rec, err := s.Service.GetOwnUser(t.Context(), u.Actor(), chat.UserQueryOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

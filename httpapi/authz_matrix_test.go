@@ -1,10 +1,8 @@
 package httpapi
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	chat "github.com/teamchat/chat"
+	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/users"
 )
@@ -302,7 +301,7 @@ func newMatrixOrgWith(t *testing.T, web bool) *matrixOrg {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Matrix", URL: "http://matrix.test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -425,7 +424,7 @@ func (m *matrixOrg) view(t *testing.T) map[string]any {
 	t.Helper()
 	out := map[string]any{}
 	for _, who := range []string{"owner", "member"} {
-		res, err := m.svc.RegisterQueue(context.Background(), chat.Actor{UserID: m.ids[who]}, chat.RegisterQueueParams{})
+		res, err := m.svc.RegisterQueue(t.Context(), chat.Actor{UserID: m.ids[who]}, chat.RegisterQueueParams{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -37,7 +36,7 @@ func benchServer(b *testing.B, spec benchorg.Spec, setup ...func(*memory.Store, 
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := b.Context()
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Bench", URL: "http://chat.test"}); err != nil {
 		b.Fatal(err)
 	}
@@ -85,7 +84,7 @@ func benchGet(b *testing.B, c *http.Client, target, email, key string, out any) 
 // the time from the send to the client holding the event, plus re-arming the poll.
 func BenchmarkGetEventsWakeup(b *testing.B) {
 	srv, svc, org := benchServer(b, benchorg.Spec{Users: 10, Channels: 1, SubsPerUser: 1})
-	ctx := context.Background()
+	ctx := b.Context()
 	me := chat.Actor{UserID: org.Members[0]}
 	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"message"}, FetchEventTypes: []string{}})
 	if err != nil {
@@ -172,7 +171,7 @@ func BenchmarkGetSubscriptionsHTTP(b *testing.B) {
 func BenchmarkParkedFanout(b *testing.B) {
 	const clients = 100
 	base, svc, org, _ := parkedServerUsers(b, time.Hour, 0, ratelimit.Rule{}, clients)
-	ctx := context.Background()
+	ctx := b.Context()
 	addr := strings.TrimPrefix(base, "http://")
 	var got sync.WaitGroup
 	stop := make(chan struct{})

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -81,7 +80,7 @@ func pollQuery(queue string, last int64) string {
 func sendTo(t *testing.T, svc *chat.Service, org *benchorg.Org, content string) {
 	t.Helper()
 	topic := "conn"
-	if _, err := svc.SendMessage(context.Background(), org.Admin, chat.SendMessageParams{
+	if _, err := svc.SendMessage(t.Context(), org.Admin, chat.SendMessageParams{
 		Type: "stream", ChannelID: &org.Channels[0], Topic: &topic, Content: content,
 	}); err != nil {
 		t.Fatal(err)
@@ -104,7 +103,7 @@ func lastEventID(t *testing.T, body map[string]any) int64 {
 // before is the queue's last event id before the message, event the message's.
 func parkedQueue(t *testing.T, base string, svc *chat.Service, org *benchorg.Org) (c *rawClient, poll func(last int64) string, before, event int64) {
 	t.Helper()
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	reg, err := svc.RegisterQueue(t.Context(), chat.Actor{UserID: org.Members[2]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +123,7 @@ func parkedQueue(t *testing.T, base string, svc *chat.Service, org *benchorg.Org
 func TestParkedConnectionServesNextPolls(t *testing.T) {
 	t.Parallel()
 	base, svc, org := parkedServer(t, time.Hour, 0)
-	ctx := context.Background()
+	ctx := t.Context()
 	me := chat.Actor{UserID: org.Members[0]}
 	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
@@ -189,7 +188,7 @@ func TestParkedConnectionServesNextPolls(t *testing.T) {
 func TestParkedConnectionMalformedRequest(t *testing.T) {
 	t.Parallel()
 	base, svc, org := parkedServer(t, time.Hour, 0)
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[1]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	reg, err := svc.RegisterQueue(t.Context(), chat.Actor{UserID: org.Members[1]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +230,7 @@ func TestParkedConnectionClosedWithListener(t *testing.T) {
 func TestParkedConnectionRateLimit(t *testing.T) {
 	t.Parallel()
 	base, svc, org, _ := parkedServerLimited(t, time.Hour, 0, ratelimit.Rule{Window: time.Hour, Max: 2})
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[0]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	reg, err := svc.RegisterQueue(t.Context(), chat.Actor{UserID: org.Members[0]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -23,7 +22,7 @@ import (
 // the last event id seen.
 func selfServed(t *testing.T, base string, svc *chat.Service, org *benchorg.Org, i int) (*rawClient, string, int64) {
 	t.Helper()
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[i]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	reg, err := svc.RegisterQueue(t.Context(), chat.Actor{UserID: org.Members[i]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestParkedConnectionWaitEnds(t *testing.T) {
 		end func(t *testing.T, env *waitEnv)
 	}{
 		{name: "queue deleted", end: func(t *testing.T, env *waitEnv) {
-			if err := env.svc.DeleteQueue(context.Background(), chat.Actor{UserID: env.org.Members[0]}, chat.DeleteQueueParams{QueueID: env.queue}); err != nil {
+			if err := env.svc.DeleteQueue(t.Context(), chat.Actor{UserID: env.org.Members[0]}, chat.DeleteQueueParams{QueueID: env.queue}); err != nil {
 				t.Fatal(err)
 			}
 			if resp, body := env.c.read(); resp.StatusCode != http.StatusBadRequest || body["code"] != "BAD_EVENT_QUEUE_ID" || resp.Close {

@@ -68,7 +68,7 @@ func (c *countingStore) Update(ctx context.Context, fn func(storage.Tx) error) e
 func wakeupBackends(t *testing.T) map[string]func(t *testing.T) *countingStore {
 	sql := func(dsn func(t *testing.T) string) func(t *testing.T) *countingStore {
 		return func(t *testing.T) *countingStore {
-			s, err := sqlstore.Open(context.Background(), dsn(t))
+			s, err := sqlstore.Open(t.Context(), dsn(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +111,7 @@ func testLongPollWakeups(t *testing.T, open func(t *testing.T) *countingStore, w
 	const clients, rounds = 20, 4
 	store := open(t)
 	srv, svc, org := wakeupServer(t, store, clients)
-	mark := context.WithValue(context.Background(), sendMark{}, true)
+	mark := context.WithValue(t.Context(), sendMark{}, true)
 	proceed := make([]chan struct{}, rounds)
 	for i := range proceed {
 		proceed[i] = make(chan struct{})
@@ -173,7 +173,7 @@ func wakeupServer(t *testing.T, store storage.Storage, n int) (*httptest.Server,
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.WithValue(context.Background(), sendMark{}, true)
+	ctx := context.WithValue(t.Context(), sendMark{}, true)
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Wake", URL: "http://chat.test"}); err != nil {
 		t.Fatal(err)
 	}

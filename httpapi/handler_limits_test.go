@@ -51,7 +51,7 @@ func TestAbandonedLongPollIsNoServerError(t *testing.T) {
 	_, _, reg := s.call(t, "POST", "/api/v1/register", "hamlet@zulip.com", url.Values{"event_types": {`["message"]`}})
 	q := url.Values{"queue_id": {reg["queue_id"].(string)}, "last_event_id": {strconv.FormatFloat(reg["last_event_id"].(float64), 'f', -1, 64)}}
 
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	req, err := http.NewRequestWithContext(ctx, "GET", api.URL+"/api/v1/events?"+q.Encode(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,8 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
-	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	chat "github.com/teamchat/chat"
+	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"github.com/teamchat/chat/httpapi"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
@@ -47,7 +46,7 @@ func newServer(t testing.TB, opts ...func(*chat.Options)) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "HTTP Org", URL: "http://chat.test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +223,7 @@ func TestBasicAuth(t *testing.T) {
 		})
 	}
 	t.Run("deactivated user", func(t *testing.T) {
-		err := s.store.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.store.Update(t.Context(), func(tx storage.Tx) error {
 			u, err := tx.Users().GetByEmail("hamlet@zulip.com")
 			if err != nil {
 				return err
@@ -307,7 +306,7 @@ func TestRegisterAndEvents(t *testing.T) {
 	if status != 200 || len(events) != 1 || events[0].(map[string]any)["type"] != "heartbeat" {
 		t.Fatalf("blocking: %d %v", status, body)
 	}
-	if _, err := s.svc.ProvisionUser(context.Background(), chat.ProvisionUserParams{Email: "new@zulip.com", FullName: "Newcomer"}); err != nil {
+	if _, err := s.svc.ProvisionUser(t.Context(), chat.ProvisionUserParams{Email: "new@zulip.com", FullName: "Newcomer"}); err != nil {
 		t.Fatal(err)
 	}
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/events", iago, url.Values{"queue_id": {queueID}, "last_event_id": {"0"}})

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -21,7 +20,7 @@ func hostileBackends(t *testing.T) map[string]func(t *testing.T) storage.Storage
 	t.Helper()
 	open := func(dsn string) func(t *testing.T) storage.Storage {
 		return func(t *testing.T) storage.Storage {
-			s, err := sqlstore.Open(context.Background(), dsn)
+			s, err := sqlstore.Open(t.Context(), dsn)
 			if err != nil {
 				t.Fatal(err)
 			}

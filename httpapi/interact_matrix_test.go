@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"testing"
 
 	chat "github.com/teamchat/chat"
@@ -60,7 +59,7 @@ var pngImage = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 // memberEmoji: the member added the custom emoji "tick".
 func memberEmoji(t *testing.T, m *matrixOrg) {
 	t.Helper()
-	if _, err := m.svc.UploadCustomEmoji(context.Background(), chat.Actor{UserID: m.ids["member"]}, chat.UploadCustomEmojiParams{Name: "tick", Files: 1, Image: pngImage}); err != nil {
+	if _, err := m.svc.UploadCustomEmoji(t.Context(), chat.Actor{UserID: m.ids["member"]}, chat.UploadCustomEmojiParams{Name: "tick", Files: 1, Image: pngImage}); err != nil {
 		t.Fatal(err)
 	}
 }

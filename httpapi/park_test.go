@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -51,7 +50,7 @@ func parkedServerUsers(t testing.TB, heartbeat, parkAfter time.Duration, limit r
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Park", URL: "http://chat.test"}); err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +84,7 @@ func TestParkedLongPolls(t *testing.T) {
 
 func testParkedLongPolls(t *testing.T, parkAfter time.Duration) {
 	base, svc, org := parkedServer(t, time.Hour, parkAfter)
-	ctx := context.Background()
+	ctx := t.Context()
 	me := chat.Actor{UserID: org.Members[0]}
 	reg, err := svc.RegisterQueue(ctx, me, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
@@ -187,7 +186,7 @@ func testParkedLongPolls(t *testing.T, parkAfter time.Duration) {
 func TestParkedLongPollHeartbeat(t *testing.T) {
 	t.Parallel()
 	base, svc, org := parkedServer(t, 10*time.Millisecond, 0)
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: org.Members[1]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
+	reg, err := svc.RegisterQueue(t.Context(), chat.Actor{UserID: org.Members[1]}, chat.RegisterQueueParams{EventTypes: []string{"message"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"testing"
@@ -16,7 +15,7 @@ func TestUpdateRealmHTTP(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
 	const desdemona, iago = "desdemona@zulip.com", "iago@zulip.com"
-	owner, err := s.svc.ProvisionUser(context.Background(), chat.ProvisionUserParams{Email: desdemona, FullName: "Desdemona", Role: users.RoleOwner})
+	owner, err := s.svc.ProvisionUser(t.Context(), chat.ProvisionUserParams{Email: desdemona, FullName: "Desdemona", Role: users.RoleOwner})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -19,7 +18,7 @@ import (
 // full initial state encoded as JSON over loopback HTTP; each iteration deletes its queue.
 // cpu-ms/op is the process's CPU (server and client) per registration.
 func BenchmarkRegisterHTTP(b *testing.B) {
-	ctx := context.Background()
+	ctx := b.Context()
 	srv, svc, org := benchServer(b, benchorg.Spec{Users: 10000, Channels: 1000, SubsPerUser: 20},
 		func(store *memory.Store, org *benchorg.Org) error {
 			return benchorg.SubscribeUser(ctx, store, org, org.Members[0], 1000)

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -45,7 +44,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := svc.CreateOrganization(ctx, chat.CreateOrganizationParams{Name: "Logs", URL: "http://logs.test"}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"image"
 	"image/png"
@@ -174,7 +173,7 @@ func TestUploadRefusalsHTTP(t *testing.T) {
 	status, _, body := s.call(t, http.MethodPost, "/api/v1/user_uploads", hamlet, url.Values{"file": {"x"}})
 	wantErr(t, status, body, 400, "BAD_REQUEST", "You must specify a file to upload")
 	n := 0
-	_ = bs.List(context.Background(), "", func(blobs.Info) error { n++; return nil })
+	_ = bs.List(t.Context(), "", func(blobs.Info) error { n++; return nil })
 	if n != 0 {
 		t.Errorf("%d objects stored by refused uploads", n)
 	}

@@ -1,7 +1,6 @@
 package mail_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +18,7 @@ func TestSMTPDelivers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Send(context.Background(), "ada@example.com", "Hello", "Body line\nsecond line"); err != nil {
+	if err := m.Send(t.Context(), "ada@example.com", "Hello", "Body line\nsecond line"); err != nil {
 		t.Fatal(err)
 	}
 	got := srv.Wait(1, 5*time.Second)
@@ -48,7 +47,7 @@ func TestLogKeepsMail(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "mail.log")
 	l := mail.NewLog(path, "noreply@chat.test")
 	for _, to := range []string{"a@example.com", "b@example.com"} {
-		if err := l.Send(context.Background(), to, "Invitation", "Join us"); err != nil {
+		if err := l.Send(t.Context(), to, "Invitation", "Join us"); err != nil {
 			t.Fatal(err)
 		}
 	}

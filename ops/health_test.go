@@ -30,12 +30,12 @@ func probe(t *testing.T, h http.Handler) int {
 // openOrg opens dsn with an organization in it.
 func openOrg(t *testing.T, dsn string) *sqlstore.Store {
 	t.Helper()
-	s, err := sqlstore.Open(context.Background(), dsn)
+	s, err := sqlstore.Open(t.Context(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	err = s.Update(context.Background(), func(tx storage.Tx) error {
+	err = s.Update(t.Context(), func(tx storage.Tx) error {
 		if _, err := tx.Realm().Get(); err == nil {
 			return nil
 		}

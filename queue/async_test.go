@@ -1,7 +1,6 @@
 package queue_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -79,7 +78,7 @@ func TestGetAsync(t *testing.T) {
 		if _, _, err := m.GetAsync(queue.GetParams{QueueID: "nope", Owner: 7, LastEventID: -1}, func() {}); !errors.Is(err, queue.ErrBadQueueID) {
 			t.Fatalf("GetAsync of an unknown queue: %v", err)
 		}
-		if _, err := m.Get(context.Background(), queue.GetParams{QueueID: q.ID, Owner: 7, LastEventID: 0, DontBlock: true}); err != nil {
+		if _, err := m.Get(t.Context(), queue.GetParams{QueueID: q.ID, Owner: 7, LastEventID: 0, DontBlock: true}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"context"
 	"runtime"
 	"strconv"
 	"sync"
@@ -33,7 +32,7 @@ func benchFanout(b *testing.B, n int) {
 		}
 		ids[i], owners[i] = info.ID, int64(i+1)
 	}
-	ctx := context.Background()
+	ctx := b.Context()
 	var (
 		published time.Time // set before each Publish, read after the wake-up
 		pubMu     sync.RWMutex

@@ -34,13 +34,13 @@ func TestHeartbeatsOfManyWaits(t *testing.T) {
 	}
 	waited := func(i int) time.Duration { return time.Duration(i%3) * wait / 4 }
 	results := make(chan result, n)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	begin := time.Now() // no heartbeat is due before begin + wait/2 (the largest Waited is wait/2)
 	for i := range n {
 		go func() {
 			start := time.Now()
-			c := context.Background()
+			c := t.Context()
 			if i == 5 {
 				c = ctx
 			}
@@ -90,7 +90,7 @@ func TestHeartbeatsOfManyWaits(t *testing.T) {
 		t.Errorf("%d long-polls still counted as waiting", st.Waiting)
 	}
 	// The queues still work: a second round of waits gets heartbeats too.
-	evs, err := m.Get(context.Background(), queue.GetParams{QueueID: ids[0], Owner: 0, LastEventID: 0})
+	evs, err := m.Get(t.Context(), queue.GetParams{QueueID: ids[0], Owner: 0, LastEventID: 0})
 	if err != nil || len(evs) != 1 || evs[0].Type != queue.HeartbeatType || evs[0].ID != 1 {
 		t.Errorf("second wait: %v %v, want heartbeat 1", evs, err)
 	}
@@ -112,7 +112,7 @@ func TestNoLostWakeups(t *testing.T) {
 		wg.Go(func() {
 			last, seen := int64(-1), 0
 			for seen < events {
-				evs, err := m.Get(context.Background(), queue.GetParams{QueueID: ids[i], Owner: int64(i), LastEventID: last})
+				evs, err := m.Get(t.Context(), queue.GetParams{QueueID: ids[i], Owner: int64(i), LastEventID: last})
 				if err != nil {
 					t.Errorf("client %d: %v", i, err)
 					return

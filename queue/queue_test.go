@@ -1,7 +1,6 @@
 package queue_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -54,7 +53,7 @@ func TestPublishAndAcknowledge(t *testing.T) {
 	other := mustRegister(t, m, queue.Spec{Owner: 2})
 	m.Publish([]int64{1}, "a", "A")
 	m.Publish([]int64{1, 2}, "b", "B")
-	ctx := context.Background()
+	ctx := t.Context()
 	got, err := m.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1, DontBlock: true})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +78,7 @@ func TestGetErrors(t *testing.T) {
 	q := mustRegister(t, m, queue.Spec{Owner: 1})
 	m.Publish([]int64{1}, "a", nil)
 	m.Publish([]int64{1}, "a", nil)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := m.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: 1, DontBlock: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +114,7 @@ func TestLongPollWakesOnPublish(t *testing.T) {
 	q := mustRegister(t, m, queue.Spec{Owner: 1})
 	done := make(chan []queue.Event)
 	go func() {
-		got, err := m.Get(context.Background(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
+		got, err := m.Get(t.Context(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
 		if err != nil {
 			t.Error(err)
 		}
@@ -133,7 +132,7 @@ func TestHeartbeatWhenWaitEnds(t *testing.T) {
 	t.Parallel()
 	m, _ := newManager(t, queue.Options{HeartbeatWait: 10 * time.Millisecond})
 	q := mustRegister(t, m, queue.Spec{Owner: 1})
-	got, err := m.Get(context.Background(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
+	got, err := m.Get(t.Context(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +163,7 @@ func TestEventTypesAndFilter(t *testing.T) {
 		{loud, []queue.Event{{ID: 0, Type: "a", Payload: "x!"}, {ID: 1, Type: "b", Payload: "y!"}, {ID: 2, Type: "hidden", Payload: "z!"}}},
 		{plain, []queue.Event{{ID: 0, Type: "a", Payload: "x"}, {ID: 1, Type: "b", Payload: "y"}}},
 	} {
-		got, err := m.Get(context.Background(), queue.GetParams{QueueID: tt.q.ID, Owner: 1, LastEventID: -1, DontBlock: true})
+		got, err := m.Get(t.Context(), queue.GetParams{QueueID: tt.q.ID, Owner: 1, LastEventID: -1, DontBlock: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +184,7 @@ func TestBounds(t *testing.T) {
 	for range 4 {
 		m.Publish([]int64{1}, "x", nil)
 	}
-	_, err := m.Get(context.Background(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1, DontBlock: true})
+	_, err := m.Get(t.Context(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1, DontBlock: true})
 	if !errors.Is(err, queue.ErrBadQueueID) {
 		t.Fatalf("overflowed queue: error = %v, want ErrBadQueueID", err)
 	}
@@ -203,7 +202,7 @@ func TestIdleExpiry(t *testing.T) {
 	for m.Len() != 1 {
 		time.Sleep(time.Millisecond)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := m.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1, DontBlock: true}); !errors.Is(err, queue.ErrBadQueueID) {
 		t.Fatalf("expired queue: error = %v, want ErrBadQueueID", err)
 	}
@@ -221,7 +220,7 @@ func TestCloseWakesWaiters(t *testing.T) {
 	}
 	errc := make(chan error)
 	go func() {
-		_, err := m.Get(context.Background(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
+		_, err := m.Get(t.Context(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
 		errc <- err
 	}()
 	time.Sleep(5 * time.Millisecond)
@@ -252,7 +251,7 @@ func TestSnapshotRestore(t *testing.T) {
 	q := mustRegister(t, m, queue.Spec{Owner: 1, EventTypes: []string{"a", "restart"}, IdleTimeout: time.Hour, Data: "opts"})
 	m.Publish([]int64{1}, "a", "one")
 	m.Publish([]int64{1}, "a", "two")
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := m.Get(ctx, queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: 0, DontBlock: true}); err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +311,7 @@ func TestNewLongPollSupersedesOld(t *testing.T) {
 	results := make(chan []queue.Event, 2)
 	for range 2 {
 		go func() {
-			got, err := m.Get(context.Background(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
+			got, err := m.Get(t.Context(), queue.GetParams{QueueID: q.ID, Owner: 1, LastEventID: -1})
 			if err != nil {
 				t.Error(err)
 			}
@@ -349,7 +348,7 @@ func TestIDPrefixAndDeleteAll(t *testing.T) {
 	if n := m.Len(); n != 0 {
 		t.Fatalf("%d queues after DeleteAll, want 0", n)
 	}
-	if _, err := m.Get(context.Background(), queue.GetParams{QueueID: a.ID, Owner: 1, LastEventID: -1, DontBlock: true}); !errors.Is(err, queue.ErrBadQueueID) {
+	if _, err := m.Get(t.Context(), queue.GetParams{QueueID: a.ID, Owner: 1, LastEventID: -1, DontBlock: true}); !errors.Is(err, queue.ErrBadQueueID) {
 		t.Fatalf("Get after DeleteAll: %v, want queue.ErrBadQueueID", err)
 	}
 }
@@ -360,7 +359,7 @@ func TestWaitedShortensHeartbeat(t *testing.T) {
 	t.Parallel()
 	m, _ := newManager(t, queue.Options{HeartbeatWait: time.Hour})
 	info := mustRegister(t, m, queue.Spec{Owner: 1})
-	got, err := m.Get(context.Background(), queue.GetParams{QueueID: info.ID, Owner: 1, LastEventID: -1, Waited: time.Hour})
+	got, err := m.Get(t.Context(), queue.GetParams{QueueID: info.ID, Owner: 1, LastEventID: -1, Waited: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package queue_test
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ func TestStatsCountQueuesAndWaitingLongPolls(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := m.Get(context.Background(), queue.GetParams{QueueID: a.ID, Owner: 1, LastEventID: -1})
+		_, err := m.Get(t.Context(), queue.GetParams{QueueID: a.ID, Owner: 1, LastEventID: -1})
 		done <- err
 	}()
 	waitFor(t, func() bool { return m.Stats().Waiting == 1 })

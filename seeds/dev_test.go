@@ -1,7 +1,6 @@
 package seeds_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,7 +50,7 @@ var zulipDevUsers = []zulipDevUser{
 // devActor logs in to the seeded store as email, the way a client of `serve --dev` does.
 func devActor(t *testing.T, svc *chat.Service, email string) chat.Actor {
 	t.Helper()
-	res, err := svc.DevFetchAPIKey(context.Background(), chat.DevFetchAPIKeyParams{Username: email})
+	res, err := svc.DevFetchAPIKey(t.Context(), chat.DevFetchAPIKeyParams{Username: email})
 	if err != nil {
 		t.Fatalf("dev_fetch_api_key %s: %v", email, err)
 	}
@@ -62,7 +61,7 @@ func devActor(t *testing.T, svc *chat.Service, email string) chat.Actor {
 // owners and special permissions against Zulip's.
 func TestDevOrganizationUsers(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
 	iago := devActor(t, svc, "iago@zulip.com")
 	list, err := svc.GetUsers(ctx, iago, chat.GetUsersParams{})
@@ -108,7 +107,7 @@ func TestDevOrganizationUsers(t *testing.T) {
 // values against populate_db's.
 func TestDevOrganizationProfileFields(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
 	hamlet := devActor(t, svc, "hamlet@zulip.com")
 	fields, err := svc.GetCustomProfileFields(ctx, hamlet)
@@ -173,7 +172,7 @@ func TestDevOrganizationProfileFields(t *testing.T) {
 // channels and linkifiers against Zulip's.
 func TestDevOrganizationGroupsAndChannels(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
 	iago := devActor(t, svc, "iago@zulip.com")
 	cordelia := devActor(t, svc, "cordelia@zulip.com")
@@ -236,7 +235,7 @@ func TestDevOrganizationGroupsAndChannels(t *testing.T) {
 func TestDevListUsers(t *testing.T) {
 	t.Parallel()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
-	got, err := svc.DevListUsers(context.Background())
+	got, err := svc.DevListUsers(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +261,7 @@ func TestDevListUsers(t *testing.T) {
 // drafts and scheduled messages it gives Iago for the cURL examples of Zulip's documentation.
 func TestDevOrganizationSettingsAndIagosItems(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
 	iago := devActor(t, svc, "iago@zulip.com")
 	reg, err := svc.RegisterQueue(ctx, iago, chat.RegisterQueueParams{
@@ -329,7 +328,7 @@ func TestDevOrganizationSettingsAndIagosItems(t *testing.T) {
 // delivery email in any case; the answer carries the delivery email as stored.
 func TestDevFetchAPIKey(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
 	for _, c := range []struct {
 		username, email string

@@ -1,7 +1,6 @@
 package seeds_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -25,7 +24,7 @@ func newSeededService(t *testing.T, seed *seeds.Seed) *chat.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close(); store.Close() })
-	if _, err := seed.Apply(context.Background(), svc, "http://localhost:9991"); err != nil {
+	if _, err := seed.Apply(t.Context(), svc, "http://localhost:9991"); err != nil {
 		t.Fatalf("apply: %v", err)
 	}
 	return svc
@@ -34,7 +33,7 @@ func newSeededService(t *testing.T, seed *seeds.Seed) *chat.Service {
 func TestDevSeedChannelsAndGroups(t *testing.T) {
 	t.Parallel()
 	svc := newSeededService(t, seeds.Dev(seeds.DevPassword))
-	ctx := context.Background()
+	ctx := t.Context()
 	zoe, err := svc.DevFetchAPIKey(ctx, chat.DevFetchAPIKeyParams{Username: "ZOE@zulip.com"})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +78,7 @@ func TestSeedRefusesUnknownSubscriber(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { svc.Close(); store.Close() }()
-	if _, err := seed.Apply(context.Background(), svc, "http://acme.test"); err == nil {
+	if _, err := seed.Apply(t.Context(), svc, "http://acme.test"); err == nil {
 		t.Fatal("a seed naming an unknown subscriber was applied")
 	}
 }
@@ -88,7 +87,7 @@ func TestSeedRefusesUnknownSubscriber(t *testing.T) {
 // second Apply on the same store changes nothing and says why.
 func TestApplyReturnsAccounts(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	seed := &seeds.Seed{
 		Organization: seeds.Organization{Name: "Acme"},
 		Users: []seeds.User{
@@ -153,11 +152,11 @@ func TestSeedFileSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := newSeededService(t, seed)
-	accounts, err := svc.DevFetchAPIKey(context.Background(), chat.DevFetchAPIKeyParams{Username: "ada@acme.test"})
+	accounts, err := svc.DevFetchAPIKey(t.Context(), chat.DevFetchAPIKeyParams{Username: "ada@acme.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := svc.RegisterQueue(context.Background(), chat.Actor{UserID: accounts.UserID}, chat.RegisterQueueParams{
+	reg, err := svc.RegisterQueue(t.Context(), chat.Actor{UserID: accounts.UserID}, chat.RegisterQueueParams{
 		FetchEventTypes: []string{"realm", "user_settings", "realm_user_settings_defaults"}})
 	if err != nil {
 		t.Fatal(err)

@@ -32,11 +32,10 @@ func Run(t *testing.T, open func(t *testing.T) blobs.Store) {
 	t.Run("concurrent puts of different keys", func(t *testing.T) { concurrent(t, open(t)) })
 }
 
-var ctx = context.Background()
-
 // MustPut stores data under key or fails the test.
 func MustPut(t *testing.T, s blobs.Store, key string, data []byte) {
 	t.Helper()
+	ctx := t.Context()
 	n, err := s.Put(ctx, key, bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("Put(%q): %v", key, err)
@@ -49,6 +48,7 @@ func MustPut(t *testing.T, s blobs.Store, key string, data []byte) {
 // MustRead returns the bytes under key or fails the test.
 func MustRead(t *testing.T, s blobs.Store, key string) []byte {
 	t.Helper()
+	ctx := t.Context()
 	o, err := s.Open(ctx, key)
 	if err != nil {
 		t.Fatalf("Open(%q): %v", key, err)
@@ -65,6 +65,7 @@ func MustRead(t *testing.T, s blobs.Store, key string) []byte {
 }
 
 func putOpen(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	data := bytes.Repeat([]byte("0123456789"), 100_000) // 1 MB: several buffers
 	MustPut(t, s, "2/ab/token/report.pdf", data)
 	if got := MustRead(t, s, "2/ab/token/report.pdf"); !bytes.Equal(got, data) {
@@ -81,6 +82,7 @@ func putOpen(t *testing.T, s blobs.Store) {
 }
 
 func seek(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	MustPut(t, s, "k/range.txt", []byte("hello, range requests"))
 	o, err := s.Open(ctx, "k/range.txt")
 	if err != nil {
@@ -109,6 +111,7 @@ func replace(t *testing.T, s blobs.Store) {
 }
 
 func missing(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	MustPut(t, s, "dir/file", []byte("x"))
 	for _, key := range []string{"nothing", "dir", "dir/file/below", "dir/other"} {
 		if _, err := s.Open(ctx, key); !errors.Is(err, blobs.ErrNotFound) {
@@ -118,6 +121,7 @@ func missing(t *testing.T, s blobs.Store) {
 }
 
 func remove(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	MustPut(t, s, "x/y/z", []byte("bytes"))
 	MustPut(t, s, "x/y2", []byte("kept"))
 	if err := s.Delete(ctx, "x/y/z"); err != nil {
@@ -157,6 +161,7 @@ func (f *failingReader) Read(p []byte) (int, error) {
 }
 
 func failedPut(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	if _, err := s.Put(ctx, "f/new", &failingReader{n: 300_000}); !errors.Is(err, errBroken) {
 		t.Fatalf("Put with a failing reader = %v, want its error", err)
 	}
@@ -191,6 +196,7 @@ func (c *cancellingReader) Read(p []byte) (int, error) {
 }
 
 func cancelledPut(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if _, err := s.Put(cctx, "c/obj", &cancellingReader{cancel: cancel}); err == nil {
@@ -203,6 +209,7 @@ func cancelledPut(t *testing.T, s blobs.Store) {
 
 func assertKeys(t *testing.T, s blobs.Store, prefix string, want []string) {
 	t.Helper()
+	ctx := t.Context()
 	got := []string{}
 	err := s.List(ctx, prefix, func(i blobs.Info) error {
 		got = append(got, i.Key)
@@ -217,6 +224,7 @@ func assertKeys(t *testing.T, s blobs.Store, prefix string, want []string) {
 }
 
 func list(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	for _, k := range []string{"u/2/b/z", "u/2/a-c", "u/2/a/b", "u/3/x", "v/1", "u/20/y"} {
 		MustPut(t, s, k, []byte(k))
 	}
@@ -242,6 +250,7 @@ func list(t *testing.T, s blobs.Store) {
 }
 
 func invalidKeys(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	for _, key := range []string{"", "/abs", "a//b", "../escape", "a/../../b", "a/./b", "a/", "back\\slash", "nul\x00", "bad\xff", strings.Repeat("k", blobs.MaxKeyLength+1)} {
 		if _, err := s.Put(ctx, key, strings.NewReader("x")); !errors.Is(err, blobs.ErrInvalidKey) {
 			t.Errorf("Put(%q) = %v, want ErrInvalidKey", key, err)
@@ -269,6 +278,7 @@ func oddNames(t *testing.T, s blobs.Store) {
 }
 
 func concurrent(t *testing.T, s blobs.Store) {
+	ctx := t.Context()
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {

@@ -1,7 +1,6 @@
 package disk_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,7 +45,7 @@ func TestSweepPartial(t *testing.T) {
 	if err := os.Chtimes(old, past, past); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.SweepPartial(context.Background(), time.Now().Add(-time.Hour))
+	n, err := s.SweepPartial(t.Context(), time.Now().Add(-time.Hour))
 	if err != nil || n != 1 {
 		t.Fatalf("SweepPartial = %d, %v; want 1", n, err)
 	}
@@ -57,7 +56,7 @@ func TestSweepPartial(t *testing.T) {
 		t.Errorf("recent partial file removed: %v", err)
 	}
 	count := 0
-	_ = s.List(context.Background(), "", func(blobs.Info) error { count++; return nil })
+	_ = s.List(t.Context(), "", func(blobs.Info) error { count++; return nil })
 	if count != 0 {
 		t.Errorf("partial files listed as objects: %d", count)
 	}

@@ -1,7 +1,6 @@
 package s3_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +20,7 @@ func TestConformance(t *testing.T) {
 		n++
 		c := cfg
 		c.Bucket = cfg.Bucket + "-" + strings.Repeat("x", n%2) + string(rune('a'+n%26)) + string(rune('a'+n/26))
-		s, err := s3.Open(context.Background(), c)
+		s, err := s3.Open(t.Context(), c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +31,7 @@ func TestConformance(t *testing.T) {
 // A prefix keeps a store's objects apart from others in the bucket.
 func TestPrefix(t *testing.T) {
 	cfg := s3server.Start(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	a := cfg
 	a.Prefix = "org-a/"
 	sa, err := s3.Open(ctx, a)

@@ -73,7 +73,7 @@ func testDSN(t *testing.T) string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	schema := "pgbus_" + hex.EncodeToString(b[:])
-	ctx := context.Background()
+	ctx := t.Context()
 	conn, err := pgx.Connect(ctx, base)
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +83,7 @@ func testDSN(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		ctx := context.Background() // t.Context() is canceled before Cleanup runs
 		conn, err := pgx.Connect(ctx, base)
 		if err != nil {
 			t.Error(err)
@@ -109,7 +110,7 @@ func mustOpen(t *testing.T, dsn, node string, opts ...func(*pgbus.Options)) *pgb
 	for _, f := range opts {
 		f(&o)
 	}
-	b, err := pgbus.Open(context.Background(), o)
+	b, err := pgbus.Open(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ type received struct {
 // messages; complete is what Listen passed to ready.
 func listen(t *testing.T, b *pgbus.Bus, after uint64) (msgs <-chan received, complete bool) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	out := make(chan received, 100)
 	ready := make(chan bool, 1)
 	done := make(chan error, 1)
@@ -150,7 +151,7 @@ func listen(t *testing.T, b *pgbus.Bus, after uint64) (msgs <-chan received, com
 // publish publishes msgs in one transaction, committed or rolled back.
 func publish(t *testing.T, dsn string, b *pgbus.Bus, commit bool, msgs ...string) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func next(t *testing.T, c <-chan received) received {
 // position reads Position in a fresh read transaction.
 func position(t *testing.T, dsn string, b *pgbus.Bus) uint64 {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	tx, done := readOnlyTx(t, dsn)
 	defer done()
 	pos, err := b.Position(readTx{sqlTx: sqlTx{ctx, tx}})
@@ -265,7 +266,7 @@ func TestPosition(t *testing.T) {
 	publish(t, dsn, b, true, "before")
 	before := position(t, dsn, b)
 
-	ctx := context.Background()
+	ctx := t.Context()
 	tx, done := readOnlyTx(t, dsn)
 	defer done()
 	if _, err := tx.Exec(ctx, "SELECT 1"); err != nil { // takes the snapshot
@@ -338,7 +339,7 @@ func TestRouteQueue(t *testing.T) {
 	t.Parallel()
 	dsn := testDSN(t)
 	a, b := mustOpen(t, dsn, "a"), mustOpen(t, dsn, "b")
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		id        string
 		wantLocal bool
@@ -430,7 +431,7 @@ func TestRouteQueue(t *testing.T) {
 func TestPublishThroughSQLStore(t *testing.T) {
 	t.Parallel()
 	dsn := testDSN(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	store, err := sqlstore.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -485,7 +486,7 @@ func storeWithoutSQL(ctx context.Context, fn func(storage.Tx) error) error {
 // done rolls it back and closes the connection.
 func readOnlyTx(t *testing.T, dsn string) (tx pgx.Tx, done func()) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,7 @@ func TestWatchParentStopsWhenTheParentEnds(t *testing.T) {
 	t.Parallel()
 	var ppid atomic.Int64
 	ppid.Store(4242)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var stopped atomic.Bool
 	watchParent(ctx, func() { stopped.Store(true); cancel() }, time.Millisecond, func() int { return int(ppid.Load()) })

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -76,7 +75,7 @@ func TestLoadUsersSurviveARestart(t *testing.T) {
 // of its own), every load user is subscribed to "channel 0", the channel loadgen sends to.
 func TestLoadUsersAllInChannelZero(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	store := memory.New()
 	defer store.Close()
 	svc, err := chat.New(chat.Options{Store: store, Dev: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})

@@ -34,7 +34,7 @@ func serveUntilStopped(t *testing.T, c *serveCmd) (base string, stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- c.serve(ctx, ln, discardLogger(), io.Discard) }()
 	var once sync.Once

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -128,7 +127,7 @@ func TestUploadAcrossKill(t *testing.T) {
 
 	// A clean-up pass (its grace period elapsed) leaves only the referenced file.
 	uploadsDir := filepath.Join(dir, "chat-uploads")
-	ctx := context.Background()
+	ctx := t.Context()
 	st, err := sqlstore.Open(ctx, store)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"os"
@@ -23,7 +22,7 @@ func mustServeOrg(t *testing.T, flags orgFlags) *chat.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	if err := flags.provision(context.Background(), svc, "http://"+flags.Listen); err != nil {
+	if err := flags.provision(t.Context(), svc, "http://"+flags.Listen); err != nil {
 		t.Fatal(err)
 	}
 	return svc
@@ -67,7 +66,7 @@ func TestZuliprcDevKeyAuthenticatesAgainstServe(t *testing.T) {
 		if rc["site"] != "http://127.0.0.1:9999" || !strings.EqualFold(rc["email"], email) {
 			t.Errorf("zuliprc for %s = %v", email, rc)
 		}
-		if _, err := svc.AuthenticateAPIKey(context.Background(), rc["email"], rc["key"]); err != nil {
+		if _, err := svc.AuthenticateAPIKey(t.Context(), rc["email"], rc["key"]); err != nil {
 			t.Errorf("key of %s from zuliprc does not authenticate against serve's organization: %v", email, err)
 		}
 		if info, err := os.Stat(out); err != nil || info.Mode().Perm() != 0o600 {

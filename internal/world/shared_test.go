@@ -1,7 +1,6 @@
 package world
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // by name, and its first setChannel copies the list, leaving the store's list unchanged.
 func TestWorldSharedChannels(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	store := memory.New()
 	t.Cleanup(func() { store.Close() })
 	if err := store.Update(ctx, func(tx storage.Tx) error {
@@ -76,7 +75,7 @@ func TestWorldSharedChannels(t *testing.T) {
 // world alone, never the store's list.
 func TestWorldSharedLookups(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	store := memory.New()
 	t.Cleanup(func() { store.Close() })
 	names := []string{"Verona", "Denmark", "Rome", "Venice"}

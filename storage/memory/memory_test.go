@@ -1,7 +1,6 @@
 package memory_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -39,7 +38,7 @@ func TestConformanceOfClones(t *testing.T) {
 // writes only, and ids continue from the same sequences.
 func TestCloneIsIndependent(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	orig := memory.New()
 	create := func(s storage.Storage, email string) users.ID {
 		t.Helper()

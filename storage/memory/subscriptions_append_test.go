@@ -1,7 +1,6 @@
 package memory_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +17,7 @@ import (
 // alone, the buffer's earlier rows kept.
 func TestAppendForUser(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	s := memory.New()
 	t.Cleanup(func() { s.Close() })
 	yes := true
@@ -73,7 +72,7 @@ func TestAppendForUser(t *testing.T) {
 // CountsInto writes by index what CountsOf returns (zero for channels without subscribers).
 func TestAppendActivityAndCountsInto(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	s := memory.New()
 	t.Cleanup(func() { s.Close() })
 	if err := s.Update(ctx, func(tx storage.Tx) error {

@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -22,7 +21,7 @@ func TestActivityWrittenOnce(t *testing.T) {
 			t.Parallel()
 			src := dsn(t)
 			s, other := mustOpen(t, src), mustOpen(t, src)
-			ctx := context.Background()
+			ctx := t.Context()
 			boom := errors.New("boom")
 			set := func(s *sqlstore.Store, at int64, fail bool, ids ...users.ID) uint64 {
 				t.Helper()

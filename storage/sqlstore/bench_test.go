@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,7 +38,7 @@ func backends(b *testing.B) []backend {
 
 func mustUpdateB(b *testing.B, s storage.Storage, fn func(storage.Tx) error) {
 	b.Helper()
-	if err := s.Update(context.Background(), fn); err != nil {
+	if err := s.Update(b.Context(), fn); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -129,7 +128,7 @@ func BenchmarkRegisterSubscriptions(b *testing.B) {
 					return tx.Subscriptions().Put(rows)
 				})
 				for b.Loop() {
-					err := s.View(context.Background(), func(tx storage.ReadTx) error {
+					err := s.View(b.Context(), func(tx storage.ReadTx) error {
 						subs, err := tx.Subscriptions().ListForUsers([]users.ID{us[0]})
 						if err != nil {
 							return err

@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"context"
 	"os"
 	"slices"
 	"testing"
@@ -23,7 +22,7 @@ func TestReadCommittedListKeptAtItsSnapshot(t *testing.T) {
 		t.Skip("CHAT_TEST_POSTGRES_URL is not set: PostgreSQL only (per-statement snapshots)")
 	}
 	dsn := pgtest.SchemaOf(t, pgtest.URL(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	open := func() *Store {
 		s, err := Open(ctx, dsn)
 		if err != nil {

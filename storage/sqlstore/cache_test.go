@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -25,7 +24,7 @@ func TestListCacheFollowsWrites(t *testing.T) {
 			t.Parallel()
 			src := dsn(t)
 			a, b := mustOpen(t, src), mustOpen(t, src)
-			ctx := context.Background()
+			ctx := t.Context()
 			names := func(s storage.Storage) (us, gs []string) {
 				t.Helper()
 				err := s.View(ctx, func(tx storage.ReadTx) error {

@@ -13,7 +13,7 @@ import (
 // openCheckpointed opens a SQLite store at path with a scratch table of large rows.
 func openCheckpointed(t *testing.T, path string) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), "sqlite:"+path)
+	s, err := Open(t.Context(), "sqlite:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}

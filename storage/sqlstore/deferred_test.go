@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -25,7 +24,7 @@ func TestDeferredRows(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
-			ctx := context.Background()
+			ctx := t.Context()
 			a, b := users.ID(11), users.ID(12)
 			send := func(tx storage.Tx, n int) []messages.ID {
 				t.Helper()
@@ -118,7 +117,7 @@ func TestDeferredRows(t *testing.T) {
 func TestGroupDefersAcrossClosures(t *testing.T) {
 	t.Parallel()
 	s := mustOpen(t, "sqlite:"+filepath.Join(t.TempDir(), "chat.db"))
-	ctx := context.Background()
+	ctx := t.Context()
 	a, b := users.ID(11), users.ID(12)
 	var sent []messages.ID
 	send := func(tx storage.Tx) error {

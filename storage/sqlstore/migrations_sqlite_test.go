@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"database/sql"
 	"path/filepath"
 	"slices"
@@ -21,7 +20,7 @@ func TestUserMessagesWithoutRowidMigration(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "chat.db")
 	s := mustOpen(t, "sqlite:"+path)
 	var ids []messages.ID
-	err := s.Update(context.Background(), func(tx storage.Tx) error {
+	err := s.Update(t.Context(), func(tx storage.Tx) error {
 		for i := range 3 {
 			rows := []messages.UserMessage{{UserID: 1, Flags: messages.FlagRead}, {UserID: 2}, {UserID: users.ID(3 + i)}}
 			id, err := tx.Messages().Create(messages.Message{SenderID: 1, ChannelID: channels.ID(1), Topic: "t", Content: "x", Rendered: "<p>x</p>"}, rows)
@@ -74,7 +73,7 @@ func TestUserMessagesWithoutRowidMigration(t *testing.T) {
 func userRows(t *testing.T, s storage.Storage, ids []messages.ID) []messages.UserMessage {
 	t.Helper()
 	var rows []messages.UserMessage
-	if err := s.View(context.Background(), func(tx storage.ReadTx) error {
+	if err := s.View(t.Context(), func(tx storage.ReadTx) error {
 		var err error
 		rows, err = tx.Messages().Rows(ids)
 		return err

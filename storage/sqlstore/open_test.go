@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"os"
@@ -35,7 +34,7 @@ func TestOpenRefusesBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := sqlstore.Open(context.Background(), tt.dsn)
+			s, err := sqlstore.Open(t.Context(), tt.dsn)
 			if err == nil {
 				s.Close()
 				t.Fatalf("Open(%q) succeeded, want an error containing %q", tt.dsn, tt.want)
@@ -64,7 +63,7 @@ func TestOpenReadOnlyFile(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { os.Chmod(dir, 0o755) })
-	if s, err := sqlstore.Open(context.Background(), "sqlite:"+path); err == nil {
+	if s, err := sqlstore.Open(t.Context(), "sqlite:"+path); err == nil {
 		s.Close()
 		t.Fatal("Open on a read-only file succeeded, want an error")
 	}
@@ -74,7 +73,7 @@ func TestOpenPersistsAcrossReopen(t *testing.T) {
 	t.Parallel()
 	dsn := filepath.Join(t.TempDir(), "chat.db") // a bare path means SQLite
 	s := mustOpen(t, dsn)
-	if err := s.Update(context.Background(), func(tx storage.Tx) error {
+	if err := s.Update(t.Context(), func(tx storage.Tx) error {
 		_, err := tx.Users().Create(users.User{Email: "a@example.com", FullName: "A", APIKey: "k"})
 		return err
 	}); err != nil {
@@ -82,7 +81,7 @@ func TestOpenPersistsAcrossReopen(t *testing.T) {
 	}
 	s.Close()
 	s = mustOpen(t, "sqlite:"+dsn+"?synchronous=NORMAL")
-	err := s.View(context.Background(), func(tx storage.ReadTx) error {
+	err := s.View(t.Context(), func(tx storage.ReadTx) error {
 		u, err := tx.Users().GetByAPIKey("k")
 		if err == nil && u.Email != "a@example.com" {
 			t.Errorf("email = %q after reopening, want a@example.com", u.Email)
@@ -123,7 +122,7 @@ func testNewerSchema(t *testing.T, driver, driverDSN, dsn string) {
 	if _, err := db.Exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999999, '999999_future.sql', 0)"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := sqlstore.Open(context.Background(), dsn)
+	s, err := sqlstore.Open(t.Context(), dsn)
 	if err == nil {
 		s.Close()
 		t.Fatal("Open on a newer schema succeeded")
@@ -140,7 +139,7 @@ func TestConcurrentOpenMigratesOnce(t *testing.T) {
 	errs := make(chan error, 4)
 	for range 4 {
 		wg.Go(func() {
-			s, err := sqlstore.Open(context.Background(), dsn)
+			s, err := sqlstore.Open(t.Context(), dsn)
 			if err == nil {
 				err = s.Close()
 			}

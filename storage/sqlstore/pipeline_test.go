@@ -19,7 +19,7 @@ import (
 func TestPipelinedRoundTrips(t *testing.T) {
 	t.Parallel()
 	s := mustOpen(t, freshSchema(t, postgresURL(t)))
-	ctx := context.Background()
+	ctx := t.Context()
 	var me users.ID
 	err := s.Update(ctx, func(tx storage.Tx) (err error) {
 		me, err = tx.Users().Create(users.User{Email: "a@example.com", APIKey: "k1", IsActive: true})
@@ -95,7 +95,7 @@ func TestDeferredStatementFailure(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
-			ctx := context.Background()
+			ctx := t.Context()
 			err := s.Update(ctx, func(tx storage.Tx) error {
 				if _, err := tx.Users().Create(users.User{Email: "a@example.com", APIKey: "k1"}); err != nil {
 					return err
@@ -130,7 +130,7 @@ func TestPipelinedCancel(t *testing.T) {
 			t.Parallel()
 			s := open(t)
 			for i := range 20 { // more than the pool's connections
-				ctx, cancel := context.WithCancel(context.Background())
+				ctx, cancel := context.WithCancel(t.Context())
 				err := s.Update(ctx, func(tx storage.Tx) error {
 					if _, err := tx.Users().List(); err != nil {
 						return err
@@ -146,7 +146,7 @@ func TestPipelinedCancel(t *testing.T) {
 					t.Fatalf("Update after its context ended: %v, want context.Canceled", err)
 				}
 			}
-			ctx := context.Background()
+			ctx := t.Context()
 			if err := s.Update(ctx, func(tx storage.Tx) error {
 				_, err := tx.Users().Create(users.User{Email: "kept@example.com", APIKey: "kept"})
 				return err

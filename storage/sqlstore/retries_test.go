@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/teamchat/chat/realms"
@@ -13,7 +12,7 @@ import (
 func TestRetriesCountsTransactionsRunAgain(t *testing.T) {
 	t.Parallel()
 	s := mustOpen(t, freshSchema(t, postgresURL(t)))
-	ctx := context.Background()
+	ctx := t.Context()
 	put := func(name string) func(storage.Tx) error {
 		return func(tx storage.Tx) error { return tx.Realm().Put(realms.Realm{Name: name}) }
 	}

@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -95,7 +94,7 @@ func benchQuery(b *testing.B, s *sqlstore.Store, q storage.MessageQuery) {
 	var found int
 	for b.Loop() {
 		t0 := time.Now()
-		err := s.View(context.Background(), func(tx storage.ReadTx) error {
+		err := s.View(b.Context(), func(tx storage.ReadTx) error {
 			got, err := tx.Messages().Query(q)
 			found = len(got)
 			return err

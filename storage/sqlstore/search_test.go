@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"database/sql"
 	"path/filepath"
 	"testing"
@@ -39,7 +38,7 @@ func testSearchIndexMigration(t *testing.T, driver, driverDSN, dsn string, undo 
 	s := mustOpen(t, dsn)
 	const reader = users.ID(1)
 	var want []messages.ID
-	err := s.Update(context.Background(), func(tx storage.Tx) error {
+	err := s.Update(t.Context(), func(tx storage.Tx) error {
 		for i, text := range []string{"<p>Old cakes</p>", "<p>nothing</p>", "<p>a cake</p>"} {
 			id, err := tx.Messages().Create(messages.Message{SenderID: 2, ChannelID: channels.ID(1), Topic: "t", Content: "x", Rendered: text},
 				[]messages.UserMessage{{UserID: reader}})
@@ -68,7 +67,7 @@ func testSearchIndexMigration(t *testing.T, driver, driverDSN, dsn string, undo 
 	}
 	s = mustOpen(t, dsn)
 	var got []messages.ID
-	err = s.View(context.Background(), func(tx storage.ReadTx) error {
+	err = s.View(t.Context(), func(tx storage.ReadTx) error {
 		list, err := tx.Messages().Query(storage.MessageQuery{User: reader, Limit: 10,
 			Terms: []messages.Term{{Operator: messages.OpSearch, Search: messages.ParseSearch("cake")}}})
 		for _, m := range list {

@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -34,7 +33,7 @@ func TestConformancePostgres(t *testing.T) {
 // mustOpen opens dsn and closes the store when the test ends.
 func mustOpen(t testing.TB, dsn string) *sqlstore.Store {
 	t.Helper()
-	s, err := sqlstore.Open(context.Background(), dsn)
+	s, err := sqlstore.Open(t.Context(), dsn)
 	if err != nil {
 		t.Fatalf("Open(%q): %v", dsn, err)
 	}
@@ -57,7 +56,7 @@ func TestConflictKeepsTransactionUsable(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
-			err := s.Update(context.Background(), func(tx storage.Tx) error {
+			err := s.Update(t.Context(), func(tx storage.Tx) error {
 				if _, err := tx.Users().Create(users.User{Email: "a@example.com", APIKey: "k1"}); err != nil {
 					return err
 				}
@@ -71,7 +70,7 @@ func TestConflictKeepsTransactionUsable(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Update after a refused write: %v", err)
 			}
-			err = s.View(context.Background(), func(tx storage.ReadTx) error {
+			err = s.View(t.Context(), func(tx storage.ReadTx) error {
 				all, err := tx.Users().List()
 				if len(all) != 2 {
 					t.Errorf("users = %d, want 2", len(all))

@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -16,7 +15,7 @@ func TestSQLTx(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			s := open(t)
-			ctx := context.Background()
+			ctx := t.Context()
 			errRollback := errors.New("roll back")
 			err := s.Update(ctx, func(tx storage.Tx) error {
 				q, ok := tx.(storage.SQLTx)

@@ -1,7 +1,6 @@
 package sqlstore_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -30,7 +29,7 @@ func TestSubscribersCacheFollowsWrites(t *testing.T) {
 				src := freshSchema(t, postgresURL(t))
 				a, b = mustOpen(t, src), mustOpen(t, src)
 			}
-			ctx := context.Background()
+			ctx := t.Context()
 			sub := func(u users.ID, c channels.ID, active bool) channels.Subscription {
 				return channels.Subscription{UserID: u, ChannelID: c, Active: active, Color: "#c2c2c2"}
 			}

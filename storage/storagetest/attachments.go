@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"testing"
 
 	"github.com/teamchat/chat/messages"
@@ -72,7 +71,7 @@ func testAttachments(t *testing.T, open Opener) {
 			wantIs(t, "GetByPath of a missing path", err, storage.ErrNotFound)
 			return nil
 		})
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			_, err := tx.Attachments().Create(file(3, "2/a/tok1/f.txt", 1))
 			return err
 		})
@@ -129,7 +128,7 @@ func testAttachments(t *testing.T, open Opener) {
 	})
 	t.Run("a rolled-back Create leaves no row and no size", func(t *testing.T) {
 		s := open(t)
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			if _, err := tx.Attachments().Create(file(1, "2/a/t/x", 10)); err != nil {
 				return err
 			}
@@ -155,7 +154,7 @@ func testAttachments(t *testing.T, open Opener) {
 			return nil
 		})
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Attachments().PutURLKey([]byte("0123456789abcdef")) })
-		err := s.Update(context.Background(), func(tx storage.Tx) error { return tx.Attachments().PutURLKey([]byte("another")) })
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.Attachments().PutURLKey([]byte("another")) })
 		wantIs(t, "second PutURLKey", err, storage.ErrConflict)
 		mustView(t, s, func(tx storage.ReadTx) error {
 			k, err := tx.Attachments().URLKey()

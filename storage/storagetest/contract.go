@@ -33,7 +33,7 @@ func testContract(t *testing.T, open Opener) {
 	t.Run("rollback on error leaves no rows", func(t *testing.T) {
 		s := open(t)
 		boom := errors.New("boom")
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			if _, err := tx.Users().Create(newUser(1)); err != nil {
 				return err
 			}
@@ -78,7 +78,7 @@ func testContract(t *testing.T, open Opener) {
 		var id users.ID
 		mustUpdate(t, s, func(tx storage.Tx) (err error) { id, err = tx.Users().Create(newUser(1)); return err })
 		boom := errors.New("boom")
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			u, err := tx.Users().Get(id)
 			if err != nil {
 				return err
@@ -123,7 +123,7 @@ func testContract(t *testing.T, open Opener) {
 		s := open(t)
 		func() {
 			defer func() { _ = recover() }()
-			_ = s.Update(context.Background(), func(tx storage.Tx) error {
+			_ = s.Update(t.Context(), func(tx storage.Tx) error {
 				if _, err := tx.Users().Create(newUser(1)); err != nil {
 					return err
 				}
@@ -150,7 +150,7 @@ func testContract(t *testing.T, open Opener) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs <- s.Update(context.Background(), func(tx storage.Tx) error {
+				errs <- s.Update(t.Context(), func(tx storage.Tx) error {
 					id, err := tx.Users().Create(newUser(i))
 					if err != nil {
 						return err
@@ -162,7 +162,7 @@ func testContract(t *testing.T, open Opener) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					errs <- s.View(context.Background(), func(tx storage.ReadTx) error {
+					errs <- s.View(t.Context(), func(tx storage.ReadTx) error {
 						_, err := tx.Users().List()
 						return err
 					})
@@ -194,7 +194,7 @@ func testContract(t *testing.T, open Opener) {
 
 	t.Run("a cancelled context stops the work", func(t *testing.T) {
 		s := open(t)
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
 		called := false
 		err := s.Update(ctx, func(tx storage.Tx) error {
@@ -221,7 +221,7 @@ func testContract(t *testing.T, open Opener) {
 
 	t.Run("cancellation during a transaction fails the next access", func(t *testing.T) {
 		s := open(t)
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(t.Context())
 		err := s.Update(ctx, func(tx storage.Tx) error {
 			if _, err := tx.Users().Create(newUser(1)); err != nil {
 				return err

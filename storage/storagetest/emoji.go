@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -42,7 +41,7 @@ func testEmoji(t *testing.T, open Opener) {
 		s := open(t)
 		a := emoji.Custom{Name: "tick", AuthorID: 3, FileName: "1.png"}
 		mustUpdate(t, s, func(tx storage.Tx) (err error) { a.ID, err = tx.Realm().CreateEmoji(a); return err })
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			_, err := tx.Realm().CreateEmoji(emoji.Custom{Name: "tick", AuthorID: 4, FileName: "2.png"})
 			return err
 		})
@@ -58,7 +57,7 @@ func testEmoji(t *testing.T, open Opener) {
 			return err
 		})
 		a.Deactivated = false
-		err = s.Update(context.Background(), func(tx storage.Tx) error { return tx.Realm().UpdateEmoji(a) })
+		err = s.Update(t.Context(), func(tx storage.Tx) error { return tx.Realm().UpdateEmoji(a) })
 		if !errors.Is(err, storage.ErrConflict) {
 			t.Errorf("reactivating beside an active namesake: error = %v, want ErrConflict", err)
 		}
@@ -68,7 +67,7 @@ func testEmoji(t *testing.T, open Opener) {
 	})
 	t.Run("updating an unknown emoji is not found", func(t *testing.T) {
 		s := open(t)
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			return tx.Realm().UpdateEmoji(emoji.Custom{ID: 99, Name: "x"})
 		})
 		if !errors.Is(err, storage.ErrNotFound) {

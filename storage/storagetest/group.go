@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -17,7 +16,7 @@ func testGroupUpdate(t *testing.T, open Opener) {
 	if !ok {
 		t.Skip("the store does not group updates")
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	boom := errors.New("boom")
 	var seen int
 	errs, err := g.UpdateGroup(ctx, []func(storage.Tx) error{

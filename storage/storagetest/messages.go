@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -129,7 +128,7 @@ func testMessages(t *testing.T, open Opener) {
 			wantEqual(t, "after Update", m, got, cmpopts.EquateEmpty())
 			return err
 		})
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			return tx.Messages().Update(messages.Message{ID: m.ID + 10, Content: "z"})
 		})
 		wantIs(t, "Update(unknown)", err, storage.ErrNotFound)
@@ -346,7 +345,7 @@ func testMessages(t *testing.T, open Opener) {
 		a := mustCreateMessage(t, s, messages.Message{SenderID: w.u[0], ChannelID: w.c1, Topic: "t", Content: "a"}, map[users.ID]messages.Flags{w.u[0]: 0})
 		b := mustCreateMessage(t, s, messages.Message{SenderID: w.u[0], ChannelID: w.c1, Topic: "t", Content: "b"}, map[users.ID]messages.Flags{w.u[0]: 0})
 		boom := errors.New("boom")
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			if err := tx.Messages().Delete([]messages.ID{a.ID}); err != nil {
 				return err
 			}

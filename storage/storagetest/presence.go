@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -155,7 +154,7 @@ func testOnboardingSteps(t *testing.T, open Opener) {
 		})
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.OnboardingSteps().MarkSeen(7, "intro_inbox_view_modal") })
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.OnboardingSteps().MarkSeen(7, "visibility_policy_banner") })
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			if err := tx.OnboardingSteps().MarkSeen(7, "jump_to_conversation_banner"); err != nil {
 				return err
 			}

@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -55,7 +54,7 @@ func testReactions(t *testing.T, open Opener) {
 		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Messages().AddReaction(r) })
 		again := r
 		again.EmojiName = "party"
-		err := s.Update(context.Background(), func(tx storage.Tx) error { return tx.Messages().AddReaction(again) })
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.Messages().AddReaction(again) })
 		if !errors.Is(err, storage.ErrConflict) {
 			t.Errorf("second reaction with one emoji: error = %v, want ErrConflict", err)
 		}
@@ -68,7 +67,7 @@ func testReactions(t *testing.T, open Opener) {
 	})
 	t.Run("a reaction to an unknown message is not found", func(t *testing.T) {
 		s, w, _, _ := seed(t)
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			return tx.Messages().AddReaction(messages.Reaction{MessageID: 999, UserID: w.u[1], EmojiName: "tada", EmojiCode: "1f389", ReactionType: "unicode_emoji"})
 		})
 		if !errors.Is(err, storage.ErrNotFound) {
@@ -92,7 +91,7 @@ func testReactions(t *testing.T, open Opener) {
 		if diff := cmp.Diff([]messages.Reaction{theirs}, reactions(t, s, a.ID)); diff != "" {
 			t.Errorf("after removal (-want +got):\n%s", diff)
 		}
-		err := s.Update(context.Background(), func(tx storage.Tx) error { return tx.Messages().RemoveReaction(r) })
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.Messages().RemoveReaction(r) })
 		if !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("removing again: error = %v, want ErrNotFound", err)
 		}
@@ -101,7 +100,7 @@ func testReactions(t *testing.T, open Opener) {
 		s, w, a, b := seed(t)
 		r := messages.Reaction{MessageID: a.ID, UserID: w.u[1], EmojiName: "tada", EmojiCode: "1f389", ReactionType: "unicode_emoji"}
 		boom := errors.New("boom")
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			if err := tx.Messages().AddReaction(r); err != nil {
 				return err
 			}

@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"testing"
@@ -83,11 +82,11 @@ func testScheduledMessages(t *testing.T, open Opener) {
 			b, err = tx.ScheduledMessages().Create(messages.Scheduled{Kind: messages.SendLater, SenderID: 1, ChannelID: 3, Content: "b", DeliverAt: 6})
 			return err
 		})
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			return tx.ScheduledMessages().Update(messages.Scheduled{ID: a, SenderID: 2, Content: "stolen"})
 		})
 		wantIs(t, "Update(another sender's)", err, storage.ErrNotFound)
-		err = s.Update(context.Background(), func(tx storage.Tx) error { return tx.ScheduledMessages().Delete(2, a) })
+		err = s.Update(t.Context(), func(tx storage.Tx) error { return tx.ScheduledMessages().Delete(2, a) })
 		wantIs(t, "Delete(another sender's)", err, storage.ErrNotFound)
 		delivered := messages.Scheduled{ID: a, Kind: messages.SendLater, SenderID: 1, ChannelID: 3, Content: "a", DeliverAt: 5, Delivered: true, DeliveredMessageID: 77}
 		mustUpdate(t, s, func(tx storage.Tx) error {
@@ -166,7 +165,7 @@ func testScheduledMessages(t *testing.T, open Opener) {
 			wg.Go(func() {
 				for {
 					var claimed []messages.ScheduledID
-					err := storage.ClaimUpdate(context.Background(), s, func(tx storage.Tx) error {
+					err := storage.ClaimUpdate(t.Context(), s, func(tx storage.Tx) error {
 						claimed = nil
 						list, err := tx.ScheduledMessages().ClaimDue(10, 7)
 						if err != nil {
@@ -247,7 +246,7 @@ func testScheduledMessages(t *testing.T, open Opener) {
 			return err
 		})
 		boom := fmt.Errorf("crash before commit")
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			list, err := tx.ScheduledMessages().ClaimDue(5, 10)
 			if err != nil {
 				return err

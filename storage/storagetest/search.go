@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -92,7 +91,7 @@ func testSearch(t *testing.T, open Opener) {
 		wantEqual(t, "new topic after a move", []messages.ID{m.ID, other.ID}, find("moved"))
 		wantEqual(t, "content after a move", []messages.ID{other.ID}, find("pear moved"))
 		errBoom := errors.New("boom")
-		err := s.Update(context.Background(), func(tx storage.Tx) error {
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
 			changed := m
 			changed.Rendered = "<p>bananas</p>"
 			if err := tx.Messages().Update(changed); err != nil {

@@ -1,7 +1,6 @@
 package storagetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -59,7 +58,7 @@ func Run(t *testing.T, open Opener) {
 // mustUpdate runs fn in a write transaction and fails the test on error.
 func mustUpdate(t *testing.T, s storage.Storage, fn func(storage.Tx) error) {
 	t.Helper()
-	if err := s.Update(context.Background(), fn); err != nil {
+	if err := s.Update(t.Context(), fn); err != nil {
 		t.Fatalf("Update: %v", err)
 	}
 }
@@ -67,7 +66,7 @@ func mustUpdate(t *testing.T, s storage.Storage, fn func(storage.Tx) error) {
 // mustView runs fn in a read transaction and fails the test on error.
 func mustView(t *testing.T, s storage.Storage, fn func(storage.ReadTx) error) {
 	t.Helper()
-	if err := s.View(context.Background(), fn); err != nil {
+	if err := s.View(t.Context(), fn); err != nil {
 		t.Fatalf("View: %v", err)
 	}
 }
