@@ -11,6 +11,7 @@ import (
 
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/people"
 
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
@@ -148,12 +149,12 @@ func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChange
 			e.Gate, e.Declared = g.Capability, g.Declared
 			p.Payload = g.Payload
 		}
-		if pc, ok := p.Payload.(presenceChange); ok {
-			legacy, err := json.Marshal(pc.legacy)
+		if pc, ok := p.Payload.(people.PresenceChange); ok {
+			legacy, err := json.Marshal(pc.Legacy)
 			if err != nil {
 				return nil, err
 			}
-			modern, err := json.Marshal(pc.modern)
+			modern, err := json.Marshal(pc.Modern)
 			if err != nil {
 				return nil, err
 			}

@@ -29,7 +29,7 @@ func (s *Service) setDefault(ctx context.Context, actor Actor, id channels.ID, o
 	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		w := o.World()
-		c, err := channelRef(w, me, id)
+		c, err := engine.ChannelRef(w, me, id)
 		if err != nil {
 			return err
 		}

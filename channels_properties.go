@@ -353,7 +353,7 @@ func changePrivacy(w *world.World, me users.User, c *channels.Channel, p UpdateS
 // administeredChannel returns the channel id if the acting user may see and administer it.
 func administeredChannel(o *writeOp, id channels.ID) (channels.Channel, error) {
 	w, me := o.World(), o.Me
-	c, err := channelRef(w, me, id)
+	c, err := engine.ChannelRef(w, me, id)
 	if err != nil {
 		return channels.Channel{}, err
 	}

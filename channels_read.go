@@ -638,7 +638,7 @@ type GetStreamByIDResult struct {
 func (s *Service) GetStreamByID(ctx context.Context, actor Actor, p GetStreamByIDParams) (GetStreamByIDResult, error) {
 	var res GetStreamByIDResult
 	err := s.viewChannels(ctx, actor, func(w *world.World, me users.User) error {
-		c, err := channelRef(w, me, p.StreamID)
+		c, err := engine.ChannelRef(w, me, p.StreamID)
 		if err != nil {
 			return err
 		}
@@ -682,7 +682,7 @@ type GetSubscribersResult struct {
 func (s *Service) GetSubscribers(ctx context.Context, actor Actor, p GetSubscribersParams) (GetSubscribersResult, error) {
 	var res GetSubscribersResult
 	err := s.viewChannels(ctx, actor, func(w *world.World, me users.User) error {
-		c, err := channelRef(w, me, p.StreamID)
+		c, err := engine.ChannelRef(w, me, p.StreamID)
 		if err != nil {
 			return err
 		}
@@ -714,7 +714,7 @@ func (s *Service) GetSubscriptionStatus(ctx context.Context, actor Actor, p GetS
 		if _, ok := w.Lookup(p.UserID); !ok {
 			return engine.BadRequest("No such user")
 		}
-		c, err := channelRef(w, me, p.StreamID)
+		c, err := engine.ChannelRef(w, me, p.StreamID)
 		if err != nil {
 			return err
 		}

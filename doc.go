@@ -143,14 +143,13 @@
 //	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);
 //	          GetBots and register's realm_bots (users_bots_admin.go); UpdateBot,
 //	          RegenerateBotAPIKey, DeactivateBot (users_bots_update.go); UpdateSettings,
-//	          ConfirmEmailChange (users_settings.go); GetAlertWords, AddAlertWords, RemoveAlertWords
-//	          (users_alertwords.go); UpdatePresence, GetRealmPresence, GetUserPresence
-//	          (users_presence.go); UpdateStatus,
-//	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
-//	          (users_muted.go); MarkOnboardingStepAsRead and register's onboarding_steps
-//	          (users_onboarding.go); RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
-//	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken (users_devices.go);
-//	          user records (users_record.go) and events (users_events.go)
+//	          ConfirmEmailChange (users_settings.go); UpdateStatus, UpdateStatusForUser,
+//	          GetUserStatus (users_status.go); MuteUser, UnmuteUser (users_muted.go); user
+//	          records (users_record.go) and events (users_events.go)
+//	people    the facade of package people (people.go): GetAlertWords, AddAlertWords,
+//	          RemoveAlertWords, RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
+//	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken,
+//	          MarkOnboardingStepAsRead, UpdatePresence, GetRealmPresence, GetUserPresence
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
 //	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
 //	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go); register's
@@ -179,11 +178,11 @@
 //	          ReportMessage (messages_report.go); who may read a message
 //	          (messages_access.go); records, rendering, initial state (messages_record.go,
 //	          messages_render.go, messages_state.go)
-//	drafts    the facade of package compose (drafts.go): GetDrafts, CreateDrafts, EditDraft,
+//	compose   the facade of package compose (compose.go): GetDrafts, CreateDrafts, EditDraft,
 //	          DeleteDraft, GetSavedSnippets, CreateSavedSnippet, EditSavedSnippet,
 //	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,
-//	          RemoveNavigationView; register's sections of compose, linkifiers and playgrounds
-//	          (drafts_state.go)
+//	          RemoveNavigationView
+//	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
 //	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking

@@ -11,6 +11,7 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/users"
 )
@@ -91,7 +92,7 @@ func validateRegister(p *RegisterQueueParams, anonymous bool) error {
 			return engine.BadRequest("Invalid 'include_subscribers' parameter for anonymous request")
 		}
 	}
-	if err := checkHistoryDays("presence_history_limit_days", p.PresenceHistoryLimitDays); err != nil {
+	if err := people.CheckHistoryDays("presence_history_limit_days", p.PresenceHistoryLimitDays); err != nil {
 		return err
 	}
 	if len(p.EventTypes) > MaxEventTypes {

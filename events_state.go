@@ -3,11 +3,13 @@ package chat
 import (
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -214,7 +216,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if res.MessagesState, err = messagesInitialState(tx, w, viewer, p); err != nil {
 		return res, err
 	}
-	err = s.otherSections(tx, w, realm, viewer, p, &res)
+	err = s.otherSections(tx, w, realm, viewer, p, o.Now, &res)
 	return res, err
 }
 
@@ -239,7 +241,7 @@ func (s *Service) realmSection(tx storage.ReadTx, realm realms.Realm) (*RealmSta
 
 // otherSections fills register's sections after the messages: profile fields, presence, the
 // organization's constants, emoji, alert words, scheduled messages, people and settings.
-func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error), realm realms.Realm, viewer users.User, p RegisterQueueParams, res *RegisterQueueResult) error {
+func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error), realm realms.Realm, viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
 	var err error
 	if p.Fetches("custom_profile_fields") && viewer.ID != 0 {
 		if res.CustomProfileFieldsState, err = customProfileFieldsState(tx.ProfileFields()); err != nil {
@@ -247,7 +249,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 		}
 	}
 	if p.Fetches("presence") {
-		if res.PresenceState, err = s.presenceState(tx, realm, viewer, p); err != nil {
+		if res.PresenceState, err = people.RegisterPresence(tx, realm, viewer, p, now); err != nil {
 			return err
 		}
 	}
@@ -256,7 +258,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 		return err
 	}
 	if p.Fetches("alert_words") {
-		if res.AlertWordsState, err = alertWordsState(tx, viewer); err != nil {
+		if res.AlertWordsState, err = people.RegisterAlertWords(tx, viewer); err != nil {
 			return err
 		}
 	}
@@ -267,7 +269,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 		return err
 	}
 	if p.Fetches("onboarding_steps") {
-		if res.OnboardingState, err = s.onboardingState(tx, viewer); err != nil {
+		if res.OnboardingState, err = s.people.RegisterOnboarding(tx, viewer); err != nil {
 			return err
 		}
 	}

@@ -64,7 +64,7 @@ func (s *Service) GetIsUserGroupMember(ctx context.Context, actor Actor, p GetIs
 		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
 			return err
 		}
-		if _, err := targetUser(tx.Users(), p.UserID); err != nil {
+		if _, err := engine.TargetUser(tx.Users(), p.UserID); err != nil {
 			return err
 		}
 		m, err := membership(tx)

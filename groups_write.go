@@ -125,7 +125,7 @@ func checkGroupCreation(tx storage.ReadTx, me users.User, name string) (*groupVi
 		return nil, err
 	}
 	if !v.m.Allows(realm.CanCreateGroups, me.ID) {
-		return nil, engine.BadRequest(msgInsufficientPerm)
+		return nil, engine.BadRequest(engine.MsgInsufficientPerm)
 	}
 	if _, err := tx.Groups().GetByName(name); err == nil {
 		return nil, engine.BadRequest("User group '%s' already exists.", name)
@@ -238,7 +238,7 @@ func groupForUpdate(gr storage.GroupReader, id users.GroupID) (users.Group, erro
 		return g, err
 	}
 	if g.IsSystemGroup {
-		return users.Group{}, engine.BadRequest(msgInsufficientPerm)
+		return users.Group{}, engine.BadRequest(engine.MsgInsufficientPerm)
 	}
 	return g, nil
 }
@@ -319,7 +319,7 @@ func (e groupEdit) checkAddMembers(me users.User, ids []users.ID) error {
 	}
 	for _, u := range ids {
 		if !e.mayAdd(me) && !(u == me.ID && v.m.Allows(g.CanJoinGroup, me.ID)) {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		if slices.Contains(g.Members, u) {
 			return engine.BadRequest("User %d is already a member of this group", u)
@@ -335,7 +335,7 @@ func (e groupEdit) checkRemoveMembers(me users.User, ids []users.ID) error {
 	g, v := e.g, e.v
 	for _, u := range ids {
 		if !e.mayRemove(me) && !(u == me.ID && v.m.Allows(g.CanLeaveGroup, me.ID)) {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		if !slices.Contains(g.Members, u) || !v.isActive(u) {
 			return engine.BadRequest("There is no member '%d' in this user group", u)
@@ -358,7 +358,7 @@ func (s *Service) changeSubgroups(tx storage.Tx, ev *events, e groupEdit, me use
 	}
 	g, v := e.g, e.v
 	if len(add) > 0 && !e.mayAdd(me) || len(del) > 0 && !e.mayRemove(me) {
-		return engine.BadRequest(msgInsufficientPerm)
+		return engine.BadRequest(engine.MsgInsufficientPerm)
 	}
 	for _, id := range add {
 		sub, err := tx.Groups().Get(id)
@@ -447,7 +447,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 			return err
 		}
 		if !e.manage {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		data := map[string]any{}
 		if err := e.rename(tx.Groups(), p.Name, data); err != nil {
@@ -580,7 +580,7 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p Deacti
 			return engine.BadRequest("User group is already deactivated.")
 		}
 		if !e.manage {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		all, err := tx.Groups().List()
 		if err != nil {

@@ -41,7 +41,7 @@ func TestImportDirection(t *testing.T) {
 		"storage/storagetest": append([]string{"storage"}, leaves...),
 		"storage/sqlstore":    append([]string{"storage"}, leaves...),
 		// The kernel below the operations: transactions, gates, errors, events, commit order.
-		"internal/engine": {"internal/world", "storage", "users"},
+		"internal/engine": {"internal/world", "storage", "users", "channels", "realms"},
 		// What a client declared at register, and the events whose form depends on it.
 		"internal/clients": {"messages"},
 		// The facts of one transaction and the access predicates.
@@ -49,7 +49,8 @@ func TestImportDirection(t *testing.T) {
 		// The area packages: each imports the engine, the world, storage, the leaves and only
 		// the areas below it.
 		"compose": {"internal/engine", "internal/world", "storage", "users", "drafts", "channels"},
-		".":       append([]string{"compose", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw"}, leaves...),
+		"people":  {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "markdown"},
+		".":       append([]string{"compose", "people", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw"}, leaves...),
 		"httpapi": append([]string{".", "markdown", "httpapi/internal/jsonparam"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

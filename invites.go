@@ -84,7 +84,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		w := o.World()
 		if !w.Membership().Allows(users.Named(w.GroupID(s.inviteGroupName())), me.ID) {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
 		if err != nil {
@@ -222,7 +222,7 @@ func checkInviteGroups(tx storage.Tx, w *world.World, me users.User, ids []users
 		}
 		manage := w.Membership().Allows(w.Org().CanManageAllGroups, me.ID) || w.Membership().Allows(g.CanManageGroup, me.ID)
 		if !manage && !w.Membership().Allows(g.CanAddMembersGroup, me.ID) {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 	}
 	return nil

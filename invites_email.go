@@ -106,7 +106,7 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 		tx, ev, me, now := o.Tx, o.Ev, o.Me, o.Now
 		w := o.World()
 		if !w.Membership().Allows(w.Org().CanInviteUsersGroup, me.ID) {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		inv, err := s.checkInvite(tx, w, me, base, p.StreamIDs, p.GroupIDs)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/uploads"
@@ -425,7 +426,7 @@ func editContent(w *world.World, tx storage.Tx, ev *events, p editPlan, edited *
 	for i, r := range rows {
 		ids[i] = r.UserID
 	}
-	alerted, err := alertedUsers(tx.AlertWords(), edited.Content, ids)
+	alerted, err := people.AlertedUsers(tx.AlertWords(), edited.Content, ids)
 	if err != nil {
 		return err
 	}

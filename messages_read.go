@@ -100,7 +100,7 @@ func (s *Service) MarkTopicAsRead(ctx context.Context, actor Actor, p MarkTopicA
 func (s *Service) markChannelRead(ctx context.Context, actor Actor, id channels.ID, topic *string) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		c, err := channelRef(w, me, id)
+		c, err := engine.ChannelRef(w, me, id)
 		if err != nil {
 			return err
 		}

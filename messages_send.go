@@ -10,6 +10,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/uploads"
@@ -211,7 +212,7 @@ func deliverMessage(w *world.World, tx storage.Tx, ev *events, m *messages.Messa
 	if err != nil {
 		return err
 	}
-	alerted, err := alertedUsers(tx.AlertWords(), m.Content, recipients)
+	alerted, err := people.AlertedUsers(tx.AlertWords(), m.Content, recipients)
 	if err != nil {
 		return err
 	}

@@ -234,7 +234,7 @@ func (s *Service) mayAddEmoji(w *world.World, me users.User, list []emoji.Custom
 		allowed = w.Membership().Allows(setting, me.ID)
 	}
 	if !allowed {
-		return engine.BadRequest(msgInsufficientPerm)
+		return engine.BadRequest(engine.MsgInsufficientPerm)
 	}
 	for _, c := range list {
 		if c.Name == name && !c.Deactivated {

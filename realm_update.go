@@ -159,7 +159,7 @@ func (c *realmChange) applyChannels(p UpdateRealmParams) error {
 		}
 		id := max(*ch.given, -1)
 		if id >= 0 {
-			if _, err := channelRef(c.w, c.me, channels.ID(id)); err != nil {
+			if _, err := engine.ChannelRef(c.w, c.me, channels.ID(id)); err != nil {
 				return err
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/people"
 
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/emoji"
@@ -174,6 +175,8 @@ type Service struct {
 	eng *engine.Engine
 	// compose is the compose area: drafts, saved snippets, navigation views.
 	compose *compose.Service
+	// people is the people area: alert words, push devices, onboarding steps, presence.
+	people *people.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and wait for
@@ -291,6 +294,7 @@ func New(opts Options) (*Service, error) {
 	}
 	s.eng = engine.New(cfg)
 	s.compose = compose.New(s.eng)
+	s.people = people.New(s.eng, people.Config{NavigationTourVideoURL: opts.NavigationTourVideoURL})
 	s.creds.off = s.bus != nil // until the bus listens
 	s.callKey = make([]byte, 32)
 	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail

@@ -49,7 +49,7 @@ type UpdateUserByEmailParams struct {
 // see is "No such user", as for GET /users/{email}.
 func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUserByEmailParams) error {
 	return s.updateUser(ctx, actor, p.UpdateUserParams, func(r storage.UserReader, realm realms.Realm, me users.User) (users.ID, error) {
-		u, err := userByAPIEmail(r, realm, me, p.Email)
+		u, err := engine.UserByAPIEmail(r, realm, me, p.Email)
 		return u.ID, err
 	})
 }
@@ -69,7 +69,7 @@ func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParam
 		if err != nil {
 			return err
 		}
-		target, err := adminTarget(tx.Users(), me, id)
+		target, err := engine.AdminTarget(tx.Users(), me, id)
 		if err != nil {
 			return err
 		}
@@ -306,18 +306,18 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 	}
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, me := o.Tx, o.Me
-		target, err := targetUser(tx.Users(), p.UserID)
+		target, err := engine.TargetUser(tx.Users(), p.UserID)
 		if err != nil {
 			return err
 		}
 		if target.IsBot() {
-			return errNoSuchUser()
+			return engine.ErrNoSuchUser()
 		}
 		if !target.IsActive {
 			return engine.BadRequest(msgUserDeactivated400)
 		}
 		if !me.Role.IsAdmin() {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		if target.Role == users.RoleOwner && me.Role != users.RoleOwner {
 			return engine.ErrMustBeOwner()
@@ -437,7 +437,7 @@ type ReactivateUserParams struct {
 func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
-		target, err := adminTarget(tx.Users(), me, p.UserID)
+		target, err := engine.AdminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
 			return err
 		}

@@ -213,7 +213,7 @@ func accessBot(r storage.UserReader, me users.User, id users.ID) (users.User, er
 		return users.User{}, err
 	}
 	if !administers(me, b) {
-		return users.User{}, engine.BadRequest(msgInsufficientPerm)
+		return users.User{}, engine.BadRequest(engine.MsgInsufficientPerm)
 	}
 	return b, nil
 }

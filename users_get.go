@@ -2,9 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/teamchat/chat/internal/engine"
 
@@ -120,7 +117,7 @@ type GetUserResult struct {
 // GetUser returns one user (deactivated users and bots included).
 func (s *Service) GetUser(ctx context.Context, actor Actor, p GetUserParams) (GetUserResult, error) {
 	return s.getUser(ctx, actor, p.UserQueryOptions, func(tx storage.ReadTx, _ realms.Realm, _ users.User) (users.User, error) {
-		return targetUser(tx.Users(), p.UserID)
+		return engine.TargetUser(tx.Users(), p.UserID)
 	})
 }
 
@@ -135,44 +132,8 @@ type GetUserByEmailParams struct {
 // hidden addresses cannot be probed.
 func (s *Service) GetUserByEmail(ctx context.Context, actor Actor, p GetUserByEmailParams) (GetUserResult, error) {
 	return s.getUser(ctx, actor, p.UserQueryOptions, func(tx storage.ReadTx, realm realms.Realm, viewer users.User) (users.User, error) {
-		return userByAPIEmail(tx.Users(), realm, viewer, p.Email)
+		return engine.UserByAPIEmail(tx.Users(), realm, viewer, p.Email)
 	})
-}
-
-// userByAPIEmail resolves an email as seen by viewer.
-func userByAPIEmail(r storage.UserReader, realm realms.Realm, viewer users.User, email string) (users.User, error) {
-	email = strings.TrimSpace(email)
-	if id, ok := placeholderID(realm, email); ok {
-		return targetUser(r, id)
-	}
-	u, err := r.GetByEmail(email)
-	if errors.Is(err, storage.ErrNotFound) {
-		return users.User{}, errNoSuchUser()
-	}
-	if err != nil {
-		return users.User{}, err
-	}
-	if !users.CanSeeEmail(viewer, u) {
-		return users.User{}, errNoSuchUser()
-	}
-	return u, nil
-}
-
-// placeholderID parses user{id}@{realm host}, case-insensitively.
-func placeholderID(realm realms.Realm, email string) (users.ID, bool) {
-	local, host, ok := strings.Cut(strings.ToLower(email), "@")
-	if !ok || host != strings.ToLower(realm.Host()) {
-		return 0, false
-	}
-	digits, ok := strings.CutPrefix(local, "user")
-	if !ok || digits == "" || len(digits) > 18 {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != digits {
-		return 0, false
-	}
-	return users.ID(n), true
 }
 
 func (s *Service) getUser(ctx context.Context, actor Actor, q UserQueryOptions,

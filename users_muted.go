@@ -49,7 +49,7 @@ func mutedUserRecords(r storage.MutedUserReader, u users.ID) ([]MutedUserRecord,
 // mutingTarget loads the user to mute or unmute: any user of the organization, bots and
 // deactivated users included.
 func mutingTarget(r storage.UserReader, id users.ID) (users.User, error) {
-	return targetUser(r, id)
+	return engine.TargetUser(r, id)
 }
 
 // MuteUser mutes a user for the actor: the actor's unread messages from that user are marked

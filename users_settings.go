@@ -11,6 +11,7 @@ import (
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -200,7 +201,7 @@ func settingFollowUp(tx storage.Tx, ev *events, realm realms.Realm, me users.Use
 	case "enable_drafts_synchronization":
 		return setDraftsSynchronization(tx, me.ID, v.(bool))
 	case "presence_enabled":
-		if err := presenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
+		if err := people.PresenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
 			return err
 		}
 		return announceAway(tx.Users(), ev, me, v.(bool))

@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -171,7 +172,7 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p Update
 			return err
 		}
 		if !me.Role.IsAdmin() {
-			return engine.BadRequest(msgInsufficientPerm)
+			return engine.BadRequest(engine.MsgInsufficientPerm)
 		}
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
@@ -182,12 +183,12 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p Update
 
 // statusTarget loads the user whose status is read or set: humans only, active.
 func statusTarget(r storage.UserReader, id users.ID) (users.User, error) {
-	u, err := targetUser(r, id)
+	u, err := engine.TargetUser(r, id)
 	if err != nil {
 		return u, err
 	}
 	if u.IsBot() {
-		return users.User{}, errNoSuchUser()
+		return users.User{}, engine.ErrNoSuchUser()
 	}
 	if !u.IsActive {
 		return users.User{}, engine.BadRequest(msgUserDeactivated400)
@@ -245,7 +246,7 @@ func setPresenceEnabled(tx storage.Tx, ev *events, u users.User, enabled bool, n
 	if err != nil {
 		return err
 	}
-	return presenceToggled(tx, ev, realm, u, enabled, now)
+	return people.PresenceToggled(tx, ev, realm, u, enabled, now)
 }
 
 // announceAway tells every active user that u's away flag (the inverse of presence_enabled)

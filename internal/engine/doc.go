@@ -3,17 +3,18 @@
 //
 // It holds read and mutate (ops.go: ReadOp and WriteOp, what an operation's body works with:
 // the transaction, the acting user who passed the gate, the operation's time, the world read
-// on first use, the events);
-// the gates that load the acting user (actor.go); the error type and codes of the API
-// (errors.go); the events of a transaction with their recipients (events.go); and the
-// machinery that orders commits and publications: the exclusive write lock, group commit
-// (commits.go), overlapping sends (overlap.go), the hand-off to a bus inside the transaction
-// (Config.PublishInTx) and the refusal of mutations once Close has begun. Nothing outside this
-// package can reach the write lock, the commit groups or the overlap state: registration and
-// bus delivery go through Registration, Exclusive and Shared.
+// on first use, the events); the gates that load the acting user (actor.go) and the users and
+// channels an operation names (named.go); the error type and codes of the API (errors.go); the
+// events of a transaction with their recipients (events.go); and the machinery that orders
+// commits and publications: the exclusive write lock, group commit (commits.go), overlapping
+// sends (overlap.go), the hand-off to a bus inside the transaction (Config.PublishInTx) and the
+// refusal of mutations once Close has begun. Nothing outside this package can reach the write
+// lock, the commit groups or the overlap state: registration and bus delivery go through
+// Registration, Exclusive and Shared.
 //
-// Imports: internal/world (an operation reads its world through its op), storage and the users
-// leaf; nothing else of the project.
+// Imports: internal/world (an operation reads its world through its op), storage and the
+// leaves users, channels and realms (named.go: the users and channels an operation names);
+// nothing else of the project.
 //
 // # Commit order
 //

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"encoding/json"
@@ -80,8 +80,8 @@ type presenceQuery struct {
 // back to the beginning.
 const maxPresenceHistoryDays = 100000
 
-// checkHistoryDays validates a history limit (named param for the error).
-func checkHistoryDays(param string, days *int64) error {
+// CheckHistoryDays validates a history limit (named param for the error).
+func CheckHistoryDays(param string, days *int64) error {
 	if days != nil && *days < 0 {
 		return engine.BadRequest("%s is too small", param)
 	}
@@ -139,11 +139,11 @@ func presenceData(pr storage.PresenceReader, ur storage.UserReader, realm realms
 	return out, last, nil
 }
 
-// presenceChange is the payload of a presence event: clients with the
+// PresenceChange is the payload of a presence event: clients with the
 // simplified_presence_events capability get the modern form, the others the legacy one.
-type presenceChange struct {
-	legacy LegacyPresenceEvent
-	modern SimplifiedPresenceEvent
+type PresenceChange struct {
+	Legacy LegacyPresenceEvent
+	Modern SimplifiedPresenceEvent
 }
 
 // LegacyPresenceEvent is the presence event of clients without simplified_presence_events.
@@ -161,21 +161,21 @@ type SimplifiedPresenceEvent struct {
 	Presences map[string]ModernPresence `json:"presences"`
 }
 
-func newPresenceChange(realm realms.Realm, u users.User, p users.Presence, now time.Time) presenceChange {
-	return presenceChange{
-		legacy: LegacyPresenceEvent{Type: "presence", UserID: u.ID, Email: world.APIEmail(realm, u), ServerTimestamp: serverTimestamp(now),
+func newPresenceChange(realm realms.Realm, u users.User, p users.Presence, now time.Time) PresenceChange {
+	return PresenceChange{
+		Legacy: LegacyPresenceEvent{Type: "presence", UserID: u.ID, Email: world.APIEmail(realm, u), ServerTimestamp: serverTimestamp(now),
 			Presence: map[string]LegacyClientPresence{presenceClient: legacyClientPresence(p, u.DateJoined)}},
-		modern: SimplifiedPresenceEvent{Type: "presence",
+		Modern: SimplifiedPresenceEvent{Type: "presence",
 			Presences: map[string]ModernPresence{strconv.FormatInt(int64(u.ID), 10): modernPresence(p, u.DateJoined)}},
 	}
 }
 
-func (c presenceChange) ForClient(o clients.Options) (any, bool) {
+func (c PresenceChange) ForClient(o clients.Options) (any, bool) {
 	if o.Capabilities.SimplifiedPresenceEvents {
-		return c.modern, true
+		return c.Modern, true
 	}
-	return c.legacy, true
+	return c.Legacy, true
 }
 
 // MarshalJSON writes the legacy form (queues always receive an adapted form).
-func (c presenceChange) MarshalJSON() ([]byte, error) { return json.Marshal(c.legacy) }
+func (c PresenceChange) MarshalJSON() ([]byte, error) { return json.Marshal(c.Legacy) }

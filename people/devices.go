@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -24,9 +24,9 @@ type RegisterClientDeviceResult struct {
 
 // RegisterClientDevice records a logged-in mobile device of the actor (humans only) and
 // returns its id, the first step of push registration.
-func (s *Service) RegisterClientDevice(ctx context.Context, actor Actor) (RegisterClientDeviceResult, error) {
+func (s *Service) RegisterClientDevice(ctx context.Context, actor engine.Actor) (RegisterClientDeviceResult, error) {
 	var res RegisterClientDeviceResult
-	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		var err error
 		res.DeviceID, err = o.Tx.Devices().Create(storage.Device{UserID: o.Me.ID})
 		return err
@@ -43,8 +43,8 @@ type RemoveClientDeviceParams struct {
 }
 
 // RemoveClientDevice removes one of the actor's devices (at logout).
-func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveClientDeviceParams) error {
-	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+func (s *Service) RemoveClientDevice(ctx context.Context, actor engine.Actor, p RemoveClientDeviceParams) error {
+	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
 		devices, err := tx.Devices().List(me.ID)
 		if err != nil {
@@ -61,9 +61,9 @@ func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveC
 
 // RegisterPushDevice is POST /mobile_push/register (E2EE push): without a push service, Zulip
 // refuses it.
-func (s *Service) RegisterPushDevice(ctx context.Context, actor Actor) error {
-	return s.read(ctx, actor, engine.Humans, func(o *readOp) error {
-		return Errorf(CodePushServiceNotConfigured, "Server is not configured to use push notification service.")
+func (s *Service) RegisterPushDevice(ctx context.Context, actor engine.Actor) error {
+	return s.eng.Read(ctx, actor, engine.Humans, func(o *engine.ReadOp) error {
+		return engine.Errorf(engine.CodePushServiceNotConfigured, "Server is not configured to use push notification service.")
 	})
 }
 
@@ -96,7 +96,7 @@ func checkPushToken(kind, token string) error {
 }
 
 // addPushToken stores a push token of the actor (a repeated one is kept once).
-func (s *Service) addPushToken(ctx context.Context, actor Actor, kind string, p PushTokenParams) error {
+func (s *Service) addPushToken(ctx context.Context, actor engine.Actor, kind string, p PushTokenParams) error {
 	if err := checkPushToken(kind, p.Token); err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *Service) addPushToken(ctx context.Context, actor Actor, kind string, p 
 	if kind == pushKindAPNs && appID == "" {
 		appID = "org.zulip.Zulip"
 	}
-	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		_, err := o.Tx.Devices().Create(storage.Device{UserID: o.Me.ID, Kind: kind, Token: p.Token, AppID: appID})
 		if errors.Is(err, storage.ErrConflict) {
 			return nil
@@ -114,34 +114,34 @@ func (s *Service) addPushToken(ctx context.Context, actor Actor, kind string, p 
 }
 
 // removePushToken removes a push token of the actor.
-func (s *Service) removePushToken(ctx context.Context, actor Actor, kind string, p PushTokenParams) error {
+func (s *Service) removePushToken(ctx context.Context, actor engine.Actor, kind string, p PushTokenParams) error {
 	if err := checkPushToken(kind, p.Token); err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		return engine.NotFound(o.Tx.Devices().DeleteToken(o.Me.ID, kind, p.Token), errTokenNotFound)
 	})
 }
 
 // errTokenNotFound is the refusal of removing a push token the actor does not have.
-func errTokenNotFound() *Error { return engine.BadRequest("Token does not exist") }
+func errTokenNotFound() *engine.Error { return engine.BadRequest("Token does not exist") }
 
 // AddApnsToken is POST /users/me/apns_device_token.
-func (s *Service) AddApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) AddApnsToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
 	return s.addPushToken(ctx, actor, pushKindAPNs, p)
 }
 
 // RemoveApnsToken is DELETE /users/me/apns_device_token.
-func (s *Service) RemoveApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) RemoveApnsToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
 	return s.removePushToken(ctx, actor, pushKindAPNs, p)
 }
 
 // AddFcmToken is POST /users/me/android_gcm_reg_id.
-func (s *Service) AddFcmToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) AddFcmToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
 	return s.addPushToken(ctx, actor, pushKindFCM, p)
 }
 
 // RemoveFcmToken is DELETE /users/me/android_gcm_reg_id.
-func (s *Service) RemoveFcmToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) RemoveFcmToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
 	return s.removePushToken(ctx, actor, pushKindFCM, p)
 }

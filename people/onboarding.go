@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -63,9 +63,9 @@ type MarkOnboardingStepAsReadResult struct{}
 // that it is no longer offered, and sends the user an onboarding_steps event with the steps
 // left, as Zulip does even when the step was already read. A name that is not one of Zulip's
 // steps gets "Unknown onboarding_step: NAME".
-func (s *Service) MarkOnboardingStepAsRead(ctx context.Context, actor Actor, p MarkOnboardingStepAsReadParams) (MarkOnboardingStepAsReadResult, error) {
+func (s *Service) MarkOnboardingStepAsRead(ctx context.Context, actor engine.Actor, p MarkOnboardingStepAsReadParams) (MarkOnboardingStepAsReadResult, error) {
 	known := slices.ContainsFunc(onboardingSteps, func(o OnboardingStep) bool { return o.Name == p.OnboardingStep })
-	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		if !known {
 			return engine.BadRequest("Unknown onboarding_step: %s", p.OnboardingStep)
 		}
@@ -91,7 +91,7 @@ func (s *Service) nextOnboardingSteps(tx storage.ReadTx, user users.ID) ([]Onboa
 	}
 	out := []OnboardingStep{}
 	for _, step := range onboardingSteps {
-		if slices.Contains(seen, step.Name) || step.Name == navigationTourVideoStep && s.opts.NavigationTourVideoURL == "" {
+		if slices.Contains(seen, step.Name) || step.Name == navigationTourVideoStep && s.cfg.NavigationTourVideoURL == "" {
 			continue
 		}
 		out = append(out, step)
@@ -99,11 +99,11 @@ func (s *Service) nextOnboardingSteps(tx storage.ReadTx, user users.ID) ([]Onboa
 	return out, nil
 }
 
-// onboardingState is register's onboarding_steps section for viewer (no steps for
+// RegisterOnboarding is register's onboarding_steps section for viewer (no steps for
 // spectators).
-func (s *Service) onboardingState(tx storage.ReadTx, viewer users.User) (*OnboardingState, error) {
+func (s *Service) RegisterOnboarding(tx storage.ReadTx, viewer users.User) (*OnboardingState, error) {
 	st := &OnboardingState{OnboardingSteps: []OnboardingStep{}}
-	if url := s.opts.NavigationTourVideoURL; url != "" {
+	if url := s.cfg.NavigationTourVideoURL; url != "" {
 		st.NavigationTourVideoURL = &url
 	}
 	if viewer.ID == 0 {

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -52,7 +52,7 @@ const maxStatusEcho = 100
 
 // UpdatePresence records the actor's presence report and returns the presence data the client
 // needs. Bots cannot report presence.
-func (s *Service) UpdatePresence(ctx context.Context, actor Actor, p UpdatePresenceParams) (UpdatePresenceResult, error) {
+func (s *Service) UpdatePresence(ctx context.Context, actor engine.Actor, p UpdatePresenceParams) (UpdatePresenceResult, error) {
 	status, ok := users.ParsePresenceStatus(p.Status)
 	if !ok {
 		shown := p.Status
@@ -61,12 +61,12 @@ func (s *Service) UpdatePresence(ctx context.Context, actor Actor, p UpdatePrese
 		}
 		return UpdatePresenceResult{}, engine.BadRequest("Invalid status: %s", shown)
 	}
-	if err := checkHistoryDays("history_limit_days", p.HistoryLimitDays); err != nil {
+	if err := CheckHistoryDays("history_limit_days", p.HistoryLimitDays); err != nil {
 		return UpdatePresenceResult{}, err
 	}
-	now := s.now()
 	var res UpdatePresenceResult
-	err := s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
+		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -102,7 +102,7 @@ func (s *Service) UpdatePresence(ctx context.Context, actor Actor, p UpdatePrese
 
 // recordPresence applies a report of u's status at now; a change is stored with a new update
 // id, and a user coming online (or any change when forced) is announced.
-func recordPresence(tx storage.Tx, ev *events, realm realms.Realm, u users.User, status users.PresenceStatus, now time.Time, force bool) error {
+func recordPresence(tx storage.Tx, ev *engine.Events, realm realms.Realm, u users.User, status users.PresenceStatus, now time.Time, force bool) error {
 	old, err := tx.Presence().Get(u.ID)
 	exists := err == nil
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
@@ -123,7 +123,7 @@ func recordPresence(tx storage.Tx, ev *events, realm realms.Realm, u users.User,
 
 // announcePresence sends u's presence to every active user; in organizations above
 // users.PresenceEventUserLimit only when forced.
-func announcePresence(r storage.UserReader, ev *events, realm realms.Realm, u users.User, p users.Presence, now time.Time, force bool) error {
+func announcePresence(r storage.UserReader, ev *engine.Events, realm realms.Realm, u users.User, p users.Presence, now time.Time, force bool) error {
 	ids, err := engine.ActiveUserIDs(r)
 	if err != nil {
 		return err
@@ -135,10 +135,10 @@ func announcePresence(r storage.UserReader, ev *events, realm realms.Realm, u us
 	return nil
 }
 
-// presenceToggled follows a change of u's presence_enabled setting with an immediate
+// PresenceToggled follows a change of u's presence_enabled setting with an immediate
 // presence update, so that everyone sees u as the setting says: online when it is turned on,
 // last seen a few minutes before when it is turned off.
-func presenceToggled(tx storage.Tx, ev *events, realm realms.Realm, u users.User, enabled bool, now time.Time) error {
+func PresenceToggled(tx storage.Tx, ev *engine.Events, realm realms.Realm, u users.User, enabled bool, now time.Time) error {
 	if enabled {
 		return recordPresence(tx, ev, realm, u, users.PresenceActive, now, true)
 	}
@@ -168,10 +168,10 @@ type GetRealmPresenceResult struct {
 }
 
 // GetRealmPresence returns the organization's presence data.
-func (s *Service) GetRealmPresence(ctx context.Context, actor Actor, _ GetRealmPresenceParams) (GetRealmPresenceResult, error) {
-	now := s.now()
+func (s *Service) GetRealmPresence(ctx context.Context, actor engine.Actor, _ GetRealmPresenceParams) (GetRealmPresenceResult, error) {
 	var res GetRealmPresenceResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
+		now := o.Now
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -216,10 +216,10 @@ type GetUserPresenceResult struct {
 }
 
 // GetUserPresence returns one active human user's presence.
-func (s *Service) GetUserPresence(ctx context.Context, actor Actor, p GetUserPresenceParams) (GetUserPresenceResult, error) {
-	now := s.now()
+func (s *Service) GetUserPresence(ctx context.Context, actor engine.Actor, p GetUserPresenceParams) (GetUserPresenceResult, error) {
 	var res GetUserPresenceResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
+		now := o.Now
 		tx, me := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -227,15 +227,15 @@ func (s *Service) GetUserPresence(ctx context.Context, actor Actor, p GetUserPre
 		}
 		var target users.User
 		if p.Email != "" {
-			target, err = userByAPIEmail(tx.Users(), realm, me, p.Email)
+			target, err = engine.UserByAPIEmail(tx.Users(), realm, me, p.Email)
 		} else {
-			target, err = targetUser(tx.Users(), p.UserID)
+			target, err = engine.TargetUser(tx.Users(), p.UserID)
 		}
 		if err != nil {
 			return err
 		}
 		if !target.IsActive {
-			return errNoSuchUser()
+			return engine.ErrNoSuchUser()
 		}
 		if target.IsBot() {
 			return engine.BadRequest("Presence is not supported for bot users.")
@@ -275,9 +275,9 @@ type PresenceState struct {
 	PresenceLastUpdateID int64          `json:"presence_last_update_id"`
 }
 
-// presenceState computes register's presence keys for viewer (none for spectators).
-func (s *Service) presenceState(tx storage.ReadTx, realm realms.Realm, viewer users.User, p clients.Register) (*PresenceState, error) {
-	now := s.now()
+// RegisterPresence computes register's presence keys for viewer (none for spectators) at now,
+// the registration's time.
+func RegisterPresence(tx storage.ReadTx, realm realms.Realm, viewer users.User, p clients.Register, now time.Time) (*PresenceState, error) {
 	st := &PresenceState{Presences: map[string]any{}, ServerTimestamp: serverTimestamp(now), PresenceLastUpdateID: -1}
 	if viewer.ID == 0 {
 		return st, nil

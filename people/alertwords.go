@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -45,9 +45,9 @@ func (p AlertWordsParams) checkCount() error {
 type GetAlertWordsParams struct{}
 
 // GetAlertWords lists the actor's alert words.
-func (s *Service) GetAlertWords(ctx context.Context, actor Actor, _ GetAlertWordsParams) (AlertWordsResult, error) {
+func (s *Service) GetAlertWords(ctx context.Context, actor engine.Actor, _ GetAlertWordsParams) (AlertWordsResult, error) {
 	var res AlertWordsResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		var err error
 		res.AlertWords, err = tx.AlertWords().Get(actor.UserID)
@@ -62,7 +62,7 @@ func (s *Service) GetAlertWords(ctx context.Context, actor Actor, _ GetAlertWord
 // AddAlertWords adds words to the actor's alert words: each is trimmed, empty ones are
 // ignored, and so are those already present, compared case-insensitively. A word longer than
 // users.MaxAlertWordLength characters is refused. The user gets an alert_words event.
-func (s *Service) AddAlertWords(ctx context.Context, actor Actor, p AlertWordsParams) (AlertWordsResult, error) {
+func (s *Service) AddAlertWords(ctx context.Context, actor engine.Actor, p AlertWordsParams) (AlertWordsResult, error) {
 	if err := p.checkCount(); err != nil {
 		return AlertWordsResult{}, err
 	}
@@ -82,7 +82,7 @@ func (s *Service) AddAlertWords(ctx context.Context, actor Actor, p AlertWordsPa
 
 // RemoveAlertWords removes words from the actor's alert words, compared case-insensitively;
 // words the user does not have are ignored. The user gets an alert_words event.
-func (s *Service) RemoveAlertWords(ctx context.Context, actor Actor, p AlertWordsParams) (AlertWordsResult, error) {
+func (s *Service) RemoveAlertWords(ctx context.Context, actor engine.Actor, p AlertWordsParams) (AlertWordsResult, error) {
 	if err := p.checkCount(); err != nil {
 		return AlertWordsResult{}, err
 	}
@@ -93,9 +93,9 @@ func (s *Service) RemoveAlertWords(ctx context.Context, actor Actor, p AlertWord
 
 // changeAlertWords replaces the actor's alert words with change(old) and tells the user, as
 // Zulip does even when nothing changed.
-func (s *Service) changeAlertWords(ctx context.Context, actor Actor, change func([]string) ([]string, error)) (AlertWordsResult, error) {
+func (s *Service) changeAlertWords(ctx context.Context, actor engine.Actor, change func([]string) ([]string, error)) (AlertWordsResult, error) {
 	var res AlertWordsResult
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		old, err := tx.AlertWords().Get(actor.UserID)
 		if err != nil {
@@ -118,8 +118,8 @@ func (s *Service) changeAlertWords(ctx context.Context, actor Actor, change func
 	return res, nil
 }
 
-// alertWordsState is register's alert_words: the viewer's words (none for spectators).
-func alertWordsState(tx storage.ReadTx, viewer users.User) (*AlertWordsState, error) {
+// RegisterAlertWords is register's alert_words: the viewer's words (none for spectators).
+func RegisterAlertWords(tx storage.ReadTx, viewer users.User) (*AlertWordsState, error) {
 	if viewer.ID == 0 {
 		return &AlertWordsState{AlertWords: []string{}}, nil
 	}
@@ -130,11 +130,11 @@ func alertWordsState(tx storage.ReadTx, viewer users.User) (*AlertWordsState, er
 	return &AlertWordsState{AlertWords: words}, nil
 }
 
-// alertedUsers returns those of among whose alert words content contains (the has_alert_word
+// AlertedUsers returns those of among whose alert words content contains (the has_alert_word
 // flag of their message row, set on send and recomputed on each content edit). It reads the
 // organization's words once, whatever the number of recipients, and skips the matching when
 // nobody has any.
-func alertedUsers(aw storage.AlertWordReader, content string, among []users.ID) (map[users.ID]bool, error) {
+func AlertedUsers(aw storage.AlertWordReader, content string, among []users.ID) (map[users.ID]bool, error) {
 	words, err := aw.All()
 	if err != nil || len(words) == 0 {
 		return nil, err
