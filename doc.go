@@ -28,15 +28,33 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: internal/engine, the leaf domain packages, storage, queue, ratelimit and markdown;
-// never a storage backend and never httpapi.
+// Imports: the area packages (compose, people, org), internal/engine, internal/world,
+// internal/clients, the leaf domain packages, storage, queue, ratelimit and markdown; never a
+// storage backend and never httpapi.
+//
+// # Where the code lives
+//
+// The root is becoming a map (see ARCHITECTURE in the shared docs): a kernel below
+// (internal/engine: transactions, gates, errors, events, commit order; internal/world: the
+// facts of one transaction and the access predicates; internal/clients: what a client
+// declared at register), area packages above it (compose, people, org so far; each owns its
+// operations and their Params, Result, Record and Event types, and imports only the kernel,
+// storage, the leaves and the areas below it), and this package on top: the Service, whose
+// method per operation delegates to an area, register with its initial state, the queues and
+// the bus, and the operations that span areas. The areas still in this package are listed in
+// the code map below; TestAreaGraph assigns each the package it is to become and keeps the
+// references that still go the wrong way in testdata/area-back-edges.txt, a list that only
+// shrinks.
 //
 // # How to add an operation
 //
-// An operation is one Service method named after Zulip's operationId, in the file of its area
-// (see the code map). It reads: check the form of the parameters (no transaction needed), then
-// one call of s.read (a read-only transaction) or s.mutate (a write transaction whose events are
-// published after commit) with the operation's gate, then shape the result:
+// A new operation goes into the package of its area (compose, people, org, or the area's file
+// here while it has no package yet), and the Service gets a method of one line that delegates
+// to it, with aliases of its new types (compose.go, people.go, org.go). The operation is a
+// method named after Zulip's operationId. It reads: check the form of the parameters (no
+// transaction needed), then one call of the engine's Read (a read-only transaction) or Mutate
+// (a write transaction whose events are published after commit) with the operation's gate,
+// then shape the result (package compose):
 //
 //	// DeleteDraftParams are the parameters of DELETE /drafts/{draft_id}.
 //	type DeleteDraftParams struct {
@@ -47,8 +65,8 @@
 //	type DeleteDraftResult struct{}
 //
 //	// DeleteDraft removes one of the actor's drafts and sends a drafts remove event to the actor.
-//	func (s *Service) DeleteDraft(ctx context.Context, actor Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
-//		err := s.mutate(ctx, actor, draftsUsers, func(o *writeOp) error {
+//	func (s *Service) DeleteDraft(ctx context.Context, actor engine.Actor, p DeleteDraftParams) (DeleteDraftResult, error) {
+//		err := s.eng.Mutate(ctx, actor, draftsUsers, func(o *engine.WriteOp) error {
 //			if err := engine.NotFound(o.Tx.Drafts().Delete(o.Me.ID, p.DraftID), errDraftNotFound); err != nil {
 //				return err
 //			}
@@ -58,7 +76,8 @@
 //		return DeleteDraftResult{}, err
 //	}
 //
-// and a read that decides with the world (topics_get.go):
+// and a read that decides with the world (topics_get.go, in this package: s.read and s.mutate
+// are the engine's Read and Mutate):
 //
 //	func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 //		res := GetStreamTopicsResult{Topics: []TopicRecord{}}
@@ -74,25 +93,27 @@
 //		...
 //	}
 //
-// What the helpers (kernel_ops.go) give the body, o:
-//   - o.Me, the acting user, loaded once inside the transaction, who passed the gate: engine.NoActor,
-//     Spectators, SignedIn, Humans, Members, Admins, Owners (internal/engine/actor.go), or an area's
-//     own gate built on them (draftsUsers, nonGuests, userCreators). Finer checks (the owner of this bot, the
-//     administrator of this channel) are the body's first lines.
-//   - o.Now, the operation's time, read once; never call s.now() in a body.
+// What the engine gives the body, o (engine.ReadOp, engine.WriteOp):
+//   - o.Me, the acting user, loaded once inside the transaction, who passed the gate:
+//     engine.NoActor, Spectators, SignedIn, Humans, Members, Admins, Owners
+//     (internal/engine/actor.go), or an area's own gate built on them (draftsUsers,
+//     nonGuests, userCreators). Finer checks (the owner of this bot, the administrator of this
+//     channel) are the body's first lines.
+//   - o.Now, the operation's time, read once per run; never read the clock in or before a body.
 //   - o.Tx, the transaction (writable in a mutation); o.World(), the organization, groups,
 //     channels, users and subscribers, read on first use and cached for the transaction
-//     (internal/world). A failed read of the world is its sticky error: the helper returns it when
-//     the body returns, so the body needs no error handling for world reads.
+//     (internal/world). A failed read of the world is its sticky error: the engine returns it
+//     when the body returns, so the body needs no error handling for world reads.
 //   - o.Ev (mutations): o.Ev.Add(type, payload, recipients) records an event, published only
 //     after the commit; o.Ev.AfterCommit(fn) runs other work then.
-//   - engine.NotFound(err, errXNotFound) turns storage.ErrNotFound into the area's error, which each
-//     area defines once (errDraftNotFound, errChannelIDNotFound, errMessageNotFound, ...).
+//   - engine.NotFound(err, errXNotFound) turns storage.ErrNotFound into the area's error,
+//     which each area defines once (errDraftNotFound, errChannelIDNotFound, ...).
 //
 // The store may run the body more than once (SQLite busy, PostgreSQL serialization failures):
 // the body only reads, writes and adds events. Queues, timers, files, mail and network calls
-// happen before s.mutate, after it returns, or in o.Ev.AfterCommit. Errors are *Error values
-// with Zulip's code and wording (internal/engine/errors.go); validation errors name the parameter.
+// happen before Mutate, after it returns, or in o.Ev.AfterCommit. Errors are *engine.Error
+// values (chat.Error) with Zulip's code and wording (internal/engine/errors.go); validation
+// errors name the parameter.
 //
 // Beside the method: the storage it needs on both backends with a storagetest case; for a
 // mutation, a case in the consistency harness (consistency_test.go), a golden file per new
@@ -127,17 +148,18 @@
 //	          queues (events_public.go); one encoding per form of an event (events_forms.go)
 //	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
 //	          register's realm keys beyond the settings' own (realm_state.go);
-//	          GetRealmDomains, CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain
-//	          (realm_domains.go); UpdateRealmUserSettingsDefaults (realm_user_defaults.go);
-//	          GetServerSettings (realm_server.go); GetLinkifiers, AddLinkifier, UpdateLinkifier,
-//	          RemoveLinkifier, ReorderLinkifiers (realm_linkifiers.go); AddCodePlayground,
-//	          RemoveCodePlayground (realm_playgrounds.go); GetCustomProfileFields,
-//	          CreateCustomProfileField, UpdateProfileData, RemoveProfileData (realm_profile.go);
-//	          GetCustomEmoji, UploadCustomEmoji, DeactivateCustomEmoji, GetCustomEmojiImage, register's realm_emoji
-//	          and server_emoji_data_url (realm_emoji.go);
-//	          UpdateCustomProfileField, RemoveCustomProfileField, ReorderCustomProfileFields
-//	          (realm_profile_fields.go); CreateZoomVideoCall, CreateWebexVideoCall,
-//	          CreateBigBlueButtonVideoCall, JoinBigBlueButtonVideoCall (realm_calls.go)
+//	          UpdateRealmUserSettingsDefaults (realm_user_defaults.go); GetServerSettings
+//	          (realm_server.go); GetCustomProfileFields, CreateCustomProfileField,
+//	          UpdateProfileData, RemoveProfileData (realm_profile.go); GetCustomEmoji,
+//	          UploadCustomEmoji, DeactivateCustomEmoji, GetCustomEmojiImage, register's
+//	          realm_emoji and server_emoji_data_url, the emoji named in requests
+//	          (realm_emoji.go); UpdateCustomProfileField, RemoveCustomProfileField,
+//	          ReorderCustomProfileFields (realm_profile_fields.go)
+//	org       the facade of package org (org.go): CreateZoomVideoCall, CreateWebexVideoCall,
+//	          CreateBigBlueButtonVideoCall, JoinBigBlueButtonVideoCall, GetRealmDomains,
+//	          CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain, GetLinkifiers,
+//	          AddLinkifier, UpdateLinkifier, RemoveLinkifier, ReorderLinkifiers,
+//	          AddCodePlayground, RemoveCodePlayground
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
 //	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);

@@ -3,6 +3,7 @@ package chat
 import (
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/internal/clients"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -58,7 +59,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (
 		list := []LinkifierRecord{}
 		if p.ClientCapabilities.LinkifierURLTemplate {
 			var err error
-			if list, err = linkifierRecords(tx.Linkifiers()); err != nil {
+			if list, err = org.LinkifierRecords(tx.Linkifiers()); err != nil {
 				return nil, err
 			}
 		}
@@ -70,7 +71,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (
 	}
 	if p.Fetches("realm_playgrounds") {
 		fetched = true
-		list, err := playgroundRecords(tx.Playgrounds())
+		list, err := org.PlaygroundRecords(tx.Playgrounds())
 		if err != nil {
 			return nil, err
 		}

@@ -50,7 +50,8 @@ func TestImportDirection(t *testing.T) {
 		// the areas below it.
 		"compose": {"internal/engine", "internal/world", "storage", "users", "drafts", "channels"},
 		"people":  {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "markdown"},
-		".":       append([]string{"compose", "people", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw"}, leaves...),
+		"org":     {"internal/clients", "internal/engine", "storage", "users", "realms", "linkifiers"},
+		".":       append([]string{"compose", "people", "org", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw"}, leaves...),
 		"httpapi": append([]string{".", "markdown", "httpapi/internal/jsonparam"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

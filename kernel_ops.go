@@ -37,7 +37,7 @@ func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *
 }
 
 // mutateWith is mutate with the store's transaction method run (engine.Engine.MutateWith):
-// storage.ClaimUpdate for the scheduler's claims.
+// storage.UpdateReadCommitted for the scheduler's claims.
 func (s *Service) mutateWith(ctx context.Context, run engine.Claim, actor Actor, g gate, body func(o *writeOp) error) error {
 	return s.eng.MutateWith(ctx, run, actor, g, body)
 }

@@ -41,7 +41,6 @@ type (
 	PresenceChange                 = people.PresenceChange
 	LegacyPresenceEvent            = people.LegacyPresenceEvent
 	SimplifiedPresenceEvent        = people.SimplifiedPresenceEvent
-	Config                         = people.Config
 )
 
 // GetAlertWords lists the actor's alert words.

@@ -11,6 +11,7 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -243,14 +244,14 @@ func nonNil(s []string) []string {
 // OrganizationState holds register's keys of the organization beyond the realm section, each
 // present when its fetch type is requested (nil: omitted).
 type OrganizationState struct {
-	RealmDomains              *[]RealmDomainRecord  `json:"realm_domains,omitempty"`
-	RealmUserSettingsDefaults map[string]any        `json:"realm_user_settings_defaults,omitempty"`
-	RealmBilling              *RealmBilling         `json:"realm_billing,omitempty"`
-	RealmDefaultStreamGroups  *[]DefaultStreamGroup `json:"realm_default_stream_groups,omitempty"`
-	RealmEmbeddedBots         *[]EmbeddedBot        `json:"realm_embedded_bots,omitempty"`
-	RealmIncomingWebhookBots  *[]IncomingWebhookBot `json:"realm_incoming_webhook_bots,omitempty"`
-	HasZoomToken              *bool                 `json:"has_zoom_token,omitempty"`
-	GiphyAPIKey               *string               `json:"giphy_api_key,omitempty"`
+	RealmDomains              *[]org.RealmDomainRecord `json:"realm_domains,omitempty"`
+	RealmUserSettingsDefaults map[string]any           `json:"realm_user_settings_defaults,omitempty"`
+	RealmBilling              *RealmBilling            `json:"realm_billing,omitempty"`
+	RealmDefaultStreamGroups  *[]DefaultStreamGroup    `json:"realm_default_stream_groups,omitempty"`
+	RealmEmbeddedBots         *[]EmbeddedBot           `json:"realm_embedded_bots,omitempty"`
+	RealmIncomingWebhookBots  *[]IncomingWebhookBot    `json:"realm_incoming_webhook_bots,omitempty"`
+	HasZoomToken              *bool                    `json:"has_zoom_token,omitempty"`
+	GiphyAPIKey               *string                  `json:"giphy_api_key,omitempty"`
 	// PushDevices lists the user's E2EE push registrations; without a push service
 	// (RegisterPushDevice refuses them) there are none.
 	PushDevices *map[string]PushDeviceRecord `json:"push_devices,omitempty"`
@@ -296,7 +297,7 @@ func organizationState(realm realms.Realm, viewer users.User, p clients.Register
 	st := &OrganizationState{}
 	set := false
 	if p.Fetches("realm_domains") {
-		d := domainRecords(realm)
+		d := org.DomainRecords(realm)
 		st.RealmDomains, set = &d, true
 	}
 	if p.Fetches("realm_user_settings_defaults") && viewer.ID != 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
 )
@@ -50,14 +51,6 @@ func (r UpdateRealmResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(r.Changed)
 }
 
-// RealmUpdateEvent is a realm update event: one organization setting changed.
-type RealmUpdateEvent struct {
-	Type     string `json:"type"`
-	Op       string `json:"op"`
-	Property string `json:"property"`
-	Value    any    `json:"value"`
-}
-
 // realmChange is one UpdateRealm in progress: the organization being changed, the events and
 // the response.
 type realmChange struct {
@@ -71,7 +64,7 @@ type realmChange struct {
 
 // update records a realm update event and the response key.
 func (c *realmChange) update(name string, value, echo any) {
-	c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
+	c.ev.Add("realm", org.RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
 	c.changed[name] = echo
 }
 
@@ -307,10 +300,10 @@ func (c *realmChange) derived() derivedSettings {
 func (c *realmChange) announceDerived(before derivedSettings) {
 	after := c.derived()
 	if after.wildcardMentionPolicy != before.wildcardMentionPolicy {
-		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.wildcardMentionPolicy}, c.to)
+		c.ev.Add("realm", org.RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.wildcardMentionPolicy}, c.to)
 	}
 	if after.mandatoryTopics != before.mandatoryTopics {
-		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
+		c.ev.Add("realm", org.RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
 	}
 }
 

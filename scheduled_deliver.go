@@ -70,7 +70,7 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 		claimed int
 	)
 	claim := func(ctx context.Context, fn func(storage.Tx) error) error {
-		return storage.ClaimUpdate(ctx, s.store, fn)
+		return storage.UpdateReadCommitted(ctx, s.store, fn)
 	}
 	err := s.mutateWith(ctx, claim, Actor{}, engine.NoActor, func(o *writeOp) error {
 		tx, ev, now := o.Tx, o.Ev, o.Now

@@ -12,6 +12,7 @@ import (
 
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
 
 	"github.com/teamchat/chat/blobs"
@@ -177,6 +178,8 @@ type Service struct {
 	compose *compose.Service
 	// people is the people area: alert words, push devices, onboarding steps, presence.
 	people *people.Service
+	// org is the org area: video calls, realm domains, code playgrounds, linkifiers.
+	org *org.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and wait for
@@ -207,8 +210,6 @@ type Service struct {
 
 	// uploadKey caches the secret of temporary upload URLs.
 	uploadKey uploadKeyCache
-	// callKey signs the BigBlueButton call links this process gives out (realm_calls.go).
-	callKey []byte
 
 	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
 	// wait for it (scheduled_deliver.go).
@@ -295,9 +296,10 @@ func New(opts Options) (*Service, error) {
 	s.eng = engine.New(cfg)
 	s.compose = compose.New(s.eng)
 	s.people = people.New(s.eng, people.Config{NavigationTourVideoURL: opts.NavigationTourVideoURL})
-	s.creds.off = s.bus != nil // until the bus listens
-	s.callKey = make([]byte, 32)
-	_, _ = rand.Read(s.callKey) // crypto/rand.Read does not fail
+	s.creds.off = s.bus != nil  // until the bus listens
+	callKey := make([]byte, 32) // signs the BigBlueButton call links this process gives out
+	_, _ = rand.Read(callKey)   // crypto/rand.Read does not fail
+	s.org = org.New(s.eng, org.Config{CallKey: callKey})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()

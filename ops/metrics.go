@@ -163,9 +163,9 @@ func (s *measuredStore) Update(ctx context.Context, fn func(storage.Tx) error) e
 	return s.m.transaction("update", func() error { return s.Storage.Update(ctx, fn) })
 }
 
-// ClaimUpdate passes the store's storage.ClaimUpdater capability on, timed like Update.
-func (s *measuredStore) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) error {
-	return s.m.transaction("update", func() error { return storage.ClaimUpdate(ctx, s.Storage, fn) })
+// UpdateReadCommitted passes the store's storage.ReadCommittedUpdater capability on, timed like Update.
+func (s *measuredStore) UpdateReadCommitted(ctx context.Context, fn func(storage.Tx) error) error {
+	return s.m.transaction("update", func() error { return storage.UpdateReadCommitted(ctx, s.Storage, fn) })
 }
 
 // transaction runs one transaction of kind and records its duration and outcome.

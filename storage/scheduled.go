@@ -1,8 +1,6 @@
 package storage
 
 import (
-	"context"
-
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/users"
 )
@@ -43,23 +41,4 @@ type ScheduledMessageWriter interface {
 	// the messages sent[i] (Delivered and DeliveredMessageID); ids that name no scheduled
 	// message are ignored. The two lists have the same length.
 	MarkDelivered(ids []messages.ScheduledID, sent []messages.ID) error
-}
-
-// ClaimUpdater is an optional capability of a Storage: ClaimUpdate runs fn as Update does, at
-// the isolation level meant for transactions that claim rows with row locks
-// (ScheduledMessageWriter.ClaimDue) and act on them. On PostgreSQL that is READ COMMITTED:
-// under Update's SERIALIZABLE, two transactions that claim different rows of one table (each
-// skipping the other's) still read what the other writes and one of them fails to
-// serialize, so that concurrent claimers mostly retry instead of working side by side. A
-// backend with a single writer need not offer it.
-type ClaimUpdater interface {
-	ClaimUpdate(ctx context.Context, fn func(Tx) error) error
-}
-
-// ClaimUpdate runs fn with s's ClaimUpdate when s offers it, else with Update.
-func ClaimUpdate(ctx context.Context, s Storage, fn func(Tx) error) error {
-	if c, ok := s.(ClaimUpdater); ok {
-		return c.ClaimUpdate(ctx, fn)
-	}
-	return s.Update(ctx, fn)
 }

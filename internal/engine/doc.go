@@ -64,7 +64,7 @@
 //     after those of every send it depends on; a send waits for its own events to be published
 //     before it returns, as it did under the exclusive lock.
 //   - Sends that do not read each other's writes commute in what clients keep: each adds its
-//     own message and rows. Overlapping sends run at READ COMMITTED (storage.ClaimUpdate), so
+//     own message and rows. Overlapping sends run at READ COMMITTED (storage.UpdateReadCommitted), so
 //     that sends to one channel do not fail to serialize against each other (SERIALIZABLE
 //     would abort most of them: each reads the channel's newest message, which the other's
 //     insert changes). What a send reads that another send could change only grows (messages

@@ -61,7 +61,7 @@ type WriteOp struct {
 	Ev *Events
 }
 
-// Claim is a store's transaction method: Update, or storage.ClaimUpdate for a claim of due
+// Claim is a store's transaction method: Update, or storage.UpdateReadCommitted for a claim of due
 // work.
 type Claim func(context.Context, func(storage.Tx) error) error
 
@@ -93,7 +93,7 @@ func (e *Engine) Mutate(ctx context.Context, actor Actor, g Gate, body func(o *W
 }
 
 // MutateWith is Mutate with the store's transaction method run: nil for Update (where the
-// store groups commits, shared with concurrent mutations: commits.go), or storage.ClaimUpdate
+// store groups commits, shared with concurrent mutations: commits.go), or storage.UpdateReadCommitted
 // for the scheduler's claims. Mutations run one at a time (the write lock), so that events are
 // published in commit order: after the commit (with a bus: handed to the bus inside the
 // transaction, which delivers them on commit). Nothing is published when the gate, the body

@@ -133,7 +133,7 @@ func (e *Engine) updateOverlapping(ctx context.Context, waiting func(), fn func(
 		ticket uint64
 		held   bool
 	)
-	err := storage.ClaimUpdate(ctx, e.store, func(tx storage.Tx) error {
+	err := storage.UpdateReadCommitted(ctx, e.store, func(tx storage.Tx) error {
 		if held {
 			// The store runs the transaction again: the last run did not commit.
 			o.finish(ticket, nil, e.publish, false, false)

@@ -33,7 +33,7 @@ import (
 //     table_changes. A kept list carries the snapshot it was read in (pg_current_snapshot); a
 //     reader whose snapshot contains that one reuses the list unless a change row it can see
 //     belongs to a transaction the old snapshot could not see. At READ COMMITTED (a send's
-//     ClaimUpdate) each statement has a snapshot of its own, so a list read after the check
+//     UpdateReadCommitted) each statement has a snapshot of its own, so a list read after the check
 //     may hold a change the check's snapshot did not see: it is kept only when a statement
 //     after the read finds no such change row (unchangedSince).
 

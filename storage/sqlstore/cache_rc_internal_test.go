@@ -12,7 +12,7 @@ import (
 )
 
 // TestReadCommittedListKeptAtItsSnapshot pins that a list read at READ COMMITTED (a send's
-// ClaimUpdate), where each statement has a snapshot of its own, is kept only as what the
+// UpdateReadCommitted), where each statement has a snapshot of its own, is kept only as what the
 // snapshot of the transaction's check saw: a user created by another process between the
 // check and the read must not be kept in a list labelled with the older snapshot, which a
 // transaction that began before the creation would then take as its own view.
@@ -43,7 +43,7 @@ func TestReadCommittedListKeptAtItsSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	var checked pgSnapshot
-	err := a.ClaimUpdate(ctx, func(stx storage.Tx) error {
+	err := a.UpdateReadCommitted(ctx, func(stx storage.Tx) error {
 		if _, err := stx.Linkifiers().List(); err != nil { // the check: the snapshot of the kept lists
 			return err
 		}
@@ -74,7 +74,7 @@ func TestReadCommittedListKeptAtItsSnapshot(t *testing.T) {
 	c.mu.Lock()
 	c.list = nil
 	c.mu.Unlock()
-	if err := a.ClaimUpdate(ctx, func(stx storage.Tx) error {
+	if err := a.UpdateReadCommitted(ctx, func(stx storage.Tx) error {
 		if _, err := stx.Linkifiers().List(); err != nil {
 			return err
 		}

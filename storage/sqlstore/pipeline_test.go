@@ -70,7 +70,7 @@ func TestPipelinedRoundTrips(t *testing.T) {
 		}, 3},
 	} {
 		before := s.RoundTrips()
-		if err := s.ClaimUpdate(ctx, c.fn); err != nil {
+		if err := s.UpdateReadCommitted(ctx, c.fn); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		if got := s.RoundTrips() - before; got != c.trips {

@@ -51,10 +51,10 @@ func (s *Store) Retries() uint64 { return s.retries.Load() }
 
 // Compile-time conformance.
 var (
-	_ storage.Storage           = (*Store)(nil)
-	_ storage.ClaimUpdater      = (*Store)(nil)
-	_ storage.GroupUpdater      = (*Store)(nil)
-	_ storage.ConcurrentUpdater = (*Store)(nil)
+	_ storage.Storage              = (*Store)(nil)
+	_ storage.ReadCommittedUpdater = (*Store)(nil)
+	_ storage.GroupUpdater         = (*Store)(nil)
+	_ storage.ConcurrentUpdater    = (*Store)(nil)
 )
 
 // maxAttempts bounds how often a closure is run when its transaction keeps losing races.
@@ -216,9 +216,9 @@ func (t *txn) unguardedMember(fn func() error) (failed, err error) {
 	return failed, nil
 }
 
-// ClaimUpdate is Update at READ COMMITTED on PostgreSQL (storage.ClaimUpdater): transactions
+// UpdateReadCommitted is Update at READ COMMITTED on PostgreSQL (storage.ReadCommittedUpdater): transactions
 // that claim rows with FOR UPDATE SKIP LOCKED then work side by side. On SQLite it is Update.
-func (s *Store) ClaimUpdate(ctx context.Context, fn func(storage.Tx) error) error {
+func (s *Store) UpdateReadCommitted(ctx context.Context, fn func(storage.Tx) error) error {
 	opts := &sql.TxOptions{}
 	if s.d.postgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}

@@ -147,7 +147,7 @@ func testScheduledMessages(t *testing.T, open Opener) {
 		wantEqual(t, "ClaimDue(4, 10)", []messages.ScheduledID(nil), claim(4, 10))
 	})
 
-	t.Run("Concurrent claims (ClaimUpdate) deliver each due message exactly once", func(t *testing.T) {
+	t.Run("Concurrent claims (UpdateReadCommitted) deliver each due message exactly once", func(t *testing.T) {
 		s := open(t)
 		const total = 60
 		mustUpdate(t, s, func(tx storage.Tx) error {
@@ -165,7 +165,7 @@ func testScheduledMessages(t *testing.T, open Opener) {
 			wg.Go(func() {
 				for {
 					var claimed []messages.ScheduledID
-					err := storage.ClaimUpdate(t.Context(), s, func(tx storage.Tx) error {
+					err := storage.UpdateReadCommitted(t.Context(), s, func(tx storage.Tx) error {
 						claimed = nil
 						list, err := tx.ScheduledMessages().ClaimDue(10, 7)
 						if err != nil {

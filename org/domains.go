@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -24,7 +24,7 @@ type RealmDomainsEvent struct {
 	Domain      string             `json:"domain,omitempty"`
 }
 
-func domainRecords(r realms.Realm) []RealmDomainRecord {
+func DomainRecords(r realms.Realm) []RealmDomainRecord {
 	out := make([]RealmDomainRecord, 0, len(r.Domains))
 	for _, d := range r.Domains {
 		out = append(out, RealmDomainRecord{Domain: d.Domain, AllowSubdomains: d.AllowSubdomains})
@@ -38,12 +38,12 @@ type GetRealmDomainsResult struct {
 }
 
 // GetRealmDomains lists the organization's email domains (any user).
-func (s *Service) GetRealmDomains(ctx context.Context, actor Actor) (GetRealmDomainsResult, error) {
+func (s *Service) GetRealmDomains(ctx context.Context, actor engine.Actor) (GetRealmDomainsResult, error) {
 	var res GetRealmDomainsResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
-		res.Domains = domainRecords(realm)
+		res.Domains = DomainRecords(realm)
 		return err
 	})
 	return res, err
@@ -62,8 +62,8 @@ type CreateRealmDomainResult struct {
 
 // realmDomainChange runs one change of the domains list: owners only; fn changes the
 // organization and returns the event (nil: nothing changed).
-func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r *realms.Realm) (*RealmDomainsEvent, error)) error {
-	return s.mutate(ctx, actor, engine.Owners, func(o *writeOp) error {
+func (s *Service) realmDomainChange(ctx context.Context, actor engine.Actor, fn func(r *realms.Realm) (*RealmDomainsEvent, error)) error {
+	return s.eng.Mutate(ctx, actor, engine.Owners, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -86,12 +86,12 @@ func (s *Service) realmDomainChange(ctx context.Context, actor Actor, fn func(r 
 	})
 }
 
-func errNoDomain(domain string) *Error {
+func errNoDomain(domain string) *engine.Error {
 	return engine.BadRequest("No entry found for domain %s.", domain)
 }
 
 // CreateRealmDomain adds an email domain (owners only) and sends realm_domains add.
-func (s *Service) CreateRealmDomain(ctx context.Context, actor Actor, p CreateRealmDomainParams) (CreateRealmDomainResult, error) {
+func (s *Service) CreateRealmDomain(ctx context.Context, actor engine.Actor, p CreateRealmDomainParams) (CreateRealmDomainResult, error) {
 	d, err := realms.NormalizeDomain(p.Domain)
 	var ce *realms.CheckError
 	if errors.As(err, &ce) {
@@ -125,7 +125,7 @@ type PatchRealmDomainParams struct {
 
 // PatchRealmDomain changes whether a domain's subdomains are allowed (owners only) and sends
 // realm_domains change.
-func (s *Service) PatchRealmDomain(ctx context.Context, actor Actor, p PatchRealmDomainParams) error {
+func (s *Service) PatchRealmDomain(ctx context.Context, actor engine.Actor, p PatchRealmDomainParams) error {
 	return s.realmDomainChange(ctx, actor, func(r *realms.Realm) (*RealmDomainsEvent, error) {
 		i := slices.IndexFunc(r.Domains, func(x realms.Domain) bool { return x.Domain == p.Domain })
 		if i < 0 {
@@ -146,7 +146,7 @@ type DeleteRealmDomainParams struct {
 
 // DeleteRealmDomain removes a domain (owners only) and sends realm_domains remove; removing
 // the last one turns emails_restricted_to_domains off, as Zulip does.
-func (s *Service) DeleteRealmDomain(ctx context.Context, actor Actor, p DeleteRealmDomainParams) error {
+func (s *Service) DeleteRealmDomain(ctx context.Context, actor engine.Actor, p DeleteRealmDomainParams) error {
 	return s.realmDomainChange(ctx, actor, func(r *realms.Realm) (*RealmDomainsEvent, error) {
 		i := slices.IndexFunc(r.Domains, func(x realms.Domain) bool { return x.Domain == p.Domain })
 		if i < 0 {
@@ -155,4 +155,12 @@ func (s *Service) DeleteRealmDomain(ctx context.Context, actor Actor, p DeleteRe
 		r.Domains = slices.Delete(r.Domains, i, i+1)
 		return &RealmDomainsEvent{Type: "realm_domains", Op: "remove", Domain: p.Domain}, nil
 	})
+}
+
+// RealmUpdateEvent is a realm update event: one organization setting changed.
+type RealmUpdateEvent struct {
+	Type     string `json:"type"`
+	Op       string `json:"op"`
+	Property string `json:"property"`
+	Value    any    `json:"value"`
 }

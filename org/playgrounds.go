@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -45,13 +45,13 @@ type AddCodePlaygroundResult struct {
 
 // AddCodePlayground adds a playground (administrators only) and sends the new list to every
 // active user. The URL template must have exactly one variable, code.
-func (s *Service) AddCodePlayground(ctx context.Context, actor Actor, p AddCodePlaygroundParams) (AddCodePlaygroundResult, error) {
+func (s *Service) AddCodePlayground(ctx context.Context, actor engine.Actor, p AddCodePlaygroundParams) (AddCodePlaygroundResult, error) {
 	pg, err := linkifiers.CheckPlayground(linkifiers.Playground{Name: p.Name, Language: p.HighlighterLanguage, URLTemplate: p.URLTemplate})
 	if err != nil {
 		return AddCodePlaygroundResult{}, validationError(err)
 	}
 	var res AddCodePlaygroundResult
-	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		all, err := tx.Playgrounds().List()
 		if err != nil {
@@ -85,8 +85,8 @@ type RemoveCodePlaygroundParams struct {
 type RemoveCodePlaygroundResult struct{}
 
 // RemoveCodePlayground deletes a playground (administrators only).
-func (s *Service) RemoveCodePlayground(ctx context.Context, actor Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
-	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+func (s *Service) RemoveCodePlayground(ctx context.Context, actor engine.Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
+	err := s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		if err := tx.Playgrounds().Delete(p.PlaygroundID); errors.Is(err, storage.ErrNotFound) {
 			return engine.BadRequest("Invalid playground")
@@ -98,8 +98,8 @@ func (s *Service) RemoveCodePlayground(ctx context.Context, actor Actor, p Remov
 	return RemoveCodePlaygroundResult{}, err
 }
 
-// playgroundRecords lists the organization's playgrounds, ascending by id.
-func playgroundRecords(r storage.PlaygroundReader) ([]PlaygroundRecord, error) {
+// PlaygroundRecords lists the organization's playgrounds, ascending by id.
+func PlaygroundRecords(r storage.PlaygroundReader) ([]PlaygroundRecord, error) {
 	all, err := r.List()
 	if err != nil {
 		return nil, err
@@ -112,8 +112,8 @@ func playgroundRecords(r storage.PlaygroundReader) ([]PlaygroundRecord, error) {
 }
 
 // notifyPlaygrounds sends the new list to every active user.
-func notifyPlaygrounds(tx storage.Tx, ev *events) error {
-	list, err := playgroundRecords(tx.Playgrounds())
+func notifyPlaygrounds(tx storage.Tx, ev *engine.Events) error {
+	list, err := PlaygroundRecords(tx.Playgrounds())
 	if err != nil {
 		return err
 	}

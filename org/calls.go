@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -29,20 +29,20 @@ type CreateZoomVideoCallParams struct {
 
 // CreateZoomVideoCall creates a Zoom call for the actor. This server has no Zoom credentials,
 // so it answers as a Zulip server without them does.
-func (s *Service) CreateZoomVideoCall(ctx context.Context, actor Actor, _ CreateZoomVideoCallParams) (VideoCallResult, error) {
+func (s *Service) CreateZoomVideoCall(ctx context.Context, actor engine.Actor, _ CreateZoomVideoCallParams) (VideoCallResult, error) {
 	return VideoCallResult{}, s.unconfiguredCall(ctx, actor, "Zoom")
 }
 
 // CreateWebexVideoCall creates a Webex call for the actor (POST /calls/webex/create). This
 // server has no Webex credentials, so it answers as a Zulip server without them does.
-func (s *Service) CreateWebexVideoCall(ctx context.Context, actor Actor) (VideoCallResult, error) {
+func (s *Service) CreateWebexVideoCall(ctx context.Context, actor engine.Actor) (VideoCallResult, error) {
 	return VideoCallResult{}, s.unconfiguredCall(ctx, actor, "Webex")
 }
 
 // unconfiguredCall checks the actor and refuses a call with a provider that has no
 // credentials.
-func (s *Service) unconfiguredCall(ctx context.Context, actor Actor, provider string) error {
-	return s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+func (s *Service) unconfiguredCall(ctx context.Context, actor engine.Actor, provider string) error {
+	return s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		return engine.BadRequest("%s credentials have not been configured", provider)
 	})
 }
@@ -59,11 +59,11 @@ type CreateBigBlueButtonVideoCallParams struct {
 // CreateBigBlueButtonVideoCall returns the link of a new BigBlueButton meeting with the actor
 // as its moderator, as Zulip does: a signed /calls/bigbluebutton/join link. (Following it is
 // where a server without BigBlueButton fails.)
-func (s *Service) CreateBigBlueButtonVideoCall(ctx context.Context, actor Actor, p CreateBigBlueButtonVideoCallParams) (VideoCallResult, error) {
+func (s *Service) CreateBigBlueButtonVideoCall(ctx context.Context, actor engine.Actor, p CreateBigBlueButtonVideoCallParams) (VideoCallResult, error) {
 	if utf8.RuneCountInString(p.MeetingName) > MaxMeetingNameLength {
 		return VideoCallResult{}, engine.BadRequest("meeting_name is too long (limit: %d characters)", MaxMeetingNameLength)
 	}
-	err := s.read(ctx, actor, engine.SignedIn, func(*readOp) error { return nil })
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(*engine.ReadOp) error { return nil })
 	if err != nil {
 		return VideoCallResult{}, err
 	}
@@ -98,7 +98,7 @@ func (s *Service) JoinBigBlueButtonVideoCall(_ context.Context, _ JoinBigBlueBut
 // signCall signs a call's data: its base64 form, a colon, and an HMAC of it.
 func (s *Service) signCall(data []byte) string {
 	enc := base64.RawURLEncoding.EncodeToString(data)
-	mac := hmac.New(sha256.New, s.callKey)
+	mac := hmac.New(sha256.New, s.cfg.CallKey)
 	mac.Write([]byte(enc))
 	return enc + ":" + strings.TrimRight(base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), "=")
 }

@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -57,12 +57,12 @@ type GetLinkifiersResult struct {
 }
 
 // GetLinkifiers returns the organization's linkifiers; any user may read them.
-func (s *Service) GetLinkifiers(ctx context.Context, actor Actor, _ GetLinkifiersParams) (GetLinkifiersResult, error) {
+func (s *Service) GetLinkifiers(ctx context.Context, actor engine.Actor, _ GetLinkifiersParams) (GetLinkifiersResult, error) {
 	var res GetLinkifiersResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		var err error
-		res.Linkifiers, err = linkifierRecords(tx.Linkifiers())
+		res.Linkifiers, err = LinkifierRecords(tx.Linkifiers())
 		return err
 	})
 	return res, err
@@ -85,7 +85,7 @@ type AddLinkifierResult struct {
 
 // AddLinkifier adds a linkifier after the existing ones (administrators only) and sends the
 // new list to every active user.
-func (s *Service) AddLinkifier(ctx context.Context, actor Actor, p AddLinkifierParams) (AddLinkifierResult, error) {
+func (s *Service) AddLinkifier(ctx context.Context, actor engine.Actor, p AddLinkifierParams) (AddLinkifierResult, error) {
 	c, err := checkLinkifier(linkifiers.Linkifier{
 		Pattern: strings.TrimSpace(p.Pattern), URLTemplate: strings.TrimSpace(p.URLTemplate),
 		ExampleInput: p.ExampleInput, ReverseTemplate: p.ReverseTemplate, AlternativeURLTemplates: p.AlternativeURLTemplates,
@@ -94,7 +94,7 @@ func (s *Service) AddLinkifier(ctx context.Context, actor Actor, p AddLinkifierP
 		return AddLinkifierResult{}, err
 	}
 	var res AddLinkifierResult
-	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
@@ -129,8 +129,8 @@ type UpdateLinkifierParams struct {
 type UpdateLinkifierResult struct{}
 
 // UpdateLinkifier replaces a linkifier, keeping its place in the order (administrators only).
-func (s *Service) UpdateLinkifier(ctx context.Context, actor Actor, p UpdateLinkifierParams) (UpdateLinkifierResult, error) {
-	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+func (s *Service) UpdateLinkifier(ctx context.Context, actor engine.Actor, p UpdateLinkifierParams) (UpdateLinkifierResult, error) {
+	err := s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		if _, err := tx.Linkifiers().Get(p.FilterID); err != nil {
 			return engine.NotFound(err, errLinkifierNotFound)
@@ -161,8 +161,8 @@ type RemoveLinkifierParams struct {
 type RemoveLinkifierResult struct{}
 
 // RemoveLinkifier deletes a linkifier (administrators only).
-func (s *Service) RemoveLinkifier(ctx context.Context, actor Actor, p RemoveLinkifierParams) (RemoveLinkifierResult, error) {
-	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+func (s *Service) RemoveLinkifier(ctx context.Context, actor engine.Actor, p RemoveLinkifierParams) (RemoveLinkifierResult, error) {
+	err := s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		if err := tx.Linkifiers().Delete(p.FilterID); err != nil {
 			return engine.NotFound(err, errLinkifierNotFound)
@@ -183,8 +183,8 @@ type ReorderLinkifiersResult struct{}
 // ReorderLinkifiers sets the order in which linkifiers apply; the list must name every
 // linkifier exactly once (administrators only). An empty list with no linkifiers changes
 // nothing.
-func (s *Service) ReorderLinkifiers(ctx context.Context, actor Actor, p ReorderLinkifiersParams) (ReorderLinkifiersResult, error) {
-	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+func (s *Service) ReorderLinkifiers(ctx context.Context, actor engine.Actor, p ReorderLinkifiersParams) (ReorderLinkifiersResult, error) {
+	err := s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		all, err := tx.Linkifiers().List()
 		if err != nil {
@@ -227,14 +227,14 @@ func validationError(err error) error {
 	return engine.BadRequest("%s", ve.Msg).With("errors", map[string][]string{ve.Field: {ve.Msg}})
 }
 
-func errLinkifierNotFound() *Error { return engine.BadRequest("Linkifier not found.") }
+func errLinkifierNotFound() *engine.Error { return engine.BadRequest("Linkifier not found.") }
 
 func errDuplicateLinkifier() error {
 	return validationError(&linkifiers.ValidationError{Field: linkifiers.FieldAll, Msg: "Realm filter with this Realm and Pattern already exists."})
 }
 
-// linkifierRecords lists the organization's linkifiers in order.
-func linkifierRecords(r storage.LinkifierReader) ([]LinkifierRecord, error) {
+// LinkifierRecords lists the organization's linkifiers in order.
+func LinkifierRecords(r storage.LinkifierReader) ([]LinkifierRecord, error) {
 	all, err := r.List()
 	if err != nil {
 		return nil, err
@@ -248,8 +248,8 @@ func linkifierRecords(r storage.LinkifierReader) ([]LinkifierRecord, error) {
 
 // notifyLinkifiers sends the new list to every active user (realm_linkifiers, for clients with
 // the linkifier_url_template capability) and the legacy empty realm_filters.
-func notifyLinkifiers(tx storage.Tx, ev *events) error {
-	list, err := linkifierRecords(tx.Linkifiers())
+func notifyLinkifiers(tx storage.Tx, ev *engine.Events) error {
+	list, err := LinkifierRecords(tx.Linkifiers())
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,8 @@
 package storage
 
+// The update modes beside Update: group commit (GroupUpdater), side-by-side writers
+// (ConcurrentUpdater) and READ COMMITTED (ReadCommittedUpdater).
+
 import (
 	"context"
 	"fmt"
@@ -38,4 +41,24 @@ func (p *Panic) Error() string { return fmt.Sprintf("storage: closure panicked: 
 // again).
 type ConcurrentUpdater interface {
 	UpdatesConcurrently() bool
+}
+
+// ReadCommittedUpdater is an optional capability of a Storage: UpdateReadCommitted runs fn as
+// Update does, at READ COMMITTED where the backend has isolation levels: for transactions
+// that claim rows with row locks (ScheduledMessageWriter.ClaimDue) and act on them, and for
+// sends that overlap (ConcurrentUpdater). Under Update's SERIALIZABLE (PostgreSQL), two
+// transactions that claim different rows of one table (each skipping the other's) still read
+// what the other writes and one of them fails to serialize, so that concurrent claimers
+// mostly retry instead of working side by side. A backend with a single writer need not
+// offer it.
+type ReadCommittedUpdater interface {
+	UpdateReadCommitted(ctx context.Context, fn func(Tx) error) error
+}
+
+// UpdateReadCommitted runs fn with s's UpdateReadCommitted when s offers it, else with Update.
+func UpdateReadCommitted(ctx context.Context, s Storage, fn func(Tx) error) error {
+	if c, ok := s.(ReadCommittedUpdater); ok {
+		return c.UpdateReadCommitted(ctx, fn)
+	}
+	return s.Update(ctx, fn)
 }

@@ -1,0 +1,133 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/teamchat/chat/org"
+)
+
+// Video calls, realm domains, code playgrounds and linkifiers are the org area's operations
+// (package org); the Service delegates to it.
+
+// The types of the org area, defined in package org: these aliases keep embedders' code
+// compiling.
+type (
+	VideoCallResult                    = org.VideoCallResult
+	CreateZoomVideoCallParams          = org.CreateZoomVideoCallParams
+	CreateBigBlueButtonVideoCallParams = org.CreateBigBlueButtonVideoCallParams
+	JoinBigBlueButtonVideoCallParams   = org.JoinBigBlueButtonVideoCallParams
+	RealmDomainRecord                  = org.RealmDomainRecord
+	RealmDomainsEvent                  = org.RealmDomainsEvent
+	GetRealmDomainsResult              = org.GetRealmDomainsResult
+	CreateRealmDomainParams            = org.CreateRealmDomainParams
+	CreateRealmDomainResult            = org.CreateRealmDomainResult
+	PatchRealmDomainParams             = org.PatchRealmDomainParams
+	DeleteRealmDomainParams            = org.DeleteRealmDomainParams
+	RealmUpdateEvent                   = org.RealmUpdateEvent
+	LinkifierRecord                    = org.LinkifierRecord
+	RealmLinkifiersEvent               = org.RealmLinkifiersEvent
+	RealmFiltersEvent                  = org.RealmFiltersEvent
+	GetLinkifiersParams                = org.GetLinkifiersParams
+	GetLinkifiersResult                = org.GetLinkifiersResult
+	AddLinkifierParams                 = org.AddLinkifierParams
+	AddLinkifierResult                 = org.AddLinkifierResult
+	UpdateLinkifierParams              = org.UpdateLinkifierParams
+	UpdateLinkifierResult              = org.UpdateLinkifierResult
+	RemoveLinkifierParams              = org.RemoveLinkifierParams
+	RemoveLinkifierResult              = org.RemoveLinkifierResult
+	ReorderLinkifiersParams            = org.ReorderLinkifiersParams
+	ReorderLinkifiersResult            = org.ReorderLinkifiersResult
+	PlaygroundRecord                   = org.PlaygroundRecord
+	RealmPlaygroundsEvent              = org.RealmPlaygroundsEvent
+	AddCodePlaygroundParams            = org.AddCodePlaygroundParams
+	AddCodePlaygroundResult            = org.AddCodePlaygroundResult
+	RemoveCodePlaygroundParams         = org.RemoveCodePlaygroundParams
+	RemoveCodePlaygroundResult         = org.RemoveCodePlaygroundResult
+)
+
+// CreateZoomVideoCall creates a Zoom call for the actor. This server has no Zoom credentials,
+// so it answers as a Zulip server without them does.
+func (s *Service) CreateZoomVideoCall(ctx context.Context, actor Actor, p CreateZoomVideoCallParams) (VideoCallResult, error) {
+	return s.org.CreateZoomVideoCall(ctx, actor, p)
+}
+
+// CreateWebexVideoCall creates a Webex call for the actor (POST /calls/webex/create). This
+// server has no Webex credentials, so it answers as a Zulip server without them does.
+func (s *Service) CreateWebexVideoCall(ctx context.Context, actor Actor) (VideoCallResult, error) {
+	return s.org.CreateWebexVideoCall(ctx, actor)
+}
+
+// CreateBigBlueButtonVideoCall returns the link of a new BigBlueButton meeting with the actor
+// as its moderator, as Zulip does: a signed /calls/bigbluebutton/join link. (Following it is
+// where a server without BigBlueButton fails.)
+func (s *Service) CreateBigBlueButtonVideoCall(ctx context.Context, actor Actor, p CreateBigBlueButtonVideoCallParams) (VideoCallResult, error) {
+	return s.org.CreateBigBlueButtonVideoCall(ctx, actor, p)
+}
+
+// JoinBigBlueButtonVideoCall opens the meeting of a link CreateBigBlueButtonVideoCall made.
+// This server has no BigBlueButton server, so it answers as a Zulip server without one does:
+// Zulip checks its configuration before it reads the link.
+func (s *Service) JoinBigBlueButtonVideoCall(ctx context.Context, p JoinBigBlueButtonVideoCallParams) error {
+	return s.org.JoinBigBlueButtonVideoCall(ctx, p)
+}
+
+// GetRealmDomains lists the organization's email domains (any user).
+func (s *Service) GetRealmDomains(ctx context.Context, actor Actor) (GetRealmDomainsResult, error) {
+	return s.org.GetRealmDomains(ctx, actor)
+}
+
+// CreateRealmDomain adds an email domain (owners only) and sends realm_domains add.
+func (s *Service) CreateRealmDomain(ctx context.Context, actor Actor, p CreateRealmDomainParams) (CreateRealmDomainResult, error) {
+	return s.org.CreateRealmDomain(ctx, actor, p)
+}
+
+// PatchRealmDomain changes whether a domain's subdomains are allowed (owners only) and sends
+// realm_domains change.
+func (s *Service) PatchRealmDomain(ctx context.Context, actor Actor, p PatchRealmDomainParams) error {
+	return s.org.PatchRealmDomain(ctx, actor, p)
+}
+
+// DeleteRealmDomain removes a domain (owners only) and sends realm_domains remove; removing
+// the last one turns emails_restricted_to_domains off, as Zulip does.
+func (s *Service) DeleteRealmDomain(ctx context.Context, actor Actor, p DeleteRealmDomainParams) error {
+	return s.org.DeleteRealmDomain(ctx, actor, p)
+}
+
+// GetLinkifiers returns the organization's linkifiers; any user may read them.
+func (s *Service) GetLinkifiers(ctx context.Context, actor Actor, p GetLinkifiersParams) (GetLinkifiersResult, error) {
+	return s.org.GetLinkifiers(ctx, actor, p)
+}
+
+// AddLinkifier adds a linkifier after the existing ones (administrators only) and sends the
+// new list to every active user.
+func (s *Service) AddLinkifier(ctx context.Context, actor Actor, p AddLinkifierParams) (AddLinkifierResult, error) {
+	return s.org.AddLinkifier(ctx, actor, p)
+}
+
+// UpdateLinkifier replaces a linkifier, keeping its place in the order (administrators only).
+func (s *Service) UpdateLinkifier(ctx context.Context, actor Actor, p UpdateLinkifierParams) (UpdateLinkifierResult, error) {
+	return s.org.UpdateLinkifier(ctx, actor, p)
+}
+
+// RemoveLinkifier deletes a linkifier (administrators only).
+func (s *Service) RemoveLinkifier(ctx context.Context, actor Actor, p RemoveLinkifierParams) (RemoveLinkifierResult, error) {
+	return s.org.RemoveLinkifier(ctx, actor, p)
+}
+
+// ReorderLinkifiers sets the order in which linkifiers apply; the list must name every
+// linkifier exactly once (administrators only). An empty list with no linkifiers changes
+// nothing.
+func (s *Service) ReorderLinkifiers(ctx context.Context, actor Actor, p ReorderLinkifiersParams) (ReorderLinkifiersResult, error) {
+	return s.org.ReorderLinkifiers(ctx, actor, p)
+}
+
+// AddCodePlayground adds a playground (administrators only) and sends the new list to every
+// active user. The URL template must have exactly one variable, code.
+func (s *Service) AddCodePlayground(ctx context.Context, actor Actor, p AddCodePlaygroundParams) (AddCodePlaygroundResult, error) {
+	return s.org.AddCodePlayground(ctx, actor, p)
+}
+
+// RemoveCodePlayground deletes a playground (administrators only).
+func (s *Service) RemoveCodePlayground(ctx context.Context, actor Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
+	return s.org.RemoveCodePlayground(ctx, actor, p)
+}

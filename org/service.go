@@ -1,0 +1,18 @@
+package org
+
+import "github.com/teamchat/chat/internal/engine"
+
+// Config is what the org area needs to know of the server.
+type Config struct {
+	// CallKey signs the BigBlueButton call links this process gives out.
+	CallKey []byte
+}
+
+// Service is the org area's operations. It is safe for concurrent use.
+type Service struct {
+	eng *engine.Engine
+	cfg Config
+}
+
+// New returns the org area's operations, run by eng.
+func New(eng *engine.Engine, cfg Config) *Service { return &Service{eng: eng, cfg: cfg} }
