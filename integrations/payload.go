@@ -1,0 +1,162 @@
+package integrations
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// payload is a decoded JSON body read the way Zulip's WildValue reads one: a required field
+// that is missing or of the wrong type is the payload's error (sticky: the first one wins),
+// which makes the request an AnomalousPayloadError; optional reads never fail.
+type payload struct {
+	err error
+}
+
+// val is a value of a payload found at path.
+type val struct {
+	v    any
+	ok   bool // present (a JSON null is present)
+	path string
+	p    *payload
+}
+
+// decode parses a JSON body; anything but one JSON value is ErrInvalidJSON.
+func decode(body []byte) (val, *payload, error) {
+	if !utf8.Valid(body) {
+		return val{}, nil, ErrInvalidJSON
+	}
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return val{}, nil, ErrInvalidJSON
+	}
+	if _, err := d.Token(); err == nil {
+		return val{}, nil, ErrInvalidJSON // trailing data
+	}
+	p := &payload{}
+	return val{v: v, ok: true, path: "payload", p: p}, p, nil
+}
+
+// done returns the payload's error, if a required read failed.
+func (p *payload) done(msgs []Message) ([]Message, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	return msgs, nil
+}
+
+func (v val) fail(what string) {
+	if v.p != nil && v.p.err == nil {
+		v.p.err = &AnomalousPayloadError{Detail: v.path + " " + what}
+	}
+}
+
+// get is the member key of an object (absent when v is not an object or lacks it).
+func (v val) get(key string) val {
+	path := fmt.Sprintf("%s[%q]", v.path, key)
+	m, ok := v.v.(map[string]any)
+	if !ok {
+		return val{path: path, p: v.p}
+	}
+	x, ok := m[key]
+	return val{v: x, ok: ok, path: path, p: v.p}
+}
+
+// at is the required member key: a missing one fails the payload.
+func (v val) at(key string) val {
+	x := v.get(key)
+	if !x.ok {
+		x.fail("is missing")
+	}
+	return x
+}
+
+// has reports whether v is an object with the member key.
+func (v val) has(key string) bool { return v.get(key).ok }
+
+// isNull reports whether v is absent or null.
+func (v val) isNull() bool { return !v.ok || v.v == nil }
+
+// str is v as a required string.
+func (v val) str() string {
+	s, ok := v.v.(string)
+	if !ok {
+		v.fail("is not a string")
+	}
+	return s
+}
+
+// optStr is v as a string when it is one ("" otherwise).
+func (v val) optStr() string {
+	s, _ := v.v.(string)
+	return s
+}
+
+// integer is v as a required integer, in its JSON digits.
+func (v val) integer() string {
+	n, ok := v.v.(json.Number)
+	if ok {
+		if _, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			return string(n)
+		}
+	}
+	v.fail("is not an integer")
+	return ""
+}
+
+// list is v as a required array.
+func (v val) list() []val {
+	l, ok := v.v.([]any)
+	if !ok {
+		v.fail("is not a list")
+		return nil
+	}
+	out := make([]val, len(l))
+	for i, x := range l {
+		out[i] = val{v: x, ok: true, path: fmt.Sprintf("%s[%d]", v.path, i), p: v.p}
+	}
+	return out
+}
+
+// truthy is Python's truth of v: false for absent, null, false, 0, "", [] and {}.
+func (v val) truthy() bool {
+	switch x := v.v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		f, err := x.Float64()
+		return err != nil || f != 0
+	case []any:
+		return len(x) > 0
+	case map[string]any:
+		return len(x) > 0
+	}
+	return true
+}
+
+// text is v as Python's str() writes it in a format string.
+func (v val) text() string {
+	switch x := v.v.(type) {
+	case nil:
+		return "None"
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case string:
+		return x
+	case json.Number:
+		return pyNumber(x)
+	}
+	b, _ := json.Marshal(v.v)
+	return string(b)
+}
