@@ -220,8 +220,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	req := &request{ctx: r.Context(), http: r, params: p, path: values, header: w.Header()}
 	if rt.auth != authNone {
 		authenticate := h.authenticate
-		if prefix == webPrefix {
+		switch {
+		case prefix == webPrefix:
 			authenticate = h.authenticateWeb
+		case rt.auth == authWebhookBots:
+			authenticate = h.authenticateWebhookBots
 		}
 		actor, err := authenticate(r, rt.auth == authOptional)
 		if err != nil {
@@ -266,6 +269,19 @@ func (h *Handler) extendDeadlines(w http.ResponseWriter) {
 // Authorization header runs as the anonymous actor.
 func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, error) {
 	return h.basicActor(r.Context(), r.Header.Get("Authorization"), optional)
+}
+
+// authenticateWebhookBots is authenticate for the routes open to incoming webhook bots.
+func (h *Handler) authenticateWebhookBots(r *http.Request, _ bool) (chat.Actor, error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return chat.Actor{}, chat.ErrNotLoggedIn()
+	}
+	email, key, err := basicCredentials(header)
+	if err != nil {
+		return chat.Actor{}, err
+	}
+	return h.svc.AuthenticateWebhookAPIKey(r.Context(), email, key)
 }
 
 // basicActor authenticates the value of an Authorization header (see authenticate).

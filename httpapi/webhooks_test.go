@@ -1,0 +1,185 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// webhookBot creates an incoming webhook bot owned by hamlet, subscribed to nothing, and
+// returns its email and API key (also in s.keys).
+func webhookBot(t *testing.T, s *server) (string, string) {
+	t.Helper()
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/bots", "hamlet@zulip.com", url.Values{
+		"full_name": {"Hook"}, "short_name": {"hook"}, "bot_type": {"2"},
+	})
+	if status != 200 {
+		t.Fatalf("create bot: %d %v", status, body)
+	}
+	email := "hook-bot@chat.test"
+	s.keys[email] = body["api_key"].(string)
+	return email, body["api_key"].(string)
+}
+
+// postWebhook posts body to an integration's URL with the query q.
+func postWebhook(t *testing.T, s *server, integration string, q url.Values, body []byte, header map[string]string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, s.URL+"/api/v1/external/"+integration+"?"+q.Encode(), bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	status, _, got := do(t, req)
+	return status, got
+}
+
+// lastMessages returns the raw content, topic and client of hamlet's last n messages.
+func lastMessages(t *testing.T, s *server, n int) [][3]string {
+	t.Helper()
+	status, _, body := s.call(t, http.MethodGet, "/api/v1/messages", "hamlet@zulip.com", url.Values{
+		"anchor": {"newest"}, "num_before": {fmt.Sprint(n)}, "num_after": {"0"}, "apply_markdown": {"false"},
+	})
+	if status != 200 {
+		t.Fatalf("get messages: %d %v", status, body)
+	}
+	var out [][3]string
+	for _, m := range body["messages"].([]any) {
+		m := m.(map[string]any)
+		out = append(out, [3]string{m["subject"].(string), m["content"].(string), m["client"].(string)})
+	}
+	return out
+}
+
+func fixtureBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../integrations/testdata/" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestIncomingWebhook(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, key := webhookBot(t, s)
+	if status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
+		"subscriptions": {`[{"name":"alerts"}]`},
+	}); status != 200 {
+		t.Fatalf("subscribe: %d %v", status, body)
+	}
+	alert := fixtureBytes(t, "alertmanager/single_alert.json")
+	const want = ":squared_ok: **Resolved** CPU core temperature is 34.75C ([source](http://cobalt:9090/graph?g0.expr=avg+by%28host%29+%28sensors_temp_input%7Bfeature%3D~%22core_%5B0-9%5D%2B%22%7D%29+%3E+15&g0.tab=0))"
+
+	t.Run("to a channel by name and by id, with the integration's topic or the URL's", func(t *testing.T) {
+		for _, q := range []url.Values{
+			{"api_key": {key}, "stream": {"alerts"}, "name": {"topic"}, "desc": {"description"}},
+			{"api_key": {key}, "stream": {"1"}, "topic": {"custom"}, "desc": {"description"}},
+		} {
+			if status, body := postWebhook(t, s, "alertmanager", q, alert, nil); status != 200 || body["result"] != "success" {
+				t.Fatalf("%v: %d %v", q, status, body)
+			}
+		}
+		got := lastMessages(t, s, 2)
+		wantMsgs := [][3]string{{"andromeda", want, "ZulipAlertmanagerWebhook"}, {"custom", want, "ZulipAlertmanagerWebhook"}}
+		if diff := cmp.Diff(wantMsgs, got); diff != "" {
+			t.Errorf("messages (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("without a stream, to the bot's owner", func(t *testing.T) {
+		q := url.Values{"api_key": {key}, "name": {"topic"}, "desc": {"description"}}
+		if status, body := postWebhook(t, s, "alertmanager", q, alert, nil); status != 200 {
+			t.Fatalf("%d %v", status, body)
+		}
+		if got := lastMessages(t, s, 1); got[0][1] != want || got[0][0] != "" {
+			t.Errorf("direct message = %v", got)
+		}
+	})
+	t.Run("HTTP Basic credentials", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/v1/external/slack_incoming?stream=alerts", strings.NewReader(`{"text":"*basic*"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.SetBasicAuth("hook-bot@chat.test", key)
+		if status, _, body := do(t, req); status != 200 {
+			t.Fatalf("%d %v", status, body)
+		}
+		// "(no topic)" is the empty topic, "general chat" to this client.
+		if got := lastMessages(t, s, 1); got[0][1] != "**basic**" || got[0][0] != "general chat" {
+			t.Errorf("message = %v", got)
+		}
+	})
+	t.Run("refusals store nothing", func(t *testing.T) {
+		before := lastMessages(t, s, 1)
+		for _, tc := range []struct {
+			name, integration string
+			q                 url.Values
+			body              string
+			status            int
+			code, msg         string
+		}{
+			{"malformed JSON", "alertmanager", url.Values{"api_key": {key}, "stream": {"alerts"}}, `{"alerts": [`, 400, "INVALID_JSON", "Malformed JSON"},
+			{"not JSON", "json", url.Values{"api_key": {key}}, `hello`, 400, "INVALID_JSON", "Malformed JSON"},
+			{"a payload of another service", "alertmanager", url.Values{"api_key": {key}}, `{"text": "hi"}`, 400, "ANOMALOUS_WEBHOOK_PAYLOAD", "Unable to parse request: Did Alertmanager generate this event?"},
+			{"no api_key", "alertmanager", url.Values{"stream": {"alerts"}}, string(alert), 400, "REQUEST_VARIABLE_MISSING", "Missing 'api_key' argument"},
+			{"a wrong key", "alertmanager", url.Values{"api_key": {"abcdefghijklmnopqrstuvwxyz012345"}}, string(alert), 401, "UNAUTHORIZED", "Invalid API key"},
+			{"an unknown integration", "nope", url.Values{"api_key": {key}}, string(alert), 404, "NOT_FOUND", "Not Found"},
+			{"bad only_events", "alertmanager", url.Values{"api_key": {key}, "only_events": {"[1"}}, string(alert), 400, "BAD_REQUEST", ""},
+		} {
+			status, body := postWebhook(t, s, tc.integration, tc.q, []byte(tc.body), nil)
+			if tc.code == "BAD_REQUEST" {
+				if status != 400 {
+					t.Errorf("%s: %d %v", tc.name, status, body)
+				}
+				continue
+			}
+			wantErr(t, status, body, tc.status, tc.code, tc.msg)
+		}
+		// Zulip answers success for a channel that does not exist, and sends nothing.
+		if status, body := postWebhook(t, s, "alertmanager", url.Values{"api_key": {key}, "stream": {"nowhere"}}, alert, nil); status != 200 {
+			t.Errorf("a channel that does not exist: %d %v", status, body)
+		}
+		if diff := cmp.Diff(before, lastMessages(t, s, 1)); diff != "" {
+			t.Errorf("a refusal sent a message (-before +after):\n%s", diff)
+		}
+	})
+	t.Run("not under /json/", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/json/external/json?api_key="+key, strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		status, _, body := do(t, req)
+		wantErr(t, status, body, 404, "NOT_FOUND", "Not Found")
+	})
+	t.Run("a body past the bound", func(t *testing.T) {
+		big := `{"text": "` + strings.Repeat("x", 1<<16) + `"}`
+		status, body := postWebhook(t, s, "slack_incoming", url.Values{"api_key": {key}}, []byte(big), nil)
+		if status != 413 && status != 400 {
+			t.Errorf("%d %v", status, body)
+		}
+	})
+}
+
+// TestIncomingWebhookBotSends: an incoming webhook bot may POST /messages (Zulip's
+// allow_incoming_webhooks) and nothing else.
+func TestIncomingWebhookBotSends(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	email, _ := webhookBot(t, s)
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/messages", email, url.Values{
+		"type": {"direct"}, "to": {"hamlet@zulip.com"}, "content": {"from the hook"},
+	})
+	if status != 200 {
+		t.Fatalf("send: %d %v", status, body)
+	}
+	if got := lastMessages(t, s, 1); got[0][1] != "from the hook" {
+		t.Errorf("message = %v", got)
+	}
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/users/me", email, nil)
+	wantErr(t, status, body, 401, "UNAUTHORIZED", "This API is not available to incoming webhook bots.")
+}
