@@ -183,3 +183,34 @@ func TestIncomingWebhookBotSends(t *testing.T) {
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/users/me", email, nil)
 	wantErr(t, status, body, 401, "UNAUTHORIZED", "This API is not available to incoming webhook bots.")
 }
+
+// TestRegisterIncomingWebhookBots: register's realm_incoming_webhook_bots lists the
+// integrations served, with their options.
+func TestRegisterIncomingWebhookBots(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/register", "hamlet@zulip.com", url.Values{
+		"fetch_event_types": {`["realm_incoming_webhook_bots"]`},
+	})
+	if status != 200 {
+		t.Fatalf("register: %d %v", status, body)
+	}
+	byName := map[string]map[string]any{}
+	for _, b := range body["realm_incoming_webhook_bots"].([]any) {
+		b := b.(map[string]any)
+		byName[b["name"].(string)] = b
+	}
+	for _, name := range []string{"alertmanager", "json", "slack_incoming"} {
+		if byName[name] == nil {
+			t.Errorf("%s missing from %v", name, body["realm_incoming_webhook_bots"])
+		}
+	}
+	want := map[string]any{"name": "alertmanager", "display_name": "Prometheus Alertmanager", "all_event_types": nil,
+		"config_options": []any{}, "url_options": []any{
+			map[string]any{"key": "name", "label": "Label or annotation naming the topic (default: instance)", "validator": "check_string"},
+			map[string]any{"key": "desc", "label": "Label or annotation describing the alert (default: alertname)", "validator": "check_string"},
+		}}
+	if diff := cmp.Diff(want, byName["alertmanager"]); diff != "" {
+		t.Errorf("alertmanager (-want +got):\n%s", diff)
+	}
+}

@@ -234,3 +234,29 @@ func (r *Request) header(name string) (string, error) {
 
 // unsupported is the error of an event the integration does not format.
 func unsupported(event string) error { return &UnsupportedEventError{Event: event} }
+
+// BotEntry is an entry of register's realm_incoming_webhook_bots: an integration the server
+// serves, its event types (null when it does not filter events) and its options.
+type BotEntry struct {
+	Name          string   `json:"name"`
+	DisplayName   string   `json:"display_name"`
+	AllEventTypes []string `json:"all_event_types"`
+	// ConfigOptions are options set when the bot is created (none here); URLOptions the
+	// optional parameters of the integration's URL.
+	ConfigOptions []URLOption `json:"config_options"`
+	URLOptions    []URLOption `json:"url_options"`
+}
+
+// BotEntries lists the integrations as register's realm_incoming_webhook_bots does.
+func BotEntries() []BotEntry {
+	out := make([]BotEntry, len(registry))
+	for i, in := range registry {
+		opts := in.URLOptions
+		if opts == nil {
+			opts = []URLOption{}
+		}
+		out[i] = BotEntry{Name: in.Name, DisplayName: in.DisplayName, AllEventTypes: in.AllEventTypes,
+			ConfigOptions: []URLOption{}, URLOptions: opts}
+	}
+	return out
+}
