@@ -1,6 +1,7 @@
 package integrations
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -21,7 +22,12 @@ type fixture struct {
 	form bool
 	// want is what is sent, in order; empty: nothing (Zulip's expect_noop).
 	want []Message
+	// only and exclude are the only_events and exclude_events parameters.
+	only, exclude []string
 }
+
+// sprintf is fmt.Sprintf, for expected messages.
+var sprintf = fmt.Sprintf
 
 // msg is one expected message.
 func msg(topic, content string) []Message { return []Message{{Topic: topic, Content: content}} }
@@ -91,6 +97,7 @@ func fixtureRequest(t *testing.T, integration string, tc fixture) *Request {
 		}
 		return v[0], true
 	}}
+	r.OnlyEvents, r.ExcludeEvents = tc.only, tc.exclude
 	if topic, ok := tc.params["topic"]; ok {
 		r.Topic = &topic
 	}

@@ -105,6 +105,7 @@ func (e *AnomalousPayloadError) Error() string {
 // registry lists every integration, sorted by name.
 var registry = sortedRegistry(
 	alertmanagerIntegration,
+	githubIntegration,
 	jsonIntegration,
 	slackIncomingIntegration,
 )
@@ -155,6 +156,7 @@ func (in *Integration) Run(r *Request) ([]Message, error) {
 		if r.Topic != nil {
 			m.Topic = *r.Topic
 		}
+		m.Topic = truncateTopic(m.Topic)
 		out = append(out, m)
 	}
 	return out, nil
@@ -259,4 +261,17 @@ func BotEntries() []BotEntry {
 			ConfigOptions: []URLOption{}, URLOptions: opts}
 	}
 	return out
+}
+
+// maxTopicLength is Zulip's MAX_TOPIC_NAME_LENGTH, in characters.
+const maxTopicLength = 60
+
+// truncateTopic shortens a topic past maxTopicLength to its start and "..." (Zulip's
+// truncate_topic, which every webhook message goes through).
+func truncateTopic(topic string) string {
+	rs := []rune(topic)
+	if len(rs) <= maxTopicLength {
+		return topic
+	}
+	return string(rs[:maxTopicLength-3]) + "..."
 }
