@@ -13,6 +13,7 @@ import (
 	"time"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/integrations"
 )
 
 // DefaultTransferTimeout bounds the transfer of one uploaded or downloaded file.
@@ -82,6 +83,8 @@ type Handler struct {
 	emojiData emojiData
 	// buffers holds the response buffers of writeSuccess (*[]byte).
 	buffers sync.Pool
+	// notices limits the notices to bots' owners about misconfigured integrations.
+	notices integrations.NoticeLimiter
 }
 
 // New returns the HTTP handler of svc.

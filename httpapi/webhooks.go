@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/channels"
@@ -40,6 +41,7 @@ func (h *Handler) incomingWebhook(r *request) (any, error) {
 	}
 	msgs, err := in.Run(req)
 	if err != nil {
+		h.noticeOwner(r, actor, in, err)
 		return nil, webhookError(err)
 	}
 	if len(msgs) == 0 {
@@ -132,6 +134,34 @@ func (h *Handler) webhookRequest(r *request) (*integrations.Request, error) {
 		r.params.read[k] = struct{}{}
 	}
 	return req, nil
+}
+
+// noticeOwner tells a bot's owner, at most once a minute, that its integration URL got a
+// request without the event header or with a body that is not JSON (Zulip's
+// send_rate_limited_pm_notification_to_bot_owner). Zulip's notification bot sends it; until
+// the notices have a path of their own outside the root package, the bot itself does.
+func (h *Handler) noticeOwner(r *request, actor chat.Actor, in *integrations.Integration, cause error) {
+	var header *integrations.MissingHeaderError
+	missingHeader := errors.As(cause, &header)
+	if !missingHeader && !errors.Is(cause, integrations.ErrInvalidJSON) {
+		return
+	}
+	res, err := h.svc.GetUser(r.ctx, actor, chat.GetUserParams{UserID: actor.UserID})
+	if err != nil || res.User.BotOwnerID == nil || res.User.BotOwnerID.ID == 0 {
+		return
+	}
+	if !h.notices.Allow(int64(actor.UserID), time.Now()) {
+		return
+	}
+	content := integrations.InvalidJSONNotice(in.ClientName)
+	if missingHeader {
+		content = integrations.MissingHeaderNotice(res.User.FullName, r.http.URL.Path, header.Header, in.DisplayName, "your server's administrators")
+	}
+	_, err = h.svc.SendMessage(r.ctx, actor, chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{res.User.BotOwnerID.ID},
+		Content: content, Client: in.Client()})
+	if err != nil {
+		h.log.Warn("notice to a bot's owner not sent", "bot", actor.UserID, "err", err)
+	}
 }
 
 // botOwner is whom a webhook's direct messages go to: the bot's owner (a user who is not a

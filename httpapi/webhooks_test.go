@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/teamchat/chat/integrations"
 )
 
 // webhookBot creates an incoming webhook bot owned by hamlet, subscribed to nothing, and
@@ -117,7 +119,13 @@ func TestIncomingWebhook(t *testing.T) {
 		}
 	})
 	t.Run("refusals store nothing", func(t *testing.T) {
+		// A first malformed body tells the bot's owner (once a minute: the refusals below do
+		// not).
+		postWebhook(t, s, "json", url.Values{"api_key": {key}}, []byte("{"), nil)
 		before := lastMessages(t, s, 1)
+		if before[0][1] != integrations.InvalidJSONNotice("JSON") || before[0][2] != "ZulipJSONWebhook" {
+			t.Errorf("notice = %v", before)
+		}
 		for _, tc := range []struct {
 			name, integration string
 			q                 url.Values
@@ -212,5 +220,33 @@ func TestRegisterIncomingWebhookBots(t *testing.T) {
 		}}
 	if diff := cmp.Diff(want, byName["alertmanager"]); diff != "" {
 		t.Errorf("alertmanager (-want +got):\n%s", diff)
+	}
+}
+
+// TestIncomingWebhookMissingHeader: a request without the integration's event header is
+// refused with Zulip's MISSING_HTTP_EVENT_HEADER and its owner told; an unsupported event is
+// Zulip's 200 UNSUPPORTED_WEBHOOK_EVENT_TYPE and sends nothing.
+func TestIncomingWebhookMissingHeader(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, key := webhookBot(t, s)
+	q := url.Values{"api_key": {key}, "stream": {"nowhere"}}
+	status, body := postWebhook(t, s, "github", q, []byte(`{}`), nil)
+	wantErr(t, status, body, 400, "MISSING_HTTP_EVENT_HEADER", "Missing the HTTP event header 'X-GitHub-Event'")
+	if body["header"] != "X-GitHub-Event" {
+		t.Errorf("header = %v", body)
+	}
+	got := lastMessages(t, s, 1)
+	want := integrations.MissingHeaderNotice("Hook", "/api/v1/external/github", "X-GitHub-Event", "GitHub", "your server's administrators")
+	if got[0][1] != want {
+		t.Errorf("notice = %q, want %q", got[0][1], want)
+	}
+	status, body = postWebhook(t, s, "github", q, []byte(`{"action": "created"}`), map[string]string{"X-GitHub-Event": "sponsorship"})
+	wantErr(t, status, body, 200, "UNSUPPORTED_WEBHOOK_EVENT_TYPE", "The 'sponsorship:created' event isn't currently supported by the GitHub webhook; ignoring")
+	if body["webhook_name"] != "GitHub" || body["event_type"] != "sponsorship:created" {
+		t.Errorf("body = %v", body)
+	}
+	if diff := cmp.Diff(got, lastMessages(t, s, 1)); diff != "" {
+		t.Errorf("an unsupported event sent a message (-before +after):\n%s", diff)
 	}
 }
