@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -31,11 +32,11 @@ func (h *Handler) incomingWebhook(r *request) (any, error) {
 	if !ok || strings.HasPrefix(cleanPath(r.http.URL.Path), webPrefix) { // Zulip has no /json/external/
 		return nil, chat.Errorf(chat.CodeNotFound, "Not Found")
 	}
-	actor, err := h.webhookActor(r)
+	req, err := h.webhookRequest(r) // first: a form body may hold the api_key
 	if err != nil {
 		return nil, err
 	}
-	req, err := h.webhookRequest(r)
+	actor, err := h.webhookActor(r)
 	if err != nil {
 		return nil, err
 	}
@@ -109,12 +110,20 @@ func (h *Handler) webhookActor(r *request) (chat.Actor, error) {
 func (h *Handler) webhookRequest(r *request) (*integrations.Request, error) {
 	req := &integrations.Request{Header: r.http.Header, Params: r.params.lookup, Topic: r.params.optStr("topic")}
 	if r.http.Body != nil && r.http.Body != http.NoBody {
+		if r.http.ContentLength > h.opts.MaxBodyBytes {
+			return nil, errBodyTooLarge()
+		}
 		body := &boundedReader{r: r.http.Body, left: h.opts.MaxBodyBytes}
 		b, err := io.ReadAll(body)
 		if err != nil {
 			return nil, body.failure(err)
 		}
 		req.Body = b
+		// Zulip reads the raw body whatever its type (Grafana sends JSON as a form); a form's
+		// fields are parameters too (Slack's payload).
+		if media, _, _ := mime.ParseMediaType(r.http.Header.Get("Content-Type")); media == mediaForm {
+			_ = parseURLEncoded(string(b), r.params.values)
+		}
 	}
 	for _, f := range []struct {
 		name string

@@ -250,3 +250,29 @@ func TestIncomingWebhookMissingHeader(t *testing.T) {
 		t.Errorf("an unsupported event sent a message (-before +after):\n%s", diff)
 	}
 }
+
+// TestIncomingWebhookForms: Zulip reads the raw body whatever its Content-Type (Grafana
+// posts JSON as a form), and a form's fields are parameters (Slack's payload, the api_key).
+func TestIncomingWebhookForms(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, key := webhookBot(t, s)
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/v1/external/grafana?api_key="+key,
+		bytes.NewReader(fixtureBytes(t, "grafana/alert_ok.json")))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if status, _, body := do(t, req); status != 200 {
+		t.Fatalf("grafana: %d %v", status, body)
+	}
+	if got := lastMessages(t, s, 1); !strings.HasPrefix(got[0][1], ":squared_ok: **OK**") {
+		t.Errorf("message = %v", got)
+	}
+	form := url.Values{"api_key": {key}, "payload": {`{"text": "from a form"}`}}
+	req, _ = http.NewRequest(http.MethodPost, s.URL+"/api/v1/external/slack_incoming", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if status, _, body := do(t, req); status != 200 {
+		t.Fatalf("slack: %d %v", status, body)
+	}
+	if got := lastMessages(t, s, 1); got[0][1] != "from a form" {
+		t.Errorf("message = %v", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Integration is one third-party service whose webhooks the server accepts at
@@ -106,6 +107,7 @@ func (e *AnomalousPayloadError) Error() string {
 var registry = sortedRegistry(
 	alertmanagerIntegration,
 	githubIntegration,
+	grafanaIntegration,
 	jsonIntegration,
 	slackIncomingIntegration,
 )
@@ -157,6 +159,8 @@ func (in *Integration) Run(r *Request) ([]Message, error) {
 			m.Topic = *r.Topic
 		}
 		m.Topic = truncateTopic(m.Topic)
+		// Zulip's normalize_body: no trailing white space, no leading blank lines.
+		m.Content = strings.TrimLeft(strings.TrimRightFunc(m.Content, unicode.IsSpace), "\n")
 		out = append(out, m)
 	}
 	return out, nil

@@ -1,11 +1,9 @@
 package integrations
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 )
 
 // payload is a decoded JSON body read the way Zulip's WildValue reads one: a required field
@@ -23,19 +21,12 @@ type val struct {
 	p    *payload
 }
 
-// decode parses a JSON body; anything but one JSON value is ErrInvalidJSON.
+// decode parses a JSON body, keeping the order of object members (Python's dicts keep it,
+// and formatters list members in it); anything but one JSON value is ErrInvalidJSON.
 func decode(body []byte) (val, *payload, error) {
-	if !utf8.Valid(body) {
-		return val{}, nil, ErrInvalidJSON
-	}
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return val{}, nil, ErrInvalidJSON
-	}
-	if _, err := d.Token(); err == nil {
-		return val{}, nil, ErrInvalidJSON // trailing data
+	v, err := decodeOrdered(body)
+	if err != nil {
+		return val{}, nil, err
 	}
 	p := &payload{}
 	return val{v: v, ok: true, path: "payload", p: p}, p, nil
@@ -58,11 +49,11 @@ func (v val) fail(what string) {
 // get is the member key of an object (absent when v is not an object or lacks it).
 func (v val) get(key string) val {
 	path := fmt.Sprintf("%s[%q]", v.path, key)
-	m, ok := v.v.(map[string]any)
+	m, ok := v.v.(*ordered)
 	if !ok {
 		return val{path: path, p: v.p}
 	}
-	x, ok := m[key]
+	x, ok := m.vals[key]
 	return val{v: x, ok: ok, path: path, p: v.p}
 }
 
@@ -136,8 +127,8 @@ func (v val) truthy() bool {
 		return err != nil || f != 0
 	case []any:
 		return len(x) > 0
-	case map[string]any:
-		return len(x) > 0
+	case *ordered:
+		return len(x.keys) > 0
 	}
 	return true
 }
@@ -157,6 +148,24 @@ func (v val) text() string {
 	case json.Number:
 		return pyNumber(x)
 	}
-	b, _ := json.Marshal(v.v)
-	return string(b)
+	return dumps(v.v, -1)
+}
+
+// items are the members of an object, in order (none when v is not an object).
+func (v val) items() []struct {
+	key string
+	val val
+} {
+	m, ok := v.v.(*ordered)
+	if !ok {
+		return nil
+	}
+	out := make([]struct {
+		key string
+		val val
+	}, len(m.keys))
+	for i, k := range m.keys {
+		out[i].key, out[i].val = k, v.get(k)
+	}
+	return out
 }
