@@ -69,9 +69,6 @@ func (v val) at(key string) val {
 // has reports whether v is an object with the member key.
 func (v val) has(key string) bool { return v.get(key).ok }
 
-// isNull reports whether v is absent or null.
-func (v val) isNull() bool { return !v.ok || v.v == nil }
-
 // str is v as a required string.
 func (v val) str() string {
 	s, ok := v.v.(string)
