@@ -106,6 +106,7 @@ func (e *AnomalousPayloadError) Error() string {
 // registry lists every integration, sorted by name.
 var registry = sortedRegistry(
 	alertmanagerIntegration,
+	giteaIntegration,
 	githubIntegration,
 	grafanaIntegration,
 	jsonIntegration,
