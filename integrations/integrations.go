@@ -110,6 +110,7 @@ var registry = sortedRegistry(
 	githubIntegration,
 	grafanaIntegration,
 	jsonIntegration,
+	sentryIntegration,
 	slackIncomingIntegration,
 )
 
