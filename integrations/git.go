@@ -143,9 +143,10 @@ type prMessage struct {
 	target, base string
 	// message is quoted below ("" for none).
 	message string
-	// assignee is shown as "(assigned to …)"; assigneeUpdated is the user an assigned or
-	// unassigned action names.
+	// assignee is shown as "(assigned to …)", or assignees (two or more joined with commas
+	// and "and"); assigneeUpdated is the user an assigned or unassigned action names.
 	assignee, assigneeUpdated string
+	assignees                 []string
 	typ                       string // "PR" by default
 	// title is shown in the link when set (the topic then names no PR).
 	title *string
@@ -175,14 +176,19 @@ func pullRequestMessage(p prMessage) string {
 	if branches {
 		msg += fmt.Sprintf(" from `%s` to `%s`", p.target, p.base)
 	}
-	if p.assignee != "" {
+	switch n := len(p.assignees); {
+	case n == 1:
+		msg += " (assigned to " + p.assignees[0] + ")"
+	case n > 1:
+		msg += " (assigned to " + strings.Join(p.assignees[:n-1], ", ") + " and " + p.assignees[n-1] + ")"
+	case p.assignee != "":
 		msg += " (assigned to " + p.assignee + ")"
 	}
 	punctuation := "."
 	if p.message != "" {
 		punctuation = ":"
 	}
-	if p.assignee != "" || branches || p.title == nil || !endsWithPunctuation(*p.title) {
+	if p.assignee != "" || len(p.assignees) > 0 || branches || p.title == nil || !endsWithPunctuation(*p.title) {
 		msg += punctuation
 	}
 	if p.message != "" {

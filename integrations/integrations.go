@@ -108,6 +108,7 @@ var registry = sortedRegistry(
 	alertmanagerIntegration,
 	giteaIntegration,
 	githubIntegration,
+	gitlabIntegration,
 	grafanaIntegration,
 	jsonIntegration,
 	sentryIntegration,
@@ -160,7 +161,7 @@ func (in *Integration) Run(r *Request) ([]Message, error) {
 		if r.Topic != nil {
 			m.Topic = *r.Topic
 		}
-		m.Topic = truncateTopic(m.Topic)
+		m.Topic = truncateTopic(strings.TrimSpace(m.Topic))
 		// Zulip's normalize_body: no trailing white space, no leading blank lines.
 		m.Content = strings.TrimLeft(strings.TrimRightFunc(m.Content, unicode.IsSpace), "\n")
 		out = append(out, m)
