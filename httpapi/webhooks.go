@@ -50,6 +50,7 @@ func (h *Handler) incomingWebhook(r *request) (any, error) {
 	}
 	sp := chat.SendMessageParams{Type: "direct", Client: in.Client()}
 	if stream, ok := r.params.str("stream"); ok {
+		stream = in.UnquoteParameter(stream)
 		sp.Type = "stream"
 		if id, err := strconv.ParseInt(stream, 10, 64); err == nil && isDecimal(stream) {
 			cid := channels.ID(id)

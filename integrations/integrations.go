@@ -25,7 +25,10 @@ type Integration struct {
 	AllEventTypes []string
 	// URLOptions are the optional URL parameters the integration reads beyond the common ones.
 	URLOptions []URLOption
-	format     func(*Request) ([]Message, error)
+	// unquote: the stream and topic parameters are percent-decoded once more (Zulip's
+	// unquote_url_parameters, for services that encode them twice).
+	unquote bool
+	format  func(*Request) ([]Message, error)
 }
 
 // URLOption is an optional parameter of an integration's URL, as register's
@@ -103,9 +106,40 @@ func (e *AnomalousPayloadError) Error() string {
 	return fmt.Sprintf("Unable to parse request: Did %s generate this event?", e.Webhook)
 }
 
+// UnquoteParameter is Zulip's unquote of the stream and topic parameters for the integrations
+// that ask for it: %XX escapes decoded (invalid ones kept), any other text unchanged.
+func (in *Integration) UnquoteParameter(s string) string {
+	if !in.unquote || !strings.Contains(s, "%") {
+		return s
+	}
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, s[i])
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
 // registry lists every integration, sorted by name.
 var registry = sortedRegistry(
 	alertmanagerIntegration,
+	bitbucket2Integration,
 	giteaIntegration,
 	githubIntegration,
 	gitlabIntegration,
@@ -159,7 +193,7 @@ func (in *Integration) Run(r *Request) ([]Message, error) {
 			continue
 		}
 		if r.Topic != nil {
-			m.Topic = *r.Topic
+			m.Topic = in.UnquoteParameter(*r.Topic)
 		}
 		m.Topic = truncateTopic(strings.TrimSpace(m.Topic))
 		// Zulip's normalize_body: no trailing white space, no leading blank lines.
