@@ -40,6 +40,7 @@ func (h *Handler) incomingWebhook(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.People = h.people(r, actor)
 	msgs, err := in.Run(req)
 	if err != nil {
 		h.noticeOwner(r, actor, in, err)
@@ -171,6 +172,31 @@ func (h *Handler) noticeOwner(r *request, actor chat.Actor, in *integrations.Int
 		Content: content, Client: in.Client()})
 	if err != nil {
 		h.log.Warn("notice to a bot's owner not sent", "bot", actor.UserID, "err", err)
+	}
+}
+
+// people lists the organization's users as the bot sees them, read once, when first needed
+// (a failed read lists nobody).
+func (h *Handler) people(r *request, actor chat.Actor) func() []integrations.Person {
+	var list []integrations.Person
+	done := false
+	return func() []integrations.Person {
+		if done {
+			return list
+		}
+		done = true
+		res, err := h.svc.GetUsers(r.ctx, actor, chat.GetUsersParams{})
+		if err != nil {
+			return nil
+		}
+		for _, u := range res.Members {
+			email := u.Email
+			if u.DeliveryEmail != nil {
+				email = *u.DeliveryEmail
+			}
+			list = append(list, integrations.Person{FullName: u.FullName, Email: email, Active: u.IsActive == nil || *u.IsActive})
+		}
+		return list
 	}
 }
 

@@ -276,3 +276,18 @@ func TestIncomingWebhookForms(t *testing.T) {
 		t.Errorf("message = %v", got)
 	}
 }
+
+// TestIncomingWebhookPeople: Jira names an assignee after the organization's user with that
+// address.
+func TestIncomingWebhookPeople(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, key := webhookBot(t, s)
+	body := bytes.ReplaceAll(fixtureBytes(t, "jira/commented_v2.json"), []byte("othello@zulip.com"), []byte("hamlet@zulip.com"))
+	if status, got := postWebhook(t, s, "jira", url.Values{"api_key": {key}}, body, nil); status != 200 {
+		t.Fatalf("%d %v", status, got)
+	}
+	if got := lastMessages(t, s, 1); !strings.Contains(got[0][1], "(assigned to **King Hamlet**)") {
+		t.Errorf("message = %v", got)
+	}
+}

@@ -90,7 +90,10 @@ func fixtureRequest(t *testing.T, integration string, tc fixture) *Request {
 	for k, v := range tc.header {
 		h.Set(k, v)
 	}
-	r := &Request{Body: body, Header: h, Params: func(name string) (string, bool) {
+	people := func() []Person {
+		return []Person{{FullName: "Othello, the Moor of Venice", Email: "othello@zulip.com", Active: true}}
+	}
+	r := &Request{Body: body, Header: h, People: people, Params: func(name string) (string, bool) {
 		v, ok := params[name]
 		if !ok {
 			return "", false

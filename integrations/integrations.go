@@ -52,6 +52,15 @@ type Request struct {
 	// OnlyEvents and ExcludeEvents are the only_events and exclude_events parameters (nil
 	// when absent): lists of shell-style patterns.
 	OnlyEvents, ExcludeEvents []string
+	// People lists the organization's users, for the integrations that name them (Jira);
+	// nil: nobody is known. Called at most once per request, only when needed.
+	People func() []Person
+}
+
+// Person is a user of the organization as an integration may name them, ascending by id.
+type Person struct {
+	FullName, Email string
+	Active          bool
 }
 
 func (r *Request) param(name string) (string, bool) {
@@ -144,6 +153,7 @@ var registry = sortedRegistry(
 	githubIntegration,
 	gitlabIntegration,
 	grafanaIntegration,
+	jiraIntegration,
 	jsonIntegration,
 	sentryIntegration,
 	slackIncomingIntegration,
