@@ -2,7 +2,9 @@ package chat
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"math"
 	"slices"
@@ -74,7 +76,11 @@ func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, 
 		return Actor{}, Errorf(CodeUnauthorized, msgInvalidKey) // no user has such an address
 	}
 	norm := users.NormalizeEmail(email)
-	if id, ok := s.creds.lookup(norm, apiKey); ok && email != "" {
+	keyOnly := webhooks && email == "" // only the webhook endpoints take a key alone
+	if keyOnly {
+		norm = keyOnlyCacheKey(apiKey)
+	}
+	if id, ok := s.creds.lookup(norm, apiKey); ok {
 		return Actor{UserID: id}, nil
 	}
 	gen := s.creds.generation() // before the read: see credentialCache
@@ -84,7 +90,7 @@ func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, 
 		tx := o.tx
 		var u users.User
 		var err error
-		if email == "" {
+		if keyOnly {
 			u, err = tx.Users().GetByAPIKey(apiKey)
 		} else {
 			u, err = tx.Users().GetByEmail(email)
@@ -111,14 +117,22 @@ func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, 
 			return Errorf(CodeUnauthorized, msgWebhookBot)
 		}
 		actor = Actor{UserID: u.ID}
-		// The cache holds no incoming webhook bot (see credentialCache).
-		cacheable = email != "" && u.BotType != users.BotIncomingWebhook
+		// An incoming webhook bot is cached only under its key alone, which
+		// AuthenticateAPIKey never looks up (see credentialCache).
+		cacheable = keyOnly == (u.BotType == users.BotIncomingWebhook)
 		return nil
 	})
 	if err == nil && cacheable {
 		s.creds.fill(gen, norm, actor.UserID, apiKey)
 	}
 	return actor, err
+}
+
+// keyOnlyCacheKey is the credential cache's key of an API key checked without an email: a
+// control character no email address has, then the key's SHA-256.
+func keyOnlyCacheKey(apiKey string) string {
+	sum := sha256.Sum256([]byte(apiKey))
+	return "\x00key:" + hex.EncodeToString(sum[:])
 }
 
 // FetchAPIKeyParams are the parameters of POST /fetch_api_key.

@@ -80,10 +80,23 @@ func TestAuthenticateWebhookAPIKey(t *testing.T) {
 			wantError(t, err, chat.CodeUnauthorized, 401, tt.want)
 		})
 	}
-	// A webhook bot let in here is still refused by AuthenticateAPIKey (nothing cached).
+	// A webhook bot let in here (and cached under its key alone) is still refused by
+	// AuthenticateAPIKey, which never takes a key alone.
+	for range 2 {
+		if _, err := f.svc.AuthenticateWebhookAPIKey(ctx, "", f.keys["webhook"]); err != nil {
+			t.Fatal(err)
+		}
+	}
 	_, err := f.svc.AuthenticateAPIKey(ctx, "webhook@example.com", f.keys["webhook"])
 	wantError(t, err, chat.CodeUnauthorized, 401, "This API is not available to incoming webhook bots.")
-	f.setUser(t, "webhook", func(u *users.User) { u.IsActive = false })
+	for _, who := range []string{"webhook", "member"} {
+		_, err = f.svc.AuthenticateAPIKey(ctx, "", f.keys[who])
+		wantError(t, err, chat.CodeUnauthorized, 401, "Invalid API key")
+	}
+	// Deactivating the bot (through the Service) drops its cached key.
+	if err := f.svc.DeactivateBot(ctx, chat.Actor{UserID: f.ids["owner"]}, chat.BotParams{BotID: f.ids["webhook"]}); err != nil {
+		t.Fatal(err)
+	}
 	_, err = f.svc.AuthenticateWebhookAPIKey(ctx, "", f.keys["webhook"])
 	wantError(t, err, chat.CodeUnauthorized, 401, "Account is deactivated")
 }
