@@ -2,7 +2,6 @@ package integrations
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 )
 
@@ -48,7 +47,7 @@ func (v val) fail(what string) {
 
 // get is the member key of an object (absent when v is not an object or lacks it).
 func (v val) get(key string) val {
-	path := fmt.Sprintf("%s[%q]", v.path, key)
+	path := key // the member's name alone: building full paths costs more than their use in logs
 	m, ok := v.v.(*ordered)
 	if !ok {
 		return val{path: path, p: v.p}
@@ -105,7 +104,7 @@ func (v val) list() []val {
 	}
 	out := make([]val, len(l))
 	for i, x := range l {
-		out[i] = val{v: x, ok: true, path: fmt.Sprintf("%s[%d]", v.path, i), p: v.p}
+		out[i] = val{v: x, ok: true, path: v.path, p: v.p}
 	}
 	return out
 }
