@@ -112,7 +112,8 @@
 //	world     the per-transaction view of the organization that decisions read (world.go):
 //	          users, groups, channels, subscribers, channel activity
 //	bus       several processes sharing one store's events (bus.go)
-//	auth      AuthenticateAPIKey, AuthenticateWebhookAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
+//	auth      AuthenticateAPIKey, AuthenticateWebhookAPIKey, FetchAPIKey, JWTFetchAPIKey,
+//	          DevFetchAPIKey, DevListUsers
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
 //	          the cache of checked API keys and sessions and ForgetCredentials (auth_cache.go)
 //	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,
