@@ -291,3 +291,32 @@ func TestIncomingWebhookPeople(t *testing.T) {
 		t.Errorf("message = %v", got)
 	}
 }
+
+// TestIncomingWebhookEventFilters: only_events and exclude_events (JSON lists of shell-style
+// patterns) decide which of an integration's messages are sent; a request they filter out
+// answers success and sends nothing.
+func TestIncomingWebhookEventFilters(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, key := webhookBot(t, s)
+	ok := fixtureBytes(t, "grafana/alert_ok.json")
+	before := lastMessages(t, s, 1)
+	for _, q := range []url.Values{
+		{"api_key": {key}, "only_events": {`["firing", "alert*"]`}},
+		{"api_key": {key}, "exclude_events": {`["o?"]`}},
+	} {
+		if status, body := postWebhook(t, s, "grafana", q, ok, nil); status != 200 || body["result"] != "success" {
+			t.Fatalf("%v: %d %v", q, status, body)
+		}
+	}
+	if diff := cmp.Diff(before, lastMessages(t, s, 1)); diff != "" {
+		t.Errorf("a filtered event was sent (-before +after):\n%s", diff)
+	}
+	q := url.Values{"api_key": {key}, "only_events": {`["[no]k"]`}, "topic": {"ignored without a stream"}}
+	if status, body := postWebhook(t, s, "grafana", q, ok, nil); status != 200 {
+		t.Fatalf("%d %v", status, body)
+	}
+	if got := lastMessages(t, s, 1); !strings.HasPrefix(got[0][1], ":squared_ok: **OK**") {
+		t.Errorf("message = %v", got)
+	}
+}
