@@ -253,7 +253,9 @@ func bbPRCreatedOrUpdated(action string) func(bb) string {
 		m := prMessage{user: b.actor(), action: action, url: bbHTML(pr), number: pr.at("id").integer(),
 			message: pr.at("description").str(), title: b.titleOf(pr)}
 		if reviewers := pr.at("reviewers"); reviewers.truthy() {
-			m.assignee = bbUser(reviewers.list()[0])
+			if l := reviewers.list(); len(l) > 0 {
+				m.assignee = bbUser(l[0])
+			}
 		}
 		if action == "created" {
 			m.target, m.base = pr.at("source").at("branch").at("name").str(), pr.at("destination").at("branch").at("name").str()
