@@ -148,13 +148,17 @@ func (h *Handler) webhookRequest(r *request) (*integrations.Request, error) {
 }
 
 // noticeOwner tells a bot's owner, at most once a minute, that its integration URL got a
-// request without the event header or with a body that is not JSON (Zulip's
+// request without the event header, with a body that is not JSON, or (for the integrations
+// that say so) without the data the integration needs (Zulip's
 // send_rate_limited_pm_notification_to_bot_owner). Zulip's notification bot sends it; until
 // the notices have a path of their own outside the root package, the bot itself does.
 func (h *Handler) noticeOwner(r *request, actor chat.Actor, in *integrations.Integration, cause error) {
-	var header *integrations.MissingHeaderError
-	missingHeader := errors.As(cause, &header)
-	if !missingHeader && !errors.Is(cause, integrations.ErrInvalidJSON) {
+	var (
+		header  *integrations.MissingHeaderError
+		invalid *integrations.InvalidPayloadError
+	)
+	missingHeader, invalidPayload := errors.As(cause, &header), errors.As(cause, &invalid)
+	if !missingHeader && !invalidPayload && !errors.Is(cause, integrations.ErrInvalidJSON) {
 		return
 	}
 	res, err := h.svc.GetUser(r.ctx, actor, chat.GetUserParams{UserID: actor.UserID})
@@ -164,9 +168,13 @@ func (h *Handler) noticeOwner(r *request, actor chat.Actor, in *integrations.Int
 	if !h.notices.Allow(int64(actor.UserID), time.Now()) {
 		return
 	}
+	const support = "your server's administrators"
 	content := integrations.InvalidJSONNotice(in.ClientName)
-	if missingHeader {
-		content = integrations.MissingHeaderNotice(res.User.FullName, r.http.URL.Path, header.Header, in.DisplayName, "your server's administrators")
+	switch {
+	case missingHeader:
+		content = integrations.MissingHeaderNotice(res.User.FullName, r.http.URL.Path, header.Header, in.DisplayName, support)
+	case invalidPayload:
+		content = invalid.Notice(res.User.FullName, support)
 	}
 	_, err = h.svc.SendMessage(r.ctx, actor, chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{res.User.BotOwnerID.ID},
 		Content: content, Client: in.Client()})
@@ -233,6 +241,8 @@ func webhookError(err error) error {
 		return &chat.Error{Code: codeAnomalousWebhookPayload, Msg: err.Error(), Extra: map[string]any{"webhook_name": anomalous.Webhook}}
 	case errors.As(err, &missing):
 		return chat.MissingArgument(missing.Param)
+	case errors.As(err, new(*integrations.InvalidPayloadError)):
+		return chat.Errorf(chat.CodeBadRequest, "Invalid payload")
 	}
 	return err
 }

@@ -320,3 +320,18 @@ func TestIncomingWebhookEventFilters(t *testing.T) {
 		t.Errorf("message = %v", got)
 	}
 }
+
+// TestIncomingWebhookInvalidPayload: UptimeRobot answers a payload without its fields with
+// Zulip's "Invalid payload" and tells the bot's owner how to configure it.
+func TestIncomingWebhookInvalidPayload(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, key := webhookBot(t, s)
+	status, body := postWebhook(t, s, "uptimerobot", url.Values{"api_key": {key}, "stream": {"nowhere"}},
+		fixtureBytes(t, "uptimerobot/uptimerobot_invalid_payload_with_missing_data.json"), nil)
+	wantErr(t, status, body, 400, "BAD_REQUEST", "Invalid payload")
+	got := lastMessages(t, s, 1)
+	if !strings.HasPrefix(got[0][1], "Hi there! Your bot Hook just received a UptimeRobot payload that is missing") {
+		t.Errorf("notice = %v", got)
+	}
+}

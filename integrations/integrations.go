@@ -145,6 +145,16 @@ func unhex(c byte) byte {
 	return c - 'a' + 10
 }
 
+// InvalidPayloadError is a payload that lacks what the integration needs, for the
+// integrations that answer it with Zulip's BAD_REQUEST "Invalid payload" and tell the bot's
+// owner how to configure the service (UptimeRobot).
+type InvalidPayloadError struct {
+	// Notice is the owner's message, given the bot's name and whom to contact.
+	Notice func(botName, supportEmail string) string
+}
+
+func (e *InvalidPayloadError) Error() string { return "Invalid payload" }
+
 // registry lists every integration, sorted by name.
 var registry = sortedRegistry(
 	alertmanagerIntegration,
@@ -155,8 +165,10 @@ var registry = sortedRegistry(
 	grafanaIntegration,
 	jiraIntegration,
 	jsonIntegration,
+	pingdomIntegration,
 	sentryIntegration,
 	slackIncomingIntegration,
+	uptimeRobotIntegration,
 )
 
 func sortedRegistry(list ...*Integration) []*Integration {
