@@ -106,9 +106,9 @@ func (h *Handler) webhookActor(r *request) (chat.Actor, error) {
 	return chat.Actor{}, chat.MissingArgument("api_key")
 }
 
-// webhookRequest gathers what the integration reads: the body (bounded like every body; a
-// form's fields are parameters instead), the headers, the parameters, and the common
-// parameters topic, only_events and exclude_events.
+// webhookRequest gathers what the integration reads: the raw body (bounded like every body,
+// whatever its Content-Type; a form's fields also become parameters), the headers, the
+// parameters, and the common parameters topic, only_events and exclude_events.
 func (h *Handler) webhookRequest(r *request) (*integrations.Request, error) {
 	req := &integrations.Request{Header: r.http.Header, Params: r.params.lookup, Topic: r.params.optStr("topic")}
 	if r.http.Body != nil && r.http.Body != http.NoBody {
