@@ -222,14 +222,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	}
 	req := &request{ctx: r.Context(), http: r, params: p, path: values, header: w.Header()}
 	if rt.auth != authNone {
-		authenticate := h.authenticate
-		switch {
-		case prefix == webPrefix:
-			authenticate = h.authenticateWeb
-		case rt.auth == authWebhookBots:
-			authenticate = h.authenticateWebhookBots
-		}
-		actor, err := authenticate(r, rt.auth == authOptional)
+		actor, err := h.authenticator(prefix, rt.auth)(r, rt.auth == authOptional)
 		if err != nil {
 			h.writeError(w, r, err)
 			return route
@@ -272,6 +265,18 @@ func (h *Handler) extendDeadlines(w http.ResponseWriter) {
 // Authorization header runs as the anonymous actor.
 func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, error) {
 	return h.basicActor(r.Context(), r.Header.Get("Authorization"), optional)
+}
+
+// authenticator picks how a route of the tree prefix authenticates: a web session under
+// /json/, HTTP Basic credentials otherwise (open to incoming webhook bots on their routes).
+func (h *Handler) authenticator(prefix string, kind authKind) func(*http.Request, bool) (chat.Actor, error) {
+	switch {
+	case prefix == webPrefix:
+		return h.authenticateWeb
+	case kind == authWebhookBots:
+		return h.authenticateWebhookBots
+	}
+	return h.authenticate
 }
 
 // authenticateWebhookBots is authenticate for the routes open to incoming webhook bots.
