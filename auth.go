@@ -2,7 +2,9 @@ package chat
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"math"
 	"slices"
@@ -45,8 +47,19 @@ func ErrNotLoggedIn() *Error { return engine.ErrNotLoggedIn() }
 // AuthenticateAPIKey checks HTTP Basic credentials: the user's delivery email (compared
 // case-insensitively) and API key (compared in constant time). Every failure is a 401
 // UNAUTHORIZED error with Zulip's message. Credentials it has checked are answered from memory
-// afterwards, without a store read (auth_cache.go).
+// afterwards, without a store read (auth_cache.go). Incoming webhook bots are refused.
 func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
+	return s.authenticateAPIKey(ctx, email, apiKey, false)
+}
+
+// AuthenticateWebhookAPIKey is AuthenticateAPIKey for the endpoints Zulip opens to incoming
+// webhook bots (POST /messages and the integrations' /external/ URLs): it accepts them too.
+// An empty email looks the key up alone (an integration URL's api_key parameter).
+func (s *Service) AuthenticateWebhookAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
+	return s.authenticateAPIKey(ctx, email, apiKey, true)
+}
+
+func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, webhooks bool) (Actor, error) {
 	if !users.ValidAPIKey(apiKey) {
 		return Actor{}, Errorf(CodeUnauthorized, msgMalformedKey)
 	}
@@ -54,14 +67,25 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) 
 		return Actor{}, Errorf(CodeUnauthorized, msgInvalidKey) // no user has such an address
 	}
 	norm := users.NormalizeEmail(email)
+	keyOnly := webhooks && email == "" // only the webhook endpoints take a key alone
+	if keyOnly {
+		norm = keyOnlyCacheKey(apiKey)
+	}
 	if id, ok := s.creds.lookup(norm, apiKey); ok {
 		return Actor{UserID: id}, nil
 	}
 	gen := s.creds.generation() // before the read: see credentialCache
 	var actor Actor
+	cacheable := false
 	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
 		tx := o.Tx
-		u, err := tx.Users().GetByEmail(email)
+		var u users.User
+		var err error
+		if keyOnly {
+			u, err = tx.Users().GetByAPIKey(apiKey)
+		} else {
+			u, err = tx.Users().GetByEmail(email)
+		}
 		if errors.Is(err, storage.ErrNotFound) {
 			return Errorf(CodeUnauthorized, msgInvalidKey)
 		}
@@ -80,16 +104,26 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) 
 			return Errorf(CodeUnauthorized, msgRealmDeactivated)
 		case !u.IsActive:
 			return Errorf(CodeUnauthorized, msgUserDeactivated)
-		case u.BotType == users.BotIncomingWebhook:
+		case u.BotType == users.BotIncomingWebhook && !webhooks:
 			return Errorf(CodeUnauthorized, msgWebhookBot)
 		}
 		actor = Actor{UserID: u.ID}
+		// An incoming webhook bot is cached only under its key alone, which
+		// AuthenticateAPIKey never looks up (see credentialCache).
+		cacheable = keyOnly == (u.BotType == users.BotIncomingWebhook)
 		return nil
 	})
-	if err == nil {
+	if err == nil && cacheable {
 		s.creds.fill(gen, norm, actor.UserID, apiKey)
 	}
 	return actor, err
+}
+
+// keyOnlyCacheKey is the credential cache's key of an API key checked without an email: a
+// control character no email address has, then the key's SHA-256.
+func keyOnlyCacheKey(apiKey string) string {
+	sum := sha256.Sum256([]byte(apiKey))
+	return "\x00key:" + hex.EncodeToString(sum[:])
 }
 
 // FetchAPIKeyParams are the parameters of POST /fetch_api_key.

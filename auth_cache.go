@@ -15,7 +15,9 @@ import (
 // key; a web session's key, its user and expiry); a failure always asks the store.
 //
 // Exactness. A cached API key says "this email and key name this active user of an active
-// organization, who is not an incoming webhook bot"; a cached session says "this session key
+// organization, who is not an incoming webhook bot", or, under keyOnlyCacheKey (which no
+// email matches, and which only AuthenticateWebhookAPIKey looks up), "this key alone names
+// this active incoming webhook bot of an active organization"; a cached session says "this session key
 // names a session of this user (such a user) that ends at this time", and is answered only
 // before that time by the Service clock. Every mutation that changes one of those facts (a
 // user's email, API key, password, activity, sessions; see credentialsChanged) drops the

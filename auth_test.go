@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -46,6 +47,58 @@ func TestAuthenticateAPIKey(t *testing.T) {
 			wantError(t, err, chat.CodeUnauthorized, 401, tt.want)
 		})
 	}
+}
+
+// TestAuthenticateWebhookAPIKey: the endpoints open to incoming webhook bots accept them, by
+// email and key or by the key alone, and still refuse what AuthenticateAPIKey refuses.
+func TestAuthenticateWebhookAPIKey(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	tests := []struct {
+		name, email, user string
+		key               func() string
+		want              string // error message; "" for success as user
+	}{
+		{name: "incoming webhook bot", email: "webhook@example.com", user: "webhook", key: func() string { return f.keys["webhook"] }},
+		{name: "incoming webhook bot by key alone", user: "webhook", key: func() string { return f.keys["webhook"] }},
+		{name: "member", email: "member@example.com", user: "member", key: func() string { return f.keys["member"] }},
+		{name: "member by key alone", user: "member", key: func() string { return f.keys["member"] }},
+		{name: "another user's key", email: "admin@example.com", key: func() string { return f.keys["webhook"] }, want: "Invalid API key"},
+		{name: "unknown key", key: func() string { return "abcdefghijklmnopqrstuvwxyz012345" }, want: "Invalid API key"},
+		{name: "malformed key", key: func() string { return "short" }, want: "Malformed API key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			actor, err := f.svc.AuthenticateWebhookAPIKey(ctx, tt.email, tt.key())
+			if tt.want == "" {
+				if err != nil || actor.UserID != f.ids[tt.user] {
+					t.Fatalf("got %v, %v; want %s", actor, err, tt.user)
+				}
+				return
+			}
+			wantError(t, err, chat.CodeUnauthorized, 401, tt.want)
+		})
+	}
+	// A webhook bot let in here (and cached under its key alone) is still refused by
+	// AuthenticateAPIKey, which never takes a key alone.
+	for range 2 {
+		if _, err := f.svc.AuthenticateWebhookAPIKey(ctx, "", f.keys["webhook"]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := f.svc.AuthenticateAPIKey(ctx, "webhook@example.com", f.keys["webhook"])
+	wantError(t, err, chat.CodeUnauthorized, 401, "This API is not available to incoming webhook bots.")
+	for _, who := range []string{"webhook", "member"} {
+		_, err = f.svc.AuthenticateAPIKey(ctx, "", f.keys[who])
+		wantError(t, err, chat.CodeUnauthorized, 401, "Invalid API key")
+	}
+	// Deactivating the bot (through the Service) drops its cached key.
+	if err := f.svc.DeactivateBot(ctx, chat.Actor{UserID: f.ids["owner"]}, chat.BotParams{BotID: f.ids["webhook"]}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.svc.AuthenticateWebhookAPIKey(ctx, "", f.keys["webhook"])
+	wantError(t, err, chat.CodeUnauthorized, 401, "Account is deactivated")
 }
 
 func TestAuthenticateDeactivated(t *testing.T) {

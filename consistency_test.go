@@ -339,6 +339,7 @@ func (f *fixture) isActive(t *testing.T, name string) bool {
 // named Get* are reads too.
 var notMutating = map[string]string{
 	"AuthenticateAPIKey":           "authentication",
+	"AuthenticateWebhookAPIKey":    "authentication",
 	"FetchAPIKey":                  "authentication (rate-limit history only)",
 	"JWTFetchAPIKey":               "authentication",
 	"DevFetchAPIKey":               "authentication",

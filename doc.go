@@ -136,7 +136,8 @@
 //	world     (internal/world) the per-transaction view of the organization that decisions
 //	          read: users, groups, channels, subscribers, channel activity, access predicates
 //	bus       several processes sharing one store's events (bus.go)
-//	auth      AuthenticateAPIKey, FetchAPIKey, JWTFetchAPIKey, DevFetchAPIKey, DevListUsers
+//	auth      AuthenticateAPIKey, AuthenticateWebhookAPIKey, FetchAPIKey, JWTFetchAPIKey,
+//	          DevFetchAPIKey, DevListUsers
 //	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
 //	          the cache of checked API keys and sessions and ForgetCredentials (auth_cache.go)
 //	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/integrations"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
@@ -283,16 +284,11 @@ type EmbeddedBot struct {
 }
 
 // IncomingWebhookBot is an entry of realm_incoming_webhook_bots: an integration the server
-// offers (none here).
-type IncomingWebhookBot struct {
-	Name          string            `json:"name"`
-	DisplayName   string            `json:"display_name"`
-	AllEventTypes []string          `json:"all_event_types"`
-	Config        map[string]string `json:"config"`
-}
+// serves at /api/v1/external/{name}.
+type IncomingWebhookBot = integrations.BotEntry
 
 // organizationState fills the organization's keys beyond the realm section. The server runs
-// no embedded bots, integrations, Zoom or GIPHY and bills nobody, so those keys say so.
+// no embedded bots, Zoom or GIPHY and bills nobody, so those keys say so.
 func organizationState(realm realms.Realm, viewer users.User, p clients.Register) *OrganizationState {
 	st := &OrganizationState{}
 	set := false
@@ -313,7 +309,8 @@ func organizationState(realm realms.Realm, viewer users.User, p clients.Register
 		st.RealmEmbeddedBots, set = &[]EmbeddedBot{}, true
 	}
 	if p.Fetches("realm_incoming_webhook_bots") && viewer.ID != 0 {
-		st.RealmIncomingWebhookBots, set = &[]IncomingWebhookBot{}, true
+		bots := integrations.BotEntries()
+		st.RealmIncomingWebhookBots, set = &bots, true
 	}
 	if p.Fetches("video_calls") && viewer.ID != 0 {
 		no := false

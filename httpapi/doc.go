@@ -14,6 +14,11 @@
 // matched by the X-CSRFToken header or a form's csrfmiddlewaretoken) and Zulip's answers to a
 // refusal.
 //
+// webhooks.go serves Zulip's incoming webhook URLs (/api/v1/external/{integration}): it
+// authenticates the bot by its api_key, hands the request to package integrations, which
+// turns it into messages (or refuses it with Zulip's error), and sends them as the bot, through
+// SendMessage like any message.
+//
 // It holds no business rules: each handler decodes its parameters, calls exactly one Service
 // method and encodes the result. It imports chat and the leaf domain packages, never storage.
 // A Handler is safe for concurrent use.

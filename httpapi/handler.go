@@ -13,6 +13,7 @@ import (
 	"time"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/integrations"
 )
 
 // DefaultTransferTimeout bounds the transfer of one uploaded or downloaded file.
@@ -82,6 +83,8 @@ type Handler struct {
 	emojiData emojiData
 	// buffers holds the response buffers of writeSuccess (*[]byte).
 	buffers sync.Pool
+	// notices limits the notices to bots' owners about misconfigured integrations.
+	notices integrations.NoticeLimiter
 }
 
 // New returns the HTTP handler of svc.
@@ -219,11 +222,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	}
 	req := &request{ctx: r.Context(), http: r, params: p, path: values, header: w.Header()}
 	if rt.auth != authNone {
-		authenticate := h.authenticate
-		if prefix == webPrefix {
-			authenticate = h.authenticateWeb
-		}
-		actor, err := authenticate(r, rt.auth == authOptional)
+		actor, err := h.authenticator(prefix, rt.auth)(r, rt.auth == authOptional)
 		if err != nil {
 			h.writeError(w, r, err)
 			return route
@@ -266,6 +265,31 @@ func (h *Handler) extendDeadlines(w http.ResponseWriter) {
 // Authorization header runs as the anonymous actor.
 func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, error) {
 	return h.basicActor(r.Context(), r.Header.Get("Authorization"), optional)
+}
+
+// authenticator picks how a route of the tree prefix authenticates: a web session under
+// /json/, HTTP Basic credentials otherwise (open to incoming webhook bots on their routes).
+func (h *Handler) authenticator(prefix string, kind authKind) func(*http.Request, bool) (chat.Actor, error) {
+	switch {
+	case prefix == webPrefix:
+		return h.authenticateWeb
+	case kind == authWebhookBots:
+		return h.authenticateWebhookBots
+	}
+	return h.authenticate
+}
+
+// authenticateWebhookBots is authenticate for the routes open to incoming webhook bots.
+func (h *Handler) authenticateWebhookBots(r *http.Request, _ bool) (chat.Actor, error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return chat.Actor{}, chat.ErrNotLoggedIn()
+	}
+	email, key, err := basicCredentials(header)
+	if err != nil {
+		return chat.Actor{}, err
+	}
+	return h.svc.AuthenticateWebhookAPIKey(r.Context(), email, key)
 }
 
 // basicActor authenticates the value of an Authorization header (see authenticate).

@@ -13,6 +13,9 @@ const (
 	authRequired authKind = iota
 	authNone
 	authOptional // spectators may call it without credentials
+	// authWebhookBots is authRequired open to incoming webhook bots too (Zulip's
+	// allow_incoming_webhooks: POST /messages).
+	authWebhookBots
 )
 
 // route is one row of the routing table.
@@ -152,7 +155,7 @@ func (h *Handler) table() []route {
 		{http.MethodDelete, "realm/filters/{filter_id}", authRequired, h.removeLinkifier},
 		{http.MethodPost, "realm/playgrounds", authRequired, h.addCodePlayground},
 		{http.MethodDelete, "realm/playgrounds/{playground_id}", authRequired, h.removeCodePlayground},
-		{http.MethodPost, "messages", authRequired, h.sendMessage},
+		{http.MethodPost, "messages", authWebhookBots, h.sendMessage},
 		{http.MethodGet, "messages", authRequired, h.getMessages},
 		{http.MethodGet, "messages/{message_id}", authRequired, h.getMessage},
 		{http.MethodPost, "messages/flags", authRequired, h.updateMessageFlags},
@@ -189,6 +192,7 @@ func (h *Handler) table() []route {
 		{http.MethodDelete, "users/me/avatar", authRequired, h.deleteAvatar},
 		{http.MethodGet, "user_uploads/{realm_id_str}/{filename...}", authRequired, h.getFileTemporaryURL},
 		{http.MethodGet, "attachments", authRequired, h.getAttachments},
+		{http.MethodPost, "external/{integration}", authNone, h.incomingWebhook}, // authenticates itself
 		{http.MethodDelete, "attachments/{attachment_id}", authRequired, h.removeAttachment},
 	}
 }

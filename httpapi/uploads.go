@@ -29,7 +29,7 @@ const maxFieldBytes = 64 << 10
 
 // streamsBody reports the routes whose handler reads the request body itself.
 func streamsBody(method, pattern string) bool {
-	return method == http.MethodPost && (pattern == "user_uploads" || pattern == "users/me/avatar")
+	return method == http.MethodPost && (pattern == "user_uploads" || pattern == "users/me/avatar" || pattern == "external/{integration}")
 }
 
 // uploadBody is the multipart body of an upload: a reader of its parts, bounded.
