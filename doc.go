@@ -42,9 +42,9 @@
 // storage, the leaves and the areas below it), and this package on top: the Service, whose
 // method per operation delegates to an area, register with its initial state, the queues and
 // the bus, and the operations that span areas. The areas still in this package are listed in
-// the code map below; TestAreaGraph assigns each the package it is to become and keeps the
-// references that still go the wrong way in testdata/area-back-edges.txt, a list that only
-// shrinks.
+// the code map below; TestAreaGraph (internal/areagraph) assigns each the package it is to
+// become and keeps the references that still go the wrong way in its
+// testdata/area-back-edges.txt, a list that only shrinks.
 //
 // # How to add an operation
 //

@@ -2,8 +2,8 @@
 // resources: video calls (Zoom, Webex, BigBlueButton links), the domains whose addresses may
 // join, code playgrounds and linkifiers (Zulip's /calls, /realm/domains, /realm/playgrounds
 // and /realm/linkifiers). The realm's settings, custom emoji, profile fields and user defaults
-// join it as their ties to the other areas are cut (the root's TestAreaGraph lists what is
-// left).
+// join it as their ties to the other areas are cut (internal/areagraph's TestAreaGraph lists
+// what is left).
 //
 // Each operation is a method of Service, written the one way the engine describes
 // (internal/engine): check the form of the parameters, then one engine Read or Mutate with the

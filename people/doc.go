@@ -3,8 +3,8 @@
 // /users/me/alert_words, /users/me/apns_device_token, /users/me/android_gcm_reg_id,
 // /register_client_device, /users/me/onboarding_steps, /users/me/presence, /realm/presence and
 // /users/{user}/presence). Users, bots, groups, sessions, invitations, statuses, settings and
-// profile fields join it as their ties to the other areas are cut (the root's TestAreaGraph
-// lists what is left).
+// profile fields join it as their ties to the other areas are cut (internal/areagraph's
+// TestAreaGraph lists what is left).
 //
 // Each operation is a method of Service, written the one way the engine describes
 // (internal/engine): check the form of the parameters, then one engine Read or Mutate with the

@@ -1,4 +1,4 @@
-package chat_test
+package areagraph_test
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ import (
 	"testing"
 )
 
-// areaPackages is the package each area of the root (doc.go's code map) is to become, in the
+// areaPackages is the package each area of the root (its doc.go's code map) is to become, in the
 // order of those packages from the bottom: an area may refer to the areas of its own package
 // and of the packages before it, never to those after it, so the graph of the packages has no
 // cycle. kernel is the adapters of internal/engine and internal/world (read, mutate, the ops,
@@ -43,6 +43,9 @@ var areaPackages = [][2]string{
 // so it only shrinks.
 const areaBackEdgesFile = "testdata/area-back-edges.txt"
 
+// root is the directory of the root package, from this one.
+const root = "../.."
+
 // TestAreaGraph computes which areas of the root package refer to which (every identifier
 // resolved by the type checker: functions, types, methods, fields, constants, variables) and
 // fails on a reference up the order of areaPackages that testdata/area-back-edges.txt does not list, and on
@@ -52,7 +55,7 @@ func TestAreaGraph(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the root package from its export data")
 	}
-	edges, err := areaEdges(".")
+	edges, err := areaEdges(root)
 	if err != nil {
 		t.Fatal(err)
 	}
