@@ -61,11 +61,11 @@ type CreateChannelFolderResult struct {
 func (s *Service) CreateChannelFolder(ctx context.Context, actor Actor, p CreateChannelFolderParams) (CreateChannelFolderResult, error) {
 	name, err := channels.CheckFolderName(p.Name)
 	if err != nil {
-		return CreateChannelFolderResult{}, engine.BadRequest("%s", err.Error())
+		return CreateChannelFolderResult{}, engine.RuleError(err)
 	}
 	desc, err := channels.CheckFolderDescription(p.Description)
 	if err != nil {
-		return CreateChannelFolderResult{}, engine.BadRequest("%s", err.Error())
+		return CreateChannelFolderResult{}, engine.RuleError(err)
 	}
 	var res CreateChannelFolderResult
 	err = s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
@@ -189,7 +189,7 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 		if p.Name != nil {
 			name, err := channels.CheckFolderName(*p.Name)
 			if err != nil {
-				return engine.BadRequest("%s", err.Error())
+				return engine.RuleError(err)
 			}
 			if folderNameTaken(all, name, f.ID) {
 				return engine.BadRequest("Channel folder name already in use")
@@ -200,7 +200,7 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 		if p.Description != nil {
 			d, err := channels.CheckFolderDescription(*p.Description)
 			if err != nil {
-				return engine.BadRequest("%s", err.Error())
+				return engine.RuleError(err)
 			}
 			f.Description = d
 			data["description"] = d

@@ -112,7 +112,7 @@ func (sc *streamChange) rename(p UpdateStreamParams) error {
 	}
 	name, err := channels.CheckName(*p.NewName)
 	if err != nil {
-		return engine.BadRequest("%s", err.Error())
+		return engine.RuleError(err)
 	}
 	if name == sc.old.Name {
 		return engine.BadRequest("Channel already has that name.")
@@ -131,7 +131,7 @@ func (sc *streamChange) describe(p UpdateStreamParams) error {
 	}
 	d, err := channels.CheckDescription(*p.Description)
 	if err != nil {
-		return engine.BadRequest("%s", err.Error())
+		return engine.RuleError(err)
 	}
 	sc.c.Description = d
 	rendered := markdown.Render(d)
@@ -175,7 +175,7 @@ func (sc *streamChange) retention(p UpdateStreamParams) error {
 	}
 	r, err := channels.ParseRetention(*p.MessageRetentionDays)
 	if err != nil {
-		return engine.BadRequest("%s", err.Error())
+		return engine.RuleError(err)
 	}
 	if sc.o.Me.Role != users.RoleOwner {
 		return engine.ErrMustBeOwner()

@@ -156,7 +156,7 @@ func newSubscribeOp(p SubscribeParams) (subscribeOp, error) {
 	for i, sr := range p.Subscriptions {
 		name, err := channels.CheckName(sr.Name)
 		if err != nil {
-			return subscribeOp{}, engine.BadRequest("%s", err.Error())
+			return subscribeOp{}, engine.RuleError(err)
 		}
 		req := nameRequest{name: name}
 		if sr.Description != nil {
@@ -166,7 +166,7 @@ func newSubscribeOp(p SubscribeParams) (subscribeOp, error) {
 		}
 		if sr.Color != nil {
 			if !channels.ValidColor(*sr.Color) {
-				return subscribeOp{}, engine.BadRequest("%s", channels.ErrBadColor.Error())
+				return subscribeOp{}, engine.RuleError(channels.ErrBadColor)
 			}
 			req.color = *sr.Color
 		}
@@ -185,11 +185,11 @@ func newSubscribeOp(p SubscribeParams) (subscribeOp, error) {
 func (s *Service) CreateChannel(ctx context.Context, actor Actor, p CreateChannelParams) (CreateChannelResult, error) {
 	name, err := channels.CheckName(p.Name)
 	if err != nil {
-		return CreateChannelResult{}, engine.BadRequest("%s", err.Error())
+		return CreateChannelResult{}, engine.RuleError(err)
 	}
 	desc, err := channels.CheckDescription(p.Description)
 	if err != nil {
-		return CreateChannelResult{}, engine.BadRequest("%s", err.Error())
+		return CreateChannelResult{}, engine.RuleError(err)
 	}
 	if len(p.Subscribers) > MaxPrincipals {
 		return CreateChannelResult{}, engine.BadRequest("subscribers is too long (limit: %d items)", MaxPrincipals)

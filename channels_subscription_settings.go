@@ -40,7 +40,7 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 	for _, ch := range p.SubscriptionData {
 		var probe channels.Subscription
 		if err := probe.Set(channels.Property(ch.Property), ch.Value); err != nil {
-			return UpdateSubscriptionSettingsResult{}, engine.BadRequest("%s", err.Error())
+			return UpdateSubscriptionSettingsResult{}, engine.RuleError(err)
 		}
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
@@ -67,7 +67,7 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor Actor, p
 			}
 			prop := channels.Property(ch.Property)
 			if err := row.Set(prop, ch.Value); err != nil {
-				return engine.BadRequest("%s", err.Error())
+				return engine.RuleError(err)
 			}
 			rows[c.ID] = row
 			switch prop {

@@ -130,7 +130,7 @@ func newChannelRetention(me users.User, c *channels.Channel, given *string) erro
 	}
 	r, err := channels.ParseRetention(*given)
 	if err != nil {
-		return engine.BadRequest("%s", err.Error())
+		return engine.RuleError(err)
 	}
 	if r.Days != nil && me.Role != users.RoleOwner {
 		return engine.ErrMustBeOwner()
@@ -173,7 +173,7 @@ func applyGroupSettings(w *world.World, me users.User, c *channels.Channel, give
 			return InvalidArgument(name, "")
 		}
 		if err := w.Membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.Lookup(id); return ok }); err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 		if v.IsNamed() {
 			switch w.GroupNameOf(v.Group) {

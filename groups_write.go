@@ -78,7 +78,7 @@ type CreateUserGroupResult struct {
 func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUserGroupParams) (CreateUserGroupResult, error) {
 	name, err := users.CheckGroupName(p.Name)
 	if err != nil {
-		return CreateUserGroupResult{}, engine.BadRequest("%s", err.Error())
+		return CreateUserGroupResult{}, engine.RuleError(err)
 	}
 	if utf8.RuneCountInString(p.Description) > users.MaxGroupDescriptionLength {
 		return CreateUserGroupResult{}, engine.BadRequest("description is too long (limit: %d characters)", users.MaxGroupDescriptionLength)
@@ -214,7 +214,7 @@ func checkActiveUsers(v *groupView, ids []users.ID) error {
 // and role:internet (and, where forbidden, role:everyone) is not used.
 func checkGroupSetting(gr storage.GroupReader, v *groupView, perm users.GroupPermission, val users.GroupSetting) error {
 	if err := v.m.CheckSetting(val, v.isActive); err != nil {
-		return engine.BadRequest("%s", err.Error())
+		return engine.RuleError(err)
 	}
 	if val.IsNamed() {
 		g, err := gr.Get(val.Group)
@@ -501,7 +501,7 @@ func (e *groupEdit) rename(gr storage.GroupReader, newName *string, data map[str
 	}
 	name, err := users.CheckGroupName(*newName)
 	if err != nil {
-		return engine.BadRequest("%s", err.Error())
+		return engine.RuleError(err)
 	}
 	if name == e.g.Name {
 		return nil

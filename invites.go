@@ -157,7 +157,7 @@ func (s *Service) checkInvite(tx storage.Tx, w *world.World, me users.User, base
 		case errors.Is(err, users.ErrInviteAdmin):
 			return base, engine.ErrMustBeAdmin()
 		}
-		return base, engine.BadRequest("%s", err.Error())
+		return base, engine.RuleError(err)
 	}
 	if err := checkInviteChannels(w, me, streams); err != nil {
 		return base, err
@@ -170,7 +170,7 @@ func (s *Service) checkInvite(tx storage.Tx, w *world.World, me users.User, base
 	inv.WelcomeMessageCustomText = nil
 	if me.Role.IsAdmin() && base.WelcomeMessageCustomText != nil {
 		if err := users.CheckWelcomeMessage(*base.WelcomeMessageCustomText); err != nil {
-			return base, engine.BadRequest("%s", err.Error())
+			return base, engine.RuleError(err)
 		}
 		text := *base.WelcomeMessageCustomText
 		inv.WelcomeMessageCustomText = &text

@@ -75,7 +75,7 @@ func AsError(err error) *Error { return engine.AsError(err) }
 func topicError(name string, err error) *Error {
 	var bad *topics.InvalidCharacterError
 	if errors.As(err, &bad) {
-		return engine.BadRequest("%s", bad.Error())
+		return engine.RuleError(bad)
 	}
 	return InvalidArgument(name, err.Error())
 }

@@ -110,7 +110,7 @@ func (s *Service) UpdateMessage(ctx context.Context, actor Actor, p UpdateMessag
 		if !messages.IsBlank(*p.Content) {
 			var err error
 			if c, err = messages.NormalizeContent(*p.Content); err != nil {
-				return UpdateMessageResult{}, engine.BadRequest("%s", err.Error())
+				return UpdateMessageResult{}, engine.RuleError(err)
 			}
 		}
 		content = &c

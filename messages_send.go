@@ -86,7 +86,7 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 	}
 	content, err := messages.NormalizeContent(p.Content)
 	if err != nil {
-		return SendMessageResult{}, engine.BadRequest("%s", err.Error())
+		return SendMessageResult{}, engine.RuleError(err)
 	}
 	if len(p.LocalID) > MaxLocalIDLength {
 		return SendMessageResult{}, engine.BadRequest("local_id is too long (limit: %d characters)", MaxLocalIDLength)

@@ -164,7 +164,7 @@ func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmo
 func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (struct{}, error) {
 	name := strings.ReplaceAll(strings.TrimSpace(p.Name), " ", "_")
 	if err := emoji.CheckName(name); err != nil {
-		return struct{}{}, engine.BadRequest("%s", err.Error())
+		return struct{}{}, engine.RuleError(err)
 	}
 	ext, err := s.checkEmojiUpload(ctx, actor, name, p)
 	if err != nil {

@@ -153,7 +153,7 @@ func (s *Service) setProfileData(tx storage.Tx, ev *events, actor, target users.
 		}
 		value, err := f.CheckProfileValue(d.Value, func(id users.ID) bool { return exists[id] })
 		if err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 		if had && old.Value == value {
 			continue
@@ -323,7 +323,7 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 		f, err := users.CheckProfileField(users.ProfileField{Type: p.FieldType, Name: p.Name, Hint: p.Hint, FieldData: p.FieldData,
 			DisplayInProfileSummary: p.DisplayInProfileSummary, Required: p.Required, EditableByUser: editable})
 		if err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 		existing, err := tx.ProfileFields().List()
 		if err != nil {

@@ -46,7 +46,7 @@ func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p U
 		setIf(&f.EditableByUser, p.EditableByUser)
 		renamed := strings.TrimSpace(f.Name) != old.Name || strings.TrimSpace(f.Hint) != old.Hint
 		if f, err = users.CheckProfileField(f); err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 		if old.IsDefaultExternalAccount() && !renamed {
 			f.Name, f.Hint = old.Name, old.Hint // as stored, whatever the kind's defaults are now

@@ -251,7 +251,7 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 // checkRealmGroupSetting applies Zulip's rules of one organization permission to a value.
 func checkRealmGroupSetting(w *world.World, ns realms.NamedSetting, v users.GroupSetting) error {
 	if err := w.Membership().CheckSetting(v, func(id users.ID) bool { _, ok := w.Lookup(id); return ok }); err != nil {
-		return engine.BadRequest("%s", err.Error())
+		return engine.RuleError(err)
 	}
 	if !v.IsNamed() {
 		if ns.RequireSystemGroup() {

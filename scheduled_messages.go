@@ -218,7 +218,7 @@ func checkScheduled(w *world.World, mr storage.MessageReader, me users.User, typ
 	}
 	normalized, err := messages.NormalizeContent(content)
 	if err != nil {
-		return messages.Scheduled{}, engine.BadRequest("%s", err.Error())
+		return messages.Scheduled{}, engine.RuleError(err)
 	}
 	var m messages.Message
 	if _, err := address(w, mr, me, p, &m); err != nil {

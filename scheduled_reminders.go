@@ -102,7 +102,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 	if p.Note != nil {
 		var err error
 		if note, err = messages.NormalizeReminderNote(*p.Note); err != nil {
-			return CreateMessageReminderResult{}, engine.BadRequest("%s", err.Error())
+			return CreateMessageReminderResult{}, engine.RuleError(err)
 		}
 	}
 	client := p.Client

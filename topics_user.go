@@ -59,7 +59,7 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUser
 			err = topics.CheckLength(topic)
 		}
 		if err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 		c, ok := w.Channel(p.StreamID)
 		if !ok || p.VisibilityPolicy != topics.PolicyNone && !w.Content(c, me) {
@@ -161,7 +161,7 @@ func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams)
 			err = topics.CheckLength(topic)
 		}
 		if err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 		rows, err := tx.UserTopics().ListForUser(me.ID)
 		if err != nil {

@@ -99,7 +99,7 @@ func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p
 	if p.FullName != nil && strings.TrimSpace(*p.FullName) != "" {
 		name, err := users.CheckFullName(*p.FullName)
 		if err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 		target.FullName = name
 	}
@@ -501,7 +501,7 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 		return CreateUserResult{}, err
 	}
 	if _, err := users.CheckFullName(p.FullName); err != nil {
-		return CreateUserResult{}, engine.BadRequest("%s", err.Error())
+		return CreateUserResult{}, engine.RuleError(err)
 	}
 	if err := users.CheckEmail(strings.TrimSpace(p.Email)); err != nil {
 		return CreateUserResult{}, engine.BadRequest("Bad name or username")

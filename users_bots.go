@@ -67,7 +67,7 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 	}
 	name, err := users.CheckFullName(p.FullName)
 	if err != nil {
-		return CreateBotResult{}, engine.BadRequest("%s", err.Error())
+		return CreateBotResult{}, engine.RuleError(err)
 	}
 	short := strings.ToLower(strings.TrimSpace(p.ShortName))
 	if short == "" || strings.ContainsAny(short, "@ ") {

@@ -44,12 +44,12 @@ type UpdateBotResult struct {
 func (p UpdateBotParams) check() error {
 	if p.FullName != nil {
 		if _, err := users.CheckFullName(*p.FullName); err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 	}
 	if p.ServicePayloadURL != nil {
 		if err := users.CheckServiceURL(*p.ServicePayloadURL); err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 	}
 	if p.ServiceInterface != nil && !users.ValidServiceInterface(*p.ServiceInterface) {

@@ -79,7 +79,7 @@ func (p UpdateSettingsParams) validate() error {
 	}
 	if p.FullName != nil {
 		if _, err := users.CheckFullName(*p.FullName); err != nil {
-			return engine.BadRequest("%s", err.Error())
+			return engine.RuleError(err)
 		}
 	}
 	if p.Email != nil {

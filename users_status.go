@@ -83,7 +83,7 @@ func (p UpdateStatusParams) check() (newStatus, error) {
 	if p.StatusText != nil {
 		text, err := users.CheckStatusText(*p.StatusText)
 		if err != nil {
-			return n, engine.BadRequest("%s", err.Error())
+			return n, engine.RuleError(err)
 		}
 		n.text = &text
 	}

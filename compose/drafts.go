@@ -62,7 +62,7 @@ func errDraftNotFound() *engine.Error {
 
 // errDraftsSyncDisabled refuses every draft operation of a user with synchronisation off.
 func errDraftsSyncDisabled() *engine.Error {
-	return engine.BadRequest("%s", drafts.ErrSyncDisabled.Error())
+	return engine.RuleError(drafts.ErrSyncDisabled)
 }
 
 // GetDraftsParams are the parameters of GET /drafts (none).

@@ -79,18 +79,18 @@ type AddNavigationViewResult struct{}
 func (s *Service) AddNavigationView(ctx context.Context, actor engine.Actor, p AddNavigationViewParams) (AddNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
-		return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
+		return AddNavigationViewResult{}, engine.RuleError(err)
 	}
 	v := drafts.NavigationView{Fragment: fragment, IsPinned: p.IsPinned}
 	if p.Name != nil {
 		name, err := drafts.CheckViewName(*p.Name)
 		if err != nil {
-			return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
+			return AddNavigationViewResult{}, engine.RuleError(err)
 		}
 		v.Name = &name
 	}
 	if err := drafts.CheckNewView(v); err != nil {
-		return AddNavigationViewResult{}, engine.BadRequest("%s", err.Error())
+		return AddNavigationViewResult{}, engine.RuleError(err)
 	}
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
@@ -103,7 +103,7 @@ func (s *Service) AddNavigationView(ctx context.Context, actor engine.Actor, p A
 			return engine.BadRequest("Too many navigation views (limit: %d)", drafts.MaxNavigationViews)
 		}
 		if err := tx.NavigationViews().Create(v); errors.Is(err, storage.ErrConflict) {
-			return engine.BadRequest("%s", drafts.ErrViewAlreadyExists.Error())
+			return engine.RuleError(drafts.ErrViewAlreadyExists)
 		} else if err != nil {
 			return err
 		}
@@ -130,15 +130,15 @@ type EditNavigationViewResult struct{}
 func (s *Service) EditNavigationView(ctx context.Context, actor engine.Actor, p EditNavigationViewParams) (EditNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
-		return EditNavigationViewResult{}, engine.BadRequest("%s", err.Error())
+		return EditNavigationViewResult{}, engine.RuleError(err)
 	}
 	var name string
 	if p.Name != nil {
 		if drafts.IsBuiltInView(fragment) {
-			return EditNavigationViewResult{}, engine.BadRequest("%s", drafts.ErrBuiltInViewName.Error())
+			return EditNavigationViewResult{}, engine.RuleError(drafts.ErrBuiltInViewName)
 		}
 		if name, err = drafts.CheckViewName(*p.Name); err != nil {
-			return EditNavigationViewResult{}, engine.BadRequest("%s", err.Error())
+			return EditNavigationViewResult{}, engine.RuleError(err)
 		}
 	}
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
@@ -161,7 +161,7 @@ func (s *Service) EditNavigationView(ctx context.Context, actor engine.Actor, p 
 			data.IsPinned = &pinned
 		}
 		if err := tx.NavigationViews().Update(v); errors.Is(err, storage.ErrConflict) {
-			return engine.BadRequest("%s", drafts.ErrViewAlreadyExists.Error())
+			return engine.RuleError(drafts.ErrViewAlreadyExists)
 		} else if err != nil {
 			return err
 		}
@@ -184,7 +184,7 @@ type RemoveNavigationViewResult struct{}
 func (s *Service) RemoveNavigationView(ctx context.Context, actor engine.Actor, p RemoveNavigationViewParams) (RemoveNavigationViewResult, error) {
 	fragment, err := drafts.CheckFragment(p.Fragment)
 	if err != nil {
-		return RemoveNavigationViewResult{}, engine.BadRequest("%s", err.Error())
+		return RemoveNavigationViewResult{}, engine.RuleError(err)
 	}
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me

@@ -70,11 +70,11 @@ type CreateSavedSnippetResult struct {
 func (s *Service) CreateSavedSnippet(ctx context.Context, actor engine.Actor, p CreateSavedSnippetParams) (CreateSavedSnippetResult, error) {
 	title, err := drafts.CheckSnippetTitle(p.Title)
 	if err != nil {
-		return CreateSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
+		return CreateSavedSnippetResult{}, engine.RuleError(err)
 	}
 	content, err := drafts.CheckSnippetContent(p.Content)
 	if err != nil {
-		return CreateSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
+		return CreateSavedSnippetResult{}, engine.RuleError(err)
 	}
 	var res CreateSavedSnippetResult
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
@@ -113,12 +113,12 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor engine.Actor, p Ed
 	var err error
 	if p.Title != nil {
 		if title, err = drafts.CheckSnippetTitle(*p.Title); err != nil {
-			return EditSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
+			return EditSavedSnippetResult{}, engine.RuleError(err)
 		}
 	}
 	if p.Content != nil {
 		if content, err = drafts.CheckSnippetContent(*p.Content); err != nil {
-			return EditSavedSnippetResult{}, engine.BadRequest("%s", err.Error())
+			return EditSavedSnippetResult{}, engine.RuleError(err)
 		}
 	}
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {

@@ -156,3 +156,12 @@ func TestCloseRefusesMutations(t *testing.T) {
 		t.Errorf("a read after Close: %v", err)
 	}
 }
+
+// TestRuleError: a leaf rule's refusal becomes BAD_REQUEST with the rule's own message.
+func TestRuleError(t *testing.T) {
+	t.Parallel()
+	e := engine.RuleError(errors.New("Name too long!"))
+	if e.Code != engine.CodeBadRequest || e.Msg != "Name too long!" || e.HTTPStatus() != 400 {
+		t.Errorf("RuleError = %+v, want BAD_REQUEST, 400, the rule's message", e)
+	}
+}

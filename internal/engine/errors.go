@@ -173,3 +173,7 @@ func StorageError(log *slog.Logger, err error) error {
 	log.Error("storage failure", "err", err)
 	return InternalError(err)
 }
+
+// RuleError is the BAD_REQUEST answer to a refusal by a leaf package's rule (users, channels,
+// drafts, ...), whose message is already Zulip's wording.
+func RuleError(err error) *Error { return BadRequest("%s", err.Error()) }
