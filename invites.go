@@ -78,9 +78,9 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 	if err != nil {
 		return CreateInviteLinkResult{}, engine.InternalError(err)
 	}
-	now := s.now()
 	var res CreateInviteLinkResult
 	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		w := o.World()
 		if !w.Membership().Allows(users.Named(w.GroupID(s.inviteGroupName())), me.ID) {
@@ -270,8 +270,8 @@ type GetInvitesResult struct {
 // GetInvites lists the invitations that are neither revoked nor expired.
 func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParams) (GetInvitesResult, error) {
 	res := GetInvitesResult{Invites: []InviteRecord{}}
-	now := s.now().Unix()
 	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
+		now := o.Now.Unix()
 		tx, me := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -397,8 +397,8 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
 	}
-	now := s.now().Unix()
 	err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+		now := o.Now.Unix()
 		tx, ev := o.Tx, o.Ev
 		inv, err := inviteByKey(tx.Invites(), key)
 		switch {

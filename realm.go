@@ -58,8 +58,8 @@ func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationPa
 		return CreateOrganizationResult{}, InvalidArgument("reserved_user_ids", fmt.Sprintf("must be 0 to %d", MaxReservedUserIDs))
 	}
 	res := CreateOrganizationResult{SystemGroups: map[string]users.GroupID{}}
-	now := s.now()
 	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+		now := o.Now
 		tx := o.Tx
 		if _, err := tx.Realm().Get(); err == nil {
 			return ErrOrganizationExists

@@ -83,7 +83,7 @@ func (s *Service) setUserTopic(tx storage.Tx, ev *events, w *world.World, user u
 	if current == policy {
 		return nil
 	}
-	now := s.now().Unix()
+	now := w.UnixNow() // the operation's time, at which the world was read
 	if policy == topics.PolicyNone {
 		err = tx.UserTopics().Delete(user, c.ID, topic)
 		rows = slices.Delete(rows, i, i+1)

@@ -59,8 +59,8 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 	if p.MutedUserID == actor.UserID && !actor.Anonymous() {
 		return engine.BadRequest("Cannot mute self")
 	}
-	now := s.now()
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {

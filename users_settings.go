@@ -116,8 +116,8 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		}
 		key = k
 	}
-	now := s.now()
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -495,8 +495,8 @@ type ConfirmEmailChangeResult struct {
 // when it is the API email).
 func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangeParams) (ConfirmEmailChangeResult, error) {
 	var res ConfirmEmailChangeResult
-	now := s.now()
 	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+		now := o.Now
 		tx, ev := o.Tx, o.Ev
 		invalid := engine.BadRequest("The confirmation link has expired or been deactivated.")
 		change, err := tx.UserSettings().GetEmailChange(p.Key)

@@ -140,8 +140,8 @@ func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusP
 	if err != nil {
 		return err
 	}
-	now := s.now()
 	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
@@ -164,8 +164,8 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p Update
 	if err != nil {
 		return err
 	}
-	now := s.now()
 	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {

@@ -22,10 +22,10 @@ const uncounted = -1
 // MessageReader is the transaction's messages, for decisions that read one.
 func (w *World) MessageReader() storage.MessageReader { return w.activity.r }
 
-// unixNow is the operation's time (UNIX seconds), as the world's activity rules see it.
+// UnixNow is the operation's time (UNIX seconds), as the world's activity rules see it.
 func (w *World) UnixNow() int64 { return w.activity.now }
 
-// channelActivity is c's message activity: its oldest message, its newest message's time, and
+// ChannelActivity is c's message activity: its oldest message, its newest message's time, and
 // its message count over the traffic window: the 28 whole days (UTC) before today, as Zulip
 // counts from its daily statistics, so that today's messages change the traffic tomorrow and
 // sending sends no event for it. Every channel not read yet (or read without its count) is read
@@ -50,7 +50,7 @@ func (w *World) ChannelActivity(c channels.ID) storage.ChannelActivity {
 	return a.byChannel[c]
 }
 
-// channelEnds is c's oldest message and newest message's time: from what is read, else read
+// ChannelEnds is c's oldest message and newest message's time: from what is read, else read
 // with every other channel (channelActivity). Decisions about a few channels read theirs first
 // (loadEnds).
 func (w *World) ChannelEnds(c channels.ID) storage.ChannelActivity {
@@ -60,7 +60,7 @@ func (w *World) ChannelEnds(c channels.ID) storage.ChannelActivity {
 	return w.ChannelActivity(c)
 }
 
-// loadEnds reads the oldest and newest messages of the given channels not read yet, with
+// LoadEnds reads the oldest and newest messages of the given channels not read yet, with
 // index lookups only (a send, a move or a deletion needs no traffic count).
 func (w *World) LoadEnds(ids []channels.ID) {
 	a := &w.activity

@@ -41,7 +41,7 @@ func (c *subscriberCache) created(id channels.ID) {
 	}
 }
 
-// preloadChannels reads the subscriber lists of the given channels that are not read yet, in
+// PreloadChannels reads the subscriber lists of the given channels that are not read yet, in
 // one read.
 func (w *World) PreloadChannels(ids []channels.ID) {
 	c := &w.subs
@@ -72,7 +72,7 @@ func (w *World) PreloadChannels(ids []channels.ID) {
 	}
 }
 
-// preloadUser reads u's own active subscriptions, so that decisions about many channels for
+// PreloadUser reads u's own active subscriptions, so that decisions about many channels for
 // u do not read each channel's subscribers.
 func (w *World) PreloadUser(u users.ID) {
 	if _, ok := w.subs.subscribedTo[u]; ok || u == 0 || w.Failed() {
@@ -85,7 +85,7 @@ func (w *World) PreloadUser(u users.ID) {
 	w.NoteUserRows(u, rows)
 }
 
-// noteUserRows records rows, every subscription row of u read in this transaction, as u's
+// NoteUserRows records rows, every subscription row of u read in this transaction, as u's
 // preloaded subscriptions.
 func (w *World) NoteUserRows(u users.ID, rows []channels.Subscription) {
 	if _, ok := w.subs.subscribedTo[u]; ok {
@@ -100,7 +100,7 @@ func (w *World) NoteUserRows(u users.ID, rows []channels.Subscription) {
 	w.subs.subscribedTo[u] = set
 }
 
-// subscriptionRows reads u's subscription rows, active or not (and notes the active ones).
+// SubscriptionRows reads u's subscription rows, active or not (and notes the active ones).
 func (w *World) SubscriptionRows(u users.ID) ([]channels.Subscription, error) {
 	rows, err := w.subs.r.ListForUsers([]users.ID{u})
 	if err == nil {
@@ -109,7 +109,7 @@ func (w *World) SubscriptionRows(u users.ID) ([]channels.Subscription, error) {
 	return rows, err
 }
 
-// subscribersOf is the active subscribers of c, ascending (deactivated users included; see
+// SubscribersOf is the active subscribers of c, ascending (deactivated users included; see
 // activeSubscribers). The list belongs to the world: do not modify it.
 func (w *World) SubscribersOf(c channels.ID) []users.ID {
 	l, ok := w.subs.lists[c]
@@ -120,7 +120,7 @@ func (w *World) SubscribersOf(c channels.ID) []users.ID {
 	return l
 }
 
-// isSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
+// IsSubscribed reports whether u is an active subscriber of c, from c's subscriber list when
 // it is read, else from u's subscriptions when they are read. Otherwise it reads u's
 // subscriptions (a user has far fewer than a large channel has subscribers), unless it has
 // already read lazyUserReads users' subscriptions this way: a decision asking about many
@@ -143,7 +143,7 @@ func (w *World) IsSubscribed(c channels.ID, u users.ID) bool {
 	return found
 }
 
-// addSubscribers records new active subscribers.
+// AddSubscribers records new active subscribers.
 func (w *World) AddSubscribers(c channels.ID, ids []users.ID) {
 	s := &w.subs
 	delete(s.listCounts, c)
@@ -157,7 +157,7 @@ func (w *World) AddSubscribers(c channels.ID, ids []users.ID) {
 	}
 }
 
-// removeSubscribers records unsubscriptions.
+// RemoveSubscribers records unsubscriptions.
 func (w *World) RemoveSubscribers(c channels.ID, ids []users.ID) {
 	s := &w.subs
 	delete(s.listCounts, c)
@@ -169,7 +169,7 @@ func (w *World) RemoveSubscribers(c channels.ID, ids []users.ID) {
 	}
 }
 
-// activeSubscriberCount counts the non-deactivated subscribers of c: from its list when the
+// ActiveSubscriberCount counts the non-deactivated subscribers of c: from its list when the
 // world holds it (it may have changed in this transaction), else from the store's counts.
 func (w *World) ActiveSubscriberCount(c channels.ID) int {
 	s := &w.subs

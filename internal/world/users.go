@@ -41,7 +41,7 @@ func newUserCache(r storage.UserReader, known map[users.ID]users.User) userCache
 	return userCache{r: r, known: known}
 }
 
-// lookup returns the user with id (ok false when there is none).
+// Lookup returns the user with id (ok false when there is none).
 func (w *World) Lookup(id users.ID) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
@@ -67,7 +67,7 @@ func (w *World) Lookup(id users.ID) (users.User, bool) {
 	return u, true
 }
 
-// knowUser records u, read in this transaction before the world (the acting user, by the
+// KnowUser records u, read in this transaction before the world (the acting user, by the
 // operation's gate), unless the world has read u already.
 func (w *World) KnowUser(u users.User) {
 	if u.ID == 0 {
@@ -107,13 +107,13 @@ func (c *userCache) indexOf(id users.ID) (int, bool) {
 // ByUserID orders a user against an id (for binary searches of lists ascending by id).
 func ByUserID(u users.User, id users.ID) int { return cmp.Compare(u.ID, id) }
 
-// user returns the user with id, or the zero User (inactive, no role) when there is none.
+// User returns the user with id, or the zero User (inactive, no role) when there is none.
 func (w *World) User(id users.ID) users.User {
 	u, _ := w.Lookup(id)
 	return u
 }
 
-// allUsers returns every user, ascending by id. The list is shared with other transactions
+// AllUsers returns every user, ascending by id. The list is shared with other transactions
 // (UserReader.ListShared): read it, never modify it.
 func (w *World) AllUsers() []users.User {
 	c := &w.users
@@ -141,7 +141,7 @@ func missingKeys[K comparable, V any](ids []K, m map[K]V) []K {
 	return missing
 }
 
-// preloadUsers reads the given users that are not read yet, in one read. Past LazyUserReads
+// PreloadUsers reads the given users that are not read yet, in one read. Past LazyUserReads
 // of them it takes the store's shared list of every user instead (allUsers), as lookup does:
 // a send to a channel of a thousand then copies no user.
 func (w *World) PreloadUsers(ids []users.ID) {
@@ -166,7 +166,7 @@ func (w *World) PreloadUsers(ids []users.ID) {
 	}
 }
 
-// userByEmail finds a user by API email or delivery email, case-insensitively.
+// UserByEmail finds a user by API email or delivery email, case-insensitively.
 func (w *World) UserByEmail(email string) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
@@ -199,7 +199,7 @@ func (w *World) UserByEmail(email string) (users.User, bool) {
 	return u, true
 }
 
-// mutersOf returns the users who muted sender, read once per transaction.
+// MutersOf returns the users who muted sender, read once per transaction.
 func (w *World) MutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID, error) {
 	if list, ok := w.mutedBy[sender]; ok {
 		return list, nil
@@ -210,7 +210,7 @@ func (w *World) MutersOf(r storage.MutedUserReader, sender users.ID) ([]users.ID
 	return w.mutedBy[sender], nil
 }
 
-// preloadMuters reads, in one read, who muted each of the given senders not read yet.
+// PreloadMuters reads, in one read, who muted each of the given senders not read yet.
 func (w *World) PreloadMuters(r storage.MutedUserReader, senders []users.ID) error {
 	if w.mutedBy == nil {
 		w.mutedBy = map[users.ID][]users.ID{}

@@ -68,7 +68,7 @@ type World struct {
 	mutedBy map[users.ID][]users.ID
 }
 
-// fail records err (when not nil) as the world's sticky error, unless one is recorded already,
+// Fail records err (when not nil) as the world's sticky error, unless one is recorded already,
 // and reports whether the world has failed.
 func (w *World) Fail(err error) bool {
 	if w.err == nil {
@@ -77,7 +77,7 @@ func (w *World) Fail(err error) bool {
 	return w.err != nil
 }
 
-// failed reports whether a read of the world failed; the world reads nothing more then.
+// Failed reports whether a read of the world failed; the world reads nothing more then.
 func (w *World) Failed() bool { return w.err != nil }
 
 // Load reads the world from tx, for an operation at now. A failed read comes back as the
@@ -162,10 +162,10 @@ func (w *World) indexOf(id channels.ID) (int, bool) {
 	return i, i < len(l) && l[i].ID == id
 }
 
-// org is the organization.
+// Org is the organization.
 func (w *World) Org() realms.Realm { return w.realm }
 
-// membership answers group membership questions (who is in a group, directly or not). It is
+// Membership answers group membership questions (who is in a group, directly or not). It is
 // built on first use (reads of a user's own subscriptions never need it).
 func (w *World) Membership() *users.Membership {
 	if w.m == nil {
@@ -174,11 +174,11 @@ func (w *World) Membership() *users.Membership {
 	return w.m
 }
 
-// allGroups is every group, as listed by the store. The list and its groups' slices are
+// AllGroups is every group, as listed by the store. The list and its groups' slices are
 // shared with other transactions (GroupReader.ListShared): read them, never modify them.
 func (w *World) AllGroups() []users.Group { return w.groups }
 
-// groupID returns the id of a group by name (0 when there is none). The names are indexed on
+// GroupID returns the id of a group by name (0 when there is none). The names are indexed on
 // first use (most reads need none: a record names its groups by id).
 func (w *World) GroupID(name string) users.GroupID {
 	if w.groupByNm == nil {
@@ -190,7 +190,7 @@ func (w *World) GroupID(name string) users.GroupID {
 	return w.groupByNm[name]
 }
 
-// groupNameOf returns the name of a group ("" when there is none), by binary search over the
+// GroupNameOf returns the name of a group ("" when there is none), by binary search over the
 // groups (ascending by id).
 func (w *World) GroupNameOf(id users.GroupID) string {
 	l := w.groups
@@ -202,7 +202,7 @@ func (w *World) GroupNameOf(id users.GroupID) string {
 	return ""
 }
 
-// linkifiers is the organization's linkifiers (nil when it has none), compiled on first use.
+// Linkifiers is the organization's linkifiers (nil when it has none), compiled on first use.
 func (w *World) Linkifiers() markdown.Linkify {
 	if !w.compiled {
 		w.linkify, w.compiled = CompileLinkifiers(w.linkifierList), true
@@ -210,16 +210,16 @@ func (w *World) Linkifiers() markdown.Linkify {
 	return w.linkify
 }
 
-// useLinkifiers makes linkify w's compiled linkifiers; it must have been compiled from a list
+// UseLinkifiers makes linkify w's compiled linkifiers; it must have been compiled from a list
 // equal to w.linkifierList (a send takes the Service's snapshot: messages_prerender.go).
 func (w *World) UseLinkifiers(linkify markdown.Linkify) {
 	w.linkify, w.compiled = linkify, true
 }
 
-// allChannels is every channel, archived ones included. The list belongs to the world.
+// AllChannels is every channel, archived ones included. The list belongs to the world.
 func (w *World) AllChannels() []channels.Channel { return w.channels }
 
-// channelsByName yields every channel (as allChannels), ordered by name, for reading only:
+// ChannelsByName yields every channel (as allChannels), ordered by name, for reading only:
 // lists of records built in this order need no sort (moving records of a kilobyte each cost
 // more than building them). The order is sorted once per world (its indices: a channel is
 // large too).
@@ -241,7 +241,7 @@ func (w *World) ChannelsByName() iter.Seq[*channels.Channel] {
 	}
 }
 
-// channel returns the channel with id (ok false when unknown).
+// Channel returns the channel with id (ok false when unknown).
 func (w *World) Channel(id channels.ID) (channels.Channel, bool) {
 	i, ok := w.indexOf(id)
 	if !ok {
@@ -250,7 +250,7 @@ func (w *World) Channel(id channels.ID) (channels.Channel, bool) {
 	return w.channels[i], true
 }
 
-// channelPtr returns the world's channel with id (nil when unknown), for reading only: it
+// ChannelPtr returns the world's channel with id (nil when unknown), for reading only: it
 // saves decisions that read many channels a copy of each.
 func (w *World) ChannelPtr(id channels.ID) *channels.Channel {
 	i, ok := w.indexOf(id)
@@ -260,7 +260,7 @@ func (w *World) ChannelPtr(id channels.ID) *channels.Channel {
 	return &w.channels[i]
 }
 
-// channelByName returns the channel with a name (compared as channels.NormalizeName does; ok
+// ChannelByName returns the channel with a name (compared as channels.NormalizeName does; ok
 // false when unknown).
 func (w *World) ChannelByName(name string) (channels.Channel, bool) {
 	if w.byName == nil {
@@ -273,7 +273,7 @@ func (w *World) ChannelByName(name string) (channels.Channel, bool) {
 	return w.channels[i], true
 }
 
-// setChannel records a created or changed channel in the world.
+// SetChannel records a created or changed channel in the world.
 func (w *World) SetChannel(c channels.Channel) {
 	w.byNameOrder = nil
 	if w.sharedChannels { // the store's list: copy it before changing it
@@ -292,7 +292,7 @@ func (w *World) SetChannel(c channels.Channel) {
 	w.subs.created(c.ID)
 }
 
-// viewer is the access-rule view of u for channel c.
+// Viewer is the access-rule view of u for channel c.
 func (w *World) Viewer(c channels.ID, u users.User) channels.Viewer {
 	return channels.Viewer{User: u, Subscribed: w.IsSubscribed(c, u.ID)}
 }
@@ -305,7 +305,7 @@ func (w *World) Content(c channels.Channel, u users.User) bool {
 	return channels.HasContentAccess(w.Membership(), c, w.Viewer(c.ID, u))
 }
 
-// canSeeSubscribers reports whether u may know who is subscribed to c: metadata access and,
+// CanSeeSubscribers reports whether u may know who is subscribed to c: metadata access and,
 // for private channels, a subscription or the right to administer.
 func (w *World) CanSeeSubscribers(c channels.Channel, u users.User) bool {
 	if !w.Metadata(c, u) {
@@ -318,7 +318,7 @@ func (w *World) CanSeeSubscribers(c channels.Channel, u users.User) bool {
 	return v.Subscribed || channels.CanAdminister(w.Membership(), c, v) || u.Role.IsAdmin()
 }
 
-// watchers lists the active users with metadata access to c, ascending, leaving out skip.
+// Watchers lists the active users with metadata access to c, ascending, leaving out skip.
 func (w *World) Watchers(c channels.Channel, skip []users.ID) []int64 {
 	w.SubscribersOf(c.ID) // one read instead of one per user
 	all := w.AllUsers()
@@ -334,7 +334,7 @@ func (w *World) Watchers(c channels.Channel, skip []users.ID) []int64 {
 	return out
 }
 
-// renderDescription renders a channel description with the organization's linkifiers, once
+// RenderDescription renders a channel description with the organization's linkifiers, once
 // per source text in the world's transaction.
 func (w *World) RenderDescription(src string) string {
 	if src == "" { // most channels: no map for it
