@@ -15,24 +15,23 @@ import (
 // key; a web session's key, its user and expiry); a failure always asks the store.
 //
 // Exactness. A cached API key says "this email and key name this active user of an active
-// organization, who is not an incoming webhook bot", or, under keyOnlyCacheKey (which no
-// email matches, and which only AuthenticateWebhookAPIKey looks up), "this key alone names
-// this active incoming webhook bot of an active organization"; a cached session says "this session key
-// names a session of this user (such a user) that ends at this time", and is answered only
-// before that time by the Service clock. Every mutation that changes one of those facts (a
-// user's email, API key, password, activity, sessions; see credentialsChanged) drops the
-// user's entries once its transaction commits: in this process right after the commit (before
-// the mutation returns), and in the other processes sharing the store when the transaction's
-// bus message reaches them (busMessage's authChanges). A login that sweeps expired sessions
-// drops, the same way, the cached sessions that expired by its clock (sessionsSwept), since
-// another process's clock may be behind. A fill that raced with an invalidation is refused:
-// each invalidation bumps a generation, and the authentication fills only with the generation
-// it read before opening its read transaction, so a read that may have seen the state from
-// before a commit never lands after that commit's invalidation. With a Bus, the cache is off
-// (nothing is filled, everything dropped) while the bus is not listening, since invalidations
-// would not arrive; after a reconnection the bus replays what was missed. The organization's
-// deactivation has no operation of the Service (it is a store-level change), which is why the
-// store's direct writers call ForgetCredentials.
+// organization, who is not an incoming webhook bot", or, under keyOnlyCacheKey (which no email
+// matches, and which only AuthenticateWebhookAPIKey looks up), "this key alone names this active
+// incoming webhook bot of an active organization"; a cached session says "this session key names a
+// session of this user (such a user) that ends at this time", and is answered only before that time
+// by the Service clock. Every mutation that changes one of those facts (a user's email, API key,
+// password, activity, sessions; see credentialsChanged) drops the user's entries once its
+// transaction commits: in this process right after the commit (before the mutation returns), and in
+// the other processes sharing the store when the transaction's bus message reaches them
+// (busMessage's authChanges). A login that sweeps expired sessions drops, the same way, the cached
+// sessions that expired by its clock (sessionsSwept), since another process's clock may be behind.
+// A fill that raced with an invalidation is refused: each invalidation bumps a generation, and the
+// authentication fills only with the generation it read before opening its read transaction, so a
+// read that may have seen the state from before a commit never lands after that commit's
+// invalidation. With a Bus, the cache is off (nothing is filled, everything dropped) while the bus
+// is not listening, since invalidations would not arrive; after a reconnection the bus replays what
+// was missed. The organization's deactivation has no operation of the Service (it is a store-level
+// change), which is why the store's direct writers call ForgetCredentials.
 
 // maxCachedCredentials bounds each table of the cache; past it, the table starts over.
 const maxCachedCredentials = 1 << 17

@@ -18,7 +18,8 @@ import (
 )
 
 // Several processes on one store share events through a Bus (Options.Bus). Without one, the
-// Service publishes each mutation's events to its own queues after commit, in commit order (the engine (the in-process path, unchanged for the memory and SQLite stores).
+// engine publishes each mutation's events to this process's queues after commit, in commit
+// order (the in-process path, unchanged for the memory and SQLite stores).
 //
 // With a Bus the events take one road for every process, this one included:
 //
@@ -31,24 +32,24 @@ import (
 //     commit order, remembering the id of the last one (busPos). Queue-ending (a deactivated
 //     user's queues) travels in the same message.
 //  3. Registration stays race-free across processes: the queue is created and the state read
-//     while this process delivers nothing (inside the engine's Registration), and the state's transaction
-//     reports the id of the last message it includes (Bus.Position); the queue gets only the
-//     messages after it, so a commit is either in the state or in the queue, never both or
-//     neither.
+//     while this process delivers nothing (inside the engine's Registration), and the
+//     state's transaction reports the id of the last message it includes (Bus.Position); the
+//     queue gets only the messages after it, so a commit is either in the state or in the
+//     queue, never both or neither.
 //  4. Listen delivers every message after a given id: first those already committed (from the
 //     bus's log), then the others as they commit. So a lost listening connection costs no
 //     event: the Service listens again from busPos (registrations are refused, 503, until it
 //     has caught up). Only when the log no longer holds every message after busPos (it keeps
 //     them for a retention period) are the local queues ended; their clients get
 //     BAD_EVENT_QUEUE_ID and register again.
-//  5. A graceful stop (Close) keeps the queues: under the engine's Close, so that nothing is delivered
-//     meanwhile, it saves every queue of this node (ids "NodeID:...") in the store together
-//     with the id after which its events are missing: the larger of busPos and the queue's
-//     registration position. Messages arriving after that are dropped. A Service started
-//     later with the same NodeID restores the queues and listens from the smallest saved id,
-//     so the log replays, in commit order, the messages committed while the process was down
-//     and those committed before the save but not yet delivered; each queue skips the ids at
-//     or below its own. Each message reaches each queue exactly once.
+//  5. A graceful stop (Close) keeps the queues: inside the engine's Close, so that nothing is
+//     delivered meanwhile, it saves every queue of this node (ids "NodeID:...") in the store
+//     together with the id after which its events are missing: the larger of busPos and the queue's
+//     registration position. Messages arriving after that are dropped. A Service started later with
+//     the same NodeID restores the queues and listens from the smallest saved id, so the log
+//     replays, in commit order, the messages committed while the process was down and those
+//     committed before the save but not yet delivered; each queue skips the ids at or below its
+//     own. Each message reaches each queue exactly once.
 //
 // Simpler designs fall short: saving only the queues loses the commits of the downtime; a
 // snapshot of transaction ids (pg_current_snapshot) says which commits a state includes but
@@ -260,8 +261,8 @@ func withLocalMessageID(form json.RawMessage, localID string) (any, bool) {
 }
 
 // busCut says which bus messages a queue's state already includes: those up to after. It is
-// filled while the registration runs inside the engine's Registration, before any delivery can reach the queue;
-// a restored queue gets the id after which its saved events end.
+// filled inside the engine's Registration, before any delivery can reach the queue; a restored
+// queue gets the id after which its saved events end.
 type busCut struct {
 	after uint64
 }

@@ -414,8 +414,9 @@ type subscriptionRow struct {
 }
 
 // subscriptionRowsByName splits the viewer's rows into the active subscriptions and the
-// unsubscribed channels the viewer may still see, each by channel name: the rows are sorted before their records are built (moving records of a kilobyte each
-// cost more than the sort's comparisons).
+// unsubscribed channels the viewer may still see, each by channel name: the rows are sorted before
+// their records are built (moving records of a kilobyte each cost more than the sort's
+// comparisons).
 func subscriptionRowsByName(w *world.World, viewer users.User, rows []channels.Subscription, o subscriptionsView) (active, inactive []subscriptionRow) {
 	active = make([]subscriptionRow, 0, len(rows))
 	for i, r := range rows {

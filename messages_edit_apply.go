@@ -401,8 +401,8 @@ func mergedPolicy(a, b topics.VisibilityPolicy) topics.VisibilityPolicy {
 	return topics.PolicyMuted
 }
 
-// editContent applies a content edit to edited: rendering (with upload previews), the event's
-// and history entry's content fields, the recipients' recomputed mention and alert-word flags, and the
+// editContent applies a content edit to edited: rendering (with upload previews), the event's and
+// history entry's content fields, the recipients' recomputed mention and alert-word flags, and the
 // message's links to uploads.
 func editContent(w *world.World, tx storage.Tx, ev *events, p editPlan, edited *messages.Message, e *UpdateMessageEvent, entry *messages.EditHistoryEntry, rows []messages.UserMessage) error {
 	mr, m := tx.Messages(), p.m

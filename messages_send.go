@@ -197,11 +197,11 @@ func markLocalEcho(list []pending, sender users.ID, queueID, localID string) {
 	}
 }
 
-// deliverMessage renders m's content and stores m with one row per recipient, flagged read
-// where read says so and for those who muted the sender, and with the mentions of its content
-// for everyone but the sender and the alert words it contains, and queues the message events (and, for a channel's first
-// message, the stream update of first_message_id). It is the one path every message takes,
-// whoever sends it. m.ID is set on return.
+// deliverMessage renders m's content and stores m with one row per recipient, flagged read where
+// read says so and for those who muted the sender, and with the mentions of its content for
+// everyone but the sender and the alert words it contains, and queues the message events (and, for
+// a channel's first message, the stream update of first_message_id). It is the one path every
+// message takes, whoever sends it. m.ID is set on return.
 func deliverMessage(w *world.World, tx storage.Tx, ev *events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
 	m.Rendered, mentions = renderSent(w, m.Content, w.User(m.SenderID))
@@ -301,8 +301,8 @@ func createMessage(w *world.World, mw storage.MessageWriter, m messages.Message,
 	return id, nil
 }
 
-// decidesAlone reports whether m, a send overlapping others (internal/engine/overlap.go), changes its
-// channel for everyone (first says it is the channel's first message; or its first in a long
+// decidesAlone reports whether m, a send overlapping others (internal/engine/overlap.go), changes
+// its channel for everyone (first says it is the channel's first message; or its first in a long
 // while), which is decided with no other send beside it.
 func decidesAlone(w *world.World, ev *events, m messages.Message, first bool) bool {
 	if !ev.Overlapping || m.IsDirect() {

@@ -10,13 +10,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/compose"
+	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
-
-	"github.com/teamchat/chat/blobs"
-	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
@@ -182,8 +181,8 @@ type Service struct {
 	org *org.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
-	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and wait for
-	// the listener.
+	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
+	// wait for the listener.
 	bus     Bus
 	busUp   bool
 	busPos  uint64
@@ -294,11 +293,12 @@ func New(opts Options) (*Service, error) {
 		cfg.PublishInTx = s.publishInTx
 	}
 	s.eng = engine.New(cfg)
+	s.creds.off = s.bus != nil // until the bus listens
 	s.compose = compose.New(s.eng)
 	s.people = people.New(s.eng, people.Config{NavigationTourVideoURL: opts.NavigationTourVideoURL})
-	s.creds.off = s.bus != nil  // until the bus listens
-	callKey := make([]byte, 32) // signs the BigBlueButton call links this process gives out
-	_, _ = rand.Read(callKey)   // crypto/rand.Read does not fail
+	// The key that signs the BigBlueButton call links this process gives out.
+	callKey := make([]byte, 32)
+	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
 	s.org = org.New(s.eng, org.Config{CallKey: callKey})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {

@@ -252,8 +252,8 @@ func announceAvatar(r storage.UserReader, ev *events, u users.User) error {
 	return nil
 }
 
-// announceAvatarChange sends a changed avatar to every active user (clients with client_gravatar drop a
-// Gravatar URL of a user whose email they see: they compute it).
+// announceAvatarChange sends a changed avatar to every active user (clients with client_gravatar
+// drop a Gravatar URL of a user whose email they see: they compute it).
 func announceAvatarChange(r storage.UserReader, ev *events, u users.User) error {
 	all, err := r.List()
 	if err != nil {

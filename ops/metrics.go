@@ -163,7 +163,8 @@ func (s *measuredStore) Update(ctx context.Context, fn func(storage.Tx) error) e
 	return s.m.transaction("update", func() error { return s.Storage.Update(ctx, fn) })
 }
 
-// UpdateReadCommitted passes the store's storage.ReadCommittedUpdater capability on, timed like Update.
+// UpdateReadCommitted passes the store's storage.ReadCommittedUpdater capability on, timed like
+// Update.
 func (s *measuredStore) UpdateReadCommitted(ctx context.Context, fn func(storage.Tx) error) error {
 	return s.m.transaction("update", func() error { return storage.UpdateReadCommitted(ctx, s.Storage, fn) })
 }

@@ -13,15 +13,15 @@ import (
 // closures in one transaction, so that they share its commit. The Service gathers the
 // mutations that arrive while a commit is under way into the next group (group commit).
 //
-// UpdateGroup runs each closure of fns in turn, in one read-write transaction, each as if in
-// a savepoint of its own: a closure sees the writes of those before it in the group; when it
-// returns an error (or panics) its own writes are undone and the others' kept, and errs[i]
-// is its error (a *Panic for a panic). (A store may first run the group without savepoints
-// and run it again with them when a closure that wrote fails.) err reports a failure of the transaction as a whole
-// (begin, a savepoint, commit): then no closure's writes were committed. When the transaction
-// loses a race it runs again, every closure with it, so each closure must be safe to run more
-// than once, as for Update. Statements run with ctx, which should not be one closure's own
-// context: the caller checks each closure's context itself.
+// UpdateGroup runs each closure of fns in turn, in one read-write transaction, each as if in a
+// savepoint of its own: a closure sees the writes of those before it in the group; when it returns
+// an error (or panics) its own writes are undone and the others' kept, and errs[i] is its error (a
+// *Panic for a panic). (A store may first run the group without savepoints and run it again with
+// them when a closure that wrote fails.) err reports a failure of the transaction as a whole
+// (begin, a savepoint, commit): then no closure's writes were committed. When the transaction loses
+// a race it runs again, every closure with it, so each closure must be safe to run more than once,
+// as for Update. Statements run with ctx, which should not be one closure's own context: the caller
+// checks each closure's context itself.
 type GroupUpdater interface {
 	UpdateGroup(ctx context.Context, fns []func(Tx) error) (errs []error, err error)
 	// GroupsCommits reports whether grouping pays on this store: false where concurrent

@@ -38,18 +38,18 @@ var areaPackages = [][2]string{
 	{"compose", "facade"}, {"people", "facade"}, {"org", "facade"},
 }
 
-// areaBackEdgesFile lists the references that still go up the order of areaPackages, "from to" (one per line):
-// the cycles that the split of the root into packages removes. TestAreaGraph keeps it exact,
-// so it only shrinks.
+// areaBackEdgesFile lists the references that still go up the order of areaPackages, "from to" (one
+// per line): the cycles that the split of the root into packages removes. TestAreaGraph keeps it
+// exact, so it only shrinks.
 const areaBackEdgesFile = "testdata/area-back-edges.txt"
 
 // root is the directory of the root package, from this one.
 const root = "../.."
 
-// TestAreaGraph computes which areas of the root package refer to which (every identifier
-// resolved by the type checker: functions, types, methods, fields, constants, variables) and
-// fails on a reference up the order of areaPackages that testdata/area-back-edges.txt does not list, and on
-// a listed one that no longer exists. With the list empty, the graph of areas has no cycle.
+// TestAreaGraph computes which areas of the root package refer to which (every identifier resolved
+// by the type checker: functions, types, methods, fields, constants, variables) and fails on a
+// reference up the order of areaPackages that testdata/area-back-edges.txt does not list, and on a
+// listed one that no longer exists. With the list empty, the graph of areas has no cycle.
 func TestAreaGraph(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {

@@ -64,16 +64,15 @@
 //     after those of every send it depends on; a send waits for its own events to be published
 //     before it returns, as it did under the exclusive lock.
 //   - Sends that do not read each other's writes commute in what clients keep: each adds its
-//     own message and rows. Overlapping sends run at READ COMMITTED (storage.UpdateReadCommitted), so
-//     that sends to one channel do not fail to serialize against each other (SERIALIZABLE
-//     would abort most of them: each reads the channel's newest message, which the other's
-//     insert changes). What a send reads that another send could change only grows (messages
-//     are added, never removed, while only sends run), so the one decision that depends on
-//     it, whether the message changes the channel (its first message, or its first in a
-//     while: first_message_id, is_recently_active), is taken alone: such a send returns
-//     ErrDecideAlone and runs again as an exclusive mutation. (Message ids come from a
-//     sequence, so a queue may get message 101 before 100, as Zulip's own events, which also
-//     follow commits, may.)
+//     own message and rows. Overlapping sends run at READ COMMITTED (storage.UpdateReadCommitted),
+//     so that sends to one channel do not fail to serialize against each other (SERIALIZABLE would
+//     abort most of them: each reads the channel's newest message, which the other's insert
+//     changes). What a send reads that another send could change only grows (messages are added,
+//     never removed, while only sends run), so the one decision that depends on it, whether the
+//     message changes the channel (its first message, or its first in a while: first_message_id,
+//     is_recently_active), is taken alone: such a send returns ErrDecideAlone and runs again as an
+//     exclusive mutation. (Message ids come from a sequence, so a queue may get message 101 before
+//     100, as Zulip's own events, which also follow commits, may.)
 //   - Registration waits until no overlapping send is inside (from before its transaction
 //     until its events are published) and keeps new ones out while it reads the state and
 //     creates its queue, so every send's commit is either in the state, with its events

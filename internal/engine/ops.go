@@ -92,12 +92,12 @@ func (e *Engine) Mutate(ctx context.Context, actor Actor, g Gate, body func(o *W
 	return e.MutateWith(ctx, nil, actor, g, body)
 }
 
-// MutateWith is Mutate with the store's transaction method run: nil for Update (where the
-// store groups commits, shared with concurrent mutations: commits.go), or storage.UpdateReadCommitted
-// for the scheduler's claims. Mutations run one at a time (the write lock), so that events are
+// MutateWith is Mutate with the store's transaction method run: nil for Update (where the store
+// groups commits, shared with concurrent mutations: commits.go), or storage.UpdateReadCommitted for
+// the scheduler's claims. Mutations run one at a time (the write lock), so that events are
 // published in commit order: after the commit (with a bus: handed to the bus inside the
-// transaction, which delivers them on commit). Nothing is published when the gate, the body
-// or the commit fails; each run of the transaction starts with no events.
+// transaction, which delivers them on commit). Nothing is published when the gate, the body or the
+// commit fails; each run of the transaction starts with no events.
 func (e *Engine) MutateWith(ctx context.Context, run Claim, actor Actor, g Gate, body func(o *WriteOp) error) error {
 	return e.write(ctx, run, e.mutateBody(actor, g, body))
 }

@@ -15,13 +15,12 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// Whole-table reads of users, groups, channels, the organization and its linkifiers happen
-// on most requests (the Service decides who may see what from them), and scanning 10,000
-// user rows costs tens of milliseconds. A Store keeps the last list it read of each such table and reuses it in a
-// later transaction when it can prove that no write to the table has become visible since:
-// the kept list is then exactly what the transaction's own snapshot holds, whichever process
-// wrote last. A transaction that has written the table reads it afresh and never fills the
-// cache.
+// Whole-table reads of users, groups, channels, the organization and its linkifiers happen on most
+// requests (the Service decides who may see what from them), and scanning 10,000 user rows costs
+// tens of milliseconds. A Store keeps the last list it read of each such table and reuses it in a
+// later transaction when it can prove that no write to the table has become visible since: the kept
+// list is then exactly what the transaction's own snapshot holds, whichever process wrote last. A
+// transaction that has written the table reads it afresh and never fills the cache.
 //
 // The proof differs by dialect:
 //

@@ -216,8 +216,9 @@ func (t *txn) unguardedMember(fn func() error) (failed, err error) {
 	return failed, nil
 }
 
-// UpdateReadCommitted is Update at READ COMMITTED on PostgreSQL (storage.ReadCommittedUpdater): transactions
-// that claim rows with FOR UPDATE SKIP LOCKED then work side by side. On SQLite it is Update.
+// UpdateReadCommitted is Update at READ COMMITTED on PostgreSQL (storage.ReadCommittedUpdater):
+// transactions that claim rows with FOR UPDATE SKIP LOCKED then work side by side. On SQLite it is
+// Update.
 func (s *Store) UpdateReadCommitted(ctx context.Context, fn func(storage.Tx) error) error {
 	opts := &sql.TxOptions{}
 	if s.d.postgres {
