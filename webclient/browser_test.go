@@ -1,0 +1,247 @@
+package webclient_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	chat "github.com/teamchat/chat"
+)
+
+// redPNG is a red image of w×h pixels.
+func redPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{R: 255, A: 255})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// The browser tests drive headless Chromium against the API and the web client served
+// in-process (harness_test.go): they find elements by role and accessible name, as screen
+// readers do, so the names they use are part of the client's contract.
+
+func TestBrowserLogin(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.find("link", "Denmark")
+	var path string
+	b.eval(`location.pathname`, &path)
+	if path != "/" {
+		t.Errorf("after login the browser is at %q, want /", path)
+	}
+	if shot := os.Getenv("WEBCLIENT_SCREENSHOT"); shot != "" {
+		s.send("hamlet@zulip.com", "Denmark", "screenshot", "Hello from **Hamlet**: the web client works.")
+		b.run(chromedp.Navigate(s.URL + "/#narrow/channel/4-Denmark"))
+		b.wait(messageCount("the web client works"), 5*time.Second)
+		var png []byte
+		b.run(chromedp.FullScreenshot(&png, 90))
+		if err := os.WriteFile(shot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBrowserSendToChannelAndTopic(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("link", "Denmark")
+	b.fill("textbox", "Topic", "browser topic")
+	b.fill("textbox", "Message", "hello from the browser")
+	b.click("button", "Send")
+	b.wait(messageCount("hello from the browser")+" === 1", 5*time.Second)
+	r := s.api("iago@zulip.com", http.MethodGet, "messages", url.Values{"anchor": {"newest"}, "num_before": {"1"}, "num_after": {"0"},
+		"narrow": {`[{"operator":"channel","operand":"Denmark"},{"operator":"topic","operand":"browser topic"}]`}})
+	msgs := r["messages"].([]any)
+	if len(msgs) != 1 || msgs[0].(map[string]any)["content"] != "<p>hello from the browser</p>" {
+		t.Errorf("the server holds %v", msgs)
+	}
+}
+
+func TestBrowserLiveMessage(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("link", "Denmark")
+	b.wait(`document.querySelector('[role=log]').getAttribute('aria-busy') === 'false'`, 5*time.Second)
+	start := time.Now()
+	s.send("hamlet@zulip.com", "Denmark", "live", "a live message from hamlet")
+	b.wait(messageCount("a live message from hamlet")+" === 1", time.Second)
+	t.Logf("a message sent through the API appeared in the browser after %v", time.Since(start))
+}
+
+func TestBrowserShowsXSSAttemptsInert(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("link", "Denmark")
+	for _, content := range []string{
+		`<img src=x onerror="window.pwned=1">`,
+		`<script>window.pwned=2</script>`,
+		`[click me](javascript:window.pwned=3)`,
+		`<a href="javascript:window.pwned=4">x</a> <svg onload="window.pwned=5"></svg>`,
+		"```\n<img src=x onerror=\"window.pwned=6\">\n```",
+		`<iframe src="javascript:parent.pwned=7"></iframe>`,
+	} {
+		s.send("hamlet@zulip.com", "Denmark", "xss", content+" marker")
+	}
+	b.wait(messageCount("marker")+" === 6", 5*time.Second)
+	// Clicking every link in the messages runs nothing either.
+	b.eval(`document.querySelectorAll('[aria-label=Messages] .message-content a').forEach(a => a.click()); true`, nil)
+	time.Sleep(300 * time.Millisecond)
+	var pwned any
+	b.eval(`window.pwned === undefined ? null : window.pwned`, &pwned)
+	if pwned != nil {
+		t.Fatalf("a message ran script: window.pwned = %v", pwned)
+	}
+	var dangerous int
+	b.eval(`document.querySelectorAll('[aria-label=Messages] script, [aria-label=Messages] iframe, [aria-label=Messages] [onerror], [aria-label=Messages] [onload], [aria-label=Messages] a[href^="javascript:" i]').length`, &dangerous)
+	if dangerous != 0 {
+		t.Errorf("%d dangerous elements in the message list", dangerous)
+	}
+	select {
+	case msg := <-b.dialogs:
+		t.Errorf("a message opened a dialog: %q", msg)
+	default:
+	}
+}
+
+func TestBrowserReactEditDelete(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("link", "Denmark")
+	s.send("iago@zulip.com", "Denmark", "changes", "a message to change")
+
+	// React through the picker; hamlet's reaction through the API shows beside it.
+	msg := b.message("a message to change")
+	b.clickNode(b.findIn(msg, "button", "Add reaction"))
+	b.fill("searchbox", "Search emoji", "octopus")
+	b.clickNode(b.findIn(b.find("dialog", "Add a reaction"), "button", "octopus"))
+	b.wait(`document.querySelector('[aria-label=Messages] .reaction.mine[aria-label^="octopus: 1"]')`, 5*time.Second)
+	id := s.send("hamlet@zulip.com", "Denmark", "changes", "hamlet is here")
+	s.api("hamlet@zulip.com", http.MethodPost, fmt.Sprintf("messages/%d/reactions", id), url.Values{"emoji_name": {"tada"}})
+	b.wait(`document.querySelector('[aria-label=Messages] .reaction[aria-label^="tada: 1"]')`, 5*time.Second)
+
+	// Edit: the editor opens with the Markdown source; Ctrl+Enter saves.
+	msg = b.message("a message to change")
+	b.clickNode(b.findIn(msg, "button", "Edit"))
+	b.fill("textbox", "Edit message", "a message **changed**")
+	b.press("Enter", "Enter", 13, input.ModifierCtrl)
+	b.wait(`[...document.querySelectorAll('[aria-label=Messages] .message-content strong')].some(e => e.textContent === 'changed')`, 5*time.Second)
+	b.wait(messageCount("a message to change")+" === 0", 5*time.Second)
+
+	// Delete, after the confirmation.
+	msg = b.message("a message changed")
+	b.clickNode(b.findIn(msg, "button", "Delete"))
+	b.wait(messageCount("a message changed")+" === 0", 5*time.Second)
+	select {
+	case <-b.dialogs:
+	default:
+		t.Error("deleting asked for no confirmation")
+	}
+	// Another user's edit and deletion show too.
+	s.api("hamlet@zulip.com", http.MethodPatch, fmt.Sprintf("messages/%d", id), url.Values{"content": {"hamlet was here"}})
+	b.wait(messageCount("hamlet was here")+" === 1", 5*time.Second)
+	s.api("hamlet@zulip.com", http.MethodDelete, fmt.Sprintf("messages/%d", id), nil)
+	b.wait(messageCount("hamlet was here")+" === 0", 5*time.Second)
+}
+
+func TestBrowserSearch(t *testing.T) {
+	s := startServer(t)
+	s.send("hamlet@zulip.com", "Denmark", "fruit", "the quick brown fox eats apples")
+	s.send("hamlet@zulip.com", "Verona", "fruit", "a slow green turtle eats lettuce")
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.fill("searchbox", "Search", "fox")
+	b.press("Enter", "Enter", 13, 0)
+	b.wait(`location.hash === '#narrow/search/fox'`, 5*time.Second)
+	b.wait(messageCount("brown")+" === 1", 5*time.Second)
+	b.wait(`[...document.querySelectorAll('[aria-label=Messages] .highlight')].some(e => e.textContent === 'fox')`, 5*time.Second)
+	var n int
+	b.eval(messageCount("turtle"), &n)
+	if n != 0 {
+		t.Errorf("the search for fox shows the turtle message")
+	}
+}
+
+func TestBrowserUploadImageShowsThumbnail(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("link", "Denmark")
+	img := filepath.Join(t.TempDir(), "red.png")
+	if err := os.WriteFile(img, redPNG(t, 64, 48), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.fill("textbox", "Topic", "pictures")
+	// "Attach files" opens the file chooser of this input; the test chooses for it.
+	fileInput := b.node(`document.querySelector('form[aria-label=Compose] input[type=file]')`)
+	b.run(dom.SetFileInputFiles([]string{img}).WithBackendNodeID(fileInput))
+	b.wait(`document.querySelector('textarea[aria-label=Message]').value.includes('(/user_uploads/')`, 10*time.Second)
+	b.click("button", "Send")
+	// The thumbnail loads with the session cookie alone.
+	b.wait(`[...document.querySelectorAll('[aria-label=Messages] .message_inline_image img')].some(i => i.complete && i.naturalWidth > 0)`, 10*time.Second)
+}
+
+func TestBrowserRestartLosesAndDoublesNothing(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("link", "Denmark")
+	s.send("hamlet@zulip.com", "Denmark", "restart", "before the restart")
+	b.wait(messageCount("before the restart")+" === 1", 5*time.Second)
+
+	// A graceful restart: the queue is saved and restored; what is sent before the new
+	// server answers HTTP reaches the page through it.
+	s.restart(func() {
+		denmark := "Denmark"
+		topic := "restart"
+		if _, err := s.svc.SendMessage(context.Background(), s.actor("hamlet@zulip.com"), chat.SendMessageParams{
+			Type: "stream", ChannelName: denmark, Topic: &topic, Content: "while the server was starting",
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	s.send("hamlet@zulip.com", "Denmark", "restart", "after the restart")
+	for _, text := range []string{"before the restart", "while the server was starting", "after the restart"} {
+		b.wait(messageCount(text)+" === 1", 10*time.Second)
+	}
+
+	// A lost queue (BAD_EVENT_QUEUE_ID): the client registers again and catches up.
+	s.api("iago@zulip.com", http.MethodDelete, "events", url.Values{"queue_id": {b.queue()}})
+	s.send("hamlet@zulip.com", "Denmark", "restart", "after the queue was lost")
+	b.wait(messageCount("after the queue was lost")+" === 1", 15*time.Second)
+	s.send("hamlet@zulip.com", "Denmark", "restart", "on the new queue")
+	b.wait(messageCount("on the new queue")+" === 1", 5*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	for _, text := range []string{"before the restart", "while the server was starting", "after the restart", "after the queue was lost", "on the new queue"} {
+		var n int
+		b.eval(messageCount(text), &n)
+		if n != 1 {
+			t.Errorf("%q is shown %d times, want once", text, n)
+		}
+	}
+}
