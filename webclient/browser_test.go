@@ -52,11 +52,17 @@ func TestBrowserLogin(t *testing.T) {
 		t.Errorf("after login the browser is at %q, want /", path)
 	}
 	if shot := os.Getenv("WEBCLIENT_SCREENSHOT"); shot != "" {
-		s.send("hamlet@zulip.com", "Denmark", "screenshot", "Hello from **Hamlet**: the web client works.")
-		b.run(chromedp.Navigate(s.URL + "/#narrow/channel/4-Denmark"))
-		b.wait(messageCount("the web client works"), 5*time.Second)
+		s.send("hamlet@zulip.com", "Denmark", "castle news", "Hello from **Hamlet**: the web client works. @**Iago**, have a look!")
+		s.send("othello@zulip.com", "Denmark", "castle news", "> Something is rotten in the state of Denmark.\n\nQuite. Here is the fix:\n```go\nfunc main() { fmt.Println(\"to be\") }\n```")
+		id := s.send("iago@zulip.com", "Denmark", "castle news", "Deployed it. See #**Verona** for the rest.")
+		s.api("hamlet@zulip.com", http.MethodPost, fmt.Sprintf("messages/%d/reactions", id), url.Values{"emoji_name": {"tada"}})
+		s.api("othello@zulip.com", http.MethodPost, fmt.Sprintf("messages/%d/reactions", id), url.Values{"emoji_name": {"+1"}})
+		b.run(chromedp.Navigate(s.URL + "/#narrow/channel/4-Denmark/topic/castle.20news"))
+		b.wait(messageCount("Deployed it"), 5*time.Second)
+		b.wait(`document.querySelectorAll('.reaction').length === 2`, 5*time.Second)
+		time.Sleep(300 * time.Millisecond)
 		var png []byte
-		b.run(chromedp.FullScreenshot(&png, 90))
+		b.run(chromedp.FullScreenshot(&png, 100))
 		if err := os.WriteFile(shot, png, 0o644); err != nil {
 			t.Fatal(err)
 		}

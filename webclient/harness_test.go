@@ -112,12 +112,7 @@ func openTestStore(t *testing.T) storage.Storage {
 func startServer(t *testing.T) *server {
 	t.Helper()
 	s := &server{t: t, store: openTestStore(t), blobs: blobsmemory.New()}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.addr = ln.Addr().String()
-	s.URL = "http://" + s.addr
+	ln := s.listen()
 	s.startService()
 	if _, err := seeds.Dev(seeds.DevPassword).Apply(context.Background(), s.svc, s.URL); err != nil {
 		t.Fatal(err)
@@ -130,13 +125,28 @@ func startServer(t *testing.T) *server {
 	return s
 }
 
+// listen opens the server's loopback listener and sets its URL.
+func (s *server) listen() net.Listener {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	s.URL = "http://" + s.addr
+	return ln
+}
+
 func (s *server) startService() {
-	svc, err := chat.New(chat.Options{
-		Store: s.store, Blobs: s.blobs, Dev: true, PasswordHashing: cheapHashing(),
+	opts := chat.Options{
+		Store: s.store, Dev: true, PasswordHashing: cheapHashing(),
 		APIRateLimit: &ratelimit.Rule{}, AnonymousAPIRateLimit: &ratelimit.Rule{},
 		Logger:        slog.New(slog.NewTextHandler(io.Discard, nil)),
 		HeartbeatWait: 5 * time.Second,
-	})
+	}
+	if s.blobs != nil {
+		opts.Blobs = s.blobs
+	}
+	svc, err := chat.New(opts)
 	if err != nil {
 		s.t.Fatal(err)
 	}

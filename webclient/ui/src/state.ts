@@ -275,7 +275,8 @@ export function counts(): Counts {
 // ---- the messages of the view ----
 
 let viewSeq = 0;
-const pageSize = 50;
+const pageSize = 50; // the first page: enough to fill a screen, quickly
+const olderPageSize = 100;
 
 function mergeById(a: Message[], b: Message[]): Message[] {
   const byId = new Map<number, Message>();
@@ -323,7 +324,7 @@ export async function loadOlder(): Promise<void> {
   cur.loading = true;
   change();
   try {
-    const r = await fetchMessages(cur.view, cur.messages[0].id, pageSize, 0);
+    const r = await fetchMessages(cur.view, cur.messages[0].id, olderPageSize, 0);
     if (seq !== viewSeq) return;
     state.current = { ...state.current, messages: mergeById(r.messages, state.current.messages), foundOldest: r.found_oldest, loading: false };
   } catch (e) {
