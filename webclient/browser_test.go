@@ -251,3 +251,121 @@ func TestBrowserRestartLosesAndDoublesNothing(t *testing.T) {
 		}
 	}
 }
+
+func TestBrowserLoginKeepsWhereOneWasGoingAndLogout(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	// A link to a topic, opened without a session: the login page, then the topic.
+	b.run(chromedp.Navigate(s.URL + "/#narrow/channel/4-Denmark/topic/castle.20news"))
+	b.wait(`location.pathname === '/login/' && document.readyState === 'complete'`, 10*time.Second)
+	// The development login, as Zulip's development server offers it.
+	b.click("button", "hamlet@zulip.com")
+	b.wait(`location.pathname === '/' && location.hash === '#narrow/channel/4-Denmark/topic/castle.20news'`, 10*time.Second)
+	b.find("heading", "#Denmark › castle news")
+	b.click("button", "Log out")
+	b.wait(`location.pathname === '/login/' && document.readyState === 'complete'`, 10*time.Second)
+	b.run(chromedp.Navigate(s.URL + "/"))
+	b.wait(`location.pathname === '/login/' && document.readyState === 'complete'`, 10*time.Second)
+}
+
+func TestBrowserDirectMessageToSeveralPeople(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("button", "Direct message")
+	// Autocomplete: a few letters, then Enter takes the suggestion.
+	b.fill("textbox", "To", "Haml")
+	b.press("Enter", "Enter", 13, 0)
+	b.wait(`document.querySelector('input[aria-label=To]').value === 'King Hamlet, '`, 5*time.Second)
+	b.call(b.find("textbox", "To"), "function() { this.focus(); this.setSelectionRange(this.value.length, this.value.length); }")
+	b.run(chromedp.ActionFunc(func(ctx context.Context) error { return input.InsertText("othello@zulip.com").Do(ctx) }))
+	b.fill("textbox", "Message", "a word to both of you")
+	// Iago sends with Enter (his enter_sends setting); without it Ctrl+Enter would.
+	var enterSends bool
+	b.eval(`document.querySelector('input[type=checkbox]').checked`, &enterSends)
+	if enterSends {
+		b.press("Enter", "Enter", 13, 0)
+	} else {
+		b.press("Enter", "Enter", 13, input.ModifierCtrl)
+	}
+	b.wait(`document.querySelector('textarea[aria-label=Message]').value === ''`, 5*time.Second)
+	b.find("link", "King Hamlet, Othello, the Moor of Venice")
+	r := s.api("othello@zulip.com", http.MethodGet, "messages", url.Values{"anchor": {"newest"}, "num_before": {"1"}, "num_after": {"0"}, "narrow": {`[{"operator":"is","operand":"dm"}]`}})
+	msgs := r["messages"].([]any)
+	if len(msgs) != 1 || msgs[0].(map[string]any)["content"] != "<p>a word to both of you</p>" || len(msgs[0].(map[string]any)["display_recipient"].([]any)) != 3 {
+		t.Errorf("othello's newest direct message: %v", msgs)
+	}
+	// Hamlet answers the group; the conversation shows it live.
+	s.api("hamlet@zulip.com", http.MethodPost, "messages", url.Values{"type": {"direct"}, "to": {`["iago@zulip.com","othello@zulip.com"]`}, "content": {"thanks, both"}})
+	b.clickNode(b.findIn(b.find("navigation", "Direct messages"), "link", "King Hamlet, Othello, the Moor of Venice"))
+	b.wait(messageCount("thanks, both")+" === 1", 5*time.Second)
+	b.wait(messageCount("a word to both of you")+" === 1", 5*time.Second)
+}
+
+func TestBrowserMarksReadAsSeen(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	// Away from the combined feed (which would show them), messages arrive unread.
+	b.click("link", "Starred messages")
+	b.wait(`location.hash === '#narrow/is/starred'`, 5*time.Second)
+	for i := range 3 {
+		s.send("hamlet@zulip.com", "Verona", "unread", fmt.Sprintf("unread message %d", i))
+	}
+	s.send("hamlet@zulip.com", "Scotland", "unread", "unread in Scotland")
+	unread := func(channel string) string {
+		return fmt.Sprintf(`[...document.querySelectorAll('nav[aria-label=Channels] li')].find(li => li.querySelector('a')?.textContent === %q)?.querySelector('.count')?.textContent || '0'`, channel)
+	}
+	b.wait(unread("Verona")+" !== '0'", 5*time.Second)
+	b.click("link", "Verona")
+	b.wait(unread("Verona")+" === '0'", 5*time.Second)
+	// The server agrees (the client sends what it saw in batches, within a second).
+	serverUnread := func(narrow string) int {
+		r := s.api("iago@zulip.com", http.MethodGet, "messages", url.Values{"anchor": {"newest"}, "num_before": {"100"}, "num_after": {"0"}, "narrow": {narrow}})
+		return len(r["messages"].([]any))
+	}
+	eventually(t, func() bool {
+		return serverUnread(`[{"operator":"channel","operand":"Verona"},{"operator":"is","operand":"unread"}]`) == 0
+	},
+		"the messages of Verona read on the server")
+	b.wait(unread("Scotland")+" !== '0'", 5*time.Second)
+	b.click("button", "Mark all as read")
+	b.wait(unread("Scotland")+" === '0'", 5*time.Second)
+	eventually(t, func() bool { return serverUnread(`[{"operator":"is","operand":"unread"}]`) == 0 }, "every message read on the server")
+}
+
+// eventually waits up to 5 seconds for cond.
+func eventually(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 5 s: not %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestBrowserComposeAutocompleteAndPreview(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.click("link", "Denmark")
+	b.fill("textbox", "Topic", "completion")
+	b.fill("textbox", "Message", "hi @Othel")
+	b.find("option", "Othello, the Moor of Venice othello@zulip.com")
+	b.press("Tab", "Tab", 9, 0)
+	b.wait(`document.querySelector('textarea[aria-label=Message]').value === 'hi @**Othello, the Moor of Venice** '`, 5*time.Second)
+	b.wait(`document.activeElement.selectionStart === document.activeElement.value.length`, 5*time.Second)
+	b.run(chromedp.ActionFunc(func(ctx context.Context) error { return input.InsertText("see #Veron").Do(ctx) }))
+	b.find("option", "#Verona")
+	b.press("Tab", "Tab", 9, 0)
+	b.wait(`document.querySelector('textarea[aria-label=Message]').value === 'hi @**Othello, the Moor of Venice** see #**Verona** '`, 5*time.Second)
+	b.click("button", "Preview")
+	b.wait(`document.querySelector('[role=region][aria-label=Preview] .user-mention') && document.querySelector('[role=region][aria-label=Preview] a.stream')`, 5*time.Second)
+	b.click("button", "Edit")
+	b.click("button", "Send")
+	b.wait(`document.querySelector('[aria-label=Messages] .message-content .user-mention')`, 5*time.Second)
+	// Typing shows to the others in the conversation.
+	s.api("hamlet@zulip.com", http.MethodPost, "typing", url.Values{"op": {"start"}, "type": {"stream"}, "stream_id": {"4"}, "topic": {"completion"}})
+	b.wait(`document.querySelector('.typing').textContent.includes('King Hamlet is typing')`, 5*time.Second)
+}

@@ -551,7 +551,7 @@ func (b *browser) wait(expr string, timeout time.Duration) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	var dump string
-	_ = chromedp.Run(b.ctx, chromedp.Evaluate(`document.body.innerText.slice(0, 2000)`, &dump))
+	_ = chromedp.Run(b.ctx, chromedp.Evaluate(`'(focused: ' + (document.activeElement && document.activeElement.getAttribute('aria-label')) + ', value: ' + JSON.stringify(document.activeElement && document.activeElement.value) + ')\n' + document.body.innerText.slice(0, 2000)`, &dump))
 	b.t.Fatalf("waiting for %s (last error: %v)\npage text:\n%s", expr, lastErr, dump)
 }
 

@@ -3,7 +3,7 @@
 // picking, pasting or dropping files, with progress; Enter or Ctrl+Enter sends as the user's
 // enter_sends setting says; Esc closes the suggestions, then leaves the box.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { call, upload } from './api';
 import { EmojiGlyph, loadEmoji, searchEmoji } from './emoji';
 import type { View } from './narrow';
@@ -106,6 +106,16 @@ export function Compose(props: { view: View }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const lastTyping = useRef(0);
+  // caretAfterRender is where the caret goes once the text a completion changed is rendered.
+  const caretAfterRender = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = textarea.current;
+    if (el && caretAfterRender.current !== null) {
+      el.focus();
+      el.setSelectionRange(caretAfterRender.current, caretAfterRender.current);
+      caretAfterRender.current = null;
+    }
+  });
 
   // The view chooses the recipient.
   useEffect(() => {
@@ -195,11 +205,7 @@ export function Compose(props: { view: View }) {
       const pos = el.selectionStart;
       const next = content.slice(0, sugg.start) + s.insert + content.slice(pos);
       setContent(next);
-      const caret = sugg.start + s.insert.length;
-      requestAnimationFrame(() => {
-        el.focus();
-        el.setSelectionRange(caret, caret);
-      });
+      caretAfterRender.current = sugg.start + s.insert.length;
     }
     setSugg(null);
   };
