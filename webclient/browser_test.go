@@ -369,3 +369,47 @@ func TestBrowserComposeAutocompleteAndPreview(t *testing.T) {
 	s.api("hamlet@zulip.com", http.MethodPost, "typing", url.Values{"op": {"start"}, "type": {"stream"}, "stream_id": {"4"}, "topic": {"completion"}})
 	b.wait(`document.querySelector('.typing').textContent.includes('King Hamlet is typing')`, 5*time.Second)
 }
+
+func TestBrowserSettingsPeopleAndAdministration(t *testing.T) {
+	s := startServer(t)
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+
+	// One's own settings: the dark theme, a status.
+	b.click("button", "Settings")
+	settings := b.find("dialog", "Settings")
+	b.clickNode(b.findIn(settings, "radio", "Dark"))
+	b.wait(`document.documentElement.dataset.theme === 'dark'`, 5*time.Second)
+	b.fill("textbox", "Status", "reviewing patches")
+	b.click("button", "Save status")
+	b.wait(`[...document.querySelectorAll('aside[aria-label=People] .status-text')].some(e => e.textContent.includes('reviewing patches'))`, 5*time.Second)
+	b.press("Escape", "Escape", 27, 0)
+	b.wait(`!document.querySelector('[role=dialog]')`, 5*time.Second)
+	eventually(t, func() bool {
+		r := s.api("iago@zulip.com", http.MethodPost, "register", url.Values{"fetch_event_types": {`["user_settings"]`}})
+		return r["user_settings"].(map[string]any)["color_scheme"] == 2.0
+	}, "the dark theme saved on the server")
+
+	// A profile card from the user list; Esc closes it.
+	b.clickNode(b.findIn(b.find("complementary", "People"), "button", "King Hamlet"))
+	b.find("dialog", "King Hamlet")
+	b.press("Escape", "Escape", 27, 0)
+	b.wait(`!document.querySelector('[role=dialog]')`, 5*time.Second)
+
+	// Administration: a channel with a subscriber, an invitation link.
+	b.click("button", "Administration")
+	b.fill("textbox", "Channel name", "made in a browser")
+	b.fill("textbox", "Subscribers", "King Hamlet")
+	b.click("button", "Create channel")
+	b.clickNode(b.findIn(b.find("navigation", "Channels"), "link", "made in a browser"))
+	subs := s.api("hamlet@zulip.com", http.MethodGet, "users/me/subscriptions", nil)["subscriptions"].([]any)
+	found := false
+	for _, sub := range subs {
+		found = found || sub.(map[string]any)["name"] == "made in a browser"
+	}
+	if !found {
+		t.Error("hamlet is not subscribed to the channel made in the browser")
+	}
+	b.click("button", "Make an invitation link")
+	b.wait(`(document.querySelector('[role=dialog] input[readonly]')?.value || '').includes('/join/')`, 5*time.Second)
+}

@@ -49,10 +49,8 @@ export function UserList(props: { onOpen: (id: number) => void }) {
           const active = isActive(u.user_id);
           return (
             <li key={u.user_id}>
-              <button type="button" class="person linklike" onClick={() => props.onOpen(u.user_id)}>
-                <span class={'presence ' + (active ? 'active' : 'offline')} role="img" aria-label={active ? 'Active' : 'Offline'} />
-                {u.full_name}
-              </button>
+              <span class={'presence ' + (active ? 'active' : 'offline')} role="img" aria-label={active ? 'Active' : 'Offline'} />
+              <button type="button" class="person linklike" onClick={() => props.onOpen(u.user_id)}>{u.full_name}</button>
               <StatusText userId={u.user_id} />
             </li>
           );
