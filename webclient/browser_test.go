@@ -413,3 +413,23 @@ func TestBrowserSettingsPeopleAndAdministration(t *testing.T) {
 	b.click("button", "Make an invitation link")
 	b.wait(`(document.querySelector('[role=dialog] input[readonly]')?.value || '').includes('/join/')`, 5*time.Second)
 }
+
+func TestBrowserMutedChannelLeftOutOfTheFeed(t *testing.T) {
+	s := startServer(t)
+	id := s.api("iago@zulip.com", http.MethodGet, "get_stream_id", url.Values{"stream": {"Verona"}})["stream_id"].(float64)
+	s.api("iago@zulip.com", http.MethodPost, "users/me/subscriptions/properties", url.Values{
+		"subscription_data": {fmt.Sprintf(`[{"stream_id":%d,"property":"is_muted","value":true}]`, int(id))}})
+	b := newBrowser(t)
+	b.login(s, "iago@zulip.com")
+	b.find("image", "muted") // beside Verona in the channel list (role img, "image" in ARIA 1.3)
+	s.send("hamlet@zulip.com", "Verona", "quiet", "in the muted channel")
+	s.send("hamlet@zulip.com", "Denmark", "loud", "in a channel one follows")
+	b.wait(messageCount("in a channel one follows")+" === 1", 5*time.Second)
+	var n int
+	b.eval(messageCount("in the muted channel"), &n)
+	if n != 0 {
+		t.Error("the combined feed shows a message of a muted channel")
+	}
+	b.click("link", "Verona")
+	b.wait(messageCount("in the muted channel")+" === 1", 5*time.Second)
+}

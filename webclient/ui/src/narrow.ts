@@ -84,7 +84,7 @@ export function viewHash(v: View, names: { channel?: string; dm?: string } = {})
 export function apiNarrow(v: View, me: number): object[] {
   switch (v.kind) {
     case 'feed':
-      return [];
+      return [{ operator: 'in', operand: 'home' }]; // without muted channels and topics
     case 'channel':
       return v.topic === undefined
         ? [{ operator: 'channel', operand: v.streamId }]

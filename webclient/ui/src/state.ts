@@ -393,11 +393,18 @@ function applyMessage(ev: any): void {
     state.topics.set(m.stream_id, [{ name: m.subject, max_id: m.id }, ...list]);
   }
   const cur = state.current;
-  if (matches(cur.view, m, me)) {
+  if (matches(cur.view, m, me) && !(cur.view.kind === 'feed' && isMuted(m))) {
     if (cur.loading && !cur.messages.length) cur.arrived.push(m);
     else if (cur.foundNewest) state.current = { ...cur, messages: mergeById(cur.messages, [m]) };
   }
   clearTyping(m.sender_id);
+}
+
+// isMuted tells whether a message is in a muted channel or topic (left out of the combined
+// feed, as in:home leaves it out).
+function isMuted(m: Message): boolean {
+  if (m.type !== 'stream' || m.stream_id === undefined) return false;
+  return !!state.subs.get(m.stream_id)?.is_muted || state.mutedTopics.has(topicKey(m.stream_id, m.subject));
 }
 
 function applyUpdateMessage(ev: any): void {
