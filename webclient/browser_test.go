@@ -300,6 +300,15 @@ func TestBrowserDirectMessageToSeveralPeople(t *testing.T) {
 	b.clickNode(b.findIn(b.find("navigation", "Direct messages"), "link", "King Hamlet, Othello, the Moor of Venice"))
 	b.wait(messageCount("thanks, both")+" === 1", 5*time.Second)
 	b.wait(messageCount("a word to both of you")+" === 1", 5*time.Second)
+
+	// From Othello's profile card to a conversation with him alone: the To field holds his
+	// name, commas and all.
+	b.clickNode(b.findIn(b.find("complementary", "People"), "button", "Othello, the Moor of Venice"))
+	b.click("link", "Send direct message")
+	b.wait(`document.querySelector('input[aria-label=To]')?.value === 'Othello, the Moor of Venice'`, 5*time.Second)
+	b.fill("textbox", "Message", "just to you")
+	b.click("button", "Send")
+	b.wait(messageCount("just to you")+" === 1", 5*time.Second)
 }
 
 func TestBrowserMarksReadAsSeen(t *testing.T) {

@@ -54,17 +54,32 @@ function suggestFor(before: string): { start: number; items: Suggestion[] } | nu
   return null;
 }
 
-// resolveRecipients reads the To field: names or emails separated by commas.
+// resolveRecipients reads the To field: names or emails separated by commas. Names may hold
+// commas themselves ("Othello, the Moor of Venice"): the longest run of comma-separated parts
+// that names someone wins.
 export function resolveRecipients(text: string): { ids: number[]; unknown: string[] } {
   const ids: number[] = [];
   const unknown: string[] = [];
-  for (const raw of text.split(',')) {
-    const t = raw.trim().toLowerCase();
-    if (!t) continue;
-    const u = activeUsers().find((u) => u.full_name.toLowerCase() === t || u.email.toLowerCase() === t || (u.delivery_email || '').toLowerCase() === t);
-    if (u) {
-      if (!ids.includes(u.user_id)) ids.push(u.user_id);
-    } else unknown.push(raw.trim());
+  const people = activeUsers();
+  const find = (t: string) =>
+    people.find((u) => u.full_name.toLowerCase() === t || u.email.toLowerCase() === t || (u.delivery_email || '').toLowerCase() === t);
+  const parts = text.split(',');
+  for (let i = 0; i < parts.length; ) {
+    let matched = 0;
+    for (let j = parts.length; j > i; j--) {
+      const u = find(parts.slice(i, j).join(',').trim().toLowerCase());
+      if (u) {
+        if (!ids.includes(u.user_id)) ids.push(u.user_id);
+        matched = j;
+        break;
+      }
+    }
+    if (matched) {
+      i = matched;
+      continue;
+    }
+    if (parts[i].trim()) unknown.push(parts[i].trim());
+    i++;
   }
   return { ids, unknown };
 }
