@@ -53,6 +53,10 @@ button{font:inherit;padding:7px 14px;border-radius:6px;border:1px solid #3b5bdb;
 </html>
 `))
 
+// loginCSP is the login page's Content-Security-Policy: no script at all, its own inline
+// styles, forms posting to this server only, never framed (clickjacking).
+const loginCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
 // maxDevUsers bounds the development users the login page lists.
 const maxDevUsers = 60
 
@@ -142,6 +146,7 @@ func (h *Handler) writeLoginPage(w http.ResponseWriter, r *http.Request, status 
 		}
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", loginCSP)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_ = loginTemplate.Execute(w, d)

@@ -52,6 +52,9 @@ func TestLoginPageListsDevUsers(t *testing.T) {
 	}
 	page := readAll(t, resp.Body)
 	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") || strings.Contains(csp, "script-src") {
+		t.Errorf("the login page's Content-Security-Policy: %q", csp)
+	}
 	for _, want := range []string{
 		`action="/accounts/login/local/"`, `name="direct_email" value="iago@zulip.com"`,
 		`name="next" value="/#narrow/channel/1-Denmark"`, `>Log in</button>`, `>Email <input`, `>Password <input`,
