@@ -210,6 +210,20 @@ func TestBrowserUploadImageShowsThumbnail(t *testing.T) {
 	b.click("button", "Send")
 	// The thumbnail loads with the session cookie alone.
 	b.wait(`[...document.querySelectorAll('[aria-label=Messages] .message_inline_image img')].some(i => i.complete && i.naturalWidth > 0)`, 10*time.Second)
+
+	// A pasted file and a dropped one (events built in the page, with the file in their
+	// DataTransfer, as the browser builds them from the clipboard or a drag).
+	b.eval(`(async () => {
+		const png = await (await fetch(document.querySelector('[aria-label=Messages] .message_inline_image img').src)).blob();
+		const file = (name) => { const dt = new DataTransfer(); dt.items.add(new File([png], name, {type: png.type})); return dt; };
+		const box = document.querySelector('textarea[aria-label=Message]');
+		box.dispatchEvent(new ClipboardEvent('paste', {clipboardData: file('pasted.jpg'), bubbles: true, cancelable: true}));
+		box.dispatchEvent(new DragEvent('drop', {dataTransfer: file('dropped.jpg'), bubbles: true, cancelable: true}));
+		return true;
+	})()`, nil)
+	b.wait(`(v => v.includes('[pasted.jpg](/user_uploads/') && v.includes('[dropped.jpg](/user_uploads/'))(document.querySelector('textarea[aria-label=Message]').value)`, 10*time.Second)
+	b.click("button", "Send")
+	b.wait(`[...document.querySelectorAll('[aria-label=Messages] .message_inline_image img')].filter(i => i.complete && i.naturalWidth > 0).length === 3`, 10*time.Second)
 }
 
 func TestBrowserRestartLosesAndDoublesNothing(t *testing.T) {
