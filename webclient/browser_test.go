@@ -151,6 +151,14 @@ func TestBrowserReactEditDelete(t *testing.T) {
 	s.api("hamlet@zulip.com", http.MethodPost, fmt.Sprintf("messages/%d/reactions", id), url.Values{"emoji_name": {"tada"}})
 	b.wait(`document.querySelector('[aria-label=Messages] .reaction[aria-label^="tada: 1"]')`, 5*time.Second)
 
+	// The organization's custom emoji are in the picker (added live, through an event).
+	s.uploadEmoji("iago@zulip.com", "teamchat", redPNG(t, 32, 32))
+	msg = b.message("a message to change")
+	b.clickNode(b.findIn(msg, "button", "Add reaction"))
+	b.fill("searchbox", "Search emoji", "teamch")
+	b.clickNode(b.findIn(b.find("dialog", "Add a reaction"), "button", "teamchat"))
+	b.wait(`[...document.querySelectorAll('[aria-label=Messages] .reaction.mine[aria-label^="teamchat: 1"] img.emoji')].some(i => i.complete && i.naturalWidth > 0)`, 5*time.Second)
+
 	// Edit: the editor opens with the Markdown source; Ctrl+Enter saves.
 	msg = b.message("a message to change")
 	b.clickNode(b.findIn(msg, "button", "Edit"))

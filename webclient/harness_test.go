@@ -1,12 +1,14 @@
 package webclient_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/url"
@@ -246,6 +248,28 @@ func (s *server) api(email, method, path string, form url.Values) map[string]any
 		s.t.Fatalf("%s %s: %v", method, path, out)
 	}
 	return out
+}
+
+// uploadEmoji adds a custom emoji to the organization as email.
+func (s *server) uploadEmoji(email, name string, png []byte) {
+	s.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	w, _ := mw.CreateFormFile("file", name+".png")
+	_, _ = w.Write(png)
+	_ = mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/v1/realm/emoji/"+name, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.SetBasicAuth(email, s.apiKey(email))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(res.Body)
+		s.t.Fatalf("upload emoji %s: %d %s", name, res.StatusCode, msg)
+	}
 }
 
 // send sends a channel message as email and returns its id.
