@@ -23,6 +23,8 @@ void boot(parseHash(location.hash)).then(() => {
   };
   ping();
   setInterval(ping, 60000);
+  // Presence ages without events: "active" turns "offline" after the server's threshold.
+  setInterval(change, 30000);
 });
 
 matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
