@@ -94,7 +94,9 @@ func TestBrowserLiveMessage(t *testing.T) {
 	b.wait(`document.querySelector('[role=log]').getAttribute('aria-busy') === 'false'`, 5*time.Second)
 	start := time.Now()
 	s.send("hamlet@zulip.com", "Denmark", "live", "a live message from hamlet")
-	b.wait(messageCount("a live message from hamlet")+" === 1", time.Second)
+	// Within a second; the bound is looser under the race detector in a loaded CI run, and
+	// TestPerformanceInBrowser (without it) holds the second.
+	b.wait(messageCount("a live message from hamlet")+" === 1", liveBound)
 	t.Logf("a message sent through the API appeared in the browser after %v", time.Since(start))
 }
 

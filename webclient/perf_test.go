@@ -156,6 +156,16 @@ func TestPerformanceInBrowser(t *testing.T) {
 	if jsBytes == 0 || jsBytes > 150*1024 {
 		t.Errorf("JavaScript sent: %.0f bytes, want (0, 150 KB]", jsBytes)
 	}
+	// A message sent through the API by another user shows within a second, in this
+	// organization.
+	for i := range 3 {
+		text := fmt.Sprintf("live message %d", i)
+		start := time.Now()
+		s.send(org.Emails[i], benchorg.ChannelName(0), "live", text)
+		b.wait(messageCount(text)+" === 1", time.Second)
+		t.Logf("a message sent through the API shown after %v", time.Since(start).Round(time.Millisecond))
+	}
+
 	// 2,000 messages scrolled into view, then the heap after a collection.
 	scrollStart := time.Now()
 	for {
