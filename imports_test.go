@@ -77,6 +77,8 @@ func TestImportDirection(t *testing.T) {
 		"internal/s3server": {"blobs", "blobs/s3"},
 		// ops satisfies httpapi.RequestObserver structurally: it never imports httpapi.
 		"ops": {".", "storage"},
+		// The web client knows the server only through HTTP, like any client.
+		"webclient": {},
 	}
 	pkgs, err := projectPackages()
 	if err != nil {

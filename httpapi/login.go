@@ -18,26 +18,52 @@ const (
 	msgLoginDeactivated = "Your account %s has been deactivated. Please contact your organization administrator to reactivate it."
 )
 
-// loginTemplate is the login page: Zulip's form fields (username, password and the CSRF token),
-// nothing more.
+// loginTemplate is the login page: Zulip's form fields (username, password and the CSRF token)
+// and, on a development server, a button per user to log in as (Zulip's dev login page). The
+// page holds no script; its styles are in the page.
 var loginTemplate = template.Must(template.New("login").Parse(`<!DOCTYPE html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Log in</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Log in</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1f2329}
+main{max-width:380px;margin:8vh auto;background:#fff;padding:24px 28px;border-radius:10px;box-shadow:0 4px 24px rgba(0,0,0,.08)}
+h1{font-size:22px;margin:0 0 16px}h2{font-size:15px;margin:22px 0 8px}
+label{display:block;margin:10px 0}input{display:block;width:100%;box-sizing:border-box;font:inherit;padding:7px 9px;margin-top:3px;border:1px solid #ccd;border-radius:6px}
+button{font:inherit;padding:7px 14px;border-radius:6px;border:1px solid #3b5bdb;background:#3b5bdb;color:#fff;cursor:pointer}
+.alert{color:#c92a2a}.dev form{display:inline}.dev button{background:#fff;color:#3b5bdb;margin:2px 2px 2px 0;padding:3px 9px;font-size:13px}
+@media (prefers-color-scheme:dark){body{background:#1b1e23;color:#e6e8eb}main{background:#22262c}input{background:#1b1e23;color:inherit;border-color:#353b44}.dev button{background:#22262c;color:#91a7ff}}
+</style></head>
 <body>
+<main>
+<h1>Log in</h1>
 <form method="post" action="/accounts/login/">
 <input type="hidden" name="csrfmiddlewaretoken" value="{{.Token}}">
 <input type="hidden" name="next" value="{{.Next}}">
 {{if .Error}}<p class="alert alert-error" role="alert">{{.Error}}</p>
-{{end}}<label>Email <input type="email" name="username" value="{{.Username}}" autofocus required></label>
-<label>Password <input type="password" name="password" required></label>
+{{end}}<label>Email <input type="email" name="username" value="{{.Username}}" autocomplete="username" autofocus required></label>
+<label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Log in</button>
 </form>
+{{if .DevUsers}}<section class="dev" aria-label="Development users">
+<h2>Development server: log in as</h2>
+{{range .DevUsers}}<form method="post" action="/accounts/login/local/"><input type="hidden" name="direct_email" value="{{.}}"><input type="hidden" name="next" value="{{$.Next}}"><button type="submit">{{.}}</button></form>
+{{end}}</section>
+{{end}}</main>
 </body>
 </html>
 `))
 
+// loginCSP is the login page's Content-Security-Policy: no script at all, its own inline
+// styles, forms posting to this server only, never framed (clickjacking).
+const loginCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// maxDevUsers bounds the development users the login page lists.
+const maxDevUsers = 60
+
 type loginPageData struct {
 	Token, Next, Username, Error string
+	// DevUsers are the users a development server offers to log in as (administrators first).
+	DevUsers []string
 }
 
 // serveLogin serves the login page (GET /login/, /accounts/login/) and the password login
@@ -111,7 +137,16 @@ func (h *Handler) writeLoginPage(w http.ResponseWriter, r *http.Request, status 
 		http.SetCookie(w, h.csrfCookie(r, secret))
 	}
 	d.Token = maskToken(secret)
+	if dev, err := h.svc.DevListUsers(r.Context()); err == nil {
+		for _, u := range append(dev.DirectAdmins, dev.DirectUsers...) {
+			if len(d.DevUsers) == maxDevUsers {
+				break
+			}
+			d.DevUsers = append(d.DevUsers, u.Email)
+		}
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", loginCSP)
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_ = loginTemplate.Execute(w, d)

@@ -179,8 +179,8 @@ func (h *Handler) removeAttachment(r *request) (any, error) {
 const uploadCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; media-src 'self'; object-src 'self'; sandbox"
 
 // serveUpload serves the files under /user_uploads/: a file or thumbnail to whoever may read
-// it (HTTP Basic credentials), and temporary URLs (/user_uploads/temporary/{token}/{name})
-// to anyone.
+// it (a web session, as Zulip's serve_file_backend, or HTTP Basic credentials), and temporary
+// URLs (/user_uploads/temporary/{token}/{name}) to anyone.
 func (h *Handler) serveUpload(w http.ResponseWriter, r *http.Request, rest string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		writeMethodNotAllowed(w, []string{http.MethodGet, http.MethodHead})
@@ -196,14 +196,14 @@ func (h *Handler) serveUpload(w http.ResponseWriter, r *http.Request, rest strin
 		file, err = h.svc.GetUploadedFileByToken(r.Context(), chat.GetUploadedFileByTokenParams{Token: segs[1], Filename: segs[2]})
 	case segs[0] == "thumbnail" && len(segs) >= 3:
 		var actor chat.Actor
-		if actor, err = h.authenticate(r, false); err == nil {
+		if actor, err = h.authenticateWeb(r, false); err == nil {
 			file, err = h.svc.GetUploadedFile(r.Context(), actor, chat.GetUploadedFileParams{
 				PathID: strings.Join(segs[1:len(segs)-1], "/"), Thumbnail: segs[len(segs)-1],
 			})
 		}
 	default:
 		var actor chat.Actor
-		if actor, err = h.authenticate(r, false); err == nil {
+		if actor, err = h.authenticateWeb(r, false); err == nil {
 			file, err = h.svc.GetUploadedFile(r.Context(), actor, chat.GetUploadedFileParams{PathID: rest})
 		}
 	}
@@ -312,7 +312,7 @@ func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request, path strin
 	}
 	rest := strings.TrimPrefix(path, "/avatar/")
 	who, medium := strings.CutSuffix(rest, "/medium")
-	actor, err := h.authenticate(r, false)
+	actor, err := h.authenticateWeb(r, false)
 	if err == nil {
 		var url string
 		if url, err = h.svc.GetAvatarURL(r.Context(), actor, chat.GetAvatarURLParams{UserIDOrEmail: who, Medium: medium}); err == nil {

@@ -1,4 +1,5 @@
-// Command chatserver serves the chat engine over Zulip's REST API.
+// Command chatserver serves the chat engine over Zulip's REST API, and the web client
+// (package webclient) at the organization's URL: open it in a browser to chat.
 //
 //	chatserver serve --dev                      # a development organization in ./chat.db (SQLite)
 //	chatserver serve --seed org.json            # an organization loaded from a seed file

@@ -18,9 +18,10 @@ import (
 // addr is the address the listener bound.
 func (c *serveCmd) greet(w io.Writer, realmURL, addr string) {
 	fmt.Fprintf(w, "\nteamchat serves the Zulip API at %s\n", realmURL)
+	fmt.Fprintf(w, "  chat in a browser: open %s/ (the Zulip mobile and desktop apps connect to the same URL)\n", realmURL)
 	fmt.Fprintf(w, "  data: %s\n", dataLocation(c.Store))
 	if c.Dev {
-		fmt.Fprintf(w, "  development users (password %q):\n", c.DevPassword)
+		fmt.Fprintf(w, "  development users (password %q; the login page also offers to log in as any of them):\n", c.DevPassword)
 		for _, u := range seeds.Dev(c.DevPassword).Users {
 			switch u.Role {
 			case users.RoleOwner, users.RoleAdministrator, users.RoleModerator, users.RoleGuest:

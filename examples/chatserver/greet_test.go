@@ -17,8 +17,9 @@ func TestGreetTellsWhatToDoNext(t *testing.T) {
 	}{
 		{"dev on SQLite", serveCmd{orgFlags: orgFlags{Store: "sqlite:./chat.db", Listen: "127.0.0.1:9991", Dev: true, DevPassword: "devpassword"}}, []string{
 			"teamchat serves the Zulip API at http://127.0.0.1:9991",
+			"chat in a browser: open http://127.0.0.1:9991/",
 			"data: SQLite file ./chat.db",
-			`development users (password "devpassword")`,
+			`development users (password "devpassword"`,
 			"iago@zulip.com         administrator",
 			"desdemona@zulip.com    owner",
 			"polonius@zulip.com     guest",
@@ -27,7 +28,7 @@ func TestGreetTellsWhatToDoNext(t *testing.T) {
 		}},
 		{"memory on another port", serveCmd{orgFlags: orgFlags{Store: "memory", Listen: "127.0.0.1:8000", Dev: true, DevPassword: "pw"}}, []string{
 			"data: in memory only",
-			`development users (password "pw")`,
+			`development users (password "pw"`,
 			"zuliprc --store 'memory' --listen 127.0.0.1:8000 --dev --dev-password 'pw' --user iago@zulip.com",
 		}},
 		{"seeded PostgreSQL", serveCmd{orgFlags: orgFlags{Store: "postgres://chat:secret@db:5432/chat", Listen: "127.0.0.1:9991", Seed: "org.json"}}, []string{

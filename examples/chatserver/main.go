@@ -24,6 +24,7 @@ import (
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/storage/sqlstore"
+	"github.com/teamchat/chat/webclient"
 )
 
 // cli is the command line.
@@ -178,7 +179,9 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	if c.SchedulerInterval > 0 {
 		svc.StartScheduler() // also sends what fell due while no process ran; Close stops it
 	}
-	api.set(c.loadFlags.handler(httpapi.New(svc, apiOpts)))
+	// The web client at the organization's URL, in front of the API (webclient passes it
+	// every request that is not the client's page or assets).
+	api.set(c.loadFlags.handler(webclient.New(httpapi.New(svc, apiOpts), webclient.Options{})))
 	sweepDone := make(chan struct{})
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	go func() { defer close(sweepDone); sweepUploads(sweepCtx, svc, c.UploadSweepInterval, logger) }()
