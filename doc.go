@@ -152,7 +152,7 @@
 //	          UpdateRealmUserSettingsDefaults (realm_user_defaults.go); GetServerSettings
 //	          (realm_server.go); GetCustomProfileFields, CreateCustomProfileField,
 //	          UpdateProfileData, RemoveProfileData (realm_profile.go); GetCustomEmoji,
-//	          UploadCustomEmoji, DeactivateCustomEmoji, GetCustomEmojiImage, register's
+//	          UploadCustomEmoji, DeactivateCustomEmoji, register's
 //	          realm_emoji and server_emoji_data_url, the emoji named in requests
 //	          (realm_emoji.go); UpdateCustomProfileField, RemoveCustomProfileField,
 //	          ReorderCustomProfileFields (realm_profile_fields.go)
@@ -212,7 +212,8 @@
 //	          a file (uploads_attachments.go); GetUploadedFile, GetFileTemporaryURL,
 //	          GetUploadedFileByToken (uploads_serve.go); thumbnails (uploads_images.go);
 //	          SweepUploads (uploads_sweep.go); UploadAvatar, DeleteAvatar, GetAvatarImage,
-//	          GetAvatarURL (uploads_avatars.go)
+//	          GetAvatarURL, GetCustomEmojiImage (uploads_avatars.go: the images served under
+//	          /user_avatars/)
 //	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
 //	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
 //	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:

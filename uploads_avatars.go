@@ -6,7 +6,10 @@ import (
 	"errors"
 	"image/png"
 	"io"
+	"mime"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/internal/engine"
@@ -163,4 +166,34 @@ func (s *Service) GetAvatarURL(ctx context.Context, actor Actor, p GetAvatarURLP
 		return nil
 	})
 	return url, err
+}
+
+// emojiImagePath is the shape of the path of a custom emoji's image under /user_avatars/: the
+// organization's emoji folder, a hash, and the extension of one of imageTypes (a still
+// version of an animated image ends in -still.png).
+var emojiImagePath = regexp.MustCompile(`^1/emoji/images/[0-9a-f]{24}(\.png|\.gif|\.jpeg|\.webp|-still\.png)$`)
+
+// GetCustomEmojiImageParams name a custom emoji's image by its path under /user_avatars/
+// (its source_url or still_url without that prefix).
+type GetCustomEmojiImageParams struct {
+	Path string
+}
+
+// GetCustomEmojiImage opens the image of a custom emoji, with the content type its extension
+// says. Emoji images are public, as in Zulip (clients load them without credentials); an
+// unknown path is 404.
+func (s *Service) GetCustomEmojiImage(ctx context.Context, p GetCustomEmojiImageParams) (UploadedFile, error) {
+	m := emojiImagePath.FindStringSubmatch(p.Path)
+	if s.opts.EmojiImages == nil || m == nil {
+		return UploadedFile{}, errFileNotFound
+	}
+	o, err := s.opts.EmojiImages.OpenEmojiImage(ctx, p.Path)
+	if errors.Is(err, blobs.ErrNotFound) {
+		return UploadedFile{}, errFileNotFound
+	}
+	if err != nil {
+		return UploadedFile{}, s.storageError(err)
+	}
+	ext := strings.TrimPrefix(m[1], "-still")
+	return UploadedFile{Object: o, Name: "emoji" + ext, ContentType: mime.TypeByExtension(ext), Inline: true}, nil
 }
