@@ -150,7 +150,7 @@ func (e *Engine) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
 		}
 		return
 	}
-	errs, err := gu.UpdateGroup(contextOf(group[0].ctx), r.fns())
+	errs, err := gu.UpdateGroup(context.WithoutCancel(group[0].ctx), r.fns())
 	members := r.members()
 	if len(members) > 1 {
 		e.commits.mu.Lock()

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"log/slog"
 	"sync"
 	"time"
@@ -148,10 +147,3 @@ func (e *Engine) Commits() CommitStats {
 	defer g.mu.Unlock()
 	return CommitStats{Waiting: len(g.waiting), Leading: g.leading, Shared: g.shared, Sharing: g.sharing}
 }
-
-// Now is the time on the engine's clock.
-func (e *Engine) Now() time.Time { return e.now() }
-
-// contextOf is a context for a group's transaction: the first member's values, without its
-// cancellation (the group runs for every member).
-func contextOf(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
