@@ -10,6 +10,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -31,7 +32,7 @@ type UpdateStreamParams struct {
 	FolderID *channels.FolderID
 	// IsArchived may only be false: it unarchives the channel.
 	IsArchived    *bool
-	GroupSettings map[string]GroupSettingChange
+	GroupSettings map[string]org.GroupSettingChange
 }
 
 // UpdateStreamResult is the (empty) response.

@@ -147,10 +147,7 @@
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams
 //	          queues (events_public.go); one encoding per form of an event (events_forms.go)
-//	realm     CreateOrganization (realm.go); UpdateRealm (realm_update.go, realm_editing.go);
-//	          register's realm keys beyond the settings' own (realm_state.go);
-//	          UpdateRealmUserSettingsDefaults (realm_user_defaults.go); GetServerSettings
-//	          (realm_server.go); GetCustomProfileFields, CreateCustomProfileField,
+//	realm     GetCustomProfileFields, CreateCustomProfileField,
 //	          UpdateProfileData, RemoveProfileData (realm_profile.go); GetCustomEmoji,
 //	          UploadCustomEmoji, DeactivateCustomEmoji, register's
 //	          realm_emoji and server_emoji_data_url, the emoji named in requests
@@ -160,7 +157,8 @@
 //	          CreateBigBlueButtonVideoCall, JoinBigBlueButtonVideoCall, GetRealmDomains,
 //	          CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain, GetLinkifiers,
 //	          AddLinkifier, UpdateLinkifier, RemoveLinkifier, ReorderLinkifiers,
-//	          AddCodePlayground, RemoveCodePlayground
+//	          AddCodePlayground, RemoveCodePlayground, CreateOrganization, UpdateRealm,
+//	          UpdateRealmUserSettingsDefaults, GetServerSettings
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
 //	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);

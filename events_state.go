@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
@@ -233,7 +234,7 @@ func (s *Service) realmSection(tx storage.ReadTx, realm realms.Realm) (*RealmSta
 		names[g.ID], ids[g.Name] = g.Name, g.ID
 	}
 	realm.ApplyDefaultGroups(func(name string) users.GroupID { return ids[name] })
-	if err := activeRealmGroupSettings(tx.Users(), &realm); err != nil {
+	if err := org.ActiveRealmGroupSettings(tx.Users(), &realm); err != nil {
 		return nil, err
 	}
 	return s.realmState(realm, func(id users.GroupID) string { return names[id] }), nil
@@ -253,7 +254,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 			return err
 		}
 	}
-	res.OrganizationState = organizationState(realm, viewer, p)
+	res.OrganizationState = org.OrganizationStateOf(realm, viewer, p)
 	if res.EmojiState, err = emojiState(tx, realm.URL, p); err != nil {
 		return err
 	}
@@ -284,8 +285,8 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) string) *RealmState {
 	return &RealmState{
 		RealmName:                             realm.Name,
-		RealmDescription:                      renderedDescription(realm),
-		RealmIconURL:                          realmIconURL(realm),
+		RealmDescription:                      org.RenderedDescription(realm),
+		RealmIconURL:                          org.RealmIconURL(realm),
 		RealmIconSource:                       realmIconSource(realm),
 		RealmURL:                              realm.URL,
 		RealmURI:                              realm.URL,
@@ -295,13 +296,13 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		RealmEmptyTopicDisplayName:            realm.EmptyTopicDisplayName,
 		RealmDefaultLanguage:                  realm.String("default_language"),
 		RealmAllowMessageEditing:              realm.AllowMessageEditing,
-		RealmMessageContentEditLimitSeconds:   limitOrNull(realm.MessageContentEditLimitSeconds),
+		RealmMessageContentEditLimitSeconds:   org.LimitOrNull(realm.MessageContentEditLimitSeconds),
 		RealmTopicsPolicy:                     realm.String("topics_policy"),
 		RealmMandatoryTopics:                  realm.String("topics_policy") == realms.TopicsDisableEmpty,
-		RealmMessageContentDeleteLimitSeconds: limitOrNull(int(realm.Int("message_content_delete_limit_seconds"))),
+		RealmMessageContentDeleteLimitSeconds: org.LimitOrNull(int(realm.Int("message_content_delete_limit_seconds"))),
 		RealmNewStreamAnnouncementsStreamID:   announcementsID(realm),
-		RealmSignupAnnouncementsStreamID:      channelOrNone(realm.SignupAnnouncementsStreamID),
-		RealmZulipUpdateAnnouncementsStreamID: channelOrNone(realm.ZulipUpdateAnnouncementsStreamID),
+		RealmSignupAnnouncementsStreamID:      org.ChannelOrNone(realm.SignupAnnouncementsStreamID),
+		RealmZulipUpdateAnnouncementsStreamID: org.ChannelOrNone(realm.ZulipUpdateAnnouncementsStreamID),
 		RealmPlanType:                         1,
 		RealmPushNotificationsEnabled:         s.opts.PushNotificationsEnabled,
 		RealmPasswordAuthEnabled:              realm.PasswordAuthEnabled,
@@ -315,8 +316,8 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		RealmCanManageAllGroups:               realm.CanManageAllGroups,
 		RealmCanMentionManyUsersGroup:         realm.CanMentionManyUsersGroup,
 
-		RealmMoveMessagesWithinStreamLimitSeconds:   limitOrNull(realm.MoveMessagesWithinStreamLimitSeconds),
-		RealmMoveMessagesBetweenStreamsLimitSeconds: limitOrNull(realm.MoveMessagesBetweenStreamsLimitSeconds),
+		RealmMoveMessagesWithinStreamLimitSeconds:   org.LimitOrNull(realm.MoveMessagesWithinStreamLimitSeconds),
+		RealmMoveMessagesBetweenStreamsLimitSeconds: org.LimitOrNull(realm.MoveMessagesBetweenStreamsLimitSeconds),
 		RealmMessageEditHistoryVisibilityPolicy:     realm.MessageEditHistoryVisibilityPolicy,
 		RealmAllowEditHistory:                       realm.MessageEditHistoryVisibilityPolicy != string(messages.EditHistoryNone),
 		RealmCanMoveMessagesBetweenTopicsGroup:      realm.CanMoveMessagesBetweenTopicsGroup,
@@ -343,25 +344,25 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerWebPublicStreamsEnabled:               true,
 		StopWords:                                   []string{},
 
-		RealmModerationRequestChannelID:       channelOrNone(realm.ModerationRequestChannelID),
-		RealmAuthenticationMethods:            s.authMethods(realm),
-		RealmWildcardMentionPolicy:            wildcardMentionPolicy(realm, groupName),
-		RealmAvailableVideoChatProviders:      videoChatProviders(),
-		GiphyRatingOptions:                    giphyRatingOptions(),
-		RealmDefaultExternalAccounts:          defaultExternalAccounts(),
-		ServerSupportedPermissionSettings:     supportedPermissionSettings(),
+		RealmModerationRequestChannelID:       org.ChannelOrNone(realm.ModerationRequestChannelID),
+		RealmAuthenticationMethods:            s.org.AuthMethods(realm),
+		RealmWildcardMentionPolicy:            org.WildcardMentionPolicy(realm, groupName),
+		RealmAvailableVideoChatProviders:      org.VideoChatProviders(),
+		GiphyRatingOptions:                    org.GiphyRatingOptions(),
+		RealmDefaultExternalAccounts:          org.DefaultExternalAccounts(),
+		ServerSupportedPermissionSettings:     org.PermissionSettingsState(),
 		RealmBotDomain:                        realm.Host(),
-		RealmLogoURL:                          defaultLogoURL,
+		RealmLogoURL:                          org.DefaultLogoURL,
 		RealmLogoSource:                       "D",
-		RealmNightLogoURL:                     defaultLogoURL,
+		RealmNightLogoURL:                     org.DefaultLogoURL,
 		RealmNightLogoSource:                  "D",
 		ServerGeneration:                      s.generation,
-		ServerJitsiServerURL:                  JitsiServerURL,
-		ServerMinDeactivatedRealmDeletionDays: MinDeactivatedRealmDeletionDays,
+		ServerJitsiServerURL:                  org.JitsiServerURL,
+		ServerMinDeactivatedRealmDeletionDays: org.MinDeactivatedRealmDeletionDays,
 		ZulipPlanIsNotLimited:                 true,
-		UpgradeTextForWideOrganizationLogo:    upgradeText,
+		UpgradeTextForWideOrganizationLogo:    org.UpgradeText,
 		UploadLimits:                          s.uploadLimits(),
-		Settings:                              realmSettingsState(realm),
+		Settings:                              org.SettingsStateOf(realm),
 	}
 }
 

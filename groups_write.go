@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -427,7 +428,7 @@ type UpdateUserGroupParams struct {
 	Name        *string
 	Description *string
 	// Settings maps permission names (can_manage_group, ...) to changes.
-	Settings map[string]GroupSettingChange
+	Settings map[string]org.GroupSettingChange
 }
 
 // UpdateUserGroup renames a group, changes its description or its permission settings. It
@@ -478,7 +479,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 
 // groupSettingChanges checks the names of the changed settings and that each gives its new
 // value; it returns the permissions by name.
-func groupSettingChanges(changes map[string]GroupSettingChange) (map[string]users.GroupPermission, error) {
+func groupSettingChanges(changes map[string]org.GroupSettingChange) (map[string]users.GroupPermission, error) {
 	perms := map[string]users.GroupPermission{}
 	for _, perm := range users.GroupPermissions() {
 		perms[perm.Name] = perm
@@ -531,7 +532,7 @@ func (e *groupEdit) describe(desc *string, data map[string]any) error {
 // changeSettings applies the permission changes to the edited group, in the order of their
 // names, and records the changed ones in data. A change whose old value is not the current
 // one is refused.
-func (e *groupEdit) changeSettings(gr storage.GroupReader, changes map[string]GroupSettingChange, perms map[string]users.GroupPermission, data map[string]any) error {
+func (e *groupEdit) changeSettings(gr storage.GroupReader, changes map[string]org.GroupSettingChange, perms map[string]users.GroupPermission, data map[string]any) error {
 	v := e.v
 	names := make([]string, 0, len(changes))
 	for name := range changes {

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/topics"
 )
 
@@ -51,7 +52,8 @@ const (
 type Error = engine.Error
 
 // ErrOrganizationExists is returned by CreateOrganization when the store already holds one.
-var ErrOrganizationExists = &Error{Code: CodeBadRequest, Msg: "The organization already exists"}
+// (an alias of org.ErrOrganizationExists).
+var ErrOrganizationExists = org.ErrOrganizationExists
 
 // Errorf returns an *Error with the code and a formatted message.
 func Errorf(code Code, format string, args ...any) *Error {

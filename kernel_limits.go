@@ -10,11 +10,3 @@ const (
 	PasswordMinLength              = 6
 	PasswordMaxLength              = 100
 )
-
-// limitOrNull is a time limit as the API shows it: null for none (0).
-func limitOrNull(seconds int) *int {
-	if seconds <= 0 {
-		return nil
-	}
-	return &seconds
-}

@@ -131,3 +131,61 @@ func (s *Service) AddCodePlayground(ctx context.Context, actor Actor, p AddCodeP
 func (s *Service) RemoveCodePlayground(ctx context.Context, actor Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
 	return s.org.RemoveCodePlayground(ctx, actor, p)
 }
+
+// The types of the org area, defined in package org: these aliases keep embedders' code
+// compiling.
+type (
+	CreateOrganizationParams              = org.CreateOrganizationParams
+	CreateOrganizationResult              = org.CreateOrganizationResult
+	RealmEditingParams                    = org.RealmEditingParams
+	RealmDictEvent                        = org.RealmDictEvent
+	GetServerSettingsParams               = org.GetServerSettingsParams
+	ExternalAuthenticationMethod          = org.ExternalAuthenticationMethod
+	GetServerSettingsResult               = org.GetServerSettingsResult
+	AuthMethod                            = org.AuthMethod
+	NamedOption                           = org.NamedOption
+	ExternalAccount                       = org.ExternalAccount
+	PermissionSettingRules                = org.PermissionSettingRules
+	SupportedPermissionSettings           = org.SupportedPermissionSettings
+	RealmSettingsState                    = org.RealmSettingsState
+	OrganizationState                     = org.OrganizationState
+	PushDeviceRecord                      = org.PushDeviceRecord
+	RealmBilling                          = org.RealmBilling
+	DefaultStreamGroup                    = org.DefaultStreamGroup
+	EmbeddedBot                           = org.EmbeddedBot
+	IncomingWebhookBot                    = org.IncomingWebhookBot
+	UpdateRealmParams                     = org.UpdateRealmParams
+	UpdateRealmResult                     = org.UpdateRealmResult
+	GroupSettingChange                    = org.GroupSettingChange
+	RealmUserSettingsDefaultsEvent        = org.RealmUserSettingsDefaultsEvent
+	UpdateRealmUserSettingsDefaultsParams = org.UpdateRealmUserSettingsDefaultsParams
+)
+
+// CreateOrganization creates the store's organization and its system groups. It is a trusted
+// operation (no acting user), used by servers on first start; it fails with BAD_REQUEST when
+// the store already holds an organization.
+func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationParams) (CreateOrganizationResult, error) {
+	return s.org.CreateOrganization(ctx, p)
+}
+
+// GetServerSettings describes the server and its organization to clients before they log in.
+func (s *Service) GetServerSettings(ctx context.Context, p GetServerSettingsParams) (GetServerSettingsResult, error) {
+	return s.org.GetServerSettings(ctx, p)
+}
+
+// UpdateRealm changes organization settings: administrators only, and owners only for the
+// settings Zulip reserves to them. Each changed setting sends a realm update (or update_dict)
+// event to every active user; nothing changes when any value is refused.
+func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmParams) (UpdateRealmResult, error) {
+	return s.org.UpdateRealm(ctx, actor, p)
+}
+
+// UpdateRealmUserSettingsDefaults changes the organization's defaults of new users' settings
+// (administrators only); each change sends realm_user_settings_defaults update to every
+// active user. Users created later start with these values.
+func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Actor, p UpdateRealmUserSettingsDefaultsParams) error {
+	return s.org.UpdateRealmUserSettingsDefaults(ctx, actor, p)
+}
+
+// MaxReservedUserIDs is org.MaxReservedUserIDs.
+const MaxReservedUserIDs = org.MaxReservedUserIDs

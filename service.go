@@ -23,15 +23,13 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// Version is this project's release.
-const Version = "0.1.0"
-
-// FeatureLevel is the Zulip API feature level the Service implements.
-const FeatureLevel = 481
-
-// ServiceVersion is reported as service_version (and zulip_version). It starts with the Zulip
-// release whose API it follows so that clients parsing a version number read a sensible one.
-const ServiceVersion = "12.0-teamchat-" + Version
+// Version, FeatureLevel and ServiceVersion are the server's release and API level, defined in
+// package org (which reports them in server_settings): see org.Version.
+const (
+	Version        = org.Version
+	FeatureLevel   = org.FeatureLevel
+	ServiceVersion = org.ServiceVersion
+)
 
 // Options configure a Service. Only Store is required.
 type Options struct {
@@ -299,7 +297,7 @@ func New(opts Options) (*Service, error) {
 	// The key that signs the BigBlueButton call links this process gives out.
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
-	s.org = org.New(s.eng, org.Config{CallKey: callKey})
+	s.org = org.New(s.eng, org.Config{CallKey: callKey, Dev: opts.Dev, PushNotificationsEnabled: opts.PushNotificationsEnabled})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()

@@ -69,7 +69,7 @@ func (p UpdateSettingsParams) validate() error {
 			return engine.BadRequest("Invalid setting %s", name)
 		}
 		if err := st.Check(v); err != nil {
-			return engine.BadRequest("%s", trimSettingTypeError(err))
+			return engine.BadRequest("%s", users.TrimSettingTypeError(err))
 		}
 	}
 	if p.Timezone != nil {
@@ -450,11 +450,8 @@ type UserSettingsState struct {
 	UserSettings map[string]any `json:"user_settings"`
 }
 
-// EmojisetChoice is one entry of emojiset_choices.
-type EmojisetChoice struct {
-	Key  string `json:"key"`
-	Text string `json:"text"`
-}
+// EmojisetChoice is one entry of emojiset_choices (users.EmojisetChoice).
+type EmojisetChoice = users.EmojisetChoice
 
 // userSettingsState is the viewer's settings with their defaults filled in.
 func userSettingsState(tx storage.ReadTx, viewer users.User) (*UserSettingsState, error) {
@@ -468,10 +465,7 @@ func userSettingsState(tx storage.ReadTx, viewer users.User) (*UserSettingsState
 	}
 	out["email_address_visibility"] = int64(viewer.EmailVisibility)
 	out["timezone"] = viewer.Timezone
-	choices := []EmojisetChoice{}
-	for _, c := range users.EmojisetChoices {
-		choices = append(choices, EmojisetChoice{Key: c.Key, Text: c.Text})
-	}
+	choices := slices.Clone(users.EmojisetChoices)
 	out["emojiset_choices"] = choices
 	out["available_notification_sounds"] = slices.Clone(users.NotificationSounds)
 	return &UserSettingsState{UserSettings: out}, nil
@@ -533,11 +527,6 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 		return announceEmailChange(tx.Users(), ev, realm, u)
 	})
 	return res, err
-}
-
-// trimSettingTypeError is a setting check's message without the wrapped sentinel's text.
-func trimSettingTypeError(err error) string {
-	return strings.TrimSuffix(err.Error(), ": "+users.ErrSettingType.Error())
 }
 
 // setDraftsSynchronization applies the user setting enable_drafts_synchronization: turning it

@@ -1,9 +1,12 @@
 // Package org is the org area of the chat engine: the organization's own settings and
 // resources: video calls (Zoom, Webex, BigBlueButton links), the domains whose addresses may
 // join, code playgrounds and linkifiers (Zulip's /calls, /realm/domains, /realm/playgrounds
-// and /realm/linkifiers). The realm's settings, custom emoji, profile fields and user defaults
-// join it as their ties to the other areas are cut (internal/areagraph's TestAreaGraph lists
-// what is left).
+// and /realm/linkifiers), the organization's settings and their events (UpdateRealm,
+// realm_update.go and realm_editing.go; register's realm keys, realm_state.go; the defaults of
+// new users' settings, realm_user_defaults.go), the creation of the organization (realm.go) and
+// what the server says of itself before login (GetServerSettings, Version and FeatureLevel,
+// realm_server.go). Custom emoji and profile fields join it as their ties to the other areas
+// are cut (internal/areagraph's TestAreaGraph lists what is left).
 //
 // Each operation is a method of Service, written the one way the engine describes
 // (internal/engine): check the form of the parameters, then one engine Read or Mutate with the
@@ -12,6 +15,7 @@
 // them); package chat aliases them and its Service delegates to this one. register's sections
 // of this area come from DomainRecords, LinkifierRecords and PlaygroundRecords.
 //
-// Imports: internal/engine, internal/clients, storage and the leaves (users, realms,
-// linkifiers); never package chat, and no area above it.
+// Imports: internal/engine, internal/world, internal/clients, storage and the leaves (users,
+// realms, channels, messages, linkifiers, markdown, integrations' registry); never package
+// chat, and no area above it.
 package org

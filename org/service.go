@@ -6,6 +6,10 @@ import "github.com/teamchat/chat/internal/engine"
 type Config struct {
 	// CallKey signs the BigBlueButton call links this process gives out.
 	CallKey []byte
+	// Dev reports the development login (server_settings, the dev authentication method).
+	Dev bool
+	// PushNotificationsEnabled is reported by server_settings.
+	PushNotificationsEnabled bool
 }
 
 // Service is the org area's operations. It is safe for concurrent use.

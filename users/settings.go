@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -69,8 +70,14 @@ var Languages = map[string]string{
 	"zh-hans": "简体中文",
 }
 
+// EmojisetChoice is one entry of register's emojiset_choices.
+type EmojisetChoice struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
 // EmojisetChoices are register's emojiset_choices.
-var EmojisetChoices = []struct{ Key, Text string }{
+var EmojisetChoices = []EmojisetChoice{
 	{"google", "Google"}, {"twitter", "Twitter"}, {"text", "Plain text"}, {"google-blob", "Google blobs"},
 }
 
@@ -162,6 +169,11 @@ func LookupSetting(name string) (Setting, bool) {
 
 // ErrSettingType is returned by Check for a value of the wrong type.
 var ErrSettingType = errors.New("wrong type")
+
+// TrimSettingTypeError is a setting check's message without the wrapped sentinel's text.
+func TrimSettingTypeError(err error) string {
+	return strings.TrimSuffix(err.Error(), ": "+ErrSettingType.Error())
+}
 
 // Check validates a value for the setting: its type and its allowed values or range. The
 // error for a wrong type wraps ErrSettingType.

@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -33,6 +33,9 @@ type CreateOrganizationParams struct {
 }
 
 // MaxReservedUserIDs bounds CreateOrganizationParams.ReservedUserIDs.
+// ErrOrganizationExists is returned by CreateOrganization when the store already holds one.
+var ErrOrganizationExists = &engine.Error{Code: engine.CodeBadRequest, Msg: "The organization already exists"}
+
 const MaxReservedUserIDs = 1 << 20
 
 // CreateOrganizationResult reports the system groups created with the organization.
@@ -46,19 +49,19 @@ type CreateOrganizationResult struct {
 func (s *Service) CreateOrganization(ctx context.Context, p CreateOrganizationParams) (CreateOrganizationResult, error) {
 	name := strings.TrimSpace(p.Name)
 	if name == "" || len([]rune(name)) > 40 {
-		return CreateOrganizationResult{}, InvalidArgument("name", "must be 1 to 40 characters")
+		return CreateOrganizationResult{}, engine.InvalidArgument("name", "must be 1 to 40 characters")
 	}
 	if p.EmailVisibility == 0 {
 		p.EmailVisibility = users.EmailVisibleEveryone
 	}
 	if !p.EmailVisibility.Valid() {
-		return CreateOrganizationResult{}, InvalidArgument("email_address_visibility", "")
+		return CreateOrganizationResult{}, engine.InvalidArgument("email_address_visibility", "")
 	}
 	if p.ReservedUserIDs < 0 || p.ReservedUserIDs > MaxReservedUserIDs {
-		return CreateOrganizationResult{}, InvalidArgument("reserved_user_ids", fmt.Sprintf("must be 0 to %d", MaxReservedUserIDs))
+		return CreateOrganizationResult{}, engine.InvalidArgument("reserved_user_ids", fmt.Sprintf("must be 0 to %d", MaxReservedUserIDs))
 	}
 	res := CreateOrganizationResult{SystemGroups: map[string]users.GroupID{}}
-	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx := o.Tx
 		if _, err := tx.Realm().Get(); err == nil {

@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -8,6 +8,16 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
 )
+
+// Version is this project's release.
+const Version = "0.1.0"
+
+// FeatureLevel is the Zulip API feature level the Service implements.
+const FeatureLevel = 481
+
+// ServiceVersion is reported as service_version (and zulip_version). It starts with the Zulip
+// release whose API it follows so that clients parsing a version number read a sensible one.
+const ServiceVersion = "12.0-teamchat-" + Version
 
 // GetServerSettingsParams carry what server_settings depends on besides the store.
 type GetServerSettingsParams struct {
@@ -50,7 +60,7 @@ type GetServerSettingsResult struct {
 // GetServerSettings describes the server and its organization to clients before they log in.
 func (s *Service) GetServerSettings(ctx context.Context, p GetServerSettingsParams) (GetServerSettingsResult, error) {
 	var res GetServerSettingsResult
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -59,7 +69,7 @@ func (s *Service) GetServerSettings(ctx context.Context, p GetServerSettingsPara
 		password := realm.PasswordAuthEnabled
 		res = GetServerSettingsResult{
 			AuthenticationMethods: map[string]bool{
-				"password": password, "dev": s.opts.Dev, "email": password, "ldap": false,
+				"password": password, "dev": s.cfg.Dev, "email": password, "ldap": false,
 				"remoteuser": false, "github": false, "azuread": false, "gitlab": false,
 				"apple": false, "google": false, "saml": false, "openid connect": false,
 			},
@@ -70,14 +80,14 @@ func (s *Service) GetServerSettings(ctx context.Context, p GetServerSettingsPara
 			ZulipFeatureLevel:             FeatureLevel,
 			ZulipVersion:                  ServiceVersion,
 			ZulipMergeBase:                "",
-			PushNotificationsEnabled:      s.opts.PushNotificationsEnabled,
+			PushNotificationsEnabled:      s.cfg.PushNotificationsEnabled,
 			IsIncompatible:                incompatibleClient(p.UserAgent),
 			EmailAuthEnabled:              password,
 			RequireEmailFormatUsernames:   true,
 			RealmURL:                      realm.URL,
 			RealmURI:                      realm.URL,
 			RealmName:                     realm.Name,
-			RealmIcon:                     realmIconURL(realm),
+			RealmIcon:                     RealmIconURL(realm),
 			RealmDescription:              markdown.Render(realm.Description),
 			RealmWebPublicAccessEnabled:   realm.EnableSpectatorAccess,
 		}

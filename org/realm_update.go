@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
 )
@@ -57,14 +56,14 @@ type realmChange struct {
 	w       *world.World
 	me      users.User
 	realm   *realms.Realm
-	ev      *events
+	ev      *engine.Events
 	to      []int64
 	changed map[string]any
 }
 
 // update records a realm update event and the response key.
 func (c *realmChange) update(name string, value, echo any) {
-	c.ev.Add("realm", org.RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
+	c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
 	c.changed[name] = echo
 }
 
@@ -77,9 +76,9 @@ func (c *realmChange) dict(name string, value any) {
 // UpdateRealm changes organization settings: administrators only, and owners only for the
 // settings Zulip reserves to them. Each changed setting sends a realm update (or update_dict)
 // event to every active user; nothing changes when any value is refused.
-func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmParams) (UpdateRealmResult, error) {
+func (s *Service) UpdateRealm(ctx context.Context, actor engine.Actor, p UpdateRealmParams) (UpdateRealmResult, error) {
 	res := UpdateRealmResult{Changed: map[string]any{}}
-	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		clear(res.Changed)
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		if err := p.checkOwnerOnly(me); err != nil {
@@ -156,7 +155,7 @@ func (c *realmChange) applyChannels(p UpdateRealmParams) error {
 				return err
 			}
 		}
-		if id == channelOrNone(*ch.dst) {
+		if id == ChannelOrNone(*ch.dst) {
 			continue
 		}
 		*ch.dst = max(id, 0)
@@ -165,8 +164,8 @@ func (c *realmChange) applyChannels(p UpdateRealmParams) error {
 	return nil
 }
 
-// channelOrNone is a stored channel id as the API shows it: -1 for none.
-func channelOrNone(id int64) int64 {
+// ChannelOrNone is a stored channel id as the API shows it: -1 for none.
+func ChannelOrNone(id int64) int64 {
 	if id == 0 {
 		return -1
 	}
@@ -178,7 +177,7 @@ func (c *realmChange) applyScalars(given map[string]any) error {
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		st, ok := realms.LookupSetting(name)
 		if !ok {
-			return InvalidArgument(name, "")
+			return engine.InvalidArgument(name, "")
 		}
 		v, err := st.Check(given[name])
 		var ce *realms.CheckError
@@ -198,7 +197,7 @@ func (c *realmChange) applyScalars(given map[string]any) error {
 		}
 		value := v
 		if name == "description" {
-			value = renderedDescription(*c.realm)
+			value = RenderedDescription(*c.realm)
 		}
 		if st.Dict {
 			c.dict(name, value)
@@ -225,7 +224,7 @@ func (c *realmChange) applyGroups(given map[string]GroupSettingChange) error {
 		ch := given[name]
 		ns, ok := byName[name]
 		if !ok || ch.New == nil {
-			return InvalidArgument(name, "")
+			return engine.InvalidArgument(name, "")
 		}
 		next := *ch.New
 		if next.IsNobody() {
@@ -285,13 +284,13 @@ func isSystemGroup(w *world.World, id users.GroupID) bool {
 // derivedSettings are the deprecated register keys computed from other settings, which Zulip
 // announces with their own realm update events when they change.
 type derivedSettings struct {
-	wildcardMentionPolicy int64
+	WildcardMentionPolicy int64
 	mandatoryTopics       bool
 }
 
 func (c *realmChange) derived() derivedSettings {
 	return derivedSettings{
-		wildcardMentionPolicy: wildcardMentionPolicy(*c.realm, func(id users.GroupID) string { return c.w.GroupNameOf(id) }),
+		WildcardMentionPolicy: WildcardMentionPolicy(*c.realm, func(id users.GroupID) string { return c.w.GroupNameOf(id) }),
 		mandatoryTopics:       c.realm.String("topics_policy") == realms.TopicsDisableEmpty,
 	}
 }
@@ -299,17 +298,17 @@ func (c *realmChange) derived() derivedSettings {
 // announceDerived sends realm update events for the derived settings that changed since before.
 func (c *realmChange) announceDerived(before derivedSettings) {
 	after := c.derived()
-	if after.wildcardMentionPolicy != before.wildcardMentionPolicy {
-		c.ev.Add("realm", org.RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.wildcardMentionPolicy}, c.to)
+	if after.WildcardMentionPolicy != before.WildcardMentionPolicy {
+		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.WildcardMentionPolicy}, c.to)
 	}
 	if after.mandatoryTopics != before.mandatoryTopics {
-		c.ev.Add("realm", org.RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
+		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
 	}
 }
 
-// wildcardMentionPolicy is the deprecated wildcard_mention_policy matching
+// WildcardMentionPolicy is the deprecated wildcard_mention_policy matching
 // can_mention_many_users_group: the system group's policy, else members (2).
-func wildcardMentionPolicy(r realms.Realm, groupName func(users.GroupID) string) int64 {
+func WildcardMentionPolicy(r realms.Realm, groupName func(users.GroupID) string) int64 {
 	s := r.CanMentionManyUsersGroup
 	if !s.IsNamed() {
 		return 2

@@ -1,9 +1,10 @@
-package chat
+package org
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 )
@@ -37,7 +38,7 @@ func parseLimit(name, raw string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n <= 0 {
-		return 0, InvalidArgument(name, "")
+		return 0, engine.InvalidArgument(name, "")
 	}
 	return n, nil
 }
@@ -71,7 +72,7 @@ func applyEditingSettings(w *world.World, c *realmChange, p RealmEditingParams) 
 		switch messages.EditHistoryPolicy(*p) {
 		case messages.EditHistoryAll, messages.EditHistoryMoves, messages.EditHistoryNone:
 		default:
-			return InvalidArgument("message_edit_history_visibility_policy", "")
+			return engine.InvalidArgument("message_edit_history_visibility_policy", "")
 		}
 	}
 	if p.AllowMessageEditing != nil && *p.AllowMessageEditing != realm.AllowMessageEditing {
@@ -84,7 +85,7 @@ func applyEditingSettings(w *world.World, c *realmChange, p RealmEditingParams) 
 		}
 		*l.dst = parsed[i]
 		var v any
-		if n := limitOrNull(parsed[i]); n != nil {
+		if n := LimitOrNull(parsed[i]); n != nil {
 			v = *n
 		}
 		if l.dict {

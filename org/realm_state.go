@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"crypto/md5"
@@ -12,7 +12,6 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
-	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -25,10 +24,10 @@ const (
 	JitsiServerURL = "https://meet.jit.si"
 	// MinDeactivatedRealmDeletionDays is server_min_deactivated_realm_deletion_days.
 	MinDeactivatedRealmDeletionDays = 14
-	// defaultLogoURL is the logo of an organization that uploaded none.
-	defaultLogoURL = "/static/images/logo/zulip-org-logo.svg?version=0"
-	// upgradeText is Zulip's upgrade_text_for_wide_organization_logo.
-	upgradeText = "Available on Zulip Cloud Standard. Upgrade to access."
+	// DefaultLogoURL is the logo of an organization that uploaded none.
+	DefaultLogoURL = "/static/images/logo/zulip-org-logo.svg?version=0"
+	// UpgradeText is Zulip's upgrade_text_for_wide_organization_logo.
+	UpgradeText = "Available on Zulip Cloud Standard. Upgrade to access."
 )
 
 // AuthMethod is one entry of realm_authentication_methods.
@@ -63,7 +62,7 @@ type PermissionSettingRules struct {
 	AllowedSystemGroups    []string `json:"allowed_system_groups"`
 }
 
-// SupportedPermissionSettings is server_supported_permission_settings.
+// PermissionSettingsState is server_supported_permission_settings.
 type SupportedPermissionSettings struct {
 	Realm  map[string]PermissionSettingRules `json:"realm"`
 	Stream map[string]PermissionSettingRules `json:"stream"`
@@ -75,9 +74,9 @@ type SupportedPermissionSettings struct {
 // setting's name, mapped to its value. It is written among the response's keys.
 type RealmSettingsState map[string]any
 
-// activeRealmGroupSettings leaves deactivated users out of the organization's anonymous group
+// ActiveRealmGroupSettings leaves deactivated users out of the organization's anonymous group
 // settings (register's realm_can_*_group values), reading only the users they name.
-func activeRealmGroupSettings(r storage.UserReader, realm *realms.Realm) error {
+func ActiveRealmGroupSettings(r storage.UserReader, realm *realms.Realm) error {
 	var ids []users.ID
 	for _, ns := range realm.GroupSettings() {
 		ids = append(ids, ns.Value.Members...)
@@ -100,14 +99,14 @@ func activeRealmGroupSettings(r storage.UserReader, realm *realms.Realm) error {
 	return nil
 }
 
-// renderedDescription is realm_description: the organization's description as HTML.
-func renderedDescription(r realms.Realm) string { return markdown.Render(r.Description) }
+// RenderedDescription is realm_description: the organization's description as HTML.
+func RenderedDescription(r realms.Realm) string { return markdown.Render(r.Description) }
 
-// authMethods is realm_authentication_methods: password (Email) login, and the development
+// AuthMethods is realm_authentication_methods: password (Email) login, and the development
 // login on a development server.
-func (s *Service) authMethods(r realms.Realm) map[string]AuthMethod {
+func (s *Service) AuthMethods(r realms.Realm) map[string]AuthMethod {
 	m := map[string]AuthMethod{"Email": {Enabled: r.PasswordAuthEnabled, Available: true}}
-	if s.opts.Dev {
+	if s.cfg.Dev {
 		m["Dev"] = AuthMethod{Enabled: true, Available: true}
 	}
 	return m
@@ -119,7 +118,7 @@ func (s *Service) applyAuthMethods(c *realmChange, given map[string]bool) error 
 	if given == nil {
 		return nil
 	}
-	current := s.authMethods(*c.realm)
+	current := s.AuthMethods(*c.realm)
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		m, ok := current[name]
 		if !ok {
@@ -147,8 +146,8 @@ func (s *Service) applyAuthMethods(c *realmChange, given map[string]bool) error 
 	return nil
 }
 
-// realmSettingsState fills the table-described settings of register's realm section.
-func realmSettingsState(r realms.Realm) RealmSettingsState {
+// SettingsStateOf fills the table-described settings of register's realm section.
+func SettingsStateOf(r realms.Realm) RealmSettingsState {
 	st := RealmSettingsState{}
 	for _, s := range realms.SettingsTable() {
 		if s.Field {
@@ -173,8 +172,8 @@ func realmSettingsState(r realms.Realm) RealmSettingsState {
 	return st
 }
 
-// videoChatProviders is realm_available_video_chat_providers.
-func videoChatProviders() map[string]NamedOption {
+// VideoChatProviders is realm_available_video_chat_providers.
+func VideoChatProviders() map[string]NamedOption {
 	m := map[string]NamedOption{}
 	for _, p := range realms.VideoChatProviders {
 		m[p.Key] = NamedOption{Name: p.Name, ID: p.ID}
@@ -182,8 +181,8 @@ func videoChatProviders() map[string]NamedOption {
 	return m
 }
 
-// giphyRatingOptions is giphy_rating_options.
-func giphyRatingOptions() map[string]NamedOption {
+// GiphyRatingOptions is giphy_rating_options.
+func GiphyRatingOptions() map[string]NamedOption {
 	m := map[string]NamedOption{}
 	for _, p := range realms.GiphyRatings {
 		m[p.Key] = NamedOption{Name: p.Name, ID: p.ID}
@@ -191,8 +190,8 @@ func giphyRatingOptions() map[string]NamedOption {
 	return m
 }
 
-// defaultExternalAccounts is realm_default_external_accounts (Zulip's).
-func defaultExternalAccounts() map[string]ExternalAccount {
+// DefaultExternalAccounts is realm_default_external_accounts (Zulip's).
+func DefaultExternalAccounts() map[string]ExternalAccount {
 	out := map[string]ExternalAccount{}
 	for subtype, a := range users.DefaultExternalAccounts() {
 		out[subtype] = ExternalAccount{Name: a.Name, Text: a.Text, Hint: a.Hint, URLPattern: a.URLPattern}
@@ -200,9 +199,9 @@ func defaultExternalAccounts() map[string]ExternalAccount {
 	return out
 }
 
-// supportedPermissionSettings is server_supported_permission_settings, from the permission
+// PermissionSettingsState is server_supported_permission_settings, from the permission
 // tables of the organization, channels and groups.
-func supportedPermissionSettings() SupportedPermissionSettings {
+func PermissionSettingsState() SupportedPermissionSettings {
 	nobody := users.GroupNobody
 	out := SupportedPermissionSettings{Realm: map[string]PermissionSettingRules{}, Stream: map[string]PermissionSettingRules{}, Group: map[string]PermissionSettingRules{}}
 	var r realms.Realm
@@ -245,14 +244,14 @@ func nonNil(s []string) []string {
 // OrganizationState holds register's keys of the organization beyond the realm section, each
 // present when its fetch type is requested (nil: omitted).
 type OrganizationState struct {
-	RealmDomains              *[]org.RealmDomainRecord `json:"realm_domains,omitempty"`
-	RealmUserSettingsDefaults map[string]any           `json:"realm_user_settings_defaults,omitempty"`
-	RealmBilling              *RealmBilling            `json:"realm_billing,omitempty"`
-	RealmDefaultStreamGroups  *[]DefaultStreamGroup    `json:"realm_default_stream_groups,omitempty"`
-	RealmEmbeddedBots         *[]EmbeddedBot           `json:"realm_embedded_bots,omitempty"`
-	RealmIncomingWebhookBots  *[]IncomingWebhookBot    `json:"realm_incoming_webhook_bots,omitempty"`
-	HasZoomToken              *bool                    `json:"has_zoom_token,omitempty"`
-	GiphyAPIKey               *string                  `json:"giphy_api_key,omitempty"`
+	RealmDomains              *[]RealmDomainRecord  `json:"realm_domains,omitempty"`
+	RealmUserSettingsDefaults map[string]any        `json:"realm_user_settings_defaults,omitempty"`
+	RealmBilling              *RealmBilling         `json:"realm_billing,omitempty"`
+	RealmDefaultStreamGroups  *[]DefaultStreamGroup `json:"realm_default_stream_groups,omitempty"`
+	RealmEmbeddedBots         *[]EmbeddedBot        `json:"realm_embedded_bots,omitempty"`
+	RealmIncomingWebhookBots  *[]IncomingWebhookBot `json:"realm_incoming_webhook_bots,omitempty"`
+	HasZoomToken              *bool                 `json:"has_zoom_token,omitempty"`
+	GiphyAPIKey               *string               `json:"giphy_api_key,omitempty"`
 	// PushDevices lists the user's E2EE push registrations; without a push service
 	// (RegisterPushDevice refuses them) there are none.
 	PushDevices *map[string]PushDeviceRecord `json:"push_devices,omitempty"`
@@ -287,13 +286,13 @@ type EmbeddedBot struct {
 // serves at /api/v1/external/{name}.
 type IncomingWebhookBot = integrations.BotEntry
 
-// organizationState fills the organization's keys beyond the realm section. The server runs
+// OrganizationStateOf fills the organization's keys beyond the realm section. The server runs
 // no embedded bots, Zoom or GIPHY and bills nobody, so those keys say so.
-func organizationState(realm realms.Realm, viewer users.User, p clients.Register) *OrganizationState {
+func OrganizationStateOf(realm realms.Realm, viewer users.User, p clients.Register) *OrganizationState {
 	st := &OrganizationState{}
 	set := false
 	if p.Fetches("realm_domains") {
-		d := org.DomainRecords(realm)
+		d := DomainRecords(realm)
 		st.RealmDomains, set = &d, true
 	}
 	if p.Fetches("realm_user_settings_defaults") && viewer.ID != 0 {
@@ -329,11 +328,19 @@ func organizationState(realm realms.Realm, viewer users.User, p clients.Register
 	return st
 }
 
-// realmIconURL is the organization's icon, or a generated identicon.
-func realmIconURL(realm realms.Realm) string {
+// RealmIconURL is the organization's icon, or a generated identicon.
+func RealmIconURL(realm realms.Realm) string {
 	if realm.IconURL != "" {
 		return realm.IconURL
 	}
 	sum := md5.Sum([]byte(realm.URL))
 	return fmt.Sprintf("https://secure.gravatar.com/avatar/%s?d=identicon&s=100", hex.EncodeToString(sum[:]))
+}
+
+// LimitOrNull is a time limit as the API shows it: null for none (0).
+func LimitOrNull(seconds int) *int {
+	if seconds <= 0 {
+		return nil
+	}
+	return &seconds
 }

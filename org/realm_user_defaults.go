@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"context"
@@ -29,10 +29,7 @@ func userDefaultsState(r realms.Realm) map[string]any {
 	for _, st := range users.SettingsTable() {
 		out[st.Name] = realmUserDefault(r, st)
 	}
-	choices := []EmojisetChoice{}
-	for _, c := range users.EmojisetChoices {
-		choices = append(choices, EmojisetChoice{Key: c.Key, Text: c.Text})
-	}
+	choices := slices.Clone(users.EmojisetChoices)
 	out["emojiset_choices"] = choices
 	out["available_notification_sounds"] = slices.Clone(users.NotificationSounds)
 	return out
@@ -58,17 +55,17 @@ type UpdateRealmUserSettingsDefaultsParams struct {
 // UpdateRealmUserSettingsDefaults changes the organization's defaults of new users' settings
 // (administrators only); each change sends realm_user_settings_defaults update to every
 // active user. Users created later start with these values.
-func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Actor, p UpdateRealmUserSettingsDefaultsParams) error {
+func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor engine.Actor, p UpdateRealmUserSettingsDefaultsParams) error {
 	for _, name := range slices.Sorted(maps.Keys(p.Values)) {
 		st, ok := users.LookupSetting(name)
 		if !ok || slices.Contains(notRealmDefaults, name) {
 			return engine.BadRequest("Invalid setting %s", name)
 		}
 		if err := st.Check(p.Values[name]); err != nil {
-			return engine.BadRequest("%s", trimSettingTypeError(err))
+			return engine.BadRequest("%s", users.TrimSettingTypeError(err))
 		}
 	}
-	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		realm, err := tx.Realm().Get()
 		if err != nil {
