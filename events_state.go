@@ -255,7 +255,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 		}
 	}
 	res.OrganizationState = org.OrganizationStateOf(realm, viewer, p)
-	if res.EmojiState, err = emojiState(tx, realm.URL, p); err != nil {
+	if res.EmojiState, err = org.EmojiStateOf(tx, realm.URL, p); err != nil {
 		return err
 	}
 	if p.Fetches("alert_words") {

@@ -54,7 +54,7 @@ func TestImportDirection(t *testing.T) {
 		// the areas below it.
 		"compose": {"internal/engine", "internal/world", "storage", "users", "drafts", "channels"},
 		"people":  {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "markdown"},
-		"org":     {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations"},
+		"org":     {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
 		".":       append([]string{"compose", "people", "org", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
 		"httpapi": append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.

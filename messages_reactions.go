@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -70,7 +71,7 @@ var (
 // already reacted with the same emoji, the reaction counts as a vote for theirs and takes its
 // name. A user without a row for the message (a channel's history) gets one.
 func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionParams) (struct{}, error) {
-	if err := checkEmojiFields(p.EmojiName, p.EmojiCode); err != nil {
+	if err := org.CheckEmojiFields(p.EmojiName, p.EmojiCode); err != nil {
 		return struct{}{}, err
 	}
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
@@ -85,7 +86,7 @@ func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionPar
 		}
 		r := messages.Reaction{MessageID: m.ID, UserID: me.ID, EmojiName: p.EmojiName}
 		if p.EmojiCode == nil || p.ReactionType == nil {
-			code, typ, err := s.emojiByName(custom, p.EmojiName)
+			code, typ, err := s.org.EmojiByName(custom, p.EmojiName)
 			if err != nil {
 				return err
 			}
@@ -114,7 +115,7 @@ func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionPar
 			}
 		}
 		if !voted {
-			if err := s.checkEmojiRequest(custom, r); err != nil {
+			if err := s.org.CheckEmojiRequest(custom, r); err != nil {
 				return err
 			}
 		}
@@ -142,7 +143,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 	if p.EmojiName != nil {
 		name = *p.EmojiName
 	}
-	if err := checkEmojiFields(name, p.EmojiCode); err != nil {
+	if err := org.CheckEmojiFields(name, p.EmojiCode); err != nil {
 		return struct{}{}, err
 	}
 	typ := string(emoji.Unicode)
@@ -166,7 +167,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReact
 			if err != nil {
 				return err
 			}
-			if r.EmojiCode, _, err = s.emojiByName(custom, *p.EmojiName); err != nil {
+			if r.EmojiCode, _, err = s.org.EmojiByName(custom, *p.EmojiName); err != nil {
 				return err
 			}
 		}

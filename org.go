@@ -189,3 +189,47 @@ func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Act
 
 // MaxReservedUserIDs is org.MaxReservedUserIDs.
 const MaxReservedUserIDs = org.MaxReservedUserIDs
+
+// The types of the org area, defined in package org: these aliases keep embedders' code
+// compiling.
+type (
+	EmojiImageStore             = org.EmojiImageStore
+	BlobEmojiImages             = org.BlobEmojiImages
+	RealmEmojiRecord            = org.RealmEmojiRecord
+	EmojiState                  = org.EmojiState
+	GetCustomEmojiResult        = org.GetCustomEmojiResult
+	UploadCustomEmojiParams     = org.UploadCustomEmojiParams
+	DeactivateCustomEmojiParams = org.DeactivateCustomEmojiParams
+	ServerEmojiData             = org.ServerEmojiData
+	RealmEmojiEvent             = org.RealmEmojiEvent
+)
+
+// GetCustomEmoji lists the organization's custom emoji, deactivated ones included.
+func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmojiResult, error) {
+	return s.org.GetCustomEmoji(ctx, actor)
+}
+
+// UploadCustomEmoji adds a custom emoji with the uploaded image, stored through
+// Options.EmojiImages before the emoji's row is written.
+func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (struct{}, error) {
+	return s.org.UploadCustomEmoji(ctx, actor, p)
+}
+
+// DeactivateCustomEmoji deactivates an active custom emoji: administrators any, others their
+// own. Reactions with it stay.
+func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
+	return s.org.DeactivateCustomEmoji(ctx, actor, p)
+}
+
+// GetServerEmojiData returns the server emoji data file.
+func (s *Service) GetServerEmojiData() ServerEmojiData {
+	return s.org.GetServerEmojiData()
+}
+
+// Limits of custom emoji (org.MaxEmojiFileSize, org.MaxEmojiFieldLength) and the path of the
+// server emoji data file (org.ServerEmojiDataPath).
+const (
+	MaxEmojiFileSize    = org.MaxEmojiFileSize
+	MaxEmojiFieldLength = org.MaxEmojiFieldLength
+	ServerEmojiDataPath = org.ServerEmojiDataPath
+)

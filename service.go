@@ -240,7 +240,7 @@ func New(opts Options) (*Service, error) {
 		opts.Logger = slog.Default()
 	}
 	if opts.EmojiImages == nil && opts.Blobs != nil {
-		opts.EmojiImages = blobEmojiImages{opts.Blobs}
+		opts.EmojiImages = org.NewBlobEmojiImages(opts.Blobs)
 	}
 	if opts.MaxFileUploadSizeMiB <= 0 {
 		opts.MaxFileUploadSizeMiB = uploads.DefaultMaxFileUploadSizeMiB
@@ -297,7 +297,10 @@ func New(opts Options) (*Service, error) {
 	// The key that signs the BigBlueButton call links this process gives out.
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
-	s.org = org.New(s.eng, org.Config{CallKey: callKey, Dev: opts.Dev, PushNotificationsEnabled: opts.PushNotificationsEnabled})
+	s.org = org.New(s.eng, org.Config{
+		CallKey: callKey, Dev: opts.Dev, PushNotificationsEnabled: opts.PushNotificationsEnabled,
+		EmojiImages: opts.EmojiImages, Emoji: s.emoji,
+	})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()

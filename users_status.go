@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -95,7 +96,7 @@ func (p UpdateStatusParams) check() (newStatus, error) {
 		empty, unicode := "", string(emoji.Unicode)
 		n.emojiName, n.emojiCode, n.emojiTy = &empty, &empty, &unicode
 	case p.EmojiName != nil:
-		if err := checkEmojiFields(*p.EmojiName, p.EmojiCode); err != nil {
+		if err := org.CheckEmojiFields(*p.EmojiName, p.EmojiCode); err != nil {
 			return n, err
 		}
 		n.emojiName, n.givenCode, n.givenType = p.EmojiName, p.EmojiCode, p.ReactionType
@@ -117,7 +118,7 @@ func (s *Service) resolveEmoji(r storage.RealmReader, n *newStatus) error {
 	}
 	e := messages.Reaction{EmojiName: *n.emojiName}
 	if n.givenCode == nil || n.givenType == nil {
-		code, typ, err := s.emojiByName(custom, e.EmojiName)
+		code, typ, err := s.org.EmojiByName(custom, e.EmojiName)
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func (s *Service) resolveEmoji(r storage.RealmReader, n *newStatus) error {
 	}
 	setIf(&e.EmojiCode, n.givenCode)
 	setIf(&e.ReactionType, n.givenType)
-	if err := s.checkEmojiRequest(custom, e); err != nil {
+	if err := s.org.CheckEmojiRequest(custom, e); err != nil {
 		return err
 	}
 	n.emojiCode, n.emojiTy = &e.EmojiCode, &e.ReactionType

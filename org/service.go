@@ -1,6 +1,9 @@
 package org
 
-import "github.com/teamchat/chat/internal/engine"
+import (
+	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/internal/engine"
+)
 
 // Config is what the org area needs to know of the server.
 type Config struct {
@@ -10,6 +13,10 @@ type Config struct {
 	Dev bool
 	// PushNotificationsEnabled is reported by server_settings.
 	PushNotificationsEnabled bool
+	// EmojiImages stores the images of custom emoji; nil refuses uploads of custom emoji.
+	EmojiImages EmojiImageStore
+	// Emoji is the index of the unicode emoji, built on first use.
+	Emoji func() *emoji.Index
 }
 
 // Service is the org area's operations. It is safe for concurrent use.

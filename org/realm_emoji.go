@@ -1,4 +1,4 @@
-package chat
+package org
 
 import (
 	"bytes"
@@ -29,15 +29,20 @@ type EmojiImageStore interface {
 	OpenEmojiImage(ctx context.Context, path string) (blobs.Object, error)
 }
 
-// blobEmojiImages keeps custom emoji images in the blob store of uploads, under emoji/.
-type blobEmojiImages struct{ store blobs.Store }
+// BlobEmojiImages keeps custom emoji images in the blob store of uploads, under emoji/.
+type BlobEmojiImages struct{ store blobs.Store }
 
-func (b blobEmojiImages) PutEmojiImage(ctx context.Context, path string, image []byte) error {
+// NewBlobEmojiImages keeps custom emoji images in store.
+func NewBlobEmojiImages(store blobs.Store) BlobEmojiImages { return BlobEmojiImages{store} }
+
+// PutEmojiImage stores an emoji's image at path.
+func (b BlobEmojiImages) PutEmojiImage(ctx context.Context, path string, image []byte) error {
 	_, err := b.store.Put(ctx, "emoji/"+path, bytes.NewReader(image))
 	return err
 }
 
-func (b blobEmojiImages) OpenEmojiImage(ctx context.Context, path string) (blobs.Object, error) {
+// OpenEmojiImage opens the emoji image at path.
+func (b BlobEmojiImages) OpenEmojiImage(ctx context.Context, path string) (blobs.Object, error) {
 	return b.store.Open(ctx, "emoji/"+path)
 }
 
@@ -114,14 +119,14 @@ var (
 	emojiImageRealmPrefix = "1/emoji/images/"
 )
 
-func errCustomEmojiNotFound(name string) *Error {
+func errCustomEmojiNotFound(name string) *engine.Error {
 	e := engine.BadRequest("Emoji '%s' does not exist", name)
 	e.Status = http.StatusNotFound
 	return e
 }
 
-// realmEmojiRecord shows a custom emoji.
-func realmEmojiRecord(c emoji.Custom) RealmEmojiRecord {
+// emojiRecordOf shows a custom emoji.
+func emojiRecordOf(c emoji.Custom) RealmEmojiRecord {
 	r := RealmEmojiRecord{
 		ID: c.ID.String(), Name: c.Name, SourceURL: "/user_avatars/" + emojiImageRealmPrefix + c.FileName,
 		Deactivated: c.Deactivated,
@@ -141,15 +146,15 @@ func realmEmojiRecord(c emoji.Custom) RealmEmojiRecord {
 func realmEmojiRecords(list []emoji.Custom) map[string]RealmEmojiRecord {
 	out := make(map[string]RealmEmojiRecord, len(list))
 	for _, c := range list {
-		out[c.ID.String()] = realmEmojiRecord(c)
+		out[c.ID.String()] = emojiRecordOf(c)
 	}
 	return out
 }
 
 // GetCustomEmoji lists the organization's custom emoji, deactivated ones included.
-func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmojiResult, error) {
+func (s *Service) GetCustomEmoji(ctx context.Context, actor engine.Actor) (GetCustomEmojiResult, error) {
 	var res GetCustomEmojiResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		list, err := o.Tx.Realm().ListEmoji()
 		res.Emoji = realmEmojiRecords(list)
 		return err
@@ -159,7 +164,7 @@ func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmo
 
 // UploadCustomEmoji adds a custom emoji with the uploaded image, stored through
 // Options.EmojiImages before the emoji's row is written.
-func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (struct{}, error) {
+func (s *Service) UploadCustomEmoji(ctx context.Context, actor engine.Actor, p UploadCustomEmojiParams) (struct{}, error) {
 	name := strings.ReplaceAll(strings.TrimSpace(p.Name), " ", "_")
 	if err := emoji.CheckName(name); err != nil {
 		return struct{}{}, engine.RuleError(err)
@@ -170,10 +175,10 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 	}
 	sum := sha256.Sum256(p.Image)
 	file := hex.EncodeToString(sum[:12]) + ext
-	if err := s.opts.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
+	if err := s.cfg.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
 		return struct{}{}, engine.InternalError(err)
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
@@ -189,7 +194,7 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 			}
 			return err
 		}
-		rec := realmEmojiRecord(c)
+		rec := emojiRecordOf(c)
 		return notifyRealmEmoji(tx, ev, append(list, c), RealmEmojiEvent{Type: "realm_emoji", Op: "add", Emoji: &rec})
 	})
 	return struct{}{}, err
@@ -198,8 +203,8 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 // checkEmojiUpload checks an upload before its image is stored: permission and name (read
 // again when the emoji is written), file count, size and image type; it returns the file's
 // extension.
-func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string, p UploadCustomEmojiParams) (string, error) {
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+func (s *Service) checkEmojiUpload(ctx context.Context, actor engine.Actor, name string, p UploadCustomEmojiParams) (string, error) {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		list, err := o.Tx.Realm().ListEmoji()
 		if err != nil {
 			return err
@@ -213,7 +218,7 @@ func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string
 		return "", errOneFile
 	case len(p.Image) > MaxEmojiFileSize:
 		return "", errEmojiTooLarge
-	case s.opts.EmojiImages == nil:
+	case s.cfg.EmojiImages == nil:
 		return "", errNoEmojiImages
 	}
 	ext, ok := imageTypes[http.DetectContentType(p.Image)]
@@ -239,7 +244,7 @@ func (s *Service) mayAddEmoji(w *world.World, me users.User, list []emoji.Custom
 			return errEmojiNameTaken
 		}
 	}
-	if _, unicode := s.emoji().Code(name); unicode && !me.Role.IsAdmin() {
+	if _, unicode := s.cfg.Emoji().Code(name); unicode && !me.Role.IsAdmin() {
 		return errOverrideDefault
 	}
 	return nil
@@ -247,8 +252,8 @@ func (s *Service) mayAddEmoji(w *world.World, me users.User, list []emoji.Custom
 
 // DeactivateCustomEmoji deactivates an active custom emoji: administrators any, others their
 // own. Reactions with it stay.
-func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor engine.Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		list, err := tx.Realm().ListEmoji()
 		if err != nil {
@@ -279,7 +284,7 @@ func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p Deac
 // notifyRealmEmoji queues a change of the custom emoji for every active user: the change
 // itself for clients with the individual_emoji_changes capability, every emoji (list) for the
 // others.
-func notifyRealmEmoji(tx storage.Tx, ev *events, list []emoji.Custom, change RealmEmojiEvent) error {
+func notifyRealmEmoji(tx storage.Tx, ev *engine.Events, list []emoji.Custom, change RealmEmojiEvent) error {
 	to, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
 		return err
@@ -293,11 +298,11 @@ func notifyRealmEmoji(tx storage.Tx, ev *events, list []emoji.Custom, change Rea
 
 // GetServerEmojiData returns the server emoji data file.
 func (s *Service) GetServerEmojiData() ServerEmojiData {
-	return ServerEmojiData{CodeToNames: s.emoji().CodeToNames()}
+	return ServerEmojiData{CodeToNames: s.cfg.Emoji().CodeToNames()}
 }
 
-// emojiState fills register's realm_emoji and server_emoji_data_url.
-func emojiState(tx storage.ReadTx, realmURL string, p clients.Register) (*EmojiState, error) {
+// EmojiStateOf fills register's realm_emoji and server_emoji_data_url.
+func EmojiStateOf(tx storage.ReadTx, realmURL string, p clients.Register) (*EmojiState, error) {
 	st := &EmojiState{}
 	if p.Fetches("realm_emoji") {
 		list, err := tx.Realm().ListEmoji()
@@ -317,8 +322,8 @@ func emojiState(tx storage.ReadTx, realmURL string, p clients.Register) (*EmojiS
 	return st, nil
 }
 
-// checkEmojiFields bounds the emoji name and code of a request.
-func checkEmojiFields(name string, code *string) error {
+// CheckEmojiFields bounds the emoji name and code of a request.
+func CheckEmojiFields(name string, code *string) error {
 	if len(name) > MaxEmojiFieldLength {
 		return errInvalidEmojiName
 	}
@@ -328,9 +333,9 @@ func checkEmojiFields(name string, code *string) error {
 	return nil
 }
 
-// emojiByName finds the emoji a name stands for: an active custom emoji first, then Zulip's
+// EmojiByName finds the emoji a name stands for: an active custom emoji first, then Zulip's
 // extra emoji, then the unicode emoji (Zulip's get_emoji_data).
-func (s *Service) emojiByName(custom []emoji.Custom, name string) (string, emoji.ReactionType, error) {
+func (s *Service) EmojiByName(custom []emoji.Custom, name string) (string, emoji.ReactionType, error) {
 	for _, c := range custom {
 		if c.Name == name && !c.Deactivated {
 			return c.ID.String(), emoji.Realm, nil
@@ -339,15 +344,15 @@ func (s *Service) emojiByName(custom []emoji.Custom, name string) (string, emoji
 	if name == emoji.ZulipEmoji {
 		return emoji.ZulipEmoji, emoji.ZulipExtra, nil
 	}
-	if code, ok := s.emoji().Code(name); ok {
+	if code, ok := s.cfg.Emoji().Code(name); ok {
 		return code, emoji.Unicode, nil
 	}
 	return "", "", errEmojiDoesNotExist(name)
 }
 
-// checkEmojiRequest checks that a new reaction's name, code and type name a current emoji
+// CheckEmojiRequest checks that a new reaction's name, code and type name a current emoji
 // (Zulip's check_emoji_request).
-func (s *Service) checkEmojiRequest(custom []emoji.Custom, r messages.Reaction) error {
+func (s *Service) CheckEmojiRequest(custom []emoji.Custom, r messages.Reaction) error {
 	switch emoji.ReactionType(r.ReactionType) {
 	case emoji.Realm:
 		i := slices.IndexFunc(custom, func(c emoji.Custom) bool { return c.ID.String() == r.EmojiCode })
@@ -367,10 +372,10 @@ func (s *Service) checkEmojiRequest(custom []emoji.Custom, r messages.Reaction) 
 			return errInvalidEmojiName
 		}
 	case emoji.Unicode:
-		if _, ok := s.emoji().Name(r.EmojiCode); !ok {
+		if _, ok := s.cfg.Emoji().Name(r.EmojiCode); !ok {
 			return errInvalidEmojiCode
 		}
-		if code, ok := s.emoji().Code(r.EmojiName); !ok || code != r.EmojiCode {
+		if code, ok := s.cfg.Emoji().Code(r.EmojiName); !ok || code != r.EmojiCode {
 			return errInvalidEmojiName
 		}
 	default:
@@ -392,6 +397,6 @@ var (
 	errDeactivatedEmoji   = engine.BadRequest("This custom emoji has been deactivated.")
 )
 
-func errEmojiDoesNotExist(name string) *Error {
+func errEmojiDoesNotExist(name string) *engine.Error {
 	return engine.BadRequest("Emoji '%s' does not exist", name)
 }
