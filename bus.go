@@ -289,11 +289,11 @@ func (s *Service) deliver(id uint64, msg []byte) {
 		s.eng.Exclusive(func(bool) {
 			s.busPos = id
 			s.queues.DeleteAll()
-			s.creds.reset(false) // it may have invalidated credentials
+			s.people.ResetCredentials(false) // it may have invalidated credentials
 		})
 		return
 	}
-	s.creds.apply(m.CredentialChanges)
+	s.people.ApplyCredentialChanges(m.CredentialChanges)
 	s.eng.Exclusive(func(closed bool) {
 		if closed {
 			return // after the queues were saved: a restarted process replays it
@@ -350,7 +350,7 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 		err := s.bus.Listen(ctx, after, func(complete bool, last uint64) {
 			s.eng.Exclusive(func(bool) {
 				s.busPos = last
-				s.creds.reset(false) // listening: invalidations arrive again
+				s.people.ResetCredentials(false) // listening: invalidations arrive again
 				if !complete {
 					s.log.Error("event bus messages missed (older than the bus keeps); event queues ended", "after", after)
 					s.queues.DeleteAll()
@@ -368,7 +368,7 @@ func (s *Service) runBus(ctx context.Context, first chan<- error) {
 		}
 		s.eng.Exclusive(func(bool) {
 			s.busUp = false
-			s.creds.reset(true) // invalidations from other processes no longer arrive
+			s.people.ResetCredentials(true) // invalidations from other processes no longer arrive
 		})
 		if first != nil {
 			first <- err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/users"
 )
 
@@ -33,7 +34,7 @@ func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetS
 			return errInvalidChannelID
 		}
 		if p.SenderID != nil && *p.SenderID != me.ID {
-			if _, err := accessBot(tx.Users(), me, *p.SenderID); err != nil {
+			if _, err := people.AccessBot(tx.Users(), me, *p.SenderID); err != nil {
 				return err
 			}
 		}

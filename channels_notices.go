@@ -11,6 +11,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -26,9 +27,6 @@ const (
 	channelEventsTopic = "channel events"
 	internalClient     = "Internal"
 )
-
-// silentMention is the Markdown of a mention of u that notifies nobody.
-func silentMention(u users.User) string { return fmt.Sprintf("@_**%s|%d**", u.FullName, u.ID) }
 
 // brokenLinkChars are the characters a #**channel** link cannot hold.
 var brokenLinkChars = regexp.MustCompile("[`>*&\\[\\]]|\\$\\$")
@@ -61,7 +59,7 @@ func channelCreatedNotice(c channels.Channel, creator users.User) string {
 	if desc == "" {
 		desc = "*No description.*"
 	}
-	return fmt.Sprintf("%s channel created by %s. **Description:**\n```` quote\n%s\n````", kind, silentMention(creator), desc)
+	return fmt.Sprintf("%s channel created by %s. **Description:**\n```` quote\n%s\n````", kind, people.SilentMention(creator), desc)
 }
 
 // newChannelsAnnouncement is the message of the new-channel announcements channel.
@@ -71,9 +69,9 @@ func newChannelsAnnouncement(creator users.User, created []channels.Channel) str
 		links[i] = channelLink(c)
 	}
 	if len(created) == 1 {
-		return fmt.Sprintf("%s created a new channel %s.", silentMention(creator), links[0])
+		return fmt.Sprintf("%s created a new channel %s.", people.SilentMention(creator), links[0])
 	}
-	return fmt.Sprintf("%s created the following channels: %s.", silentMention(creator), strings.Join(links, ", "))
+	return fmt.Sprintf("%s created the following channels: %s.", people.SilentMention(creator), strings.Join(links, ", "))
 }
 
 // subscribedYouMessage is the direct message telling a user that actor subscribed them to
@@ -81,10 +79,10 @@ func newChannelsAnnouncement(creator users.User, created []channels.Channel) str
 func subscribedYouMessage(actor users.User, names []string) string {
 	names = slices.Sorted(slices.Values(names))
 	if len(names) == 1 {
-		return fmt.Sprintf("%s subscribed you to #**%s**.", silentMention(actor), names[0])
+		return fmt.Sprintf("%s subscribed you to #**%s**.", people.SilentMention(actor), names[0])
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s subscribed you to the following channels:\n\n", silentMention(actor))
+	fmt.Fprintf(&b, "%s subscribed you to the following channels:\n\n", people.SilentMention(actor))
 	for _, n := range names {
 		fmt.Fprintf(&b, "* #**%s**\n", n)
 	}
@@ -184,4 +182,9 @@ func announcementsID(r realms.Realm) int64 {
 		return -1
 	}
 	return r.NewStreamAnnouncementsStreamID
+}
+
+// notifyUser sends the notification bot's direct message to a user (people's Hooks.NotifyUser).
+func (s *Service) notifyUser(tx storage.Tx, ev *events, w *world.World, to users.ID, content string) error {
+	return s.postNotices(tx, ev, w, []botNotice{{to: to, content: content}})
 }

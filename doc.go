@@ -136,45 +136,17 @@
 //	world     (internal/world) the per-transaction view of the organization that decisions
 //	          read: users, groups, channels, subscribers, channel activity, access predicates
 //	bus       several processes sharing one store's events (bus.go)
-//	auth      AuthenticateAPIKey, AuthenticateWebhookAPIKey, FetchAPIKey, JWTFetchAPIKey,
-//	          DevFetchAPIKey, DevListUsers
-//	          (auth.go); RegenerateAPIKey (auth_apikeys.go); password hashing (auth_passwords.go);
-//	          the cache of checked API keys and sessions and ForgetCredentials (auth_cache.go)
-//	          web sessions: StartSession, StartSessionWithPassword, AuthenticateSession,
-//	          EndSession, ended by a password change, a new API key and deactivation
-//	          (auth_sessions.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams
 //	          queues (events_public.go); one encoding per form of an event (events_forms.go)
-//	realm     GetCustomProfileFields, CreateCustomProfileField,
-//	          UpdateProfileData, RemoveProfileData (realm_profile.go); GetCustomEmoji,
-//	          UploadCustomEmoji, DeactivateCustomEmoji, register's
-//	          realm_emoji and server_emoji_data_url, the emoji named in requests
-//	          (realm_emoji.go); UpdateCustomProfileField, RemoveCustomProfileField,
-//	          ReorderCustomProfileFields (realm_profile_fields.go)
-//	org       the facade of package org (org.go): CreateZoomVideoCall, CreateWebexVideoCall,
-//	          CreateBigBlueButtonVideoCall, JoinBigBlueButtonVideoCall, GetRealmDomains,
-//	          CreateRealmDomain, PatchRealmDomain, DeleteRealmDomain, GetLinkifiers,
-//	          AddLinkifier, UpdateLinkifier, RemoveLinkifier, ReorderLinkifiers,
-//	          AddCodePlayground, RemoveCodePlayground, CreateOrganization, UpdateRealm,
-//	          UpdateRealmUserSettingsDefaults, GetServerSettings
-//	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
-//	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
-//	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);
-//	          GetBots and register's realm_bots (users_bots_admin.go); UpdateBot,
-//	          RegenerateBotAPIKey, DeactivateBot (users_bots_update.go); UpdateSettings,
-//	          ConfirmEmailChange (users_settings.go); UpdateStatus, UpdateStatusForUser,
-//	          GetUserStatus (users_status.go); MuteUser, UnmuteUser (users_muted.go); user
-//	          records (users_record.go) and events (users_events.go)
-//	people    the facade of package people (people.go): GetAlertWords, AddAlertWords,
-//	          RemoveAlertWords, RegisterClientDevice, RemoveClientDevice, RegisterPushDevice,
-//	          AddApnsToken, RemoveApnsToken, AddFcmToken, RemoveFcmToken,
-//	          MarkOnboardingStepAsRead, UpdatePresence, GetRealmPresence, GetUserPresence
-//	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
-//	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
-//	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go); register's
-//	          group records kept across registrations (groups_record_cache.go)
+//	org       the facade of package org (org.go): the organization's settings, custom emoji,
+//	          video calls, domains, linkifiers and playgrounds (org/doc.go maps its files)
+//	people    the facade of package people (people.go): accounts, authentication and
+//	          sessions, bots, groups, invitations, settings, statuses, profile fields, muted
+//	          users, alert words, devices, onboarding and presence (people/doc.go maps its
+//	          files); the Hooks it takes from the conversations (channels_subscribe.go,
+//	          channels_notices.go, topics_delete.go, messages_read.go)
 //	channels  GetStreams, GetStreamByID, GetStreamID, GetSubscriptions, GetSubscribers,
 //	          GetSubscriptionStatus (channels_read.go); Subscribe, CreateChannel
 //	          (channels_subscribe.go); Unsubscribe (channels_unsubscribe.go);
@@ -204,8 +176,6 @@
 //	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
-//	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
-//	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking
 //	          a file (uploads_attachments.go); GetUploadedFile, GetFileTemporaryURL,
 //	          GetUploadedFileByToken (uploads_serve.go); thumbnails (uploads_images.go);

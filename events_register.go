@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/teamchat/chat/internal/clients"
@@ -408,33 +407,5 @@ func (s *Service) AppendRegisterJSON(b []byte, r RegisterQueueResult) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	// Both keys are written, realm_users first; a key follows '{' or ',' (inside a string,
-	// a quote follows a backslash).
-	const usersKey, nonActiveKey = `"realm_users":null`, `"realm_non_active_users":null`
-	at := keyIndex(body, usersKey, 0)
-	at2 := keyIndex(body, nonActiveKey, at+1)
-	if at < 0 || at2 < 0 {
-		body, err := r.MarshalJSON() // (never: the keys are the struct's)
-		return append(b, body...), err
-	}
-	active, err := s.keptEncoding(st.RealmUsers, true)
-	if err != nil {
-		return nil, err
-	}
-	inactive, err := s.keptEncoding(st.RealmNonActiveUsers, false)
-	if err != nil {
-		return nil, err
-	}
-	b = slices.Grow(b, len(body)+active.size()+inactive.size())
-	b = append(b, body[:at]...)
-	b = append(b, `"realm_users":`...)
-	if b, err = active.appendRecords(b, st.RealmUsers); err != nil {
-		return nil, err
-	}
-	b = append(b, body[at+len(usersKey):at2]...)
-	b = append(b, `"realm_non_active_users":`...)
-	if b, err = inactive.appendRecords(b, st.RealmNonActiveUsers); err != nil {
-		return nil, err
-	}
-	return append(b, body[at2+len(nonActiveKey):]...), nil
+	return s.people.AppendWithUserRecords(b, body, st, r.MarshalJSON)
 }

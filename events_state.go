@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -114,32 +113,6 @@ type RealmState struct {
 	Settings RealmSettingsState `json:"-"`
 }
 
-// RealmUserState is register's "realm_user" section: the users the viewer can see and the
-// viewer's own account.
-type RealmUserState struct {
-	RealmUsers          []UserRecord `json:"realm_users"`
-	RealmNonActiveUsers []UserRecord `json:"realm_non_active_users"`
-	CrossRealmBots      []UserRecord `json:"cross_realm_bots"`
-
-	AvatarSource              string   `json:"avatar_source"`
-	AvatarURL                 string   `json:"avatar_url"`
-	AvatarURLMedium           string   `json:"avatar_url_medium"`
-	CanCreatePrivateStreams   bool     `json:"can_create_private_streams"`
-	CanCreatePublicStreams    bool     `json:"can_create_public_streams"`
-	CanCreateStreams          bool     `json:"can_create_streams"`
-	CanCreateWebPublicStreams bool     `json:"can_create_web_public_streams"`
-	CanSubscribeOtherUsers    bool     `json:"can_subscribe_other_users"`
-	CanInviteOthersToRealm    bool     `json:"can_invite_others_to_realm"`
-	IsAdmin                   bool     `json:"is_admin"`
-	IsOwner                   bool     `json:"is_owner"`
-	IsModerator               bool     `json:"is_moderator"`
-	IsGuest                   bool     `json:"is_guest"`
-	UserID                    users.ID `json:"user_id"`
-	Email                     string   `json:"email"`
-	DeliveryEmail             string   `json:"delivery_email"`
-	FullName                  string   `json:"full_name"`
-}
-
 // longpollTimeoutSeconds is event_queue_longpoll_timeout_seconds: clients use it as their HTTP
 // timeout for GET /events, so it always exceeds the heartbeat wait.
 func (s *Service) longpollTimeoutSeconds() int {
@@ -186,7 +159,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		if err != nil {
 			return res, err
 		}
-		if res.RealmUserState, err = realmUserState(tx, w, &s.userRecords, viewer, clientGravatar); err != nil {
+		if res.RealmUserState, err = s.people.RealmUserState(tx, w, viewer, clientGravatar); err != nil {
 			return res, err
 		}
 	}
@@ -201,18 +174,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		if err != nil {
 			return res, err
 		}
-		include := p.ClientCapabilities.IncludeDeactivatedGroups
-		build := func() []UserGroupRecord {
-			v := groupViewOf(w.AllGroups(), w.Membership(), func(id users.ID) bool { return w.User(id).IsActive })
-			return v.userGroupRecords(include)
-		}
-		var recs []UserGroupRecord
-		if all := w.AllUsers(); w.Failed() {
-			recs = build()
-		} else {
-			recs = s.groupRecords.records(w.AllGroups(), all, include, build)
-		}
-		res.UserGroupsState = &UserGroupsState{RealmUserGroups: recs}
+		res.UserGroupsState = s.people.UserGroupsState(w, p.ClientCapabilities.IncludeDeactivatedGroups)
 	}
 	if res.MessagesState, err = messagesInitialState(tx, w, viewer, p); err != nil {
 		return res, err
@@ -245,7 +207,7 @@ func (s *Service) realmSection(tx storage.ReadTx, realm realms.Realm) (*RealmSta
 func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error), realm realms.Realm, viewer users.User, p RegisterQueueParams, now time.Time, res *RegisterQueueResult) error {
 	var err error
 	if p.Fetches("custom_profile_fields") && viewer.ID != 0 {
-		if res.CustomProfileFieldsState, err = customProfileFieldsState(tx.ProfileFields()); err != nil {
+		if res.CustomProfileFieldsState, err = people.CustomProfileFieldsStateOf(tx.ProfileFields()); err != nil {
 			return err
 		}
 	}
@@ -275,7 +237,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 		}
 	}
 	if p.Fetches("user_settings") && viewer.ID != 0 {
-		if res.UserSettingsState, err = userSettingsState(tx, viewer); err != nil {
+		if res.UserSettingsState, err = people.UserSettingsStateOf(tx, viewer); err != nil {
 			return err
 		}
 	}
@@ -366,55 +328,6 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 	}
 }
 
-// realmUserState lists the users for viewer. Spectators see active users only, with hidden
-// emails. The records come from cache (the viewer's own record and profile data excepted).
-func realmUserState(tx storage.ReadTx, w *world.World, cache *userRecordCache, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
-	realm, all := w.Org(), w.AllUsers()
-	if w.Failed() {
-		return nil, w.Err()
-	}
-	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
-	v := cache.variant(realm, all, viewer.Role, clientGravatar)
-	st := &RealmUserState{RealmUsers: cloneRecords(v.active), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
-	if viewer.ID != 0 {
-		st.RealmNonActiveUsers = cloneRecords(v.inactive)
-		if i, ok := slices.BinarySearchFunc(all, viewer.ID, world.ByUserID); ok {
-			self := userRecord(realm, viewer, all[i], opts)
-			setRecord(st.RealmUsers, self)
-			setRecord(st.RealmNonActiveUsers, self)
-		}
-		// Authenticated users get the custom profile data of every human user.
-		if err := addProfileData(tx, st.RealmUsers, st.RealmNonActiveUsers); err != nil {
-			return nil, err
-		}
-	}
-	if viewer.ID == 0 {
-		return st, nil
-	}
-	bot := userRecord(realm, viewer, world.NotificationBot(), recordOptions{})
-	bot.IsSystemBot = true
-	st.CrossRealmBots = append(st.CrossRealmBots, bot)
-	m := w.Membership()
-	st.AvatarSource = viewer.AvatarSource
-	st.AvatarURL = avatarURL(viewer)
-	st.AvatarURLMedium = avatarMediumURL(viewer)
-	st.CanCreatePublicStreams = m.Allows(realm.CanCreatePublicChannelGroup, viewer.ID)
-	st.CanCreatePrivateStreams = m.Allows(realm.CanCreatePrivateChannelGroup, viewer.ID)
-	st.CanCreateStreams = st.CanCreatePublicStreams || st.CanCreatePrivateStreams
-	st.CanCreateWebPublicStreams = m.Allows(realm.CanCreateWebPublicChannelGroup, viewer.ID)
-	st.CanSubscribeOtherUsers = m.Allows(realm.CanAddSubscribersGroup, viewer.ID)
-	st.CanInviteOthersToRealm = m.Allows(realm.CanInviteUsersGroup, viewer.ID)
-	st.IsAdmin = viewer.Role.IsAdmin()
-	st.IsOwner = viewer.Role == users.RoleOwner
-	st.IsModerator = viewer.Role == users.RoleModerator
-	st.IsGuest = viewer.Role == users.RoleGuest
-	st.UserID = viewer.ID
-	st.Email = world.APIEmail(realm, viewer)
-	st.DeliveryEmail = viewer.Email
-	st.FullName = viewer.FullName
-	return st, nil
-}
-
 func realmIconSource(realm realms.Realm) string {
 	if realm.IconURL != "" {
 		return "U"
@@ -459,7 +372,7 @@ func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world.World, 
 			if err != nil {
 				return err
 			}
-			if res.UserStatusState, err = userStatusState(tx, wd.AllUsers()); err != nil {
+			if res.UserStatusState, err = people.UserStatusStateOf(tx, wd.AllUsers()); err != nil {
 				return err
 			}
 		}
@@ -471,13 +384,13 @@ func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world.World, 
 			if err != nil {
 				return err
 			}
-			if res.RealmBotsState, err = realmBotsState(tx, wd.AllUsers(), viewer); err != nil {
+			if res.RealmBotsState, err = people.RealmBotsStateOf(tx, wd.AllUsers(), viewer); err != nil {
 				return err
 			}
 		}
 	}
 	if p.Fetches("muted_users") {
-		if res.MutedUsersState, err = mutedUsersState(tx, viewer); err != nil {
+		if res.MutedUsersState, err = people.MutedUsersStateOf(tx, viewer); err != nil {
 			return err
 		}
 	}

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/users"
 )
 
 // SetDraftsSynchronization applies enable_drafts_synchronization for tests, until PATCH
-// /settings (the users area) calls setDraftsSynchronization itself.
+// /settings (the users area) calls people.SetDraftsSynchronization itself.
 func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, enabled bool) error {
-	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error { return setDraftsSynchronization(o.Tx, user, enabled) })
+	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error { return people.SetDraftsSynchronization(o.Tx, user, enabled) })
 }
 
 // ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
@@ -51,7 +52,7 @@ func (s *Service) Prerendered() (finished, taken uint64) {
 // user) and then panics with value.
 func (s *Service) PanickingMutation(ctx context.Context, user users.ID, value any) error {
 	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
-		if err := setDraftsSynchronization(o.Tx, user, false); err != nil {
+		if err := people.SetDraftsSynchronization(o.Tx, user, false); err != nil {
 			return err
 		}
 		panic(value)
@@ -59,4 +60,4 @@ func (s *Service) PanickingMutation(ctx context.Context, user users.ID, value an
 }
 
 // SessionKey is what the store keeps of a session id.
-func SessionKey(id string) string { return sessionKey(id) }
+func SessionKey(id string) string { return people.SessionKey(id) }

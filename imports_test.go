@@ -53,7 +53,7 @@ func TestImportDirection(t *testing.T) {
 		// The area packages: each imports the engine, the world, storage, the leaves and only
 		// the areas below it.
 		"compose": {"internal/engine", "internal/world", "storage", "users", "drafts", "channels"},
-		"people":  {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "markdown"},
+		"people":  {"org", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
 		"org":     {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
 		".":       append([]string{"compose", "people", "org", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
 		"httpapi": append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),

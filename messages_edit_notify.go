@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -61,7 +62,7 @@ func topicNarrow(c channels.Channel, topic string) string {
 // move only resolves or unresolves) and, when asked, in the old one. movedAll says whether the
 // whole topic moved, newTopicWasEmpty whether the actor could see no earlier message there.
 func moveNotices(w *world.World, p editPlan, count int, movedAll, newTopicWasEmpty bool) []botNotice {
-	user := silentMention(p.me)
+	user := people.SilentMention(p.me)
 	oldLoc, newLoc := topicLink(p.orig, p.m.Topic), topicLink(p.target, p.topic)
 	var out []botNotice
 	if p.notifyNew && (p.streamEdited || p.topicEdited && !p.resolveToggle()) {
@@ -121,7 +122,7 @@ func (s *Service) resolveNotice(tx storage.Tx, ev *events, w *world.World, p edi
 	if err != nil {
 		return err
 	}
-	n := botNotice{channel: p.target.ID, topic: p.topic, content: fmt.Sprintf(format, silentMention(p.me)), readBy: p.me.ID,
+	n := botNotice{channel: p.target.ID, topic: p.topic, content: fmt.Sprintf(format, people.SilentMention(p.me)), readBy: p.me.ID,
 		read: func(u users.ID) bool { return u == p.me.ID || !unread[u] }}
 	return s.postNotices(tx, ev, w, []botNotice{n})
 }

@@ -42,6 +42,12 @@ func readEvent(ids []messages.ID) UpdateMessageFlagsEvent {
 	return UpdateMessageFlagsEvent{Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: ids}
 }
 
+// announceRead sends user the update_message_flags event of messages marked read (people's
+// Hooks.MessagesRead).
+func announceRead(ev *events, user users.ID, ids []messages.ID) {
+	ev.Add("update_message_flags", readEvent(ids), []int64{int64(user)})
+}
+
 // MarkAllAsRead marks every unread message of the actor read, newest first, in transactions
 // of Options.MarkReadBatchSize messages, each with its update_message_flags event. It stops
 // after Options.MarkReadBudget (measured with Now) and answers complete=false.

@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
@@ -82,7 +83,7 @@ func messageRecord(w *world.World, m messages.Message, v messageView) MessageRec
 		rec.Content, rec.ContentType = m.Content, "text/x-markdown"
 	}
 	if !(v.clientGravatar && gravatarHidden(sender)) {
-		url := avatarURL(sender)
+		url := people.AvatarURL(sender)
 		rec.AvatarURL = &url
 	}
 	if m.IsDirect() {

@@ -12,6 +12,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
@@ -100,7 +101,7 @@ func (s *Service) ReportMessage(ctx context.Context, actor Actor, p ReportMessag
 // quoted, and the reported message behind a spoiler with a link to it.
 func reportContent(w *world.World, reporter users.User, m messages.Message, p ReportMessageParams) string {
 	reported := w.User(m.SenderID)
-	by, of := silentMention(reporter), silentMention(reported)
+	by, of := people.SilentMention(reporter), people.SilentMention(reported)
 	sent := time.Unix(m.Timestamp, 0).UTC().Format("2006-01-02T15:04:05+00:00")
 	var header, original string
 	if m.IsDirect() {
@@ -146,12 +147,12 @@ func reportedRecipients(w *world.World, reporter users.User, m messages.Message)
 				to = w.User(id)
 			}
 		}
-		return " to " + silentMention(to)
+		return " to " + people.SilentMention(to)
 	}
 	var names []string
 	for _, id := range m.Recipients {
 		if id != m.SenderID {
-			names = append(names, silentMention(w.User(id)))
+			names = append(names, people.SilentMention(w.User(id)))
 		}
 	}
 	slices.Sort(names)

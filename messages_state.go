@@ -10,6 +10,7 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -105,7 +106,7 @@ func messagesInitialState(tx storage.ReadTx, getWorld func() (*world.World, erro
 func messageSectionsState(tx storage.ReadTx, w *world.World, viewer users.User, p clients.Register, st *MessagesState) error {
 	var err error
 	if p.Fetches("message") {
-		id, err := maxMessageID(tx.Messages(), viewer.ID)
+		id, err := people.MaxMessageID(tx.Messages(), viewer.ID)
 		if err != nil {
 			return err
 		}
@@ -165,19 +166,6 @@ func userTopicsState(tx storage.ReadTx, w *world.World, viewer users.User, p cli
 		st.MutedTopics = &l
 	}
 	return nil
-}
-
-// maxMessageID is max_message_id: the highest id among the messages the user received and
-// still has (-1 when none). Deleting that message, or moving it where the user loses access,
-// lowers it, as in Zulip, which re-reads it after every deletion; clients read the new value
-// from GET /users/me. Rows made by flagging a message from a channel's history do not count,
-// so that starring an old message does not move it.
-func maxMessageID(r storage.MessageReader, u users.ID) (int64, error) {
-	max, err := r.MaxReceivedID(u)
-	if err != nil || max == 0 {
-		return -1, err
-	}
-	return int64(max), nil
 }
 
 func userTopicRecord(r topics.UserTopic, label string, knowsEmpty bool) UserTopicRecord {

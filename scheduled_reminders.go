@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -139,7 +140,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 // reminderTarget describes message m for a reminder's text.
 func reminderTarget(w *world.World, m messages.Message) messages.ReminderTarget {
 	base := strings.TrimRight(w.Org().URL, "/") + "/"
-	t := messages.ReminderTarget{SenderMention: silentMention(w.User(m.SenderID)), Content: m.Content}
+	t := messages.ReminderTarget{SenderMention: people.SilentMention(w.User(m.SenderID)), Content: m.Content}
 	if m.IsDirect() {
 		ids := make([]string, len(m.Recipients))
 		for i, id := range m.Recipients {

@@ -187,21 +187,12 @@ type Service struct {
 	busStop context.CancelFunc
 	busDone chan struct{}
 
-	loginByUser *ratelimit.Limiter
-	loginByAddr *ratelimit.Limiter
-	apiByUser   *ratelimit.Limiter
-	apiByAddr   *ratelimit.Limiter
-	hashing     PasswordHashing
+	apiByUser *ratelimit.Limiter
+	apiByAddr *ratelimit.Limiter
 	// generation is server_generation: when this Service started (Unix seconds).
 	generation int64
 	// watchers are the owners of all_public_streams queues in this process.
 	watchers publicWatchers
-	// creds caches checked API keys (auth_cache.go).
-	creds credentialCache
-	// userRecords keeps register's user records (users_record_cache.go).
-	userRecords userRecordCache
-	// groupRecords keeps register's user group records (groups_record_cache.go).
-	groupRecords groupRecordCache
 
 	closeOnce sync.Once
 
@@ -277,12 +268,9 @@ func New(opts Options) (*Service, error) {
 			IDPrefix:           nodePrefix(opts.NodeID),
 			Observe:            observeFanout(opts.Monitor),
 		}),
-		loginByUser: ratelimit.New(*opts.LoginRateLimit, opts.Now),
-		loginByAddr: ratelimit.New(*opts.LoginAddressRateLimit, opts.Now),
-		apiByUser:   ratelimit.New(*opts.APIRateLimit, opts.Now),
-		apiByAddr:   ratelimit.New(*opts.AnonymousAPIRateLimit, opts.Now),
-		hashing:     opts.PasswordHashing.withDefaults(),
-		emoji:       sync.OnceValue(emoji.NewIndex),
+		apiByUser: ratelimit.New(*opts.APIRateLimit, opts.Now),
+		apiByAddr: ratelimit.New(*opts.AnonymousAPIRateLimit, opts.Now),
+		emoji:     sync.OnceValue(emoji.NewIndex),
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus
@@ -291,15 +279,31 @@ func New(opts Options) (*Service, error) {
 		cfg.PublishInTx = s.publishInTx
 	}
 	s.eng = engine.New(cfg)
-	s.creds.off = s.bus != nil // until the bus listens
 	s.compose = compose.New(s.eng)
-	s.people = people.New(s.eng, people.Config{NavigationTourVideoURL: opts.NavigationTourVideoURL})
 	// The key that signs the BigBlueButton call links this process gives out.
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
 	s.org = org.New(s.eng, org.Config{
 		CallKey: callKey, Dev: opts.Dev, PushNotificationsEnabled: opts.PushNotificationsEnabled,
 		EmojiImages: opts.EmojiImages, Emoji: s.emoji,
+	})
+	s.people = people.New(s.eng, people.Config{
+		Now: opts.Now, Log: opts.Logger, NavigationTourVideoURL: opts.NavigationTourVideoURL,
+		Dev: opts.Dev, JWTKey: opts.JWTKey, SessionAge: opts.SessionAge,
+		EmailChangeRequested:      opts.EmailChangeRequested,
+		CreateMultiuseInviteGroup: opts.CreateMultiuseInviteGroup,
+		InvitationLinkValidity:    opts.InvitationLinkValidity,
+		Mailer:                    opts.Mailer,
+		LoginRateLimit:            *opts.LoginRateLimit, LoginAddressRateLimit: *opts.LoginAddressRateLimit,
+		PasswordHashing: opts.PasswordHashing,
+		CredentialsOff:  s.bus != nil, // until the bus listens
+		Org:             s.org,
+		Hooks: people.Hooks{
+			SubscribeNewUser: s.subscribeNewUser,
+			DeleteMessages:   s.deleteMessages,
+			NotifyUser:       s.notifyUser,
+			MessagesRead:     announceRead,
+		},
 	})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/ratelimit"
 )
 
@@ -32,5 +33,5 @@ func (s *Service) CountAPIRequest(actor Actor, clientAddress string) (RateLimitS
 		d = s.apiByUser.Allow(strconv.FormatInt(int64(actor.UserID), 10))
 	}
 	st := RateLimitStatus{Limit: d.Limit, Remaining: d.Remaining, Reset: d.Reset}
-	return st, rateLimited(d)
+	return st, people.RateLimited(d)
 }

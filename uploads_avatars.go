@@ -13,6 +13,7 @@ import (
 
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
@@ -108,8 +109,8 @@ func (s *Service) setAvatarSource(ctx context.Context, actor Actor, source strin
 		if err := o.Tx.Users().Update(u); err != nil {
 			return err
 		}
-		res.AvatarURL = avatarURL(u)
-		return announceAvatarChange(o.Tx.Users(), o.Ev, u)
+		res.AvatarURL = people.AvatarURL(u)
+		return people.AnnounceAvatarChange(o.Tx.Users(), o.Ev, u)
 	})
 	return res, err
 }
@@ -159,9 +160,9 @@ func (s *Service) GetAvatarURL(ctx context.Context, actor Actor, p GetAvatarURLP
 		if !ok {
 			return errFileNotFound
 		}
-		url = avatarURL(u)
+		url = people.AvatarURL(u)
 		if p.Medium {
-			url = avatarMediumURL(u)
+			url = people.AvatarMediumURL(u)
 		}
 		return nil
 	})

@@ -27,8 +27,7 @@ import (
 // packages already.
 var areaPackages = [][2]string{
 	{"kernel", "kernel"},
-	{"realm", "org"},
-	{"auth", "people"}, {"users", "people"}, {"groups", "people"}, {"invites", "people"},
+	// (The areas of org and people are packages now: below files, and reached through them.)
 	{"uploads", "files"},
 	{"channels", "conversations"}, {"topics", "conversations"}, {"messages", "conversations"},
 	{"scheduled", "compose"},

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -25,7 +25,7 @@ type Mailer interface {
 const MaxInviteesPerRequest = 100
 
 // CodeInvitationFailed is Zulip's INVITATION_FAILED.
-const CodeInvitationFailed Code = "INVITATION_FAILED"
+const CodeInvitationFailed engine.Code = "INVITATION_FAILED"
 
 // SendInvitesParams are the parameters of POST /invites.
 type SendInvitesParams struct {
@@ -62,12 +62,12 @@ func inviteeEmails(raw string) []string {
 
 // InvitationError is Zulip's InvitationError: the addresses that were refused, each with the
 // reason and whether its account is deactivated, and whether the others were invited.
-func invitationError(msg string, refused [][3]any, sent bool) *Error {
+func invitationError(msg string, refused [][3]any, sent bool) *engine.Error {
 	list := make([][]any, len(refused))
 	for i, r := range refused {
 		list[i] = []any{r[0], r[1], r[2]}
 	}
-	return Errorf(CodeInvitationFailed, "%s", msg).With("errors", list).With("sent_invitations", sent).
+	return engine.Errorf(CodeInvitationFailed, "%s", msg).With("errors", list).With("sent_invitations", sent).
 		With("license_limit_reached", false).With("daily_limit_reached", false)
 }
 
@@ -81,7 +81,7 @@ type mail struct{ to, subject, body string }
 // refuse the whole request; addresses that already have an account are skipped (Zulip's
 // INVITATION_FAILED error lists them, with sent_invitations true when others were invited).
 // Administrators and the requester receive invites_changed.
-func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesParams) error {
+func (s *Service) SendInvites(ctx context.Context, actor engine.Actor, p SendInvitesParams) error {
 	base, validity, err := s.inviteBase(CreateInviteLinkParams{InviteExpiresInMinutes: p.InviteExpiresInMinutes, NeverExpires: p.NeverExpires,
 		InviteAs: p.InviteAs, StreamIDs: p.StreamIDs, GroupIDs: p.GroupIDs, IncludeRealmDefaultSubscriptions: p.IncludeRealmDefaultSubscriptions,
 		WelcomeMessageCustomText: p.WelcomeMessageCustomText})
@@ -101,7 +101,7 @@ func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesPar
 	base.NotifyReferrerOnJoin = p.NotifyReferrerOnJoin == nil || *p.NotifyReferrerOnJoin
 	var outbox []mail
 	var skipped [][3]any
-	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		outbox, skipped = nil, nil
 		tx, ev, me, now := o.Tx, o.Ev, o.Me, o.Now
 		w := o.World()
@@ -179,11 +179,11 @@ func invitationMail(realm realms.Realm, inviter users.User, inv users.Invite) ma
 // is logged (the invitation exists and can be resent).
 func (s *Service) sendMails(ctx context.Context, outbox []mail) {
 	for _, m := range outbox {
-		if s.opts.Mailer == nil {
+		if s.cfg.Mailer == nil {
 			s.log.Warn("no mailer configured; email not sent", "to", m.to, "subject", m.subject)
 			continue
 		}
-		if err := s.opts.Mailer.Send(context.WithoutCancel(ctx), m.to, m.subject, m.body); err != nil {
+		if err := s.cfg.Mailer.Send(context.WithoutCancel(ctx), m.to, m.subject, m.body); err != nil {
 			s.log.Error("sending email failed", "to", m.to, "err", err)
 		}
 	}
@@ -214,8 +214,8 @@ type EmailInviteParams struct {
 
 // RevokeEmailInvite revokes an email invitation: its link stops working. Administrators may
 // revoke any, others their own; administrators and the inviter get invites_changed.
-func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
-	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+func (s *Service) RevokeEmailInvite(ctx context.Context, actor engine.Actor, p EmailInviteParams) error {
+	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		inv, err := emailInvite(tx, o.Me, p.InviteID)
 		if err != nil {
@@ -230,13 +230,13 @@ func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInv
 
 // ResendEmailInvite sends an email invitation again with a new link (the old one stops
 // working), valid as long after now as the invitation originally was.
-func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
+func (s *Service) ResendEmailInvite(ctx context.Context, actor engine.Actor, p EmailInviteParams) error {
 	key, err := newInviteKey()
 	if err != nil {
 		return engine.InternalError(err)
 	}
 	var outbox []mail
-	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		outbox = nil
 		tx, ev, now := o.Tx, o.Ev, o.Now.Unix()
 		inv, err := emailInvite(tx, o.Me, p.InviteID)
@@ -271,7 +271,7 @@ func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInv
 // emailInviteAccepted marks an email invitation used once its account exists, tells the
 // administrators and the inviter (invites_changed) and, when the inviter asked, has the
 // notification bot tell them.
-func (s *Service) emailInviteAccepted(o *writeOp, inv users.Invite, u users.User) error {
+func (s *Service) emailInviteAccepted(o *engine.WriteOp, inv users.Invite, u users.User) error {
 	tx, ev := o.Tx, o.Ev
 	inv.Used = true
 	if err := tx.Invites().Update(inv); err != nil {
@@ -289,5 +289,8 @@ func (s *Service) emailInviteAccepted(o *writeOp, inv users.Invite, u users.User
 	} else if err != nil {
 		return err
 	}
-	return s.postNotices(tx, ev, o.World(), []botNotice{{to: referrer.ID, content: fmt.Sprintf("%s accepted your invitation to join Zulip!", silentMention(u))}})
+	return s.hooks.NotifyUser(tx, ev, o.World(), referrer.ID, fmt.Sprintf("%s accepted your invitation to join Zulip!", SilentMention(u)))
 }
+
+// SilentMention is the Markdown of a mention of u that notifies nobody.
+func SilentMention(u users.User) string { return fmt.Sprintf("@_**%s|%d**", u.FullName, u.ID) }

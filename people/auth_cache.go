@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"crypto/sha256"
@@ -48,13 +48,13 @@ type credentialCache struct {
 	userSessions map[users.ID][]sessionHash
 }
 
-// sessionHash is the SHA-256 of a session id (sessionKey is its hexadecimal form).
+// sessionHash is the SHA-256 of a session id (SessionKey is its hexadecimal form).
 type sessionHash [sha256.Size]byte
 
 type cachedSession struct {
 	user    users.ID
 	expires int64  // Unix seconds: answered only before
-	key     string // the store's key (Actor.session)
+	key     string // the store's key (engine.Actor.session)
 }
 
 type cachedCredential struct {
@@ -99,12 +99,12 @@ func (c *credentialCache) fill(gen uint64, email string, user users.ID, key stri
 }
 
 // session returns the actor of a cached session that has not ended at now (Unix seconds).
-func (c *credentialCache) session(h sessionHash, now int64) (Actor, bool) {
+func (c *credentialCache) session(h sessionHash, now int64) (engine.Actor, bool) {
 	c.mu.RLock()
 	e, ok := c.sessions[h]
 	c.mu.RUnlock()
 	if !ok || e.expires <= now {
-		return Actor{}, false
+		return engine.Actor{}, false
 	}
 	return engine.SessionActor(e.user, e.key), true
 }
@@ -187,7 +187,7 @@ func (c *credentialCache) reset(off bool) {
 // credentialsChanged records that the transaction changes what authenticates the given users
 // (their email, API key, password, activity or web sessions): their cached credentials are
 // dropped once it commits, here and, through the bus, in every process.
-func (s *Service) credentialsChanged(ev *events, ids ...users.ID) {
+func (s *Service) credentialsChanged(ev *engine.Events, ids ...users.ID) {
 	list := make([]int64, len(ids))
 	for i, id := range ids {
 		list[i] = int64(id)
@@ -198,7 +198,7 @@ func (s *Service) credentialsChanged(ev *events, ids ...users.ID) {
 
 // sessionsSwept records that the transaction deleted the sessions that end at or before t
 // (Unix seconds): the cached ones are dropped once it commits, here and in every process.
-func (s *Service) sessionsSwept(ev *events, t int64) {
+func (s *Service) sessionsSwept(ev *engine.Events, t int64) {
 	ev.Creds.Swept = max(ev.Creds.Swept, t)
 	ev.AfterCommit(func() { s.creds.apply(engine.CredentialChanges{Swept: t}) })
 }
@@ -216,7 +216,7 @@ func credentialsOf(u users.User) credentialFields {
 
 // userRewritten calls credentialsChanged when the write of a user from old to u changes its
 // credentials.
-func (s *Service) userRewritten(ev *events, old, u users.User) {
+func (s *Service) userRewritten(ev *engine.Events, old, u users.User) {
 	if credentialsOf(old) != credentialsOf(u) {
 		s.credentialsChanged(ev, u.ID)
 	}
@@ -232,3 +232,11 @@ func (c *credentialCache) isOff() bool {
 	defer c.mu.RUnlock()
 	return c.off
 }
+
+// ResetCredentials drops every cached credential; off keeps the cache from caching until the
+// next reset (a Bus that stopped listening: invalidations from other processes no longer
+// arrive).
+func (s *Service) ResetCredentials(off bool) { s.creds.reset(off) }
+
+// ApplyCredentialChanges drops the cached credentials another process changed.
+func (s *Service) ApplyCredentialChanges(c engine.CredentialChanges) { s.creds.apply(c) }

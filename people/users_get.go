@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -52,12 +52,12 @@ type GetUsersResult struct {
 }
 
 // GetUsers lists the users of the organization as the actor may see them.
-func (s *Service) GetUsers(ctx context.Context, actor Actor, p GetUsersParams) (GetUsersResult, error) {
+func (s *Service) GetUsers(ctx context.Context, actor engine.Actor, p GetUsersParams) (GetUsersResult, error) {
 	if len(p.UserIDs) > MaxUserIDsPerRequest {
 		return GetUsersResult{}, engine.BadRequest("user_ids is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	res := GetUsersResult{Members: []UserRecord{}}
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, viewer := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -115,7 +115,7 @@ type GetUserResult struct {
 }
 
 // GetUser returns one user (deactivated users and bots included).
-func (s *Service) GetUser(ctx context.Context, actor Actor, p GetUserParams) (GetUserResult, error) {
+func (s *Service) GetUser(ctx context.Context, actor engine.Actor, p GetUserParams) (GetUserResult, error) {
 	return s.getUser(ctx, actor, p.UserQueryOptions, func(tx storage.ReadTx, _ realms.Realm, _ users.User) (users.User, error) {
 		return engine.TargetUser(tx.Users(), p.UserID)
 	})
@@ -130,16 +130,16 @@ type GetUserByEmailParams struct {
 // GetUserByEmail returns the user with an API email (the placeholder user{id}@{host} works
 // for every user) or a real email the actor may see. Anything else is "No such user", so that
 // hidden addresses cannot be probed.
-func (s *Service) GetUserByEmail(ctx context.Context, actor Actor, p GetUserByEmailParams) (GetUserResult, error) {
+func (s *Service) GetUserByEmail(ctx context.Context, actor engine.Actor, p GetUserByEmailParams) (GetUserResult, error) {
 	return s.getUser(ctx, actor, p.UserQueryOptions, func(tx storage.ReadTx, realm realms.Realm, viewer users.User) (users.User, error) {
 		return engine.UserByAPIEmail(tx.Users(), realm, viewer, p.Email)
 	})
 }
 
-func (s *Service) getUser(ctx context.Context, actor Actor, q UserQueryOptions,
+func (s *Service) getUser(ctx context.Context, actor engine.Actor, q UserQueryOptions,
 	find func(storage.ReadTx, realms.Realm, users.User) (users.User, error)) (GetUserResult, error) {
 	var res GetUserResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, viewer := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -166,9 +166,9 @@ type GetOwnUserResult struct {
 }
 
 // GetOwnUser returns the actor's own record.
-func (s *Service) GetOwnUser(ctx context.Context, actor Actor, q UserQueryOptions) (GetOwnUserResult, error) {
+func (s *Service) GetOwnUser(ctx context.Context, actor engine.Actor, q UserQueryOptions) (GetOwnUserResult, error) {
 	var res GetOwnUserResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, viewer := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -180,8 +180,21 @@ func (s *Service) GetOwnUser(ctx context.Context, actor Actor, q UserQueryOption
 		}
 		// Zulip always sends the own avatar's URL here, whatever client_gravatar says.
 		res.UserRecord = pr.record(realm, viewer, viewer, recordOptions{})
-		res.MaxMessageID, err = maxMessageID(tx.Messages(), viewer.ID)
+		res.MaxMessageID, err = MaxMessageID(tx.Messages(), viewer.ID)
 		return err
 	})
 	return res, err
+}
+
+// MaxMessageID is max_message_id: the highest id among the messages the user received and
+// still has (-1 when none). Deleting that message, or moving it where the user loses access,
+// lowers it, as in Zulip, which re-reads it after every deletion; clients read the new value
+// from GET /users/me. Rows made by flagging a message from a channel's history do not count,
+// so that starring an old message does not move it.
+func MaxMessageID(r storage.MessageReader, u users.ID) (int64, error) {
+	max, err := r.MaxReceivedID(u)
+	if err != nil || max == 0 {
+		return -1, err
+	}
+	return int64(max), nil
 }

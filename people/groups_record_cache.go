@@ -1,9 +1,10 @@
-package chat
+package people
 
 import (
 	"slices"
 	"sync"
 
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/users"
 )
 
@@ -81,4 +82,20 @@ func cloneGroupRecords(recs []UserGroupRecord) []UserGroupRecord {
 		}
 	}
 	return out
+}
+
+// UserGroupsState is register's realm_user_groups: the groups' records (deactivated ones when
+// include), from the cache while the world's users are read.
+func (s *Service) UserGroupsState(w *world.World, include bool) *UserGroupsState {
+	build := func() []UserGroupRecord {
+		v := groupViewOf(w.AllGroups(), w.Membership(), func(id users.ID) bool { return w.User(id).IsActive })
+		return v.userGroupRecords(include)
+	}
+	var recs []UserGroupRecord
+	if all := w.AllUsers(); w.Failed() {
+		recs = build()
+	} else {
+		recs = s.groupRecords.records(w.AllGroups(), all, include, build)
+	}
+	return &UserGroupsState{RealmUserGroups: recs}
 }

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"crypto/md5"
@@ -88,7 +88,7 @@ func userRecord(realm realms.Realm, viewer, u users.User, o recordOptions) UserR
 		rec.DeliveryEmail = &email
 	}
 	if !(o.clientGravatar && visible && u.AvatarSource == users.AvatarGravatar) {
-		url := avatarURL(u)
+		url := AvatarURL(u)
 		rec.AvatarURL = &url
 	}
 	if u.IsBot() {
@@ -121,9 +121,9 @@ func (o *BotOwner) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// avatarURL is the URL of a user's avatar, versioned for cache busting: the uploaded image
+// AvatarURL is the URL of a user's avatar, versioned for cache busting: the uploaded image
 // (/user_avatars/...) or the Gravatar identicon.
-func avatarURL(u users.User) string {
+func AvatarURL(u users.User) string {
 	if u.AvatarSource == users.AvatarUploaded {
 		return "/user_avatars/" + uploads.AvatarPath(u.ID, false) + "?version=" + strconv.Itoa(u.AvatarVersion)
 	}
@@ -131,10 +131,10 @@ func avatarURL(u users.User) string {
 	return "https://secure.gravatar.com/avatar/" + hex.EncodeToString(sum[:]) + "?d=identicon&version=" + strconv.Itoa(u.AvatarVersion)
 }
 
-// avatarMediumURL is the URL of the medium size of a user's avatar.
-func avatarMediumURL(u users.User) string {
+// AvatarMediumURL is the URL of the medium size of a user's avatar.
+func AvatarMediumURL(u users.User) string {
 	if u.AvatarSource == users.AvatarUploaded {
 		return "/user_avatars/" + uploads.AvatarPath(u.ID, true) + "?version=" + strconv.Itoa(u.AvatarVersion)
 	}
-	return avatarURL(u) + "&s=500"
+	return AvatarURL(u) + "&s=500"
 }

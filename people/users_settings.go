@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -94,7 +93,7 @@ func (p UpdateSettingsParams) validate() error {
 // values that change are written, each with a user_settings update event to its user; name
 // and time-zone changes also send realm_user updates; an email change only starts a
 // confirmation; a password change needs the old password.
-func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSettingsParams) error {
+func (s *Service) UpdateSettings(ctx context.Context, actor engine.Actor, p UpdateSettingsParams) error {
 	if err := p.validate(); err != nil {
 		return err
 	}
@@ -116,7 +115,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 		}
 		key = k
 	}
-	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
@@ -162,7 +161,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSetti
 // applySettingValues writes the changed values of p.Values for *me (the email visibility on
 // the user record itself, the rest in the stored settings), each with a user_settings event,
 // and follows up what a setting drives (drafts synchronization, presence).
-func applySettingValues(o *writeOp, realm realms.Realm, me *users.User, p UpdateSettingsParams, now time.Time) error {
+func applySettingValues(o *engine.WriteOp, realm realms.Realm, me *users.User, p UpdateSettingsParams, now time.Time) error {
 	tx, ev := o.Tx, o.Ev
 	stored, err := tx.UserSettings().Get(me.ID)
 	if err != nil {
@@ -196,12 +195,12 @@ func applySettingValues(o *writeOp, realm realms.Realm, me *users.User, p Update
 }
 
 // settingFollowUp applies what a changed setting drives beyond itself.
-func settingFollowUp(tx storage.Tx, ev *events, realm realms.Realm, me users.User, name string, v any, now time.Time) error {
+func settingFollowUp(tx storage.Tx, ev *engine.Events, realm realms.Realm, me users.User, name string, v any, now time.Time) error {
 	switch name {
 	case "enable_drafts_synchronization":
-		return setDraftsSynchronization(tx, me.ID, v.(bool))
+		return SetDraftsSynchronization(tx, me.ID, v.(bool))
 	case "presence_enabled":
-		if err := people.PresenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
+		if err := PresenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
 			return err
 		}
 		return announceAway(tx.Users(), ev, me, v.(bool))
@@ -211,7 +210,7 @@ func settingFollowUp(tx storage.Tx, ev *events, realm realms.Realm, me users.Use
 
 // announceOwnChanges sends the realm_user updates of a user's own changes to others: name,
 // time zone and email visibility.
-func announceOwnChanges(r storage.UserReader, ev *events, realm realms.Realm, old, me users.User) error {
+func announceOwnChanges(r storage.UserReader, ev *engine.Events, realm realms.Realm, old, me users.User) error {
 	if me.FullName != old.FullName {
 		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "full_name": me.FullName}); err != nil {
 			return err
@@ -230,7 +229,7 @@ func announceOwnChanges(r storage.UserReader, ev *events, realm realms.Realm, ol
 
 // requestEmailChange records a change of me's email to email (unless it is the same), to be
 // confirmed with key, and hands the key to Options.EmailChangeRequested after commit.
-func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key string, now time.Time) error {
+func (s *Service) requestEmailChange(o *engine.WriteOp, me users.User, email, key string, now time.Time) error {
 	tx, ev := o.Tx, o.Ev
 	if users.NormalizeEmail(email) == users.NormalizeEmail(me.Email) {
 		return nil
@@ -244,7 +243,7 @@ func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key strin
 	if err := tx.UserSettings().PutEmailChange(change); err != nil {
 		return err
 	}
-	if hook := s.opts.EmailChangeRequested; hook != nil {
+	if hook := s.cfg.EmailChangeRequested; hook != nil {
 		ev.AfterCommit(func() { hook(change.UserID, change.NewEmail, change.Key) })
 	}
 	return nil
@@ -253,12 +252,12 @@ func (s *Service) requestEmailChange(o *writeOp, me users.User, email, key strin
 // checkPasswordChange verifies old_password (rate limited like logins) and hashes the new
 // password outside any transaction. It returns the new hash and the hash it checked, which
 // must still be current when the change is written.
-func (s *Service) checkPasswordChange(ctx context.Context, actor Actor, p UpdateSettingsParams) (string, string, error) {
+func (s *Service) checkPasswordChange(ctx context.Context, actor engine.Actor, p UpdateSettingsParams) (string, string, error) {
 	if n := utf8.RuneCountInString(*p.NewPassword); n < PasswordMinLength || n > PasswordMaxLength {
 		return "", "", engine.BadRequest("New password is too weak!")
 	}
 	var current users.User
-	err := s.read(ctx, actor, engine.Humans, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.Humans, func(o *engine.ReadOp) error {
 		current = o.Me
 		return nil
 	})
@@ -266,7 +265,7 @@ func (s *Service) checkPasswordChange(ctx context.Context, actor Actor, p Update
 		return "", "", err
 	}
 	key := "user:" + users.NormalizeEmail(current.Email)
-	if err := rateLimited(s.loginByUser.Allow(key)); err != nil {
+	if err := RateLimited(s.loginByUser.Allow(key)); err != nil {
 		return "", "", err
 	}
 	if p.OldPassword == nil || current.PasswordHash == "" || !checkPassword(current.PasswordHash, *p.OldPassword) {
@@ -292,7 +291,7 @@ func sortedNames(m map[string]any) []string {
 // announceVisibilityOf tells each viewer whose view of u's email changed between before and
 // after: delivery_email (the address or null), the avatar_url that client_gravatar clients
 // see for a Gravatar avatar, and everyone the new API email when it changes.
-func announceVisibilityOf(r storage.UserReader, ev *events, realm realms.Realm, before, after users.User) error {
+func announceVisibilityOf(r storage.UserReader, ev *engine.Events, realm realms.Realm, before, after users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
@@ -309,7 +308,7 @@ func announceVisibilityOf(r storage.UserReader, ev *events, realm realms.Realm, 
 		if is {
 			email = after.Email
 		} else {
-			url = avatarURL(after)
+			url = AvatarURL(after)
 		}
 		to := []int64{int64(v.ID)}
 		ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
@@ -338,7 +337,7 @@ func (p UpdateSettingsParams) othersForbidden() bool {
 }
 
 // updateOthersSettings applies settings to the users target_users selects.
-func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p UpdateSettingsParams) error {
+func (s *Service) updateOthersSettings(ctx context.Context, actor engine.Actor, p UpdateSettingsParams) error {
 	t := p.TargetUsers
 	if t.SkipIfAlreadyEdited == nil {
 		return engine.BadRequest(`target_users["skip_if_already_edited"] field is missing`)
@@ -349,7 +348,7 @@ func (s *Service) updateOthersSettings(ctx context.Context, actor Actor, p Updat
 	if len(t.UserIDs) > MaxUserIDsPerRequest || len(t.GroupIDs) > MaxUserIDsPerRequest {
 		return engine.BadRequest("target_users is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
-	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		tx := o.Tx
 		if !o.Me.Role.IsAdmin() {
 			return engine.ErrMustBeAdmin()
@@ -426,7 +425,7 @@ func targetUsersOf(tx storage.ReadTx, t TargetUsers) ([]users.User, error) {
 // setOthersSettings sets values in u's settings st, in the order of their names, each with a
 // user_settings event to u; with skipEdited, those u set themselves stay. It reports whether
 // any changed.
-func setOthersSettings(tx storage.Tx, ev *events, u users.User, st users.Settings, values map[string]any, skipEdited bool) (users.Settings, bool, error) {
+func setOthersSettings(tx storage.Tx, ev *engine.Events, u users.User, st users.Settings, values map[string]any, skipEdited bool) (users.Settings, bool, error) {
 	changed := false
 	for _, name := range sortedNames(values) {
 		v := values[name]
@@ -437,7 +436,7 @@ func setOthersSettings(tx storage.Tx, ev *events, u users.User, st users.Setting
 		changed = true
 		ev.Add("user_settings", settingEvent(name, v), []int64{int64(u.ID)})
 		if name == "enable_drafts_synchronization" {
-			if err := setDraftsSynchronization(tx, u.ID, v.(bool)); err != nil {
+			if err := SetDraftsSynchronization(tx, u.ID, v.(bool)); err != nil {
 				return st, changed, err
 			}
 		}
@@ -453,8 +452,8 @@ type UserSettingsState struct {
 // EmojisetChoice is one entry of emojiset_choices (users.EmojisetChoice).
 type EmojisetChoice = users.EmojisetChoice
 
-// userSettingsState is the viewer's settings with their defaults filled in.
-func userSettingsState(tx storage.ReadTx, viewer users.User) (*UserSettingsState, error) {
+// UserSettingsStateOf is the viewer's settings with their defaults filled in.
+func UserSettingsStateOf(tx storage.ReadTx, viewer users.User) (*UserSettingsState, error) {
 	stored, err := tx.UserSettings().Get(viewer.ID)
 	if err != nil {
 		return nil, err
@@ -489,7 +488,7 @@ type ConfirmEmailChangeResult struct {
 // when it is the API email).
 func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangeParams) (ConfirmEmailChangeResult, error) {
 	var res ConfirmEmailChangeResult
-	err := s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev := o.Tx, o.Ev
 		invalid := engine.BadRequest("The confirmation link has expired or been deactivated.")
@@ -529,11 +528,11 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 	return res, err
 }
 
-// setDraftsSynchronization applies the user setting enable_drafts_synchronization: turning it
+// SetDraftsSynchronization applies the user setting enable_drafts_synchronization: turning it
 // off deletes the user's stored drafts (without drafts events: clients keep their local
 // copies) and makes every draft operation fail until it is turned on again. PATCH /settings
 // calls it inside its transaction.
-func setDraftsSynchronization(tx storage.Tx, user users.ID, enabled bool) error {
+func SetDraftsSynchronization(tx storage.Tx, user users.ID, enabled bool) error {
 	if !enabled {
 		if err := tx.Drafts().DeleteForUser(user); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -86,7 +86,7 @@ func channelName(cr storage.ChannelReader, id int64) (*string, error) {
 // botRecord renders a bot with its configuration.
 func botRecord(cr storage.ChannelReader, u users.User, c users.BotConfig) (BotRecord, error) {
 	rec := BotRecord{Email: u.Email, UserID: u.ID, FullName: u.FullName, BotType: u.BotType, IsActive: u.IsActive,
-		APIKey: u.APIKey, DefaultAllPublicStreams: c.DefaultAllPublicStreams, AvatarURL: avatarURL(u),
+		APIKey: u.APIKey, DefaultAllPublicStreams: c.DefaultAllPublicStreams, AvatarURL: AvatarURL(u),
 		Services: botServices(u, c)}
 	if u.BotOwnerID != 0 {
 		owner := u.BotOwnerID
@@ -121,7 +121,7 @@ func botAdmins(r storage.UserReader, bot users.User) ([]int64, error) {
 }
 
 // announceBotUpdate sends realm_bot update with the changed fields to bot's administrators.
-func announceBotUpdate(r storage.UserReader, ev *events, bot users.User, changed map[string]any) error {
+func announceBotUpdate(r storage.UserReader, ev *engine.Events, bot users.User, changed map[string]any) error {
 	to, err := botAdmins(r, bot)
 	if err != nil {
 		return err
@@ -132,7 +132,7 @@ func announceBotUpdate(r storage.UserReader, ev *events, bot users.User, changed
 }
 
 // announceBotAdd sends realm_bot add to the given users (to nil: bot's administrators).
-func announceBotAdd(tx storage.Tx, ev *events, bot users.User, to []int64) error {
+func announceBotAdd(tx storage.Tx, ev *engine.Events, bot users.User, to []int64) error {
 	c, err := tx.BotConfigs().Get(bot.ID)
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func announceBotAdd(tx storage.Tx, ev *events, bot users.User, to []int64) error
 
 // announceAdminBots follows a change of u's role across the administrator line: the bots u
 // starts or stops administering are added to or deleted from u's realm_bots.
-func announceAdminBots(tx storage.Tx, ev *events, before, after users.User) error {
+func announceAdminBots(tx storage.Tx, ev *engine.Events, before, after users.User) error {
 	if before.Role.IsAdmin() == after.Role.IsAdmin() {
 		return nil
 	}
@@ -175,8 +175,8 @@ func announceAdminBots(tx storage.Tx, ev *events, before, after users.User) erro
 	return nil
 }
 
-// realmBotsState is register's realm_bots for viewer.
-func realmBotsState(tx storage.ReadTx, all []users.User, viewer users.User) (*RealmBotsState, error) {
+// RealmBotsStateOf is register's realm_bots for viewer.
+func RealmBotsStateOf(tx storage.ReadTx, all []users.User, viewer users.User) (*RealmBotsState, error) {
 	st := &RealmBotsState{RealmBots: []BotRecord{}}
 	if viewer.ID == 0 {
 		return st, nil
@@ -202,9 +202,9 @@ func realmBotsState(tx storage.ReadTx, all []users.User, viewer users.User) (*Re
 	return st, nil
 }
 
-// accessBot loads a bot the actor administers (Zulip's access_bot_by_id): unknown ids and
+// AccessBot loads a bot the actor administers (Zulip's access_bot_by_id): unknown ids and
 // humans are "No such bot"; others' bots, for non-administrators, "Insufficient permission".
-func accessBot(r storage.UserReader, me users.User, id users.ID) (users.User, error) {
+func AccessBot(r storage.UserReader, me users.User, id users.ID) (users.User, error) {
 	b, err := r.Get(id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && !b.IsBot() {
 		return users.User{}, engine.BadRequest("No such bot")
@@ -237,9 +237,9 @@ type GetBotsResult struct {
 
 // GetBots lists the active bots the actor owns, oldest first (administrators too see only
 // their own here; register's realm_bots has every bot for them).
-func (s *Service) GetBots(ctx context.Context, actor Actor) (GetBotsResult, error) {
+func (s *Service) GetBots(ctx context.Context, actor engine.Actor) (GetBotsResult, error) {
 	res := GetBotsResult{Bots: []BotSummary{}}
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, me := o.Tx, o.Me
 		all, err := tx.Users().List()
 		if err != nil {

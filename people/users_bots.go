@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -38,7 +38,7 @@ type CreateBotResult struct {
 // CreateBot creates a bot owned by the actor (a member or above; not guests, not bots) with
 // its own API key. Everyone gets realm_user add, and those who administer the bot realm_bot
 // add. Outgoing webhook bots need a payload URL; embedded bots are not enabled on this server.
-func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams) (CreateBotResult, error) {
+func (s *Service) CreateBot(ctx context.Context, actor engine.Actor, p CreateBotParams) (CreateBotResult, error) {
 	if p.BotType == 0 {
 		p.BotType = users.BotGeneric
 	}
@@ -57,7 +57,7 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 			return CreateBotResult{}, engine.BadRequest("%s", strings.Replace(err.Error(), "service_payload_url", "payload_url", 1))
 		}
 		if !users.ValidServiceInterface(p.Interface) {
-			return CreateBotResult{}, InvalidArgument("interface_type", "")
+			return CreateBotResult{}, engine.InvalidArgument("interface_type", "")
 		}
 		token, err := newAPIKey()
 		if err != nil {
@@ -74,7 +74,7 @@ func (s *Service) CreateBot(ctx context.Context, actor Actor, p CreateBotParams)
 		return CreateBotResult{}, engine.BadRequest("Bad name or username")
 	}
 	var res CreateBotResult
-	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -47,7 +47,7 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 	if err != nil {
 		return ProvisionUserResult{}, err
 	}
-	err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
@@ -55,7 +55,7 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 		if u.IsBot() {
 			return nil
 		}
-		return s.subscribeNewUser(o, u.ID, defaultChannel)
+		return s.hooks.SubscribeNewUser(o, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return ProvisionUserResult{}, err
@@ -67,7 +67,7 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 // visibility when none was given, checks the bot owner, joins the system groups of its role
 // and announces it with realm_user add (and a bot, stored with its configuration cfg, with
 // realm_bot add to those who administer it).
-func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.BotConfig) (users.ID, error) {
+func (s *Service) insertUser(tx storage.Tx, ev *engine.Events, u users.User, cfg users.BotConfig) (users.ID, error) {
 	realm, err := tx.Realm().Get()
 	if err != nil {
 		return 0, err
@@ -78,7 +78,7 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.
 	if u.IsBot() && u.BotOwnerID != 0 {
 		owner, err := tx.Users().Get(u.BotOwnerID)
 		if errors.Is(err, storage.ErrNotFound) || err == nil && (!owner.IsActive || owner.IsBot()) {
-			return 0, InvalidArgument("bot_owner_id", "no such user")
+			return 0, engine.InvalidArgument("bot_owner_id", "no such user")
 		} else if err != nil {
 			return 0, err
 		}
@@ -136,30 +136,30 @@ func (s *Service) insertUser(tx storage.Tx, ev *events, u users.User, cfg users.
 func (s *Service) newUser(p ProvisionUserParams) (users.User, error) {
 	email := strings.TrimSpace(p.Email)
 	if err := users.CheckEmail(email); err != nil {
-		return users.User{}, InvalidArgument("email", err.Error())
+		return users.User{}, engine.InvalidArgument("email", err.Error())
 	}
 	name, err := users.CheckFullName(p.FullName)
 	if err != nil {
-		return users.User{}, InvalidArgument("full_name", err.Error())
+		return users.User{}, engine.InvalidArgument("full_name", err.Error())
 	}
 	if p.Role == 0 {
 		p.Role = users.RoleMember
 	}
 	if !p.Role.Valid() {
-		return users.User{}, InvalidArgument("role", "")
+		return users.User{}, engine.InvalidArgument("role", "")
 	}
 	if p.BotType != users.NotBot && !p.BotType.Valid() {
-		return users.User{}, InvalidArgument("bot_type", "")
+		return users.User{}, engine.InvalidArgument("bot_type", "")
 	}
 	if p.BotType == users.NotBot && p.BotOwnerID != 0 {
-		return users.User{}, InvalidArgument("bot_owner_id", "only bots have owners")
+		return users.User{}, engine.InvalidArgument("bot_owner_id", "only bots have owners")
 	}
 	if p.EmailVisibility != 0 && !p.EmailVisibility.Valid() {
-		return users.User{}, InvalidArgument("email_address_visibility", "")
+		return users.User{}, engine.InvalidArgument("email_address_visibility", "")
 	}
 	if p.Timezone != "" {
 		if _, err := time.LoadLocation(p.Timezone); err != nil || len(p.Timezone) > 40 {
-			return users.User{}, InvalidArgument("timezone", "unknown time zone")
+			return users.User{}, engine.InvalidArgument("timezone", "unknown time zone")
 		}
 	}
 	key := p.APIKey
@@ -168,12 +168,12 @@ func (s *Service) newUser(p ProvisionUserParams) (users.User, error) {
 			return users.User{}, engine.InternalError(err)
 		}
 	} else if !users.ValidAPIKey(key) {
-		return users.User{}, InvalidArgument("api_key", "must be 32 letters and digits")
+		return users.User{}, engine.InvalidArgument("api_key", "must be 32 letters and digits")
 	}
 	var hash string
 	if p.Password != "" {
 		if p.BotType != users.NotBot {
-			return users.User{}, InvalidArgument("password", "bots log in with their API key")
+			return users.User{}, engine.InvalidArgument("password", "bots log in with their API key")
 		}
 		if hash, err = s.hashing.hashPassword(p.Password); err != nil {
 			return users.User{}, engine.InternalError(err)
@@ -216,7 +216,7 @@ func joinRoleGroups(tx storage.Tx, realm realms.Realm, u users.User) error {
 // announceNewUser sends realm_user add to every active user, in two variants: with the real
 // email for those who may see it, without for the rest. Avatar URLs are always present because
 // the clients' client_gravatar choice is not known here.
-func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *events) error {
+func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *engine.Events) error {
 	all, err := tx.Users().List()
 	if err != nil {
 		return err

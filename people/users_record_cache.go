@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -296,4 +297,114 @@ func (k keptRecords) appendRecords(b []byte, recs []UserRecord) ([]byte, error) 
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
+}
+
+// RealmUserState lists the users for viewer. Spectators see active users only, with hidden
+// emails. The records come from the Service's cache (the viewer's own record and profile data excepted).
+func (s *Service) RealmUserState(tx storage.ReadTx, w *world.World, viewer users.User, clientGravatar bool) (*RealmUserState, error) {
+	realm, all := w.Org(), w.AllUsers()
+	if w.Failed() {
+		return nil, w.Err()
+	}
+	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
+	v := s.userRecords.variant(realm, all, viewer.Role, clientGravatar)
+	st := &RealmUserState{RealmUsers: cloneRecords(v.active), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
+	if viewer.ID != 0 {
+		st.RealmNonActiveUsers = cloneRecords(v.inactive)
+		if i, ok := slices.BinarySearchFunc(all, viewer.ID, world.ByUserID); ok {
+			self := userRecord(realm, viewer, all[i], opts)
+			setRecord(st.RealmUsers, self)
+			setRecord(st.RealmNonActiveUsers, self)
+		}
+		// Authenticated users get the custom profile data of every human user.
+		if err := addProfileData(tx, st.RealmUsers, st.RealmNonActiveUsers); err != nil {
+			return nil, err
+		}
+	}
+	if viewer.ID == 0 {
+		return st, nil
+	}
+	bot := userRecord(realm, viewer, world.NotificationBot(), recordOptions{})
+	bot.IsSystemBot = true
+	st.CrossRealmBots = append(st.CrossRealmBots, bot)
+	m := w.Membership()
+	st.AvatarSource = viewer.AvatarSource
+	st.AvatarURL = AvatarURL(viewer)
+	st.AvatarURLMedium = AvatarMediumURL(viewer)
+	st.CanCreatePublicStreams = m.Allows(realm.CanCreatePublicChannelGroup, viewer.ID)
+	st.CanCreatePrivateStreams = m.Allows(realm.CanCreatePrivateChannelGroup, viewer.ID)
+	st.CanCreateStreams = st.CanCreatePublicStreams || st.CanCreatePrivateStreams
+	st.CanCreateWebPublicStreams = m.Allows(realm.CanCreateWebPublicChannelGroup, viewer.ID)
+	st.CanSubscribeOtherUsers = m.Allows(realm.CanAddSubscribersGroup, viewer.ID)
+	st.CanInviteOthersToRealm = m.Allows(realm.CanInviteUsersGroup, viewer.ID)
+	st.IsAdmin = viewer.Role.IsAdmin()
+	st.IsOwner = viewer.Role == users.RoleOwner
+	st.IsModerator = viewer.Role == users.RoleModerator
+	st.IsGuest = viewer.Role == users.RoleGuest
+	st.UserID = viewer.ID
+	st.Email = world.APIEmail(realm, viewer)
+	st.DeliveryEmail = viewer.Email
+	st.FullName = viewer.FullName
+	return st, nil
+}
+
+// AppendWithUserRecords appends body, register's JSON with null realm_users and
+// realm_non_active_users, to b with the records of st in their place, written from the
+// encodings this Service keeps; marshal encodes the whole answer when body lacks the keys.
+func (s *Service) AppendWithUserRecords(b, body []byte, st *RealmUserState, marshal func() ([]byte, error)) ([]byte, error) {
+	// Both keys are written, realm_users first; a key follows '{' or ',' (inside a string,
+	// a quote follows a backslash).
+	const usersKey, nonActiveKey = `"realm_users":null`, `"realm_non_active_users":null`
+	at := keyIndex(body, usersKey, 0)
+	at2 := keyIndex(body, nonActiveKey, at+1)
+	if at < 0 || at2 < 0 {
+		body, err := marshal() // (never: the keys are the struct's)
+		return append(b, body...), err
+	}
+	active, err := s.keptEncoding(st.RealmUsers, true)
+	if err != nil {
+		return nil, err
+	}
+	inactive, err := s.keptEncoding(st.RealmNonActiveUsers, false)
+	if err != nil {
+		return nil, err
+	}
+	b = slices.Grow(b, len(body)+active.size()+inactive.size())
+	b = append(b, body[:at]...)
+	b = append(b, `"realm_users":`...)
+	if b, err = active.appendRecords(b, st.RealmUsers); err != nil {
+		return nil, err
+	}
+	b = append(b, body[at+len(usersKey):at2]...)
+	b = append(b, `"realm_non_active_users":`...)
+	if b, err = inactive.appendRecords(b, st.RealmNonActiveUsers); err != nil {
+		return nil, err
+	}
+	return append(b, body[at2+len(nonActiveKey):]...), nil
+}
+
+// RealmUserState is register's "realm_user" section: the users the viewer can see and the
+// viewer's own account.
+type RealmUserState struct {
+	RealmUsers          []UserRecord `json:"realm_users"`
+	RealmNonActiveUsers []UserRecord `json:"realm_non_active_users"`
+	CrossRealmBots      []UserRecord `json:"cross_realm_bots"`
+
+	AvatarSource              string   `json:"avatar_source"`
+	AvatarURL                 string   `json:"avatar_url"`
+	AvatarURLMedium           string   `json:"avatar_url_medium"`
+	CanCreatePrivateStreams   bool     `json:"can_create_private_streams"`
+	CanCreatePublicStreams    bool     `json:"can_create_public_streams"`
+	CanCreateStreams          bool     `json:"can_create_streams"`
+	CanCreateWebPublicStreams bool     `json:"can_create_web_public_streams"`
+	CanSubscribeOtherUsers    bool     `json:"can_subscribe_other_users"`
+	CanInviteOthersToRealm    bool     `json:"can_invite_others_to_realm"`
+	IsAdmin                   bool     `json:"is_admin"`
+	IsOwner                   bool     `json:"is_owner"`
+	IsModerator               bool     `json:"is_moderator"`
+	IsGuest                   bool     `json:"is_guest"`
+	UserID                    users.ID `json:"user_id"`
+	Email                     string   `json:"email"`
+	DeliveryEmail             string   `json:"delivery_email"`
+	FullName                  string   `json:"full_name"`
 }

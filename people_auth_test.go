@@ -295,8 +295,8 @@ func TestDevEndpoints(t *testing.T) {
 	}
 	// Ordered by the emails clients see: the fixture hides addresses, so by user1@, user2@, ...
 	want := chat.DevListUsersResult{
-		DirectAdmins: []chat.DevUser{{"owner@example.com", "https://chat.example.com"}, {"admin@example.com", "https://chat.example.com"}},
-		DirectUsers:  []chat.DevUser{{"Member@Example.com", "https://chat.example.com"}, {"guest@example.com", "https://chat.example.com"}},
+		DirectAdmins: []chat.DevUser{{Email: "owner@example.com", RealmURL: "https://chat.example.com"}, {Email: "admin@example.com", RealmURL: "https://chat.example.com"}},
+		DirectUsers:  []chat.DevUser{{Email: "Member@Example.com", RealmURL: "https://chat.example.com"}, {Email: "guest@example.com", RealmURL: "https://chat.example.com"}},
 	}
 	if diff := cmp.Diff(want, list); diff != "" {
 		t.Errorf("DevListUsers (-want +got):\n%s", diff)

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -103,7 +103,7 @@ func checkProfileDataItems(param string, data []ProfileDataUpdate) error {
 // setProfileData validates and stores custom profile values of target, with a realm_user
 // update (custom_profile_field) per changed value; asAdmin lifts the editable_by_user
 // restriction.
-func (s *Service) setProfileData(tx storage.Tx, ev *events, actor, target users.User, data []ProfileDataUpdate, asAdmin bool) error {
+func (s *Service) setProfileData(tx storage.Tx, ev *engine.Events, actor, target users.User, data []ProfileDataUpdate, asAdmin bool) error {
 	if len(data) > users.MaxProfileFields {
 		return engine.BadRequest("data is too long (limit: %d items)", users.MaxProfileFields)
 	}
@@ -193,10 +193,10 @@ type UpdateProfileDataParams struct {
 
 // UpdateProfileData sets the actor's own custom profile values (human users only). Fields
 // not editable by users are refused unless the actor is an administrator.
-func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
-	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+func (s *Service) UpdateProfileData(ctx context.Context, actor engine.Actor, p UpdateProfileDataParams) error {
+	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
-		// After the gate, as Zulip refuses bots before it parses data.
+		// After the engine.Gate, as Zulip refuses bots before it parses data.
 		if err := checkProfileDataItems("data", p.Data); err != nil {
 			return err
 		}
@@ -210,7 +210,7 @@ type RemoveProfileDataParams struct {
 }
 
 // RemoveProfileData clears some of the actor's own custom profile values.
-func (s *Service) RemoveProfileData(ctx context.Context, actor Actor, p RemoveProfileDataParams) error {
+func (s *Service) RemoveProfileData(ctx context.Context, actor engine.Actor, p RemoveProfileDataParams) error {
 	data := make([]ProfileDataUpdate, len(p.Data))
 	for i, id := range p.Data {
 		data[i] = ProfileDataUpdate{ID: id, Value: json.RawMessage("null")}
@@ -263,7 +263,7 @@ type CustomProfileFieldsState struct {
 	CustomProfileFieldTypes map[string]ProfileFieldTypeRecord `json:"custom_profile_field_types"`
 }
 
-func customProfileFieldsState(r storage.ProfileFieldReader) (*CustomProfileFieldsState, error) {
+func CustomProfileFieldsStateOf(r storage.ProfileFieldReader) (*CustomProfileFieldsState, error) {
 	fields, err := profileFieldRecords(r)
 	if err != nil {
 		return nil, err
@@ -281,9 +281,9 @@ type GetCustomProfileFieldsResult struct {
 }
 
 // GetCustomProfileFields lists the custom profile fields, in display order.
-func (s *Service) GetCustomProfileFields(ctx context.Context, actor Actor) (GetCustomProfileFieldsResult, error) {
+func (s *Service) GetCustomProfileFields(ctx context.Context, actor engine.Actor) (GetCustomProfileFieldsResult, error) {
 	var res GetCustomProfileFieldsResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		var err error
 		res.CustomFields, err = profileFieldRecords(tx.ProfileFields())
@@ -312,13 +312,13 @@ type CreateCustomProfileFieldResult struct {
 
 // CreateCustomProfileField adds a field at the end of the list (administrators). Everyone
 // gets custom_profile_fields with the new list.
-func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p CreateCustomProfileFieldParams) (CreateCustomProfileFieldResult, error) {
+func (s *Service) CreateCustomProfileField(ctx context.Context, actor engine.Actor, p CreateCustomProfileFieldParams) (CreateCustomProfileFieldResult, error) {
 	if p.FieldType == 0 {
 		p.FieldType = users.ProfileShortText
 	}
 	editable := p.EditableByUser == nil || *p.EditableByUser
 	var res CreateCustomProfileFieldResult
-	err := s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		f, err := users.CheckProfileField(users.ProfileField{Type: p.FieldType, Name: p.Name, Hint: p.Hint, FieldData: p.FieldData,
 			DisplayInProfileSummary: p.DisplayInProfileSummary, Required: p.Required, EditableByUser: editable})

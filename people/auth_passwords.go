@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"crypto/rand"
@@ -104,3 +104,9 @@ func randomString(n int, alphabet string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// PasswordMinLength and PasswordMaxLength bound passwords, as register reports them.
+const (
+	PasswordMinLength = 6
+	PasswordMaxLength = 100
+)

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"slices"
@@ -15,7 +15,7 @@ type person map[string]any
 
 // announceUserUpdate sends realm_user update with p to every user who can access the user
 // (every active user: this server has no guest access restrictions).
-func announceUserUpdate(r storage.UserReader, ev *events, p person) error {
+func announceUserUpdate(r storage.UserReader, ev *engine.Events, p person) error {
 	ids, err := engine.ActiveUserIDs(r)
 	if err != nil {
 		return err
@@ -35,7 +35,7 @@ func roleGroups(realm realms.Realm, r users.Role) []string {
 
 // moveRoleGroups moves u's direct system-group memberships from the groups of role from to
 // those of role to, with user_group remove_members and add_members events.
-func moveRoleGroups(tx storage.Tx, ev *events, realm realms.Realm, u users.ID, from, to users.Role) error {
+func moveRoleGroups(tx storage.Tx, ev *engine.Events, realm realms.Realm, u users.ID, from, to users.Role) error {
 	oldNames, newNames := roleGroups(realm, from), roleGroups(realm, to)
 	recipients, err := engine.ActiveUserIDs(tx.Users())
 	if err != nil {
@@ -81,7 +81,7 @@ type UserGroupMembersEvent struct {
 // announceRestoredMemberships tells everyone about the group memberships a reactivated user
 // has again (clients dropped them at deactivation): add_members for the groups the user is a
 // direct member of, and update for the permission settings naming the user directly.
-func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, ev *events, u users.ID) error {
+func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, ev *engine.Events, u users.ID) error {
 	v, err := newGroupView(ur, gr)
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, 
 // announceEmailVisibilityChange tells viewer about every user whose real email viewer could see
 // before (as seen by before) and cannot now, or the reverse: delivery_email updates, and for
 // Gravatar avatars the avatar_url that client_gravatar clients see appear or vanish.
-func announceEmailVisibilityChange(r storage.UserReader, ev *events, before, after users.User) error {
+func announceEmailVisibilityChange(r storage.UserReader, ev *engine.Events, before, after users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func announceEmailVisibilityChange(r storage.UserReader, ev *events, before, aft
 		if u.AvatarSource == users.AvatarGravatar {
 			var url any
 			if !is {
-				url = avatarURL(u)
+				url = AvatarURL(u)
 			}
 			ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "avatar_url": url},
 				onlyGravatarClients: true}, to)

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -58,7 +58,7 @@ type CreateInviteLinkResult struct {
 }
 
 // errInvalidChannelForInvite is the refusal of an unknown or inaccessible channel.
-func errInvalidChannelForInvite(id channels.ID) *Error {
+func errInvalidChannelForInvite(id channels.ID) *engine.Error {
 	return engine.BadRequest("Invalid channel ID %d. No invites were sent.", id)
 }
 
@@ -69,7 +69,7 @@ func errInvalidChannelForInvite(id channels.ID) *Error {
 // either a default channel or one the requester may add subscribers to; none may be given
 // by a requester who may not subscribe others; each group needs the right to add members.
 // Administrators and the requester receive invites_changed.
-func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInviteLinkParams) (CreateInviteLinkResult, error) {
+func (s *Service) CreateInviteLink(ctx context.Context, actor engine.Actor, p CreateInviteLinkParams) (CreateInviteLinkResult, error) {
 	base, validity, err := s.inviteBase(p)
 	if err != nil {
 		return CreateInviteLinkResult{}, err
@@ -79,7 +79,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, actor Actor, p CreateInv
 		return CreateInviteLinkResult{}, engine.InternalError(err)
 	}
 	var res CreateInviteLinkResult
-	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		w := o.World()
@@ -117,16 +117,16 @@ func (s *Service) inviteBase(p CreateInviteLinkParams) (users.Invite, time.Durat
 		as = *p.InviteAs
 	}
 	if !as.Valid() {
-		return users.Invite{}, 0, InvalidArgument("invite_as", "")
+		return users.Invite{}, 0, engine.InvalidArgument("invite_as", "")
 	}
-	validity := s.opts.InvitationLinkValidity
+	validity := s.cfg.InvitationLinkValidity
 	if validity <= 0 {
 		validity = users.DefaultInviteValidityMinutes * time.Minute
 	}
 	if p.InviteExpiresInMinutes != nil && !p.NeverExpires {
 		switch m := *p.InviteExpiresInMinutes; {
 		case m <= 0:
-			return users.Invite{}, 0, InvalidArgument("invite_expires_in_minutes", "")
+			return users.Invite{}, 0, engine.InvalidArgument("invite_expires_in_minutes", "")
 		case m > users.MaxInviteValidityMinutes:
 			return users.Invite{}, 0, engine.BadRequest("invite_expires_in_minutes is too large")
 		default:
@@ -180,8 +180,8 @@ func (s *Service) checkInvite(tx storage.Tx, w *world.World, me users.User, base
 
 // inviteGroupName is the system group allowed to create reusable links.
 func (s *Service) inviteGroupName() string {
-	if s.opts.CreateMultiuseInviteGroup != "" {
-		return s.opts.CreateMultiuseInviteGroup
+	if s.cfg.CreateMultiuseInviteGroup != "" {
+		return s.cfg.CreateMultiuseInviteGroup
 	}
 	return users.GroupAdministrators
 }
@@ -243,7 +243,7 @@ func inviteLink(realm realms.Realm, key string) string {
 }
 
 // notifyInvitesChanged sends invites_changed to the active administrators and to also.
-func notifyInvitesChanged(tx storage.Tx, ev *events, also users.ID) error {
+func notifyInvitesChanged(tx storage.Tx, ev *engine.Events, also users.ID) error {
 	all, err := tx.Users().List()
 	if err != nil {
 		return err
@@ -268,9 +268,9 @@ type GetInvitesResult struct {
 }
 
 // GetInvites lists the invitations that are neither revoked nor expired.
-func (s *Service) GetInvites(ctx context.Context, actor Actor, _ GetInvitesParams) (GetInvitesResult, error) {
+func (s *Service) GetInvites(ctx context.Context, actor engine.Actor, _ GetInvitesParams) (GetInvitesResult, error) {
 	res := GetInvitesResult{Invites: []InviteRecord{}}
-	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.Members, func(o *engine.ReadOp) error {
 		now := o.Now.Unix()
 		tx, me := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
@@ -315,8 +315,8 @@ type RevokeInviteLinkParams struct {
 type RevokeInviteLinkResult struct{}
 
 // RevokeInviteLink revokes a reusable link: administrators any, others their own.
-func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInviteLinkParams) (RevokeInviteLinkResult, error) {
-	err := s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+func (s *Service) RevokeInviteLink(ctx context.Context, actor engine.Actor, p RevokeInviteLinkParams) (RevokeInviteLinkResult, error) {
+	err := s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		inv, err := tx.Invites().Get(p.InviteID)
 		if errors.Is(err, storage.ErrNotFound) || err == nil && !inv.IsMultiuse() {
@@ -358,10 +358,10 @@ type RedeemInviteLinkResult struct {
 
 // Errors of RedeemInviteLink.
 var (
-	ErrInviteLinkInvalid = &Error{Code: CodeBadRequest, Msg: "The invitation link is not valid."}
-	ErrInviteLinkExpired = &Error{Code: CodeBadRequest, Msg: "The invitation link has expired."}
-	ErrInviteLinkRevoked = &Error{Code: CodeBadRequest, Msg: "The invitation link has been revoked."}
-	ErrInviteLinkUsed    = &Error{Code: CodeBadRequest, Msg: "The invitation link has already been used."}
+	ErrInviteLinkInvalid = &engine.Error{Code: engine.CodeBadRequest, Msg: "The invitation link is not valid."}
+	ErrInviteLinkExpired = &engine.Error{Code: engine.CodeBadRequest, Msg: "The invitation link has expired."}
+	ErrInviteLinkRevoked = &engine.Error{Code: engine.CodeBadRequest, Msg: "The invitation link has been revoked."}
+	ErrInviteLinkUsed    = &engine.Error{Code: engine.CodeBadRequest, Msg: "The invitation link has already been used."}
 )
 
 // RedeemInviteLink creates a user through a reusable invitation link (a trusted, server-side
@@ -378,7 +378,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		return RedeemInviteLinkResult{}, ErrInviteLinkInvalid
 	}
 	// An email invitation creates the account of its invitee.
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		inv, err := inviteByKey(tx.Invites(), key)
 		if err != nil || inv.IsMultiuse() {
@@ -397,7 +397,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 	if err != nil {
 		return RedeemInviteLinkResult{}, err
 	}
-	err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		now := o.Now.Unix()
 		tx, ev := o.Tx, o.Ev
 		inv, err := inviteByKey(tx.Invites(), key)
@@ -420,7 +420,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := joinInviteGroups(tx, ev, inv, u.ID); err != nil {
 			return err
 		}
-		if err := s.subscribeNewUser(o, u.ID, inviteChannels(inv)); err != nil {
+		if err := s.hooks.SubscribeNewUser(o, u.ID, inviteChannels(inv)); err != nil {
 			return err
 		}
 		if inv.IsMultiuse() {
@@ -445,7 +445,7 @@ func inviteByKey(r storage.InviteReader, key string) (users.Invite, error) {
 
 // joinInviteGroups adds the new user to the invitation's groups that still exist and are
 // active, with user_group add_members events.
-func joinInviteGroups(tx storage.Tx, ev *events, inv users.Invite, id users.ID) error {
+func joinInviteGroups(tx storage.Tx, ev *engine.Events, inv users.Invite, id users.ID) error {
 	if len(inv.GroupIDs) == 0 {
 		return nil
 	}
@@ -481,40 +481,3 @@ func inviteChannels(inv users.Invite) func(channels.Channel) bool {
 
 // defaultChannel chooses the organization's default channels, which new users join.
 func defaultChannel(c channels.Channel) bool { return c.IsDefault }
-
-// subscribeNewUser subscribes a user being created to the channels want chooses (archived
-// ones left out), as Zulip's user creation does (bulk_add_subscriptions with
-// from_user_creation): the users who may know get peer_add, and the new user, who has no
-// queue yet, gets no events (register gives them their subscriptions). The permission was
-// checked when the channels were chosen (an invitation's by its inviter).
-func (s *Service) subscribeNewUser(o *writeOp, id users.ID, want func(channels.Channel) bool) error {
-	tx, ev := o.Tx, o.Ev
-	chs, err := tx.Channels().List()
-	if err != nil {
-		return err
-	}
-	if !slices.ContainsFunc(chs, func(c channels.Channel) bool { return want(c) && !c.IsArchived }) {
-		return nil
-	}
-	w := o.World()
-	var chosen []channels.Channel
-	for _, c := range w.AllChannels() {
-		if want(c) && !c.IsArchived {
-			chosen = append(chosen, c)
-		}
-	}
-	used := map[string]bool{}
-	rows := make([]channels.Subscription, len(chosen))
-	for i, c := range chosen {
-		rows[i] = channels.Subscription{UserID: id, ChannelID: c.ID, Active: true, Color: channels.PickColor(used)}
-		used[rows[i].Color] = true
-	}
-	if err := tx.Subscriptions().Put(rows); err != nil {
-		return err
-	}
-	for _, c := range chosen {
-		w.AddSubscribers(c.ID, []users.ID{id})
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.Watchers(c, []users.ID{id}))
-	}
-	return nil
-}

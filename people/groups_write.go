@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -76,7 +76,7 @@ type CreateUserGroupResult struct {
 // can_create_groups. Settings not given take Zulip's defaults (the creator manages and adds
 // members, everyone may leave and mention, nobody joins or removes). Everyone gets
 // user_group add.
-func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUserGroupParams) (CreateUserGroupResult, error) {
+func (s *Service) CreateUserGroup(ctx context.Context, actor engine.Actor, p CreateUserGroupParams) (CreateUserGroupResult, error) {
 	name, err := users.CheckGroupName(p.Name)
 	if err != nil {
 		return CreateUserGroupResult{}, engine.RuleError(err)
@@ -88,7 +88,7 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 		return CreateUserGroupResult{}, engine.BadRequest("members is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	var res CreateUserGroupResult
-	err = s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx := o.Tx
 		v, err := checkGroupCreation(o.ReadOp.Tx, o.Me, name)
 		if err != nil {
@@ -184,7 +184,7 @@ func checkActiveGroups(gr storage.GroupReader, ids []users.GroupID) error {
 }
 
 // announceNewGroup sends user_group add for the new group id to every active user.
-func announceNewGroup(tx storage.ReadTx, ev *events, id users.GroupID) error {
+func announceNewGroup(tx storage.ReadTx, ev *engine.Events, id users.GroupID) error {
 	stored, err := tx.Groups().Get(id)
 	if err != nil {
 		return err
@@ -261,14 +261,14 @@ type UpdateUserGroupMembersParams struct {
 // UpdateUserGroupMembers adds and removes direct members (and subgroups) of a named group.
 // Joining needs can_join_group, leaving can_leave_group; changing others needs
 // can_add_members_group or can_remove_members_group, or the right to manage the group.
-func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p UpdateUserGroupMembersParams) error {
+func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor engine.Actor, p UpdateUserGroupMembersParams) error {
 	if len(p.Add)+len(p.Delete)+len(p.AddSubgroups)+len(p.DeleteSubgroups) > MaxUserIDsPerRequest {
 		return engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
 	if len(p.Add)+len(p.Delete)+len(p.AddSubgroups)+len(p.DeleteSubgroups) == 0 {
 		return engine.BadRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
 	}
-	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		e, err := loadGroupEdit(o.ReadOp.Tx, me, p.GroupID)
 		if err != nil {
@@ -353,7 +353,7 @@ func sortedIDs[T ~int64](ids []T) []T {
 
 // changeSubgroups validates and applies subgroup changes of the edited group; cycles are
 // refused.
-func (s *Service) changeSubgroups(tx storage.Tx, ev *events, e groupEdit, me users.User, add, del []users.GroupID) error {
+func (s *Service) changeSubgroups(tx storage.Tx, ev *engine.Events, e groupEdit, me users.User, add, del []users.GroupID) error {
 	if len(add) == 0 && len(del) == 0 {
 		return nil
 	}
@@ -406,14 +406,14 @@ type UpdateUserGroupSubgroupsParams struct {
 
 // UpdateUserGroupSubgroups adds and removes direct subgroups; a change that would make a
 // group reach itself is refused.
-func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p UpdateUserGroupSubgroupsParams) error {
+func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor engine.Actor, p UpdateUserGroupSubgroupsParams) error {
 	if len(p.Add)+len(p.Delete) == 0 {
 		return engine.BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 	}
 	if len(p.Add)+len(p.Delete) > MaxUserIDsPerRequest {
 		return engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
-	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
 			return err
@@ -433,7 +433,7 @@ type UpdateUserGroupParams struct {
 
 // UpdateUserGroup renames a group, changes its description or its permission settings. It
 // needs the right to manage the group. Everyone gets user_group update with the changed data.
-func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUserGroupParams) error {
+func (s *Service) UpdateUserGroup(ctx context.Context, actor engine.Actor, p UpdateUserGroupParams) error {
 	if p.Name == nil && p.Description == nil && len(p.Settings) == 0 {
 		return engine.BadRequest("No new data supplied")
 	}
@@ -441,7 +441,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUser
 	if err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx := o.Tx
 		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
@@ -489,7 +489,7 @@ func groupSettingChanges(changes map[string]org.GroupSettingChange) (map[string]
 			return nil, engine.BadRequest("Invalid setting %s", name)
 		}
 		if c.New == nil {
-			return nil, MissingArgument(name + "[\"new\"]")
+			return nil, engine.MissingArgument(name + "[\"new\"]")
 		}
 	}
 	return perms, nil
@@ -569,8 +569,8 @@ type DeactivateUserGroupParams struct {
 // DeactivateUserGroup deactivates a named group (it needs the right to manage it). A group
 // still used as a subgroup of an active group is refused. Everyone gets user_group update
 // with deactivated true.
-func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p DeactivateUserGroupParams) error {
-	return s.mutate(ctx, actor, engine.Members, func(o *writeOp) error {
+func (s *Service) DeactivateUserGroup(ctx context.Context, actor engine.Actor, p DeactivateUserGroupParams) error {
+	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
@@ -594,7 +594,7 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p Deacti
 			}
 		}
 		if len(supergroups) > 0 {
-			return Errorf("CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.").
+			return engine.Errorf("CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.").
 				With("objections", []map[string]any{{"type": "user_group", "group_ids": supergroups}})
 		}
 		g.Deactivated = true

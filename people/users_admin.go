@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type UpdateUserParams struct {
 // administrators (and for the owner of a bot); only owners give or take the owner role, the
 // only owner keeps it, and a guest cannot be made an administrator directly. Every change
 // sends a realm_user update; a role change also moves the user between the system groups.
-func (s *Service) UpdateUser(ctx context.Context, actor Actor, p UpdateUserParams) error {
+func (s *Service) UpdateUser(ctx context.Context, actor engine.Actor, p UpdateUserParams) error {
 	return s.updateUser(ctx, actor, p, func(storage.UserReader, realms.Realm, users.User) (users.ID, error) { return p.UserID, nil })
 }
 
@@ -47,7 +47,7 @@ type UpdateUserByEmailParams struct {
 
 // UpdateUserByEmail is UpdateUser for the user with that email. An email the actor may not
 // see is "No such user", as for GET /users/{email}.
-func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUserByEmailParams) error {
+func (s *Service) UpdateUserByEmail(ctx context.Context, actor engine.Actor, p UpdateUserByEmailParams) error {
 	return s.updateUser(ctx, actor, p.UpdateUserParams, func(r storage.UserReader, realm realms.Realm, me users.User) (users.ID, error) {
 		u, err := engine.UserByAPIEmail(r, realm, me, p.Email)
 		return u.ID, err
@@ -55,11 +55,11 @@ func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUs
 }
 
 // updateUser is UpdateUser with the target's id found by target inside the transaction.
-func (s *Service) updateUser(ctx context.Context, actor Actor, p UpdateUserParams, target func(storage.UserReader, realms.Realm, users.User) (users.ID, error)) error {
+func (s *Service) updateUser(ctx context.Context, actor engine.Actor, p UpdateUserParams, target func(storage.UserReader, realms.Realm, users.User) (users.ID, error)) error {
 	if err := checkProfileDataItems("profile_data", p.ProfileData); err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -124,7 +124,7 @@ func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p
 
 // announceUserRecordChange announces what changed from old to u: the full name (to a bot's
 // administrators too), the role, the email.
-func announceUserRecordChange(tx storage.Tx, ev *events, realm realms.Realm, old, u users.User) error {
+func announceUserRecordChange(tx storage.Tx, ev *engine.Events, realm realms.Realm, old, u users.User) error {
 	if u.FullName != old.FullName {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
 			return err
@@ -148,7 +148,7 @@ func announceUserRecordChange(tx storage.Tx, ev *events, realm realms.Realm, old
 
 // announceRoleChange announces u's new role: realm_user update, the system groups' members,
 // the emails u now sees or no longer sees, and the bots u now administers or no longer does.
-func announceRoleChange(tx storage.Tx, ev *events, realm realms.Realm, old, u users.User) error {
+func announceRoleChange(tx storage.Tx, ev *engine.Events, realm realms.Realm, old, u users.User) error {
 	if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "role": u.Role}); err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func announceRoleChange(tx storage.Tx, ev *events, realm realms.Realm, old, u us
 // checkRoleChange applies the role rules of PATCH /users/{user_id}.
 func checkRoleChange(r storage.UserReader, actor, target users.User, role users.Role) error {
 	if !role.Valid() {
-		return InvalidArgument("role", "")
+		return engine.InvalidArgument("role", "")
 	}
 	if (role == users.RoleOwner || target.Role == users.RoleOwner) && actor.Role != users.RoleOwner {
 		if role != target.Role {
@@ -205,7 +205,7 @@ func isOnlyOwner(r storage.UserReader, u users.User) (bool, error) {
 
 // announceEmailChange tells those who may see u's email its new delivery_email and, when the
 // API email is the real address, everyone its new_email.
-func announceEmailChange(r storage.UserReader, ev *events, realm realms.Realm, u users.User) error {
+func announceEmailChange(r storage.UserReader, ev *engine.Events, realm realms.Realm, u users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
@@ -228,7 +228,7 @@ func announceEmailChange(r storage.UserReader, ev *events, realm realms.Realm, u
 
 // announceAvatar sends u's avatar to everyone: those who may see u's email and compute
 // Gravatar URLs themselves (client_gravatar) do not need it for a Gravatar avatar.
-func announceAvatar(r storage.UserReader, ev *events, u users.User) error {
+func announceAvatar(r storage.UserReader, ev *engine.Events, u users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
@@ -243,18 +243,18 @@ func announceAvatar(r storage.UserReader, ev *events, u users.User) error {
 			notSeeing = append(notSeeing, int64(v.ID))
 		}
 	}
-	url := avatarURL(u)
+	url := AvatarURL(u)
 	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": url,
-		"avatar_url_medium": avatarMediumURL(u), "avatar_version": u.AvatarVersion}
+		"avatar_url_medium": AvatarMediumURL(u), "avatar_version": u.AvatarVersion}
 	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
 	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
 	return nil
 }
 
-// announceAvatarChange sends a changed avatar to every active user (clients with client_gravatar
+// AnnounceAvatarChange sends a changed avatar to every active user (clients with client_gravatar
 // drop a Gravatar URL of a user whose email they see: they compute it).
-func announceAvatarChange(r storage.UserReader, ev *events, u users.User) error {
+func AnnounceAvatarChange(r storage.UserReader, ev *engine.Events, u users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
@@ -265,8 +265,8 @@ func announceAvatarChange(r storage.UserReader, ev *events, u users.User) error 
 			to = append(to, int64(v.ID))
 		}
 	}
-	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": avatarURL(u),
-		"avatar_url_medium": avatarMediumURL(u), "avatar_version": u.AvatarVersion}
+	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": AvatarURL(u),
+		"avatar_url_medium": AvatarMediumURL(u), "avatar_version": u.AvatarVersion}
 	// Everyone gets the URL, as from Zulip; clients with client_gravatar drop a Gravatar URL
 	// they can compute themselves.
 	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, to)
@@ -296,7 +296,7 @@ type DeactivateUserParams struct {
 // apply to each in that order. Everyone who can access them gets realm_user update
 // is_active=false. Group memberships are kept but never count for deactivated users, so the
 // user leaves every group as far as anyone can tell.
-func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateUserParams) error {
+func (s *Service) DeactivateUser(ctx context.Context, actor engine.Actor, p DeactivateUserParams) error {
 	if c := p.DeactivationNotificationComment; c != nil && utf8.RuneCountInString(strings.TrimSpace(*c)) > MaxDeactivationCommentLength {
 		return engine.BadRequest("deactivation_notification_comment is too long (limit: %d characters)", MaxDeactivationCommentLength)
 	}
@@ -304,7 +304,7 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 	if p.Actions != nil {
 		actions = *p.Actions
 	}
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
 		target, err := engine.TargetUser(tx.Users(), p.UserID)
 		if err != nil {
@@ -332,7 +332,7 @@ func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateU
 }
 
 // deactivateWithBots deactivates the active bots u owns, then u, each with the actions.
-func (s *Service) deactivateWithBots(o *writeOp, u users.User, a DeactivateUserActions) error {
+func (s *Service) deactivateWithBots(o *engine.WriteOp, u users.User, a DeactivateUserActions) error {
 	all, err := o.Tx.Users().List()
 	if err != nil {
 		return err
@@ -348,7 +348,7 @@ func (s *Service) deactivateWithBots(o *writeOp, u users.User, a DeactivateUserA
 }
 
 // deactivateOne applies the actions to u and deactivates it (me is the acting administrator).
-func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserActions) error {
+func (s *Service) deactivateOne(o *engine.WriteOp, u users.User, a DeactivateUserActions) error {
 	tx, ev := o.Tx, o.Ev
 	if err := s.deleteMessagesOf(o, u, a); err != nil {
 		return err
@@ -373,7 +373,7 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 			return err
 		}
 		if u.IsBot() {
-			if err := announceBotUpdate(tx.Users(), ev, u, map[string]any{"full_name": u.FullName, "avatar_url": avatarURL(u)}); err != nil {
+			if err := announceBotUpdate(tx.Users(), ev, u, map[string]any{"full_name": u.FullName, "avatar_url": AvatarURL(u)}); err != nil {
 				return err
 			}
 		}
@@ -397,7 +397,7 @@ func (s *Service) deactivateOne(o *writeOp, u users.User, a DeactivateUserAction
 // (delete_private_channel_messages) and direct messages (delete_direct_messages). As for any
 // deletion, those who received them and still have access, and me when able to read them, get
 // delete_message events, and channels whose oldest message goes a stream update.
-func (s *Service) deleteMessagesOf(o *writeOp, u users.User, a DeactivateUserActions) error {
+func (s *Service) deleteMessagesOf(o *engine.WriteOp, u users.User, a DeactivateUserActions) error {
 	tx, ev, me := o.Tx, o.Ev, o.Me
 	if !a.DeletePublicChannelMessages && !a.DeletePrivateChannelMessages && !a.DeleteDirectMessages {
 		return nil
@@ -424,7 +424,7 @@ func (s *Service) deleteMessagesOf(o *writeOp, u users.User, a DeactivateUserAct
 	if len(ids) == 0 {
 		return nil
 	}
-	return s.deleteMessages(tx, ev, w, me, ids)
+	return s.hooks.DeleteMessages(tx, ev, w, me, ids)
 }
 
 // ReactivateUserParams are the parameters of POST /users/{user_id}/reactivate.
@@ -434,8 +434,8 @@ type ReactivateUserParams struct {
 
 // ReactivateUser reactivates a deactivated user or bot (administrators, or a bot's owner).
 // Everyone who can access the user gets realm_user update is_active=true.
-func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+func (s *Service) ReactivateUser(ctx context.Context, actor engine.Actor, p ReactivateUserParams) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := engine.AdminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
@@ -482,9 +482,9 @@ type CreateUserResult struct {
 	UserID users.ID `json:"user_id"`
 }
 
-// userCreators is the gate of CreateUser: the administrators holding the special
+// userCreators is the engine.Gate of CreateUser: the administrators holding the special
 // can_create_users permission.
-func userCreators(tx storage.ReadTx, actor Actor) (users.User, error) {
+func userCreators(tx storage.ReadTx, actor engine.Actor) (users.User, error) {
 	u, err := engine.Admins(tx, actor)
 	if err == nil && !u.CanCreateUsers {
 		return users.User{}, engine.BadRequest(msgCannotCreateUsers)
@@ -494,9 +494,9 @@ func userCreators(tx storage.ReadTx, actor Actor) (users.User, error) {
 
 // CreateUser creates a member account, subscribed to the default channels. The actor must be
 // an administrator holding the special can_create_users permission.
-func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParams) (CreateUserResult, error) {
-	// Check the gate before hashing the password.
-	err := s.read(ctx, actor, userCreators, func(*readOp) error { return nil })
+func (s *Service) CreateUser(ctx context.Context, actor engine.Actor, p CreateUserParams) (CreateUserResult, error) {
+	// Check the engine.Gate before hashing the password.
+	err := s.eng.Read(ctx, actor, userCreators, func(*engine.ReadOp) error { return nil })
 	if err != nil {
 		return CreateUserResult{}, err
 	}
@@ -513,12 +513,12 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 	if err != nil {
 		return CreateUserResult{}, err
 	}
-	err = s.mutate(ctx, actor, userCreators, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, userCreators, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
-		return s.subscribeNewUser(o, u.ID, defaultChannel)
+		return s.hooks.SubscribeNewUser(o, u.ID, defaultChannel)
 	})
 	if err != nil {
 		return CreateUserResult{}, err
@@ -531,20 +531,20 @@ type DeactivateOwnUserParams struct{}
 
 // errCannotDeactivateLast is Zulip's CannotDeactivateLastUserError: the organization's last
 // active user, or its only owner, cannot leave.
-func errCannotDeactivateLast(owner bool) *Error {
+func errCannotDeactivateLast(owner bool) *engine.Error {
 	entity := "user"
 	if owner {
 		entity = "organization owner"
 	}
-	return Errorf(CodeCannotDeactivateLastUser, "Cannot deactivate the only %s.", entity).
+	return engine.Errorf(engine.CodeCannotDeactivateLastUser, "Cannot deactivate the only %s.", entity).
 		With("is_last_owner", owner).With("entity", entity)
 }
 
 // DeactivateOwnUser deactivates the actor's own account, and first the bots the actor owns,
 // as an administrator's deactivation does. The organization's last active user and its only
 // owner are refused (CANNOT_DEACTIVATE_LAST_USER).
-func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, _ DeactivateOwnUserParams) error {
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+func (s *Service) DeactivateOwnUser(ctx context.Context, actor engine.Actor, _ DeactivateOwnUserParams) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
 		ids, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -42,29 +42,29 @@ const (
 )
 
 // ErrNotLoggedIn is the error for a request that needs credentials and carries none.
-func ErrNotLoggedIn() *Error { return engine.ErrNotLoggedIn() }
+func ErrNotLoggedIn() *engine.Error { return engine.ErrNotLoggedIn() }
 
 // AuthenticateAPIKey checks HTTP Basic credentials: the user's delivery email (compared
 // case-insensitively) and API key (compared in constant time). Every failure is a 401
 // UNAUTHORIZED error with Zulip's message. Credentials it has checked are answered from memory
 // afterwards, without a store read (auth_cache.go). Incoming webhook bots are refused.
-func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
+func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (engine.Actor, error) {
 	return s.authenticateAPIKey(ctx, email, apiKey, false)
 }
 
 // AuthenticateWebhookAPIKey is AuthenticateAPIKey for the endpoints Zulip opens to incoming
 // webhook bots (POST /messages and the integrations' /external/ URLs): it accepts them too.
 // An empty email looks the key up alone (an integration URL's api_key parameter).
-func (s *Service) AuthenticateWebhookAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
+func (s *Service) AuthenticateWebhookAPIKey(ctx context.Context, email, apiKey string) (engine.Actor, error) {
 	return s.authenticateAPIKey(ctx, email, apiKey, true)
 }
 
-func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, webhooks bool) (Actor, error) {
+func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, webhooks bool) (engine.Actor, error) {
 	if !users.ValidAPIKey(apiKey) {
-		return Actor{}, Errorf(CodeUnauthorized, msgMalformedKey)
+		return engine.Actor{}, engine.Errorf(engine.CodeUnauthorized, msgMalformedKey)
 	}
 	if strings.ContainsFunc(email, unicode.IsControl) {
-		return Actor{}, Errorf(CodeUnauthorized, msgInvalidKey) // no user has such an address
+		return engine.Actor{}, engine.Errorf(engine.CodeUnauthorized, msgInvalidKey) // no user has such an address
 	}
 	norm := users.NormalizeEmail(email)
 	keyOnly := webhooks && email == "" // only the webhook endpoints take a key alone
@@ -72,12 +72,12 @@ func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, 
 		norm = keyOnlyCacheKey(apiKey)
 	}
 	if id, ok := s.creds.lookup(norm, apiKey); ok {
-		return Actor{UserID: id}, nil
+		return engine.Actor{UserID: id}, nil
 	}
 	gen := s.creds.generation() // before the read: see credentialCache
-	var actor Actor
+	var actor engine.Actor
 	cacheable := false
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		var u users.User
 		var err error
@@ -87,13 +87,13 @@ func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, 
 			u, err = tx.Users().GetByEmail(email)
 		}
 		if errors.Is(err, storage.ErrNotFound) {
-			return Errorf(CodeUnauthorized, msgInvalidKey)
+			return engine.Errorf(engine.CodeUnauthorized, msgInvalidKey)
 		}
 		if err != nil {
 			return err
 		}
 		if subtle.ConstantTimeCompare([]byte(u.APIKey), []byte(apiKey)) != 1 {
-			return Errorf(CodeUnauthorized, msgInvalidKey)
+			return engine.Errorf(engine.CodeUnauthorized, msgInvalidKey)
 		}
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -101,13 +101,13 @@ func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, 
 		}
 		switch {
 		case realm.Deactivated:
-			return Errorf(CodeUnauthorized, msgRealmDeactivated)
+			return engine.Errorf(engine.CodeUnauthorized, msgRealmDeactivated)
 		case !u.IsActive:
-			return Errorf(CodeUnauthorized, msgUserDeactivated)
+			return engine.Errorf(engine.CodeUnauthorized, msgUserDeactivated)
 		case u.BotType == users.BotIncomingWebhook && !webhooks:
-			return Errorf(CodeUnauthorized, msgWebhookBot)
+			return engine.Errorf(engine.CodeUnauthorized, msgWebhookBot)
 		}
-		actor = Actor{UserID: u.ID}
+		actor = engine.Actor{UserID: u.ID}
 		// An incoming webhook bot is cached only under its key alone, which
 		// AuthenticateAPIKey never looks up (see credentialCache).
 		cacheable = keyOnly == (u.BotType == users.BotIncomingWebhook)
@@ -149,16 +149,16 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 		return FetchAPIKeyResult{}, engine.BadRequest(msgInvalidEmailInput)
 	}
 	userKey := "user:" + users.NormalizeEmail(p.Username)
-	if err := rateLimited(s.loginByUser.Allow(userKey)); err != nil {
+	if err := RateLimited(s.loginByUser.Allow(userKey)); err != nil {
 		return FetchAPIKeyResult{}, err
 	}
 	if p.ClientAddress != "" {
-		if err := rateLimited(s.loginByAddr.Allow("addr:" + p.ClientAddress)); err != nil {
+		if err := RateLimited(s.loginByAddr.Allow("addr:" + p.ClientAddress)); err != nil {
 			return FetchAPIKeyResult{}, err
 		}
 	}
 	var res FetchAPIKeyResult
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -167,7 +167,7 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 		u, err := tx.Users().GetByEmail(p.Username)
 		if errors.Is(err, storage.ErrNotFound) {
 			s.hashing.burn(p.Password) // as costly as checking a known user's password
-			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+			return engine.Errorf(engine.CodeAuthenticationFailed, msgBadCredentials)
 		}
 		if err != nil {
 			return err
@@ -176,10 +176,10 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 			return err
 		}
 		if !realm.PasswordAuthEnabled {
-			return Errorf(CodePasswordAuthDisabled, msgPasswordAuthOff)
+			return engine.Errorf(engine.CodePasswordAuthDisabled, msgPasswordAuthOff)
 		}
 		if u.PasswordHash == "" || p.Password == "" || !checkPassword(u.PasswordHash, p.Password) {
-			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+			return engine.Errorf(engine.CodeAuthenticationFailed, msgBadCredentials)
 		}
 		res = FetchAPIKeyResult{APIKey: u.APIKey, Email: u.Email, UserID: u.ID}
 		return nil
@@ -194,21 +194,21 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 // loginAllowed refuses deactivated users and organizations, in Zulip's order.
 func loginAllowed(realm realms.Realm, u users.User) error {
 	if !u.IsActive {
-		return Errorf(CodeUserDeactivated, msgUserDeactivated)
+		return engine.Errorf(engine.CodeUserDeactivated, msgUserDeactivated)
 	}
 	if realm.Deactivated {
-		return Errorf(CodeRealmDeactivated, msgRealmDeactivated)
+		return engine.Errorf(engine.CodeRealmDeactivated, msgRealmDeactivated)
 	}
 	return nil
 }
 
-// rateLimited turns a refusal into the RATE_LIMIT_HIT error (HTTP 429) with retry-after.
-func rateLimited(d ratelimit.Decision) error {
+// RateLimited turns a refusal into the RATE_LIMIT_HIT error (HTTP 429) with retry-after.
+func RateLimited(d ratelimit.Decision) error {
 	if d.Allowed {
 		return nil
 	}
 	secs := math.Ceil(d.RetryAfter.Seconds()*1000) / 1000
-	return Errorf(CodeRateLimitHit, msgRateLimited).With("retry-after", secs)
+	return engine.Errorf(engine.CodeRateLimitHit, msgRateLimited).With("retry-after", secs)
 }
 
 // JWTFetchAPIKeyParams are the parameters of POST /jwt/fetch_api_key.
@@ -228,14 +228,14 @@ type JWTFetchAPIKeyResult struct {
 // claim, for that user's API key. The algorithm is pinned, the signature checked, and exp,
 // nbf and iat validated when present.
 func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (JWTFetchAPIKeyResult, error) {
-	if len(s.opts.JWTKey) == 0 {
+	if len(s.cfg.JWTKey) == 0 {
 		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgJWTDisabled)
 	}
 	if p.Token == "" {
 		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgNoJWT)
 	}
 	claims := jwt.MapClaims{}
-	_, err := jwt.ParseWithClaims(p.Token, claims, func(*jwt.Token) (any, error) { return s.opts.JWTKey, nil },
+	_, err := jwt.ParseWithClaims(p.Token, claims, func(*jwt.Token) (any, error) { return s.cfg.JWTKey, nil },
 		jwt.WithValidMethods([]string{"HS256"}), jwt.WithTimeFunc(s.now), jwt.WithIssuedAt())
 	if err != nil {
 		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgBadJWT)
@@ -245,7 +245,7 @@ func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (J
 		return JWTFetchAPIKeyResult{}, engine.BadRequest(msgNoJWTEmail)
 	}
 	var res JWTFetchAPIKeyResult
-	err = s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err = s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -253,7 +253,7 @@ func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (J
 		}
 		u, err := tx.Users().GetByEmail(email)
 		if errors.Is(err, storage.ErrNotFound) {
-			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+			return engine.Errorf(engine.CodeAuthenticationFailed, msgBadCredentials)
 		}
 		if err != nil {
 			return err
@@ -279,14 +279,14 @@ type DevFetchAPIKeyParams struct {
 // DevFetchAPIKey returns any active user's API key without a password. It works only on a
 // Service created with Options.Dev.
 func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (FetchAPIKeyResult, error) {
-	if !s.opts.Dev {
+	if !s.cfg.Dev {
 		return FetchAPIKeyResult{}, engine.BadRequest(msgDevAuthDisabled)
 	}
 	if err := users.CheckEmail(p.Username); err != nil {
 		return FetchAPIKeyResult{}, engine.BadRequest(msgInvalidEmailInput)
 	}
 	var res FetchAPIKeyResult
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {
@@ -294,7 +294,7 @@ func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (F
 		}
 		u, err := tx.Users().GetByEmail(p.Username)
 		if errors.Is(err, storage.ErrNotFound) {
-			return Errorf(CodeAuthenticationFailed, msgBadCredentials)
+			return engine.Errorf(engine.CodeAuthenticationFailed, msgBadCredentials)
 		}
 		if err != nil {
 			return err
@@ -326,11 +326,11 @@ type DevListUsersResult struct {
 // user{id}@{host} for users who hide their address. It works only on a Service created with
 // Options.Dev.
 func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) {
-	if !s.opts.Dev {
+	if !s.cfg.Dev {
 		return DevListUsersResult{}, engine.BadRequest(msgDevAuthDisabled)
 	}
 	res := DevListUsersResult{DirectAdmins: []DevUser{}, DirectUsers: []DevUser{}}
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
 		if err != nil {

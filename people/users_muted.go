@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -55,11 +55,11 @@ func mutingTarget(r storage.UserReader, id users.ID) (users.User, error) {
 // MuteUser mutes a user for the actor: the actor's unread messages from that user are marked
 // read (an update_message_flags event), their later messages arrive already read, and the
 // actor gets a muted_users event.
-func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
+func (s *Service) MuteUser(ctx context.Context, actor engine.Actor, p MuteUserParams) error {
 	if p.MutedUserID == actor.UserID && !actor.Anonymous() {
 		return engine.BadRequest("Cannot mute self")
 	}
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
@@ -72,7 +72,7 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 		} else if err != nil {
 			return err
 		}
-		if err := markSenderRead(tx, ev, me.ID, target.ID); err != nil {
+		if err := s.markSenderRead(tx, ev, me.ID, target.ID); err != nil {
 			return err
 		}
 		return announceMutedUsers(tx, ev, me.ID)
@@ -81,8 +81,8 @@ func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) e
 
 // UnmuteUser unmutes a user for the actor, who gets a muted_users event. Messages marked read
 // by the mute stay read.
-func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+func (s *Service) UnmuteUser(ctx context.Context, actor engine.Actor, p MuteUserParams) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {
@@ -99,7 +99,7 @@ func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams)
 }
 
 // announceMutedUsers sends u its muted_users list.
-func announceMutedUsers(tx storage.Tx, ev *events, u users.ID) error {
+func announceMutedUsers(tx storage.Tx, ev *engine.Events, u users.ID) error {
 	list, err := mutedUserRecords(tx.MutedUsers(), u)
 	if err != nil {
 		return err
@@ -110,7 +110,7 @@ func announceMutedUsers(tx storage.Tx, ev *events, u users.ID) error {
 
 // markSenderRead marks read u's unread messages sent by sender, with the
 // update_message_flags event of a read.
-func markSenderRead(tx storage.Tx, ev *events, u, sender users.ID) error {
+func (s *Service) markSenderRead(tx storage.Tx, ev *engine.Events, u, sender users.ID) error {
 	unread, err := tx.Messages().UserRowsWhere(u, 0, messages.FlagRead)
 	if err != nil || len(unread) == 0 {
 		return err
@@ -136,14 +136,12 @@ func markSenderRead(tx storage.Tx, ev *events, u, sender users.ID) error {
 	if err != nil || len(changed) == 0 {
 		return err
 	}
-	ev.Add("update_message_flags", UpdateMessageFlagsEvent{
-		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
-	}, []int64{int64(u)})
+	s.hooks.MessagesRead(ev, u, changed)
 	return nil
 }
 
-// mutedUsersState is register's muted_users: the viewer's list (empty for spectators).
-func mutedUsersState(tx storage.ReadTx, viewer users.User) (*MutedUsersState, error) {
+// MutedUsersStateOf is register's muted_users: the viewer's list (empty for spectators).
+func MutedUsersStateOf(tx storage.ReadTx, viewer users.User) (*MutedUsersState, error) {
 	if viewer.ID == 0 {
 		return &MutedUsersState{MutedUsers: []MutedUserRecord{}}, nil
 	}

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-func errInvalidGroup() *Error { return engine.BadRequest("Invalid user group") }
+func errInvalidGroup() *engine.Error { return engine.BadRequest("Invalid user group") }
 
 // loadGroup reads a group named by an operation ("Invalid user group" when unknown).
 func loadGroup(r storage.GroupReader, id users.GroupID) (users.Group, error) {
@@ -57,9 +57,9 @@ type GetIsUserGroupMemberResult struct {
 
 // GetIsUserGroupMember tests whether a user is in a group, directly or through subgroups.
 // Deactivated users are never members. Guests and bots may not ask.
-func (s *Service) GetIsUserGroupMember(ctx context.Context, actor Actor, p GetIsUserGroupMemberParams) (GetIsUserGroupMemberResult, error) {
+func (s *Service) GetIsUserGroupMember(ctx context.Context, actor engine.Actor, p GetIsUserGroupMemberParams) (GetIsUserGroupMemberResult, error) {
 	var res GetIsUserGroupMemberResult
-	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.Members, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		if _, err := loadGroup(tx.Groups(), p.GroupID); err != nil {
 			return err
@@ -209,9 +209,9 @@ type GetUserGroupsResult struct {
 }
 
 // GetUserGroups lists the organization's user groups, system groups included.
-func (s *Service) GetUserGroups(ctx context.Context, actor Actor, p GetUserGroupsParams) (GetUserGroupsResult, error) {
+func (s *Service) GetUserGroups(ctx context.Context, actor engine.Actor, p GetUserGroupsParams) (GetUserGroupsResult, error) {
 	var res GetUserGroupsResult
-	err := s.read(ctx, actor, engine.Members, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.Members, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		v, err := newGroupView(tx.Users(), tx.Groups())
 		if err != nil {
@@ -236,7 +236,7 @@ type GetUserGroupMembersResult struct {
 
 // GetUserGroupMembers lists a group's active members, through subgroups unless
 // DirectMemberOnly.
-func (s *Service) GetUserGroupMembers(ctx context.Context, actor Actor, p GetUserGroupMembersParams) (GetUserGroupMembersResult, error) {
+func (s *Service) GetUserGroupMembers(ctx context.Context, actor engine.Actor, p GetUserGroupMembersParams) (GetUserGroupMembersResult, error) {
 	var res GetUserGroupMembersResult
 	err := s.readGroupMembership(ctx, actor, p.GroupID, func(m *users.Membership) {
 		res.Members = m.Members(p.GroupID, p.DirectMemberOnly)
@@ -256,7 +256,7 @@ type GetUserGroupSubgroupsResult struct {
 }
 
 // GetUserGroupSubgroups lists a group's subgroups, transitively unless DirectSubgroupOnly.
-func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetUserGroupSubgroupsParams) (GetUserGroupSubgroupsResult, error) {
+func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor engine.Actor, p GetUserGroupSubgroupsParams) (GetUserGroupSubgroupsResult, error) {
 	res := GetUserGroupSubgroupsResult{Subgroups: []users.GroupID{}}
 	err := s.readGroupMembership(ctx, actor, p.GroupID, func(m *users.Membership) {
 		if l := m.Subgroups(p.GroupID, p.DirectSubgroupOnly); l != nil {
@@ -268,8 +268,8 @@ func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetU
 
 // readGroupMembership is a read of group id's membership for a member (GET
 // /user_groups/{id}/...): the group must exist; answer reads the membership resolution.
-func (s *Service) readGroupMembership(ctx context.Context, actor Actor, id users.GroupID, answer func(*users.Membership)) error {
-	return s.read(ctx, actor, engine.Members, func(o *readOp) error {
+func (s *Service) readGroupMembership(ctx context.Context, actor engine.Actor, id users.GroupID, answer func(*users.Membership)) error {
+	return s.eng.Read(ctx, actor, engine.Members, func(o *engine.ReadOp) error {
 		if _, err := loadGroup(o.Tx.Groups(), id); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/org"
-	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -136,12 +135,12 @@ func (s *Service) resolveEmoji(r storage.RealmReader, n *newStatus) error {
 // UpdateStatus changes the actor's status (human users only). Away turns the presence_enabled
 // setting off (or on), as Zulip still does for older clients; every active user gets a
 // user_status event with the fields given.
-func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusParams) error {
+func (s *Service) UpdateStatus(ctx context.Context, actor engine.Actor, p UpdateStatusParams) error {
 	n, err := p.check()
 	if err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, engine.Humans, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
@@ -159,13 +158,13 @@ type UpdateStatusForUserParams struct {
 
 // UpdateStatusForUser changes another user's status text and emoji (administrators only; the
 // target is a human user, active). Away cannot be set for someone else.
-func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p UpdateStatusForUserParams) error {
+func (s *Service) UpdateStatusForUser(ctx context.Context, actor engine.Actor, p UpdateStatusForUserParams) error {
 	p.Away = nil
 	n, err := p.check()
 	if err != nil {
 		return err
 	}
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := statusTarget(tx.Users(), p.UserID)
@@ -198,7 +197,7 @@ func statusTarget(r storage.UserReader, id users.ID) (users.User, error) {
 }
 
 // setStatus writes a validated change of u's status and announces it.
-func setStatus(tx storage.Tx, ev *events, u users.User, n newStatus, now time.Time) error {
+func setStatus(tx storage.Tx, ev *engine.Events, u users.User, n newStatus, now time.Time) error {
 	if n.away != nil {
 		if err := setPresenceEnabled(tx, ev, u, !*n.away, now); err != nil {
 			return err
@@ -230,7 +229,7 @@ func setStatus(tx storage.Tx, ev *events, u users.User, n newStatus, now time.Ti
 
 // setPresenceEnabled changes u's presence_enabled setting when it differs, as PATCH /settings
 // does: a user_settings event to u and the immediate presence update.
-func setPresenceEnabled(tx storage.Tx, ev *events, u users.User, enabled bool, now time.Time) error {
+func setPresenceEnabled(tx storage.Tx, ev *engine.Events, u users.User, enabled bool, now time.Time) error {
 	stored, err := tx.UserSettings().Get(u.ID)
 	if err != nil {
 		return err
@@ -247,12 +246,12 @@ func setPresenceEnabled(tx storage.Tx, ev *events, u users.User, enabled bool, n
 	if err != nil {
 		return err
 	}
-	return people.PresenceToggled(tx, ev, realm, u, enabled, now)
+	return PresenceToggled(tx, ev, realm, u, enabled, now)
 }
 
 // announceAway tells every active user that u's away flag (the inverse of presence_enabled)
 // changed through PATCH /settings, so that their user_status data follows.
-func announceAway(r storage.UserReader, ev *events, u users.User, enabled bool) error {
+func announceAway(r storage.UserReader, ev *engine.Events, u users.User, enabled bool) error {
 	ids, err := engine.ActiveUserIDs(r)
 	if err != nil {
 		return err
@@ -273,9 +272,9 @@ type GetUserStatusResult struct {
 }
 
 // GetUserStatus returns a human user's status.
-func (s *Service) GetUserStatus(ctx context.Context, actor Actor, p GetUserStatusParams) (GetUserStatusResult, error) {
+func (s *Service) GetUserStatus(ctx context.Context, actor engine.Actor, p GetUserStatusParams) (GetUserStatusResult, error) {
 	var res GetUserStatusResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		target, err := statusTarget(tx.Users(), p.UserID)
 		if err != nil {
@@ -299,9 +298,9 @@ func (s *Service) GetUserStatus(ctx context.Context, actor Actor, p GetUserStatu
 	return res, nil
 }
 
-// userStatusState is register's user_status: every active user with a status text, an emoji
+// UserStatusStateOf is register's user_status: every active user with a status text, an emoji
 // or presence turned off.
-func userStatusState(tx storage.ReadTx, all []users.User) (*UserStatusState, error) {
+func UserStatusStateOf(tx storage.ReadTx, all []users.User) (*UserStatusState, error) {
 	st := &UserStatusState{UserStatus: map[string]UserStatus{}}
 	active := make([]users.ID, 0, len(all))
 	for _, u := range all {

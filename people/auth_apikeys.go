@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -13,7 +13,7 @@ type RegenerateAPIKeyResult struct {
 
 // RegenerateAPIKey replaces the actor's API key with a new random one. The old key stops
 // authenticating at once.
-func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (RegenerateAPIKeyResult, error) {
+func (s *Service) RegenerateAPIKey(ctx context.Context, actor engine.Actor) (RegenerateAPIKeyResult, error) {
 	if actor.Anonymous() {
 		return RegenerateAPIKeyResult{}, ErrNotLoggedIn()
 	}
@@ -21,7 +21,7 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor Actor) (Regenerate
 	if err != nil {
 		return RegenerateAPIKeyResult{}, engine.InternalError(err)
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, u := o.Tx, o.Ev, o.Me
 		u.APIKey = key
 		if err := tx.Users().Update(u); err != nil {

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -23,19 +23,19 @@ type UpdateCustomProfileFieldParams struct {
 }
 
 // errFieldNotFound is Zulip's refusal of an unknown custom profile field.
-func errFieldNotFound(id users.ProfileFieldID) *Error {
+func errFieldNotFound(id users.ProfileFieldID) *engine.Error {
 	return engine.BadRequest("Field id %d not found.", id)
 }
 
 // UpdateCustomProfileField changes a custom profile field (administrators). The name and hint
 // of Zulip's default external account fields are fixed; at most two fields are shown in the
 // profile summary. Everyone gets custom_profile_fields with the new list.
-func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p UpdateCustomProfileFieldParams) error {
-	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+func (s *Service) UpdateCustomProfileField(ctx context.Context, actor engine.Actor, p UpdateCustomProfileFieldParams) error {
+	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		old, err := tx.ProfileFields().Get(p.FieldID)
 		if err != nil {
-			return engine.NotFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
+			return engine.NotFound(err, func() *engine.Error { return errFieldNotFound(p.FieldID) })
 		}
 		f := old
 		setIf(&f.Name, p.Name)
@@ -94,7 +94,7 @@ func checkSummaryRoom(r storage.ProfileFieldReader, except users.ProfileFieldID)
 }
 
 // announceProfileFields sends every active user the organization's fields.
-func announceProfileFields(tx storage.Tx, ev *events) error {
+func announceProfileFields(tx storage.Tx, ev *engine.Events) error {
 	fields, err := profileFieldRecords(tx.ProfileFields())
 	if err != nil {
 		return err
@@ -114,10 +114,10 @@ type RemoveCustomProfileFieldParams struct {
 
 // RemoveCustomProfileField deletes a custom profile field and every user's value of it
 // (administrators). Everyone gets custom_profile_fields; clients drop the values themselves.
-func (s *Service) RemoveCustomProfileField(ctx context.Context, actor Actor, p RemoveCustomProfileFieldParams) error {
-	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+func (s *Service) RemoveCustomProfileField(ctx context.Context, actor engine.Actor, p RemoveCustomProfileFieldParams) error {
+	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		if err := o.Tx.ProfileFields().Delete(p.FieldID); err != nil {
-			return engine.NotFound(err, func() *Error { return errFieldNotFound(p.FieldID) })
+			return engine.NotFound(err, func() *engine.Error { return errFieldNotFound(p.FieldID) })
 		}
 		return announceProfileFields(o.Tx, o.Ev)
 	})
@@ -131,11 +131,11 @@ type ReorderCustomProfileFieldsParams struct {
 
 // ReorderCustomProfileFields puts the fields in the given order (administrators); the list must
 // name every field. Everyone gets custom_profile_fields.
-func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p ReorderCustomProfileFieldsParams) error {
+func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor engine.Actor, p ReorderCustomProfileFieldsParams) error {
 	if len(p.Order) > users.MaxProfileFields {
 		return engine.BadRequest("order is too long (limit: %d items)", users.MaxProfileFields)
 	}
-	return s.mutate(ctx, actor, engine.Admins, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		place := make(map[users.ProfileFieldID]int, len(p.Order))
 		for i, id := range p.Order {

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -51,18 +51,18 @@ func ValidSessionID(id string) bool {
 	return true
 }
 
-// sessionKey is what the store keeps of a session id.
-func sessionKey(id string) string {
+// SessionKey is what the store keeps of a session id.
+func SessionKey(id string) string {
 	sum := sha256.Sum256([]byte(id))
 	return hex.EncodeToString(sum[:])
 }
 
-// hashSession is the SHA-256 of a session id, of which sessionKey is the hexadecimal form.
+// hashSession is the SHA-256 of a session id, of which SessionKey is the hexadecimal form.
 func hashSession(id string) sessionHash { return sha256.Sum256([]byte(id)) }
 
 func (s *Service) sessionAge() time.Duration {
-	if s.opts.SessionAge > 0 {
-		return s.opts.SessionAge
+	if s.cfg.SessionAge > 0 {
+		return s.cfg.SessionAge
 	}
 	return DefaultSessionAge
 }
@@ -72,7 +72,7 @@ func (s *Service) sessionAge() time.Duration {
 // session lasts Options.SessionAge from now. Expired sessions are swept in the same
 // transaction, so the store keeps only live ones and those not yet swept, and a user keeps at
 // most MaxSessionsPerUser.
-func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error) {
+func (s *Service) StartSession(ctx context.Context, actor engine.Actor) (Session, error) {
 	if actor.Anonymous() {
 		return Session{}, ErrNotLoggedIn()
 	}
@@ -81,7 +81,7 @@ func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error
 		return Session{}, engine.InternalError(err)
 	}
 	var res Session
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		if n, err := o.Tx.Sessions().DeleteExpired(o.Now.Unix()); err != nil {
 			return err
 		} else if n > 0 {
@@ -91,7 +91,7 @@ func (s *Service) StartSession(ctx context.Context, actor Actor) (Session, error
 			return err
 		}
 		expires := o.Now.Add(s.sessionAge()).Unix()
-		if err := o.Tx.Sessions().Create(storage.Session{Key: sessionKey(id), UserID: o.Me.ID, Expires: expires}); err != nil {
+		if err := o.Tx.Sessions().Create(storage.Session{Key: SessionKey(id), UserID: o.Me.ID, Expires: expires}); err != nil {
 			return err
 		}
 		res = Session{ID: id, UserID: o.Me.ID, Expires: time.Unix(expires, 0), Age: s.sessionAge()}
@@ -109,7 +109,7 @@ func (s *Service) StartSessionWithPassword(ctx context.Context, p FetchAPIKeyPar
 	if err != nil {
 		return Session{}, err
 	}
-	return s.StartSession(ctx, Actor{UserID: res.UserID})
+	return s.StartSession(ctx, engine.Actor{UserID: res.UserID})
 }
 
 // AuthenticateSession returns the actor of a session id. Every refusal (an id of the wrong
@@ -117,9 +117,9 @@ func (s *Service) StartSessionWithPassword(ctx context.Context, p FetchAPIKeyPar
 // is ErrNotLoggedIn, as Django treats a dead session as no session: the caller may then try
 // other credentials. Sessions it has checked are answered from memory afterwards, until they
 // end by the Service clock, without a store read (auth_cache.go).
-func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, error) {
+func (s *Service) AuthenticateSession(ctx context.Context, id string) (engine.Actor, error) {
 	if !ValidSessionID(id) {
-		return Actor{}, ErrNotLoggedIn()
+		return engine.Actor{}, ErrNotLoggedIn()
 	}
 	h := hashSession(id)
 	if actor, ok := s.creds.session(h, s.now().Unix()); ok {
@@ -127,9 +127,9 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, er
 	}
 	gen := s.creds.generation() // before the read: see credentialCache
 	key := hex.EncodeToString(h[:])
-	var actor Actor
+	var actor engine.Actor
 	var expires int64
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		sess, err := o.Tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return ErrNotLoggedIn()
@@ -158,7 +158,7 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, er
 		return nil
 	})
 	if err != nil {
-		return Actor{}, err
+		return engine.Actor{}, err
 	}
 	s.creds.fillSession(gen, h, cachedSession{user: actor.UserID, expires: expires, key: key})
 	return actor, nil
@@ -170,8 +170,8 @@ func (s *Service) EndSession(ctx context.Context, id string) error {
 	if !ValidSessionID(id) {
 		return nil
 	}
-	key := sessionKey(id)
-	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+	key := SessionKey(id)
+	return s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		sess, err := o.Tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return nil
@@ -189,7 +189,7 @@ func (s *Service) EndSession(ctx context.Context, id string) error {
 
 // endSessions ends every web session of a user but the one whose store key is keep ("" keeps
 // none), and drops the user's cached credentials once the transaction commits.
-func (s *Service) endSessions(tx storage.Tx, ev *events, user users.ID, keep string) error {
+func (s *Service) endSessions(tx storage.Tx, ev *engine.Events, user users.ID, keep string) error {
 	if _, err := tx.Sessions().DeleteUser(user, keep); err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (s *Service) endSessions(tx storage.Tx, ev *events, user users.ID, keep str
 
 // endOtherSessions ends every web session of a user but the actor's own (Django keeps the
 // session that changed the password logged in): what a password change and a new API key do.
-func (s *Service) endOtherSessions(o *writeOp, actor Actor, user users.ID) error {
+func (s *Service) endOtherSessions(o *engine.WriteOp, actor engine.Actor, user users.ID) error {
 	keep := ""
 	if actor.UserID == user {
 		keep = actor.SessionKey()
@@ -208,7 +208,7 @@ func (s *Service) endOtherSessions(o *writeOp, actor Actor, user users.ID) error
 }
 
 // endOldestSessions makes room for one more session of a user under MaxSessionsPerUser.
-func (s *Service) endOldestSessions(o *writeOp, user users.ID) error {
+func (s *Service) endOldestSessions(o *engine.WriteOp, user users.ID) error {
 	list, err := o.Tx.Sessions().ListUser(user)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package chat
+package people
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func (p UpdateBotParams) check() error {
 		}
 	}
 	if p.ServiceInterface != nil && !users.ValidServiceInterface(*p.ServiceInterface) {
-		return InvalidArgument("service_interface", "")
+		return engine.InvalidArgument("service_interface", "")
 	}
 	if len(p.ConfigData) > users.MaxBotConfigEntries {
 		return engine.BadRequest("config_data is too long (limit: %d items)", users.MaxBotConfigEntries)
@@ -70,14 +70,14 @@ func (p UpdateBotParams) check() error {
 // default channels and service. Each change is announced as Zulip does: realm_user updates to
 // everyone for the name and owner, realm_bot updates (and, for an owner change, delete and add)
 // to those who administer the bot.
-func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams) (UpdateBotResult, error) {
+func (s *Service) UpdateBot(ctx context.Context, actor engine.Actor, p UpdateBotParams) (UpdateBotResult, error) {
 	if err := p.check(); err != nil {
 		return UpdateBotResult{}, err
 	}
 	var res UpdateBotResult
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
-		bot, err := accessBot(tx.Users(), me, p.BotID)
+		bot, err := AccessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func (s *Service) UpdateBot(ctx context.Context, actor Actor, p UpdateBotParams)
 }
 
 // updateBotUser applies the changes of the bot's user record: name, role and owner.
-func (s *Service) updateBotUser(tx storage.Tx, ev *events, me, bot users.User, p UpdateBotParams) (users.User, error) {
+func (s *Service) updateBotUser(tx storage.Tx, ev *engine.Events, me, bot users.User, p UpdateBotParams) (users.User, error) {
 	old := bot
 	if err := renameBot(tx.Users(), &bot, p.FullName); err != nil {
 		return bot, err
@@ -156,7 +156,7 @@ func changeBotRoleTo(me users.User, bot *users.User, role *users.Role) error {
 		return nil
 	}
 	if !role.Valid() {
-		return InvalidArgument("role", "")
+		return engine.InvalidArgument("role", "")
 	}
 	if (*role == users.RoleOwner || bot.Role == users.RoleOwner) && me.Role != users.RoleOwner {
 		return engine.ErrMustBeOwner()
@@ -197,7 +197,7 @@ func changeBotOwnerTo(ur storage.UserReader, bot *users.User, ownerID *users.ID)
 
 // announceBotUserChange announces what changed from old to bot: the name, the role, the owner
 // (previous is the previous owner).
-func (s *Service) announceBotUserChange(tx storage.Tx, ev *events, old, bot, previous users.User) error {
+func (s *Service) announceBotUserChange(tx storage.Tx, ev *engine.Events, old, bot, previous users.User) error {
 	if bot.FullName != old.FullName {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": bot.ID, "full_name": bot.FullName}); err != nil {
 			return err
@@ -218,7 +218,7 @@ func (s *Service) announceBotUserChange(tx storage.Tx, ev *events, old, bot, pre
 }
 
 // changeBotRole announces a bot's new role (see announceRoleChange).
-func (s *Service) changeBotRole(tx storage.Tx, ev *events, old, bot users.User) error {
+func (s *Service) changeBotRole(tx storage.Tx, ev *engine.Events, old, bot users.User) error {
 	realm, err := tx.Realm().Get()
 	if err != nil {
 		return err
@@ -230,7 +230,7 @@ func (s *Service) changeBotRole(tx storage.Tx, ev *events, old, bot users.User) 
 // administrator) loses the bot (realm_bot delete), the new owner (unless an administrator)
 // gains it (realm_bot add), the administrators and the owner learn the new owner_id, and
 // everyone the new bot_owner_id.
-func announceOwnerChange(tx storage.Tx, ev *events, previous, bot users.User) error {
+func announceOwnerChange(tx storage.Tx, ev *engine.Events, previous, bot users.User) error {
 	if previous.ID != 0 && previous.IsActive && !previous.Role.IsAdmin() {
 		ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": bot.ID}}, []int64{int64(previous.ID)})
 	}
@@ -282,7 +282,7 @@ func botDefaultChannel(tx storage.Tx, me users.User, name string) (int64, error)
 
 // updateBotConfig applies the changes of the bot's default channels and service, each with a
 // realm_bot update.
-func (s *Service) updateBotConfig(tx storage.Tx, ev *events, me, bot users.User, p UpdateBotParams) (users.BotConfig, error) {
+func (s *Service) updateBotConfig(tx storage.Tx, ev *engine.Events, me, bot users.User, p UpdateBotParams) (users.BotConfig, error) {
 	cfg, err := tx.BotConfigs().Get(bot.ID)
 	if err != nil {
 		return cfg, err
@@ -348,14 +348,14 @@ type BotParams struct {
 
 // RegenerateBotAPIKey gives a bot the actor administers a new API key; the old one stops
 // working at once. Those who administer the bot get a realm_bot update.
-func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotParams) (RegenerateAPIKeyResult, error) {
+func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor engine.Actor, p BotParams) (RegenerateAPIKeyResult, error) {
 	key, err := newAPIKey()
 	if err != nil {
 		return RegenerateAPIKeyResult{}, engine.InternalError(err)
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
-		bot, err := accessBot(tx.Users(), me, p.BotID)
+		bot, err := AccessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
 		}
@@ -376,10 +376,10 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 
 // DeactivateBot deactivates a bot the actor administers (DELETE /bots/{bot_id}), as an
 // administrator's deactivation of a user does.
-func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+func (s *Service) DeactivateBot(ctx context.Context, actor engine.Actor, p BotParams) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
-		bot, err := accessBot(tx.Users(), me, p.BotID)
+		bot, err := AccessBot(tx.Users(), me, p.BotID)
 		if err != nil {
 			return err
 		}
