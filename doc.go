@@ -37,7 +37,7 @@
 // The root is becoming a map (see ARCHITECTURE in the shared docs): a kernel below
 // (internal/engine: transactions, gates, errors, events, commit order; internal/world: the
 // facts of one transaction and the access predicates; internal/clients: what a client
-// declared at register), area packages above it (compose, people, org so far; each owns its
+// declared at register), area packages above it (compose, people, org, files so far; each owns its
 // operations and their Params, Result, Record and Event types, and imports only the kernel,
 // storage, the leaves and the areas below it), and this package on top: the Service, whose
 // method per operation delegates to an area, register with its initial state, the queues and
@@ -176,12 +176,8 @@
 //	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
-//	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking
-//	          a file (uploads_attachments.go); GetUploadedFile, GetFileTemporaryURL,
-//	          GetUploadedFileByToken (uploads_serve.go); thumbnails (uploads_images.go);
-//	          SweepUploads (uploads_sweep.go); UploadAvatar, DeleteAvatar, GetAvatarImage,
-//	          GetAvatarURL, GetCustomEmojiImage (uploads_avatars.go: the images served under
-//	          /user_avatars/)
+//	files     the facade of package files (files.go): uploads, attachments, thumbnails,
+//	          avatars and the images served under /user_avatars/ (files/doc.go maps its files)
 //	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
 //	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
 //	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:

@@ -323,7 +323,7 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerMinDeactivatedRealmDeletionDays: org.MinDeactivatedRealmDeletionDays,
 		ZulipPlanIsNotLimited:                 true,
 		UpgradeTextForWideOrganizationLogo:    org.UpgradeText,
-		UploadLimits:                          s.uploadLimits(),
+		UploadLimits:                          s.files.UploadLimits(),
 		Settings:                              org.SettingsStateOf(realm),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/files"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
@@ -412,7 +413,7 @@ func editContent(w *world.World, tx storage.Tx, ev *events, p editPlan, edited *
 	var mentions markdown.Mentions
 	edited.Rendered, mentions = renderMessage(w, edited.Content, w.User(m.SenderID))
 	if uploads.MayLink(edited.Content) {
-		previews, err := uploadPreviews(tx.Attachments(), edited.Content)
+		previews, err := files.UploadPreviews(tx.Attachments(), edited.Content)
 		if err != nil {
 			return err
 		}
@@ -448,7 +449,7 @@ func editContent(w *world.World, tx storage.Tx, ev *events, p editPlan, edited *
 		return err
 	}
 	if uploads.MayLink(oldContent) || uploads.MayLink(edited.Content) {
-		return linkAttachments(w, tx, ev, *edited)
+		return files.LinkAttachments(w, tx, ev, *edited)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/files"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
@@ -230,7 +231,7 @@ func deliverMessage(w *world.World, tx storage.Tx, ev *events, m *messages.Messa
 		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
 	if uploads.MayLink(m.Content) {
-		previews, err := uploadPreviews(tx.Attachments(), m.Content)
+		previews, err := files.UploadPreviews(tx.Attachments(), m.Content)
 		if err != nil {
 			return err
 		}
@@ -245,7 +246,7 @@ func deliverMessage(w *world.World, tx storage.Tx, ev *events, m *messages.Messa
 		return engine.ErrDecideAlone // the transaction, message included, is rolled back
 	}
 	if uploads.MayLink(m.Content) {
-		if err := linkAttachments(w, tx, ev, *m); err != nil {
+		if err := files.LinkAttachments(w, tx, ev, *m); err != nil {
 			return err
 		}
 	}

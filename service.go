@@ -13,6 +13,7 @@ import (
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/files"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
@@ -175,6 +176,8 @@ type Service struct {
 	compose *compose.Service
 	// people is the people area: alert words, push devices, onboarding steps, presence.
 	people *people.Service
+	// files is the files area: uploads, attachments, thumbnails, avatars.
+	files *files.Service
 	// org is the org area: video calls, realm domains, code playgrounds, linkifiers.
 	org *org.Service
 
@@ -195,9 +198,6 @@ type Service struct {
 	watchers publicWatchers
 
 	closeOnce sync.Once
-
-	// uploadKey caches the secret of temporary upload URLs.
-	uploadKey uploadKeyCache
 
 	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
 	// wait for it (scheduled_deliver.go).
@@ -286,6 +286,11 @@ func New(opts Options) (*Service, error) {
 	s.org = org.New(s.eng, org.Config{
 		CallKey: callKey, Dev: opts.Dev, PushNotificationsEnabled: opts.PushNotificationsEnabled,
 		EmojiImages: opts.EmojiImages, Emoji: s.emoji,
+	})
+	s.files = files.New(s.eng, files.Config{
+		Now: opts.Now, Log: opts.Logger, Blobs: opts.Blobs, EmojiImages: opts.EmojiImages,
+		MaxFileUploadSizeMiB: opts.MaxFileUploadSizeMiB, UploadQuotaMiB: opts.UploadQuotaMiB,
+		FileUploaded: s.monitorUpload,
 	})
 	s.people = people.New(s.eng, people.Config{
 		Now: opts.Now, Log: opts.Logger, NavigationTourVideoURL: opts.NavigationTourVideoURL,

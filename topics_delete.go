@@ -147,14 +147,14 @@ func (s *Service) deleteMessages(tx storage.Tx, ev *events, w *world.World, me u
 		return err
 	}
 	wasActive := activeStates(w, chanIDs)
-	orphaned, err := s.releaseAttachments(tx, ev, ids)
+	orphaned, err := s.files.ReleaseAttachments(tx, ev, ids)
 	if err != nil {
 		return err
 	}
 	if len(orphaned) > 0 {
 		ev.AfterCommit(func() {
 			for _, a := range orphaned {
-				s.deleteAttachmentBlobs(context.Background(), a)
+				s.files.DeleteAttachmentBlobs(context.Background(), a)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package chat
+package files
 
 import (
 	"bytes"
@@ -32,17 +32,17 @@ type AvatarResult struct {
 // Errors of avatars, as Zulip words them.
 var (
 	errOneAvatar = engine.BadRequest("You must upload exactly one avatar.")
-	errBadImage  = &Error{Code: CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
+	errBadImage  = &engine.Error{Code: engine.CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
 )
 
 // ErrOneAvatar is the refusal of an avatar request without exactly one file.
-func ErrOneAvatar() *Error { return errOneAvatar }
+func ErrOneAvatar() *engine.Error { return errOneAvatar }
 
 // UploadAvatar makes an uploaded image the actor's avatar: it is cropped to a square and
 // stored at uploads.AvatarSize and uploads.MediumAvatarSize as PNG, then avatar_source
 // becomes "U" and avatar_version grows by one; everyone gets a realm_user update.
-func (s *Service) UploadAvatar(ctx context.Context, actor Actor, p UploadAvatarParams) (AvatarResult, error) {
-	if s.opts.Blobs == nil {
+func (s *Service) UploadAvatar(ctx context.Context, actor engine.Actor, p UploadAvatarParams) (AvatarResult, error) {
+	if s.cfg.Blobs == nil {
 		return AvatarResult{}, errUploadsDisabled
 	}
 	if p.Content == nil {
@@ -51,7 +51,7 @@ func (s *Service) UploadAvatar(ctx context.Context, actor Actor, p UploadAvatarP
 	limit := int64(uploads.MaxAvatarFileSizeMiB) << 20
 	raw, err := io.ReadAll(io.LimitReader(p.Content, limit+1))
 	if err != nil {
-		var e *Error
+		var e *engine.Error
 		if errors.As(err, &e) {
 			return AvatarResult{}, e
 		}
@@ -74,8 +74,8 @@ func (s *Service) UploadAvatar(ctx context.Context, actor Actor, p UploadAvatarP
 			return AvatarResult{}, engine.InternalError(err)
 		}
 		// The files are replaced in place: clients load the new one through the new version.
-		if _, err := s.opts.Blobs.Put(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium)), &buf); err != nil {
-			return AvatarResult{}, s.storageError(err)
+		if _, err := s.cfg.Blobs.Put(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium)), &buf); err != nil {
+			return AvatarResult{}, engine.StorageError(s.log, err)
 		}
 	}
 	return s.setAvatarSource(ctx, actor, users.AvatarUploaded)
@@ -83,13 +83,13 @@ func (s *Service) UploadAvatar(ctx context.Context, actor Actor, p UploadAvatarP
 
 // DeleteAvatar returns the actor to the Gravatar avatar (avatar_version grows by one) and
 // removes the uploaded images.
-func (s *Service) DeleteAvatar(ctx context.Context, actor Actor) (AvatarResult, error) {
+func (s *Service) DeleteAvatar(ctx context.Context, actor engine.Actor) (AvatarResult, error) {
 	res, err := s.setAvatarSource(ctx, actor, users.AvatarGravatar)
-	if err != nil || s.opts.Blobs == nil {
+	if err != nil || s.cfg.Blobs == nil {
 		return res, err
 	}
 	for _, medium := range []bool{false, true} {
-		if err := s.opts.Blobs.Delete(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium))); err != nil {
+		if err := s.cfg.Blobs.Delete(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium))); err != nil {
 			s.log.Warn("deleting an avatar", "user", actor.UserID, "err", err)
 		}
 	}
@@ -97,9 +97,9 @@ func (s *Service) DeleteAvatar(ctx context.Context, actor Actor) (AvatarResult, 
 }
 
 // setAvatarSource records the actor's avatar source and tells everyone.
-func (s *Service) setAvatarSource(ctx context.Context, actor Actor, source string) (AvatarResult, error) {
+func (s *Service) setAvatarSource(ctx context.Context, actor engine.Actor, source string) (AvatarResult, error) {
 	var res AvatarResult
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		u := o.Me
 		if disabled, _ := o.World().Org().Settings["avatar_changes_disabled"].(bool); disabled && !u.Role.IsAdmin() {
 			return engine.BadRequest("Avatar changes are disabled in this organization.")
@@ -123,15 +123,15 @@ type GetAvatarImageParams struct {
 // GetAvatarImage opens an uploaded avatar image. Avatars are public, as in Zulip: no
 // credentials are needed.
 func (s *Service) GetAvatarImage(ctx context.Context, p GetAvatarImageParams) (UploadedFile, error) {
-	if s.opts.Blobs == nil || !uploads.ValidAvatarPath(p.Path) {
+	if s.cfg.Blobs == nil || !uploads.ValidAvatarPath(p.Path) {
 		return UploadedFile{}, errFileNotFound
 	}
-	o, err := s.opts.Blobs.Open(ctx, uploads.AvatarKey(p.Path))
+	o, err := s.cfg.Blobs.Open(ctx, uploads.AvatarKey(p.Path))
 	if errors.Is(err, blobs.ErrNotFound) {
 		return UploadedFile{}, errFileNotFound
 	}
 	if err != nil {
-		return UploadedFile{}, s.storageError(err)
+		return UploadedFile{}, engine.StorageError(s.log, err)
 	}
 	return UploadedFile{Object: o, Name: "avatar.png", ContentType: "image/png", Inline: true}, nil
 }
@@ -144,9 +144,9 @@ type GetAvatarURLParams struct {
 
 // GetAvatarURL is the URL /avatar/{email_or_id} redirects to: the user's avatar (medium
 // size with Medium). An unknown user gets 404.
-func (s *Service) GetAvatarURL(ctx context.Context, actor Actor, p GetAvatarURLParams) (string, error) {
+func (s *Service) GetAvatarURL(ctx context.Context, actor engine.Actor, p GetAvatarURLParams) (string, error) {
 	var url string
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		w := o.World()
 		var (
 			u  users.User
@@ -185,15 +185,15 @@ type GetCustomEmojiImageParams struct {
 // unknown path is 404.
 func (s *Service) GetCustomEmojiImage(ctx context.Context, p GetCustomEmojiImageParams) (UploadedFile, error) {
 	m := emojiImagePath.FindStringSubmatch(p.Path)
-	if s.opts.EmojiImages == nil || m == nil {
+	if s.cfg.EmojiImages == nil || m == nil {
 		return UploadedFile{}, errFileNotFound
 	}
-	o, err := s.opts.EmojiImages.OpenEmojiImage(ctx, p.Path)
+	o, err := s.cfg.EmojiImages.OpenEmojiImage(ctx, p.Path)
 	if errors.Is(err, blobs.ErrNotFound) {
 		return UploadedFile{}, errFileNotFound
 	}
 	if err != nil {
-		return UploadedFile{}, s.storageError(err)
+		return UploadedFile{}, engine.StorageError(s.log, err)
 	}
 	ext := strings.TrimPrefix(m[1], "-still")
 	return UploadedFile{Object: o, Name: "emoji" + ext, ContentType: mime.TypeByExtension(ext), Inline: true}, nil

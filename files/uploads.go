@@ -1,4 +1,4 @@
-package chat
+package files
 
 import (
 	"context"
@@ -20,7 +20,7 @@ type UploadFileParams struct {
 	Filename    string
 	ContentType string
 	// Content is read to its end (or to the first byte past the size limit). An error it
-	// returns aborts the upload; a *Error is passed through to the caller.
+	// returns aborts the upload; a *engine.Error is passed through to the caller.
 	Content io.Reader
 }
 
@@ -37,17 +37,17 @@ var (
 	errNoFile          = engine.BadRequest("You must specify a file to upload")
 	errOneFileAtATime  = engine.BadRequest("You may only upload one file at a time")
 	errEmptyFile       = engine.BadRequest("Uploaded file is empty")
-	errUploadQuota     = &Error{Code: CodeRealmUploadQuota, Msg: "Upload would exceed your organization's upload quota."}
-	errUploadsDisabled = &Error{Code: CodeBadRequest, Msg: "File uploads are not enabled on this server"}
+	errUploadQuota     = &engine.Error{Code: engine.CodeRealmUploadQuota, Msg: "Upload would exceed your organization's upload quota."}
+	errUploadsDisabled = &engine.Error{Code: engine.CodeBadRequest, Msg: "File uploads are not enabled on this server"}
 )
 
 // ErrNoFile is the refusal of an upload request without a file.
-func ErrNoFile() *Error { return errNoFile }
+func ErrNoFile() *engine.Error { return errNoFile }
 
 // ErrOneFileAtATime is the refusal of an upload request with several files.
-func ErrOneFileAtATime() *Error { return errOneFileAtATime }
+func ErrOneFileAtATime() *engine.Error { return errOneFileAtATime }
 
-func errFileTooLarge(mib int) *Error {
+func errFileTooLarge(mib int) *engine.Error {
 	return engine.BadRequest("File is larger than this server's configured maximum upload size (%d MiB).", mib)
 }
 
@@ -62,22 +62,22 @@ type UploadLimits struct {
 	MaxLogoFileSizeMiB     int                       `json:"max_logo_file_size_mib"`
 }
 
-// uploadLimits are the limits the Service applies, as register shows them.
-func (s *Service) uploadLimits() UploadLimits {
+// UploadLimits are the limits the Service applies, as register shows them.
+func (s *Service) UploadLimits() UploadLimits {
 	l := UploadLimits{
-		MaxFileUploadSizeMiB: s.opts.MaxFileUploadSizeMiB, ServerThumbnailFormats: uploads.ThumbnailFormats,
+		MaxFileUploadSizeMiB: s.cfg.MaxFileUploadSizeMiB, ServerThumbnailFormats: uploads.ThumbnailFormats,
 		MaxAvatarFileSizeMiB: uploads.MaxAvatarFileSizeMiB, MaxIconFileSizeMiB: uploads.MaxIconFileSizeMiB,
 		MaxLogoFileSizeMiB: uploads.MaxLogoFileSizeMiB,
 	}
-	if s.opts.UploadQuotaMiB > 0 {
-		q := s.opts.UploadQuotaMiB
+	if s.cfg.UploadQuotaMiB > 0 {
+		q := s.cfg.UploadQuotaMiB
 		l.RealmUploadQuotaMiB = &q
 	}
 	return l
 }
 
 // maxUploadBytes is the size limit of one upload.
-func (s *Service) maxUploadBytes() int64 { return int64(s.opts.MaxFileUploadSizeMiB) << 20 }
+func (s *Service) maxUploadBytes() int64 { return int64(s.cfg.MaxFileUploadSizeMiB) << 20 }
 
 // MaxUploadBytes is the largest file POST /user_uploads accepts, in bytes.
 func (s *Service) MaxUploadBytes() int64 { return s.maxUploadBytes() }
@@ -88,14 +88,14 @@ func (s *Service) MaxUploadBytes() int64 { return s.maxUploadBytes() }
 // interrupted upload leaves at most bytes without a row, which SweepUploads removes. A
 // refused upload (too large, empty, over the organization's quota) stores nothing. Images
 // get thumbnails (uploads.ThumbnailFormats). The actor gets an attachment add event.
-func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParams) (UploadFileResult, error) {
-	if s.opts.Blobs == nil {
+func (s *Service) UploadFile(ctx context.Context, actor engine.Actor, p UploadFileParams) (UploadFileResult, error) {
+	if s.cfg.Blobs == nil {
 		return UploadFileResult{}, errUploadsDisabled
 	}
 	if p.Content == nil {
 		return UploadFileResult{}, errNoFile
 	}
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		return s.checkQuota(tx.Attachments(), 0)
 	})
@@ -109,19 +109,19 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	}
 	a := uploads.Attachment{OwnerID: actor.UserID, PathID: pathID, Name: name, ContentType: uploads.ContentType(p.ContentType, name)}
 	limited := &sizeLimit{r: p.Content, left: s.maxUploadBytes()}
-	n, err := s.opts.Blobs.Put(ctx, uploads.BlobKey(pathID), limited)
+	n, err := s.cfg.Blobs.Put(ctx, uploads.BlobKey(pathID), limited)
 	if err != nil {
 		if limited.over {
-			return UploadFileResult{}, errFileTooLarge(s.opts.MaxFileUploadSizeMiB)
+			return UploadFileResult{}, errFileTooLarge(s.cfg.MaxFileUploadSizeMiB)
 		}
-		var e *Error
+		var e *engine.Error
 		if errors.As(err, &e) {
 			return UploadFileResult{}, e
 		}
-		return UploadFileResult{}, s.storageError(err)
+		return UploadFileResult{}, engine.StorageError(s.log, err)
 	}
 	a.Size = n
-	removeBlobs := func() { s.deleteAttachmentBlobs(context.WithoutCancel(ctx), a) }
+	removeBlobs := func() { s.DeleteAttachmentBlobs(context.WithoutCancel(ctx), a) }
 	if n == 0 {
 		removeBlobs()
 		return UploadFileResult{}, errEmptyFile
@@ -129,7 +129,7 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	if uploads.Thumbnailable(a.ContentType) {
 		a.Width, a.Height, a.Thumbnailed = s.makeThumbnails(ctx, a)
 	}
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		if err := s.checkQuota(tx.Attachments(), a.Size); err != nil {
 			return err
@@ -154,14 +154,14 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 // checkQuota refuses an upload of size bytes that would take the organization's uploads
 // past its quota (none without Options.UploadQuotaMiB).
 func (s *Service) checkQuota(r storage.AttachmentReader, size int64) error {
-	if s.opts.UploadQuotaMiB <= 0 {
+	if s.cfg.UploadQuotaMiB <= 0 {
 		return nil
 	}
 	used, err := r.TotalSize()
 	if err != nil {
 		return err
 	}
-	if used+size > int64(s.opts.UploadQuotaMiB)<<20 || size == 0 && used >= int64(s.opts.UploadQuotaMiB)<<20 {
+	if used+size > int64(s.cfg.UploadQuotaMiB)<<20 || size == 0 && used >= int64(s.cfg.UploadQuotaMiB)<<20 {
 		return errUploadQuota
 	}
 	return nil
@@ -203,15 +203,15 @@ func (l *sizeLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// deleteAttachmentBlobs removes an attachment's bytes and thumbnails, logging failures (what
+// DeleteAttachmentBlobs removes an attachment's bytes and thumbnails, logging failures (what
 // is left is removed by SweepUploads).
-func (s *Service) deleteAttachmentBlobs(ctx context.Context, a uploads.Attachment) {
+func (s *Service) DeleteAttachmentBlobs(ctx context.Context, a uploads.Attachment) {
 	keys := []string{uploads.BlobKey(a.PathID)}
 	for _, f := range uploads.ThumbnailFormats {
 		keys = append(keys, uploads.ThumbnailKey(a.PathID, f.Name))
 	}
 	for _, k := range keys {
-		if err := s.opts.Blobs.Delete(ctx, k); err != nil && !errors.Is(err, blobs.ErrNotFound) {
+		if err := s.cfg.Blobs.Delete(ctx, k); err != nil && !errors.Is(err, blobs.ErrNotFound) {
 			s.log.Warn("deleting an upload's bytes", "key", k, "err", err)
 		}
 	}
@@ -220,6 +220,6 @@ func (s *Service) deleteAttachmentBlobs(ctx context.Context, a uploads.Attachmen
 // errFileNotFound and errFileForbidden are the answers of a download of a file that does not
 // exist and of one the caller may not read.
 var (
-	errFileNotFound  = &Error{Code: CodeNotFound, Status: http.StatusNotFound, Msg: "File not found."}
-	errFileForbidden = &Error{Code: CodeUnauthorized, Status: http.StatusForbidden, Msg: "You are not authorized to view this file."}
+	errFileNotFound  = &engine.Error{Code: engine.CodeNotFound, Status: http.StatusNotFound, Msg: "File not found."}
+	errFileForbidden = &engine.Error{Code: engine.CodeUnauthorized, Status: http.StatusForbidden, Msg: "You are not authorized to view this file."}
 )

@@ -1,4 +1,4 @@
-package chat
+package files
 
 import (
 	"context"
@@ -38,7 +38,7 @@ const sweepBatch = 500
 // example server does).
 func (s *Service) SweepUploads(ctx context.Context, p SweepUploadsParams) (SweepUploadsResult, error) {
 	var res SweepUploadsResult
-	if s.opts.Blobs == nil {
+	if s.cfg.Blobs == nil {
 		return res, nil
 	}
 	if p.Grace <= 0 {
@@ -52,11 +52,11 @@ func (s *Service) SweepUploads(ctx context.Context, p SweepUploadsParams) (Sweep
 			return res, err
 		}
 	}
-	if ps, ok := s.opts.Blobs.(blobs.PartialSweeper); ok {
+	if ps, ok := s.cfg.Blobs.(blobs.PartialSweeper); ok {
 		n, err := ps.SweepPartial(ctx, cutoff)
 		res.Partial = n
 		if err != nil {
-			return res, s.storageError(err)
+			return res, engine.StorageError(s.log, err)
 		}
 	}
 	return res, nil
@@ -75,7 +75,7 @@ func (s *Service) sweepPrefix(ctx context.Context, prefix string, cutoff time.Ti
 			paths[i] = sweptPathID(prefix, info.Key)
 		}
 		known := map[string]bool{}
-		err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+		err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 			tx := o.Tx
 			found, err := tx.Attachments().GetByPaths(paths)
 			for _, a := range found {
@@ -90,8 +90,8 @@ func (s *Service) sweepPrefix(ctx context.Context, prefix string, cutoff time.Ti
 			if known[paths[i]] {
 				continue
 			}
-			if err := s.opts.Blobs.Delete(ctx, info.Key); err != nil {
-				return s.storageError(err)
+			if err := s.cfg.Blobs.Delete(ctx, info.Key); err != nil {
+				return engine.StorageError(s.log, err)
 			}
 			s.log.Info("removed an unreferenced upload", "key", info.Key, "size", info.Size)
 			removed++
@@ -99,7 +99,7 @@ func (s *Service) sweepPrefix(ctx context.Context, prefix string, cutoff time.Ti
 		batch = batch[:0]
 		return nil
 	}
-	err := s.opts.Blobs.List(ctx, prefix, func(info blobs.Info) error {
+	err := s.cfg.Blobs.List(ctx, prefix, func(info blobs.Info) error {
 		if !info.ModTime.Before(cutoff) {
 			return nil
 		}
@@ -113,10 +113,10 @@ func (s *Service) sweepPrefix(ctx context.Context, prefix string, cutoff time.Ti
 		err = flush()
 	}
 	if err != nil {
-		if _, ok := err.(*Error); ok {
+		if _, ok := err.(*engine.Error); ok {
 			return removed, err
 		}
-		return removed, s.storageError(err)
+		return removed, engine.StorageError(s.log, err)
 	}
 	return removed, nil
 }

@@ -1,4 +1,4 @@
-package chat
+package files
 
 import (
 	"context"
@@ -55,9 +55,9 @@ type GetAttachmentsResult struct {
 }
 
 // GetAttachments lists the files the actor uploaded, each with the messages that link it.
-func (s *Service) GetAttachments(ctx context.Context, actor Actor, _ GetAttachmentsParams) (GetAttachmentsResult, error) {
+func (s *Service) GetAttachments(ctx context.Context, actor engine.Actor, _ GetAttachmentsParams) (GetAttachmentsResult, error) {
 	res := GetAttachmentsResult{Attachments: []AttachmentRecord{}}
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		list, err := tx.Attachments().ListByOwner(actor.UserID)
 		if err != nil {
@@ -85,9 +85,9 @@ var errInvalidAttachment = engine.BadRequest("Invalid attachment")
 // RemoveAttachment deletes a file the actor uploaded: its row and links in one transaction,
 // its bytes after the commit. Messages that linked it keep their content. The actor gets an
 // attachment remove event.
-func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAttachmentParams) error {
+func (s *Service) RemoveAttachment(ctx context.Context, actor engine.Actor, p RemoveAttachmentParams) error {
 	var gone uploads.Attachment
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		a, err := tx.Attachments().Get(p.AttachmentID)
 		if err != nil || a.OwnerID != actor.UserID {
@@ -99,7 +99,7 @@ func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAtt
 	if err != nil {
 		return err
 	}
-	s.deleteAttachmentBlobs(context.WithoutCancel(ctx), gone)
+	s.DeleteAttachmentBlobs(context.WithoutCancel(ctx), gone)
 	return nil
 }
 
@@ -114,7 +114,7 @@ func notFoundAs(err error, refusal error) error {
 
 // deleteAttachments deletes attachments' rows and links and tells their owners; the caller
 // deletes their bytes after the commit (ev.afterCommit would run them too late to report).
-func (s *Service) deleteAttachments(tx storage.Tx, ev *events, list []uploads.Attachment) error {
+func (s *Service) deleteAttachments(tx storage.Tx, ev *engine.Events, list []uploads.Attachment) error {
 	ids := make([]uploads.ID, len(list))
 	for i, a := range list {
 		ids[i] = a.ID
@@ -173,7 +173,7 @@ func attachmentRecords(ar storage.AttachmentReader, mr storage.MessageReader, li
 }
 
 // addAttachmentEvent tells a's owner of an added or changed attachment.
-func addAttachmentEvent(ar storage.AttachmentReader, mr storage.MessageReader, ev *events, op string, a uploads.Attachment) error {
+func addAttachmentEvent(ar storage.AttachmentReader, mr storage.MessageReader, ev *engine.Events, op string, a uploads.Attachment) error {
 	recs, err := attachmentRecords(ar, mr, []uploads.Attachment{a})
 	if err != nil {
 		return err
@@ -222,11 +222,11 @@ func mayReadAttachment(w *world.World, ar storage.AttachmentReader, mr storage.M
 	return false, nil
 }
 
-// linkAttachments ties message m to the uploads its content links and that its sender may
+// LinkAttachments ties message m to the uploads its content links and that its sender may
 // read (links to anything else are left alone, as Zulip does), unties it from those its
 // content no longer links (after an edit), and tells the owners of the attachments whose
 // messages changed.
-func linkAttachments(w *world.World, tx storage.Tx, ev *events, m messages.Message) error {
+func LinkAttachments(w *world.World, tx storage.Tx, ev *engine.Events, m messages.Message) error {
 	paths := uploads.LinkedPathIDs(m.Content)
 	old, err := tx.Attachments().MessageLinks([]messages.ID{m.ID})
 	if err != nil {
@@ -290,10 +290,10 @@ func linkAttachments(w *world.World, tx storage.Tx, ev *events, m messages.Messa
 	return nil
 }
 
-// releaseAttachments unties messages about to be deleted from their attachments and deletes
+// ReleaseAttachments unties messages about to be deleted from their attachments and deletes
 // the attachments no other message links any more; it returns those, whose bytes the caller
 // deletes after the commit.
-func (s *Service) releaseAttachments(tx storage.Tx, ev *events, ids []messages.ID) ([]uploads.Attachment, error) {
+func (s *Service) ReleaseAttachments(tx storage.Tx, ev *engine.Events, ids []messages.ID) ([]uploads.Attachment, error) {
 	links, err := tx.Attachments().MessageLinks(ids)
 	if err != nil || len(links) == 0 {
 		return nil, err

@@ -1,4 +1,4 @@
-package chat
+package files
 
 import (
 	"bytes"
@@ -46,7 +46,7 @@ func (s *Service) makeThumbnails(ctx context.Context, a uploads.Attachment) (wid
 			s.log.Warn("encoding a thumbnail", "path_id", a.PathID, "err", err)
 			return 0, 0, false
 		}
-		if _, err := s.opts.Blobs.Put(ctx, uploads.ThumbnailKey(a.PathID, f.Name), &buf); err != nil {
+		if _, err := s.cfg.Blobs.Put(ctx, uploads.ThumbnailKey(a.PathID, f.Name), &buf); err != nil {
 			s.log.Warn("storing a thumbnail", "path_id", a.PathID, "err", err)
 			return 0, 0, false
 		}
@@ -60,7 +60,7 @@ var errImageTooLarge = engine.BadRequest("Image size exceeds limit.")
 // decodeBlobImage decodes the image stored under key, after checking from its header that
 // its pixel count is within uploads.MaxImagePixels (a small file may claim a huge canvas).
 func (s *Service) decodeBlobImage(ctx context.Context, key string) (image.Image, error) {
-	o, err := s.opts.Blobs.Open(ctx, key)
+	o, err := s.cfg.Blobs.Open(ctx, key)
 	if err != nil {
 		return nil, err
 	}
@@ -119,10 +119,10 @@ func onWhite(img image.Image) image.Image {
 	return dst
 }
 
-// uploadPreviews is the HTML Zulip appends to a rendered message for each uploaded image
+// UploadPreviews is the HTML Zulip appends to a rendered message for each uploaded image
 // its content links (a thumbnailed attachment): a message_inline_image block linking the
 // original, showing the first thumbnail format, with the original's dimensions and type.
-func uploadPreviews(ar storage.AttachmentReader, content string) (string, error) {
+func UploadPreviews(ar storage.AttachmentReader, content string) (string, error) {
 	found, err := ar.GetByPaths(uploads.LinkedPathIDs(content))
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package chat
+package files
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ type UploadedFile struct {
 // GetUploadedFile opens an uploaded file for a user who may read it: its owner, and whoever
 // may read a message that links it (recipients; subscribers of a channel with shared
 // history; members of a public channel). Others get 403, unknown files 404.
-func (s *Service) GetUploadedFile(ctx context.Context, actor Actor, p GetUploadedFileParams) (UploadedFile, error) {
+func (s *Service) GetUploadedFile(ctx context.Context, actor engine.Actor, p GetUploadedFileParams) (UploadedFile, error) {
 	a, err := s.readAttachment(ctx, actor, p.PathID)
 	if err != nil {
 		return UploadedFile{}, err
@@ -57,12 +57,12 @@ func (s *Service) GetUploadedFile(ctx context.Context, actor Actor, p GetUploade
 
 // readAttachment reads the attachment of a path id for an actor who may read it (see
 // readableAttachment); without a blob store there are no files.
-func (s *Service) readAttachment(ctx context.Context, actor Actor, pathID string) (uploads.Attachment, error) {
-	if s.opts.Blobs == nil {
+func (s *Service) readAttachment(ctx context.Context, actor engine.Actor, pathID string) (uploads.Attachment, error) {
+	if s.cfg.Blobs == nil {
 		return uploads.Attachment{}, errFileNotFound
 	}
 	var a uploads.Attachment
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		var err error
 		a, err = readableAttachment(o, pathID)
 		return err
@@ -71,7 +71,7 @@ func (s *Service) readAttachment(ctx context.Context, actor Actor, pathID string
 }
 
 // readableAttachment loads the attachment of a path id if the actor may read it.
-func readableAttachment(o *readOp, pathID string) (uploads.Attachment, error) {
+func readableAttachment(o *engine.ReadOp, pathID string) (uploads.Attachment, error) {
 	tx, me, w := o.Tx, o.Me, o.World()
 	if !uploads.ValidPathID(pathID) {
 		return uploads.Attachment{}, errFileNotFound
@@ -99,12 +99,12 @@ func (s *Service) openAttachment(ctx context.Context, a uploads.Attachment, thum
 		}
 		key, ct, name = uploads.ThumbnailKey(a.PathID, thumbnail), "image/jpeg", thumbnail
 	}
-	o, err := s.opts.Blobs.Open(ctx, key)
+	o, err := s.cfg.Blobs.Open(ctx, key)
 	if errors.Is(err, blobs.ErrNotFound) {
 		return UploadedFile{}, errFileNotFound
 	}
 	if err != nil {
-		return UploadedFile{}, s.storageError(err)
+		return UploadedFile{}, engine.StorageError(s.log, err)
 	}
 	return UploadedFile{Object: o, Name: name, ContentType: ct, Inline: uploads.ServedInline(ct)}, nil
 }
@@ -123,7 +123,7 @@ type GetFileTemporaryURLResult struct {
 
 // GetFileTemporaryURL gives a user who may read an uploaded file a short-lived URL of it
 // (/user_uploads/temporary/{token}/{filename}) that needs no credentials.
-func (s *Service) GetFileTemporaryURL(ctx context.Context, actor Actor, p GetFileTemporaryURLParams) (GetFileTemporaryURLResult, error) {
+func (s *Service) GetFileTemporaryURL(ctx context.Context, actor engine.Actor, p GetFileTemporaryURLParams) (GetFileTemporaryURLResult, error) {
 	a, err := s.readAttachment(ctx, actor, p.PathID)
 	if err != nil {
 		return GetFileTemporaryURLResult{}, err
@@ -159,7 +159,7 @@ var (
 // GetUploadedFileByToken opens the file of a temporary URL while the URL is valid. It needs
 // no credentials: the token is the permission.
 func (s *Service) GetUploadedFileByToken(ctx context.Context, p GetUploadedFileByTokenParams) (UploadedFile, error) {
-	if s.opts.Blobs == nil || len(p.Token) > 4096 {
+	if s.cfg.Blobs == nil || len(p.Token) > 4096 {
 		return UploadedFile{}, errInvalidToken
 	}
 	enc, sig, ok := strings.Cut(p.Token, ".")
@@ -182,7 +182,7 @@ func (s *Service) GetUploadedFileByToken(ctx context.Context, p GetUploadedFileB
 		return UploadedFile{}, errInvalidFilename
 	}
 	var a uploads.Attachment
-	err = s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err = s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		var err error
 		a, err = tx.Attachments().GetByPath(pathID)
@@ -210,7 +210,7 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 		return bytes.Clone(c.key), nil
 	}
 	var key []byte
-	err := s.read(ctx, Actor{}, engine.NoActor, func(o *readOp) error {
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		var err error
 		key, err = tx.Attachments().URLKey()
@@ -227,7 +227,7 @@ func (s *Service) uploadURLKey(ctx context.Context) ([]byte, error) {
 		if _, err := rand.Read(fresh); err != nil {
 			return nil, engine.InternalError(err)
 		}
-		err = s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+		err = s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 			tx := o.Tx
 			existing, err := tx.Attachments().URLKey()
 			if err == nil {
