@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/people"
@@ -131,7 +132,7 @@ type busLocal struct {
 	LocalID string `json:"i"`
 }
 
-// busNarrow is what matchesQueueNarrow reads of a message: the message and the recipients'
+// busNarrow is what conversations.MatchesQueueNarrow reads of a message: the message and the recipients'
 // flags.
 type busNarrow struct {
 	Message messages.Message `json:"m"`
@@ -143,8 +144,8 @@ func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChange
 	m := busMessage{Events: make([]busEvent, len(list)), End: end, CredentialChanges: creds}
 	for i, p := range list {
 		e := busEvent{To: p.Recipients, Type: p.Type}
-		if pc, ok := p.Payload.(publicChannelMessage); ok {
-			e.To, e.Public, p.Payload = pc.except, true, pc.event
+		if pc, ok := p.Payload.(conversations.PublicChannelMessage); ok {
+			e.To, e.Public, p.Payload = pc.Except, true, pc.Event
 		}
 		if g, ok := p.Payload.(clients.Gated); ok {
 			e.Gate, e.Declared = g.Capability, g.Declared
@@ -189,9 +190,10 @@ func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChange
 			e.Payload = raw
 		}
 		if me, ok := p.Payload.(MessageEvent); ok {
-			e.Narrow = &busNarrow{Message: me.msg, Flags: me.flagBits}
-			if me.senderQueue != "" {
-				e.Local = &busLocal{Queue: me.senderQueue, LocalID: me.localID}
+			msg, flags := me.Matched()
+			e.Narrow = &busNarrow{Message: msg, Flags: flags}
+			if queue, localID := me.SenderEcho(); queue != "" {
+				e.Local = &busLocal{Queue: queue, LocalID: localID}
 			}
 		}
 		m.Events[i] = e
@@ -211,7 +213,7 @@ func (b busPayload) forQueue(o queueOptions) (any, bool) {
 	if o.cut != nil && b.id <= o.cut.after {
 		return nil, false
 	}
-	if n := b.ev.Narrow; n != nil && !matchesQueueNarrow(o.Terms, n.Message, n.Flags) {
+	if n := b.ev.Narrow; n != nil && !conversations.MatchesQueueNarrow(o.Terms, n.Message, n.Flags) {
 		return nil, false
 	}
 	if b.ev.Gate != "" && o.Capabilities.Has(b.ev.Gate) != b.ev.Declared {

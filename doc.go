@@ -147,30 +147,9 @@
 //	          users, alert words, devices, onboarding and presence (people/doc.go maps its
 //	          files); the Hooks it takes from the conversations (channels_subscribe.go,
 //	          channels_notices.go, topics_delete.go, messages_read.go)
-//	channels  GetStreams, GetStreamByID, GetStreamID, GetSubscriptions, GetSubscribers,
-//	          GetSubscriptionStatus (channels_read.go); Subscribe, CreateChannel
-//	          (channels_subscribe.go); Unsubscribe (channels_unsubscribe.go);
-//	          UpdateSubscriptionSettings (channels_subscription_settings.go); UpdateSubscriptions
-//	          (channels_subscriptions_legacy.go); UpdateStream (channels_properties.go);
-//	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream
-//	          (channels_defaults.go); CreateChannelFolder, GetChannelFolders,
-//	          UpdateChannelFolder, PatchChannelFolders (channels_folders.go);
-//	          GetStreamEmailAddress (channels_email.go); records (channels_record.go), activity
-//	          (channels_activity.go), notices of the notification bot (channels_notices.go)
-//	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
-//	          MuteTopic (topics_user.go)
-//	messages  SendMessage (messages_send.go); GetMessages, GetMessage (messages_get.go);
-//	          narrows and search, in GET /messages and register (messages_narrow.go);
-//	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
-//	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
-//	          (messages_reactions.go); SetTypingStatus, SetTypingStatusForMessageEdit and the
-//	          expiry of typing (messages_typing.go); MarkAllAsRead, MarkStreamAsRead,
-//	          MarkTopicAsRead, UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
-//	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
-//	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
-//	          ReportMessage (messages_report.go); who may read a message
-//	          (messages_access.go); records, rendering, initial state (messages_record.go,
-//	          messages_render.go, messages_state.go)
+//	conversations the facade of package conversations (conversations.go): channels and
+//	          subscriptions, folders, topics, messages, flags, reactions, typing, narrows and
+//	          search, read state (conversations/doc.go maps its files)
 //	compose   the facade of package compose (compose.go): GetDrafts, CreateDrafts, EditDraft,
 //	          DeleteDraft, GetSavedSnippets, CreateSavedSnippet, EditSavedSnippet,
 //	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,

@@ -57,7 +57,7 @@ func (o queueOptions) formKey() formKey {
 // of its own, such as the local echo to the sender's queue). A publication then builds each
 // shared form once rather than once per queue.
 type formSharer interface {
-	sharesForm(o clients.Options) (deliver, shared bool)
+	SharesForm(o clients.Options) (deliver, shared bool)
 }
 
 // shareForm returns the sharedForm for the form v of a queue with register options data,

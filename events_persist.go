@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/queue"
@@ -195,7 +196,7 @@ func adaptForQueue(queueID string, data any, _ string, payload any, forms *queue
 		// Most queues take a form another queue already made: find it without building it.
 		o, _ := data.(queueOptions)
 		o.QueueID = queueID
-		deliver, shared := fs.sharesForm(o.Options)
+		deliver, shared := fs.SharesForm(o.Options)
 		if !deliver {
 			return nil, false
 		}
@@ -217,8 +218,8 @@ func adaptPayload(queueID string, data any, payload any) (any, bool) {
 	if b, ok := payload.(busPayload); ok {
 		return b.forQueue(o)
 	}
-	if pc, ok := payload.(publicChannelMessage); ok {
-		return pc.forQueue(o)
+	if pc, ok := payload.(conversations.PublicChannelMessage); ok {
+		return publicForQueue(pc, o)
 	}
 	if g, ok := payload.(clients.Gated); ok {
 		if o.Capabilities.Has(g.Capability) != g.Declared {

@@ -4,9 +4,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/users"
+	"github.com/teamchat/chat/conversations"
 )
 
 // Queues registered with all_public_streams receive the message events of every public
@@ -28,16 +26,6 @@ import (
 // subscribed"), whatever their queues; and its stream and subscription peer events go to
 // every user who may see the channel, which an all_public_streams queue's owner (never a
 // guest) already is.
-
-// publicWatchersSentinel is the recipient of a publicChannelMessage event.
-const publicWatchersSentinel int64 = -1
-
-// publicChannelMessage is the message event of a public channel for the all_public_streams
-// and narrowed queues of users who did not receive it and are not guests (except, sorted).
-type publicChannelMessage struct {
-	event  MessageEvent
-	except []int64
-}
 
 // publicWatchers records the owners that registered an all_public_streams or narrowed queue in
 // this process (an owner whose queues have all expired stays: the filter finds no such queue).
@@ -72,8 +60,8 @@ func (p *publicWatchers) without(except []int64) []int64 {
 
 // recipientsOf expands the sentinel recipient of a public channel's message event.
 func (s *Service) recipientsOf(p pending) []int64 {
-	if pc, ok := p.Payload.(publicChannelMessage); ok {
-		return s.watchers.without(pc.except)
+	if pc, ok := p.Payload.(conversations.PublicChannelMessage); ok {
+		return s.watchers.without(pc.Except)
 	}
 	return p.Recipients
 }
@@ -84,27 +72,11 @@ func (o queueOptions) watchesPublicChannels() bool {
 	return o.allPublicStreams || len(o.narrow) > 0
 }
 
-// forQueue gives the message event to all_public_streams queues and, when their narrow
-// keeps it, narrowed queues.
-func (p publicChannelMessage) forQueue(o queueOptions) (any, bool) {
+// publicForQueue gives a public channel's message event to all_public_streams queues and,
+// when their narrow keeps it, narrowed queues.
+func publicForQueue(p conversations.PublicChannelMessage, o queueOptions) (any, bool) {
 	if !o.watchesPublicChannels() {
 		return nil, false
 	}
-	return p.event.ForClient(o.Options)
-}
-
-// publicMessageExcept lists who must not get a public channel's message through their
-// all_public_streams or narrowed queues: its recipients (rows, who get the ordinary event) and
-// the guests (the direct members of role:everyone), sorted and without repeats.
-func publicMessageExcept(w *world.World, rows []messages.UserMessage) []int64 {
-	guests := w.Membership().Members(w.GroupID(users.GroupEveryone), true)
-	except := make([]int64, 0, len(rows)+len(guests))
-	for _, r := range rows {
-		except = append(except, int64(r.UserID))
-	}
-	for _, g := range guests {
-		except = append(except, int64(g))
-	}
-	slices.Sort(except)
-	return slices.Compact(except)
+	return p.Event.ForClient(o.Options)
 }

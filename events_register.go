@@ -185,7 +185,7 @@ func (s *Service) registerLocked(ctx context.Context, actor Actor, p RegisterQue
 		}
 		var err error
 		if !actor.Anonymous() {
-			if terms, err = s.queueNarrow(o, p.Narrow); err != nil {
+			if terms, err = s.conversations.QueueNarrow(o, p.Narrow); err != nil {
 				return err
 			}
 		}
@@ -322,7 +322,7 @@ func (s *Service) registerForEvents(ctx context.Context, actor Actor, rp Registe
 	if len(rp.Narrow) > 0 {
 		err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 			var err error
-			terms, err = s.queueNarrow(o, rp.Narrow)
+			terms, err = s.conversations.QueueNarrow(o, rp.Narrow)
 			return err
 		})
 		if err != nil {

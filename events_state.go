@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -166,7 +167,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
 		return res, err
 	}
-	if res.ChannelsState, err = channelsInitialState(tx, w, &viewerRows, viewer, p, o.Now); err != nil {
+	if res.ChannelsState, err = conversations.ChannelsInitialState(tx, w, &viewerRows, viewer, p, o.Now); err != nil {
 		return res, err
 	}
 	if p.Fetches("realm_user_groups") && viewer.ID != 0 {
@@ -176,7 +177,7 @@ func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueR
 		}
 		res.UserGroupsState = s.people.UserGroupsState(w, p.ClientCapabilities.IncludeDeactivatedGroups)
 	}
-	if res.MessagesState, err = messagesInitialState(tx, w, viewer, p); err != nil {
+	if res.MessagesState, err = conversations.MessagesInitialState(tx, w, viewer, p); err != nil {
 		return res, err
 	}
 	err = s.otherSections(tx, w, realm, viewer, p, o.Now, &res)
@@ -262,7 +263,7 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		RealmTopicsPolicy:                     realm.String("topics_policy"),
 		RealmMandatoryTopics:                  realm.String("topics_policy") == realms.TopicsDisableEmpty,
 		RealmMessageContentDeleteLimitSeconds: org.LimitOrNull(int(realm.Int("message_content_delete_limit_seconds"))),
-		RealmNewStreamAnnouncementsStreamID:   announcementsID(realm),
+		RealmNewStreamAnnouncementsStreamID:   conversations.AnnouncementsID(realm),
 		RealmSignupAnnouncementsStreamID:      org.ChannelOrNone(realm.SignupAnnouncementsStreamID),
 		RealmZulipUpdateAnnouncementsStreamID: org.ChannelOrNone(realm.ZulipUpdateAnnouncementsStreamID),
 		RealmPlanType:                         1,

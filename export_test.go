@@ -16,7 +16,7 @@ func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, e
 
 // ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
 // round, without waiting for it).
-func (s *Service) ExpireTyping(ctx context.Context) error { return s.expireTyping(ctx) }
+func (s *Service) ExpireTyping(ctx context.Context) error { return s.conversations.ExpireTyping(ctx) }
 
 // FormsEncoded is how many shared event forms have been encoded in this process.
 func FormsEncoded() int64 { return formsEncoded.Load() }
@@ -45,7 +45,7 @@ func (s *Service) SharedCommits() (groups, mutations uint64) {
 // Prerendered reports how many sends' contents were rendered while they waited for their
 // group, and how many of those renderings their transactions took (messages_prerender.go).
 func (s *Service) Prerendered() (finished, taken uint64) {
-	return s.prerendered.finished.Load(), s.prerendered.taken.Load()
+	return s.conversations.Prerendered()
 }
 
 // PanickingMutation runs a mutation whose body writes (a draft-synchronization setting of

@@ -52,12 +52,13 @@ func TestImportDirection(t *testing.T) {
 		"internal/world": {"storage", "users", "realms", "channels", "messages", "linkifiers", "markdown"},
 		// The area packages: each imports the engine, the world, storage, the leaves and only
 		// the areas below it.
-		"compose": {"internal/engine", "internal/world", "storage", "users", "drafts", "channels"},
-		"people":  {"org", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
-		"org":     {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
-		"files":   {"people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
-		".":       append([]string{"compose", "people", "org", "files", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
-		"httpapi": append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
+		"compose":       {"internal/engine", "internal/world", "storage", "users", "drafts", "channels"},
+		"people":        {"org", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
+		"org":           {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
+		"files":         {"people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
+		"conversations": {"files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
+		".":             append([]string{"compose", "people", "org", "files", "conversations", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
+		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.

@@ -1,11 +1,8 @@
 package chat
 
 import (
-	"errors"
-
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/org"
-	"github.com/teamchat/chat/topics"
 )
 
 // Code is the machine-readable error code of the API ("BAD_REQUEST", "UNAUTHORIZED", ...). It
@@ -70,14 +67,3 @@ func InvalidArgument(name, detail string) *Error { return engine.InvalidArgument
 // AsError converts any error to an *Error: an *Error found with errors.As is returned as is;
 // anything else is an internal error.
 func AsError(err error) *Error { return engine.AsError(err) }
-
-// topicError is the error of a topic that topics.Clean refused: Zulip's own message for a
-// character that is not printable ("Invalid character in topic, at position 5!"), and
-// "Invalid <name>: <reason>" otherwise.
-func topicError(name string, err error) *Error {
-	var bad *topics.InvalidCharacterError
-	if errors.As(err, &bad) {
-		return engine.RuleError(bad)
-	}
-	return InvalidArgument(name, err.Error())
-}

@@ -1,14 +1,18 @@
 package chat
 
-import "github.com/teamchat/chat/people"
+import (
+	"github.com/teamchat/chat/conversations"
+	"github.com/teamchat/chat/people"
+)
 
-// Limits reported by register (the realm section) and enforced by the areas.
+// Limits reported by register (the realm section) and enforced by the conversations
+// (conversations.MaxStreamNameLength, ...).
 const (
-	MaxStreamNameLength            = 60
-	MaxStreamDescriptionLength     = 1024
-	MaxTopicLength                 = 60
-	MaxMessageLength               = 10000
-	MaxBulkNewSubscriptionMessages = 100
+	MaxStreamNameLength            = conversations.MaxStreamNameLength
+	MaxStreamDescriptionLength     = conversations.MaxStreamDescriptionLength
+	MaxTopicLength                 = conversations.MaxTopicLength
+	MaxMessageLength               = conversations.MaxMessageLength
+	MaxBulkNewSubscriptionMessages = conversations.MaxBulkNewSubscriptionMessages
 )
 
 // PasswordMinLength and PasswordMaxLength bound passwords (people.PasswordMinLength).

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/internal/engine"
-	"github.com/teamchat/chat/storage"
 )
 
 // readOp is what the body of a reading operation works with (engine.ReadOp): its transaction,
@@ -40,12 +39,4 @@ func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *
 // storage.UpdateReadCommitted for the scheduler's claims.
 func (s *Service) mutateWith(ctx context.Context, run engine.Claim, actor Actor, g gate, body func(o *writeOp) error) error {
 	return s.eng.MutateWith(ctx, run, actor, g, body)
-}
-
-// mutateOverlapping is mutate for SendMessage (engine.Engine.MutateOverlapping): overlapping
-// other sends where the store allows it. ahead, when set, announces the transaction's reads
-// before its first statement; waiting, when set, runs while the send waits for its commit
-// group.
-func (s *Service) mutateOverlapping(ctx context.Context, actor Actor, g gate, ahead func(storage.Tx), waiting func(), body func(o *writeOp) error) error {
-	return s.eng.MutateOverlapping(ctx, actor, g, ahead, waiting, body)
 }

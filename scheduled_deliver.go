@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -164,7 +165,7 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world.World, m 
 		refusal = engine.BadRequest("Message could not be sent at the scheduled time.")
 	default:
 		msg := messages.Message{SenderID: sender.ID, Content: m.Content, Timestamp: now.Unix(), Client: m.Client}
-		m.DeliveredMessageID, err = sendAs(w, tx, ev, sender, msg, scheduledSendParams(m), m.ReadBySender)
+		m.DeliveredMessageID, err = conversations.SendAs(w, tx, ev, sender, msg, scheduledSendParams(m), m.ReadBySender)
 		if e := (*Error)(nil); errors.As(err, &e) {
 			refusal, err = e, nil
 		} else if err == nil {
@@ -188,12 +189,12 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world.World, m 
 }
 
 // scheduledSendParams addresses a scheduled message as POST /messages would.
-func scheduledSendParams(m messages.Scheduled) SendMessageParams {
+func scheduledSendParams(m messages.Scheduled) conversations.SendMessageParams {
 	if m.IsDirect() {
-		return SendMessageParams{Type: "private", UserIDs: m.Recipients}
+		return conversations.SendMessageParams{Type: "private", UserIDs: m.Recipients}
 	}
 	c, topic := m.ChannelID, m.Topic
-	return SendMessageParams{Type: "stream", ChannelID: &c, Topic: &topic}
+	return conversations.SendMessageParams{Type: "stream", ChannelID: &c, Topic: &topic}
 }
 
 // sendReminder sends a reminder: the notification bot's direct message to its owner, its
@@ -201,7 +202,7 @@ func scheduledSendParams(m messages.Scheduled) SendMessageParams {
 // when it was scheduled.
 func sendReminder(w *world.World, tx storage.Tx, ev *events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
 	content := m.Content
-	target, _, err := readableMessage(w, tx.Messages(), owner, m.ReminderTargetID)
+	target, _, err := conversations.ReadableMessage(w, tx.Messages(), owner, m.ReminderTargetID)
 	var refused *Error
 	switch {
 	case err == nil:
@@ -210,10 +211,10 @@ func sendReminder(w *world.World, tx storage.Tx, ev *events, owner users.User, m
 		return 0, err
 	}
 	msg := messages.Message{
-		SenderID: NotificationBotID, Content: content, Timestamp: now.Unix(), Client: internalClient,
-		Recipients: messages.Participants(NotificationBotID, []users.ID{owner.ID}),
+		SenderID: conversations.NotificationBotID, Content: content, Timestamp: now.Unix(), Client: conversations.InternalClient,
+		Recipients: messages.Participants(conversations.NotificationBotID, []users.ID{owner.ID}),
 	}
-	if err := deliverMessage(w, tx, ev, &msg, []users.ID{owner.ID}, func(users.ID) bool { return false }); err != nil {
+	if err := conversations.DeliverMessage(w, tx, ev, &msg, []users.ID{owner.ID}, func(users.ID) bool { return false }); err != nil {
 		return 0, err
 	}
 	return msg.ID, nil
@@ -233,7 +234,7 @@ func (s *Service) failScheduled(tx storage.Tx, ev *events, w *world.World, m mes
 	rec := scheduledMessageRecord(m)
 	ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
 		[]int64{int64(sender.ID)})
-	return s.postNotices(tx, ev, w, []botNotice{{to: sender.ID, content: scheduledFailureNotice(m)}})
+	return s.conversations.NotifyUser(tx, ev, w, sender.ID, scheduledFailureNotice(m))
 }
 
 // scheduledFailureNotice is the notification bot's message about a failed scheduled message.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -180,7 +181,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 			return err
 		}
 		m.Kind, m.DeliverAt, m.Client = messages.SendLater, p.ScheduledDeliveryTimestamp, client
-		m.ReadBySender = readBySenderDefault(client) && !(m.IsDirect() && len(m.Recipients) == 1)
+		m.ReadBySender = conversations.ReadBySenderDefault(client) && !(m.IsDirect() && len(m.Recipients) == 1)
 		if p.ReadBySender != nil {
 			m.ReadBySender = *p.ReadBySender
 		}
@@ -201,7 +202,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 // checkScheduled runs the checks of sending a message of me now (typ "stream" or "private")
 // and returns the scheduled message to store: its address, normalised content and rendering.
 func checkScheduled(w *world.World, mr storage.MessageReader, me users.User, typ string, to ScheduledTo, topic *string, content string) (messages.Scheduled, error) {
-	p := SendMessageParams{Type: typ, Topic: topic}
+	p := conversations.SendMessageParams{Type: typ, Topic: topic}
 	switch {
 	case typ == "stream" && to.ChannelID == nil:
 		return messages.Scheduled{}, errScheduledChannelTo
@@ -211,8 +212,8 @@ func checkScheduled(w *world.World, mr storage.MessageReader, me users.User, typ
 		return messages.Scheduled{}, errScheduledNotIDs
 	case to.UserIDs == nil:
 		return messages.Scheduled{}, errScheduledDirectTo
-	case len(to.UserIDs) > MaxDirectRecipients:
-		return messages.Scheduled{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+	case len(to.UserIDs) > conversations.MaxDirectRecipients:
+		return messages.Scheduled{}, engine.BadRequest("Too many recipients (limit: %d)", conversations.MaxDirectRecipients)
 	default:
 		p.UserIDs = to.UserIDs
 	}
@@ -221,10 +222,10 @@ func checkScheduled(w *world.World, mr storage.MessageReader, me users.User, typ
 		return messages.Scheduled{}, engine.RuleError(err)
 	}
 	var m messages.Message
-	if _, err := address(w, mr, me, p, &m); err != nil {
+	if _, err := conversations.Address(w, mr, me, p, &m); err != nil {
 		return messages.Scheduled{}, err
 	}
-	rendered, _ := renderMessage(w, normalized, me)
+	rendered, _ := conversations.RenderMessage(w, normalized, me)
 	return messages.Scheduled{
 		SenderID: me.ID, ChannelID: m.ChannelID, Topic: m.Topic, Recipients: m.Recipients,
 		Content: normalized, Rendered: rendered,
@@ -252,7 +253,7 @@ type UpdateScheduledMessageResult struct{}
 // time and is no longer failed afterwards) and sends a scheduled_messages update event.
 func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p UpdateScheduledMessageParams) (UpdateScheduledMessageResult, error) {
 	if p.Type == nil && p.To == nil && p.Topic == nil && p.Content == nil && p.ScheduledDeliveryTimestamp == nil {
-		return UpdateScheduledMessageResult{}, errNothingToChange
+		return UpdateScheduledMessageResult{}, conversations.ErrNothingToChange
 	}
 	var typ string
 	if p.Type != nil {
@@ -314,7 +315,7 @@ func editScheduled(w *world.World, mr storage.MessageReader, me users.User, m me
 		if p.Topic != nil && !m.IsDirect() {
 			topic, err := topics.Clean(*p.Topic, w.Org().EmptyTopicDisplayName)
 			if err != nil {
-				return m, topicError("topic", err)
+				return m, conversations.TopicError("topic", err)
 			}
 			m.Topic = topics.Truncate(topic)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -113,12 +114,12 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 	var res CreateMessageReminderResult
 	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		target, _, err := readableMessage(w, tx.Messages(), me, p.MessageID)
+		target, _, err := conversations.ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
 		content := messages.ReminderContent(reminderTarget(w, target), note)
-		rendered, _ := renderMessage(w, content, me)
+		rendered, _ := conversations.RenderMessage(w, content, me)
 		m := messages.Scheduled{
 			Kind: messages.Remind, SenderID: me.ID, Recipients: []users.ID{me.ID}, Content: content, Rendered: rendered,
 			DeliverAt: p.ScheduledDeliveryTimestamp, Client: client, ReminderTargetID: target.ID, ReminderNote: note,
@@ -150,8 +151,8 @@ func reminderTarget(w *world.World, m messages.Message) messages.ReminderTarget 
 		return t
 	}
 	c, _ := w.Channel(m.ChannelID)
-	t.URL = fmt.Sprintf("%s%s/near/%d", base, topicNarrow(c, m.Topic), m.ID)
-	t.ChannelLink = messageLink(c, m.Topic, m.ID)
+	t.URL = fmt.Sprintf("%s%s/near/%d", base, conversations.TopicNarrow(c, m.Topic), m.ID)
+	t.ChannelLink = conversations.MessageLink(c, m.Topic, m.ID)
 	return t
 }
 

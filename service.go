@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/compose"
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/files"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/queue"
@@ -155,19 +158,6 @@ type Service struct {
 	// emoji indexes the unicode emoji (read-only), built on first use: most Services (a
 	// test's) never check an emoji, and the index is nearly all of New's allocations.
 	emoji func() *emoji.Index
-	// typing holds the started typing notifications; typingStop and typingDone stop and wait
-	// for their janitor.
-	typing     typists
-	typingStop chan struct{}
-	typingDone chan struct{}
-	// recordJSON reuses the JSON of channel records that did not change (GET
-	// /users/me/subscriptions).
-	recordJSON recordJSONCache
-	// recordArrays holds records arrays handed back by GetSubscriptionsResult.Release.
-	recordArrays sync.Pool
-	// subscriptionReads holds what finished GetSubscriptions reads leave for the next one
-	// (*subscriptionsScratch).
-	subscriptionReads sync.Pool
 
 	// eng runs the operations: transactions, gates, and events published in commit order
 	// (internal/engine).
@@ -176,6 +166,8 @@ type Service struct {
 	compose *compose.Service
 	// people is the people area: alert words, push devices, onboarding steps, presence.
 	people *people.Service
+	// conversations is the conversations area: channels, topics, messages.
+	conversations *conversations.Service
 	// files is the files area: uploads, attachments, thumbnails, avatars.
 	files *files.Service
 	// org is the org area: video calls, realm domains, code playgrounds, linkifiers.
@@ -204,12 +196,6 @@ type Service struct {
 	schedOnce sync.Once
 	schedStop context.CancelFunc
 	schedDone chan struct{}
-
-	// linkifiers is the organization's linkifiers as the last send read them, for the early
-	// renderings of sends waiting for their group (messages_prerender.go); nil before the first.
-	linkifiers atomic.Pointer[linkifierSnapshot]
-	// prerendered counts the early renderings finished, and taken by their sends.
-	prerendered struct{ finished, taken atomic.Uint64 }
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process
@@ -304,11 +290,22 @@ func New(opts Options) (*Service, error) {
 		CredentialsOff:  s.bus != nil, // until the bus listens
 		Org:             s.org,
 		Hooks: people.Hooks{
-			SubscribeNewUser: s.subscribeNewUser,
-			DeleteMessages:   s.deleteMessages,
-			NotifyUser:       s.notifyUser,
-			MessagesRead:     announceRead,
+			SubscribeNewUser: func(o *engine.WriteOp, id users.ID, want func(channels.Channel) bool) error {
+				return s.conversations.SubscribeNewUser(o, id, want)
+			},
+			DeleteMessages: func(tx storage.Tx, ev *engine.Events, w *world.World, me users.User, ids []messages.ID) error {
+				return s.conversations.DeleteMessages(tx, ev, w, me, ids)
+			},
+			NotifyUser: func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, content string) error {
+				return s.conversations.NotifyUser(tx, ev, w, to, content)
+			},
+			MessagesRead: conversations.AnnounceRead,
 		},
+	})
+	s.conversations = conversations.New(s.eng, conversations.Config{
+		Now: opts.Now, Log: opts.Logger, Org: s.org, Files: s.files,
+		MarkReadBatchSize: opts.MarkReadBatchSize, MarkReadBudget: opts.MarkReadBudget,
+		TopicDeleteBatchSize: opts.TopicDeleteBatchSize, TopicDeleteBudget: opts.TopicDeleteBudget,
 	})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
@@ -325,8 +322,7 @@ func New(opts Options) (*Service, error) {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	s.typingStop, s.typingDone = make(chan struct{}), make(chan struct{})
-	go s.typingJanitor(interval, s.typingStop, s.typingDone)
+	s.conversations.StartTypingExpiry(interval)
 	return s, nil
 }
 
@@ -339,8 +335,7 @@ func (s *Service) Now() time.Time { return s.now() }
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
-		close(s.typingStop)
-		<-s.typingDone
+		s.conversations.StopTypingExpiry()
 		s.stopScheduler()
 		err = s.eng.Close(func() error {
 			s.queues.Close()

@@ -27,14 +27,13 @@ import (
 // packages already.
 var areaPackages = [][2]string{
 	{"kernel", "kernel"},
-	// (The areas of org, people and files are packages now: below the conversations, and
+	// (The areas of org, people, files and conversations are packages now: below compose, and
 	// reached through their facades.)
-	{"channels", "conversations"}, {"topics", "conversations"}, {"messages", "conversations"},
 	{"scheduled", "compose"},
 	// The facade: the Service, register and the queues, the bus, and the areas that are
 	// packages already (their root files alias their types and delegate).
 	{"service", "facade"}, {"events", "facade"}, {"bus", "facade"}, {"drafts", "facade"},
-	{"compose", "facade"}, {"people", "facade"}, {"org", "facade"}, {"files", "facade"},
+	{"compose", "facade"}, {"people", "facade"}, {"org", "facade"}, {"files", "facade"}, {"conversations", "facade"},
 }
 
 // areaBackEdgesFile lists the references that still go up the order of areaPackages, "from to" (one

@@ -1,0 +1,69 @@
+package conversations
+
+import (
+	"context"
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
+)
+
+// DefaultStreamParams are the parameters of POST and DELETE /default_streams.
+type DefaultStreamParams struct{ StreamID channels.ID }
+
+// DefaultStreamResult is the (empty) response.
+type DefaultStreamResult struct{}
+
+// AddDefaultStream makes a public channel a default channel (administrators only).
+func (s *Service) AddDefaultStream(ctx context.Context, actor engine.Actor, p DefaultStreamParams) (DefaultStreamResult, error) {
+	return DefaultStreamResult{}, s.setDefault(ctx, actor, p.StreamID, true)
+}
+
+// RemoveDefaultStream removes a channel from the default channels (administrators only).
+func (s *Service) RemoveDefaultStream(ctx context.Context, actor engine.Actor, p DefaultStreamParams) (DefaultStreamResult, error) {
+	return DefaultStreamResult{}, s.setDefault(ctx, actor, p.StreamID, false)
+}
+
+func (s *Service) setDefault(ctx context.Context, actor engine.Actor, id channels.ID, on bool) error {
+	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
+		tx, ev, me := o.Tx, o.Ev, o.Me
+		w := o.World()
+		c, err := engine.ChannelRef(w, me, id)
+		if err != nil {
+			return err
+		}
+		if on && c.InviteOnly {
+			return engine.BadRequest("Private channels cannot be made default.")
+		}
+		if on && c.IsArchived {
+			return engine.BadRequest("Archived channels cannot be made default.")
+		}
+		if c.IsDefault == on {
+			return nil
+		}
+		c.IsDefault = on
+		if err := tx.Channels().Update(c); err != nil {
+			return err
+		}
+		w.SetChannel(c)
+		ev.Add("default_streams", defaultStreamsEvent(w), w.ActiveUserIDs())
+		return nil
+	})
+}
+
+// defaultStreamIDs lists the default channels, ascending.
+func defaultStreamIDs(w *world.World) []channels.ID {
+	ids := []channels.ID{}
+	for _, c := range w.AllChannels() {
+		if c.IsDefault && !c.IsArchived {
+			ids = append(ids, c.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func defaultStreamsEvent(w *world.World) DefaultStreamsEvent {
+	return DefaultStreamsEvent{Type: "default_streams", DefaultStreams: defaultStreamIDs(w)}
+}

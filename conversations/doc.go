@@ -1,0 +1,47 @@
+// Package conversations is the conversations area of the chat engine: channels and their
+// subscriptions and folders, topics, messages with their flags, reactions, edits and
+// deletions, typing notifications, narrows and full-text search, and read state (Zulip's
+// /streams, /users/me/subscriptions, /channel_folders, /users/me/{stream}/topics,
+// /user_topics, /messages, /typing, /mark_all_as_read and their kin).
+//
+// Each operation is a method of Service, written the one way the engine describes
+// (internal/engine): check the form of the parameters, then one engine Read or Mutate with the
+// operation's gate, then shape the result. The package owns its Params, Result, Record and
+// Event types; package chat aliases them and its Service delegates to this one. register's
+// sections come from ChannelsInitialState and MessagesInitialState. The notification bot's
+// messages go through the path every message takes (channels_notices.go, NotifyUser), and the
+// areas above this one send through it too: the scheduler of package compose delivers with
+// SendAs, Address, RenderMessage and DeliverMessage. The people area's Hooks are
+// SubscribeNewUser, DeleteMessages, NotifyUser and AnnounceRead.
+//
+// Files, by aspect (a new operation goes into the file of its aspect, or a new one):
+//
+//	channels  GetStreams, GetStreamByID, GetStreamID, GetSubscriptions, GetSubscribers,
+//	          GetSubscriptionStatus (channels_read.go); Subscribe, CreateChannel
+//	          (channels_subscribe.go); Unsubscribe (channels_unsubscribe.go);
+//	          UpdateSubscriptionSettings (channels_subscription_settings.go); UpdateSubscriptions
+//	          (channels_subscriptions_legacy.go); UpdateStream (channels_properties.go);
+//	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream
+//	          (channels_defaults.go); CreateChannelFolder, GetChannelFolders,
+//	          UpdateChannelFolder, PatchChannelFolders (channels_folders.go);
+//	          GetStreamEmailAddress (channels_email.go); records (channels_record.go,
+//	          channels_record_cache.go), events (channels_events.go), activity
+//	          (channels_activity.go), the new-channel template (channels_template.go), notices
+//	          of the notification bot (channels_notices.go)
+//	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
+//	          MuteTopic (topics_user.go)
+//	messages  SendMessage (messages_send.go, messages_prerender.go); GetMessages, GetMessage
+//	          (messages_get.go); narrows and search (messages_narrow.go); UpdateMessage
+//	          (messages_edit*.go); DeleteMessage (messages_delete.go); UpdateMessageFlags
+//	          (messages_flags.go); AddReaction, RemoveReaction (messages_reactions.go);
+//	          SetTypingStatus, SetTypingStatusForMessageEdit and the expiry of typing
+//	          (messages_typing.go); MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
+//	          UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
+//	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
+//	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
+//	          ReportMessage (messages_report.go); who may read a message (messages_access.go);
+//	          records and initial state (messages_record.go, messages_state.go)
+//
+// Imports: files, people and org (the areas below), internal/engine, internal/world,
+// internal/clients, storage and the leaves; never package chat, and no area above it.
+package conversations

@@ -1,0 +1,479 @@
+package conversations
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/files"
+	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/people"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/uploads"
+	"github.com/teamchat/chat/users"
+)
+
+// MaxDirectRecipients bounds the recipients of one direct message.
+const MaxDirectRecipients = 1000
+
+// SendMessageParams are the parameters of POST /messages. A channel message names its channel
+// by ChannelID or ChannelName; a direct message its recipients by UserIDs or Emails.
+type SendMessageParams struct {
+	// Type is "stream" or "channel" for a channel message, "direct" or "private" for a direct
+	// message.
+	Type        string
+	ChannelID   *channels.ID
+	ChannelName string
+	UserIDs     []users.ID
+	Emails      []string
+	// Topic is nil when absent (the empty topic where allowed).
+	Topic   *string
+	Content string
+	// ReadBySender marks the message read for the sender; nil guesses from Client.
+	ReadBySender *bool
+	// Client names the sending client (the client parameter or the User-Agent's first word).
+	Client string
+	// QueueID and LocalID are the sender's event queue and its local echo id: that queue's
+	// message event carries LocalID back as local_message_id.
+	QueueID, LocalID string
+}
+
+// MaxLocalIDLength bounds SendMessageParams.LocalID.
+const MaxLocalIDLength = 100
+
+// SendMessageResult is the id of the new message.
+type SendMessageResult struct {
+	ID messages.ID `json:"id"`
+}
+
+// Errors of sending and reading messages.
+var (
+	errInvalidMessage   = &engine.Error{Code: engine.CodeBadRequest, Msg: "Invalid message(s)"}
+	errTopicsRequired   = &engine.Error{Code: engine.CodeBadRequest, Msg: "Topics are required in this organization."}
+	errGeneralChatOnly  = &engine.Error{Code: engine.CodeBadRequest, Msg: "Only the general chat topic is allowed in this channel."}
+	errCannotPost       = &engine.Error{Code: engine.CodeBadRequest, Msg: "You do not have permission to post in this channel."}
+	errCannotStartTopic = &engine.Error{Code: engine.CodeBadRequest, Msg: "You do not have permission to create new topics in this channel."}
+)
+
+func errChannelIDNotFound(id channels.ID) *engine.Error {
+	return engine.Errorf(engine.CodeStreamDoesNotExist, "Channel with ID '%d' does not exist", id).With("stream_id", id)
+}
+
+func errChannelNameNotFound(name string) *engine.Error {
+	return engine.Errorf(engine.CodeStreamDoesNotExist, "Channel '%s' does not exist", name).With("stream", name)
+}
+
+// uiClients are the clients whose messages count as read by their sender (Zulip's heuristic
+// for read_by_sender).
+var uiClients = []string{"website", "zulipmobile", "zulipelectron", "zulipterminal", "zulipandroid", "zulipios", "zulipdesktop", "snipe", "ios", "android"}
+
+func ReadBySenderDefault(client string) bool {
+	c := strings.ToLower(client)
+	return slices.Contains(uiClients, c) || strings.Contains(c, "desktop app")
+}
+
+// SendMessage sends a message to a channel topic or to users, and delivers message events to
+// its recipients.
+func (s *Service) SendMessage(ctx context.Context, actor engine.Actor, p SendMessageParams) (SendMessageResult, error) {
+	switch p.Type {
+	case "stream", "channel", "direct", "private":
+	default:
+		return SendMessageResult{}, engine.BadRequest("Invalid message type")
+	}
+	content, err := messages.NormalizeContent(p.Content)
+	if err != nil {
+		return SendMessageResult{}, engine.RuleError(err)
+	}
+	if len(p.LocalID) > MaxLocalIDLength {
+		return SendMessageResult{}, engine.BadRequest("local_id is too long (limit: %d characters)", MaxLocalIDLength)
+	}
+	if len(p.UserIDs)+len(p.Emails) > MaxDirectRecipients {
+		return SendMessageResult{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+	}
+	client := p.Client
+	if client == "" {
+		client = "API"
+	}
+	readBySender := ReadBySenderDefault(client)
+	if p.ReadBySender != nil {
+		readBySender = *p.ReadBySender
+	}
+	var res SendMessageResult
+	pre := s.newPrerender(content)
+	err = s.eng.MutateOverlapping(ctx, actor, engine.SignedIn, sendAhead(p), pre.run, func(o *engine.WriteOp) error {
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.SharedWorld()
+		w.Pre = pre
+		s.noteLinkifiers(w)
+		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.Now.Unix(), Client: client}
+		first := len(ev.List)
+		if res.ID, err = SendAs(w, tx, ev, me, m, p, readBySender); err != nil {
+			return err
+		}
+		// Sending counts as activity (partial_subscribers).
+		if err := tx.Users().SetLastActive(m.Timestamp, me.ID); err != nil {
+			return err
+		}
+		if p.QueueID != "" && p.LocalID != "" {
+			markLocalEcho(ev.List[first:], me.ID, p.QueueID, p.LocalID)
+		}
+		return nil
+	})
+	if err != nil {
+		return SendMessageResult{}, err
+	}
+	return res, nil
+}
+
+// sendAhead announces the reads of a send that p determines before anything is read: the
+// subscribers of a channel named by id (channelForSend reads them first).
+func sendAhead(p SendMessageParams) func(storage.Tx) {
+	if p.ChannelID == nil || p.Type == "direct" || p.Type == "private" {
+		return nil
+	}
+	c := *p.ChannelID
+	return func(tx storage.Tx) { storage.PrefetchSend(tx, c) }
+}
+
+// SendAs sends m (content, time and client set) as me to where p says, with the checks of
+// POST /messages; the scheduler sends a scheduled message through it as its author would
+// have sent it then. It returns the new message's id. The caller records the sender's
+// activity (SetLastActive), once per sender when it sends many.
+func SendAs(w *world.World, tx storage.Tx, ev *engine.Events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
+	w.KnowUser(me) // read by the engine.Gate in this transaction: no second read
+	recipients, err := Address(w, tx.Messages(), me, p, &m)
+	if err != nil {
+		return 0, err
+	}
+	read := func(id users.ID) bool { return id == me.ID && readBySender }
+	if err := DeliverMessage(w, tx, ev, &m, recipients, read); err != nil {
+		return 0, err
+	}
+	return m.ID, nil
+}
+
+// Address checks that me may send to where p says and sets m's channel and topic, or its
+// direct recipients; it returns the users who receive the message, me included.
+func Address(w *world.World, mr storage.MessageReader, me users.User, p SendMessageParams, m *messages.Message) ([]users.ID, error) {
+	var recipients []users.ID
+	if p.Type == "direct" || p.Type == "private" {
+		var err error
+		if m.Recipients, err = directParticipants(w, me, p); err != nil {
+			return nil, err
+		}
+		if err := checkDirectMessagePolicy(w, mr, me, m.Recipients); err != nil {
+			return nil, err
+		}
+		recipients = m.Recipients
+	} else {
+		c, err := channelForSend(w, mr, me, p)
+		if err != nil {
+			return nil, err
+		}
+		m.ChannelID = c.ID
+		if m.Topic, err = topicForSend(mr, w, me, c, p.Topic); err != nil {
+			return nil, err
+		}
+		recipients = activeSubscribers(w, c.ID)
+	}
+	if !slices.Contains(recipients, me.ID) {
+		recipients = append(recipients, me.ID)
+	}
+	return recipients, nil
+}
+
+// markLocalEcho tags the sender's message event with the queue and local id of its local echo.
+func markLocalEcho(list []engine.Pending, sender users.ID, queueID, localID string) {
+	for i, p := range list {
+		e, ok := p.Payload.(MessageEvent)
+		if !ok || !slices.Contains(p.Recipients, int64(sender)) {
+			continue
+		}
+		e.senderQueue, e.localID = queueID, localID
+		list[i].Payload = e
+	}
+}
+
+// DeliverMessage renders m's content and stores m with one row per recipient, flagged read where
+// read says so and for those who muted the sender, and with the mentions of its content for
+// everyone but the sender and the alert words it contains, and queues the message events (and, for
+// a channel's first message, the stream update of first_message_id). It is the one path every
+// message takes, whoever sends it. m.ID is set on return.
+func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
+	var mentions markdown.Mentions
+	m.Rendered, mentions = renderSent(w, m.Content, w.User(m.SenderID))
+	rows := make([]messages.UserMessage, 0, len(recipients))
+	w.PreloadUsers(recipients)
+	// Those who muted the sender get the message already read (and are never notified of it).
+	mutedBy, err := w.MutersOf(tx.MutedUsers(), m.SenderID)
+	if err != nil {
+		return err
+	}
+	alerted, err := people.AlertedUsers(tx.AlertWords(), m.Content, recipients)
+	if err != nil {
+		return err
+	}
+	for _, id := range recipients {
+		var f messages.Flags
+		if read(id) || slices.Contains(mutedBy, id) {
+			f |= messages.FlagRead
+		}
+		if id != m.SenderID {
+			f |= mentionFlags(w, mentions, id)
+		}
+		if alerted[id] {
+			f |= messages.FlagHasAlertWord
+		}
+		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
+	}
+	if uploads.MayLink(m.Content) {
+		previews, err := files.UploadPreviews(tx.Attachments(), m.Content)
+		if err != nil {
+			return err
+		}
+		m.Rendered += previews
+	}
+	if m.ID, err = createMessage(w, tx.Messages(), *m, rows); err != nil {
+		return err
+	}
+	// The channel's activity from before the message (createMessage).
+	firstOfChannel := !m.IsDirect() && firstMessageID(w, m.ChannelID) == nil
+	if decidesAlone(w, ev, *m, firstOfChannel) {
+		return engine.ErrDecideAlone // the transaction, message included, is rolled back
+	}
+	if uploads.MayLink(m.Content) {
+		if err := files.LinkAttachments(w, tx, ev, *m); err != nil {
+			return err
+		}
+	}
+	if !m.IsDirect() {
+		c, _ := w.Channel(m.ChannelID)
+		noteChannelMessage(w, ev, c, m.ID, m.Timestamp)
+		if firstOfChannel {
+			id := m.ID
+			ev.Add("stream", streamFirstMessageEvent(c, &id), w.Watchers(c, nil))
+		}
+	}
+	byFlags := map[messages.Flags][]int64{}
+	var order []messages.Flags
+	for _, r := range rows {
+		if _, ok := byFlags[r.Flags]; !ok {
+			order = append(order, r.Flags)
+		}
+		byFlags[r.Flags] = append(byFlags[r.Flags], int64(r.UserID))
+	}
+	var public MessageEvent
+	for i, f := range order {
+		e := newMessageEvent(w, *m, f)
+		ev.Add("message", e, byFlags[f])
+		if i == 0 {
+			public = e
+		}
+	}
+	if c, _ := w.Channel(m.ChannelID); !m.IsDirect() && !c.InviteOnly {
+		// The all_public_streams and narrowed queues of everyone else (events_public.go): the
+		// same event without flags, also when the channel has no recipient at all.
+		if len(order) == 0 {
+			public = newMessageEvent(w, *m, 0)
+		}
+		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
+		ev.Add("message", PublicChannelMessage{Event: public, Except: publicMessageExcept(w, rows)}, []int64{PublicWatchers})
+	}
+	return nil
+}
+
+// createMessage stores m with its rows. For a channel message whose channel's activity the
+// world has not read, the store reads the channel's bounds from before m with the insert
+// (storage.CreateInChannel: no statement of its own on PostgreSQL), and the world keeps them,
+// so that the decisions about the channel's activity see it as it was before m.
+func createMessage(w *world.World, mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+	if m.IsDirect() || w.KnowsEnds(m.ChannelID) || !w.ReadsActivity() {
+		return mw.Create(m, rows)
+	}
+	id, before, err := storage.CreateInChannel(mw, m, rows)
+	if err != nil {
+		return 0, err
+	}
+	w.RememberActivity([]storage.ChannelActivity{before}, true)
+	return id, nil
+}
+
+// decidesAlone reports whether m, a send overlapping others (internal/engine/overlap.go), changes
+// its channel for everyone (first says it is the channel's first message; or its first in a long
+// while), which is decided with no other send beside it.
+func decidesAlone(w *world.World, ev *engine.Events, m messages.Message, first bool) bool {
+	if !ev.Overlapping || m.IsDirect() {
+		return false
+	}
+	c, _ := w.Channel(m.ChannelID)
+	return first || !recentlyActive(w, c)
+}
+
+// activeSubscribers lists the active users subscribed to c, ascending.
+func activeSubscribers(w *world.World, c channels.ID) []users.ID {
+	var out []users.ID
+	w.PreloadUsers(w.SubscribersOf(c))
+	for _, id := range w.SubscribersOf(c) {
+		if w.User(id).IsActive {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// channelForSend finds the channel of a channel message and checks that me may post to it.
+func channelForSend(w *world.World, _ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
+	var (
+		c  channels.Channel
+		ok bool
+	)
+	switch {
+	case p.ChannelID != nil:
+		c, ok = w.Channel(*p.ChannelID)
+		if ok {
+			// The recipients come from this list: reading it first answers whether me is
+			// subscribed too, without a read of me's own subscriptions.
+			w.SubscribersOf(c.ID)
+		}
+		if !ok || !w.Metadata(c, me) && !w.Content(c, me) {
+			return c, errChannelIDNotFound(*p.ChannelID)
+		}
+	case p.ChannelName != "":
+		c, ok = w.ChannelByName(p.ChannelName)
+		if ok {
+			w.SubscribersOf(c.ID)
+		}
+		if !ok || !w.Metadata(c, me) && !w.Content(c, me) {
+			return c, errChannelNameNotFound(p.ChannelName)
+		}
+	default:
+		return c, engine.MissingArgument("to")
+	}
+	v := w.Viewer(c.ID, me)
+	if me.IsBot() && me.BotOwnerID != 0 && w.IsSubscribed(c.ID, me.BotOwnerID) {
+		v.Subscribed = true
+	}
+	if c.IsArchived || !channels.HasContentAccess(w.Membership(), c, v) {
+		return c, engine.BadRequest("Not authorized to send to channel '%s'", c.Name)
+	}
+	if !channels.CanPost(w.Membership(), c, v) {
+		return c, errCannotPost
+	}
+	return c, nil
+}
+
+// effectiveTopicsPolicy resolves inherit against the organization's policy.
+func effectiveTopicsPolicy(c channels.Channel) channels.TopicsPolicy {
+	if c.TopicsPolicy == 0 || c.TopicsPolicy == channels.TopicsInherit {
+		return channels.TopicsAllowEmpty
+	}
+	return c.TopicsPolicy
+}
+
+// topicForSend cleans the topic of a channel message and applies the channel's topics policy
+// and can_create_topic_group.
+func topicForSend(r storage.MessageReader, w *world.World, me users.User, c channels.Channel, given *string) (string, error) {
+	topic := ""
+	if given != nil {
+		var err error
+		if topic, err = topics.Clean(*given, w.Org().EmptyTopicDisplayName); err != nil {
+			return "", TopicError("topic", err)
+		}
+		topic = topics.Truncate(topic)
+	}
+	switch effectiveTopicsPolicy(c) {
+	case channels.TopicsDisableEmpty:
+		if topic == "" {
+			return "", errTopicsRequired
+		}
+	case channels.TopicsEmptyTopicOnly:
+		if topic != "" {
+			return "", errGeneralChatOnly
+		}
+	}
+	return topic, checkCanCreateTopic(w, r, me, c, topic)
+}
+
+// checkCanCreateTopic refuses a topic without messages in c when me may not start topics there
+// (can_create_topic_group).
+func checkCanCreateTopic(w *world.World, r storage.MessageReader, me users.User, c channels.Channel, topic string) error {
+	v := w.Viewer(c.ID, me)
+	if channels.IsZeroSetting(c.CanCreateTopicGroup) || channels.CanCreateTopic(w.Membership(), c, v) {
+		return nil
+	}
+	existing, err := r.TopicMessageIDs(c.ID, topic, 1)
+	if err != nil {
+		return err
+	}
+	if len(existing) == 0 {
+		return errCannotStartTopic
+	}
+	return nil
+}
+
+// directParticipants resolves the recipients of a direct message; the result includes the
+// sender and is ascending.
+func directParticipants(w *world.World, me users.User, p SendMessageParams) ([]users.ID, error) {
+	if len(p.UserIDs) == 0 && len(p.Emails) == 0 {
+		return nil, engine.BadRequest("Message must have recipients")
+	}
+	var to []users.ID
+	for _, id := range p.UserIDs {
+		u, ok := w.Lookup(id)
+		if !ok {
+			return nil, engine.BadRequest("Invalid user ID %d", id)
+		}
+		if !u.IsActive {
+			return nil, engine.BadRequest("'%s' is no longer using Zulip.", world.APIEmail(w.Org(), u))
+		}
+		to = append(to, id)
+	}
+	for _, email := range p.Emails {
+		u, ok := w.UserByEmail(strings.TrimSpace(email))
+		if !ok {
+			return nil, engine.BadRequest("Invalid email '%s'", email)
+		}
+		if !u.IsActive {
+			return nil, engine.BadRequest("'%s' is no longer using Zulip.", email)
+		}
+		to = append(to, u.ID)
+	}
+	return messages.Participants(me.ID, to), nil
+}
+
+// checkDirectMessagePolicy applies the organization's direct_message_permission_group (some
+// participant must belong to it) and direct_message_initiator_group (a sender outside it may
+// only answer a conversation someone else started). Bots, and conversations with only bots
+// and oneself, are exempt, as in Zulip.
+func checkDirectMessagePolicy(w *world.World, mr storage.MessageReader, me users.User, participants []users.ID) error {
+	if me.IsBot() {
+		return nil
+	}
+	if !slices.ContainsFunc(participants, func(id users.ID) bool { return id != me.ID && !w.User(id).IsBot() }) {
+		return nil
+	}
+	perm := w.Org().DirectMessagePermissionGroup
+	if !slices.ContainsFunc(participants, func(id users.ID) bool { return w.Membership().Allows(perm, id) }) {
+		if perm.IsNamed() && w.GroupNameOf(perm.Group) == users.GroupNobody {
+			return engine.BadRequest("Direct messages are disabled in this organization.")
+		}
+		return engine.BadRequest("This conversation does not include any users who can authorize it.")
+	}
+	if w.Membership().Allows(w.Org().DirectMessageInitiatorGroup, me.ID) {
+		return nil
+	}
+	earlier, err := mr.DirectWith(me.ID)
+	if err != nil {
+		return err
+	}
+	if slices.ContainsFunc(earlier, func(m messages.Message) bool {
+		return m.SenderID != me.ID && slices.Equal(m.Recipients, participants)
+	}) {
+		return nil
+	}
+	return engine.BadRequest("You do not have permission to initiate direct message conversations.")
+}

@@ -1,0 +1,379 @@
+package conversations
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/internal/clients"
+	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// TypingExpiry is how long a start of typing lasts without another start: then the Service
+// sends the stop the client did not (register's server_typing_started_expiry_period).
+const TypingExpiry = 45 * time.Second
+
+// MaxChannelSizeForTyping is the largest channel whose typing notifications are sent (Zulip's
+// max_stream_size_for_typing_notifications).
+const MaxChannelSizeForTyping = 100
+
+// SetTypingStatusParams are the parameters of POST /typing.
+type SetTypingStatusParams struct {
+	// Type is "direct" (the default when empty), "stream" or "channel".
+	Type string
+	// Op is "start" or "stop".
+	Op string
+	// To are the recipients of a direct message (nil: absent).
+	To []users.ID
+	// StreamID and Topic name the conversation of a channel message.
+	StreamID *channels.ID
+	Topic    *string
+}
+
+// SetTypingStatusForMessageEditParams are the parameters of POST /messages/{message_id}/typing.
+type SetTypingStatusForMessageEditParams struct {
+	MessageID messages.ID
+	Op        string
+}
+
+// TypingUser is a user in a typing event.
+type TypingUser struct {
+	UserID users.ID `json:"user_id"`
+	Email  string   `json:"email"`
+}
+
+// TypingEvent is a typing event (op start or stop). A channel's typing goes only to clients
+// with the stream_typing_notifications capability, its topic shown per client.
+type TypingEvent struct {
+	Type        string       `json:"type"`
+	Op          string       `json:"op"`
+	MessageType string       `json:"message_type"`
+	Sender      TypingUser   `json:"sender"`
+	Recipients  []TypingUser `json:"recipients,omitempty"`
+	StreamID    *channels.ID `json:"stream_id,omitempty"`
+	Topic       *string      `json:"topic,omitempty"`
+
+	topic, emptyTopicLabel string
+}
+
+func (e TypingEvent) ForClient(o clients.Options) (any, bool) {
+	if e.Topic != nil {
+		t := topics.Display(e.topic, e.emptyTopicLabel, o.Capabilities.EmptyTopicName)
+		e.Topic = &t
+	}
+	return e, true
+}
+
+// TypingEditMessageEvent is a typing_edit_message event.
+type TypingEditMessageEvent struct {
+	Type      string              `json:"type"`
+	Op        string              `json:"op"`
+	SenderID  users.ID            `json:"sender_id"`
+	MessageID messages.ID         `json:"message_id"`
+	Recipient TypingEditRecipient `json:"recipient"`
+}
+
+// TypingEditRecipient is the conversation of an edited message in a typing_edit_message event.
+type TypingEditRecipient struct {
+	Type      string       `json:"type"`
+	ChannelID *channels.ID `json:"channel_id,omitempty"`
+	Topic     *string      `json:"topic,omitempty"`
+	UserIDs   []users.ID   `json:"user_ids,omitempty"`
+}
+
+// Errors of typing notifications; their text is Zulip's.
+var (
+	errTypingDirectOff  = engine.BadRequest("User has disabled typing notifications for direct messages")
+	errTypingChannelOff = engine.BadRequest("User has disabled typing notifications for channel messages")
+)
+
+// SetTypingStatus tells the recipients of the message the actor is composing that they
+// started or stopped typing. A start that is not renewed within TypingExpiry ends with a stop
+// sent by the Service.
+func (s *Service) SetTypingStatus(ctx context.Context, actor engine.Actor, p SetTypingStatusParams) (struct{}, error) {
+	if err := checkTypingOp(p.Op); err != nil {
+		return struct{}{}, err
+	}
+	channel := false
+	switch p.Type {
+	case "", "direct":
+	case "stream", "channel":
+		channel = true
+	default:
+		return struct{}{}, engine.InvalidArgument("type", "")
+	}
+	if channel && p.StreamID == nil {
+		return struct{}{}, engine.BadRequest("Missing channel ID")
+	}
+	if channel && p.Topic == nil {
+		return struct{}{}, engine.BadRequest("Missing topic")
+	}
+	if !channel {
+		switch {
+		case p.To == nil:
+			return struct{}{}, engine.MissingArgument("to")
+		case len(p.To) == 0:
+			return struct{}{}, engine.BadRequest("Empty 'to' list")
+		case len(p.To) > MaxDirectRecipients:
+			return struct{}{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+		}
+	}
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
+		settings, err := tx.UserSettings().Get(me.ID)
+		if err != nil {
+			return err
+		}
+		var n engine.Pending
+		var key string
+		if channel {
+			if settings.Value("send_stream_typing_notifications") != true {
+				return errTypingChannelOff
+			}
+			n, key, err = channelTyping(w, tx, me, p)
+		} else {
+			if settings.Value("send_private_typing_notifications") != true {
+				return errTypingDirectOff
+			}
+			n, key, err = directTyping(w, tx, me, p)
+		}
+		if err != nil {
+			return err
+		}
+		ev.Add(n.Type, n.Payload, n.Recipients)
+		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
+		return nil
+	})
+	return struct{}{}, err
+}
+
+// SetTypingStatusForMessageEdit tells whoever would see an edit of the message that the
+// actor started or stopped editing it.
+func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engine.Actor, p SetTypingStatusForMessageEditParams) (struct{}, error) {
+	if err := checkTypingOp(p.Op); err != nil {
+		return struct{}{}, err
+	}
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
+		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
+		if err != nil {
+			return err
+		}
+		e := TypingEditMessageEvent{Type: "typing_edit_message", Op: p.Op, SenderID: me.ID, MessageID: m.ID}
+		var to []users.ID
+		if m.IsDirect() {
+			rows, err := tx.Messages().Rows([]messages.ID{m.ID})
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				to = append(to, r.UserID)
+			}
+			e.Recipient = TypingEditRecipient{Type: "direct", UserIDs: slices.Clone(to)}
+		} else {
+			subs := activeSubscribers(w, m.ChannelID)
+			if len(subs) > MaxChannelSizeForTyping {
+				return nil
+			}
+			c, t := m.ChannelID, m.Topic
+			e.Recipient = TypingEditRecipient{Type: "channel", ChannelID: &c, Topic: &t}
+			to = subs
+		}
+		recipients, err := typingRecipients(tx, w, to)
+		if err != nil {
+			return err
+		}
+		n := engine.Pending{Type: "typing_edit_message", Payload: e, Recipients: recipients}
+		ev.Add(n.Type, n.Payload, n.Recipients)
+		key := "edit:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(m.ID), 10)
+		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
+		return nil
+	})
+	return struct{}{}, err
+}
+
+func checkTypingOp(op string) error {
+	switch op {
+	case "start", "stop":
+		return nil
+	case "":
+		return engine.MissingArgument("op")
+	}
+	return engine.InvalidArgument("op", "")
+}
+
+// directTyping is the typing event of a direct message being composed to p.To, and the key of
+// that conversation for the actor.
+func directTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatusParams) (engine.Pending, string, error) {
+	ids := slices.Clone(p.To)
+	if !slices.Contains(ids, me.ID) {
+		ids = append(ids, me.ID)
+	}
+	seen := map[users.ID]bool{}
+	var list []TypingUser
+	var all []users.ID
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		u, ok := w.Lookup(id)
+		if !ok {
+			return engine.Pending{}, "", engine.BadRequest("Invalid user ID %d", id)
+		}
+		list = append(list, TypingUser{UserID: id, Email: world.APIEmail(w.Org(), u)})
+		if u.IsActive {
+			all = append(all, id)
+		}
+	}
+	recipients, err := typingRecipients(tx, w, all)
+	if err != nil {
+		return engine.Pending{}, "", err
+	}
+	e := TypingEvent{
+		Type: "typing", Op: p.Op, MessageType: "direct",
+		Sender: TypingUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me)}, Recipients: list,
+	}
+	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + userIDsString(messages.Participants(me.ID, all))
+	return engine.Pending{Type: "typing", Payload: e, Recipients: recipients}, key, nil
+}
+
+// channelTyping is the typing event of a channel message being composed, for clients with
+// the stream_typing_notifications capability.
+func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatusParams) (engine.Pending, string, error) {
+	c, err := channelForSend(w, tx.Messages(), me, SendMessageParams{ChannelID: p.StreamID})
+	if err != nil {
+		return engine.Pending{}, "", err
+	}
+	topic, err := topics.Clean(*p.Topic, w.Org().EmptyTopicDisplayName)
+	if err != nil {
+		return engine.Pending{}, "", TopicError("topic", err)
+	}
+	topic = topics.Truncate(topic)
+	var recipients []int64
+	if subs := activeSubscribers(w, c.ID); len(subs) <= MaxChannelSizeForTyping {
+		if recipients, err = typingRecipients(tx, w, subs); err != nil {
+			return engine.Pending{}, "", err
+		}
+	}
+	id := c.ID
+	e := TypingEvent{
+		Type: "typing", Op: p.Op, MessageType: "stream",
+		Sender:   TypingUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me)},
+		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
+	}
+	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
+	n := engine.Pending{Type: "typing", Payload: clients.Gated{Payload: e, Capability: "stream_typing_notifications", Declared: true}, Recipients: recipients}
+	return n, key, nil
+}
+
+// typingRecipients keeps the active users among ids whose receives_typing_notifications is on.
+func typingRecipients(tx storage.Tx, w *world.World, ids []users.ID) ([]int64, error) {
+	settings, err := tx.UserSettings().GetMany(ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []users.ID
+	for _, id := range ids {
+		if u, ok := w.Lookup(id); ok && u.IsActive && settings[id].Value("receives_typing_notifications") == true {
+			out = append(out, id)
+		}
+	}
+	return userIDSet(out), nil
+}
+
+// typists holds the typing notifications started and not yet stopped, to stop them when their
+// client does not renew them within TypingExpiry.
+type typists struct {
+	mu      sync.Mutex
+	started map[string]startedTyping
+}
+
+// startedTyping is the event of a start and when it expires.
+type startedTyping struct {
+	event   engine.Pending
+	expires time.Time
+}
+
+// note records a start (or forgets the conversation on a stop), after its commit.
+func (t *typists) note(key, op string, n engine.Pending, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if op == "stop" {
+		delete(t.started, key)
+		return
+	}
+	if t.started == nil {
+		t.started = map[string]startedTyping{}
+	}
+	t.started[key] = startedTyping{event: n, expires: now.Add(TypingExpiry)}
+}
+
+// due removes and returns the starts that expired at now, as their stop events.
+func (t *typists) due(now time.Time) []engine.Pending {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []engine.Pending
+	for key, st := range t.started {
+		if now.Before(st.expires) {
+			continue
+		}
+		delete(t.started, key)
+		out = append(out, stopOf(st.event))
+	}
+	slices.SortFunc(out, func(a, b engine.Pending) int { return slices.Compare(a.Recipients, b.Recipients) })
+	return out
+}
+
+// stopOf is the stop event that ends a start.
+func stopOf(n engine.Pending) engine.Pending {
+	switch e := n.Payload.(type) {
+	case clients.Gated:
+		e.Payload = stopOf(engine.Pending{Payload: e.Payload}).Payload
+		n.Payload = e
+	case TypingEvent:
+		e.Op = "stop"
+		n.Payload = e
+	case TypingEditMessageEvent:
+		e.Op = "stop"
+		n.Payload = e
+	}
+	return n
+}
+
+// expireTyping sends the stops of the typing notifications whose start expired.
+func (s *Service) expireTyping(ctx context.Context) error {
+	stops := s.typing.due(s.now())
+	if len(stops) == 0 {
+		return nil
+	}
+	return s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
+		o.Ev.List = append(o.Ev.List[:0], stops...)
+		return nil
+	})
+}
+
+// typingJanitor sends expired typing notifications' stops every interval until stop closes.
+func (s *Service) typingJanitor(interval time.Duration, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+			if err := s.expireTyping(context.Background()); err != nil {
+				s.log.Warn("typing expiry", "err", err)
+			}
+		}
+	}
+}
