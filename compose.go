@@ -6,44 +6,66 @@ import (
 	"github.com/teamchat/chat/compose"
 )
 
-// Drafts, saved snippets and navigation views are the compose area's operations (package
-// compose); the Service delegates to it.
+// Drafts, saved snippets, navigation views, scheduled messages and reminders are the compose
+// area's operations (package compose); the Service delegates to it.
 
 // The types of the compose area, defined in package compose: these aliases keep embedders' code
 // compiling.
 type (
-	DraftParams                = compose.DraftParams
-	DraftRecord                = compose.DraftRecord
-	DraftsEvent                = compose.DraftsEvent
-	GetDraftsParams            = compose.GetDraftsParams
-	GetDraftsResult            = compose.GetDraftsResult
-	CreateDraftsParams         = compose.CreateDraftsParams
-	CreateDraftsResult         = compose.CreateDraftsResult
-	EditDraftParams            = compose.EditDraftParams
-	EditDraftResult            = compose.EditDraftResult
-	DeleteDraftParams          = compose.DeleteDraftParams
-	DeleteDraftResult          = compose.DeleteDraftResult
-	NavigationViewRecord       = compose.NavigationViewRecord
-	NavigationViewUpdate       = compose.NavigationViewUpdate
-	NavigationViewEvent        = compose.NavigationViewEvent
-	GetNavigationViewsParams   = compose.GetNavigationViewsParams
-	GetNavigationViewsResult   = compose.GetNavigationViewsResult
-	AddNavigationViewParams    = compose.AddNavigationViewParams
-	AddNavigationViewResult    = compose.AddNavigationViewResult
-	EditNavigationViewParams   = compose.EditNavigationViewParams
-	EditNavigationViewResult   = compose.EditNavigationViewResult
-	RemoveNavigationViewParams = compose.RemoveNavigationViewParams
-	RemoveNavigationViewResult = compose.RemoveNavigationViewResult
-	SavedSnippetRecord         = compose.SavedSnippetRecord
-	SavedSnippetsEvent         = compose.SavedSnippetsEvent
-	GetSavedSnippetsParams     = compose.GetSavedSnippetsParams
-	GetSavedSnippetsResult     = compose.GetSavedSnippetsResult
-	CreateSavedSnippetParams   = compose.CreateSavedSnippetParams
-	CreateSavedSnippetResult   = compose.CreateSavedSnippetResult
-	EditSavedSnippetParams     = compose.EditSavedSnippetParams
-	EditSavedSnippetResult     = compose.EditSavedSnippetResult
-	DeleteSavedSnippetParams   = compose.DeleteSavedSnippetParams
-	DeleteSavedSnippetResult   = compose.DeleteSavedSnippetResult
+	DeliverScheduledMessagesParams = compose.DeliverScheduledMessagesParams
+	DeliverScheduledMessagesResult = compose.DeliverScheduledMessagesResult
+	ScheduledState                 = compose.ScheduledState
+	ScheduledTo                    = compose.ScheduledTo
+	ScheduledMessageRecord         = compose.ScheduledMessageRecord
+	ScheduledMessagesEvent         = compose.ScheduledMessagesEvent
+	GetScheduledMessagesParams     = compose.GetScheduledMessagesParams
+	GetScheduledMessagesResult     = compose.GetScheduledMessagesResult
+	CreateScheduledMessageParams   = compose.CreateScheduledMessageParams
+	CreateScheduledMessageResult   = compose.CreateScheduledMessageResult
+	UpdateScheduledMessageParams   = compose.UpdateScheduledMessageParams
+	UpdateScheduledMessageResult   = compose.UpdateScheduledMessageResult
+	DeleteScheduledMessageParams   = compose.DeleteScheduledMessageParams
+	DeleteScheduledMessageResult   = compose.DeleteScheduledMessageResult
+	ReminderRecord                 = compose.ReminderRecord
+	RemindersEvent                 = compose.RemindersEvent
+	GetRemindersParams             = compose.GetRemindersParams
+	GetRemindersResult             = compose.GetRemindersResult
+	CreateMessageReminderParams    = compose.CreateMessageReminderParams
+	CreateMessageReminderResult    = compose.CreateMessageReminderResult
+	DeleteReminderParams           = compose.DeleteReminderParams
+	DeleteReminderResult           = compose.DeleteReminderResult
+	DraftParams                    = compose.DraftParams
+	DraftRecord                    = compose.DraftRecord
+	DraftsEvent                    = compose.DraftsEvent
+	GetDraftsParams                = compose.GetDraftsParams
+	GetDraftsResult                = compose.GetDraftsResult
+	CreateDraftsParams             = compose.CreateDraftsParams
+	CreateDraftsResult             = compose.CreateDraftsResult
+	EditDraftParams                = compose.EditDraftParams
+	EditDraftResult                = compose.EditDraftResult
+	DeleteDraftParams              = compose.DeleteDraftParams
+	DeleteDraftResult              = compose.DeleteDraftResult
+	NavigationViewRecord           = compose.NavigationViewRecord
+	NavigationViewUpdate           = compose.NavigationViewUpdate
+	NavigationViewEvent            = compose.NavigationViewEvent
+	GetNavigationViewsParams       = compose.GetNavigationViewsParams
+	GetNavigationViewsResult       = compose.GetNavigationViewsResult
+	AddNavigationViewParams        = compose.AddNavigationViewParams
+	AddNavigationViewResult        = compose.AddNavigationViewResult
+	EditNavigationViewParams       = compose.EditNavigationViewParams
+	EditNavigationViewResult       = compose.EditNavigationViewResult
+	RemoveNavigationViewParams     = compose.RemoveNavigationViewParams
+	RemoveNavigationViewResult     = compose.RemoveNavigationViewResult
+	SavedSnippetRecord             = compose.SavedSnippetRecord
+	SavedSnippetsEvent             = compose.SavedSnippetsEvent
+	GetSavedSnippetsParams         = compose.GetSavedSnippetsParams
+	GetSavedSnippetsResult         = compose.GetSavedSnippetsResult
+	CreateSavedSnippetParams       = compose.CreateSavedSnippetParams
+	CreateSavedSnippetResult       = compose.CreateSavedSnippetResult
+	EditSavedSnippetParams         = compose.EditSavedSnippetParams
+	EditSavedSnippetResult         = compose.EditSavedSnippetResult
+	DeleteSavedSnippetParams       = compose.DeleteSavedSnippetParams
+	DeleteSavedSnippetResult       = compose.DeleteSavedSnippetResult
 )
 
 // GetDrafts returns the actor's drafts.
@@ -114,3 +136,42 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor Actor, p EditSaved
 func (s *Service) DeleteSavedSnippet(ctx context.Context, actor Actor, p DeleteSavedSnippetParams) (DeleteSavedSnippetResult, error) {
 	return s.compose.DeleteSavedSnippet(ctx, actor, p)
 }
+
+func (s *Service) DeliverScheduledMessages(ctx context.Context, p DeliverScheduledMessagesParams) (DeliverScheduledMessagesResult, error) {
+	return s.compose.DeliverScheduledMessages(ctx, p)
+}
+
+func (s *Service) StartScheduler() {
+	s.compose.StartScheduler()
+}
+
+func (s *Service) GetScheduledMessages(ctx context.Context, actor Actor, p GetScheduledMessagesParams) (GetScheduledMessagesResult, error) {
+	return s.compose.GetScheduledMessages(ctx, actor, p)
+}
+
+func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p CreateScheduledMessageParams) (CreateScheduledMessageResult, error) {
+	return s.compose.CreateScheduledMessage(ctx, actor, p)
+}
+
+func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p UpdateScheduledMessageParams) (UpdateScheduledMessageResult, error) {
+	return s.compose.UpdateScheduledMessage(ctx, actor, p)
+}
+
+func (s *Service) DeleteScheduledMessage(ctx context.Context, actor Actor, p DeleteScheduledMessageParams) (DeleteScheduledMessageResult, error) {
+	return s.compose.DeleteScheduledMessage(ctx, actor, p)
+}
+
+func (s *Service) GetReminders(ctx context.Context, actor Actor, p GetRemindersParams) (GetRemindersResult, error) {
+	return s.compose.GetReminders(ctx, actor, p)
+}
+
+func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p CreateMessageReminderParams) (CreateMessageReminderResult, error) {
+	return s.compose.CreateMessageReminder(ctx, actor, p)
+}
+
+func (s *Service) DeleteReminder(ctx context.Context, actor Actor, p DeleteReminderParams) (DeleteReminderResult, error) {
+	return s.compose.DeleteReminder(ctx, actor, p)
+}
+
+// ScheduledMessageLateCutoff is compose.ScheduledMessageLateCutoff.
+const ScheduledMessageLateCutoff = compose.ScheduledMessageLateCutoff

@@ -150,18 +150,12 @@
 //	conversations the facade of package conversations (conversations.go): channels and
 //	          subscriptions, folders, topics, messages, flags, reactions, typing, narrows and
 //	          search, read state (conversations/doc.go maps its files)
-//	compose   the facade of package compose (compose.go): GetDrafts, CreateDrafts, EditDraft,
-//	          DeleteDraft, GetSavedSnippets, CreateSavedSnippet, EditSavedSnippet,
-//	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,
-//	          RemoveNavigationView
+//	compose   the facade of package compose (compose.go): drafts, saved snippets, navigation
+//	          views, scheduled messages and reminders, and the scheduler that delivers them
+//	          (compose/doc.go maps its files)
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	files     the facade of package files (files.go): uploads, attachments, thumbnails,
 //	          avatars and the images served under /user_avatars/ (files/doc.go maps its files)
-//	scheduled GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
-//	          DeleteScheduledMessage (scheduled_messages.go); GetReminders,
-//	          CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:
-//	          DeliverScheduledMessages, StartScheduler, register's scheduled_messages and
-//	          reminders (scheduled_deliver.go)
 //
 // # Test files
 //

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/world"
@@ -226,7 +227,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 			return err
 		}
 	}
-	if res.ScheduledState, err = scheduledAreaState(tx.ScheduledMessages(), viewer, p); err != nil {
+	if res.ScheduledState, err = compose.ScheduledStateOf(tx.ScheduledMessages(), viewer, p); err != nil {
 		return err
 	}
 	if err := s.peopleInitialState(tx, w, viewer, p, res); err != nil {

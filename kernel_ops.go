@@ -34,9 +34,3 @@ func (s *Service) read(ctx context.Context, actor Actor, g gate, body func(o *re
 func (s *Service) mutate(ctx context.Context, actor Actor, g gate, body func(o *writeOp) error) error {
 	return s.eng.Mutate(ctx, actor, g, body)
 }
-
-// mutateWith is mutate with the store's transaction method run (engine.Engine.MutateWith):
-// storage.UpdateReadCommitted for the scheduler's claims.
-func (s *Service) mutateWith(ctx context.Context, run engine.Claim, actor Actor, g gate, body func(o *writeOp) error) error {
-	return s.eng.MutateWith(ctx, run, actor, g, body)
-}

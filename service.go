@@ -190,12 +190,6 @@ type Service struct {
 	watchers publicWatchers
 
 	closeOnce sync.Once
-
-	// schedOnce starts the background scheduler once; schedStop and schedDone stop it and
-	// wait for it (scheduled_deliver.go).
-	schedOnce sync.Once
-	schedStop context.CancelFunc
-	schedDone chan struct{}
 }
 
 // fanout delivers committed events to the queues of their recipients. The in-process
@@ -265,7 +259,6 @@ func New(opts Options) (*Service, error) {
 		cfg.PublishInTx = s.publishInTx
 	}
 	s.eng = engine.New(cfg)
-	s.compose = compose.New(s.eng)
 	// The key that signs the BigBlueButton call links this process gives out.
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
@@ -307,6 +300,15 @@ func New(opts Options) (*Service, error) {
 		MarkReadBatchSize: opts.MarkReadBatchSize, MarkReadBudget: opts.MarkReadBudget,
 		TopicDeleteBatchSize: opts.TopicDeleteBatchSize, TopicDeleteBudget: opts.TopicDeleteBudget,
 	})
+	composeCfg := compose.Config{
+		Store: opts.Store, Now: opts.Now, Log: opts.Logger,
+		SchedulerInterval: opts.SchedulerInterval, SchedulerBatchSize: opts.SchedulerBatchSize,
+		Conversations: s.conversations,
+	}
+	if opts.Monitor != nil {
+		composeCfg.Delivered = opts.Monitor.ScheduledMessagesDelivered
+	}
+	s.compose = compose.New(s.eng, composeCfg)
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
@@ -336,7 +338,7 @@ func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.conversations.StopTypingExpiry()
-		s.stopScheduler()
+		s.compose.StopScheduler()
 		err = s.eng.Close(func() error {
 			s.queues.Close()
 			return s.saveQueues()

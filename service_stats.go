@@ -38,13 +38,6 @@ func observeFanout(m Monitor) func(int, time.Duration) {
 	return m.EventPublished
 }
 
-// monitorScheduled tells the Monitor, if any, what a scheduler pass delivered.
-func (s *Service) monitorScheduled(r DeliverScheduledMessagesResult) {
-	if s.opts.Monitor != nil && r.Delivered+r.Failed > 0 {
-		s.opts.Monitor.ScheduledMessagesDelivered(r.Delivered, r.Failed)
-	}
-}
-
 // monitorUpload tells the Monitor, if any, of a stored upload.
 func (s *Service) monitorUpload(bytes int64) {
 	if s.opts.Monitor != nil {

@@ -1,15 +1,24 @@
 // Package compose is the compose area of the chat engine: what a user prepares before (or
-// instead of) sending: drafts, saved snippets and navigation views (Zulip's
-// /drafts, /saved_snippets and /navigation_views). Scheduled messages and reminders join it
-// once the conversations area, which sends them, is a package of its own.
+// instead of) sending: drafts, saved snippets, navigation views, scheduled messages and
+// reminders (Zulip's /drafts, /saved_snippets, /navigation_views, /scheduled_messages and
+// /reminders), and the scheduler that delivers the scheduled ones.
 //
 // Each operation is a method of Service, written the one way the engine describes
 // (internal/engine): check the form of the parameters, then one engine Read or Mutate with the
 // operation's gate, then shape the result. The package owns its Params, Result, Record and
 // Event types; package chat aliases them and its Service delegates to this one. register's
-// sections of this area come from RegisterDrafts, RegisterSavedSnippets and
-// RegisterNavigationViews.
+// sections of this area come from RegisterDrafts, RegisterSavedSnippets,
+// RegisterNavigationViews and ScheduledStateOf.
 //
-// Imports: internal/engine, storage and the leaves (drafts, users, channels); never package
-// chat, and no area above it.
+// Files, by aspect: drafts (drafts.go), saved snippets (snippets.go), navigation views
+// (navigation_views.go); GetScheduledMessages, CreateScheduledMessage,
+// UpdateScheduledMessage, DeleteScheduledMessage (scheduled_messages.go); GetReminders,
+// CreateMessageReminder, DeleteReminder (scheduled_reminders.go); the scheduler:
+// DeliverScheduledMessages, StartScheduler, register's scheduled_messages and reminders
+// (scheduled_deliver.go). A due message is claimed, sent through the conversations' send path
+// (conversations.SendAs) and recorded in one transaction.
+//
+// Imports: conversations (the area below that sends) and people, internal/engine, internal/world,
+// internal/clients, storage and the leaves (drafts, users, channels, messages, topics,
+// realms); never package chat, and no area above it.
 package compose

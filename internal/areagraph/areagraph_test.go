@@ -29,7 +29,6 @@ var areaPackages = [][2]string{
 	{"kernel", "kernel"},
 	// (The areas of org, people, files and conversations are packages now: below compose, and
 	// reached through their facades.)
-	{"scheduled", "compose"},
 	// The facade: the Service, register and the queues, the bus, and the areas that are
 	// packages already (their root files alias their types and delegate).
 	{"service", "facade"}, {"events", "facade"}, {"bus", "facade"}, {"drafts", "facade"},

@@ -1,4 +1,4 @@
-package chat
+package compose
 
 import (
 	"context"
@@ -41,8 +41,8 @@ type RemindersEvent struct {
 	ReminderID messages.ScheduledID `json:"reminder_id,omitempty"`
 }
 
-func errReminderNotFound() *Error {
-	return &Error{Code: CodeBadRequest, Status: 404, Msg: "Reminder does not exist"}
+func errReminderNotFound() *engine.Error {
+	return &engine.Error{Code: engine.CodeBadRequest, Status: 404, Msg: "Reminder does not exist"}
 }
 
 // GetRemindersParams are the parameters of GET /reminders (none).
@@ -54,9 +54,9 @@ type GetRemindersResult struct {
 }
 
 // GetReminders returns the actor's undelivered reminders, ordered by delivery time.
-func (s *Service) GetReminders(ctx context.Context, actor Actor, _ GetRemindersParams) (GetRemindersResult, error) {
+func (s *Service) GetReminders(ctx context.Context, actor engine.Actor, _ GetRemindersParams) (GetRemindersResult, error) {
 	var res GetRemindersResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		var err error
 		res.Reminders, err = remindersState(o.Tx.ScheduledMessages(), o.Me)
 		return err
@@ -95,7 +95,7 @@ type CreateMessageReminderResult struct {
 // CreateMessageReminder schedules a reminder about a message the actor can read: at the
 // given time the notification bot sends the actor a direct message quoting it. It sends a
 // reminders add event to the actor.
-func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p CreateMessageReminderParams) (CreateMessageReminderResult, error) {
+func (s *Service) CreateMessageReminder(ctx context.Context, actor engine.Actor, p CreateMessageReminderParams) (CreateMessageReminderResult, error) {
 	now := s.now()
 	if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, now); err != nil {
 		return CreateMessageReminderResult{}, err
@@ -112,7 +112,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor Actor, p Crea
 		client = "API"
 	}
 	var res CreateMessageReminderResult
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		target, _, err := conversations.ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
@@ -166,7 +166,7 @@ type DeleteReminderResult struct{}
 
 // DeleteReminder cancels one of the actor's reminders and sends a reminders remove event to
 // the actor.
-func (s *Service) DeleteReminder(ctx context.Context, actor Actor, p DeleteReminderParams) (DeleteReminderResult, error) {
+func (s *Service) DeleteReminder(ctx context.Context, actor engine.Actor, p DeleteReminderParams) (DeleteReminderResult, error) {
 	removed := RemindersEvent{Type: "reminders", Op: "remove", ReminderID: p.ReminderID}
 	err := s.deleteScheduled(ctx, actor, p.ReminderID, messages.Remind, removed.Type, removed)
 	return DeleteReminderResult{}, err

@@ -1,4 +1,4 @@
-package chat
+package compose
 
 import (
 	"context"
@@ -72,8 +72,8 @@ var (
 	errScheduledNotIDs     = engine.BadRequest("Recipient list may only contain user IDs")
 )
 
-func errScheduledNotFound() *Error {
-	return &Error{Code: CodeBadRequest, Status: 404, Msg: "Scheduled message does not exist"}
+func errScheduledNotFound() *engine.Error {
+	return &engine.Error{Code: engine.CodeBadRequest, Status: 404, Msg: "Scheduled message does not exist"}
 }
 
 // maxScheduledTimestamp is the last second of year 9999, the latest time Zulip can store.
@@ -83,7 +83,7 @@ const maxScheduledTimestamp = 253402300799
 // current instant, so the current second is already past) or that no calendar holds.
 func checkDeliveryTime(ts int64, now time.Time) error {
 	if ts > maxScheduledTimestamp {
-		return InvalidArgument("scheduled_delivery_timestamp", "")
+		return engine.InvalidArgument("scheduled_delivery_timestamp", "")
 	}
 	if !time.Unix(ts, 0).After(now) {
 		return errDeliveryNotInFuture
@@ -99,7 +99,7 @@ func scheduledType(t string) (string, error) {
 	case "direct", "private":
 		return "private", nil
 	}
-	return "", InvalidArgument("type", "")
+	return "", engine.InvalidArgument("type", "")
 }
 
 // GetScheduledMessagesParams are the parameters of GET /scheduled_messages (none).
@@ -112,9 +112,9 @@ type GetScheduledMessagesResult struct {
 
 // GetScheduledMessages returns the actor's undelivered scheduled messages, failed ones
 // included, ordered by delivery time.
-func (s *Service) GetScheduledMessages(ctx context.Context, actor Actor, _ GetScheduledMessagesParams) (GetScheduledMessagesResult, error) {
+func (s *Service) GetScheduledMessages(ctx context.Context, actor engine.Actor, _ GetScheduledMessagesParams) (GetScheduledMessagesResult, error) {
 	var res GetScheduledMessagesResult
-	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		var err error
 		res.ScheduledMessages, err = scheduledMessagesState(o.Tx.ScheduledMessages(), o.Me)
 		return err
@@ -160,7 +160,7 @@ type CreateScheduledMessageResult struct {
 // CreateScheduledMessage schedules a message of the actor for a later time, after the checks
 // sending it now would pass, and sends a scheduled_messages add event to the actor. The
 // checks run again when it is sent.
-func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p CreateScheduledMessageParams) (CreateScheduledMessageResult, error) {
+func (s *Service) CreateScheduledMessage(ctx context.Context, actor engine.Actor, p CreateScheduledMessageParams) (CreateScheduledMessageResult, error) {
 	typ, err := scheduledType(p.Type)
 	if err != nil {
 		return CreateScheduledMessageResult{}, err
@@ -174,7 +174,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor Actor, p Cre
 		client = "API"
 	}
 	var res CreateScheduledMessageResult
-	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := checkScheduled(w, tx.Messages(), me, typ, p.To, p.Topic, p.Content)
 		if err != nil {
@@ -251,7 +251,7 @@ type UpdateScheduledMessageResult struct{}
 // UpdateScheduledMessage edits one of the actor's scheduled messages (Zulip's rules: a new
 // type needs a new to, a new channel type a topic; a failed message needs a new delivery
 // time and is no longer failed afterwards) and sends a scheduled_messages update event.
-func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p UpdateScheduledMessageParams) (UpdateScheduledMessageResult, error) {
+func (s *Service) UpdateScheduledMessage(ctx context.Context, actor engine.Actor, p UpdateScheduledMessageParams) (UpdateScheduledMessageResult, error) {
 	if p.Type == nil && p.To == nil && p.Topic == nil && p.Content == nil && p.ScheduledDeliveryTimestamp == nil {
 		return UpdateScheduledMessageResult{}, conversations.ErrNothingToChange
 	}
@@ -274,7 +274,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor Actor, p Upd
 			return UpdateScheduledMessageResult{}, err
 		}
 	}
-	err := s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ScheduledMessageID, messages.SendLater)
 		if err != nil {
@@ -390,7 +390,7 @@ type DeleteScheduledMessageResult struct{}
 
 // DeleteScheduledMessage cancels one of the actor's scheduled messages and sends a
 // scheduled_messages remove event to the actor.
-func (s *Service) DeleteScheduledMessage(ctx context.Context, actor Actor, p DeleteScheduledMessageParams) (DeleteScheduledMessageResult, error) {
+func (s *Service) DeleteScheduledMessage(ctx context.Context, actor engine.Actor, p DeleteScheduledMessageParams) (DeleteScheduledMessageResult, error) {
 	removed := ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: p.ScheduledMessageID}
 	err := s.deleteScheduled(ctx, actor, p.ScheduledMessageID, messages.SendLater, removed.Type, removed)
 	return DeleteScheduledMessageResult{}, err
@@ -398,8 +398,8 @@ func (s *Service) DeleteScheduledMessage(ctx context.Context, actor Actor, p Del
 
 // deleteScheduled cancels the actor's scheduled message id of the kind (a scheduled message
 // or a reminder) and sends the actor the event removed of type typ.
-func (s *Service) deleteScheduled(ctx context.Context, actor Actor, id messages.ScheduledID, kind messages.ScheduledKind, typ string, removed any) error {
-	return s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
+func (s *Service) deleteScheduled(ctx context.Context, actor engine.Actor, id messages.ScheduledID, kind messages.ScheduledKind, typ string, removed any) error {
+	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		me := o.Me
 		if _, err := loadScheduled(o.Tx.ScheduledMessages(), me.ID, id, kind); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package chat
+package compose
 
 import (
 	"context"
@@ -48,7 +48,7 @@ type DeliverScheduledMessagesResult struct {
 // processes on one database send each message once. The background scheduler
 // (StartScheduler) calls it; tests call it after moving their clock.
 func (s *Service) DeliverScheduledMessages(ctx context.Context, _ DeliverScheduledMessagesParams) (DeliverScheduledMessagesResult, error) {
-	size := s.opts.SchedulerBatchSize
+	size := s.cfg.SchedulerBatchSize
 	if size <= 0 {
 		size = defaultSchedulerBatchSize
 	}
@@ -73,7 +73,7 @@ func (s *Service) deliverBatch(ctx context.Context, size int) (DeliverScheduledM
 	claim := func(ctx context.Context, fn func(storage.Tx) error) error {
 		return storage.UpdateReadCommitted(ctx, s.store, fn)
 	}
-	err := s.mutateWith(ctx, claim, Actor{}, engine.NoActor, func(o *writeOp) error {
+	err := s.eng.MutateWith(ctx, claim, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		tx, ev, now := o.Tx, o.Ev, o.Now
 		res, claimed = DeliverScheduledMessagesResult{}, 0
 		due, err := tx.ScheduledMessages().ClaimDue(now.Unix(), size)
@@ -149,11 +149,11 @@ func preloadScheduled(w *world.World, tx storage.Tx, due []messages.Scheduled) e
 }
 
 // deliverScheduled sends one claimed message and records the outcome: delivered (in b, with a
-// remove event for its author) or failed. A refusal (an *Error) fails the message; any other
+// remove event for its author) or failed. A refusal (an *engine.Error) fails the message; any other
 // error aborts the batch.
-func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world.World, m messages.Scheduled, now time.Time, b *deliveredBatch) (failed bool, err error) {
+func (s *Service) deliverScheduled(tx storage.Tx, ev *engine.Events, w *world.World, m messages.Scheduled, now time.Time, b *deliveredBatch) (failed bool, err error) {
 	sender, ok := w.Lookup(m.SenderID)
-	var refusal *Error
+	var refusal *engine.Error
 	switch {
 	case !ok || !sender.IsActive:
 		refusal = engine.BadRequest("Account is deactivated")
@@ -166,7 +166,7 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *events, w *world.World, m 
 	default:
 		msg := messages.Message{SenderID: sender.ID, Content: m.Content, Timestamp: now.Unix(), Client: m.Client}
 		m.DeliveredMessageID, err = conversations.SendAs(w, tx, ev, sender, msg, scheduledSendParams(m), m.ReadBySender)
-		if e := (*Error)(nil); errors.As(err, &e) {
+		if e := (*engine.Error)(nil); errors.As(err, &e) {
 			refusal, err = e, nil
 		} else if err == nil {
 			b.senders = append(b.senders, sender.ID)
@@ -200,10 +200,10 @@ func scheduledSendParams(m messages.Scheduled) conversations.SendMessageParams {
 // sendReminder sends a reminder: the notification bot's direct message to its owner, its
 // text made again from the message when the owner can still read it, else the text stored
 // when it was scheduled.
-func sendReminder(w *world.World, tx storage.Tx, ev *events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
+func sendReminder(w *world.World, tx storage.Tx, ev *engine.Events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
 	content := m.Content
 	target, _, err := conversations.ReadableMessage(w, tx.Messages(), owner, m.ReminderTargetID)
-	var refused *Error
+	var refused *engine.Error
 	switch {
 	case err == nil:
 		content = messages.ReminderContent(reminderTarget(w, target), m.ReminderNote)
@@ -223,7 +223,7 @@ func sendReminder(w *world.World, tx storage.Tx, ev *events, owner users.User, m
 // failScheduled marks m failed with the refusal's message. The author of a failed "send
 // later" message gets an update event and the notification bot's direct message saying why,
 // unless the account or the organization is deactivated; a failed reminder is only marked.
-func (s *Service) failScheduled(tx storage.Tx, ev *events, w *world.World, m messages.Scheduled, sender users.User, refusal *Error) error {
+func (s *Service) failScheduled(tx storage.Tx, ev *engine.Events, w *world.World, m messages.Scheduled, sender users.User, refusal *engine.Error) error {
 	m.Failed, m.FailureMessage = true, refusal.Msg
 	if err := tx.ScheduledMessages().Update(m); err != nil {
 		return err
@@ -234,7 +234,7 @@ func (s *Service) failScheduled(tx storage.Tx, ev *events, w *world.World, m mes
 	rec := scheduledMessageRecord(m)
 	ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
 		[]int64{int64(sender.ID)})
-	return s.conversations.NotifyUser(tx, ev, w, sender.ID, scheduledFailureNotice(m))
+	return s.conv.NotifyUser(tx, ev, w, sender.ID, scheduledFailureNotice(m))
 }
 
 // scheduledFailureNotice is the notification bot's message about a failed scheduled message.
@@ -251,7 +251,7 @@ func scheduledFailureNotice(m messages.Scheduled) string {
 // it (tests) delivers with DeliverScheduledMessages; calling it twice does nothing more.
 func (s *Service) StartScheduler() {
 	s.schedOnce.Do(func() {
-		interval := s.opts.SchedulerInterval
+		interval := s.cfg.SchedulerInterval
 		if interval <= 0 {
 			interval = defaultSchedulerInterval
 		}
@@ -277,8 +277,8 @@ func (s *Service) runScheduler(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// stopScheduler stops the background scheduler and waits for it.
-func (s *Service) stopScheduler() {
+// StopScheduler stops the background scheduler and waits for it.
+func (s *Service) StopScheduler() {
 	if s.schedStop != nil {
 		s.schedStop()
 		<-s.schedDone
@@ -291,9 +291,9 @@ type ScheduledState struct {
 	Reminders         *[]ReminderRecord         `json:"reminders,omitempty"`
 }
 
-// scheduledAreaState computes the sections of ScheduledState that p fetches; nil when none.
+// ScheduledStateOf computes the sections of ScheduledState that p fetches; nil when none.
 // Spectators get empty lists.
-func scheduledAreaState(r storage.ScheduledMessageReader, viewer users.User, p clients.Register) (*ScheduledState, error) {
+func ScheduledStateOf(r storage.ScheduledMessageReader, viewer users.User, p clients.Register) (*ScheduledState, error) {
 	var st ScheduledState
 	if p.Fetches("scheduled_messages") {
 		list, err := scheduledMessagesState(r, viewer)
