@@ -140,7 +140,7 @@ type busNarrow struct {
 }
 
 // encodeBusMessage encodes the events of one transaction.
-func encodeBusMessage(list []pending, end []int64, creds engine.CredentialChanges) ([]byte, error) {
+func encodeBusMessage(list []engine.Pending, end []int64, creds engine.CredentialChanges) ([]byte, error) {
 	m := busMessage{Events: make([]busEvent, len(list)), End: end, CredentialChanges: creds}
 	for i, p := range list {
 		e := busEvent{To: p.Recipients, Type: p.Type}
@@ -271,7 +271,7 @@ type busCut struct {
 
 // publishInTx hands the transaction's events to the bus, inside the transaction (the engine's
 // Config.PublishInTx, set when there is a bus).
-func (s *Service) publishInTx(tx storage.Tx, ev *events) error {
+func (s *Service) publishInTx(tx storage.Tx, ev *engine.Events) error {
 	if len(ev.List) == 0 && len(ev.End) == 0 && ev.Creds.Empty() {
 		return nil
 	}

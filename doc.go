@@ -28,29 +28,46 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: the area packages (compose, people, org), internal/engine, internal/world,
-// internal/clients, the leaf domain packages, storage, queue, ratelimit and markdown; never a
-// storage backend and never httpapi.
+// Imports: the area packages (org, people, files, conversations, compose), internal/engine,
+// internal/world, internal/clients, the leaf domain packages, storage, queue, ratelimit and
+// markdown; never a storage backend and never httpapi.
 //
 // # Where the code lives
 //
-// The root is becoming a map (see ARCHITECTURE in the shared docs): a kernel below
-// (internal/engine: transactions, gates, errors, events, commit order; internal/world: the
-// facts of one transaction and the access predicates; internal/clients: what a client
-// declared at register), area packages above it (compose, people, org, files so far; each owns its
-// operations and their Params, Result, Record and Event types, and imports only the kernel,
-// storage, the leaves and the areas below it), and this package on top: the Service, whose
-// method per operation delegates to an area, register with its initial state, the queues and
-// the bus, and the operations that span areas. The areas still in this package are listed in
-// the code map below; TestAreaGraph (internal/areagraph) assigns each the package it is to
-// become and keeps the references that still go the wrong way in its
-// testdata/area-back-edges.txt, a list that only shrinks.
+// The root is a map (see ARCHITECTURE in the shared docs). Below it, a kernel:
+// internal/engine (transactions, gates, errors, events, commit order), internal/world (the
+// facts of one transaction and the access predicates) and internal/clients (what a client
+// declared at register). Above the kernel, one package per area, each owning its operations
+// and their Params, Result, Record and Event types, and importing only the kernel, storage,
+// the leaves and the areas below it, in this order from the bottom:
+//
+//	org            the organization: settings, custom emoji, calls, domains, linkifiers,
+//	               playgrounds, and what the server says of itself before login
+//	people         accounts, authentication and sessions, bots, groups, invitations,
+//	               settings, statuses, profile fields, muted users, alert words, devices,
+//	               onboarding, presence
+//	files          uploads, attachments, thumbnails, avatars
+//	conversations  channels, subscriptions, folders, topics, messages, flags, reactions,
+//	               typing, narrows and search, read state
+//	compose        drafts, saved snippets, navigation views, scheduled messages, reminders
+//
+// And this package on top, the facade: the Service, whose method per operation delegates to
+// an area in one line, with aliases of the areas' types so that embedders' code keeps
+// compiling; New, Options and Close (service.go); register with its initial state, the
+// queues and the bus; and the wiring of the steps an area's operation takes in an area above
+// it (people.Hooks). TestAreaGraph (internal/areagraph) keeps the graph of the facade's files
+// acyclic and TestImportDirection the packages' imports.
+//
+// A step that one area's operation needs from an area above it (creating a user subscribes
+// them to channels) is a hook the lower area declares and New sets, not an import.
 //
 // # How to add an operation
 //
-// A new operation goes into the package of its area (compose, people, org, or the area's file
-// here while it has no package yet), and the Service gets a method of one line that delegates
-// to it, with aliases of its new types (compose.go, people.go, org.go). The operation is a
+// A new operation goes into the package of its area (the file of its aspect there: each
+// area's doc.go maps its files), and the Service gets a method of one line that delegates to
+// it, with aliases of its new types (org.go, people.go, files.go, conversations.go,
+// compose.go). An operation that spans areas (none does yet) goes in the facade, in the file of
+// the area it mostly changes. The operation is a
 // method named after Zulip's operationId. It reads: check the form of the parameters (no
 // transaction needed), then one call of the engine's Read (a read-only transaction) or Mutate
 // (a write transaction whose events are published after commit) with the operation's gate,
@@ -76,12 +93,11 @@
 //		return DeleteDraftResult{}, err
 //	}
 //
-// and a read that decides with the world (topics_get.go, in this package: s.read and s.mutate
-// are the engine's Read and Mutate):
+// and a read that decides with the world (package conversations, topics_get.go):
 //
-//	func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
+//	func (s *Service) GetStreamTopics(ctx context.Context, actor engine.Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 //		res := GetStreamTopicsResult{Topics: []TopicRecord{}}
-//		err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+//		err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 //			me, w := o.Me, o.World()
 //			c, ok := w.Channel(p.StreamID)
 //			if !ok || !w.Metadata(c, me) {
@@ -117,7 +133,9 @@
 //
 // Beside the method: the storage it needs on both backends with a storagetest case; for a
 // mutation, a case in the consistency harness (consistency_test.go), a golden file per new
-// event and a row in httpapi's authorization matrix; the route in httpapi/routes.go.
+// event and a row in httpapi's authorization matrix; the route in httpapi/routes.go. The
+// tests of an area's operations through the Service sit here, in <area>_<aspect>_test.go
+// (people_users_test.go), beside the fixtures they share.
 //
 // # Code map
 //
@@ -126,11 +144,9 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	kernel    the adapters of internal/engine and internal/world: read and mutate with the
-//	          world (kernel_ops.go); the aliases of the engine's error type and codes
-//	          (kernel_errors.go); Actor, the gate type and the users an operation names
-//	          (kernel_actors.go); the limits register reports and the areas enforce
-//	          (kernel_limits.go)
+//	kernel    the aliases of the engine's error type and codes (kernel_errors.go); Actor and
+//	          the gate type (kernel_actors.go); the limits register reports and the areas
+//	          enforce (kernel_limits.go)
 //	service   New, Close, Now and the publication of events (service.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     (internal/world) the per-transaction view of the organization that decisions
@@ -147,7 +163,8 @@
 //	          users, alert words, devices, onboarding and presence (people/doc.go maps its
 //	          files); the Hooks it takes from the conversations (channels_subscribe.go,
 //	          channels_notices.go, topics_delete.go, messages_read.go)
-//	conversations the facade of package conversations (conversations.go): channels and
+//	conversations
+//	          the facade of package conversations (conversations.go): channels and
 //	          subscriptions, folders, topics, messages, flags, reactions, typing, narrows and
 //	          search, read state (conversations/doc.go maps its files)
 //	compose   the facade of package compose (compose.go): drafts, saved snippets, navigation

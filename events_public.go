@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/teamchat/chat/conversations"
+	"github.com/teamchat/chat/internal/engine"
 )
 
 // Queues registered with all_public_streams receive the message events of every public
@@ -59,7 +60,7 @@ func (p *publicWatchers) without(except []int64) []int64 {
 }
 
 // recipientsOf expands the sentinel recipient of a public channel's message event.
-func (s *Service) recipientsOf(p pending) []int64 {
+func (s *Service) recipientsOf(p engine.Pending) []int64 {
 	if pc, ok := p.Payload.(conversations.PublicChannelMessage); ok {
 		return s.watchers.without(pc.Except)
 	}

@@ -179,7 +179,7 @@ func (s *Service) registerLocked(ctx context.Context, actor Actor, p RegisterQue
 		}
 		cut = &busCut{}
 	}
-	err := s.read(ctx, actor, engine.Spectators, func(o *readOp) error {
+	err := s.eng.Read(ctx, actor, engine.Spectators, func(o *engine.ReadOp) error {
 		if p.AllPublicStreams != nil && *p.AllPublicStreams && o.Me.Role == users.RoleGuest {
 			return engine.BadRequest("User not authorized for this query")
 		}
@@ -320,7 +320,7 @@ func (s *Service) eventsResult(got []queue.Event, err error, queueID string) (Ge
 func (s *Service) registerForEvents(ctx context.Context, actor Actor, rp RegisterQueueParams) (string, error) {
 	var terms []messages.Term
 	if len(rp.Narrow) > 0 {
-		err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
+		err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 			var err error
 			terms, err = s.conversations.QueueNarrow(o, rp.Narrow)
 			return err

@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/clients"
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/org"
@@ -123,7 +124,7 @@ func (s *Service) longpollTimeoutSeconds() int {
 
 // initialState computes the register response's state sections for viewer (the zero User for
 // a spectator).
-func (s *Service) initialState(o *readOp, p RegisterQueueParams) (RegisterQueueResult, error) {
+func (s *Service) initialState(o *engine.ReadOp, p RegisterQueueParams) (RegisterQueueResult, error) {
 	tx, viewer := storage.ReadTx(registerTx{ReadTx: o.Tx, fields: &onceFields{ProfileFieldReader: o.Tx.ProfileFields()}}), o.Me
 	res := RegisterQueueResult{
 		ZulipVersion:      ServiceVersion,

@@ -11,7 +11,7 @@ import (
 // SetDraftsSynchronization applies enable_drafts_synchronization for tests, until PATCH
 // /settings (the users area) calls people.SetDraftsSynchronization itself.
 func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, enabled bool) error {
-	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error { return people.SetDraftsSynchronization(o.Tx, user, enabled) })
+	return s.eng.Mutate(ctx, Actor{}, engine.NoActor, func(o *engine.WriteOp) error { return people.SetDraftsSynchronization(o.Tx, user, enabled) })
 }
 
 // ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
@@ -51,7 +51,7 @@ func (s *Service) Prerendered() (finished, taken uint64) {
 // PanickingMutation runs a mutation whose body writes (a draft-synchronization setting of
 // user) and then panics with value.
 func (s *Service) PanickingMutation(ctx context.Context, user users.ID, value any) error {
-	return s.mutate(ctx, Actor{}, engine.NoActor, func(o *writeOp) error {
+	return s.eng.Mutate(ctx, Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		if err := people.SetDraftsSynchronization(o.Tx, user, false); err != nil {
 			return err
 		}

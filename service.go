@@ -350,7 +350,7 @@ func (s *Service) Close() error {
 
 // publish hands the events of a committed mutation to the queues and ends the queues ev
 // names (without a Bus; with one the bus delivers them). The engine calls it in commit order.
-func (s *Service) publish(ev *events) {
+func (s *Service) publish(ev *engine.Events) {
 	if s.bus != nil {
 		return
 	}

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -35,18 +34,12 @@ var areaPackages = [][2]string{
 	{"compose", "facade"}, {"people", "facade"}, {"org", "facade"}, {"files", "facade"}, {"conversations", "facade"},
 }
 
-// areaBackEdgesFile lists the references that still go up the order of areaPackages, "from to" (one
-// per line): the cycles that the split of the root into packages removes. TestAreaGraph keeps it
-// exact, so it only shrinks.
-const areaBackEdgesFile = "testdata/area-back-edges.txt"
-
 // root is the directory of the root package, from this one.
 const root = "../.."
 
 // TestAreaGraph computes which areas of the root package refer to which (every identifier resolved
 // by the type checker: functions, types, methods, fields, constants, variables) and fails on a
-// reference up the order of areaPackages that testdata/area-back-edges.txt does not list, and on a
-// listed one that no longer exists. With the list empty, the graph of areas has no cycle.
+// reference up the order of areaPackages: the graph of the areas has no cycle.
 func TestAreaGraph(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -63,7 +56,6 @@ func TestAreaGraph(t *testing.T) {
 		}
 		pkgOf[ap[0]] = ap[1]
 	}
-	var back []string
 	for e, example := range edges {
 		from, to := e[0], e[1]
 		pf, okf := pkgOf[from]
@@ -73,23 +65,7 @@ func TestAreaGraph(t *testing.T) {
 			continue
 		}
 		if rank[pt] > rank[pf] {
-			back = append(back, from+" "+to)
-		}
-	}
-	slices.Sort(back)
-	listed, err := readLines(areaBackEdgesFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range back {
-		if !slices.Contains(listed, e) {
-			f, to, _ := strings.Cut(e, " ")
-			t.Errorf("area %s refers to %s, whose package is above its own in areaPackages (%s): move the name down, or the code up", f, to, edges[[2]string{f, to}])
-		}
-	}
-	for _, e := range listed {
-		if !slices.Contains(back, e) {
-			t.Errorf("%s lists %q, which no longer exists: remove the line", areaBackEdgesFile, e)
+			t.Errorf("area %s refers to %s, whose package is above its own in areaPackages (%s): move the name down, or the code up", from, to, example)
 		}
 	}
 }
@@ -165,19 +141,4 @@ func declaredByArea(pkg *types.Package, obj types.Object) bool {
 		return false
 	}
 	return obj.Parent() == pkg.Scope()
-}
-
-// readLines returns the lines of a file that are neither empty nor comments (#).
-func readLines(name string) ([]string, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, l := range strings.Split(string(data), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out, nil
 }
