@@ -181,7 +181,6 @@ func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchC
 	return s.conversations.PatchChannelFolders(ctx, actor, p)
 }
 
-// NotifyUser sends the notification bot's direct message to a user (people's Hooks.NotifyUser).
 // UpdateStream changes a channel's name, description, privacy, default status, retention,
 // topics policy, folder or group settings. Everything is checked before anything changes;
 // each changed property sends a stream update event to the users who can see the channel,
@@ -233,11 +232,6 @@ func (s *Service) CreateChannel(ctx context.Context, actor Actor, p CreateChanne
 	return s.conversations.CreateChannel(ctx, actor, p)
 }
 
-// SubscribeNewUser subscribes a user being created to the channels want chooses (archived
-// ones left out), as Zulip's user creation does (bulk_add_subscriptions with
-// from_user_creation): the users who may know get peer_add, and the new user, who has no
-// queue yet, gets no events (register gives them their subscriptions). The permission was
-// checked when the channels were chosen (an invitation's by its inviter).
 // UpdateSubscriptionSettings changes properties of the actor's subscriptions. Every item is
 // checked (property, value type, access, subscription) before anything changes; then all are
 // applied in one transaction. Each change sends a subscription update event to the actor
@@ -308,9 +302,6 @@ func (s *Service) CheckMessagesMatchNarrow(ctx context.Context, actor Actor, p C
 	return s.conversations.CheckMessagesMatchNarrow(ctx, actor, p)
 }
 
-// QueueNarrow resolves register's narrow ([operator, operand] pairs, "-operator" negated) for
-// me: the operators of GET /messages, with unknown channels and users matching nothing. An
-// unknown operator is Zulip's "Operator ... not supported.".
 // AddReaction adds the actor's emoji reaction to a message they may read. When someone
 // already reacted with the same emoji, the reaction counts as a vote for theirs and takes its
 // name. A user without a row for the message (a channel's history) gets one.
@@ -389,13 +380,6 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor
 	return s.conversations.SetTypingStatusForMessageEdit(ctx, actor, p)
 }
 
-// StartTypingExpiry starts the janitor that sends the stops of typing notifications whose
-// start expired, every interval; StopTypingExpiry stops it.
-// StopTypingExpiry stops the janitor StartTypingExpiry started and waits for it.
-// Prerendered reports how many sends' contents were rendered while they waited for their
-// group, and how many of those renderings their transactions took (messages_prerender.go).
-// ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
-// round, without waiting for it).
 // DeleteTopic deletes the messages of a topic in batches, newest first, each batch in its own
 // transaction, until none remain (Complete) or Options.TopicDeleteBudget is spent (not
 // Complete: the client repeats the request). Only administrators may; only messages the
@@ -405,9 +389,6 @@ func (s *Service) DeleteTopic(ctx context.Context, actor Actor, p DeleteTopicPar
 	return s.conversations.DeleteTopic(ctx, actor, p)
 }
 
-// DeleteMessages deletes messages and records delete_message events (one per conversation,
-// to the users who received the messages and still have access, and the actor), preceded by a
-// stream update to everyone who can see the channel when its oldest message changes.
 // GetStreamTopics lists the topics of a channel among the messages the actor may read.
 func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamTopicsParams) (GetStreamTopicsResult, error) {
 	return s.conversations.GetStreamTopics(ctx, actor, p)

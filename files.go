@@ -35,7 +35,6 @@ type (
 	SweepUploadsResult           = files.SweepUploadsResult
 )
 
-// UploadLimits are the limits the Service applies, as register shows them.
 // MaxUploadBytes is the largest file POST /user_uploads accepts, in bytes.
 func (s *Service) MaxUploadBytes() int64 {
 	return s.files.MaxUploadBytes()
@@ -51,8 +50,6 @@ func (s *Service) UploadFile(ctx context.Context, actor Actor, p UploadFileParam
 	return s.files.UploadFile(ctx, actor, p)
 }
 
-// DeleteAttachmentBlobs removes an attachment's bytes and thumbnails, logging failures (what
-// is left is removed by SweepUploads).
 // GetAttachments lists the files the actor uploaded, each with the messages that link it.
 func (s *Service) GetAttachments(ctx context.Context, actor Actor, p GetAttachmentsParams) (GetAttachmentsResult, error) {
 	return s.files.GetAttachments(ctx, actor, p)
@@ -65,9 +62,6 @@ func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAtt
 	return s.files.RemoveAttachment(ctx, actor, p)
 }
 
-// ReleaseAttachments unties messages about to be deleted from their attachments and deletes
-// the attachments no other message links any more; it returns those, whose bytes the caller
-// deletes after the commit.
 // UploadAvatar makes an uploaded image the actor's avatar: it is cropped to a square and
 // stored at uploads.AvatarSize and uploads.MediumAvatarSize as PNG, then avatar_source
 // becomes "U" and avatar_version grows by one; everyone gets a realm_user update.

@@ -64,10 +64,6 @@ func (s *Service) ForgetCredentials() {
 	s.people.ForgetCredentials()
 }
 
-// ResetCredentials drops every cached credential; off keeps the cache from caching until the
-// next reset (a Bus that stopped listening: invalidations from other processes no longer
-// arrive).
-// ApplyCredentialChanges drops the cached credentials another process changed.
 // StartSession starts a web session for actor, an active user whom a login already
 // authenticated (dev_fetch_api_key logs the browser in this way, as Zulip's does). The
 // session lasts Options.SessionAge from now. Expired sessions are swept in the same

@@ -26,8 +26,6 @@ func (s *Service) GetUserGroupSubgroups(ctx context.Context, actor Actor, p GetU
 	return s.people.GetUserGroupSubgroups(ctx, actor, p)
 }
 
-// UserGroupsState is register's realm_user_groups: the groups' records (deactivated ones when
-// include), from the cache while the world's users are read.
 // CreateUserGroup creates a named group. The actor must be in the organization's
 // can_create_groups. Settings not given take Zulip's defaults (the creator manages and adds
 // members, everyone may leave and mention, nobody joins or removes). Everyone gets

@@ -121,11 +121,6 @@ func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams)
 	return s.people.UnmuteUser(ctx, actor, p)
 }
 
-// RealmUserState lists the users for viewer. Spectators see active users only, with hidden
-// emails. The records come from the Service's cache (the viewer's own record and profile data excepted).
-// AppendWithUserRecords appends body, register's JSON with null realm_users and
-// realm_non_active_users, to b with the records of st in their place, written from the
-// encodings this Service keeps; marshal encodes the whole answer when body lacks the keys.
 // UpdateSettings changes the actor's own settings (or, with TargetUsers, other users'). Only
 // values that change are written, each with a user_settings update event to its user; name
 // and time-zone changes also send realm_user updates; an email change only starts a
