@@ -7,6 +7,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/users"
 )
 
 // DefaultStreamParams are the parameters of POST and DELETE /default_streams.
@@ -66,4 +67,41 @@ func defaultStreamIDs(w *world.World) []channels.ID {
 
 func defaultStreamsEvent(w *world.World) DefaultStreamsEvent {
 	return DefaultStreamsEvent{Type: "default_streams", DefaultStreams: defaultStreamIDs(w)}
+}
+
+// SubscribeNewUser subscribes a user being created to the channels want chooses (archived
+// ones left out), as Zulip's user creation does (bulk_add_subscriptions with
+// from_user_creation): the users who may know get peer_add, and the new user, who has no
+// queue yet, gets no events (register gives them their subscriptions). The permission was
+// checked when the channels were chosen (an invitation's by its inviter).
+func (s *Service) SubscribeNewUser(o *engine.WriteOp, id users.ID, want func(channels.Channel) bool) error {
+	tx, ev := o.Tx, o.Ev
+	chs, err := tx.Channels().List()
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(chs, func(c channels.Channel) bool { return want(c) && !c.IsArchived }) {
+		return nil
+	}
+	w := o.World()
+	var chosen []channels.Channel
+	for _, c := range w.AllChannels() {
+		if want(c) && !c.IsArchived {
+			chosen = append(chosen, c)
+		}
+	}
+	used := map[string]bool{}
+	rows := make([]channels.Subscription, len(chosen))
+	for i, c := range chosen {
+		rows[i] = channels.Subscription{UserID: id, ChannelID: c.ID, Active: true, Color: channels.PickColor(used)}
+		used[rows[i].Color] = true
+	}
+	if err := tx.Subscriptions().Put(rows); err != nil {
+		return err
+	}
+	for _, c := range chosen {
+		w.AddSubscribers(c.ID, []users.ID{id})
+		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.Watchers(c, []users.ID{id}))
+	}
+	return nil
 }

@@ -16,24 +16,25 @@
 //
 // Files, by aspect (a new operation goes into the file of its aspect, or a new one):
 //
-//	channels  GetStreams, GetStreamByID, GetStreamID, GetSubscriptions, GetSubscribers,
-//	          GetSubscriptionStatus (channels_read.go); Subscribe, CreateChannel
-//	          (channels_subscribe.go); Unsubscribe (channels_unsubscribe.go);
-//	          UpdateSubscriptionSettings (channels_subscription_settings.go); UpdateSubscriptions
+//	channels  GetSubscriptions (channels_read.go); GetStreams, GetStreamByID, GetStreamID,
+//	          GetSubscribers, GetSubscriptionStatus and register's channels
+//	          (channels_streams.go); Subscribe, CreateChannel (channels_subscribe.go);
+//	          Unsubscribe (channels_unsubscribe.go); UpdateSubscriptionSettings
+//	          (channels_subscription_settings.go); UpdateSubscriptions
 //	          (channels_subscriptions_legacy.go); UpdateStream (channels_properties.go);
-//	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream
-//	          (channels_defaults.go); CreateChannelFolder, GetChannelFolders,
-//	          UpdateChannelFolder, PatchChannelFolders (channels_folders.go);
-//	          GetStreamEmailAddress (channels_email.go); records (channels_record.go,
-//	          channels_record_cache.go), events (channels_events.go), activity
-//	          (channels_activity.go), the new-channel template (channels_template.go), notices
-//	          of the notification bot (channels_notices.go)
+//	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream and a
+//	          new user's channels (channels_defaults.go); CreateChannelFolder,
+//	          GetChannelFolders, UpdateChannelFolder, PatchChannelFolders
+//	          (channels_folders.go); GetStreamEmailAddress (channels_email.go); records
+//	          (channels_record.go, channels_record_cache.go), events (channels_events.go),
+//	          activity (channels_activity.go), the new-channel template (channels_template.go),
+//	          notices of the notification bot (channels_notices.go)
 //	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
 //	          MuteTopic (topics_user.go)
 //	messages  SendMessage (messages_send.go, messages_prerender.go); GetMessages, GetMessage
-//	          (messages_get.go); narrows and search (messages_narrow.go); UpdateMessage
-//	          (messages_edit*.go); DeleteMessage (messages_delete.go); UpdateMessageFlags
-//	          (messages_flags.go); AddReaction, RemoveReaction (messages_reactions.go);
+//	          (messages_get.go); narrows and search (messages_narrow.go,
+//	          messages_narrow_operands.go); UpdateMessage (messages_edit*.go); DeleteMessage
+//	          (messages_delete.go); UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction (messages_reactions.go);
 //	          SetTypingStatus, SetTypingStatusForMessageEdit and the expiry of typing
 //	          (messages_typing.go); MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
 //	          UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory

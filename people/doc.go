@@ -22,23 +22,25 @@
 //	          and ForgetCredentials (auth_cache.go); web sessions: StartSession,
 //	          StartSessionWithPassword, AuthenticateSession, EndSession (auth_sessions.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
-//	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail, DeactivateUser,
-//	          DeactivateOwnUser, ReactivateUser (users_admin.go); CreateBot (users_bots.go);
-//	          GetBots and register's realm_bots (users_bots_admin.go); UpdateBot,
-//	          RegenerateBotAPIKey, DeactivateBot (users_bots_update.go); UpdateSettings,
-//	          ConfirmEmailChange (users_settings.go); UpdateStatus, UpdateStatusForUser,
-//	          GetUserStatus (users_status.go); MuteUser, UnmuteUser (users_muted.go); user
-//	          records (users_record.go, users_record_cache.go) and events (users_events.go)
+//	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail (users_admin.go);
+//	          DeactivateUser, DeactivateOwnUser, ReactivateUser (users_deactivate.go);
+//	          CreateBot (users_bots.go); GetBots and register's realm_bots
+//	          (users_bots_admin.go); UpdateBot, RegenerateBotAPIKey, DeactivateBot
+//	          (users_bots_update.go); UpdateSettings, ConfirmEmailChange (users_settings.go;
+//	          other users' settings, users_settings_others.go); UpdateStatus,
+//	          UpdateStatusForUser, GetUserStatus (users_status.go); MuteUser, UnmuteUser
+//	          (users_muted.go); user records (users_record.go, users_record_cache.go) and
+//	          events (users_events.go)
 //	groups    GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups, GetIsUserGroupMember
-//	          (groups.go); CreateUserGroup, UpdateUserGroup, UpdateUserGroupMembers,
-//	          UpdateUserGroupSubgroups, DeactivateUserGroup (groups_write.go); register's
-//	          group records kept across registrations (groups_record_cache.go)
+//	          (groups.go); CreateUserGroup, UpdateUserGroupMembers, UpdateUserGroupSubgroups
+//	          (groups_write.go); UpdateUserGroup, DeactivateUserGroup (groups_settings.go);
+//	          register's group records kept across registrations (groups_record_cache.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
 //	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	realm     custom profile fields: GetCustomProfileFields, CreateCustomProfileField,
 //	          UpdateProfileData, RemoveProfileData (realm_profile.go); UpdateCustomProfileField,
 //	          RemoveCustomProfileField, ReorderCustomProfileFields (realm_profile_fields.go)
-//	          alert words (alertwords.go), devices (devices.go), onboarding steps
+//	others    alert words (alertwords.go), devices (devices.go), onboarding steps
 //	          (onboarding.go), presence (presence.go, presence_format.go)
 //
 // Imports: org (custom emoji of statuses), internal/engine, internal/world, internal/clients,
