@@ -101,7 +101,7 @@ func BenchmarkRegisterQueue(b *testing.B) {
 						if res.ChannelsState == nil || len(*res.Subscriptions) != subs {
 							b.Fatalf("subscriptions of register: %+v, want %d", res.ChannelsState, subs)
 						}
-						if err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: *res.QueueID}); err != nil {
+						if _, err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: *res.QueueID}); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -283,7 +283,7 @@ func BenchmarkIdleQueueHeap(b *testing.B) {
 		}
 		perQueue = float64(liveHeap()-before) / float64(len(ids))
 		for i, id := range org.Members {
-			if err := svc.DeleteQueue(ctx, chat.Actor{UserID: id}, chat.DeleteQueueParams{QueueID: ids[i]}); err != nil {
+			if _, err := svc.DeleteQueue(ctx, chat.Actor{UserID: id}, chat.DeleteQueueParams{QueueID: ids[i]}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -336,7 +336,7 @@ func TestBusEndsQueuesOfDeactivated(t *testing.T) {
 	f := newFixture(t, withBus(newFakeBus()))
 	ctx := t.Context()
 	q := f.register(t, "member")
-	if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
+	if _, err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
 		t.Fatal(err)
 	}
 	waitQueueGone(t, f, "member", q, "the deactivated user's queue still answers")

@@ -127,7 +127,7 @@ func goldenScheduled(t *testing.T, f *fixture) {
 	mustDo(t, "DeleteReminder", errOf(f.svc.DeleteReminder(ctx, f.actor("member"), chat.DeleteReminderParams{ReminderID: res.ReminderID})))
 	mustDo(t, "CreateMessageReminder", errOf(f.svc.CreateMessageReminder(ctx, f.actor("member"), chat.CreateMessageReminderParams{MessageID: msg, ScheduledDeliveryTimestamp: f.at(time.Hour)})))
 	f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "direct", To: usersTo(f, "guest"), Content: "to be refused", ScheduledDeliveryTimestamp: f.at(time.Hour)})
-	mustDo(t, "DeactivateUser", f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+	mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["guest"]})))
 	f.clock.Advance(time.Hour)
 	f.mustDeliver(t)
 }

@@ -248,7 +248,7 @@ func TestScheduledMessageLateAndDeactivated(t *testing.T) {
 	ch := mustChannel(t, f, "plans", chat.NewChannelSettings{}, "member", "admin")
 	late := f.mustSchedule(t, "member", chat.CreateScheduledMessageParams{Type: "stream", To: channelTo(ch), Topic: ptr("t"), Content: "late", ScheduledDeliveryTimestamp: f.at(time.Minute)})
 	f.mustSchedule(t, "admin", chat.CreateScheduledMessageParams{Type: "stream", To: channelTo(ch), Topic: ptr("t"), Content: "gone", ScheduledDeliveryTimestamp: f.at(time.Minute)})
-	mustDo(t, "DeactivateUser", f.svc.DeactivateUser(t.Context(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["admin"]}))
+	mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(t.Context(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["admin"]})))
 	before := f.messageCount(t)
 	// The server was down for 11 minutes after the delivery time.
 	f.clock.Advance(12 * time.Minute)

@@ -13,6 +13,16 @@ import (
 // The types of the conversations area, defined in package conversations: these aliases keep embedders' code
 // compiling.
 type (
+	PatchChannelFoldersResult           = conversations.PatchChannelFoldersResult
+	MarkTopicAsReadResult               = conversations.MarkTopicAsReadResult
+	MarkStreamAsReadResult              = conversations.MarkStreamAsReadResult
+	RemoveReactionResult                = conversations.RemoveReactionResult
+	AddReactionResult                   = conversations.AddReactionResult
+	SetTypingStatusForMessageEditResult = conversations.SetTypingStatusForMessageEditResult
+	SetTypingStatusResult               = conversations.SetTypingStatusResult
+	MuteTopicResult                     = conversations.MuteTopicResult
+	UpdateUserTopicResult               = conversations.UpdateUserTopicResult
+	DeleteMessageResult                 = conversations.DeleteMessageResult
 	ArchiveStreamParams                 = conversations.ArchiveStreamParams
 	ArchiveStreamResult                 = conversations.ArchiveStreamResult
 	DefaultStreamParams                 = conversations.DefaultStreamParams
@@ -177,7 +187,7 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor Actor, p Update
 
 // PatchChannelFolders puts the channel folders in the given order (administrators); the list
 // must name every folder, archived ones included. Everyone gets channel_folder reorder.
-func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchChannelFoldersParams) error {
+func (s *Service) PatchChannelFolders(ctx context.Context, actor Actor, p PatchChannelFoldersParams) (PatchChannelFoldersResult, error) {
 	return s.conversations.PatchChannelFolders(ctx, actor, p)
 }
 
@@ -259,7 +269,7 @@ func (s *Service) Unsubscribe(ctx context.Context, actor Actor, p UnsubscribePar
 // can_delete_any_message_group any message of the channel; a sender (or the owner of the
 // sending bot) their own message where the organization's or the channel's
 // can_delete_own_message_group allows, within the organization's delete time limit.
-func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) error {
+func (s *Service) DeleteMessage(ctx context.Context, actor Actor, p DeleteMessageParams) (DeleteMessageResult, error) {
 	return s.conversations.DeleteMessage(ctx, actor, p)
 }
 
@@ -305,13 +315,13 @@ func (s *Service) CheckMessagesMatchNarrow(ctx context.Context, actor Actor, p C
 // AddReaction adds the actor's emoji reaction to a message they may read. When someone
 // already reacted with the same emoji, the reaction counts as a vote for theirs and takes its
 // name. A user without a row for the message (a channel's history) gets one.
-func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionParams) (struct{}, error) {
+func (s *Service) AddReaction(ctx context.Context, actor Actor, p AddReactionParams) (AddReactionResult, error) {
 	return s.conversations.AddReaction(ctx, actor, p)
 }
 
 // RemoveReaction removes the actor's reaction with an emoji from a message. The emoji is not
 // checked against the current emoji: a deactivated custom emoji's reaction can be removed.
-func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReactionParams) (struct{}, error) {
+func (s *Service) RemoveReaction(ctx context.Context, actor Actor, p RemoveReactionParams) (RemoveReactionResult, error) {
 	return s.conversations.RemoveReaction(ctx, actor, p)
 }
 
@@ -323,12 +333,12 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor Actor) (MarkAllAsRead
 }
 
 // MarkStreamAsRead marks the actor's unread messages of a channel read.
-func (s *Service) MarkStreamAsRead(ctx context.Context, actor Actor, p MarkStreamAsReadParams) (struct{}, error) {
+func (s *Service) MarkStreamAsRead(ctx context.Context, actor Actor, p MarkStreamAsReadParams) (MarkStreamAsReadResult, error) {
 	return s.conversations.MarkStreamAsRead(ctx, actor, p)
 }
 
 // MarkTopicAsRead marks the actor's unread messages of a topic read.
-func (s *Service) MarkTopicAsRead(ctx context.Context, actor Actor, p MarkTopicAsReadParams) (struct{}, error) {
+func (s *Service) MarkTopicAsRead(ctx context.Context, actor Actor, p MarkTopicAsReadParams) (MarkTopicAsReadResult, error) {
 	return s.conversations.MarkTopicAsRead(ctx, actor, p)
 }
 
@@ -370,13 +380,13 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 // SetTypingStatus tells the recipients of the message the actor is composing that they
 // started or stopped typing. A start that is not renewed within TypingExpiry ends with a stop
 // sent by the Service.
-func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingStatusParams) (struct{}, error) {
+func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingStatusParams) (SetTypingStatusResult, error) {
 	return s.conversations.SetTypingStatus(ctx, actor, p)
 }
 
 // SetTypingStatusForMessageEdit tells whoever would see an edit of the message that the
 // actor started or stopped editing it.
-func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor, p SetTypingStatusForMessageEditParams) (struct{}, error) {
+func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor, p SetTypingStatusForMessageEditParams) (SetTypingStatusForMessageEditResult, error) {
 	return s.conversations.SetTypingStatusForMessageEdit(ctx, actor, p)
 }
 
@@ -396,12 +406,12 @@ func (s *Service) GetStreamTopics(ctx context.Context, actor Actor, p GetStreamT
 
 // UpdateUserTopic sets the actor's visibility policy for a topic (0 removes it). The topic
 // need not have messages. Setting the current policy changes nothing and sends no event.
-func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUserTopicParams) error {
+func (s *Service) UpdateUserTopic(ctx context.Context, actor Actor, p UpdateUserTopicParams) (UpdateUserTopicResult, error) {
 	return s.conversations.UpdateUserTopic(ctx, actor, p)
 }
 
 // MuteTopic is the legacy form of UpdateUserTopic: add mutes the topic, remove unmutes it.
-func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams) error {
+func (s *Service) MuteTopic(ctx context.Context, actor Actor, p MuteTopicParams) (MuteTopicResult, error) {
 	return s.conversations.MuteTopic(ctx, actor, p)
 }
 

@@ -81,27 +81,27 @@ func messagesConsistencyCases() []consistencyCase {
 		}},
 		{method: "UpdateUserTopic", name: "mute then follow", setup: seed, run: func(t *testing.T, f *fixture) {
 			for _, p := range []topics.VisibilityPolicy{topics.PolicyMuted, topics.PolicyFollowed} {
-				mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: p}))
+				mustDo(t, "UpdateUserTopic", errOf(f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: p})))
 			}
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "general chat", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", errOf(f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "general chat", VisibilityPolicy: topics.PolicyMuted})))
 		}},
 		{method: "UpdateUserTopic", name: "clear", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", errOf(f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted})))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "Party", VisibilityPolicy: topics.PolicyNone}))
+			mustDo(t, "UpdateUserTopic", errOf(f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "Party", VisibilityPolicy: topics.PolicyNone})))
 		}},
 		{method: "MuteTopic", name: "add and remove", setup: seed, run: func(t *testing.T, f *fixture) {
 			c := get(f).public
-			mustDo(t, "MuteTopic", f.svc.MuteTopic(t.Context(), f.actor("guest"), chat.MuteTopicParams{StreamID: &c, Topic: "party", Op: "add"}))
-			mustDo(t, "MuteTopic", f.svc.MuteTopic(t.Context(), f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "add"}))
-			mustDo(t, "MuteTopic", f.svc.MuteTopic(t.Context(), f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "remove"}))
+			mustDo(t, "MuteTopic", errOf(f.svc.MuteTopic(t.Context(), f.actor("guest"), chat.MuteTopicParams{StreamID: &c, Topic: "party", Op: "add"})))
+			mustDo(t, "MuteTopic", errOf(f.svc.MuteTopic(t.Context(), f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "add"})))
+			mustDo(t, "MuteTopic", errOf(f.svc.MuteTopic(t.Context(), f.actor("member"), chat.MuteTopicParams{StreamID: &c, Topic: "x", Op: "remove"})))
 		}},
 		{method: "DeleteTopic", name: "oldest topic of a channel, muted by a user", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
 			mustSendToChannel(t, f, "admin", get(f).public, "party", "second @**all**")
 			mustSendToChannel(t, f, "admin", get(f).public, "lunch", "newest message, kept")
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", errOf(f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: get(f).public, Topic: "party", VisibilityPolicy: topics.PolicyMuted})))
 		}, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(t.Context(), f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).public, TopicName: "PARTY"})))
 		}},
@@ -109,7 +109,7 @@ func messagesConsistencyCases() []consistencyCase {
 			seed(t, f)
 			flags(t, f, "member", "add", "starred", get(f).ids[0])
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[0]}))
+			mustDo(t, "DeleteMessage", errOf(f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[0]})))
 		}},
 		{method: "SendMessage", name: "to a channel quiet for half a year", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
@@ -122,17 +122,17 @@ func messagesConsistencyCases() []consistencyCase {
 			f.clock.Advance(181 * 24 * time.Hour)
 			mustSendToChannel(t, f, "member", get(f).public, "party", "back again")
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
+			mustDo(t, "DeleteMessage", errOf(f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1})))
 		}},
 		{method: "DeleteMessage", name: "a direct message: recent conversations follow", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
 			mustSendDirect(t, f, "member", "second", "admin")
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("member"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1}))
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[2]}))
+			mustDo(t, "DeleteMessage", errOf(f.svc.DeleteMessage(t.Context(), f.actor("member"), chat.DeleteMessageParams{MessageID: get(f).ids[3] + 1})))
+			mustDo(t, "DeleteMessage", errOf(f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[2]})))
 		}},
 		{method: "DeleteMessage", name: "the newest message: max_message_id follows", setup: seed, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteMessage", f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3]}))
+			mustDo(t, "DeleteMessage", errOf(f.svc.DeleteMessage(t.Context(), f.actor("admin"), chat.DeleteMessageParams{MessageID: get(f).ids[3]})))
 		}},
 		{method: "DeleteTopic", name: "a private channel's only topic", setup: seed, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(t.Context(), f.actor("admin"), chat.DeleteTopicParams{StreamID: get(f).private, TopicName: "plans"})))
@@ -426,6 +426,6 @@ func goldenTopicLifecycle(t *testing.T, f *fixture) {
 	c := created.ID
 	mustSendToChannel(t, f, "admin", c, "", "one")
 	mustSendToChannel(t, f, "admin", c, "", "two")
-	mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: "", VisibilityPolicy: topics.PolicyMuted}))
+	mustDo(t, "UpdateUserTopic", errOf(f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: "", VisibilityPolicy: topics.PolicyMuted})))
 	mustDo(t, "DeleteTopic", errOf(f.svc.DeleteTopic(ctx, f.actor("admin"), chat.DeleteTopicParams{StreamID: c, TopicName: "general chat"})))
 }

@@ -83,7 +83,7 @@ func messageEditConsistencyCases() []consistencyCase {
 		{method: "UpdateMessage", name: "rename a muted topic, change_all", setup: func(t *testing.T, f *fixture) {
 			seed(t, f)
 			w := worlds.Load(f)
-			mustDo(t, "UpdateUserTopic", f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: w.public, Topic: "party", VisibilityPolicy: topics.PolicyMuted}))
+			mustDo(t, "UpdateUserTopic", errOf(f.svc.UpdateUserTopic(t.Context(), f.actor("member"), chat.UpdateUserTopicParams{StreamID: w.public, Topic: "party", VisibilityPolicy: topics.PolicyMuted})))
 		}, run: func(t *testing.T, f *fixture) {
 			w := worlds.Load(f)
 			mustEdit(t, f, "member", chat.UpdateMessageParams{MessageID: w.party[1], Topic: ptr("celebration"), PropagateMode: "change_all"})

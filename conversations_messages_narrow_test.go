@@ -101,7 +101,7 @@ func seedNarrowWorld(t *testing.T, f *fixture) narrowWorld {
 	w.m["signal"] = mustSendToChannel(t, f, "admin", w.noisy, "signal", "brown fox")
 	w.m["phrase"] = mustSendToChannel(t, f, "admin", w.verona, "lunch", "a fox, brown as toast")
 	w.m["deleted"] = mustSendToChannel(t, f, "member", w.verona, "Lunch", "a cake I will delete")
-	if err := f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: w.m["deleted"]}); err != nil {
+	if _, err := f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: w.m["deleted"]}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.svc.UpdateMessage(ctx, f.actor("owner"), chat.UpdateMessageParams{
@@ -136,7 +136,7 @@ func seedNarrowWorld(t *testing.T, f *fixture) narrowWorld {
 		{StreamID: w.denmark, Topic: "pics", VisibilityPolicy: topics.PolicyMuted},
 		{StreamID: w.noisy, Topic: "signal", VisibilityPolicy: topics.PolicyUnmuted},
 	} {
-		if err := f.svc.UpdateUserTopic(ctx, f.actor("member"), ut); err != nil {
+		if _, err := f.svc.UpdateUserTopic(ctx, f.actor("member"), ut); err != nil {
 			t.Fatal(err)
 		}
 	}

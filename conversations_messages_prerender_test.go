@@ -59,7 +59,7 @@ func TestPrerenderRacingChange(t *testing.T) {
 		name:    "mentioned user renamed",
 		content: "hi @**Nia Newname**",
 		change: func(ctx context.Context, e env) error {
-			return e.f.svc.UpdateUser(ctx, e.f.actor("admin"), chat.UpdateUserParams{UserID: e.f.ids["member"], FullName: ptr("Nia Newname")})
+			return errOf(e.f.svc.UpdateUser(ctx, e.f.actor("admin"), chat.UpdateUserParams{UserID: e.f.ids["member"], FullName: ptr("Nia Newname")}))
 		},
 		want: func(e env) string {
 			return fmt.Sprintf(`<span class="user-mention" data-user-id="%d">@Nia Newname</span>`, e.f.ids["member"])

@@ -28,8 +28,8 @@ func TestGetReadReceipts(t *testing.T) {
 		mustDo(t, "UpdateMessageFlags", errOf(f.svc.UpdateMessageFlags(ctx, f.actor(who), chat.UpdateMessageFlagsParams{Messages: []usersMessageID{id}, Op: "add", Flag: "read"})))
 	}
 	// The owner does not send read receipts; the member muted the guest.
-	mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("owner"), chat.UpdateSettingsParams{Values: map[string]any{"send_read_receipts": false}}))
-	mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+	mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(ctx, f.actor("owner"), chat.UpdateSettingsParams{Values: map[string]any{"send_read_receipts": false}})))
+	mustDo(t, "MuteUser", errOf(f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]})))
 
 	for _, tc := range []struct {
 		who  string

@@ -54,7 +54,7 @@ func TestTypingDirect(t *testing.T) {
 	admin := f.register(t, "admin", "typing")
 	guest := f.register(t, "guest", "typing")
 	// The guest turned typing notifications off: they get none.
-	mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"receives_typing_notifications": false}}))
+	mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"receives_typing_notifications": false}})))
 	if _, err := f.svc.SetTypingStatus(ctx, f.actor("member"), chat.SetTypingStatusParams{Op: "start", To: []usersID{f.ids["admin"], f.ids["guest"]}}); err != nil {
 		t.Fatal(err)
 	}
@@ -141,9 +141,9 @@ func TestTypingErrors(t *testing.T) {
 	ctx := t.Context()
 	c := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member")
 	secret := mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "admin")
-	mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{Values: map[string]any{
+	mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{Values: map[string]any{
 		"send_private_typing_notifications": false, "send_stream_typing_notifications": false,
-	}}))
+	}})))
 	admin := f.register(t, "admin", "typing")
 	for _, tt := range []struct {
 		name, who string

@@ -36,7 +36,7 @@ func TestUpdateUserTopic(t *testing.T) {
 	secret := mustChannel(t, f, "secret", chat.NewChannelSettings{InviteOnly: true}, "admin")
 	q := f.register(t, "member", "user_topic", "muted_topics")
 	set := func(c channels.ID, topic string, p topics.VisibilityPolicy) error {
-		return f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: topic, VisibilityPolicy: p})
+		return errOf(f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: topic, VisibilityPolicy: p}))
 	}
 	mustDo(t, "mute", set(verona, "Party", topics.PolicyMuted))
 	mustDo(t, "mute again (no change)", set(verona, "party", topics.PolicyMuted))
@@ -95,7 +95,7 @@ func TestMuteTopicLegacy(t *testing.T) {
 	ctx := t.Context()
 	verona := mustChannel(t, f, "Verona", chat.NewChannelSettings{}, "member")
 	name := "Verona"
-	mute := func(p chat.MuteTopicParams) error { return f.svc.MuteTopic(ctx, f.actor("member"), p) }
+	mute := func(p chat.MuteTopicParams) error { return errOf(f.svc.MuteTopic(ctx, f.actor("member"), p)) }
 	mustDo(t, "mute by name", mute(chat.MuteTopicParams{Stream: &name, Topic: "t", Op: "add"}))
 	wantError(t, mute(chat.MuteTopicParams{StreamID: &verona, Topic: "T", Op: "add"}), chat.CodeBadRequest, 400, "Topic already muted")
 	if got := userTopics(t, f, "member"); len(got) != 1 || got[0].VisibilityPolicy != topics.PolicyMuted {
@@ -153,7 +153,7 @@ func TestDeleteTopicInRounds(t *testing.T) {
 	kept := seedTopic(t, f, c, "kept", 5)
 	other := mustChannel(t, f, "Denmark", chat.NewChannelSettings{}, "member")
 	elsewhere := seedTopic(t, f, other, "doomed", 3)
-	mustDo(t, "mute", f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: "doomed", VisibilityPolicy: topics.PolicyMuted}))
+	mustDo(t, "mute", errOf(f.svc.UpdateUserTopic(ctx, f.actor("member"), chat.UpdateUserTopicParams{StreamID: c, Topic: "doomed", VisibilityPolicy: topics.PolicyMuted})))
 	res, err := f.svc.RegisterQueue(ctx, f.actor("member"), chat.RegisterQueueParams{ClientCapabilities: chat.ClientCapabilities{BulkMessageDeletion: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -284,13 +284,13 @@ func TestDeleteMessageAndStreamTopics(t *testing.T) {
 		{"owner", dm, "Invalid message(s)"},
 		{"member", 9999, "Invalid message(s)"},
 	} {
-		wantError(t, f.svc.DeleteMessage(ctx, f.actor(tt.who), chat.DeleteMessageParams{MessageID: tt.id}), chat.CodeBadRequest, 400, tt.msg)
+		wantError(t, errOf(f.svc.DeleteMessage(ctx, f.actor(tt.who), chat.DeleteMessageParams{MessageID: tt.id})), chat.CodeBadRequest, 400, tt.msg)
 	}
 	if n := f.messageCount(t); n != before {
 		t.Fatalf("refusals deleted messages: %d, want %d", n, before)
 	}
-	mustDo(t, "admin deletes", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: a}))
-	mustDo(t, "sender deletes a direct message", f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: dm}))
+	mustDo(t, "admin deletes", errOf(f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: a})))
+	mustDo(t, "sender deletes a direct message", errOf(f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: dm})))
 	if got := fetchIDs(t, f, "member"); !slices.Equal(got, []messages.ID{b, d}) {
 		t.Errorf("left: %v", got)
 	}

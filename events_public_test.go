@@ -103,7 +103,7 @@ func TestPublicChannelQueuesOnEveryBackend(t *testing.T) {
 		mustDo(t, "AddReaction", errOf(f.svc.AddReaction(ctx, f.actor("member"), chat.AddReactionParams{MessageID: inLobby, EmojiName: "smile"})))
 		edited := "public message, edited"
 		mustDo(t, "UpdateMessage", errOf(f.svc.UpdateMessage(ctx, f.actor("member"), chat.UpdateMessageParams{MessageID: inLobby, Content: &edited})))
-		mustDo(t, "DeleteMessage", f.svc.DeleteMessage(ctx, f.actor("member"), chat.DeleteMessageParams{MessageID: inLobby}))
+		mustDo(t, "DeleteMessage", errOf(f.svc.DeleteMessage(ctx, f.actor("member"), chat.DeleteMessageParams{MessageID: inLobby})))
 		description := "the lobby"
 		mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(ctx, f.actor("owner"), chat.UpdateStreamParams{StreamID: lobby, Description: &description})))
 		mustDo(t, "Subscribe", errOf(f.svc.Subscribe(ctx, f.actor("owner"), chat.SubscribeParams{

@@ -359,15 +359,18 @@ type DeleteQueueParams struct {
 	QueueID string
 }
 
+// DeleteQueueResult is DeleteQueue's answer: nothing beyond success.
+type DeleteQueueResult struct{}
+
 // DeleteQueue deletes one of the actor's queues at once.
-func (s *Service) DeleteQueue(ctx context.Context, actor Actor, p DeleteQueueParams) error {
+func (s *Service) DeleteQueue(ctx context.Context, actor Actor, p DeleteQueueParams) (DeleteQueueResult, error) {
 	if actor.Anonymous() {
-		return ErrNotLoggedIn()
+		return DeleteQueueResult{}, ErrNotLoggedIn()
 	}
 	if err := s.queues.Delete(p.QueueID, int64(actor.UserID)); err != nil {
-		return badQueue(p.QueueID)
+		return DeleteQueueResult{}, badQueue(p.QueueID)
 	}
-	return nil
+	return DeleteQueueResult{}, nil
 }
 
 // MarshalJSON writes the result's keys, with the realm settings of RealmSettingsState among

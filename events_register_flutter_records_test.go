@@ -195,12 +195,12 @@ func seedFlutterRecords(t *testing.T, f *fixture) {
 		mustDo(t, "UpdatePresence", errOf(f.svc.UpdatePresence(ctx, f.actor(who), chat.UpdatePresenceParams{Status: "active"})))
 	}
 	text := "at lunch"
-	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("admin"), chat.UpdateStatusParams{StatusText: &text}))
+	mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(ctx, f.actor("admin"), chat.UpdateStatusParams{StatusText: &text})))
 	for _, who := range []string{"member", "guest"} {
-		mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor(who), chat.MuteUserParams{MutedUserID: f.ids["bot"]}))
+		mustDo(t, "MuteUser", errOf(f.svc.MuteUser(ctx, f.actor(who), chat.MuteUserParams{MutedUserID: f.ids["bot"]})))
 	}
 	gone := mustProvision(t, f, chat.ProvisionUserParams{Email: "gone@example.com", FullName: "Gone User"})
-	mustDo(t, "DeactivateUser", f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: gone.UserID}))
+	mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: gone.UserID})))
 }
 
 func TestRegisterRecordsDecodeAsTheMobileAppRequires(t *testing.T) {

@@ -285,9 +285,9 @@ func TestDeleteQueue(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	q := f.register(t, "member")
-	err := f.svc.DeleteQueue(ctx, f.actor("admin"), chat.DeleteQueueParams{QueueID: q})
+	_, err := f.svc.DeleteQueue(ctx, f.actor("admin"), chat.DeleteQueueParams{QueueID: q})
 	wantError(t, err, chat.CodeBadEventQueueID, 400, "Bad event queue ID: "+q)
-	if err := f.svc.DeleteQueue(ctx, f.actor("member"), chat.DeleteQueueParams{QueueID: q}); err != nil {
+	if _, err := f.svc.DeleteQueue(ctx, f.actor("member"), chat.DeleteQueueParams{QueueID: q}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = f.svc.GetEvents(ctx, f.actor("member"), chat.GetEventsParams{QueueID: q, LastEventID: ptr(int64(-1)), DontBlock: true})

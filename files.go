@@ -12,6 +12,7 @@ import (
 // The types of the files area, defined in package files: these aliases keep embedders' code
 // compiling.
 type (
+	RemoveAttachmentResult       = files.RemoveAttachmentResult
 	UploadFileParams             = files.UploadFileParams
 	UploadFileResult             = files.UploadFileResult
 	UploadLimits                 = files.UploadLimits
@@ -58,7 +59,7 @@ func (s *Service) GetAttachments(ctx context.Context, actor Actor, p GetAttachme
 // RemoveAttachment deletes a file the actor uploaded: its row and links in one transaction,
 // its bytes after the commit. Messages that linked it keep their content. The actor gets an
 // attachment remove event.
-func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAttachmentParams) error {
+func (s *Service) RemoveAttachment(ctx context.Context, actor Actor, p RemoveAttachmentParams) (RemoveAttachmentResult, error) {
 	return s.files.RemoveAttachment(ctx, actor, p)
 }
 

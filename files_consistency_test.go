@@ -19,7 +19,7 @@ func uploadsConsistencyCases() []consistencyCase {
 			sendTo(t, f, "member", chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{f.ids["admin"]}, Content: up.URL})
 			list, err := f.svc.GetAttachments(t.Context(), f.actor("member"), chat.GetAttachmentsParams{})
 			mustDo(t, "GetAttachments", err)
-			mustDo(t, "RemoveAttachment", f.svc.RemoveAttachment(t.Context(), f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: list.Attachments[0].ID}))
+			mustDo(t, "RemoveAttachment", errOf(f.svc.RemoveAttachment(t.Context(), f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: list.Attachments[0].ID})))
 		}},
 	}
 }

@@ -202,7 +202,7 @@ func uploadLifecycle(t *testing.T, f *fixture, bs blobs.Store) {
 	}
 
 	// Deleting the last message that links a file deletes the file.
-	if err := f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: msg}); err != nil {
+	if _, err := f.svc.DeleteMessage(ctx, f.actor("admin"), chat.DeleteMessageParams{MessageID: msg}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = readUpload(t, f, "admin", pic.URL)
@@ -210,9 +210,9 @@ func uploadLifecycle(t *testing.T, f *fixture, bs blobs.Store) {
 
 	// RemoveAttachment: only the owner; the bytes go too.
 	id := list.Attachments[0].ID
-	err = f.svc.RemoveAttachment(ctx, f.actor("admin"), chat.RemoveAttachmentParams{AttachmentID: id})
+	_, err = f.svc.RemoveAttachment(ctx, f.actor("admin"), chat.RemoveAttachmentParams{AttachmentID: id})
 	wantStatus(t, "RemoveAttachment by someone else", err, 400)
-	if err := f.svc.RemoveAttachment(ctx, f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: id}); err != nil {
+	if _, err := f.svc.RemoveAttachment(ctx, f.actor("member"), chat.RemoveAttachmentParams{AttachmentID: id}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = readUpload(t, f, "admin", up.URL)

@@ -65,12 +65,12 @@ var goldenEvents = []struct {
 	{"realm_domains", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		ctx := t.Context()
 		mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(ctx, f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test"})))
-		mustDo(t, "PatchRealmDomain", f.svc.PatchRealmDomain(ctx, f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true}))
-		mustDo(t, "DeleteRealmDomain", f.svc.DeleteRealmDomain(ctx, f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"}))
+		mustDo(t, "PatchRealmDomain", errOf(f.svc.PatchRealmDomain(ctx, f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true})))
+		mustDo(t, "DeleteRealmDomain", errOf(f.svc.DeleteRealmDomain(ctx, f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"})))
 	}},
 	{"realm_user_settings_defaults", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		mustDo(t, "UpdateRealmUserSettingsDefaults", f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"),
-			chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"emojiset": "text", "enter_sends": true}}))
+		mustDo(t, "UpdateRealmUserSettingsDefaults", errOf(f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"),
+			chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"emojiset": "text", "enter_sends": true}})))
 	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
 	{"stream-subscription", "member", chat.ClientCapabilities{NotificationSettingsNull: true}, func(t *testing.T, f *fixture) {
@@ -82,16 +82,16 @@ var goldenEvents = []struct {
 		})))
 	}},
 	{"realm_user-update-user_group", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
-		mustDo(t, "UpdateUser", f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{
+		mustDo(t, "UpdateUser", errOf(f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{
 			UserID: f.ids["member"], FullName: ptr("Mia Renamed"), Role: ptr(users.RoleModerator),
-		}))
-		mustDo(t, "DeactivateUser", f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+		})))
+		mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]})))
 	}},
 	{"user_settings-custom_profile_fields", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		ctx := t.Context()
-		mustDo(t, "UpdateSettings", f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
+		mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
 			Values: map[string]any{"twenty_four_hour_time": true, "default_language": "de", "color_scheme": int64(2)},
-		}))
+		})))
 		mustDo(t, "CreateCustomProfileField", errOf(f.svc.CreateCustomProfileField(ctx, f.actor("admin"), chat.CreateCustomProfileFieldParams{
 			Name: "Phone number", Hint: "Your work phone",
 		})))

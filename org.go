@@ -12,37 +12,43 @@ import (
 // The types of the org area, defined in package org: these aliases keep embedders' code
 // compiling.
 type (
-	VideoCallResult                    = org.VideoCallResult
-	CreateZoomVideoCallParams          = org.CreateZoomVideoCallParams
-	CreateBigBlueButtonVideoCallParams = org.CreateBigBlueButtonVideoCallParams
-	JoinBigBlueButtonVideoCallParams   = org.JoinBigBlueButtonVideoCallParams
-	RealmDomainRecord                  = org.RealmDomainRecord
-	RealmDomainsEvent                  = org.RealmDomainsEvent
-	GetRealmDomainsResult              = org.GetRealmDomainsResult
-	CreateRealmDomainParams            = org.CreateRealmDomainParams
-	CreateRealmDomainResult            = org.CreateRealmDomainResult
-	PatchRealmDomainParams             = org.PatchRealmDomainParams
-	DeleteRealmDomainParams            = org.DeleteRealmDomainParams
-	RealmUpdateEvent                   = org.RealmUpdateEvent
-	LinkifierRecord                    = org.LinkifierRecord
-	RealmLinkifiersEvent               = org.RealmLinkifiersEvent
-	RealmFiltersEvent                  = org.RealmFiltersEvent
-	GetLinkifiersParams                = org.GetLinkifiersParams
-	GetLinkifiersResult                = org.GetLinkifiersResult
-	AddLinkifierParams                 = org.AddLinkifierParams
-	AddLinkifierResult                 = org.AddLinkifierResult
-	UpdateLinkifierParams              = org.UpdateLinkifierParams
-	UpdateLinkifierResult              = org.UpdateLinkifierResult
-	RemoveLinkifierParams              = org.RemoveLinkifierParams
-	RemoveLinkifierResult              = org.RemoveLinkifierResult
-	ReorderLinkifiersParams            = org.ReorderLinkifiersParams
-	ReorderLinkifiersResult            = org.ReorderLinkifiersResult
-	PlaygroundRecord                   = org.PlaygroundRecord
-	RealmPlaygroundsEvent              = org.RealmPlaygroundsEvent
-	AddCodePlaygroundParams            = org.AddCodePlaygroundParams
-	AddCodePlaygroundResult            = org.AddCodePlaygroundResult
-	RemoveCodePlaygroundParams         = org.RemoveCodePlaygroundParams
-	RemoveCodePlaygroundResult         = org.RemoveCodePlaygroundResult
+	JoinBigBlueButtonVideoCallResult      = org.JoinBigBlueButtonVideoCallResult
+	UpdateRealmUserSettingsDefaultsResult = org.UpdateRealmUserSettingsDefaultsResult
+	DeleteRealmDomainResult               = org.DeleteRealmDomainResult
+	PatchRealmDomainResult                = org.PatchRealmDomainResult
+	DeactivateCustomEmojiResult           = org.DeactivateCustomEmojiResult
+	UploadCustomEmojiResult               = org.UploadCustomEmojiResult
+	VideoCallResult                       = org.VideoCallResult
+	CreateZoomVideoCallParams             = org.CreateZoomVideoCallParams
+	CreateBigBlueButtonVideoCallParams    = org.CreateBigBlueButtonVideoCallParams
+	JoinBigBlueButtonVideoCallParams      = org.JoinBigBlueButtonVideoCallParams
+	RealmDomainRecord                     = org.RealmDomainRecord
+	RealmDomainsEvent                     = org.RealmDomainsEvent
+	GetRealmDomainsResult                 = org.GetRealmDomainsResult
+	CreateRealmDomainParams               = org.CreateRealmDomainParams
+	CreateRealmDomainResult               = org.CreateRealmDomainResult
+	PatchRealmDomainParams                = org.PatchRealmDomainParams
+	DeleteRealmDomainParams               = org.DeleteRealmDomainParams
+	RealmUpdateEvent                      = org.RealmUpdateEvent
+	LinkifierRecord                       = org.LinkifierRecord
+	RealmLinkifiersEvent                  = org.RealmLinkifiersEvent
+	RealmFiltersEvent                     = org.RealmFiltersEvent
+	GetLinkifiersParams                   = org.GetLinkifiersParams
+	GetLinkifiersResult                   = org.GetLinkifiersResult
+	AddLinkifierParams                    = org.AddLinkifierParams
+	AddLinkifierResult                    = org.AddLinkifierResult
+	UpdateLinkifierParams                 = org.UpdateLinkifierParams
+	UpdateLinkifierResult                 = org.UpdateLinkifierResult
+	RemoveLinkifierParams                 = org.RemoveLinkifierParams
+	RemoveLinkifierResult                 = org.RemoveLinkifierResult
+	ReorderLinkifiersParams               = org.ReorderLinkifiersParams
+	ReorderLinkifiersResult               = org.ReorderLinkifiersResult
+	PlaygroundRecord                      = org.PlaygroundRecord
+	RealmPlaygroundsEvent                 = org.RealmPlaygroundsEvent
+	AddCodePlaygroundParams               = org.AddCodePlaygroundParams
+	AddCodePlaygroundResult               = org.AddCodePlaygroundResult
+	RemoveCodePlaygroundParams            = org.RemoveCodePlaygroundParams
+	RemoveCodePlaygroundResult            = org.RemoveCodePlaygroundResult
 )
 
 // CreateZoomVideoCall creates a Zoom call for the actor. This server has no Zoom credentials,
@@ -67,7 +73,7 @@ func (s *Service) CreateBigBlueButtonVideoCall(ctx context.Context, actor Actor,
 // JoinBigBlueButtonVideoCall opens the meeting of a link CreateBigBlueButtonVideoCall made.
 // This server has no BigBlueButton server, so it answers as a Zulip server without one does:
 // Zulip checks its configuration before it reads the link.
-func (s *Service) JoinBigBlueButtonVideoCall(ctx context.Context, p JoinBigBlueButtonVideoCallParams) error {
+func (s *Service) JoinBigBlueButtonVideoCall(ctx context.Context, p JoinBigBlueButtonVideoCallParams) (JoinBigBlueButtonVideoCallResult, error) {
 	return s.org.JoinBigBlueButtonVideoCall(ctx, p)
 }
 
@@ -83,13 +89,13 @@ func (s *Service) CreateRealmDomain(ctx context.Context, actor Actor, p CreateRe
 
 // PatchRealmDomain changes whether a domain's subdomains are allowed (owners only) and sends
 // realm_domains change.
-func (s *Service) PatchRealmDomain(ctx context.Context, actor Actor, p PatchRealmDomainParams) error {
+func (s *Service) PatchRealmDomain(ctx context.Context, actor Actor, p PatchRealmDomainParams) (PatchRealmDomainResult, error) {
 	return s.org.PatchRealmDomain(ctx, actor, p)
 }
 
 // DeleteRealmDomain removes a domain (owners only) and sends realm_domains remove; removing
 // the last one turns emails_restricted_to_domains off, as Zulip does.
-func (s *Service) DeleteRealmDomain(ctx context.Context, actor Actor, p DeleteRealmDomainParams) error {
+func (s *Service) DeleteRealmDomain(ctx context.Context, actor Actor, p DeleteRealmDomainParams) (DeleteRealmDomainResult, error) {
 	return s.org.DeleteRealmDomain(ctx, actor, p)
 }
 
@@ -183,7 +189,7 @@ func (s *Service) UpdateRealm(ctx context.Context, actor Actor, p UpdateRealmPar
 // UpdateRealmUserSettingsDefaults changes the organization's defaults of new users' settings
 // (administrators only); each change sends realm_user_settings_defaults update to every
 // active user. Users created later start with these values.
-func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Actor, p UpdateRealmUserSettingsDefaultsParams) error {
+func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor Actor, p UpdateRealmUserSettingsDefaultsParams) (UpdateRealmUserSettingsDefaultsResult, error) {
 	return s.org.UpdateRealmUserSettingsDefaults(ctx, actor, p)
 }
 
@@ -211,13 +217,13 @@ func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmo
 
 // UploadCustomEmoji adds a custom emoji with the uploaded image, stored through
 // Options.EmojiImages before the emoji's row is written.
-func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (struct{}, error) {
+func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (UploadCustomEmojiResult, error) {
 	return s.org.UploadCustomEmoji(ctx, actor, p)
 }
 
 // DeactivateCustomEmoji deactivates an active custom emoji: administrators any, others their
 // own. Reactions with it stay.
-func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
+func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor Actor, p DeactivateCustomEmojiParams) (DeactivateCustomEmojiResult, error) {
 	return s.org.DeactivateCustomEmoji(ctx, actor, p)
 }
 

@@ -31,8 +31,8 @@ func TestRealmDomains(t *testing.T) {
 		_, err := f.svc.CreateRealmDomain(ctx, f.actor(c.as), chat.CreateRealmDomainParams{Domain: c.domain})
 		wantMsg(t, c.name, err, c.want)
 	}
-	wantMsg(t, "patch unknown", f.svc.PatchRealmDomain(ctx, f.actor("owner"), chat.PatchRealmDomainParams{Domain: "nope.org"}), "No entry found for domain nope.org.")
-	wantMsg(t, "delete unknown", f.svc.DeleteRealmDomain(ctx, f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "nope.org"}), "No entry found for domain nope.org.")
+	wantMsg(t, "patch unknown", errOf(f.svc.PatchRealmDomain(ctx, f.actor("owner"), chat.PatchRealmDomainParams{Domain: "nope.org"})), "No entry found for domain nope.org.")
+	wantMsg(t, "delete unknown", errOf(f.svc.DeleteRealmDomain(ctx, f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "nope.org"})), "No entry found for domain nope.org.")
 	got, err := f.svc.GetRealmDomains(ctx, f.actor("guest"))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func TestNewUsersTakeTheOrganizationsSettingDefaults(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	f := newFixture(t)
-	if err := f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{
+	if _, err := f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{
 		Values: map[string]any{"twenty_four_hour_time": true, "emojiset": "text", "email_address_visibility": int64(1)},
 	}); err != nil {
 		t.Fatal(err)
@@ -59,9 +59,9 @@ func TestNewUsersTakeTheOrganizationsSettingDefaults(t *testing.T) {
 		{map[string]any{"emojiset": "comic"}, "Invalid emojiset"},
 		{map[string]any{"color_scheme": "dark"}, "color_scheme is not an integer"},
 	} {
-		wantMsg(t, "refused default", f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{Values: c.values}), c.want)
+		wantMsg(t, "refused default", errOf(f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{Values: c.values})), c.want)
 	}
-	wantMsg(t, "a member", f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("member"), chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"enter_sends": true}}), "Must be an organization administrator")
+	wantMsg(t, "a member", errOf(f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("member"), chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"enter_sends": true}})), "Must be an organization administrator")
 	f.ids["late"] = mustProvision(t, f, chat.ProvisionUserParams{Email: "late@example.com", FullName: "Late Comer"}).UserID
 	res, err := f.svc.RegisterQueue(ctx, f.actor("late"), chat.RegisterQueueParams{FetchEventTypes: []string{"user_settings"}})
 	if err != nil {

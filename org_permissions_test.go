@@ -67,7 +67,7 @@ func TestDeleteOwnMessageFollowsTheOrganization(t *testing.T) {
 				c.setup(t, f)
 			}
 			f.clock.Advance(c.after)
-			err := f.svc.DeleteMessage(ctx, f.actor(c.as), chat.DeleteMessageParams{MessageID: id})
+			_, err := f.svc.DeleteMessage(ctx, f.actor(c.as), chat.DeleteMessageParams{MessageID: id})
 			wantMsg(t, "DeleteMessage", err, c.wantErr)
 		})
 	}

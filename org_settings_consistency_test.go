@@ -45,17 +45,17 @@ func realmSettingsConsistencyCases() []consistencyCase {
 			mustDo(t, "CreateRealmDomain", errOf(f.svc.CreateRealmDomain(t.Context(), f.actor("owner"), chat.CreateRealmDomainParams{Domain: "acme.test", AllowSubdomains: true})))
 		}},
 		{method: "PatchRealmDomain", name: "allow subdomains", setup: oneDomain, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "PatchRealmDomain", f.svc.PatchRealmDomain(t.Context(), f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true}))
+			mustDo(t, "PatchRealmDomain", errOf(f.svc.PatchRealmDomain(t.Context(), f.actor("owner"), chat.PatchRealmDomainParams{Domain: "acme.test", AllowSubdomains: true})))
 		}},
 		{method: "DeleteRealmDomain", name: "the last domain, lifting the restriction", setup: func(t *testing.T, f *fixture) {
 			oneDomain(t, f)
 			update("owner", chat.UpdateRealmParams{Settings: map[string]any{"emails_restricted_to_domains": true}})(t, f)
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeleteRealmDomain", f.svc.DeleteRealmDomain(t.Context(), f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"}))
+			mustDo(t, "DeleteRealmDomain", errOf(f.svc.DeleteRealmDomain(t.Context(), f.actor("owner"), chat.DeleteRealmDomainParams{Domain: "acme.test"})))
 		}},
 		{method: "UpdateRealmUserSettingsDefaults", name: "three settings", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateRealmUserSettingsDefaults", f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{
-				Values: map[string]any{"twenty_four_hour_time": true, "color_scheme": int64(2), "email_address_visibility": int64(1)}}))
+			mustDo(t, "UpdateRealmUserSettingsDefaults", errOf(f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{
+				Values: map[string]any{"twenty_four_hour_time": true, "color_scheme": int64(2), "email_address_visibility": int64(1)}})))
 		}},
 		{method: "UpdateRealm", name: "authentication methods", run: update("owner", chat.UpdateRealmParams{
 			AuthenticationMethods: map[string]bool{"Email": false}})},

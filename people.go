@@ -13,6 +13,36 @@ import (
 // The types of the people area, defined in package people: these aliases keep embedders' code
 // compiling.
 type (
+	UpdateUserResult                 = people.UpdateUserResult
+	UpdateUserGroupSubgroupsResult   = people.UpdateUserGroupSubgroupsResult
+	UpdateUserGroupResult            = people.UpdateUserGroupResult
+	UpdateUserGroupMembersResult     = people.UpdateUserGroupMembersResult
+	UpdateUserByEmailResult          = people.UpdateUserByEmailResult
+	UpdateStatusResult               = people.UpdateStatusResult
+	UpdateStatusForUserResult        = people.UpdateStatusForUserResult
+	UpdateSettingsResult             = people.UpdateSettingsResult
+	UpdateProfileDataResult          = people.UpdateProfileDataResult
+	UpdateCustomProfileFieldResult   = people.UpdateCustomProfileFieldResult
+	UnmuteUserResult                 = people.UnmuteUserResult
+	SendInvitesResult                = people.SendInvitesResult
+	RevokeEmailInviteResult          = people.RevokeEmailInviteResult
+	ResendEmailInviteResult          = people.ResendEmailInviteResult
+	ReorderCustomProfileFieldsResult = people.ReorderCustomProfileFieldsResult
+	RemoveProfileDataResult          = people.RemoveProfileDataResult
+	RemoveCustomProfileFieldResult   = people.RemoveCustomProfileFieldResult
+	ReactivateUserResult             = people.ReactivateUserResult
+	MuteUserResult                   = people.MuteUserResult
+	EndSessionResult                 = people.EndSessionResult
+	DeactivateUserResult             = people.DeactivateUserResult
+	DeactivateUserGroupResult        = people.DeactivateUserGroupResult
+	DeactivateOwnUserResult          = people.DeactivateOwnUserResult
+	DeactivateBotResult              = people.DeactivateBotResult
+	RemoveFcmTokenResult             = people.RemoveFcmTokenResult
+	AddFcmTokenResult                = people.AddFcmTokenResult
+	RemoveApnsTokenResult            = people.RemoveApnsTokenResult
+	AddApnsTokenResult               = people.AddApnsTokenResult
+	RegisterPushDeviceResult         = people.RegisterPushDeviceResult
+	RemoveClientDeviceResult         = people.RemoveClientDeviceResult
 	AlertWordsEvent                  = people.AlertWordsEvent
 	AlertWordsState                  = people.AlertWordsState
 	AlertWordsParams                 = people.AlertWordsParams
@@ -179,33 +209,33 @@ func (s *Service) RegisterClientDevice(ctx context.Context, actor Actor) (Regist
 }
 
 // RemoveClientDevice removes one of the actor's devices (at logout).
-func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveClientDeviceParams) error {
+func (s *Service) RemoveClientDevice(ctx context.Context, actor Actor, p RemoveClientDeviceParams) (RemoveClientDeviceResult, error) {
 	return s.people.RemoveClientDevice(ctx, actor, p)
 }
 
 // RegisterPushDevice is POST /mobile_push/register (E2EE push): without a push service, Zulip
 // refuses it.
-func (s *Service) RegisterPushDevice(ctx context.Context, actor Actor) error {
+func (s *Service) RegisterPushDevice(ctx context.Context, actor Actor) (RegisterPushDeviceResult, error) {
 	return s.people.RegisterPushDevice(ctx, actor)
 }
 
 // AddApnsToken is POST /users/me/apns_device_token.
-func (s *Service) AddApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) AddApnsToken(ctx context.Context, actor Actor, p PushTokenParams) (AddApnsTokenResult, error) {
 	return s.people.AddApnsToken(ctx, actor, p)
 }
 
 // RemoveApnsToken is DELETE /users/me/apns_device_token.
-func (s *Service) RemoveApnsToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) RemoveApnsToken(ctx context.Context, actor Actor, p PushTokenParams) (RemoveApnsTokenResult, error) {
 	return s.people.RemoveApnsToken(ctx, actor, p)
 }
 
 // AddFcmToken is POST /users/me/android_gcm_reg_id.
-func (s *Service) AddFcmToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) AddFcmToken(ctx context.Context, actor Actor, p PushTokenParams) (AddFcmTokenResult, error) {
 	return s.people.AddFcmToken(ctx, actor, p)
 }
 
 // RemoveFcmToken is DELETE /users/me/android_gcm_reg_id.
-func (s *Service) RemoveFcmToken(ctx context.Context, actor Actor, p PushTokenParams) error {
+func (s *Service) RemoveFcmToken(ctx context.Context, actor Actor, p PushTokenParams) (RemoveFcmTokenResult, error) {
 	return s.people.RemoveFcmToken(ctx, actor, p)
 }
 

@@ -92,6 +92,6 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (engine.Ac
 
 // EndSession ends a web session (logout). Ending an unknown or already ended session is no
 // error: the browser is logged out either way.
-func (s *Service) EndSession(ctx context.Context, id string) error {
+func (s *Service) EndSession(ctx context.Context, id string) (EndSessionResult, error) {
 	return s.people.EndSession(ctx, id)
 }

@@ -86,7 +86,7 @@ func TestCredentialCacheAcrossProcesses(t *testing.T) {
 		t.Helper()
 		marks++
 		text := "mark " + strconv.Itoa(marks)
-		if err := a.UpdateStatus(ctx, ownerActor, chat.UpdateStatusParams{StatusText: &text}); err != nil {
+		if _, err := a.UpdateStatus(ctx, ownerActor, chat.UpdateStatusParams{StatusText: &text}); err != nil {
 			t.Fatal(err)
 		}
 		for {
@@ -119,7 +119,7 @@ func TestCredentialCacheAcrossProcesses(t *testing.T) {
 			return err
 		}, "UNAUTHORIZED: Invalid API key"},
 		{"user deactivated", "leaver@example.com", leaver.APIKey, func() error {
-			return a.DeactivateUser(ctx, ownerActor, chat.DeactivateUserParams{UserID: leaver.UserID})
+			return errOf(a.DeactivateUser(ctx, ownerActor, chat.DeactivateUserParams{UserID: leaver.UserID}))
 		}, "UNAUTHORIZED: Account is deactivated"},
 	}
 	for _, tt := range tests {
@@ -155,7 +155,7 @@ func TestCredentialCacheAcrossProcesses(t *testing.T) {
 		setup  func() string // the session, cached on b
 		change func(id string) error
 	}{
-		{"logout", func() string { return start(owner.UserID) }, func(id string) error { return a.EndSession(ctx, id) }},
+		{"logout", func() string { return start(owner.UserID) }, func(id string) error { return errOf(a.EndSession(ctx, id)) }},
 		{"logins beyond MaxSessionsPerUser", func() string {
 			s, err := d.StartSession(ctx, ownerActor)
 			if err != nil {
@@ -223,7 +223,7 @@ func TestCredentialCacheOffWhileBusDown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := f.svc.DeleteQueue(ctx, f.actor("member"), chat.DeleteQueueParams{QueueID: *res.QueueID}); err != nil {
+		if _, err := f.svc.DeleteQueue(ctx, f.actor("member"), chat.DeleteQueueParams{QueueID: *res.QueueID}); err != nil {
 			t.Fatal(err)
 		}
 		if time.Now().After(deadline) {
@@ -278,8 +278,8 @@ func TestSessionCacheExact(t *testing.T) {
 			name   string
 			change func() error
 		}{
-			{"logout", func() error { return f.svc.EndSession(ctx, member2.ID) }},
-			{"logout of an ended session", func() error { return f.svc.EndSession(ctx, member2.ID) }},
+			{"logout", func() error { return errOf(f.svc.EndSession(ctx, member2.ID)) }},
+			{"logout of an ended session", func() error { return errOf(f.svc.EndSession(ctx, member2.ID)) }},
 			{"a login of another user", func() error { start("member"); return nil }},
 			{"a new API key from a session (it stays logged in, the others end)", func() error {
 				start("member")
@@ -289,17 +289,17 @@ func TestSessionCacheExact(t *testing.T) {
 			{"a password change from a session", func() error {
 				start("member")
 				old := testPassword
-				return f.svc.UpdateSettings(ctx, sessionActor(t, f, member1.ID), chat.UpdateSettingsParams{NewPassword: &newPassword, OldPassword: &old})
+				return errOf(f.svc.UpdateSettings(ctx, sessionActor(t, f, member1.ID), chat.UpdateSettingsParams{NewPassword: &newPassword, OldPassword: &old}))
 			}},
 			{"a password change with the API key", func() error {
 				np := testPassword
-				return f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{NewPassword: &np, OldPassword: &newPassword})
+				return errOf(f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{NewPassword: &np, OldPassword: &newPassword}))
 			}},
 			{"deactivation", func() error {
-				return f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]})
+				return errOf(f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
 			}},
 			{"reactivation", func() error {
-				return f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["guest"]})
+				return errOf(f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["guest"]}))
 			}},
 			{"a bot's new key", func() error {
 				_, err := f.svc.RegenerateBotAPIKey(ctx, f.actor("owner"), chat.BotParams{BotID: f.ids["bot"]})

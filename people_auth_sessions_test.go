@@ -81,11 +81,11 @@ func TestSessionLifecycle(t *testing.T) {
 		}
 
 		// Logout, twice.
-		if err := f.svc.EndSession(ctx, s2.ID); err != nil {
+		if _, err := f.svc.EndSession(ctx, s2.ID); err != nil {
 			t.Fatal(err)
 		}
 		wantNoSession(t, f, "after logout", s2.ID)
-		if err := f.svc.EndSession(ctx, s2.ID); err != nil {
+		if _, err := f.svc.EndSession(ctx, s2.ID); err != nil {
 			t.Errorf("second logout: %v", err)
 		}
 	})
@@ -97,7 +97,7 @@ func TestSessionIDForms(t *testing.T) {
 	live := mustStartSession(t, f, "member")
 	for _, id := range []string{"", "abc", live.ID[:31], live.ID + "a", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", "abcdefghijklmnopqrstuvwxyz01234_", "abcdefghijklmnopqrstuvwxyz012345"} {
 		wantNoSession(t, f, "id "+id, id)
-		if err := f.svc.EndSession(t.Context(), id); err != nil {
+		if _, err := f.svc.EndSession(t.Context(), id); err != nil {
 			t.Errorf("EndSession(%q): %v", id, err)
 		}
 	}
@@ -157,7 +157,7 @@ func TestSessionRevocation(t *testing.T) {
 		// A password change, from a session.
 		b = mustStartSession(t, f, "member")
 		newPassword, oldPassword := "a new horse battery", testPassword
-		err := f.svc.UpdateSettings(ctx, sessionActor(t, f, a.ID), chat.UpdateSettingsParams{NewPassword: &newPassword, OldPassword: &oldPassword})
+		_, err := f.svc.UpdateSettings(ctx, sessionActor(t, f, a.ID), chat.UpdateSettingsParams{NewPassword: &newPassword, OldPassword: &oldPassword})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,12 +166,12 @@ func TestSessionRevocation(t *testing.T) {
 
 		// A refused password change ends nothing.
 		wrong := "not the password"
-		err = f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{NewPassword: &newPassword, OldPassword: &wrong})
+		_, err = f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{NewPassword: &newPassword, OldPassword: &wrong})
 		wantError(t, err, chat.CodeBadRequest, 400, "Wrong password!")
 		sessionActor(t, f, a.ID)
 
 		// A password change with the API key ends them all.
-		err = f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{NewPassword: &oldPassword, OldPassword: &newPassword})
+		_, err = f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{NewPassword: &oldPassword, OldPassword: &newPassword})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,11 +179,11 @@ func TestSessionRevocation(t *testing.T) {
 
 		// Deactivation ends every session, and reactivation does not bring them back.
 		a = mustStartSession(t, f, "member")
-		if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
+		if _, err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
 			t.Fatal(err)
 		}
 		wantNoSession(t, f, "after deactivation", a.ID)
-		if err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["member"]}); err != nil {
+		if _, err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["member"]}); err != nil {
 			t.Fatal(err)
 		}
 		wantNoSession(t, f, "after reactivation", a.ID)

@@ -94,7 +94,7 @@ func TestAuthenticateWebhookAPIKey(t *testing.T) {
 		wantError(t, err, chat.CodeUnauthorized, 401, "Invalid API key")
 	}
 	// Deactivating the bot (through the Service) drops its cached key.
-	if err := f.svc.DeactivateBot(ctx, chat.Actor{UserID: f.ids["owner"]}, chat.BotParams{BotID: f.ids["webhook"]}); err != nil {
+	if _, err := f.svc.DeactivateBot(ctx, chat.Actor{UserID: f.ids["owner"]}, chat.BotParams{BotID: f.ids["webhook"]}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = f.svc.AuthenticateWebhookAPIKey(ctx, "", f.keys["webhook"])

@@ -37,26 +37,26 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor Actor, p CreateUser
 // UpdateUserGroupMembers adds and removes direct members (and subgroups) of a named group.
 // Joining needs can_join_group, leaving can_leave_group; changing others needs
 // can_add_members_group or can_remove_members_group, or the right to manage the group.
-func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p UpdateUserGroupMembersParams) error {
+func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor Actor, p UpdateUserGroupMembersParams) (UpdateUserGroupMembersResult, error) {
 	return s.people.UpdateUserGroupMembers(ctx, actor, p)
 }
 
 // UpdateUserGroupSubgroups adds and removes direct subgroups; a change that would make a
 // group reach itself is refused.
-func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p UpdateUserGroupSubgroupsParams) error {
+func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor Actor, p UpdateUserGroupSubgroupsParams) (UpdateUserGroupSubgroupsResult, error) {
 	return s.people.UpdateUserGroupSubgroups(ctx, actor, p)
 }
 
 // UpdateUserGroup renames a group, changes its description or its permission settings. It
 // needs the right to manage the group. Everyone gets user_group update with the changed data.
-func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUserGroupParams) error {
+func (s *Service) UpdateUserGroup(ctx context.Context, actor Actor, p UpdateUserGroupParams) (UpdateUserGroupResult, error) {
 	return s.people.UpdateUserGroup(ctx, actor, p)
 }
 
 // DeactivateUserGroup deactivates a named group (it needs the right to manage it). A group
 // still used as a subgroup of an active group is refused. Everyone gets user_group update
 // with deactivated true.
-func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p DeactivateUserGroupParams) error {
+func (s *Service) DeactivateUserGroup(ctx context.Context, actor Actor, p DeactivateUserGroupParams) (DeactivateUserGroupResult, error) {
 	return s.people.DeactivateUserGroup(ctx, actor, p)
 }
 
@@ -97,30 +97,30 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 // refuse the whole request; addresses that already have an account are skipped (Zulip's
 // INVITATION_FAILED error lists them, with sent_invitations true when others were invited).
 // Administrators and the requester receive invites_changed.
-func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesParams) error {
+func (s *Service) SendInvites(ctx context.Context, actor Actor, p SendInvitesParams) (SendInvitesResult, error) {
 	return s.people.SendInvites(ctx, actor, p)
 }
 
 // RevokeEmailInvite revokes an email invitation: its link stops working. Administrators may
 // revoke any, others their own; administrators and the inviter get invites_changed.
-func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
+func (s *Service) RevokeEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) (RevokeEmailInviteResult, error) {
 	return s.people.RevokeEmailInvite(ctx, actor, p)
 }
 
 // ResendEmailInvite sends an email invitation again with a new link (the old one stops
 // working), valid as long after now as the invitation originally was.
-func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) error {
+func (s *Service) ResendEmailInvite(ctx context.Context, actor Actor, p EmailInviteParams) (ResendEmailInviteResult, error) {
 	return s.people.ResendEmailInvite(ctx, actor, p)
 }
 
 // UpdateProfileData sets the actor's own custom profile values (human users only). Fields
 // not editable by users are refused unless the actor is an administrator.
-func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) error {
+func (s *Service) UpdateProfileData(ctx context.Context, actor Actor, p UpdateProfileDataParams) (UpdateProfileDataResult, error) {
 	return s.people.UpdateProfileData(ctx, actor, p)
 }
 
 // RemoveProfileData clears some of the actor's own custom profile values.
-func (s *Service) RemoveProfileData(ctx context.Context, actor Actor, p RemoveProfileDataParams) error {
+func (s *Service) RemoveProfileData(ctx context.Context, actor Actor, p RemoveProfileDataParams) (RemoveProfileDataResult, error) {
 	return s.people.RemoveProfileData(ctx, actor, p)
 }
 
@@ -138,18 +138,18 @@ func (s *Service) CreateCustomProfileField(ctx context.Context, actor Actor, p C
 // UpdateCustomProfileField changes a custom profile field (administrators). The name and hint
 // of Zulip's default external account fields are fixed; at most two fields are shown in the
 // profile summary. Everyone gets custom_profile_fields with the new list.
-func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p UpdateCustomProfileFieldParams) error {
+func (s *Service) UpdateCustomProfileField(ctx context.Context, actor Actor, p UpdateCustomProfileFieldParams) (UpdateCustomProfileFieldResult, error) {
 	return s.people.UpdateCustomProfileField(ctx, actor, p)
 }
 
 // RemoveCustomProfileField deletes a custom profile field and every user's value of it
 // (administrators). Everyone gets custom_profile_fields; clients drop the values themselves.
-func (s *Service) RemoveCustomProfileField(ctx context.Context, actor Actor, p RemoveCustomProfileFieldParams) error {
+func (s *Service) RemoveCustomProfileField(ctx context.Context, actor Actor, p RemoveCustomProfileFieldParams) (RemoveCustomProfileFieldResult, error) {
 	return s.people.RemoveCustomProfileField(ctx, actor, p)
 }
 
 // ReorderCustomProfileFields puts the fields in the given order (administrators); the list must
 // name every field. Everyone gets custom_profile_fields.
-func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p ReorderCustomProfileFieldsParams) error {
+func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor Actor, p ReorderCustomProfileFieldsParams) (ReorderCustomProfileFieldsResult, error) {
 	return s.people.ReorderCustomProfileFields(ctx, actor, p)
 }

@@ -25,7 +25,7 @@ func TestGroupSettingsLeaveOutDeactivatedUsers(t *testing.T) {
 		}
 		f.mustSubscribe(t, "admin", chat.SubscribeParams{Subscriptions: subs("a"), NewChannelSettings: chat.NewChannelSettings{GroupSettings: map[string]users.GroupSetting{"can_send_message_group": both}}})
 		a := f.mustChannel(t, "a")
-		if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: member}); err != nil {
+		if _, err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: member}); err != nil {
 			t.Fatalf("DeactivateUser: %v", err)
 		}
 		want := map[string]any{"direct_members": []any{float64(admin)}, "direct_subgroups": []any{}}

@@ -68,27 +68,27 @@ func TestRegisterGroupRecordsCache(t *testing.T) {
 		}
 		g := created.GroupID
 		check(t, "created")
-		mustDo(t, "UpdateUserGroupMembers", f.svc.UpdateUserGroupMembers(ctx, f.actor("admin"), chat.UpdateUserGroupMembersParams{
+		mustDo(t, "UpdateUserGroupMembers", errOf(f.svc.UpdateUserGroupMembers(ctx, f.actor("admin"), chat.UpdateUserGroupMembersParams{
 			GroupID: g, Add: []users.ID{f.ids["owner"]}, Delete: []users.ID{f.ids["guest"]},
-		}))
+		})))
 		check(t, "members")
 		other, err := f.svc.CreateUserGroup(ctx, f.actor("admin"), chat.CreateUserGroupParams{Name: "other", Members: []users.ID{f.ids["admin"]}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustDo(t, "UpdateUserGroupSubgroups", f.svc.UpdateUserGroupSubgroups(ctx, f.actor("admin"), chat.UpdateUserGroupSubgroupsParams{
+		mustDo(t, "UpdateUserGroupSubgroups", errOf(f.svc.UpdateUserGroupSubgroups(ctx, f.actor("admin"), chat.UpdateUserGroupSubgroupsParams{
 			GroupID: g, Add: []users.GroupID{other.GroupID},
-		}))
+		})))
 		check(t, "subgroups")
 		manage := users.GroupSetting{Members: []users.ID{f.ids["member"]}}
 		desc := "changed"
-		mustDo(t, "UpdateUserGroup", f.svc.UpdateUserGroup(ctx, f.actor("admin"), chat.UpdateUserGroupParams{
+		mustDo(t, "UpdateUserGroup", errOf(f.svc.UpdateUserGroup(ctx, f.actor("admin"), chat.UpdateUserGroupParams{
 			GroupID: g, Description: &desc, Settings: map[string]chat.GroupSettingChange{"can_manage_group": {New: &manage}},
-		}))
+		})))
 		check(t, "settings")
-		mustDo(t, "DeactivateUserGroup", f.svc.DeactivateUserGroup(ctx, f.actor("admin"), chat.DeactivateUserGroupParams{GroupID: g}))
+		mustDo(t, "DeactivateUserGroup", errOf(f.svc.DeactivateUserGroup(ctx, f.actor("admin"), chat.DeactivateUserGroupParams{GroupID: g})))
 		check(t, "group deactivated")
-		mustDo(t, "DeactivateUser", f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["admin"]}))
+		mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["admin"]})))
 		check(t, "user deactivated")
 		if err := f.store.Update(ctx, func(tx storage.Tx) error {
 			return tx.Groups().AddMembers(g, []users.ID{f.ids["guest"]})

@@ -141,21 +141,21 @@ func TestUserGroupMembership(t *testing.T) {
 		g, sub users.GroupID
 	}{{inner, outer}, {inner, inner}} {
 		before := f.snapshot(t)
-		err := f.svc.UpdateUserGroupSubgroups(ctx, f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: tt.g, Add: []users.GroupID{tt.sub}})
+		_, err := f.svc.UpdateUserGroupSubgroups(ctx, f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: tt.g, Add: []users.GroupID{tt.sub}})
 		wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "")
 		if f.snapshot(t) != before {
 			t.Error("refused cycle changed the store")
 		}
 	}
 	// The moderator joins inner (can_join_group is role:members), a member may not add others.
-	if err := f.svc.UpdateUserGroupMembers(ctx, f.actor("moderator"), chat.UpdateUserGroupMembersParams{GroupID: inner, Add: []users.ID{f.ids["moderator"]}}); err != nil {
+	if _, err := f.svc.UpdateUserGroupMembers(ctx, f.actor("moderator"), chat.UpdateUserGroupMembersParams{GroupID: inner, Add: []users.ID{f.ids["moderator"]}}); err != nil {
 		t.Fatalf("join: %v", err)
 	}
 	before := f.snapshot(t)
-	err = f.svc.UpdateUserGroupMembers(ctx, f.actor("member"), chat.UpdateUserGroupMembersParams{GroupID: inner, Add: []users.ID{f.ids["admin"]}})
+	_, err = f.svc.UpdateUserGroupMembers(ctx, f.actor("member"), chat.UpdateUserGroupMembersParams{GroupID: inner, Add: []users.ID{f.ids["admin"]}})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Insufficient permission")
 	// The moderator leaves (can_leave_group is everyone).
-	if err := f.svc.UpdateUserGroupMembers(ctx, f.actor("moderator"), chat.UpdateUserGroupMembersParams{GroupID: inner, Delete: []users.ID{f.ids["moderator"]}}); err != nil {
+	if _, err := f.svc.UpdateUserGroupMembers(ctx, f.actor("moderator"), chat.UpdateUserGroupMembersParams{GroupID: inner, Delete: []users.ID{f.ids["moderator"]}}); err != nil {
 		t.Fatalf("leave: %v", err)
 	}
 	for _, tt := range []struct {
@@ -174,7 +174,7 @@ func TestUserGroupMembership(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			before := f.snapshot(t)
-			err := f.svc.UpdateUserGroupMembers(ctx, f.actor(tt.as), tt.p)
+			_, err := f.svc.UpdateUserGroupMembers(ctx, f.actor(tt.as), tt.p)
 			wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, tt.msg)
 			if f.snapshot(t) != before {
 				t.Error("refused change changed the store")
@@ -204,7 +204,7 @@ func TestUpdateAndDeactivateUserGroup(t *testing.T) {
 	inner := f.mustGroup(t, "member", chat.CreateUserGroupParams{Name: "inner"})
 	outer := f.mustGroup(t, "member", chat.CreateUserGroupParams{Name: "outer", Subgroups: []users.GroupID{inner}})
 	q := f.register(t, "guest", "user_group")
-	err := f.svc.UpdateUserGroup(ctx, f.actor("member"), chat.UpdateUserGroupParams{GroupID: inner, Name: ptr("renamed"),
+	_, err := f.svc.UpdateUserGroup(ctx, f.actor("member"), chat.UpdateUserGroupParams{GroupID: inner, Name: ptr("renamed"),
 		Settings: map[string]chat.GroupSettingChange{"can_mention_group": {New: ptr(users.Named(sys[users.GroupMembers])), Old: ptr(users.Named(sys[users.GroupEveryone]))}}})
 	if err != nil {
 		t.Fatal(err)
@@ -222,19 +222,19 @@ func TestUpdateAndDeactivateUserGroup(t *testing.T) {
 		{"system group", "owner", chat.UpdateUserGroupParams{GroupID: sys[users.GroupMembers], Name: ptr("x")}, "Insufficient permission"},
 	} {
 		before := f.snapshot(t)
-		err := f.svc.UpdateUserGroup(ctx, f.actor(tt.as), tt.p)
+		_, err := f.svc.UpdateUserGroup(ctx, f.actor(tt.as), tt.p)
 		wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, tt.msg)
 		if f.snapshot(t) != before {
 			t.Errorf("%s: refused update changed the store", tt.name)
 		}
 	}
 	before := f.snapshot(t)
-	err = f.svc.DeactivateUserGroup(ctx, f.actor("member"), chat.DeactivateUserGroupParams{GroupID: inner})
+	_, err = f.svc.DeactivateUserGroup(ctx, f.actor("member"), chat.DeactivateUserGroupParams{GroupID: inner})
 	wantError(t, err, "CANNOT_DEACTIVATE_GROUP_IN_USE", http.StatusBadRequest, "Cannot deactivate user group in use.")
 	if f.snapshot(t) != before {
 		t.Error("refused deactivation changed the store")
 	}
-	if err := f.svc.DeactivateUserGroup(ctx, f.actor("admin"), chat.DeactivateUserGroupParams{GroupID: outer}); err != nil {
+	if _, err := f.svc.DeactivateUserGroup(ctx, f.actor("admin"), chat.DeactivateUserGroupParams{GroupID: outer}); err != nil {
 		t.Fatal(err)
 	}
 	want := []map[string]any{
@@ -253,6 +253,6 @@ func TestUpdateAndDeactivateUserGroup(t *testing.T) {
 			t.Error("deactivated group listed without include_deactivated_groups")
 		}
 	}
-	err = f.svc.UpdateUserGroupMembers(ctx, f.actor("member"), chat.UpdateUserGroupMembersParams{GroupID: outer, Add: []users.ID{f.ids["admin"]}})
+	_, err = f.svc.UpdateUserGroupMembers(ctx, f.actor("member"), chat.UpdateUserGroupMembersParams{GroupID: outer, Add: []users.ID{f.ids["admin"]}})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "You can't add members to a deactivated user group.")
 }

@@ -53,9 +53,9 @@ func TestEmailInvitationOverSMTP(t *testing.T) {
 	f := newFixture(t, func(o *chat.Options) { o.Mailer = smtp })
 	ctx := t.Context()
 	welcome := mustChannel(t, f, "welcome", chat.NewChannelSettings{}, "admin")
-	mustDo(t, "SendInvites", f.svc.SendInvites(ctx, f.actor("admin"), chat.SendInvitesParams{
+	mustDo(t, "SendInvites", errOf(f.svc.SendInvites(ctx, f.actor("admin"), chat.SendInvitesParams{
 		InviteeEmails: "ada@example.org", StreamIDs: []channels.ID{welcome},
-	}))
+	})))
 	got := srv.Wait(1, 10*time.Second)
 	if len(got) != 1 || len(got[0].To) != 1 || got[0].To[0] != "ada@example.org" {
 		t.Fatalf("messages at the SMTP server: %+v", got)
@@ -102,7 +102,7 @@ func TestSendInvites(t *testing.T) {
 	f := newFixture(t, func(o *chat.Options) { o.Mailer = box })
 	ctx := t.Context()
 	f.setUser(t, "guest", func(u *users.User) { u.IsActive = false })
-	err := f.svc.SendInvites(ctx, f.actor("member"), chat.SendInvitesParams{InviteeEmails: "new1@example.org,\n admin@example.com , guest@example.com,new1@example.org"})
+	_, err := f.svc.SendInvites(ctx, f.actor("member"), chat.SendInvitesParams{InviteeEmails: "new1@example.org,\n admin@example.com , guest@example.com,new1@example.org"})
 	e := wantError(t, err, chat.CodeInvitationFailed, 400, "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!")
 	want := [][]any{{"admin@example.com", "Already has an account.", false}, {"guest@example.com", "Account has been deactivated.", true}}
 	if diff := cmp.Diff(want, e.Extra["errors"]); diff != "" || e.Extra["sent_invitations"] != true {
@@ -117,7 +117,7 @@ func TestSendInvites(t *testing.T) {
 	}
 	id := invites[0].ID
 	first := joinLink.FindString(box.all()[0].body)
-	mustDo(t, "ResendEmailInvite", f.svc.ResendEmailInvite(ctx, f.actor("admin"), chat.EmailInviteParams{InviteID: id}))
+	mustDo(t, "ResendEmailInvite", errOf(f.svc.ResendEmailInvite(ctx, f.actor("admin"), chat.EmailInviteParams{InviteID: id})))
 	second := joinLink.FindString(box.all()[1].body)
 	if second == "" || second == first {
 		t.Errorf("resent link %q (first %q)", second, first)
@@ -126,7 +126,7 @@ func TestSendInvites(t *testing.T) {
 	wantError(t, err, chat.CodeBadRequest, 400, "The invitation link is not valid.")
 	_, err = f.svc.RedeemInviteLink(ctx, chat.RedeemInviteLinkParams{Key: second, Email: "someone.else@example.org", FullName: "Someone Else"})
 	wantError(t, err, chat.CodeBadRequest, 400, "The invitation link is not valid.")
-	mustDo(t, "RevokeEmailInvite", f.svc.RevokeEmailInvite(ctx, f.actor("member"), chat.EmailInviteParams{InviteID: id}))
+	mustDo(t, "RevokeEmailInvite", errOf(f.svc.RevokeEmailInvite(ctx, f.actor("member"), chat.EmailInviteParams{InviteID: id})))
 	_, err = f.svc.RedeemInviteLink(ctx, chat.RedeemInviteLinkParams{Key: second, FullName: "Too Late"})
 	wantError(t, err, chat.CodeBadRequest, 400, "The invitation link has been revoked.")
 }
@@ -136,10 +136,10 @@ func TestSendInvitesRefusals(t *testing.T) {
 	box := &outbox{}
 	f := newFixture(t, func(o *chat.Options) { o.Mailer = box })
 	ctx := t.Context()
-	mustDo(t, "SendInvites", f.svc.SendInvites(ctx, f.actor("owner"), chat.SendInvitesParams{InviteeEmails: "kept@example.org"}))
+	mustDo(t, "SendInvites", errOf(f.svc.SendInvites(ctx, f.actor("owner"), chat.SendInvitesParams{InviteeEmails: "kept@example.org"})))
 	id := f.mustInvites(t, "owner")[0].ID
 	send := func(who string, p chat.SendInvitesParams) func() error {
-		return func() error { return f.svc.SendInvites(ctx, f.actor(who), p) }
+		return func() error { return errOf(f.svc.SendInvites(ctx, f.actor(who), p)) }
 	}
 	checkRefusals(t, f, []refusal{
 		{"no address", send("member", chat.SendInvitesParams{InviteeEmails: " , \n"}), "", "You must specify at least one email address."},
@@ -149,10 +149,10 @@ func TestSendInvitesRefusals(t *testing.T) {
 		{"an administrator role from a member", send("member", chat.SendInvitesParams{InviteeEmails: "x@example.org", InviteAs: ptr(users.RoleAdministrator)}), chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
 		{"an unknown channel", send("member", chat.SendInvitesParams{InviteeEmails: "x@example.org", StreamIDs: []channels.ID{999}}), "", "Invalid channel ID 999. No invites were sent."},
 		{"revoke someone else's", func() error {
-			return f.svc.RevokeEmailInvite(ctx, f.actor("member"), chat.EmailInviteParams{InviteID: id})
+			return errOf(f.svc.RevokeEmailInvite(ctx, f.actor("member"), chat.EmailInviteParams{InviteID: id}))
 		}, chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
 		{"resend an unknown one", func() error {
-			return f.svc.ResendEmailInvite(ctx, f.actor("admin"), chat.EmailInviteParams{InviteID: 999})
+			return errOf(f.svc.ResendEmailInvite(ctx, f.actor("admin"), chat.EmailInviteParams{InviteID: 999}))
 		}, "", "No such invitation"},
 	})
 	if n := len(box.all()); n != 1 {
@@ -163,20 +163,20 @@ func TestSendInvitesRefusals(t *testing.T) {
 // emailInvitesConsistencyCases are the consistency cases of email invitations.
 func emailInvitesConsistencyCases() []consistencyCase {
 	invited := func(t *testing.T, f *fixture) {
-		mustDo(t, "SendInvites", f.svc.SendInvites(t.Context(), f.actor("member"), chat.SendInvitesParams{InviteeEmails: "new@example.org"}))
+		mustDo(t, "SendInvites", errOf(f.svc.SendInvites(t.Context(), f.actor("member"), chat.SendInvitesParams{InviteeEmails: "new@example.org"})))
 	}
 	first := func(t *testing.T, f *fixture) chat.EmailInviteParams {
 		return chat.EmailInviteParams{InviteID: f.mustInvites(t, "admin")[0].ID}
 	}
 	return []consistencyCase{
 		{method: "SendInvites", name: "two addresses", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "SendInvites", f.svc.SendInvites(t.Context(), f.actor("member"), chat.SendInvitesParams{InviteeEmails: "a@example.org, b@example.org"}))
+			mustDo(t, "SendInvites", errOf(f.svc.SendInvites(t.Context(), f.actor("member"), chat.SendInvitesParams{InviteeEmails: "a@example.org, b@example.org"})))
 		}},
 		{method: "ResendEmailInvite", name: "by an administrator", setup: invited, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "ResendEmailInvite", f.svc.ResendEmailInvite(t.Context(), f.actor("admin"), first(t, f)))
+			mustDo(t, "ResendEmailInvite", errOf(f.svc.ResendEmailInvite(t.Context(), f.actor("admin"), first(t, f))))
 		}},
 		{method: "RevokeEmailInvite", name: "by the inviter", setup: invited, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RevokeEmailInvite", f.svc.RevokeEmailInvite(t.Context(), f.actor("member"), first(t, f)))
+			mustDo(t, "RevokeEmailInvite", errOf(f.svc.RevokeEmailInvite(t.Context(), f.actor("member"), first(t, f))))
 		}},
 	}
 }

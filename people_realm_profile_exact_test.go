@@ -17,9 +17,9 @@ func TestProfileDataItemWithoutValue(t *testing.T) {
 		ctx := t.Context()
 		ids := f.profileFields(t)
 		phone, bio := int64(ids["Phone"]), int64(ids["Bio"])
-		mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+		mustDo(t, "UpdateProfileData", errOf(f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 			{ID: phone, Value: raw(`"555"`)}, {ID: bio, Value: raw(`"Hi"`)},
-		}}))
+		}})))
 		decode := func(text string) []chat.ProfileDataUpdate {
 			t.Helper()
 			var out []chat.ProfileDataUpdate
@@ -31,9 +31,9 @@ func TestProfileDataItemWithoutValue(t *testing.T) {
 		missing := decode(fmt.Sprintf(`[{"id":%d,"value":"556"},{"id":%d}]`, phone, bio))
 		before := f.snapshot(t)
 		q := f.register(t, "member")
-		err := f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: missing})
+		_, err := f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: missing})
 		wantError(t, err, chat.CodeBadRequest, 400, `data[1]["value"] field is missing: Field required`)
-		err = f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], ProfileData: missing})
+		_, err = f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], ProfileData: missing})
 		wantError(t, err, chat.CodeBadRequest, 400, `profile_data[1]["value"] field is missing: Field required`)
 		if after := f.snapshot(t); after != before {
 			t.Fatalf("a refused request changed the store:\n%s\n%s", before, after)
@@ -48,7 +48,7 @@ func TestProfileDataItemWithoutValue(t *testing.T) {
 		if got := (*res.User.ProfileData)[fmt.Sprint(bio)].Value; got != "Hi" {
 			t.Fatalf("Bio = %q, want it kept", got)
 		}
-		err = f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], ProfileData: decode(fmt.Sprintf(`[{"id":%d,"value":null}]`, bio))})
+		_, err = f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], ProfileData: decode(fmt.Sprintf(`[{"id":%d,"value":null}]`, bio))})
 		if err != nil {
 			t.Fatalf(`"value": null: %v`, err)
 		}

@@ -15,21 +15,21 @@ func TestUpdateRemoveReorderCustomProfileFields(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	ids := f.profileFields(t)
-	mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+	mustDo(t, "UpdateProfileData", errOf(f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 		{ID: int64(ids["Phone"]), Value: raw(`"555"`)}, {ID: int64(ids["Bio"]), Value: raw(`"Hi"`)},
-	}}))
+	}})))
 	q := f.register(t, "guest", "custom_profile_fields")
-	mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{
+	mustDo(t, "UpdateCustomProfileField", errOf(f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{
 		FieldID: ids["Phone"], Name: ptr(" Mobile "), Hint: ptr("Work mobile"), Required: ptr(true), DisplayInProfileSummary: ptr(true),
-	}))
-	mustDo(t, "RemoveCustomProfileField", f.svc.RemoveCustomProfileField(ctx, f.actor("owner"), chat.RemoveCustomProfileFieldParams{FieldID: ids["Bio"]}))
+	})))
+	mustDo(t, "RemoveCustomProfileField", errOf(f.svc.RemoveCustomProfileField(ctx, f.actor("owner"), chat.RemoveCustomProfileFieldParams{FieldID: ids["Bio"]})))
 	got, err := f.svc.GetCustomProfileFields(ctx, f.actor("member"))
 	mustDo(t, "GetCustomProfileFields", err)
 	order := make([]users.ProfileFieldID, len(got.CustomFields))
 	for i, r := range got.CustomFields {
 		order[len(order)-1-i] = r.ID
 	}
-	mustDo(t, "ReorderCustomProfileFields", f.svc.ReorderCustomProfileFields(ctx, f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: order}))
+	mustDo(t, "ReorderCustomProfileFields", errOf(f.svc.ReorderCustomProfileFields(ctx, f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: order})))
 	got, err = f.svc.GetCustomProfileFields(ctx, f.actor("member"))
 	mustDo(t, "GetCustomProfileFields", err)
 	var names []string
@@ -61,10 +61,10 @@ func TestCustomProfileFieldRefusals(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	ids := f.profileFields(t)
-	mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{FieldID: ids["Team"], DisplayInProfileSummary: ptr(true)}))
-	mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{FieldID: ids["Website"], DisplayInProfileSummary: ptr(true)}))
+	mustDo(t, "UpdateCustomProfileField", errOf(f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{FieldID: ids["Team"], DisplayInProfileSummary: ptr(true)})))
+	mustDo(t, "UpdateCustomProfileField", errOf(f.svc.UpdateCustomProfileField(ctx, f.actor("admin"), chat.UpdateCustomProfileFieldParams{FieldID: ids["Website"], DisplayInProfileSummary: ptr(true)})))
 	update := func(who string, p chat.UpdateCustomProfileFieldParams) func() error {
-		return func() error { return f.svc.UpdateCustomProfileField(ctx, f.actor(who), p) }
+		return func() error { return errOf(f.svc.UpdateCustomProfileField(ctx, f.actor(who), p)) }
 	}
 	all := []users.ProfileFieldID{}
 	for _, id := range ids {
@@ -79,16 +79,16 @@ func TestCustomProfileFieldRefusals(t *testing.T) {
 		{"default external account", update("admin", chat.UpdateCustomProfileFieldParams{FieldID: ids["GitHub"], Hint: ptr("Your handle")}), "", "Default custom field cannot be updated."},
 		{"bad choices", update("admin", chat.UpdateCustomProfileFieldParams{FieldID: ids["Team"], FieldData: ptr(`{}`)}), "", "Field must have at least one choice."},
 		{"remove unknown", func() error {
-			return f.svc.RemoveCustomProfileField(ctx, f.actor("admin"), chat.RemoveCustomProfileFieldParams{FieldID: 999})
+			return errOf(f.svc.RemoveCustomProfileField(ctx, f.actor("admin"), chat.RemoveCustomProfileFieldParams{FieldID: 999}))
 		}, "", "Field id 999 not found."},
 		{"remove as member", func() error {
-			return f.svc.RemoveCustomProfileField(ctx, f.actor("member"), chat.RemoveCustomProfileFieldParams{FieldID: ids["Phone"]})
+			return errOf(f.svc.RemoveCustomProfileField(ctx, f.actor("member"), chat.RemoveCustomProfileFieldParams{FieldID: ids["Phone"]}))
 		}, chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
 		{"reorder missing a field", func() error {
-			return f.svc.ReorderCustomProfileFields(ctx, f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: all[1:]})
+			return errOf(f.svc.ReorderCustomProfileFields(ctx, f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: all[1:]}))
 		}, "", "Invalid order mapping."},
 		{"reorder as member", func() error {
-			return f.svc.ReorderCustomProfileFields(ctx, f.actor("member"), chat.ReorderCustomProfileFieldsParams{Order: all})
+			return errOf(f.svc.ReorderCustomProfileFields(ctx, f.actor("member"), chat.ReorderCustomProfileFieldsParams{Order: all}))
 		}, chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"},
 	})
 }
@@ -106,13 +106,13 @@ func TestPatchChannelFolders(t *testing.T) {
 	mustDo(t, "UpdateChannelFolder", errOf(f.svc.UpdateChannelFolder(ctx, f.actor("admin"), chat.UpdateChannelFolderParams{ChannelFolderID: ids[2], IsArchived: ptr(true)})))
 	checkRefusals(t, f, []refusal{
 		{"an archived folder left out", func() error {
-			return f.svc.PatchChannelFolders(ctx, f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{ids[1], ids[0]}})
+			return errOf(f.svc.PatchChannelFolders(ctx, f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{ids[1], ids[0]}}))
 		}, "", "Invalid order mapping."},
 		{"not an administrator", func() error {
-			return f.svc.PatchChannelFolders(ctx, f.actor("member"), chat.PatchChannelFoldersParams{Order: ids})
+			return errOf(f.svc.PatchChannelFolders(ctx, f.actor("member"), chat.PatchChannelFoldersParams{Order: ids}))
 		}, chat.CodeUnauthorizedPrincipal, ""},
 	})
-	mustDo(t, "PatchChannelFolders", f.svc.PatchChannelFolders(ctx, f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{ids[2], ids[1], ids[0]}}))
+	mustDo(t, "PatchChannelFolders", errOf(f.svc.PatchChannelFolders(ctx, f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{ids[2], ids[1], ids[0]}})))
 	got, err := f.svc.GetChannelFolders(ctx, f.actor("member"), chat.GetChannelFoldersParams{IncludeArchived: true})
 	mustDo(t, "GetChannelFolders", err)
 	var names []string
@@ -129,9 +129,9 @@ func TestPatchChannelFolders(t *testing.T) {
 func profileAndFolderConsistencyCases() []consistencyCase {
 	withData := func(t *testing.T, f *fixture) {
 		ids := f.profileFields(t)
-		mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(t.Context(), f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+		mustDo(t, "UpdateProfileData", errOf(f.svc.UpdateProfileData(t.Context(), f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 			{ID: int64(ids["Phone"]), Value: raw(`"555"`)}, {ID: int64(ids["Bio"]), Value: raw(`"Hi"`)},
-		}}))
+		}})))
 	}
 	field := func(t *testing.T, f *fixture, name string) users.ProfileFieldID {
 		got, err := f.svc.GetCustomProfileFields(t.Context(), f.actor("owner"))
@@ -146,11 +146,11 @@ func profileAndFolderConsistencyCases() []consistencyCase {
 	}
 	return []consistencyCase{
 		{method: "UpdateCustomProfileField", name: "name, hint and flags", setup: withData, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateCustomProfileField", f.svc.UpdateCustomProfileField(t.Context(), f.actor("admin"), chat.UpdateCustomProfileFieldParams{
-				FieldID: field(t, f, "Phone"), Name: ptr("Mobile"), Hint: ptr("h"), Required: ptr(true), EditableByUser: ptr(false)}))
+			mustDo(t, "UpdateCustomProfileField", errOf(f.svc.UpdateCustomProfileField(t.Context(), f.actor("admin"), chat.UpdateCustomProfileFieldParams{
+				FieldID: field(t, f, "Phone"), Name: ptr("Mobile"), Hint: ptr("h"), Required: ptr(true), EditableByUser: ptr(false)})))
 		}},
 		{method: "RemoveCustomProfileField", name: "field with values", setup: withData, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "RemoveCustomProfileField", f.svc.RemoveCustomProfileField(t.Context(), f.actor("admin"), chat.RemoveCustomProfileFieldParams{FieldID: field(t, f, "Bio")}))
+			mustDo(t, "RemoveCustomProfileField", errOf(f.svc.RemoveCustomProfileField(t.Context(), f.actor("admin"), chat.RemoveCustomProfileFieldParams{FieldID: field(t, f, "Bio")})))
 		}},
 		{method: "ReorderCustomProfileFields", name: "reversed", setup: withData, run: func(t *testing.T, f *fixture) {
 			got, err := f.svc.GetCustomProfileFields(t.Context(), f.actor("owner"))
@@ -159,7 +159,7 @@ func profileAndFolderConsistencyCases() []consistencyCase {
 			for _, r := range got.CustomFields {
 				order = append([]users.ProfileFieldID{r.ID}, order...)
 			}
-			mustDo(t, "ReorderCustomProfileFields", f.svc.ReorderCustomProfileFields(t.Context(), f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: order}))
+			mustDo(t, "ReorderCustomProfileFields", errOf(f.svc.ReorderCustomProfileFields(t.Context(), f.actor("admin"), chat.ReorderCustomProfileFieldsParams{Order: order})))
 		}},
 		{method: "PatchChannelFolders", name: "reversed with an archived folder", setup: func(t *testing.T, f *fixture) {
 			for _, name := range []string{"Work", "Fun"} {
@@ -167,7 +167,7 @@ func profileAndFolderConsistencyCases() []consistencyCase {
 			}
 			mustDo(t, "UpdateChannelFolder", errOf(f.svc.UpdateChannelFolder(t.Context(), f.actor("admin"), chat.UpdateChannelFolderParams{ChannelFolderID: 1, IsArchived: ptr(true)})))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "PatchChannelFolders", f.svc.PatchChannelFolders(t.Context(), f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{2, 1}}))
+			mustDo(t, "PatchChannelFolders", errOf(f.svc.PatchChannelFolders(t.Context(), f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{2, 1}})))
 		}},
 	}
 }
@@ -178,5 +178,5 @@ func goldenChannelFolderReorder(t *testing.T, f *fixture) {
 	for _, name := range []string{"Work", "Fun"} {
 		mustDo(t, "CreateChannelFolder", errOf(f.svc.CreateChannelFolder(ctx, f.actor("admin"), chat.CreateChannelFolderParams{Name: name})))
 	}
-	mustDo(t, "PatchChannelFolders", f.svc.PatchChannelFolders(ctx, f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{2, 1}}))
+	mustDo(t, "PatchChannelFolders", errOf(f.svc.PatchChannelFolders(ctx, f.actor("admin"), chat.PatchChannelFoldersParams{Order: []channels.FolderID{2, 1}})))
 }

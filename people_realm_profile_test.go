@@ -85,7 +85,7 @@ func TestUpdateProfileData(t *testing.T) {
 	ids := f.profileFields(t)
 	q := f.register(t, "admin", "realm_user")
 	mentor := itoa(int64(f.ids["admin"]))
-	err := f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+	_, err := f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 		{ID: int64(ids["Phone"]), Value: raw(`"+1 555"`)},
 		{ID: int64(ids["Bio"]), Value: raw(`"I like **Go**"`)},
 		{ID: int64(ids["Team"]), Value: raw(`"1"`)},
@@ -118,7 +118,7 @@ func TestUpdateProfileData(t *testing.T) {
 		t.Errorf("first event (-want +got):\n%s", diff)
 	}
 	// Clearing sends value null; unchanged values send nothing.
-	if err := f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+	if _, err := f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 		{ID: int64(ids["Phone"]), Value: raw(`null`)}, {ID: int64(ids["Pronouns"]), Value: raw(`"she/her"`)},
 	}}); err != nil {
 		t.Fatal(err)
@@ -130,11 +130,11 @@ func TestUpdateProfileData(t *testing.T) {
 		t.Errorf("clearing events (-want +got):\n%s", diff)
 	}
 	// Administrators set fields users may not edit, through PATCH /users/{id}.
-	if err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"],
+	if _, err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"],
 		ProfileData: []chat.ProfileDataUpdate{{ID: int64(ids["Badge"]), Value: raw(`"gold"`)}}}); err != nil {
 		t.Errorf("admin sets a restricted field: %v", err)
 	}
-	if err := f.svc.RemoveProfileData(ctx, f.actor("member"), chat.RemoveProfileDataParams{Data: []int64{int64(ids["Bio"])}}); err != nil {
+	if _, err := f.svc.RemoveProfileData(ctx, f.actor("member"), chat.RemoveProfileDataParams{Data: []int64{int64(ids["Bio"])}}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = f.svc.GetUser(ctx, f.actor("guest"), chat.GetUserParams{UserID: f.ids["member"], UserQueryOptions: chat.UserQueryOptions{IncludeCustomProfileFields: true}})
@@ -174,7 +174,7 @@ func TestUpdateProfileDataRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			before := f.snapshot(t)
 			pd, _ := f.svc.GetUsers(ctx, f.actor("admin"), chat.GetUsersParams{UserQueryOptions: chat.UserQueryOptions{IncludeCustomProfileFields: true}})
-			err := f.svc.UpdateProfileData(ctx, f.actor(tt.as), chat.UpdateProfileDataParams{Data: tt.data})
+			_, err := f.svc.UpdateProfileData(ctx, f.actor(tt.as), chat.UpdateProfileDataParams{Data: tt.data})
 			wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, tt.msg)
 			pd2, _ := f.svc.GetUsers(ctx, f.actor("admin"), chat.GetUsersParams{UserQueryOptions: chat.UserQueryOptions{IncludeCustomProfileFields: true}})
 			if f.snapshot(t) != before || !cmp.Equal(pd, pd2) {

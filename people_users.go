@@ -15,13 +15,13 @@ func (s *Service) ProvisionUser(ctx context.Context, p ProvisionUserParams) (Pro
 // administrators (and for the owner of a bot); only owners give or take the owner role, the
 // only owner keeps it, and a guest cannot be made an administrator directly. Every change
 // sends a realm_user update; a role change also moves the user between the system groups.
-func (s *Service) UpdateUser(ctx context.Context, actor Actor, p UpdateUserParams) error {
+func (s *Service) UpdateUser(ctx context.Context, actor Actor, p UpdateUserParams) (UpdateUserResult, error) {
 	return s.people.UpdateUser(ctx, actor, p)
 }
 
 // UpdateUserByEmail is UpdateUser for the user with that email. An email the actor may not
 // see is "No such user", as for GET /users/{email}.
-func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUserByEmailParams) error {
+func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUserByEmailParams) (UpdateUserByEmailResult, error) {
 	return s.people.UpdateUserByEmail(ctx, actor, p)
 }
 
@@ -30,13 +30,13 @@ func (s *Service) UpdateUserByEmail(ctx context.Context, actor Actor, p UpdateUs
 // apply to each in that order. Everyone who can access them gets realm_user update
 // is_active=false. Group memberships are kept but never count for deactivated users, so the
 // user leaves every group as far as anyone can tell.
-func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateUserParams) error {
+func (s *Service) DeactivateUser(ctx context.Context, actor Actor, p DeactivateUserParams) (DeactivateUserResult, error) {
 	return s.people.DeactivateUser(ctx, actor, p)
 }
 
 // ReactivateUser reactivates a deactivated user or bot (administrators, or a bot's owner).
 // Everyone who can access the user gets realm_user update is_active=true.
-func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) error {
+func (s *Service) ReactivateUser(ctx context.Context, actor Actor, p ReactivateUserParams) (ReactivateUserResult, error) {
 	return s.people.ReactivateUser(ctx, actor, p)
 }
 
@@ -49,7 +49,7 @@ func (s *Service) CreateUser(ctx context.Context, actor Actor, p CreateUserParam
 // DeactivateOwnUser deactivates the actor's own account, and first the bots the actor owns,
 // as an administrator's deactivation does. The organization's last active user and its only
 // owner are refused (CANNOT_DEACTIVATE_LAST_USER).
-func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, p DeactivateOwnUserParams) error {
+func (s *Service) DeactivateOwnUser(ctx context.Context, actor Actor, p DeactivateOwnUserParams) (DeactivateOwnUserResult, error) {
 	return s.people.DeactivateOwnUser(ctx, actor, p)
 }
 
@@ -82,7 +82,7 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor Actor, p BotPar
 
 // DeactivateBot deactivates a bot the actor administers (DELETE /bots/{bot_id}), as an
 // administrator's deactivation of a user does.
-func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) error {
+func (s *Service) DeactivateBot(ctx context.Context, actor Actor, p BotParams) (DeactivateBotResult, error) {
 	return s.people.DeactivateBot(ctx, actor, p)
 }
 
@@ -111,13 +111,13 @@ func (s *Service) GetOwnUser(ctx context.Context, actor Actor, q UserQueryOption
 // MuteUser mutes a user for the actor: the actor's unread messages from that user are marked
 // read (an update_message_flags event), their later messages arrive already read, and the
 // actor gets a muted_users event.
-func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
+func (s *Service) MuteUser(ctx context.Context, actor Actor, p MuteUserParams) (MuteUserResult, error) {
 	return s.people.MuteUser(ctx, actor, p)
 }
 
 // UnmuteUser unmutes a user for the actor, who gets a muted_users event. Messages marked read
 // by the mute stay read.
-func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) error {
+func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams) (UnmuteUserResult, error) {
 	return s.people.UnmuteUser(ctx, actor, p)
 }
 
@@ -125,7 +125,7 @@ func (s *Service) UnmuteUser(ctx context.Context, actor Actor, p MuteUserParams)
 // values that change are written, each with a user_settings update event to its user; name
 // and time-zone changes also send realm_user updates; an email change only starts a
 // confirmation; a password change needs the old password.
-func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSettingsParams) error {
+func (s *Service) UpdateSettings(ctx context.Context, actor Actor, p UpdateSettingsParams) (UpdateSettingsResult, error) {
 	return s.people.UpdateSettings(ctx, actor, p)
 }
 
@@ -140,13 +140,13 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 // UpdateStatus changes the actor's status (human users only). Away turns the presence_enabled
 // setting off (or on), as Zulip still does for older clients; every active user gets a
 // user_status event with the fields given.
-func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusParams) error {
+func (s *Service) UpdateStatus(ctx context.Context, actor Actor, p UpdateStatusParams) (UpdateStatusResult, error) {
 	return s.people.UpdateStatus(ctx, actor, p)
 }
 
 // UpdateStatusForUser changes another user's status text and emoji (administrators only; the
 // target is a human user, active). Away cannot be set for someone else.
-func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p UpdateStatusForUserParams) error {
+func (s *Service) UpdateStatusForUser(ctx context.Context, actor Actor, p UpdateStatusForUserParams) (UpdateStatusForUserResult, error) {
 	return s.people.UpdateStatusForUser(ctx, actor, p)
 }
 

@@ -51,7 +51,7 @@ func TestBotManagement(t *testing.T) {
 	// The owner changes: the member loses the bot, the guest cannot own... the owner gains it.
 	_, err = f.svc.UpdateBot(ctx, f.actor("admin"), chat.UpdateBotParams{BotID: hook, BotOwnerID: ptr(f.ids["owner"])})
 	mustDo(t, "UpdateBot owner", err)
-	mustDo(t, "DeactivateBot", f.svc.DeactivateBot(ctx, f.actor("owner"), chat.BotParams{BotID: hook}))
+	mustDo(t, "DeactivateBot", errOf(f.svc.DeactivateBot(ctx, f.actor("owner"), chat.BotParams{BotID: hook})))
 
 	ops := func(q, who string) []string {
 		var out []string
@@ -88,7 +88,7 @@ func TestBotManagement(t *testing.T) {
 	if diff := cmp.Diff(want, *mine); diff != "" {
 		t.Errorf("realm_bots entry (-want +got):\n%s", diff)
 	}
-	mustDo(t, "ReactivateUser", f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: hook}))
+	mustDo(t, "ReactivateUser", errOf(f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: hook})))
 }
 
 func TestBotRefusals(t *testing.T) {
@@ -115,7 +115,7 @@ func TestBotRefusals(t *testing.T) {
 			return errOf(f.svc.RegenerateBotAPIKey(ctx, f.actor("guest"), chat.BotParams{BotID: mine}))
 		}, "", "Insufficient permission"},
 		{"deactivate someone else's bot", func() error {
-			return f.svc.DeactivateBot(ctx, f.actor("guest"), chat.BotParams{BotID: mine})
+			return errOf(f.svc.DeactivateBot(ctx, f.actor("guest"), chat.BotParams{BotID: mine}))
 		}, "", "Insufficient permission"},
 		{"create an embedded bot", func() error {
 			return errOf(f.svc.CreateBot(ctx, f.actor("member"), chat.CreateBotParams{FullName: "Emb Bot", ShortName: "emb", BotType: users.BotEmbedded}))
@@ -170,11 +170,11 @@ func botsConsistencyCases() []consistencyCase {
 			mustDo(t, "RegenerateAPIKey", errOf(f.svc.RegenerateAPIKey(t.Context(), f.actor("bot"))))
 		}},
 		{method: "DeactivateBot", name: "by its owner, then reactivated", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateBot", f.svc.DeactivateBot(t.Context(), f.actor("member"), chat.BotParams{BotID: hookOf(f)}))
-			mustDo(t, "ReactivateUser", f.svc.ReactivateUser(t.Context(), f.actor("admin"), chat.ReactivateUserParams{UserID: hookOf(f)}))
+			mustDo(t, "DeactivateBot", errOf(f.svc.DeactivateBot(t.Context(), f.actor("member"), chat.BotParams{BotID: hookOf(f)})))
+			mustDo(t, "ReactivateUser", errOf(f.svc.ReactivateUser(t.Context(), f.actor("admin"), chat.ReactivateUserParams{UserID: hookOf(f)})))
 		}},
 		{method: "UpdateUser", name: "member made an administrator", setup: setup, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateUser", f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], Role: ptr(users.RoleAdministrator)}))
+			mustDo(t, "UpdateUser", errOf(f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], Role: ptr(users.RoleAdministrator)})))
 		}},
 	}
 }

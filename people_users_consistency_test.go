@@ -37,26 +37,26 @@ func usersConsistencyCases() []consistencyCase {
 	}
 	return []consistencyCase{
 		{method: "UpdateUser", name: "name and role", run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: ptr("Mia Renamed"), Role: role(users.RoleModerator)}))
+			must(t, errOf(f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: ptr("Mia Renamed"), Role: role(users.RoleModerator)})))
 		}},
 		{method: "UpdateUser", name: "admin demoted", run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["admin"], Role: role(users.RoleMember)}))
+			must(t, errOf(f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["admin"], Role: role(users.RoleMember)})))
 		}},
 		{method: "UpdateUser", name: "email", setup: func(t *testing.T, f *fixture) {
 			extra(t, f)
 			f.setUser(t, "owner", func(u *users.User) { u.CanChangeUserEmails = true })
 		}, run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["extra"], NewEmail: ptr("extra2@example.com")}))
+			must(t, errOf(f.svc.UpdateUser(t.Context(), f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["extra"], NewEmail: ptr("extra2@example.com")})))
 		}},
 		{method: "DeactivateUser", name: "with a bot and delete_profile", setup: extra, run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"],
-				Actions: &chat.DeactivateUserActions{DeleteProfile: true}}))
+			must(t, errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"],
+				Actions: &chat.DeactivateUserActions{DeleteProfile: true}})))
 		}},
 		{method: "ReactivateUser", name: "group member", setup: func(t *testing.T, f *fixture) {
 			group(t, f)
-			must(t, f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"]}))
+			must(t, errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"]})))
 		}, run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.ReactivateUser(t.Context(), f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["extra"]}))
+			must(t, errOf(f.svc.ReactivateUser(t.Context(), f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["extra"]})))
 		}},
 		{method: "CreateUser", name: "member", setup: func(t *testing.T, f *fixture) {
 			f.setUser(t, "admin", func(u *users.User) { u.CanCreateUsers = true })
@@ -75,45 +75,45 @@ func usersConsistencyCases() []consistencyCase {
 			must(t, err)
 		}},
 		{method: "UpdateUserGroupMembers", name: "add, remove, subgroups", setup: group, run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.UpdateUserGroupMembers(t.Context(), f.actor("owner"), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["group"]),
-				Add: []users.ID{f.ids["admin"]}, Delete: []users.ID{f.ids["member"]}, AddSubgroups: []users.GroupID{users.GroupID(f.ids["subgroup"])}}))
+			must(t, errOf(f.svc.UpdateUserGroupMembers(t.Context(), f.actor("owner"), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["group"]),
+				Add: []users.ID{f.ids["admin"]}, Delete: []users.ID{f.ids["member"]}, AddSubgroups: []users.GroupID{users.GroupID(f.ids["subgroup"])}})))
 		}},
 		{method: "UpdateUserGroupSubgroups", name: "add then remove", setup: group, run: func(t *testing.T, f *fixture) {
 			g, sub := users.GroupID(f.ids["group"]), users.GroupID(f.ids["subgroup"])
-			must(t, f.svc.UpdateUserGroupSubgroups(t.Context(), f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: g, Add: []users.GroupID{sub}}))
-			must(t, f.svc.UpdateUserGroupSubgroups(t.Context(), f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: g, Delete: []users.GroupID{sub}}))
+			must(t, errOf(f.svc.UpdateUserGroupSubgroups(t.Context(), f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: g, Add: []users.GroupID{sub}})))
+			must(t, errOf(f.svc.UpdateUserGroupSubgroups(t.Context(), f.actor("owner"), chat.UpdateUserGroupSubgroupsParams{GroupID: g, Delete: []users.GroupID{sub}})))
 		}},
 		{method: "UpdateUserGroup", name: "rename and settings", setup: group, run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.UpdateUserGroup(t.Context(), f.actor("owner"), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["group"]),
+			must(t, errOf(f.svc.UpdateUserGroup(t.Context(), f.actor("owner"), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["group"]),
 				Name: ptr("renamed"), Description: ptr("new description"),
-				Settings: map[string]chat.GroupSettingChange{"can_manage_group": {New: &users.GroupSetting{Members: []users.ID{f.ids["member"]}}}}}))
+				Settings: map[string]chat.GroupSettingChange{"can_manage_group": {New: &users.GroupSetting{Members: []users.ID{f.ids["member"]}}}}})))
 		}},
 		{method: "DeactivateUserGroup", name: "unused group", setup: group, run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.DeactivateUserGroup(t.Context(), f.actor("owner"), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["group"])}))
+			must(t, errOf(f.svc.DeactivateUserGroup(t.Context(), f.actor("owner"), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["group"])})))
 		}},
 		{method: "DeactivateUser", name: "guest", run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+			must(t, errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]})))
 		}},
 		{method: "UpdateSettings", name: "own display settings, name, time zone, visibility", run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.UpdateSettings(t.Context(), f.actor("member"), chat.UpdateSettingsParams{
+			must(t, errOf(f.svc.UpdateSettings(t.Context(), f.actor("member"), chat.UpdateSettingsParams{
 				FullName: ptr("Mia Settings"), Timezone: ptr("Asia/Tokyo"),
 				Values: map[string]any{"default_language": "de", "color_scheme": int64(2), "enter_sends": true,
 					"email_address_visibility": int64(1), "enable_drafts_synchronization": false},
-			}))
+			})))
 		}},
 		{method: "UpdateSettings", name: "administrator for a group", run: func(t *testing.T, f *fixture) {
 			skip := false
 			members := f.groupIDs(t)[users.GroupMembers]
-			must(t, f.svc.UpdateSettings(t.Context(), f.actor("admin"), chat.UpdateSettingsParams{
+			must(t, errOf(f.svc.UpdateSettings(t.Context(), f.actor("admin"), chat.UpdateSettingsParams{
 				Values:      map[string]any{"emojiset": "text", "web_home_view": "recent"},
 				TargetUsers: &chat.TargetUsers{UserIDs: []users.ID{f.ids["guest"]}, GroupIDs: []users.GroupID{members}, SkipIfAlreadyEdited: &skip},
-			}))
+			})))
 		}},
 		// The user whose email changes is no viewer: its own avatar_url key (a Gravatar of the
 		// email) is the client's to recompute under client_gravatar.
 		{method: "ConfirmEmailChange", name: "hidden email", setup: func(t *testing.T, f *fixture) {
 			extra(t, f)
-			must(t, f.svc.UpdateSettings(t.Context(), f.actor("extra"), chat.UpdateSettingsParams{Email: ptr("extra2@example.com")}))
+			must(t, errOf(f.svc.UpdateSettings(t.Context(), f.actor("extra"), chat.UpdateSettingsParams{Email: ptr("extra2@example.com")})))
 		}, run: func(t *testing.T, f *fixture) {
 			key, _ := f.emailKeys.Load(f.ids["extra"])
 			_, err := f.svc.ConfirmEmailChange(t.Context(), chat.ConfirmEmailChangeParams{Key: key.(string)})
@@ -126,17 +126,17 @@ func usersConsistencyCases() []consistencyCase {
 		}},
 		{method: "UpdateProfileData", name: "set and clear", setup: func(t *testing.T, f *fixture) {
 			f.ids["field"] = users.ID(mustField(t, f, "Bio", users.ProfileLongText))
-			must(t, f.svc.UpdateProfileData(t.Context(), f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["field"]), Value: json.RawMessage(`"old"`)}}}))
+			must(t, errOf(f.svc.UpdateProfileData(t.Context(), f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["field"]), Value: json.RawMessage(`"old"`)}}})))
 		}, run: func(t *testing.T, f *fixture) {
 			phone := mustField(t, f, "Phone", users.ProfileShortText)
-			must(t, f.svc.UpdateProfileData(t.Context(), f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
-				{ID: int64(f.ids["field"]), Value: json.RawMessage(`"new **bio**"`)}, {ID: int64(phone), Value: json.RawMessage(`"123"`)}}}))
+			must(t, errOf(f.svc.UpdateProfileData(t.Context(), f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+				{ID: int64(f.ids["field"]), Value: json.RawMessage(`"new **bio**"`)}, {ID: int64(phone), Value: json.RawMessage(`"123"`)}}})))
 		}},
 		{method: "RemoveProfileData", name: "one field", setup: func(t *testing.T, f *fixture) {
 			f.ids["field"] = users.ID(mustField(t, f, "Bio", users.ProfileLongText))
-			must(t, f.svc.UpdateProfileData(t.Context(), f.actor("guest"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["field"]), Value: json.RawMessage(`"bio"`)}}}))
+			must(t, errOf(f.svc.UpdateProfileData(t.Context(), f.actor("guest"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["field"]), Value: json.RawMessage(`"bio"`)}}})))
 		}, run: func(t *testing.T, f *fixture) {
-			must(t, f.svc.RemoveProfileData(t.Context(), f.actor("guest"), chat.RemoveProfileDataParams{Data: []int64{int64(f.ids["field"])}}))
+			must(t, errOf(f.svc.RemoveProfileData(t.Context(), f.actor("guest"), chat.RemoveProfileDataParams{Data: []int64{int64(f.ids["field"])}})))
 		}},
 		{method: "RegenerateAPIKey", name: "own key", run: func(t *testing.T, f *fixture) {
 			_, err := f.svc.RegenerateAPIKey(t.Context(), f.actor("member"))

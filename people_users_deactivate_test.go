@@ -78,7 +78,7 @@ func TestDeactivateUserDeletesMessages(t *testing.T) {
 			f := newFixture(t)
 			sent := deactivationMessages(t, f)
 			actions := tc.actions
-			if err := f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{
+			if _, err := f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{
 				UserID: f.ids["member"], Actions: &actions,
 			}); err != nil {
 				t.Fatal(err)
@@ -105,7 +105,7 @@ func TestDeactivateUserDeleteEvents(t *testing.T) {
 		return *res.QueueID
 	}
 	guestQ, adminQ, ownerQ := queue("guest"), queue("admin"), queue("owner")
-	if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"],
+	if _, err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"],
 		Actions: &chat.DeactivateUserActions{DeletePublicChannelMessages: true, DeletePrivateChannelMessages: true, DeleteDirectMessages: true},
 	}); err != nil {
 		t.Fatal(err)
@@ -172,14 +172,14 @@ func deactivationConsistencyCases() []consistencyCase {
 	}
 	return []consistencyCase{
 		{method: "DeactivateUser", name: "deleting every message of the user and their bot", setup: setup, run: func(t *testing.T, f *fixture) {
-			if err := f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
+			if _, err := f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
 				Actions: &chat.DeactivateUserActions{DeletePublicChannelMessages: true, DeletePrivateChannelMessages: true, DeleteDirectMessages: true},
 			}); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		{method: "DeactivateUser", name: "deleting public channel messages only", setup: setup, run: func(t *testing.T, f *fixture) {
-			if err := f.svc.DeactivateUser(t.Context(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
+			if _, err := f.svc.DeactivateUser(t.Context(), f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["leaver"],
 				Actions: &chat.DeactivateUserActions{DeletePublicChannelMessages: true},
 			}); err != nil {
 				t.Fatal(err)
@@ -200,7 +200,7 @@ func TestFailedWritesChangeNothing(t *testing.T) {
 	boom := errors.New("disk on fire")
 	// The first writes delete the bot's messages; a later one fails.
 	faulty.FailWritesAfter(2, boom)
-	err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"],
+	_, err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"],
 		Actions: &chat.DeactivateUserActions{DeletePublicChannelMessages: true, DeletePrivateChannelMessages: true, DeleteDirectMessages: true}})
 	faulty.FailWritesAfter(-1, nil)
 	if !errors.Is(err, boom) {

@@ -60,15 +60,15 @@ var usersMatrix = []matrixRow{
 		return err
 	}},
 	{"UpdateUser", adminsOnly, nil, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.UpdateUser(ctx, f.actor(as), chat.UpdateUserParams{UserID: f.ids["target"], FullName: ptr("Renamed Target")})
+		return errOf(f.svc.UpdateUser(ctx, f.actor(as), chat.UpdateUserParams{UserID: f.ids["target"], FullName: ptr("Renamed Target")}))
 	}},
 	{"DeactivateUser", adminsOnly, nil, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.DeactivateUser(ctx, f.actor(as), chat.DeactivateUserParams{UserID: f.ids["target"]})
+		return errOf(f.svc.DeactivateUser(ctx, f.actor(as), chat.DeactivateUserParams{UserID: f.ids["target"]}))
 	}},
 	{"ReactivateUser", adminsOnly, func(t *testing.T, f *fixture) {
 		f.setUser(t, "target", func(u *users.User) { u.IsActive = false })
 	}, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.ReactivateUser(ctx, f.actor(as), chat.ReactivateUserParams{UserID: f.ids["target"]})
+		return errOf(f.svc.ReactivateUser(ctx, f.actor(as), chat.ReactivateUserParams{UserID: f.ids["target"]}))
 	}},
 	{"CreateUser", adminGateOnly, func(t *testing.T, f *fixture) {
 		for _, name := range matrixActors {
@@ -83,11 +83,11 @@ var usersMatrix = []matrixRow{
 		return err
 	}},
 	{"UpdateSettings", humansOnly, nil, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.UpdateSettings(ctx, f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true}})
+		return errOf(f.svc.UpdateSettings(ctx, f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true}}))
 	}},
 	{"UpdateSettings for others", map[string]outcome{"owner": ok, "admin": ok, "moderator": mustBeAdmin, "member": mustBeAdmin, "guest": mustBeAdmin, "bot": noBots, "deactivated": deactivated}, nil, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.UpdateSettings(ctx, f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true},
-			TargetUsers: &chat.TargetUsers{UserIDs: []users.ID{f.ids["member"]}, SkipIfAlreadyEdited: ptr(false)}})
+		return errOf(f.svc.UpdateSettings(ctx, f.actor(as), chat.UpdateSettingsParams{Values: map[string]any{"enter_sends": true},
+			TargetUsers: &chat.TargetUsers{UserIDs: []users.ID{f.ids["member"]}, SkipIfAlreadyEdited: ptr(false)}}))
 	}},
 	{"GetCustomProfileFields", everyoneOK, nil, func(ctx context.Context, f *fixture, as string) error {
 		_, err := f.svc.GetCustomProfileFields(ctx, f.actor(as))
@@ -101,7 +101,7 @@ var usersMatrix = []matrixRow{
 		f.ids["phone"] = users.ID(mustField(t, f, "Phone", users.ProfileShortText))
 	},
 		func(ctx context.Context, f *fixture, as string) error {
-			return f.svc.UpdateProfileData(ctx, f.actor(as), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["phone"]), Value: []byte(`"123"`)}}})
+			return errOf(f.svc.UpdateProfileData(ctx, f.actor(as), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["phone"]), Value: []byte(`"123"`)}}}))
 		}},
 	{"GetUserGroups", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
 		_, err := f.svc.GetUserGroups(ctx, f.actor(as), chat.GetUserGroupsParams{})
@@ -112,19 +112,19 @@ var usersMatrix = []matrixRow{
 		return err
 	}},
 	{"UpdateUserGroupMembers", membersAndUp, matrixGroup, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.UpdateUserGroupMembers(ctx, f.actor(as), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.ID{f.ids["target"]}})
+		return errOf(f.svc.UpdateUserGroupMembers(ctx, f.actor(as), chat.UpdateUserGroupMembersParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.ID{f.ids["target"]}}))
 	}},
 	{"UpdateUserGroupSubgroups", membersAndUp, matrixGroup, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.UpdateUserGroupSubgroups(ctx, f.actor(as), chat.UpdateUserGroupSubgroupsParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.GroupID{1}})
+		return errOf(f.svc.UpdateUserGroupSubgroups(ctx, f.actor(as), chat.UpdateUserGroupSubgroupsParams{GroupID: users.GroupID(f.ids["mgroup"]), Add: []users.GroupID{1}}))
 	}},
 	{"UpdateUserGroup", membersAndUp, matrixGroup, func(ctx context.Context, f *fixture, as string) error {
-		return f.svc.UpdateUserGroup(ctx, f.actor(as), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["mgroup"]), Description: ptr("changed")})
+		return errOf(f.svc.UpdateUserGroup(ctx, f.actor(as), chat.UpdateUserGroupParams{GroupID: users.GroupID(f.ids["mgroup"]), Description: ptr("changed")}))
 	}},
 	{"DeactivateUserGroup", map[string]outcome{"owner": ok, "admin": ok, "moderator": insufficient, "member": insufficient, "guest": notForGuests, "bot": noBots, "deactivated": deactivated},
 		func(t *testing.T, f *fixture) {
 			f.ids["ogroup"] = users.ID(f.mustGroup(t, "owner", chat.CreateUserGroupParams{Name: "owned"}))
 		}, func(ctx context.Context, f *fixture, as string) error {
-			return f.svc.DeactivateUserGroup(ctx, f.actor(as), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["ogroup"])})
+			return errOf(f.svc.DeactivateUserGroup(ctx, f.actor(as), chat.DeactivateUserGroupParams{GroupID: users.GroupID(f.ids["ogroup"])}))
 		}},
 	{"GetUserGroupMembers", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
 		_, err := f.svc.GetUserGroupMembers(ctx, f.actor(as), chat.GetUserGroupMembersParams{GroupID: 1})

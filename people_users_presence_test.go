@@ -55,14 +55,14 @@ func presenceConsistencyCases() []consistencyCase {
 		}},
 		{method: "UpdateSettings", name: "presence_enabled off and on", setup: online, run: func(t *testing.T, f *fixture) {
 			ctx := t.Context()
-			if err := f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
+			if _, err := f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
 				t.Fatal(err)
 			}
 			f.clock.Advance(time.Hour)
-			if err := f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
+			if _, err := f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
 				t.Fatal(err)
 			}
-			if err := f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": true}}); err != nil {
+			if _, err := f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": true}}); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -176,10 +176,10 @@ func TestUpdatePresenceRules(t *testing.T) {
 		t.Errorf("history_limit_days=0: %v %v %v", res.Presences, res.PresenceLastUpdateID, err)
 	}
 	// Deactivated users and bots are left out; an invisible user's reports are not recorded.
-	if err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
+	if _, err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["member"]}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("guest"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
 		t.Fatal(err)
 	}
 	before := f.report(t, "guest", "active")
@@ -264,7 +264,7 @@ func TestGetUserPresence(t *testing.T) {
 	if err != nil || got.Presence.(chat.UserLegacyPresence).Aggregated.Status != "offline" || got.Presence.(chat.UserLegacyPresence).Website.Status != "active" {
 		t.Errorf("presence after the offline threshold: %+v %v", got, err)
 	}
-	if err := f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["guest"]}); err != nil {
+	if _, err := f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["guest"]}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -331,7 +331,7 @@ func TestPresenceEventsStopInLargeOrganizations(t *testing.T) {
 		t.Errorf("a user coming online was announced to more than %d users: %v", users.PresenceEventUserLimit, eventJSON(t, evs))
 	}
 	// A change of presence_enabled is always announced.
-	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}); err != nil {
 		t.Fatal(err)
 	}
 	if evs := f.poll(t, "admin", q, -1, true); len(evs) != 1 {

@@ -55,16 +55,16 @@ func TestRegisterUserRecordsCache(t *testing.T) {
 			}
 		}
 		check(t, "start")
-		mustDo(t, "UpdateProfileData", f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
+		mustDo(t, "UpdateProfileData", errOf(f.svc.UpdateProfileData(ctx, f.actor("member"), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{
 			{ID: int64(ids["Phone"]), Value: raw(`"555"`)}, {ID: int64(ids["Bio"]), Value: raw(`"Hi *there*"`)},
-		}}))
+		}})))
 		check(t, "profile data")
 		name := "Renamed Member & co"
-		mustDo(t, "UpdateUser", f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: &name}))
+		mustDo(t, "UpdateUser", errOf(f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: &name})))
 		check(t, "renamed")
 		gone := mustProvision(t, f, chat.ProvisionUserParams{Email: "gone@example.com", FullName: "Gone User"})
 		check(t, "created")
-		mustDo(t, "DeactivateUser", f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: gone.UserID}))
+		mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: gone.UserID})))
 		check(t, "deactivated")
 		f.setUser(t, "guest", func(u *users.User) { u.EmailVisibility = users.EmailVisibleEveryone; u.AvatarVersion++ })
 		check(t, "written to the store")
@@ -128,7 +128,7 @@ func TestRegisterUserRecordsCacheConcurrent(t *testing.T) {
 	}
 	for i := range 5 {
 		name := fmt.Sprintf("Renamed %d", i)
-		mustDo(t, "UpdateUser", f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: &name}))
+		mustDo(t, "UpdateUser", errOf(f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["member"], FullName: &name})))
 	}
 	wg.Wait()
 }

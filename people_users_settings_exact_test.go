@@ -14,10 +14,10 @@ func TestUpdateSettingsFontAndLineHeight(t *testing.T) {
 	onEveryBackend(t, func(t *testing.T, f *fixture) {
 		ctx := t.Context()
 		values := map[string]any{"web_line_height_percent": int64(120), "web_font_size_px": int64(10)}
-		if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: values}); err != nil {
+		if _, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: values}); err != nil {
 			t.Fatalf("UpdateSettings(%v): %v", values, err)
 		}
-		if err := f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{Values: values}); err != nil {
+		if _, err := f.svc.UpdateRealmUserSettingsDefaults(ctx, f.actor("admin"), chat.UpdateRealmUserSettingsDefaultsParams{Values: values}); err != nil {
 			t.Fatalf("UpdateRealmUserSettingsDefaults(%v): %v", values, err)
 		}
 		got := f.settingsOf(t, "member")
@@ -26,7 +26,7 @@ func TestUpdateSettingsFontAndLineHeight(t *testing.T) {
 		}
 		before := f.snapshot(t)
 		for _, v := range []map[string]any{{"web_font_size_px": int64(-1)}, {"web_line_height_percent": int64(32768)}} {
-			err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: v})
+			_, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Values: v})
 			wantError(t, err, chat.CodeBadRequest, 400, "")
 		}
 		if after := f.snapshot(t); after != before {

@@ -53,7 +53,7 @@ func TestUpdateSettingsEvents(t *testing.T) {
 	ctx := t.Context()
 	q := f.register(t, "member", "user_settings", "realm_user")
 	other := f.register(t, "target", "user_settings", "realm_user")
-	err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
+	_, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
 		Values:   map[string]any{"default_language": "de", "color_scheme": int64(2), "enter_sends": false},
 		Timezone: ptr("Asia/Tokyo"), FullName: ptr(" Mia  New "),
 	})
@@ -80,7 +80,7 @@ func TestUpdateSettingsEvents(t *testing.T) {
 		t.Errorf("settings after update = %v", got)
 	}
 	// Setting the same values again changes nothing and sends nothing.
-	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{
 		Values: map[string]any{"default_language": "de", "color_scheme": int64(2)}, Timezone: ptr("Asia/Tokyo"), FullName: ptr("Mia  New"),
 	}); err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestUpdateSettingsRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			before := f.snapshot(t)
 			settings := f.settingsOf(t, tt.as)
-			err := f.svc.UpdateSettings(ctx, f.actor(tt.as), tt.p)
+			_, err := f.svc.UpdateSettings(ctx, f.actor(tt.as), tt.p)
 			wantError(t, err, tt.code, http.StatusBadRequest, tt.msg)
 			if f.snapshot(t) != before || !cmp.Equal(settings, f.settingsOf(t, tt.as)) {
 				t.Error("refused update changed the store")
@@ -142,7 +142,7 @@ func TestUpdateSettingsPassword(t *testing.T) {
 	t.Parallel()
 	f := newUsersFixture(t)
 	ctx := t.Context()
-	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{OldPassword: ptr(testPassword), NewPassword: ptr("brand new secret")}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{OldPassword: ptr(testPassword), NewPassword: ptr("brand new secret")}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.svc.FetchAPIKey(ctx, chat.FetchAPIKeyParams{Username: "member@example.com", Password: "brand new secret"}); err != nil {
@@ -157,7 +157,7 @@ func TestEmailChangeConfirmation(t *testing.T) {
 	f := newUsersFixture(t)
 	ctx := t.Context()
 	q := f.register(t, "admin", "realm_user")
-	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Email: ptr("mia@example.com")}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Email: ptr("mia@example.com")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.mustUser(t, "member").Email; got != "Member@Example.com" {
@@ -180,7 +180,7 @@ func TestEmailChangeConfirmation(t *testing.T) {
 	_, err = f.svc.ConfirmEmailChange(ctx, chat.ConfirmEmailChangeParams{Key: key.(string)})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "The confirmation link has expired or been deactivated.")
 	// Keys expire.
-	if err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Email: ptr("mia2@example.com")}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("member"), chat.UpdateSettingsParams{Email: ptr("mia2@example.com")}); err != nil {
 		t.Fatal(err)
 	}
 	key, _ = f.emailKeys.Load(f.ids["member"])
@@ -194,12 +194,12 @@ func TestUpdateSettingsTargetUsers(t *testing.T) {
 	f := newUsersFixture(t)
 	ctx := t.Context()
 	// The target chose its own emojiset; the member did not.
-	if err := f.svc.UpdateSettings(ctx, f.actor("target"), chat.UpdateSettingsParams{Values: map[string]any{"emojiset": "twitter"}}); err != nil {
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("target"), chat.UpdateSettingsParams{Values: map[string]any{"emojiset": "twitter"}}); err != nil {
 		t.Fatal(err)
 	}
 	q := f.register(t, "member", "user_settings")
 	members := f.groupIDs(t)[users.GroupMembers]
-	err := f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{
+	_, err := f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{
 		Values:      map[string]any{"emojiset": "text"},
 		TargetUsers: &chat.TargetUsers{GroupIDs: []users.GroupID{members}, UserIDs: []users.ID{f.ids["deactivated"], f.ids["bot"]}, SkipIfAlreadyEdited: ptr(true)},
 	})
@@ -222,7 +222,7 @@ func TestUpdateSettingsTargetUsers(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	// Without skipping, the target's own choice is overridden too.
-	if err := f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{
+	if _, err := f.svc.UpdateSettings(ctx, f.actor("admin"), chat.UpdateSettingsParams{
 		Values: map[string]any{"emojiset": "text"}, TargetUsers: &chat.TargetUsers{UserIDs: []users.ID{f.ids["target"]}, SkipIfAlreadyEdited: ptr(false)},
 	}); err != nil {
 		t.Fatal(err)

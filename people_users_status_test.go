@@ -54,9 +54,9 @@ func TestUserStatus(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	q := f.register(t, "owner", "user_status", "user_settings")
-	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{
+	mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{
 		StatusText: ptr("  In a meeting "), EmojiName: ptr("calendar"), EmojiCode: ptr("1f4c5"),
-	}))
+	})))
 	got, err := f.svc.GetUserStatus(ctx, f.actor("guest"), chat.GetUserStatusParams{UserID: f.ids["member"]})
 	mustDo(t, "GetUserStatus", err)
 	want := chat.UserStatus{StatusText: "In a meeting", EmojiName: "calendar", EmojiCode: "1f4c5", ReactionType: "unicode_emoji"}
@@ -64,18 +64,18 @@ func TestUserStatus(t *testing.T) {
 		t.Errorf("status (-want +got):\n%s", diff)
 	}
 	// Away turns presence off; an empty emoji name clears the emoji; the text stays.
-	mustDo(t, "UpdateStatus away", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{Away: ptr(true), EmojiName: ptr("")}))
+	mustDo(t, "UpdateStatus away", errOf(f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{Away: ptr(true), EmojiName: ptr("")})))
 	got, err = f.svc.GetUserStatus(ctx, f.actor("owner"), chat.GetUserStatusParams{UserID: f.ids["member"]})
 	mustDo(t, "GetUserStatus", err)
 	if diff := cmp.Diff(chat.UserStatus{Away: true, StatusText: "In a meeting"}, got.Status); diff != "" {
 		t.Errorf("status after away (-want +got):\n%s", diff)
 	}
 	// An administrator sets someone's text; the zulip extra emoji is found by name.
-	mustDo(t, "UpdateStatusForUser", f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{
+	mustDo(t, "UpdateStatusForUser", errOf(f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{
 		UserID: f.ids["guest"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("Vacation"), EmojiName: ptr("zulip")},
-	}))
+	})))
 	// A unicode emoji found by its name alone.
-	mustDo(t, "UpdateStatus by name", f.svc.UpdateStatus(ctx, f.actor("admin"), chat.UpdateStatusParams{EmojiName: ptr("smile")}))
+	mustDo(t, "UpdateStatus by name", errOf(f.svc.UpdateStatus(ctx, f.actor("admin"), chat.UpdateStatusParams{EmojiName: ptr("smile")})))
 	byName, err := f.svc.GetUserStatus(ctx, f.actor("owner"), chat.GetUserStatusParams{UserID: f.ids["admin"]})
 	mustDo(t, "GetUserStatus", err)
 	if byName.Status.ReactionType != "unicode_emoji" || byName.Status.EmojiCode == "" {
@@ -116,9 +116,9 @@ func TestUserStatusRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
-	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("kept")}))
+	mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("kept")})))
 	set := func(who string, p chat.UpdateStatusParams) func() error {
-		return func() error { return f.svc.UpdateStatus(ctx, f.actor(who), p) }
+		return func() error { return errOf(f.svc.UpdateStatus(ctx, f.actor(who), p)) }
 	}
 	checkRefusals(t, f, []refusal{
 		{"nothing given", set("member", chat.UpdateStatusParams{}), "", "Client did not pass any new values."},
@@ -130,16 +130,16 @@ func TestUserStatusRefusals(t *testing.T) {
 		{"no custom emoji", set("member", chat.UpdateStatusParams{EmojiName: ptr("party"), EmojiCode: ptr("1"), ReactionType: ptr("realm_emoji")}), "", "Invalid custom emoji."},
 		{"bots have no status", set("bot", chat.UpdateStatusParams{StatusText: ptr("beep")}), "", "This endpoint does not accept bot requests."},
 		{"not an administrator", func() error {
-			return f.svc.UpdateStatusForUser(ctx, f.actor("member"), chat.UpdateStatusForUserParams{UserID: f.ids["guest"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("x")}})
+			return errOf(f.svc.UpdateStatusForUser(ctx, f.actor("member"), chat.UpdateStatusForUserParams{UserID: f.ids["guest"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("x")}}))
 		}, "", "Insufficient permission"},
 		{"a bot target", func() error {
-			return f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["bot"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("x")}})
+			return errOf(f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["bot"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("x")}}))
 		}, "", "No such user"},
 		{"an unknown target", func() error {
-			return f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{UserID: 9999, UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("x")}})
+			return errOf(f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{UserID: 9999, UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("x")}}))
 		}, "", "No such user"},
 		{"away cannot be set for others", func() error {
-			return f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["guest"], UpdateStatusParams: chat.UpdateStatusParams{Away: ptr(true)}})
+			return errOf(f.svc.UpdateStatusForUser(ctx, f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["guest"], UpdateStatusParams: chat.UpdateStatusParams{Away: ptr(true)}}))
 		}, "", "Client did not pass any new values."},
 		{"anonymous", set("", chat.UpdateStatusParams{StatusText: ptr("x")}), chat.CodeUnauthorized, ""},
 	})
@@ -155,7 +155,7 @@ func TestMuteUser(t *testing.T) {
 	before := mustSendDirect(t, f, "guest", "before the mute", "member")
 	q := f.register(t, "member", "muted_users", "update_message_flags", "message")
 	f.clock.Advance(1000 * 1e9)
-	mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+	mustDo(t, "MuteUser", errOf(f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]})))
 	after := mustSendDirect(t, f, "guest", "after the mute", "member")
 	events := eventJSON(t, f.poll(t, "member", q, -1, true))
 	if len(events) != 3 {
@@ -177,7 +177,7 @@ func TestMuteUser(t *testing.T) {
 			t.Errorf("stored flags %v", m.Flags)
 		}
 	}
-	mustDo(t, "UnmuteUser", f.svc.UnmuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+	mustDo(t, "UnmuteUser", errOf(f.svc.UnmuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]})))
 	third := mustSendDirect(t, f, "guest", "after unmuting", "member")
 	events = eventJSON(t, f.poll(t, "member", q, -1, true))
 	last := events[len(events)-1]
@@ -188,19 +188,19 @@ func TestMuteUser(t *testing.T) {
 		t.Errorf("unmute event %v", events[len(events)-2])
 	}
 	// Muting a deactivated user or a bot works.
-	mustDo(t, "MuteUser bot", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["bot"]}))
+	mustDo(t, "MuteUser bot", errOf(f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["bot"]})))
 }
 
 func TestMuteUserRefusals(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
-	mustDo(t, "MuteUser", f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["admin"]}))
+	mustDo(t, "MuteUser", errOf(f.svc.MuteUser(ctx, f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["admin"]})))
 	mute := func(who string, id users.ID) func() error {
-		return func() error { return f.svc.MuteUser(ctx, f.actor(who), chat.MuteUserParams{MutedUserID: id}) }
+		return func() error { return errOf(f.svc.MuteUser(ctx, f.actor(who), chat.MuteUserParams{MutedUserID: id})) }
 	}
 	unmute := func(who string, id users.ID) func() error {
-		return func() error { return f.svc.UnmuteUser(ctx, f.actor(who), chat.MuteUserParams{MutedUserID: id}) }
+		return func() error { return errOf(f.svc.UnmuteUser(ctx, f.actor(who), chat.MuteUserParams{MutedUserID: id})) }
 	}
 	checkRefusals(t, f, []refusal{
 		{"self", mute("member", f.ids["member"]), "", "Cannot mute self"},
@@ -214,7 +214,7 @@ func TestMuteUserRefusals(t *testing.T) {
 // peopleConsistencyCases are the consistency cases of statuses and muting.
 func peopleConsistencyCases() []consistencyCase {
 	withStatus := func(t *testing.T, f *fixture) {
-		mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("guest"), chat.UpdateStatusParams{Away: ptr(true), StatusText: ptr("out"), EmojiName: ptr("palm_tree"), EmojiCode: ptr("1f334")}))
+		mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(t.Context(), f.actor("guest"), chat.UpdateStatusParams{Away: ptr(true), StatusText: ptr("out"), EmojiName: ptr("palm_tree"), EmojiCode: ptr("1f334")})))
 	}
 	withUnread := func(t *testing.T, f *fixture) {
 		mustSendDirect(t, f, "guest", "hello", "member")
@@ -222,30 +222,30 @@ func peopleConsistencyCases() []consistencyCase {
 	}
 	return []consistencyCase{
 		{method: "UpdateStatus", name: "text and emoji", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("busy"), EmojiName: ptr("zulip")}))
+			mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(t.Context(), f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("busy"), EmojiName: ptr("zulip")})))
 		}},
 		{method: "UpdateStatus", name: "away, cleared emoji and text", setup: withStatus, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("guest"), chat.UpdateStatusParams{Away: ptr(false), StatusText: ptr(""), EmojiName: ptr("")}))
-			mustDo(t, "UpdateStatus", f.svc.UpdateStatus(t.Context(), f.actor("member"), chat.UpdateStatusParams{Away: ptr(true)}))
+			mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(t.Context(), f.actor("guest"), chat.UpdateStatusParams{Away: ptr(false), StatusText: ptr(""), EmojiName: ptr("")})))
+			mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(t.Context(), f.actor("member"), chat.UpdateStatusParams{Away: ptr(true)})))
 		}},
 		{method: "UpdateStatusForUser", name: "administrator sets a text", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateStatusForUser", f.svc.UpdateStatusForUser(t.Context(), f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["member"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("on leave")}}))
+			mustDo(t, "UpdateStatusForUser", errOf(f.svc.UpdateStatusForUser(t.Context(), f.actor("admin"), chat.UpdateStatusForUserParams{UserID: f.ids["member"], UpdateStatusParams: chat.UpdateStatusParams{StatusText: ptr("on leave")}})))
 		}},
 		{method: "UpdateSettings", name: "presence_enabled off shows away", run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UpdateSettings", f.svc.UpdateSettings(t.Context(), f.actor("member"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}}))
+			mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(t.Context(), f.actor("member"), chat.UpdateSettingsParams{Values: map[string]any{"presence_enabled": false}})))
 		}},
 		{method: "DeactivateUser", name: "user with a status", setup: withStatus, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "DeactivateUser", f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]}))
+			mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["guest"]})))
 		}},
 		{method: "MuteUser", name: "sender with unread messages", setup: withUnread, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+			mustDo(t, "MuteUser", errOf(f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]})))
 			mustSendDirect(t, f, "guest", "while muted", "member")
 		}},
 		{method: "UnmuteUser", name: "muted sender", setup: func(t *testing.T, f *fixture) {
-			mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
-			mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["bot"]}))
+			mustDo(t, "MuteUser", errOf(f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]})))
+			mustDo(t, "MuteUser", errOf(f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["bot"]})))
 		}, run: func(t *testing.T, f *fixture) {
-			mustDo(t, "UnmuteUser", f.svc.UnmuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+			mustDo(t, "UnmuteUser", errOf(f.svc.UnmuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]})))
 		}},
 	}
 }
@@ -253,13 +253,13 @@ func peopleConsistencyCases() []consistencyCase {
 // goldenUserStatus produces user_status events.
 func goldenUserStatus(t *testing.T, f *fixture) {
 	ctx := t.Context()
-	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("Lunch"), EmojiName: ptr("burrito"), EmojiCode: ptr("1f32f")}))
-	mustDo(t, "UpdateStatus", f.svc.UpdateStatus(ctx, f.actor("guest"), chat.UpdateStatusParams{Away: ptr(true)}))
+	mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(ctx, f.actor("member"), chat.UpdateStatusParams{StatusText: ptr("Lunch"), EmojiName: ptr("burrito"), EmojiCode: ptr("1f32f")})))
+	mustDo(t, "UpdateStatus", errOf(f.svc.UpdateStatus(ctx, f.actor("guest"), chat.UpdateStatusParams{Away: ptr(true)})))
 }
 
 // goldenMutedUsers produces the events of a mute: the muted sender's messages marked read,
 // then muted_users.
 func goldenMutedUsers(t *testing.T, f *fixture) {
 	mustSendDirect(t, f, "guest", "hello", "member")
-	mustDo(t, "MuteUser", f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]}))
+	mustDo(t, "MuteUser", errOf(f.svc.MuteUser(t.Context(), f.actor("member"), chat.MuteUserParams{MutedUserID: f.ids["guest"]})))
 }

@@ -223,7 +223,7 @@ func TestUpdateUserRoleEvents(t *testing.T) {
 	ctx := t.Context()
 	q := f.register(t, "member", "realm_user", "user_group")
 	role := users.RoleModerator
-	if err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["target"], Role: &role,
+	if _, err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: f.ids["target"], Role: &role,
 		FullName: ptr("  Tara Renamed ")}); err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestUpdateUserRoleEvents(t *testing.T) {
 		t.Errorf("moderator in role:members = %v, %v", res.IsUserGroupMember, err)
 	}
 	// Unchanged values send nothing.
-	if err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: u.ID, Role: &role, FullName: ptr("")}); err != nil {
+	if _, err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: u.ID, Role: &role, FullName: ptr("")}); err != nil {
 		t.Fatal(err)
 	}
 	if evs := f.poll(t, "member", q, 4, true); len(evs) != 0 {
@@ -301,7 +301,7 @@ func TestUpdateUserRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := f.snapshot(t)
-			err := f.svc.UpdateUser(ctx, f.actor(tt.as), tt.p)
+			_, err := f.svc.UpdateUser(ctx, f.actor(tt.as), tt.p)
 			wantError(t, err, tt.code, http.StatusBadRequest, tt.msg)
 			if after := f.snapshot(t); after != before {
 				t.Errorf("refused update changed the store")
@@ -316,7 +316,7 @@ func TestUpdateUserEmail(t *testing.T) {
 	ctx := t.Context()
 	f.setUser(t, "owner", func(u *users.User) { u.CanChangeUserEmails = true })
 	q := f.register(t, "admin", "realm_user")
-	if err := f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["target"], NewEmail: ptr("tara@example.com")}); err != nil {
+	if _, err := f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["target"], NewEmail: ptr("tara@example.com")}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.mustUser(t, "target").Email; got != "tara@example.com" {
@@ -327,7 +327,7 @@ func TestUpdateUserEmail(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	before := f.snapshot(t)
-	err := f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["target"], NewEmail: ptr("ADMIN@example.com")})
+	_, err := f.svc.UpdateUser(ctx, f.actor("owner"), chat.UpdateUserParams{UserID: f.ids["target"], NewEmail: ptr("ADMIN@example.com")})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Email 'ADMIN@example.com' already in use")
 	if f.snapshot(t) != before {
 		t.Error("refused email change changed the store")
@@ -339,7 +339,7 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 	f := newUsersFixture(t)
 	ctx := t.Context()
 	q := f.register(t, "member", "realm_user", "user_group")
-	err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["target"],
+	_, err := f.svc.DeactivateUser(ctx, f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["target"],
 		Actions: &chat.DeactivateUserActions{DeleteProfile: true, DeleteDirectMessages: true}, DeactivationNotificationComment: ptr("bye")})
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +374,7 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 		t.Errorf("deactivated user is a member: %v, %v", res.IsUserGroupMember, err)
 	}
 	// Reactivation.
-	if err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: target.ID}); err != nil {
+	if _, err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: target.ID}); err != nil {
 		t.Fatal(err)
 	}
 	evs := eventsNoID(t, f.poll(t, "member", q, 5, true))
@@ -390,7 +390,7 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 		t.Error("reactivation should restore the user only")
 	}
 	// The bot's owner may reactivate it.
-	if err := f.svc.ReactivateUser(ctx, f.actor("target"), chat.ReactivateUserParams{UserID: bot.ID}); err != nil {
+	if _, err := f.svc.ReactivateUser(ctx, f.actor("target"), chat.ReactivateUserParams{UserID: bot.ID}); err != nil {
 		t.Errorf("owner reactivating own bot: %v", err)
 	}
 }
@@ -417,7 +417,7 @@ func TestDeactivateUserRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := f.snapshot(t)
-			err := f.svc.DeactivateUser(ctx, f.actor(tt.as), tt.p)
+			_, err := f.svc.DeactivateUser(ctx, f.actor(tt.as), tt.p)
 			wantError(t, err, tt.code, http.StatusBadRequest, tt.msg)
 			if f.snapshot(t) != before {
 				t.Error("refused deactivation changed the store")
@@ -425,7 +425,7 @@ func TestDeactivateUserRefusals(t *testing.T) {
 		})
 	}
 	before := f.snapshot(t)
-	err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["member"]})
+	_, err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["member"]})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "User is already active")
 	if f.snapshot(t) != before {
 		t.Error("refused reactivation changed the store")

@@ -255,13 +255,16 @@ type ChannelFolderReorderEvent struct {
 	Order []channels.FolderID `json:"order"`
 }
 
+// PatchChannelFoldersResult is PatchChannelFolders's answer: nothing beyond success.
+type PatchChannelFoldersResult struct{}
+
 // PatchChannelFolders puts the channel folders in the given order (administrators); the list
 // must name every folder, archived ones included. Everyone gets channel_folder reorder.
-func (s *Service) PatchChannelFolders(ctx context.Context, actor engine.Actor, p PatchChannelFoldersParams) error {
+func (s *Service) PatchChannelFolders(ctx context.Context, actor engine.Actor, p PatchChannelFoldersParams) (PatchChannelFoldersResult, error) {
 	if len(p.Order) > MaxChannelFolders {
-		return engine.BadRequest("order is too long (limit: %d items)", MaxChannelFolders)
+		return PatchChannelFoldersResult{}, engine.BadRequest("order is too long (limit: %d items)", MaxChannelFolders)
 	}
-	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
+	return PatchChannelFoldersResult{}, s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		all, err := tx.ChannelFolders().List()
 		if err != nil {

@@ -20,13 +20,16 @@ var errCannotDeleteMessage = &engine.Error{Code: engine.CodeBadRequest, Msg: "Yo
 // deleteEditBuffer is Zulip's grace past the delete time limit (a request sent just in time).
 const deleteEditBuffer = 20
 
+// DeleteMessageResult is DeleteMessage's answer: nothing beyond success.
+type DeleteMessageResult struct{}
+
 // DeleteMessage deletes one message, by Zulip's rules: members of the organization's
 // can_delete_any_message_group may delete any message they can read, members of the channel's
 // can_delete_any_message_group any message of the channel; a sender (or the owner of the
 // sending bot) their own message where the organization's or the channel's
 // can_delete_own_message_group allows, within the organization's delete time limit.
-func (s *Service) DeleteMessage(ctx context.Context, actor engine.Actor, p DeleteMessageParams) error {
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+func (s *Service) DeleteMessage(ctx context.Context, actor engine.Actor, p DeleteMessageParams) (DeleteMessageResult, error) {
+	return DeleteMessageResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, _, err := ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {

@@ -67,12 +67,15 @@ var (
 	errReactionDoesNotExist = &engine.Error{Code: engine.CodeReactionDoesNotExist, Msg: "Reaction doesn't exist."}
 )
 
+// AddReactionResult is AddReaction's answer: nothing beyond success.
+type AddReactionResult struct{}
+
 // AddReaction adds the actor's emoji reaction to a message they may read. When someone
 // already reacted with the same emoji, the reaction counts as a vote for theirs and takes its
 // name. A user without a row for the message (a channel's history) gets one.
-func (s *Service) AddReaction(ctx context.Context, actor engine.Actor, p AddReactionParams) (struct{}, error) {
+func (s *Service) AddReaction(ctx context.Context, actor engine.Actor, p AddReactionParams) (AddReactionResult, error) {
 	if err := org.CheckEmojiFields(p.EmojiName, p.EmojiCode); err != nil {
-		return struct{}{}, err
+		return AddReactionResult{}, err
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
@@ -133,18 +136,21 @@ func (s *Service) AddReaction(ctx context.Context, actor engine.Actor, p AddReac
 		}
 		return noteReaction(w, tx.Messages(), ev, "add", me, m, r)
 	})
-	return struct{}{}, err
+	return AddReactionResult{}, err
 }
+
+// RemoveReactionResult is RemoveReaction's answer: nothing beyond success.
+type RemoveReactionResult struct{}
 
 // RemoveReaction removes the actor's reaction with an emoji from a message. The emoji is not
 // checked against the current emoji: a deactivated custom emoji's reaction can be removed.
-func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p RemoveReactionParams) (struct{}, error) {
+func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p RemoveReactionParams) (RemoveReactionResult, error) {
 	name := ""
 	if p.EmojiName != nil {
 		name = *p.EmojiName
 	}
 	if err := org.CheckEmojiFields(name, p.EmojiCode); err != nil {
-		return struct{}{}, err
+		return RemoveReactionResult{}, err
 	}
 	typ := string(emoji.Unicode)
 	if p.ReactionType != nil {
@@ -188,7 +194,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 		}
 		return noteReaction(w, tx.Messages(), ev, "remove", me, m, r)
 	})
-	return struct{}{}, err
+	return RemoveReactionResult{}, err
 }
 
 // reactableMessage loads a message the user may read and react to (not in an archived

@@ -88,17 +88,23 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor engine.Actor) (MarkAl
 	}
 }
 
+// MarkStreamAsReadResult is MarkStreamAsRead's answer: nothing beyond success.
+type MarkStreamAsReadResult struct{}
+
 // MarkStreamAsRead marks the actor's unread messages of a channel read.
-func (s *Service) MarkStreamAsRead(ctx context.Context, actor engine.Actor, p MarkStreamAsReadParams) (struct{}, error) {
-	return struct{}{}, s.markChannelRead(ctx, actor, p.StreamID, nil)
+func (s *Service) MarkStreamAsRead(ctx context.Context, actor engine.Actor, p MarkStreamAsReadParams) (MarkStreamAsReadResult, error) {
+	return MarkStreamAsReadResult{}, s.markChannelRead(ctx, actor, p.StreamID, nil)
 }
 
+// MarkTopicAsReadResult is MarkTopicAsRead's answer: nothing beyond success.
+type MarkTopicAsReadResult struct{}
+
 // MarkTopicAsRead marks the actor's unread messages of a topic read.
-func (s *Service) MarkTopicAsRead(ctx context.Context, actor engine.Actor, p MarkTopicAsReadParams) (struct{}, error) {
+func (s *Service) MarkTopicAsRead(ctx context.Context, actor engine.Actor, p MarkTopicAsReadParams) (MarkTopicAsReadResult, error) {
 	if len(p.TopicName) > 4*MaxTopicLength {
-		return struct{}{}, engine.BadRequest("No such topic '%s'", p.TopicName[:4*MaxTopicLength])
+		return MarkTopicAsReadResult{}, engine.BadRequest("No such topic '%s'", p.TopicName[:4*MaxTopicLength])
 	}
-	return struct{}{}, s.markChannelRead(ctx, actor, p.StreamID, &p.TopicName)
+	return MarkTopicAsReadResult{}, s.markChannelRead(ctx, actor, p.StreamID, &p.TopicName)
 }
 
 // markChannelRead marks the actor's unread messages of a channel, or of one of its topics,

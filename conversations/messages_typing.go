@@ -95,12 +95,15 @@ var (
 	errTypingChannelOff = engine.BadRequest("User has disabled typing notifications for channel messages")
 )
 
+// SetTypingStatusResult is SetTypingStatus's answer: nothing beyond success.
+type SetTypingStatusResult struct{}
+
 // SetTypingStatus tells the recipients of the message the actor is composing that they
 // started or stopped typing. A start that is not renewed within TypingExpiry ends with a stop
 // sent by the Service.
-func (s *Service) SetTypingStatus(ctx context.Context, actor engine.Actor, p SetTypingStatusParams) (struct{}, error) {
+func (s *Service) SetTypingStatus(ctx context.Context, actor engine.Actor, p SetTypingStatusParams) (SetTypingStatusResult, error) {
 	if err := checkTypingOp(p.Op); err != nil {
-		return struct{}{}, err
+		return SetTypingStatusResult{}, err
 	}
 	channel := false
 	switch p.Type {
@@ -108,22 +111,22 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor engine.Actor, p Set
 	case "stream", "channel":
 		channel = true
 	default:
-		return struct{}{}, engine.InvalidArgument("type", "")
+		return SetTypingStatusResult{}, engine.InvalidArgument("type", "")
 	}
 	if channel && p.StreamID == nil {
-		return struct{}{}, engine.BadRequest("Missing channel ID")
+		return SetTypingStatusResult{}, engine.BadRequest("Missing channel ID")
 	}
 	if channel && p.Topic == nil {
-		return struct{}{}, engine.BadRequest("Missing topic")
+		return SetTypingStatusResult{}, engine.BadRequest("Missing topic")
 	}
 	if !channel {
 		switch {
 		case p.To == nil:
-			return struct{}{}, engine.MissingArgument("to")
+			return SetTypingStatusResult{}, engine.MissingArgument("to")
 		case len(p.To) == 0:
-			return struct{}{}, engine.BadRequest("Empty 'to' list")
+			return SetTypingStatusResult{}, engine.BadRequest("Empty 'to' list")
 		case len(p.To) > MaxDirectRecipients:
-			return struct{}{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+			return SetTypingStatusResult{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
 		}
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
@@ -152,14 +155,17 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor engine.Actor, p Set
 		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
 		return nil
 	})
-	return struct{}{}, err
+	return SetTypingStatusResult{}, err
 }
+
+// SetTypingStatusForMessageEditResult is SetTypingStatusForMessageEdit's answer: nothing beyond success.
+type SetTypingStatusForMessageEditResult struct{}
 
 // SetTypingStatusForMessageEdit tells whoever would see an edit of the message that the
 // actor started or stopped editing it.
-func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engine.Actor, p SetTypingStatusForMessageEditParams) (struct{}, error) {
+func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engine.Actor, p SetTypingStatusForMessageEditParams) (SetTypingStatusForMessageEditResult, error) {
 	if err := checkTypingOp(p.Op); err != nil {
-		return struct{}{}, err
+		return SetTypingStatusForMessageEditResult{}, err
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
@@ -197,7 +203,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engin
 		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
 		return nil
 	})
-	return struct{}{}, err
+	return SetTypingStatusForMessageEditResult{}, err
 }
 
 func checkTypingOp(op string) error {

@@ -46,13 +46,16 @@ type MutedTopicsEvent struct {
 
 var errInvalidChannelID = &engine.Error{Code: engine.CodeBadRequest, Msg: "Invalid channel ID"}
 
+// UpdateUserTopicResult is UpdateUserTopic's answer: nothing beyond success.
+type UpdateUserTopicResult struct{}
+
 // UpdateUserTopic sets the actor's visibility policy for a topic (0 removes it). The topic
 // need not have messages. Setting the current policy changes nothing and sends no event.
-func (s *Service) UpdateUserTopic(ctx context.Context, actor engine.Actor, p UpdateUserTopicParams) error {
+func (s *Service) UpdateUserTopic(ctx context.Context, actor engine.Actor, p UpdateUserTopicParams) (UpdateUserTopicResult, error) {
 	if !p.VisibilityPolicy.Valid() {
-		return engine.BadRequest("Invalid visibility_policy")
+		return UpdateUserTopicResult{}, engine.BadRequest("Invalid visibility_policy")
 	}
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+	return UpdateUserTopicResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		topic, err := topics.Clean(p.Topic, w.Org().EmptyTopicDisplayName)
 		if err == nil {
@@ -133,18 +136,21 @@ type MuteTopicParams struct {
 	Op       string
 }
 
+// MuteTopicResult is MuteTopic's answer: nothing beyond success.
+type MuteTopicResult struct{}
+
 // MuteTopic is the legacy form of UpdateUserTopic: add mutes the topic, remove unmutes it.
-func (s *Service) MuteTopic(ctx context.Context, actor engine.Actor, p MuteTopicParams) error {
+func (s *Service) MuteTopic(ctx context.Context, actor engine.Actor, p MuteTopicParams) (MuteTopicResult, error) {
 	switch {
 	case p.StreamID != nil && p.Stream != nil:
-		return engine.BadRequest("Unsupported parameter combination: stream_id, stream").With("parameters", "stream_id, stream")
+		return MuteTopicResult{}, engine.BadRequest("Unsupported parameter combination: stream_id, stream").With("parameters", "stream_id, stream")
 	case p.StreamID == nil && p.Stream == nil:
-		return engine.BadRequest("Missing 'stream_id' argument")
+		return MuteTopicResult{}, engine.BadRequest("Missing 'stream_id' argument")
 	}
 	if p.Op != "add" && p.Op != "remove" {
-		return engine.InvalidArgument("op", "")
+		return MuteTopicResult{}, engine.InvalidArgument("op", "")
 	}
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+	return MuteTopicResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		var c channels.Channel
 		ok := false

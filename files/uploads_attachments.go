@@ -82,10 +82,13 @@ type RemoveAttachmentParams struct {
 
 var errInvalidAttachment = engine.BadRequest("Invalid attachment")
 
+// RemoveAttachmentResult is RemoveAttachment's answer: nothing beyond success.
+type RemoveAttachmentResult struct{}
+
 // RemoveAttachment deletes a file the actor uploaded: its row and links in one transaction,
 // its bytes after the commit. Messages that linked it keep their content. The actor gets an
 // attachment remove event.
-func (s *Service) RemoveAttachment(ctx context.Context, actor engine.Actor, p RemoveAttachmentParams) error {
+func (s *Service) RemoveAttachment(ctx context.Context, actor engine.Actor, p RemoveAttachmentParams) (RemoveAttachmentResult, error) {
 	var gone uploads.Attachment
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
@@ -97,10 +100,10 @@ func (s *Service) RemoveAttachment(ctx context.Context, actor engine.Actor, p Re
 		return s.deleteAttachments(tx, ev, []uploads.Attachment{a})
 	})
 	if err != nil {
-		return err
+		return RemoveAttachmentResult{}, err
 	}
 	s.DeleteAttachmentBlobs(context.WithoutCancel(ctx), gone)
-	return nil
+	return RemoveAttachmentResult{}, nil
 }
 
 // notFoundAs maps a storage miss (or a nil error: a record the caller may not see) to the

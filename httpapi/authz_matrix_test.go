@@ -341,7 +341,7 @@ func newMatrixOrgWith(t *testing.T, web bool) *matrixOrg {
 			m.sessions[c.name] = sess.ID
 		}
 	}
-	if err := svc.DeactivateUser(ctx, chat.Actor{UserID: m.ids["owner"]}, chat.DeactivateUserParams{UserID: m.ids["deactivated"]}); err != nil {
+	if _, err := svc.DeactivateUser(ctx, chat.Actor{UserID: m.ids["owner"]}, chat.DeactivateUserParams{UserID: m.ids["deactivated"]}); err != nil {
 		t.Fatal(err)
 	}
 	m.srv = httptest.NewServer(RecordForOpenAPI(New(svc, Options{})))

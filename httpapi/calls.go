@@ -47,7 +47,7 @@ func (h *Handler) serveBigBlueButtonJoin(w http.ResponseWriter, r *http.Request)
 	}
 	signed, err := p.requiredStr("bigbluebutton")
 	if err == nil {
-		err = h.svc.JoinBigBlueButtonVideoCall(r.Context(), chat.JoinBigBlueButtonVideoCallParams{BigBlueButton: signed})
+		_, err = h.svc.JoinBigBlueButtonVideoCall(r.Context(), chat.JoinBigBlueButtonVideoCallParams{BigBlueButton: signed})
 	}
 	if err != nil {
 		h.writeError(w, r, err)

@@ -338,5 +338,5 @@ func (h *Handler) patchChannelFolders(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.PatchChannelFolders(r.ctx, r.actor, chat.PatchChannelFoldersParams{Order: order})
+	return h.svc.PatchChannelFolders(r.ctx, r.actor, chat.PatchChannelFoldersParams{Order: order})
 }

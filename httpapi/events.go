@@ -156,5 +156,5 @@ func (h *Handler) deleteQueue(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.DeleteQueue(r.ctx, r.actor, chat.DeleteQueueParams{QueueID: id})
+	return h.svc.DeleteQueue(r.ctx, r.actor, chat.DeleteQueueParams{QueueID: id})
 }

@@ -48,7 +48,7 @@ func TestParkedConnectionWaitEnds(t *testing.T) {
 		end func(t *testing.T, env *waitEnv)
 	}{
 		{name: "queue deleted", end: func(t *testing.T, env *waitEnv) {
-			if err := env.svc.DeleteQueue(t.Context(), chat.Actor{UserID: env.org.Members[0]}, chat.DeleteQueueParams{QueueID: env.queue}); err != nil {
+			if _, err := env.svc.DeleteQueue(t.Context(), chat.Actor{UserID: env.org.Members[0]}, chat.DeleteQueueParams{QueueID: env.queue}); err != nil {
 				t.Fatal(err)
 			}
 			if resp, body := env.c.read(); resp.StatusCode != http.StatusBadRequest || body["code"] != "BAD_EVENT_QUEUE_ID" || resp.Close {

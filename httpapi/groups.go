@@ -77,7 +77,7 @@ func (h *Handler) updateUserGroup(r *request) (any, error) {
 		"can_manage_group", "can_mention_group", "can_remove_members_group"}); err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateUserGroup(r.ctx, r.actor, up)
+	return h.svc.UpdateUserGroup(r.ctx, r.actor, up)
 }
 
 // updateUserGroupMembers serves POST /user_groups/{user_group_id}/members.
@@ -96,7 +96,7 @@ func (h *Handler) updateUserGroupMembers(r *request) (any, error) {
 	if up.DeleteSubgroups, err = idList[users.GroupID](r.params, "delete_subgroups"); err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateUserGroupMembers(r.ctx, r.actor, up)
+	return h.svc.UpdateUserGroupMembers(r.ctx, r.actor, up)
 }
 
 // updateUserGroupSubgroups serves POST /user_groups/{user_group_id}/subgroups.
@@ -109,12 +109,12 @@ func (h *Handler) updateUserGroupSubgroups(r *request) (any, error) {
 	if up.Delete, err = idList[users.GroupID](r.params, "delete"); err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateUserGroupSubgroups(r.ctx, r.actor, up)
+	return h.svc.UpdateUserGroupSubgroups(r.ctx, r.actor, up)
 }
 
 // deactivateUserGroup serves POST /user_groups/{user_group_id}/deactivate.
 func (h *Handler) deactivateUserGroup(r *request) (any, error) {
-	return nil, h.svc.DeactivateUserGroup(r.ctx, r.actor, chat.DeactivateUserGroupParams{GroupID: pathID[users.GroupID](r, "user_group_id")})
+	return h.svc.DeactivateUserGroup(r.ctx, r.actor, chat.DeactivateUserGroupParams{GroupID: pathID[users.GroupID](r, "user_group_id")})
 }
 
 // getUserGroupMembers serves GET /user_groups/{user_group_id}/members.

@@ -32,7 +32,7 @@ func (h *Handler) sendInvites(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.SendInvites(r.ctx, r.actor, chat.SendInvitesParams{InviteeEmails: emails,
+	return h.svc.SendInvites(r.ctx, r.actor, chat.SendInvitesParams{InviteeEmails: emails,
 		InviteExpiresInMinutes: p.InviteExpiresInMinutes, NeverExpires: p.NeverExpires, InviteAs: p.InviteAs,
 		StreamIDs: p.StreamIDs, GroupIDs: p.GroupIDs, IncludeRealmDefaultSubscriptions: p.IncludeRealmDefaultSubscriptions,
 		NotifyReferrerOnJoin: notify, WelcomeMessageCustomText: p.WelcomeMessageCustomText})
@@ -91,10 +91,10 @@ func (h *Handler) revokeInviteLink(r *request) (any, error) {
 
 // revokeEmailInvite serves DELETE /invites/{invite_id}.
 func (h *Handler) revokeEmailInvite(r *request) (any, error) {
-	return nil, h.svc.RevokeEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
+	return h.svc.RevokeEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }
 
 // resendEmailInvite serves POST /invites/{invite_id}/resend.
 func (h *Handler) resendEmailInvite(r *request) (any, error) {
-	return nil, h.svc.ResendEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
+	return h.svc.ResendEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }

@@ -278,7 +278,7 @@ func (h *Handler) updateMessageFlags(r *request) (any, error) {
 
 // deleteMessage serves DELETE /messages/{message_id}.
 func (h *Handler) deleteMessage(r *request) (any, error) {
-	return nil, h.svc.DeleteMessage(r.ctx, r.actor, chat.DeleteMessageParams{MessageID: pathID[messages.ID](r, "message_id")})
+	return h.svc.DeleteMessage(r.ctx, r.actor, chat.DeleteMessageParams{MessageID: pathID[messages.ID](r, "message_id")})
 }
 
 // getStreamTopics serves GET /users/me/{stream_id}/topics.

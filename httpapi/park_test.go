@@ -152,7 +152,7 @@ func testParkedLongPolls(t *testing.T, parkAfter time.Duration) {
 		done <- body
 	}()
 	waitLongPolls(t, svc, 1)
-	if err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: *reg.QueueID}); err != nil {
+	if _, err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: *reg.QueueID}); err != nil {
 		t.Fatal(err)
 	}
 	if body := <-done; body["code"] != "BAD_EVENT_QUEUE_ID" {

@@ -28,7 +28,7 @@ func (h *Handler) updateStatus(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateStatus(r.ctx, r.actor, p)
+	return h.svc.UpdateStatus(r.ctx, r.actor, p)
 }
 
 // updateStatusForUser serves POST /users/{user_id}/status (administrators).
@@ -37,7 +37,7 @@ func (h *Handler) updateStatusForUser(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateStatusForUser(r.ctx, r.actor, chat.UpdateStatusForUserParams{UserID: pathID[users.ID](r, "user_id"), UpdateStatusParams: p})
+	return h.svc.UpdateStatusForUser(r.ctx, r.actor, chat.UpdateStatusForUserParams{UserID: pathID[users.ID](r, "user_id"), UpdateStatusParams: p})
 }
 
 // getUserStatus serves GET /users/{user_id}/status.
@@ -47,12 +47,12 @@ func (h *Handler) getUserStatus(r *request) (any, error) {
 
 // muteUser serves POST /users/me/muted_users/{muted_user_id}.
 func (h *Handler) muteUser(r *request) (any, error) {
-	return nil, h.svc.MuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathID[users.ID](r, "muted_user_id")})
+	return h.svc.MuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathID[users.ID](r, "muted_user_id")})
 }
 
 // unmuteUser serves DELETE /users/me/muted_users/{muted_user_id}.
 func (h *Handler) unmuteUser(r *request) (any, error) {
-	return nil, h.svc.UnmuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathID[users.ID](r, "muted_user_id")})
+	return h.svc.UnmuteUser(r.ctx, r.actor, chat.MuteUserParams{MutedUserID: pathID[users.ID](r, "muted_user_id")})
 }
 
 // createZoomVideoCall serves POST /calls/zoom/create.

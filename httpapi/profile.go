@@ -50,7 +50,7 @@ func (h *Handler) updateProfileData(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateProfileData(r.ctx, r.actor, chat.UpdateProfileDataParams{Data: data})
+	return h.svc.UpdateProfileData(r.ctx, r.actor, chat.UpdateProfileDataParams{Data: data})
 }
 
 // removeProfileData serves DELETE /users/me/profile_data.
@@ -59,7 +59,7 @@ func (h *Handler) removeProfileData(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.RemoveProfileData(r.ctx, r.actor, chat.RemoveProfileDataParams{Data: data})
+	return h.svc.RemoveProfileData(r.ctx, r.actor, chat.RemoveProfileDataParams{Data: data})
 }
 
 // updateCustomProfileField serves PATCH /realm/profile_fields/{field_id}.
@@ -83,12 +83,12 @@ func (h *Handler) updateCustomProfileField(r *request) (any, error) {
 			return nil, err
 		}
 	}
-	return nil, h.svc.UpdateCustomProfileField(r.ctx, r.actor, up)
+	return h.svc.UpdateCustomProfileField(r.ctx, r.actor, up)
 }
 
 // removeCustomProfileField serves DELETE /realm/profile_fields/{field_id}.
 func (h *Handler) removeCustomProfileField(r *request) (any, error) {
-	return nil, h.svc.RemoveCustomProfileField(r.ctx, r.actor, chat.RemoveCustomProfileFieldParams{FieldID: pathID[users.ProfileFieldID](r, "field_id")})
+	return h.svc.RemoveCustomProfileField(r.ctx, r.actor, chat.RemoveCustomProfileFieldParams{FieldID: pathID[users.ProfileFieldID](r, "field_id")})
 }
 
 // reorderCustomProfileFields serves PATCH /realm/profile_fields.
@@ -97,5 +97,5 @@ func (h *Handler) reorderCustomProfileFields(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.ReorderCustomProfileFields(r.ctx, r.actor, chat.ReorderCustomProfileFieldsParams{Order: order})
+	return h.svc.ReorderCustomProfileFields(r.ctx, r.actor, chat.ReorderCustomProfileFieldsParams{Order: order})
 }

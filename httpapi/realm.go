@@ -138,11 +138,11 @@ func (h *Handler) patchRealmDomain(r *request) (any, error) {
 	if allow == nil {
 		return nil, chat.MissingArgument("allow_subdomains")
 	}
-	return nil, h.svc.PatchRealmDomain(r.ctx, r.actor, chat.PatchRealmDomainParams{Domain: r.path["domain"], AllowSubdomains: *allow})
+	return h.svc.PatchRealmDomain(r.ctx, r.actor, chat.PatchRealmDomainParams{Domain: r.path["domain"], AllowSubdomains: *allow})
 }
 
 func (h *Handler) deleteRealmDomain(r *request) (any, error) {
-	return nil, h.svc.DeleteRealmDomain(r.ctx, r.actor, chat.DeleteRealmDomainParams{Domain: r.path["domain"]})
+	return h.svc.DeleteRealmDomain(r.ctx, r.actor, chat.DeleteRealmDomainParams{Domain: r.path["domain"]})
 }
 
 // updateRealmUserSettingsDefaults serves PATCH /realm/user_settings_defaults: the personal
@@ -152,7 +152,7 @@ func (h *Handler) updateRealmUserSettingsDefaults(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateRealmUserSettingsDefaults(r.ctx, r.actor, chat.UpdateRealmUserSettingsDefaultsParams{Values: values})
+	return h.svc.UpdateRealmUserSettingsDefaults(r.ctx, r.actor, chat.UpdateRealmUserSettingsDefaultsParams{Values: values})
 }
 
 func (h *Handler) registerClientDevice(r *request) (any, error) {
@@ -167,7 +167,7 @@ func (h *Handler) removeClientDevice(r *request) (any, error) {
 	if id == nil {
 		return nil, chat.MissingArgument("device_id")
 	}
-	return nil, h.svc.RemoveClientDevice(r.ctx, r.actor, chat.RemoveClientDeviceParams{DeviceID: *id})
+	return h.svc.RemoveClientDevice(r.ctx, r.actor, chat.RemoveClientDeviceParams{DeviceID: *id})
 }
 
 // registerPushDevice serves POST /mobile_push/register: its parameters are read as Zulip's
@@ -178,17 +178,17 @@ func (h *Handler) registerPushDevice(r *request) (any, error) {
 			return nil, err
 		}
 	}
-	return nil, h.svc.RegisterPushDevice(r.ctx, r.actor)
+	return h.svc.RegisterPushDevice(r.ctx, r.actor)
 }
 
 // pushToken serves the older push-token routes with the Service method fn.
-func pushToken(fn func(context.Context, chat.Actor, chat.PushTokenParams) error) func(r *request) (any, error) {
+func pushToken[R any](fn func(context.Context, chat.Actor, chat.PushTokenParams) (R, error)) func(r *request) (any, error) {
 	return func(r *request) (any, error) {
 		token, err := r.params.requiredStr("token")
 		if err != nil {
 			return nil, err
 		}
 		appID, _ := r.params.str("appid")
-		return nil, fn(r.ctx, r.actor, chat.PushTokenParams{Token: token, AppID: appID})
+		return fn(r.ctx, r.actor, chat.PushTokenParams{Token: token, AppID: appID})
 	}
 }

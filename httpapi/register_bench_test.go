@@ -49,7 +49,7 @@ func BenchmarkRegisterHTTP(b *testing.B) {
 			b.Fatalf("unexpected body %.200s", body)
 		}
 		id, _, _ := strings.Cut(string(body[i+len(key):]), `"`)
-		if err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: id}); err != nil {
+		if _, err := svc.DeleteQueue(ctx, me, chat.DeleteQueueParams{QueueID: id}); err != nil {
 			b.Fatal(err)
 		}
 		size = len(body)

@@ -71,7 +71,7 @@ func (h *Handler) serveLogout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c, err := r.Cookie(sessionCookie); err == nil {
-		if err := h.svc.EndSession(r.Context(), c.Value); err != nil {
+		if _, err := h.svc.EndSession(r.Context(), c.Value); err != nil {
 			h.writeError(w, r, err)
 			return
 		}

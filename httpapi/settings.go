@@ -24,7 +24,7 @@ func (h *Handler) updateSettings(r *request) (any, error) {
 	if up.TargetUsers, err = jsonParam[chat.TargetUsers](p, "target_users", true); err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateSettings(r.ctx, r.actor, up)
+	return h.svc.UpdateSettings(r.ctx, r.actor, up)
 }
 
 // userSettingValues decodes the personal settings among the parameters by their types: JSON

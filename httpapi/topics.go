@@ -25,7 +25,7 @@ func (h *Handler) updateUserTopic(r *request) (any, error) {
 		return nil, err
 	}
 	up.VisibilityPolicy = topics.VisibilityPolicy(policy)
-	return nil, h.svc.UpdateUserTopic(r.ctx, r.actor, up)
+	return h.svc.UpdateUserTopic(r.ctx, r.actor, up)
 }
 
 // muteTopic serves the legacy PATCH /users/me/subscriptions/muted_topics.
@@ -47,7 +47,7 @@ func (h *Handler) muteTopic(r *request) (any, error) {
 	if mp.Op, err = r.params.requiredStr("op"); err != nil {
 		return nil, err
 	}
-	return nil, h.svc.MuteTopic(r.ctx, r.actor, mp)
+	return h.svc.MuteTopic(r.ctx, r.actor, mp)
 }
 
 // deleteTopic serves POST /streams/{stream_id}/delete_topic.

@@ -171,7 +171,7 @@ func (h *Handler) getAttachments(r *request) (any, error) {
 
 // removeAttachment serves DELETE /attachments/{attachment_id}.
 func (h *Handler) removeAttachment(r *request) (any, error) {
-	return nil, h.svc.RemoveAttachment(r.ctx, r.actor, chat.RemoveAttachmentParams{AttachmentID: pathID[uploads.ID](r, "attachment_id")})
+	return h.svc.RemoveAttachment(r.ctx, r.actor, chat.RemoveAttachmentParams{AttachmentID: pathID[uploads.ID](r, "attachment_id")})
 }
 
 // uploadCSP keeps a served file from running scripts, loading anything or reaching the

@@ -66,7 +66,7 @@ func (h *Handler) updateUser(r *request) (any, error) {
 		return nil, err
 	}
 	up.UserID = pathID[users.ID](r, "user_id")
-	return nil, h.svc.UpdateUser(r.ctx, r.actor, up)
+	return h.svc.UpdateUser(r.ctx, r.actor, up)
 }
 
 // updateUserByEmail serves PATCH /users/{email}.
@@ -75,12 +75,12 @@ func (h *Handler) updateUserByEmail(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, h.svc.UpdateUserByEmail(r.ctx, r.actor, chat.UpdateUserByEmailParams{Email: r.path["email"], UpdateUserParams: up})
+	return h.svc.UpdateUserByEmail(r.ctx, r.actor, chat.UpdateUserByEmailParams{Email: r.path["email"], UpdateUserParams: up})
 }
 
 // deactivateOwnUser serves DELETE /users/me.
 func (h *Handler) deactivateOwnUser(r *request) (any, error) {
-	return nil, h.svc.DeactivateOwnUser(r.ctx, r.actor, chat.DeactivateOwnUserParams{})
+	return h.svc.DeactivateOwnUser(r.ctx, r.actor, chat.DeactivateOwnUserParams{})
 }
 
 // updateUserParams decodes the body of PATCH /users/{user_id} and /users/{email}.
@@ -114,12 +114,12 @@ func (h *Handler) deactivateUser(r *request) (any, error) {
 		return nil, err
 	}
 	dp.DeactivationNotificationComment = r.params.optStr("deactivation_notification_comment")
-	return nil, h.svc.DeactivateUser(r.ctx, r.actor, dp)
+	return h.svc.DeactivateUser(r.ctx, r.actor, dp)
 }
 
 // reactivateUser serves POST /users/{user_id}/reactivate.
 func (h *Handler) reactivateUser(r *request) (any, error) {
-	return nil, h.svc.ReactivateUser(r.ctx, r.actor, chat.ReactivateUserParams{UserID: pathID[users.ID](r, "user_id")})
+	return h.svc.ReactivateUser(r.ctx, r.actor, chat.ReactivateUserParams{UserID: pathID[users.ID](r, "user_id")})
 }
 
 // createUser serves POST /users.
@@ -236,5 +236,5 @@ func (h *Handler) regenerateBotAPIKey(r *request) (any, error) {
 
 // deactivateBot serves DELETE /bots/{bot_id}.
 func (h *Handler) deactivateBot(r *request) (any, error) {
-	return nil, h.svc.DeactivateBot(r.ctx, r.actor, chat.BotParams{BotID: pathID[users.ID](r, "bot_id")})
+	return h.svc.DeactivateBot(r.ctx, r.actor, chat.BotParams{BotID: pathID[users.ID](r, "bot_id")})
 }

@@ -88,11 +88,14 @@ type JoinBigBlueButtonVideoCallParams struct {
 	BigBlueButton string
 }
 
+// JoinBigBlueButtonVideoCallResult is JoinBigBlueButtonVideoCall's answer: nothing beyond success.
+type JoinBigBlueButtonVideoCallResult struct{}
+
 // JoinBigBlueButtonVideoCall opens the meeting of a link CreateBigBlueButtonVideoCall made.
 // This server has no BigBlueButton server, so it answers as a Zulip server without one does:
 // Zulip checks its configuration before it reads the link.
-func (s *Service) JoinBigBlueButtonVideoCall(_ context.Context, _ JoinBigBlueButtonVideoCallParams) error {
-	return engine.BadRequest("BigBlueButton is not configured.")
+func (s *Service) JoinBigBlueButtonVideoCall(_ context.Context, _ JoinBigBlueButtonVideoCallParams) (JoinBigBlueButtonVideoCallResult, error) {
+	return JoinBigBlueButtonVideoCallResult{}, engine.BadRequest("BigBlueButton is not configured.")
 }
 
 // signCall signs a call's data: its base64 form, a colon, and an HMAC of it.

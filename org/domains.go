@@ -123,10 +123,13 @@ type PatchRealmDomainParams struct {
 	AllowSubdomains bool
 }
 
+// PatchRealmDomainResult is PatchRealmDomain's answer: nothing beyond success.
+type PatchRealmDomainResult struct{}
+
 // PatchRealmDomain changes whether a domain's subdomains are allowed (owners only) and sends
 // realm_domains change.
-func (s *Service) PatchRealmDomain(ctx context.Context, actor engine.Actor, p PatchRealmDomainParams) error {
-	return s.realmDomainChange(ctx, actor, func(r *realms.Realm) (*RealmDomainsEvent, error) {
+func (s *Service) PatchRealmDomain(ctx context.Context, actor engine.Actor, p PatchRealmDomainParams) (PatchRealmDomainResult, error) {
+	return PatchRealmDomainResult{}, s.realmDomainChange(ctx, actor, func(r *realms.Realm) (*RealmDomainsEvent, error) {
 		i := slices.IndexFunc(r.Domains, func(x realms.Domain) bool { return x.Domain == p.Domain })
 		if i < 0 {
 			return nil, errNoDomain(p.Domain)
@@ -144,10 +147,13 @@ type DeleteRealmDomainParams struct {
 	Domain string
 }
 
+// DeleteRealmDomainResult is DeleteRealmDomain's answer: nothing beyond success.
+type DeleteRealmDomainResult struct{}
+
 // DeleteRealmDomain removes a domain (owners only) and sends realm_domains remove; removing
 // the last one turns emails_restricted_to_domains off, as Zulip does.
-func (s *Service) DeleteRealmDomain(ctx context.Context, actor engine.Actor, p DeleteRealmDomainParams) error {
-	return s.realmDomainChange(ctx, actor, func(r *realms.Realm) (*RealmDomainsEvent, error) {
+func (s *Service) DeleteRealmDomain(ctx context.Context, actor engine.Actor, p DeleteRealmDomainParams) (DeleteRealmDomainResult, error) {
+	return DeleteRealmDomainResult{}, s.realmDomainChange(ctx, actor, func(r *realms.Realm) (*RealmDomainsEvent, error) {
 		i := slices.IndexFunc(r.Domains, func(x realms.Domain) bool { return x.Domain == p.Domain })
 		if i < 0 {
 			return nil, errNoDomain(p.Domain)

@@ -162,21 +162,24 @@ func (s *Service) GetCustomEmoji(ctx context.Context, actor engine.Actor) (GetCu
 	return res, err
 }
 
+// UploadCustomEmojiResult is UploadCustomEmoji's answer: nothing beyond success.
+type UploadCustomEmojiResult struct{}
+
 // UploadCustomEmoji adds a custom emoji with the uploaded image, stored through
 // Options.EmojiImages before the emoji's row is written.
-func (s *Service) UploadCustomEmoji(ctx context.Context, actor engine.Actor, p UploadCustomEmojiParams) (struct{}, error) {
+func (s *Service) UploadCustomEmoji(ctx context.Context, actor engine.Actor, p UploadCustomEmojiParams) (UploadCustomEmojiResult, error) {
 	name := strings.ReplaceAll(strings.TrimSpace(p.Name), " ", "_")
 	if err := emoji.CheckName(name); err != nil {
-		return struct{}{}, engine.RuleError(err)
+		return UploadCustomEmojiResult{}, engine.RuleError(err)
 	}
 	ext, err := s.checkEmojiUpload(ctx, actor, name, p)
 	if err != nil {
-		return struct{}{}, err
+		return UploadCustomEmojiResult{}, err
 	}
 	sum := sha256.Sum256(p.Image)
 	file := hex.EncodeToString(sum[:12]) + ext
 	if err := s.cfg.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
-		return struct{}{}, engine.InternalError(err)
+		return UploadCustomEmojiResult{}, engine.InternalError(err)
 	}
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
@@ -197,7 +200,7 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor engine.Actor, p U
 		rec := emojiRecordOf(c)
 		return notifyRealmEmoji(tx, ev, append(list, c), RealmEmojiEvent{Type: "realm_emoji", Op: "add", Emoji: &rec})
 	})
-	return struct{}{}, err
+	return UploadCustomEmojiResult{}, err
 }
 
 // checkEmojiUpload checks an upload before its image is stored: permission and name (read
@@ -250,9 +253,12 @@ func (s *Service) mayAddEmoji(w *world.World, me users.User, list []emoji.Custom
 	return nil
 }
 
+// DeactivateCustomEmojiResult is DeactivateCustomEmoji's answer: nothing beyond success.
+type DeactivateCustomEmojiResult struct{}
+
 // DeactivateCustomEmoji deactivates an active custom emoji: administrators any, others their
 // own. Reactions with it stay.
-func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor engine.Actor, p DeactivateCustomEmojiParams) (struct{}, error) {
+func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor engine.Actor, p DeactivateCustomEmojiParams) (DeactivateCustomEmojiResult, error) {
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		list, err := tx.Realm().ListEmoji()
@@ -278,7 +284,7 @@ func (s *Service) DeactivateCustomEmoji(ctx context.Context, actor engine.Actor,
 		e := RealmEmojiEvent{Type: "realm_emoji", Op: "update_one", EmojiID: list[i].ID.String(), Data: map[string]any{"deactivated": true}}
 		return notifyRealmEmoji(tx, ev, list, e)
 	})
-	return struct{}{}, err
+	return DeactivateCustomEmojiResult{}, err
 }
 
 // notifyRealmEmoji queues a change of the custom emoji for every active user: the change

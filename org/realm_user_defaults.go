@@ -52,20 +52,23 @@ type UpdateRealmUserSettingsDefaultsParams struct {
 	Values map[string]any
 }
 
+// UpdateRealmUserSettingsDefaultsResult is UpdateRealmUserSettingsDefaults's answer: nothing beyond success.
+type UpdateRealmUserSettingsDefaultsResult struct{}
+
 // UpdateRealmUserSettingsDefaults changes the organization's defaults of new users' settings
 // (administrators only); each change sends realm_user_settings_defaults update to every
 // active user. Users created later start with these values.
-func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor engine.Actor, p UpdateRealmUserSettingsDefaultsParams) error {
+func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor engine.Actor, p UpdateRealmUserSettingsDefaultsParams) (UpdateRealmUserSettingsDefaultsResult, error) {
 	for _, name := range slices.Sorted(maps.Keys(p.Values)) {
 		st, ok := users.LookupSetting(name)
 		if !ok || slices.Contains(notRealmDefaults, name) {
-			return engine.BadRequest("Invalid setting %s", name)
+			return UpdateRealmUserSettingsDefaultsResult{}, engine.BadRequest("Invalid setting %s", name)
 		}
 		if err := st.Check(p.Values[name]); err != nil {
-			return engine.BadRequest("%s", users.TrimSettingTypeError(err))
+			return UpdateRealmUserSettingsDefaultsResult{}, engine.BadRequest("%s", users.TrimSettingTypeError(err))
 		}
 	}
-	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
+	return UpdateRealmUserSettingsDefaultsResult{}, s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		realm, err := tx.Realm().Get()
 		if err != nil {

@@ -164,14 +164,17 @@ func (s *Service) AuthenticateSession(ctx context.Context, id string) (engine.Ac
 	return actor, nil
 }
 
+// EndSessionResult is EndSession's answer: nothing beyond success.
+type EndSessionResult struct{}
+
 // EndSession ends a web session (logout). Ending an unknown or already ended session is no
 // error: the browser is logged out either way.
-func (s *Service) EndSession(ctx context.Context, id string) error {
+func (s *Service) EndSession(ctx context.Context, id string) (EndSessionResult, error) {
 	if !ValidSessionID(id) {
-		return nil
+		return EndSessionResult{}, nil
 	}
 	key := SessionKey(id)
-	return s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
+	return EndSessionResult{}, s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		sess, err := o.Tx.Sessions().Get(key)
 		if errors.Is(err, storage.ErrNotFound) {
 			return nil

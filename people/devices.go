@@ -42,9 +42,12 @@ type RemoveClientDeviceParams struct {
 	DeviceID int64
 }
 
+// RemoveClientDeviceResult is RemoveClientDevice's answer: nothing beyond success.
+type RemoveClientDeviceResult struct{}
+
 // RemoveClientDevice removes one of the actor's devices (at logout).
-func (s *Service) RemoveClientDevice(ctx context.Context, actor engine.Actor, p RemoveClientDeviceParams) error {
-	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
+func (s *Service) RemoveClientDevice(ctx context.Context, actor engine.Actor, p RemoveClientDeviceParams) (RemoveClientDeviceResult, error) {
+	return RemoveClientDeviceResult{}, s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
 		devices, err := tx.Devices().List(me.ID)
 		if err != nil {
@@ -59,10 +62,13 @@ func (s *Service) RemoveClientDevice(ctx context.Context, actor engine.Actor, p 
 	})
 }
 
+// RegisterPushDeviceResult is RegisterPushDevice's answer: nothing beyond success.
+type RegisterPushDeviceResult struct{}
+
 // RegisterPushDevice is POST /mobile_push/register (E2EE push): without a push service, Zulip
 // refuses it.
-func (s *Service) RegisterPushDevice(ctx context.Context, actor engine.Actor) error {
-	return s.eng.Read(ctx, actor, engine.Humans, func(o *engine.ReadOp) error {
+func (s *Service) RegisterPushDevice(ctx context.Context, actor engine.Actor) (RegisterPushDeviceResult, error) {
+	return RegisterPushDeviceResult{}, s.eng.Read(ctx, actor, engine.Humans, func(o *engine.ReadOp) error {
 		return engine.Errorf(engine.CodePushServiceNotConfigured, "Server is not configured to use push notification service.")
 	})
 }
@@ -126,22 +132,34 @@ func (s *Service) removePushToken(ctx context.Context, actor engine.Actor, kind 
 // errTokenNotFound is the refusal of removing a push token the actor does not have.
 func errTokenNotFound() *engine.Error { return engine.BadRequest("Token does not exist") }
 
+// AddApnsTokenResult is AddApnsToken's answer: nothing beyond success.
+type AddApnsTokenResult struct{}
+
 // AddApnsToken is POST /users/me/apns_device_token.
-func (s *Service) AddApnsToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
-	return s.addPushToken(ctx, actor, pushKindAPNs, p)
+func (s *Service) AddApnsToken(ctx context.Context, actor engine.Actor, p PushTokenParams) (AddApnsTokenResult, error) {
+	return AddApnsTokenResult{}, s.addPushToken(ctx, actor, pushKindAPNs, p)
 }
+
+// RemoveApnsTokenResult is RemoveApnsToken's answer: nothing beyond success.
+type RemoveApnsTokenResult struct{}
 
 // RemoveApnsToken is DELETE /users/me/apns_device_token.
-func (s *Service) RemoveApnsToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
-	return s.removePushToken(ctx, actor, pushKindAPNs, p)
+func (s *Service) RemoveApnsToken(ctx context.Context, actor engine.Actor, p PushTokenParams) (RemoveApnsTokenResult, error) {
+	return RemoveApnsTokenResult{}, s.removePushToken(ctx, actor, pushKindAPNs, p)
 }
+
+// AddFcmTokenResult is AddFcmToken's answer: nothing beyond success.
+type AddFcmTokenResult struct{}
 
 // AddFcmToken is POST /users/me/android_gcm_reg_id.
-func (s *Service) AddFcmToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
-	return s.addPushToken(ctx, actor, pushKindFCM, p)
+func (s *Service) AddFcmToken(ctx context.Context, actor engine.Actor, p PushTokenParams) (AddFcmTokenResult, error) {
+	return AddFcmTokenResult{}, s.addPushToken(ctx, actor, pushKindFCM, p)
 }
 
+// RemoveFcmTokenResult is RemoveFcmToken's answer: nothing beyond success.
+type RemoveFcmTokenResult struct{}
+
 // RemoveFcmToken is DELETE /users/me/android_gcm_reg_id.
-func (s *Service) RemoveFcmToken(ctx context.Context, actor engine.Actor, p PushTokenParams) error {
-	return s.removePushToken(ctx, actor, pushKindFCM, p)
+func (s *Service) RemoveFcmToken(ctx context.Context, actor engine.Actor, p PushTokenParams) (RemoveFcmTokenResult, error) {
+	return RemoveFcmTokenResult{}, s.removePushToken(ctx, actor, pushKindFCM, p)
 }

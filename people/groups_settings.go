@@ -22,17 +22,20 @@ type UpdateUserGroupParams struct {
 	Settings map[string]org.GroupSettingChange
 }
 
+// UpdateUserGroupResult is UpdateUserGroup's answer: nothing beyond success.
+type UpdateUserGroupResult struct{}
+
 // UpdateUserGroup renames a group, changes its description or its permission settings. It
 // needs the right to manage the group. Everyone gets user_group update with the changed data.
-func (s *Service) UpdateUserGroup(ctx context.Context, actor engine.Actor, p UpdateUserGroupParams) error {
+func (s *Service) UpdateUserGroup(ctx context.Context, actor engine.Actor, p UpdateUserGroupParams) (UpdateUserGroupResult, error) {
 	if p.Name == nil && p.Description == nil && len(p.Settings) == 0 {
-		return engine.BadRequest("No new data supplied")
+		return UpdateUserGroupResult{}, engine.BadRequest("No new data supplied")
 	}
 	perms, err := groupSettingChanges(p.Settings)
 	if err != nil {
-		return err
+		return UpdateUserGroupResult{}, err
 	}
-	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
+	return UpdateUserGroupResult{}, s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx := o.Tx
 		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
@@ -157,11 +160,14 @@ type DeactivateUserGroupParams struct {
 	GroupID users.GroupID
 }
 
+// DeactivateUserGroupResult is DeactivateUserGroup's answer: nothing beyond success.
+type DeactivateUserGroupResult struct{}
+
 // DeactivateUserGroup deactivates a named group (it needs the right to manage it). A group
 // still used as a subgroup of an active group is refused. Everyone gets user_group update
 // with deactivated true.
-func (s *Service) DeactivateUserGroup(ctx context.Context, actor engine.Actor, p DeactivateUserGroupParams) error {
-	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
+func (s *Service) DeactivateUserGroup(ctx context.Context, actor engine.Actor, p DeactivateUserGroupParams) (DeactivateUserGroupResult, error) {
+	return DeactivateUserGroupResult{}, s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {

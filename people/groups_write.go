@@ -256,17 +256,20 @@ type UpdateUserGroupMembersParams struct {
 	DeleteSubgroups []users.GroupID
 }
 
+// UpdateUserGroupMembersResult is UpdateUserGroupMembers's answer: nothing beyond success.
+type UpdateUserGroupMembersResult struct{}
+
 // UpdateUserGroupMembers adds and removes direct members (and subgroups) of a named group.
 // Joining needs can_join_group, leaving can_leave_group; changing others needs
 // can_add_members_group or can_remove_members_group, or the right to manage the group.
-func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor engine.Actor, p UpdateUserGroupMembersParams) error {
+func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor engine.Actor, p UpdateUserGroupMembersParams) (UpdateUserGroupMembersResult, error) {
 	if len(p.Add)+len(p.Delete)+len(p.AddSubgroups)+len(p.DeleteSubgroups) > MaxUserIDsPerRequest {
-		return engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
+		return UpdateUserGroupMembersResult{}, engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
 	if len(p.Add)+len(p.Delete)+len(p.AddSubgroups)+len(p.DeleteSubgroups) == 0 {
-		return engine.BadRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
+		return UpdateUserGroupMembersResult{}, engine.BadRequest("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".")
 	}
-	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
+	return UpdateUserGroupMembersResult{}, s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		e, err := loadGroupEdit(o.ReadOp.Tx, me, p.GroupID)
 		if err != nil {
@@ -402,16 +405,19 @@ type UpdateUserGroupSubgroupsParams struct {
 	Delete  []users.GroupID
 }
 
+// UpdateUserGroupSubgroupsResult is UpdateUserGroupSubgroups's answer: nothing beyond success.
+type UpdateUserGroupSubgroupsResult struct{}
+
 // UpdateUserGroupSubgroups adds and removes direct subgroups; a change that would make a
 // group reach itself is refused.
-func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor engine.Actor, p UpdateUserGroupSubgroupsParams) error {
+func (s *Service) UpdateUserGroupSubgroups(ctx context.Context, actor engine.Actor, p UpdateUserGroupSubgroupsParams) (UpdateUserGroupSubgroupsResult, error) {
 	if len(p.Add)+len(p.Delete) == 0 {
-		return engine.BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
+		return UpdateUserGroupSubgroupsResult{}, engine.BadRequest("Nothing to do. Specify at least one of \"add\" or \"delete\".")
 	}
 	if len(p.Add)+len(p.Delete) > MaxUserIDsPerRequest {
-		return engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
+		return UpdateUserGroupSubgroupsResult{}, engine.BadRequest("Too many changes (limit: %d)", MaxUserIDsPerRequest)
 	}
-	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
+	return UpdateUserGroupSubgroupsResult{}, s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		e, err := loadGroupEdit(o.ReadOp.Tx, o.Me, p.GroupID)
 		if err != nil {
 			return err

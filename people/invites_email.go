@@ -74,6 +74,9 @@ func invitationError(msg string, refused [][3]any, sent bool) *engine.Error {
 // mail is one email to send once the transaction that decided it has committed.
 type mail struct{ to, subject, body string }
 
+// SendInvitesResult is SendInvites's answer: nothing beyond success.
+type SendInvitesResult struct{}
+
 // SendInvites invites people by email (POST /invites): each address gets an invitation whose
 // link ({realm_url}/join/{key}/) creates their account, delivered through Options.Mailer. The
 // requester must be a member or above in the organization's can_invite_users_group; the
@@ -81,21 +84,21 @@ type mail struct{ to, subject, body string }
 // refuse the whole request; addresses that already have an account are skipped (Zulip's
 // INVITATION_FAILED error lists them, with sent_invitations true when others were invited).
 // Administrators and the requester receive invites_changed.
-func (s *Service) SendInvites(ctx context.Context, actor engine.Actor, p SendInvitesParams) error {
+func (s *Service) SendInvites(ctx context.Context, actor engine.Actor, p SendInvitesParams) (SendInvitesResult, error) {
 	base, validity, err := s.inviteBase(CreateInviteLinkParams{InviteExpiresInMinutes: p.InviteExpiresInMinutes, NeverExpires: p.NeverExpires,
 		InviteAs: p.InviteAs, StreamIDs: p.StreamIDs, GroupIDs: p.GroupIDs, IncludeRealmDefaultSubscriptions: p.IncludeRealmDefaultSubscriptions,
 		WelcomeMessageCustomText: p.WelcomeMessageCustomText})
 	if err != nil {
-		return err
+		return SendInvitesResult{}, err
 	}
 	emails := inviteeEmails(p.InviteeEmails)
 	if len(emails) > MaxInviteesPerRequest {
-		return engine.BadRequest("invitee_emails is too long (limit: %d addresses)", MaxInviteesPerRequest)
+		return SendInvitesResult{}, engine.BadRequest("invitee_emails is too long (limit: %d addresses)", MaxInviteesPerRequest)
 	}
 	keys := make([]string, len(emails))
 	for i := range keys {
 		if keys[i], err = newInviteKey(); err != nil {
-			return engine.InternalError(err)
+			return SendInvitesResult{}, engine.InternalError(err)
 		}
 	}
 	base.NotifyReferrerOnJoin = p.NotifyReferrerOnJoin == nil || *p.NotifyReferrerOnJoin
@@ -154,13 +157,13 @@ func (s *Service) SendInvites(ctx context.Context, actor engine.Actor, p SendInv
 		return notifyInvitesChanged(tx, ev, me.ID)
 	})
 	if err != nil {
-		return err
+		return SendInvitesResult{}, err
 	}
 	s.sendMails(ctx, outbox)
 	if len(skipped) > 0 {
-		return invitationError("Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!", skipped, true)
+		return SendInvitesResult{}, invitationError("Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!", skipped, true)
 	}
-	return nil
+	return SendInvitesResult{}, nil
 }
 
 // invitationMail is the email of an invitation.
@@ -212,10 +215,13 @@ type EmailInviteParams struct {
 	InviteID users.InviteID
 }
 
+// RevokeEmailInviteResult is RevokeEmailInvite's answer: nothing beyond success.
+type RevokeEmailInviteResult struct{}
+
 // RevokeEmailInvite revokes an email invitation: its link stops working. Administrators may
 // revoke any, others their own; administrators and the inviter get invites_changed.
-func (s *Service) RevokeEmailInvite(ctx context.Context, actor engine.Actor, p EmailInviteParams) error {
-	return s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
+func (s *Service) RevokeEmailInvite(ctx context.Context, actor engine.Actor, p EmailInviteParams) (RevokeEmailInviteResult, error) {
+	return RevokeEmailInviteResult{}, s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		inv, err := emailInvite(tx, o.Me, p.InviteID)
 		if err != nil {
@@ -228,12 +234,15 @@ func (s *Service) RevokeEmailInvite(ctx context.Context, actor engine.Actor, p E
 	})
 }
 
+// ResendEmailInviteResult is ResendEmailInvite's answer: nothing beyond success.
+type ResendEmailInviteResult struct{}
+
 // ResendEmailInvite sends an email invitation again with a new link (the old one stops
 // working), valid as long after now as the invitation originally was.
-func (s *Service) ResendEmailInvite(ctx context.Context, actor engine.Actor, p EmailInviteParams) error {
+func (s *Service) ResendEmailInvite(ctx context.Context, actor engine.Actor, p EmailInviteParams) (ResendEmailInviteResult, error) {
 	key, err := newInviteKey()
 	if err != nil {
-		return engine.InternalError(err)
+		return ResendEmailInviteResult{}, engine.InternalError(err)
 	}
 	var outbox []mail
 	err = s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
@@ -262,10 +271,10 @@ func (s *Service) ResendEmailInvite(ctx context.Context, actor engine.Actor, p E
 		return notifyInvitesChanged(tx, ev, inv.InvitedBy)
 	})
 	if err != nil {
-		return err
+		return ResendEmailInviteResult{}, err
 	}
 	s.sendMails(ctx, outbox)
-	return nil
+	return ResendEmailInviteResult{}, nil
 }
 
 // emailInviteAccepted marks an email invitation used once its account exists, tells the

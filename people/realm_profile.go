@@ -191,10 +191,13 @@ type UpdateProfileDataParams struct {
 	Data []ProfileDataUpdate
 }
 
+// UpdateProfileDataResult is UpdateProfileData's answer: nothing beyond success.
+type UpdateProfileDataResult struct{}
+
 // UpdateProfileData sets the actor's own custom profile values (human users only). Fields
 // not editable by users are refused unless the actor is an administrator.
-func (s *Service) UpdateProfileData(ctx context.Context, actor engine.Actor, p UpdateProfileDataParams) error {
-	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
+func (s *Service) UpdateProfileData(ctx context.Context, actor engine.Actor, p UpdateProfileDataParams) (UpdateProfileDataResult, error) {
+	return UpdateProfileDataResult{}, s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		// After the engine.Gate, as Zulip refuses bots before it parses data.
 		if err := checkProfileDataItems("data", p.Data); err != nil {
@@ -209,13 +212,17 @@ type RemoveProfileDataParams struct {
 	Data []int64
 }
 
+// RemoveProfileDataResult is RemoveProfileData's answer: nothing beyond success.
+type RemoveProfileDataResult struct{}
+
 // RemoveProfileData clears some of the actor's own custom profile values.
-func (s *Service) RemoveProfileData(ctx context.Context, actor engine.Actor, p RemoveProfileDataParams) error {
+func (s *Service) RemoveProfileData(ctx context.Context, actor engine.Actor, p RemoveProfileDataParams) (RemoveProfileDataResult, error) {
 	data := make([]ProfileDataUpdate, len(p.Data))
 	for i, id := range p.Data {
 		data[i] = ProfileDataUpdate{ID: id, Value: json.RawMessage("null")}
 	}
-	return s.UpdateProfileData(ctx, actor, UpdateProfileDataParams{Data: data})
+	_, err := s.UpdateProfileData(ctx, actor, UpdateProfileDataParams{Data: data})
+	return RemoveProfileDataResult{}, err
 }
 
 // CustomProfileFieldRecord is a custom profile field as the API shows it.

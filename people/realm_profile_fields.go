@@ -27,11 +27,14 @@ func errFieldNotFound(id users.ProfileFieldID) *engine.Error {
 	return engine.BadRequest("Field id %d not found.", id)
 }
 
+// UpdateCustomProfileFieldResult is UpdateCustomProfileField's answer: nothing beyond success.
+type UpdateCustomProfileFieldResult struct{}
+
 // UpdateCustomProfileField changes a custom profile field (administrators). The name and hint
 // of Zulip's default external account fields are fixed; at most two fields are shown in the
 // profile summary. Everyone gets custom_profile_fields with the new list.
-func (s *Service) UpdateCustomProfileField(ctx context.Context, actor engine.Actor, p UpdateCustomProfileFieldParams) error {
-	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
+func (s *Service) UpdateCustomProfileField(ctx context.Context, actor engine.Actor, p UpdateCustomProfileFieldParams) (UpdateCustomProfileFieldResult, error) {
+	return UpdateCustomProfileFieldResult{}, s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		old, err := tx.ProfileFields().Get(p.FieldID)
 		if err != nil {
@@ -112,10 +115,13 @@ type RemoveCustomProfileFieldParams struct {
 	FieldID users.ProfileFieldID
 }
 
+// RemoveCustomProfileFieldResult is RemoveCustomProfileField's answer: nothing beyond success.
+type RemoveCustomProfileFieldResult struct{}
+
 // RemoveCustomProfileField deletes a custom profile field and every user's value of it
 // (administrators). Everyone gets custom_profile_fields; clients drop the values themselves.
-func (s *Service) RemoveCustomProfileField(ctx context.Context, actor engine.Actor, p RemoveCustomProfileFieldParams) error {
-	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
+func (s *Service) RemoveCustomProfileField(ctx context.Context, actor engine.Actor, p RemoveCustomProfileFieldParams) (RemoveCustomProfileFieldResult, error) {
+	return RemoveCustomProfileFieldResult{}, s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		if err := o.Tx.ProfileFields().Delete(p.FieldID); err != nil {
 			return engine.NotFound(err, func() *engine.Error { return errFieldNotFound(p.FieldID) })
 		}
@@ -129,13 +135,16 @@ type ReorderCustomProfileFieldsParams struct {
 	Order []users.ProfileFieldID
 }
 
+// ReorderCustomProfileFieldsResult is ReorderCustomProfileFields's answer: nothing beyond success.
+type ReorderCustomProfileFieldsResult struct{}
+
 // ReorderCustomProfileFields puts the fields in the given order (administrators); the list must
 // name every field. Everyone gets custom_profile_fields.
-func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor engine.Actor, p ReorderCustomProfileFieldsParams) error {
+func (s *Service) ReorderCustomProfileFields(ctx context.Context, actor engine.Actor, p ReorderCustomProfileFieldsParams) (ReorderCustomProfileFieldsResult, error) {
 	if len(p.Order) > users.MaxProfileFields {
-		return engine.BadRequest("order is too long (limit: %d items)", users.MaxProfileFields)
+		return ReorderCustomProfileFieldsResult{}, engine.BadRequest("order is too long (limit: %d items)", users.MaxProfileFields)
 	}
-	return s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
+	return ReorderCustomProfileFieldsResult{}, s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		place := make(map[users.ProfileFieldID]int, len(p.Order))
 		for i, id := range p.Order {

@@ -29,12 +29,15 @@ type UpdateUserParams struct {
 	NewEmail *string
 }
 
+// UpdateUserResult is UpdateUser's answer: nothing beyond success.
+type UpdateUserResult struct{}
+
 // UpdateUser changes another user's name, role, custom profile data or email. It is for
 // administrators (and for the owner of a bot); only owners give or take the owner role, the
 // only owner keeps it, and a guest cannot be made an administrator directly. Every change
 // sends a realm_user update; a role change also moves the user between the system groups.
-func (s *Service) UpdateUser(ctx context.Context, actor engine.Actor, p UpdateUserParams) error {
-	return s.updateUser(ctx, actor, p, func(storage.UserReader, realms.Realm, users.User) (users.ID, error) { return p.UserID, nil })
+func (s *Service) UpdateUser(ctx context.Context, actor engine.Actor, p UpdateUserParams) (UpdateUserResult, error) {
+	return UpdateUserResult{}, s.updateUser(ctx, actor, p, func(storage.UserReader, realms.Realm, users.User) (users.ID, error) { return p.UserID, nil })
 }
 
 // UpdateUserByEmailParams are the parameters of PATCH /users/{email}: the user's API email (or
@@ -44,10 +47,13 @@ type UpdateUserByEmailParams struct {
 	UpdateUserParams
 }
 
+// UpdateUserByEmailResult is UpdateUserByEmail's answer: nothing beyond success.
+type UpdateUserByEmailResult struct{}
+
 // UpdateUserByEmail is UpdateUser for the user with that email. An email the actor may not
 // see is "No such user", as for GET /users/{email}.
-func (s *Service) UpdateUserByEmail(ctx context.Context, actor engine.Actor, p UpdateUserByEmailParams) error {
-	return s.updateUser(ctx, actor, p.UpdateUserParams, func(r storage.UserReader, realm realms.Realm, me users.User) (users.ID, error) {
+func (s *Service) UpdateUserByEmail(ctx context.Context, actor engine.Actor, p UpdateUserByEmailParams) (UpdateUserByEmailResult, error) {
+	return UpdateUserByEmailResult{}, s.updateUser(ctx, actor, p.UpdateUserParams, func(r storage.UserReader, realm realms.Realm, me users.User) (users.ID, error) {
 		u, err := engine.UserByAPIEmail(r, realm, me, p.Email)
 		return u.ID, err
 	})

@@ -374,10 +374,13 @@ func (s *Service) RegenerateBotAPIKey(ctx context.Context, actor engine.Actor, p
 	return RegenerateAPIKeyResult{APIKey: key}, nil
 }
 
+// DeactivateBotResult is DeactivateBot's answer: nothing beyond success.
+type DeactivateBotResult struct{}
+
 // DeactivateBot deactivates a bot the actor administers (DELETE /bots/{bot_id}), as an
 // administrator's deactivation of a user does.
-func (s *Service) DeactivateBot(ctx context.Context, actor engine.Actor, p BotParams) error {
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+func (s *Service) DeactivateBot(ctx context.Context, actor engine.Actor, p BotParams) (DeactivateBotResult, error) {
+	return DeactivateBotResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
 		bot, err := AccessBot(tx.Users(), me, p.BotID)
 		if err != nil {

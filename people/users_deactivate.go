@@ -30,20 +30,23 @@ type DeactivateUserParams struct {
 	DeactivationNotificationComment *string
 }
 
+// DeactivateUserResult is DeactivateUser's answer: nothing beyond success.
+type DeactivateUserResult struct{}
+
 // DeactivateUser deactivates a human user (administrators; an owner only by an owner; never
 // the only owner). The bots the user owns are deactivated first, then the user; the actions
 // apply to each in that order. Everyone who can access them gets realm_user update
 // is_active=false. Group memberships are kept but never count for deactivated users, so the
 // user leaves every group as far as anyone can tell.
-func (s *Service) DeactivateUser(ctx context.Context, actor engine.Actor, p DeactivateUserParams) error {
+func (s *Service) DeactivateUser(ctx context.Context, actor engine.Actor, p DeactivateUserParams) (DeactivateUserResult, error) {
 	if c := p.DeactivationNotificationComment; c != nil && utf8.RuneCountInString(strings.TrimSpace(*c)) > MaxDeactivationCommentLength {
-		return engine.BadRequest("deactivation_notification_comment is too long (limit: %d characters)", MaxDeactivationCommentLength)
+		return DeactivateUserResult{}, engine.BadRequest("deactivation_notification_comment is too long (limit: %d characters)", MaxDeactivationCommentLength)
 	}
 	var actions DeactivateUserActions
 	if p.Actions != nil {
 		actions = *p.Actions
 	}
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+	return DeactivateUserResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
 		target, err := engine.TargetUser(tx.Users(), p.UserID)
 		if err != nil {
@@ -171,10 +174,13 @@ type ReactivateUserParams struct {
 	UserID users.ID
 }
 
+// ReactivateUserResult is ReactivateUser's answer: nothing beyond success.
+type ReactivateUserResult struct{}
+
 // ReactivateUser reactivates a deactivated user or bot (administrators, or a bot's owner).
 // Everyone who can access the user gets realm_user update is_active=true.
-func (s *Service) ReactivateUser(ctx context.Context, actor engine.Actor, p ReactivateUserParams) error {
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+func (s *Service) ReactivateUser(ctx context.Context, actor engine.Actor, p ReactivateUserParams) (ReactivateUserResult, error) {
+	return ReactivateUserResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := engine.AdminTarget(tx.Users(), me, p.UserID)
 		if err != nil {
@@ -223,11 +229,14 @@ func errCannotDeactivateLast(owner bool) *engine.Error {
 		With("is_last_owner", owner).With("entity", entity)
 }
 
+// DeactivateOwnUserResult is DeactivateOwnUser's answer: nothing beyond success.
+type DeactivateOwnUserResult struct{}
+
 // DeactivateOwnUser deactivates the actor's own account, and first the bots the actor owns,
 // as an administrator's deactivation does. The organization's last active user and its only
 // owner are refused (CANNOT_DEACTIVATE_LAST_USER).
-func (s *Service) DeactivateOwnUser(ctx context.Context, actor engine.Actor, _ DeactivateOwnUserParams) error {
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+func (s *Service) DeactivateOwnUser(ctx context.Context, actor engine.Actor, _ DeactivateOwnUserParams) (DeactivateOwnUserResult, error) {
+	return DeactivateOwnUserResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, me := o.Tx, o.Me
 		ids, err := engine.ActiveUserIDs(tx.Users())
 		if err != nil {

@@ -52,14 +52,17 @@ func mutingTarget(r storage.UserReader, id users.ID) (users.User, error) {
 	return engine.TargetUser(r, id)
 }
 
+// MuteUserResult is MuteUser's answer: nothing beyond success.
+type MuteUserResult struct{}
+
 // MuteUser mutes a user for the actor: the actor's unread messages from that user are marked
 // read (an update_message_flags event), their later messages arrive already read, and the
 // actor gets a muted_users event.
-func (s *Service) MuteUser(ctx context.Context, actor engine.Actor, p MuteUserParams) error {
+func (s *Service) MuteUser(ctx context.Context, actor engine.Actor, p MuteUserParams) (MuteUserResult, error) {
 	if p.MutedUserID == actor.UserID && !actor.Anonymous() {
-		return engine.BadRequest("Cannot mute self")
+		return MuteUserResult{}, engine.BadRequest("Cannot mute self")
 	}
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+	return MuteUserResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
@@ -79,10 +82,13 @@ func (s *Service) MuteUser(ctx context.Context, actor engine.Actor, p MuteUserPa
 	})
 }
 
+// UnmuteUserResult is UnmuteUser's answer: nothing beyond success.
+type UnmuteUserResult struct{}
+
 // UnmuteUser unmutes a user for the actor, who gets a muted_users event. Messages marked read
 // by the mute stay read.
-func (s *Service) UnmuteUser(ctx context.Context, actor engine.Actor, p MuteUserParams) error {
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+func (s *Service) UnmuteUser(ctx context.Context, actor engine.Actor, p MuteUserParams) (UnmuteUserResult, error) {
+	return UnmuteUserResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := mutingTarget(tx.Users(), p.MutedUserID)
 		if err != nil {

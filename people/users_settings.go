@@ -89,33 +89,36 @@ func (p UpdateSettingsParams) validate() error {
 	return nil
 }
 
+// UpdateSettingsResult is UpdateSettings's answer: nothing beyond success.
+type UpdateSettingsResult struct{}
+
 // UpdateSettings changes the actor's own settings (or, with TargetUsers, other users'). Only
 // values that change are written, each with a user_settings update event to its user; name
 // and time-zone changes also send realm_user updates; an email change only starts a
 // confirmation; a password change needs the old password.
-func (s *Service) UpdateSettings(ctx context.Context, actor engine.Actor, p UpdateSettingsParams) error {
+func (s *Service) UpdateSettings(ctx context.Context, actor engine.Actor, p UpdateSettingsParams) (UpdateSettingsResult, error) {
 	if err := p.validate(); err != nil {
-		return err
+		return UpdateSettingsResult{}, err
 	}
 	if p.TargetUsers != nil {
-		return s.updateOthersSettings(ctx, actor, p)
+		return UpdateSettingsResult{}, s.updateOthersSettings(ctx, actor, p)
 	}
 	var newHash, oldHash string
 	if p.NewPassword != nil && *p.NewPassword != "" {
 		var err error
 		if newHash, oldHash, err = s.checkPasswordChange(ctx, actor, p); err != nil {
-			return err
+			return UpdateSettingsResult{}, err
 		}
 	}
 	key := ""
 	if p.Email != nil {
 		k, err := randomString(32, "abcdefghijklmnopqrstuvwxyz0123456789")
 		if err != nil {
-			return engine.InternalError(err)
+			return UpdateSettingsResult{}, engine.InternalError(err)
 		}
 		key = k
 	}
-	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
+	return UpdateSettingsResult{}, s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		realm, err := tx.Realm().Get()

@@ -132,15 +132,18 @@ func (s *Service) resolveEmoji(r storage.RealmReader, n *newStatus) error {
 	return nil
 }
 
+// UpdateStatusResult is UpdateStatus's answer: nothing beyond success.
+type UpdateStatusResult struct{}
+
 // UpdateStatus changes the actor's status (human users only). Away turns the presence_enabled
 // setting off (or on), as Zulip still does for older clients; every active user gets a
 // user_status event with the fields given.
-func (s *Service) UpdateStatus(ctx context.Context, actor engine.Actor, p UpdateStatusParams) error {
+func (s *Service) UpdateStatus(ctx context.Context, actor engine.Actor, p UpdateStatusParams) (UpdateStatusResult, error) {
 	n, err := p.check()
 	if err != nil {
-		return err
+		return UpdateStatusResult{}, err
 	}
-	return s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
+	return UpdateStatusResult{}, s.eng.Mutate(ctx, actor, engine.Humans, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
@@ -156,15 +159,18 @@ type UpdateStatusForUserParams struct {
 	UpdateStatusParams
 }
 
+// UpdateStatusForUserResult is UpdateStatusForUser's answer: nothing beyond success.
+type UpdateStatusForUserResult struct{}
+
 // UpdateStatusForUser changes another user's status text and emoji (administrators only; the
 // target is a human user, active). Away cannot be set for someone else.
-func (s *Service) UpdateStatusForUser(ctx context.Context, actor engine.Actor, p UpdateStatusForUserParams) error {
+func (s *Service) UpdateStatusForUser(ctx context.Context, actor engine.Actor, p UpdateStatusForUserParams) (UpdateStatusForUserResult, error) {
 	p.Away = nil
 	n, err := p.check()
 	if err != nil {
-		return err
+		return UpdateStatusForUserResult{}, err
 	}
-	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+	return UpdateStatusForUserResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		now := o.Now
 		tx, ev, me := o.Tx, o.Ev, o.Me
 		target, err := statusTarget(tx.Users(), p.UserID)

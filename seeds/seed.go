@@ -382,7 +382,7 @@ func (s *Seed) applyRealmData(ctx context.Context, svc *chat.Service, ids accoun
 			}
 		}
 		if len(s.Organization.UserDefaults) > 0 {
-			if err := svc.UpdateRealmUserSettingsDefaults(ctx, actor, chat.UpdateRealmUserSettingsDefaultsParams{Values: settingValues(s.Organization.UserDefaults)}); err != nil {
+			if _, err := svc.UpdateRealmUserSettingsDefaults(ctx, actor, chat.UpdateRealmUserSettingsDefaultsParams{Values: settingValues(s.Organization.UserDefaults)}); err != nil {
 				return fmt.Errorf("seed user settings defaults: %w", err)
 			}
 		}
@@ -429,12 +429,12 @@ func (s *Seed) applyUserData(ctx context.Context, svc *chat.Service, ids account
 			if err != nil {
 				return err
 			}
-			if err := svc.UpdateProfileData(ctx, actor, chat.UpdateProfileDataParams{Data: data}); err != nil {
+			if _, err := svc.UpdateProfileData(ctx, actor, chat.UpdateProfileDataParams{Data: data}); err != nil {
 				return fmt.Errorf("seed user %s profile: %w", u.Email, err)
 			}
 		}
 		if len(u.Settings) > 0 {
-			if err := svc.UpdateSettings(ctx, actor, chat.UpdateSettingsParams{Values: settingValues(u.Settings)}); err != nil {
+			if _, err := svc.UpdateSettings(ctx, actor, chat.UpdateSettingsParams{Values: settingValues(u.Settings)}); err != nil {
 				return fmt.Errorf("seed user %s settings: %w", u.Email, err)
 			}
 		}
