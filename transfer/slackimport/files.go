@@ -14,7 +14,7 @@ import (
 
 // fileInfo is what a message's files add to it.
 type fileInfo struct {
-	content                           string
+	content                          string
 	hasAttachment, hasImage, hasLink bool
 }
 

@@ -17,6 +17,8 @@ var (
 		`\|?(?:[\p{L}\p{N}_.-]+@[\p{L}\p{N}_.-]+(?:\.[\p{L}\p{N}_]+)+)?>`)
 	// <@U061A1R2R> or <@U061A1R2R|name>: group 1 the user id, group 3 the short name.
 	userMentionRE = regexp.MustCompile(`<@([a-zA-Z0-9]+)(\|)?([a-zA-Z0-9]+)?>`)
+	// <#C5Z73A7RA|general> or <#C5Z73A7RA>: group 1 the channel id.
+	channelLinkRE = regexp.MustCompile(`<#([A-Z0-9]+)(?:\|[^<>|]*)?>`)
 )
 
 // converter turns the text of Slack messages into Zulip Markdown. It knows the users (for
@@ -41,11 +43,12 @@ type mentionTarget struct {
 func (c *converter) convertText(text string) (string, []int64, bool) {
 	text = ConvertFormatting(text)
 	text = strings.NewReplacer("<!everyone>", "@**all**", "<!channel>", "@**all**", "<!here>", "@**all**").Replace(text)
-	for id, name := range c.channels {
-		text = strings.ReplaceAll(text, "<#"+id+"|"+name+">", "#**"+name+"**")
-		text = strings.ReplaceAll(text, "<#"+id+"|>", "#**"+name+"**")
-		text = strings.ReplaceAll(text, "<#"+id+">", "#**"+name+"**")
-	}
+	text = channelLinkRE.ReplaceAllStringFunc(text, func(m string) string {
+		if name, ok := c.channels[channelLinkRE.FindStringSubmatch(m)[1]]; ok {
+			return "#**" + name + "**"
+		}
+		return m
+	})
 	var mentioned []int64
 	text = userMentionRE.ReplaceAllStringFunc(text, func(m string) string {
 		g := userMentionRE.FindStringSubmatch(m)
@@ -65,19 +68,18 @@ func (c *converter) convertText(text string) (string, []int64, bool) {
 // there was any.
 func convertLinks(text string) (string, bool) {
 	has := false
-	for _, m := range linkRE.FindAllString(text, -1) {
+	text = linkRE.ReplaceAllStringFunc(text, func(m string) string {
 		has = true
 		inner := m[1 : len(m)-1]
-		conv := inner
 		if url, label, ok := strings.Cut(inner, "|"); ok {
-			conv = "[" + label + "](" + url + ")"
+			return "[" + label + "](" + url + ")"
 		}
-		text = strings.ReplaceAll(text, m, conv)
-	}
-	for _, g := range mailtoRE.FindAllStringSubmatch(text, -1) {
+		return inner
+	})
+	text = mailtoRE.ReplaceAllStringFunc(text, func(m string) string {
 		has = true
-		text = strings.ReplaceAll(text, g[0], g[1])
-	}
+		return mailtoRE.FindStringSubmatch(m)[1]
+	})
 	return text, has
 }
 
@@ -97,6 +99,16 @@ func convertMarker(text string, marker rune, zulip string) string {
 	r := []rune(text)
 	var b strings.Builder
 	b.Grow(len(text) + 8)
+	// next[i] is the index of the first marker at or after i (len(r) if none), so that each
+	// attempt is constant time and the whole pass linear.
+	next := make([]int, len(r)+1)
+	next[len(r)] = len(r)
+	for i := len(r) - 1; i >= 0; i-- {
+		next[i] = next[i+1]
+		if r[i] == marker {
+			next[i] = i
+		}
+	}
 	copied := 0 // r[:copied] is in b
 	for i := 0; i < len(r); {
 		open := -1
@@ -110,10 +122,7 @@ func convertMarker(text string, marker rune, zulip string) string {
 			i++
 			continue
 		}
-		end := open + 1
-		for end < len(r) && r[end] != marker {
-			end++
-		}
+		end := next[open+1]
 		if end == len(r) || end == open+1 || !closesBefore(r, end+1, marker) {
 			i++
 			continue

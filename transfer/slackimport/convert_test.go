@@ -1,0 +1,453 @@
+package slackimport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/teamchat/chat/transfer/zulipdir"
+)
+
+func convertWorkspace(t *testing.T, opts Options) (output, string, Stats) {
+	t.Helper()
+	zp := mustZipDir(t, "testdata/workspace", nil)
+	out := filepath.Join(t.TempDir(), "out")
+	st, err := ConvertSlack(t.Context(), zp, out, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustReadOutput(t, out), out, st
+}
+
+func TestConvertSlackUsers(t *testing.T) {
+	t.Parallel()
+	o, dir, st := convertWorkspace(t, Options{Domain: "example.org"})
+	type user struct {
+		ID                                int64
+		Email, FullName, Timezone, Avatar string
+		Role                              int
+		Active, Mirror, Bot               bool
+	}
+	var got []user
+	for _, u := range o.realm.UserProfile {
+		got = append(got, user{u.ID, u.Email, u.FullName, u.Timezone, u.AvatarSource, u.Role, u.IsActive, u.IsMirrorDummy, u.IsBot})
+	}
+	want := []user{
+		{1, "u6006p1cn@example.org", "Josef K.", "Europe/Amsterdam", "G", zulipdir.RoleOwner, true, false, false},
+		{2, "u8w3qfgq5@example.org", "Rhea Parekh", "Asia/Kolkata", "G", zulipdir.RoleOwner, true, false, false},
+		{3, "u8x25ebab@example.org", "Rishi हिन्दी 汉语", "Asia/Kolkata", "G", zulipdir.RoleAdmin, true, false, false},
+		{4, "u8vahevuy@example.org", "Steve Howell", "America/New_York", "G", zulipdir.RoleMember, true, false, false},
+		// In #general's members and a sender, but not in users.json.
+		{5, "u0gone000@slack-users.example.org", "U0GONE000", "America/New_York", "G", zulipdir.RoleMember, false, true, false},
+		// The integration bot that posted in #general.
+		{6, "clickup-bot@example.org", "ClickUp", "America/New_York", "G", zulipdir.RoleMember, true, false, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("users (-want +got):\n%s", diff)
+	}
+	if st.Users != 6 {
+		t.Errorf("stats: %d users", st.Users)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "realm.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(raw, []byte(`"password"`)) {
+		t.Error("realm.json gives users a password")
+	}
+	// Slack's phone and skype become custom profile fields (the fixture's are empty).
+	var fields []string
+	for _, f := range o.realm.CustomProfileField {
+		fields = append(fields, f.Name)
+	}
+	if diff := cmp.Diff([]string{"phone", "skype"}, fields); diff != "" {
+		t.Errorf("profile fields (-want +got):\n%s", diff)
+	}
+}
+
+func TestConvertSlackChannels(t *testing.T) {
+	t.Parallel()
+	o, _, _ := convertWorkspace(t, Options{})
+	type stream struct {
+		Name, Description         string
+		InviteOnly, HistoryPublic bool
+		Deactivated               bool
+	}
+	var got []stream
+	for _, s := range o.realm.Stream {
+		got = append(got, stream{s.Name, s.Description, s.InviteOnly, s.HistoryPublicToSubscribers, s.Deactivated})
+	}
+	want := []stream{
+		{"random", "A place for non-work-related flimflam, faffing, hodge-podge or jibber-jabber.", false, true, false},
+		{"general", "Company-wide announcements", false, true, false},
+		{"secret", "Plans", true, false, false},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("channels (-want +got):\n%s", diff)
+	}
+	var defaults []int64
+	for _, d := range o.realm.DefaultStream {
+		defaults = append(defaults, d.Stream)
+	}
+	if diff := cmp.Diff([]int64{1, 2}, defaults); diff != "" {
+		t.Errorf("default channels (-want +got):\n%s", diff)
+	}
+	if a := o.realm.Realm[0].NewStreamAnnouncementsStream; a == nil || *a != 2 {
+		t.Errorf("announcements channel %v, want #general (2)", a)
+	}
+	if len(o.realm.Huddle) != 1 || o.realm.Huddle[0].GroupSize != 3 {
+		t.Errorf("huddles %+v, want one of 3", o.realm.Huddle)
+	}
+	subs := zulipdir.NewSubscriberMap(o.realm.Subscription)
+	secret := recipientOf(t, o, zulipdir.RecipientStream, 3)
+	if diff := cmp.Diff([]int64{1, 2}, subs[secret]); diff != "" {
+		t.Errorf("#secret subscribers (-want +got):\n%s", diff)
+	}
+	general := recipientOf(t, o, zulipdir.RecipientStream, 2)
+	if diff := cmp.Diff([]int64{1, 2, 3, 4, 5}, subs[general]); diff != "" {
+		t.Errorf("#general subscribers (-want +got):\n%s", diff)
+	}
+	for _, u := range o.realm.UserProfile {
+		if r := recipientOf(t, o, zulipdir.RecipientPersonal, u.ID); !slices.Equal(subs[r], []int64{u.ID}) {
+			t.Errorf("personal recipient of %d has subscribers %v", u.ID, subs[r])
+		}
+	}
+}
+
+func recipientOf(t *testing.T, o output, typ int, typeID int64) int64 {
+	t.Helper()
+	for _, r := range o.realm.Recipient {
+		if r.Type == typ && r.TypeID == typeID {
+			return r.ID
+		}
+	}
+	t.Fatalf("no recipient of type %d for %d", typ, typeID)
+	return 0
+}
+
+func TestConvertSlackMessages(t *testing.T) {
+	t.Parallel()
+	o, _, st := convertWorkspace(t, Options{})
+	random := recipientOf(t, o, zulipdir.RecipientStream, 1)
+	general := recipientOf(t, o, zulipdir.RecipientStream, 2)
+	secret := recipientOf(t, o, zulipdir.RecipientStream, 3)
+	huddle := recipientOf(t, o, zulipdir.RecipientHuddle, 1)
+	josef := recipientOf(t, o, zulipdir.RecipientPersonal, 1)
+	steve := recipientOf(t, o, zulipdir.RecipientPersonal, 4)
+	const thread = "2018-01-21 **Launch** plan for *Friday*"
+	type msg struct {
+		Content   string
+		Sender    int64
+		Recipient int64
+		Topic     string
+		HasLink   bool
+	}
+	tests := []msg{
+		{"edfadfa", 1, random, defaultTopic, false},
+		{"This is Steve typing random stuff.", 4, random, defaultTopic, false},
+		{"@**Josef K.** uploaded a file: [dirac72.md](https://plan8team.slack.com/files/U6006P1CN/F8VSW87RR/dirac72.md) and commented: test upload attachment\n" +
+			"[dirac72.md](https://plan8team.slack.com/files/U6006P1CN/F8VSW87RR/dirac72.md)", 1, random, defaultTopic, true},
+		{"The markdown mapping is also lossy, as Zulip doesn't support two types of formatting together like bold and italic ~~***random***~~ while slack does", 2, random, defaultTopic, false},
+		{"@**all**", 2, random, defaultTopic, false},
+		{"Welcome @**Rhea Parekh**, see #**random** and [Zulip](https://zulip.com)", 4, general, defaultTopic, true},
+		{"hello from a deleted account", 5, general, defaultTopic, false},
+		{"## [dsdaddsa](https://app.clickup.com/t/86cv0v5my)\n\nAdded assignee Pieter\n\nby Pieter\n" +
+			"*[Task one](https://app.clickup.com/25567147/v/s/43687023) &gt; [dsad](https://app.clickup.com/25567147/v/li/901601846060)*", 6, general, defaultTopic, true},
+		{"/me waves", 4, general, defaultTopic, false},
+		{"a shared doc\n[Plan](https://docs.google.com/document/d/abc)", 4, general, defaultTopic, true},
+		{"**Launch** plan for *Friday*", 2, secret, thread, false},
+		{"sounds good", 1, secret, thread, false},
+		{"a late reply", 2, secret, thread, false},
+		{"not in a thread", 2, secret, defaultTopic, false},
+		{"group hello", 4, huddle, "", false},
+		{"hi Josef", 4, josef, "", false},
+		{"hi Steve", 1, steve, "", false},
+	}
+	for _, want := range tests {
+		m := o.messageByContent(t, want.Content)
+		got := msg{m.Content, m.Sender, m.Recipient, m.Topic, m.HasLink}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("message (-want +got):\n%s", diff)
+		}
+	}
+	// Joins are skipped; the rest is there, in time order.
+	if len(o.messages) != 21 || st.Messages != 21 || st.SkippedMessages != 4 {
+		t.Errorf("%d messages (stats %d, skipped %d), want 21 and 4 skipped", len(o.messages), st.Messages, st.SkippedMessages)
+	}
+	if !slices.IsSortedFunc(o.messages, func(a, b zulipdir.Message) int { return int(a.ID - b.ID) }) ||
+		!slices.IsSortedFunc(o.messages, func(a, b zulipdir.Message) int { return cmpFloat(a.DateSent, b.DateSent) }) {
+		t.Error("messages are not in id and time order")
+	}
+	for _, m := range o.messages {
+		if strings.Contains(m.Content, "xoxe-") {
+			t.Errorf("message %d leaks a Slack file token: %q", m.ID, m.Content)
+		}
+		if m.RenderedContent != nil || m.SendingClient != zulipdir.ImportClientID {
+			t.Errorf("message %d: rendered %v, client %d", m.ID, m.RenderedContent, m.SendingClient)
+		}
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func TestConvertSlackUserMessagesAndReactions(t *testing.T) {
+	t.Parallel()
+	o, _, _ := convertWorkspace(t, Options{})
+	flagsOf := func(content string) map[int64]int64 {
+		id := o.messageByContent(t, content).ID
+		out := map[int64]int64{}
+		for _, um := range o.ums {
+			if um.Message == id {
+				out[um.UserProfile] = um.FlagsMask
+			}
+		}
+		return out
+	}
+	const read, mentioned, private = zulipdir.FlagRead, zulipdir.FlagMentioned, zulipdir.FlagIsPrivate
+	tests := []struct {
+		content string
+		want    map[int64]int64
+	}{
+		{"Welcome @**Rhea Parekh**, see #**random** and [Zulip](https://zulip.com)",
+			map[int64]int64{1: read, 2: read | mentioned, 3: read, 4: read, 5: read}},
+		{"**Launch** plan for *Friday*", map[int64]int64{1: read, 2: read}},
+		{"group hello", map[int64]int64{1: read | private, 2: read | private, 4: read | private}},
+		{"hi Josef", map[int64]int64{1: read | private, 4: read | private}},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, flagsOf(tc.content)); diff != "" {
+			t.Errorf("user messages of %q (-want +got):\n%s", tc.content, diff)
+		}
+	}
+	welcome := o.messageByContent(t, tests[0].content).ID
+	type reaction struct {
+		User       int64
+		Name, Code string
+	}
+	var got []reaction
+	for _, r := range o.realm.Reaction {
+		if r.Message != welcome || r.ReactionType != zulipdir.ReactionUnicode {
+			t.Errorf("reaction %+v", r)
+		}
+		got = append(got, reaction{r.UserProfile, r.EmojiName, r.EmojiCode})
+	}
+	// +1 twice; clap::skin-tone-2 and -3 merge into one clap; Slack's smile is Zulip's
+	// big_smile; the custom emoji is unknown to an export and skipped.
+	want := []reaction{{1, "+1", "1f44d"}, {2, "+1", "1f44d"}, {1, "clap", "1f44f"}, {3, "big_smile", "1f604"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reactions (-want +got):\n%s", diff)
+	}
+}
+
+// The thread topics of Zulip's test_convert_colliding_thread_topic_names and
+// test_convert_thread_topic_name_with_long_name.
+func TestConvertSlackThreadTopics(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		fixture string
+		topics  map[string]string // content -> topic
+	}{
+		{"colliding names", "threads_with_colliding_topic_names", map[string]string{
+			"message body text":                   "2015-06-12 message body text",
+			"random":                              "2015-06-12 message body text",
+			"The first reply to the third thread": "2015-06-12 message body text (2)",
+		}},
+		{"long name", "thread_with_long_topic_name", map[string]string{
+			"random message but it is too long for the thread topic name": "2015-08-18 random message but it is too long for the thread…",
+			"replying to the second thread :)":                            "2015-08-18 random message but it is too long for the thread…",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			msgs, err := os.ReadFile("testdata/exported_messages/" + tc.fixture + ".json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			users, err := os.ReadFile("testdata/exported_messages/users.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			zp := mustZipDir(t, "", map[string]string{
+				"users.json":             string(users),
+				"channels.json":          `[{"id":"c5","name":"random","created":1,"members":["U061A5N1G","U061A1R2R"],"purpose":{"value":""}}]`,
+				"random/2015-06-12.json": string(msgs),
+			})
+			out := filepath.Join(t.TempDir(), "out")
+			if _, err := ConvertSlack(t.Context(), zp, out, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			o := mustReadOutput(t, out)
+			got := map[string]string{}
+			for _, m := range o.messages {
+				if _, ok := got[m.Content]; !ok {
+					got[m.Content] = m.Topic
+				}
+			}
+			if diff := cmp.Diff(tc.topics, got); diff != "" {
+				t.Errorf("topics (-want +got):\n%s", diff)
+			}
+			for _, m := range o.messages {
+				if n := len([]rune(m.Topic)); n > zulipdir.MaxTopicLength {
+					t.Errorf("topic %q has %d characters", m.Topic, n)
+				}
+			}
+			// One topic for all when threads are not converted.
+			out2 := filepath.Join(t.TempDir(), "out")
+			if _, err := ConvertSlack(t.Context(), zp, out2, Options{SingleTopic: true}); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range mustReadOutput(t, out2).messages {
+				if m.Topic != defaultTopic {
+					t.Errorf("SingleTopic: message %q in topic %q", m.Content, m.Topic)
+				}
+			}
+		})
+	}
+}
+
+func TestConvertSlackDownloadsFilesAndAvatars(t *testing.T) {
+	t.Parallel()
+	var fetched []string
+	fetch := func(_ context.Context, url string) (io.ReadCloser, error) {
+		fetched = append(fetched, url)
+		return io.NopCloser(strings.NewReader("bytes of " + url)), nil
+	}
+	o, dir, st := convertWorkspace(t, Options{Fetch: fetch})
+	if len(o.attachments) != 1 || len(o.uploads) != 1 || st.Attachments != 1 {
+		t.Fatalf("attachments %+v, uploads %+v", o.attachments, o.uploads)
+	}
+	a, u := o.attachments[0], o.uploads[0]
+	if a.FileName != "dirac72.md" || a.Owner != 1 || a.Size != 5755 || !strings.HasPrefix(a.PathID, "1/") ||
+		!strings.HasSuffix(a.PathID, "/dirac72.md") || u.Path != a.PathID || u.UserProfileEmail != "u6006p1cn@imported.example.com" {
+		t.Errorf("attachment %+v, upload %+v", a, u)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "uploads", filepath.FromSlash(a.PathID)))
+	if err != nil || !strings.HasPrefix(string(data), "bytes of https://files.slack.com/") {
+		t.Errorf("uploaded file: %q, %v", data, err)
+	}
+	m := o.messageByContent(t, "@**Josef K.** uploaded a file: [dirac72.md](https://plan8team.slack.com/files/U6006P1CN/F8VSW87RR/dirac72.md) and commented: test upload attachment\n"+
+		"[dirac72.md](/user_uploads/"+a.PathID+")")
+	if !m.HasAttachment || !m.HasLink || m.HasImage || !slices.Equal(a.Messages, []int64{m.ID}) {
+		t.Errorf("message %+v, attachment messages %v", m, a.Messages)
+	}
+	// The four users with an avatar hash: an image and an original each.
+	if len(o.avatars) != 8 {
+		t.Fatalf("%d avatar records, want 8", len(o.avatars))
+	}
+	for _, r := range o.avatars {
+		if _, err := os.Stat(filepath.Join(dir, "avatars", filepath.FromSlash(r.Path))); err != nil {
+			t.Errorf("avatar record %+v: %v", r, err)
+		}
+	}
+	if !slices.Contains(fetched, "https://ca.slack-edge.com/T5YFFM2QY-U6006P1CN-gd41c3c33cbe-512") {
+		t.Errorf("fetched %v", fetched)
+	}
+	if u := o.userByEmail(t, "u6006p1cn@imported.example.com"); u.AvatarSource != zulipdir.AvatarUploaded {
+		t.Errorf("avatar source %q", u.AvatarSource)
+	}
+}
+
+func TestConvertSlackRejects(t *testing.T) {
+	t.Parallel()
+	valid := map[string]string{"users.json": "[]", "channels.json": "[]"}
+	with := func(extra map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range valid {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		entries map[string]string
+		limits  Limits
+		want    error
+	}{
+		{"entry climbing out", with(map[string]string{"../evil.json": "[]"}), Limits{}, ErrInvalidExport},
+		{"absolute entry", with(map[string]string{"/etc/evil.json": "[]"}), Limits{}, ErrInvalidExport},
+		{"dot directory", with(map[string]string{"./random/2020-01-01.json": "[]"}), Limits{}, ErrInvalidExport},
+		{"backslash", with(map[string]string{`..\evil.json`: "[]"}), Limits{}, ErrInvalidExport},
+		{"entry too large", with(map[string]string{"groups.json": "[" + strings.Repeat(" ", 200) + "]"}), Limits{MaxEntrySize: 100}, ErrInvalidExport},
+		{"too many entries", valid, Limits{MaxEntries: 1}, ErrInvalidExport},
+		{"total too large", valid, Limits{MaxTotalSize: 3}, ErrInvalidExport},
+		{"no channels.json", map[string]string{"users.json": "[]"}, Limits{}, ErrInvalidExport},
+		{"no users.json", map[string]string{"channels.json": "[]"}, Limits{}, ErrInvalidExport},
+		{"broken day file", with(map[string]string{
+			"channels.json":          `[{"id":"C1","name":"random","members":[]}]`,
+			"random/2020-01-01.json": "[{",
+		}), Limits{}, ErrInvalidExport},
+		{"channel named twice", with(map[string]string{"channels.json": `[{"id":"C1","name":"a"},{"id":"C2","name":"a"}]`}), Limits{}, ErrInvalidExport},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			zp := mustZipDir(t, "", tc.entries)
+			out := filepath.Join(t.TempDir(), "out")
+			_, err := ConvertSlack(t.Context(), zp, out, Options{Limits: tc.limits})
+			if !errors.Is(err, tc.want) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+	t.Run("not a zip", func(t *testing.T) {
+		t.Parallel()
+		p := filepath.Join(t.TempDir(), "x.zip")
+		if err := os.WriteFile(p, []byte("not a zip"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ConvertSlack(t.Context(), p, t.TempDir(), Options{}); !errors.Is(err, ErrInvalidExport) {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("output not empty", func(t *testing.T) {
+		t.Parallel()
+		out := t.TempDir()
+		if err := os.WriteFile(filepath.Join(out, "x"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ConvertSlack(t.Context(), mustZipDir(t, "", valid), out, Options{}); !errors.Is(err, zulipdir.ErrNotEmpty) {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("download too large", func(t *testing.T) {
+		t.Parallel()
+		fetch := func(context.Context, string) (io.ReadCloser, error) {
+			return io.NopCloser(strings.NewReader(strings.Repeat("x", 100))), nil
+		}
+		zp := mustZipDir(t, "testdata/workspace", nil)
+		_, err := ConvertSlack(t.Context(), zp, filepath.Join(t.TempDir(), "out"), Options{Fetch: fetch, Limits: Limits{MaxFileSize: 10}})
+		if err == nil || !strings.Contains(err.Error(), "larger than 10 bytes") {
+			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		t.Parallel()
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		zp := mustZipDir(t, "testdata/workspace", nil)
+		if _, err := ConvertSlack(ctx, zp, filepath.Join(t.TempDir(), "out"), Options{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
