@@ -1,6 +1,7 @@
 package slackimport
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -450,4 +451,47 @@ func TestConvertSlackRejects(t *testing.T) {
 			t.Errorf("err = %v", err)
 		}
 	})
+}
+
+// Slack writes UTF-8 names without the zip's UTF-8 flag (Zulip re-decodes them from cp437);
+// the names are read as the bytes they are.
+func TestConvertSlackUnicodeNames(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "export.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	entries := []struct{ name, body string }{
+		{"users.json", `[{"id":"U1","name":"hana","deleted":false,"real_name":"花子","profile":{"email":"hana@example.com"}}]`},
+		{"channels.json", `[{"id":"C1","name":"日本語","created":1,"members":["U1"],"purpose":{"value":"話す"}}]`},
+		{"日本語/2020-01-01.json", `[{"type":"message","user":"U1","text":"こんにちは <#C1|日本語>","ts":"1577836800.000100"}]`},
+	}
+	for _, e := range entries {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, NonUTF8: true, Method: zip.Deflate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(e.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := ConvertSlack(t.Context(), path, out, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	o := mustReadOutput(t, out)
+	if len(o.realm.Stream) != 1 || o.realm.Stream[0].Name != "日本語" || o.realm.UserProfile[0].FullName != "花子" {
+		t.Errorf("streams %+v, users %+v", o.realm.Stream, o.realm.UserProfile)
+	}
+	if m := o.messageByContent(t, "こんにちは #**日本語**"); m.Topic != defaultTopic {
+		t.Errorf("message %+v", m)
+	}
 }

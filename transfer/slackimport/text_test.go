@@ -200,3 +200,23 @@ func FuzzConvertText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMessageMarkup checks that any blocks and attachments (untrusted JSON of integrations)
+// render without panicking into valid UTF-8.
+func FuzzMessageMarkup(f *testing.F) {
+	f.Add("", `[{"type":"section","text":{"type":"mrkdwn","text":"*hi*"},"fields":[{"type":"mrkdwn","text":"a"},{"type":"mrkdwn","text":"b"},{"type":"mrkdwn","text":"c"}],"accessory":{"type":"image","image_url":"u","alt_text":"a"}}]`,
+		`[{"title":"t","title_link":"l","fields":[{"title":"x"}],"blocks":[{"type":"divider"}],"ts":"12.5"}]`)
+	f.Add("text", `[{"type":"context","elements":[{"type":"image"},{"type":"mrkdwn","text":"x"}]},{"type":"header","text":null}]`, `[{"ts":1e300},{"ts":"x"},null]`)
+	f.Fuzz(func(t *testing.T, text, blocks, attachments string) {
+		var bs, as []json.RawMessage
+		_ = json.Unmarshal([]byte(blocks), &bs)
+		_ = json.Unmarshal([]byte(attachments), &as)
+		got := messageMarkup(text, bs, as)
+		if utf8.ValidString(text) && utf8.ValidString(blocks) && utf8.ValidString(attachments) && !utf8.ValidString(got) {
+			t.Fatalf("markup %q is not valid UTF-8", got)
+		}
+		if strings.TrimSpace(text) != "" && !strings.HasPrefix(got, strings.TrimSpace(text)) {
+			t.Fatalf("markup %q does not start with the text %q", got, text)
+		}
+	})
+}

@@ -31,17 +31,16 @@ type Seq struct{ last int64 }
 func (s *Seq) Next() int64 { s.last++; return s.last }
 
 // Truncate shortens s to at most max characters, ending it with suffix when it was cut
-// (Zulip's truncate_content).
+// (Zulip's truncate_content). max must not be negative.
 func Truncate(s string, max int, suffix string) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
 	keep := max - utf8.RuneCountInString(suffix)
 	if keep < 0 {
-		keep = 0
+		return string([]rune(suffix)[:max]) // never longer than max
 	}
-	r := []rune(s)
-	return string(r[:keep]) + suffix
+	return string([]rune(s)[:keep]) + suffix
 }
 
 // NormalizeBody removes NUL characters and truncates a message body to Zulip's limit, as
