@@ -1,6 +1,7 @@
 package zulipdir
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -155,10 +156,13 @@ func (w *Writer) writeJSON(rel string, v any) error {
 	if err != nil {
 		return fmt.Errorf("zulipdir: create %s: %w", rel, err)
 	}
-	enc := json.NewEncoder(f)
-	enc.SetIndent("", "  ")
+	bw := bufio.NewWriterSize(f, 1<<16)
+	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	err = enc.Encode(v)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
