@@ -60,6 +60,10 @@ type Options struct {
 	// organization) and the users' avatars. Without it a file becomes a link to Slack and
 	// users get a Gravatar.
 	Fetch Fetcher
+	// CustomEmoji is the workspace's custom emoji, name to image URL, as Slack's emoji.list
+	// API returns them (an export has none). With Fetch they become the organization's
+	// custom emoji, and reactions with them are kept.
+	CustomEmoji map[string]string
 	// Limits bound the export's sizes.
 	Limits Limits
 	// Now is the time of the conversion (date_joined of the users); default time.Now.
@@ -137,6 +141,7 @@ type conversion struct {
 	dmMembers map[string][2]string
 
 	recipientOf map[string]int64 // channel or mpim name, or Slack user id -> recipient id
+	realmEmoji  map[string]int64 // custom emoji name -> id
 	subscribers zulipdir.SubscriberMap
 	text        converter
 
@@ -159,6 +164,10 @@ func (c *conversion) run(ctx context.Context) error {
 	}, c.opts.Domain, "slack")
 	c.convertUsers()
 	c.convertConversations()
+	emojiRecords, err := c.convertCustomEmoji(ctx)
+	if err != nil {
+		return err
+	}
 	if err := c.convertMessages(ctx); err != nil {
 		return err
 	}
@@ -174,7 +183,7 @@ func (c *conversion) run(ctx context.Context) error {
 		func() error { return c.out.WriteAttachments(c.attachments) },
 		func() error { return c.out.WriteUploadRecords(c.uploads) },
 		func() error { return c.out.WriteAvatarRecords(avatars) },
-		func() error { return c.out.WriteEmojiRecords(nil) },
+		func() error { return c.out.WriteEmojiRecords(emojiRecords) },
 	} {
 		if err := write(); err != nil {
 			return fmt.Errorf("slackimport: %w", err)

@@ -331,7 +331,35 @@ func TestConvertSlackDownloadsFilesAndAvatars(t *testing.T) {
 		fetched = append(fetched, url)
 		return io.NopCloser(strings.NewReader("bytes of " + url)), nil
 	}
-	o, dir, st := convertWorkspace(t, Options{Fetch: fetch})
+	emoji := map[string]string{
+		"custom-party": "https://emoji.slack-edge.com/T5YFFM2QY/custom-party/1234.png",
+		"party-alias":  "alias:custom-party",
+		"elsewhere":    "https://example.com/x.png",
+	}
+	o, dir, st := convertWorkspace(t, Options{Fetch: fetch, CustomEmoji: emoji})
+	// The custom emoji on Slack's emoji host, and the reaction with it.
+	if len(o.realm.RealmEmoji) != 1 || o.realm.RealmEmoji[0].Name != "custom-party" || o.realm.RealmEmoji[0].FileName != "1.png" {
+		t.Errorf("realm emoji %+v", o.realm.RealmEmoji)
+	}
+	var records []zulipdir.EmojiRecord
+	mustReadJSON(t, filepath.Join(dir, "emoji", "records.json"), &records)
+	if len(records) != 1 || records[0].Path != "1/emoji/images/1.png" {
+		t.Errorf("emoji records %+v", records)
+	} else if b, err := os.ReadFile(filepath.Join(dir, "emoji", "1", "emoji", "images", "1.png")); err != nil || !strings.HasPrefix(string(b), "bytes of https://emoji.slack-edge.com/") {
+		t.Errorf("emoji image %q, %v", b, err)
+	}
+	custom := 0
+	for _, r := range o.realm.Reaction {
+		if r.ReactionType == zulipdir.ReactionRealm {
+			custom++
+			if r.EmojiName != "custom-party" || r.EmojiCode != "1" || r.UserProfile != 3 {
+				t.Errorf("custom reaction %+v", r)
+			}
+		}
+	}
+	if custom != 1 {
+		t.Errorf("%d custom emoji reactions, want 1", custom)
+	}
 	if len(o.attachments) != 1 || len(o.uploads) != 1 || st.Attachments != 1 {
 		t.Fatalf("attachments %+v, uploads %+v", o.attachments, o.uploads)
 	}

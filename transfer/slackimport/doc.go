@@ -19,8 +19,10 @@
 // can reach the file system), entry names are checked, every entry and the total are bounded
 // (Limits), and downloads are bounded and, with NewHTTPFetcher, restricted to Slack's hosts.
 //
-// Slack's API is not called: an export alone has no custom emoji, so reactions with custom
-// emoji are skipped; files and avatars are fetched only through Options.Fetch.
+// Slack's API is not called. An export has no custom emoji: Options.CustomEmoji (the list of
+// Slack's emoji.list) supplies them, else reactions with custom emoji are skipped. Files,
+// avatars and emoji images are downloaded only through Options.Fetch; without it files
+// become links to Slack and users get a Gravatar.
 //
 // Imports: the standard library, emoji (the unicode emoji names) and transfer/zulipdir.
 package slackimport

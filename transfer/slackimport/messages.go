@@ -240,20 +240,25 @@ func (c *conversion) convertReactions(rs []slackReaction, messageID int64, ix *e
 	done := map[key]bool{}
 	for _, r := range rs {
 		name, _, _ := strings.Cut(r.Name, "::")
+		typ := zulipdir.ReactionUnicode
 		zulipName, code, ok := ix.lookup(name)
 		if !ok {
-			c.log.Debug("slackimport: unknown emoji in a reaction", "emoji", r.Name)
-			continue
+			id, custom := c.realmEmoji[name]
+			if !custom {
+				c.log.Debug("slackimport: unknown emoji in a reaction", "emoji", r.Name)
+				continue
+			}
+			typ, zulipName, code = zulipdir.ReactionRealm, name, strconv.FormatInt(id, 10)
 		}
 		for _, su := range r.Users {
 			uid, ok := c.zulipID[su]
-			if !ok || done[key{uid, code}] {
+			if !ok || done[key{uid, typ + code}] {
 				continue
 			}
-			done[key{uid, code}] = true
+			done[key{uid, typ + code}] = true
 			c.realm.Reaction = append(c.realm.Reaction, zulipdir.Reaction{
 				ID: c.reactionSeq.Next(), Message: messageID, UserProfile: uid,
-				EmojiName: zulipName, EmojiCode: code, ReactionType: zulipdir.ReactionUnicode,
+				EmojiName: zulipName, EmojiCode: code, ReactionType: typ,
 			})
 		}
 	}
