@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"slices"
@@ -20,13 +21,24 @@ var ErrInvalidExport = errors.New("slackimport: not a valid Slack export")
 // channel/2024-01-02.json (zerver/data_import/slack.py).
 var exportEntryRE = regexp.MustCompile(`^[^/]+(\.json|/([^/]+\.json)?)$`)
 
-// archive is an opened export: its JSON entries, read from the zip without extracting
-// anything to disk.
+// archive is an opened export: its JSON entries, read in place (from the zip, or from the
+// directory through an os.Root), never extracted.
 type archive struct {
-	zr     *zip.ReadCloser
+	closer io.Closer
 	lim    Limits
-	files  map[string]*zip.File
+	files  map[string]entry
 	dayDir map[string][]string // directory -> its day files' names, sorted
+	total  uint64
+}
+
+// entry is one JSON file of the export.
+type entry struct {
+	size uint64
+	open func() (io.ReadCloser, error)
+}
+
+func newArchive(c io.Closer, lim Limits) *archive {
+	return &archive{closer: c, lim: lim, files: map[string]entry{}, dayDir: map[string][]string{}}
 }
 
 func openArchive(path string, lim Limits) (*archive, error) {
@@ -38,42 +50,94 @@ func openArchive(path string, lim Limits) (*archive, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidExport, err)
 	}
-	a := &archive{zr: zr, lim: lim, files: map[string]*zip.File{}, dayDir: map[string][]string{}}
-	if err := a.index(st.Size()); err != nil {
+	a := newArchive(zr, lim)
+	err = func() error {
+		if len(zr.File) > lim.MaxEntries {
+			return fmt.Errorf("%w: more than %d entries", ErrInvalidExport, lim.MaxEntries)
+		}
+		for _, f := range zr.File {
+			if err := a.add(f.Name, f.UncompressedSize64, f.FileInfo().IsDir(), f.Open); err != nil {
+				return err
+			}
+		}
+		return a.finish(uint64(st.Size()))
+	}()
+	if err != nil {
 		_ = zr.Close()
 		return nil, err
 	}
 	return a, nil
 }
 
-func (a *archive) Close() error { return a.zr.Close() }
+// openDirArchive opens an export already unzipped into dir. Files are opened through an
+// os.Root, so no symbolic link leads outside dir.
+func openDirArchive(dir string, lim Limits) (*archive, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("slackimport: %w", err)
+	}
+	a := newArchive(root, lim)
+	n := 0
+	err = fs.WalkDir(root.FS(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || name == "." {
+			return err
+		}
+		if n++; n > lim.MaxEntries {
+			return fmt.Errorf("%w: more than %d entries", ErrInvalidExport, lim.MaxEntries)
+		}
+		if d.IsDir() {
+			if strings.Count(name, "/") > 0 {
+				return fs.SkipDir // an export is one level deep
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return fmt.Errorf("slackimport: %w", err)
+		}
+		rel := name
+		return a.add(name, uint64(info.Size()), false, func() (io.ReadCloser, error) { return root.Open(rel) })
+	})
+	if err == nil {
+		err = a.finish(0)
+	}
+	if err != nil {
+		_ = root.Close()
+		return nil, err
+	}
+	return a, nil
+}
 
-// index checks every entry's name and size and lists the JSON entries.
-func (a *archive) index(zipSize int64) error {
-	if len(a.zr.File) > a.lim.MaxEntries {
-		return fmt.Errorf("%w: more than %d entries", ErrInvalidExport, a.lim.MaxEntries)
+func (a *archive) Close() error { return a.closer.Close() }
+
+// add checks an entry's name and size and lists it if it is one of the export's JSON files.
+func (a *archive) add(name string, size uint64, isDir bool, open func() (io.ReadCloser, error)) error {
+	if !safeEntryName(name) {
+		return fmt.Errorf("%w: unsafe entry name %q", ErrInvalidExport, name)
 	}
-	var total uint64
-	for _, f := range a.zr.File {
-		name := f.Name
-		if !safeEntryName(name) {
-			return fmt.Errorf("%w: unsafe entry name %q", ErrInvalidExport, name)
-		}
-		if !exportEntryRE.MatchString(name) || f.FileInfo().IsDir() {
-			continue // directories, and files Slack adds that are not conversations (canvases)
-		}
-		if f.UncompressedSize64 > uint64(a.lim.MaxEntrySize) {
-			return fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalidExport, name, a.lim.MaxEntrySize)
-		}
-		total += f.UncompressedSize64
-		a.files[name] = f
-		if dir, day, ok := strings.Cut(name, "/"); ok {
-			a.dayDir[dir] = append(a.dayDir[dir], day)
-		}
+	if !exportEntryRE.MatchString(name) || isDir {
+		return nil // directories, and files Slack adds that are not conversations (canvases)
 	}
+	if size > uint64(a.lim.MaxEntrySize) {
+		return fmt.Errorf("%w: %s is larger than %d bytes", ErrInvalidExport, name, a.lim.MaxEntrySize)
+	}
+	a.total += size
+	a.files[name] = entry{size: size, open: open}
+	if dir, day, ok := strings.Cut(name, "/"); ok {
+		a.dayDir[dir] = append(a.dayDir[dir], day)
+	}
+	return nil
+}
+
+// finish checks the total size (and, for a zip of zipSize bytes, its expansion) and sorts
+// the days.
+func (a *archive) finish(zipSize uint64) error {
 	// Based on historical Slack exports, more than a tenfold expansion past 1 GiB is suspect.
-	if total > uint64(a.lim.MaxTotalSize) || (total > 1<<30 && total > 10*uint64(zipSize)) {
-		return fmt.Errorf("%w: %d bytes uncompressed", ErrInvalidExport, total)
+	if a.total > uint64(a.lim.MaxTotalSize) || (zipSize > 0 && a.total > 1<<30 && a.total > 10*zipSize) {
+		return fmt.Errorf("%w: %d bytes uncompressed", ErrInvalidExport, a.total)
 	}
 	for _, days := range a.dayDir {
 		slices.Sort(days)
@@ -104,7 +168,7 @@ func (a *archive) readJSON(name string, v any) error {
 	if !ok {
 		return fmt.Errorf("%w: %s is missing", ErrInvalidExport, name)
 	}
-	rc, err := f.Open()
+	rc, err := f.open()
 	if err != nil {
 		return fmt.Errorf("%w: open %s: %w", ErrInvalidExport, name, err)
 	}

@@ -88,6 +88,15 @@ type Stats struct {
 // protected history, multi-person DMs direct-message groups, DMs direct messages, threads
 // topics; reactions, files and mentions follow their messages.
 func ConvertSlack(ctx context.Context, zipPath, outDir string, opts Options) (Stats, error) {
+	return convert(ctx, outDir, opts, func(lim Limits) (*archive, error) { return openArchive(zipPath, lim) })
+}
+
+// ConvertSlackDir is ConvertSlack for an export already unzipped into dir.
+func ConvertSlackDir(ctx context.Context, dir, outDir string, opts Options) (Stats, error) {
+	return convert(ctx, outDir, opts, func(lim Limits) (*archive, error) { return openDirArchive(dir, lim) })
+}
+
+func convert(ctx context.Context, outDir string, opts Options, open func(Limits) (*archive, error)) (Stats, error) {
 	if opts.Domain == "" {
 		opts.Domain = "imported.example.com"
 	}
@@ -98,7 +107,7 @@ func ConvertSlack(ctx context.Context, zipPath, outDir string, opts Options) (St
 		opts.Logger = slog.Default()
 	}
 	opts.Limits = opts.Limits.withDefaults()
-	a, err := openArchive(zipPath, opts.Limits)
+	a, err := open(opts.Limits)
 	if err != nil {
 		return Stats{}, err
 	}

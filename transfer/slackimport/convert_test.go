@@ -270,6 +270,10 @@ func TestConvertSlackThreadTopics(t *testing.T) {
 			"random":                              "2015-06-12 message body text",
 			"The first reply to the third thread": "2015-06-12 message body text (2)",
 		}},
+		{"line breaks", "", map[string]string{
+			"Look!\n*there*": "2015-06-12 Look! *there*",
+			"spaced   out":   "2015-06-12 spaced out", // the body is trimmed, the topic collapsed
+		}},
 		{"long name", "thread_with_long_topic_name", map[string]string{
 			"random message but it is too long for the thread topic name": "2015-08-18 random message but it is too long for the thread…",
 			"replying to the second thread :)":                            "2015-08-18 random message but it is too long for the thread…",
@@ -278,9 +282,13 @@ func TestConvertSlackThreadTopics(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			msgs, err := os.ReadFile("testdata/exported_messages/" + tc.fixture + ".json")
-			if err != nil {
-				t.Fatal(err)
+			msgs := []byte(`[{"text":"Look!\n_there_","user":"U061A5N1G","ts":"1434139102.000002","thread_ts":"1434139102.000002"},
+				{"text":"   spaced   out","user":"U061A5N1G","ts":"1434139103.000002","thread_ts":"1434139103.000002"}]`)
+			if tc.fixture != "" {
+				var err error
+				if msgs, err = os.ReadFile("testdata/exported_messages/" + tc.fixture + ".json"); err != nil {
+					t.Fatal(err)
+				}
 			}
 			users, err := os.ReadFile("testdata/exported_messages/users.json")
 			if err != nil {
@@ -521,5 +529,45 @@ func TestConvertSlackUnicodeNames(t *testing.T) {
 	}
 	if m := o.messageByContent(t, "こんにちは #**日本語**"); m.Topic != defaultTopic {
 		t.Errorf("message %+v", m)
+	}
+}
+
+// An unzipped export converts as its zip does; a symbolic link in it is not followed.
+func TestConvertSlackDir(t *testing.T) {
+	t.Parallel()
+	fromZip, _, _ := convertWorkspace(t, Options{})
+	out := filepath.Join(t.TempDir(), "out")
+	st, err := ConvertSlackDir(t.Context(), "testdata/workspace", out, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromDir := mustReadOutput(t, out)
+	if st.Messages != 21 || len(fromDir.messages) != len(fromZip.messages) {
+		t.Fatalf("%d messages from the directory, %d from the zip", len(fromDir.messages), len(fromZip.messages))
+	}
+	for i := range fromDir.messages {
+		a, b := fromDir.messages[i], fromZip.messages[i]
+		if a.Content != b.Content || a.Topic != b.Topic || a.Recipient != b.Recipient || a.Sender != b.Sender {
+			t.Errorf("message %d: %+v from the directory, %+v from the zip", i, a, b)
+		}
+	}
+
+	base := t.TempDir()
+	outside := filepath.Join(base, "outside.json")
+	if err := os.WriteFile(outside, []byte(`[{"id":"C1","name":"leak","members":[]}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	exp := filepath.Join(base, "export")
+	if err := os.MkdirAll(exp, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(exp, "users.json"), []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(exp, "channels.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ConvertSlackDir(t.Context(), exp, filepath.Join(t.TempDir(), "out"), Options{}); !errors.Is(err, ErrInvalidExport) {
+		t.Errorf("a linked channels.json: err = %v, want ErrInvalidExport", err)
 	}
 }

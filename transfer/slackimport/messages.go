@@ -200,7 +200,9 @@ func (th *threads) topic(m *slackMessage, content string) string {
 	if t, ok := th.topicOf[key]; ok {
 		return t
 	}
-	base := strings.TrimSpace(when.Format("2006-01-02") + " " + content)
+	// Unlike Zulip's converter, line breaks and runs of spaces become one space: a topic is
+	// one line, and the Zulip-format import checks it as a sent topic.
+	base := strings.Join(strings.Fields(when.Format("2006-01-02")+" "+content), " ")
 	truncated := zulipdir.Truncate(base, zulipdir.MaxTopicLength, "…")
 	n := th.counter[truncated]
 	th.counter[truncated]++
