@@ -182,8 +182,8 @@ func attachmentTime(raw json.RawMessage) (time.Time, bool) {
 	if unq, err := strconv.Unquote(s); err == nil {
 		s = unq
 	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f <= 0 || f > 1e11 {
+	f, ok := parseTime(s)
+	if !ok || f == 0 {
 		return time.Time{}, false
 	}
 	return time.Unix(int64(f), 0), true

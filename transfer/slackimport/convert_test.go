@@ -571,3 +571,35 @@ func TestConvertSlackDir(t *testing.T) {
 		t.Errorf("a linked channels.json: err = %v, want ErrInvalidExport", err)
 	}
 }
+
+// Times that are no times (NaN, infinities, negative, missing) neither break the JSON
+// written nor reach it: such messages are skipped, such channel dates left at zero.
+func TestConvertSlackBadTimes(t *testing.T) {
+	t.Parallel()
+	zp := mustZipDir(t, "", map[string]string{
+		"users.json":    `[{"id":"U1","name":"a","deleted":false,"real_name":"A","profile":{"email":"a@example.com"}}]`,
+		"channels.json": `[{"id":"C1","name":"random","created":"NaN","members":["U1"],"purpose":{"value":""}}]`,
+		"random/2020-01-01.json": `[{"user":"U1","text":"nan","ts":"NaN"},{"user":"U1","text":"inf","ts":"1e400"},` +
+			`{"user":"U1","text":"negative","ts":"-5"},{"user":"U1","text":"none"},` +
+			`{"user":"U1","text":"bad thread","ts":"1577836800.000100","thread_ts":"Inf","attachments":[{"text":"x","ts":"NaN"}]},` +
+			`{"user":"U1","text":"fine","ts":"1577836801.000100"}]`,
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := ConvertSlack(t.Context(), zp, out, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	o := mustReadOutput(t, out)
+	var got []string
+	for _, m := range o.messages {
+		got = append(got, m.Content)
+	}
+	if diff := cmp.Diff([]string{"bad thread\nx", "fine"}, got); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	if o.messages[0].Topic != defaultTopic {
+		t.Errorf("a thread without a time: topic %q", o.messages[0].Topic)
+	}
+	if o.realm.Stream[0].DateCreated != 0 {
+		t.Errorf("channel created %v", o.realm.Stream[0].DateCreated)
+	}
+}

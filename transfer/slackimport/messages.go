@@ -58,11 +58,11 @@ func (c *conversion) eachDay(ctx context.Context, fn func([]*slackMessage) error
 				return err
 			}
 			for _, m := range msgs {
-				if m == nil || m.User == "U00" || m.Mimetype == "application/vnd.slack-docs" {
-					continue
+				ts, ok := parseTime(strings.TrimSpace(tsOf(m)))
+				if !ok || m.User == "U00" || m.Mimetype == "application/vnd.slack-docs" {
+					continue // no time (or none that makes sense), a Slack export bug, a post
 				}
-				m.conv, m.kind = dir, dirs[dir]
-				m.ts, _ = strconv.ParseFloat(m.TS, 64)
+				m.conv, m.kind, m.ts = dir, dirs[dir], ts
 				all = append(all, m)
 			}
 		}
@@ -72,6 +72,13 @@ func (c *conversion) eachDay(ctx context.Context, fn func([]*slackMessage) error
 		}
 	}
 	return nil
+}
+
+func tsOf(m *slackMessage) string {
+	if m == nil {
+		return ""
+	}
+	return m.TS
 }
 
 // batch is the rows of one messages-NNNNNN.json file being filled.
@@ -160,7 +167,7 @@ func (c *conversion) convertMessage(ctx context.Context, m *slackMessage, b *bat
 	topic := ""
 	if !private {
 		topic = defaultTopic
-		if !c.opts.SingleTopic && m.ThreadTS != "" {
+		if _, ok := parseTime(m.ThreadTS); ok && !c.opts.SingleTopic {
 			topic = th.topic(m, content)
 		}
 	}
@@ -194,7 +201,7 @@ func joinNonEmpty(parts ...string) string {
 // message, numbered when two threads would share a name ("2024-05-22 Hello this is… (2)").
 // Replies join the topic of their thread, keyed by the thread's time and author.
 func (th *threads) topic(m *slackMessage, content string) string {
-	threadTS, _ := strconv.ParseFloat(m.ThreadTS, 64)
+	threadTS, _ := parseTime(m.ThreadTS)
 	when := time.Unix(0, int64(threadTS*1e9)).UTC()
 	key := when.Format("2006/01/02 15:04:05") + "-" + th.parentOf(m)
 	if t, ok := th.topicOf[key]; ok {

@@ -2,6 +2,7 @@ package slackimport
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 )
 
@@ -148,10 +149,17 @@ func (f *flexFloat) UnmarshalJSON(b []byte) error {
 	if unq, err := strconv.Unquote(s); err == nil {
 		s = unq
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return nil // a malformed time is no reason to reject the export
+	if v, ok := parseTime(s); ok {
+		*f = flexFloat(v)
 	}
-	*f = flexFloat(v)
-	return nil
+	return nil // a malformed time is no reason to reject the export
+}
+
+// parseTime reads a Unix time in seconds: a finite number from 0 to year 5000.
+func parseTime(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || v < 0 || v > 95617584000 {
+		return 0, false
+	}
+	return v, true
 }
