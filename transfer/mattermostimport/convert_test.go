@@ -98,6 +98,9 @@ func recipientTypes(o output) map[int64]int {
 func TestConvertMattermostTeam(t *testing.T) {
 	t.Parallel()
 	o, dir := mustConvert(t, "testdata/teams/export.json", "gryffindor", Options{})
+	if raw, err := os.ReadFile(filepath.Join(dir, "realm.json")); err != nil || bytes.Contains(raw, []byte(`"password"`)) {
+		t.Errorf("realm.json gives users a password (or cannot be read: %v)", err)
+	}
 	if d := o.realm.Realm[0]; d.Description != "Organization imported from Mattermost!" || d.StringID != "gryffindor" {
 		t.Errorf("realm %+v", d)
 	}
