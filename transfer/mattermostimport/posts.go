@@ -220,7 +220,7 @@ func (c *conversion) prepare(raw rawMessage) (m zulipdir.Message, users, mention
 	users = append(slices.Clone(c.subs[recipient]), sender)
 	m = zulipdir.Message{
 		Sender: sender, Recipient: recipient, Realm: realmID, Topic: topic, Content: content,
-		RenderedContentVersion: 1, DateSent: float64(raw.createAt / 1000),
+		RenderedContentVersion: 1, Type: zulipdir.MessageTypeNormal, DateSent: float64(raw.createAt / 1000),
 		SendingClient: zulipdir.ImportClientID, IsChannelMessage: raw.channel != "",
 	}
 	return m, users, mentioned, wildcard, true

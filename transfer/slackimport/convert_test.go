@@ -191,8 +191,8 @@ func TestConvertSlackMessages(t *testing.T) {
 		if strings.Contains(m.Content, "xoxe-") {
 			t.Errorf("message %d leaks a Slack file token: %q", m.ID, m.Content)
 		}
-		if m.RenderedContent != nil || m.SendingClient != zulipdir.ImportClientID {
-			t.Errorf("message %d: rendered %v, client %d", m.ID, m.RenderedContent, m.SendingClient)
+		if m.RenderedContent != nil || m.SendingClient != zulipdir.ImportClientID || m.Type != zulipdir.MessageTypeNormal || m.Realm != 1 {
+			t.Errorf("message %d: rendered %v, client %d, type %d, realm %d", m.ID, m.RenderedContent, m.SendingClient, m.Type, m.Realm)
 		}
 	}
 }

@@ -173,7 +173,7 @@ func (c *conversion) convertMessage(ctx context.Context, m *slackMessage, b *bat
 	}
 	b.msgs = append(b.msgs, zulipdir.Message{
 		ID: id, Sender: senderID, Recipient: recipient, Realm: realmID, Topic: topic,
-		Content: zulipdir.NormalizeBody(content), RenderedContentVersion: 1, DateSent: m.ts,
+		Content: zulipdir.NormalizeBody(content), RenderedContentVersion: 1, Type: zulipdir.MessageTypeNormal, DateSent: m.ts,
 		SendingClient: zulipdir.ImportClientID, HasAttachment: files.hasAttachment,
 		HasImage: files.hasImage, HasLink: hasLink || files.hasLink, IsChannelMessage: !private,
 	})

@@ -38,6 +38,9 @@ const (
 	ReactionRealm   = "realm_emoji"
 )
 
+// MessageTypeNormal is the type of a message sent by a user (zerver.models.Message.MessageType).
+const MessageTypeNormal = 1
+
 // ImportClientID is the id of the zerver_client row "ZulipDataImport", the sending client of
 // every converted message.
 const ImportClientID = 5
@@ -244,6 +247,7 @@ type Message struct {
 	Sender                 int64   `json:"sender"`
 	Recipient              int64   `json:"recipient"`
 	Realm                  int64   `json:"realm"`
+	Type                   int     `json:"type"`
 	Topic                  string  `json:"subject"`
 	Content                string  `json:"content"`
 	RenderedContent        *string `json:"rendered_content"`
