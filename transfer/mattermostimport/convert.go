@@ -218,18 +218,24 @@ func (c *conversion) teamOf(u mmUser) *mmUserTeam {
 
 func hasRole(roles, role string) bool { return slices.Contains(strings.Fields(roles), role) }
 
-// convertUsers converts the team's members and the mirror users: those who posted in the
-// team (or, for an export of one team, sent a direct message) without being in it.
+// convertUsers converts the team's members and the mirror users: those who posted or replied
+// in the team (or, for an export of one team, in a direct conversation) without being in it.
 func (c *conversion) convertUsers() {
 	posters := map[string]bool{}
+	mark := func(p mmPost) {
+		posters[p.User] = true
+		for _, r := range p.Replies { // Zulip's converter leaves these out, losing the replies
+			posters[r.User] = true
+		}
+	}
 	for _, p := range c.data.posts {
 		if p.Team == c.team.Name {
-			posters[p.User] = true
+			mark(p)
 		}
 	}
 	if c.single {
 		for _, p := range c.data.directPosts {
-			posters[p.User] = true
+			mark(p)
 		}
 	}
 	c.userID = map[string]int64{}
@@ -247,9 +253,8 @@ func (c *conversion) convertUsers() {
 		} else if t != nil && hasRole(t.Roles, "team_guest") {
 			role = zulipdir.RoleGuest
 		}
-		name := strings.TrimSpace(u.FirstName + " " + u.LastName)
-		fullName := u.FirstName + " " + u.LastName
-		if name == "" {
+		fullName := strings.TrimSpace(u.FirstName + " " + u.LastName)
+		if fullName == "" {
 			fullName = u.Username
 		}
 		id := seq.Next()

@@ -451,3 +451,32 @@ func TestConvertMattermostPathsStayInside(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A reply by someone outside the team keeps its author, as an inactive mirror user.
+func TestConvertMattermostReplyFromOutside(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		`{"type":"version","version":1}`,
+		`{"type":"team","team":{"name":"t"}}`,
+		`{"type":"team","team":{"name":"other"}}`,
+		`{"type":"channel","channel":{"team":"t","name":"c","display_name":"C","type":"O"}}`,
+		`{"type":"user","user":{"username":"u","email":"u@example.com","teams":[{"name":"t","roles":"team_user","channels":[{"name":"c","roles":"channel_user"}]}]}}`,
+		`{"type":"user","user":{"username":"v","email":"v@example.com","first_name":"Vee","teams":[{"name":"other","roles":"team_user"}]}}`,
+		`{"type":"post","post":{"team":"t","channel":"c","user":"u","message":"question","create_at":1000,"replies":[{"user":"v","message":"answer","create_at":2000}]}}`,
+	}
+	file := filepath.Join(t.TempDir(), "export.json")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := mustConvert(t, file, "t", Options{})
+	want := []user{
+		{"u@example.com", "u", "u", zulipdir.RoleMember, true, false},
+		{"v@example.com", "Vee", "v", zulipdir.RoleMember, false, true},
+	}
+	if diff := cmp.Diff(want, users(o)); diff != "" {
+		t.Errorf("users (-want +got):\n%s", diff)
+	}
+	if len(o.messages) != 2 || o.messages[1].Content != "answer" || o.messages[1].Sender != 2 {
+		t.Errorf("messages %+v", o.messages)
+	}
+}
