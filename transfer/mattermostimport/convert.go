@@ -253,10 +253,7 @@ func (c *conversion) convertUsers() {
 		} else if t != nil && hasRole(t.Roles, "team_guest") {
 			role = zulipdir.RoleGuest
 		}
-		fullName := strings.TrimSpace(u.FirstName + " " + u.LastName)
-		if fullName == "" {
-			fullName = u.Username
-		}
+		fullName := zulipdir.FullName(u.FirstName+" "+u.LastName, u.Username)
 		id := seq.Next()
 		p := zulipdir.UserProfile{
 			ID: id, Realm: realmID, Email: u.Email, DeliveryEmail: u.Email, FullName: fullName,

@@ -177,7 +177,7 @@ func (c *conversion) convertUsers() {
 		}
 		deleted := u.Deleted != nil && *u.Deleted
 		c.realm.UserProfile = append(c.realm.UserProfile, zulipdir.UserProfile{
-			ID: id, Realm: realmID, Email: email, DeliveryEmail: email, FullName: fullName(u),
+			ID: id, Realm: realmID, Email: email, DeliveryEmail: email, FullName: zulipdir.FullName(fullName(u), u.ID),
 			ShortName: u.Name, IsActive: !deleted && !u.mirrorDummy, IsBot: isBot, BotType: botType,
 			Role: role(u), IsMirrorDummy: u.mirrorDummy, AvatarSource: avatar, AvatarVersion: 1,
 			DateJoined: now, LastLogin: now, Timezone: timezone(u),
@@ -192,7 +192,7 @@ func (c *conversion) convertUsers() {
 	profiles.finish()
 	users := map[string]mentionTarget{}
 	for _, u := range c.users {
-		users[u.ID] = mentionTarget{fullName: fullName(u), slackName: u.Name, zulipID: c.zulipID[u.ID]}
+		users[u.ID] = mentionTarget{fullName: zulipdir.FullName(fullName(u), u.ID), slackName: u.Name, zulipID: c.zulipID[u.ID]}
 	}
 	c.text.users = users
 }

@@ -22,7 +22,19 @@ const (
 	MaxChannelNameLength = 60
 	// MaxChannelDescriptionLength is the longest channel description, in characters.
 	MaxChannelDescriptionLength = 1024
+	// MaxFullNameLength is the longest user name, in characters.
+	MaxFullNameLength = 100
 )
+
+// FullName makes a user's full name acceptable: trimmed, on one line, at most
+// MaxFullNameLength characters, and fallback when nothing is left.
+func FullName(name, fallback string) string {
+	name = strings.Join(strings.Fields(name), " ")
+	if name == "" {
+		name = fallback
+	}
+	return Truncate(name, MaxFullNameLength, "")
+}
 
 // Seq hands out ids 1, 2, 3, ... of one table.
 type Seq struct{ last int64 }

@@ -85,6 +85,16 @@ func TestTruncate(t *testing.T) {
 			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
 	}
+	for _, tc := range []struct{ in, fallback, want string }{
+		{"  Josef   K. ", "U1", "Josef K."},
+		{"line\nbreak", "U1", "line break"},
+		{" ", "U1", "U1"},
+		{strings.Repeat("n", 150), "U1", strings.Repeat("n", 100)},
+	} {
+		if got := FullName(tc.in, tc.fallback); got != tc.want {
+			t.Errorf("FullName(%q, %q) = %q, want %q", tc.in, tc.fallback, got, tc.want)
+		}
+	}
 	if got := NormalizeBody("a\x00b"); got != "ab" {
 		t.Errorf("NormalizeBody removes NUL: %q", got)
 	}
