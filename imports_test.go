@@ -67,9 +67,13 @@ func TestImportDirection(t *testing.T) {
 		"seeds":             append([]string{"."}, leaves...),
 		// chattest is the httptest of the engine: like the examples it assembles a Service, a
 		// store and the HTTP API, for test suites.
-		"chattest":          append([]string{".", "httpapi", "ratelimit", "seeds", "storage", "storage/memory"}, leaves...),
-		"internal/pgtest":   {},
-		"internal/smtptest": {},
+		"chattest":        append([]string{".", "httpapi", "ratelimit", "seeds", "storage", "storage/memory"}, leaves...),
+		"internal/pgtest": {},
+		// The converters of other servers' exports into Zulip's export format.
+		"transfer/zulipdir":         {},
+		"transfer/slackimport":      {"emoji", "transfer/zulipdir"},
+		"transfer/mattermostimport": {"emoji", "transfer/zulipdir"},
+		"internal/smtptest":         {},
 		// Tools and test support of single packages.
 		"emoji/internal/gen": {},
 		"internal/latency":   {},
