@@ -205,6 +205,10 @@
 //	          DeleteDraft, GetSavedSnippets, CreateSavedSnippet, EditSavedSnippet,
 //	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView
+//	bots      the facade of package bots (bots.go): GetBotStorage, UpdateBotStorage,
+//	          RemoveBotStorage, DeliverServiceJobs, HandleEmbeddedBot; the send path it posts
+//	          with; the jobs a send queues for the service bots it triggers are the messages
+//	          area's (messages_servicebots.go)
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
 //	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)

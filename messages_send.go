@@ -244,6 +244,9 @@ func deliverMessage(w *world.World, tx storage.Tx, ev *events, m *messages.Messa
 	if decidesAlone(w, ev, *m, firstOfChannel) {
 		return engine.ErrDecideAlone // the transaction, message included, is rolled back
 	}
+	if err := queueServiceBots(w, tx, *m, mentions, recipients); err != nil { // bots.go
+		return err
+	}
 	if uploads.MayLink(m.Content) {
 		if err := linkAttachments(w, tx, ev, *m); err != nil {
 			return err

@@ -246,8 +246,9 @@ func scheduledFailureNotice(m messages.Scheduled) string {
 // StartScheduler starts delivering scheduled messages and reminders in the background: every
 // Options.SchedulerInterval (default 1s) it calls DeliverScheduledMessages, so that each
 // message goes out within that interval of its time (by the Service's clock), including
-// messages that fell due while no process ran. Close stops it. An embedder that does not call
-// it (tests) delivers with DeliverScheduledMessages; calling it twice does nothing more.
+// messages that fell due while no process ran, and the messages that triggered outgoing
+// webhooks and embedded bots (DeliverServiceJobs). Close stops it. An embedder that does not
+// call it (tests) delivers with DeliverScheduledMessages; calling it twice does nothing more.
 func (s *Service) StartScheduler() {
 	s.schedOnce.Do(func() {
 		interval := s.opts.SchedulerInterval
@@ -257,6 +258,7 @@ func (s *Service) StartScheduler() {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.schedStop, s.schedDone = cancel, make(chan struct{})
 		go s.runScheduler(ctx, interval)
+		s.bots.Start() // the jobs of outgoing webhooks and embedded bots (bots.go)
 	})
 }
 

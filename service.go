@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/bots"
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/internal/engine"
@@ -143,6 +144,15 @@ type Options struct {
 	// SessionAge is how long a web session lasts from its login (default DefaultSessionAge,
 	// measured with Now).
 	SessionAge time.Duration
+
+	// AllowPrivateWebhookTargets lets outgoing webhooks call loopback, private and link-local
+	// addresses (a development server, tests); by default they are refused at connect time.
+	AllowPrivateWebhookTargets bool
+	// OutgoingWebhookTimeout bounds one call of an outgoing webhook (default 10s, Zulip's);
+	// OutgoingWebhookRetryDelay is the wait before another attempt after a timeout or a
+	// connection error (default 0, as Zulip requeues at once).
+	OutgoingWebhookTimeout    time.Duration
+	OutgoingWebhookRetryDelay time.Duration
 }
 
 // Service is the chat engine. It is safe for concurrent use.
@@ -179,6 +189,8 @@ type Service struct {
 	people *people.Service
 	// org is the org area: video calls, realm domains, code playgrounds, linkifiers.
 	org *org.Service
+	// bots is the bots area: bot storage, outgoing webhooks, embedded bots.
+	bots *bots.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
@@ -300,6 +312,10 @@ func New(opts Options) (*Service, error) {
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
 	s.org = org.New(s.eng, org.Config{CallKey: callKey})
+	s.bots = bots.New(s.eng, bots.Config{Store: opts.Store, Send: sendAsBot, Timeout: opts.OutgoingWebhookTimeout,
+		RetryDelay: opts.OutgoingWebhookRetryDelay, Interval: opts.SchedulerInterval,
+		AllowPrivateTargets: opts.AllowPrivateWebhookTargets, UserAgent: "ZulipOutgoingWebhook/" + ServiceVersion,
+		Log: opts.Logger})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
@@ -332,6 +348,7 @@ func (s *Service) Close() error {
 		close(s.typingStop)
 		<-s.typingDone
 		s.stopScheduler()
+		s.bots.Stop()
 		err = s.eng.Close(func() error {
 			s.queues.Close()
 			return s.saveQueues()

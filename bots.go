@@ -1,0 +1,84 @@
+package chat
+
+import (
+	"context"
+
+	"github.com/teamchat/chat/bots"
+	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/users"
+)
+
+// Bot storage, outgoing webhooks and embedded bots are the bots area's operations (package
+// bots); the Service delegates to it. The send path lends it sendAsBot, and deliverMessage
+// queues the jobs of the service bots a message triggers (messages_servicebots.go).
+
+// The types of the bots area, defined in package bots: these aliases keep embedders' code
+// compiling.
+type (
+	GetBotStorageParams       = bots.GetBotStorageParams
+	GetBotStorageResult       = bots.GetBotStorageResult
+	UpdateBotStorageParams    = bots.UpdateBotStorageParams
+	UpdateBotStorageResult    = bots.UpdateBotStorageResult
+	RemoveBotStorageParams    = bots.RemoveBotStorageParams
+	RemoveBotStorageResult    = bots.RemoveBotStorageResult
+	DeliverServiceJobsResult  = bots.DeliverServiceJobsResult
+	EmbeddedBotHandler        = bots.Handler
+	EmbeddedBotHandlerFunc    = bots.HandlerFunc
+	EmbeddedBotTrigger        = bots.Trigger
+	EmbeddedBotReply          = bots.Reply
+	OutgoingWebhookPayload    = bots.Payload
+	ServiceBotMessage         = bots.Message
+	ServiceBotMessageReceiver = bots.Recipient
+)
+
+// GetBotStorage returns the acting bot's storage, or its values of the keys given; a key it
+// does not have is refused. Bots only.
+func (s *Service) GetBotStorage(ctx context.Context, actor Actor, p GetBotStorageParams) (GetBotStorageResult, error) {
+	return s.bots.GetBotStorage(ctx, actor, p)
+}
+
+// UpdateBotStorage creates or replaces entries of the acting bot's storage, within
+// bots.StorageSizeLimit characters. Bots only.
+func (s *Service) UpdateBotStorage(ctx context.Context, actor Actor, p UpdateBotStorageParams) (UpdateBotStorageResult, error) {
+	return s.bots.UpdateBotStorage(ctx, actor, p)
+}
+
+// RemoveBotStorage removes entries of the acting bot's storage (all without keys); a missing
+// key removes nothing. Bots only.
+func (s *Service) RemoveBotStorage(ctx context.Context, actor Actor, p RemoveBotStorageParams) (RemoveBotStorageResult, error) {
+	return s.bots.RemoveBotStorage(ctx, actor, p)
+}
+
+// DeliverServiceJobs hands every due message that triggered an outgoing webhook or embedded
+// bot to its bot and posts the answers (package bots); StartScheduler runs it in the
+// background, tests call it after moving their clock.
+func (s *Service) DeliverServiceJobs(ctx context.Context) (DeliverServiceJobsResult, error) {
+	return s.bots.DeliverServiceJobs(ctx)
+}
+
+// HandleEmbeddedBot registers h as the embedded bot's code: the messages that trigger the bot
+// (a mention in a channel, a direct message) reach h in process, and its reply is posted where
+// they were sent. Nil removes the handler.
+func (s *Service) HandleEmbeddedBot(bot users.ID, h EmbeddedBotHandler) {
+	s.bots.HandleEmbeddedBot(bot, h)
+}
+
+// sendAsBot is the send path the bots area posts with (bots.Sender): content sent as bot, as
+// the client named, inside the bots area's mutation.
+func sendAsBot(o *writeOp, bot users.User, to bots.Destination, content, client string) error {
+	content, err := messages.NormalizeContent(content)
+	if err != nil {
+		return engine.RuleError(err)
+	}
+	p := SendMessageParams{Type: "private", UserIDs: to.UserIDs, Client: client}
+	if to.UserIDs == nil {
+		c, topic := to.ChannelID, to.Topic
+		p = SendMessageParams{Type: "stream", ChannelID: &c, Topic: &topic, Client: client}
+	}
+	m := messages.Message{SenderID: bot.ID, Content: content, Timestamp: o.Now.Unix(), Client: client}
+	if _, err := sendAs(o.World(), o.Tx, o.Ev, bot, m, p, false); err != nil {
+		return err
+	}
+	return o.Tx.Users().SetLastActive(m.Timestamp, bot.ID)
+}

@@ -1,0 +1,41 @@
+package chat
+
+import (
+	"encoding/json"
+
+	"github.com/teamchat/chat/bots"
+	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/markdown"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// serviceMessage is a message as service bots are sent it: the record of GET /messages with
+// apply_markdown off and the rendered content kept (Zulip's finalize_payload for outgoing
+// webhooks).
+type serviceMessage struct {
+	MessageRecord
+	RenderedContent string `json:"rendered_content"`
+}
+
+// queueServiceBots writes, in the send's transaction, a job for each outgoing webhook or
+// embedded bot that m triggers (bots.Triggers): recipients are m's, mentions its rendering's.
+func queueServiceBots(w *world.World, tx storage.Tx, m messages.Message, mentions markdown.Mentions, recipients []users.ID) error {
+	var mentioned []users.ID
+	if !m.IsDirect() {
+		mentioned = make([]users.ID, len(mentions.UserIDs))
+		for i, id := range mentions.UserIDs {
+			mentioned[i] = users.ID(id)
+		}
+	}
+	triggered := bots.Triggers(w.User(m.SenderID), m.IsDirect(), recipients, mentioned, w.Lookup)
+	if len(triggered) == 0 {
+		return nil
+	}
+	body, err := json.Marshal(serviceMessage{messageRecord(w, m, messageView{emptyTopicName: true}), m.Rendered})
+	if err != nil {
+		return err
+	}
+	return bots.Queue(tx, m.ID, string(body), m.Timestamp*1000, triggered)
+}
