@@ -254,7 +254,8 @@ func (s *Service) transportOutcome(parent context.Context, c webhookCall, err er
 		return outcome{failure: "Third party responded with 407", owner: statusNotice(http.StatusProxyAuthRequired)}
 	case errors.As(err, &nerr) && nerr.Timeout(), errors.Is(err, context.DeadlineExceeded):
 		s.log.Info("outgoing webhook timed out; retrying", "bot", c.bot.ID, "message", c.msg.ID)
-		return outcome{retry: true, retryNotice: fmt.Sprintf("Request timed out after %d seconds.", int(s.cfg.Timeout.Seconds()))}
+		return outcome{retry: true, retryNotice: "Request timed out after " +
+			strconv.FormatFloat(s.cfg.Timeout.Seconds(), 'f', -1, 64) + " seconds."}
 	case errors.Is(err, errTooManyRedirects):
 		return exceptionOutcome(c, "TooManyRedirects", errTooManyRedirects)
 	default:
