@@ -430,3 +430,6 @@ func TestOutgoingWebhookSlack(t *testing.T) {
 		}
 	})
 }
+
+// jsonUnmarshal is json.Unmarshal (for handlers that ignore bodies they cannot read).
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
