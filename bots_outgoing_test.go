@@ -130,9 +130,9 @@ func (sc *botScene) mention(t *testing.T, svc *chat.Service, topic, text string)
 }
 
 // latest returns the member's newest messages (raw Markdown), oldest first.
-func (sc *botScene) latest(t *testing.T, svc *chat.Service, n int) []chat.MessageRecord {
+func (f *fixture) latest(t *testing.T, svc *chat.Service, n int) []chat.MessageRecord {
 	t.Helper()
-	res, err := svc.GetMessages(t.Context(), sc.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: n,
+	res, err := svc.GetMessages(t.Context(), f.actor("member"), chat.GetMessagesParams{Anchor: "newest", NumBefore: n,
 		ApplyMarkdown: ptr(false), AllowEmptyTopicName: true})
 	if err != nil {
 		t.Fatalf("GetMessages: %v", err)
