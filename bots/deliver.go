@@ -46,7 +46,8 @@ type DeliverServiceJobsResult struct {
 
 // DeliverServiceJobs hands every due job to its bot: it claims a batch (Config.BatchSize) in
 // one transaction and leases it, calls the bots outside any transaction (at most
-// Config.Workers at once), and finishes each job in a transaction of its own; it goes on while
+// Config.Workers at once), and finishes the batch's jobs in one more transaction (a failure
+// there leaves them leased: they are tried again when the lease ends); it goes on while
 // batches come full. The worker (Start) calls it; tests call it after moving their clock.
 func (s *Service) DeliverServiceJobs(ctx context.Context) (DeliverServiceJobsResult, error) {
 	var total DeliverServiceJobsResult
@@ -67,15 +68,13 @@ func (s *Service) DeliverServiceJobs(ctx context.Context) (DeliverServiceJobsRes
 			}()
 		}
 		wg.Wait()
-		for i, c := range work {
-			r, err := s.finish(context.WithoutCancel(ctx), c, outs[i])
-			if err != nil {
-				return total, err
-			}
-			total.Delivered += r.Delivered
-			total.Retried += r.Retried
-			total.Failed += r.Failed
+		r, err := s.finish(context.WithoutCancel(ctx), work, outs)
+		if err != nil {
+			return total, err
 		}
+		total.Delivered += r.Delivered
+		total.Retried += r.Retried
+		total.Failed += r.Failed
 		if len(work) < s.cfg.BatchSize || ctx.Err() != nil {
 			return total, ctx.Err()
 		}
@@ -159,38 +158,48 @@ func (s *Service) attempt(ctx context.Context, c claimed) outcome {
 	return s.callWebhook(ctx, c.webhookCall)
 }
 
-// finish acts on an attempt's outcome in one transaction: it posts the reply or the failure
-// notices and removes the job, or leases it again for another attempt. A job another process
-// took over (this one's lease ran out) is left to it.
-func (s *Service) finish(ctx context.Context, c claimed, out outcome) (DeliverServiceJobsResult, error) {
+// finish acts on the outcomes of a batch's attempts in one transaction: for each job it posts
+// the reply or the failure notices and removes the job, or leases it again for another attempt.
+// A job another process took over (this one's lease ran out) is left to it.
+func (s *Service) finish(ctx context.Context, work []claimed, outs []outcome) (DeliverServiceJobsResult, error) {
 	var res DeliverServiceJobsResult
 	err := s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		res = DeliverServiceJobsResult{}
-		jobs := o.Tx.ServiceJobs()
-		job := c.job
-		switch {
-		case out.released:
-			job.DueAt, job.Attempts = o.Now.UnixMilli(), job.Attempts-1
-			return ignoreGone(jobs.Update(job))
-		case out.retry && job.Attempts <= MaxServiceRetries:
-			job.DueAt = o.Now.Add(s.cfg.RetryDelay).UnixMilli()
-			res.Retried = 1
-			return ignoreGone(jobs.Update(job))
-		case out.retry:
-			s.log.Warn("maximum retries exceeded", "bot", c.bot.Email, "message", c.msg.ID)
-			out = outcome{failure: "Bot is unavailable", owner: "\n" + out.retryNotice}
+		for i, c := range work {
+			if err := s.finishOne(o, c, outs[i], &res); err != nil {
+				return err
+			}
 		}
-		if err := jobs.Delete(job.ID); err != nil {
-			return ignoreGone(err)
-		}
-		if out.failure != "" {
-			res.Failed = 1
-		} else {
-			res.Delivered = 1
-		}
-		return s.post(o, c, out)
+		return nil
 	})
 	return res, err
+}
+
+// finishOne acts on one job's outcome inside finish's transaction and counts it in res.
+func (s *Service) finishOne(o *engine.WriteOp, c claimed, out outcome, res *DeliverServiceJobsResult) error {
+	jobs := o.Tx.ServiceJobs()
+	job := c.job
+	switch {
+	case out.released:
+		job.DueAt, job.Attempts = o.Now.UnixMilli(), job.Attempts-1
+		return ignoreGone(jobs.Update(job))
+	case out.retry && job.Attempts <= MaxServiceRetries:
+		job.DueAt = o.Now.Add(s.cfg.RetryDelay).UnixMilli()
+		res.Retried++
+		return ignoreGone(jobs.Update(job))
+	case out.retry:
+		s.log.Warn("maximum retries exceeded", "bot", c.bot.Email, "message", c.msg.ID)
+		out = outcome{failure: "Bot is unavailable", owner: "\n" + out.retryNotice}
+	}
+	if err := jobs.Delete(job.ID); err != nil {
+		return ignoreGone(err)
+	}
+	if out.failure != "" {
+		res.Failed++
+	} else {
+		res.Delivered++
+	}
+	return s.post(o, c, out)
 }
 
 // ignoreGone treats a job another process finished meanwhile as done.
