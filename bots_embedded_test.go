@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/users"
 )
 
@@ -136,4 +139,37 @@ func TestEmbeddedBotWithoutHandler(t *testing.T) {
 			t.Errorf("the bot's messages (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// TestEmbeddedBotConfigLimit: an embedded bot's configuration holds bots.BotConfigSizeLimit
+// characters in all (Zulip's BOT_CONFIG_SIZE_LIMIT); PATCH /bots past it changes nothing, and
+// the handler reads the configuration stored.
+func TestEmbeddedBotConfigLimit(t *testing.T) {
+	t.Parallel()
+	sc := newEmbeddedScene(t, memory.New())
+	ctx := t.Context()
+	big := map[string]string{}
+	for i := range 11 {
+		big[fmt.Sprintf("key%02d", i)] = strings.Repeat("v", 995) // 1,000 characters each
+	}
+	_, err := sc.svc.UpdateBot(ctx, sc.actor("member"), chat.UpdateBotParams{BotID: sc.bot, ConfigData: big})
+	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest,
+		"Cannot store configuration. Request would require 11000 characters. The current configuration size limit is 10000 characters.")
+	delete(big, "key10")
+	if _, err := sc.svc.UpdateBot(ctx, sc.actor("member"), chat.UpdateBotParams{BotID: sc.bot, ConfigData: big}); err != nil {
+		t.Fatalf("UpdateBot with 10,000 characters: %v", err)
+	}
+	got := make(chan map[string]string, 1)
+	sc.svc.HandleEmbeddedBot(sc.bot, chat.EmbeddedBotHandlerFunc(func(_ context.Context, tr chat.EmbeddedBotTrigger) (chat.EmbeddedBotReply, error) {
+		got <- tr.Config
+		return chat.EmbeddedBotReply{}, nil
+	}))
+	if _, err := sc.svc.SendMessage(ctx, sc.actor("member"), chat.SendMessageParams{Type: "private",
+		UserIDs: []users.ID{sc.bot}, Content: "config?"}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(t, sc.svc, chat.DeliverServiceJobsResult{Delivered: 1})
+	if diff := cmp.Diff(big, <-got); diff != "" {
+		t.Errorf("Config (-want +got):\n%s", diff)
+	}
 }
