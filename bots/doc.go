@@ -29,6 +29,6 @@
 // Concurrency: Service is safe for concurrent use. The worker (Start, Stop) runs one loop and
 // at most Config.Workers calls at once; DeliverServiceJobs may also be called directly (tests).
 //
-// Imports: internal/engine, internal/world, storage and the leaves (users, messages, channels,
-// markdown); never package chat, and no other area.
+// Imports: internal/engine, storage and the leaves (users, messages, channels, markdown); never
+// package chat, and no other area.
 package bots
