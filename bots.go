@@ -64,6 +64,14 @@ func (s *Service) HandleEmbeddedBot(bot users.ID, h EmbeddedBotHandler) {
 	s.bots.HandleEmbeddedBot(bot, h)
 }
 
+// reactAsBot is how the bots area adds a bot's reaction (bots.Reactor): AddReaction as the
+// bot.
+func (s *Service) reactAsBot(ctx context.Context, bot users.ID, id messages.ID, r bots.Reaction) error {
+	_, err := s.AddReaction(ctx, Actor{UserID: bot}, AddReactionParams{MessageID: id, EmojiName: r.EmojiName,
+		EmojiCode: r.EmojiCode, ReactionType: r.ReactionType})
+	return err
+}
+
 // sendAsBot is the send path the bots area posts with (bots.Sender): content sent as bot, as
 // the client named, inside the bots area's mutation.
 func sendAsBot(o *writeOp, bot users.User, to bots.Destination, content, client string) error {

@@ -433,3 +433,47 @@ func TestOutgoingWebhookSlack(t *testing.T) {
 
 // jsonUnmarshal is json.Unmarshal (for handlers that ignore bodies they cannot read).
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// TestOutgoingWebhookReactions: an answer's reactions are added by the bot to the triggering
+// message (one it has already added is no error when the job runs again); an emoji that does
+// not exist is Zulip's failure of the answer, told in the conversation and to the owner.
+func TestOutgoingWebhookReactions(t *testing.T) {
+	t.Parallel()
+	onEveryBackendWith(t, func(t *testing.T, store storage.Storage) {
+		hook := newWebhookServer(t, func(_ int, w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			if bytes.Contains(body, []byte("** bad")) {
+				io.WriteString(w, `{"reactions": [{"emoji_name": "no_such_emoji"}]}`)
+				return
+			}
+			io.WriteString(w, `{"content": "liked", "reactions": [{"emoji_name": "thumbs_up"}]}`)
+		})
+		sc := newBotScene(t, store, hook.URL, users.ServiceInterfaceGeneric, allowPrivate)
+		liked := sc.mention(t, sc.svc, "reactions", "good")
+		deliver(t, sc.svc, chat.DeliverServiceJobsResult{Delivered: 1})
+		res, err := sc.svc.GetMessages(t.Context(), sc.actor("member"), chat.GetMessagesParams{MessageIDs: []messages.ID{liked}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := res.Messages[0].Reactions; len(r) != 1 || r[0].EmojiName != "thumbs_up" || r[0].UserID != sc.bot {
+			t.Errorf("reactions = %+v, want the bot's thumbs_up", r)
+		}
+		if got := sc.latest(t, sc.svc, 1)[0]; got.Content != "liked" || got.SenderID != sc.bot {
+			t.Errorf("newest = %q by %d, want the bot's reply", got.Content, got.SenderID)
+		}
+		bad := sc.mention(t, sc.svc, "reactions", "bad")
+		deliver(t, sc.svc, chat.DeliverServiceJobsResult{Failed: 1})
+		got := sc.latest(t, sc.svc, 2)
+		if !strings.HasPrefix(got[0].Content, "Failure! ") || got[0].Subject != "reactions" {
+			t.Errorf("conversation = %q in %q, want a failure", got[0].Content, got[0].Subject)
+		}
+		refusal := strings.TrimPrefix(got[0].Content, "Failure! ")
+		want := fmt.Sprintf("[A message](https://chat.example.com/#narrow/channel/%d-Verona/topic/reactions/near/%d) to your bot "+
+			"@_**%s** triggered an outgoing webhook.\nThe outgoing webhook server attempted to send a message in Zulip, but that "+
+			"request resulted in the following error:\n> %s\nThe response contains the following payload:\n```\n"+
+			`'{"reactions": [{"emoji_name": "no_such_emoji"}]}'`+"\n```", sc.verona, bad, botName, refusal)
+		if got[1].Content != want {
+			t.Errorf("owner's notice = %q,\nwant %q", got[1].Content, want)
+		}
+	})
+}

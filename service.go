@@ -312,10 +312,11 @@ func New(opts Options) (*Service, error) {
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
 	s.org = org.New(s.eng, org.Config{CallKey: callKey})
-	s.bots = bots.New(s.eng, bots.Config{Store: opts.Store, Send: sendAsBot, Timeout: opts.OutgoingWebhookTimeout,
-		RetryDelay: opts.OutgoingWebhookRetryDelay, Interval: opts.SchedulerInterval,
+	s.bots = bots.New(s.eng, bots.Config{
+		Store: opts.Store, Send: sendAsBot, React: s.reactAsBot, Log: opts.Logger,
+		Timeout: opts.OutgoingWebhookTimeout, RetryDelay: opts.OutgoingWebhookRetryDelay, Interval: opts.SchedulerInterval,
 		AllowPrivateTargets: opts.AllowPrivateWebhookTargets, UserAgent: "ZulipOutgoingWebhook/" + ServiceVersion,
-		Log: opts.Logger})
+	})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -30,6 +31,10 @@ type Destination struct {
 // with the checks of POST /messages; a refusal is an *engine.Error and writes nothing. It is
 // package chat's send path.
 type Sender func(o *engine.WriteOp, bot users.User, to Destination, content, client string) error
+
+// Reactor adds the bot's reaction to a message, as POST /messages/{message_id}/reactions does
+// (its own transaction); a refusal is an *engine.Error. It is package chat's AddReaction.
+type Reactor func(ctx context.Context, bot users.ID, message messages.ID, r Reaction) error
 
 // Clients of the bots' messages.
 const (
@@ -68,6 +73,9 @@ func (s *Service) DeliverServiceJobs(ctx context.Context) (DeliverServiceJobsRes
 			}()
 		}
 		wg.Wait()
+		for i, c := range work {
+			outs[i] = s.react(ctx, c, outs[i])
+		}
 		r, err := s.finish(context.WithoutCancel(ctx), work, outs)
 		if err != nil {
 			return total, err
@@ -156,6 +164,34 @@ func (s *Service) attempt(ctx context.Context, c claimed) outcome {
 		return s.callEmbedded(ctx, c.webhookCall)
 	}
 	return s.callWebhook(ctx, c.webhookCall)
+}
+
+// react adds the reactions an answer asks for, before the job is finished: a process that
+// stops in between adds them again, and a reaction that exists already is no error. A refused
+// reaction is Zulip's failure of the answer (the conversation and the owner are told).
+func (s *Service) react(ctx context.Context, c claimed, out outcome) outcome {
+	if len(out.reactions) == 0 || s.cfg.React == nil {
+		return out
+	}
+	for _, r := range out.reactions {
+		msg := "Emoji name is missing"
+		if r.EmojiName != "" {
+			err := s.cfg.React(ctx, c.bot.ID, messages.ID(c.msg.ID), r)
+			var refused *engine.Error
+			switch {
+			case err == nil, errors.As(err, &refused) && refused.Code == engine.CodeReactionAlreadyExists:
+				continue
+			case errors.As(err, &refused):
+				msg = refused.Msg
+			default:
+				s.log.Error("a service bot's reaction failed", "bot", c.bot.ID, "message", c.msg.ID, "err", err)
+				continue
+			}
+		}
+		out.failure, out.owner = msg, attemptedNotice(msg, out.response)
+		return out
+	}
+	return out
 }
 
 // finish acts on the outcomes of a batch's attempts in one transaction: for each job it posts

@@ -33,8 +33,12 @@ type Payload struct {
 
 // outcome is what one attempt of a job came to; the finishing transaction acts on it.
 type outcome struct {
-	// reply is the bot's answer, posted where the message was sent ("": none).
-	reply string
+	// reply is the bot's answer, posted where the message was sent ("": none); reactions are
+	// the emoji the bot reacts with to the message.
+	reply     string
+	reactions []Reaction
+	// response is the webhook's answer, quoted to the owner when it cannot be acted on.
+	response string
 	// failure, when not "", is posted there as "Failure! " + failure.
 	failure string
 	// owner, when not "", is told to the bot's owner after the first line of Zulip's notice.
@@ -88,12 +92,17 @@ func (s *Service) callWebhook(parent context.Context, c webhookCall) outcome {
 		return outcome{failure: fmt.Sprintf("Third party responded with %d", resp.StatusCode),
 			owner: statusNotice(resp.StatusCode) + payloadNotice(pyRepr(string(body), true))}
 	}
-	content, err := responseContent(c.service.Interface, body)
+	content, reactions, err := responseContent(c.service.Interface, body)
 	if err != nil {
-		return outcome{failure: err.Error(), owner: "\nThe outgoing webhook server attempted to send a message in Zulip, " +
-			"but that request resulted in the following error:\n> " + err.Error() + payloadNotice(pyRepr(string(body), false))}
+		return outcome{failure: err.Error(), owner: attemptedNotice(err.Error(), string(body))}
 	}
-	return outcome{reply: content}
+	return outcome{reply: content, reactions: reactions, response: string(body)}
+}
+
+// attemptedNotice is the owner's lines about an answer of the webhook Zulip could not act on.
+func attemptedNotice(msg, response string) string {
+	return "\nThe outgoing webhook server attempted to send a message in Zulip, but that request resulted in the " +
+		"following error:\n> " + msg + payloadNotice(pyRepr(response, false))
 }
 
 // webhookRequest builds the call: Zulip's JSON payload, or Slack's form (channel messages
@@ -173,26 +182,36 @@ func formEscape(s string) string {
 	return b.String()
 }
 
+// Reaction is an emoji reaction a webhook's answer asks the bot to add to the message
+// (Zulip's add_response_reaction): EmojiCode and ReactionType are optional.
+type Reaction struct {
+	EmojiName               string
+	EmojiCode, ReactionType *string
+}
+
+// maxReactions bounds the reactions one answer adds.
+const maxReactions = 20
+
 // responseContent reads a webhook's successful response (Zulip's process_success_response):
-// "" when nothing is to be posted.
-func responseContent(iface int, body []byte) (string, error) {
+// the content to post ("" when nothing is to be posted) and the reactions to add.
+func responseContent(iface int, body []byte) (string, []Reaction, error) {
 	var v any
 	if err := json.Unmarshal(body, &v); err != nil {
-		return "", errors.New("Invalid JSON in response")
+		return "", nil, errors.New("Invalid JSON in response")
 	}
 	if v == "" {
-		return "", nil // zulip_botserver's old "no response required"
+		return "", nil, nil // zulip_botserver's old "no response required"
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return "", errors.New("Invalid response format")
+		return "", nil, errors.New("Invalid response format")
 	}
 	var content any
 	if iface == users.ServiceInterfaceSlack {
 		content = obj["text"]
 	} else {
 		if truthy(obj["response_not_required"]) {
-			return "", nil
+			return "", nil, nil
 		}
 		content, ok = obj["response_string"] // deprecated, still read first
 		if !ok {
@@ -201,9 +220,30 @@ func responseContent(iface int, body []byte) (string, error) {
 	}
 	text := pyStr(content)
 	if strings.TrimSpace(text) == "" {
-		return "", nil
+		text = ""
 	}
-	return text, nil
+	if iface == users.ServiceInterfaceSlack || obj["response_string"] != nil {
+		return text, nil, nil
+	}
+	list, _ := obj["reactions"].([]any)
+	var reactions []Reaction
+	for _, item := range list[:min(len(list), maxReactions)] {
+		r, _ := item.(map[string]any)
+		reactions = append(reactions, Reaction{EmojiName: optStr(r["emoji_name"]), EmojiCode: optStrPtr(r["emoji_code"]),
+			ReactionType: optStrPtr(r["reaction_type"])})
+	}
+	return text, reactions, nil
+}
+
+// optStr is a JSON string's value ("" for anything else); optStrPtr a pointer to it, nil for
+// anything else.
+func optStr(v any) string { s, _ := v.(string); return s }
+
+func optStrPtr(v any) *string {
+	if s, ok := v.(string); ok {
+		return &s
+	}
+	return nil
 }
 
 // truthy is Python's truth of a JSON value.

@@ -32,13 +32,39 @@ func TestResponseContent(t *testing.T) {
 		{"slack ignores content", users.ServiceInterfaceSlack, `{"content": "Hi"}`, "", ""},
 	}
 	for _, tt := range tests {
-		got, err := responseContent(tt.iface, []byte(tt.body))
+		got, _, err := responseContent(tt.iface, []byte(tt.body))
 		gotErr := ""
 		if err != nil {
 			gotErr = err.Error()
 		}
 		if got != tt.want || gotErr != tt.wantErr {
 			t.Errorf("%s: responseContent(%s) = %q, %q; want %q, %q", tt.name, tt.body, got, gotErr, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func TestResponseReactions(t *testing.T) {
+	t.Parallel()
+	code, typ := "1f44d", "unicode_emoji"
+	tests := []struct {
+		name, body string
+		content    string
+		want       []Reaction
+	}{
+		{"content and reactions", `{"content": "hi", "reactions": [{"emoji_name": "thumbs_up", "emoji_code": "1f44d", "reaction_type": "unicode_emoji"}]}`,
+			"hi", []Reaction{{EmojiName: "thumbs_up", EmojiCode: &code, ReactionType: &typ}}},
+		{"reactions alone", `{"reactions": [{"emoji_name": "tada"}, {}]}`, "", []Reaction{{EmojiName: "tada"}, {}}},
+		{"not a list", `{"reactions": "tada"}`, "", nil},
+		{"response_string ignores them", `{"response_string": "x", "reactions": [{"emoji_name": "tada"}]}`, "x", nil},
+		{"response_not_required ignores them", `{"response_not_required": true, "reactions": [{"emoji_name": "tada"}]}`, "", nil},
+	}
+	for _, tt := range tests {
+		content, got, err := responseContent(users.ServiceInterfaceGeneric, []byte(tt.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if diff := cmp.Diff(tt.want, got); content != tt.content || diff != "" {
+			t.Errorf("%s: content %q (want %q), reactions (-want +got):\n%s", tt.name, content, tt.content, diff)
 		}
 	}
 }
@@ -170,7 +196,7 @@ func FuzzResponseContent(f *testing.F) {
 		if slack {
 			iface = users.ServiceInterfaceSlack
 		}
-		got, err := responseContent(iface, []byte(body))
+		got, reactions, err := responseContent(iface, []byte(body))
 		if err != nil {
 			msg := err.Error()
 			if msg != "Invalid JSON in response" && msg != "Invalid response format" {
@@ -180,6 +206,9 @@ func FuzzResponseContent(f *testing.F) {
 				t.Fatalf("responseContent(%q): valid JSON called invalid", body)
 			}
 			return
+		}
+		if len(reactions) > maxReactions {
+			t.Fatalf("responseContent(%q): %d reactions, more than %d", body, len(reactions), maxReactions)
 		}
 		_ = pyRepr(got, false)
 		_ = pyRepr(body, true)

@@ -27,8 +27,10 @@ type Config struct {
 	// Store is the engine's store: claims of due jobs use its read-committed transactions
 	// (storage.UpdateReadCommitted).
 	Store storage.Storage
-	// Send is package chat's send path (see Sender); required for delivery.
-	Send Sender
+	// Send is package chat's send path (see Sender); required for delivery. React adds a
+	// bot's reaction (see Reactor); nil ignores the reactions of webhooks' answers.
+	Send  Sender
+	React Reactor
 	// Timeout bounds one call of an outgoing webhook (default DefaultTimeout).
 	Timeout time.Duration
 	// RetryDelay is how long a job waits before its next attempt after a timeout or a
