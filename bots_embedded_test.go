@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -171,5 +172,36 @@ func TestEmbeddedBotConfigLimit(t *testing.T) {
 	deliver(t, sc.svc, chat.DeliverServiceJobsResult{Delivered: 1})
 	if diff := cmp.Diff(big, <-got); diff != "" {
 		t.Errorf("Config (-want +got):\n%s", diff)
+	}
+}
+
+// TestEmbeddedBotTimeout: a handler that overruns the timeout is tried again, like a webhook
+// that times out, and given up after the last attempt.
+func TestEmbeddedBotTimeout(t *testing.T) {
+	t.Parallel()
+	store := memory.New()
+	f := newFixtureOn(t, store, func(o *chat.Options) { o.OutgoingWebhookTimeout = 50 * time.Millisecond })
+	bot, err := f.svc.ProvisionUser(t.Context(), chat.ProvisionUserParams{Email: "slow-bot@example.com", FullName: "Slow",
+		BotType: users.BotEmbedded, BotOwnerID: f.ids["member"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	f.svc.HandleEmbeddedBot(bot.UserID, chat.EmbeddedBotHandlerFunc(func(ctx context.Context, _ chat.EmbeddedBotTrigger) (chat.EmbeddedBotReply, error) {
+		calls++
+		<-ctx.Done()
+		return chat.EmbeddedBotReply{Content: "too late"}, ctx.Err()
+	}))
+	if _, err := f.svc.SendMessage(t.Context(), f.actor("member"), chat.SendMessageParams{Type: "private",
+		UserIDs: []users.ID{bot.UserID}, Content: "take your time"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		deliver(t, f.svc, chat.DeliverServiceJobsResult{Retried: 1})
+	}
+	deliver(t, f.svc, chat.DeliverServiceJobsResult{Failed: 1})
+	got := f.latest(t, f.svc, 2)
+	if calls != 4 || got[0].Content != "Failure! Bot is unavailable" || !strings.HasSuffix(got[1].Content, "\nRequest timed out after 0.05 seconds.") {
+		t.Errorf("calls = %d, messages = %q, %q", calls, got[0].Content, got[1].Content)
 	}
 }

@@ -57,8 +57,8 @@ type DeliverServiceJobsResult struct {
 func (s *Service) DeliverServiceJobs(ctx context.Context) (DeliverServiceJobsResult, error) {
 	var total DeliverServiceJobsResult
 	for {
-		work, err := s.claim(ctx)
-		if err != nil || len(work) == 0 {
+		work, n, err := s.claim(ctx)
+		if err != nil || n == 0 {
 			return total, err
 		}
 		outs := make([]outcome, len(work))
@@ -83,7 +83,7 @@ func (s *Service) DeliverServiceJobs(ctx context.Context) (DeliverServiceJobsRes
 		total.Delivered += r.Delivered
 		total.Retried += r.Retried
 		total.Failed += r.Failed
-		if len(work) < s.cfg.BatchSize || ctx.Err() != nil {
+		if n < s.cfg.BatchSize || ctx.Err() != nil {
 			return total, ctx.Err()
 		}
 	}
@@ -95,14 +95,13 @@ type claimed struct {
 	webhookCall
 }
 
-// claim takes the due jobs and leases them for their attempt. Jobs whose bot is gone,
-// inactive or no longer a service bot, or whose message cannot be read, are dropped.
-func (s *Service) claim(ctx context.Context) ([]claimed, error) {
-	var work []claimed
+// claim takes the due jobs (n of them) and leases them for their attempt. Jobs whose bot is
+// gone, inactive or no longer a service bot, or whose message cannot be read, are dropped.
+func (s *Service) claim(ctx context.Context) (work []claimed, n int, err error) {
 	run := func(ctx context.Context, fn func(storage.Tx) error) error {
 		return storage.UpdateReadCommitted(ctx, s.cfg.Store, fn)
 	}
-	err := s.eng.MutateWith(ctx, run, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
+	err = s.eng.MutateWith(ctx, run, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		work = work[:0]
 		now := o.Now.UnixMilli()
 		jobs := o.Tx.ServiceJobs()
@@ -110,6 +109,7 @@ func (s *Service) claim(ctx context.Context) ([]claimed, error) {
 		if err != nil {
 			return err
 		}
+		n = len(due)
 		for _, j := range due {
 			c, ok, err := s.prepare(o.Tx, j)
 			if err != nil {
@@ -130,7 +130,7 @@ func (s *Service) claim(ctx context.Context) ([]claimed, error) {
 		}
 		return nil
 	})
-	return work, err
+	return work, n, err
 }
 
 // prepare reads what an attempt of j needs; ok is false for a job to drop.

@@ -13,7 +13,8 @@ import (
 // that trigger the bot, in process, as an outgoing webhook gets them by HTTP.
 type Handler interface {
 	// HandleMessage answers one message; a Reply with empty Content posts nothing. An error
-	// is logged and the message dropped (Zulip's embedded bot worker does the same).
+	// is logged and the message dropped (Zulip's embedded bot worker does the same). ctx ends
+	// after the Service's OutgoingWebhookTimeout: a handler still running then is tried again.
 	HandleMessage(ctx context.Context, t Trigger) (Reply, error)
 }
 
@@ -76,9 +77,11 @@ func withoutMention(content, name string) string {
 	return content
 }
 
-// callEmbedded hands one job to the bot's handler. A panic of the handler is its failure,
+// callEmbedded hands one job to the bot's handler, whose context ends after Config.Timeout (a
+// handler that overruns it is tried again, as a webhook that times out); parent is the
+// worker's context, whose end abandons the attempt. A panic of the handler is its failure,
 // logged, and does not stop the worker.
-func (s *Service) callEmbedded(ctx context.Context, c webhookCall) (out outcome) {
+func (s *Service) callEmbedded(parent context.Context, c webhookCall) (out outcome) {
 	h, ok := s.handler(c.bot.ID)
 	if !ok {
 		return outcome{retry: true, retryNotice: "No handler is registered for this embedded bot."}
@@ -88,6 +91,8 @@ func (s *Service) callEmbedded(ctx context.Context, c webhookCall) (out outcome)
 	if c.trigger == TriggerMention {
 		t.Message.Content = withoutMention(t.Message.Content, c.bot.FullName)
 	}
+	ctx, cancel := context.WithTimeout(parent, s.cfg.Timeout)
+	defer cancel()
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("embedded bot handler panicked", "bot", c.bot.ID, "message", c.msg.ID, "panic", fmt.Sprint(r))
@@ -95,8 +100,11 @@ func (s *Service) callEmbedded(ctx context.Context, c webhookCall) (out outcome)
 		}
 	}()
 	reply, err := h.HandleMessage(ctx, t)
-	if ctx.Err() != nil {
+	switch {
+	case parent.Err() != nil:
 		return outcome{released: true}
+	case ctx.Err() != nil:
+		return outcome{retry: true, retryNotice: s.timeoutNotice()}
 	}
 	if err != nil {
 		s.log.Error("embedded bot handler failed", "bot", c.bot.ID, "message", c.msg.ID, "err", err)

@@ -294,14 +294,18 @@ func (s *Service) transportOutcome(parent context.Context, c webhookCall, err er
 		return outcome{failure: "Third party responded with 407", owner: statusNotice(http.StatusProxyAuthRequired)}
 	case errors.As(err, &nerr) && nerr.Timeout(), errors.Is(err, context.DeadlineExceeded):
 		s.log.Info("outgoing webhook timed out; retrying", "bot", c.bot.ID, "message", c.msg.ID)
-		return outcome{retry: true, retryNotice: "Request timed out after " +
-			strconv.FormatFloat(s.cfg.Timeout.Seconds(), 'f', -1, 64) + " seconds."}
+		return outcome{retry: true, retryNotice: s.timeoutNotice()}
 	case errors.Is(err, errTooManyRedirects):
 		return exceptionOutcome(c, "TooManyRedirects", errTooManyRedirects)
 	default:
 		s.log.Info("outgoing webhook connection error; retrying", "bot", c.bot.ID, "message", c.msg.ID, "err", err)
 		return outcome{retry: true, retryNotice: "A connection error occurred. Is my bot server down?"}
 	}
+}
+
+// timeoutNotice is the owner's line about a call that timed out every time.
+func (s *Service) timeoutNotice() string {
+	return "Request timed out after " + strconv.FormatFloat(s.cfg.Timeout.Seconds(), 'f', -1, 64) + " seconds."
 }
 
 // exceptionOutcome is Zulip's answer to an exception of the call other than a timeout or a
