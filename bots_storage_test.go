@@ -79,6 +79,15 @@ func TestBotStorageErrors(t *testing.T) {
 		}
 		_, err := f.svc.UpdateBotStorage(ctx, bot, chat.UpdateBotStorageParams{})
 		wantError(t, err, chat.CodeRequestVariableMissing, http.StatusBadRequest, "Missing 'storage' argument")
+		// Text no store keeps alike is refused the same way on every backend.
+		_, err = f.svc.UpdateBotStorage(ctx, bot, chat.UpdateBotStorageParams{Storage: map[string]string{"a": "nul\x00"}})
+		wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Invalid storage: must not contain null bytes")
+		_, err = f.svc.UpdateBotStorage(ctx, bot, chat.UpdateBotStorageParams{Storage: map[string]string{"\xff": "x"}})
+		wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Invalid storage: must be valid UTF-8")
+		_, err = f.svc.GetBotStorage(ctx, bot, chat.GetBotStorageParams{Keys: []string{"a\x00"}})
+		wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Invalid keys: must not contain null bytes")
+		_, err = f.svc.RemoveBotStorage(ctx, bot, chat.RemoveBotStorageParams{Keys: []string{"\xfe"}})
+		wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Invalid keys: must be valid UTF-8")
 		got, err := f.svc.GetBotStorage(ctx, bot, chat.GetBotStorageParams{})
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package bots
 import (
 	"context"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/teamchat/chat/internal/engine"
@@ -34,6 +35,21 @@ func Bots(tx storage.ReadTx, actor engine.Actor) (users.User, error) {
 	return u, err
 }
 
+// checkText refuses text no store keeps alike (PostgreSQL refuses a null byte and invalid
+// UTF-8 in text; SQLite and memory would keep them), named as the HTTP API names it, so the
+// answer is the same on every backend.
+func checkText(name string, texts ...string) error {
+	for _, t := range texts {
+		if strings.IndexByte(t, 0) >= 0 {
+			return engine.InvalidArgument(name, "must not contain null bytes")
+		}
+		if !utf8.ValidString(t) {
+			return engine.InvalidArgument(name, "must be valid UTF-8")
+		}
+	}
+	return nil
+}
+
 // GetBotStorageParams are the parameters of GET /bot_storage.
 type GetBotStorageParams struct {
 	// Keys are the keys to read; empty or nil reads the whole storage.
@@ -48,6 +64,9 @@ type GetBotStorageResult struct {
 // GetBotStorage returns the acting bot's values of the keys (all of its storage when none is
 // given). A key the bot does not have is refused ("Key does not exist.").
 func (s *Service) GetBotStorage(ctx context.Context, actor engine.Actor, p GetBotStorageParams) (GetBotStorageResult, error) {
+	if err := checkText("keys", p.Keys...); err != nil {
+		return GetBotStorageResult{}, err
+	}
 	var res GetBotStorageResult
 	err := s.eng.Read(ctx, actor, Bots, func(o *engine.ReadOp) error {
 		got, err := o.Tx.BotStorage().Get(o.Me.ID, p.Keys)
@@ -82,6 +101,11 @@ type UpdateBotStorageResult struct{}
 func (s *Service) UpdateBotStorage(ctx context.Context, actor engine.Actor, p UpdateBotStorageParams) (UpdateBotStorageResult, error) {
 	if p.Storage == nil {
 		return UpdateBotStorageResult{}, engine.MissingArgument("storage")
+	}
+	for k, v := range p.Storage {
+		if err := checkText("storage", k, v); err != nil {
+			return UpdateBotStorageResult{}, err
+		}
 	}
 	err := s.eng.Mutate(ctx, actor, Bots, func(o *engine.WriteOp) error {
 		st := o.Tx.BotStorage()
@@ -124,6 +148,9 @@ type RemoveBotStorageResult struct{}
 // given). If any key is missing (a key named twice counts twice, as in Zulip), nothing is
 // removed: "Key does not exist.".
 func (s *Service) RemoveBotStorage(ctx context.Context, actor engine.Actor, p RemoveBotStorageParams) (RemoveBotStorageResult, error) {
+	if err := checkText("keys", p.Keys...); err != nil {
+		return RemoveBotStorageResult{}, err
+	}
 	err := s.eng.Mutate(ctx, actor, Bots, func(o *engine.WriteOp) error {
 		st := o.Tx.BotStorage()
 		if len(p.Keys) > 0 {
