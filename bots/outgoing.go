@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/teamchat/chat/users"
 )
@@ -73,7 +74,9 @@ func (s *Service) callWebhook(parent context.Context, c webhookCall) outcome {
 	if err != nil {
 		return exceptionOutcome(c, "InvalidURL", err)
 	}
+	start := time.Now()
 	resp, err := s.client.Do(req)
+	s.log.Info("outgoing webhook request", "bot", c.bot.ID, "message", c.msg.ID, "took", time.Since(start))
 	if err != nil {
 		return s.transportOutcome(parent, c, err)
 	}
