@@ -110,8 +110,9 @@ func (s *Service) claim(ctx context.Context) (work []claimed, n int, err error) 
 			return err
 		}
 		n = len(due)
+		bots := map[users.ID]botInfo{}
 		for _, j := range due {
-			c, ok, err := s.prepare(o.Tx, j)
+			c, ok, err := s.prepare(o.Tx, j, bots)
 			if err != nil {
 				return err
 			}
@@ -133,28 +134,41 @@ func (s *Service) claim(ctx context.Context) (work []claimed, n int, err error) 
 	return work, n, err
 }
 
-// prepare reads what an attempt of j needs; ok is false for a job to drop.
-func (s *Service) prepare(tx storage.Tx, j storage.ServiceJob) (claimed, bool, error) {
-	bot, err := tx.Users().Get(j.BotID)
-	if errors.Is(err, storage.ErrNotFound) {
+// botInfo is a bot as a claim reads it, once per bot and claim.
+type botInfo struct {
+	user    users.User
+	service users.BotService
+	ok      bool // an active service bot
+}
+
+// prepare reads what an attempt of j needs (the bot read once per claim, in bots); ok is false
+// for a job to drop.
+func (s *Service) prepare(tx storage.Tx, j storage.ServiceJob, bots map[users.ID]botInfo) (claimed, bool, error) {
+	b, known := bots[j.BotID]
+	if !known {
+		bot, err := tx.Users().Get(j.BotID)
+		switch {
+		case errors.Is(err, storage.ErrNotFound):
+		case err != nil:
+			return claimed{}, false, err
+		case bot.IsActive && IsServiceBot(bot):
+			cfg, err := tx.BotConfigs().Get(bot.ID)
+			if err != nil {
+				return claimed{}, false, err
+			}
+			b = botInfo{user: bot, service: cfg.Service, ok: true}
+		}
+		bots[j.BotID] = b
+	}
+	if !b.ok {
 		return claimed{}, false, nil
-	}
-	if err != nil {
-		return claimed{}, false, err
-	}
-	if !bot.IsActive || !IsServiceBot(bot) {
-		return claimed{}, false, nil
-	}
-	cfg, err := tx.BotConfigs().Get(bot.ID)
-	if err != nil {
-		return claimed{}, false, err
 	}
 	msg, err := DecodeMessage(j.Message)
 	if err != nil {
 		s.log.Error("dropping a service bot's job", "job", j.ID, "err", err)
 		return claimed{}, false, nil
 	}
-	return claimed{job: j, webhookCall: webhookCall{bot: bot, service: cfg.Service, trigger: j.Trigger, message: j.Message, msg: msg}}, true, nil
+	return claimed{job: j, webhookCall: webhookCall{bot: b.user, service: b.service, trigger: j.Trigger, message: j.Message, msg: msg}}, true, nil
 }
 
 // attempt makes one attempt of a job: a call of the outgoing webhook, or of the embedded bot's
