@@ -11,9 +11,10 @@
 //     written in the send's transaction. DeliverServiceJobs claims due jobs as the scheduler
 //     claims scheduled messages (row locks that other processes skip, storage.ServiceJobWriter)
 //     and leases them, calls the bot's payload URL outside any transaction in Zulip's format or
-//     Slack's, and in one more transaction posts the bot's reply where the message was sent (or
-//     Zulip's failure texts there and to the bot's owner) and removes the job, or leases it
-//     again for a retry (timeouts and connection errors, at most MaxServiceRetries). A process
+//     Slack's, adds the reactions its answer asks for, and in one more transaction (per claimed
+//     batch) posts the bot's reply where the message was sent (or Zulip's failure texts there
+//     and to the bot's owner) and removes the job, or leases it again for a retry (timeouts
+//     and connection errors, at most MaxServiceRetries). A process
 //     that dies mid-call leaves the job leased; it is due again when the lease ends, so every
 //     job is delivered at least once. Calls go through a dialer that refuses loopback,
 //     private, link-local and other non-public addresses at connect time (after DNS
@@ -24,7 +25,9 @@
 //
 // Each operation is a method of Service, written the one way the engine describes
 // (internal/engine). Sending a message is package chat's: Config.Send is its send path, run
-// inside this package's transactions.
+// inside this package's transactions, and Config.React its AddReaction. The worker polls
+// every Config.Interval (the scheduler's, 1s by default): a reply comes within that interval
+// plus the webhook's answer.
 //
 // Concurrency: Service is safe for concurrent use. The worker (Start, Stop) runs one loop and
 // at most Config.Workers calls at once; DeliverServiceJobs may also be called directly (tests).
