@@ -72,6 +72,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, emailInvitesConsistencyCases()...)
 	cases = append(cases, interactConsistencyCases()...)
 	cases = append(cases, reportMessageConsistencyCases()...)
+	cases = append(cases, serviceBotsConsistencyCases()...)
 	return cases
 }
 
@@ -364,6 +365,7 @@ var notMutating = map[string]string{
 	"GetAvatarImage":               "read",
 	"SweepUploads":                 "removes only bytes that no row references; changes no state",
 	"StartScheduler":               "lifecycle (runs DeliverScheduledMessages in the background)",
+	"HandleEmbeddedBot":            "registers in-process code for a bot; stores nothing",
 	"SetDraftsSynchronization":     "test-only hook (export_test.go) standing in for PATCH /settings",
 	"ForgetCredentials":            "drops a cache (after writes behind the Service's back)",
 	"AppendRegisterJSON":           "encodes a register result",

@@ -28,7 +28,7 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: the area packages (org, people, files, conversations, compose), internal/engine,
+// Imports: the area packages (org, bots, people, files, conversations, compose), internal/engine,
 // internal/world, internal/clients, the leaf domain packages, storage, queue, ratelimit and
 // markdown; never a storage backend and never httpapi.
 //
@@ -43,6 +43,7 @@
 //
 //	org            the organization: settings, custom emoji, calls, domains, linkifiers,
 //	               playgrounds, and what the server says of itself before login
+//	bots           bot storage, outgoing webhooks, embedded bots in Go
 //	people         accounts, authentication and sessions, bots, groups, invitations,
 //	               settings, statuses, profile fields, muted users, alert words, devices,
 //	               onboarding, presence
@@ -170,6 +171,10 @@
 //	compose   the facade of package compose (compose.go): drafts, saved snippets, navigation
 //	          views, scheduled messages and reminders, and the scheduler that delivers them
 //	          (compose/doc.go maps its files)
+//	bots      the facade of package bots (bots.go): bot storage, outgoing webhooks and
+//	          embedded bots, and the send path it posts with (sendAsBot); the jobs a send
+//	          queues for the service bots it triggers are the conversations'
+//	          (conversations/messages_servicebots.go)
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	files     the facade of package files (files.go): uploads, attachments, thumbnails,
 //	          avatars and the images served under /user_avatars/ (files/doc.go maps its files)

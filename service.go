@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/bots"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/conversations"
@@ -145,6 +146,15 @@ type Options struct {
 	// SessionAge is how long a web session lasts from its login (default DefaultSessionAge,
 	// measured with Now).
 	SessionAge time.Duration
+
+	// AllowPrivateWebhookTargets lets outgoing webhooks call loopback, private and link-local
+	// addresses (a development server, tests); by default they are refused at connect time.
+	AllowPrivateWebhookTargets bool
+	// OutgoingWebhookTimeout bounds one call of an outgoing webhook (default 10s, Zulip's);
+	// OutgoingWebhookRetryDelay is the wait before another attempt after a timeout or a
+	// connection error (default 0, as Zulip requeues at once).
+	OutgoingWebhookTimeout    time.Duration
+	OutgoingWebhookRetryDelay time.Duration
 }
 
 // Service is the chat engine. It is safe for concurrent use.
@@ -172,6 +182,8 @@ type Service struct {
 	files *files.Service
 	// org is the org area: video calls, realm domains, code playgrounds, linkifiers.
 	org *org.Service
+	// bots is the bots area: bot storage, outgoing webhooks, embedded bots.
+	bots *bots.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
@@ -309,6 +321,11 @@ func New(opts Options) (*Service, error) {
 		composeCfg.Delivered = opts.Monitor.ScheduledMessagesDelivered
 	}
 	s.compose = compose.New(s.eng, composeCfg)
+	s.bots = bots.New(s.eng, bots.Config{
+		Store: opts.Store, Send: conversations.SendAsBot, React: s.reactAsBot, Log: opts.Logger,
+		Timeout: opts.OutgoingWebhookTimeout, RetryDelay: opts.OutgoingWebhookRetryDelay, Interval: opts.SchedulerInterval,
+		AllowPrivateTargets: opts.AllowPrivateWebhookTargets, UserAgent: "ZulipOutgoingWebhook/" + ServiceVersion,
+	})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
@@ -339,6 +356,7 @@ func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		s.conversations.StopTypingExpiry()
 		s.compose.StopScheduler()
+		s.bots.Stop()
 		err = s.eng.Close(func() error {
 			s.queues.Close()
 			return s.saveQueues()

@@ -245,6 +245,9 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 	if decidesAlone(w, ev, *m, firstOfChannel) {
 		return engine.ErrDecideAlone // the transaction, message included, is rolled back
 	}
+	if err := queueServiceBots(w, tx, *m, mentions, recipients); err != nil { // bots.go
+		return err
+	}
 	if uploads.MayLink(m.Content) {
 		if err := files.LinkAttachments(w, tx, ev, *m); err != nil {
 			return err

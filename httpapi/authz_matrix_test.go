@@ -117,6 +117,10 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "realm/profile_fields", params: map[string]string{"name": "Phone", "field_type": "1"}, want: only("owner", "admin")},
 		{method: "PATCH", path: "users/me/profile_data", setup: phoneField, params: map[string]string{"data": `[{"id":1,"value":"123"}]`}, want: authenticated().except("bot", 400)},
 		{method: "DELETE", path: "users/me/profile_data", setup: phoneField, params: map[string]string{"data": `[1]`}, want: authenticated().except("bot", 400)},
+		// Bot storage is for bots only (feature level 494).
+		{method: "GET", path: "bot_storage", want: only("bot")},
+		{method: "PUT", path: "bot_storage", params: map[string]string{"storage": `{"k": "v"}`}, want: only("bot")},
+		{method: "DELETE", path: "bot_storage", want: only("bot")},
 		{method: "GET", path: "users/me/alert_words", want: authenticated()},
 		{method: "POST", path: "users/me/alert_words", params: map[string]string{"alert_words": `["lunch"]`}, want: authenticated()},
 		{method: "DELETE", path: "users/me/alert_words", params: map[string]string{"alert_words": `["lunch"]`}, want: authenticated()},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/teamchat/chat/bots"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -63,7 +64,7 @@ func (p UpdateBotParams) check() error {
 			return engine.BadRequest("config_data is too long")
 		}
 	}
-	return nil
+	return bots.CheckBotConfig(p.ConfigData) // Zulip's BOT_CONFIG_SIZE_LIMIT, all entries together
 }
 
 // UpdateBot changes a bot the actor administers: its name, role (administrators), owner,

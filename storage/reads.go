@@ -31,5 +31,7 @@ func (r txReads) UserStatuses() UserStatusReader            { return r.tx.UserSt
 func (r txReads) MutedUsers() MutedUserReader               { return r.tx.MutedUsers() }
 func (r txReads) Devices() DeviceReader                     { return r.tx.Devices() }
 func (r txReads) BotConfigs() BotConfigReader               { return r.tx.BotConfigs() }
+func (r txReads) BotStorage() BotStorageReader              { return r.tx.BotStorage() }
+func (r txReads) ServiceJobs() ServiceJobReader             { return r.tx.ServiceJobs() }
 func (r txReads) OnboardingSteps() OnboardingStepReader     { return r.tx.OnboardingSteps() }
 func (r txReads) Sessions() SessionReader                   { return r.tx.Sessions() }

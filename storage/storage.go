@@ -45,6 +45,8 @@ type ReadTx interface {
 	MutedUsers() MutedUserReader
 	Devices() DeviceReader
 	BotConfigs() BotConfigReader
+	BotStorage() BotStorageReader
+	ServiceJobs() ServiceJobReader
 	OnboardingSteps() OnboardingStepReader
 	Sessions() SessionReader
 }
@@ -76,6 +78,8 @@ type Tx interface {
 	MutedUsers() MutedUserWriter
 	Devices() DeviceWriter
 	BotConfigs() BotConfigWriter
+	BotStorage() BotStorageWriter
+	ServiceJobs() ServiceJobWriter
 	OnboardingSteps() OnboardingStepWriter
 	Sessions() SessionWriter
 }

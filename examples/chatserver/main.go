@@ -55,6 +55,7 @@ type serveCmd struct {
 	ParkAfter         time.Duration `help:"How long a GET /events waits in net/http before it parks (0: at once)." name:"park-after" default:"0s"`
 	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
 	NavigationTourURL string        `help:"URL of the navigation tour video offered to new users (Zulip's NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty: none." name:"navigation-tour-video-url"`
+	AllowPrivateHooks bool          `help:"Let outgoing webhook bots call loopback, private and link-local addresses (a bot server on this machine or network); by default such calls are refused." name:"allow-private-webhook-targets"`
 	AddressFile       string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	uploadFlags       `embed:""`
 	loadFlags         `embed:""`
@@ -137,7 +138,8 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	closers = append(closers, store.Close)
 	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval,
-		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB, NavigationTourVideoURL: c.NavigationTourURL}
+		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB, NavigationTourVideoURL: c.NavigationTourURL,
+		AllowPrivateWebhookTargets: c.AllowPrivateHooks}
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}

@@ -94,6 +94,9 @@ func (d *data) clone() *data {
 	c.mutes = cloneMap(d.mutes, same)
 	c.attach = d.attach.clone()
 	c.botConfigs = cloneMap(d.botConfigs, cloneBotConfig)
+	c.botStorage = cloneMap(d.botStorage, same)
+	c.serviceJobs = cloneMap(d.serviceJobs, same)
+	c.serviceJobSeq = d.serviceJobSeq
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq
 	c.sessions = cloneMap(d.sessions, same)

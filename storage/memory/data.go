@@ -92,6 +92,11 @@ type data struct {
 	devices    map[int64]storage.Device // by id; nil until the first device
 	deviceSeq  int64
 	botConfigs map[users.ID]users.BotConfig
+	// botStorage holds bots' storage; serviceJobs the service bots' pending jobs (both nil
+	// until the first write).
+	botStorage    map[botStoreKey]string
+	serviceJobs   map[int64]storage.ServiceJob
+	serviceJobSeq int64
 	// onboarding holds each user's read onboarding steps, sorted.
 	onboarding map[users.ID][]string
 	sessions   map[string]storage.Session // by key; nil until the first session

@@ -51,6 +51,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("MutedUsers", func(t *testing.T) { testMutedUsers(t, open) })
 	t.Run("ProfileFieldChanges", func(t *testing.T) { testProfileFieldChanges(t, open) })
 	t.Run("BotConfigs", func(t *testing.T) { testBotConfigs(t, open) })
+	t.Run("BotStorage", func(t *testing.T) { testBotStorage(t, open) })
+	t.Run("ServiceJobs", func(t *testing.T) { testServiceJobs(t, open) })
 	t.Run("EmailInvites", func(t *testing.T) { testEmailInvites(t, open) })
 	t.Run("Sessions", func(t *testing.T) { testSessions(t, open) })
 }
