@@ -165,6 +165,14 @@ func (s *statusRecorder) Flush() {
 // it matched (see RequestObserver).
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	path := cleanPath(r.URL.Path)
+	prefix, rest, isAPI := apiPath(path)
+	if !isAPI {
+		// The API's paths are checked segment by segment once matched (checkPath).
+		if err := checkPath(map[string]string{"path": path}); err != nil {
+			h.writeError(w, r, err)
+			return unmatchedRoute
+		}
+	}
 	if strings.HasPrefix(path, "/user_avatars/") || strings.HasPrefix(path, "/avatar/") {
 		h.serveAvatar(w, r, path)
 		return "/avatar/"
@@ -179,8 +187,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return "/user_uploads/"
 	}
 	w.Header().Set("Cache-Control", noStore)
-	prefix, rest, ok := apiPath(path)
-	if !ok {
+	if !isAPI {
 		return h.servePage(w, r, path)
 	}
 	method := r.Method
@@ -212,7 +219,11 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		decode = decodeQuery // the handler reads the body itself
 		h.extendDeadlines(w)
 	}
-	p, err := decode(r, h.opts.MaxBodyBytes)
+	err := checkPath(values)
+	var p *params
+	if err == nil {
+		p, err = decode(r, h.opts.MaxBodyBytes)
+	}
 	if err == nil {
 		err = p.checkText()
 	}
