@@ -24,7 +24,7 @@ func (a realmTx) Put(r realms.Realm) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
-	if a.j.note(nil, r); a.j.invalid != nil {
+	if note(a.j, struct{}{}, r); a.j.invalid != nil {
 		return a.j.invalid
 	}
 	old := a.t.d.realm

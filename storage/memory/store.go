@@ -77,7 +77,7 @@ func (s *Store) Close() error {
 }
 
 // journal records how to undo each write of a transaction, and the first write of a string
-// that no backend keeps alike (note, strings.go).
+// that no backend keeps alike (note in strings.go).
 type journal struct {
 	undo    []func()
 	invalid error
@@ -93,7 +93,7 @@ func (j *journal) rollback() {
 
 // setKey stores m[k] = v, recording how to undo it.
 func setKey[K comparable, V any](j *journal, m map[K]V, k K, v V) {
-	j.note(k, v)
+	note(j, k, v)
 	old, had := m[k]
 	j.undo = append(j.undo, func() {
 		if had {

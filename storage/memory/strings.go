@@ -17,15 +17,14 @@ type textTypes struct{ m sync.Map } // reflect.Type → bool
 // note checks the key and value of a write: the first that holds a string
 // storage.ValidString refuses becomes the transaction's error (journal.invalid), which
 // Update returns, rolling the transaction back, as the SQL backend refuses the statement.
-func (j *journal) note(k, v any) {
+// Types that cannot hold text (ids, flags, times) cost one lookup and no allocation.
+func note[K, V any](j *journal, k K, v V) {
 	if j.invalid != nil || j.types == nil {
 		return
 	}
-	for _, x := range [...]any{k, v} {
-		if !j.types.valid(reflect.ValueOf(x)) {
-			j.invalid = fmt.Errorf("memory: write of %T: %w", v, storage.ErrInvalidString)
-			return
-		}
+	if j.types.has(reflect.TypeFor[K]()) && !j.types.valid(reflect.ValueOf(k)) ||
+		j.types.has(reflect.TypeFor[V]()) && !j.types.valid(reflect.ValueOf(v)) {
+		j.invalid = fmt.Errorf("memory: write of %T: %w", v, storage.ErrInvalidString)
 	}
 }
 
