@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -102,39 +103,52 @@ func mustOpenSQL(t *testing.T, dsn string) storage.Storage {
 	return s
 }
 
-// walkNUL makes every call as the owner and returns the answers in order; a 5xx fails the
-// test. The calls of one matrix setup share an organization, on a store of its own (open),
-// where the setup ran once (setups expect a fresh organization); the calls without a setup
-// share another.
+// walkNUL makes every call as the owner and returns the answers in the calls' order; a 5xx
+// fails the test. The calls of one matrix setup share an organization on a store of their
+// own (open), where the setup ran first (setups expect a fresh organization), in a parallel
+// subtest named after the setup; the calls without a setup share another ("no setup").
 func walkNUL(t *testing.T, open func(t *testing.T) storage.Storage, calls []nulCall) []nulAnswer {
 	t.Helper()
-	orgs := map[uintptr]*matrixOrg{}
-	out := make([]nulAnswer, 0, len(calls))
-	for _, c := range calls {
-		var key uintptr
+	groups := map[string][]int{} // setup's name -> indexes of its calls
+	for i, c := range calls {
+		name := "no setup"
 		if c.setup != nil {
-			key = reflect.ValueOf(c.setup).Pointer()
+			name = runtime.FuncForPC(reflect.ValueOf(c.setup).Pointer()).Name()
+			name = name[strings.LastIndex(name, ".")+1:]
 		}
-		m, ok := orgs[key]
-		if !ok {
-			m = newMatrixOrgOn(t, open(t), false)
-			if c.setup != nil {
-				c.setup(t, m)
-			}
-			orgs[key] = m
-		}
-		status, body := m.call(t, "owner", c.method, c.path, c.params)
-		if status >= 500 {
-			t.Errorf("%s %s %q: %d %v", c.method, c.path, c.params, status, body)
-		}
-		a := nulAnswer{Status: status}
-		if body["result"] != "success" {
-			a.Code, _ = body["code"].(string)
-			a.Msg, _ = body["msg"].(string)
-		}
-		out = append(out, a)
+		groups[name] = append(groups[name], i)
 	}
+	out := make([]nulAnswer, len(calls))
+	t.Run("organizations", func(t *testing.T) {
+		for name, idx := range groups {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				m := newMatrixOrgOn(t, open(t), false)
+				if setup := calls[idx[0]].setup; setup != nil {
+					setup(t, m)
+				}
+				for _, i := range idx {
+					out[i] = callNUL(t, m, calls[i])
+				}
+			})
+		}
+	})
 	return out
+}
+
+// callNUL makes one call of the walk; a 5xx fails the test.
+func callNUL(t *testing.T, m *matrixOrg, c nulCall) nulAnswer {
+	t.Helper()
+	status, body := m.call(t, "owner", c.method, c.path, c.params)
+	if status >= 500 {
+		t.Errorf("%s %s %q: %d %v", c.method, c.path, c.params, status, body)
+	}
+	a := nulAnswer{Status: status}
+	if body["result"] != "success" {
+		a.Code, _ = body["code"].(string)
+		a.Msg, _ = body["msg"].(string)
+	}
+	return a
 }
 
 // nulCalls lists the walk's calls: for every route, a NUL in each variable path segment
