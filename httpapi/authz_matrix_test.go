@@ -16,6 +16,7 @@ import (
 
 	chat "github.com/teamchat/chat"
 	blobmemory "github.com/teamchat/chat/blobs/memory"
+	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/users"
 )
@@ -300,7 +301,12 @@ func newMatrixOrg(t *testing.T) *matrixOrg { return newMatrixOrgWith(t, false) }
 
 func newMatrixOrgWith(t *testing.T, web bool) *matrixOrg {
 	t.Helper()
-	store := memory.New()
+	return newMatrixOrgOn(t, memory.New(), web)
+}
+
+// newMatrixOrgOn is newMatrixOrgWith on the given store, which the test's cleanup closes.
+func newMatrixOrgOn(t *testing.T, store storage.Storage, web bool) *matrixOrg {
+	t.Helper()
 	svc, err := chat.New(chat.Options{
 		Store: store, Dev: true, PasswordHashing: chat.PasswordHashing{MemoryKiB: 64, Passes: 1, Threads: 1},
 		Blobs: blobmemory.New(),

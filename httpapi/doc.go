@@ -6,7 +6,9 @@
 // Files: params.go holds the parameter accessors (plain, boolean, integer, JSON-valued),
 // params_body.go the reading of query strings and bodies; JSON-valued parameters are decoded
 // by internal/jsonparam, which words a value that does not fit in Zulip's terms; path.go reads
-// ids from the URL path (pathID, one reader for every {…_id} segment).
+// ids from the URL path (pathID, one reader for every {…_id} segment); text.go is the text
+// boundary: a NUL byte in any path segment or parameter (raw, or escaped in JSON text) is
+// refused before any store is touched, with the same answer on every backend.
 // sessions.go serves the same routes under /json/ for browsers, authenticated by the
 // sessionid cookie (Zulip's rest_dispatch: a session first, then HTTP Basic), sets the cookies
 // at a login and serves the logout form; login.go serves the login page and forms (password,

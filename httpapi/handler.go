@@ -165,6 +165,14 @@ func (s *statusRecorder) Flush() {
 // it matched (see RequestObserver).
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	path := cleanPath(r.URL.Path)
+	prefix, rest, isAPI := apiPath(path)
+	if !isAPI {
+		// The API's paths are checked segment by segment once matched (checkPath).
+		if err := checkPath(map[string]string{"path": path}); err != nil {
+			h.writeError(w, r, err)
+			return unmatchedRoute
+		}
+	}
 	if strings.HasPrefix(path, "/user_avatars/") || strings.HasPrefix(path, "/avatar/") {
 		h.serveAvatar(w, r, path)
 		return "/avatar/"
@@ -179,8 +187,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 		return "/user_uploads/"
 	}
 	w.Header().Set("Cache-Control", noStore)
-	prefix, rest, ok := apiPath(path)
-	if !ok {
+	if !isAPI {
 		return h.servePage(w, r, path)
 	}
 	method := r.Method
@@ -207,15 +214,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 			"msg": fmt.Sprintf("Request URL too long: the query string has %d bytes (limit: %d)", len(r.URL.RawQuery), h.opts.MaxQueryBytes)})
 		return route
 	}
-	decode := decodeParams
-	if streamsBody(method, rt.pattern) {
-		decode = decodeQuery // the handler reads the body itself
-		h.extendDeadlines(w)
-	}
-	p, err := decode(r, h.opts.MaxBodyBytes)
-	if err == nil {
-		err = p.checkText()
-	}
+	p, err := h.requestText(w, r, method, rt.pattern, values)
 	if err != nil {
 		h.writeError(w, r, err)
 		return route
@@ -250,6 +249,25 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) string {
 	}
 	h.writeSuccess(w, result, p.ignored())
 	return route
+}
+
+// requestText checks the text of the path's values (values, from match) and decodes and
+// checks the request's parameters (text.go), before anything else reads them: the query
+// alone for the routes that stream their body, which the handler reads itself.
+func (h *Handler) requestText(w http.ResponseWriter, r *http.Request, method, pattern string, values map[string]string) (*params, error) {
+	if err := checkPath(values); err != nil {
+		return nil, err
+	}
+	decode := decodeParams
+	if streamsBody(method, pattern) {
+		decode = decodeQuery
+		h.extendDeadlines(w)
+	}
+	p, err := decode(r, h.opts.MaxBodyBytes)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.checkText()
 }
 
 // extendDeadlines gives a file transfer TransferTimeout, whatever the server's own read and

@@ -188,7 +188,7 @@ func errNotA(name, what string) *chat.Error {
 // does not fit is answered in Zulip's words (see jsonparam): drafts[0]["content"] is not a
 // string; an error of the destination type's own UnmarshalJSON method is answered as it is.
 func decodeJSONValue(name, raw string, dst any, strict bool) error {
-	err := jsonparam.Decode(name, raw, dst, jsonparam.Options{Strict: strict, RefuseNullBytes: !selfChecked[name]})
+	err := jsonparam.Decode(name, raw, dst, jsonparam.Options{Strict: strict, RefuseNullBytes: !freeText[name]})
 	if err == nil {
 		return nil
 	}

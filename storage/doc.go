@@ -12,6 +12,10 @@
 //     nothing but reads, writes and collecting its results.
 //   - Missing rows are reported as ErrNotFound and uniqueness violations as ErrConflict, both
 //     wrapped with %w.
+//   - A write of a string that ValidString refuses (a NUL byte, bytes that are not UTF-8) fails
+//     with ErrInvalidString, wrapped with %w, on every backend, and the transaction rolls back
+//     when the error comes out of its closure. The SQL backend refuses such a string as an
+//     argument of any statement, reads included (PostgreSQL would fail the statement).
 //   - Lists come back in a deterministic order (ascending id unless a method says otherwise).
 //   - Records are values: a backend never shares memory with its caller.
 //   - A transaction is bound to the context given to View or Update; once it is cancelled, the

@@ -9,6 +9,10 @@ import (
 var (
 	ErrNotFound = errors.New("storage: not found")
 	ErrConflict = errors.New("storage: conflict")
+	// ErrInvalidString refuses a string that not every backend keeps alike (see
+	// ValidString): one holding a NUL byte, which PostgreSQL refuses in text while SQLite and
+	// memory would keep it, or bytes that are not UTF-8.
+	ErrInvalidString = errors.New("storage: string holds a NUL byte or is not UTF-8")
 )
 
 // Storage is a transactional store of one organization.

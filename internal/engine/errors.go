@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+
+	"github.com/teamchat/chat/storage"
 )
 
 // Code is the machine-readable error code of the API ("BAD_REQUEST", "UNAUTHORIZED", ...).
@@ -141,8 +143,21 @@ func InvalidArgument(name, detail string) *Error {
 }
 
 // InternalError wraps an unexpected error (storage failure, bug). Its message is generic.
+// A store's refusal of text (storage.ErrInvalidString) is no server fault: it is
+// ErrInvalidText, whichever path the error took to get here.
 func InternalError(err error) *Error {
+	if errors.Is(err, storage.ErrInvalidString) {
+		return ErrInvalidText(err)
+	}
 	return &Error{Code: CodeInternal, Msg: "Internal server error", Err: err}
+}
+
+// ErrInvalidText is the answer to text a store refused (storage.ErrInvalidString, err): a
+// NUL byte or bytes that are not UTF-8 that reached the store, BAD_REQUEST on every backend.
+// httpapi refuses such text in every parameter and path segment before any store sees it,
+// naming the parameter; this is the answer for whatever reaches a store another way.
+func ErrInvalidText(err error) *Error {
+	return &Error{Code: CodeBadRequest, Msg: "Invalid text: must not contain null bytes or invalid UTF-8", Err: err}
 }
 
 // AsError converts any error to an *Error: an *Error found with errors.As is returned as is;
@@ -169,6 +184,9 @@ func StorageError(log *slog.Logger, err error) error {
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: CodeInternal, Msg: "Request cancelled", Err: err}
+	}
+	if errors.Is(err, storage.ErrInvalidString) {
+		return ErrInvalidText(err)
 	}
 	log.Error("storage failure", "err", err)
 	return InternalError(err)

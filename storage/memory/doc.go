@@ -6,7 +6,9 @@
 // Concurrency: one sync.RWMutex guards all data. View holds it shared, Update exclusively, so
 // writers are serialised and readers see only committed states. Every write of an Update is
 // recorded in an undo journal; when the closure returns an error the journal is replayed
-// backwards and the store is exactly as before. Records are copied on the way in and out, so a
+// backwards and the store is exactly as before. A write of a string that
+// storage.ValidString refuses makes the transaction fail with storage.ErrInvalidString when
+// its closure returns (strings.go), rolled back, as the SQL backend refuses the statement. Records are copied on the way in and out, so a
 // caller never shares memory with the store. Clone copies a store's committed data into an
 // independent store (test fixtures build an organization once and clone it per test): a new
 // field of data needs a line in clone.go, and TestCloneCopiesEveryField names any it lacks.

@@ -24,6 +24,9 @@ func (a realmTx) Put(r realms.Realm) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
+	if note(a.j, struct{}{}, r); a.j.invalid != nil {
+		return a.j.invalid
+	}
 	old := a.t.d.realm
 	a.j.undo = append(a.j.undo, func() { a.t.d.realm = old })
 	r = realms.Realm.Clone(r)

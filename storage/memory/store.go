@@ -17,6 +17,7 @@ type Store struct {
 	mu     sync.RWMutex
 	closed bool
 	d      *data
+	types  textTypes // which record types can hold text (strings.go)
 }
 
 // Compile-time conformance.
@@ -50,7 +51,7 @@ func (s *Store) Update(ctx context.Context, fn func(storage.Tx) error) (err erro
 	if s.closed {
 		return errClosed
 	}
-	j := &journal{}
+	j := &journal{types: &s.types}
 	t := &tx{readTx: readTx{ctx: ctx, d: s.d}, j: j}
 	defer func() {
 		if r := recover(); r != nil {
@@ -61,7 +62,10 @@ func (s *Store) Update(ctx context.Context, fn func(storage.Tx) error) (err erro
 			j.rollback()
 		}
 	}()
-	return fn(t)
+	if err := fn(t); err != nil {
+		return err
+	}
+	return j.invalid
 }
 
 // Close releases the store; later transactions fail.
@@ -72,8 +76,13 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// journal records how to undo each write of a transaction.
-type journal struct{ undo []func() }
+// journal records how to undo each write of a transaction, and the first write of a string
+// that no backend keeps alike (note in strings.go).
+type journal struct {
+	undo    []func()
+	invalid error
+	types   *textTypes
+}
 
 func (j *journal) rollback() {
 	for i := len(j.undo) - 1; i >= 0; i-- {
@@ -84,6 +93,7 @@ func (j *journal) rollback() {
 
 // setKey stores m[k] = v, recording how to undo it.
 func setKey[K comparable, V any](j *journal, m map[K]V, k K, v V) {
+	note(j, k, v)
 	old, had := m[k]
 	j.undo = append(j.undo, func() {
 		if had {

@@ -24,6 +24,9 @@
 //     round trip (pipeline.go, ahead.go, deferred.go); RoundTrips counts them.
 //   - Driver errors are classified by code, never by message text: unique violations become
 //     storage.ErrConflict, sql.ErrNoRows becomes storage.ErrNotFound.
+//   - Every statement's arguments are checked before it is sent (strings.go): a string with a
+//     NUL byte or bytes that are not UTF-8 fails the call with storage.ErrInvalidString on
+//     both dialects, where PostgreSQL alone would have refused it.
 //   - Each accessor call checks the transaction's context first; a cancelled context fails the
 //     call and the transaction is rolled back.
 //

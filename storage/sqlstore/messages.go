@@ -443,6 +443,10 @@ func (a messageTx) createPostgres(insert string, args []any, m messages.Message,
 		args = append(args, ids(a.t.d, m.Recipients))
 	}
 	if ahead != nil {
+		// Deferred, the statement would fail only at the commit: its text is checked now.
+		if err := checkArgs(args); err != nil {
+			return 0, fmt.Errorf("create message: %w", err)
+		}
 		a.t.deferExec(`WITH m AS (`+insert+`), r AS (INSERT INTO user_messages (user_id, message_id, flags)
 			SELECT x.u, m.id, x.f FROM m, unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS x(u, f))`+direct+`
 			SELECT id FROM m`, args...)

@@ -101,6 +101,9 @@ func (t *txn) getFirst(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
 		return err
 	}
+	if err := checkArgs(args); err != nil {
+		return err // before BEGIN is marked sent
+	}
 	t.pg.begun = true
 	stmts := []statement{{query: t.pg.begin}, {query: query, args: args, rows: func(r pgx.Rows) error {
 		if !r.Next() {
@@ -125,6 +128,11 @@ func (t *txn) getFirst(query string, args []any, dest ...any) error {
 
 // batch sends stmts in one round trip and returns the first failure.
 func (t *txn) batch(stmts []statement) error {
+	for _, s := range stmts {
+		if err := checkArgs(s.args); err != nil {
+			return err // nothing sent
+		}
+	}
 	t.count.Add(uint64(len(stmts)))
 	t.trips.Add(1)
 	var first error

@@ -439,6 +439,9 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 	if err := t.live(); err != nil {
 		return nil, err
 	}
+	if err := checkArgs(args); err != nil {
+		return nil, err
+	}
 	if err := t.flushBefore(query); err != nil {
 		return nil, err
 	}
@@ -459,6 +462,9 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 
 func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
 	if err := t.live(); err != nil {
+		return nil, err
+	}
+	if err := checkArgs(args); err != nil {
 		return nil, err
 	}
 	if err := t.flushBefore(query); err != nil {
@@ -493,6 +499,9 @@ func (t *txn) get(query string, args []any, dest ...any) error {
 // getAhead is get for a statement that runs ahead of the pending rows (deferred.go).
 func (t *txn) getAhead(query string, args []any, dest ...any) error {
 	if err := t.live(); err != nil {
+		return err
+	}
+	if err := checkArgs(args); err != nil {
 		return err
 	}
 	if err := t.start(); err != nil {

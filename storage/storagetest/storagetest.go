@@ -15,6 +15,7 @@ type Opener func(t *testing.T) storage.Storage
 // Run runs the whole suite against the backend that open creates.
 func Run(t *testing.T, open Opener) {
 	t.Run("Contract", func(t *testing.T) { testContract(t, open) })
+	t.Run("InvalidStrings", func(t *testing.T) { testInvalidStrings(t, open) })
 	t.Run("GroupUpdate", func(t *testing.T) { testGroupUpdate(t, open) })
 	t.Run("Realm", func(t *testing.T) { testRealm(t, open) })
 	t.Run("Users", func(t *testing.T) { testUsers(t, open) })

@@ -84,7 +84,7 @@ func Decode(name, raw string, dst any, opts Options) error {
 	if !json.Valid([]byte(raw)) {
 		return &Error{Kind: NotJSON, Path: name}
 	}
-	if opts.RefuseNullBytes && hasEscapedNUL(raw) {
+	if opts.RefuseNullBytes && HasEscapedNUL(raw) {
 		return &Error{Kind: NullByte, Path: name}
 	}
 	dec := json.NewDecoder(strings.NewReader(raw))
@@ -181,9 +181,9 @@ func tooDeep(s string, limit int) bool {
 	return false
 }
 
-// hasEscapedNUL reports whether JSON text holds the escape \u0000 in a string. It follows
+// HasEscapedNUL reports whether JSON text holds the escape \u0000 in a string. It follows
 // escapes, so an escaped backslash followed by "u0000" (the text \u0000) is not one.
-func hasEscapedNUL(raw string) bool {
+func HasEscapedNUL(raw string) bool {
 	for i := 0; i < len(raw); i++ {
 		if raw[i] != '\\' || i+1 >= len(raw) {
 			continue

@@ -70,7 +70,7 @@ func FuzzDecode(f *testing.F) {
 					t.Fatalf("target %d: valid %q refused as not JSON", i, raw)
 				}
 			case NullByte:
-				if !refuseNUL || !hasEscapedNUL(raw) {
+				if !refuseNUL || !HasEscapedNUL(raw) {
 					t.Fatalf("target %d: %q refused for a null byte", i, raw)
 				}
 			case WrongKind:
@@ -95,7 +95,7 @@ func referenceDecode(raw string, dst any, opts Options) error {
 	if tooDeep(raw, MaxDepth) || !json.Valid([]byte(raw)) {
 		return errors.New("refused before decoding")
 	}
-	if opts.RefuseNullBytes && hasEscapedNUL(raw) {
+	if opts.RefuseNullBytes && HasEscapedNUL(raw) {
 		return errors.New("null byte")
 	}
 	dec := json.NewDecoder(strings.NewReader(raw))

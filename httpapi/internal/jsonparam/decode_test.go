@@ -395,8 +395,8 @@ func TestHasEscapedNUL(t *testing.T) {
 		`"\"\u0000"`:     true,
 		`"\`:             false,
 	} {
-		if got := hasEscapedNUL(raw); got != want {
-			t.Errorf("hasEscapedNUL(%s) = %v, want %v", raw, got, want)
+		if got := HasEscapedNUL(raw); got != want {
+			t.Errorf("HasEscapedNUL(%s) = %v, want %v", raw, got, want)
 		}
 	}
 }
