@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	chat "github.com/teamchat/chat"
 )
 
 // codeMapSections reads doc.go's sections "# Code map" and "# Test files" and returns, for each,
@@ -64,5 +67,51 @@ func TestFilesFollowCodeMap(t *testing.T) {
 			continue
 		}
 		t.Errorf("%s: %q is not an area of doc.go's code map; name the file <area>_<aspect>.go, or add the area to the map", name, prefix)
+	}
+}
+
+// TestServiceDocListsEveryMethod keeps the index of the Service's doc comment (service.go: its
+// methods by area) exact: every exported method of *Service listed once, nothing else.
+func TestServiceDocListsEveryMethod(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("service.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc, ok := strings.Cut(string(src), "\n// Service is the chat engine.")
+	if !ok {
+		t.Fatal("service.go has no doc comment of Service")
+	}
+	doc, _, _ = strings.Cut(doc, "\ntype Service struct")
+	listed := map[string]int{}
+	for _, line := range strings.Split(doc, "\n") {
+		if _, items, ok := strings.Cut(line, ": "); ok && strings.HasPrefix(line, "//   - ") {
+			line = items
+		} else if !strings.HasPrefix(line, "//     ") {
+			continue
+		}
+		for _, name := range strings.Split(strings.TrimPrefix(line, "//"), ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				listed[name]++
+			}
+		}
+	}
+	hooks, err := os.ReadFile("export_test.go") // the tests' own methods
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeFor[*chat.Service]()
+	for i := range typ.NumMethod() {
+		name := typ.Method(i).Name
+		if strings.Contains(string(hooks), "func (s *Service) "+name+"(") {
+			continue
+		}
+		if listed[name] != 1 {
+			t.Errorf("Service.%s is listed %d times in Service's doc comment (service.go)", name, listed[name])
+		}
+		delete(listed, name)
+	}
+	for name := range listed {
+		t.Errorf("Service's doc comment lists %q, which is no method of Service", name)
 	}
 }

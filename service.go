@@ -157,7 +157,56 @@ type Options struct {
 	OutgoingWebhookRetryDelay time.Duration
 }
 
-// Service is the chat engine. It is safe for concurrent use.
+// Service is the chat engine. It is safe for concurrent use. Its methods, by the area package
+// each delegates to (the area's doc.go maps its files):
+//
+//   - org: CreateZoomVideoCall, CreateWebexVideoCall, CreateBigBlueButtonVideoCall,
+//     JoinBigBlueButtonVideoCall, GetRealmDomains, CreateRealmDomain, PatchRealmDomain,
+//     DeleteRealmDomain, GetLinkifiers, AddLinkifier, UpdateLinkifier, RemoveLinkifier,
+//     ReorderLinkifiers, AddCodePlayground, RemoveCodePlayground, CreateOrganization,
+//     GetServerSettings, UpdateRealm, UpdateRealmUserSettingsDefaults, GetCustomEmoji,
+//     UploadCustomEmoji, DeactivateCustomEmoji, GetServerEmojiData
+//   - bots: GetBotStorage, UpdateBotStorage, RemoveBotStorage, DeliverServiceJobs,
+//     HandleEmbeddedBot
+//   - people: GetAlertWords, AddAlertWords, RemoveAlertWords, RegisterClientDevice,
+//     RemoveClientDevice, RegisterPushDevice, AddApnsToken, RemoveApnsToken, AddFcmToken,
+//     RemoveFcmToken, MarkOnboardingStepAsRead, UpdatePresence, GetRealmPresence,
+//     GetUserPresence, AuthenticateAPIKey, AuthenticateWebhookAPIKey, FetchAPIKey,
+//     JWTFetchAPIKey, DevFetchAPIKey, DevListUsers, RegenerateAPIKey, ForgetCredentials,
+//     StartSession, StartSessionWithPassword, AuthenticateSession, EndSession,
+//     GetIsUserGroupMember, GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups,
+//     CreateUserGroup, UpdateUserGroupMembers, UpdateUserGroupSubgroups, UpdateUserGroup,
+//     DeactivateUserGroup, CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink,
+//     SendInvites, RevokeEmailInvite, ResendEmailInvite, UpdateProfileData, RemoveProfileData,
+//     GetCustomProfileFields, CreateCustomProfileField, UpdateCustomProfileField,
+//     RemoveCustomProfileField, ReorderCustomProfileFields, ProvisionUser, UpdateUser,
+//     UpdateUserByEmail, DeactivateUser, ReactivateUser, CreateUser, DeactivateOwnUser,
+//     CreateBot, GetBots, UpdateBot, RegenerateBotAPIKey, DeactivateBot, GetUsers, GetUser,
+//     GetUserByEmail, GetOwnUser, MuteUser, UnmuteUser, UpdateSettings, ConfirmEmailChange,
+//     UpdateStatus, UpdateStatusForUser, GetUserStatus
+//   - files: MaxUploadBytes, UploadFile, GetAttachments, RemoveAttachment, UploadAvatar,
+//     DeleteAvatar, GetAvatarImage, GetAvatarURL, GetCustomEmojiImage, GetUploadedFile,
+//     GetFileTemporaryURL, GetUploadedFileByToken, SweepUploads
+//   - conversations:
+//     ArchiveStream, AddDefaultStream, RemoveDefaultStream, GetStreamEmailAddress,
+//     CreateChannelFolder, GetChannelFolders, UpdateChannelFolder, PatchChannelFolders,
+//     UpdateStream, GetSubscriptions, GetStreams, GetStreamByID, GetStreamID,
+//     GetSubscribers, GetSubscriptionStatus, Subscribe, CreateChannel,
+//     UpdateSubscriptionSettings, UpdateSubscriptions, Unsubscribe, DeleteMessage,
+//     UpdateMessage, UpdateMessageFlags, GetMessages, GetMessage, GetMessageHistory,
+//     CheckMessagesMatchNarrow, AddReaction, RemoveReaction, MarkAllAsRead,
+//     MarkStreamAsRead, MarkTopicAsRead, UpdateMessageFlagsForNarrow, GetReadReceipts,
+//     RenderMessage, ReportMessage, SendMessage, SetTypingStatus,
+//     SetTypingStatusForMessageEdit, DeleteTopic, GetStreamTopics, UpdateUserTopic,
+//     MuteTopic
+//   - compose: GetDrafts, CreateDrafts, EditDraft, DeleteDraft, GetNavigationViews,
+//     AddNavigationView, EditNavigationView, RemoveNavigationView, GetSavedSnippets,
+//     CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet, DeliverScheduledMessages,
+//     StartScheduler, GetScheduledMessages, CreateScheduledMessage, UpdateScheduledMessage,
+//     DeleteScheduledMessage, GetReminders, CreateMessageReminder, DeleteReminder
+//   - the facade itself (register, the queues, the bus, the Service):
+//     GetEventsAsync, EventsResult, RegisterQueue, GetEvents, DeleteQueue,
+//     AppendRegisterJSON, Now, Close, CountAPIRequest, QueueStats
 type Service struct {
 	store  storage.Storage
 	now    func() time.Time
