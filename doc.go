@@ -145,8 +145,8 @@
 // aspect: the operation X of Zulip's API is the method Service.X, in the file listed beside it.
 // A new operation goes into the file of its area and aspect, or a new <area>_<aspect>.go.
 //
-//	kernel    the aliases of the engine's error type and codes (kernel_errors.go); Actor and
-//	          the gate type (kernel_actors.go); the limits register reports and the areas
+//	kernel    the aliases of the engine's error type and codes (kernel_errors.go); Actor
+//	          (kernel_actors.go); the limits register reports and the areas
 //	          enforce (kernel_limits.go)
 //	service   New, Close, Now and the publication of events (service.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
