@@ -153,3 +153,51 @@ func newProgress(logger *slog.Logger) *transfer.Progress {
 }
 
 var _ storage.Storage = (*sqlstore.Store)(nil)
+
+// exportCmd is `chatserver export`: the organization in Zulip's export format.
+type exportCmd struct {
+	Store   string `help:"The store to export (sqlite:PATH, postgres://...); it may be serving meanwhile." default:"sqlite:./chat.db"`
+	Uploads string `help:"The uploads store, as serve's --uploads (default: the one serve uses with --store)."`
+	Out     string `help:"The tarball to write (.tar.gz); written beside, then renamed into place." required:""`
+	Type    string `help:"What to export: public, full-with-consent (private data of the users who allow it) or full." default:"full" enum:"public,full-with-consent,full"`
+}
+
+// Run writes the export.
+func (c *exportCmd) Run(logger *slog.Logger) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	typ, err := transfer.ParseExportType(c.Type)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, c.Store)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	bl, err := uploadFlags{Uploads: c.Uploads}.openBlobs(ctx, c.Store)
+	if err != nil {
+		return err
+	}
+	tmp := c.Out + ".partial"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer os.Remove(tmp)
+	res, err := transfer.Export(ctx, st, bl, f, transfer.ExportOptions{Type: typ, Progress: newProgress(logger)})
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := os.Rename(tmp, c.Out); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	logger.Info("export written", "out", c.Out, "type", c.Type, "users", res.Users, "channels", res.Channels, "messages", res.Messages, "files", res.Files)
+	return nil
+}
