@@ -84,10 +84,10 @@ func (c *importCmd) Run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if format != transfer.FormatBackup {
-		return fmt.Errorf("import: %s is a Zulip export; this build restores backup archives only", c.File)
+	if format == transfer.FormatBackup {
+		return c.restore(ctx, bl, logger)
 	}
-	return c.restore(ctx, bl, logger)
+	return c.importExport(ctx, bl, logger)
 }
 
 // restore restores a backup archive into the SQLite store of --store, which must not exist
@@ -140,6 +140,21 @@ func removeEmptySQLite(ctx context.Context, dsn, path string) error {
 			return fmt.Errorf("import: %w", err)
 		}
 	}
+	return nil
+}
+
+// importExport imports an organization in Zulip's export format into the store of --store.
+func (c *importCmd) importExport(ctx context.Context, bl blobs.Store, logger *slog.Logger) error {
+	st, err := openStore(ctx, c.Store)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	res, err := transfer.ImportPath(ctx, st, bl, c.File, transfer.ImportOptions{Progress: newProgress(logger)})
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	logger.Info("organization imported", "store", c.Store, "users", res.Users, "channels", res.Channels, "messages", res.Messages, "files", res.Files)
 	return nil
 }
 
