@@ -40,6 +40,7 @@ type realmFile struct {
 	Realm            []map[string]json.RawMessage `json:"zerver_realm"`
 	Users            []userRecord                 `json:"zerver_userprofile"`
 	MirrorDummies    []userRecord                 `json:"zerver_userprofile_mirrordummy"`
+	CrossRealm       []crossRealmRecord           `json:"zerver_userprofile_crossrealm"`
 	Streams          []streamRecord               `json:"zerver_stream"`
 	Recipients       []recipientRecord            `json:"zerver_recipient"`
 	Huddles          []huddleRecord               `json:"zerver_huddle"`

@@ -178,4 +178,3 @@ func exportRoot(dir string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: the tarball holds no realm.json", ErrCorrupt)
 }
-

@@ -54,7 +54,7 @@ func (im *importer) realm() error {
 // zulipRealm reads the columns of a Zulip export's zerver_realm row that have a setting here.
 func zulipRealm(rec map[string]json.RawMessage) realms.Realm {
 	r := realms.Realm{PasswordAuthEnabled: true, AllowMessageEditing: true,
-		MessageContentEditLimitSeconds: realms.DefaultMessageContentEditLimitSeconds,
+		MessageContentEditLimitSeconds:       realms.DefaultMessageContentEditLimitSeconds,
 		MoveMessagesWithinStreamLimitSeconds: realms.DefaultMoveMessagesLimitSeconds, MoveMessagesBetweenStreamsLimitSeconds: realms.DefaultMoveMessagesLimitSeconds,
 		EmptyTopicDisplayName: realms.DefaultEmptyTopicDisplayName, MessageEditHistoryVisibilityPolicy: "all"}
 	var created float64
@@ -127,6 +127,11 @@ func (im *importer) importUsers() error {
 			}
 			u.APIKey = key
 		}
+		if rec.ID > 1 { // the old id where the store allows it: links in rendered messages hold user ids
+			if err := im.tx.Users().ReserveIDs(users.ID(rec.ID - 1)); err != nil {
+				return err
+			}
+		}
 		id, err := im.tx.Users().Create(u)
 		if errors.Is(err, storage.ErrConflict) {
 			return corrupt("realm.json", "user %d: the email %q is taken twice", rec.ID, u.Email)
@@ -139,6 +144,9 @@ func (im *importer) importUsers() error {
 			settings[id] = users.Settings{Values: rec.Settings, SelfEdited: rec.SelfEdited}
 		}
 		im.res.Users++
+	}
+	for _, rec := range im.rf.CrossRealm { // Zulip's system bots all speak as the notification bot
+		im.users[rec.ID] = notificationBotID
 	}
 	for _, rec := range all {
 		if rec.BotOwner == nil {

@@ -355,3 +355,16 @@ type fileRecord struct {
 	UserProfileID int64   `json:"user_profile_id,omitempty"`
 	FileName      string  `json:"file_name,omitempty"`
 }
+
+// The notification bot: the cross-realm system bot, which the store does not hold, under the
+// id the engine gives it (internal/world's NotificationBotID; a test keeps the two equal).
+const (
+	notificationBotID    users.ID = 1<<31 - 1
+	notificationBotEmail          = "notification-bot@zulip.com"
+)
+
+// crossRealmRecord is a row of zerver_userprofile_crossrealm: a system bot messages may name.
+type crossRealmRecord struct {
+	ID    int64  `json:"id"`
+	Email string `json:"email"`
+}
