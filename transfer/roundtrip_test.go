@@ -1,7 +1,10 @@
 package transfer_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"image"
+	"image/png"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,6 +25,20 @@ import (
 )
 
 func ptr[T any](v T) *T { return &v }
+
+// testPNG is a small image: an avatar, an emoji.
+func testPNG(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 32, 32))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
 
 // sourceOrg is the development organization on the memory store, with messages of every kind,
 // reactions, flags, an upload and the seed's drafts, groups and settings.
@@ -52,6 +69,15 @@ func sourceOrg(t *testing.T) (*chattest.Fixture, blobs.Store) {
 			t.Fatalf("send %+v: %v", s.p, err)
 		}
 		ids = append(ids, res.ID)
+	}
+	if _, err := f.Service.UploadAvatar(ctx, hamlet, chat.UploadAvatarParams{Content: bytes.NewReader(testPNG(t))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Service.UploadCustomEmoji(ctx, iago, chat.UploadCustomEmojiParams{Name: "party", Files: 1, Image: testPNG(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Service.AddReaction(ctx, othello, chat.AddReactionParams{MessageID: ids[1], EmojiName: "party", ReactionType: ptr("realm_emoji"), EmojiCode: ptr("1")}); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := f.Service.AddReaction(ctx, hamlet, chat.AddReactionParams{MessageID: ids[0], EmojiName: "octopus"}); err != nil {
 		t.Fatal(err)
