@@ -33,3 +33,4 @@ func (r txReads) Devices() DeviceReader                     { return r.tx.Device
 func (r txReads) BotConfigs() BotConfigReader               { return r.tx.BotConfigs() }
 func (r txReads) OnboardingSteps() OnboardingStepReader     { return r.tx.OnboardingSteps() }
 func (r txReads) Sessions() SessionReader                   { return r.tx.Sessions() }
+func (r txReads) Exports() ExportReader                     { return r.tx.Exports() }

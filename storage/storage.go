@@ -47,6 +47,7 @@ type ReadTx interface {
 	BotConfigs() BotConfigReader
 	OnboardingSteps() OnboardingStepReader
 	Sessions() SessionReader
+	Exports() ExportReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -78,4 +79,5 @@ type Tx interface {
 	BotConfigs() BotConfigWriter
 	OnboardingSteps() OnboardingStepWriter
 	Sessions() SessionWriter
+	Exports() ExportWriter
 }
