@@ -19,6 +19,7 @@ import (
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/transfer"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
@@ -179,6 +180,8 @@ type Service struct {
 	people *people.Service
 	// org is the org area: video calls, realm domains, code playgrounds, linkifiers.
 	org *org.Service
+	// exports is the data-export area (package transfer): /export/realm.
+	exports *transfer.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
@@ -300,6 +303,7 @@ func New(opts Options) (*Service, error) {
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
 	s.org = org.New(s.eng, org.Config{CallKey: callKey})
+	s.exports = transfer.New(s.eng, transfer.Config{Store: opts.Store, Blobs: opts.Blobs, Log: opts.Logger})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
@@ -332,6 +336,7 @@ func (s *Service) Close() error {
 		close(s.typingStop)
 		<-s.typingDone
 		s.stopScheduler()
+		s.exports.Close()
 		err = s.eng.Close(func() error {
 			s.queues.Close()
 			return s.saveQueues()
