@@ -368,4 +368,6 @@ func (s *Service) GetRealmExportFile(ctx context.Context, actor engine.Actor, p 
 }
 
 // errExportFileNotFound answers a download of no finished export.
-func errExportFileNotFound() *engine.Error { return engine.Errorf(engine.CodeNotFound, "File not found") }
+func errExportFileNotFound() *engine.Error {
+	return engine.Errorf(engine.CodeNotFound, "File not found")
+}
