@@ -206,6 +206,8 @@
 //	          DeleteSavedSnippet, GetNavigationViews, AddNavigationView, EditNavigationView,
 //	          RemoveNavigationView
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
+//	export    the facade of package transfer (export.go): ExportRealm, GetRealmExports,
+//	          DeleteRealmExport, GetRealmExportConsents, GetRealmExportFile
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
 //	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	uploads   UploadFile (uploads.go); GetAttachments, RemoveAttachment, the messages linking

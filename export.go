@@ -15,6 +15,7 @@ import (
 type (
 	ExportRecord                 = transfer.ExportRecord
 	RealmExportEvent             = transfer.RealmExportEvent
+	RealmExportConsentEvent      = transfer.RealmExportConsentEvent
 	ExportRealmParams            = transfer.ExportRealmParams
 	ExportRealmResult            = transfer.ExportRealmResult
 	GetRealmExportsResult        = transfer.GetRealmExportsResult

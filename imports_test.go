@@ -55,7 +55,7 @@ func TestImportDirection(t *testing.T) {
 		"compose": {"internal/engine", "internal/world", "storage", "users", "drafts", "channels"},
 		"people":  {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "markdown"},
 		"org":     {"internal/clients", "internal/engine", "storage", "users", "realms", "linkifiers"},
-		".":       append([]string{"compose", "people", "org", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
+		".":       append([]string{"compose", "people", "org", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
 		"httpapi": append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

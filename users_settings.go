@@ -14,6 +14,7 @@ import (
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/transfer"
 	"github.com/teamchat/chat/users"
 )
 
@@ -205,6 +206,8 @@ func settingFollowUp(tx storage.Tx, ev *events, realm realms.Realm, me users.Use
 			return err
 		}
 		return announceAway(tx.Users(), ev, me, v.(bool))
+	case "allow_private_data_export":
+		return transfer.ConsentChanged(storage.ReadsOf(tx), ev, me, v.(bool))
 	}
 	return nil
 }

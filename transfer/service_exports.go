@@ -371,3 +371,28 @@ func (s *Service) GetRealmExportFile(ctx context.Context, actor engine.Actor, p 
 func errExportFileNotFound() *engine.Error {
 	return engine.Errorf(engine.CodeNotFound, "File not found")
 }
+
+// RealmExportConsentEvent is the realm_export_consent event: a user's consent to exports of
+// their private data changed.
+type RealmExportConsentEvent struct {
+	Type      string   `json:"type"`
+	UserID    users.ID `json:"user_id"`
+	Consented bool     `json:"consented"`
+}
+
+// ConsentChanged records, in the transaction that changed user's allow_private_data_export
+// setting, the realm_export_consent event for the active administrators.
+func ConsentChanged(tx storage.ReadTx, ev *engine.Events, user users.User, consented bool) error {
+	people, err := tx.Users().List()
+	if err != nil {
+		return err
+	}
+	var admins []int64
+	for _, u := range people {
+		if u.IsActive && !u.IsBot() && u.Role.IsAdmin() {
+			admins = append(admins, int64(u.ID))
+		}
+	}
+	ev.Add("realm_export_consent", RealmExportConsentEvent{Type: "realm_export_consent", UserID: user.ID, Consented: consented}, admins)
+	return nil
+}

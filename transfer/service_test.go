@@ -42,8 +42,9 @@ func TestRealmExportAPI(t *testing.T) {
 	f, _ := sourceOrg(t)
 	ctx := t.Context()
 	admin, member := f.Actor("iago@zulip.com"), f.Actor("hamlet@zulip.com")
-	reg, err := f.Service.RegisterQueue(ctx, admin, chat.RegisterQueueParams{EventTypes: []string{"realm_export"}})
+	reg, err := f.Service.RegisterQueue(ctx, admin, chat.RegisterQueueParams{EventTypes: []string{"realm_export", "realm_export_consent"}})
 	must(t, err)
+	must(t, f.Service.UpdateSettings(ctx, member, chat.UpdateSettingsParams{Values: map[string]any{"allow_private_data_export": true}}))
 
 	if _, err := f.Service.ExportRealm(ctx, member, chat.ExportRealmParams{}); !isCode(err, "UNAUTHORIZED_PRINCIPAL") {
 		t.Errorf("export by a member: got %v, want UNAUTHORIZED_PRINCIPAL", err)
@@ -62,13 +63,20 @@ func TestRealmExportAPI(t *testing.T) {
 	must(t, err)
 	var pending []bool
 	for _, ev := range evs.Events {
+		if ev.Type == "realm_export_consent" {
+			want := chat.RealmExportConsentEvent{Type: "realm_export_consent", UserID: member.UserID, Consented: true}
+			if diff := cmp.Diff(want, ev.Payload); diff != "" {
+				t.Errorf("realm_export_consent (-want +got):\n%s", diff)
+			}
+			pending = append(pending, true) // before the export's events
+		}
 		if ev.Type == "realm_export" {
 			list := ev.Payload.(chat.RealmExportEvent).Exports
 			pending = append(pending, list[len(list)-1].Pending)
 		}
 	}
-	if diff := cmp.Diff([]bool{true, false}, pending); diff != "" {
-		t.Errorf("realm_export events' pending (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]bool{true, true, false}, pending); diff != "" {
+		t.Errorf("realm_export_consent, then realm_export events' pending (-want +got):\n%s", diff)
 	}
 
 	path := (*done.ExportURL)[len(f.URL)+len("/user_avatars/"):]
