@@ -31,6 +31,7 @@ type orgTables struct {
 	links       []uploads.Link
 	drafts      []drafts.Draft
 	scheduled   []messages.Scheduled
+	extra       extraTables
 }
 
 func (o *orgTables) read(tx storage.ReadTx) error {
@@ -69,6 +70,9 @@ func (o *orgTables) read(tx storage.ReadTx) error {
 		return err
 	}
 	if o.values, err = tx.ProfileFields().Values(nil); err != nil {
+		return err
+	}
+	if err := o.extra.read(tx, ids); err != nil {
 		return err
 	}
 	return o.readPerUser(tx, ids)

@@ -90,6 +90,7 @@ func (e *exporter) realmJSON() error {
 		"zerver_defaultstream":           e.defaultStreamRecords(),
 	}
 	e.groupTables(tables)
+	e.org.extra.records(tables)
 	clients := make([]clientRecord, 0, len(e.clients))
 	for name, id := range e.clients {
 		clients = append(clients, clientRecord{ID: id, Name: name})

@@ -59,6 +59,7 @@ type realmFile struct {
 	DefaultStreams   []struct {
 		Stream int64 `json:"stream"`
 	} `json:"zerver_defaultstream"`
+	extraFile
 	Domains []struct {
 		ID              int64  `json:"id"`
 		Domain          string `json:"domain"`
@@ -196,7 +197,7 @@ func (im *importer) run() error {
 	steps := []func() error{
 		im.realm, im.importUsers, im.importGroups, im.importChannels, im.realmGroupSettings,
 		im.importRecipients, im.importSubscriptions, im.importProfiles, im.importEmoji,
-		im.importMessages, im.importAttachments, im.importDrafts, im.importScheduled, im.importFiles,
+		im.importMessages, im.importAttachments, im.importDrafts, im.importScheduled, im.importExtra, im.importFiles,
 	}
 	for _, step := range steps {
 		if err := im.ctx.Err(); err != nil {

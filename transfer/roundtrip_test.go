@@ -91,6 +91,31 @@ func sourceOrg(t *testing.T) (*chattest.Fixture, blobs.Store) {
 	if _, err := f.Service.UpdateMessageFlags(ctx, iago, chat.UpdateMessageFlagsParams{Messages: ids[2:4], Op: "add", Flag: "read"}); err != nil {
 		t.Fatal(err)
 	}
+	extras := []func() error{
+		func() error {
+			_, err := f.Service.AddLinkifier(ctx, iago, chat.AddLinkifierParams{Pattern: `#(?P<id>[0-9]+)`, URLTemplate: "https://github.com/zulip/zulip/issues/{id}"})
+			return err
+		},
+		func() error {
+			_, err := f.Service.AddCodePlayground(ctx, iago, chat.AddCodePlaygroundParams{Name: "Python", HighlighterLanguage: "python", URLTemplate: "https://python.example/?code={code}"})
+			return err
+		},
+		func() error {
+			_, err := f.Service.AddAlertWords(ctx, hamlet, chat.AlertWordsParams{AlertWords: []string{"export", "import"}})
+			return err
+		},
+		func() error {
+			return f.Service.MuteUser(ctx, hamlet, chat.MuteUserParams{MutedUserID: othello.UserID})
+		},
+		func() error {
+			return f.Service.UpdateStatus(ctx, othello, chat.UpdateStatusParams{StatusText: ptr("moving house"), EmojiName: ptr("car")})
+		},
+	}
+	for i, add := range extras {
+		if err := add(); err != nil {
+			t.Fatalf("extra %d: %v", i, err)
+		}
+	}
 	return f, bl
 }
 
