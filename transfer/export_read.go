@@ -32,6 +32,7 @@ type orgTables struct {
 	drafts      []drafts.Draft
 	scheduled   []messages.Scheduled
 	extra       extraTables
+	exports     []storage.Export
 }
 
 func (o *orgTables) read(tx storage.ReadTx) error {
@@ -70,6 +71,9 @@ func (o *orgTables) read(tx storage.ReadTx) error {
 		return err
 	}
 	if o.values, err = tx.ProfileFields().Values(nil); err != nil {
+		return err
+	}
+	if o.exports, err = tx.Exports().List(); err != nil {
 		return err
 	}
 	if err := o.extra.read(tx, ids); err != nil {

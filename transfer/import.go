@@ -60,7 +60,8 @@ type realmFile struct {
 		Stream int64 `json:"stream"`
 	} `json:"zerver_defaultstream"`
 	extraFile
-	Domains []struct {
+	RealmExports []realmExportRecord `json:"zerver_realmexport"`
+	Domains      []struct {
 		ID              int64  `json:"id"`
 		Domain          string `json:"domain"`
 		AllowSubdomains bool   `json:"allow_subdomains"`
@@ -197,7 +198,7 @@ func (im *importer) run() error {
 	steps := []func() error{
 		im.realm, im.importUsers, im.importGroups, im.importChannels, im.realmGroupSettings,
 		im.importRecipients, im.importSubscriptions, im.importProfiles, im.importEmoji,
-		im.importMessages, im.importAttachments, im.importDrafts, im.importScheduled, im.importExtra, im.importFiles,
+		im.importMessages, im.importAttachments, im.importDrafts, im.importScheduled, im.importExtra, im.importRealmExports, im.importFiles,
 	}
 	for _, step := range steps {
 		if err := im.ctx.Err(); err != nil {

@@ -173,7 +173,7 @@ func (s *Service) DeleteRealmExport(ctx context.Context, actor engine.Actor, p D
 			return errInvalidExportID()
 		}
 		switch {
-		case e.DeletedAt != 0:
+		case e.DeletedAt != 0, e.FromPriorServer: // the tarball stayed on the prior server
 			return errExportDeleted
 		case e.FailedAt != 0:
 			return errExportFailed

@@ -137,3 +137,37 @@ func isMsg(err error, msg string) bool {
 	var e *chat.Error
 	return errors.As(err, &e) && e.Msg == msg
 }
+
+// TestExportsFromPriorServer carries an organization's exports across an export and import:
+// the finished one is listed with export_from_prior_server, without a URL, and cannot be
+// deleted.
+func TestExportsFromPriorServer(t *testing.T) {
+	t.Parallel()
+	f, bl := sourceOrg(t)
+	ctx := t.Context()
+	admin := f.Actor("iago@zulip.com")
+	res, err := f.Service.ExportRealm(ctx, admin, chat.ExportRealmParams{})
+	must(t, err)
+	waitExport(t, f.Service, admin, res.ID)
+	dir := t.TempDir()
+	_, err = transfer.ExportDir(ctx, f.Store, bl, dir, transfer.ExportOptions{})
+	must(t, err)
+	st := memory.New()
+	_, err = transfer.ImportDir(ctx, st, blobmemory.New(), dir, transfer.ImportOptions{})
+	must(t, err)
+	svc, err := chat.New(chat.Options{Store: st, Blobs: blobmemory.New(), Now: f.Clock.Now})
+	must(t, err)
+	t.Cleanup(func() { svc.Close() })
+	got, err := svc.GetRealmExports(ctx, admin)
+	must(t, err)
+	if len(got.Exports) != 1 {
+		t.Fatalf("exports after the import: %+v", got.Exports)
+	}
+	e := got.Exports[0]
+	if !e.ExportFromPriorServer || e.Pending || e.ExportURL != nil || e.FailedTimestamp != nil || e.DeletedTimestamp != nil || e.ActingUserID != admin.UserID {
+		t.Errorf("carried export: %+v", e)
+	}
+	if _, err := svc.DeleteRealmExport(ctx, admin, chat.DeleteRealmExportParams{ExportID: e.ID}); !isMsg(err, "Export already deleted") {
+		t.Errorf("delete of a prior server's export: got %v", err)
+	}
+}
