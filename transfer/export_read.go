@@ -33,6 +33,7 @@ type orgTables struct {
 	scheduled   []messages.Scheduled
 	extra       extraTables
 	exports     []storage.Export
+	folders     []folderRecord
 }
 
 func (o *orgTables) read(tx storage.ReadTx) error {
@@ -71,6 +72,9 @@ func (o *orgTables) read(tx storage.ReadTx) error {
 		return err
 	}
 	if o.values, err = tx.ProfileFields().Values(nil); err != nil {
+		return err
+	}
+	if o.folders, err = folderRecords(tx); err != nil {
 		return err
 	}
 	if o.exports, err = tx.Exports().List(); err != nil {

@@ -92,6 +92,7 @@ func (e *exporter) realmJSON() error {
 	e.groupTables(tables)
 	e.org.extra.records(tables)
 	tables["zerver_realmexport"] = realmExportRecords(e.org.exports)
+	tables["zerver_channelfolder"] = e.org.folders
 	clients := make([]clientRecord, 0, len(e.clients))
 	for name, id := range e.clients {
 		clients = append(clients, clientRecord{ID: id, Name: name})

@@ -61,6 +61,7 @@ type realmFile struct {
 	} `json:"zerver_defaultstream"`
 	extraFile
 	RealmExports []realmExportRecord `json:"zerver_realmexport"`
+	Folders      []folderRecord      `json:"zerver_channelfolder"`
 	Domains      []struct {
 		ID              int64  `json:"id"`
 		Domain          string `json:"domain"`
@@ -183,6 +184,7 @@ type importer struct {
 	huddles    map[int64][]users.ID // huddle recipient id -> participants
 	clients    map[int64]string
 	anonymous  map[int64]users.GroupSetting // every group's direct members and subgroups
+	folders    map[int64]channels.FolderID
 	// pendingRealm is the organization as first stored, completed by realmGroupSettings.
 	pendingRealm realms.Realm
 }
@@ -196,7 +198,7 @@ func newImporter(ctx context.Context, tx storage.Tx, bl blobs.Store, dir string,
 
 func (im *importer) run() error {
 	steps := []func() error{
-		im.realm, im.importUsers, im.importGroups, im.importChannels, im.realmGroupSettings,
+		im.realm, im.importUsers, im.importGroups, im.importFolders, im.importChannels, im.realmGroupSettings,
 		im.importRecipients, im.importSubscriptions, im.importProfiles, im.importEmoji,
 		im.importMessages, im.importAttachments, im.importDrafts, im.importScheduled, im.importExtra, im.importRealmExports, im.importFiles,
 	}

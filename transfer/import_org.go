@@ -300,6 +300,11 @@ func (im *importer) importChannels() error {
 		if c.CreatorID, err = im.optUser(rec.Creator); err != nil {
 			return err
 		}
+		if rec.Folder != nil {
+			if c.FolderID = im.folders[*rec.Folder]; c.FolderID == 0 {
+				return corrupt("realm.json", "channel %d: folder %d does not exist", rec.ID, *rec.Folder)
+			}
+		}
 		for _, gs := range c.GroupSettings() {
 			if r, ok := rec.GroupSettings[gs.Name]; ok {
 				if *gs.Value, err = im.setting(r); err != nil {

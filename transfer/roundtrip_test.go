@@ -105,6 +105,18 @@ func sourceOrg(t *testing.T) (*chattest.Fixture, blobs.Store) {
 			return err
 		},
 		func() error {
+			folder, err := f.Service.CreateChannelFolder(ctx, iago, chat.CreateChannelFolderParams{Name: "Places", Description: "Where things are"})
+			if err != nil {
+				return err
+			}
+			verona, err := f.Service.GetStreamID(ctx, iago, chat.GetStreamIDParams{Stream: "Verona"})
+			if err != nil {
+				return err
+			}
+			_, err = f.Service.UpdateStream(ctx, iago, chat.UpdateStreamParams{StreamID: verona.StreamID, FolderID: &folder.ChannelFolderID})
+			return err
+		},
+		func() error {
 			return f.Service.MuteUser(ctx, hamlet, chat.MuteUserParams{MutedUserID: othello.UserID})
 		},
 		func() error {
