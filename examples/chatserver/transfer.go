@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/blobs/disk"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/sqlstore"
 	"github.com/teamchat/chat/transfer"
@@ -94,7 +95,7 @@ func (c *importCmd) Run(logger *slog.Logger) error {
 // or hold no organization.
 func (c *importCmd) restore(ctx context.Context, bl blobs.Store, logger *slog.Logger) error {
 	if c.Store == "memory" || strings.HasPrefix(c.Store, "postgres") {
-		return fmt.Errorf("import: a backup archive restores into a SQLite store (--store sqlite:PATH); move an organization to PostgreSQL with export and import")
+		return c.restoreElsewhere(ctx, bl, logger)
 	}
 	path, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(c.Store, "sqlite:"), "//"), "?")
 	if err := removeEmptySQLite(ctx, c.Store, path); err != nil {
@@ -115,6 +116,29 @@ func (c *importCmd) restore(ctx context.Context, bl blobs.Store, logger *slog.Lo
 	}
 	logger.Info("backup restored", "store", c.Store, "created", m.Created, "uploads", m.Blobs)
 	return st.Close()
+}
+
+// restoreElsewhere restores a backup archive into an empty PostgreSQL (or memory) store,
+// through Zulip's export format (transfer.RestoreBackupInto).
+func (c *importCmd) restoreElsewhere(ctx context.Context, bl blobs.Store, logger *slog.Logger) error {
+	st, err := openStore(ctx, c.Store)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	f, err := os.Open(c.File)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	defer f.Close()
+	open := func(ctx context.Context, path string) (storage.Storage, error) { return sqlstore.Open(ctx, "sqlite:"+path) }
+	tmpBlobs := func(dir string) (blobs.Store, error) { return disk.Open(dir) }
+	res, err := transfer.RestoreBackupInto(ctx, f, st, bl, filepath.Dir(c.File), open, tmpBlobs, newProgress(logger))
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	logger.Info("backup restored", "store", c.Store, "users", res.Users, "messages", res.Messages, "files", res.Files)
+	return nil
 }
 
 // removeEmptySQLite removes the SQLite database at path when it holds no organization (so
@@ -166,8 +190,6 @@ func newProgress(logger *slog.Logger) *transfer.Progress {
 	}
 	return &transfer.Progress{Logger: logger}
 }
-
-var _ storage.Storage = (*sqlstore.Store)(nil)
 
 // exportCmd is `chatserver export`: the organization in Zulip's export format.
 type exportCmd struct {

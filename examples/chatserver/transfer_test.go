@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -102,6 +103,23 @@ func TestBackupExportImportCommands(t *testing.T) {
 			t.Errorf("%s: messages (-source +copy):\n%s", dsn, diff)
 		}
 	}
+	t.Run("backup into PostgreSQL", func(t *testing.T) {
+		base := os.Getenv("CHAT_TEST_POSTGRES_URL")
+		if base == "" {
+			t.Skip("CHAT_TEST_POSTGRES_URL is not set: PostgreSQL restore skipped")
+		}
+		pg := freshPostgresSchema(t, base)
+		if err := (&importCmd{Store: pg, Uploads: filepath.Join(t.TempDir(), "uploads"), File: archive}).Run(logger); err != nil {
+			t.Fatalf("restore into PostgreSQL: %v", err)
+		}
+		gotUsers, gotMsgs := storeContents(t, pg)
+		if gotUsers != wantUsers {
+			t.Errorf("%d users, want %d", gotUsers, wantUsers)
+		}
+		if diff := cmp.Diff(wantMsgs, gotMsgs, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("messages (-source +PostgreSQL):\n%s", diff)
+		}
+	})
 	if err := (&importCmd{Store: src, File: export}).Run(logger); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("import into the source: got %v, want a refusal", err)
 	}
