@@ -131,7 +131,9 @@ func (c *importCmd) restoreElsewhere(ctx context.Context, bl blobs.Store, logger
 		return fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	open := func(ctx context.Context, path string) (storage.Storage, error) { return sqlstore.Open(ctx, "sqlite:"+path) }
+	open := func(ctx context.Context, path string) (storage.Storage, error) {
+		return sqlstore.Open(ctx, "sqlite:"+path)
+	}
 	tmpBlobs := func(dir string) (blobs.Store, error) { return disk.Open(dir) }
 	res, err := transfer.RestoreBackupInto(ctx, f, st, bl, filepath.Dir(c.File), open, tmpBlobs, newProgress(logger))
 	if err != nil {
