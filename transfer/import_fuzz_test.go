@@ -1,6 +1,7 @@
 package transfer_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,6 +37,28 @@ func FuzzImportDir(f *testing.F) {
 		}
 		if err == nil && empty {
 			t.Fatal("an accepted import left no organization")
+		}
+	})
+}
+
+// FuzzRestoreBackup feeds arbitrary bytes to the restore of a backup archive: it never
+// panics, and whatever it refuses leaves neither the database file nor uploads behind.
+func FuzzRestoreBackup(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
+	f.Add([]byte("teamchat-backup/manifest.json"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		bl := blobmemory.New()
+		path := filepath.Join(dir, "restored.db")
+		if _, err := transfer.RestoreBackup(t.Context(), bytes.NewReader(data), path, bl, nil); err == nil {
+			return
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Fatalf("a refused restore left %v", entries)
+		}
+		if keys := blobKeys(t, bl); len(keys) != 0 {
+			t.Fatalf("a refused restore left uploads %v", keys)
 		}
 	})
 }
