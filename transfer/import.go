@@ -185,6 +185,8 @@ type importer struct {
 	clients    map[int64]string
 	anonymous  map[int64]users.GroupSetting // every group's direct members and subgroups
 	folders    map[int64]channels.FolderID
+	// systemGroups are the system groups by name, once the groups exist.
+	systemGroups map[string]users.GroupID
 	// pendingRealm is the organization as first stored, completed by realmGroupSettings.
 	pendingRealm realms.Realm
 }
@@ -198,7 +200,7 @@ func newImporter(ctx context.Context, tx storage.Tx, bl blobs.Store, dir string,
 
 func (im *importer) run() error {
 	steps := []func() error{
-		im.realm, im.importUsers, im.importGroups, im.importFolders, im.importChannels, im.realmGroupSettings,
+		im.realm, im.importUsers, im.importGroups, im.ensureSystemGroups, im.importFolders, im.importChannels, im.realmGroupSettings,
 		im.importRecipients, im.importSubscriptions, im.importProfiles, im.importEmoji,
 		im.importMessages, im.importAttachments, im.importDrafts, im.importScheduled, im.importExtra, im.importRealmExports, im.importFiles,
 	}

@@ -312,6 +312,7 @@ func (im *importer) importChannels() error {
 				}
 			}
 		}
+		im.channelDefaults(&c, rec.GroupSettings)
 		id, err := im.tx.Channels().Create(c)
 		if errors.Is(err, storage.ErrConflict) {
 			return corrupt("realm.json", "channel %d: the name %q is taken twice", rec.ID, rec.Name)
@@ -348,6 +349,9 @@ func (im *importer) realmGroupSettings() error {
 			return err
 		}
 		*gs.Value = s
+	}
+	if !hasExtra { // settings a Zulip export left out: a new organization's defaults
+		r.ApplyDefaultGroups(func(name string) users.GroupID { return im.systemGroups[name] })
 	}
 	for _, ref := range []*int64{&r.NewStreamAnnouncementsStreamID, &r.SignupAnnouncementsStreamID, &r.ZulipUpdateAnnouncementsStreamID, &r.ModerationRequestChannelID} {
 		if *ref != 0 {
