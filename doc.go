@@ -28,7 +28,7 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: the area packages (org, bots, people, files, conversations, compose), internal/engine,
+// Imports: the area packages (org, bots, transfer, people, files, conversations, compose), internal/engine,
 // internal/world, internal/clients, the leaf domain packages, storage, queue, ratelimit and
 // markdown; never a storage backend and never httpapi.
 //
@@ -44,6 +44,7 @@
 //	org            the organization: settings, custom emoji, calls, domains, linkifiers,
 //	               playgrounds, and what the server says of itself before login
 //	bots           bot storage, outgoing webhooks, embedded bots in Go
+//	transfer       exports in Zulip's format and their import, backups
 //	people         accounts, authentication and sessions, bots, groups, invitations,
 //	               settings, statuses, profile fields, muted users, alert words, devices,
 //	               onboarding, presence
@@ -176,6 +177,8 @@
 //	          queues for the service bots it triggers are the conversations'
 //	          (conversations/messages_servicebots.go)
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
+//	export    the facade of package transfer (export.go): ExportRealm, GetRealmExports,
+//	          DeleteRealmExport, GetRealmExportConsents, GetRealmExportFile
 //	files     the facade of package files (files.go): uploads, attachments, thumbnails,
 //	          avatars and the images served under /user_avatars/ (files/doc.go maps its files)
 //

@@ -73,6 +73,10 @@ var goldenEvents = []struct {
 			chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"emojiset": "text", "enter_sends": true}})))
 	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
+	{"realm_export_consent", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(t.Context(), f.actor("member"),
+			chat.UpdateSettingsParams{Values: map[string]any{"allow_private_data_export": true}})))
+	}},
 	{"stream-subscription", "member", chat.ClientCapabilities{NotificationSettingsNull: true}, func(t *testing.T, f *fixture) {
 		mustDo(t, "CreateChannel", errOf(f.svc.CreateChannel(t.Context(), f.actor("admin"), chat.CreateChannelParams{
 			Name: "design", Description: "All about *design*", Subscribers: []users.ID{f.ids["admin"], f.ids["member"]},

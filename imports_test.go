@@ -53,17 +53,19 @@ func TestImportDirection(t *testing.T) {
 		// The area packages: each imports the engine, the world, storage, the leaves and only
 		// the areas below it.
 		"compose":       {"conversations", "people", "internal/clients", "internal/engine", "internal/world", "storage", "users", "drafts", "channels", "messages", "topics", "realms"},
-		"people":        {"org", "bots", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
+		"people":        {"org", "bots", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
 		"org":           {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
 		"files":         {"people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
 		"conversations": {"bots", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
 		"bots":          {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
-		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
+		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
 		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.
-		"eventbus/pgbus":    {"storage"},
+		"eventbus/pgbus": {"storage"},
+		// Backups, Zulip's export format, imports: the store through storage, bytes through blobs.
+		"transfer":          append([]string{"internal/engine", "storage", "blobs", "markdown"}, leaves...),
 		"internal/benchorg": append([]string{".", "storage"}, leaves...),
 		"seeds":             append([]string{"."}, leaves...),
 		// chattest is the httptest of the engine: like the examples it assembles a Service, a

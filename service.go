@@ -24,6 +24,7 @@ import (
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/transfer"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
@@ -168,6 +169,8 @@ type Options struct {
 //     UploadCustomEmoji, DeactivateCustomEmoji, GetServerEmojiData
 //   - bots: GetBotStorage, UpdateBotStorage, RemoveBotStorage, DeliverServiceJobs,
 //     HandleEmbeddedBot
+//   - transfer: ExportRealm, GetRealmExports, DeleteRealmExport, GetRealmExportConsents,
+//     GetRealmExportFile
 //   - people: GetAlertWords, AddAlertWords, RemoveAlertWords, RegisterClientDevice,
 //     RemoveClientDevice, RegisterPushDevice, AddApnsToken, RemoveApnsToken, AddFcmToken,
 //     RemoveFcmToken, MarkOnboardingStepAsRead, UpdatePresence, GetRealmPresence,
@@ -233,6 +236,8 @@ type Service struct {
 	org *org.Service
 	// bots is the bots area: bot storage, outgoing webhooks, embedded bots.
 	bots *bots.Service
+	// exports is the data-export area (package transfer): /export/realm.
+	exports *transfer.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
@@ -375,6 +380,7 @@ func New(opts Options) (*Service, error) {
 		Timeout: opts.OutgoingWebhookTimeout, RetryDelay: opts.OutgoingWebhookRetryDelay, Interval: opts.SchedulerInterval,
 		AllowPrivateTargets: opts.AllowPrivateWebhookTargets, UserAgent: "ZulipOutgoingWebhook/" + ServiceVersion,
 	})
+	s.exports = transfer.New(s.eng, transfer.Config{Store: opts.Store, Blobs: opts.Blobs, Log: opts.Logger})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
@@ -406,6 +412,7 @@ func (s *Service) Close() error {
 		s.conversations.StopTypingExpiry()
 		s.compose.StopScheduler()
 		s.bots.Stop()
+		s.exports.Close()
 		err = s.eng.Close(func() error {
 			s.queues.Close()
 			return s.saveQueues()

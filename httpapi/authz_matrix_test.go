@@ -129,6 +129,10 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "users/me/presence", params: map[string]string{"status": "active"}, want: authenticated().except("bot", 400)},
 		{method: "GET", path: "realm/presence", want: authenticated()},
 		{method: "GET", path: "realm/domains", want: authenticated()},
+		{method: "GET", path: "export/realm", want: only("owner", "admin")},
+		{method: "POST", path: "export/realm", params: map[string]string{"export_type": "1"}, want: only("owner", "admin")},
+		{method: "DELETE", path: "export/realm/999", want: only()}, // no such export: 400 for administrators too
+		{method: "GET", path: "export/realm/consents", want: only("owner", "admin")},
 		{method: "POST", path: "register_client_device", want: humansOnly()},
 		{method: "POST", path: "remove_client_device", setup: ownDevice, params: map[string]string{"device_id": "1"}, want: only("owner")},
 		{method: "POST", path: "mobile_push/register", params: pushRegistration, want: only()},

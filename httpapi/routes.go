@@ -197,6 +197,10 @@ func (h *Handler) table() []route {
 		{http.MethodGet, "attachments", authRequired, h.getAttachments},
 		{http.MethodPost, "external/{integration}", authNone, h.incomingWebhook}, // authenticates itself
 		{http.MethodDelete, "attachments/{attachment_id}", authRequired, h.removeAttachment},
+		{http.MethodPost, "export/realm", authRequired, h.exportRealm},
+		{http.MethodGet, "export/realm", authRequired, h.getRealmExports},
+		{http.MethodDelete, "export/realm/{export_id}", authRequired, h.deleteRealmExport},
+		{http.MethodGet, "export/realm/consents", authRequired, h.getRealmExportConsents},
 	}
 }
 

@@ -294,7 +294,15 @@ func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request, path strin
 		open := func() (chat.UploadedFile, error) {
 			return h.svc.GetAvatarImage(r.Context(), chat.GetAvatarImageParams{Path: rest})
 		}
-		if strings.Contains(rest, "/emoji/") {
+		if strings.HasPrefix(rest, "exports/") { // a data export's tarball, for administrators
+			open = func() (chat.UploadedFile, error) {
+				actor, err := h.authenticateWeb(r, false)
+				if err != nil {
+					return chat.UploadedFile{}, err
+				}
+				return h.svc.GetRealmExportFile(r.Context(), actor, chat.GetRealmExportFileParams{Path: rest})
+			}
+		} else if strings.Contains(rest, "/emoji/") {
 			open = func() (chat.UploadedFile, error) {
 				return h.svc.GetCustomEmojiImage(r.Context(), chat.GetCustomEmojiImageParams{Path: rest})
 			}
@@ -307,6 +315,9 @@ func (h *Handler) serveAvatar(w http.ResponseWriter, r *http.Request, path strin
 		defer file.Close()
 		writeFileHeaders(w, file)
 		w.Header().Set("Cache-Control", "public, max-age=86400") // the URL's version changes with the image
+		if strings.HasPrefix(rest, "exports/") {
+			w.Header().Set("Cache-Control", "private, no-store")
+		}
 		http.ServeContent(w, r, file.Name, file.Info().ModTime, file)
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/transfer"
 	"github.com/teamchat/chat/users"
 )
 
@@ -207,6 +208,8 @@ func settingFollowUp(tx storage.Tx, ev *engine.Events, realm realms.Realm, me us
 			return err
 		}
 		return announceAway(tx.Users(), ev, me, v.(bool))
+	case "allow_private_data_export":
+		return transfer.ConsentChanged(storage.ReadsOf(tx), ev, me, v.(bool))
 	}
 	return nil
 }

@@ -64,6 +64,9 @@ type MessageReader interface {
 	Get(messages.ID) (messages.Message, error)
 	// GetMany returns the messages with the given ids that exist, ascending by id.
 	GetMany(ids []messages.ID) ([]messages.Message, error)
+	// Scan returns at most limit messages of the organization with ids above after,
+	// ascending by id: a walk over every message in bounded steps (exports).
+	Scan(after messages.ID, limit int) ([]messages.Message, error)
 	// Query runs a MessageQuery.
 	Query(MessageQuery) ([]MessageMatch, error)
 	// Rows returns the rows of the given messages (every user's), ascending by message id

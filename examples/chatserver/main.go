@@ -32,6 +32,9 @@ type cli struct {
 	LogLevel slog.Level `help:"Log level (debug, info, warn, error)." default:"info"`
 	Serve    serveCmd   `cmd:"" help:"Serve the API."`
 	Zuliprc  zuliprcCmd `cmd:"" help:"Write a .zuliprc (site, email, API key) for a user of the organization that serve would use."`
+	Backup   backupCmd  `cmd:"" help:"Copy a live SQLite store and its uploads into one archive, without stopping it."`
+	Export   exportCmd  `cmd:"" help:"Write the organization in Zulip's export format (a .tar.gz)."`
+	Import   importCmd  `cmd:"" help:"Fill an empty store from a backup archive or an organization in Zulip's export format."`
 }
 
 // orgFlags choose the store and how an empty one is provisioned. serve and zuliprc share

@@ -100,6 +100,8 @@ func (d *data) clone() *data {
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq
 	c.sessions = cloneMap(d.sessions, same)
+	c.exports = cloneMap(d.exports, same)
+	c.exportSeq = d.exportSeq
 	return c
 }
 

@@ -100,6 +100,8 @@ type data struct {
 	// onboarding holds each user's read onboarding steps, sorted.
 	onboarding map[users.ID][]string
 	sessions   map[string]storage.Session // by key; nil until the first session
+	exports    map[int64]storage.Export   // by id; nil until the first export
+	exportSeq  int64
 }
 
 func newData() *data {

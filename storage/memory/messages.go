@@ -78,6 +78,24 @@ func (a messageTx) GetMany(ids []messages.ID) ([]messages.Message, error) {
 	return sortedValues(found, messages.Message.Clone), nil
 }
 
+func (a messageTx) Scan(after messages.ID, limit int) ([]messages.Message, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	var ids []messages.ID
+	for id := range a.md().messages {
+		if id > after {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	out := []messages.Message{}
+	for _, id := range ids[:min(len(ids), max(limit, 0))] {
+		out = append(out, a.md().messages[id].Clone())
+	}
+	return out, nil
+}
+
 func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err

@@ -97,6 +97,17 @@ func (a messageTx) GetMany(list []messages.ID) ([]messages.Message, error) {
 		ids(a.t.d, list))
 }
 
+func (a messageTx) Scan(after messages.ID, limit int) ([]messages.Message, error) {
+	if limit <= 0 {
+		return []messages.Message{}, a.t.live()
+	}
+	list, err := scanAll(a.t, scanMessage, "SELECT "+messageColumns+" FROM messages m WHERE m.id > ? ORDER BY m.id LIMIT ?", int64(after), limit)
+	if list == nil && err == nil {
+		list = []messages.Message{}
+	}
+	return list, err
+}
+
 // Query reads the candidate messages in id order (the user's rows joined on; the searches
 // and the non-negated channel/topic/sender/id terms pushed into SQL), applies messages.Match
 // with the other terms to each and stops at Limit. It reads in rounds of a bounded number of

@@ -104,6 +104,7 @@ const (
 	writeConn      connRole = iota // the one write connection
 	readConn                       // the query-only read pool
 	checkpointConn                 // the checkpointer's connection (checkpoint.go)
+	backupConn                     // Backup's connection (backup.go)
 )
 
 // driverDSN is modernc's DSN for a pool of role: the plain path, then its options.
@@ -121,6 +122,8 @@ func (o sqliteOptions) driverDSN(role connRole) string {
 		q.Add("_pragma", "temp_store(memory)")
 		// Checkpoints run beside the writer; the writer's own only bounds the WAL.
 		q.Add("_pragma", "wal_autocheckpoint("+strconv.Itoa(writerCheckpointPages)+")")
+	case backupConn:
+		// VACUUM INTO reads in one transaction and writes only its new file.
 	case checkpointConn:
 		// A checkpoint fsyncs the database file as the store's setting says.
 		q.Set("_synchronous", o.synchronous)
@@ -159,7 +162,7 @@ func openSQLite(ctx context.Context, rest string) (*Store, error) {
 	if err != nil {
 		return nil, fail(err)
 	}
-	s := &Store{d: sqliteDialect, write: w}
+	s := &Store{d: sqliteDialect, lite: &o, write: w}
 	if err := s.migrate(ctx); err != nil {
 		w.Close()
 		return nil, fail(err)

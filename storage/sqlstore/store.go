@@ -17,8 +17,9 @@ import (
 // Store is a storage.Storage on SQLite or PostgreSQL.
 type Store struct {
 	d     *dialect
-	write *sql.DB // SQLite: one connection; PostgreSQL: the pool
-	read  *sql.DB // SQLite: query-only pool; PostgreSQL: the same pool as write
+	lite  *sqliteOptions // SQLite: the options it was opened with (Backup); nil on PostgreSQL
+	write *sql.DB        // SQLite: one connection; PostgreSQL: the pool
+	read  *sql.DB        // SQLite: query-only pool; PostgreSQL: the same pool as write
 
 	closeOnce sync.Once
 	closeErr  error

@@ -523,3 +523,26 @@ func (w faultySessions) DeleteExpired(now int64) (int, error) {
 	}
 	return w.SessionWriter.DeleteExpired(now)
 }
+
+func (t faultyTx) Exports() storage.ExportWriter {
+	return faultyExports{t.Tx.Exports(), t.f}
+}
+
+type faultyExports struct {
+	storage.ExportWriter
+	f *Faulty
+}
+
+func (w faultyExports) Create(e storage.Export) (int64, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.ExportWriter.Create(e)
+}
+
+func (w faultyExports) Update(e storage.Export) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.ExportWriter.Update(e)
+}

@@ -117,6 +117,40 @@ func testMessages(t *testing.T, open Opener) {
 		})
 	})
 
+	t.Run("Scan walks every message in ascending steps", func(t *testing.T) {
+		s := open(t)
+		w := seedMessageWorld(t, s)
+		var all []messages.Message
+		for i := range 5 {
+			m := messages.Message{SenderID: w.u[i%2], ChannelID: w.c1, Topic: "walk", Content: "m", Rendered: "<p>m</p>", Timestamp: 1700000000 + int64(i), Client: "website"}
+			if i == 3 {
+				m.ChannelID, m.Topic, m.Recipients = 0, "", []users.ID{w.u[0], w.u[1]}
+			}
+			all = append(all, mustCreateMessage(t, s, m, map[users.ID]messages.Flags{w.u[0]: 0, w.u[1]: 0}))
+		}
+		mustView(t, s, func(tx storage.ReadTx) error {
+			for _, tc := range []struct {
+				name  string
+				after messages.ID
+				limit int
+				want  []messages.Message
+			}{
+				{"from the start", 0, 2, all[:2]},
+				{"after an id", all[1].ID, 2, all[2:4]},
+				{"the last step is short", all[3].ID, 2, all[4:]},
+				{"past the end", all[4].ID, 2, []messages.Message{}},
+				{"limit 0", 0, 0, []messages.Message{}},
+			} {
+				got, err := tx.Messages().Scan(tc.after, tc.limit)
+				if err != nil {
+					return err
+				}
+				wantEqual(t, "Scan "+tc.name, tc.want, got, cmpopts.EquateEmpty())
+			}
+			return nil
+		})
+	})
+
 	t.Run("Update replaces a message; unknown id is not found", func(t *testing.T) {
 		s := open(t)
 		w := seedMessageWorld(t, s)

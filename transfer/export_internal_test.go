@@ -1,0 +1,4 @@
+package transfer
+
+// NotificationBotID is notificationBotID for the external tests.
+var NotificationBotID = notificationBotID

@@ -1,0 +1,166 @@
+package transfer_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	blobmemory "github.com/teamchat/chat/blobs/memory"
+	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/transfer"
+)
+
+// TestImportRefusesDamagedExports damages an export in several ways: each import fails with
+// ErrCorrupt and leaves the store without an organization and the blob store empty.
+func TestImportRefusesDamagedExports(t *testing.T) {
+	t.Parallel()
+	src, srcBlobs := sourceOrg(t)
+	good := t.TempDir()
+	if _, err := transfer.ExportDir(t.Context(), src.Store, srcBlobs, good, transfer.ExportOptions{Batch: 3}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+	}{
+		{"realm.json truncated", func(t *testing.T, dir string) { truncate(t, filepath.Join(dir, "realm.json")) }},
+		{"a message file truncated", func(t *testing.T, dir string) { truncate(t, filepath.Join(dir, "messages-000002.json")) }},
+		{"realm.json missing", func(t *testing.T, dir string) { must(t, os.Remove(filepath.Join(dir, "realm.json"))) }},
+		{"a message from an unknown user", func(t *testing.T, dir string) {
+			replace(t, filepath.Join(dir, "messages-000002.json"), `"sender": `, `"sender": 9999`)
+		}},
+		{"an uploaded file missing", func(t *testing.T, dir string) {
+			entries, err := os.ReadDir(filepath.Join(dir, "uploads"))
+			must(t, err)
+			for _, e := range entries {
+				if e.Name() != "records.json" {
+					must(t, os.RemoveAll(filepath.Join(dir, "uploads", e.Name())))
+				}
+			}
+		}},
+		{"a file path leaving the directory", func(t *testing.T, dir string) {
+			replace(t, filepath.Join(dir, "emoji", "records.json"), `"path": "`, `"path": "../../`)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			must(t, os.CopyFS(dir, os.DirFS(good)))
+			tc.damage(t, dir)
+			st, bl := memory.New(), blobmemory.New()
+			_, err := transfer.ImportDir(t.Context(), st, bl, dir, transfer.ImportOptions{})
+			if !errors.Is(err, transfer.ErrCorrupt) {
+				t.Fatalf("ImportDir: got %v, want ErrCorrupt", err)
+			}
+			if empty, err := transfer.Empty(t.Context(), st); err != nil || !empty {
+				t.Errorf("after the refused import: empty %v, err %v", empty, err)
+			}
+			if keys := blobKeys(t, bl); len(keys) != 0 {
+				t.Errorf("files left behind: %v", keys)
+			}
+		})
+	}
+}
+
+// TestImportIntoNonEmptyStore is refused.
+func TestImportIntoNonEmptyStore(t *testing.T) {
+	t.Parallel()
+	src, srcBlobs := sourceOrg(t)
+	dir := t.TempDir()
+	if _, err := transfer.ExportDir(t.Context(), src.Store, srcBlobs, dir, transfer.ExportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := transfer.ImportDir(t.Context(), src.Store, nil, dir, transfer.ImportOptions{}); !errors.Is(err, transfer.ErrNotEmpty) {
+		t.Fatalf("ImportDir into the source: got %v, want ErrNotEmpty", err)
+	}
+}
+
+// TestTarballRoundTrip writes the export as a tarball and imports it through ImportPath,
+// which DetectFormat tells from a backup.
+func TestTarballRoundTrip(t *testing.T) {
+	t.Parallel()
+	src, srcBlobs := sourceOrg(t)
+	path := filepath.Join(t.TempDir(), "export.tar.gz")
+	f, err := os.Create(path)
+	must(t, err)
+	res, err := transfer.Export(t.Context(), src.Store, srcBlobs, f, transfer.ExportOptions{})
+	must(t, err)
+	must(t, f.Close())
+	if format, err := transfer.DetectFormat(path); err != nil || format != transfer.FormatZulipTarball {
+		t.Fatalf("DetectFormat: %v, %v", format, err)
+	}
+	st, bl := memory.New(), blobmemory.New()
+	got, err := transfer.ImportPath(t.Context(), st, bl, path, transfer.ImportOptions{})
+	must(t, err)
+	if got.Messages != res.Messages || got.Users != res.Users || got.Files != res.Files {
+		t.Errorf("imported %+v, exported %+v", got, res)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.tar.gz")
+	body, err := os.ReadFile(path)
+	must(t, err)
+	must(t, os.WriteFile(cut, body[:len(body)*2/3], 0o600))
+	if _, err := transfer.ImportPath(t.Context(), memory.New(), blobmemory.New(), cut, transfer.ImportOptions{}); !errors.Is(err, transfer.ErrCorrupt) {
+		t.Errorf("ImportPath of a cut tarball: got %v, want ErrCorrupt", err)
+	}
+}
+
+// TestExportTypes checks what each export type holds: public leaves out direct messages and
+// private channels, full-with-consent adds those of consenting users, full holds all.
+func TestExportTypes(t *testing.T) {
+	t.Parallel()
+	src, srcBlobs := sourceOrg(t)
+	var total int
+	must(t, src.Store.View(t.Context(), func(tx storage.ReadTx) error {
+		list, err := tx.Messages().Scan(0, 1<<20)
+		total = len(list)
+		return err
+	}))
+	count := func(typ transfer.ExportType) int64 {
+		res, err := transfer.ExportDir(t.Context(), src.Store, srcBlobs, t.TempDir(), transfer.ExportOptions{Type: typ})
+		must(t, err)
+		return res.Messages
+	}
+	public, consent, full := count(transfer.ExportPublic), count(transfer.ExportFullWithConsent), count(transfer.ExportFull)
+	if full != int64(total) {
+		t.Errorf("full export: %d messages, the store holds %d", full, total)
+	}
+	if public >= full || consent < public || consent > full {
+		t.Errorf("messages: public %d, full-with-consent %d, full %d", public, consent, full)
+	}
+}
+
+// TestNotificationBotID keeps the export's id of the notification bot the engine's.
+func TestNotificationBotID(t *testing.T) {
+	t.Parallel()
+	if got := transfer.NotificationBotID; got != world.NotificationBotID {
+		t.Errorf("transfer's notification bot id %d, the engine's %d", got, world.NotificationBotID)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func truncate(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	must(t, err)
+	must(t, os.WriteFile(path, b[:len(b)/2], 0o600))
+}
+
+func replace(t *testing.T, path, old, repl string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	must(t, err)
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s holds no %q", path, old)
+	}
+	must(t, os.WriteFile(path, []byte(strings.Replace(string(b), old, repl, 1)), 0o600))
+}
