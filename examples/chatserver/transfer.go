@@ -70,13 +70,25 @@ func (c *backupCmd) Run(logger *slog.Logger) error {
 type importCmd struct {
 	Store   string `help:"The empty store to fill: sqlite:PATH (a backup restores only to SQLite), postgres://..." default:"sqlite:./chat.db"`
 	Uploads string `help:"The uploads store, as serve's --uploads (default: the one serve uses with --store)."`
-	File    string `arg:"" help:"A backup archive (from backup), or a Zulip export: its directory or its .tar.gz." type:"existingpath"`
+	From    string `help:"The file's kind when it is another server's export: slack (the workspace's .zip) or mattermost (a bulk export's JSONL, its data/ folder beside it); detected when empty." enum:",slack,mattermost" default:""`
+	Team    string `help:"With a Mattermost export of several teams: the team to import (Zulip imports one team per organization)."`
+	Domain  string `help:"With a Slack export: the email domain of users it gives no address."`
+	Name    string `help:"With a Slack export: the organization's name and string id (Zulip's importer takes the subdomain)." default:"slack"`
+	File    string `arg:"" help:"A backup archive (from backup), a Zulip export (its directory or its .tar.gz), a Slack export (.zip) or a Mattermost bulk export (.jsonl)." type:"existingpath"`
 }
 
 // Run imports.
 func (c *importCmd) Run(logger *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if from := c.otherServer(); from != "" {
+		dir, err := c.convert(ctx, from, logger)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		defer os.RemoveAll(filepath.Dir(dir))
+		c.File = dir
+	}
 	format, err := transfer.DetectFormat(c.File)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)

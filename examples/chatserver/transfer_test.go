@@ -1,7 +1,9 @@
 package main
 
 import (
+	"archive/zip"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -125,5 +127,78 @@ func TestBackupExportImportCommands(t *testing.T) {
 	}
 	if err := (&importCmd{Store: restored, File: archive}).Run(logger); err == nil {
 		t.Error("restore over the restored store: want a refusal")
+	}
+}
+
+// TestImportOtherServers runs chatserver import on another server's export: Slack's workspace
+// zip (Zulip's importer fixture, zipped here) and a Mattermost bulk export's team (Zulip's
+// fixture), each detected by its form and converted before the import; the stores then hold
+// the export's users and messages.
+func TestImportOtherServers(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	slackZip := filepath.Join(dir, "slack.zip")
+	zipDir(t, "../../transfer/slackimport/testdata/workspace", slackZip)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, tc := range []struct {
+		name string
+		cmd  importCmd
+	}{
+		{"slack", importCmd{File: slackZip, Name: "slack"}},
+		{"mattermost", importCmd{File: "../../transfer/mattermostimport/testdata/teams/export.json", Team: "gryffindor"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := "sqlite:" + filepath.Join(dir, tc.name+".db")
+			tc.cmd.Store = store
+			tc.cmd.Uploads = filepath.Join(dir, tc.name+"-uploads")
+			if got := tc.cmd.otherServer(); got != tc.name {
+				t.Fatalf("detected %q, want %q", got, tc.name)
+			}
+			if err := tc.cmd.Run(logger); err != nil {
+				t.Fatalf("import: %v", err)
+			}
+			users, msgs := storeContents(t, store)
+			if users < 2 || len(msgs) == 0 {
+				t.Fatalf("imported %d users and %d messages", users, len(msgs))
+			}
+		})
+	}
+}
+
+// zipDir writes the files below dir into a zip archive at out, with paths relative to dir.
+func zipDir(t *testing.T, dir, out string) {
+	t.Helper()
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err == nil {
+		err = zw.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
