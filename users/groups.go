@@ -246,7 +246,9 @@ func (s *GroupSetting) UnmarshalJSON(data []byte) error {
 }
 
 // Membership resolves transitive group membership over a fixed set of groups and users. Build
-// one per transaction with NewMembership; it is not safe for concurrent mutation.
+// one per transaction with NewMembership; it is not safe for concurrent mutation. It keeps each
+// group's direct members sorted, so that a membership test is a binary search (a send asks it
+// for each recipient of a large role group).
 type Membership struct {
 	groups   map[GroupID]Group
 	isActive func(ID) bool
@@ -263,6 +265,9 @@ func NewMembership(groups []Group, activeUsers map[ID]bool) *Membership {
 func NewMembershipFunc(groups []Group, isActive func(ID) bool) *Membership {
 	m := &Membership{groups: make(map[GroupID]Group, len(groups)), isActive: isActive}
 	for _, g := range groups {
+		if !slices.IsSorted(g.Members) {
+			g.Members = slices.Sorted(slices.Values(g.Members))
+		}
 		m.groups[g.ID] = g
 	}
 	return m
@@ -275,7 +280,7 @@ func (m *Membership) IsMember(group GroupID, user ID, directOnly bool) bool {
 	}
 	if directOnly {
 		g, ok := m.groups[group]
-		return ok && slices.Contains(g.Members, user)
+		return ok && hasMember(g.Members, user)
 	}
 	seen := map[GroupID]bool{}
 	return m.reach(group, user, seen)
@@ -290,7 +295,7 @@ func (m *Membership) reach(group GroupID, user ID, seen map[GroupID]bool) bool {
 	if !ok {
 		return false
 	}
-	if slices.Contains(g.Members, user) {
+	if hasMember(g.Members, user) {
 		return true
 	}
 	for _, sub := range g.Subgroups {
@@ -299,6 +304,12 @@ func (m *Membership) reach(group GroupID, user ID, seen map[GroupID]bool) bool {
 		}
 	}
 	return false
+}
+
+// hasMember reports whether the sorted members hold user.
+func hasMember(members []ID, user ID) bool {
+	_, found := slices.BinarySearch(members, user)
+	return found
 }
 
 // Allows reports whether user is covered by the setting value.
