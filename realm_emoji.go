@@ -157,20 +157,31 @@ func (s *Service) GetCustomEmoji(ctx context.Context, actor Actor) (GetCustomEmo
 	return res, err
 }
 
-// UploadCustomEmoji adds a custom emoji with the uploaded image, stored through
-// Options.EmojiImages before the emoji's row is written.
+// UploadCustomEmoji adds a custom emoji with the uploaded image, resized to at most
+// images.EmojiSize pixels square (an animated GIF also gets a still PNG, its still_url) and
+// stored through Options.EmojiImages before the emoji's row is written.
 func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCustomEmojiParams) (struct{}, error) {
 	name := strings.ReplaceAll(strings.TrimSpace(p.Name), " ", "_")
 	if err := emoji.CheckName(name); err != nil {
 		return struct{}{}, engine.RuleError(err)
 	}
-	ext, err := s.checkEmojiUpload(ctx, actor, name, p)
-	if err != nil {
+	if _, err := s.checkEmojiUpload(ctx, actor, name, p); err != nil {
 		return struct{}{}, err
 	}
+	// Resized before anything is stored, as Zulip's resize_emoji: a refusal stores nothing.
+	img, err := s.images.Emoji(ctx, p.Image)
+	if err != nil {
+		return struct{}{}, imageError(err)
+	}
 	sum := sha256.Sum256(p.Image)
-	file := hex.EncodeToString(sum[:12]) + ext
-	if err := s.opts.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
+	file, still := hex.EncodeToString(sum[:12])+"."+img.Format, ""
+	if img.Still != nil {
+		still = hex.EncodeToString(sum[:12]) + "-still.png"
+		if err := s.opts.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+still, img.Still); err != nil {
+			return struct{}{}, engine.InternalError(err)
+		}
+	}
+	if err := s.opts.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, img.Image); err != nil {
 		return struct{}{}, engine.InternalError(err)
 	}
 	err = s.mutate(ctx, actor, engine.SignedIn, func(o *writeOp) error {
@@ -182,7 +193,7 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 		if err := s.mayAddEmoji(w, me, list, name); err != nil {
 			return err
 		}
-		c := emoji.Custom{Name: name, AuthorID: me.ID, FileName: file}
+		c := emoji.Custom{Name: name, AuthorID: me.ID, FileName: file, StillFileName: still}
 		if c.ID, err = tx.Realm().CreateEmoji(c); err != nil {
 			if errors.Is(err, storage.ErrConflict) {
 				return errEmojiNameTaken

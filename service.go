@@ -13,6 +13,7 @@ import (
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/images"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
@@ -179,6 +180,8 @@ type Service struct {
 	people *people.Service
 	// org is the org area: video calls, realm domains, code playgrounds, linkifiers.
 	org *org.Service
+	// images decodes and resizes uploaded images within its memory budget.
+	images *images.Processor
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
@@ -300,6 +303,7 @@ func New(opts Options) (*Service, error) {
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
 	s.org = org.New(s.eng, org.Config{CallKey: callKey})
+	s.images = images.New(images.Config{})
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
