@@ -21,7 +21,7 @@ type pngStream struct {
 }
 
 // streamPNG decodes the PNG in r (whose header is h) and hands the rows of src, as
-// premultiplied 16-bit RGBA, to s. It stops after the last row of src.
+// premultiplied 16-bit RGBA, to s. It reads every row, and checks the data's checksums.
 func streamPNG(ctx context.Context, r io.Reader, h Header, src image.Rectangle, s *shrinker) error {
 	br := bufio.NewReaderSize(r, 32<<10)
 	ps := &pngStream{h: h}
@@ -41,7 +41,7 @@ func streamPNG(ctx context.Context, r io.Reader, h Header, src image.Rectangle, 
 	n := 1 + int(h.pngRowBytes())
 	cur, prev := make([]byte, n), make([]byte, n)
 	samples := make([]uint16, 4*src.Dx())
-	for y := range src.Max.Y {
+	for y := range h.Height {
 		if y%256 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -51,11 +51,18 @@ func streamPNG(ctx context.Context, r io.Reader, h Header, src image.Rectangle, 
 		if !unfilter(cur[0], cur[1:], prev[1:], bpp) {
 			return ErrBadImage
 		}
-		if y >= src.Min.Y {
+		if y >= src.Min.Y && y < src.Max.Y {
 			ps.convert(cur[1:], src.Min.X, src.Max.X, samples)
 			s.addRow(samples)
 		}
 		cur, prev = prev, cur
+	}
+	// As image/png: no data past the last row, the zlib checksum and the CRCs right.
+	if n, err := io.CopyN(io.Discard, zr, 1); n != 0 || err != io.EOF {
+		return ErrBadImage
+	}
+	if _, err := io.Copy(io.Discard, idat); err != nil {
+		return ErrBadImage
 	}
 	return nil
 }
