@@ -68,7 +68,7 @@ func writeChunk(w *bytes.Buffer, typ string, data []byte) {
 func noisy(like image.Image, w, h int) image.Image {
 	r := image.Rect(0, 0, w, h)
 	var dst draw.Image
-	switch like.(type) {
+	switch like := like.(type) {
 	case *image.Gray:
 		dst = image.NewGray(r)
 	case *image.Gray16:
@@ -78,7 +78,7 @@ func noisy(like image.Image, w, h int) image.Image {
 	case *image.NRGBA64:
 		dst = image.NewNRGBA64(r)
 	case *image.Paletted:
-		dst = image.NewPaletted(r, like.(*image.Paletted).Palette)
+		dst = image.NewPaletted(r, like.Palette)
 	default:
 		dst = image.NewNRGBA(r)
 	}
