@@ -165,7 +165,7 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 	if err := emoji.CheckName(name); err != nil {
 		return struct{}{}, engine.RuleError(err)
 	}
-	if _, err := s.checkEmojiUpload(ctx, actor, name, p); err != nil {
+	if err := s.checkEmojiUpload(ctx, actor, name, p); err != nil {
 		return struct{}{}, err
 	}
 	// Resized before anything is stored, as Zulip's resize_emoji: a refusal stores nothing.
@@ -206,10 +206,9 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor Actor, p UploadCu
 	return struct{}{}, err
 }
 
-// checkEmojiUpload checks an upload before its image is stored: permission and name (read
-// again when the emoji is written), file count, size and image type; it returns the file's
-// extension.
-func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string, p UploadCustomEmojiParams) (string, error) {
+// checkEmojiUpload checks an upload before its image is decoded: permission and name (read
+// again when the emoji is written), file count, size and image type.
+func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string, p UploadCustomEmojiParams) error {
 	err := s.read(ctx, actor, engine.SignedIn, func(o *readOp) error {
 		list, err := o.Tx.Realm().ListEmoji()
 		if err != nil {
@@ -219,19 +218,18 @@ func (s *Service) checkEmojiUpload(ctx context.Context, actor Actor, name string
 	})
 	switch {
 	case err != nil:
-		return "", err
+		return err
 	case p.Files != 1:
-		return "", errOneFile
+		return errOneFile
 	case len(p.Image) > MaxEmojiFileSize:
-		return "", errEmojiTooLarge
+		return errEmojiTooLarge
 	case s.opts.EmojiImages == nil:
-		return "", errNoEmojiImages
+		return errNoEmojiImages
 	}
-	ext, ok := imageTypes[http.DetectContentType(p.Image)]
-	if !ok {
-		return "", errInvalidImage
+	if _, ok := imageTypes[http.DetectContentType(p.Image)]; !ok {
+		return errInvalidImage
 	}
-	return ext, nil
+	return nil
 }
 
 // mayAddEmoji applies can_add_custom_emoji_group (default: members, not guests), the name's

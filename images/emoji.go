@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"image/color/palette"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
@@ -39,7 +40,7 @@ func (p *Processor) Emoji(ctx context.Context, data []byte) (Emoji, error) {
 		return Emoji{}, ErrTooLarge
 	}
 	var e Emoji
-	if h.Format == GIF {
+	if h.Format == GIF && h.Animated() {
 		e, err = p.gifEmoji(ctx, r, h)
 	} else {
 		e, err = p.stillEmoji(ctx, r)
@@ -57,7 +58,8 @@ func (p *Processor) Emoji(ctx context.Context, data []byte) (Emoji, error) {
 	return e, nil
 }
 
-// stillEmoji crops and scales a still image, and encodes it in its format.
+// stillEmoji crops and scales a still image, and encodes it in its format (a GIF in Plan 9's
+// palette and a transparent colour).
 func (p *Processor) stillEmoji(ctx context.Context, r io.ReadSeeker) (Emoji, error) {
 	img, h, err := p.Square(ctx, r, EmojiSize)
 	if err != nil {
@@ -68,6 +70,9 @@ func (p *Processor) stillEmoji(ctx context.Context, r io.ReadSeeker) (Emoji, err
 	switch h.Format {
 	case JPEG:
 		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: 90})
+	case GIF:
+		pal := append(color.Palette{}, palette.Plan9[:255]...)
+		err = gif.Encode(&buf, toPaletted(img, append(pal, color.RGBA{})), nil)
 	default:
 		e.Format = PNG
 		err = png.Encode(&buf, img)
