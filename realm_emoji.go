@@ -13,6 +13,7 @@ import (
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/images"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -404,3 +405,25 @@ var (
 func errEmojiDoesNotExist(name string) *Error {
 	return engine.BadRequest("Emoji '%s' does not exist", name)
 }
+
+// imageError is the refusal of an image that package images would not decode, as Zulip
+// words it; other errors (a cancelled context) pass through.
+func imageError(err error) error {
+	switch {
+	case errors.Is(err, images.ErrTooLarge):
+		return errImageTooLarge
+	case errors.Is(err, images.ErrEncodedTooLarge):
+		return errResizedTooLarge
+	case errors.Is(err, images.ErrBadImage):
+		return errBadImage
+	}
+	return err
+}
+
+// Refusals of images, as Zulip words them (libvips_check_image and upload_emoji_image);
+// here, below the uploads area, so that emoji and avatars share them.
+var (
+	errImageTooLarge   = &Error{Code: CodeBadImage, Msg: "Image size exceeds limit."}
+	errResizedTooLarge = &Error{Code: CodeBadImage, Msg: "Image size exceeds limit"}
+	errBadImage        = &Error{Code: CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
+)

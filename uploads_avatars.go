@@ -31,7 +31,6 @@ type AvatarResult struct {
 // Errors of avatars, as Zulip words them.
 var (
 	errOneAvatar = engine.BadRequest("You must upload exactly one avatar.")
-	errBadImage  = &Error{Code: CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
 )
 
 // ErrOneAvatar is the refusal of an avatar request without exactly one file.

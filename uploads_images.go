@@ -3,7 +3,6 @@ package chat
 import (
 	"bytes"
 	"context"
-	"errors"
 	"html"
 	"image"
 	"image/color"
@@ -57,27 +56,6 @@ func (s *Service) thumbnail(ctx context.Context, a uploads.Attachment, f uploads
 	defer o.Close()
 	return s.images.Fit(ctx, o, f.MaxWidth, f.MaxHeight)
 }
-
-// imageError is the refusal of an image that package images would not decode, as Zulip
-// words it; other errors (a cancelled context) pass through.
-func imageError(err error) error {
-	switch {
-	case errors.Is(err, images.ErrTooLarge):
-		return errImageTooLarge
-	case errors.Is(err, images.ErrEncodedTooLarge):
-		return errResizedTooLarge
-	case errors.Is(err, images.ErrBadImage):
-		return errBadImage
-	}
-	return err
-}
-
-// Refusals of images too large, as Zulip words them (libvips_check_image and
-// upload_emoji_image).
-var (
-	errImageTooLarge   = &Error{Code: CodeBadImage, Msg: "Image size exceeds limit."}
-	errResizedTooLarge = &Error{Code: CodeBadImage, Msg: "Image size exceeds limit"}
-)
 
 // onWhite flattens transparency onto white (JPEG has no alpha channel).
 func onWhite(img image.Image) image.Image {
