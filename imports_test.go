@@ -36,6 +36,8 @@ func TestImportDirection(t *testing.T) {
 		"ratelimit":       {},
 		"markdown":        {},
 		"mail":            {},
+		// Bounded decoding and resizing of untrusted images; nothing of the project.
+		"images": {},
 		// The test of the graph of the root's areas; no code of its own.
 		"internal/areagraph": {},
 		// The incoming webhook integrations are pure: payload in, messages out.
@@ -54,11 +56,11 @@ func TestImportDirection(t *testing.T) {
 		// the areas below it.
 		"compose":       {"conversations", "people", "internal/clients", "internal/engine", "internal/world", "storage", "users", "drafts", "channels", "messages", "topics", "realms"},
 		"people":        {"org", "bots", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
-		"org":           {"internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
-		"files":         {"people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
+		"org":           {"images", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
+		"files":         {"images", "people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
 		"conversations": {"bots", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
 		"bots":          {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
-		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
+		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
 		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

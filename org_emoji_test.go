@@ -54,8 +54,8 @@ type memEmojiObject struct {
 func (o memEmojiObject) Close() error     { return nil }
 func (o memEmojiObject) Info() blobs.Info { return o.info }
 
-// pngImage is the smallest PNG header http.DetectContentType recognises.
-var pngImage = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+// pngImage is a 1×1 PNG image (emoji are decoded and resized).
+var pngImage = []byte("\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99\x3d\x1d\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82")
 
 func mustUploadEmoji(t *testing.T, f *fixture, who, name string) {
 	t.Helper()
@@ -162,7 +162,7 @@ func TestUploadCustomEmojiRefusals(t *testing.T) {
 		t.Errorf("images stored: %d, want the one emoji's", len(images.files))
 	}
 	images.fail = true
-	_, err = f.svc.UploadCustomEmoji(ctx, f.actor("member"), chat.UploadCustomEmojiParams{Name: "lost", Files: 1, Image: []byte("GIF89a....")})
+	_, err = f.svc.UploadCustomEmoji(ctx, f.actor("member"), chat.UploadCustomEmojiParams{Name: "lost", Files: 1, Image: []byte("\x47\x49\x46\x38\x39\x61\x01\x00\x01\x00\x80\x00\x00\x00\x00\xff\xff\xff\x21\xf9\x04\x01\x00\x00\x00\x00\x2c\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02\x44\x01\x00\x3b")})
 	if err == nil {
 		t.Error("an upload whose image could not be stored succeeded")
 	}

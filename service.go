@@ -16,6 +16,7 @@ import (
 	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/emoji"
 	"github.com/teamchat/chat/files"
+	"github.com/teamchat/chat/images"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -328,14 +329,17 @@ func New(opts Options) (*Service, error) {
 	// The key that signs the BigBlueButton call links this process gives out.
 	callKey := make([]byte, 32)
 	_, _ = rand.Read(callKey) // crypto/rand.Read does not fail
+	// Uploaded images (thumbnails, avatars, custom emoji) are decoded within one memory
+	// budget per Service.
+	imgs := images.New(images.Config{})
 	s.org = org.New(s.eng, org.Config{
 		CallKey: callKey, Dev: opts.Dev, PushNotificationsEnabled: opts.PushNotificationsEnabled,
-		EmojiImages: opts.EmojiImages, Emoji: s.emoji,
+		EmojiImages: opts.EmojiImages, Emoji: s.emoji, Images: imgs,
 	})
 	s.files = files.New(s.eng, files.Config{
 		Now: opts.Now, Log: opts.Logger, Blobs: opts.Blobs, EmojiImages: opts.EmojiImages,
 		MaxFileUploadSizeMiB: opts.MaxFileUploadSizeMiB, UploadQuotaMiB: opts.UploadQuotaMiB,
-		FileUploaded: s.monitorUpload,
+		FileUploaded: s.monitorUpload, Images: imgs,
 	})
 	s.people = people.New(s.eng, people.Config{
 		Now: opts.Now, Log: opts.Logger, NavigationTourVideoURL: opts.NavigationTourVideoURL,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/teamchat/chat/blobs"
+	"github.com/teamchat/chat/images"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/org"
 )
@@ -25,6 +26,8 @@ type Config struct {
 	UploadQuotaMiB       int
 	// FileUploaded, when set, is called once per stored upload with its size in bytes.
 	FileUploaded func(bytes int64)
+	// Images decodes and resizes thumbnails and avatars within the Service's memory bounds.
+	Images *images.Processor
 }
 
 // Service is the files area's operations. It is safe for concurrent use.
@@ -33,6 +36,8 @@ type Service struct {
 	cfg Config
 	now func() time.Time
 	log *slog.Logger
+	// images is Config.Images.
+	images *images.Processor
 	// uploadKey caches the secret of temporary upload URLs.
 	uploadKey uploadKeyCache
 }
@@ -45,7 +50,7 @@ func New(eng *engine.Engine, cfg Config) *Service {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Service{eng: eng, cfg: cfg, now: cfg.Now, log: cfg.Log}
+	return &Service{eng: eng, cfg: cfg, now: cfg.Now, log: cfg.Log, images: cfg.Images}
 }
 
 // monitorUpload reports a stored upload of bytes to Config.FileUploaded.

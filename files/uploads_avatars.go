@@ -13,6 +13,7 @@ import (
 
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
@@ -32,7 +33,6 @@ type AvatarResult struct {
 // Errors of avatars, as Zulip words them.
 var (
 	errOneAvatar = engine.BadRequest("You must upload exactly one avatar.")
-	errBadImage  = &engine.Error{Code: engine.CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
 )
 
 // ErrOneAvatar is the refusal of an avatar request without exactly one file.
@@ -60,21 +60,20 @@ func (s *Service) UploadAvatar(ctx context.Context, actor engine.Actor, p Upload
 	if int64(len(raw)) > limit {
 		return AvatarResult{}, engine.BadRequest("Uploaded file is larger than the allowed limit of %d MiB", uploads.MaxAvatarFileSizeMiB)
 	}
-	img, err := decodeBoundedImage(bytes.NewReader(raw))
-	if err != nil {
-		return AvatarResult{}, errBadImage
-	}
-	for _, medium := range []bool{false, true} {
-		size := uploads.AvatarSize
-		if medium {
-			size = uploads.MediumAvatarSize
+	// Both sizes are made before either is stored: a refused image stores nothing.
+	var sized [2]bytes.Buffer
+	for i, size := range []int{uploads.AvatarSize, uploads.MediumAvatarSize} {
+		img, _, err := s.images.Square(ctx, bytes.NewReader(raw), size)
+		if err != nil {
+			return AvatarResult{}, org.ImageError(err)
 		}
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, squareCrop(img, size)); err != nil {
+		if err := png.Encode(&sized[i], img); err != nil {
 			return AvatarResult{}, engine.InternalError(err)
 		}
+	}
+	for i, medium := range []bool{false, true} {
 		// The files are replaced in place: clients load the new one through the new version.
-		if _, err := s.cfg.Blobs.Put(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium)), &buf); err != nil {
+		if _, err := s.cfg.Blobs.Put(ctx, uploads.AvatarKey(uploads.AvatarPath(actor.UserID, medium)), &sized[i]); err != nil {
 			return AvatarResult{}, engine.StorageError(s.log, err)
 		}
 	}

@@ -6,41 +6,33 @@ import (
 	"html"
 	"image"
 	"image/color"
-	stddraw "image/draw"
-	_ "image/gif" // decoders of uploaded images
+	"image/draw"
 	"image/jpeg"
-	_ "image/png"
-	"io"
 	"strconv"
 	"strings"
 
-	"golang.org/x/image/draw"
-	_ "golang.org/x/image/webp"
-
-	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/images"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
 )
 
-// maxImageBytes bounds the images decoded for thumbnails: larger images keep no preview.
+// maxImageBytes bounds the files read for thumbnails: larger images keep no preview.
 const maxImageBytes = 64 << 20
 
 // makeThumbnails writes the thumbnails of an uploaded image (uploads.ThumbnailFormats) to
 // the blob store and returns the image's dimensions and whether the thumbnails exist. An
-// image that cannot be decoded, or is too large to decode safely, gets none: it stays a
-// plain file.
+// image that cannot be decoded, or is too large to decode within the bounds of package
+// images (its header is read first), gets none: it stays a plain file.
 func (s *Service) makeThumbnails(ctx context.Context, a uploads.Attachment) (width, height int, ok bool) {
 	if a.Size > maxImageBytes {
 		return 0, 0, false
 	}
-	img, err := s.decodeBlobImage(ctx, uploads.BlobKey(a.PathID))
-	if err != nil {
-		s.log.Info("no thumbnail for an upload", "path_id", a.PathID, "err", err)
-		return 0, 0, false
-	}
-	b := img.Bounds()
 	for _, f := range uploads.ThumbnailFormats {
-		thumb := fitWithin(img, f.MaxWidth, f.MaxHeight)
+		thumb, h, err := s.thumbnail(ctx, a, f)
+		if err != nil {
+			s.log.Info("no thumbnail for an upload", "path_id", a.PathID, "err", err)
+			return 0, 0, false
+		}
 		var buf bytes.Buffer
 		if err := jpeg.Encode(&buf, onWhite(thumb), &jpeg.Options{Quality: 85}); err != nil {
 			s.log.Warn("encoding a thumbnail", "path_id", a.PathID, "err", err)
@@ -50,72 +42,26 @@ func (s *Service) makeThumbnails(ctx context.Context, a uploads.Attachment) (wid
 			s.log.Warn("storing a thumbnail", "path_id", a.PathID, "err", err)
 			return 0, 0, false
 		}
+		width, height = h.Width, h.Height
 	}
-	return b.Dx(), b.Dy(), true
+	return width, height, true
 }
 
-// errImageTooLarge refuses images with more pixels than uploads.MaxImagePixels.
-var errImageTooLarge = engine.BadRequest("Image size exceeds limit.")
-
-// decodeBlobImage decodes the image stored under key, after checking from its header that
-// its pixel count is within uploads.MaxImagePixels (a small file may claim a huge canvas).
-func (s *Service) decodeBlobImage(ctx context.Context, key string) (image.Image, error) {
-	o, err := s.cfg.Blobs.Open(ctx, key)
+// thumbnail decodes the stored upload within bounds and shrinks it to the format's box.
+func (s *Service) thumbnail(ctx context.Context, a uploads.Attachment, f uploads.ThumbnailFormat) (image.Image, images.Header, error) {
+	o, err := s.cfg.Blobs.Open(ctx, uploads.BlobKey(a.PathID))
 	if err != nil {
-		return nil, err
+		return nil, images.Header{}, err
 	}
 	defer o.Close()
-	return decodeBoundedImage(o)
-}
-
-// decodeBoundedImage decodes an image from a seekable reader, refusing canvases past
-// uploads.MaxImagePixels before decoding the pixels.
-func decodeBoundedImage(r io.ReadSeeker) (image.Image, error) {
-	cfg, _, err := image.DecodeConfig(r)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || int64(cfg.Width)*int64(cfg.Height) > uploads.MaxImagePixels {
-		return nil, errImageTooLarge
-	}
-	if _, err := r.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	img, _, err := image.Decode(r)
-	return img, err
-}
-
-// fitWithin scales img down (never up) to fit within w×h, keeping its aspect ratio.
-func fitWithin(img image.Image, w, h int) image.Image {
-	b := img.Bounds()
-	if b.Dx() <= w && b.Dy() <= h {
-		return img
-	}
-	nw, nh := w, b.Dy()*w/b.Dx()
-	if nh > h {
-		nw, nh = b.Dx()*h/b.Dy(), h
-	}
-	dst := image.NewRGBA(image.Rect(0, 0, max(nw, 1), max(nh, 1)))
-	draw.CatmullRom.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
-	return dst
-}
-
-// squareCrop scales img to a size×size square, cropping the longer side around the centre.
-func squareCrop(img image.Image, size int) *image.RGBA {
-	b := img.Bounds()
-	side := min(b.Dx(), b.Dy())
-	x0 := b.Min.X + (b.Dx()-side)/2
-	y0 := b.Min.Y + (b.Dy()-side)/2
-	dst := image.NewRGBA(image.Rect(0, 0, size, size))
-	draw.CatmullRom.Scale(dst, dst.Bounds(), img, image.Rect(x0, y0, x0+side, y0+side), draw.Src, nil)
-	return dst
+	return s.images.Fit(ctx, o, f.MaxWidth, f.MaxHeight)
 }
 
 // onWhite flattens transparency onto white (JPEG has no alpha channel).
 func onWhite(img image.Image) image.Image {
 	dst := image.NewRGBA(img.Bounds())
-	stddraw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, stddraw.Src)
-	stddraw.Draw(dst, dst.Bounds(), img, img.Bounds().Min, stddraw.Over)
+	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	draw.Draw(dst, dst.Bounds(), img, img.Bounds().Min, draw.Over)
 	return dst
 }
 

@@ -3,6 +3,8 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/json"
+	"image"
+	_ "image/png"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -20,7 +22,7 @@ func TestCustomEmojiOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	png := []byte("\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99\x3d\x1d\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82")
 	fw.Write(png)
 	mw.Close()
 	req, err := http.NewRequest(http.MethodPost, s.URL+"/api/v1/realm/emoji/green_tick", &body)
@@ -43,10 +45,12 @@ func TestCustomEmojiOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	image, _ := io.ReadAll(resp.Body)
+	// It is stored resized to 64×64, as Zulip's emoji.
+	served, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || !bytes.Equal(image, png) {
-		t.Errorf("GET %s: %d %q %q", src, resp.StatusCode, resp.Header.Get("Content-Type"), image)
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(served))
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || err != nil || format != "png" || cfg.Width != 64 || cfg.Height != 64 {
+		t.Errorf("GET %s: %d %q %s %dx%d %v", src, resp.StatusCode, resp.Header.Get("Content-Type"), format, cfg.Width, cfg.Height, err)
 	}
 	for _, bad := range []string{"/user_avatars/1/emoji/images/0000000000000000000000ff.png", "/user_avatars/1/emoji/images/../../x.png", "/user_avatars/1/emoji/images/tick.exe"} {
 		resp, err := http.Get(s.URL + bad)

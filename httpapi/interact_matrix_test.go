@@ -53,8 +53,8 @@ func memberReaction(t *testing.T, m *matrixOrg) {
 	m.mustCall(t, "member", "POST", "messages/1/reactions", map[string]string{"emoji_name": "tada"})
 }
 
-// pngImage is the smallest PNG header http.DetectContentType recognises.
-var pngImage = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+// pngImage is a 1×1 PNG image (emoji are decoded and resized).
+var pngImage = []byte("\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\x0d\x49\x44\x41\x54\x78\x9c\x63\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99\x3d\x1d\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82")
 
 // memberEmoji: the member added the custom emoji "tick".
 func memberEmoji(t *testing.T, m *matrixOrg) {

@@ -13,6 +13,7 @@ import (
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/images"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -165,20 +166,31 @@ func (s *Service) GetCustomEmoji(ctx context.Context, actor engine.Actor) (GetCu
 // UploadCustomEmojiResult is UploadCustomEmoji's answer: nothing beyond success.
 type UploadCustomEmojiResult struct{}
 
-// UploadCustomEmoji adds a custom emoji with the uploaded image, stored through
-// Options.EmojiImages before the emoji's row is written.
+// UploadCustomEmoji adds a custom emoji with the uploaded image, resized to at most
+// images.EmojiSize pixels square (an animated GIF also gets a still PNG, its still_url) and
+// stored through Options.EmojiImages before the emoji's row is written.
 func (s *Service) UploadCustomEmoji(ctx context.Context, actor engine.Actor, p UploadCustomEmojiParams) (UploadCustomEmojiResult, error) {
 	name := strings.ReplaceAll(strings.TrimSpace(p.Name), " ", "_")
 	if err := emoji.CheckName(name); err != nil {
 		return UploadCustomEmojiResult{}, engine.RuleError(err)
 	}
-	ext, err := s.checkEmojiUpload(ctx, actor, name, p)
-	if err != nil {
+	if err := s.checkEmojiUpload(ctx, actor, name, p); err != nil {
 		return UploadCustomEmojiResult{}, err
 	}
+	// Resized before anything is stored, as Zulip's resize_emoji: a refusal stores nothing.
+	img, err := s.images.Emoji(ctx, p.Image)
+	if err != nil {
+		return UploadCustomEmojiResult{}, ImageError(err)
+	}
 	sum := sha256.Sum256(p.Image)
-	file := hex.EncodeToString(sum[:12]) + ext
-	if err := s.cfg.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, p.Image); err != nil {
+	file, still := hex.EncodeToString(sum[:12])+"."+img.Format, ""
+	if img.Still != nil {
+		still = hex.EncodeToString(sum[:12]) + "-still.png"
+		if err := s.cfg.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+still, img.Still); err != nil {
+			return UploadCustomEmojiResult{}, engine.InternalError(err)
+		}
+	}
+	if err := s.cfg.EmojiImages.PutEmojiImage(ctx, emojiImageRealmPrefix+file, img.Image); err != nil {
 		return UploadCustomEmojiResult{}, engine.InternalError(err)
 	}
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
@@ -190,7 +202,7 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor engine.Actor, p U
 		if err := s.mayAddEmoji(w, me, list, name); err != nil {
 			return err
 		}
-		c := emoji.Custom{Name: name, AuthorID: me.ID, FileName: file}
+		c := emoji.Custom{Name: name, AuthorID: me.ID, FileName: file, StillFileName: still}
 		if c.ID, err = tx.Realm().CreateEmoji(c); err != nil {
 			if errors.Is(err, storage.ErrConflict) {
 				return errEmojiNameTaken
@@ -203,10 +215,9 @@ func (s *Service) UploadCustomEmoji(ctx context.Context, actor engine.Actor, p U
 	return UploadCustomEmojiResult{}, err
 }
 
-// checkEmojiUpload checks an upload before its image is stored: permission and name (read
-// again when the emoji is written), file count, size and image type; it returns the file's
-// extension.
-func (s *Service) checkEmojiUpload(ctx context.Context, actor engine.Actor, name string, p UploadCustomEmojiParams) (string, error) {
+// checkEmojiUpload checks an upload before its image is decoded: permission and name (read
+// again when the emoji is written), file count, size and image type.
+func (s *Service) checkEmojiUpload(ctx context.Context, actor engine.Actor, name string, p UploadCustomEmojiParams) error {
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		list, err := o.Tx.Realm().ListEmoji()
 		if err != nil {
@@ -216,19 +227,18 @@ func (s *Service) checkEmojiUpload(ctx context.Context, actor engine.Actor, name
 	})
 	switch {
 	case err != nil:
-		return "", err
+		return err
 	case p.Files != 1:
-		return "", errOneFile
+		return errOneFile
 	case len(p.Image) > MaxEmojiFileSize:
-		return "", errEmojiTooLarge
+		return errEmojiTooLarge
 	case s.cfg.EmojiImages == nil:
-		return "", errNoEmojiImages
+		return errNoEmojiImages
 	}
-	ext, ok := imageTypes[http.DetectContentType(p.Image)]
-	if !ok {
-		return "", errInvalidImage
+	if _, ok := imageTypes[http.DetectContentType(p.Image)]; !ok {
+		return errInvalidImage
 	}
-	return ext, nil
+	return nil
 }
 
 // mayAddEmoji applies can_add_custom_emoji_group (default: members, not guests), the name's
@@ -406,3 +416,25 @@ var (
 func errEmojiDoesNotExist(name string) *engine.Error {
 	return engine.BadRequest("Emoji '%s' does not exist", name)
 }
+
+// ImageError is the refusal of an image that package images would not decode, as Zulip
+// words it; other errors (a cancelled context) pass through.
+func ImageError(err error) error {
+	switch {
+	case errors.Is(err, images.ErrTooLarge):
+		return errImageTooLarge
+	case errors.Is(err, images.ErrEncodedTooLarge):
+		return errResizedTooLarge
+	case errors.Is(err, images.ErrBadImage):
+		return errBadImage
+	}
+	return err
+}
+
+// Refusals of images, as Zulip words them (libvips_check_image and upload_emoji_image);
+// here, below the uploads area, so that emoji and avatars share them.
+var (
+	errImageTooLarge   = &engine.Error{Code: engine.CodeBadImage, Msg: "Image size exceeds limit."}
+	errResizedTooLarge = &engine.Error{Code: engine.CodeBadImage, Msg: "Image size exceeds limit"}
+	errBadImage        = &engine.Error{Code: engine.CodeBadImage, Msg: "Could not decode image; did you upload an image file?"}
+)

@@ -2,6 +2,7 @@ package org
 
 import (
 	"github.com/teamchat/chat/emoji"
+	"github.com/teamchat/chat/images"
 	"github.com/teamchat/chat/internal/engine"
 )
 
@@ -17,13 +18,18 @@ type Config struct {
 	EmojiImages EmojiImageStore
 	// Emoji is the index of the unicode emoji, built on first use.
 	Emoji func() *emoji.Index
+	// Images decodes and resizes custom emoji within the Service's memory bounds.
+	Images *images.Processor
 }
 
 // Service is the org area's operations. It is safe for concurrent use.
 type Service struct {
-	eng *engine.Engine
-	cfg Config
+	eng    *engine.Engine
+	cfg    Config
+	images *images.Processor
 }
 
 // New returns the org area's operations, run by eng.
-func New(eng *engine.Engine, cfg Config) *Service { return &Service{eng: eng, cfg: cfg} }
+func New(eng *engine.Engine, cfg Config) *Service {
+	return &Service{eng: eng, cfg: cfg, images: cfg.Images}
+}

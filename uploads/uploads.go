@@ -35,8 +35,6 @@ const (
 	MaxEmojiFileSizeMiB         = 5
 	// MaxNameLength bounds a stored file name, in bytes.
 	MaxNameLength = 255
-	// MaxImagePixels bounds the images decoded for thumbnails and avatars.
-	MaxImagePixels = 50_000_000
 )
 
 // Attachment is one uploaded file.
