@@ -89,7 +89,7 @@
 //			if err := engine.NotFound(o.Tx.Drafts().Delete(o.Me.ID, p.DraftID), errDraftNotFound); err != nil {
 //				return err
 //			}
-//			o.Ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.Me.ID)})
+//			o.Ev.Emit(DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.Me.ID)})
 //			return nil
 //		})
 //		return DeleteDraftResult{}, err
@@ -122,8 +122,10 @@
 //     channels, users and subscribers, read on first use and cached for the transaction
 //     (internal/world). A failed read of the world is its sticky error: the engine returns it
 //     when the body returns, so the body needs no error handling for world reads.
-//   - o.Ev (mutations): o.Ev.Add(type, payload, recipients) records an event, published only
-//     after the commit; o.Ev.AfterCommit(fn) runs other work then.
+//   - o.Ev (mutations): o.Ev.Emit(event, recipients) records an event, published only
+//     after the commit, under the type its payload names (engine.Event: each area's
+//     event_types.go says which Zulip event each of its types is); o.Ev.AfterCommit(fn) runs
+//     other work then.
 //   - engine.NotFound(err, errXNotFound) turns storage.ErrNotFound into the area's error,
 //     which each area defines once (errDraftNotFound, errChannelIDNotFound, ...).
 //

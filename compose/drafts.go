@@ -132,7 +132,7 @@ func (s *Service) CreateDrafts(ctx context.Context, actor engine.Actor, p Create
 			records[i] = draftRecord(list[i])
 		}
 		res.IDs = ids
-		ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "add", Drafts: records}, []int64{int64(u.ID)})
+		ev.Emit(DraftsEvent{Type: "drafts", Op: "add", Drafts: records}, []int64{int64(u.ID)})
 		return nil
 	})
 	if err != nil {
@@ -172,7 +172,7 @@ func (s *Service) EditDraft(ctx context.Context, actor engine.Actor, p EditDraft
 			return err
 		}
 		rec := draftRecord(d)
-		ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "update", Draft: &rec}, []int64{int64(u.ID)})
+		ev.Emit(DraftsEvent{Type: "drafts", Op: "update", Draft: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	return EditDraftResult{}, err
@@ -192,7 +192,7 @@ func (s *Service) DeleteDraft(ctx context.Context, actor engine.Actor, p DeleteD
 		if err := engine.NotFound(o.Tx.Drafts().Delete(o.Me.ID, p.DraftID), errDraftNotFound); err != nil {
 			return err
 		}
-		o.Ev.Add("drafts", DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.Me.ID)})
+		o.Ev.Emit(DraftsEvent{Type: "drafts", Op: "remove", DraftID: p.DraftID}, []int64{int64(o.Me.ID)})
 		return nil
 	})
 	return DeleteDraftResult{}, err

@@ -108,7 +108,7 @@ func (s *Service) AddNavigationView(ctx context.Context, actor engine.Actor, p A
 			return err
 		}
 		rec := navigationViewRecord(v)
-		ev.Add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "add", NavigationView: &rec}, []int64{int64(u.ID)})
+		ev.Emit(NavigationViewEvent{Type: "navigation_view", Op: "add", NavigationView: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	return AddNavigationViewResult{}, err
@@ -165,7 +165,7 @@ func (s *Service) EditNavigationView(ctx context.Context, actor engine.Actor, p 
 		} else if err != nil {
 			return err
 		}
-		ev.Add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "update", Fragment: fragment, Data: &data}, []int64{int64(u.ID)})
+		ev.Emit(NavigationViewEvent{Type: "navigation_view", Op: "update", Fragment: fragment, Data: &data}, []int64{int64(u.ID)})
 		return nil
 	})
 	return EditNavigationViewResult{}, err
@@ -191,7 +191,7 @@ func (s *Service) RemoveNavigationView(ctx context.Context, actor engine.Actor, 
 		if err := tx.NavigationViews().Delete(u.ID, fragment); err != nil {
 			return engine.NotFound(err, errNavigationViewNotFound)
 		}
-		ev.Add("navigation_view", NavigationViewEvent{Type: "navigation_view", Op: "remove", Fragment: fragment}, []int64{int64(u.ID)})
+		ev.Emit(NavigationViewEvent{Type: "navigation_view", Op: "remove", Fragment: fragment}, []int64{int64(u.ID)})
 		return nil
 	})
 	return RemoveNavigationViewResult{}, err

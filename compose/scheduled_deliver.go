@@ -180,9 +180,9 @@ func (s *Service) deliverScheduled(tx storage.Tx, ev *engine.Events, w *world.Wo
 	}
 	b.ids, b.sent = append(b.ids, m.ID), append(b.sent, m.DeliveredMessageID)
 	if m.Kind == messages.Remind {
-		ev.Add("reminders", RemindersEvent{Type: "reminders", Op: "remove", ReminderID: m.ID}, []int64{int64(m.SenderID)})
+		ev.Emit(RemindersEvent{Type: "reminders", Op: "remove", ReminderID: m.ID}, []int64{int64(m.SenderID)})
 	} else {
-		ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: m.ID},
+		ev.Emit(ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: m.ID},
 			[]int64{int64(m.SenderID)})
 	}
 	return false, nil
@@ -232,7 +232,7 @@ func (s *Service) failScheduled(tx storage.Tx, ev *engine.Events, w *world.World
 		return nil
 	}
 	rec := scheduledMessageRecord(m)
-	ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
+	ev.Emit(ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
 		[]int64{int64(sender.ID)})
 	return s.conv.NotifyUser(tx, ev, w, sender.ID, scheduledFailureNotice(m))
 }

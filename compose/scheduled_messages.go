@@ -189,7 +189,7 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor engine.Actor
 			return err
 		}
 		res.ScheduledMessageID = m.ID
-		ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "add",
+		ev.Emit(ScheduledMessagesEvent{Type: "scheduled_messages", Op: "add",
 			ScheduledMessages: []ScheduledMessageRecord{scheduledMessageRecord(m)}}, []int64{int64(me.ID)})
 		return nil
 	})
@@ -300,7 +300,7 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor engine.Actor
 			return err
 		}
 		rec := scheduledMessageRecord(m)
-		ev.Add("scheduled_messages", ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
+		ev.Emit(ScheduledMessagesEvent{Type: "scheduled_messages", Op: "update", ScheduledMessage: &rec},
 			[]int64{int64(me.ID)})
 		return nil
 	})

@@ -128,7 +128,7 @@ func (s *Service) CreateMessageReminder(ctx context.Context, actor engine.Actor,
 			return err
 		}
 		res.ReminderID = m.ID
-		ev.Add("reminders", RemindersEvent{Type: "reminders", Op: "add", Reminders: []ReminderRecord{reminderRecord(m)}},
+		ev.Emit(RemindersEvent{Type: "reminders", Op: "add", Reminders: []ReminderRecord{reminderRecord(m)}},
 			[]int64{int64(me.ID)})
 		return nil
 	})

@@ -85,7 +85,7 @@ func (s *Service) CreateSavedSnippet(ctx context.Context, actor engine.Actor, p 
 		}
 		res.SavedSnippetID = sn.ID
 		rec := savedSnippetRecord(sn)
-		ev.Add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "add", SavedSnippet: &rec}, []int64{int64(u.ID)})
+		ev.Emit(SavedSnippetsEvent{Type: "saved_snippets", Op: "add", SavedSnippet: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	if err != nil {
@@ -140,7 +140,7 @@ func (s *Service) EditSavedSnippet(ctx context.Context, actor engine.Actor, p Ed
 			return err
 		}
 		rec := savedSnippetRecord(sn)
-		ev.Add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "update", SavedSnippet: &rec}, []int64{int64(u.ID)})
+		ev.Emit(SavedSnippetsEvent{Type: "saved_snippets", Op: "update", SavedSnippet: &rec}, []int64{int64(u.ID)})
 		return nil
 	})
 	return EditSavedSnippetResult{}, err
@@ -162,7 +162,7 @@ func (s *Service) DeleteSavedSnippet(ctx context.Context, actor engine.Actor, p 
 		if err := tx.SavedSnippets().Delete(u.ID, p.SavedSnippetID); err != nil {
 			return engine.NotFound(err, errSnippetNotFound)
 		}
-		ev.Add("saved_snippets", SavedSnippetsEvent{Type: "saved_snippets", Op: "remove", SavedSnippetID: p.SavedSnippetID}, []int64{int64(u.ID)})
+		ev.Emit(SavedSnippetsEvent{Type: "saved_snippets", Op: "remove", SavedSnippetID: p.SavedSnippetID}, []int64{int64(u.ID)})
 		return nil
 	})
 	return DeleteSavedSnippetResult{}, err

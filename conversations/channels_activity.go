@@ -132,7 +132,7 @@ func refreshActivity(w *world.World, ev *engine.Events, ids []channels.ID, befor
 	for i, id := range ids {
 		c, _ := w.Channel(id)
 		if now := recentlyActive(w, c); now != before[i] {
-			ev.Add("stream", StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name,
+			ev.Emit(StreamUpdateEvent{Type: "stream", Op: "update", StreamID: c.ID, Name: c.Name,
 				Property: "is_recently_active", Value: now}, w.Watchers(c, nil))
 		}
 	}

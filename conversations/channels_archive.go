@@ -32,9 +32,9 @@ func (s *Service) ArchiveStream(ctx context.Context, actor engine.Actor, p Archi
 			return err
 		}
 		w.SetChannel(c)
-		ev.Add("stream", newArchiveEvent(c, channelRecord(w, c), true), w.Watchers(c, nil))
+		ev.Emit(newArchiveEvent(c, channelRecord(w, c), true), w.Watchers(c, nil))
 		if wasDefault {
-			ev.Add("default_streams", defaultStreamsEvent(w), w.ActiveUserIDs())
+			ev.Emit(defaultStreamsEvent(w), w.ActiveUserIDs())
 		}
 		return nil
 	})

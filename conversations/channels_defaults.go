@@ -48,7 +48,7 @@ func (s *Service) setDefault(ctx context.Context, actor engine.Actor, id channel
 			return err
 		}
 		w.SetChannel(c)
-		ev.Add("default_streams", defaultStreamsEvent(w), w.ActiveUserIDs())
+		ev.Emit(defaultStreamsEvent(w), w.ActiveUserIDs())
 		return nil
 	})
 }
@@ -101,7 +101,7 @@ func (s *Service) SubscribeNewUser(o *engine.WriteOp, id users.ID, want func(cha
 	}
 	for _, c := range chosen {
 		w.AddSubscribers(c.ID, []users.ID{id})
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.Watchers(c, []users.ID{id}))
+		ev.Emit(SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: []users.ID{id}}, w.Watchers(c, []users.ID{id}))
 	}
 	return nil
 }

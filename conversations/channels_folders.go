@@ -87,7 +87,7 @@ func (s *Service) CreateChannelFolder(ctx context.Context, actor engine.Actor, p
 		if err != nil {
 			return err
 		}
-		ev.Add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "add", ChannelFolder: &rec}, ids)
+		ev.Emit(ChannelFolderEvent{Type: "channel_folder", Op: "add", ChannelFolder: &rec}, ids)
 		return nil
 	})
 	return res, err
@@ -233,7 +233,7 @@ func (s *Service) UpdateChannelFolder(ctx context.Context, actor engine.Actor, p
 		if err != nil {
 			return err
 		}
-		ev.Add("channel_folder", ChannelFolderEvent{Type: "channel_folder", Op: "update", ChannelFolderID: f.ID, Data: data}, ids)
+		ev.Emit(ChannelFolderEvent{Type: "channel_folder", Op: "update", ChannelFolderID: f.ID, Data: data}, ids)
 		return nil
 	})
 	return UpdateChannelFolderResult{}, err
@@ -292,7 +292,7 @@ func (s *Service) PatchChannelFolders(ctx context.Context, actor engine.Actor, p
 		if err != nil {
 			return err
 		}
-		ev.Add("channel_folder", ChannelFolderReorderEvent{Type: "channel_folder", Op: "reorder", Order: p.Order}, ids)
+		ev.Emit(ChannelFolderReorderEvent{Type: "channel_folder", Op: "reorder", Order: p.Order}, ids)
 		return nil
 	})
 }

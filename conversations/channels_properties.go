@@ -299,15 +299,15 @@ func (sc *streamChange) commit() error {
 		}
 	}
 	if old.IsArchived && !c.IsArchived {
-		ev.Add("stream", newArchiveEvent(c, channelRecord(w, c), false), kept)
+		ev.Emit(newArchiveEvent(c, channelRecord(w, c), false), kept)
 	}
 	for _, u := range sc.updates {
-		ev.Add("stream", u, kept)
+		ev.Emit(u, kept)
 	}
-	ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{channelRecord(w, c)}, ForUnarchiving: ptr(false)}, gained)
-	ev.Add("stream", streamDeleteEvent(c.ID, false), lost)
+	ev.Emit(StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{channelRecord(w, c)}, ForUnarchiving: ptr(false)}, gained)
+	ev.Emit(streamDeleteEvent(c.ID, false), lost)
 	if c.IsDefault != old.IsDefault {
-		ev.Add("default_streams", defaultStreamsEvent(w), w.ActiveUserIDs())
+		ev.Emit(defaultStreamsEvent(w), w.ActiveUserIDs())
 	}
 	return nil
 }

@@ -422,7 +422,7 @@ func (s *Service) createChannels(o *engine.WriteOp, op subscribeOp, toCreate []n
 		// stream create goes to everyone who can see the new channel before anyone is
 		// subscribed; the subscribers learn of it below.
 		rec := channelRecord(w, c)
-		ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.Watchers(c, nil))
+		ev.Emit(StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{rec}, ForUnarchiving: ptr(false)}, w.Watchers(c, nil))
 	}
 	return created, made, nil
 }
@@ -440,7 +440,7 @@ func announceSubscriptions(w *world.World, ev *engine.Events, authorized []chann
 			}
 		}
 		if len(late) > 0 {
-			ev.Add("stream", StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{channelRecord(w, c)}, ForUnarchiving: ptr(false)}, late)
+			ev.Emit(StreamEvent{Type: "stream", Op: "create", Streams: []ChannelRecord{channelRecord(w, c)}, ForUnarchiving: ptr(false)}, late)
 		}
 	}
 	subscriberLists := map[channels.ID]*[]users.ID{}
@@ -459,14 +459,14 @@ func announceSubscriptions(w *world.World, ev *engine.Events, authorized []chann
 			recs[i] = subscriptionRecord(w, c, r)
 			recs[i].Subscribers = subscriberLists[c.ID]
 		}
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(u.ID)})
+		ev.Emit(SubscriptionEvent{Type: "subscription", Op: "add", Subscriptions: recs}, []int64{int64(u.ID)})
 	}
 	for _, c := range authorized {
 		added := newByChannel[c.ID]
 		if len(added) == 0 {
 			continue
 		}
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.Watchers(c, added))
+		ev.Emit(SubscriptionEvent{Type: "subscription", Op: "peer_add", StreamIDs: []channels.ID{c.ID}, UserIDs: added}, w.Watchers(c, added))
 	}
 }
 

@@ -72,10 +72,10 @@ func (s *Service) UpdateSubscriptionSettings(ctx context.Context, actor engine.A
 			rows[c.ID] = row
 			switch prop {
 			case channels.PropIsMuted, channels.PropInHomeView:
-				ev.Add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "in_home_view", Value: !row.IsMuted}, recipients)
-				ev.Add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "is_muted", Value: row.IsMuted}, recipients)
+				ev.Emit(SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "in_home_view", Value: !row.IsMuted}, recipients)
+				ev.Emit(SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: "is_muted", Value: row.IsMuted}, recipients)
 			default:
-				ev.Add("subscription", SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: ch.Property, Value: ch.Value}, recipients)
+				ev.Emit(SubscriptionUpdateEvent{Type: "subscription", Op: "update", StreamID: c.ID, Property: ch.Property, Value: ch.Value}, recipients)
 			}
 		}
 		put := make([]channels.Subscription, 0, len(order))

@@ -138,7 +138,7 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *engine.Events, w *world.World
 	}
 	for _, u := range targets {
 		if l := removedByUser[u.ID]; len(l) > 0 {
-			ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
+			ev.Emit(SubscriptionEvent{Type: "subscription", Op: "remove", Subscriptions: l}, []int64{int64(u.ID)})
 		}
 	}
 	for _, u := range targets {
@@ -151,14 +151,14 @@ func (s *Service) unsubscribeTx(tx storage.Tx, ev *engine.Events, w *world.World
 		if len(removed) == 0 {
 			continue
 		}
-		ev.Add("subscription", SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.Watchers(c, removed))
+		ev.Emit(SubscriptionEvent{Type: "subscription", Op: "peer_remove", StreamIDs: []channels.ID{c.ID}, UserIDs: removed}, w.Watchers(c, removed))
 		var lost []int64
 		for _, id := range removed {
 			if !w.Metadata(c, w.User(id)) {
 				lost = append(lost, int64(id))
 			}
 		}
-		ev.Add("stream", streamDeleteEvent(c.ID, false), lost)
+		ev.Emit(streamDeleteEvent(c.ID, false), lost)
 	}
 	return nil
 }
@@ -200,7 +200,7 @@ func markLeftChannelsRead(tx storage.Tx, ev *engine.Events, w *world.World, u us
 	if err != nil || len(changed) == 0 {
 		return err
 	}
-	ev.Add("update_message_flags", UpdateMessageFlagsEvent{
+	ev.Emit(UpdateMessageFlagsEvent{
 		Type: "update_message_flags", Op: "add", Operation: "add", Flag: "read", Messages: changed,
 		emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}, []int64{int64(u)})

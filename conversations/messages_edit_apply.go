@@ -206,7 +206,7 @@ func addByFlags(ev *engine.Events, e UpdateMessageEvent, rows []messages.UserMes
 	for _, f := range order {
 		one := e
 		one.Flags = f.Names()
-		ev.Add("update_message", one, dedupe(byFlags[f]))
+		ev.Emit(one, dedupe(byFlags[f]))
 	}
 }
 

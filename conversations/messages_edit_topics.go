@@ -21,11 +21,11 @@ func addDeleteEvents(w *world.World, ev *engine.Events, m messages.Message, ids 
 	}
 	bulk := e
 	bulk.bulk, bulk.MessageIDs = true, ids
-	ev.Add("delete_message", bulk, to)
+	ev.Emit(bulk, to)
 	for _, id := range ids {
 		one := e
 		one.MessageID = id
-		ev.Add("delete_message", one, to)
+		ev.Emit(one, to)
 	}
 }
 
@@ -41,7 +41,7 @@ func addFirstMessageEvents(w *world.World, ev *engine.Events, chanIDs []channels
 		if id := after[i].FirstMessageID; id != 0 {
 			value = &id
 		}
-		ev.Add("stream", streamFirstMessageEvent(ch, value), w.Watchers(ch, nil))
+		ev.Emit(streamFirstMessageEvent(ch, value), w.Watchers(ch, nil))
 	}
 }
 

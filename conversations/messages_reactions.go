@@ -231,7 +231,7 @@ func noteReaction(w *world.World, mr storage.MessageReader, ev *engine.Events, o
 		User:      ReactionEventUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me), FullName: me.FullName},
 		MessageID: m.ID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType,
 	}
-	ev.Add("reaction", e, userIDSet(to))
+	ev.Emit(e, userIDSet(to))
 	return nil
 }
 

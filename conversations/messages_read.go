@@ -45,7 +45,7 @@ func readEvent(ids []messages.ID) UpdateMessageFlagsEvent {
 // AnnounceRead sends user the update_message_flags event of messages marked read (people's
 // Hooks.MessagesRead).
 func AnnounceRead(ev *engine.Events, user users.ID, ids []messages.ID) {
-	ev.Add("update_message_flags", readEvent(ids), []int64{int64(user)})
+	ev.Emit(readEvent(ids), []int64{int64(user)})
 }
 
 // MarkAllAsRead marks every unread message of the actor read, newest first, in transactions
@@ -74,7 +74,7 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor engine.Actor) (MarkAl
 				return err
 			}
 			if len(marked) > 0 {
-				ev.Add("update_message_flags", readEvent(marked), []int64{int64(me.ID)})
+				ev.Emit(readEvent(marked), []int64{int64(me.ID)})
 			}
 			return nil
 		})
@@ -130,7 +130,7 @@ func (s *Service) markChannelRead(ctx context.Context, actor engine.Actor, id ch
 			return err
 		}
 		if len(marked) > 0 {
-			ev.Add("update_message_flags", readEvent(marked), []int64{int64(me.ID)})
+			ev.Emit(readEvent(marked), []int64{int64(me.ID)})
 		}
 		return nil
 	})
@@ -268,6 +268,6 @@ func setFlags(w *world.World, tx storage.Tx, ev *engine.Events, me users.User, i
 		}
 		e.MessageDetails = unreadDetails(msgs, changed, rows, me.ID)
 	}
-	ev.Add("update_message_flags", e, []int64{int64(me.ID)})
+	ev.Emit(e, []int64{int64(me.ID)})
 	return changed, nil
 }

@@ -258,7 +258,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 		noteChannelMessage(w, ev, c, m.ID, m.Timestamp)
 		if firstOfChannel {
 			id := m.ID
-			ev.Add("stream", streamFirstMessageEvent(c, &id), w.Watchers(c, nil))
+			ev.Emit(streamFirstMessageEvent(c, &id), w.Watchers(c, nil))
 		}
 	}
 	byFlags := map[messages.Flags][]int64{}
@@ -272,7 +272,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 	var public MessageEvent
 	for i, f := range order {
 		e := newMessageEvent(w, *m, f)
-		ev.Add("message", e, byFlags[f])
+		ev.Emit(e, byFlags[f])
 		if i == 0 {
 			public = e
 		}
@@ -284,7 +284,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 			public = newMessageEvent(w, *m, 0)
 		}
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
-		ev.Add("message", PublicChannelMessage{Event: public, Except: publicMessageExcept(w, rows)}, []int64{PublicWatchers})
+		ev.Emit(PublicChannelMessage{Event: public, Except: publicMessageExcept(w, rows)}, []int64{PublicWatchers})
 	}
 	return nil
 }

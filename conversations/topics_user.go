@@ -103,8 +103,8 @@ func (s *Service) setUserTopic(tx storage.Tx, ev *engine.Events, w *world.World,
 		return err
 	}
 	to := []int64{int64(user)}
-	ev.Add("muted_topics", MutedTopicsEvent{Type: "muted_topics", MutedTopics: mutedTopics(w, rows)}, to)
-	ev.Add("user_topic", UserTopicEvent{
+	ev.Emit(MutedTopicsEvent{Type: "muted_topics", MutedTopics: mutedTopics(w, rows)}, to)
+	ev.Emit(UserTopicEvent{
 		Type: "user_topic", StreamID: c.ID, TopicName: topic, LastUpdated: now, VisibilityPolicy: policy,
 		topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}, to)

@@ -130,7 +130,7 @@ func (s *Service) deleteAttachments(tx storage.Tx, ev *engine.Events, list []upl
 		return err
 	}
 	for _, a := range list {
-		ev.Add("attachment", AttachmentEvent{Type: "attachment", Op: "remove", Attachment: attachmentID{a.ID}, UploadSpaceUsed: used},
+		ev.Emit(AttachmentEvent{Type: "attachment", Op: "remove", Attachment: attachmentID{a.ID}, UploadSpaceUsed: used},
 			[]int64{int64(a.OwnerID)})
 	}
 	return nil
@@ -185,7 +185,7 @@ func addAttachmentEvent(ar storage.AttachmentReader, mr storage.MessageReader, e
 	if err != nil {
 		return err
 	}
-	ev.Add("attachment", AttachmentEvent{Type: "attachment", Op: op, Attachment: recs[0], UploadSpaceUsed: used}, []int64{int64(a.OwnerID)})
+	ev.Emit(AttachmentEvent{Type: "attachment", Op: op, Attachment: recs[0], UploadSpaceUsed: used}, []int64{int64(a.OwnerID)})
 	return nil
 }
 

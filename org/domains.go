@@ -77,10 +77,10 @@ func (s *Service) realmDomainChange(ctx context.Context, actor engine.Actor, fn 
 		if err != nil {
 			return err
 		}
-		ev.Add("realm_domains", *e, to)
+		ev.Emit(*e, to)
 		if len(realm.Domains) == 0 && realm.Bool("emails_restricted_to_domains") {
 			realm.SetValue("emails_restricted_to_domains", false)
-			ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "emails_restricted_to_domains", Value: false}, to)
+			ev.Emit(RealmUpdateEvent{Type: "realm", Op: "update", Property: "emails_restricted_to_domains", Value: false}, to)
 		}
 		return tx.Realm().Put(realm)
 	})

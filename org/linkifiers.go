@@ -257,7 +257,7 @@ func notifyLinkifiers(tx storage.Tx, ev *engine.Events) error {
 	if err != nil {
 		return err
 	}
-	ev.Add("realm_linkifiers", RealmLinkifiersEvent{Type: "realm_linkifiers", RealmLinkifiers: list}, to)
-	ev.Add("realm_filters", RealmFiltersEvent{Type: "realm_filters", RealmFilters: []any{}}, to)
+	ev.Emit(RealmLinkifiersEvent{Type: "realm_linkifiers", RealmLinkifiers: list}, to)
+	ev.Emit(RealmFiltersEvent{Type: "realm_filters", RealmFilters: []any{}}, to)
 	return nil
 }

@@ -121,6 +121,6 @@ func notifyPlaygrounds(tx storage.Tx, ev *engine.Events) error {
 	if err != nil {
 		return err
 	}
-	ev.Add("realm_playgrounds", RealmPlaygroundsEvent{Type: "realm_playgrounds", RealmPlaygrounds: list}, to)
+	ev.Emit(RealmPlaygroundsEvent{Type: "realm_playgrounds", RealmPlaygrounds: list}, to)
 	return nil
 }

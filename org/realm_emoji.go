@@ -307,8 +307,8 @@ func notifyRealmEmoji(tx storage.Tx, ev *engine.Events, list []emoji.Custom, cha
 	}
 	all := realmEmojiRecords(list)
 	legacy := RealmEmojiEvent{Type: "realm_emoji", Op: "update", RealmEmoji: &all}
-	ev.Add("realm_emoji", clients.Gated{Payload: legacy, Capability: "individual_emoji_changes", Declared: false}, to)
-	ev.Add("realm_emoji", clients.Gated{Payload: change, Capability: "individual_emoji_changes", Declared: true}, to)
+	ev.Emit(clients.Gated{Payload: legacy, Capability: "individual_emoji_changes", Declared: false}, to)
+	ev.Emit(clients.Gated{Payload: change, Capability: "individual_emoji_changes", Declared: true}, to)
 	return nil
 }
 

@@ -137,7 +137,7 @@ func (s *Service) applyAuthMethods(c *realmChange, given map[string]bool) error 
 		return nil
 	}
 	c.realm.PasswordAuthEnabled = current["Email"].Enabled
-	c.ev.Add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{
+	c.ev.Emit(RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{
 		"authentication_methods": current,
 		"email_auth_enabled":     c.realm.PasswordAuthEnabled,
 		"password_auth_enabled":  c.realm.PasswordAuthEnabled,

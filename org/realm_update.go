@@ -63,13 +63,13 @@ type realmChange struct {
 
 // update records a realm update event and the response key.
 func (c *realmChange) update(name string, value, echo any) {
-	c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
+	c.ev.Emit(RealmUpdateEvent{Type: "realm", Op: "update", Property: name, Value: value}, c.to)
 	c.changed[name] = echo
 }
 
 // dict records a realm update_dict event of the "default" dictionary and the response key.
 func (c *realmChange) dict(name string, value any) {
-	c.ev.Add("realm", RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{name: value}}, c.to)
+	c.ev.Emit(RealmDictEvent{Type: "realm", Op: "update_dict", Property: "default", Data: map[string]any{name: value}}, c.to)
 	c.changed[name] = value
 }
 
@@ -299,10 +299,10 @@ func (c *realmChange) derived() derivedSettings {
 func (c *realmChange) announceDerived(before derivedSettings) {
 	after := c.derived()
 	if after.WildcardMentionPolicy != before.WildcardMentionPolicy {
-		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.WildcardMentionPolicy}, c.to)
+		c.ev.Emit(RealmUpdateEvent{Type: "realm", Op: "update", Property: "wildcard_mention_policy", Value: after.WildcardMentionPolicy}, c.to)
 	}
 	if after.mandatoryTopics != before.mandatoryTopics {
-		c.ev.Add("realm", RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
+		c.ev.Emit(RealmUpdateEvent{Type: "realm", Op: "update", Property: "mandatory_topics", Value: after.mandatoryTopics}, c.to)
 	}
 }
 

@@ -94,7 +94,7 @@ func (s *Service) UpdateRealmUserSettingsDefaults(ctx context.Context, actor eng
 				realm.UserSettingsDefaults[name] = v
 			}
 			changed = true
-			ev.Add("realm_user_settings_defaults", RealmUserSettingsDefaultsEvent{
+			ev.Emit(RealmUserSettingsDefaultsEvent{
 				Type: "realm_user_settings_defaults", Op: "update", Property: name, Value: v,
 			}, to)
 		}

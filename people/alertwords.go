@@ -109,7 +109,7 @@ func (s *Service) changeAlertWords(ctx context.Context, actor engine.Actor, chan
 			return err
 		}
 		res.AlertWords = words
-		ev.Add("alert_words", AlertWordsEvent{Type: "alert_words", AlertWords: words}, []int64{int64(actor.UserID)})
+		ev.Emit(AlertWordsEvent{Type: "alert_words", AlertWords: words}, []int64{int64(actor.UserID)})
 		return nil
 	})
 	if err != nil {

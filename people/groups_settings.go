@@ -66,7 +66,7 @@ func (s *Service) UpdateUserGroup(ctx context.Context, actor engine.Actor, p Upd
 		if err != nil {
 			return err
 		}
-		o.Ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: e.g.ID, Data: data}, recipients)
+		o.Ev.Emit(UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: e.g.ID, Data: data}, recipients)
 		return nil
 	})
 }
@@ -202,7 +202,7 @@ func (s *Service) DeactivateUserGroup(ctx context.Context, actor engine.Actor, p
 		if err != nil {
 			return err
 		}
-		ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}}, recipients)
+		ev.Emit(UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: map[string]any{"deactivated": true}}, recipients)
 		return nil
 	})
 }

@@ -195,7 +195,7 @@ func announceNewGroup(tx storage.ReadTx, ev *engine.Events, id users.GroupID) er
 	if err != nil {
 		return err
 	}
-	ev.Add("user_group", UserGroupAddEvent{Type: "user_group", Op: "add", Group: v.record(stored)}, recipients)
+	ev.Emit(UserGroupAddEvent{Type: "user_group", Op: "add", Group: v.record(stored)}, recipients)
 	return nil
 }
 
@@ -293,13 +293,13 @@ func (s *Service) UpdateUserGroupMembers(ctx context.Context, actor engine.Actor
 			if err := tx.Groups().AddMembers(g.ID, p.Add); err != nil {
 				return err
 			}
-			ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: sortedIDs(p.Add)}, recipients)
+			ev.Emit(UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: sortedIDs(p.Add)}, recipients)
 		}
 		if len(p.Delete) > 0 {
 			if err := tx.Groups().RemoveMembers(g.ID, p.Delete); err != nil {
 				return err
 			}
-			ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: sortedIDs(p.Delete)}, recipients)
+			ev.Emit(UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: sortedIDs(p.Delete)}, recipients)
 		}
 		return nil
 	})
@@ -390,10 +390,10 @@ func (s *Service) changeSubgroups(tx storage.Tx, ev *engine.Events, e groupEdit,
 		return err
 	}
 	if len(add) > 0 {
-		ev.Add("user_group", UserGroupSubgroupsEvent{Type: "user_group", Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(add)}, recipients)
+		ev.Emit(UserGroupSubgroupsEvent{Type: "user_group", Op: "add_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(add)}, recipients)
 	}
 	if len(del) > 0 {
-		ev.Add("user_group", UserGroupSubgroupsEvent{Type: "user_group", Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(del)}, recipients)
+		ev.Emit(UserGroupSubgroupsEvent{Type: "user_group", Op: "remove_subgroups", GroupID: g.ID, DirectSubgroupIDs: sortedIDs(del)}, recipients)
 	}
 	return nil
 }

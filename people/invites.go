@@ -254,7 +254,7 @@ func notifyInvitesChanged(tx storage.Tx, ev *engine.Events, also users.ID) error
 			to = append(to, int64(u.ID))
 		}
 	}
-	ev.Add("invites_changed", InvitesChangedEvent{Type: "invites_changed"}, to)
+	ev.Emit(InvitesChangedEvent{Type: "invites_changed"}, to)
 	return nil
 }
 
@@ -466,7 +466,7 @@ func joinInviteGroups(tx storage.Tx, ev *engine.Events, inv users.Invite, id use
 		if err := tx.Groups().AddMembers(g.ID, []users.ID{id}); err != nil {
 			return err
 		}
-		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{id}}, recipients)
+		ev.Emit(UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{id}}, recipients)
 	}
 	return nil
 }

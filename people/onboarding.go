@@ -76,7 +76,7 @@ func (s *Service) MarkOnboardingStepAsRead(ctx context.Context, actor engine.Act
 		if err != nil {
 			return err
 		}
-		o.Ev.Add("onboarding_steps", OnboardingStepsEvent{Type: "onboarding_steps", OnboardingSteps: next}, []int64{int64(o.Me.ID)})
+		o.Ev.Emit(OnboardingStepsEvent{Type: "onboarding_steps", OnboardingSteps: next}, []int64{int64(o.Me.ID)})
 		return nil
 	})
 	return MarkOnboardingStepAsReadResult{}, err

@@ -131,7 +131,7 @@ func announcePresence(r storage.UserReader, ev *engine.Events, realm realms.Real
 	if len(ids) > users.PresenceEventUserLimit && !force {
 		return nil
 	}
-	ev.Add("presence", newPresenceChange(realm, u, p, now), ids)
+	ev.Emit(newPresenceChange(realm, u, p, now), ids)
 	return nil
 }
 

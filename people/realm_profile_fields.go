@@ -106,7 +106,7 @@ func announceProfileFields(tx storage.Tx, ev *engine.Events) error {
 	if err != nil {
 		return err
 	}
-	ev.Add("custom_profile_fields", CustomProfileFieldsEvent{Type: "custom_profile_fields", Fields: fields}, recipients)
+	ev.Emit(CustomProfileFieldsEvent{Type: "custom_profile_fields", Fields: fields}, recipients)
 	return nil
 }
 

@@ -117,7 +117,7 @@ func (s *Service) insertUser(tx storage.Tx, ev *engine.Events, u users.User, cfg
 		if err != nil {
 			return 0, err
 		}
-		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u.ID}}, recipients)
+		ev.Emit(UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u.ID}}, recipients)
 	}
 	if u.IsBot() {
 		cfg.UserID = id
@@ -237,8 +237,8 @@ func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *engine
 	}
 	// A new user has no custom profile data yet.
 	newcomer := &profileRenderer{include: true}
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerSeeing, u, recordOptions{}),
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerSeeing, u, recordOptions{}),
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
 	return nil
 }

@@ -221,7 +221,7 @@ func announceEmailChange(r storage.UserReader, ev *engine.Events, realm realms.R
 			seeing = append(seeing, int64(v.ID))
 		}
 	}
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update",
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update",
 		Person: person{"user_id": u.ID, "delivery_email": u.Email}}, seeing)
 	if api := world.APIEmail(realm, u); api == u.Email {
 		if err := announceUserUpdate(r, ev, person{"user_id": u.ID, "new_email": api}); err != nil {
@@ -251,9 +251,9 @@ func announceAvatar(r storage.UserReader, ev *engine.Events, u users.User) error
 	url := AvatarURL(u)
 	p := person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": url,
 		"avatar_url_medium": AvatarMediumURL(u), "avatar_version": u.AvatarVersion}
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: p,
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, notSeeing)
 	return nil
 }
 
@@ -274,7 +274,7 @@ func AnnounceAvatarChange(r storage.UserReader, ev *engine.Events, u users.User)
 		"avatar_url_medium": AvatarMediumURL(u), "avatar_version": u.AvatarVersion}
 	// Everyone gets the URL, as from Zulip; clients with client_gravatar drop a Gravatar URL
 	// they can compute themselves.
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, to)
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, to)
 	return nil
 }
 

@@ -127,7 +127,7 @@ func announceBotUpdate(r storage.UserReader, ev *engine.Events, bot users.User, 
 		return err
 	}
 	changed["user_id"] = bot.ID
-	ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "update", Bot: changed}, to)
+	ev.Emit(RealmBotEvent{Type: "realm_bot", Op: "update", Bot: changed}, to)
 	return nil
 }
 
@@ -146,7 +146,7 @@ func announceBotAdd(tx storage.Tx, ev *engine.Events, bot users.User, to []int64
 			return err
 		}
 	}
-	ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "add", Bot: rec}, to)
+	ev.Emit(RealmBotEvent{Type: "realm_bot", Op: "add", Bot: rec}, to)
 	return nil
 }
 
@@ -169,7 +169,7 @@ func announceAdminBots(tx storage.Tx, ev *engine.Events, before, after users.Use
 				return err
 			}
 		} else {
-			ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": b.ID}}, []int64{int64(after.ID)})
+			ev.Emit(RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": b.ID}}, []int64{int64(after.ID)})
 		}
 	}
 	return nil

@@ -233,7 +233,7 @@ func (s *Service) changeBotRole(tx storage.Tx, ev *engine.Events, old, bot users
 // everyone the new bot_owner_id.
 func announceOwnerChange(tx storage.Tx, ev *engine.Events, previous, bot users.User) error {
 	if previous.ID != 0 && previous.IsActive && !previous.Role.IsAdmin() {
-		ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": bot.ID}}, []int64{int64(previous.ID)})
+		ev.Emit(RealmBotEvent{Type: "realm_bot", Op: "delete", Bot: map[string]any{"user_id": bot.ID}}, []int64{int64(previous.ID)})
 	}
 	owner, err := tx.Users().Get(bot.BotOwnerID)
 	if err != nil {
@@ -254,7 +254,7 @@ func announceOwnerChange(tx storage.Tx, ev *engine.Events, previous, bot users.U
 			others = append(others, id)
 		}
 	}
-	ev.Add("realm_bot", RealmBotEvent{Type: "realm_bot", Op: "update", Bot: map[string]any{"user_id": bot.ID, "owner_id": bot.BotOwnerID}}, others)
+	ev.Emit(RealmBotEvent{Type: "realm_bot", Op: "update", Bot: map[string]any{"user_id": bot.ID, "owner_id": bot.BotOwnerID}}, others)
 	return announceUserUpdate(tx.Users(), ev, person{"user_id": bot.ID, "bot_owner_id": bot.BotOwnerID})
 }
 

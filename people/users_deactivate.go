@@ -124,7 +124,7 @@ func (s *Service) deactivateOne(o *engine.WriteOp, u users.User, a DeactivateUse
 	if err != nil {
 		return err
 	}
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "is_active": false}}, ids)
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "is_active": false}}, ids)
 	if u.IsBot() {
 		if err := announceBotUpdate(tx.Users(), ev, u, map[string]any{"is_active": false}); err != nil {
 			return err

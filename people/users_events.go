@@ -20,7 +20,7 @@ func announceUserUpdate(r storage.UserReader, ev *engine.Events, p person) error
 	if err != nil {
 		return err
 	}
-	ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, ids)
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: p}, ids)
 	return nil
 }
 
@@ -52,7 +52,7 @@ func moveRoleGroups(tx storage.Tx, ev *engine.Events, realm realms.Realm, u user
 		if err := tx.Groups().RemoveMembers(g.ID, []users.ID{u}); err != nil {
 			return err
 		}
-		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+		ev.Emit(UserGroupMembersEvent{Type: "user_group", Op: "remove_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
 	}
 	for _, name := range newNames {
 		if slices.Contains(oldNames, name) {
@@ -65,7 +65,7 @@ func moveRoleGroups(tx storage.Tx, ev *engine.Events, realm realms.Realm, u user
 		if err := tx.Groups().AddMembers(g.ID, []users.ID{u}); err != nil {
 			return err
 		}
-		ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+		ev.Emit(UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
 	}
 	return nil
 }
@@ -96,7 +96,7 @@ func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, 
 	}
 	for _, g := range groups {
 		if slices.Contains(g.Members, u) {
-			ev.Add("user_group", UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
+			ev.Emit(UserGroupMembersEvent{Type: "user_group", Op: "add_members", GroupID: g.ID, UserIDs: []users.ID{u}}, recipients)
 		}
 		data := map[string]any{}
 		for _, perm := range users.GroupPermissions() {
@@ -105,7 +105,7 @@ func announceRestoredMemberships(ur storage.UserReader, gr storage.GroupReader, 
 			}
 		}
 		if len(data) > 0 {
-			ev.Add("user_group", UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: data}, recipients)
+			ev.Emit(UserGroupUpdateEvent{Type: "user_group", Op: "update", GroupID: g.ID, Data: data}, recipients)
 		}
 	}
 	return nil
@@ -129,13 +129,13 @@ func announceEmailVisibilityChange(r storage.UserReader, ev *engine.Events, befo
 		if is {
 			email = u.Email
 		}
-		ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "delivery_email": email}}, to)
+		ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "delivery_email": email}}, to)
 		if u.AvatarSource == users.AvatarGravatar {
 			var url any
 			if !is {
 				url = AvatarURL(u)
 			}
-			ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "avatar_url": url},
+			ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "avatar_url": url},
 				onlyGravatarClients: true}, to)
 		}
 	}

@@ -110,7 +110,7 @@ func announceMutedUsers(tx storage.Tx, ev *engine.Events, u users.ID) error {
 	if err != nil {
 		return err
 	}
-	ev.Add("muted_users", MutedUsersEvent{Type: "muted_users", MutedUsers: list}, []int64{int64(u)})
+	ev.Emit(MutedUsersEvent{Type: "muted_users", MutedUsers: list}, []int64{int64(u)})
 	return nil
 }
 

@@ -138,7 +138,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor engine.Actor, p Upda
 		}
 		if p.Timezone != nil && *p.Timezone != me.Timezone {
 			me.Timezone = *p.Timezone
-			ev.Add("user_settings", settingEvent("timezone", me.Timezone), []int64{int64(me.ID)})
+			ev.Emit(settingEvent("timezone", me.Timezone), []int64{int64(me.ID)})
 		}
 		if newHash != "" {
 			me.PasswordHash = newHash
@@ -178,7 +178,7 @@ func applySettingValues(o *engine.WriteOp, realm realms.Realm, me *users.User, p
 		if st.OnUser {
 			if vis := users.EmailVisibility(v.(int64)); vis != me.EmailVisibility {
 				me.EmailVisibility = vis
-				ev.Add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+				ev.Emit(settingEvent(name, v), []int64{int64(me.ID)})
 			}
 			continue
 		}
@@ -187,7 +187,7 @@ func applySettingValues(o *engine.WriteOp, realm realms.Realm, me *users.User, p
 		}
 		stored.Set(name, v, true)
 		changed = true
-		ev.Add("user_settings", settingEvent(name, v), []int64{int64(me.ID)})
+		ev.Emit(settingEvent(name, v), []int64{int64(me.ID)})
 		if err := settingFollowUp(tx, ev, realm, *me, name, v, now); err != nil {
 			return err
 		}
@@ -317,9 +317,9 @@ func announceVisibilityOf(r storage.UserReader, ev *engine.Events, realm realms.
 			url = AvatarURL(after)
 		}
 		to := []int64{int64(v.ID)}
-		ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
+		ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
 		if after.AvatarSource == users.AvatarGravatar {
-			ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "avatar_url": url},
+			ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "avatar_url": url},
 				onlyGravatarClients: true}, to)
 		}
 	}

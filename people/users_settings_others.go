@@ -120,7 +120,7 @@ func setOthersSettings(tx storage.Tx, ev *engine.Events, u users.User, st users.
 		}
 		st.Set(name, v, false)
 		changed = true
-		ev.Add("user_settings", settingEvent(name, v), []int64{int64(u.ID)})
+		ev.Emit(settingEvent(name, v), []int64{int64(u.ID)})
 		if name == "enable_drafts_synchronization" {
 			if err := SetDraftsSynchronization(tx, u.ID, v.(bool)); err != nil {
 				return st, changed, err

@@ -229,7 +229,7 @@ func setStatus(tx storage.Tx, ev *engine.Events, u users.User, n newStatus, now 
 	if err != nil {
 		return err
 	}
-	ev.Add("user_status", e, ids)
+	ev.Emit(e, ids)
 	return nil
 }
 
@@ -247,7 +247,7 @@ func setPresenceEnabled(tx storage.Tx, ev *engine.Events, u users.User, enabled 
 	if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{u.ID: stored}); err != nil {
 		return err
 	}
-	ev.Add("user_settings", settingEvent("presence_enabled", enabled), []int64{int64(u.ID)})
+	ev.Emit(settingEvent("presence_enabled", enabled), []int64{int64(u.ID)})
 	realm, err := tx.Realm().Get()
 	if err != nil {
 		return err
@@ -263,7 +263,7 @@ func announceAway(r storage.UserReader, ev *engine.Events, u users.User, enabled
 		return err
 	}
 	away := !enabled
-	ev.Add("user_status", UserStatusEvent{Type: "user_status", UserID: u.ID, Away: &away}, ids)
+	ev.Emit(UserStatusEvent{Type: "user_status", UserID: u.ID, Away: &away}, ids)
 	return nil
 }
 

@@ -274,7 +274,7 @@ func (s *Service) notify(o *engine.WriteOp, list []storage.Export) error {
 			admins = append(admins, int64(u.ID))
 		}
 	}
-	o.Ev.Add("realm_export", RealmExportEvent{Type: "realm_export", Exports: Records(realm.URL, list)}, admins)
+	o.Ev.Emit(RealmExportEvent{Type: "realm_export", Exports: Records(realm.URL, list)}, admins)
 	return nil
 }
 
@@ -396,6 +396,6 @@ func ConsentChanged(tx storage.ReadTx, ev *engine.Events, user users.User, conse
 			admins = append(admins, int64(u.ID))
 		}
 	}
-	ev.Add("realm_export_consent", RealmExportConsentEvent{Type: "realm_export_consent", UserID: user.ID, Consented: consented}, admins)
+	ev.Emit(RealmExportConsentEvent{Type: "realm_export_consent", UserID: user.ID, Consented: consented}, admins)
 	return nil
 }

@@ -63,6 +63,14 @@ type Gated struct {
 	Declared   bool
 }
 
+// EventType is the type of the event Gated carries (engine.Event), when its payload names one.
+func (g Gated) EventType() string {
+	if p, ok := g.Payload.(interface{ EventType() string }); ok {
+		return p.EventType()
+	}
+	return ""
+}
+
 // Reads is a set of the register options an Adapter may depend on, besides the narrow, one
 // bit each. An adapter reads Common unless it says otherwise (OptionReader); the bus encodes
 // its forms for every combination of the options it reads. An adapter that reads another

@@ -41,7 +41,21 @@ type Events struct {
 	After []func()
 }
 
-// Add records an event for the given users (none: nothing is recorded).
+// Event is an event's payload that names its kind: Zulip's event type ("realm_user",
+// "subscription", ...). Each area's event types implement it (their event_types.go).
+type Event interface {
+	EventType() string
+}
+
+// Emit records the event ev for the given users (none: nothing is recorded), under the type
+// it names.
+func (e *Events) Emit(ev Event, recipients []int64) {
+	e.Add(ev.EventType(), ev, recipients)
+}
+
+// Add records an event of type typ for the given users (none: nothing is recorded). Areas
+// call Emit; Add is for payloads whose type is not theirs to name (a queue's heartbeat, the
+// engine's own).
 func (e *Events) Add(typ string, payload any, recipients []int64) {
 	if len(recipients) == 0 {
 		return
