@@ -9,6 +9,11 @@ import (
 var (
 	ErrNotFound = errors.New("storage: not found")
 	ErrConflict = errors.New("storage: conflict")
+	// ErrContention is a transaction that kept losing races with concurrent ones
+	// (PostgreSQL serialization failures or deadlocks, SQLite busy) and was run again until
+	// the backend's retry budget ran out: nothing was written, and running it again later may
+	// succeed. It is not ErrConflict, which is a uniqueness violation.
+	ErrContention = errors.New("storage: transaction kept conflicting with concurrent ones")
 )
 
 // Storage is a transactional store of one organization.

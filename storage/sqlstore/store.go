@@ -30,9 +30,13 @@ type Store struct {
 	// SQLite: the WAL checkpoints beside the writer (checkpoint.go); nil on PostgreSQL.
 	checkpoints *checkpointer
 
-	retries    atomic.Uint64 // transactions run again after losing a race
-	statements atomic.Uint64 // statements sent, BEGIN and COMMIT included
-	roundTrips atomic.Uint64 // exchanges with the database: a batch of statements is one
+	retries   atomic.Uint64 // transactions run again after losing a race
+	contended atomic.Uint64 // transactions given up after losing races for retryBudget
+	// retryBudget is how long run keeps running a closure again that keeps losing races
+	// (defaultRetryBudget; tests shorten it).
+	retryBudget time.Duration
+	statements  atomic.Uint64 // statements sent, BEGIN and COMMIT included
+	roundTrips  atomic.Uint64 // exchanges with the database: a batch of statements is one
 }
 
 // Statements reports how many statements the store has sent to the database since Open,
@@ -49,6 +53,10 @@ func (s *Store) RoundTrips() uint64 { return s.roundTrips.Load() }
 // serialization failure or deadlock) and was run again, since Open.
 func (s *Store) Retries() uint64 { return s.retries.Load() }
 
+// Contended reports how many transactions kept losing races until the retry budget ran out
+// and failed with storage.ErrContention, since Open.
+func (s *Store) Contended() uint64 { return s.contended.Load() }
+
 // Compile-time conformance.
 var (
 	_ storage.Storage              = (*Store)(nil)
@@ -57,8 +65,15 @@ var (
 	_ storage.ConcurrentUpdater    = (*Store)(nil)
 )
 
-// maxAttempts bounds how often a closure is run when its transaction keeps losing races.
-const maxAttempts = 12
+// defaultRetryBudget bounds how long a closure is run again when its transaction keeps losing
+// races: past it (or past the context's deadline) the transaction fails with
+// storage.ErrContention, which the engine answers with 503 and Retry-After. A lost race
+// (PostgreSQL SSI aborts one transaction of a dangerous structure, so another commits) is
+// rarely lost twice in a row; the budget is for bursts of writers, not for a steady state.
+const defaultRetryBudget = 5 * time.Second
+
+// maxBackoff caps one wait between two runs of a closure.
+const maxBackoff = 100 * time.Millisecond
 
 // Dialect is "sqlite" or "postgres".
 func (s *Store) Dialect() string { return s.d.name }
@@ -247,8 +262,15 @@ func (s *Store) Close() error {
 	return s.closeErr
 }
 
-// run runs fn in a transaction, again when the transaction lost a race.
+// run runs fn in a transaction, again when the transaction lost a race: after a wait drawn
+// at random below a cap that doubles with each attempt (full jitter, so that the writers that
+// collided do not collide again in step), for as long as the retry budget and ctx allow.
 func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(*txn) error) error {
+	budget := s.retryBudget
+	if budget <= 0 {
+		budget = defaultRetryBudget
+	}
+	deadline := time.Now().Add(budget)
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -257,11 +279,16 @@ func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn fun
 		if retry == nil {
 			return err
 		}
-		if attempt == maxAttempts {
-			return fmt.Errorf("sqlstore: transaction still conflicting after %d attempts: %w", attempt, retry)
+		backoff := time.Duration(rand.Int64N(int64(min(time.Millisecond<<min(attempt, 10), maxBackoff)) + 1))
+		if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+			deadline = d
+		}
+		if time.Now().Add(backoff).After(deadline) {
+			s.contended.Add(1)
+			return fmt.Errorf("sqlstore: transaction still conflicting after %d attempts in %v: %w: %w",
+				attempt, budget, storage.ErrContention, retry)
 		}
 		s.retries.Add(1)
-		backoff := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
