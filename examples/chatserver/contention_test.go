@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -49,6 +48,7 @@ type sendTally struct {
 	noAnswer  []string         // transport errors after the request was sent
 	refused   int              // connections refused: the request never reached a server
 	retryHint map[string]int   // Retry-After values seen on 503 answers
+	wait      func()           // waits for the senders (sendUntilGone)
 }
 
 func newSendTally() *sendTally {
@@ -246,5 +246,4 @@ func TestThreeServicesConcurrentSends(t *testing.T) {
 	if diff := cmp.Diff(st.ids, stored); diff != "" {
 		t.Errorf("messages answered with 200 vs stored (-answered +stored):\n%s", diff)
 	}
-	_ = errors.New
 }
