@@ -39,6 +39,9 @@ type pgSession struct {
 	// eachStatement: every statement takes a snapshot of its own (READ COMMITTED, the
 	// default); otherwise the transaction's first statement takes the one they all share.
 	eachStatement bool
+	// channelLock is the channel whose send lock the connection holds (lockChannel), 0 for
+	// none.
+	channelLock int64
 }
 
 // pgBegin is the BEGIN statement for opts (database/sql's options, as pgx's driver maps them).
@@ -242,5 +245,6 @@ func (t *txn) endPostgres() {
 		_, _ = t.pg.conn.ExecContext(ctx, "ROLLBACK")
 		cancel()
 	}
+	t.unlockChannel()
 	_ = t.pg.conn.Close()
 }
