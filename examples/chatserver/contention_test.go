@@ -254,7 +254,9 @@ func storedContents(t *testing.T, base string) map[int64]string {
 	}
 }
 
-// TestThreeServicesConcurrentSends: three Services on one PostgreSQL database, eight senders
+// TestThreeServicesConcurrentSends (measurement knobs: DRAIN_PER_SENDER sends per sender,
+// default 60; DRAIN_ALL_ID=1 has every sender name its channel by id; DRAIN_LOG_STATEMENTS=1
+// makes PostgreSQL log every statement of the three stores): three Services on one PostgreSQL database, eight senders
 // (four into one channel, four into a channel each) through all three at once. Every send is
 // answered with 200 (contention is retried or serialized, never a 500), and every answered
 // message is stored, once.
