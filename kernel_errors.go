@@ -40,6 +40,8 @@ const (
 	CodeReactionDoesNotExist          = engine.CodeReactionDoesNotExist
 	CodePushServiceNotConfigured      = engine.CodePushServiceNotConfigured
 	CodeCSRFFailed                    = engine.CodeCSRFFailed
+	CodeServerShuttingDown            = engine.CodeServerShuttingDown
+	CodeWriteConflict                 = engine.CodeWriteConflict
 	CodeInternal                      = engine.CodeInternal
 )
 

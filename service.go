@@ -157,6 +157,10 @@ type Options struct {
 	// connection error (default 0, as Zulip requeues at once).
 	OutgoingWebhookTimeout    time.Duration
 	OutgoingWebhookRetryDelay time.Duration
+	// DrainTimeout is how long Close lets the mutations in flight finish, while it refuses new
+	// ones with 503 SERVER_SHUTTING_DOWN (default 10s; negative: no wait, those not yet in
+	// their transaction are refused too).
+	DrainTimeout time.Duration
 }
 
 // Service is the chat engine. It is safe for concurrent use. Its methods, by the area package
@@ -410,6 +414,8 @@ func (s *Service) Now() time.Time { return s.now() }
 // Close ends every waiting long-poll, stops the Service's background work and saves the event
 // queues in the store, so that a Service started later on the same store (with a Bus: with the
 // same NodeID) continues them. It does not close the store, which belongs to the caller.
+// Mutations that start once Close has begun are refused (503 SERVER_SHUTTING_DOWN, with
+// retry-after); those in flight finish first, for up to Options.DrainTimeout.
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
@@ -417,6 +423,7 @@ func (s *Service) Close() error {
 		s.compose.StopScheduler()
 		s.bots.Stop()
 		s.exports.Close()
+		s.eng.Drain(s.opts.DrainTimeout)
 		err = s.eng.Close(func() error {
 			s.queues.Close()
 			return s.saveQueues()

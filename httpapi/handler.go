@@ -85,6 +85,8 @@ type Handler struct {
 	buffers sync.Pool
 	// notices limits the notices to bots' owners about misconfigured integrations.
 	notices integrations.NoticeLimiter
+	// drain counts the requests in flight and refuses new ones once Drain has begun.
+	drain requestDrain
 }
 
 // New returns the HTTP handler of svc.
@@ -123,6 +125,13 @@ type request struct {
 
 // ServeHTTP routes the request, authenticates it and writes the envelope.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !isLongPoll(r) {
+		if !h.drain.enter() {
+			h.writeShuttingDown(w, r)
+			return
+		}
+		defer h.drain.leave()
+	}
 	debug := h.log.Enabled(r.Context(), slog.LevelDebug)
 	if !debug && h.opts.Observer == nil {
 		h.serve(w, r)

@@ -34,7 +34,8 @@ func StoreCheck(store storage.Storage) Check {
 // Health answers liveness and readiness probes. A new Health is not ready until Started: a
 // server is starting (migrating its store, restoring its event queues, seeding) until then.
 type Health struct {
-	checks atomic.Pointer[[]Check] // nil until Started
+	checks   atomic.Pointer[[]Check] // nil until Started
+	stopping atomic.Bool             // Stopping was called
 }
 
 // NewHealth returns the probes of a server that is starting.
@@ -43,9 +44,16 @@ func NewHealth() *Health { return &Health{} }
 // Started marks the start-up done: from now on the server is ready while every check holds.
 func (h *Health) Started(checks ...Check) { h.checks.Store(&checks) }
 
-// Ready reports whether the server is ready to serve: started, and every check holding. The
-// error names the first failure.
+// Stopping marks the server as stopping (draining its requests before it exits): from now on
+// it is not ready, so that load balancers send new requests elsewhere.
+func (h *Health) Stopping() { h.stopping.Store(true) }
+
+// Ready reports whether the server is ready to serve: started, not stopping, and every check
+// holding. The error names the first failure.
 func (h *Health) Ready(ctx context.Context) error {
+	if h.stopping.Load() {
+		return fmt.Errorf("shutting down")
+	}
 	checks := h.checks.Load()
 	if checks == nil {
 		return fmt.Errorf("starting")

@@ -146,6 +146,16 @@ func (m *Metrics) WatchRetries(retries func() uint64) {
 	}, func() float64 { return float64(retries()) }))
 }
 
+// WatchContention reports a store's transactions given up after losing races until their
+// retry budget ran out (storage.ErrContention, answered 503 WRITE_CONFLICT), read from
+// contended at each scrape.
+func (m *Metrics) WatchContention(contended func() uint64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "chat_store_transaction_contention_total",
+		Help: "Store transactions given up after losing races until their retry budget ran out (answered 503 WRITE_CONFLICT).",
+	}, func() float64 { return float64(contended()) }))
+}
+
 // Store returns s with every transaction counted and timed.
 func (m *Metrics) Store(s storage.Storage) storage.Storage { return &measuredStore{Storage: s, m: m} }
 
@@ -187,6 +197,8 @@ func outcome(err error) string {
 		return "ok"
 	case errors.Is(err, storage.ErrConflict):
 		return "conflict"
+	case errors.Is(err, storage.ErrContention):
+		return "contention"
 	case errors.Is(err, storage.ErrNotFound):
 		return "not_found"
 	case errors.As(err, &refused):

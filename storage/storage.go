@@ -13,6 +13,11 @@ var (
 	// ValidString): one holding a NUL byte, which PostgreSQL refuses in text while SQLite and
 	// memory would keep it, or bytes that are not UTF-8.
 	ErrInvalidString = errors.New("storage: string holds a NUL byte or is not UTF-8")
+	// ErrContention is a transaction that kept losing races with concurrent ones
+	// (PostgreSQL serialization failures or deadlocks, SQLite busy) and was run again until
+	// the backend's retry budget ran out: nothing was written, and running it again later may
+	// succeed. It is not ErrConflict, which is a uniqueness violation.
+	ErrContention = errors.New("storage: transaction kept conflicting with concurrent ones")
 )
 
 // Storage is a transactional store of one organization.

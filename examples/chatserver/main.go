@@ -59,6 +59,7 @@ type serveCmd struct {
 	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
 	NavigationTourURL string        `help:"URL of the navigation tour video offered to new users (Zulip's NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty: none." name:"navigation-tour-video-url"`
 	AllowPrivateHooks bool          `help:"Let outgoing webhook bots call loopback, private and link-local addresses (a bot server on this machine or network); by default such calls are refused." name:"allow-private-webhook-targets"`
+	DrainTimeout      time.Duration `help:"On SIGTERM or SIGINT, how long the requests in flight may take to finish while new ones are answered 503 SERVER_SHUTTING_DOWN with Retry-After; writes still waiting after it are refused the same way." name:"drain-timeout" default:"10s"`
 	AddressFile       string        `help:"Once serving, also write the address it bound (HOST:PORT, as printed on standard output) to this file (replaced atomically; removed on exit)." name:"address-file"`
 	uploadFlags       `embed:""`
 	loadFlags         `embed:""`
@@ -119,9 +120,10 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	parking := httpapi.NewLongPollListener(ln)
 	go func() { served <- srv.Serve(parking) }()
 	var svc *chat.Service
+	var handler *httpapi.Handler
 	var closers []func() error // the store and the bus, closed after the Service
 	defer func() {
-		if stopErr := shutdown(srv, served, svc, o, logger); err == nil {
+		if stopErr := shutdown(srv, served, handler, svc, o, logger, c.DrainTimeout); err == nil {
 			err = stopErr
 		}
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -142,7 +144,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	closers = append(closers, store.Close)
 	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval,
 		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB, NavigationTourVideoURL: c.NavigationTourURL,
-		AllowPrivateWebhookTargets: c.AllowPrivateHooks}
+		AllowPrivateWebhookTargets: c.AllowPrivateHooks, DrainTimeout: c.DrainTimeout}
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}
@@ -186,7 +188,8 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	// The web client at the organization's URL, in front of the API (webclient passes it
 	// every request that is not the client's page or assets).
-	api.set(c.loadFlags.handler(webclient.New(httpapi.New(svc, apiOpts), webclient.Options{})))
+	handler = httpapi.New(svc, apiOpts)
+	api.set(c.loadFlags.handler(webclient.New(handler, webclient.Options{})))
 	sweepDone := make(chan struct{})
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	go func() { defer close(sweepDone); sweepUploads(sweepCtx, svc, c.UploadSweepInterval, logger) }()
@@ -210,10 +213,30 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 }
 
-// shutdown stops serving: it ends waiting long-polls (svc.Close, when svc was made) so that
-// the HTTP server's graceful shutdown need not wait for them, then stops the listeners.
-func shutdown(srv *http.Server, served chan error, svc *chat.Service, o *opsServer, logger *slog.Logger) error {
-	logger.Info("shutting down")
+// drainLinger is how long the API goes on answering 503 once the requests in flight have
+// finished, before the server shuts its connections (see shutdown).
+const drainLinger = 250 * time.Millisecond
+
+// shutdown stops serving gracefully. The API first drains (httpapi.Handler.Drain): requests
+// that arrive are answered 503 SERVER_SHUTTING_DOWN with Retry-After, and those in flight,
+// writes included, finish, for up to drain; the readiness probe fails meanwhile. Then the
+// Service closes: it ends waiting long-polls as it always has, refuses the writes still
+// waiting for their transaction with the same 503 (after waiting up to drain for them), and
+// saves the event queues. Last the HTTP server shuts down, its handlers having all answered.
+func shutdown(srv *http.Server, served chan error, h *httpapi.Handler, svc *chat.Service, o *opsServer, logger *slog.Logger, drain time.Duration) error {
+	logger.Info("shutting down", "drain_timeout", drain)
+	o.health.Stopping()
+	if h != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), drain)
+		if n := h.Drain(ctx); n > 0 {
+			logger.Warn("drain timed out", "requests_in_flight", n)
+		}
+		cancel()
+		// A client whose request finished in the drain sends its next one on the same
+		// connection at once: let it get its 503 (which closes the connection) rather than
+		// find the connection closed under it by the server's shutdown.
+		time.Sleep(min(drainLinger, drain))
+	}
 	if svc != nil {
 		svc.Close()
 	}

@@ -47,6 +47,9 @@ func (o *opsServer) measure(store storage.Storage) storage.Storage {
 	if r, ok := store.(interface{ Retries() uint64 }); ok {
 		o.metrics.WatchRetries(r.Retries)
 	}
+	if c, ok := store.(interface{ Contended() uint64 }); ok {
+		o.metrics.WatchContention(c.Contended)
+	}
 	return o.metrics.Store(store)
 }
 

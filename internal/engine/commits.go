@@ -144,7 +144,7 @@ func (e *Engine) runGroup(gu storage.GroupUpdater, group []*groupedWrite) {
 			close(w.done)
 		}
 	}()
-	if e.closed {
+	if e.closed || e.stopping.Load() {
 		for _, w := range group {
 			w.err = ErrShuttingDown()
 		}

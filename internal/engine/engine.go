@@ -3,6 +3,7 @@ package engine
 import (
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/teamchat/chat/storage"
@@ -46,6 +47,13 @@ type Engine struct {
 	commits commitGroups
 	// overlap orders the events of sends that overlap (overlap.go).
 	overlap *overlap
+	// drain counts the mutations in flight and refuses new ones once Drain has begun
+	// (drain.go).
+	drain drain
+	// stopping is set when Close begins: a mutation that gets the write lock after it is
+	// refused, as after closed, so that Close, waiting for the lock, follows only the
+	// mutations already inside a transaction.
+	stopping atomic.Bool
 }
 
 // New returns an Engine on cfg.Store.
@@ -114,9 +122,11 @@ func (e *Engine) Shared(fn func()) {
 	fn()
 }
 
-// Close refuses every later mutation, and runs fn once the mutations in flight have
-// published (fn saves the queues, which then miss no committed event).
+// Close refuses every later mutation, and runs fn once the mutations inside a transaction have
+// published (fn saves the queues, which then miss no committed event); the mutations still
+// waiting for their transaction are refused (ErrShuttingDown). Drain first to let them finish.
 func (e *Engine) Close(fn func() error) error {
+	e.stopping.Store(true)
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	e.closed = true

@@ -48,6 +48,14 @@ const (
 	// CodeCSRFFailed (HTTP 403) is a web request refused by the CSRF check; it carries the
 	// reason.
 	CodeCSRFFailed Code = "CSRF_FAILED"
+	// CodeServerShuttingDown (HTTP 503, with Retry-After) is a mutation refused because the
+	// Service is closing (ErrShuttingDown): nothing was written, and the client may send it
+	// again, to this server once it is back or to another process. Not one of Zulip's codes.
+	CodeServerShuttingDown Code = "SERVER_SHUTTING_DOWN"
+	// CodeWriteConflict (HTTP 503, with Retry-After) is a mutation whose transaction kept
+	// losing races with concurrent ones (storage.ErrContention) until its retries ran out:
+	// nothing was written, and the client may send it again. Not one of Zulip's codes.
+	CodeWriteConflict Code = "WRITE_CONFLICT"
 	// CodeInternal is never sent as a code: internal errors carry no code on the wire.
 	CodeInternal Code = ""
 )
@@ -66,6 +74,8 @@ func (c Code) Status() int {
 		return http.StatusTooManyRequests
 	case CodeCSRFFailed:
 		return http.StatusForbidden
+	case CodeServerShuttingDown, CodeWriteConflict:
+		return http.StatusServiceUnavailable
 	case CodeInternal:
 		return http.StatusInternalServerError
 	}
@@ -170,9 +180,23 @@ func AsError(err error) *Error {
 	return InternalError(err)
 }
 
-// ErrShuttingDown refuses mutations once Close has begun.
+// RetryAfterSeconds is the retry-after (seconds) of the 503 answers: a mutation refused by a
+// closing Service or given up after losing races may be sent again after it.
+const RetryAfterSeconds = 1
+
+// ErrShuttingDown refuses mutations once Close has begun (503 SERVER_SHUTTING_DOWN, with
+// retry-after): nothing was written.
 func ErrShuttingDown() *Error {
-	return &Error{Code: CodeInternal, Status: http.StatusServiceUnavailable, Msg: "The server is shutting down"}
+	return &Error{Code: CodeServerShuttingDown, Msg: "The server is shutting down; try again",
+		Extra: map[string]any{"retry-after": float64(RetryAfterSeconds)}}
+}
+
+// ErrWriteConflict is the answer to a mutation whose transaction kept conflicting with
+// concurrent ones (storage.ErrContention) until its retries ran out (503 WRITE_CONFLICT, with
+// retry-after): nothing was written. cause is the store's error, logged, never shown.
+func ErrWriteConflict(cause error) *Error {
+	return &Error{Code: CodeWriteConflict, Msg: "The server is busy with conflicting changes; try again",
+		Extra: map[string]any{"retry-after": float64(RetryAfterSeconds)}, Err: cause}
 }
 
 // StorageError passes *Error values through, keeps context errors recognisable and turns
@@ -187,6 +211,10 @@ func StorageError(log *slog.Logger, err error) error {
 	}
 	if errors.Is(err, storage.ErrInvalidString) {
 		return ErrInvalidText(err)
+	}
+	if errors.Is(err, storage.ErrContention) {
+		log.Warn("transaction gave up on conflicts", "err", err)
+		return ErrWriteConflict(err)
 	}
 	log.Error("storage failure", "err", err)
 	return InternalError(err)

@@ -99,6 +99,10 @@ func (e *Engine) Mutate(ctx context.Context, actor Actor, g Gate, body func(o *W
 // transaction, which delivers them on commit). Nothing is published when the gate, the body or the
 // commit fails; each run of the transaction starts with no events.
 func (e *Engine) MutateWith(ctx context.Context, run Claim, actor Actor, g Gate, body func(o *WriteOp) error) error {
+	if !e.enter() {
+		return ErrShuttingDown()
+	}
+	defer e.leave()
 	return e.write(ctx, run, e.mutateBody(actor, g, body))
 }
 
@@ -113,7 +117,7 @@ func (e *Engine) write(ctx context.Context, run Claim, fn func(tx storage.Tx, ev
 	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
-	if e.closed {
+	if e.closed || e.stopping.Load() {
 		return ErrShuttingDown()
 	}
 	var ev Events

@@ -123,7 +123,7 @@ func (e *Engine) updateOverlapping(ctx context.Context, waiting func(), fn func(
 			e.writeMu.RUnlock()
 		}
 	}()
-	if e.closed {
+	if e.closed || e.stopping.Load() {
 		return ErrShuttingDown()
 	}
 	o := e.overlap
@@ -171,6 +171,10 @@ var ErrDecideAlone = errors.New("engine: a decision that no other send may overl
 // waiting, when set, runs on the caller's goroutine while the mutation waits for its group
 // where the store groups commits (updateGrouped), and not at all otherwise.
 func (e *Engine) MutateOverlapping(ctx context.Context, actor Actor, g Gate, ahead func(storage.Tx), waiting func(), body func(o *WriteOp) error) error {
+	if !e.enter() {
+		return ErrShuttingDown()
+	}
+	defer e.leave()
 	mutate := e.mutateBody(actor, g, body)
 	if ahead == nil {
 		return e.updateOverlapping(ctx, waiting, mutate)

@@ -68,6 +68,7 @@ func (r *readTx) PrefetchSubscribers(c channels.ID) {
 // PrefetchChannelMessage announces a message to c: its id is reserved and its channel's
 // bounds read (as Bounds does) ahead.
 func (r *readTx) PrefetchChannelMessage(c channels.ID) {
+	r.t.lockChannel(c)
 	a := &readAhead{channel: c, bounds: storage.ChannelActivity{ChannelID: c}}
 	a.query = r.t.d.reserveMessage
 	a.args = []any{c, c}

@@ -38,6 +38,9 @@ type deferredInsert struct {
 
 	query string
 	args  []any
+	// afterCommit: on PostgreSQL, a statement still pending at the commit runs right after it,
+	// outside the transaction (deferAfterCommit).
+	afterCommit bool
 }
 
 // deferInsert holds rows back for the insert head ... tail, appended to the rows already
@@ -68,6 +71,35 @@ func (t *txn) deferRows(d deferredInsert) {
 func (t *txn) deferExec(query string, args ...any) {
 	t.writes++
 	t.pending = append(t.pending, deferredInsert{query: query, args: args})
+}
+
+// deferAfterCommit is deferExec for a statement that may also run after the commit of a
+// SERIALIZABLE transaction, in a transaction of its own (PostgreSQL: READ COMMITTED, outside
+// the serializable transaction's conflict checks; a READ COMMITTED transaction, which has no
+// such checks, sends it with its COMMIT): one whose effect only moves a value forward (a greatest time), so that
+// running it late, or losing it to a crash between the commit and it, breaks nothing. A read
+// of the transaction that comes before the commit flushes it inside the transaction, as any
+// deferred statement. A statement that runs after the commit and fails is dropped: the
+// transaction has committed.
+func (t *txn) deferAfterCommit(query string, args ...any) {
+	t.writes++
+	t.pending = append(t.pending, deferredInsert{query: query, args: args, afterCommit: true})
+}
+
+// takeAfterCommit removes the pending statements that may run after the commit and returns
+// them, in order.
+func (t *txn) takeAfterCommit() []statement {
+	var late []statement
+	kept := t.pending[:0]
+	for _, p := range t.pending {
+		if p.afterCommit {
+			late = append(late, statement{query: p.query, args: p.args})
+			continue
+		}
+		kept = append(kept, p)
+	}
+	t.pending = kept
+	return late
 }
 
 // flush writes every pending row: before the commit, and at the end of a closure in a

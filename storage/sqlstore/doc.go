@@ -17,7 +17,10 @@
 //     their own (checkpoint.go).
 //   - PostgreSQL runs Update in SERIALIZABLE transactions and View in REPEATABLE READ READ
 //     ONLY ones. A serialization failure or deadlock (SQLSTATE 40001/40P01) re-runs the whole
-//     closure, a bounded number of times, as the storage contract allows.
+//     closure, with jittered backoff, for up to a time budget (retry.go), as the storage
+//     contract allows; then it fails with storage.ErrContention. Sends to one channel from
+//     several processes wait for each other on an advisory lock instead (sendlock.go), and a
+//     sender's activity is written after the commit (deferAfterCommit).
 //   - On PostgreSQL a transaction holds a connection of its own and sends BEGIN with its first
 //     statement when that is the check of the kept lists (with a read announced ahead through
 //     storage.PrefetchSend), and COMMIT with its deferred statements, each batch one

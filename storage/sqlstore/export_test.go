@@ -1,6 +1,9 @@
 package sqlstore
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Test access to unexported names, for the benchmarks' bulk loader.
 
@@ -15,6 +18,9 @@ func ExecRaw(s *Store, query string, args ...any) error {
 	_, err := s.write.ExecContext(context.Background(), s.d.q(query), args...)
 	return err
 }
+
+// SetRetryBudget sets how long s runs a closure again that keeps losing races.
+func SetRetryBudget(s *Store, d time.Duration) { s.retryBudget = d }
 
 // IsPostgres reports whether s is on PostgreSQL.
 func IsPostgres(s *Store) bool { return s.d.postgres }

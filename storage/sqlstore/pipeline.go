@@ -39,6 +39,9 @@ type pgSession struct {
 	// eachStatement: every statement takes a snapshot of its own (READ COMMITTED, the
 	// default); otherwise the transaction's first statement takes the one they all share.
 	eachStatement bool
+	// channelLock is the channel whose send lock the connection holds (lockChannel), 0 for
+	// none.
+	channelLock int64
 }
 
 // pgBegin is the BEGIN statement for opts (database/sql's options, as pgx's driver maps them).
@@ -202,6 +205,11 @@ func (e errRetryConn) Unwrap() error { return e.err }
 // commitPostgres sends the deferred statements and COMMIT in one round trip (nothing when the
 // transaction sent nothing and defers nothing).
 func (t *txn) commitPostgres() error {
+	var late []statement
+	if !t.pg.eachStatement { // SERIALIZABLE: out of its conflict checks (deferAfterCommit)
+		late = t.takeAfterCommit()
+		defer t.runAfterCommit(late)
+	}
 	stmts := t.pendingBefore("")
 	if !t.pg.begun {
 		if len(stmts) == 0 {
@@ -217,6 +225,21 @@ func (t *txn) commitPostgres() error {
 	return nil
 }
 
+// runAfterCommit runs the statements deferred past the commit (deferAfterCommit), each in a
+// transaction of its own, once the commit has succeeded; a failure drops the statement.
+func (t *txn) runAfterCommit(late []statement) {
+	if len(late) == 0 || t.pg.begun && !t.pg.ended {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.ctx), rollbackTimeout)
+	defer cancel()
+	for _, st := range late {
+		t.count.Add(1)
+		t.trips.Add(1)
+		_, _ = t.pg.conn.ExecContext(ctx, t.d.q(st.query), st.args...)
+	}
+}
+
 // rollbackTimeout bounds the ROLLBACK of a transaction whose context is done.
 const rollbackTimeout = 5 * time.Second
 
@@ -230,5 +253,6 @@ func (t *txn) endPostgres() {
 		_, _ = t.pg.conn.ExecContext(ctx, "ROLLBACK")
 		cancel()
 	}
+	t.unlockChannel()
 	_ = t.pg.conn.Close()
 }

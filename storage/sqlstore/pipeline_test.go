@@ -166,3 +166,79 @@ func TestPipelinedCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestActivityAfterSerializableCommit: in a SERIALIZABLE transaction (Update) the sender's
+// activity, which nothing in it reads back, runs after the COMMIT in a round trip of its own,
+// outside the transaction's conflict checks (deferAfterCommit); read back inside the
+// transaction it is written there; rolled back, it is not written at all.
+func TestActivityAfterSerializableCommit(t *testing.T) {
+	t.Parallel()
+	s := mustOpen(t, freshSchema(t, postgresURL(t)))
+	ctx := t.Context()
+	var me users.ID
+	if err := s.Update(ctx, func(tx storage.Tx) (err error) {
+		me, err = tx.Users().Create(users.User{Email: "a@example.com", APIKey: "k1", IsActive: true})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	activeSince := func(at int64) []users.ID {
+		var got []users.ID
+		if err := s.View(ctx, func(tx storage.ReadTx) (err error) {
+			got, err = tx.Users().ActiveSince(at)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	boom := errors.New("boom")
+	tests := []struct {
+		name     string
+		at       int64
+		readBack bool
+		fail     error
+		extra    uint64 // round trips beyond those of the same transaction without activity
+		want     int
+	}{
+		{"after the commit", 1000, false, nil, 1, 1},
+		{"read back inside", 2000, true, nil, 1, 1},
+		{"rolled back", 3000, false, boom, 0, 0},
+	}
+	for _, tt := range tests {
+		var trips [2]uint64
+		for i, active := range []bool{false, true} {
+			before := s.RoundTrips()
+			err := s.Update(ctx, func(tx storage.Tx) error {
+				if _, err := tx.Users().Get(me); err != nil {
+					return err
+				}
+				if active {
+					if err := tx.Users().SetLastActive(tt.at, me); err != nil {
+						return err
+					}
+				}
+				if tt.readBack {
+					got, err := tx.Users().ActiveSince(tt.at)
+					if err != nil {
+						return err
+					}
+					if active && (len(got) != 1 || got[0] != me) {
+						t.Errorf("%s: ActiveSince inside = %v, want [%d]", tt.name, got, me)
+					}
+				}
+				return tt.fail
+			})
+			if !errors.Is(err, tt.fail) {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			trips[i] = s.RoundTrips() - before
+		}
+		if got := trips[1] - trips[0]; got != tt.extra {
+			t.Errorf("%s: %d round trips more with the activity (%v), want %d", tt.name, got, trips, tt.extra)
+		}
+		if got := activeSince(tt.at); len(got) != tt.want {
+			t.Errorf("%s: active since %d = %v, want %d users", tt.name, tt.at, got, tt.want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,9 +30,13 @@ type Store struct {
 	// SQLite: the WAL checkpoints beside the writer (checkpoint.go); nil on PostgreSQL.
 	checkpoints *checkpointer
 
-	retries    atomic.Uint64 // transactions run again after losing a race
-	statements atomic.Uint64 // statements sent, BEGIN and COMMIT included
-	roundTrips atomic.Uint64 // exchanges with the database: a batch of statements is one
+	retries   atomic.Uint64 // transactions run again after losing a race
+	contended atomic.Uint64 // transactions given up after losing races for retryBudget
+	// retryBudget is how long run keeps running a closure again that keeps losing races
+	// (defaultRetryBudget; tests shorten it).
+	retryBudget time.Duration
+	statements  atomic.Uint64 // statements sent, BEGIN and COMMIT included
+	roundTrips  atomic.Uint64 // exchanges with the database: a batch of statements is one
 }
 
 // Statements reports how many statements the store has sent to the database since Open,
@@ -50,6 +53,10 @@ func (s *Store) RoundTrips() uint64 { return s.roundTrips.Load() }
 // serialization failure or deadlock) and was run again, since Open.
 func (s *Store) Retries() uint64 { return s.retries.Load() }
 
+// Contended reports how many transactions kept losing races until the retry budget ran out
+// and failed with storage.ErrContention, since Open.
+func (s *Store) Contended() uint64 { return s.contended.Load() }
+
 // Compile-time conformance.
 var (
 	_ storage.Storage              = (*Store)(nil)
@@ -57,9 +64,6 @@ var (
 	_ storage.GroupUpdater         = (*Store)(nil)
 	_ storage.ConcurrentUpdater    = (*Store)(nil)
 )
-
-// maxAttempts bounds how often a closure is run when its transaction keeps losing races.
-const maxAttempts = 12
 
 // Dialect is "sqlite" or "postgres".
 func (s *Store) Dialect() string { return s.d.name }
@@ -246,29 +250,6 @@ func (s *Store) Close() error {
 		}
 	})
 	return s.closeErr
-}
-
-// run runs fn in a transaction, again when the transaction lost a race.
-func (s *Store) run(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(*txn) error) error {
-	for attempt := 1; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		retry, err := s.once(ctx, db, opts, fn)
-		if retry == nil {
-			return err
-		}
-		if attempt == maxAttempts {
-			return fmt.Errorf("sqlstore: transaction still conflicting after %d attempts: %w", attempt, retry)
-		}
-		s.retries.Add(1)
-		backoff := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(backoff):
-		}
-	}
 }
 
 // once runs fn in one transaction. retry is non-nil when the transaction lost a race and may

@@ -232,9 +232,13 @@ func (a userTx) SetLastActive(t int64, list ...users.ID) error {
 			"ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active WHERE user_activity.last_active < excluded.last_active")
 		return nil
 	}
-	// Nothing in the transaction reads it back (a later read would flush it first): it waits
-	// for the commit, in the COMMIT's round trip (deferred.go).
-	a.t.deferExec(`INSERT INTO user_activity (user_id, last_active)
+	// Nothing in the transaction reads it back (a later read would flush it first, inside
+	// the transaction): it waits for the commit, and runs right after it, on its own
+	// (deferAfterCommit): in the SERIALIZABLE transaction every sender's upsert read and
+	// wrote the same leaf pages of user_activity's indexes (PostgreSQL's predicate locks on a
+	// B-tree are per page), so that any two senders in different processes, whatever their
+	// channels, formed a cycle of read-write conflicts and one of them was aborted.
+	a.t.deferAfterCommit(`INSERT INTO user_activity (user_id, last_active)
 		SELECT DISTINCT id, CAST(? AS BIGINT) FROM (`+a.t.d.idSet+`) AS list WHERE true
 		ON CONFLICT (user_id) DO UPDATE SET last_active = excluded.last_active
 		WHERE user_activity.last_active < excluded.last_active`, t, ids(a.t.d, list))
