@@ -27,6 +27,14 @@ func serviceBotsConsistencyCases() []consistencyCase {
 			UserIDs: []users.ID{res.UserID}, Content: "hello"})))
 	}
 	return []consistencyCase{
+		{method: "NotifyBotOwner", name: "the notification bot tells a bot's owner", run: func(t *testing.T, f *fixture) {
+			bot := mustProvision(t, f, chat.ProvisionUserParams{Email: "hook-bot@example.com", FullName: "Hook",
+				BotType: users.BotIncomingWebhook, BotOwnerID: f.ids["member"]})
+			res, err := f.svc.NotifyBotOwner(t.Context(), chat.NotifyBotOwnerParams{BotID: bot.UserID, Content: "check your integration"})
+			if err != nil || !res.Sent {
+				t.Fatalf("NotifyBotOwner = %+v, %v; want sent", res, err)
+			}
+		}},
 		{method: "UpdateBotStorage", name: "a bot stores entries", run: storeSome},
 		{method: "RemoveBotStorage", name: "a bot removes an entry", setup: storeSome, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "RemoveBotStorage", errOf(f.svc.RemoveBotStorage(t.Context(), f.actor("bot"), chat.RemoveBotStorageParams{Keys: []string{"a"}})))

@@ -13,6 +13,8 @@ import (
 // The types of the conversations area, defined in package conversations: these aliases keep embedders' code
 // compiling.
 type (
+	NotifyBotOwnerParams                = conversations.NotifyBotOwnerParams
+	NotifyBotOwnerResult                = conversations.NotifyBotOwnerResult
 	PatchChannelFoldersResult           = conversations.PatchChannelFoldersResult
 	MarkTopicAsReadResult               = conversations.MarkTopicAsReadResult
 	MarkStreamAsReadResult              = conversations.MarkStreamAsReadResult
@@ -446,4 +448,10 @@ func AppendSubscriptionsJSON(b []byte, l []SubscriptionRecord) []byte {
 // AppendChannelsJSON appends the JSON array of l to b (conversations.AppendChannelsJSON).
 func AppendChannelsJSON(b []byte, l []ChannelRecord) []byte {
 	return conversations.AppendChannelsJSON(b, l)
+}
+
+// NotifyBotOwner sends the notification bot's direct message to the owner of a bot (a
+// misused integration URL): a trusted, server-side operation.
+func (s *Service) NotifyBotOwner(ctx context.Context, p NotifyBotOwnerParams) (NotifyBotOwnerResult, error) {
+	return s.conversations.NotifyBotOwner(ctx, p)
 }

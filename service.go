@@ -206,7 +206,7 @@ type Options struct {
 //     MarkStreamAsRead, MarkTopicAsRead, UpdateMessageFlagsForNarrow, GetReadReceipts,
 //     RenderMessage, ReportMessage, SendMessage, SetTypingStatus,
 //     SetTypingStatusForMessageEdit, DeleteTopic, GetStreamTopics, UpdateUserTopic,
-//     MuteTopic
+//     MuteTopic, NotifyBotOwner
 //   - compose: GetDrafts, CreateDrafts, EditDraft, DeleteDraft, GetNavigationViews,
 //     AddNavigationView, EditNavigationView, RemoveNavigationView, GetSavedSnippets,
 //     CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet, DeliverScheduledMessages,

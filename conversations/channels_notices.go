@@ -1,6 +1,7 @@
 package conversations
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"regexp"
@@ -188,4 +189,40 @@ func AnnouncementsID(r realms.Realm) int64 {
 // NotifyUser sends the notification bot's direct message to a user (people's Hooks.NotifyUser).
 func (s *Service) NotifyUser(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, content string) error {
 	return s.postNotices(tx, ev, w, []botNotice{{to: to, content: content}})
+}
+
+// NotifyBotOwnerParams are the parameters of NotifyBotOwner.
+type NotifyBotOwnerParams struct {
+	BotID   users.ID
+	Content string
+}
+
+// NotifyBotOwnerResult says whether the notice was sent: not when the bot has no active owner.
+type NotifyBotOwnerResult struct {
+	Sent bool
+}
+
+// NotifyBotOwner sends the notification bot's direct message to the owner of a bot, as Zulip's
+// send_rate_limited_pm_notification_to_bot_owner does for a misused integration URL (the
+// caller limits the rate). It is a trusted, server-side operation: no acting user.
+func (s *Service) NotifyBotOwner(ctx context.Context, p NotifyBotOwnerParams) (NotifyBotOwnerResult, error) {
+	var res NotifyBotOwnerResult
+	content, err := messages.NormalizeContent(p.Content)
+	if err != nil {
+		return res, engine.RuleError(err)
+	}
+	err = s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
+		res = NotifyBotOwnerResult{}
+		w := o.World()
+		bot := w.User(p.BotID)
+		if bot.ID == 0 || !bot.IsBot() || bot.BotOwnerID == 0 {
+			return nil
+		}
+		if owner := w.User(bot.BotOwnerID); owner.ID == 0 || !owner.IsActive {
+			return nil
+		}
+		res.Sent = true
+		return s.NotifyUser(o.Tx, o.Ev, w, bot.BotOwnerID, content)
+	})
+	return res, err
 }

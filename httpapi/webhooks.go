@@ -150,8 +150,8 @@ func (h *Handler) webhookRequest(r *request) (*integrations.Request, error) {
 // noticeOwner tells a bot's owner, at most once a minute, that its integration URL got a
 // request without the event header, with a body that is not JSON, or (for the integrations
 // that say so) without the data the integration needs (Zulip's
-// send_rate_limited_pm_notification_to_bot_owner). Zulip's notification bot sends it; until
-// the notices have a path of their own outside the root package, the bot itself does.
+// send_rate_limited_pm_notification_to_bot_owner). The notification bot sends it, as Zulip's
+// does (Service.NotifyBotOwner).
 func (h *Handler) noticeOwner(r *request, actor chat.Actor, in *integrations.Integration, cause error) {
 	var (
 		header  *integrations.MissingHeaderError
@@ -176,9 +176,7 @@ func (h *Handler) noticeOwner(r *request, actor chat.Actor, in *integrations.Int
 	case invalidPayload:
 		content = invalid.Notice(res.User.FullName, support)
 	}
-	_, err = h.svc.SendMessage(r.ctx, actor, chat.SendMessageParams{Type: "direct", UserIDs: []users.ID{res.User.BotOwnerID.ID},
-		Content: content, Client: in.Client()})
-	if err != nil {
+	if _, err := h.svc.NotifyBotOwner(r.ctx, chat.NotifyBotOwnerParams{BotID: actor.UserID, Content: content}); err != nil {
 		h.log.Warn("notice to a bot's owner not sent", "bot", actor.UserID, "err", err)
 	}
 }

@@ -123,7 +123,7 @@ func TestIncomingWebhook(t *testing.T) {
 		// not).
 		postWebhook(t, s, "json", url.Values{"api_key": {key}}, []byte("{"), nil)
 		before := lastMessages(t, s, 1)
-		if before[0][1] != integrations.InvalidJSONNotice("JSON") || before[0][2] != "ZulipJSONWebhook" {
+		if before[0][1] != integrations.InvalidJSONNotice("JSON") || before[0][2] != "Internal" { // from the notification bot
 			t.Errorf("notice = %v", before)
 		}
 		for _, tc := range []struct {
