@@ -5,7 +5,6 @@ import (
 
 	chat "github.com/teamchat/chat"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/users"
 )
 
 // TestRegenerateAPIKeyForgetsDevices: a new API key logs the user out of every mobile device,
