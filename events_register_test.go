@@ -25,7 +25,7 @@ func TestRegisterQueueState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.QueueID == nil || *res.QueueID == "" || res.LastEventID != -1 || res.ZulipFeatureLevel != 481 ||
+	if res.QueueID == nil || *res.QueueID == "" || res.LastEventID != -1 || res.ZulipFeatureLevel != 484 ||
 		res.IdleQueueTimeoutSecs != 600 {
 		t.Errorf("register = queue %v last %d level %d idle %d", res.QueueID, res.LastEventID, res.ZulipFeatureLevel, res.IdleQueueTimeoutSecs)
 	}

@@ -72,6 +72,7 @@ type (
 	PresenceChange                   = people.PresenceChange
 	LegacyPresenceEvent              = people.LegacyPresenceEvent
 	SimplifiedPresenceEvent          = people.SimplifiedPresenceEvent
+	AuthenticationStats              = people.AuthenticationStats
 	FetchAPIKeyParams                = people.FetchAPIKeyParams
 	FetchAPIKeyResult                = people.FetchAPIKeyResult
 	JWTFetchAPIKeyParams             = people.JWTFetchAPIKeyParams

@@ -23,6 +23,29 @@ func (s *Service) AuthenticateWebhookAPIKey(ctx context.Context, email, apiKey s
 	return s.people.AuthenticateWebhookAPIKey(ctx, email, apiKey)
 }
 
+// AuthenticateAPIKeyFrom is AuthenticateAPIKey for a request from clientAddress: its wrong
+// keys count against the address's failure budget as well as the account's, and a spent
+// budget answers RATE_LIMIT_HIT (429) without checking the key.
+func (s *Service) AuthenticateAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (engine.Actor, error) {
+	return s.people.AuthenticateAPIKeyFrom(ctx, email, apiKey, clientAddress)
+}
+
+// AuthenticateWebhookAPIKeyFrom is AuthenticateWebhookAPIKey for a request from clientAddress
+// (see AuthenticateAPIKeyFrom).
+func (s *Service) AuthenticateWebhookAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (engine.Actor, error) {
+	return s.people.AuthenticateWebhookAPIKeyFrom(ctx, email, apiKey, clientAddress)
+}
+
+// CachedAPIKey answers API-key credentials from the credential cache alone (ok false when
+// they were not checked before): no store read, nothing counted against the failure limits.
+func (s *Service) CachedAPIKey(email, apiKey string) (engine.Actor, bool) {
+	return s.people.CachedAPIKey(email, apiKey)
+}
+
+// AuthenticationStats counts the API-key authentication failures of this process: wrong keys
+// and attempts refused by the failure limits.
+func (s *Service) AuthenticationStats() AuthenticationStats { return s.people.AuthenticationStats() }
+
 // FetchAPIKey exchanges a username (email) and password for the user's API key. Attempts are
 // rate limited per username and per client address before the password is checked; a
 // successful login clears the username's failures.

@@ -316,7 +316,7 @@ func TestServerSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ZulipFeatureLevel != 481 || got.ServiceFeatureLevel != 481 || got.ZulipVersion != got.ServiceVersion ||
+	if got.ZulipFeatureLevel != 484 || got.ServiceFeatureLevel != 484 || got.ZulipVersion != got.ServiceVersion ||
 		got.RealmURL != "https://chat.example.com" || got.RealmURI != got.RealmURL || got.RealmName != "Test Org" ||
 		got.RealmDescription != "<p>A <strong>test</strong> organization.</p>" || !got.IsIncompatible ||
 		!got.AuthenticationMethods["password"] || !got.AuthenticationMethods["dev"] || got.RealmIcon == "" {

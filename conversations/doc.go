@@ -31,7 +31,8 @@
 //	          notices of the notification bot (channels_notices.go)
 //	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
 //	          MuteTopic (topics_user.go)
-//	messages  SendMessage (messages_send.go, messages_prerender.go); GetMessages, GetMessage
+//	messages  SendMessage (messages_send.go, messages_prerender.go; its answer's links,
+//	          messages_send_link.go); GetMessages, GetMessage
 //	          (messages_get.go); narrows and search (messages_narrow.go,
 //	          messages_narrow_operands.go); UpdateMessage (messages_edit*.go); DeleteMessage
 //	          (messages_delete.go); UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction (messages_reactions.go);

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
@@ -138,6 +139,9 @@ func planEdit(w *world.World, r storage.MessageReader, me users.User, now int64,
 	if c, ok := w.Channel(m.ChannelID); ok && c.IsArchived {
 		return editPlan{}, errInvalidMessage // messages of archived channels are not modified
 	}
+	if p.StreamID != nil && !m.IsDirect() && *p.StreamID == m.ChannelID {
+		p.StreamID = nil // the message's own channel is no move (feature level 509)
+	}
 	plan := editPlan{me: me, m: m, now: now, content: content, mode: mode, topic: m.Topic,
 		notifyOld: p.SendNotificationToOldThread != nil && *p.SendNotificationToOldThread,
 		notifyNew: p.SendNotificationToNewThread == nil || *p.SendNotificationToNewThread}
@@ -257,22 +261,18 @@ func checkTopicsPolicy(p editPlan) error {
 
 // checkCanMove checks the permissions and time limits of a topic change (or resolve) and of a
 // channel change, and with change_all that every message of the topic is within the limit.
+// A change_all move of a message past its limit in a topic where some messages are within
+// it answers MOVE_MESSAGES_TIME_LIMIT_EXCEEDED, which says how many may move (feature level
+// 505); when none may, the message's own time limit error.
 func checkCanMove(w *world.World, r storage.MessageReader, p editPlan) error {
 	me := p.me
-	moderator := me.Role.AtLeast(users.RoleModerator)
-	age := p.now - p.m.Timestamp
 	if p.topicEdited {
 		if p.resolveToggle() {
 			if !canResolveTopics(w, me, p.orig, p.target) {
 				return errCannotResolve
 			}
-		} else {
-			if !canMoveWithinChannels(w, me, p.orig, p.target) {
-				return errCannotEdit
-			}
-			if limit := w.Org().MoveMessagesWithinStreamLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
-				return errTopicEditTimeLimit
-			}
+		} else if !canMoveWithinChannels(w, me, p.orig, p.target) {
+			return errCannotEdit
 		}
 	}
 	if p.streamEdited {
@@ -282,19 +282,48 @@ func checkCanMove(w *world.World, r storage.MessageReader, p editPlan) error {
 		if !channels.CanPost(w.Membership(), p.target, w.Viewer(p.target.ID, me)) {
 			return errCannotPost
 		}
-		if limit := w.Org().MoveMessagesBetweenStreamsLimitSeconds; limit > 0 && !moderator && age > int64(limit+editLimitBuffer) {
-			return errStreamEditTimeLimit
+	}
+	moderator := me.Role.AtLeast(users.RoleModerator)
+	changeAll := p.mode == messages.ChangeAll && !moderator && p.moved() && !p.resolveToggle()
+	if err := checkMoveAge(w, p, moderator); err != nil {
+		if changeAll {
+			allowed, topicErr := checkTopicMoveLimit(w, r, p)
+			var coded *engine.Error
+			if topicErr != nil && (allowed > 0 || !errors.As(topicErr, &coded)) {
+				return topicErr // some may move, or the read failed
+			}
+		}
+		return err
+	}
+	if changeAll {
+		_, err := checkTopicMoveLimit(w, r, p)
+		return err
+	}
+	return nil
+}
+
+// checkMoveAge applies the move time limits to the edited message itself.
+func checkMoveAge(w *world.World, p editPlan, moderator bool) error {
+	if moderator {
+		return nil
+	}
+	age := p.now - p.m.Timestamp
+	if p.topicEdited && !p.resolveToggle() {
+		if limit := w.Org().MoveMessagesWithinStreamLimitSeconds; limit > 0 && age > int64(limit+editLimitBuffer) {
+			return errTopicEditTimeLimit
 		}
 	}
-	if p.mode == messages.ChangeAll && !moderator && p.moved() && !p.resolveToggle() {
-		return checkTopicMoveLimit(w, r, p)
+	if p.streamEdited {
+		if limit := w.Org().MoveMessagesBetweenStreamsLimitSeconds; limit > 0 && age > int64(limit+editLimitBuffer) {
+			return errStreamEditTimeLimit
+		}
 	}
 	return nil
 }
 
 // checkTopicMoveLimit refuses a change_all move when some of the topic's messages the actor
-// can read are older than the strictest applicable move limit.
-func checkTopicMoveLimit(w *world.World, r storage.MessageReader, p editPlan) error {
+// can read are older than the strictest applicable move limit; allowed is how many are not.
+func checkTopicMoveLimit(w *world.World, r storage.MessageReader, p editPlan) (allowed int, err error) {
 	deadline := 0
 	for _, l := range []struct {
 		applies bool
@@ -305,30 +334,30 @@ func checkTopicMoveLimit(w *world.World, r storage.MessageReader, p editPlan) er
 		}
 	}
 	if deadline == 0 {
-		return nil
+		return 0, nil
 	}
 	ids, err := movableTopicMessages(w, r, p.me, p.orig, p.m.Topic)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	msgs, err := r.GetMany(ids)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	var allowed []messages.ID
+	var ok []messages.ID
 	for _, m := range msgs {
 		if m.Timestamp > p.now-int64(deadline) {
-			allowed = append(allowed, m.ID)
+			ok = append(ok, m.ID)
 		}
 	}
-	if len(allowed) == len(msgs) {
-		return nil
+	if len(ok) == len(msgs) {
+		return len(ok), nil
 	}
 	var first messages.ID
-	if len(allowed) > 0 {
-		first = allowed[0]
+	if len(ok) > 0 {
+		first = ok[0]
 	}
-	return errMoveTimeLimit(first, len(allowed), len(msgs))
+	return len(ok), errMoveTimeLimit(first, len(ok), len(msgs))
 }
 
 // movableTopicMessages lists, ascending, the messages of a topic that me may read: all of

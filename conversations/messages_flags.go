@@ -17,7 +17,7 @@ type UpdateMessageFlagsParams struct {
 	Messages []messages.ID
 	// Op is "add" or "remove".
 	Op string
-	// Flag is read, starred or collapsed.
+	// Flag is read, starred, collapsed or hide_link_previews.
 	Flag string
 }
 

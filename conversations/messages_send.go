@@ -46,9 +46,15 @@ type SendMessageParams struct {
 // MaxLocalIDLength bounds SendMessageParams.LocalID.
 const MaxLocalIDLength = 100
 
-// SendMessageResult is the id of the new message.
+// SendMessageResult is the id of the new message and the links to it (messages_send_link.go).
 type SendMessageResult struct {
 	ID messages.ID `json:"id"`
+	// MessageURL links directly to the message in its conversation (feature level 508).
+	MessageURL string `json:"message_url"`
+	// MessageLink is the Markdown link to it the web app's "Copy link to message" makes:
+	// [#channel > topic @ 💬](message_url), or the plain URL for a direct message or a
+	// channel whose name the sender may not see (feature level 508).
+	MessageLink string `json:"message_link"`
 }
 
 // Errors of sending and reading messages.
@@ -111,9 +117,11 @@ func (s *Service) SendMessage(ctx context.Context, actor engine.Actor, p SendMes
 		s.noteLinkifiers(w)
 		m := messages.Message{SenderID: me.ID, Content: content, Timestamp: o.Now.Unix(), Client: client}
 		first := len(ev.List)
-		if res.ID, err = SendAs(w, tx, ev, me, m, p, readBySender); err != nil {
+		sent, err := SendAsMessage(w, tx, ev, me, m, p, readBySender)
+		if err != nil {
 			return err
 		}
+		res = sendResult(w, me, sent)
 		// Sending counts as activity (partial_subscribers).
 		if err := tx.Users().SetLastActive(m.Timestamp, me.ID); err != nil {
 			return err
@@ -144,16 +152,23 @@ func sendAhead(p SendMessageParams) func(storage.Tx) {
 // have sent it then. It returns the new message's id. The caller records the sender's
 // activity (SetLastActive), once per sender when it sends many.
 func SendAs(w *world.World, tx storage.Tx, ev *engine.Events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.ID, error) {
+	sent, err := SendAsMessage(w, tx, ev, me, m, p, readBySender)
+	return sent.ID, err
+}
+
+// SendAsMessage is SendAs returning the message as stored (its id, channel and topic, or
+// direct recipients).
+func SendAsMessage(w *world.World, tx storage.Tx, ev *engine.Events, me users.User, m messages.Message, p SendMessageParams, readBySender bool) (messages.Message, error) {
 	w.KnowUser(me) // read by the engine.Gate in this transaction: no second read
 	recipients, err := Address(w, tx.Messages(), me, p, &m)
 	if err != nil {
-		return 0, err
+		return messages.Message{}, err
 	}
 	read := func(id users.ID) bool { return id == me.ID && readBySender }
 	if err := DeliverMessage(w, tx, ev, &m, recipients, read); err != nil {
-		return 0, err
+		return messages.Message{}, err
 	}
-	return m.ID, nil
+	return m, nil
 }
 
 // Address checks that me may send to where p says and sets m's channel and topic, or its
@@ -342,7 +357,7 @@ func channelForSend(w *world.World, _ storage.MessageReader, me users.User, p Se
 			// subscribed too, without a read of me's own subscriptions.
 			w.SubscribersOf(c.ID)
 		}
-		if !ok || !w.Metadata(c, me) && !w.Content(c, me) {
+		if !ok || !w.Metadata(c, me) && !w.Content(c, me) && !ownerSubscribed(w, me, c.ID) {
 			return c, errChannelIDNotFound(*p.ChannelID)
 		}
 	case p.ChannelName != "":
@@ -350,14 +365,14 @@ func channelForSend(w *world.World, _ storage.MessageReader, me users.User, p Se
 		if ok {
 			w.SubscribersOf(c.ID)
 		}
-		if !ok || !w.Metadata(c, me) && !w.Content(c, me) {
+		if !ok || !w.Metadata(c, me) && !w.Content(c, me) && !ownerSubscribed(w, me, c.ID) {
 			return c, errChannelNameNotFound(p.ChannelName)
 		}
 	default:
 		return c, engine.MissingArgument("to")
 	}
 	v := w.Viewer(c.ID, me)
-	if me.IsBot() && me.BotOwnerID != 0 && w.IsSubscribed(c.ID, me.BotOwnerID) {
+	if ownerSubscribed(w, me, c.ID) {
 		v.Subscribed = true
 	}
 	if c.IsArchived || !channels.HasContentAccess(w.Membership(), c, v) {

@@ -291,7 +291,7 @@ func (h *Handler) extendDeadlines(w http.ResponseWriter) {
 // authenticate reads HTTP Basic credentials. With optional set, a request without an
 // Authorization header runs as the anonymous actor.
 func (h *Handler) authenticate(r *http.Request, optional bool) (chat.Actor, error) {
-	return h.basicActor(r.Context(), r.Header.Get("Authorization"), optional)
+	return h.basicActor(r.Context(), r.Header.Get("Authorization"), clientAddress(r), optional)
 }
 
 // authenticator picks how a route of the tree prefix authenticates: a web session under
@@ -316,11 +316,11 @@ func (h *Handler) authenticateWebhookBots(r *http.Request, _ bool) (chat.Actor, 
 	if err != nil {
 		return chat.Actor{}, err
 	}
-	return h.svc.AuthenticateWebhookAPIKey(r.Context(), email, key)
+	return h.svc.AuthenticateWebhookAPIKeyFrom(r.Context(), email, key, clientAddress(r))
 }
 
 // basicActor authenticates the value of an Authorization header (see authenticate).
-func (h *Handler) basicActor(ctx context.Context, header string, optional bool) (chat.Actor, error) {
+func (h *Handler) basicActor(ctx context.Context, header, addr string, optional bool) (chat.Actor, error) {
 	if header == "" {
 		if optional {
 			return chat.Actor{}, nil
@@ -331,7 +331,7 @@ func (h *Handler) basicActor(ctx context.Context, header string, optional bool) 
 	if err != nil {
 		return chat.Actor{}, err
 	}
-	return h.svc.AuthenticateAPIKey(ctx, email, key)
+	return h.svc.AuthenticateAPIKeyFrom(ctx, email, key, addr)
 }
 
 // basicCredentials reads the email and the API key of a non-empty Authorization header.

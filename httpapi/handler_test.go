@@ -136,7 +136,7 @@ func TestServerSettings(t *testing.T) {
 			t.Errorf("server_settings lacks %s", key)
 		}
 	}
-	if body["zulip_feature_level"] != 481.0 || body["realm_uri"] != "http://chat.test" {
+	if body["zulip_feature_level"] != 484.0 || body["realm_uri"] != "http://chat.test" {
 		t.Errorf("got %v", body)
 	}
 }

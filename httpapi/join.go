@@ -16,6 +16,7 @@ var joinPage = template.Must(template.New("join").Parse(`<!DOCTYPE html>
 {{else}}<h1>Create your account</h1>
 {{if .Error}}<p role="alert">{{.Error}}</p>{{end}}
 <form method="post">
+<input type="hidden" name="csrfmiddlewaretoken" value="{{.Token}}">
 {{if .AskEmail}}<p><label>Email <input name="email" type="email" value="{{.Email}}" required></label></p>{{end}}
 <p><label>Full name <input name="full_name" value="{{.FullName}}" required></label></p>
 <p><label>Password <input name="password" type="password" required></label></p>
@@ -25,13 +26,16 @@ var joinPage = template.Must(template.New("join").Parse(`<!DOCTYPE html>
 `))
 
 type joinView struct {
-	Done, AskEmail         bool
-	Email, FullName, Error string
+	Done, AskEmail                bool
+	Email, FullName, Error, Token string
 }
 
 // serveJoin serves the page of an invitation link: GET shows the form, POST creates the
 // account through chat.Service.RedeemInviteLink. Anonymous requests count against the
-// per-address API limit.
+// per-address API limit. Like Zulip's registration form (a Django view without csrf_exempt),
+// the post passes Django's CSRF check: the csrfmiddlewaretoken field the form carries must
+// match the csrftoken cookie the page set, and a cross-site Origin is refused, with Django's
+// 403 page and no account created.
 func (h *Handler) serveJoin(w http.ResponseWriter, r *http.Request, key string) {
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
 		writeMethodNotAllowed(w, []string{http.MethodGet, http.MethodPost})
@@ -43,14 +47,18 @@ func (h *Handler) serveJoin(w http.ResponseWriter, r *http.Request, key string) 
 		h.writeError(w, r, err)
 		return
 	}
+	v := joinView{AskEmail: true, Token: h.formToken(w, r)}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	v := joinView{AskEmail: true}
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes)
 		if err := r.ParseForm(); err != nil {
 			w.WriteHeader(http.StatusBadRequest)
 			v.Error = "The form could not be read."
 			_ = joinPage.Execute(w, v)
+			return
+		}
+		if reason := csrfReason(r, r.PostForm.Get(csrfFormField)); reason != "" {
+			writeCSRFPage(w, reason)
 			return
 		}
 		v.Email, v.FullName = strings.TrimSpace(r.PostForm.Get("email")), r.PostForm.Get("full_name")
@@ -66,4 +74,15 @@ func (h *Handler) serveJoin(w http.ResponseWriter, r *http.Request, key string) 
 		v.Error = e.Msg
 	}
 	_ = joinPage.Execute(w, v)
+}
+
+// formToken is the csrfmiddlewaretoken of a form page: the secret of the request's csrftoken
+// cookie, masked afresh, or a new secret whose cookie it sets (Django's get_token).
+func (h *Handler) formToken(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(csrfCookie); err == nil && tokenFormat(c.Value) == "" {
+		return maskToken(unmaskToken(c.Value))
+	}
+	secret := newCSRFSecret()
+	http.SetCookie(w, h.csrfCookie(r, secret))
+	return maskToken(secret)
 }

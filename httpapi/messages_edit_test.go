@@ -68,7 +68,7 @@ func TestUpdateMessageOverHTTP(t *testing.T) {
 		{"stream_id not an integer", hamlet, url.Values{"stream_id": {`"x"`}}, 400, "BAD_REQUEST", "stream_id is not an integer"},
 		{"notification not a boolean", hamlet, url.Values{"topic": {"a"}, "send_notification_to_new_thread": {"1"}}, 400, "BAD_REQUEST", "send_notification_to_new_thread is not a boolean"},
 		{"propagate without move", hamlet, url.Values{"content": {"x"}, "propagate_mode": {"change_all"}}, 400, "BAD_REQUEST", "Invalid propagate_mode without topic edit"},
-		{"content and channel", hamlet, url.Values{"content": {"x"}, "stream_id": {"1"}}, 400, "BAD_REQUEST", "Cannot change message content while changing channel"},
+		{"content and channel", hamlet, url.Values{"content": {"x"}, "stream_id": {"2"}}, 400, "BAD_REQUEST", "Cannot change message content while changing channel"},
 		{"someone else's content", iago, url.Values{"content": {"x"}}, 400, "BAD_REQUEST", "You don't have permission to edit this message"},
 		{"resolve general chat", hamlet, url.Values{"topic": {"✔ general chat"}}, 400, "BAD_REQUEST", "General chat cannot be marked as resolved"},
 		{"stale prev_content_sha256", hamlet, url.Values{"content": {"x"}, "prev_content_sha256": {"00"}}, 400, "EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value."},

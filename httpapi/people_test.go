@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -116,20 +117,54 @@ func TestEmailInvitationJoinPage(t *testing.T) {
 	if link == "" {
 		t.Fatal("no link in the invitation")
 	}
-	resp, err := http.Get(s.URL + link)
+	jb := newJoinBrowser(t)
+	token := jb.joinToken(t, s.URL+link)
+
+	// Cross-site posts are refused with Django's 403 page and create nothing (before, each of
+	// them created the account).
+	for _, tc := range []struct {
+		name   string
+		origin string
+		form   url.Values
+		cookie bool
+		reason string
+	}{
+		{"another site's page, no cookie", "https://evil.example", url.Values{}, false, "Origin checking failed - https://evil.example does not match any trusted origins."},
+		{"no token", "", url.Values{}, true, "CSRF token missing."},
+		{"no cookie", "", url.Values{"csrfmiddlewaretoken": {token}}, false, "CSRF cookie not set."},
+		{"wrong token", "", url.Values{"csrfmiddlewaretoken": {strings.Repeat("a", 64)}}, true, "CSRF token from POST incorrect."},
+	} {
+		tc.form.Set("full_name", "Mallory")
+		tc.form.Set("password", "a long password")
+		req, _ := http.NewRequest(http.MethodPost, s.URL+link, strings.NewReader(tc.form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		client := http.DefaultClient
+		if tc.cookie {
+			client = jb.Client
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(page), tc.reason) {
+			t.Errorf("%s: %d\n%s\nwant 403 with %q", tc.name, resp.StatusCode, page, tc.reason)
+		}
+	}
+	status, _, body = s.call(t, http.MethodPost, "/api/v1/fetch_api_key", "", url.Values{"username": {"newbie@example.org"}, "password": {"a long password"}})
+	if status != http.StatusUnauthorized {
+		t.Fatalf("a refused cross-site post created the account: %d %v", status, body)
+	}
+
+	resp, err := jb.PostForm(s.URL+link, url.Values{"full_name": {"New Bie"}, "password": {"a long password"}, "csrfmiddlewaretoken": {token}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(page), `name="password"`) {
-		t.Fatalf("join page: %d\n%s", resp.StatusCode, page)
-	}
-	resp, err = http.PostForm(s.URL+link, url.Values{"full_name": {"New Bie"}, "password": {"a long password"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(page), "newbie@example.org is ready") {
 		t.Fatalf("sign-up: %d\n%s", resp.StatusCode, page)
@@ -138,7 +173,7 @@ func TestEmailInvitationJoinPage(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("login of the new account: %d %v", status, body)
 	}
-	resp, err = http.PostForm(s.URL+link, url.Values{"full_name": {"Again"}, "password": {"a long password"}})
+	resp, err = jb.PostForm(s.URL+link, url.Values{"full_name": {"Again"}, "password": {"a long password"}, "csrfmiddlewaretoken": {jb.joinToken(t, s.URL+link)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,4 +182,34 @@ func TestEmailInvitationJoinPage(t *testing.T) {
 	if resp.StatusCode != 400 || !strings.Contains(string(page), "already been used") {
 		t.Errorf("second sign-up: %d\n%s", resp.StatusCode, page)
 	}
+}
+
+// joinBrowser is an HTTP client with a cookie jar, as a browser keeps the csrftoken cookie.
+type joinBrowser struct{ *http.Client }
+
+func newJoinBrowser(t *testing.T) joinBrowser {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return joinBrowser{&http.Client{Jar: jar}}
+}
+
+var formTokenRE = regexp.MustCompile(`name="csrfmiddlewaretoken" value="([A-Za-z0-9]{64})"`)
+
+// joinToken opens the sign-up page at link and returns its form's CSRF token.
+func (b joinBrowser) joinToken(t *testing.T, link string) string {
+	t.Helper()
+	resp, err := b.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := formTokenRE.FindStringSubmatch(string(page))
+	if resp.StatusCode != 200 || !strings.Contains(string(page), `name="password"`) || m == nil {
+		t.Fatalf("join page: %d\n%s", resp.StatusCode, page)
+	}
+	return m[1]
 }

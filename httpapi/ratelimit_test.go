@@ -79,3 +79,33 @@ func TestRegenerateAPIKey(t *testing.T) {
 	status, _, body = s.call(t, http.MethodPost, "/api/v1/users/me/api_key/regenerate", "", nil)
 	wantErr(t, status, body, http.StatusUnauthorized, "UNAUTHORIZED", "")
 }
+
+// TestWrongAPIKeysRateLimited: the probe that sent 300 wrong keys got 300 x 401; now the
+// account's failure budget (5 per 30 minutes) is spent after 5 and the rest get 429 with
+// Retry-After, while a client already authenticated keeps working.
+func TestWrongAPIKeysRateLimited(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	if status, _, body := s.call(t, http.MethodGet, "/api/v1/users/me", "hamlet@zulip.com", nil); status != http.StatusOK {
+		t.Fatalf("right key: %d %v", status, body)
+	}
+	counts := map[int]int{}
+	for range 300 {
+		req, _ := http.NewRequest(http.MethodGet, s.URL+"/api/v1/users/me", nil)
+		req.SetBasicAuth("hamlet@zulip.com", "abcdefghijklmnopqrstuvwxyz012345")
+		status, h, body := do(t, req)
+		counts[status]++
+		if status == http.StatusTooManyRequests && (h.Get("Retry-After") == "" || body["code"] != "RATE_LIMIT_HIT") {
+			t.Fatalf("429 without Retry-After or RATE_LIMIT_HIT: %v %v", h, body)
+		}
+	}
+	if counts[http.StatusUnauthorized] != 5 || counts[http.StatusTooManyRequests] != 295 {
+		t.Errorf("statuses %v, want 5 x 401 and 295 x 429", counts)
+	}
+	if status, _, body := s.call(t, http.MethodGet, "/api/v1/users/me", "hamlet@zulip.com", nil); status != http.StatusOK {
+		t.Errorf("authenticated client under attack: %d %v", status, body)
+	}
+	if got := s.svc.AuthenticationStats(); got.Failed != 5 || got.RateLimited != 295 {
+		t.Errorf("AuthenticationStats = %+v, want 5 failed, 295 rate limited", got)
+	}
+}

@@ -94,14 +94,14 @@ func isDecimal(s string) bool {
 // accepted.
 func (h *Handler) webhookActor(r *request) (chat.Actor, error) {
 	if key, ok := r.params.str("api_key"); ok {
-		return h.svc.AuthenticateWebhookAPIKey(r.ctx, "", key)
+		return h.svc.AuthenticateWebhookAPIKeyFrom(r.ctx, "", key, clientAddress(r.http))
 	}
 	if header := r.http.Header.Get("Authorization"); header != "" {
 		email, key, err := basicCredentials(header)
 		if err != nil {
 			return chat.Actor{}, err
 		}
-		return h.svc.AuthenticateWebhookAPIKey(r.ctx, email, key)
+		return h.svc.AuthenticateWebhookAPIKeyFrom(r.ctx, email, key, clientAddress(r.http))
 	}
 	return chat.Actor{}, chat.MissingArgument("api_key")
 }

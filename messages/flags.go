@@ -15,6 +15,9 @@ const (
 	FlagTopicWildcardMentioned
 	FlagHasAlertWord
 	FlagHistorical
+	// FlagHideLinkPreviews asks the user's clients to hide the message's link previews
+	// (feature level 510; Zulip's bit after historical).
+	FlagHideLinkPreviews
 )
 
 var flagNames = []struct {
@@ -29,6 +32,7 @@ var flagNames = []struct {
 	{FlagTopicWildcardMentioned, "topic_wildcard_mentioned"},
 	{FlagHasAlertWord, "has_alert_word"},
 	{FlagHistorical, "historical"},
+	{FlagHideLinkPreviews, "hide_link_previews"},
 }
 
 // Names lists the API names of the flags set in f; "wildcard_mentioned" is added when either
@@ -56,9 +60,10 @@ func ParseFlag(name string) (Flags, bool) {
 	return 0, false
 }
 
-// UserEditable reports whether users may set or clear f with POST /messages/flags.
+// UserEditable reports whether users may set or clear f with POST /messages/flags: read,
+// starred, collapsed and (feature level 510) hide_link_previews.
 func UserEditable(f Flags) bool {
-	return f == FlagRead || f == FlagStarred || f == FlagCollapsed
+	return f == FlagRead || f == FlagStarred || f == FlagCollapsed || f == FlagHideLinkPreviews
 }
 
 // UserMessage is one user's row for one message: the user received the message (or it was

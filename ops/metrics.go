@@ -137,6 +137,22 @@ func (m *Metrics) WatchQueues(stats func() chat.QueueStats) {
 	)
 }
 
+// WatchAuthentication reports the API-key authentication failures (wrong or malformed keys)
+// and the attempts the failure limits refused, read from stats (a Service's
+// AuthenticationStats) at each scrape.
+func (m *Metrics) WatchAuthentication(stats func() chat.AuthenticationStats) {
+	m.reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "chat_authentication_failures_total",
+			Help: "API-key authentications refused because the key was wrong or malformed (401).",
+		}, func() float64 { return float64(stats().Failed) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "chat_authentication_rate_limited_total",
+			Help: "API-key authentications refused unchecked: their account or address spent its failure budget (429).",
+		}, func() float64 { return float64(stats().RateLimited) }),
+	)
+}
+
 // WatchRetries reports a store's transaction retries (lost races run again), read from
 // retries at each scrape.
 func (m *Metrics) WatchRetries(retries func() uint64) {

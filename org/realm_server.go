@@ -12,8 +12,9 @@ import (
 // Version is this project's release.
 const Version = "0.1.0"
 
-// FeatureLevel is the Zulip API feature level the Service implements.
-const FeatureLevel = 481
+// FeatureLevel is the Zulip API feature level the Service implements: the highest level whose
+// changes are all in (FEATURE_LEVELS.md lists each level since 481 and its tests).
+const FeatureLevel = 484
 
 // ServiceVersion is reported as service_version (and zulip_version). It starts with the Zulip
 // release whose API it follows so that clients parsing a version number read a sensible one.

@@ -47,32 +47,60 @@ func ErrNotLoggedIn() *engine.Error { return engine.ErrNotLoggedIn() }
 // AuthenticateAPIKey checks HTTP Basic credentials: the user's delivery email (compared
 // case-insensitively) and API key (compared in constant time). Every failure is a 401
 // UNAUTHORIZED error with Zulip's message. Credentials it has checked are answered from memory
-// afterwards, without a store read (auth_cache.go). Incoming webhook bots are refused.
+// afterwards, without a store read (auth_cache.go). Incoming webhook bots are refused. Wrong
+// keys count against the account's failure budget (auth_failures.go); AuthenticateAPIKeyFrom
+// also counts them against the client's address.
 func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (engine.Actor, error) {
-	return s.authenticateAPIKey(ctx, email, apiKey, false)
+	return s.authenticateAPIKey(ctx, email, apiKey, "", false)
+}
+
+// AuthenticateAPIKeyFrom is AuthenticateAPIKey for a request from clientAddress, whose wrong
+// keys also count against the address's failure budget.
+func (s *Service) AuthenticateAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (engine.Actor, error) {
+	return s.authenticateAPIKey(ctx, email, apiKey, clientAddress, false)
 }
 
 // AuthenticateWebhookAPIKey is AuthenticateAPIKey for the endpoints Zulip opens to incoming
 // webhook bots (POST /messages and the integrations' /external/ URLs): it accepts them too.
 // An empty email looks the key up alone (an integration URL's api_key parameter).
 func (s *Service) AuthenticateWebhookAPIKey(ctx context.Context, email, apiKey string) (engine.Actor, error) {
-	return s.authenticateAPIKey(ctx, email, apiKey, true)
+	return s.authenticateAPIKey(ctx, email, apiKey, "", true)
 }
 
-func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey string, webhooks bool) (engine.Actor, error) {
+// AuthenticateWebhookAPIKeyFrom is AuthenticateWebhookAPIKey for a request from
+// clientAddress (see AuthenticateAPIKeyFrom).
+func (s *Service) AuthenticateWebhookAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (engine.Actor, error) {
+	return s.authenticateAPIKey(ctx, email, apiKey, clientAddress, true)
+}
+
+// authenticateAPIKey answers checked credentials from the cache; any other attempt passes the
+// failure limits first and counts against them when its key is wrong.
+func (s *Service) authenticateAPIKey(ctx context.Context, email, apiKey, addr string, webhooks bool) (engine.Actor, error) {
+	keyOnly := webhooks && email == "" // only the webhook endpoints take a key alone
+	norm := users.NormalizeEmail(email)
+	if keyOnly {
+		norm = keyOnlyCacheKey(apiKey)
+	}
+	if users.ValidAPIKey(apiKey) {
+		if id, ok := s.creds.lookup(norm, apiKey); ok {
+			return engine.Actor{UserID: id}, nil
+		}
+	}
+	if err := s.keyFails.admit(email, addr); err != nil {
+		return engine.Actor{}, err
+	}
+	actor, err := s.checkAPIKey(ctx, email, apiKey, norm, keyOnly, webhooks)
+	s.keyFails.record(email, addr, err)
+	return actor, err
+}
+
+// checkAPIKey reads the account of the credentials and checks them.
+func (s *Service) checkAPIKey(ctx context.Context, email, apiKey, norm string, keyOnly, webhooks bool) (engine.Actor, error) {
 	if !users.ValidAPIKey(apiKey) {
 		return engine.Actor{}, engine.Errorf(engine.CodeUnauthorized, msgMalformedKey)
 	}
 	if strings.ContainsFunc(email, unicode.IsControl) {
 		return engine.Actor{}, engine.Errorf(engine.CodeUnauthorized, msgInvalidKey) // no user has such an address
-	}
-	norm := users.NormalizeEmail(email)
-	keyOnly := webhooks && email == "" // only the webhook endpoints take a key alone
-	if keyOnly {
-		norm = keyOnlyCacheKey(apiKey)
-	}
-	if id, ok := s.creds.lookup(norm, apiKey); ok {
-		return engine.Actor{UserID: id}, nil
 	}
 	gen := s.creds.generation() // before the read: see credentialCache
 	var actor engine.Actor

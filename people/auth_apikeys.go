@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/internal/engine"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 // RegenerateAPIKeyResult is the response of POST /users/me/api_key/regenerate.
@@ -12,7 +14,9 @@ type RegenerateAPIKeyResult struct {
 }
 
 // RegenerateAPIKey replaces the actor's API key with a new random one. The old key stops
-// authenticating at once.
+// authenticating at once, and the user's devices and push tokens are forgotten: Zulip logs a
+// new key out of every mobile device (feature level 492 made it remove the device
+// registrations too).
 func (s *Service) RegenerateAPIKey(ctx context.Context, actor engine.Actor) (RegenerateAPIKeyResult, error) {
 	if actor.Anonymous() {
 		return RegenerateAPIKeyResult{}, ErrNotLoggedIn()
@@ -31,6 +35,9 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor engine.Actor) (Reg
 		if err := s.endOtherSessions(o, actor, u.ID); err != nil {
 			return err
 		}
+		if err := forgetDevices(tx, u.ID); err != nil {
+			return err
+		}
 		if u.IsBot() {
 			return announceBotUpdate(tx.Users(), ev, u, map[string]any{"api_key": key})
 		}
@@ -40,4 +47,20 @@ func (s *Service) RegenerateAPIKey(ctx context.Context, actor engine.Actor) (Reg
 		return RegenerateAPIKeyResult{}, err
 	}
 	return RegenerateAPIKeyResult{APIKey: key}, nil
+}
+
+// forgetDevices removes a user whose API key changed from every device: the client devices
+// (register_client_device) and the push tokens, as Zulip's do_regenerate_api_key deletes the
+// Device rows and clears the push device tokens.
+func forgetDevices(tx storage.Tx, u users.ID) error {
+	devices, err := tx.Devices().List(u)
+	if err != nil {
+		return err
+	}
+	for _, d := range devices {
+		if err := tx.Devices().Delete(u, d.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -19,7 +19,9 @@
 //	auth      AuthenticateAPIKey, AuthenticateWebhookAPIKey, FetchAPIKey, JWTFetchAPIKey,
 //	          DevFetchAPIKey, DevListUsers (auth.go); RegenerateAPIKey (auth_apikeys.go);
 //	          password hashing (auth_passwords.go); the cache of checked API keys and sessions
-//	          and ForgetCredentials (auth_cache.go); web sessions: StartSession,
+//	          and ForgetCredentials (auth_cache.go); the failure limits of wrong API keys,
+//	          AuthenticateAPIKeyFrom, AuthenticateWebhookAPIKeyFrom, CachedAPIKey and
+//	          AuthenticationStats (auth_failures.go); web sessions: StartSession,
 //	          StartSessionWithPassword, AuthenticateSession, EndSession (auth_sessions.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail (users_admin.go);

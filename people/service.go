@@ -42,7 +42,7 @@ type Config struct {
 	// Mailer delivers invitations; nil logs and drops them.
 	Mailer Mailer
 	// LoginRateLimit and LoginAddressRateLimit limit password attempts per username and per
-	// client address.
+	// client address, and (separately) wrong API keys per account and per address.
 	LoginRateLimit, LoginAddressRateLimit ratelimit.Rule
 	// PasswordHashing sets the argon2id cost; zero values take the defaults.
 	PasswordHashing PasswordHashing
@@ -80,7 +80,9 @@ type Service struct {
 
 	loginByUser *ratelimit.Limiter
 	loginByAddr *ratelimit.Limiter
-	hashing     PasswordHashing
+	// keyFails limits wrong API keys per account and per address (auth_failures.go).
+	keyFails *keyFailures
+	hashing  PasswordHashing
 	// creds caches checked API keys and sessions (auth_cache.go).
 	creds credentialCache
 	// userRecords keeps register's user records (users_record_cache.go).
@@ -102,6 +104,7 @@ func New(eng *engine.Engine, cfg Config) *Service {
 		loginByUser: ratelimit.New(cfg.LoginRateLimit, cfg.Now),
 		loginByAddr: ratelimit.New(cfg.LoginAddressRateLimit, cfg.Now),
 		hashing:     cfg.PasswordHashing.withDefaults(),
+		keyFails:    newKeyFailures(cfg),
 	}
 	s.creds.off = cfg.CredentialsOff
 	return s

@@ -96,3 +96,27 @@ func (l *Limiter) sweep(now time.Time) {
 		l.prune(k, now)
 	}
 }
+
+// Peek reports what Allow would decide for key without counting anything: Allowed is false
+// when the window already holds Max events. Callers that count only failures (a wrong API
+// key) ask Peek before the check and Allow after a failure.
+func (l *Limiter) Peek(key string) Decision {
+	if l.rule.Max <= 0 {
+		return Decision{Allowed: true}
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	h := l.prune(key, now)
+	d := Decision{Limit: l.rule.Max, Remaining: l.rule.Max - len(h)}
+	if len(h) > 0 {
+		d.Reset = h[0].Add(l.rule.Window)
+	}
+	if len(h) >= l.rule.Max {
+		d.Remaining = 0
+		d.RetryAfter = d.Reset.Sub(now)
+		return d
+	}
+	d.Allowed = true
+	return d
+}

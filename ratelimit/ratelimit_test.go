@@ -100,3 +100,39 @@ func TestLimiterSweepBoundsKeys(t *testing.T) {
 		t.Errorf("%d keys kept after sweep, want 1", len(l.history))
 	}
 }
+
+func TestLimiterPeek(t *testing.T) {
+	t.Parallel()
+	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
+	l := New(Rule{Window: time.Minute, Max: 2}, clock.now)
+	tests := []struct {
+		name       string
+		allow      int // Allow calls before the Peek
+		wantOK     bool
+		wantRemain int
+	}{
+		{"nothing counted", 0, true, 2},
+		{"one counted", 1, true, 1},
+		{"window full", 1, false, 0},
+	}
+	for _, tc := range tests {
+		for range tc.allow {
+			l.Allow("k")
+		}
+		for range 3 { // Peek counts nothing: asking again answers the same
+			if d := l.Peek("k"); d.Allowed != tc.wantOK || d.Remaining != tc.wantRemain {
+				t.Fatalf("%s: Peek = %+v, want allowed %v with %d remaining", tc.name, d, tc.wantOK, tc.wantRemain)
+			}
+		}
+	}
+	if d := l.Peek("k"); d.RetryAfter != time.Minute {
+		t.Errorf("RetryAfter = %v, want 1m", d.RetryAfter)
+	}
+	clock.advance(time.Minute + time.Second)
+	if d := l.Peek("k"); !d.Allowed || d.Remaining != 2 {
+		t.Errorf("after the window: Peek = %+v, want allowed with 2 remaining", d)
+	}
+	if !New(Rule{}, nil).Peek("k").Allowed {
+		t.Error("a zero rule refused")
+	}
+}

@@ -64,6 +64,7 @@ func (o *opsServer) hook(opts *chat.Options, apiOpts *httpapi.Options) {
 func (o *opsServer) started(svc *chat.Service, store storage.Storage) {
 	if o.metrics != nil {
 		o.metrics.WatchQueues(svc.QueueStats)
+		o.metrics.WatchAuthentication(svc.AuthenticationStats)
 	}
 	o.health.Started(ops.StoreCheck(store))
 }
