@@ -99,9 +99,9 @@ func (s *Service) updateUser(ctx context.Context, actor engine.Actor, p UpdateUs
 }
 
 // changeUserRecord applies to target what me changes of its user record: the full name (a
-// blank one is ignored), the role, the email (only an owner allowed to change emails).
+// blank one refused, as Zulip's check_full_name does), the role, the email (only an owner allowed to change emails).
 func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p UpdateUserParams) error {
-	if p.FullName != nil && strings.TrimSpace(*p.FullName) != "" {
+	if p.FullName != nil {
 		name, err := users.CheckFullName(*p.FullName)
 		if err != nil {
 			return engine.RuleError(err)
