@@ -306,9 +306,9 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerTypingStartedExpiryPeriodMilliseconds: 45000,
 		ServerTypingStoppedWaitPeriodMilliseconds:   12000,
 		ServerTypingStartedWaitPeriodMilliseconds:   30000,
-		PasswordMinLength:                           PasswordMinLength,
+		PasswordMinLength:                           passwordPolicy(s.opts.WeakPasswords, PasswordMinLength),
 		PasswordMaxLength:                           PasswordMaxLength,
-		PasswordMinGuesses:                          10000,
+		PasswordMinGuesses:                          passwordPolicy(s.opts.WeakPasswords, 10000),
 		DevelopmentEnvironment:                      s.opts.Dev,
 		ServerInlineImagePreview:                    true,
 		ServerWebPublicStreamsEnabled:               true,
@@ -321,7 +321,7 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		GiphyRatingOptions:                    org.GiphyRatingOptions(),
 		RealmDefaultExternalAccounts:          org.DefaultExternalAccounts(),
 		ServerSupportedPermissionSettings:     org.PermissionSettingsState(),
-		RealmBotDomain:                        realm.Host(),
+		RealmBotDomain:                        s.people.BotDomain(realm),
 		RealmLogoURL:                          org.DefaultLogoURL,
 		RealmLogoSource:                       "D",
 		RealmNightLogoURL:                     org.DefaultLogoURL,
@@ -404,4 +404,13 @@ func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world.World, 
 		}
 	}
 	return nil
+}
+
+// passwordPolicy is a bound of the password policy register reports: 0 under WeakPasswords,
+// as Zulip's development settings have it.
+func passwordPolicy(weak bool, bound int) int {
+	if weak {
+		return 0
+	}
+	return bound
 }

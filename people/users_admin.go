@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -314,7 +313,7 @@ func (s *Service) CreateUser(ctx context.Context, actor engine.Actor, p CreateUs
 	if err := users.CheckEmail(strings.TrimSpace(p.Email)); err != nil {
 		return CreateUserResult{}, engine.BadRequest("Bad name or username")
 	}
-	if n := utf8.RuneCountInString(p.Password); n < PasswordMinLength || n > PasswordMaxLength {
+	if !s.passwordStrong(p.Password) {
 		return CreateUserResult{}, engine.BadRequest("The password is too weak.")
 	}
 	u, err := s.newUser(ProvisionUserParams{Email: p.Email, FullName: p.FullName, Password: p.Password})
