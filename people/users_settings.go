@@ -315,7 +315,7 @@ func announceVisibilityOf(r storage.UserReader, ev *engine.Events, realm realms.
 		to := []int64{int64(v.ID)}
 		ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
 		if after.AvatarSource == users.AvatarGravatar {
-			ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "avatar_url": url},
+			ev.Add("realm_user", RealmUserEvent{Type: "realm_user", Op: "update", Person: avatarPerson(after, url),
 				onlyGravatarClients: true}, to)
 		}
 	}
