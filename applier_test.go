@@ -105,6 +105,13 @@ func applyEvent(t *testing.T, state, ev map[string]any, self users.ID) {
 			if name == "message_edit_history_visibility_policy" {
 				state["realm_allow_edit_history"] = v != "none"
 			}
+			if _, ok := state["jitsi_server_url"]; ok && name == "jitsi_server_url" {
+				// Zulip's apply_event: the deprecated jitsi_server_url follows the realm's.
+				state["jitsi_server_url"] = v
+				if v == nil || v == "" {
+					state["jitsi_server_url"] = state["server_jitsi_server_url"]
+				}
+			}
 			if own, ok := ownPermissionKeys[name]; ok {
 				if _, ok := state[own]; ok {
 					state[own] = allowsSelf(state, v)

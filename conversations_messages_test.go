@@ -58,14 +58,20 @@ func TestSendMessageToChannelAndFetch(t *testing.T) {
 	if evs := messageEvents(t, f.poll(t, "guest", guestQ, -1, true), "message"); len(evs) != 0 {
 		t.Errorf("guest (not subscribed) got %v", evs)
 	}
-	// A public channel's history is readable by non-subscribers who are not guests.
-	if diff := cmp.Diff([]messages.ID{id}, fetchIDs(t, f, "owner")); diff != "" {
+	// A public channel's history is readable by non-subscribers who are not guests, through a
+	// narrow to the channel (Zulip's ok_to_include_history); the combined feed is only what
+	// they received.
+	veronaTerm := chat.NarrowTerm{Operator: "channel", Operand: float64(verona)}
+	if diff := cmp.Diff([]messages.ID{id}, fetchIDs(t, f, "owner", veronaTerm)); diff != "" {
 		t.Errorf("owner sees (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]messages.ID{}, fetchIDs(t, f, "owner")); diff != "" {
+		t.Errorf("owner's combined feed (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]messages.ID{}, fetchIDs(t, f, "guest")); diff != "" {
 		t.Errorf("guest sees (-want +got):\n%s", diff)
 	}
-	res := fetch(t, f, "owner", chat.GetMessagesParams{Anchor: "newest", NumBefore: 5})
+	res := fetch(t, f, "owner", chat.GetMessagesParams{Anchor: "newest", NumBefore: 5, Narrow: []chat.NarrowTerm{veronaTerm}})
 	if diff := cmp.Diff([]string{"read", "historical"}, *res.Messages[0].Flags); diff != "" {
 		t.Errorf("history flags (-want +got):\n%s", diff)
 	}

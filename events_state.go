@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"sync"
 	"time"
 
@@ -83,31 +84,35 @@ type RealmState struct {
 	ServerWebPublicStreamsEnabled               bool     `json:"server_web_public_streams_enabled"`
 	StopWords                                   []string `json:"stop_words"`
 
-	RealmModerationRequestChannelID       int64                       `json:"realm_moderation_request_channel_id"`
-	RealmAuthenticationMethods            map[string]AuthMethod       `json:"realm_authentication_methods"`
-	RealmWildcardMentionPolicy            int64                       `json:"realm_wildcard_mention_policy"`
-	RealmAvailableVideoChatProviders      map[string]NamedOption      `json:"realm_available_video_chat_providers"`
-	GiphyRatingOptions                    map[string]NamedOption      `json:"giphy_rating_options"`
-	RealmDefaultExternalAccounts          map[string]ExternalAccount  `json:"realm_default_external_accounts"`
-	ServerSupportedPermissionSettings     SupportedPermissionSettings `json:"server_supported_permission_settings"`
-	RealmBotDomain                        string                      `json:"realm_bot_domain"`
-	RealmLogoURL                          string                      `json:"realm_logo_url"`
-	RealmLogoSource                       string                      `json:"realm_logo_source"`
-	RealmNightLogoURL                     string                      `json:"realm_night_logo_url"`
-	RealmNightLogoSource                  string                      `json:"realm_night_logo_source"`
-	RealmPushNotificationsEnabledEndTS    *int64                      `json:"realm_push_notifications_enabled_end_timestamp"`
-	ServerGeneration                      int64                       `json:"server_generation"`
-	ServerInlineURLEmbedPreview           bool                        `json:"server_inline_url_embed_preview"`
-	ServerAvatarChangesDisabled           bool                        `json:"server_avatar_changes_disabled"`
-	ServerNameChangesDisabled             bool                        `json:"server_name_changes_disabled"`
-	ServerNeedsUpgrade                    bool                        `json:"server_needs_upgrade"`
-	ServerJitsiServerURL                  string                      `json:"server_jitsi_server_url"`
-	ServerCanSummarizeTopics              bool                        `json:"server_can_summarize_topics"`
-	ServerMinDeactivatedRealmDeletionDays int                         `json:"server_min_deactivated_realm_deletion_days"`
-	ServerMaxDeactivatedRealmDeletionDays *int                        `json:"server_max_deactivated_realm_deletion_days"`
-	SettingsSendDigestEmails              bool                        `json:"settings_send_digest_emails"`
-	ZulipPlanIsNotLimited                 bool                        `json:"zulip_plan_is_not_limited"`
-	UpgradeTextForWideOrganizationLogo    string                      `json:"upgrade_text_for_wide_organization_logo"`
+	RealmModerationRequestChannelID    int64                       `json:"realm_moderation_request_channel_id"`
+	RealmAuthenticationMethods         map[string]AuthMethod       `json:"realm_authentication_methods"`
+	RealmWildcardMentionPolicy         int64                       `json:"realm_wildcard_mention_policy"`
+	RealmAvailableVideoChatProviders   map[string]NamedOption      `json:"realm_available_video_chat_providers"`
+	GiphyRatingOptions                 map[string]NamedOption      `json:"giphy_rating_options"`
+	RealmDefaultExternalAccounts       map[string]ExternalAccount  `json:"realm_default_external_accounts"`
+	ServerSupportedPermissionSettings  SupportedPermissionSettings `json:"server_supported_permission_settings"`
+	RealmBotDomain                     string                      `json:"realm_bot_domain"`
+	RealmLogoURL                       string                      `json:"realm_logo_url"`
+	RealmLogoSource                    string                      `json:"realm_logo_source"`
+	RealmNightLogoURL                  string                      `json:"realm_night_logo_url"`
+	RealmNightLogoSource               string                      `json:"realm_night_logo_source"`
+	RealmPushNotificationsEnabledEndTS *int64                      `json:"realm_push_notifications_enabled_end_timestamp"`
+	ServerGeneration                   int64                       `json:"server_generation"`
+	ServerInlineURLEmbedPreview        bool                        `json:"server_inline_url_embed_preview"`
+	ServerAvatarChangesDisabled        bool                        `json:"server_avatar_changes_disabled"`
+	ServerNameChangesDisabled          bool                        `json:"server_name_changes_disabled"`
+	ServerNeedsUpgrade                 bool                        `json:"server_needs_upgrade"`
+	ServerJitsiServerURL               string                      `json:"server_jitsi_server_url"`
+	// JitsiServerURL is register's deprecated jitsi_server_url (feature level 212):
+	// realm_jitsi_server_url || server_jitsi_server_url, for clients older than the realm
+	// setting.
+	JitsiServerURL                        string `json:"jitsi_server_url"`
+	ServerCanSummarizeTopics              bool   `json:"server_can_summarize_topics"`
+	ServerMinDeactivatedRealmDeletionDays int    `json:"server_min_deactivated_realm_deletion_days"`
+	ServerMaxDeactivatedRealmDeletionDays *int   `json:"server_max_deactivated_realm_deletion_days"`
+	SettingsSendDigestEmails              bool   `json:"settings_send_digest_emails"`
+	ZulipPlanIsNotLimited                 bool   `json:"zulip_plan_is_not_limited"`
+	UpgradeTextForWideOrganizationLogo    string `json:"upgrade_text_for_wide_organization_logo"`
 
 	// UploadLimits are the limits of uploaded files (uploads.go).
 	UploadLimits
@@ -301,9 +306,9 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		ServerTypingStartedExpiryPeriodMilliseconds: 45000,
 		ServerTypingStoppedWaitPeriodMilliseconds:   12000,
 		ServerTypingStartedWaitPeriodMilliseconds:   30000,
-		PasswordMinLength:                           PasswordMinLength,
+		PasswordMinLength:                           passwordPolicy(s.opts.WeakPasswords, PasswordMinLength),
 		PasswordMaxLength:                           PasswordMaxLength,
-		PasswordMinGuesses:                          10000,
+		PasswordMinGuesses:                          passwordPolicy(s.opts.WeakPasswords, 10000),
 		DevelopmentEnvironment:                      s.opts.Dev,
 		ServerInlineImagePreview:                    true,
 		ServerWebPublicStreamsEnabled:               true,
@@ -316,13 +321,14 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		GiphyRatingOptions:                    org.GiphyRatingOptions(),
 		RealmDefaultExternalAccounts:          org.DefaultExternalAccounts(),
 		ServerSupportedPermissionSettings:     org.PermissionSettingsState(),
-		RealmBotDomain:                        realm.Host(),
+		RealmBotDomain:                        s.people.BotDomain(realm),
 		RealmLogoURL:                          org.DefaultLogoURL,
 		RealmLogoSource:                       "D",
 		RealmNightLogoURL:                     org.DefaultLogoURL,
 		RealmNightLogoSource:                  "D",
 		ServerGeneration:                      s.generation,
 		ServerJitsiServerURL:                  org.JitsiServerURL,
+		JitsiServerURL:                        cmp.Or(realm.String("jitsi_server_url"), org.JitsiServerURL),
 		ServerMinDeactivatedRealmDeletionDays: org.MinDeactivatedRealmDeletionDays,
 		ZulipPlanIsNotLimited:                 true,
 		UpgradeTextForWideOrganizationLogo:    org.UpgradeText,
@@ -398,4 +404,13 @@ func (s *Service) peopleInitialState(tx storage.ReadTx, w func() (*world.World, 
 		}
 	}
 	return nil
+}
+
+// passwordPolicy is a bound of the password policy register reports: 0 under WeakPasswords,
+// as Zulip's development settings have it.
+func passwordPolicy(weak bool, bound int) int {
+	if weak {
+		return 0
+	}
+	return bound
 }

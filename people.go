@@ -165,6 +165,7 @@ type (
 	MutedUsersState                  = people.MutedUsersState
 	MuteUserParams                   = people.MuteUserParams
 	UserRecord                       = people.UserRecord
+	MemberRecord                     = people.MemberRecord
 	ProfileData                      = people.ProfileData
 	ProfileDataValue                 = people.ProfileDataValue
 	BotOwner                         = people.BotOwner

@@ -338,7 +338,7 @@ func TestProvisionUserRefusals(t *testing.T) {
 	for _, p := range []chat.ProvisionUserParams{
 		{Email: "member@example.com", FullName: "Duplicate"},
 		{Email: "not-an-email", FullName: "Someone"},
-		{Email: "x@example.com", FullName: "A"},
+		{Email: "x@example.com", FullName: "Hx|15"},
 		{Email: "x@example.com", FullName: "Bad @ name"},
 		{Email: "x@example.com", FullName: "Someone", Role: 250},
 		{Email: "x@example.com", FullName: "Someone", Timezone: "Mars/Olympus"},

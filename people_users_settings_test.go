@@ -109,7 +109,7 @@ func TestUpdateSettingsRefusals(t *testing.T) {
 		{"sound", "member", chat.UpdateSettingsParams{Values: map[string]any{"notification_sound": "boom"}}, chat.CodeBadRequest, "Invalid notification sound 'boom'"},
 		{"batching period", "member", chat.UpdateSettingsParams{Values: map[string]any{"email_notifications_batching_period_seconds": int64(0)}}, chat.CodeBadRequest, "Invalid email_notifications_batching_period_seconds"},
 		{"time zone", "member", chat.UpdateSettingsParams{Timezone: ptr("Mars/Olympus")}, chat.CodeBadRequest, "Invalid timezone"},
-		{"name", "member", chat.UpdateSettingsParams{FullName: ptr("x")}, chat.CodeBadRequest, "Name too short!"},
+		{"name", "member", chat.UpdateSettingsParams{FullName: ptr("  ")}, chat.CodeBadRequest, "Name must not be empty!"},
 		{"bad email", "member", chat.UpdateSettingsParams{Email: ptr("nope")}, chat.CodeBadRequest, "Invalid email address."},
 		{"taken email", "member", chat.UpdateSettingsParams{Email: ptr("ADMIN@example.com")}, chat.CodeBadRequest, "Email 'ADMIN@example.com' already in use"},
 		{"wrong old password", "member", chat.UpdateSettingsParams{OldPassword: ptr("nope"), NewPassword: ptr("a new password")}, chat.CodeBadRequest, "Wrong password!"},

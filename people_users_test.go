@@ -248,7 +248,7 @@ func TestUpdateUserRoleEvents(t *testing.T) {
 		t.Errorf("moderator in role:members = %v, %v", res.IsUserGroupMember, err)
 	}
 	// Unchanged values send nothing.
-	if _, err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: u.ID, Role: &role, FullName: ptr("")}); err != nil {
+	if _, err := f.svc.UpdateUser(ctx, f.actor("admin"), chat.UpdateUserParams{UserID: u.ID, Role: &role, FullName: ptr("Tara Renamed")}); err != nil {
 		t.Fatal(err)
 	}
 	if evs := f.poll(t, "member", q, 4, true); len(evs) != 0 {
@@ -452,7 +452,7 @@ func TestCreateUserAndBot(t *testing.T) {
 	}{
 		{chat.CreateUserParams{Email: "x@example.com", Password: "short", FullName: "Fresh Person"}, "The password is too weak."},
 		{chat.CreateUserParams{Email: "not an email", Password: "a long password", FullName: "Fresh Person"}, "Bad name or username"},
-		{chat.CreateUserParams{Email: "x@example.com", Password: "a long password", FullName: "F"}, "Name too short!"},
+		{chat.CreateUserParams{Email: "x@example.com", Password: "a long password", FullName: " "}, "Name must not be empty!"},
 		{chat.CreateUserParams{Email: "ADMIN@example.com", Password: "a long password", FullName: "Fresh Person"}, "Email 'ADMIN@example.com' already in use"},
 	} {
 		before := f.snapshot(t)

@@ -50,6 +50,13 @@ type Options struct {
 	JWTKey []byte
 	// Dev enables the development login endpoints (dev_fetch_api_key, dev_list_users).
 	Dev bool
+	// WeakPasswords accepts any non-empty password, as Zulip's development server does
+	// (PASSWORD_MIN_LENGTH and PASSWORD_MIN_GUESSES 0); register then reports both as 0.
+	WeakPasswords bool
+	// FakeEmailDomain is Zulip's FAKE_EMAIL_DOMAIN: the domain of bots' addresses (register's
+	// realm_bot_domain) when the realm URL's host cannot form an email address (an IP address,
+	// a port). Zulip's development server uses "zulipdev.com"; empty: "zulip.invalid".
+	FakeEmailDomain string
 	// PushNotificationsEnabled is reported by server_settings.
 	PushNotificationsEnabled bool
 	// EmailChangeRequested is called after PATCH /settings started an email change, with the
@@ -349,6 +356,7 @@ func New(opts Options) (*Service, error) {
 	s.people = people.New(s.eng, people.Config{
 		Now: opts.Now, Log: opts.Logger, NavigationTourVideoURL: opts.NavigationTourVideoURL,
 		Dev: opts.Dev, JWTKey: opts.JWTKey, SessionAge: opts.SessionAge,
+		WeakPasswords: opts.WeakPasswords, FakeEmailDomain: opts.FakeEmailDomain,
 		EmailChangeRequested:      opts.EmailChangeRequested,
 		CreateMultiuseInviteGroup: opts.CreateMultiuseInviteGroup,
 		InvitationLinkValidity:    opts.InvitationLinkValidity,

@@ -87,7 +87,7 @@ func (s *Service) GetMessages(ctx context.Context, actor engine.Actor, p GetMess
 		if err != nil {
 			return err
 		}
-		q := storage.MessageQuery{User: me.ID, HistoryChannels: w.HistoryChannels(me), Terms: terms}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: historyChannels(w, me, terms), Terms: terms}
 		var matches []storage.MessageMatch
 		if p.MessageIDs != nil {
 			matches, err = fetchIDs(tx.Messages(), q, p.MessageIDs)

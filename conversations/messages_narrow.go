@@ -166,7 +166,37 @@ func resolveChannelOperand(w *world.World, me users.User, n NarrowTerm, t *messa
 		return errBadNarrow("unknown channels operand %s", s)
 	}
 	t.Channels = publicChannels(w, s == messages.ChannelsWebPublic)
+	t.Text = s
 	return nil
+}
+
+// historyChannels is Zulip's ok_to_include_history: the channels whose messages me reads
+// without having received them. A narrow reaches history only through a term, not negated,
+// on a channel whose history me may read, or on channels:public for a user who may read
+// public channels (not a guest); an is: term on me's own flags (every is: but resolved,
+// followed and muted, which are properties of the topic, in:home included) turns it off. An
+// empty narrow is what me received and nothing else.
+func historyChannels(w *world.World, me users.User, terms []messages.Term) []channels.ID {
+	readable := w.HistoryChannels(me)
+	include := false
+	for _, t := range terms {
+		switch {
+		case t.Negated:
+		case t.Operator == messages.OpChannel:
+			include = slices.Contains(readable, t.Channel)
+		case t.Operator == messages.OpChannels && t.Text == messages.ChannelsPublic && me.Role != users.RoleGuest:
+			include = true
+		}
+	}
+	for _, t := range terms {
+		if t.Operator == messages.OpIs && t.Text != messages.IsResolved && t.Text != messages.IsFollowed && t.Text != messages.IsMuted {
+			include = false
+		}
+	}
+	if !include {
+		return nil
+	}
+	return readable
 }
 
 // resolveTextOperand fills t for the operators with a text operand: topic, search, is, has and

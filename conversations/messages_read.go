@@ -195,7 +195,7 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor engine.
 		if err != nil {
 			return err
 		}
-		q := storage.MessageQuery{User: me.ID, HistoryChannels: w.HistoryChannels(me), Terms: terms}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: historyChannels(w, me, terms), Terms: terms}
 		var around GetMessagesResult
 		matches, err := fetchAround(tx.Messages(), q, gp, &around)
 		if err != nil {

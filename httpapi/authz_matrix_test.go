@@ -114,6 +114,8 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "users/{deactivated}/reactivate", want: only("owner", "admin")},
 		{method: "POST", path: "bots", params: map[string]string{"full_name": "Helper Bot", "short_name": "helper"}, want: only("owner", "admin", "moderator", "member")},
 		{method: "PATCH", path: "settings", params: map[string]string{"enter_sends": "true"}, want: authenticated().except("bot", 400)},
+		{method: "PATCH", path: "settings/notifications", params: map[string]string{"enable_sounds": "false"}, want: authenticated().except("bot", 400)},
+		{method: "PATCH", path: "settings/display", params: map[string]string{"enter_sends": "true"}, want: authenticated().except("bot", 400)},
 		{method: "GET", path: "realm/profile_fields", want: authenticated()},
 		{method: "POST", path: "realm/profile_fields", params: map[string]string{"name": "Phone", "field_type": "1"}, want: only("owner", "admin")},
 		{method: "PATCH", path: "users/me/profile_data", setup: phoneField, params: map[string]string{"data": `[{"id":1,"value":"123"}]`}, want: authenticated().except("bot", 400)},

@@ -112,6 +112,10 @@ func (h *Handler) table() []route {
 		{http.MethodPatch, "navigation_views/{fragment...}", authRequired, h.editNavigationView},
 		{http.MethodDelete, "navigation_views/{fragment...}", authRequired, h.removeNavigationView},
 		{http.MethodPatch, "settings", authRequired, h.updateSettings},
+		// The deprecated aliases of PATCH /settings (feature level 80), which the python
+		// library's update_notification_settings still calls.
+		{http.MethodPatch, "settings/notifications", authRequired, h.updateSettings},
+		{http.MethodPatch, "settings/display", authRequired, h.updateSettings},
 		{http.MethodPatch, "realm", authRequired, h.updateRealm},
 		{http.MethodGet, "realm/profile_fields", authRequired, h.getCustomProfileFields},
 		{http.MethodPost, "realm/profile_fields", authRequired, h.createCustomProfileField},

@@ -1,14 +1,18 @@
 package people
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
 	"math/big"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
+
+	"github.com/teamchat/chat/realms"
 )
 
 // PasswordHashing is the argon2id cost of new password hashes. Stored hashes carry their own
@@ -110,3 +114,46 @@ const (
 	PasswordMinLength = 6
 	PasswordMaxLength = 100
 )
+
+// passwordStrong is Zulip's check_password_strength with this server's policy: at least
+// PasswordMinLength characters (any non-empty password under WeakPasswords, as Zulip's
+// development settings allow), at most PasswordMaxLength.
+func (s *Service) passwordStrong(password string) bool {
+	minLength := PasswordMinLength
+	if s.cfg.WeakPasswords {
+		minLength = 1
+	}
+	n := utf8.RuneCountInString(password)
+	return n >= minLength && n <= PasswordMaxLength
+}
+
+// BotDomain is Zulip's get_bot_domain: the realm's host (with its port) when it forms valid
+// email addresses, else the server's FakeEmailDomain.
+func (s *Service) BotDomain(realm realms.Realm) string {
+	if host := realm.HostPort(); validEmailDomain(host) {
+		return host
+	}
+	return cmp.Or(s.cfg.FakeEmailDomain, "zulip.invalid")
+}
+
+// validEmailDomain reports whether domain can follow the @ of an address as Django's
+// EmailValidator accepts it: localhost, or dot-separated labels of letters, digits and
+// inner hyphens, the last of at least two characters and not all digits (no IP address, no
+// port).
+func validEmailDomain(domain string) bool {
+	if domain == "localhost" {
+		return true
+	}
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' ||
+			strings.Trim(strings.ToLower(l), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	return len(tld) >= 2 && strings.Trim(tld, "0123456789") != ""
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -99,9 +98,9 @@ func (s *Service) updateUser(ctx context.Context, actor engine.Actor, p UpdateUs
 }
 
 // changeUserRecord applies to target what me changes of its user record: the full name (a
-// blank one is ignored), the role, the email (only an owner allowed to change emails).
+// blank one refused, as Zulip's check_full_name does), the role, the email (only an owner allowed to change emails).
 func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p UpdateUserParams) error {
-	if p.FullName != nil && strings.TrimSpace(*p.FullName) != "" {
+	if p.FullName != nil {
 		name, err := users.CheckFullName(*p.FullName)
 		if err != nil {
 			return engine.RuleError(err)
@@ -314,7 +313,7 @@ func (s *Service) CreateUser(ctx context.Context, actor engine.Actor, p CreateUs
 	if err := users.CheckEmail(strings.TrimSpace(p.Email)); err != nil {
 		return CreateUserResult{}, engine.BadRequest("Bad name or username")
 	}
-	if n := utf8.RuneCountInString(p.Password); n < PasswordMinLength || n > PasswordMaxLength {
+	if !s.passwordStrong(p.Password) {
 		return CreateUserResult{}, engine.BadRequest("The password is too weak.")
 	}
 	u, err := s.newUser(ProvisionUserParams{Email: p.Email, FullName: p.FullName, Password: p.Password})

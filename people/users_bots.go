@@ -11,7 +11,7 @@ import (
 // CreateBotParams are the parameters of POST /bots.
 type CreateBotParams struct {
 	FullName string
-	// ShortName gives the bot's email: {short_name}-bot@{realm host}.
+	// ShortName gives the bot's email: {short_name}-bot@{bot domain} (see BotDomain).
 	ShortName string
 	// BotType defaults to a generic bot.
 	BotType users.BotType
@@ -83,7 +83,7 @@ func (s *Service) CreateBot(ctx context.Context, actor engine.Actor, p CreateBot
 		if err := checkBotNameAvailable(tx.Users(), name, 0); err != nil {
 			return err
 		}
-		email := short + "-bot@" + realm.Host()
+		email := short + "-bot@" + s.BotDomain(realm)
 		if err := users.CheckEmail(email); err != nil {
 			return engine.BadRequest("Bad name or username")
 		}

@@ -135,11 +135,19 @@ func announceEmailVisibilityChange(r storage.UserReader, ev *engine.Events, befo
 			if !is {
 				url = AvatarURL(u)
 			}
-			ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": u.ID, "avatar_url": url},
+			ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: avatarPerson(u, url),
 				onlyGravatarClients: true}, to)
 		}
 	}
 	return nil
+}
+
+// avatarPerson is the spec's avatar form of a realm_user update for u, with the avatar_url
+// given (null where a client_gravatar client computes it): user_id, avatar_source, avatar_url,
+// avatar_url_medium and avatar_version, the fields Zulip's notify_avatar_url_change sends.
+func avatarPerson(u users.User, url any) person {
+	return person{"user_id": u.ID, "avatar_source": u.AvatarSource, "avatar_url": url,
+		"avatar_url_medium": AvatarMediumURL(u), "avatar_version": u.AvatarVersion}
 }
 
 // RealmUserEvent is a realm_user event: op add (Person is a UserRecord), update (Person holds

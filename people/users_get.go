@@ -48,7 +48,7 @@ type GetUsersParams struct {
 
 // GetUsersResult lists users (active and deactivated, bots included), ascending by id.
 type GetUsersResult struct {
-	Members []UserRecord `json:"members"`
+	Members []MemberRecord `json:"members"`
 }
 
 // GetUsers lists the users of the organization as the actor may see them.
@@ -56,7 +56,7 @@ func (s *Service) GetUsers(ctx context.Context, actor engine.Actor, p GetUsersPa
 	if len(p.UserIDs) > MaxUserIDsPerRequest {
 		return GetUsersResult{}, engine.BadRequest("user_ids is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
-	res := GetUsersResult{Members: []UserRecord{}}
+	res := GetUsersResult{Members: []MemberRecord{}}
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, viewer := o.Tx, o.Me
 		realm, err := tx.Realm().Get()
@@ -82,7 +82,7 @@ func (s *Service) GetUsers(ctx context.Context, actor engine.Actor, p GetUsersPa
 			return err
 		}
 		for _, u := range list {
-			res.Members = append(res.Members, pr.record(realm, viewer, u, p.UserQueryOptions.record()))
+			res.Members = append(res.Members, memberRecord(pr.record(realm, viewer, u, p.UserQueryOptions.record())))
 		}
 		return nil
 	})
@@ -111,7 +111,7 @@ type GetUserParams struct {
 
 // GetUserResult holds one user record.
 type GetUserResult struct {
-	User UserRecord `json:"user"`
+	User MemberRecord `json:"user"`
 }
 
 // GetUser returns one user (deactivated users and bots included).
@@ -153,7 +153,7 @@ func (s *Service) getUser(ctx context.Context, actor engine.Actor, q UserQueryOp
 		if err != nil {
 			return err
 		}
-		res.User = pr.record(realm, viewer, u, q.record())
+		res.User = memberRecord(pr.record(realm, viewer, u, q.record()))
 		return nil
 	})
 	return res, err

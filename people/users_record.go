@@ -99,6 +99,20 @@ func userRecord(realm realms.Realm, viewer, u users.User, o recordOptions) UserR
 	return rec
 }
 
+// MemberRecord is the user record of GET /users and GET /users/{id} (or {email}): the spec's,
+// where bot_type and bot_owner_id are always present, null for humans. GET /users/me, register
+// and events keep Zulip's form, which leaves them out for humans (UserRecord).
+type MemberRecord struct {
+	UserRecord
+	BotType    *users.BotType `json:"bot_type"`
+	BotOwnerID *BotOwner      `json:"bot_owner_id"`
+}
+
+// memberRecord is rec in the form of MemberRecord.
+func memberRecord(rec UserRecord) MemberRecord {
+	return MemberRecord{UserRecord: rec, BotType: rec.BotType, BotOwnerID: rec.BotOwnerID}
+}
+
 // BotOwner is a bot's bot_owner_id: the owner's id, or null for a bot without one.
 type BotOwner struct{ ID users.ID }
 

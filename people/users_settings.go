@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -259,7 +258,7 @@ func (s *Service) requestEmailChange(o *engine.WriteOp, me users.User, email, ke
 // password outside any transaction. It returns the new hash and the hash it checked, which
 // must still be current when the change is written.
 func (s *Service) checkPasswordChange(ctx context.Context, actor engine.Actor, p UpdateSettingsParams) (string, string, error) {
-	if n := utf8.RuneCountInString(*p.NewPassword); n < PasswordMinLength || n > PasswordMaxLength {
+	if !s.passwordStrong(*p.NewPassword) {
 		return "", "", engine.BadRequest("New password is too weak!")
 	}
 	var current users.User
@@ -319,7 +318,7 @@ func announceVisibilityOf(r storage.UserReader, ev *engine.Events, realm realms.
 		to := []int64{int64(v.ID)}
 		ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "delivery_email": email}}, to)
 		if after.AvatarSource == users.AvatarGravatar {
-			ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: person{"user_id": after.ID, "avatar_url": url},
+			ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update", Person: avatarPerson(after, url),
 				onlyGravatarClients: true}, to)
 		}
 	}

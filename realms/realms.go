@@ -94,6 +94,16 @@ type Domain struct {
 	AllowSubdomains bool   `json:"allow_subdomains"`
 }
 
+// HostPort is the host of the realm URL with its port, if it has one (Zulip's realm.host);
+// empty when the URL has no host.
+func (r Realm) HostPort() string {
+	u, err := url.Parse(r.URL)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
 // Host is the host part of the realm URL (used for placeholder emails); "zulip.invalid" when
 // the URL has none.
 func (r Realm) Host() string {

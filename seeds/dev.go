@@ -190,3 +190,8 @@ func DevAPIKey(email, password string) string {
 	}
 	return string(key)
 }
+
+// DevFakeEmailDomain is Zulip's development server's FAKE_EMAIL_DOMAIN: the domain of the
+// bots created on a server started with --dev, whose realm host (127.0.0.1 and a port) forms no
+// email address.
+const DevFakeEmailDomain = "zulipdev.com"

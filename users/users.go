@@ -2,6 +2,7 @@ package users
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -111,29 +112,42 @@ const DeletedUserName = "Deleted user"
 // Limits on user fields.
 const (
 	MaxFullNameLength = 100
-	MinFullNameLength = 2
 	MaxEmailLength    = 254
 	APIKeyLength      = 32
 )
 
-// CheckFullName validates a display name and returns it trimmed.
+// fullNameSuffix matches names ending in "|<digits>", which Zulip refuses because they read
+// as its mention syntax for users with ambiguous names (@**Name|15**).
+var fullNameSuffix = regexp.MustCompile(`\|\d+$`)
+
+// CheckFullName validates a display name as Zulip's check_full_name does and returns it
+// trimmed: at most MaxFullNameLength characters, not empty, only printable characters (no
+// Unicode control characters, surrogates or non-characters) and none of "*`\\>\"@", and no
+// "|<digits>" ending on the raw name.
 func CheckFullName(name string) (string, error) {
+	raw := name
 	name = strings.TrimSpace(name)
 	n := utf8.RuneCountInString(name)
 	switch {
 	case n > MaxFullNameLength:
 		return "", fmt.Errorf("Name too long!")
-	case n < MinFullNameLength:
-		return "", fmt.Errorf("Name too short!")
-	case strings.ContainsAny(name, "*`\\>\"@"):
+	case n == 0:
+		return "", fmt.Errorf("Name must not be empty!")
+	case !utf8.ValidString(name) || strings.ContainsFunc(name, notPrintable) || strings.ContainsAny(name, "*`\\>\"@"):
 		return "", fmt.Errorf("Invalid characters in name!")
-	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f {
-			return "", fmt.Errorf("Invalid characters in name!")
-		}
+	case fullNameSuffix.MatchString(raw):
+		return "", fmt.Errorf("Invalid format!")
 	}
 	return name, nil
+}
+
+// notPrintable reports what Zulip's is_character_printable refuses: the Unicode categories
+// Cc and Cs and the 66 non-characters.
+func notPrintable(r rune) bool {
+	if unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cs, r) {
+		return true
+	}
+	return (r >= 0xFDD0 && r <= 0xFDEF) || r&0xFFFE == 0xFFFE
 }
 
 // CheckEmail does the syntactic check Zulip applies to email addresses: one @, a non-empty

@@ -224,7 +224,7 @@ func storedContents(t *testing.T, base string) map[int64]string {
 	got := map[int64]string{}
 	anchor := "0"
 	for {
-		narrow := `[{"operator":"topic","operand":"contention"}]`
+		narrow := `[{"operator":"channels","operand":"public"},{"operator":"topic","operand":"contention"}]` // every public channel's history, as Zulip reads it
 		q := url.Values{"anchor": {anchor}, "num_before": {"0"}, "num_after": {"1000"}, "narrow": {narrow}, "apply_markdown": {"false"}}
 		req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/messages?"+q.Encode(), nil)
 		req.SetBasicAuth("iago@zulip.com", seeds.DevAPIKey("iago@zulip.com", "devpassword"))

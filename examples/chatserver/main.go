@@ -145,6 +145,11 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval,
 		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB, NavigationTourVideoURL: c.NavigationTourURL,
 		AllowPrivateWebhookTargets: c.AllowPrivateHooks, DrainTimeout: c.DrainTimeout}
+	if c.Dev {
+		// The settings of Zulip's development server that clients' test suites notice
+		// (zproject/dev_settings.py): bots at @zulipdev.com, any password.
+		opts.WeakPasswords, opts.FakeEmailDomain = true, seeds.DevFakeEmailDomain
+	}
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}
