@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -36,7 +37,25 @@ func TestInvitationBySMTP(t *testing.T) {
 	if link == "" {
 		t.Fatalf("no link in:\n%s", got[0].Data)
 	}
-	res, err := http.PostForm(base+link, url.Values{"full_name": {"Ada Lovelace"}, "password": {"a long password"}})
+	// The form, as a browser loads it: its csrftoken cookie and the csrfmiddlewaretoken the
+	// post must carry (Django's CSRF check of the sign-up form).
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser := &http.Client{Jar: jar}
+	form, err := browser.Get(base + link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formPage, _ := io.ReadAll(form.Body)
+	form.Body.Close()
+	token := regexp.MustCompile(`name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"`).FindSubmatch(formPage)
+	if token == nil {
+		t.Fatalf("sign-up form without a CSRF token:\n%s", formPage)
+	}
+	res, err := browser.PostForm(base+link, url.Values{"full_name": {"Ada Lovelace"}, "password": {"a long password"},
+		"csrfmiddlewaretoken": {string(token[1])}})
 	if err != nil {
 		t.Fatal(err)
 	}
