@@ -19,6 +19,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/notify"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/queue"
@@ -184,6 +185,8 @@ type Service struct {
 	org *org.Service
 	// bots is the bots area: bot storage, outgoing webhooks, embedded bots.
 	bots *bots.Service
+	// notify is the notifications area: missed-message emails.
+	notify *notify.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
@@ -326,6 +329,7 @@ func New(opts Options) (*Service, error) {
 		Timeout: opts.OutgoingWebhookTimeout, RetryDelay: opts.OutgoingWebhookRetryDelay, Interval: opts.SchedulerInterval,
 		AllowPrivateTargets: opts.AllowPrivateWebhookTargets, UserAgent: "ZulipOutgoingWebhook/" + ServiceVersion,
 	})
+	s.notify = notify.New(s.eng, s.notifyConfig()) // notify.go
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
@@ -357,6 +361,7 @@ func (s *Service) Close() error {
 		s.conversations.StopTypingExpiry()
 		s.compose.StopScheduler()
 		s.bots.Stop()
+		s.notify.Stop()
 		err = s.eng.Close(func() error {
 			s.queues.Close()
 			return s.saveQueues()

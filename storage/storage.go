@@ -51,6 +51,7 @@ type ReadTx interface {
 	BotConfigs() BotConfigReader
 	BotStorage() BotStorageReader
 	ServiceJobs() ServiceJobReader
+	PendingEmails() PendingEmailReader
 	OnboardingSteps() OnboardingStepReader
 	Sessions() SessionReader
 }
@@ -84,6 +85,7 @@ type Tx interface {
 	BotConfigs() BotConfigWriter
 	BotStorage() BotStorageWriter
 	ServiceJobs() ServiceJobWriter
+	PendingEmails() PendingEmailWriter
 	OnboardingSteps() OnboardingStepWriter
 	Sessions() SessionWriter
 }

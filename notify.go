@@ -1,0 +1,74 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/teamchat/chat/notify"
+	"github.com/teamchat/chat/users"
+)
+
+// Aliases of the notifications area's types.
+type (
+	DeliverMissedMessageEmailsParams = notify.DeliverEmailsParams
+	DeliverMissedMessageEmailsResult = notify.DeliverEmailsResult
+)
+
+// EmailMonitor is an optional capability of Options.Monitor: told after each pass of the
+// missed-message email worker that did something, how many emails it sent, gave up (failed)
+// and deferred to a later attempt (ops.Metrics implements it).
+type EmailMonitor interface {
+	EmailsDelivered(sent, failed, deferred int)
+}
+
+// notifyConfig configures the notifications area: the Mailer, the worker's interval, and
+// "online" as a client connected to this process (an event queue).
+func (s *Service) notifyConfig() notify.Config {
+	cfg := notify.Config{
+		Store: s.opts.Store, Log: s.log, Interval: s.opts.SchedulerInterval,
+		Online: func(u users.ID) bool { return s.queues.HasOwner(int64(u)) },
+	}
+	if s.opts.Mailer != nil {
+		cfg.Mailer = s.opts.Mailer
+	}
+	if m, ok := s.opts.Monitor.(EmailMonitor); ok {
+		cfg.Observe = func(r notify.DeliverEmailsResult) { m.EmailsDelivered(r.Sent, r.Failed, r.Deferred) }
+	}
+	return cfg
+}
+
+// DeliverMissedMessageEmails sends now the missed-message emails whose batching period has
+// ended (the operator's "send what is due"; the background worker StartScheduler starts does
+// the same every Options.SchedulerInterval): a direct message, a mention or a message of a
+// followed topic, still unread, to a user with no client connected, one email per
+// conversation. Several processes on one database send each email once.
+func (s *Service) DeliverMissedMessageEmails(ctx context.Context, p DeliverMissedMessageEmailsParams) (DeliverMissedMessageEmailsResult, error) {
+	return s.notify.DeliverEmails(ctx, p)
+}
+
+// SendTestEmailParams are the parameters of SendTestEmail.
+type SendTestEmailParams struct {
+	// To is the address to send to.
+	To string
+}
+
+// SendTestEmailResult is SendTestEmail's answer: nothing beyond success.
+type SendTestEmailResult struct{}
+
+// SendTestEmail sends a test email through Options.Mailer (the operator's check of the mail
+// configuration, Zulip's send_test_email); an error says why it could not be sent.
+func (s *Service) SendTestEmail(ctx context.Context, p SendTestEmailParams) (SendTestEmailResult, error) {
+	to := strings.TrimSpace(p.To)
+	if to == "" || len(to) > users.MaxEmailLength || !strings.Contains(to, "@") {
+		return SendTestEmailResult{}, InvalidArgument("to", "Invalid email address")
+	}
+	if s.opts.Mailer == nil {
+		return SendTestEmailResult{}, Errorf(CodeBadRequest, "No mailer is configured")
+	}
+	body := "This is a test email from your chat server: its outgoing email works.\n"
+	if err := s.opts.Mailer.Send(ctx, to, "Test email", body); err != nil {
+		return SendTestEmailResult{}, fmt.Errorf("chat: sending a test email: %w", err)
+	}
+	return SendTestEmailResult{}, nil
+}
