@@ -61,7 +61,7 @@ type SendTestEmailResult struct{}
 func (s *Service) SendTestEmail(ctx context.Context, p SendTestEmailParams) (SendTestEmailResult, error) {
 	to := strings.TrimSpace(p.To)
 	if to == "" || len(to) > users.MaxEmailLength || !strings.Contains(to, "@") {
-		return SendTestEmailResult{}, InvalidArgument("to", "Invalid email address")
+		return SendTestEmailResult{}, Errorf(CodeBadRequest, "Invalid email address")
 	}
 	if s.opts.Mailer == nil {
 		return SendTestEmailResult{}, Errorf(CodeBadRequest, "No mailer is configured")
