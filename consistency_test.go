@@ -73,6 +73,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, interactConsistencyCases()...)
 	cases = append(cases, reportMessageConsistencyCases()...)
 	cases = append(cases, serviceBotsConsistencyCases()...)
+	cases = append(cases, notifyConsistencyCases()...)
 	return cases
 }
 
@@ -339,6 +340,7 @@ func (f *fixture) isActive(t *testing.T, name string) bool {
 // register (reads, authentication, queue management, lifecycle), with the reason. Methods
 // named Get* are reads too.
 var notMutating = map[string]string{
+	"SendTestEmail":                "sends an email, stores nothing",
 	"AuthenticateAPIKey":           "authentication",
 	"AuthenticateWebhookAPIKey":    "authentication",
 	"FetchAPIKey":                  "authentication (rate-limit history only)",

@@ -15,11 +15,11 @@ type (
 	DeliverMissedMessageEmailsResult = notify.DeliverEmailsResult
 )
 
-// EmailMonitor is an optional capability of Options.Monitor: told after each pass of the
-// missed-message email worker that did something, how many emails it sent, gave up (failed)
-// and deferred to a later attempt (ops.Metrics implements it).
+// EmailMonitor is an optional capability of Options.Monitor: told after each
+// pass that handled emails of a kind ("missed_message", "digest", "login", "test"), how many it
+// sent, gave up (failed) and deferred to a later attempt (ops.Metrics implements it).
 type EmailMonitor interface {
-	EmailsDelivered(sent, failed, deferred int)
+	EmailsDelivered(kind string, sent, failed, deferred int)
 }
 
 // notifyConfig configures the notifications area: the Mailer, the worker's interval, and
@@ -33,7 +33,7 @@ func (s *Service) notifyConfig() notify.Config {
 		cfg.Mailer = s.opts.Mailer
 	}
 	if m, ok := s.opts.Monitor.(EmailMonitor); ok {
-		cfg.Observe = func(r notify.DeliverEmailsResult) { m.EmailsDelivered(r.Sent, r.Failed, r.Deferred) }
+		cfg.Observe = func(r notify.DeliverEmailsResult) { m.EmailsDelivered("missed_message", r.Sent, r.Failed, r.Deferred) }
 	}
 	return cfg
 }
@@ -68,7 +68,25 @@ func (s *Service) SendTestEmail(ctx context.Context, p SendTestEmailParams) (Sen
 	}
 	body := "This is a test email from your chat server: its outgoing email works.\n"
 	if err := s.opts.Mailer.Send(ctx, to, "Test email", body); err != nil {
+		s.observeEmails("test", 0, 1, 0)
 		return SendTestEmailResult{}, fmt.Errorf("chat: sending a test email: %w", err)
 	}
+	s.observeEmails("test", 1, 0, 0)
 	return SendTestEmailResult{}, nil
+}
+
+// observeEmails tells Options.Monitor, when it is an EmailMonitor, of emails handled.
+func (s *Service) observeEmails(kind string, sent, failed, deferred int) {
+	if m, ok := s.opts.Monitor.(EmailMonitor); ok {
+		m.EmailsDelivered(kind, sent, failed, deferred)
+	}
+}
+
+// emailSent counts one email of an area's (people.Config.EmailSent).
+func (s *Service) emailSent(kind string, err error) {
+	if err != nil {
+		s.observeEmails(kind, 0, 1, 0)
+	} else {
+		s.observeEmails(kind, 1, 0, 0)
+	}
 }

@@ -293,6 +293,7 @@ func New(opts Options) (*Service, error) {
 		CreateMultiuseInviteGroup: opts.CreateMultiuseInviteGroup,
 		InvitationLinkValidity:    opts.InvitationLinkValidity,
 		Mailer:                    opts.Mailer,
+		EmailSent:                 s.emailSent, // notify.go
 		LoginRateLimit:            *opts.LoginRateLimit, LoginAddressRateLimit: *opts.LoginAddressRateLimit,
 		PasswordHashing: opts.PasswordHashing,
 		CredentialsOff:  s.bus != nil, // until the bus listens
