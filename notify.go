@@ -13,6 +13,8 @@ import (
 type (
 	DeliverMissedMessageEmailsParams = notify.DeliverEmailsParams
 	DeliverMissedMessageEmailsResult = notify.DeliverEmailsResult
+	QueueDigestEmailsParams          = notify.QueueDigestsParams
+	QueueDigestEmailsResult          = notify.QueueDigestsResult
 )
 
 // EmailMonitor is an optional capability of Options.Monitor: told after each
@@ -33,7 +35,10 @@ func (s *Service) notifyConfig() notify.Config {
 		cfg.Mailer = s.opts.Mailer
 	}
 	if m, ok := s.opts.Monitor.(EmailMonitor); ok {
-		cfg.Observe = func(r notify.DeliverEmailsResult) { m.EmailsDelivered("missed_message", r.Sent, r.Failed, r.Deferred) }
+		cfg.Observe = func(r notify.DeliverEmailsResult) {
+			m.EmailsDelivered("missed_message", r.Sent-r.Digests, r.Failed, r.Deferred)
+			m.EmailsDelivered("digest", r.Digests, 0, 0)
+		}
 	}
 	return cfg
 }
@@ -45,6 +50,16 @@ func (s *Service) notifyConfig() notify.Config {
 // conversation. Several processes on one database send each email once.
 func (s *Service) DeliverMissedMessageEmails(ctx context.Context, p DeliverMissedMessageEmailsParams) (DeliverMissedMessageEmailsResult, error) {
 	return s.notify.DeliverEmails(ctx, p)
+}
+
+// QueueDigestEmails queues the digest emails of the organization (Zulip's enqueue_emails):
+// on its digest_weekday (UTC) when digest_emails_enabled is on, one for each user with
+// enable_digest_emails who has been away (no activity) for notify.DigestCutoff; each day is
+// queued once, by one process. With Now set (the operator's "run a digest pass now") the day
+// does not matter. DeliverMissedMessageEmails (and the background worker) then sends them; a
+// digest that would tell of no conversation and no new channel is not sent, as in Zulip.
+func (s *Service) QueueDigestEmails(ctx context.Context, p QueueDigestEmailsParams) (QueueDigestEmailsResult, error) {
+	return s.notify.QueueDigests(ctx, p)
 }
 
 // SendTestEmailParams are the parameters of SendTestEmail.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
@@ -21,7 +22,9 @@ type DeliverEmailsResult struct {
 	// Sent counts the emails sent, Failed those given up after MaxAttempts failures, Deferred
 	// those that failed and will be tried again when their lease ends; Dropped counts the
 	// notifications that needed no email (read since, deleted, or the user is online).
+	// Digests counts the digest emails among those sent.
 	Sent, Failed, Deferred, Dropped int
+	Digests                         int
 }
 
 // outgoing is one email of a claimed batch and the notifications it answers.
@@ -29,6 +32,7 @@ type outgoing struct {
 	Email
 	ids      []int64
 	attempts int
+	digest   bool
 }
 
 // DeliverEmails sends the email of every due notification (Zulip's MissedMessageWorker
@@ -54,6 +58,7 @@ func (s *Service) DeliverEmails(ctx context.Context, _ DeliverEmailsParams) (Del
 		total.Sent += r.Sent
 		total.Failed += r.Failed
 		total.Deferred += r.Deferred
+		total.Digests += r.Digests
 		if err != nil {
 			return total, err
 		}
@@ -110,7 +115,7 @@ func (s *Service) claim(ctx context.Context) (work []outgoing, n, dropped int, e
 		}
 		var drop []int64
 		for _, u := range order {
-			mails, gone, err := s.userEmails(o.Tx, org, u, byUser[u])
+			mails, gone, err := s.userEmails(o.Tx, org, u, byUser[u], o.Now)
 			if err != nil {
 				return err
 			}
@@ -137,18 +142,58 @@ func (s *Service) claim(ctx context.Context) (work []outgoing, n, dropped int, e
 
 // userEmails turns one user's claimed notifications into emails, one per conversation, of the
 // messages still unread; gone lists the notifications that need none.
-func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list []storage.PendingEmail) (mails []outgoing, gone []int64, err error) {
+func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list []storage.PendingEmail, now time.Time) (mails []outgoing, gone []int64, err error) {
 	all := make([]int64, len(list))
 	for i, p := range list {
 		all[i] = p.ID
 	}
 	user, err := tx.Users().Get(u)
-	if errors.Is(err, storage.ErrNotFound) || err == nil && (!user.IsActive || s.cfg.Online(u)) {
+	if errors.Is(err, storage.ErrNotFound) || err == nil && !user.IsActive {
 		return nil, all, nil
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	settings, err := tx.UserSettings().Get(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := renderer{tx: tx, org: org, user: user, settings: settings, names: map[users.ID]string{}}
+	var digests []int64
+	list = slices.DeleteFunc(slices.Clone(list), func(p storage.PendingEmail) bool {
+		if p.Trigger == TriggerDigest {
+			digests = append(digests, p.ID)
+		}
+		return p.Trigger == TriggerDigest
+	})
+	if len(digests) > 0 {
+		d, err := r.digestEmail(now)
+		if err != nil {
+			return nil, nil, err
+		}
+		if d == nil {
+			gone = append(gone, digests...)
+		} else {
+			mails = append(mails, outgoing{Email: *d, ids: digests, digest: true})
+		}
+	}
+	if len(list) == 0 {
+		return mails, gone, nil
+	}
+	if s.cfg.Online(u) {
+		for _, p := range list {
+			gone = append(gone, p.ID)
+		}
+		return mails, gone, nil
+	}
+	more, dropped, err := messageEmails(tx, r, list)
+	return append(mails, more...), append(gone, dropped...), err
+}
+
+// messageEmails are the emails of a user's message notifications: one per conversation, of
+// the messages still unread; gone lists the notifications that need none.
+func messageEmails(tx storage.Tx, r renderer, list []storage.PendingEmail) (mails []outgoing, gone []int64, err error) {
+	u := r.user.ID
 	ids := make([]messages.ID, 0, len(list))
 	for _, p := range list {
 		ids = append(ids, p.MessageID)
@@ -165,11 +210,6 @@ func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list [
 	if err != nil {
 		return nil, nil, err
 	}
-	settings, err := tx.UserSettings().Get(u)
-	if err != nil {
-		return nil, nil, err
-	}
-	r := renderer{tx: tx, org: org, user: user, settings: settings, names: map[users.ID]string{}}
 	convs := map[string]*outgoing{}
 	var keys []string
 	for _, m := range msgs {
@@ -214,6 +254,9 @@ func (s *Service) finish(ctx context.Context, work []outgoing, sent []error) (De
 		switch {
 		case sent[i] == nil:
 			r.Sent++
+			if o.digest {
+				r.Digests++
+			}
 			done = append(done, o.ids...)
 		case o.attempts >= MaxAttempts:
 			r.Failed++

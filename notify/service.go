@@ -86,6 +86,9 @@ func (s *Service) Start() {
 		t := time.NewTicker(s.cfg.Interval)
 		defer t.Stop()
 		for {
+			if _, err := s.QueueDigests(ctx, QueueDigestsParams{}); err != nil && ctx.Err() == nil {
+				s.cfg.Log.Error("notify: queueing digest emails", "err", err)
+			}
 			if _, err := s.DeliverEmails(ctx, DeliverEmailsParams{}); err != nil && ctx.Err() == nil {
 				s.cfg.Log.Error("notify: delivering missed-message emails", "err", err)
 			}

@@ -13,7 +13,8 @@ type PendingEmail struct {
 	UserID    users.ID
 	MessageID messages.ID
 	// Trigger is Zulip's trigger: "direct_message", "mentioned", "stream_wildcard_mentioned",
-	// "topic_wildcard_mentioned", "followed_topic_email", ...
+	// "topic_wildcard_mentioned", "followed_topic_email", ...; "digest" for a digest email (its
+	// MessageID is 0).
 	Trigger string
 	// DueAt is when the notification is next due, in UNIX milliseconds (also the lease of the
 	// process working on it); Attempts counts its claims.
@@ -43,4 +44,8 @@ type PendingEmailWriter interface {
 	Update(PendingEmail) error
 	// Delete removes notifications; ids that are absent are ignored.
 	Delete(ids []int64) error
+	// ClaimDigestDay records that the digest of day (days since the UNIX epoch, UTC) was queued,
+	// and reports whether this call did it: false when the day was claimed before (by this or
+	// another process; on PostgreSQL a concurrent claim waits for the first to end).
+	ClaimDigestDay(day int64) (bool, error)
 }

@@ -100,6 +100,8 @@ type data struct {
 	// pendingEmails are the missed-message email notifications waiting (nil when none).
 	pendingEmails   map[int64]storage.PendingEmail
 	pendingEmailSeq int64
+	// digestDays are the days whose digest was queued (nil when none).
+	digestDays map[int64]struct{}
 	// onboarding holds each user's read onboarding steps, sorted.
 	onboarding map[users.ID][]string
 	sessions   map[string]storage.Session // by key; nil until the first session

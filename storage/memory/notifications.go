@@ -90,3 +90,17 @@ func (a pendingEmailTx) Delete(ids []int64) error {
 	}
 	return nil
 }
+
+func (a pendingEmailTx) ClaimDigestDay(day int64) (bool, error) {
+	if err := a.t.live(); err != nil {
+		return false, err
+	}
+	if _, ok := a.t.d.digestDays[day]; ok {
+		return false, nil
+	}
+	if a.t.d.digestDays == nil {
+		a.t.d.digestDays = map[int64]struct{}{}
+	}
+	setKey(a.j, a.t.d.digestDays, day, struct{}{})
+	return true, nil
+}

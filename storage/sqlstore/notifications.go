@@ -86,3 +86,12 @@ func (a pendingEmailTx) Delete(ids []int64) error {
 	}
 	return nil
 }
+
+func (a pendingEmailTx) ClaimDigestDay(day int64) (bool, error) {
+	res, err := a.t.exec("INSERT INTO digest_days (day) VALUES (?) ON CONFLICT (day) DO NOTHING", day)
+	if err != nil {
+		return false, fmt.Errorf("sqlstore: digest days: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}

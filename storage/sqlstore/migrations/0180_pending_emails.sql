@@ -12,3 +12,8 @@ CREATE TABLE pending_emails (
 );
 CREATE INDEX pending_emails_due ON pending_emails (due_at, id);
 CREATE INDEX pending_emails_user ON pending_emails (user_id, id);
+
+-- The days whose digest emails were queued: one process queues each day's.
+CREATE TABLE digest_days (
+	day BIGINT PRIMARY KEY
+);
