@@ -176,6 +176,9 @@
 //	          embedded bots, and the send path it posts with (sendAsBot); the jobs a send
 //	          queues for the service bots it triggers are the conversations'
 //	          (conversations/messages_servicebots.go)
+//	notify    the facade of package notify (notify.go): missed-message and digest emails
+//	          and their worker, the operator's SendTestEmail, the EmailMonitor hook; the
+//	          rows a send writes are queued from conversations/messages_send.go
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	files     the facade of package files (files.go): uploads, attachments, thumbnails,
 //	          avatars and the images served under /user_avatars/ (files/doc.go maps its files)

@@ -21,5 +21,12 @@ func notifyConsistencyCases() []consistencyCase {
 				t.Fatalf("DeliverMissedMessageEmails = %+v, %v; want one handled", res, err)
 			}
 		}},
+		{method: "QueueDigestEmails", name: "the operator's digest pass", setup: func(t *testing.T, f *fixture) {
+			mustDo(t, "UpdateRealm", errOf(f.svc.UpdateRealm(t.Context(), f.actor("owner"), chat.UpdateRealmParams{
+				Settings: map[string]any{"digest_emails_enabled": true}})))
+			f.clock.Advance(6 * 24 * time.Hour)
+		}, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "QueueDigestEmails", errOf(f.svc.QueueDigestEmails(t.Context(), chat.QueueDigestEmailsParams{Now: true})))
+		}},
 	}
 }

@@ -1,10 +1,11 @@
 package notify
 
 import (
+	"slices"
+
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
 
@@ -27,10 +28,21 @@ const (
 // batching period (email_notifications_batching_period_seconds), or with the user's pending
 // batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows are.
 func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) error {
+	const mentions = messages.FlagMentioned | messages.FlagStreamWildcardMentioned | messages.FlagTopicWildcardMentioned
+	var followers []users.ID
+	if !m.IsDirect() {
+		var err error
+		if followers, err = tx.UserTopics().FollowersOf(m.ChannelID, m.Topic); err != nil {
+			return err
+		}
+	}
 	var candidates []messages.UserMessage
 	for _, r := range rows {
 		if r.UserID == m.SenderID || r.Flags&messages.FlagRead != 0 {
 			continue
+		}
+		if !m.IsDirect() && r.Flags&mentions == 0 && !slices.Contains(followers, r.UserID) {
+			continue // nothing could trigger an email: no settings to read
 		}
 		if u, ok := w.Lookup(r.UserID); !ok || !u.IsActive || u.IsBot() {
 			continue
@@ -39,16 +51,6 @@ func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.Us
 	}
 	if len(candidates) == 0 {
 		return nil
-	}
-	followed := map[users.ID]bool{}
-	if !m.IsDirect() {
-		list, err := tx.UserTopics().ListForTopic(m.ChannelID, m.Topic)
-		if err != nil {
-			return err
-		}
-		for _, t := range list {
-			followed[t.UserID] = t.Policy == topics.PolicyFollowed
-		}
 	}
 	ids := make([]users.ID, len(candidates))
 	for i, r := range candidates {
@@ -60,7 +62,7 @@ func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.Us
 	}
 	var out []storage.PendingEmail
 	for _, r := range candidates {
-		trigger := triggerOf(m, r.Flags, followed[r.UserID], settings[r.UserID])
+		trigger := triggerOf(m, r.Flags, slices.Contains(followers, r.UserID), settings[r.UserID])
 		if trigger == "" {
 			continue
 		}
