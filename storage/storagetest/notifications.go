@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
 )
 
 func testPendingEmails(t *testing.T, open Opener) {
@@ -112,4 +114,32 @@ func testPendingEmails(t *testing.T, open Opener) {
 			return err
 		})
 	})
+}
+
+func testFollowersOf(t *testing.T, open Opener) {
+	s := open(t)
+	follow := func(u users.ID, p topics.VisibilityPolicy) {
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			return tx.UserTopics().Put(topics.UserTopic{UserID: u, ChannelID: 3, Topic: "Lunch", Policy: p, LastUpdated: 1})
+		})
+	}
+	want := func(what string, ids []users.ID) {
+		t.Helper()
+		for range 2 { // the second read may come from the SQL store's cached list
+			mustView(t, s, func(tx storage.ReadTx) error {
+				got, err := tx.UserTopics().FollowersOf(3, "LUNCH")
+				wantEqual(t, what, ids, got)
+				return err
+			})
+		}
+	}
+	want("no follower", []users.ID{})
+	follow(7, topics.PolicyFollowed)
+	follow(5, topics.PolicyFollowed)
+	follow(6, topics.PolicyMuted)
+	want("two followers", []users.ID{5, 7})
+	follow(7, topics.PolicyUnmuted)
+	want("after a change of policy", []users.ID{5})
+	mustUpdate(t, s, func(tx storage.Tx) error { return tx.UserTopics().Delete(5, 3, "lunch") })
+	want("after a delete", []users.ID{})
 }
