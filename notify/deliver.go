@@ -180,11 +180,7 @@ func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list [
 	if len(list) == 0 {
 		return mails, gone, nil
 	}
-	online, err := s.online(tx, u, now)
-	if err != nil {
-		return nil, nil, err
-	}
-	if online {
+	if s.cfg.Online(u) {
 		for _, p := range list {
 			gone = append(gone, p.ID)
 		}
@@ -277,21 +273,4 @@ func (s *Service) finish(ctx context.Context, work []outgoing, sent []error) (De
 	}
 	err := s.run(ctx, func(o *engine.WriteOp) error { return o.Tx.PendingEmails().Delete(done) })
 	return r, err
-}
-
-// online reports whether u has a client: an event queue in this process (Config.Online), or a
-// presence report (any client, any process) within users.PresenceOfflineThreshold, which
-// clients with an open queue send every users.PresencePingInterval.
-func (s *Service) online(tx storage.Tx, u users.ID, now time.Time) (bool, error) {
-	if s.cfg.Online(u) {
-		return true, nil
-	}
-	p, err := tx.Presence().Get(u)
-	if errors.Is(err, storage.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return now.Sub(p.LastConnectedTime) <= users.PresenceOfflineThreshold, nil
 }

@@ -33,10 +33,9 @@ type Config struct {
 	Store  storage.Storage
 	Log    *slog.Logger
 	Mailer Mailer // nil: emails are logged and dropped
-	// Online reports whether the user has a client connected to this process (an event
-	// queue); a notification due for a user online here, or with a recent presence report
-	// (another process's client), is dropped, as Zulip sends none to a user who is not off
-	// Zulip.
+	// Online reports whether the user has a client connected (an event queue in this
+	// process); a notification due for an online user is dropped, as Zulip sends none to a
+	// user who is not off Zulip.
 	Online func(users.ID) bool
 	// Interval is how often the worker looks for due notifications (default 1s); BatchSize how
 	// many it claims per transaction (default 200).
