@@ -151,6 +151,7 @@ func (s *Service) DeliverScheduledMessages(ctx context.Context, p DeliverSchedul
 func (s *Service) StartScheduler() {
 	s.compose.StartScheduler()
 	s.bots.Start()
+	s.notify.Start()
 }
 
 func (s *Service) GetScheduledMessages(ctx context.Context, actor Actor, p GetScheduledMessagesParams) (GetScheduledMessagesResult, error) {

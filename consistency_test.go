@@ -73,6 +73,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, interactConsistencyCases()...)
 	cases = append(cases, reportMessageConsistencyCases()...)
 	cases = append(cases, serviceBotsConsistencyCases()...)
+	cases = append(cases, notifyConsistencyCases()...)
 	return cases
 }
 
@@ -383,6 +384,7 @@ var notMutating = map[string]string{
 	"AuthenticateWebhookAPIKeyFrom": "authentication (failure-limit history only)",
 	"CachedAPIKey":                  "authentication from memory: reads nothing",
 	"AuthenticationStats":           "process counters",
+	"SendTestEmail":                 "sends an email, stores nothing",
 }
 
 // TestConsistencyCoverage fails for every mutating Service method without a consistency case.

@@ -28,9 +28,9 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: the area packages (org, bots, transfer, people, files, conversations, compose), internal/engine,
-// internal/world, internal/clients, the leaf domain packages, storage, queue, ratelimit and
-// markdown; never a storage backend and never httpapi.
+// Imports: the area packages (org, bots, transfer, people, files, notify, conversations,
+// compose), internal/engine, internal/world, internal/clients, the leaf domain packages,
+// storage, queue, ratelimit and markdown; never a storage backend and never httpapi.
 //
 // # Where the code lives
 //
@@ -49,6 +49,7 @@
 //	               settings, statuses, profile fields, muted users, alert words, devices,
 //	               onboarding, presence
 //	files          uploads, attachments, thumbnails, avatars
+//	notify         missed-message and digest emails (pending rows and their worker)
 //	conversations  channels, subscriptions, folders, topics, messages, flags, reactions,
 //	               typing, narrows and search, read state
 //	compose        drafts, saved snippets, navigation views, scheduled messages, reminders
@@ -178,6 +179,9 @@
 //	          embedded bots, and the send path it posts with (sendAsBot); the jobs a send
 //	          queues for the service bots it triggers are the conversations'
 //	          (conversations/messages_servicebots.go)
+//	notify    the facade of package notify (notify.go): missed-message and digest emails
+//	          and their worker, the operator's SendTestEmail, the EmailMonitor hook; the
+//	          rows a send writes are queued from conversations/messages_send.go
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	export    the facade of package transfer (export.go): ExportRealm, GetRealmExports,
 //	          DeleteRealmExport, GetRealmExportConsents, GetRealmExportFile

@@ -55,12 +55,13 @@ func TestImportDirection(t *testing.T) {
 		// The area packages: each imports the engine, the world, storage, the leaves and only
 		// the areas below it.
 		"compose":       {"conversations", "people", "internal/clients", "internal/engine", "internal/world", "storage", "users", "drafts", "channels", "messages", "topics", "realms"},
-		"people":        {"org", "bots", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
+		"people":        {"org", "bots", "transfer", "notify", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
 		"org":           {"images", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
 		"files":         {"images", "people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
-		"conversations": {"bots", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
+		"conversations": {"bots", "notify", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
 		"bots":          {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
-		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
+		"notify":        {"internal/engine", "internal/world", "storage", "users", "messages", "channels", "realms", "topics"},
+		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "notify", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
 		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

@@ -20,6 +20,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/notify"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/queue"
@@ -203,6 +204,7 @@ type Options struct {
 //   - files: MaxUploadBytes, UploadFile, GetAttachments, RemoveAttachment, UploadAvatar,
 //     DeleteAvatar, GetAvatarImage, GetAvatarURL, GetCustomEmojiImage, GetUploadedFile,
 //     GetFileTemporaryURL, GetUploadedFileByToken, SweepUploads
+//   - notify: DeliverMissedMessageEmails, QueueDigestEmails, SendTestEmail
 //   - conversations:
 //     ArchiveStream, AddDefaultStream, RemoveDefaultStream, GetStreamEmailAddress,
 //     CreateChannelFolder, GetChannelFolders, UpdateChannelFolder, PatchChannelFolders,
@@ -251,6 +253,8 @@ type Service struct {
 	bots *bots.Service
 	// exports is the data-export area (package transfer): /export/realm.
 	exports *transfer.Service
+	// notify is the notifications area: missed-message emails.
+	notify *notify.Service
 
 	// bus is Options.Bus; busUp (under the engine's Exclusive) says whether it is listening,
 	// busPos (likewise) is the id of the last message delivered. busStop and busDone stop and
@@ -361,6 +365,7 @@ func New(opts Options) (*Service, error) {
 		CreateMultiuseInviteGroup: opts.CreateMultiuseInviteGroup,
 		InvitationLinkValidity:    opts.InvitationLinkValidity,
 		Mailer:                    opts.Mailer,
+		EmailSent:                 s.emailSent, // notify.go
 		LoginRateLimit:            *opts.LoginRateLimit, LoginAddressRateLimit: *opts.LoginAddressRateLimit,
 		PasswordHashing: opts.PasswordHashing,
 		CredentialsOff:  s.bus != nil, // until the bus listens
@@ -398,6 +403,7 @@ func New(opts Options) (*Service, error) {
 		AllowPrivateTargets: opts.AllowPrivateWebhookTargets, UserAgent: "ZulipOutgoingWebhook/" + ServiceVersion,
 	})
 	s.exports = transfer.New(s.eng, transfer.Config{Store: opts.Store, Blobs: opts.Blobs, Log: opts.Logger})
+	s.notify = notify.New(s.eng, s.notifyConfig()) // notify.go
 	after, err := s.restoreQueues(context.Background())
 	if err != nil {
 		s.queues.Close()
@@ -431,6 +437,7 @@ func (s *Service) Close() error {
 		s.conversations.StopTypingExpiry()
 		s.compose.StopScheduler()
 		s.bots.Stop()
+		s.notify.Stop()
 		s.exports.Close()
 		s.eng.Drain(s.opts.DrainTimeout)
 		err = s.eng.Close(func() error {

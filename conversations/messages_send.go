@@ -11,6 +11,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/notify"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -261,6 +262,9 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 		return engine.ErrDecideAlone // the transaction, message included, is rolled back
 	}
 	if err := queueServiceBots(w, tx, *m, mentions, recipients); err != nil { // bots.go
+		return err
+	}
+	if err := notify.Queue(w, tx, *m, rows); err != nil { // missed-message emails
 		return err
 	}
 	if uploads.MayLink(m.Content) {

@@ -13,7 +13,7 @@ func (h *Handler) fetchAPIKey(r *request) (any, error) {
 		return nil, err
 	}
 	return h.svc.FetchAPIKey(r.ctx, chat.FetchAPIKeyParams{
-		Username: username, Password: password, ClientAddress: clientAddress(r.http),
+		Username: username, Password: password, ClientAddress: clientAddress(r.http), UserAgent: r.http.UserAgent(),
 	})
 }
 
@@ -33,7 +33,9 @@ func (h *Handler) devFetchAPIKey(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.svc.DevFetchAPIKey(r.ctx, chat.DevFetchAPIKeyParams{Username: username})
+	res, err := h.svc.DevFetchAPIKey(r.ctx, chat.DevFetchAPIKeyParams{
+		Username: username, ClientAddress: clientAddress(r.http), UserAgent: r.http.UserAgent(),
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,7 @@ func (h *Handler) serveLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	username, next := strings.TrimSpace(r.PostForm.Get("username")), safeNext(r.Form.Get("next"))
 	sess, err := h.svc.StartSessionWithPassword(r.Context(), chat.FetchAPIKeyParams{
-		Username: username, Password: r.PostForm.Get("password"), ClientAddress: clientAddress(r),
+		Username: username, Password: r.PostForm.Get("password"), ClientAddress: clientAddress(r), UserAgent: r.UserAgent(),
 	})
 	if err != nil {
 		msg, ok := loginFailure(err, username)
@@ -169,7 +169,9 @@ func (h *Handler) serveDevLogin(w http.ResponseWriter, r *http.Request) {
 	if !h.formPost(w, r) {
 		return
 	}
-	res, err := h.svc.DevFetchAPIKey(r.Context(), chat.DevFetchAPIKeyParams{Username: strings.TrimSpace(r.PostForm.Get("direct_email"))})
+	res, err := h.svc.DevFetchAPIKey(r.Context(), chat.DevFetchAPIKeyParams{
+		Username: strings.TrimSpace(r.PostForm.Get("direct_email")), ClientAddress: clientAddress(r), UserAgent: r.UserAgent(),
+	})
 	var sess chat.Session
 	if err == nil {
 		sess, err = h.svc.StartSession(r.Context(), chat.Actor{UserID: res.UserID})

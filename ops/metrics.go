@@ -28,12 +28,16 @@ type Metrics struct {
 	txs         *prometheus.CounterVec
 	txLatency   *prometheus.HistogramVec
 	scheduled   *prometheus.CounterVec
+	emails      *prometheus.CounterVec
 	uploads     prometheus.Counter
 	uploadBytes prometheus.Counter
 }
 
 // Compile-time conformance to the hooks Metrics serves.
-var _ chat.Monitor = (*Metrics)(nil)
+var (
+	_ chat.Monitor      = (*Metrics)(nil)
+	_ chat.EmailMonitor = (*Metrics)(nil)
+)
 
 // NewMetrics returns the metrics of a server, registered with the Go runtime's and the
 // process's own collectors on a new registry.
@@ -61,6 +65,9 @@ func NewMetrics() *Metrics {
 			prometheus.ExponentialBuckets(0.0001, 3, 12), "kind"), // 100µs .. 17.7s
 		scheduled: counterVec("chat_scheduled_messages_total",
 			"Scheduled messages and reminders the scheduler handled, by outcome (sent, failed: could no longer be sent).", "outcome"),
+		emails: counterVec("chat_emails_total",
+			"Emails the server handled, by kind (missed_message, digest, login, test) and outcome (sent; failed: given up; deferred: to be tried again).",
+			"kind", "outcome"),
 		uploads:     counter("chat_uploads_total", "Files uploaded (POST /user_uploads) and stored."),
 		uploadBytes: counter("chat_upload_bytes_total", "Bytes of the files uploaded and stored."),
 	}
@@ -68,7 +75,7 @@ func NewMetrics() *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.latency, m.rateLimited, m.published, m.delivered, m.fanout, m.txs, m.txLatency,
-		m.scheduled, m.uploads, m.uploadBytes,
+		m.scheduled, m.emails, m.uploads, m.uploadBytes,
 	)
 	return m
 }
@@ -114,6 +121,13 @@ func (m *Metrics) EventPublished(delivered int, elapsed time.Duration) {
 func (m *Metrics) ScheduledMessagesDelivered(sent, failed int) {
 	m.scheduled.WithLabelValues("sent").Add(float64(sent))
 	m.scheduled.WithLabelValues("failed").Add(float64(failed))
+}
+
+// EmailsDelivered counts the emails of one pass of kind (chat.EmailMonitor).
+func (m *Metrics) EmailsDelivered(kind string, sent, failed, deferred int) {
+	m.emails.WithLabelValues(kind, "sent").Add(float64(sent))
+	m.emails.WithLabelValues(kind, "failed").Add(float64(failed))
+	m.emails.WithLabelValues(kind, "deferred").Add(float64(deferred))
 }
 
 // FileUploaded counts a stored upload (chat.Monitor).

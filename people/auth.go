@@ -158,8 +158,10 @@ func keyOnlyCacheKey(apiKey string) string {
 type FetchAPIKeyParams struct {
 	Username string
 	Password string
-	// ClientAddress is the caller's network address, for rate limiting.
+	// ClientAddress is the caller's network address, for rate limiting and the login email;
+	// UserAgent the caller's User-Agent, named in the login email.
 	ClientAddress string
+	UserAgent     string
 }
 
 // FetchAPIKeyResult is the answer of a successful password login.
@@ -185,7 +187,10 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 			return FetchAPIKeyResult{}, err
 		}
 	}
-	var res FetchAPIKeyResult
+	var (
+		res    FetchAPIKeyResult
+		notice *loginNotice
+	)
 	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
@@ -210,12 +215,14 @@ func (s *Service) FetchAPIKey(ctx context.Context, p FetchAPIKeyParams) (FetchAP
 			return engine.Errorf(engine.CodeAuthenticationFailed, msgBadCredentials)
 		}
 		res = FetchAPIKeyResult{APIKey: u.APIKey, Email: u.Email, UserID: u.ID}
-		return nil
+		notice, err = newLoginNotice(tx, realm, u, o.Now, p.UserAgent, p.ClientAddress)
+		return err
 	})
 	if err != nil {
 		return FetchAPIKeyResult{}, err
 	}
 	s.loginByUser.Reset(userKey)
+	s.sendLoginNotice(ctx, notice) // auth_login_email.go
 	return res, nil
 }
 
@@ -302,6 +309,9 @@ func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (J
 // DevFetchAPIKeyParams are the parameters of POST /dev_fetch_api_key.
 type DevFetchAPIKeyParams struct {
 	Username string
+	// ClientAddress and UserAgent are named in the login email.
+	ClientAddress string
+	UserAgent     string
 }
 
 // DevFetchAPIKey returns any active user's API key without a password. It works only on a
@@ -313,7 +323,10 @@ func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (F
 	if err := users.CheckEmail(p.Username); err != nil {
 		return FetchAPIKeyResult{}, engine.BadRequest(msgInvalidEmailInput)
 	}
-	var res FetchAPIKeyResult
+	var (
+		res    FetchAPIKeyResult
+		notice *loginNotice
+	)
 	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		realm, err := tx.Realm().Get()
@@ -331,9 +344,14 @@ func (s *Service) DevFetchAPIKey(ctx context.Context, p DevFetchAPIKeyParams) (F
 			return err
 		}
 		res = FetchAPIKeyResult{APIKey: u.APIKey, Email: u.Email, UserID: u.ID}
-		return nil
+		notice, err = newLoginNotice(tx, realm, u, o.Now, p.UserAgent, p.ClientAddress)
+		return err
 	})
-	return res, err
+	if err != nil {
+		return FetchAPIKeyResult{}, err
+	}
+	s.sendLoginNotice(ctx, notice) // auth_login_email.go
+	return res, nil
 }
 
 // DevUser is one entry of dev_list_users: the delivery email and the organization's URL

@@ -47,6 +47,8 @@ type Config struct {
 	InvitationLinkValidity time.Duration
 	// Mailer delivers invitations; nil logs and drops them.
 	Mailer Mailer
+	// EmailSent, when set, is told of each email sent (err nil) or failed, by kind (login).
+	EmailSent func(kind string, err error)
 	// LoginRateLimit and LoginAddressRateLimit limit password attempts per username and per
 	// client address, and (separately) wrong API keys per account and per address.
 	LoginRateLimit, LoginAddressRateLimit ratelimit.Rule

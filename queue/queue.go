@@ -572,3 +572,10 @@ func (m *Manager) DeleteAll() {
 		m.discard(q)
 	}
 }
+
+// HasOwner reports whether owner has an event queue in this process (a client connected).
+func (m *Manager) HasOwner(owner int64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.byOwner[owner]) > 0
+}

@@ -33,6 +33,7 @@ func (r txReads) Devices() DeviceReader                     { return r.tx.Device
 func (r txReads) BotConfigs() BotConfigReader               { return r.tx.BotConfigs() }
 func (r txReads) BotStorage() BotStorageReader              { return r.tx.BotStorage() }
 func (r txReads) ServiceJobs() ServiceJobReader             { return r.tx.ServiceJobs() }
+func (r txReads) PendingEmails() PendingEmailReader         { return r.tx.PendingEmails() }
 func (r txReads) OnboardingSteps() OnboardingStepReader     { return r.tx.OnboardingSteps() }
 func (r txReads) Sessions() SessionReader                   { return r.tx.Sessions() }
 func (r txReads) Exports() ExportReader                     { return r.tx.Exports() }

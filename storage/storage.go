@@ -56,6 +56,7 @@ type ReadTx interface {
 	BotConfigs() BotConfigReader
 	BotStorage() BotStorageReader
 	ServiceJobs() ServiceJobReader
+	PendingEmails() PendingEmailReader
 	OnboardingSteps() OnboardingStepReader
 	Sessions() SessionReader
 	Exports() ExportReader
@@ -90,6 +91,7 @@ type Tx interface {
 	BotConfigs() BotConfigWriter
 	BotStorage() BotStorageWriter
 	ServiceJobs() ServiceJobWriter
+	PendingEmails() PendingEmailWriter
 	OnboardingSteps() OnboardingStepWriter
 	Sessions() SessionWriter
 	Exports() ExportWriter

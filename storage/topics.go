@@ -13,6 +13,10 @@ type UserTopicReader interface {
 	// ListForTopic returns every user's row for one topic (compared case-insensitively),
 	// ascending by user id.
 	ListForTopic(c channels.ID, topic string) ([]topics.UserTopic, error)
+	// FollowersOf returns the users who follow the topic (compared case-insensitively),
+	// ascending. Every channel message asks (missed-message emails): the SQL store answers from
+	// a cached list of the followed rows, with no statement of its own.
+	FollowersOf(c channels.ID, topic string) ([]users.ID, error)
 }
 
 // UserTopicWriter reads and writes users' topic visibility policies.

@@ -85,3 +85,42 @@ func TestDevMailLog(t *testing.T) {
 		t.Errorf("mail log:\n%s", s)
 	}
 }
+
+// TestDevMissedMessageEmail: with --dev and its mail log, a direct message to a user with no
+// client open, whose batching period is 5 seconds, is in the log within the period and a few
+// seconds (the worker looks every second), and not before the period ends.
+func TestDevMissedMessageEmail(t *testing.T) {
+	t.Parallel()
+	log := filepath.Join(t.TempDir(), "mail.log")
+	c := &serveCmd{orgFlags: orgFlags{Store: "memory", Dev: true, DevPassword: "devpassword"},
+		mailFlags: mailFlags{MailLog: log, SMTPTLS: "starttls", SMTPPort: 587}, HeartbeatWait: time.Second, RateLimits: false,
+		SchedulerInterval: time.Second}
+	base := serveInProcess(t, c)
+	api := base + "/api/v1/"
+	fetch := func(email string) string {
+		return apiCall(t, "POST", api+"dev_fetch_api_key", "", "", url.Values{"username": {email}})["api_key"].(string)
+	}
+	iago, hamlet := fetch("iago@zulip.com"), fetch("hamlet@zulip.com")
+	apiCall(t, "PATCH", api+"settings", "hamlet@zulip.com", hamlet, url.Values{"email_notifications_batching_period_seconds": {"5"}})
+	sent := time.Now()
+	apiCall(t, "POST", api+"messages", "iago@zulip.com", iago, url.Values{
+		"type": {"private"}, "to": {`["hamlet@zulip.com"]`}, "content": {"are you there, Hamlet?"}})
+	var arrived time.Duration
+	for deadline := sent.Add(5*time.Second + 5*time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(log)
+		if s := strings.ReplaceAll(string(b), "=\r\n", ""); strings.Contains(s, "are you there, Hamlet?") {
+			arrived = time.Since(sent)
+			if !strings.Contains(s, "hamlet@zulip.com") || !strings.Contains(s, "DMs with") {
+				t.Errorf("mail log:\n%s", s)
+			}
+			break
+		}
+	}
+	switch {
+	case arrived == 0:
+		t.Fatal("no email in the mail log within the period and 5 seconds")
+	case arrived < 4*time.Second: // the message's time is in whole seconds
+		t.Errorf("email after %v, before the 5-second period ended", arrived)
+	}
+	t.Logf("email in the mail log %v after the send (period 5s)", arrived.Round(time.Millisecond))
+}

@@ -97,6 +97,9 @@ func (d *data) clone() *data {
 	c.botStorage = cloneMap(d.botStorage, same)
 	c.serviceJobs = cloneMap(d.serviceJobs, same)
 	c.serviceJobSeq = d.serviceJobSeq
+	c.pendingEmails = cloneMap(d.pendingEmails, same)
+	c.pendingEmailSeq = d.pendingEmailSeq
+	c.digestDays = cloneMap(d.digestDays, same)
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq
 	c.sessions = cloneMap(d.sessions, same)

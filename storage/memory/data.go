@@ -97,6 +97,11 @@ type data struct {
 	botStorage    map[botStoreKey]string
 	serviceJobs   map[int64]storage.ServiceJob
 	serviceJobSeq int64
+	// pendingEmails are the missed-message email notifications waiting (nil when none).
+	pendingEmails   map[int64]storage.PendingEmail
+	pendingEmailSeq int64
+	// digestDays are the days whose digest was queued (nil when none).
+	digestDays map[int64]struct{}
 	// onboarding holds each user's read onboarding steps, sorted.
 	onboarding map[users.ID][]string
 	sessions   map[string]storage.Session // by key; nil until the first session

@@ -541,6 +541,20 @@ func (a userTopicTx) ListForTopic(c channels.ID, topic string) ([]topics.UserTop
 	return out, nil
 }
 
+func (a userTopicTx) FollowersOf(c channels.ID, topic string) ([]users.ID, error) {
+	rows, err := a.ListForTopic(c, topic)
+	if err != nil {
+		return nil, err
+	}
+	out := []users.ID{}
+	for _, ut := range rows {
+		if ut.Policy == topics.PolicyFollowed {
+			out = append(out, ut.UserID)
+		}
+	}
+	return out, nil
+}
+
 func (a userTopicTx) Put(ut topics.UserTopic) error {
 	if err := a.t.live(); err != nil {
 		return err

@@ -47,6 +47,7 @@ const (
 	linkifiersTable cachedTable = "linkifiers"
 	mutedTable      cachedTable = "muted_users"
 	alertWordsTable cachedTable = "alert_words"
+	userTopicsTable cachedTable = "user_topics" // the followed rows only
 )
 
 // pgChangeRetention is how long table_changes rows are kept; pgCacheMaxAge (shorter) is how
@@ -76,6 +77,7 @@ type caches struct {
 	linkifiers listCache[linkifiers.Linkifier]
 	muted      listCache[users.MutedUser]
 	alertWords listCache[alertWord]
+	followed   listCache[followedTopic]
 
 	subscribers subscriberCache // SQLite: active subscriptions per channel (subscribers.go)
 	activity    activityFloor   // the user_activity this Store has written (activity.go)
@@ -291,7 +293,7 @@ func (c *caches) keptXmins() map[cachedTable]int64 {
 	for table, xmin := range map[cachedTable]func() (int64, bool){
 		usersTable: c.users.keptXmin, groupsTable: c.groups.keptXmin, channelsTable: c.channels.keptXmin,
 		realmTable: c.realm.keptXmin, linkifiersTable: c.linkifiers.keptXmin, mutedTable: c.muted.keptXmin,
-		alertWordsTable: c.alertWords.keptXmin,
+		alertWordsTable: c.alertWords.keptXmin, userTopicsTable: c.followed.keptXmin,
 	} {
 		if x, ok := xmin(); ok {
 			out[table] = x

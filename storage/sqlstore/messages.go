@@ -660,6 +660,9 @@ func (a userTopicTx) ListForTopic(c channels.ID, topic string) ([]topics.UserTop
 }
 
 func (a userTopicTx) Put(ut topics.UserTopic) error {
+	if err := a.t.bump(userTopicsTable); err != nil {
+		return err
+	}
 	_, err := a.t.exec(`INSERT INTO user_topics (user_id, channel_id, topic_key, topic, policy, last_updated)
 		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, channel_id, topic_key) DO UPDATE SET
 		topic = excluded.topic, policy = excluded.policy, last_updated = excluded.last_updated`,
@@ -668,6 +671,9 @@ func (a userTopicTx) Put(ut topics.UserTopic) error {
 }
 
 func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
+	if err := a.t.bump(userTopicsTable); err != nil {
+		return err
+	}
 	_, err := a.t.exec("DELETE FROM user_topics WHERE user_id = ? AND channel_id = ? AND topic_key = ?", u, c, topics.Key(topic))
 	return err
 }

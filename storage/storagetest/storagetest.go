@@ -54,6 +54,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("BotConfigs", func(t *testing.T) { testBotConfigs(t, open) })
 	t.Run("BotStorage", func(t *testing.T) { testBotStorage(t, open) })
 	t.Run("ServiceJobs", func(t *testing.T) { testServiceJobs(t, open) })
+	t.Run("PendingEmails", func(t *testing.T) { testPendingEmails(t, open) })
+	t.Run("FollowersOf", func(t *testing.T) { testFollowersOf(t, open) })
 	t.Run("EmailInvites", func(t *testing.T) { testEmailInvites(t, open) })
 	t.Run("Sessions", func(t *testing.T) { testSessions(t, open) })
 	t.Run("Exports", func(t *testing.T) { testExports(t, open) })

@@ -1,0 +1,20 @@
+// Package notify is the notifications area: the missed-message emails Zulip sends a user who is
+// away from every client (zerver/lib/email_notifications.py), written as pending rows in the
+// send's transaction (Queue, which the conversations area's send path calls) and sent, batched
+// per conversation, by a worker when the recipient's batching period ends; and the weekly
+// digest emails (zerver/lib/digest.py), queued as rows of the same kind on the organization's
+// digest weekday and sent by the same worker.
+//
+// It sits between files and conversations in the order of the areas: it imports the kernel
+// (internal/engine, internal/world), storage and the leaves, and no area; conversations
+// imports it for Queue, as it imports bots for bots.Queue.
+//
+// Files:
+//
+//	queue.go    which recipients of a message get a pending notification, and when it is due
+//	deliver.go  the worker: claim due notifications (row locks on PostgreSQL), lease them,
+//	            send their emails outside any transaction, and remove them
+//	email.go    an email's subject, text and link, as Zulip words them
+//	digest.go   who gets a digest on which day, and what it tells
+//	service.go  the Service, its Config and the worker's start and stop
+package notify

@@ -1,0 +1,124 @@
+package notify
+
+import (
+	"slices"
+
+	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// The triggers of a notification (Zulip's NotificationTriggers), by precedence.
+const (
+	TriggerDirectMessage           = "direct_message"
+	TriggerMentioned               = "mentioned"
+	TriggerTopicWildcardMentioned  = "topic_wildcard_mentioned"
+	TriggerStreamWildcardMentioned = "stream_wildcard_mentioned"
+	TriggerFollowedTopic           = "followed_topic_email"
+)
+
+// Queue writes, in the send's transaction, a pending notification for each recipient of m
+// whose row (in rows) is unread and whose settings ask for an email for it (Zulip's
+// get_user_group_mentions_data / NotificationTriggers): a direct message or a personal or
+// group mention with enable_offline_email_notifications; a wildcard mention also with
+// wildcard_mentions_notify, or in a followed topic with
+// enable_followed_topic_wildcard_mentions_notify; any message of a followed topic with
+// enable_followed_topic_email_notifications. A notification is due at the end of its user's
+// batching period (email_notifications_batching_period_seconds), or with the user's pending
+// batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows are.
+func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) error {
+	const mentions = messages.FlagMentioned | messages.FlagStreamWildcardMentioned | messages.FlagTopicWildcardMentioned
+	var followers []users.ID
+	if !m.IsDirect() {
+		var err error
+		if followers, err = tx.UserTopics().FollowersOf(m.ChannelID, m.Topic); err != nil {
+			return err
+		}
+	}
+	var candidates []messages.UserMessage
+	for _, r := range rows {
+		if r.UserID == m.SenderID || r.Flags&messages.FlagRead != 0 {
+			continue
+		}
+		if !m.IsDirect() && r.Flags&mentions == 0 && !slices.Contains(followers, r.UserID) {
+			continue // nothing could trigger an email: no settings to read
+		}
+		if u, ok := w.Lookup(r.UserID); !ok || !u.IsActive || u.IsBot() {
+			continue
+		}
+		candidates = append(candidates, r)
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	ids := make([]users.ID, len(candidates))
+	for i, r := range candidates {
+		ids[i] = r.UserID
+	}
+	settings, err := tx.UserSettings().GetMany(ids)
+	if err != nil {
+		return err
+	}
+	var out []storage.PendingEmail
+	for _, r := range candidates {
+		trigger := triggerOf(m, r.Flags, slices.Contains(followers, r.UserID), settings[r.UserID])
+		if trigger == "" {
+			continue
+		}
+		due, err := dueAt(tx, r.UserID, m.Timestamp, settings[r.UserID])
+		if err != nil {
+			return err
+		}
+		out = append(out, storage.PendingEmail{UserID: r.UserID, MessageID: m.ID, Trigger: trigger, DueAt: due})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return tx.PendingEmails().Create(out)
+}
+
+// triggerOf is why a recipient with flags f gets an email for m, or "" for none.
+func triggerOf(m messages.Message, f messages.Flags, followed bool, s users.Settings) string {
+	on := func(name string) bool { b, _ := s.Value(name).(bool); return b }
+	offline := on("enable_offline_email_notifications")
+	wildcard := f&(messages.FlagStreamWildcardMentioned|messages.FlagTopicWildcardMentioned) != 0
+	wildcardTrigger := TriggerStreamWildcardMentioned
+	if f&messages.FlagTopicWildcardMentioned != 0 {
+		wildcardTrigger = TriggerTopicWildcardMentioned
+	}
+	switch {
+	case m.IsDirect():
+		if offline {
+			return TriggerDirectMessage
+		}
+	case f&messages.FlagMentioned != 0 && offline:
+		return TriggerMentioned
+	case wildcard && offline && on("wildcard_mentions_notify"):
+		return wildcardTrigger
+	case wildcard && followed && on("enable_followed_topic_email_notifications") && on("enable_followed_topic_wildcard_mentions_notify"):
+		return wildcardTrigger
+	}
+	if !m.IsDirect() && followed && on("enable_followed_topic_email_notifications") {
+		return TriggerFollowedTopic
+	}
+	return ""
+}
+
+// dueAt is when a new notification of u is due: with u's pending batch, or at the end of u's
+// batching period from the message's time (UNIX seconds); the answer is in UNIX milliseconds.
+func dueAt(tx storage.Tx, u users.ID, sent int64, s users.Settings) (int64, error) {
+	pending, err := tx.PendingEmails().ListForUser(u)
+	if err != nil {
+		return 0, err
+	}
+	if len(pending) > 0 {
+		first := pending[0].DueAt
+		for _, p := range pending[1:] {
+			first = min(first, p.DueAt)
+		}
+		return first, nil
+	}
+	period, _ := s.Value("email_notifications_batching_period_seconds").(int64)
+	return (sent + period) * 1000, nil
+}
