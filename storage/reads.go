@@ -35,3 +35,4 @@ func (r txReads) BotStorage() BotStorageReader              { return r.tx.BotSto
 func (r txReads) ServiceJobs() ServiceJobReader             { return r.tx.ServiceJobs() }
 func (r txReads) OnboardingSteps() OnboardingStepReader     { return r.tx.OnboardingSteps() }
 func (r txReads) Sessions() SessionReader                   { return r.tx.Sessions() }
+func (r txReads) Archives() ArchiveReader                   { return r.tx.Archives() }

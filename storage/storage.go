@@ -53,6 +53,7 @@ type ReadTx interface {
 	ServiceJobs() ServiceJobReader
 	OnboardingSteps() OnboardingStepReader
 	Sessions() SessionReader
+	Archives() ArchiveReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -86,4 +87,5 @@ type Tx interface {
 	ServiceJobs() ServiceJobWriter
 	OnboardingSteps() OnboardingStepWriter
 	Sessions() SessionWriter
+	Archives() ArchiveWriter
 }

@@ -97,6 +97,8 @@ func (d *data) clone() *data {
 	c.botStorage = cloneMap(d.botStorage, same)
 	c.serviceJobs = cloneMap(d.serviceJobs, same)
 	c.serviceJobSeq = d.serviceJobSeq
+	c.archives = cloneMap(d.archives, cloneArchive)
+	c.archiveSeq = d.archiveSeq
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq
 	c.sessions = cloneMap(d.sessions, same)

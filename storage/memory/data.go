@@ -97,6 +97,9 @@ type data struct {
 	botStorage    map[botStoreKey]string
 	serviceJobs   map[int64]storage.ServiceJob
 	serviceJobSeq int64
+	// archives holds what retention passes removed (nil until the first).
+	archives   map[storage.ArchiveID]storage.Archive
+	archiveSeq storage.ArchiveID
 	// onboarding holds each user's read onboarding steps, sorted.
 	onboarding map[users.ID][]string
 	sessions   map[string]storage.Session // by key; nil until the first session
