@@ -58,7 +58,8 @@ func TestImportDirection(t *testing.T) {
 		"files":         {"people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
 		"conversations": {"bots", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
 		"bots":          {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
-		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
+		"retention":     {"files", "internal/engine", "storage", "channels", "uploads"},
+		".":             append([]string{"compose", "retention", "people", "org", "files", "conversations", "bots", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations"}, leaves...),
 		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

@@ -14,6 +14,9 @@ type Monitor interface {
 	ScheduledMessagesDelivered(sent, failed int)
 	// FileUploaded is called once per stored upload, with its size in bytes.
 	FileUploaded(bytes int64)
+	// MessagesRetained is called after each message retention pass that archived or purged
+	// messages: how many it archived and how many archived ones it purged.
+	MessagesRetained(archived, purged int)
 }
 
 // QueueStats are the event queues of this process at one moment.

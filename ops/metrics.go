@@ -30,6 +30,7 @@ type Metrics struct {
 	scheduled   *prometheus.CounterVec
 	uploads     prometheus.Counter
 	uploadBytes prometheus.Counter
+	retained    *prometheus.CounterVec
 }
 
 // Compile-time conformance to the hooks Metrics serves.
@@ -59,6 +60,8 @@ func NewMetrics() *Metrics {
 			"kind", "outcome"),
 		txLatency: histogramVec("chat_store_transaction_duration_seconds", "Duration of store transactions (retries included), by kind.",
 			prometheus.ExponentialBuckets(0.0001, 3, 12), "kind"), // 100µs .. 17.7s
+		retained: counterVec("chat_retention_messages_total",
+			"Messages the retention pass archived (past their retention period) and purged (archived longer than the grace period), by what.", "what"),
 		scheduled: counterVec("chat_scheduled_messages_total",
 			"Scheduled messages and reminders the scheduler handled, by outcome (sent, failed: could no longer be sent).", "outcome"),
 		uploads:     counter("chat_uploads_total", "Files uploaded (POST /user_uploads) and stored."),
@@ -68,7 +71,7 @@ func NewMetrics() *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.latency, m.rateLimited, m.published, m.delivered, m.fanout, m.txs, m.txLatency,
-		m.scheduled, m.uploads, m.uploadBytes,
+		m.scheduled, m.uploads, m.uploadBytes, m.retained,
 	)
 	return m
 }
@@ -114,6 +117,12 @@ func (m *Metrics) EventPublished(delivered int, elapsed time.Duration) {
 func (m *Metrics) ScheduledMessagesDelivered(sent, failed int) {
 	m.scheduled.WithLabelValues("sent").Add(float64(sent))
 	m.scheduled.WithLabelValues("failed").Add(float64(failed))
+}
+
+// MessagesRetained counts a retention pass (chat.Monitor).
+func (m *Metrics) MessagesRetained(archived, purged int) {
+	m.retained.WithLabelValues("archived").Add(float64(archived))
+	m.retained.WithLabelValues("purged").Add(float64(purged))
 }
 
 // FileUploaded counts a stored upload (chat.Monitor).

@@ -42,7 +42,9 @@ type ArchiveReader interface {
 	// List returns the ids of the archives made before before (UNIX seconds; 0: all),
 	// ascending, at most limit of them (0: all).
 	List(before int64, limit int) ([]ArchiveID, error)
-	// Expired returns the ids of the messages q selects, ascending.
+	// Expired returns the ids of the messages q selects, ascending. In a write transaction
+	// run with UpdateReadCommitted, PostgreSQL locks them and skips those another
+	// transaction holds, so that concurrent passes never select a message twice.
 	Expired(q ExpiredQuery) ([]messages.ID, error)
 }
 

@@ -12,12 +12,15 @@ import (
 	"github.com/teamchat/chat/uploads"
 )
 
-func (r *readTx) Archives() storage.ArchiveReader { return archiveTx{r.t} }
-func (w *tx) Archives() storage.ArchiveWriter     { return archiveTx{w.t} }
+func (r *readTx) Archives() storage.ArchiveReader { return archiveTx{r.t, false} }
+func (w *tx) Archives() storage.ArchiveWriter     { return archiveTx{w.t, true} }
 
 // archiveTx is the archives accessor: one row of message_archives per archive, its content
-// as JSON.
-type archiveTx struct{ t *txn }
+// as JSON. write is set in a write transaction, where Expired claims what it returns.
+type archiveTx struct {
+	t     *txn
+	write bool
+}
 
 // archiveContent is an archive's stored content.
 type archiveContent struct {
@@ -96,7 +99,13 @@ func (a archiveTx) Expired(q storage.ExpiredQuery) ([]messages.ID, error) {
 		args = append(args, channels.ID(0))
 	}
 	args = append(args, q.Before, q.Limit)
-	list, err := scanAll(a.t, scanMessageID, "SELECT id FROM messages WHERE ("+where+") AND timestamp < ? ORDER BY id LIMIT ?", args...)
+	query := "SELECT id FROM messages WHERE (" + where + ") AND timestamp < ? ORDER BY id LIMIT ?"
+	if a.write && a.t.d.postgres {
+		// A claim: the rows stay locked until the commit, and another process's pass skips
+		// them (SQLite has one writer at a time).
+		query += " FOR UPDATE SKIP LOCKED"
+	}
+	list, err := scanAll(a.t, scanMessageID, query, args...)
 	return append(out, list...), err
 }
 
