@@ -15,6 +15,10 @@ type (
 	RestoreArchiveResult  = retention.RestoreArchiveResult
 )
 
+// DefaultRetentionGracePeriod is how long archived messages stay restorable when
+// Options.RetentionGracePeriod is zero (Zulip's ARCHIVED_DATA_VACUUMING_DELAY_DAYS, 30 days).
+const DefaultRetentionGracePeriod = retention.DefaultGracePeriod
+
 // retentionConfig is the retention area's configuration from the Service's Options.
 func retentionConfig(opts Options, f *files.Service) retention.Config {
 	cfg := retention.Config{
