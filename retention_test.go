@@ -49,8 +49,12 @@ func retentionLifecycle(t *testing.T, f *fixture, bs *blobmemory.Store) {
 	fresh := mustSendToChannel(t, f, "owner", short, "t", "fresh walrus")
 	longIDs := fetchIDs(t, f, "owner", chat.NarrowTerm{Operator: "channel", Operand: float64(long)})
 
-	unread := func() []messages.ID { return fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "unread"}) }
-	search := func() []messages.ID { return fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "search", Operand: "walrus"}) }
+	unread := func() []messages.ID {
+		return fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "unread"})
+	}
+	search := func() []messages.ID {
+		return fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "search", Operand: "walrus"})
+	}
 	unreadBefore, searchBefore := unread(), search()
 	if !slices.Contains(unreadBefore, old) || !slices.Contains(searchBefore, old) {
 		t.Fatalf("before the pass: unread %v, search %v, want %d in both", unreadBefore, searchBefore, old)
@@ -59,6 +63,7 @@ func retentionLifecycle(t *testing.T, f *fixture, bs *blobmemory.Store) {
 		return slices.DeleteFunc(slices.Clone(l), func(id messages.ID) bool { return slices.Contains(expired, id) })
 	}
 
+	queue := f.register(t, "member")
 	res, err := f.svc.ArchiveMessages(ctx, chat.ArchiveMessagesParams{})
 	if err != nil {
 		t.Fatalf("ArchiveMessages: %v", err)
@@ -115,6 +120,10 @@ func retentionLifecycle(t *testing.T, f *fixture, bs *blobmemory.Store) {
 	}
 	_, err = f.svc.RestoreArchive(ctx, chat.RestoreArchiveParams{ArchiveID: res.Archives[0]})
 	wantError(t, err, chat.CodeBadRequest, 400, "No such archive")
+	// Zulip sends no event for retention deletions and restores (zerver/lib/retention.py).
+	if evs := f.poll(t, "member", queue, -1, true); len(evs) != 0 {
+		t.Errorf("the pass and the restore sent %d events, want none: %v", len(evs), evs)
+	}
 
 	// Archived again, then purged once the grace period is over.
 	again, err := f.svc.ArchiveMessages(ctx, chat.ArchiveMessagesParams{})
