@@ -28,7 +28,7 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: the area packages (org, bots, people, files, conversations, compose), internal/engine,
+// Imports: the area packages (org, bots, people, files, retention, conversations, compose), internal/engine,
 // internal/world, internal/clients, the leaf domain packages, storage, queue, ratelimit and
 // markdown; never a storage backend and never httpapi.
 //
@@ -48,6 +48,7 @@
 //	               settings, statuses, profile fields, muted users, alert words, devices,
 //	               onboarding, presence
 //	files          uploads, attachments, thumbnails, avatars
+//	retention      message retention: the periodic archiving pass, restores, the purge
 //	conversations  channels, subscriptions, folders, topics, messages, flags, reactions,
 //	               typing, narrows and search, read state
 //	compose        drafts, saved snippets, navigation views, scheduled messages, reminders

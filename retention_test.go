@@ -1,7 +1,9 @@
 package chat_test
 
 import (
+	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,8 @@ import (
 	chat "github.com/teamchat/chat"
 	blobmemory "github.com/teamchat/chat/blobs/memory"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage/memory"
+	"github.com/teamchat/chat/storage/storagetest"
 	"github.com/teamchat/chat/uploads"
 )
 
@@ -145,3 +149,39 @@ func retentionLifecycle(t *testing.T, f *fixture, bs *blobmemory.Store) {
 
 // pathOf is the path id of an upload's URL.
 func pathOf(url string) string { return strings.TrimPrefix(url, "/user_uploads/") }
+
+// TestMessageRetentionFailedBatchChangesNothing: a batch whose write fails (at each of its
+// writes in turn) rolls back whole: the messages, their attachment and the archives are as
+// before, and the next pass archives them.
+func TestMessageRetentionFailedBatchChangesNothing(t *testing.T) {
+	t.Parallel()
+	for n := range 4 {
+		t.Run("after "+strconv.Itoa(n)+" writes", func(t *testing.T) {
+			t.Parallel()
+			faulty := storagetest.NewFaulty(memory.New())
+			f := newFixtureOn(t, faulty)
+			days := `30`
+			c := mustChannel(t, f, "short", chat.NewChannelSettings{MessageRetentionDays: &days}, "owner", "member")
+			up := mustUpload(t, f, "owner", "f.txt", "bytes")
+			old := mustSendToChannel(t, f, "owner", c, "t", "old ["+up.URL+"]("+up.URL+")")
+			f.clock.Advance(31 * 24 * time.Hour)
+			before := fetchIDs(t, f, "owner", chat.NarrowTerm{Operator: "channel", Operand: float64(c)})
+			faulty.FailWritesAfter(n, errors.New("disk full"))
+			_, err := f.svc.ArchiveMessages(t.Context(), chat.ArchiveMessagesParams{})
+			faulty.FailWritesAfter(-1, nil)
+			if err == nil {
+				t.Fatal("ArchiveMessages succeeded with failing writes")
+			}
+			if diff := cmp.Diff(before, fetchIDs(t, f, "owner", chat.NarrowTerm{Operator: "channel", Operand: float64(c)})); diff != "" {
+				t.Fatalf("a failed pass changed the channel (-before +after):\n%s", diff)
+			}
+			if got, err := readUpload(t, f, "member", up.URL); err != nil || got != "bytes" {
+				t.Fatalf("upload after the failed pass: %q, %v", got, err)
+			}
+			res, err := f.svc.ArchiveMessages(t.Context(), chat.ArchiveMessagesParams{})
+			if err != nil || res.Archived != len(before) || !slices.Contains(before, old) {
+				t.Fatalf("pass after the failure = %+v, %v, want %d archived", res, err, len(before))
+			}
+		})
+	}
+}
