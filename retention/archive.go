@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
@@ -31,7 +32,8 @@ const day = 24 * 60 * 60
 
 // ArchiveMessages runs one retention pass at the Service's clock's current time: it archives
 // every message older than its retention period, in batches of Config.BatchSize each in its
-// own transaction, then purges the archives older than Config.GracePeriod. No event is sent
+// own transaction and followed by a pause as long as it took (so that sends keep about half
+// of the store's write time), then purges the archives older than Config.GracePeriod. No event is sent
 // (as in Zulip, clients learn of retention deletions when they reload). The background pass
 // (Start) calls it; tests call it after moving their clock.
 func (s *Service) ArchiveMessages(ctx context.Context, _ ArchiveMessagesParams) (ArchiveMessagesResult, error) {
@@ -42,6 +44,7 @@ func (s *Service) ArchiveMessages(ctx context.Context, _ ArchiveMessagesParams) 
 	}
 	for _, q := range policies {
 		for {
+			start := time.Now()
 			id, n, err := s.archiveBatch(ctx, q)
 			if err != nil {
 				s.monitor(res)
@@ -54,6 +57,13 @@ func (s *Service) ArchiveMessages(ctx context.Context, _ ArchiveMessagesParams) 
 			res.Archives = append(res.Archives, id)
 			if n < q.Limit {
 				break
+			}
+			// Leave the store to the sends for as long as the batch held it: without the
+			// pause, on SQLite (one writer) a pass of many batches starves every send
+			// (BENCHMARKS.md, "Message retention").
+			if err := pause(ctx, time.Since(start)); err != nil {
+				s.monitor(res)
+				return res, err
 			}
 		}
 	}
@@ -214,6 +224,18 @@ func (s *Service) purge(ctx context.Context, res *ArchiveMessagesResult) error {
 		if len(ids) < purgeBatch {
 			return nil
 		}
+	}
+}
+
+// pause waits d, or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 
