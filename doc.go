@@ -176,6 +176,8 @@
 //	          embedded bots, and the send path it posts with (sendAsBot); the jobs a send
 //	          queues for the service bots it triggers are the conversations'
 //	          (conversations/messages_servicebots.go)
+//	retention the facade of package retention (retention.go): the message retention pass
+//	          (ArchiveMessages, in the background with StartScheduler) and RestoreArchive
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	files     the facade of package files (files.go): uploads, attachments, thumbnails,
 //	          avatars and the images served under /user_avatars/ (files/doc.go maps its files)
