@@ -139,6 +139,19 @@ func (a archiveTx) Reinsert(msgs []messages.Message, rows []messages.UserMessage
 	for _, r := range rows {
 		byMessage[r.MessageID] = append(byMessage[r.MessageID], r)
 	}
+	if len(msgs) > 0 {
+		list := make([]int64, len(msgs))
+		for i, msg := range msgs {
+			list[i] = int64(msg.ID)
+		}
+		var taken int
+		if err := a.t.get("SELECT COUNT(*) FROM messages WHERE id IN ("+a.t.d.idSet+")", []any{ids(a.t.d, list)}, &taken); err != nil {
+			return err
+		}
+		if taken > 0 {
+			return fmt.Errorf("sqlstore: reinsert: %d message ids taken: %w", taken, storage.ErrConflict)
+		}
+	}
 	m := messageTx{a.t}
 	for _, msg := range msgs {
 		if err := m.reinsert(msg, byMessage[msg.ID]); err != nil {

@@ -85,6 +85,10 @@ func testArchives(t *testing.T, open Opener) {
 	mustUpdate(t, s, func(tx storage.Tx) error {
 		return tx.Archives().Reinsert(want.Messages, want.Rows, want.Reactions[:1])
 	})
+	err := s.Update(t.Context(), func(tx storage.Tx) error {
+		return tx.Archives().Reinsert(want.Messages[:1], nil, nil)
+	})
+	wantIs(t, "Reinsert of a present message", err, storage.ErrConflict)
 	mustView(t, s, func(tx storage.ReadTx) error {
 		got, err := tx.Messages().GetMany([]messages.ID{old1.ID, oldDM.ID})
 		wantEqual(t, "restored messages", want.Messages, got)
