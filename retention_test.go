@@ -185,3 +185,44 @@ func TestMessageRetentionFailedBatchChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestMessageRetentionOrganization: with the organization's message_retention_days at 30,
+// direct messages and the channels that inherit it lose their expired messages; a channel
+// with unlimited retention keeps its own.
+func TestMessageRetentionOrganization(t *testing.T) {
+	t.Parallel()
+	onEveryBackend(t, func(t *testing.T, f *fixture) {
+		ctx := t.Context()
+		if _, err := f.svc.UpdateRealm(ctx, f.actor("owner"), chat.UpdateRealmParams{Settings: map[string]any{"message_retention_days": int64(30)}}); err != nil {
+			t.Fatalf("UpdateRealm: %v", err)
+		}
+		unlimited := `"unlimited"`
+		inherits := mustChannel(t, f, "inherits", chat.NewChannelSettings{}, "owner", "member")
+		keeps := mustChannel(t, f, "keeps", chat.NewChannelSettings{MessageRetentionDays: &unlimited}, "owner", "member")
+		mustSendToChannel(t, f, "owner", inherits, "t", "old")
+		kept := mustSendToChannel(t, f, "owner", keeps, "t", "old but kept")
+		dm := mustSendDirect(t, f, "owner", "old direct", "member")
+		f.clock.Advance(31 * 24 * time.Hour)
+		freshDM := mustSendDirect(t, f, "owner", "new direct", "member")
+		before := fetchIDs(t, f, "member")
+		if _, err := f.svc.ArchiveMessages(ctx, chat.ArchiveMessagesParams{}); err != nil {
+			t.Fatalf("ArchiveMessages: %v", err)
+		}
+		for _, c := range []struct {
+			what string
+			got  []messages.ID
+			want []messages.ID
+		}{
+			{"channel inherits", fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "channel", Operand: float64(inherits)}), []messages.ID{}},
+			{"direct messages", fetchIDs(t, f, "member", chat.NarrowTerm{Operator: "is", Operand: "dm"}), []messages.ID{freshDM}},
+		} {
+			if diff := cmp.Diff(c.want, c.got); diff != "" {
+				t.Errorf("%s after the pass (-want +got):\n%s", c.what, diff)
+			}
+		}
+		after := fetchIDs(t, f, "member")
+		if !slices.Contains(after, kept) || slices.Contains(after, dm) || len(after) >= len(before) {
+			t.Errorf("member sees %v after the pass (before %v): want %d kept, %d gone", after, before, kept, dm)
+		}
+	})
+}
