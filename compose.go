@@ -145,13 +145,15 @@ func (s *Service) DeliverScheduledMessages(ctx context.Context, p DeliverSchedul
 // Options.SchedulerInterval (default 1s) it calls DeliverScheduledMessages, so that each
 // message goes out within that interval of its time (by the Service's clock), including
 // messages that fell due while no process ran; and with them the messages that triggered
-// outgoing webhooks and embedded bots (DeliverServiceJobs). Close stops both. An embedder that
+// outgoing webhooks and embedded bots (DeliverServiceJobs); and every
+// Options.RetentionInterval the message retention pass (ArchiveMessages). Close stops them. An embedder that
 // does not call it (tests) delivers with DeliverScheduledMessages and DeliverServiceJobs;
 // calling it twice does nothing more.
 func (s *Service) StartScheduler() {
 	s.compose.StartScheduler()
 	s.bots.Start()
 	s.notify.Start()
+	s.retention.Start()
 }
 
 func (s *Service) GetScheduledMessages(ctx context.Context, actor Actor, p GetScheduledMessagesParams) (GetScheduledMessagesResult, error) {

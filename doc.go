@@ -28,9 +28,9 @@
 // requests to it. bus.go details the design, including race-free registration across
 // processes.
 //
-// Imports: the area packages (org, bots, transfer, people, files, notify, conversations,
-// compose), internal/engine, internal/world, internal/clients, the leaf domain packages,
-// storage, queue, ratelimit and markdown; never a storage backend and never httpapi.
+// Imports: the area packages (org, bots, transfer, people, files, notify, retention,
+// conversations, compose), internal/engine, internal/world, internal/clients, the leaf domain
+// packages, storage, queue, ratelimit and markdown; never a storage backend and never httpapi.
 //
 // # Where the code lives
 //
@@ -50,6 +50,7 @@
 //	               onboarding, presence
 //	files          uploads, attachments, thumbnails, avatars
 //	notify         missed-message and digest emails (pending rows and their worker)
+//	retention      message retention: the periodic archiving pass, restores, the purge
 //	conversations  channels, subscriptions, folders, topics, messages, flags, reactions,
 //	               typing, narrows and search, read state
 //	compose        drafts, saved snippets, navigation views, scheduled messages, reminders
@@ -182,6 +183,8 @@
 //	notify    the facade of package notify (notify.go): missed-message and digest emails
 //	          and their worker, the operator's SendTestEmail, the EmailMonitor hook; the
 //	          rows a send writes are queued from conversations/messages_send.go
+//	retention the facade of package retention (retention.go): the message retention pass
+//	          (ArchiveMessages, in the background with StartScheduler) and RestoreArchive
 //	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
 //	export    the facade of package transfer (export.go): ExportRealm, GetRealmExports,
 //	          DeleteRealmExport, GetRealmExportConsents, GetRealmExportFile

@@ -60,8 +60,9 @@ func TestImportDirection(t *testing.T) {
 		"files":         {"images", "people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
 		"conversations": {"bots", "notify", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
 		"bots":          {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
+		"retention":     {"files", "internal/engine", "storage", "channels", "uploads"},
 		"notify":        {"internal/engine", "internal/world", "storage", "users", "messages", "channels", "realms", "topics"},
-		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "notify", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
+		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "notify", "retention", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
 		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

@@ -25,6 +25,7 @@ import (
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/ratelimit"
+	"github.com/teamchat/chat/retention"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/transfer"
 	"github.com/teamchat/chat/uploads"
@@ -148,6 +149,15 @@ type Options struct {
 	SchedulerInterval  time.Duration
 	SchedulerBatchSize int
 
+	// RetentionInterval is how often the background retention pass (StartScheduler) archives
+	// the messages past their message_retention_days (default retention.DefaultInterval);
+	// RetentionBatchSize how many it archives per transaction (default
+	// retention.DefaultBatchSize); RetentionGracePeriod how long archived messages stay
+	// restorable before the pass purges them (default retention.DefaultGracePeriod).
+	RetentionInterval    time.Duration
+	RetentionBatchSize   int
+	RetentionGracePeriod time.Duration
+
 	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
 	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
 	// and its onboarding step is then never offered.
@@ -205,6 +215,7 @@ type Options struct {
 //     DeleteAvatar, GetAvatarImage, GetAvatarURL, GetCustomEmojiImage, GetUploadedFile,
 //     GetFileTemporaryURL, GetUploadedFileByToken, SweepUploads
 //   - notify: DeliverMissedMessageEmails, QueueDigestEmails, SendTestEmail
+//   - retention: ArchiveMessages, RestoreArchive
 //   - conversations:
 //     ArchiveStream, AddDefaultStream, RemoveDefaultStream, GetStreamEmailAddress,
 //     CreateChannelFolder, GetChannelFolders, UpdateChannelFolder, PatchChannelFolders,
@@ -241,6 +252,8 @@ type Service struct {
 	eng *engine.Engine
 	// compose is the compose area: drafts, saved snippets, navigation views.
 	compose *compose.Service
+	// retention is the message retention area (retention.go).
+	retention *retention.Service
 	// people is the people area: alert words, push devices, onboarding steps, presence.
 	people *people.Service
 	// conversations is the conversations area: channels, topics, messages.
@@ -397,6 +410,7 @@ func New(opts Options) (*Service, error) {
 		composeCfg.Delivered = opts.Monitor.ScheduledMessagesDelivered
 	}
 	s.compose = compose.New(s.eng, composeCfg)
+	s.retention = retention.New(s.eng, retentionConfig(opts, s.files))
 	s.bots = bots.New(s.eng, bots.Config{
 		Store: opts.Store, Send: conversations.SendAsBot, React: s.reactAsBot, Log: opts.Logger,
 		Timeout: opts.OutgoingWebhookTimeout, RetryDelay: opts.OutgoingWebhookRetryDelay, Interval: opts.SchedulerInterval,
@@ -436,6 +450,7 @@ func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		s.conversations.StopTypingExpiry()
 		s.compose.StopScheduler()
+		s.retention.Stop()
 		s.bots.Stop()
 		s.notify.Stop()
 		s.exports.Close()

@@ -31,6 +31,7 @@ type Metrics struct {
 	emails      *prometheus.CounterVec
 	uploads     prometheus.Counter
 	uploadBytes prometheus.Counter
+	retained    *prometheus.CounterVec
 }
 
 // Compile-time conformance to the hooks Metrics serves.
@@ -63,6 +64,8 @@ func NewMetrics() *Metrics {
 			"kind", "outcome"),
 		txLatency: histogramVec("chat_store_transaction_duration_seconds", "Duration of store transactions (retries included), by kind.",
 			prometheus.ExponentialBuckets(0.0001, 3, 12), "kind"), // 100µs .. 17.7s
+		retained: counterVec("chat_retention_messages_total",
+			"Messages the retention pass archived (past their retention period) and purged (archived longer than the grace period), by what.", "what"),
 		scheduled: counterVec("chat_scheduled_messages_total",
 			"Scheduled messages and reminders the scheduler handled, by outcome (sent, failed: could no longer be sent).", "outcome"),
 		emails: counterVec("chat_emails_total",
@@ -75,7 +78,7 @@ func NewMetrics() *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.latency, m.rateLimited, m.published, m.delivered, m.fanout, m.txs, m.txLatency,
-		m.scheduled, m.emails, m.uploads, m.uploadBytes,
+		m.scheduled, m.emails, m.uploads, m.uploadBytes, m.retained,
 	)
 	return m
 }
@@ -128,6 +131,12 @@ func (m *Metrics) EmailsDelivered(kind string, sent, failed, deferred int) {
 	m.emails.WithLabelValues(kind, "sent").Add(float64(sent))
 	m.emails.WithLabelValues(kind, "failed").Add(float64(failed))
 	m.emails.WithLabelValues(kind, "deferred").Add(float64(deferred))
+}
+
+// MessagesRetained counts a retention pass (chat.Monitor).
+func (m *Metrics) MessagesRetained(archived, purged int) {
+	m.retained.WithLabelValues("archived").Add(float64(archived))
+	m.retained.WithLabelValues("purged").Add(float64(purged))
 }
 
 // FileUploaded counts a stored upload (chat.Monitor).

@@ -37,3 +37,4 @@ func (r txReads) PendingEmails() PendingEmailReader         { return r.tx.Pendin
 func (r txReads) OnboardingSteps() OnboardingStepReader     { return r.tx.OnboardingSteps() }
 func (r txReads) Sessions() SessionReader                   { return r.tx.Sessions() }
 func (r txReads) Exports() ExportReader                     { return r.tx.Exports() }
+func (r txReads) Archives() ArchiveReader                   { return r.tx.Archives() }

@@ -60,6 +60,7 @@ type ReadTx interface {
 	OnboardingSteps() OnboardingStepReader
 	Sessions() SessionReader
 	Exports() ExportReader
+	Archives() ArchiveReader
 }
 
 // Tx is a read-write transaction. Its accessors include every read of ReadTx.
@@ -95,4 +96,5 @@ type Tx interface {
 	OnboardingSteps() OnboardingStepWriter
 	Sessions() SessionWriter
 	Exports() ExportWriter
+	Archives() ArchiveWriter
 }

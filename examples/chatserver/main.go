@@ -54,6 +54,8 @@ type serveCmd struct {
 	JWTKeyFile        string        `help:"File holding the HS256 secret that enables POST /jwt/fetch_api_key." name:"jwt-key-file" type:"existingfile"`
 	HeartbeatWait     time.Duration `help:"How long GET /events waits before a heartbeat." name:"heartbeat-wait" default:"50s"`
 	SchedulerInterval time.Duration `help:"How often this process sends the scheduled messages and reminders, outgoing webhook calls, missed-message and digest emails that are due; 0 leaves them to other processes on the same store." name:"scheduler-interval" default:"1s"`
+	RetentionInterval time.Duration `help:"How often this process (when --scheduler-interval is not 0) archives the messages past their message_retention_days and purges the archives older than --retention-grace-period." name:"retention-interval" default:"1h"`
+	RetentionGrace    time.Duration `help:"How long messages removed by the retention policy stay restorable (Zulip's ARCHIVED_DATA_VACUUMING_DELAY_DAYS)." name:"retention-grace-period" default:"720h"`
 	ParkLongPolls     bool          `help:"Let waiting GET /events requests give their connection up while they wait (less memory per idle client: about 11 KB instead of 20 KB), and the connection then serve its client's next GET /events itself (less CPU per wake-up); --no-park-long-polls keeps them in net/http." name:"park-long-polls" default:"true" negatable:""`
 	ParkAfter         time.Duration `help:"How long a GET /events waits in net/http before it parks (0: at once)." name:"park-after" default:"0s"`
 	RateLimits        bool          `help:"Apply Zulip's API rate limits (200 requests per minute per user, 100 per address unauthenticated); --no-rate-limits for load tests." default:"true" negatable:""`
@@ -143,6 +145,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	}
 	closers = append(closers, store.Close)
 	opts := chat.Options{Store: o.measure(store), Logger: logger, Dev: c.Dev, HeartbeatWait: c.HeartbeatWait, SchedulerInterval: c.SchedulerInterval,
+		RetentionInterval: c.RetentionInterval, RetentionGracePeriod: c.RetentionGrace,
 		MaxFileUploadSizeMiB: c.MaxUploadMiB, UploadQuotaMiB: c.UploadQuotaMiB, NavigationTourVideoURL: c.NavigationTourURL,
 		AllowPrivateWebhookTargets: c.AllowPrivateHooks, DrainTimeout: c.DrainTimeout}
 	if c.Dev {

@@ -31,7 +31,7 @@ var areaPackages = [][2]string{
 	// The facade: the Service, register and the queues, the bus, and the areas that are
 	// packages already (their root files alias their types and delegate).
 	{"service", "facade"}, {"events", "facade"}, {"bus", "facade"}, {"drafts", "facade"},
-	{"compose", "facade"}, {"people", "facade"}, {"org", "facade"}, {"files", "facade"}, {"conversations", "facade"}, {"bots", "facade"}, {"export", "facade"}, {"notify", "facade"},
+	{"compose", "facade"}, {"people", "facade"}, {"org", "facade"}, {"files", "facade"}, {"conversations", "facade"}, {"bots", "facade"}, {"export", "facade"}, {"notify", "facade"}, {"retention", "facade"},
 }
 
 // root is the directory of the root package, from this one.

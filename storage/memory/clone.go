@@ -100,6 +100,8 @@ func (d *data) clone() *data {
 	c.pendingEmails = cloneMap(d.pendingEmails, same)
 	c.pendingEmailSeq = d.pendingEmailSeq
 	c.digestDays = cloneMap(d.digestDays, same)
+	c.archives = cloneMap(d.archives, cloneArchive)
+	c.archiveSeq = d.archiveSeq
 	c.devices = cloneMap(d.devices, same)
 	c.deviceSeq = d.deviceSeq
 	c.sessions = cloneMap(d.sessions, same)

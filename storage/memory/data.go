@@ -102,6 +102,9 @@ type data struct {
 	pendingEmailSeq int64
 	// digestDays are the days whose digest was queued (nil when none).
 	digestDays map[int64]struct{}
+	// archives holds what retention passes removed (nil until the first).
+	archives   map[storage.ArchiveID]storage.Archive
+	archiveSeq storage.ArchiveID
 	// onboarding holds each user's read onboarding steps, sorted.
 	onboarding map[users.ID][]string
 	sessions   map[string]storage.Session // by key; nil until the first session

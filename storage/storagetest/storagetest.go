@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("EmailInvites", func(t *testing.T) { testEmailInvites(t, open) })
 	t.Run("Sessions", func(t *testing.T) { testSessions(t, open) })
 	t.Run("Exports", func(t *testing.T) { testExports(t, open) })
+	t.Run("Archives", func(t *testing.T) { testArchives(t, open) })
 }
 
 // mustUpdate runs fn in a write transaction and fails the test on error.
