@@ -221,29 +221,9 @@ func markLocalEcho(list []engine.Pending, sender users.ID, queueID, localID stri
 func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
 	m.Rendered, mentions = renderSent(w, m.Content, w.User(m.SenderID))
-	rows := make([]messages.UserMessage, 0, len(recipients))
-	w.PreloadUsers(recipients)
-	// Those who muted the sender get the message already read (and are never notified of it).
-	mutedBy, err := w.MutersOf(tx.MutedUsers(), m.SenderID)
+	rows, err := recipientRows(w, tx, *m, mentions, recipients, read)
 	if err != nil {
 		return err
-	}
-	alerted, err := people.AlertedUsers(tx.AlertWords(), m.Content, recipients)
-	if err != nil {
-		return err
-	}
-	for _, id := range recipients {
-		var f messages.Flags
-		if read(id) || slices.Contains(mutedBy, id) {
-			f |= messages.FlagRead
-		}
-		if id != m.SenderID {
-			f |= mentionFlags(w, mentions, id)
-		}
-		if alerted[id] {
-			f |= messages.FlagHasAlertWord
-		}
-		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
 	}
 	if uploads.MayLink(m.Content) {
 		previews, err := files.UploadPreviews(tx.Attachments(), m.Content)
@@ -279,6 +259,44 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 			ev.Emit(streamFirstMessageEvent(c, &id), w.Watchers(c, nil))
 		}
 	}
+	emitMessageEvents(w, ev, *m, rows)
+	return nil
+}
+
+// recipientRows are the rows of m for its recipients: read where read says so and for those
+// who muted the sender (who are never notified of it), with the mentions of its content for
+// everyone but the sender and the alert words it contains.
+func recipientRows(w *world.World, tx storage.Tx, m messages.Message, mentions markdown.Mentions, recipients []users.ID, read func(users.ID) bool) ([]messages.UserMessage, error) {
+	rows := make([]messages.UserMessage, 0, len(recipients))
+	w.PreloadUsers(recipients)
+	mutedBy, err := w.MutersOf(tx.MutedUsers(), m.SenderID)
+	if err != nil {
+		return nil, err
+	}
+	alerted, err := people.AlertedUsers(tx.AlertWords(), m.Content, recipients)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range recipients {
+		var f messages.Flags
+		if read(id) || slices.Contains(mutedBy, id) {
+			f |= messages.FlagRead
+		}
+		if id != m.SenderID {
+			f |= mentionFlags(w, mentions, id)
+		}
+		if alerted[id] {
+			f |= messages.FlagHasAlertWord
+		}
+		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
+	}
+	return rows, nil
+}
+
+// emitMessageEvents records the message events of m: one per set of flags among its rows, and
+// for a public channel the same event without flags for the all_public_streams and narrowed
+// queues of everyone else.
+func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, rows []messages.UserMessage) {
 	byFlags := map[messages.Flags][]int64{}
 	var order []messages.Flags
 	for _, r := range rows {
@@ -289,7 +307,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 	}
 	var public MessageEvent
 	for i, f := range order {
-		e := newMessageEvent(w, *m, f)
+		e := newMessageEvent(w, m, f)
 		ev.Emit(e, byFlags[f])
 		if i == 0 {
 			public = e
@@ -299,12 +317,11 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 		// The all_public_streams and narrowed queues of everyone else (events_public.go): the
 		// same event without flags, also when the channel has no recipient at all.
 		if len(order) == 0 {
-			public = newMessageEvent(w, *m, 0)
+			public = newMessageEvent(w, m, 0)
 		}
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
 		ev.Emit(PublicChannelMessage{Event: public, Except: publicMessageExcept(w, rows)}, []int64{PublicWatchers})
 	}
-	return nil
 }
 
 // createMessage stores m with its rows. For a channel message whose channel's activity the
