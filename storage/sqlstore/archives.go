@@ -100,10 +100,8 @@ func (a archiveTx) Expired(q storage.ExpiredQuery) ([]messages.ID, error) {
 	}
 	args = append(args, q.Before, q.Limit)
 	query := "SELECT id FROM messages WHERE (" + where + ") AND timestamp < ? ORDER BY id LIMIT ?"
-	if a.write && a.t.d.postgres {
-		// A claim: the rows stay locked until the commit, and another process's pass skips
-		// them (SQLite has one writer at a time).
-		query += " FOR UPDATE SKIP LOCKED"
+	if a.write { // a claim: another process's pass skips these rows
+		query = a.t.claiming(query)
 	}
 	list, err := scanAll(a.t, scanMessageID, query, args...)
 	return append(out, list...), err

@@ -144,10 +144,7 @@ func (a serviceJobTx) Create(jobs []storage.ServiceJob) error {
 // ClaimDue locks the rows it returns on PostgreSQL and skips rows another transaction holds;
 // SQLite's single writer connection serialises every claim already.
 func (a serviceJobTx) ClaimDue(now int64, limit int) ([]storage.ServiceJob, error) {
-	q := "SELECT " + serviceJobColumns + " FROM service_jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?"
-	if a.t.d.postgres {
-		q += " FOR UPDATE SKIP LOCKED"
-	}
+	q := a.t.claiming("SELECT " + serviceJobColumns + " FROM service_jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?")
 	list, err := scanAll(a.t, scanServiceJob, q, now, limit)
 	if list == nil && err == nil {
 		list = []storage.ServiceJob{}

@@ -58,10 +58,7 @@ func (a pendingEmailTx) Create(list []storage.PendingEmail) error {
 // ClaimDue locks the rows it returns on PostgreSQL and skips rows another transaction holds;
 // SQLite's single writer connection serialises every claim already.
 func (a pendingEmailTx) ClaimDue(now int64, limit int) ([]storage.PendingEmail, error) {
-	q := "SELECT " + pendingEmailColumns + " FROM pending_emails WHERE due_at <= ? ORDER BY due_at, id LIMIT ?"
-	if a.t.d.postgres {
-		q += " FOR UPDATE SKIP LOCKED"
-	}
+	q := a.t.claiming("SELECT " + pendingEmailColumns + " FROM pending_emails WHERE due_at <= ? ORDER BY due_at, id LIMIT ?")
 	return a.list(q, now, limit)
 }
 

@@ -111,11 +111,8 @@ func (a scheduledTx) Delete(sender users.ID, id messages.ScheduledID) error {
 // ClaimDue locks the rows it returns on PostgreSQL and skips rows another transaction holds;
 // SQLite's single writer connection serialises every claim already.
 func (a scheduledTx) ClaimDue(now int64, limit int) ([]messages.Scheduled, error) {
-	q := "SELECT " + scheduledColumns + " FROM scheduled_messages WHERE NOT delivered AND NOT failed AND deliver_at <= ?" +
-		" ORDER BY deliver_at, id LIMIT ?"
-	if a.t.d.postgres {
-		q += " FOR UPDATE SKIP LOCKED"
-	}
+	q := a.t.claiming("SELECT " + scheduledColumns + " FROM scheduled_messages WHERE NOT delivered AND NOT failed AND deliver_at <= ?" +
+		" ORDER BY deliver_at, id LIMIT ?")
 	list, err := scanAll(a.t, scanScheduled, q, now, limit)
 	if list == nil && err == nil {
 		list = []messages.Scheduled{}

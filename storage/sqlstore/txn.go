@@ -225,3 +225,14 @@ func fromNanos(n sql.NullInt64) time.Time {
 	}
 	return time.Unix(0, n.Int64).UTC()
 }
+
+// claiming is query, a SELECT of rows to claim, with the lock that lets several processes claim
+// side by side: on PostgreSQL the rows it returns stay locked until the commit and rows another
+// transaction holds are skipped; SQLite's single writer connection serialises every claim
+// already.
+func (t *txn) claiming(query string) string {
+	if t.d.postgres {
+		return query + " FOR UPDATE SKIP LOCKED"
+	}
+	return query
+}
