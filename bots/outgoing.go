@@ -198,8 +198,8 @@ const maxReactions = 20
 // responseContent reads a webhook's successful response (Zulip's process_success_response):
 // the content to post ("" when nothing is to be posted) and the reactions to add.
 func responseContent(iface int, body []byte) (string, []Reaction, error) {
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
+	v, err := decodeJSONValue(body)
+	if err != nil {
 		return "", nil, errors.New("Invalid JSON in response")
 	}
 	if v == "" {
@@ -249,6 +249,21 @@ func optStrPtr(v any) *string {
 	return nil
 }
 
+// decodeJSONValue reads one JSON value, numbers kept as written: Python reads 1E1000 as inf
+// where encoding/json's float64 refuses it, and valid JSON is never "Invalid JSON".
+func decodeJSONValue(body []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
 // truthy is Python's truth of a JSON value.
 func truthy(v any) bool {
 	switch x := v.(type) {
@@ -256,8 +271,9 @@ func truthy(v any) bool {
 		return false
 	case bool:
 		return x
-	case float64:
-		return x != 0
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		return err != nil || f != 0 // out of range is Python's inf: true
 	case string:
 		return x != ""
 	case []any:

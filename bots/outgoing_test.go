@@ -188,7 +188,7 @@ func TestWithoutMention(t *testing.T) {
 // FuzzResponseContent: a webhook's response is untrusted input; reading it never panics and
 // gives either content or one of Zulip's two errors.
 func FuzzResponseContent(f *testing.F) {
-	for _, s := range []string{`{"content": "x"}`, `""`, `[]`, `{"response_not_required": 1}`, `{"text": {"a": 1}}`, "\xff"} {
+	for _, s := range []string{`{"content": "x"}`, `""`, `[]`, `{"response_not_required": 1}`, `{"text": {"a": 1}}`, "\xff", "1E1000", `{"response_not_required": 1E1000, "content": "x"}`, "1 2"} {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, body string, slack bool) {
