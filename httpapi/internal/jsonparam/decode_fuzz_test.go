@@ -30,7 +30,7 @@ func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`[1, 2, "3"]`, `[{"content": 5}]`, `{"own": true, "deep": "3", "x": 1}`,
 		`{"1": "a", "x": "b"}`, `{"a": [1, 2.5]}`, `[true, false, true]`, `"bad"`, `null`, `[] []`, `[message`,
 		strings.Repeat("[", 33) + strings.Repeat("]", 33), `["\u0000"]`, `{"Content": "c", "TO": [1]}`,
-		`{"ſ": 1, "K": 2}`, `[{"to": [1e3]}]`, `{"Inner": {"deep": 1}}`, `1.5`, `-0`, `{"a":{"b":{"c":[]}}}`} {
+		`{"ſ": 1, "K": 2}`, `[{"to": [1e3]}]`, `{"Inner": {"deep": 1}}`, `1.5`, `-0`, `{"a":{"b":{"c":[]}}}`, `1E1000`, `[1E1000]`, `{"x": -1e999}`} {
 		f.Add(s, false, false)
 		f.Add(s, true, true)
 	}
