@@ -51,6 +51,53 @@ type SubscriptionReader interface {
 	CountsOf(ids []channels.ID) (map[channels.ID]int, error)
 }
 
+// SubscriberIDReader is an optional capability of a SubscriptionReader (see
+// ActiveSubscriberIDs).
+type SubscriberIDReader interface {
+	// ActiveSubscriberIDs returns, for each of the given channels in order, the users of its
+	// active subscriptions, ascending: the user ids of ListForChannels(ids, true). A list may
+	// be shared with other transactions (the backend keeps it until a write changes the
+	// channel's subscriptions) and its capacity ends at its length: the caller must not
+	// modify it.
+	ActiveSubscriberIDs(ids []channels.ID) ([][]users.ID, error)
+}
+
+// ActiveSubscriberIDs returns what SubscriberIDReader.ActiveSubscriberIDs does, through r's
+// capability when it has it (a send to a big channel then copies no subscription row), else
+// from ListForChannels.
+func ActiveSubscriberIDs(r SubscriptionReader, ids []channels.ID) ([][]users.ID, error) {
+	if c, ok := r.(SubscriberIDReader); ok {
+		return c.ActiveSubscriberIDs(ids)
+	}
+	rows, err := r.ListForChannels(ids, true)
+	if err != nil {
+		return nil, err
+	}
+	return SubscriberIDsOf(ids, rows), nil
+}
+
+// SubscriberIDsOf groups subscription rows (ascending by channel, then user) into the user
+// ids of each channel of ids, in order, each list's capacity ending at its length.
+func SubscriberIDsOf(ids []channels.ID, rows []channels.Subscription) [][]users.ID {
+	flat := make([]users.ID, len(rows))
+	at := make(map[channels.ID][2]int, len(ids))
+	for i, s := range rows {
+		flat[i] = s.UserID
+		r, ok := at[s.ChannelID]
+		if !ok {
+			r[0] = i
+		}
+		r[1] = i + 1
+		at[s.ChannelID] = r
+	}
+	out := make([][]users.ID, len(ids))
+	for i, c := range ids {
+		r := at[c]
+		out[i] = flat[r[0]:r[1]:r[1]]
+	}
+	return out
+}
+
 // SubscriptionWriter reads and writes subscriptions.
 type SubscriptionWriter interface {
 	SubscriptionReader

@@ -49,26 +49,14 @@ func (w *World) PreloadChannels(ids []channels.ID) {
 	if len(missing) == 0 || w.Failed() {
 		return
 	}
-	rows, err := c.r.ListForChannels(missing, true)
+	lists, err := storage.ActiveSubscriberIDs(c.r, missing)
 	if w.Fail(err) {
 		return
 	}
-	for _, id := range missing {
-		c.lists[id] = []users.ID{}
-	}
-	// One backing array for every list (rows come grouped by channel); each list's capacity
-	// ends at its length, so addSubscribers copies instead of overwriting the next.
-	flat := make([]users.ID, len(rows))
-	for i, s := range rows {
-		flat[i] = s.UserID
-	}
-	for start := 0; start < len(rows); {
-		end := start + 1
-		for end < len(rows) && rows[end].ChannelID == rows[start].ChannelID {
-			end++
-		}
-		c.lists[rows[start].ChannelID] = flat[start:end:end]
-		start = end
+	// Each list may be the store's own (storage.SubscriberIDReader): never written, and its
+	// capacity ends at its length, so addSubscribers copies instead of writing into it.
+	for i, id := range missing {
+		c.lists[id] = lists[i]
 	}
 }
 

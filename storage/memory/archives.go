@@ -127,6 +127,9 @@ func (a archiveTx) Reinsert(msgs []messages.Message, rows []messages.UserMessage
 			flags = map[users.ID]messages.Flags{}
 		}
 		setKey(a.j, m.md().rows, msg.ID, flags)
+		for u := range flags {
+			addToList(a.j, listOf(m.md().idx.byUser, u), msg.ID)
+		}
 		if msg.ID > m.md().msgSeq {
 			// Cannot happen (archived ids were taken), but keep the sequence above every id.
 			old := m.md().msgSeq

@@ -100,13 +100,29 @@ func (a messageTx) unindexMessage(m messages.Message) {
 	a.j.undo = append(a.j.undo, func() { x.add(id, ts) })
 }
 
-// replaceMessage stores m in place of the message with its id (if any), keeping the index.
+// moveInChannelIndex moves a message from where old sits in the channel indexes to where m
+// goes (nothing when neither its channel nor its time changed), recording how to undo it.
+func (a messageTx) moveInChannelIndex(old, m messages.Message) {
+	if old.ChannelID == m.ChannelID && old.Timestamp == m.Timestamp {
+		return
+	}
+	a.unindexMessage(old)
+	a.indexMessage(m)
+}
+
+// replaceMessage stores m in place of the message with its id (if any), keeping the indexes
+// (message_index.go: those of its rows are the caller's).
 func (a messageTx) replaceMessage(m messages.Message) {
 	if old, ok := a.md().messages[m.ID]; ok {
-		a.unindexMessage(old)
+		a.moveInChannelIndex(old, m)
+		a.reindex(old, m, nil)
+	} else {
+		a.indexMessage(m)
+		for _, l := range a.md().idx.messageLists(m) {
+			addToList(a.j, l, m.ID)
+		}
 	}
 	setKey(a.j, a.md().messages, m.ID, m)
-	a.indexMessage(m)
 }
 
 // channelIDs returns the ids of channel c's messages, ascending (the index's own slice: do

@@ -192,6 +192,42 @@ func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]c
 	return out, nil
 }
 
+// ActiveSubscriberIDs returns the kept lists of the channels' active subscribers, building
+// the missing ones.
+func (a subscriptionTx) ActiveSubscriberIDs(ids []channels.ID) ([][]users.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	kept := &a.t.d.subscriberIDs
+	out := make([][]users.ID, len(ids))
+	for i, c := range ids {
+		if l, ok := kept.Load(c); ok {
+			out[i] = l.([]users.ID)
+			continue
+		}
+		rows := a.t.d.subsByChannel[c]
+		l := make([]users.ID, 0, len(rows))
+		for u, s := range rows {
+			if s.Active {
+				l = append(l, u)
+			}
+		}
+		slices.Sort(l)
+		l = slices.Clip(l)
+		kept.Store(c, l)
+		out[i] = l
+	}
+	return out, nil
+}
+
+// dropSubscriberIDs forgets channel c's kept subscriber list, now and when the write is
+// undone.
+func (a subscriptionTx) dropSubscriberIDs(c channels.ID) {
+	kept := &a.t.d.subscriberIDs
+	kept.Delete(c)
+	a.j.undo = append(a.j.undo, func() { kept.Delete(c) })
+}
+
 // sortedKeys appends the keys of m to buf, ascending.
 func sortedKeys[K cmp.Ordered, V any](buf []K, m map[K]V) []K {
 	for k := range m {
@@ -218,6 +254,7 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 			setKey(a.j, a.t.d.subsByChannel, s.ChannelID, byChannel)
 		}
 		old := byChannel[s.UserID]
+		a.dropSubscriberIDs(s.ChannelID)
 		setKey(a.j, byChannel, s.UserID, s.Clone())
 		if s.Active != old.Active && a.t.d.users[s.UserID].IsActive {
 			a.addCount(s.ChannelID, s.Active)

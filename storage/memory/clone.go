@@ -117,6 +117,7 @@ func (m messageData) clone() messageData {
 	c.rows = cloneMap(m.rows, func(r map[users.ID]messages.Flags) map[users.ID]messages.Flags { return cloneMap(r, same) })
 	c.reactions = cloneMap(m.reactions, slices.Clone[[]messages.Reaction])
 	c.byChannel = cloneMap(m.byChannel, (*channelIndex).clone)
+	c.idx = m.idx.clone()
 	c.search = searchIndex{
 		docs: cloneMap(m.search.docs, func(d messages.SearchDoc) messages.SearchDoc {
 			return messages.SearchDoc{Topic: slices.Clone(d.Topic), Content: slices.Clone(d.Content)}

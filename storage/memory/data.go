@@ -10,6 +10,7 @@ import (
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
+	"sync"
 	"sync/atomic"
 )
 
@@ -64,6 +65,10 @@ type data struct {
 	// subCounts is each channel's active subscriptions of active users, kept up to date by
 	// subscription and user writes.
 	subCounts map[channels.ID]int
+	// subscriberIDs keeps each channel's active subscribers ([]users.ID, ascending) as
+	// ActiveSubscriberIDs built them, until a write of the channel's subscriptions drops them
+	// (and its undo again). Readers build them under the store's read lock, hence sync.Map.
+	subscriberIDs sync.Map
 
 	msgs       messageData
 	emoji      map[emoji.ID]emoji.Custom

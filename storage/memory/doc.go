@@ -12,4 +12,12 @@
 // caller never shares memory with the store. Clone copies a store's committed data into an
 // independent store (test fixtures build an organization once and clone it per test): a new
 // field of data needs a line in clone.go, and TestCloneCopiesEveryField names any it lacks.
+//
+// Messages are indexed as a database would index them: sorted id lists of every message, of
+// each channel (channel_index.go), topic, sender, direct conversation and of the messages each
+// user has a row for (message_index.go), written with the messages through the journal. A
+// query reads the smallest list that holds every message it can match and walks it from the
+// end of its id range (messages_query.go), so a page of a narrow costs what SQLite's costs,
+// whatever the history holds; TestMessageIndexesFollowWrites checks the lists and the
+// answers against scans after random writes and rollbacks.
 package memory

@@ -20,8 +20,10 @@ type messageData struct {
 	// replaces the slice (copy on write), so that the journal can restore the old one.
 	reactions map[messages.ID][]messages.Reaction
 	search    searchIndex
-	// byChannel indexes each channel's messages (channel_index.go).
+	// byChannel indexes each channel's messages (channel_index.go); idx holds the other
+	// indexes (message_index.go).
 	byChannel map[channels.ID]*channelIndex
+	idx       messageIndexes
 }
 
 func newMessageData() messageData {
@@ -31,6 +33,7 @@ func newMessageData() messageData {
 		reactions: map[messages.ID][]messages.Reaction{},
 		search:    newSearchIndex(),
 		byChannel: map[channels.ID]*channelIndex{},
+		idx:       newMessageIndexes(),
 	}
 }
 
@@ -45,12 +48,11 @@ func (a messageTx) md() *messageData { return &a.t.d.msgs }
 // ascending returns the ids of the messages that pass keep, ascending.
 func (a messageTx) ascending(keep func(messages.Message) bool) []messages.ID {
 	var ids []messages.ID
-	for id, m := range a.md().messages {
-		if keep == nil || keep(m) {
+	for _, id := range a.md().idx.all {
+		if keep(a.md().messages[id]) {
 			ids = append(ids, id)
 		}
 	}
-	slices.Sort(ids)
 	return ids
 }
 
@@ -82,68 +84,10 @@ func (a messageTx) Scan(after messages.ID, limit int) ([]messages.Message, error
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	var ids []messages.ID
-	for id := range a.md().messages {
-		if id > after {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
+	ids := a.md().idx.all.span(after+1, 0)
 	out := []messages.Message{}
 	for _, id := range ids[:min(len(ids), max(limit, 0))] {
 		out = append(out, a.md().messages[id].Clone())
-	}
-	return out, nil
-}
-
-func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error) {
-	if err := a.t.live(); err != nil {
-		return nil, err
-	}
-	if q.Limit <= 0 {
-		return []storage.MessageMatch{}, nil
-	}
-	var searches, rest []messages.Term
-	var positive []messages.Search
-	for _, t := range q.Terms {
-		switch {
-		case t.Operator != messages.OpSearch:
-			rest = append(rest, t)
-		default:
-			searches = append(searches, t)
-			if !t.Negated {
-				positive = append(positive, t.Search)
-			}
-		}
-	}
-	inRange := func(id messages.ID) bool { return id >= q.MinID && (q.MaxID == 0 || id <= q.MaxID) }
-	ids, all := a.candidates(positive)
-	if all {
-		ids = a.ascending(func(m messages.Message) bool { return inRange(m.ID) })
-	} else {
-		ids = slices.DeleteFunc(ids, func(id messages.ID) bool { return !inRange(id) })
-	}
-	if q.Newest {
-		slices.Reverse(ids)
-	}
-	out := []storage.MessageMatch{}
-	for _, id := range ids {
-		m := a.md().messages[id]
-		flags, received := a.md().rows[id][q.User]
-		if !received && (m.IsDirect() || !slices.Contains(q.HistoryChannels, m.ChannelID)) {
-			continue
-		}
-		if !a.searchesMatch(id, searches) ||
-			!messages.Match(rest, messages.Candidate{Message: m, Flags: flags, Received: received, Reacted: len(a.md().reactions[id]) > 0}) {
-			continue
-		}
-		out = append(out, storage.MessageMatch{Message: m.Clone(), Flags: flags, Received: received})
-		if len(out) == q.Limit {
-			break
-		}
-	}
-	if q.Newest {
-		slices.Reverse(out)
 	}
 	return out, nil
 }
@@ -187,9 +131,9 @@ func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messa
 		return nil, err
 	}
 	var out []messages.UserMessage
-	for _, id := range a.ascending(nil) {
-		f, ok := a.md().rows[id][u]
-		if ok && f&set == set && f&clear == 0 {
+	for _, id := range a.userList(u) {
+		f := a.md().rows[id][u]
+		if f&set == set && f&clear == 0 {
 			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: f})
 		}
 	}
@@ -200,13 +144,13 @@ func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
 	if err := a.t.live(); err != nil {
 		return 0, err
 	}
-	var max messages.ID
-	for id, byUser := range a.md().rows {
-		if f, ok := byUser[u]; ok && f&messages.FlagHistorical == 0 && id > max {
-			max = id
+	ids := a.userList(u)
+	for i := len(ids) - 1; i >= 0; i-- {
+		if a.md().rows[ids[i]][u]&messages.FlagHistorical == 0 {
+			return ids[i], nil
 		}
 	}
-	return max, nil
+	return 0, nil
 }
 
 func (a messageTx) DirectWith(u users.ID) ([]messages.Message, error) {
@@ -227,8 +171,10 @@ func (a messageTx) SentBy(u users.ID) ([]messages.Message, error) {
 		return nil, err
 	}
 	out := []messages.Message{}
-	for _, id := range a.ascending(func(m messages.Message) bool { return m.SenderID == u }) {
-		out = append(out, a.md().messages[id].Clone())
+	if l := a.md().idx.bySender[u]; l != nil {
+		for _, id := range *l {
+			out = append(out, a.md().messages[id].Clone())
+		}
 	}
 	return out, nil
 }
@@ -239,13 +185,15 @@ func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (mess
 	}
 	m = m.Clone()
 	m.ID = nextID(a.j, &a.md().msgSeq)
-	a.replaceMessage(m)
+	setKey(a.j, a.md().messages, m.ID, m)
+	a.indexMessage(m)
 	a.index(m.ID, messages.SearchDocOf(m))
-	byUser := map[users.ID]messages.Flags{}
+	byUser := make(map[users.ID]messages.Flags, len(rows))
 	for _, r := range rows {
 		byUser[r.UserID] = r.Flags
 	}
 	setKey(a.j, a.md().rows, m.ID, byUser)
+	a.indexNew(m, byUser)
 	return m.ID, nil
 }
 
@@ -266,10 +214,23 @@ func (a messageTx) Delete(ids []messages.ID) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
+	edits := newListEdits()
+	x := &a.md().idx
 	for _, id := range ids {
-		if m, ok := a.md().messages[id]; ok {
-			a.unindexMessage(m)
+		m, ok := a.md().messages[id]
+		if !ok {
+			continue
 		}
+		a.unindexMessage(m)
+		for _, l := range x.messageLists(m) {
+			edits.remove[l] = append(edits.remove[l], id)
+		}
+		for u := range a.md().rows[id] {
+			edits.remove[x.byUser[u]] = append(edits.remove[x.byUser[u]], id)
+		}
+	}
+	edits.apply(a.j)
+	for _, id := range ids {
 		deleteKey(a.j, a.md().messages, id)
 		deleteKey(a.j, a.md().rows, id)
 		a.unindex(id)
@@ -314,6 +275,9 @@ func (a messageTx) PutRows(rows []messages.UserMessage) error {
 			byUser = map[users.ID]messages.Flags{}
 			setKey(a.j, a.md().rows, r.MessageID, byUser)
 		}
+		if _, had := byUser[r.UserID]; !had {
+			addToList(a.j, listOf(a.md().idx.byUser, r.UserID), r.MessageID)
+		}
 		setKey(a.j, byUser, r.UserID, r.Flags)
 	}
 	return nil
@@ -323,14 +287,18 @@ func (a messageTx) DeleteRows(us []users.ID, ids []messages.ID) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
+	edits := newListEdits()
 	for _, id := range ids {
 		byUser := a.md().rows[id]
 		for _, u := range us {
 			if _, ok := byUser[u]; ok {
 				deleteKey(a.j, byUser, u)
+				l := a.md().idx.byUser[u]
+				edits.remove[l] = append(edits.remove[l], id)
 			}
 		}
 	}
+	edits.apply(a.j)
 	return nil
 }
 
@@ -339,18 +307,22 @@ func (a messageTx) Move(ids []messages.ID, c channels.ID, topic string, entry me
 		return err
 	}
 	stems := messages.SearchStems(topic)
+	edits := newListEdits()
+	defer edits.apply(a.j)
 	for _, id := range ids {
-		m, ok := a.md().messages[id]
+		old, ok := a.md().messages[id]
 		if !ok {
 			continue
 		}
-		m = m.Clone()
+		m := old.Clone()
 		m.ChannelID, m.Topic = c, topic
 		m.EditHistory = append([]messages.EditHistoryEntry{entry}, m.EditHistory...)
 		if movedAt != 0 {
 			m.LastMovedTimestamp = movedAt
 		}
-		a.replaceMessage(m)
+		a.moveInChannelIndex(old, m)
+		a.reindex(old, m, &edits)
+		setKey(a.j, a.md().messages, id, m)
 		d := a.md().search.docs[id]
 		a.unindex(id)
 		a.index(id, messages.SearchDoc{Topic: stems, Content: d.Content})
@@ -450,11 +422,27 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 		return nil, err
 	}
 	changed := []messages.ID{}
-	ids := a.ascending(func(m messages.Message) bool {
-		return (q.Before == 0 || m.ID < q.Before) && (q.ChannelID == 0 || m.ChannelID == q.ChannelID && (q.Topic == nil || topics.Same(m.Topic, *q.Topic)))
-	})
-	slices.Reverse(ids)
-	for _, id := range ids {
+	ids := a.userList(q.User)
+	if q.ChannelID != 0 {
+		var narrow idList
+		if q.Topic != nil {
+			if l := a.md().idx.byTopic[topicKey{q.ChannelID, foldTopic(*q.Topic)}]; l != nil {
+				narrow = *l
+			}
+		} else {
+			narrow = a.channelIDs(q.ChannelID)
+		}
+		ids = smaller(ids, narrow)
+	}
+	if q.Before != 0 {
+		ids = ids.span(0, q.Before-1)
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		id := ids[i]
+		m := a.md().messages[id]
+		if q.ChannelID != 0 && (m.ChannelID != q.ChannelID || q.Topic != nil && !topics.Same(m.Topic, *q.Topic)) {
+			continue
+		}
 		byUser := a.md().rows[id]
 		f, ok := byUser[q.User]
 		if !ok || f&messages.FlagRead != 0 {

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 // Every message reads the active subscriptions of its channel (its recipients), a statement
@@ -28,6 +30,9 @@ type subscriberCache struct {
 	version   int64
 	rows      int
 	byChannel map[channels.ID][]channels.Subscription
+	// ids holds the user ids of each kept channel's rows, shared with the callers of
+	// ActiveSubscriberIDs (never modified: a new version makes new lists).
+	ids map[channels.ID][]users.ID
 }
 
 // activeSubscriptions is ListForChannels(list, true) through the Store's subscriberCache on
@@ -90,11 +95,13 @@ func (c *subscriberCache) keep(version int64, want []channels.ID, read []channel
 		return
 	}
 	if c.byChannel == nil || version > c.version || c.rows+len(read) > maxKeptSubscriptions {
-		c.version, c.rows, c.byChannel = version, 0, map[channels.ID][]channels.Subscription{}
+		c.version, c.rows = version, 0
+		c.byChannel, c.ids = map[channels.ID][]channels.Subscription{}, map[channels.ID][]users.ID{}
 	}
 	for _, id := range want {
 		c.rows -= len(c.byChannel[id])
 		c.byChannel[id] = nil // a channel without active subscriptions is kept too
+		c.ids[id] = []users.ID{}
 	}
 	for i := 0; i < len(read); {
 		j := i
@@ -104,7 +111,75 @@ func (c *subscriberCache) keep(version int64, want []channels.ID, read []channel
 		c.byChannel[read[i].ChannelID] = appendSubscriptions(nil, read[i:j])
 		i = j
 	}
+	for id, l := range storage.SubscriberIDsOf(want, read) {
+		c.ids[want[id]] = l
+	}
 	c.rows += len(read)
+}
+
+// ActiveSubscriberIDs answers from the subscriberCache on SQLite (shared lists, no row
+// copied), else from ListForChannels.
+func (a subscriptionTx) ActiveSubscriberIDs(list []channels.ID) ([][]users.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	if out, ok, err := a.keptSubscriberIDs(list); ok || err != nil {
+		return out, err
+	}
+	rows, err := a.ListForChannels(list, true)
+	if err != nil {
+		return nil, err
+	}
+	return storage.SubscriberIDsOf(list, rows), nil
+}
+
+// keptSubscriberIDs is activeSubscriptions for ActiveSubscriberIDs: ok is false when the
+// cache cannot answer.
+func (a subscriptionTx) keptSubscriberIDs(list []channels.ID) (out [][]users.ID, ok bool, err error) {
+	t := a.t
+	if len(list) == 0 || t.d.postgres || t.wrote[subscriptionsTable] {
+		return nil, false, nil
+	}
+	st, err := t.tableState()
+	if err != nil {
+		return nil, true, err
+	}
+	version, versioned := st.versions[subscriptionsTable]
+	if !versioned {
+		return nil, false, nil
+	}
+	c := &t.cache.subscribers
+	if out, hit := c.lookupIDs(version, list); hit {
+		return out, true, nil
+	}
+	want := slices.Clone(list)
+	slices.Sort(want)
+	want = slices.Compact(want)
+	read, err := a.readForChannels(want, true)
+	if err != nil {
+		return nil, true, err
+	}
+	c.keep(version, want, read)
+	return storage.SubscriberIDsOf(list, read), true, nil
+}
+
+// lookupIDs returns the kept id lists of list's channels, in order, when every one is kept
+// at version.
+func (c *subscriberCache) lookupIDs(version int64, list []channels.ID) ([][]users.ID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byChannel == nil || c.version != version {
+		return nil, false
+	}
+	out := make([][]users.ID, len(list))
+	for i, id := range list {
+		l, kept := c.ids[id]
+		if !kept {
+			return nil, false
+		}
+		out[i] = l
+	}
+	return out, true
 }
 
 // appendSubscriptions appends copies of list to out (the optional settings copied too, so

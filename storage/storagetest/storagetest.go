@@ -30,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Channels", func(t *testing.T) { testChannels(t, open) })
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
 	t.Run("SubscriberCounts", func(t *testing.T) { testSubscriberCounts(t, open) })
+	t.Run("SubscriberIDs", func(t *testing.T) { testSubscriberIDs(t, open) })
 	t.Run("Prefetch", func(t *testing.T) { testPrefetch(t, open) })
 	t.Run("PrefetchMessage", func(t *testing.T) { testPrefetchMessage(t, open) })
 	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })

@@ -1,0 +1,93 @@
+package chat_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+)
+
+// Sizes of BenchmarkGetMessages' history: the channel read and the other channels' traffic.
+const (
+	readChannelMessages = 100000
+	otherMessages       = 20000
+)
+
+// BenchmarkGetMessages is GET /messages for a subscriber of a channel holding 100,000 messages
+// (each received by 10 subscribers, the reader among them) in a store that also holds 20,000
+// messages of 19 other channels: anchor newest, 100 messages before it, narrowed to the
+// channel, and the same narrowed to one topic of it (a fifth of its messages). The history is
+// written through the store outside the timer. Its cpu-ms/op compares the backends of one run
+// (issue 42: memory at most SQLite's).
+func BenchmarkGetMessages(b *testing.B) {
+	for _, be := range benchBackends() {
+		b.Run(be.name, func(b *testing.B) {
+			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 100, Channels: 20, SubsPerUser: 20})
+			ctx := b.Context()
+			channel := org.Channels[0]
+			seedChannelHistory(b, store, org)
+			reader := chat.Actor{UserID: org.Members[0]}
+			for _, c := range []struct {
+				name   string
+				narrow []chat.NarrowTerm
+			}{
+				{"narrow=channel", []chat.NarrowTerm{{Operator: "channel", Operand: float64(channel)}}},
+				{"narrow=topic", []chat.NarrowTerm{{Operator: "channel", Operand: float64(channel)}, {Operator: "topic", Operand: "topic 3"}}},
+			} {
+				b.Run(c.name, func(b *testing.B) {
+					b.ReportAllocs()
+					defer reportCPU(b)()
+					defer reportStatements(b, store)()
+					for b.Loop() {
+						res, err := svc.GetMessages(ctx, reader, chat.GetMessagesParams{Anchor: "newest", NumBefore: 100, Narrow: c.narrow})
+						if err != nil {
+							b.Fatal(err)
+						}
+						if len(res.Messages) != 100 {
+							b.Fatalf("GetMessages returned %d messages, want 100", len(res.Messages))
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// seedChannelHistory stores readChannelMessages messages in org's first channel (five topics,
+// each received by the first ten members) and otherMessages in the other channels, in
+// transactions of 5,000.
+func seedChannelHistory(b *testing.B, store storage.Storage, org *benchorg.Org) {
+	b.Helper()
+	now := time.Now().Unix()
+	total := readChannelMessages + otherMessages
+	const batch = 5000
+	for start := 0; start < total; start += batch {
+		err := store.Update(b.Context(), func(tx storage.Tx) error {
+			for i := start; i < min(start+batch, total); i++ {
+				c := org.Channels[0]
+				if i%6 == 5 { // a sixth of the total: otherMessages
+					c = org.Channels[1+i%19]
+				}
+				rows := make([]messages.UserMessage, 10)
+				for j := range rows {
+					rows[j] = messages.UserMessage{UserID: org.Members[j], Flags: messages.FlagRead}
+				}
+				if _, err := tx.Messages().Create(messages.Message{
+					SenderID: org.Members[i%10], ChannelID: c, Topic: "topic " + strconv.Itoa(i%5),
+					Content: "message " + strconv.Itoa(i), Rendered: "<p>message " + strconv.Itoa(i) + "</p>",
+					Timestamp: now - int64(total-i), Client: "bench",
+				}, rows); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

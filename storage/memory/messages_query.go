@@ -1,0 +1,171 @@
+package memory
+
+import (
+	"slices"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+)
+
+// Query reads the smallest index list that holds every message q can match (source), takes
+// the part of it in q's id range, and walks it from the end q asks for, testing each message,
+// until it has q.Limit matches: a page of a narrow costs its page (and the messages of the
+// list it skips), not the store's history.
+func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	if q.Limit <= 0 {
+		return []storage.MessageMatch{}, nil
+	}
+	var searches, rest []messages.Term
+	var positive []messages.Search
+	for _, t := range q.Terms {
+		switch {
+		case t.Operator != messages.OpSearch:
+			rest = append(rest, t)
+		default:
+			searches = append(searches, t)
+			if !t.Negated {
+				positive = append(positive, t.Search)
+			}
+		}
+	}
+	ids := a.source(q, rest)
+	if found, all := a.candidates(positive); !all {
+		ids = smaller(ids, found)
+	}
+	ids = ids.span(q.MinID, q.MaxID)
+	history := newChannelSet(q.HistoryChannels)
+	out := []storage.MessageMatch{}
+	for i := range ids {
+		id := ids[i]
+		if q.Newest {
+			id = ids[len(ids)-1-i]
+		}
+		m := a.md().messages[id]
+		flags, received := a.md().rows[id][q.User]
+		if !received && (m.IsDirect() || !history.has(m.ChannelID)) {
+			continue
+		}
+		if !a.searchesMatch(id, searches) ||
+			!messages.Match(rest, messages.Candidate{Message: m, Flags: flags, Received: received, Reacted: len(a.md().reactions[id]) > 0}) {
+			continue
+		}
+		out = append(out, storage.MessageMatch{Message: m.Clone(), Flags: flags, Received: received})
+		if len(out) == q.Limit {
+			break
+		}
+	}
+	if q.Newest {
+		slices.Reverse(out)
+	}
+	return out, nil
+}
+
+// source returns the smallest list of the indexes that holds every message q can match, given
+// its terms other than searches (each must match: one term's list bounds them all).
+func (a messageTx) source(q storage.MessageQuery, terms []messages.Term) idList {
+	x := &a.md().idx
+	best := x.all
+	mine := a.userList(q.User)
+	if len(q.HistoryChannels) == 0 {
+		// Only the messages the user has a row for can match.
+		best = smaller(best, mine)
+	}
+	for _, t := range terms {
+		if !t.Negated {
+			best = smaller(best, a.termList(t, terms, mine))
+		}
+	}
+	return best
+}
+
+// termList returns the list holding every message that term t matches, or the user's own list
+// (mine) for a term that only the user's rows can match, or nil when no index serves it (all
+// is then the list: smaller prefers a list to nil).
+func (a messageTx) termList(t messages.Term, terms []messages.Term, mine idList) idList {
+	x := &a.md().idx
+	switch t.Operator {
+	case messages.OpChannel:
+		for _, o := range terms {
+			if o.Operator == messages.OpTopic && !o.Negated {
+				return listAt(x.byTopic, topicKey{t.Channel, foldTopic(o.Text)})
+			}
+		}
+		return orEmpty(a.channelIDs(t.Channel))
+	case messages.OpSender:
+		return listAt(x.bySender, t.User)
+	case messages.OpDM:
+		return listAt(x.byConversation, conversationKey(t.Users))
+	case messages.OpDMIncluding, messages.OpGroupDMWith:
+		return orEmpty(mine) // direct messages match only with the user's row
+	case messages.OpIs:
+		switch t.Text {
+		case messages.IsUnread, messages.IsStarred, messages.IsMentioned, messages.IsAlerted, messages.IsDM:
+			return orEmpty(mine)
+		}
+	case messages.OpID:
+		if _, ok := a.md().messages[t.Message]; ok {
+			return idList{t.Message}
+		}
+		return idList{}
+	}
+	return nil
+}
+
+// listAt returns m's list at k, empty (not nil) when there is none.
+func listAt[K comparable](m map[K]*idList, k K) idList {
+	if l := m[k]; l != nil {
+		return orEmpty(*l)
+	}
+	return idList{}
+}
+
+// orEmpty returns l, or an empty list for nil (nil means "no index" to smaller).
+func orEmpty(l idList) idList {
+	if l == nil {
+		return idList{}
+	}
+	return l
+}
+
+// smaller returns the shorter of two lists; nil stands for no list and loses to any other.
+func smaller(a, b idList) idList {
+	switch {
+	case b == nil:
+		return a
+	case a == nil:
+		return b
+	case len(b) < len(a):
+		return b
+	}
+	return a
+}
+
+// channelSet answers membership in a query's history channels: a scan of a few, a map of
+// many.
+type channelSet struct {
+	list []channels.ID
+	set  map[channels.ID]struct{}
+}
+
+func newChannelSet(l []channels.ID) channelSet {
+	if len(l) <= 16 {
+		return channelSet{list: l}
+	}
+	s := make(map[channels.ID]struct{}, len(l))
+	for _, c := range l {
+		s[c] = struct{}{}
+	}
+	return channelSet{set: s}
+}
+
+func (s channelSet) has(c channels.ID) bool {
+	if s.set != nil {
+		_, ok := s.set[c]
+		return ok
+	}
+	return slices.Contains(s.list, c)
+}
