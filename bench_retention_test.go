@@ -14,30 +14,35 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// BenchmarkRetentionPass fills a SQLite store with RETENTION_BENCH_MESSAGES messages (default
-// 100,000) in one channel with 30 days of retention, 10% of them older than that, then
+// BenchmarkRetentionPass fills a store (SQLite; PostgreSQL too when CHAT_TEST_POSTGRES_URL is
+// set, in a schema of its own) with RETENTION_BENCH_MESSAGES messages (default 100,000) in one
+// channel with 30 days of retention, 10% of them older than that, then
 // measures the rate of sends to another channel alone (sends/s-idle) and while one retention
 // pass archives the expired ones (sends/s-during-pass), and the pass's own rate;
 // RETENTION_BENCH_BATCH sets Options.RetentionBatchSize. Run it once:
 //
-//	go test -run '^$' -bench BenchmarkRetentionPass -benchtime 1x .
+//	go test -run '^$' -bench 'BenchmarkRetentionPass/sqlite' -benchtime 1x .
 func BenchmarkRetentionPass(b *testing.B) {
 	total := 100_000
 	if v, err := strconv.Atoi(os.Getenv("RETENTION_BENCH_MESSAGES")); err == nil && v > 0 {
 		total = v
 	}
-	for b.Loop() {
-		retentionPassOnce(b, total)
+	for _, backend := range sqlBenchBackends() {
+		b.Run(backend.name, func(b *testing.B) {
+			for b.Loop() {
+				retentionPassOnce(b, backend, total)
+			}
+		})
 	}
 }
 
-func retentionPassOnce(b *testing.B, total int) {
+func retentionPassOnce(b *testing.B, backend benchBackend, total int) {
 	ctx := b.Context()
 	batch := 0 // the default, retention.DefaultBatchSize
 	if v, err := strconv.Atoi(os.Getenv("RETENTION_BENCH_BATCH")); err == nil && v > 0 {
 		batch = v
 	}
-	svc, store, org := benchOrg(b, sqlBenchBackends()[0], benchorg.Spec{Users: 20, Channels: 2, SubsPerUser: 2},
+	svc, store, org := benchOrg(b, backend, benchorg.Spec{Users: 20, Channels: 2, SubsPerUser: 2},
 		func(o *chat.Options) { o.RetentionBatchSize = batch })
 	owner, err := svc.ProvisionUser(ctx, chat.ProvisionUserParams{Email: "owner@load.example.com", FullName: "Owner", Role: users.RoleOwner})
 	if err != nil {
