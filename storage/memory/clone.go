@@ -43,6 +43,7 @@ func (d *data) clone() *data {
 	c.groupByName = cloneMap(d.groupByName, same)
 
 	c.queues = cloneMap(d.queues, cloneSavedQueue)
+	c.liveOwners = cloneMap(d.liveOwners, same)
 	c.drafts = cloneMap(d.drafts, drafts.Draft.Clone)
 	c.draftSeq = d.draftSeq
 	c.draftSyncOff = cloneMap(d.draftSyncOff, same)

@@ -35,6 +35,7 @@ type data struct {
 	groupList atomic.Pointer[[]users.Group]
 
 	queues       map[string]storage.SavedQueue
+	liveOwners   map[liveKey]int64 // report time, UNIX milliseconds
 	drafts       map[drafts.ID]drafts.Draft
 	draftSeq     drafts.ID
 	draftSyncOff map[users.ID]bool
@@ -122,6 +123,7 @@ func newData() *data {
 		groups:      map[users.GroupID]users.Group{},
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},
+		liveOwners:  map[liveKey]int64{},
 		msgs:        newMessageData(),
 		emoji:       map[emoji.ID]emoji.Custom{},
 		userTopics:  map[userTopicKey]topics.UserTopic{},
