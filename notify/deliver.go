@@ -180,7 +180,11 @@ func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list [
 	if len(list) == 0 {
 		return mails, gone, nil
 	}
-	if s.cfg.Online(u) {
+	online, err := s.online(tx, u, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	if online {
 		for _, p := range list {
 			gone = append(gone, p.ID)
 		}
@@ -188,6 +192,22 @@ func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list [
 	}
 	more, dropped, err := messageEmails(tx, r, list)
 	return append(mails, more...), append(gone, dropped...), err
+}
+
+// online reports whether u has a client connected: an event queue in this process, or one
+// another process sharing the store reported within the live window.
+func (s *Service) online(tx storage.Tx, u users.ID, now time.Time) (bool, error) {
+	if s.cfg.Online(u) {
+		return true, nil
+	}
+	if s.cfg.Node == "" {
+		return false, nil
+	}
+	nodes, err := tx.Queues().LiveNodes(u, now.Add(-s.cfg.LiveWindow).UnixMilli())
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(nodes, func(n string) bool { return n != s.cfg.Node }), nil
 }
 
 // messageEmails are the emails of a user's message notifications: one per conversation, of
