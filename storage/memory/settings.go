@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"slices"
+
 	"github.com/teamchat/chat/users"
 )
 
@@ -84,4 +86,18 @@ func (a settingsTx) DeleteEmailChange(key string) error {
 	}
 	deleteKey(a.j, a.t.d.emailChanges, key)
 	return nil
+}
+
+func (a settingsTx) ListTrue(name string) ([]users.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := []users.ID{}
+	for id, s := range a.t.d.settings {
+		if v, ok := s.Values[name].(bool); ok && v {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
