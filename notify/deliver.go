@@ -31,6 +31,7 @@ type DeliverEmailsResult struct {
 type outgoing struct {
 	Email
 	ids      []int64
+	triggers []string // of the notifications, for the email's reason
 	attempts int
 	digest   bool
 }
@@ -246,13 +247,14 @@ func messageEmails(tx storage.Tx, r renderer, list []storage.PendingEmail) (mail
 		for _, p := range list {
 			if p.MessageID == m.ID {
 				c.ids = append(c.ids, p.ID)
+				c.triggers = append(c.triggers, p.Trigger)
 			}
 		}
 		c.Messages = append(c.Messages, m)
 	}
 	for _, k := range keys {
 		c := convs[k]
-		if c.Email, err = r.email(c.Messages); err != nil {
+		if c.Email, err = r.email(c.Messages, c.triggers); err != nil {
 			return nil, nil, err
 		}
 		mails = append(mails, *c)

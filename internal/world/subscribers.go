@@ -28,6 +28,9 @@ type subscriberCache struct {
 	counts     map[channels.ID]int
 	allCounts  bool
 	listCounts map[channels.ID]int
+	// prefs holds, per channel read into lists, the subscriptions that are muted or set
+	// email_notifications (subscriber_prefs.go).
+	prefs map[channels.ID]map[users.ID]SubscriberPrefs
 }
 
 func newSubscriberCache(r storage.SubscriptionReader) subscriberCache {
@@ -56,6 +59,7 @@ func (w *World) PreloadChannels(ids []channels.ID) {
 	for _, id := range missing {
 		c.lists[id] = []users.ID{}
 	}
+	c.notePrefs(rows) // subscriber_prefs.go
 	// One backing array for every list (rows come grouped by channel); each list's capacity
 	// ends at its length, so addSubscribers copies instead of overwriting the next.
 	flat := make([]users.ID, len(rows))
