@@ -72,13 +72,20 @@ func (s *Service) DeliverEmails(ctx context.Context, _ DeliverEmailsParams) (Del
 	}
 }
 
-// send hands one email to the Mailer (or logs it when there is none).
+// send hands one email to the Mailer, with its HTML alternative when the Mailer takes one (or
+// logs it when there is none).
 func (s *Service) send(ctx context.Context, e Email) error {
 	if s.cfg.Mailer == nil {
 		s.cfg.Log.Info("notify: no mailer, email dropped", "to", e.To, "subject", e.Subject)
 		return nil
 	}
-	if err := s.cfg.Mailer.Send(ctx, e.To, e.Subject, e.Body); err != nil {
+	var err error
+	if h, ok := s.cfg.Mailer.(HTMLMailer); ok && e.HTML != "" {
+		err = h.SendHTML(ctx, e.To, e.Subject, e.Body, e.HTML)
+	} else {
+		err = s.cfg.Mailer.Send(ctx, e.To, e.Subject, e.Body)
+	}
+	if err != nil {
 		return fmt.Errorf("notify: sending to user %d: %w", e.UserID, err)
 	}
 	return nil

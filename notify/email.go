@@ -19,6 +19,7 @@ type Email struct {
 	To       string
 	Subject  string
 	Body     string
+	HTML     string // the HTML alternative ("" for none)
 	Messages []messages.Message
 }
 
@@ -75,6 +76,7 @@ func (r renderer) email(msgs []messages.Message, triggers []string) (Email, erro
 	}
 	var b strings.Builder
 	show := r.showContent()
+	data := missedData{Subject: subject, Link: link, Org: r.org.Name, Preferences: r.base() + "#settings/notifications", ShowContent: show}
 	for _, m := range msgs {
 		sender, err := r.name(m.SenderID)
 		if err != nil {
@@ -82,6 +84,7 @@ func (r renderer) email(msgs []messages.Message, triggers []string) (Email, erro
 		}
 		if show {
 			fmt.Fprintf(&b, "%s:\n%s\n\n", sender, m.Content)
+			data.Senders = addMessage(data.Senders, sender, m, r.base())
 		} else {
 			fmt.Fprintf(&b, "New message from %s.\n\n", sender)
 		}
@@ -99,7 +102,12 @@ func (r renderer) email(msgs []messages.Message, triggers []string) (Email, erro
 	}
 	fmt.Fprintf(&b, "View or reply in %s:\n%s\n\nManage email preferences:\n%s#settings/notifications\n",
 		r.org.Name, link, r.base())
-	return Email{UserID: r.user.ID, To: r.user.Email, Subject: subject, Body: b.String(), Messages: msgs}, nil
+	data.Reason = why
+	html, err := render(missedHTML, data)
+	if err != nil {
+		return Email{}, err
+	}
+	return Email{UserID: r.user.ID, To: r.user.Email, Subject: subject, Body: b.String(), HTML: html, Messages: msgs}, nil
 }
 
 // reason is the line of a channel conversation's email that says why it was sent (Zulip's
