@@ -29,6 +29,9 @@ const (
 type liveReports struct {
 	node string
 
+	// mu serialises the reports, and guards reported: a report reads the queues' owners and
+	// writes them under it, so that it cannot undo a registration's MarkLive that it did not
+	// see.
 	mu       sync.Mutex
 	reported map[users.ID]bool // the owners of the last report, and those marked since
 	stop     context.CancelFunc
@@ -64,9 +67,8 @@ func (s *Service) markLive(ctx context.Context, u users.ID) {
 		return
 	}
 	l.mu.Lock()
-	known := l.reported[u]
-	l.mu.Unlock()
-	if known {
+	defer l.mu.Unlock()
+	if l.reported[u] {
 		return
 	}
 	at := s.now().UnixMilli()
@@ -75,14 +77,19 @@ func (s *Service) markLive(ctx context.Context, u users.ID) {
 		s.log.Warn("reporting a live event queue", "user", u, "err", err)
 		return
 	}
-	l.mu.Lock()
 	l.reported[u] = true
-	l.mu.Unlock()
 }
 
-// reportLive replaces this process's report with owners, those of its queues now.
-func (s *Service) reportLive(ctx context.Context, owners []int64) error {
+// reportLive replaces this process's report with the owners of its queues now, or with none
+// when closing.
+func (s *Service) reportLive(ctx context.Context, closing bool) error {
 	l := s.live
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var owners []int64
+	if !closing {
+		owners = s.queues.Owners()
+	}
 	ids := make([]users.ID, len(owners))
 	set := make(map[users.ID]bool, len(owners))
 	for i, o := range owners {
@@ -93,9 +100,7 @@ func (s *Service) reportLive(ctx context.Context, owners []int64) error {
 	if err := s.store.Update(ctx, func(tx storage.Tx) error { return tx.Queues().ReportLive(l.node, ids, at) }); err != nil {
 		return err
 	}
-	l.mu.Lock()
 	l.reported = set
-	l.mu.Unlock()
 	return nil
 }
 
@@ -112,7 +117,7 @@ func (s *Service) startLiveReports() {
 		t := time.NewTicker(liveReportInterval)
 		defer t.Stop()
 		for {
-			if err := s.reportLive(ctx, s.queues.Owners()); err != nil && ctx.Err() == nil {
+			if err := s.reportLive(ctx, false); err != nil && ctx.Err() == nil {
 				s.log.Warn("reporting live event queues", "err", err)
 			}
 			select {
@@ -134,7 +139,7 @@ func (s *Service) stopLiveReports() {
 	<-l.done
 	ctx, cancel := context.WithTimeout(context.Background(), queueSaveTimeout)
 	defer cancel()
-	if err := s.reportLive(ctx, nil); err != nil {
+	if err := s.reportLive(ctx, true); err != nil {
 		s.log.Warn("reporting no live event queue at close", "err", err)
 	}
 }
