@@ -75,6 +75,7 @@ func (d *data) clone() *data {
 	c.folderSeq = d.folderSeq
 
 	c.settings = cloneMap(d.settings, users.Settings.Clone)
+	c.settingsTrue = cloneMap(d.settingsTrue, func(m map[users.ID]bool) map[users.ID]bool { return cloneMap(m, same) })
 	c.emailChanges = cloneMap(d.emailChanges, same)
 
 	c.profileFields = cloneMap(d.profileFields, same)

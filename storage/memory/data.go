@@ -74,6 +74,7 @@ type data struct {
 	folderSeq  channels.FolderID
 
 	settings     map[users.ID]users.Settings
+	settingsTrue map[string]map[users.ID]bool // by setting name, the users whose stored value is true
 	emailChanges map[string]users.EmailChange
 
 	profileFields   map[users.ProfileFieldID]users.ProfileField
@@ -144,6 +145,7 @@ func newData() *data {
 		folders:       map[channels.FolderID]channels.Folder{},
 
 		settings:     map[users.ID]users.Settings{},
+		settingsTrue: map[string]map[users.ID]bool{},
 		emailChanges: map[string]users.EmailChange{},
 
 		profileFields: map[users.ProfileFieldID]users.ProfileField{},

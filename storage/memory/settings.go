@@ -59,6 +59,21 @@ func (a settingsTx) PutMany(all map[users.ID]users.Settings) error {
 		return err
 	}
 	for id, s := range all {
+		for name, v := range a.t.d.settings[id].Values {
+			if b, ok := v.(bool); ok && b {
+				deleteKey(a.j, a.t.d.settingsTrue[name], id)
+			}
+		}
+		for name, v := range s.Values {
+			if b, ok := v.(bool); ok && b {
+				set := a.t.d.settingsTrue[name]
+				if set == nil {
+					set = map[users.ID]bool{}
+					setKey(a.j, a.t.d.settingsTrue, name, set)
+				}
+				setKey(a.j, set, id, true)
+			}
+		}
 		setKey(a.j, a.t.d.settings, id, s.Clone())
 	}
 	return nil
@@ -92,11 +107,9 @@ func (a settingsTx) ListTrue(name string) ([]users.ID, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	out := []users.ID{}
-	for id, s := range a.t.d.settings {
-		if v, ok := s.Values[name].(bool); ok && v {
-			out = append(out, id)
-		}
+	out := make([]users.ID, 0, len(a.t.d.settingsTrue[name]))
+	for id := range a.t.d.settingsTrue[name] {
+		out = append(out, id)
 	}
 	slices.Sort(out)
 	return out, nil
