@@ -113,18 +113,24 @@ func channelEmailUsers(w *world.World, tx storage.Tx, m messages.Message, rows [
 	if err != nil {
 		return nil, err
 	}
-	on := map[users.ID]bool{}
+	if len(prefs) == 0 && len(global) == 0 {
+		return nil, nil // the common case: nobody has them on
+	}
+	var on map[users.ID]bool // made at the first user
 	for _, r := range rows {
 		if r.UserID == m.SenderID || r.Flags&messages.FlagRead != 0 {
 			continue
 		}
+		want := false
 		if p := prefs[r.UserID].Email; p != nil {
-			if *p {
-				on[r.UserID] = true
-			}
-			continue
+			want = *p
+		} else {
+			_, want = slices.BinarySearch(global, r.UserID)
 		}
-		if _, found := slices.BinarySearch(global, r.UserID); found {
+		if want {
+			if on == nil {
+				on = map[users.ID]bool{}
+			}
 			on[r.UserID] = true
 		}
 	}
