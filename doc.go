@@ -157,7 +157,8 @@
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     (internal/world) the per-transaction view of the organization that decisions
 //	          read: users, groups, channels, subscribers, channel activity, access predicates
-//	bus       several processes sharing one store's events (bus.go)
+//	bus       several processes sharing one store's events (bus.go); the owners of each
+//	          process's queues reported to the store, "online" for the emails (bus_live.go)
 //	events    RegisterQueue, GetEvents, DeleteQueue (events_register.go); the initial state of
 //	          register (events_state.go, and each area's *_state.go or *State function); event
 //	          payloads (events.go); queues kept across restarts (events_persist.go); all_public_streams

@@ -160,6 +160,7 @@ func (s *Service) RegisterQueue(ctx context.Context, actor Actor, p RegisterQueu
 		id := queue.ID
 		res.QueueID = &id
 		res.IdleQueueTimeoutSecs = int64(queue.IdleTimeout.Seconds())
+		s.markLive(ctx, actor.UserID) // bus_live.go
 	}
 	return res, nil
 }
@@ -330,6 +331,9 @@ func (s *Service) registerForEvents(ctx context.Context, actor Actor, rp Registe
 		}
 	}
 	info, err := s.newQueue(actor, rp, terms, nil)
+	if err == nil {
+		s.markLive(ctx, actor.UserID) // bus_live.go
+	}
 	return info.ID, err
 }
 

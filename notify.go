@@ -25,11 +25,13 @@ type EmailMonitor interface {
 }
 
 // notifyConfig configures the notifications area: the Mailer, the worker's interval, and
-// "online" as a client connected to this process (an event queue).
+// "online" as a client connected to this process (an event queue) or, with a Bus, to another
+// process sharing the store (its report of live queues, bus_live.go).
 func (s *Service) notifyConfig() notify.Config {
 	cfg := notify.Config{
 		Store: s.opts.Store, Log: s.log, Interval: s.opts.SchedulerInterval,
 		Online: func(u users.ID) bool { return s.queues.HasOwner(int64(u)) },
+		Node:   s.liveNode(), LiveWindow: liveWindow, // bus_live.go
 	}
 	if s.opts.Mailer != nil {
 		cfg.Mailer = s.opts.Mailer

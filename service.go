@@ -277,6 +277,9 @@ type Service struct {
 	busPos  uint64
 	busStop context.CancelFunc
 	busDone chan struct{}
+	// live reports the owners of this process's queues to the store (bus_live.go); nil
+	// without a Bus.
+	live *liveReports
 
 	apiByUser *ratelimit.Limiter
 	apiByAddr *ratelimit.Limiter
@@ -350,6 +353,7 @@ func New(opts Options) (*Service, error) {
 	}
 	s.fanout = s.queues
 	s.bus = opts.Bus
+	s.live = newLiveReports(opts) // bus_live.go
 	cfg := engine.Config{Store: opts.Store, Now: opts.Now, Log: opts.Logger, Publish: s.publish}
 	if s.bus != nil {
 		cfg.PublishInTx = s.publishInTx
@@ -428,6 +432,7 @@ func New(opts Options) (*Service, error) {
 			s.queues.Close()
 			return nil, err
 		}
+		s.startLiveReports()
 	}
 	interval := opts.TypingExpiryInterval
 	if interval <= 0 {
@@ -459,6 +464,7 @@ func (s *Service) Close() error {
 			s.queues.Close()
 			return s.saveQueues()
 		})
+		s.stopLiveReports()
 	})
 	s.stopBus()
 	return err

@@ -67,8 +67,9 @@ func NewSMTP(cfg SMTPConfig) (*SMTP, error) {
 	return &SMTP{cfg: cfg, opts: opts}, nil
 }
 
-// message builds a plain-text message.
-func message(from, to, subject, body string) (*gomail.Msg, error) {
+// message builds a plain-text message, or with html a multipart/alternative one whose
+// alternative is html.
+func message(from, to, subject, body, html string) (*gomail.Msg, error) {
 	m := gomail.NewMsg()
 	if err := m.From(from); err != nil {
 		return nil, fmt.Errorf("mail: sender %q: %w", from, err)
@@ -78,12 +79,21 @@ func message(from, to, subject, body string) (*gomail.Msg, error) {
 	}
 	m.Subject(subject)
 	m.SetBodyString(gomail.TypeTextPlain, body)
+	if html != "" {
+		m.AddAlternativeString(gomail.TypeTextHTML, html)
+	}
 	return m, nil
 }
 
 // Send delivers one plain-text message.
 func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
-	m, err := message(s.cfg.From, to, subject, body)
+	return s.SendHTML(ctx, to, subject, body, "")
+}
+
+// SendHTML delivers one message with text and, unless html is empty, html as its
+// alternative (multipart/alternative, as Zulip's emails are).
+func (s *SMTP) SendHTML(ctx context.Context, to, subject, text, html string) error {
+	m, err := message(s.cfg.From, to, subject, text, html)
 	if err != nil {
 		return err
 	}
@@ -112,8 +122,13 @@ func NewLog(path, from string) *Log { return &Log{path: path, from: from} }
 func (l *Log) Path() string { return l.path }
 
 // Send appends the message to the log.
-func (l *Log) Send(_ context.Context, to, subject, body string) error {
-	m, err := message(l.from, to, subject, body)
+func (l *Log) Send(ctx context.Context, to, subject, body string) error {
+	return l.SendHTML(ctx, to, subject, body, "")
+}
+
+// SendHTML appends the message, with html as its alternative unless empty, to the log.
+func (l *Log) SendHTML(_ context.Context, to, subject, text, html string) error {
+	m, err := message(l.from, to, subject, text, html)
 	if err != nil {
 		return err
 	}

@@ -59,3 +59,36 @@ func TestLogKeepsMail(t *testing.T) {
 		t.Errorf("log:\n%s", s)
 	}
 }
+
+func TestSMTPSendsHTMLAlternative(t *testing.T) {
+	t.Parallel()
+	srv := smtptest.Start(t)
+	m, err := mail.NewSMTP(mail.SMTPConfig{Host: srv.Host, Port: srv.Port, TLS: "none", From: "Chat <noreply@chat.test>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SendHTML(t.Context(), "ada@example.com", "Hello", "plain café", "<p>rich <b>café</b></p>"); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.Wait(1, 5*time.Second)
+	if len(got) != 1 {
+		t.Fatalf("received %d messages", len(got))
+	}
+	header, multipart, bodies, err := got[0].Parts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if header.Get("Subject") != "Hello" || multipart != "multipart/alternative" {
+		t.Errorf("subject %q, type %q, want Hello and multipart/alternative", header.Get("Subject"), multipart)
+	}
+	if bodies["text/plain"] != "plain café" || bodies["text/html"] != "<p>rich <b>café</b></p>" {
+		t.Errorf("bodies %q", bodies)
+	}
+	if err := m.Send(t.Context(), "ada@example.com", "Plain", "just text"); err != nil {
+		t.Fatal(err)
+	}
+	got = srv.Wait(2, 5*time.Second)
+	if _, multipart, bodies, err := got[1].Parts(); err != nil || multipart != "" || strings.TrimSpace(bodies["text/plain"]) != "just text" {
+		t.Errorf("plain message: type %q, bodies %q, err %v", multipart, bodies, err)
+	}
+}

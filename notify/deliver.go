@@ -31,6 +31,7 @@ type DeliverEmailsResult struct {
 type outgoing struct {
 	Email
 	ids      []int64
+	triggers []string // of the notifications, for the email's reason
 	attempts int
 	digest   bool
 }
@@ -71,13 +72,20 @@ func (s *Service) DeliverEmails(ctx context.Context, _ DeliverEmailsParams) (Del
 	}
 }
 
-// send hands one email to the Mailer (or logs it when there is none).
+// send hands one email to the Mailer, with its HTML alternative when the Mailer takes one (or
+// logs it when there is none).
 func (s *Service) send(ctx context.Context, e Email) error {
 	if s.cfg.Mailer == nil {
 		s.cfg.Log.Info("notify: no mailer, email dropped", "to", e.To, "subject", e.Subject)
 		return nil
 	}
-	if err := s.cfg.Mailer.Send(ctx, e.To, e.Subject, e.Body); err != nil {
+	var err error
+	if h, ok := s.cfg.Mailer.(HTMLMailer); ok && e.HTML != "" {
+		err = h.SendHTML(ctx, e.To, e.Subject, e.Body, e.HTML)
+	} else {
+		err = s.cfg.Mailer.Send(ctx, e.To, e.Subject, e.Body)
+	}
+	if err != nil {
 		return fmt.Errorf("notify: sending to user %d: %w", e.UserID, err)
 	}
 	return nil
@@ -180,7 +188,11 @@ func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list [
 	if len(list) == 0 {
 		return mails, gone, nil
 	}
-	if s.cfg.Online(u) {
+	online, err := s.online(tx, u, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	if online {
 		for _, p := range list {
 			gone = append(gone, p.ID)
 		}
@@ -188,6 +200,22 @@ func (s *Service) userEmails(tx storage.Tx, org realms.Realm, u users.ID, list [
 	}
 	more, dropped, err := messageEmails(tx, r, list)
 	return append(mails, more...), append(gone, dropped...), err
+}
+
+// online reports whether u has a client connected: an event queue in this process, or one
+// another process sharing the store reported within the live window.
+func (s *Service) online(tx storage.Tx, u users.ID, now time.Time) (bool, error) {
+	if s.cfg.Online(u) {
+		return true, nil
+	}
+	if s.cfg.Node == "" {
+		return false, nil
+	}
+	nodes, err := tx.Queues().LiveNodes(u, now.Add(-s.cfg.LiveWindow).UnixMilli())
+	if err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(nodes, func(n string) bool { return n != s.cfg.Node }), nil
 }
 
 // messageEmails are the emails of a user's message notifications: one per conversation, of
@@ -226,13 +254,14 @@ func messageEmails(tx storage.Tx, r renderer, list []storage.PendingEmail) (mail
 		for _, p := range list {
 			if p.MessageID == m.ID {
 				c.ids = append(c.ids, p.ID)
+				c.triggers = append(c.triggers, p.Trigger)
 			}
 		}
 		c.Messages = append(c.Messages, m)
 	}
 	for _, k := range keys {
 		c := convs[k]
-		if c.Email, err = r.email(c.Messages); err != nil {
+		if c.Email, err = r.email(c.Messages, c.triggers); err != nil {
 			return nil, nil, err
 		}
 		mails = append(mails, *c)

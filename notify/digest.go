@@ -157,23 +157,30 @@ func (r renderer) digestEmail(now time.Time) (*Email, error) {
 	if len(hot) == 0 && len(newChannels) == 0 {
 		return nil, nil
 	}
+	subject := fmt.Sprintf("%s digest", r.org.Name)
+	data := digestData{Subject: subject, Name: r.user.FullName, Org: r.org.Name, Base: r.base(),
+		Preferences: r.base() + "#settings/notifications", NewChannels: newChannels, NewUsers: newUsers}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Hello %s,\n\nHere is what happened in %s while you were away.\n\n", r.user.FullName, r.org.Name)
 	if len(hot) > 0 {
 		b.WriteString("Hot conversations:\n\n")
-		for _, h := range hot {
-			fmt.Fprintf(&b, "#%s > %s (%d messages)\n", h.channel.Name, h.topic, len(h.messages))
-			if r.showContent() {
-				for _, m := range h.messages[:min(2, len(h.messages))] {
-					name, err := r.name(m.SenderID)
-					if err != nil {
-						return nil, err
-					}
-					fmt.Fprintf(&b, "  %s: %s\n", name, firstLine(m.Content))
+	}
+	for _, h := range hot {
+		block := hotBlock{Channel: h.channel.Name, Topic: h.topic, Count: len(h.messages),
+			Link: fmt.Sprintf("%s#narrow/channel/%d-%s/topic/%s", r.base(), h.channel.ID, encodeHash(h.channel.Name), encodeHash(h.topic))}
+		fmt.Fprintf(&b, "#%s > %s (%d messages)\n", h.channel.Name, h.topic, len(h.messages))
+		if r.showContent() {
+			for _, m := range h.messages[:min(2, len(h.messages))] {
+				name, err := r.name(m.SenderID)
+				if err != nil {
+					return nil, err
 				}
+				fmt.Fprintf(&b, "  %s: %s\n", name, firstLine(m.Content))
+				block.Lines = append(block.Lines, digestLine{Sender: name, Text: firstLine(m.Content)})
 			}
-			fmt.Fprintf(&b, "  %s#narrow/channel/%d-%s/topic/%s\n\n", r.base(), h.channel.ID, encodeHash(h.channel.Name), encodeHash(h.topic))
 		}
+		fmt.Fprintf(&b, "  %s\n\n", block.Link)
+		data.Hot = append(data.Hot, block)
 	}
 	if len(newChannels) > 0 {
 		fmt.Fprintf(&b, "New channels: %s\n\n", strings.Join(newChannels, ", "))
@@ -182,7 +189,11 @@ func (r renderer) digestEmail(now time.Time) (*Email, error) {
 		fmt.Fprintf(&b, "New users: %s\n\n", strings.Join(newUsers, ", "))
 	}
 	fmt.Fprintf(&b, "--\nVisit %s to catch up.\n\nManage digest emails:\n%s#settings/notifications\n", r.base(), r.base())
-	return &Email{UserID: r.user.ID, To: r.user.Email, Subject: fmt.Sprintf("%s digest", r.org.Name), Body: b.String()}, nil
+	html, err := render(digestHTML, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Email{UserID: r.user.ID, To: r.user.Email, Subject: subject, Body: b.String(), HTML: html}, nil
 }
 
 // hotTopics are the topics of channel c with messages since since.

@@ -11,10 +11,13 @@
 //
 // Files:
 //
-//	queue.go    which recipients of a message get a pending notification, and when it is due
-//	deliver.go  the worker: claim due notifications (row locks on PostgreSQL), lease them,
+//	queue.go    which recipients of a message get a pending notification (mentions, followed
+//	            topics, the channel's email notifications), and when it is due
+//	deliver.go  the worker: claim due notifications (row locks on PostgreSQL), drop those of
+//	            users online in any process (Config.Online, Config.Node), lease the others,
 //	            send their emails outside any transaction, and remove them
-//	email.go    an email's subject, text and link, as Zulip words them
+//	email.go    an email's subject, text, reason and link, as Zulip words them
+//	email_html.go  the HTML parts (html/template) and the optional HTMLMailer
 //	digest.go   who gets a digest on which day, and what it tells
 //	service.go  the Service, its Config and the worker's start and stop
 package notify

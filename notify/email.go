@@ -19,6 +19,7 @@ type Email struct {
 	To       string
 	Subject  string
 	Body     string
+	HTML     string // the HTML alternative ("" for none)
 	Messages []messages.Message
 }
 
@@ -64,8 +65,9 @@ func (r renderer) showContent() bool {
 
 // email is the email of one conversation's messages (sorted by id), as Zulip's
 // do_send_missedmessage_events_reply_in_zulip words it: the subject names the conversation,
-// the body each message's sender (and content when allowed), and a link to the conversation.
-func (r renderer) email(msgs []messages.Message) (Email, error) {
+// the body each message's sender (and content when allowed), why the email was sent (the
+// triggers of its notifications) and a link to the conversation.
+func (r renderer) email(msgs []messages.Message, triggers []string) (Email, error) {
 	slices.SortFunc(msgs, func(a, b messages.Message) int { return int(a.ID - b.ID) })
 	first := msgs[0]
 	subject, link, err := r.conversation(first)
@@ -74,6 +76,7 @@ func (r renderer) email(msgs []messages.Message) (Email, error) {
 	}
 	var b strings.Builder
 	show := r.showContent()
+	data := missedData{Subject: subject, Link: link, Org: r.org.Name, Preferences: r.base() + "#settings/notifications", ShowContent: show}
 	for _, m := range msgs {
 		sender, err := r.name(m.SenderID)
 		if err != nil {
@@ -81,6 +84,7 @@ func (r renderer) email(msgs []messages.Message) (Email, error) {
 		}
 		if show {
 			fmt.Fprintf(&b, "%s:\n%s\n\n", sender, m.Content)
+			data.Senders = addMessage(data.Senders, sender, m, r.base())
 		} else {
 			fmt.Fprintf(&b, "New message from %s.\n\n", sender)
 		}
@@ -88,9 +92,52 @@ func (r renderer) email(msgs []messages.Message) (Email, error) {
 	if !show {
 		b.WriteString("This email does not include message content because you have disabled message content in email notifications, or your organization does not allow it.\n\n")
 	}
-	fmt.Fprintf(&b, "--\nView or reply in %s:\n%s\n\nManage email preferences:\n%s#settings/notifications\n",
+	b.WriteString("--\n")
+	why, err := r.reason(first, triggers)
+	if err != nil {
+		return Email{}, err
+	}
+	if why != "" {
+		b.WriteString(why + "\n\n")
+	}
+	fmt.Fprintf(&b, "View or reply in %s:\n%s\n\nManage email preferences:\n%s#settings/notifications\n",
 		r.org.Name, link, r.base())
-	return Email{UserID: r.user.ID, To: r.user.Email, Subject: subject, Body: b.String(), Messages: msgs}, nil
+	data.Reason = why
+	html, err := render(missedHTML, data)
+	if err != nil {
+		return Email{}, err
+	}
+	return Email{UserID: r.user.ID, To: r.user.Email, Subject: subject, Body: b.String(), HTML: html, Messages: msgs}, nil
+}
+
+// reason is the line of a channel conversation's email that says why it was sent (Zulip's
+// missed_message.txt): the first, in the template's order, of the triggers of its
+// notifications; "" for a direct message conversation. A group mention is worded as a
+// personal one (the notification does not keep which group was mentioned).
+func (r renderer) reason(m messages.Message, triggers []string) (string, error) {
+	if m.IsDirect() {
+		return "", nil
+	}
+	c, err := r.tx.Channels().Get(m.ChannelID)
+	if err != nil {
+		return "", err
+	}
+	topic := m.Topic
+	if topic == "" {
+		topic = r.org.EmptyTopicDisplayName
+	}
+	for _, w := range []struct{ trigger, text string }{
+		{TriggerMentioned, "You are receiving this because you were personally mentioned."},
+		{TriggerTopicWildcardMentioned, fmt.Sprintf("You are receiving this because all topic participants were mentioned in #%s > %s.", c.Name, topic)},
+		{TriggerStreamWildcardMentioned, fmt.Sprintf("You are receiving this because everyone was mentioned in #%s.", c.Name)},
+		{TriggerFollowedTopic, "You are receiving this because you have email notifications enabled for topics you follow."},
+		{TriggerStreamEmail, fmt.Sprintf("You are receiving this because you have email notifications enabled for #%s.", c.Name)},
+	} {
+		if slices.Contains(triggers, w.trigger) {
+			return w.text, nil
+		}
+	}
+	return "", nil
 }
 
 // base is the organization's URL ending in a slash.

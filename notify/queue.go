@@ -6,6 +6,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
 
@@ -16,7 +17,12 @@ const (
 	TriggerTopicWildcardMentioned  = "topic_wildcard_mentioned"
 	TriggerStreamWildcardMentioned = "stream_wildcard_mentioned"
 	TriggerFollowedTopic           = "followed_topic_email"
+	TriggerStreamEmail             = "stream_email_notify"
 )
+
+// streamEmailSetting is the user's default for the email notifications of their channels; its
+// default is false, so the users with it on are those who stored true (ListTrue).
+const streamEmailSetting = "enable_stream_email_notifications"
 
 // Queue writes, in the send's transaction, a pending notification for each recipient of m
 // whose row (in rows) is unread and whose settings ask for an email for it (Zulip's
@@ -24,31 +30,24 @@ const (
 // group mention with enable_offline_email_notifications; a wildcard mention also with
 // wildcard_mentions_notify, or in a followed topic with
 // enable_followed_topic_wildcard_mentions_notify; any message of a followed topic with
-// enable_followed_topic_email_notifications. A notification is due at the end of its user's
-// batching period (email_notifications_batching_period_seconds), or with the user's pending
-// batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows are.
+// enable_followed_topic_email_notifications; any message of a channel whose email
+// notifications are on for the user (channelEmailUsers). A notification is due at the end
+// of its user's batching period (email_notifications_batching_period_seconds), or with the
+// user's pending batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows
+// are.
 func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) error {
-	const mentions = messages.FlagMentioned | messages.FlagStreamWildcardMentioned | messages.FlagTopicWildcardMentioned
 	var followers []users.ID
+	var channelEmail map[users.ID]bool
 	if !m.IsDirect() {
 		var err error
 		if followers, err = tx.UserTopics().FollowersOf(m.ChannelID, m.Topic); err != nil {
 			return err
 		}
+		if channelEmail, err = channelEmailUsers(w, tx, m, rows); err != nil {
+			return err
+		}
 	}
-	var candidates []messages.UserMessage
-	for _, r := range rows {
-		if r.UserID == m.SenderID || r.Flags&messages.FlagRead != 0 {
-			continue
-		}
-		if !m.IsDirect() && r.Flags&mentions == 0 && !slices.Contains(followers, r.UserID) {
-			continue // nothing could trigger an email: no settings to read
-		}
-		if u, ok := w.Lookup(r.UserID); !ok || !u.IsActive || u.IsBot() {
-			continue
-		}
-		candidates = append(candidates, r)
-	}
+	candidates := candidatesOf(w, m, rows, followers, channelEmail)
 	if len(candidates) == 0 {
 		return nil
 	}
@@ -63,6 +62,9 @@ func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.Us
 	var out []storage.PendingEmail
 	for _, r := range candidates {
 		trigger := triggerOf(m, r.Flags, slices.Contains(followers, r.UserID), settings[r.UserID])
+		if trigger == "" && channelEmail[r.UserID] {
+			trigger = TriggerStreamEmail
+		}
 		if trigger == "" {
 			continue
 		}
@@ -76,6 +78,80 @@ func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.Us
 		return nil
 	}
 	return tx.PendingEmails().Create(out)
+}
+
+// candidatesOf are the rows whose users might get an email for m: unread, not the sender's,
+// of active humans, and for a channel message mentioned, following the topic or with the
+// channel's email notifications on.
+func candidatesOf(w *world.World, m messages.Message, rows []messages.UserMessage, followers []users.ID, channelEmail map[users.ID]bool) []messages.UserMessage {
+	const mentions = messages.FlagMentioned | messages.FlagStreamWildcardMentioned | messages.FlagTopicWildcardMentioned
+	var out []messages.UserMessage
+	for _, r := range rows {
+		if r.UserID == m.SenderID || r.Flags&messages.FlagRead != 0 {
+			continue
+		}
+		if !m.IsDirect() && r.Flags&mentions == 0 && !slices.Contains(followers, r.UserID) && !channelEmail[r.UserID] {
+			continue // nothing could trigger an email: no settings to read
+		}
+		if u, ok := w.Lookup(r.UserID); !ok || !u.IsActive || u.IsBot() {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// channelEmailUsers are the recipients of channel message m (unread, not the sender) whose
+// email notifications for its channel are on (Zulip's stream_email_user_ids and
+// user_allows_notifications_in_StreamTopic): the subscription's email_notifications, or when
+// it is unset the user's enable_stream_email_notifications; never in a muted topic, nor in a
+// muted channel unless the topic is unmuted. It reads the topic's visibility policies only
+// when someone has them on.
+func channelEmailUsers(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) (map[users.ID]bool, error) {
+	prefs := w.SubscriberPrefsOf(m.ChannelID)
+	global, err := tx.UserSettings().ListTrue(streamEmailSetting)
+	if err != nil {
+		return nil, err
+	}
+	if len(prefs) == 0 && len(global) == 0 {
+		return nil, nil // the common case: nobody has them on
+	}
+	var on map[users.ID]bool // made at the first user
+	for _, r := range rows {
+		if r.UserID == m.SenderID || r.Flags&messages.FlagRead != 0 {
+			continue
+		}
+		want := false
+		if p := prefs[r.UserID].Email; p != nil {
+			want = *p
+		} else {
+			_, want = slices.BinarySearch(global, r.UserID)
+		}
+		if want {
+			if on == nil {
+				on = map[users.ID]bool{}
+			}
+			on[r.UserID] = true
+		}
+	}
+	if len(on) == 0 {
+		return nil, nil
+	}
+	policies, err := tx.UserTopics().ListForTopic(m.ChannelID, m.Topic)
+	if err != nil {
+		return nil, err
+	}
+	policy := make(map[users.ID]topics.VisibilityPolicy, len(policies))
+	for _, p := range policies {
+		policy[p.UserID] = p.Policy
+	}
+	for u := range on {
+		pol := policy[u]
+		if pol == topics.PolicyMuted || prefs[u].Muted && pol != topics.PolicyUnmuted {
+			delete(on, u)
+		}
+	}
+	return on, nil
 }
 
 // triggerOf is why a recipient with flags f gets an email for m, or "" for none.

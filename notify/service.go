@@ -37,6 +37,12 @@ type Config struct {
 	// process); a notification due for an online user is dropped, as Zulip sends none to a
 	// user who is not off Zulip.
 	Online func(users.ID) bool
+	// Node, when set, names this process among several sharing the store: a user whom
+	// another process reported with a live event queue within LiveWindow is online too
+	// (storage.QueueReader.LiveNodes), as Zulip's receiver_is_off_zulip looks at every queue
+	// of the user.
+	Node       string
+	LiveWindow time.Duration
 	// Interval is how often the worker looks for due notifications (default 1s); BatchSize how
 	// many it claims per transaction (default 200).
 	Interval  time.Duration

@@ -19,7 +19,7 @@ const JustCreatedThreshold = 60 * time.Second
 const maxUserAgent = 512
 
 // loginNotice is the "new login" email of one login, decided in the login's read.
-type loginNotice struct{ to, subject, body string }
+type loginNotice struct{ to, subject, body, html string }
 
 // newLoginNotice is the email Zulip's email_on_new_login sends on a login (its
 // zerver/emails/notify_new_login): none when the user turned enable_login_emails off, has no
@@ -59,7 +59,13 @@ func newLoginNotice(tx storage.ReadTx, realm realms.Realm, u users.User, now tim
 		"change your password and contact your organization's administrators.\n\n"+
 		"You can turn these emails off in your notification settings: %s#settings/notifications\n",
 		u.FullName, u.Email, realm.Name, realm.URL, when, device, address, strings.TrimSuffix(realm.URL, "/")+"/")
-	return &loginNotice{to: u.Email, subject: "New login from " + device, body: body}, nil
+	base := strings.TrimSuffix(realm.URL, "/") + "/"
+	html, err := loginHTML(loginData{Name: u.FullName, Email: u.Email, Org: realm.Name, URL: realm.URL, Time: when,
+		Device: device, Address: address, Preferences: base + "#settings/notifications"})
+	if err != nil {
+		return nil, err
+	}
+	return &loginNotice{to: u.Email, subject: "New login from " + device, body: body, html: html}, nil
 }
 
 // deviceOf names the browser (or Zulip client) and system of a User-Agent, as Zulip's
@@ -111,7 +117,8 @@ func deviceOf(ua string) string {
 	return "an unknown browser"
 }
 
-// sendLoginNotice sends a login's email, if any, after the login's read; a failure is logged
+// sendLoginNotice sends a login's email, if any (with its HTML alternative when the Mailer
+// takes one), after the login's read; a failure is logged
 // (the login stands) and counted.
 func (s *Service) sendLoginNotice(ctx context.Context, n *loginNotice) {
 	if n == nil {
@@ -121,7 +128,12 @@ func (s *Service) sendLoginNotice(ctx context.Context, n *loginNotice) {
 		s.log.Warn("no mailer configured; email not sent", "to", n.to, "subject", n.subject)
 		return
 	}
-	err := s.cfg.Mailer.Send(context.WithoutCancel(ctx), n.to, n.subject, n.body)
+	var err error
+	if h, ok := s.cfg.Mailer.(HTMLMailer); ok {
+		err = h.SendHTML(context.WithoutCancel(ctx), n.to, n.subject, n.body, n.html)
+	} else {
+		err = s.cfg.Mailer.Send(context.WithoutCancel(ctx), n.to, n.subject, n.body)
+	}
 	if err != nil {
 		s.log.Error("sending the login email failed", "to", n.to, "err", err)
 	}

@@ -22,7 +22,8 @@
 //	          and ForgetCredentials (auth_cache.go); the failure limits of wrong API keys,
 //	          AuthenticateAPIKeyFrom, AuthenticateWebhookAPIKeyFrom, CachedAPIKey and
 //	          AuthenticationStats (auth_failures.go); web sessions: StartSession,
-//	          StartSessionWithPassword, AuthenticateSession, EndSession (auth_sessions.go)
+//	          StartSessionWithPassword, AuthenticateSession, EndSession (auth_sessions.go);
+//	          the "new login" email (auth_login_email.go, its HTML part auth_login_email_html.go)
 //	users     ProvisionUser (users.go); GetUsers, GetUser, GetUserByEmail, GetOwnUser
 //	          (users_get.go); CreateUser, UpdateUser, UpdateUserByEmail (users_admin.go);
 //	          DeactivateUser, DeactivateOwnUser, ReactivateUser (users_deactivate.go);

@@ -3,6 +3,7 @@ package queue
 import (
 	"crypto/rand"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -92,4 +93,18 @@ func (m *Manager) HasOwner(owner int64) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.byOwner[owner]) > 0
+}
+
+// Owners returns the owners of the queues that exist, ascending.
+func (m *Manager) Owners() []int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]int64, 0, len(m.byOwner))
+	for o, qs := range m.byOwner {
+		if len(qs) > 0 {
+			out = append(out, o)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -68,3 +68,27 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("condition not reached in 10s")
 }
+
+func TestOwnersListsOwnersWithQueues(t *testing.T) {
+	t.Parallel()
+	m, _ := newManager(t, queue.Options{})
+	if got := m.Owners(); len(got) != 0 {
+		t.Fatalf("Owners of an empty manager = %v", got)
+	}
+	a := mustRegister(t, m, queue.Spec{Owner: 7})
+	mustRegister(t, m, queue.Spec{Owner: 7})
+	mustRegister(t, m, queue.Spec{Owner: 3})
+	b := mustRegister(t, m, queue.Spec{Owner: 5})
+	if diff := cmp.Diff([]int64{3, 5, 7}, m.Owners()); diff != "" {
+		t.Fatalf("Owners (-want +got):\n%s", diff)
+	}
+	if err := m.Delete(b.ID, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Delete(a.ID, 7); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int64{3, 7}, m.Owners()); diff != "" {
+		t.Fatalf("Owners after deleting 5's only queue and one of 7's (-want +got):\n%s", diff)
+	}
+}

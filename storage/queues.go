@@ -14,10 +14,17 @@ type SavedQueue struct {
 // restore their own queues, whose ids start with the process's node id ("n1:..."). The empty
 // prefix selects every queue.
 
+// The processes sharing one store also report which users have a live event queue in them
+// (a client connected), with the time of the report, so that any process can tell whether a
+// user is away from every client (Zulip's receiver_is_off_zulip looks at all their queues).
+
 // QueueReader reads persisted event queues.
 type QueueReader interface {
 	// List returns the saved queues whose ids start with prefix, ascending by id.
 	List(prefix string) ([]SavedQueue, error)
+	// LiveNodes returns the nodes that reported, at or after since (UNIX milliseconds), a live
+	// event queue of owner (ReportLive, MarkLive), ascending.
+	LiveNodes(owner users.ID, since int64) ([]string, error)
 }
 
 // QueueWriter reads and replaces persisted event queues.
@@ -27,4 +34,10 @@ type QueueWriter interface {
 	// (nil or empty clears them). ErrConflict when two have the same id or one's id lacks the
 	// prefix; nothing changes then.
 	ReplaceAll(prefix string, qs []SavedQueue) error
+	// ReportLive replaces what node reported before: owners have a live event queue there at
+	// time at (UNIX milliseconds). Empty owners: none has.
+	ReportLive(node string, owners []users.ID, at int64) error
+	// MarkLive records that owner has a live event queue on node at time at, keeping the
+	// node's other reports.
+	MarkLive(node string, owner users.ID, at int64) error
 }

@@ -13,6 +13,11 @@ type UserSettingsReader interface {
 	// List returns the stored settings of every user that has any (register's user_status
 	// needs nearly every user's: one read of the table, not a lookup per user).
 	List() (map[users.ID]users.Settings, error)
+	// ListTrue returns the users whose stored settings hold name with the value true,
+	// ascending. Every channel message asks (the users with
+	// enable_stream_email_notifications, for missed-message emails): the SQL store answers
+	// from a cached list, with no statement of its own.
+	ListTrue(name string) ([]users.ID, error)
 	// GetEmailChange finds a pending email change by key; ErrNotFound when there is none.
 	GetEmailChange(key string) (users.EmailChange, error)
 }

@@ -3,9 +3,16 @@
 package smtptest
 
 import (
+	"encoding/base64"
+	"errors"
 	"io"
+	"mime"
+	mpart "mime/multipart"
+	"mime/quotedprintable"
 	"net"
+	"net/mail"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -99,4 +106,54 @@ func (x *session) Data(r io.Reader) error {
 	default:
 	}
 	return nil
+}
+
+// Parts parses the message's data and returns its header and its text bodies by media type
+// ("text/plain", "text/html"), decoded (quoted-printable, base64): the one body of a simple
+// message, or every part of a multipart one. multipart is the message's own multipart media
+// type ("multipart/alternative"), or "" for a simple message.
+func (m Message) Parts() (header mail.Header, multipart string, bodies map[string]string, err error) {
+	msg, err := mail.ReadMessage(strings.NewReader(m.Data))
+	if err != nil {
+		return nil, "", nil, err
+	}
+	bodies = map[string]string{}
+	typ, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if !strings.HasPrefix(typ, "multipart/") {
+		b, err := decodeBody(msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
+		bodies[typ] = b
+		return msg.Header, "", bodies, err
+	}
+	r := mpart.NewReader(msg.Body, params["boundary"])
+	for {
+		p, err := r.NextRawPart()
+		if errors.Is(err, io.EOF) {
+			return msg.Header, typ, bodies, nil
+		}
+		if err != nil {
+			return nil, "", nil, err
+		}
+		pt, _, err := mime.ParseMediaType(p.Header.Get("Content-Type"))
+		if err != nil {
+			return nil, "", nil, err
+		}
+		if bodies[pt], err = decodeBody(p.Header.Get("Content-Transfer-Encoding"), p); err != nil {
+			return nil, "", nil, err
+		}
+	}
+}
+
+// decodeBody reads a body in its transfer encoding.
+func decodeBody(encoding string, r io.Reader) (string, error) {
+	switch strings.ToLower(encoding) {
+	case "quoted-printable":
+		r = quotedprintable.NewReader(r)
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, r)
+	}
+	b, err := io.ReadAll(r)
+	return string(b), err
 }

@@ -28,6 +28,9 @@ type subscriberCache struct {
 	counts     map[channels.ID]int
 	allCounts  bool
 	listCounts map[channels.ID]int
+	// prefs holds, per channel read into lists, the subscriptions that are muted or set
+	// email_notifications (subscriber_prefs.go).
+	prefs map[channels.ID]map[users.ID]SubscriberPrefs
 }
 
 func newSubscriberCache(r storage.SubscriptionReader) subscriberCache {
@@ -49,14 +52,27 @@ func (w *World) PreloadChannels(ids []channels.ID) {
 	if len(missing) == 0 || w.Failed() {
 		return
 	}
-	lists, err := storage.ActiveSubscriberIDs(c.r, missing)
+	rows, err := c.r.ListForChannels(missing, true)
 	if w.Fail(err) {
 		return
 	}
-	// Each list may be the store's own (storage.SubscriberIDReader): never written, and its
-	// capacity ends at its length, so addSubscribers copies instead of writing into it.
-	for i, id := range missing {
-		c.lists[id] = lists[i]
+	for _, id := range missing {
+		c.lists[id] = []users.ID{}
+	}
+	c.notePrefs(rows) // subscriber_prefs.go
+	// One backing array for every list (rows come grouped by channel); each list's capacity
+	// ends at its length, so addSubscribers copies instead of overwriting the next.
+	flat := make([]users.ID, len(rows))
+	for i, s := range rows {
+		flat[i] = s.UserID
+	}
+	for start := 0; start < len(rows); {
+		end := start + 1
+		for end < len(rows) && rows[end].ChannelID == rows[start].ChannelID {
+			end++
+		}
+		c.lists[rows[start].ChannelID] = flat[start:end:end]
+		start = end
 	}
 }
 

@@ -43,6 +43,7 @@ func (d *data) clone() *data {
 	c.groupByName = cloneMap(d.groupByName, same)
 
 	c.queues = cloneMap(d.queues, cloneSavedQueue)
+	c.liveOwners = cloneMap(d.liveOwners, same)
 	c.drafts = cloneMap(d.drafts, drafts.Draft.Clone)
 	c.draftSeq = d.draftSeq
 	c.draftSyncOff = cloneMap(d.draftSyncOff, same)
@@ -74,6 +75,7 @@ func (d *data) clone() *data {
 	c.folderSeq = d.folderSeq
 
 	c.settings = cloneMap(d.settings, users.Settings.Clone)
+	c.settingsTrue = cloneMap(d.settingsTrue, func(m map[users.ID]bool) map[users.ID]bool { return cloneMap(m, same) })
 	c.emailChanges = cloneMap(d.emailChanges, same)
 
 	c.profileFields = cloneMap(d.profileFields, same)

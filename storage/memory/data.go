@@ -36,6 +36,7 @@ type data struct {
 	groupList atomic.Pointer[[]users.Group]
 
 	queues       map[string]storage.SavedQueue
+	liveOwners   map[liveKey]int64 // report time, UNIX milliseconds
 	drafts       map[drafts.ID]drafts.Draft
 	draftSeq     drafts.ID
 	draftSyncOff map[users.ID]bool
@@ -78,6 +79,7 @@ type data struct {
 	folderSeq  channels.FolderID
 
 	settings     map[users.ID]users.Settings
+	settingsTrue map[string]map[users.ID]bool // by setting name, the users whose stored value is true
 	emailChanges map[string]users.EmailChange
 
 	profileFields   map[users.ProfileFieldID]users.ProfileField
@@ -127,6 +129,7 @@ func newData() *data {
 		groups:      map[users.GroupID]users.Group{},
 		groupByName: map[string]users.GroupID{},
 		queues:      map[string]storage.SavedQueue{},
+		liveOwners:  map[liveKey]int64{},
 		msgs:        newMessageData(),
 		emoji:       map[emoji.ID]emoji.Custom{},
 		userTopics:  map[userTopicKey]topics.UserTopic{},
@@ -147,6 +150,7 @@ func newData() *data {
 		folders:       map[channels.FolderID]channels.Folder{},
 
 		settings:     map[users.ID]users.Settings{},
+		settingsTrue: map[string]map[users.ID]bool{},
 		emailChanges: map[string]users.EmailChange{},
 
 		profileFields: map[users.ProfileFieldID]users.ProfileField{},

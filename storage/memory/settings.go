@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"slices"
+
 	"github.com/teamchat/chat/users"
 )
 
@@ -57,6 +59,21 @@ func (a settingsTx) PutMany(all map[users.ID]users.Settings) error {
 		return err
 	}
 	for id, s := range all {
+		for name, v := range a.t.d.settings[id].Values {
+			if b, ok := v.(bool); ok && b {
+				deleteKey(a.j, a.t.d.settingsTrue[name], id)
+			}
+		}
+		for name, v := range s.Values {
+			if b, ok := v.(bool); ok && b {
+				set := a.t.d.settingsTrue[name]
+				if set == nil {
+					set = map[users.ID]bool{}
+					setKey(a.j, a.t.d.settingsTrue, name, set)
+				}
+				setKey(a.j, set, id, true)
+			}
+		}
 		setKey(a.j, a.t.d.settings, id, s.Clone())
 	}
 	return nil
@@ -84,4 +101,16 @@ func (a settingsTx) DeleteEmailChange(key string) error {
 	}
 	deleteKey(a.j, a.t.d.emailChanges, key)
 	return nil
+}
+
+func (a settingsTx) ListTrue(name string) ([]users.ID, error) {
+	if err := a.t.live(); err != nil {
+		return nil, err
+	}
+	out := make([]users.ID, 0, len(a.t.d.settingsTrue[name]))
+	for id := range a.t.d.settingsTrue[name] {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out, nil
 }

@@ -47,7 +47,8 @@ const (
 	linkifiersTable cachedTable = "linkifiers"
 	mutedTable      cachedTable = "muted_users"
 	alertWordsTable cachedTable = "alert_words"
-	userTopicsTable cachedTable = "user_topics" // the followed rows only
+	userTopicsTable cachedTable = "user_topics"   // the followed rows only
+	settingsTable   cachedTable = "user_settings" // the true values only
 )
 
 // pgChangeRetention is how long table_changes rows are kept; pgCacheMaxAge (shorter) is how
@@ -78,6 +79,8 @@ type caches struct {
 	muted      listCache[users.MutedUser]
 	alertWords listCache[alertWord]
 	followed   listCache[followedTopic]
+	// settingsTrue lists each user's settings that are true (settings.go).
+	settingsTrue listCache[settingsTrue]
 
 	subscribers subscriberCache // SQLite: active subscriptions per channel (subscribers.go)
 	activity    activityFloor   // the user_activity this Store has written (activity.go)
@@ -294,6 +297,7 @@ func (c *caches) keptXmins() map[cachedTable]int64 {
 		usersTable: c.users.keptXmin, groupsTable: c.groups.keptXmin, channelsTable: c.channels.keptXmin,
 		realmTable: c.realm.keptXmin, linkifiersTable: c.linkifiers.keptXmin, mutedTable: c.muted.keptXmin,
 		alertWordsTable: c.alertWords.keptXmin, userTopicsTable: c.followed.keptXmin,
+		settingsTable: c.settingsTrue.keptXmin,
 	} {
 		if x, ok := xmin(); ok {
 			out[table] = x

@@ -3,10 +3,12 @@ package sqlstore
 import (
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 // queueTx is the persisted-queues accessor.
@@ -44,4 +46,32 @@ func (a queueTx) ReplaceAll(prefix string, qs []storage.SavedQueue) error {
 		return err
 	}
 	return insertRows(a.t, "INSERT INTO saved_queues (id, owner, state)", 3, rows, "")
+}
+
+func (a queueTx) LiveNodes(owner users.ID, since int64) ([]string, error) {
+	return scanAll(a.t, func(r *sql.Rows) (string, error) {
+		var node string
+		err := r.Scan(&node)
+		return node, err
+	}, "SELECT node FROM live_queue_owners WHERE owner = ? AND seen_at >= ? ORDER BY node", owner, since)
+}
+
+func (a queueTx) ReportLive(node string, owners []users.ID, at int64) error {
+	if _, err := a.t.exec("DELETE FROM live_queue_owners WHERE node = ?", node); err != nil {
+		return err
+	}
+	owners = slices.Clone(owners)
+	slices.Sort(owners)
+	owners = slices.Compact(owners)
+	rows := make([][]any, len(owners))
+	for i, o := range owners {
+		rows[i] = []any{node, o, at}
+	}
+	return insertRows(a.t, "INSERT INTO live_queue_owners (node, owner, seen_at)", 3, rows, "")
+}
+
+func (a queueTx) MarkLive(node string, owner users.ID, at int64) error {
+	_, err := a.t.exec("INSERT INTO live_queue_owners (node, owner, seen_at) VALUES (?, ?, ?)"+
+		" ON CONFLICT (node, owner) DO UPDATE SET seen_at = excluded.seen_at", node, owner, at)
+	return err
 }

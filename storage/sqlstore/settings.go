@@ -93,6 +93,11 @@ func (a settingsTx) PutMany(all map[users.ID]users.Settings) error {
 		keys = append(keys, id)
 	}
 	slices.Sort(keys)
+	if len(keys) > 0 {
+		if err := a.t.bump(settingsTable); err != nil {
+			return err
+		}
+	}
 	rows := make([][]any, len(keys))
 	for i, id := range keys {
 		rows[i] = []any{id, encodeSettings(all[id])}
@@ -127,4 +132,43 @@ func (a settingsTx) PutEmailChange(c users.EmailChange) error {
 func (a settingsTx) DeleteEmailChange(key string) error {
 	_, err := a.t.exec("DELETE FROM email_changes WHERE change_key = ?", key)
 	return err
+}
+
+// settingsTrue is one user's stored settings whose value is true, as the cached list keeps it.
+type settingsTrue struct {
+	user  users.ID
+	names []string // ascending
+}
+
+func (a settingsTx) ListTrue(name string) ([]users.ID, error) {
+	all, _, err := sharedList(a.t, settingsTable, &a.t.cache.settingsTrue, func() ([]settingsTrue, error) {
+		rows, err := scanAll(a.t, scanSettings, "SELECT user_id, settings FROM user_settings ORDER BY user_id")
+		if err != nil {
+			return nil, err
+		}
+		out := make([]settingsTrue, 0, len(rows))
+		for _, r := range rows {
+			var names []string
+			for k, v := range r.s.Values {
+				if b, ok := v.(bool); ok && b {
+					names = append(names, k)
+				}
+			}
+			if len(names) > 0 {
+				slices.Sort(names)
+				out = append(out, settingsTrue{user: r.user, names: names})
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := []users.ID{}
+	for _, x := range all {
+		if _, found := slices.BinarySearch(x.names, name); found {
+			out = append(out, x.user)
+		}
+	}
+	return out, nil
 }

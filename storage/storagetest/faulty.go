@@ -201,3 +201,17 @@ func (w faultySubscriptions) Put(s []channels.Subscription) error {
 	}
 	return w.SubscriptionWriter.Put(s)
 }
+
+func (w faultyQueues) ReportLive(node string, owners []users.ID, at int64) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.QueueWriter.ReportLive(node, owners, at)
+}
+
+func (w faultyQueues) MarkLive(node string, owner users.ID, at int64) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.QueueWriter.MarkLive(node, owner, at)
+}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 func testQueues(t *testing.T, open Opener) {
@@ -98,4 +99,56 @@ func testQueues(t *testing.T, open Opener) {
 			return err
 		})
 	})
+
+	t.Run("live queue reports per node, replaced by the next report, read since a time", testLiveQueues(open))
+}
+
+func testLiveQueues(open Opener) func(t *testing.T) {
+	return func(t *testing.T) {
+		s := open(t)
+		nodes := func(name string, owner users.ID, since int64, want []string) {
+			t.Helper()
+			mustView(t, s, func(tx storage.ReadTx) error {
+				got, err := tx.Queues().LiveNodes(owner, since)
+				if len(want) == 0 && len(got) == 0 {
+					return err
+				}
+				wantEqual(t, name, want, got)
+				return err
+			})
+		}
+		nodes("LiveNodes on an empty store", 1, 0, nil)
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.Queues().ReportLive("n2", []users.ID{1, 2, 1}, 1000); err != nil {
+				return err
+			}
+			return tx.Queues().ReportLive("n1", []users.ID{1}, 2000)
+		})
+		nodes("LiveNodes(1, 0)", 1, 0, []string{"n1", "n2"})
+		nodes("LiveNodes(1, 1500)", 1, 1500, []string{"n1"})
+		nodes("LiveNodes(2, 1000)", 2, 1000, []string{"n2"})
+		nodes("LiveNodes(3, 0)", 3, 0, nil)
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.Queues().ReportLive("n2", []users.ID{3}, 3000); err != nil {
+				return err
+			}
+			return tx.Queues().MarkLive("n1", 2, 3500)
+		})
+		nodes("LiveNodes(1, 0) after n2's new report", 1, 0, []string{"n1"})
+		nodes("LiveNodes(2, 0) after MarkLive", 2, 0, []string{"n1"})
+		nodes("LiveNodes(3, 3000)", 3, 3000, []string{"n2"})
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Queues().MarkLive("n1", 2, 4000) })
+		nodes("LiveNodes(2, 4000) after MarkLive again", 2, 4000, []string{"n1"})
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			if err := tx.Queues().ReportLive("n1", nil, 5000); err != nil {
+				return err
+			}
+			return storage.ErrConflict
+		})
+		wantIs(t, "rolled-back ReportLive", err, storage.ErrConflict)
+		nodes("LiveNodes(1, 0) after the rollback", 1, 0, []string{"n1"})
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Queues().ReportLive("n1", nil, 5000) })
+		nodes("LiveNodes(1, 0) after n1 reported none", 1, 0, nil)
+		nodes("LiveNodes(2, 0) after n1 reported none", 2, 0, nil)
+	}
 }

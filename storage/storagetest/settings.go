@@ -100,4 +100,50 @@ func testUserSettings(t *testing.T, open Opener) {
 			return nil
 		})
 	})
+
+	t.Run("ListTrue lists the users whose stored value is true, after every change", func(t *testing.T) {
+		s := open(t)
+		const name = "enable_stream_email_notifications"
+		list := func(what string, want []users.ID) {
+			t.Helper()
+			mustView(t, s, func(tx storage.ReadTx) error {
+				got, err := tx.UserSettings().ListTrue(name)
+				wantEqual(t, what, want, got, cmpopts.EquateEmpty())
+				return err
+			})
+		}
+		list("ListTrue with no settings", nil)
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			return tx.UserSettings().PutMany(map[users.ID]users.Settings{
+				4: {Values: map[string]any{name: true}},
+				2: {Values: map[string]any{name: true, "enter_sends": true}},
+				3: {Values: map[string]any{name: false, "enter_sends": true}},
+				5: {Values: map[string]any{"emojiset": "text"}},
+			})
+		})
+		list("ListTrue", []users.ID{2, 4})
+		list("ListTrue again (a cached list)", []users.ID{2, 4})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{4: {Values: map[string]any{name: false}}, 3: {Values: map[string]any{name: true}}}); err != nil {
+				return err
+			}
+			got, err := tx.UserSettings().ListTrue(name)
+			wantEqual(t, "ListTrue in the writing transaction", []users.ID{2, 3}, got)
+			return err
+		})
+		list("ListTrue after a change", []users.ID{2, 3})
+		err := s.Update(t.Context(), func(tx storage.Tx) error {
+			if err := tx.UserSettings().PutMany(map[users.ID]users.Settings{2: {}}); err != nil {
+				return err
+			}
+			return storage.ErrConflict
+		})
+		wantIs(t, "rolled-back PutMany", err, storage.ErrConflict)
+		list("ListTrue after a rollback", []users.ID{2, 3})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.UserSettings().ListTrue("enter_sends")
+			wantEqual(t, "ListTrue(enter_sends)", []users.ID{2}, got)
+			return err
+		})
+	})
 }
