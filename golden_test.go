@@ -72,6 +72,12 @@ var goldenEvents = []struct {
 		mustDo(t, "UpdateRealmUserSettingsDefaults", errOf(f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"),
 			chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"emojiset": "text", "enter_sends": true}})))
 	}},
+	{"realm_user-update-is_deleted", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		ctx := t.Context()
+		mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["guest"],
+			Actions: &chat.DeactivateUserActions{DeleteProfile: true}})))
+		mustDo(t, "ReactivateUser", errOf(f.svc.ReactivateUser(ctx, f.actor("owner"), chat.ReactivateUserParams{UserID: f.ids["guest"]})))
+	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
 	{"realm_export_consent", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(t.Context(), f.actor("member"),
