@@ -209,6 +209,13 @@ func applyPersonUpdate(state, person map[string]any, id, self float64) {
 				u["is_guest"] = r == 600
 			case "new_email":
 				u["email"] = v
+			case "is_deleted":
+				// User objects carry is_deleted only when true.
+				if v == true {
+					u[k] = v
+				} else {
+					delete(u, k)
+				}
 			default:
 				u[k] = v
 			}

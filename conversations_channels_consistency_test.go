@@ -39,6 +39,13 @@ func channelsConsistencyCases() []consistencyCase {
 				Subscriptions: []chat.SubscriptionRequest{{Name: "fresh"}},
 			})))
 		}},
+		{method: "Subscribe", name: "others to a new channel with default_push_notifications", run: func(t *testing.T, f *fixture) {
+			mustDo(t, "Subscribe", errOf(f.svc.Subscribe(t.Context(), f.actor("admin"), chat.SubscribeParams{
+				Subscriptions:      []chat.SubscriptionRequest{{Name: "pager"}},
+				Principals:         chat.Principals{IDs: []users.ID{f.ids["admin"], f.ids["member"]}},
+				NewChannelSettings: chat.NewChannelSettings{DefaultPushNotifications: true},
+			})))
+		}},
 		{method: "Subscribe", name: "others to an existing channel", setup: general, run: func(t *testing.T, f *fixture) {
 			mustDo(t, "Subscribe", errOf(f.svc.Subscribe(t.Context(), f.actor("admin"), chat.SubscribeParams{
 				Subscriptions: []chat.SubscriptionRequest{{Name: "general"}},

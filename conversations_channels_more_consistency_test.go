@@ -89,6 +89,11 @@ func channelsMoreConsistencyCases(general, secret func(*testing.T, *fixture)) []
 				MessageRetentionDays: ptr("30"), TopicsPolicy: ptr("disable_empty_topic"),
 			})))
 		}},
+		{method: "UpdateStream", name: "default_push_notifications", setup: both, run: func(t *testing.T, f *fixture) {
+			mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(t.Context(), f.actor("admin"), chat.UpdateStreamParams{
+				StreamID: id(t, f, "secret"), DefaultPushNotifications: ptr(true),
+			})))
+		}},
 		{method: "UpdateStream", name: "unarchive", setup: func(t *testing.T, f *fixture) {
 			both(t, f)
 			mustDo(t, "ArchiveStream", errOf(f.svc.ArchiveStream(t.Context(), f.actor("admin"), chat.ArchiveStreamParams{StreamID: id(t, f, "general")})))

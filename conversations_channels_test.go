@@ -130,7 +130,7 @@ func TestSubscribeCreatesChannel(t *testing.T) {
 		"date_created":         float64(f.clock.Now().Unix()), "creator_id": float64(f.ids["member"]),
 		"invite_only": false, "is_web_public": false, "history_public_to_subscribers": true,
 		"message_retention_days": nil, "first_message_id": float64(1) /* the creation notice */, "is_archived": false, "is_recently_active": true,
-		"folder_id": nil, "topics_policy": "inherit", "stream_post_policy": float64(1), "is_announcement_only": false,
+		"folder_id": nil, "topics_policy": "inherit", "default_push_notifications": false, "stream_post_policy": float64(1), "is_announcement_only": false,
 		"stream_weekly_traffic": nil, "subscriber_count": float64(1),
 		"can_add_subscribers_group":              float64(c.CanAddSubscribersGroup.Group),
 		"can_administer_channel_group":           map[string]any{"direct_members": []any{float64(f.ids["member"])}, "direct_subgroups": []any{}},

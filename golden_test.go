@@ -72,6 +72,20 @@ var goldenEvents = []struct {
 		mustDo(t, "UpdateRealmUserSettingsDefaults", errOf(f.svc.UpdateRealmUserSettingsDefaults(t.Context(), f.actor("admin"),
 			chat.UpdateRealmUserSettingsDefaultsParams{Values: map[string]any{"emojiset": "text", "enter_sends": true}})))
 	}},
+	{"realm_user-update-is_deleted", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		ctx := t.Context()
+		mustDo(t, "DeactivateUser", errOf(f.svc.DeactivateUser(ctx, f.actor("owner"), chat.DeactivateUserParams{UserID: f.ids["guest"],
+			Actions: &chat.DeactivateUserActions{DeleteProfile: true}})))
+		mustDo(t, "ReactivateUser", errOf(f.svc.ReactivateUser(ctx, f.actor("owner"), chat.ReactivateUserParams{UserID: f.ids["guest"]})))
+	}},
+	{"stream-update-default_push_notifications", "member", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		ctx := t.Context()
+		mustDo(t, "Subscribe", errOf(f.svc.Subscribe(ctx, f.actor("admin"), chat.SubscribeParams{Subscriptions: subs("pager"),
+			Principals: chat.Principals{IDs: []users.ID{f.ids["admin"], f.ids["member"]}}, NewChannelSettings: chat.NewChannelSettings{DefaultPushNotifications: true}})))
+		res, err := f.svc.GetStreamID(ctx, f.actor("admin"), chat.GetStreamIDParams{Stream: "pager"})
+		mustDo(t, "GetStreamID", err)
+		mustDo(t, "UpdateStream", errOf(f.svc.UpdateStream(ctx, f.actor("admin"), chat.UpdateStreamParams{StreamID: res.StreamID, DefaultPushNotifications: ptr(false)})))
+	}},
 	{"update_message-empty_topic_name", "member", chat.ClientCapabilities{EmptyTopicName: true}, goldenMessageEdit},
 	{"realm_export_consent", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
 		mustDo(t, "UpdateSettings", errOf(f.svc.UpdateSettings(t.Context(), f.actor("member"),

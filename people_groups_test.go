@@ -256,3 +256,27 @@ func TestUpdateAndDeactivateUserGroup(t *testing.T) {
 	_, err = f.svc.UpdateUserGroupMembers(ctx, f.actor("member"), chat.UpdateUserGroupMembersParams{GroupID: outer, Add: []users.ID{f.ids["admin"]}})
 	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "You can't add members to a deactivated user group.")
 }
+
+// TestBotsListAndCreateGroups pins feature level 496: a bot may list the user groups and
+// create one (Zulip's require_non_guest_user), while the other group operations still refuse
+// bots and guests are refused both.
+func TestBotsListAndCreateGroups(t *testing.T) {
+	t.Parallel()
+	f := newUsersFixture(t)
+	ctx := t.Context()
+	bot := mustCreateBot(t, f, "member", chat.CreateBotParams{FullName: "Group Bot", ShortName: "groups", BotType: users.BotGeneric})
+	as := chat.Actor{UserID: bot}
+	if _, err := f.svc.GetUserGroups(ctx, as, chat.GetUserGroupsParams{}); err != nil {
+		t.Fatalf("GetUserGroups as a bot: %v", err)
+	}
+	res, err := f.svc.CreateUserGroup(ctx, as, chat.CreateUserGroupParams{Name: "made by a bot", Members: []users.ID{bot}})
+	if err != nil {
+		t.Fatalf("CreateUserGroup as a bot: %v", err)
+	}
+	_, err = f.svc.UpdateUserGroup(ctx, as, chat.UpdateUserGroupParams{GroupID: res.GroupID, Description: ptr("changed")})
+	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "This endpoint does not accept bot requests.")
+	_, err = f.svc.GetUserGroups(ctx, f.actor("guest"), chat.GetUserGroupsParams{})
+	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Not allowed for guest users")
+	_, err = f.svc.CreateUserGroup(ctx, f.actor("guest"), chat.CreateUserGroupParams{Name: "by a guest"})
+	wantError(t, err, chat.CodeBadRequest, http.StatusBadRequest, "Not allowed for guest users")
+}

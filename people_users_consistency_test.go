@@ -52,6 +52,13 @@ func usersConsistencyCases() []consistencyCase {
 			must(t, errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"],
 				Actions: &chat.DeactivateUserActions{DeleteProfile: true}})))
 		}},
+		{method: "ReactivateUser", name: "deleted with delete_profile", setup: func(t *testing.T, f *fixture) {
+			extra(t, f)
+			must(t, errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"],
+				Actions: &chat.DeactivateUserActions{DeleteProfile: true}})))
+		}, run: func(t *testing.T, f *fixture) {
+			must(t, errOf(f.svc.ReactivateUser(t.Context(), f.actor("admin"), chat.ReactivateUserParams{UserID: f.ids["extra"]})))
+		}},
 		{method: "ReactivateUser", name: "group member", setup: func(t *testing.T, f *fixture) {
 			group(t, f)
 			must(t, errOf(f.svc.DeactivateUser(t.Context(), f.actor("admin"), chat.DeactivateUserParams{UserID: f.ids["extra"]})))

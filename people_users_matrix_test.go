@@ -19,16 +19,18 @@ type outcome struct {
 }
 
 var (
-	ok            = outcome{}
-	deactivated   = outcome{chat.CodeUnauthorized, "Account is deactivated"}
-	insufficient  = outcome{chat.CodeBadRequest, "Insufficient permission"}
-	mustBeAdmin   = outcome{chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"}
-	notForGuests  = outcome{chat.CodeBadRequest, "Not allowed for guest users"}
-	noBots        = outcome{chat.CodeBadRequest, "This endpoint does not accept bot requests."}
-	everyoneOK    = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": ok, "bot": ok, "deactivated": deactivated}
-	adminsOnly    = map[string]outcome{"owner": ok, "admin": ok, "moderator": insufficient, "member": insufficient, "guest": insufficient, "bot": insufficient, "deactivated": deactivated}
-	membersAndUp  = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": notForGuests, "bot": noBots, "deactivated": deactivated}
-	humansOnly    = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": ok, "bot": noBots, "deactivated": deactivated}
+	ok           = outcome{}
+	deactivated  = outcome{chat.CodeUnauthorized, "Account is deactivated"}
+	insufficient = outcome{chat.CodeBadRequest, "Insufficient permission"}
+	mustBeAdmin  = outcome{chat.CodeUnauthorizedPrincipal, "Must be an organization administrator"}
+	notForGuests = outcome{chat.CodeBadRequest, "Not allowed for guest users"}
+	noBots       = outcome{chat.CodeBadRequest, "This endpoint does not accept bot requests."}
+	everyoneOK   = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": ok, "bot": ok, "deactivated": deactivated}
+	adminsOnly   = map[string]outcome{"owner": ok, "admin": ok, "moderator": insufficient, "member": insufficient, "guest": insufficient, "bot": insufficient, "deactivated": deactivated}
+	membersAndUp = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": notForGuests, "bot": noBots, "deactivated": deactivated}
+	humansOnly   = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": ok, "bot": noBots, "deactivated": deactivated}
+	// nonGuests: bots too (require_non_guest_user; listing and creating groups since level 496).
+	nonGuests     = map[string]outcome{"owner": ok, "admin": ok, "moderator": ok, "member": ok, "guest": notForGuests, "bot": ok, "deactivated": deactivated}
 	adminGateOnly = map[string]outcome{"owner": ok, "admin": ok, "moderator": mustBeAdmin, "member": mustBeAdmin, "guest": mustBeAdmin, "bot": mustBeAdmin, "deactivated": deactivated}
 )
 
@@ -103,11 +105,11 @@ var usersMatrix = []matrixRow{
 		func(ctx context.Context, f *fixture, as string) error {
 			return errOf(f.svc.UpdateProfileData(ctx, f.actor(as), chat.UpdateProfileDataParams{Data: []chat.ProfileDataUpdate{{ID: int64(f.ids["phone"]), Value: []byte(`"123"`)}}}))
 		}},
-	{"GetUserGroups", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
+	{"GetUserGroups", nonGuests, nil, func(ctx context.Context, f *fixture, as string) error {
 		_, err := f.svc.GetUserGroups(ctx, f.actor(as), chat.GetUserGroupsParams{})
 		return err
 	}},
-	{"CreateUserGroup", membersAndUp, nil, func(ctx context.Context, f *fixture, as string) error {
+	{"CreateUserGroup", nonGuests, nil, func(ctx context.Context, f *fixture, as string) error {
 		_, err := f.svc.CreateUserGroup(ctx, f.actor(as), chat.CreateUserGroupParams{Name: "matrix", Members: []users.ID{f.ids["member"]}})
 		return err
 	}},

@@ -363,7 +363,7 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 		}
 		got = append(got, who+":"+key)
 	}
-	want := []string{"bot:full_name", "bot:avatar_source", "bot:is_active", "target:full_name", "target:avatar_source", "target:is_active"}
+	want := []string{"bot:full_name", "bot:avatar_source", "bot:is_deleted", "bot:is_active", "target:full_name", "target:avatar_source", "target:is_deleted", "target:is_active"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("event order (-want +got):\n%s", diff)
 	}
@@ -377,8 +377,9 @@ func TestDeactivateAndReactivateUser(t *testing.T) {
 	if _, err := f.svc.ReactivateUser(ctx, f.actor("admin"), chat.ReactivateUserParams{UserID: target.ID}); err != nil {
 		t.Fatal(err)
 	}
-	evs := eventsNoID(t, f.poll(t, "member", q, 5, true))
+	evs := eventsNoID(t, f.poll(t, "member", q, 7, true))
 	wantEv := []map[string]any{
+		{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(target.ID), "is_deleted": false}},
 		{"type": "realm_user", "op": "update", "person": map[string]any{"user_id": idf(target.ID), "is_active": true}},
 		{"type": "user_group", "op": "add_members", "group_id": float64(groups[users.GroupFullMembers]), "user_ids": []any{idf(target.ID)}},
 		{"type": "user_group", "op": "add_members", "group_id": float64(groups[users.GroupMembers]), "user_ids": []any{idf(target.ID)}},

@@ -46,6 +46,10 @@ type Channel struct {
 	IsArchived           bool
 	// IsDefault marks a default channel: new users are subscribed to it.
 	IsDefault bool
+	// DefaultPushNotifications turns on mobile push notifications for the channel in the
+	// subscription of a user who first subscribes to it, over the user's own default
+	// (Zulip's default_push_notifications, feature level 507; set by administrators only).
+	DefaultPushNotifications bool
 
 	CanAddSubscribersGroup            users.GroupSetting
 	CanAdministerChannelGroup         users.GroupSetting

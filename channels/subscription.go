@@ -38,6 +38,19 @@ func (s Subscription) Clone() Subscription {
 	return s
 }
 
+// FirstSubscription is the subscription of user u who subscribes to c for the first time
+// (there is no row of u's for c yet), with the given color: mobile push notifications are
+// on when c's DefaultPushNotifications says so (feature level 507), whatever u's own
+// default; a later resubscription keeps the row and so the user's choice.
+func FirstSubscription(u users.ID, c Channel, color string) Subscription {
+	s := Subscription{UserID: u, ChannelID: c.ID, Active: true, Color: color}
+	if c.DefaultPushNotifications {
+		on := true
+		s.PushNotifications = &on
+	}
+	return s
+}
+
 // Property is a subscription property of POST /users/me/subscriptions/properties.
 type Property string
 

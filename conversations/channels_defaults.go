@@ -93,7 +93,7 @@ func (s *Service) SubscribeNewUser(o *engine.WriteOp, id users.ID, want func(cha
 	used := map[string]bool{}
 	rows := make([]channels.Subscription, len(chosen))
 	for i, c := range chosen {
-		rows[i] = channels.Subscription{UserID: id, ChannelID: c.ID, Active: true, Color: channels.PickColor(used)}
+		rows[i] = channels.FirstSubscription(id, c, channels.PickColor(used))
 		used[rows[i].Color] = true
 	}
 	if err := tx.Subscriptions().Put(rows); err != nil {

@@ -25,6 +25,9 @@ type UpdateStreamParams struct {
 	IsWebPublic                *bool
 	HistoryPublicToSubscribers *bool
 	IsDefaultStream            *bool
+	// DefaultPushNotifications is the channel's default_push_notifications (administrators
+	// only).
+	DefaultPushNotifications *bool
 	// MessageRetentionDays is the JSON text of the value (see NewChannelSettings).
 	MessageRetentionDays *string
 	TopicsPolicy         *string
@@ -86,6 +89,7 @@ var streamProperties = []func(*streamChange, UpdateStreamParams) error{
 	(*streamChange).describe,
 	(*streamChange).privacy,
 	(*streamChange).setDefault,
+	(*streamChange).defaultPushNotifications,
 	(*streamChange).retention,
 	(*streamChange).topicsPolicy,
 	(*streamChange).folder,
@@ -166,6 +170,22 @@ func (sc *streamChange) setDefault(p UpdateStreamParams) error {
 	}
 	if sc.c.IsDefault && sc.c.InviteOnly {
 		return engine.BadRequest("A default channel cannot be private.")
+	}
+	return nil
+}
+
+// defaultPushNotifications applies default_push_notifications, which only administrators
+// set or change (feature level 507), as is_default_stream.
+func (sc *streamChange) defaultPushNotifications(p UpdateStreamParams) error {
+	if p.DefaultPushNotifications == nil {
+		return nil
+	}
+	if !sc.o.Me.Role.IsAdmin() {
+		return errInsufficientPermission()
+	}
+	if v := *p.DefaultPushNotifications; v != sc.c.DefaultPushNotifications {
+		sc.c.DefaultPushNotifications = v
+		sc.update("default_push_notifications", v)
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ type ChannelRecord struct {
 	IsRecentlyActive                  bool               `json:"is_recently_active"`
 	FolderID                          *channels.FolderID `json:"folder_id"`
 	TopicsPolicy                      string             `json:"topics_policy"`
+	DefaultPushNotifications          bool               `json:"default_push_notifications"`
 	StreamPostPolicy                  int                `json:"stream_post_policy"`
 	IsAnnouncementOnly                bool               `json:"is_announcement_only"`
 	StreamWeeklyTraffic               *int               `json:"stream_weekly_traffic"`
@@ -186,6 +187,7 @@ func fillChannelSettingsWith(w *world.World, rec *ChannelRecord, c *channels.Cha
 	rec.MessageRetentionDays = c.MessageRetentionDays
 	rec.IsArchived = c.IsArchived
 	rec.TopicsPolicy = c.TopicsPolicy.String()
+	rec.DefaultPushNotifications = c.DefaultPushNotifications
 	rec.StreamPostPolicy = channels.StreamPostPolicy(c, w.GroupNameOf)
 	setActiveOnly(&rec.CanAddSubscribersGroup, &c.CanAddSubscribersGroup, active)
 	setActiveOnly(&rec.CanAdministerChannelGroup, &c.CanAdministerChannelGroup, active)
@@ -335,6 +337,8 @@ func (r *ChannelRecord) appendFields(b []byte) []byte {
 	b = jsonw.IntPtr(b, r.FolderID)
 	b = append(b, `,"topics_policy":`...)
 	b = jsonw.String(b, r.TopicsPolicy)
+	b = append(b, `,"default_push_notifications":`...)
+	b = jsonw.Bool(b, r.DefaultPushNotifications)
 	b = append(b, `,"stream_post_policy":`...)
 	b = jsonw.Int(b, r.StreamPostPolicy)
 	b = append(b, `,"is_announcement_only":`...)

@@ -52,6 +52,7 @@ func sameRecord(a, b *ChannelRecord) bool {
 		samePtr(a.MessageRetentionDays, b.MessageRetentionDays) && samePtr(a.FirstMessageID, b.FirstMessageID) &&
 		a.IsArchived == b.IsArchived && a.IsRecentlyActive == b.IsRecentlyActive &&
 		samePtr(a.FolderID, b.FolderID) && a.TopicsPolicy == b.TopicsPolicy &&
+		a.DefaultPushNotifications == b.DefaultPushNotifications &&
 		a.StreamPostPolicy == b.StreamPostPolicy && a.IsAnnouncementOnly == b.IsAnnouncementOnly &&
 		samePtr(a.StreamWeeklyTraffic, b.StreamWeeklyTraffic) && a.SubscriberCount == b.SubscriberCount &&
 		sameGroupSettings(a, b) && samePtr(a.IsDefault, b.IsDefault) &&

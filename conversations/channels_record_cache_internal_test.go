@@ -17,7 +17,7 @@ func fullRecord() ChannelRecord {
 		StreamID: 7, Name: "Verona", Description: "d", RenderedDescription: "<p>d</p>", DateCreated: 100,
 		CreatorID: &creator, InviteOnly: true, IsWebPublic: true, HistoryPublicToSubscribers: true,
 		MessageRetentionDays: &days, FirstMessageID: &first, IsArchived: true, IsRecentlyActive: true,
-		TopicsPolicy: "inherit", StreamPostPolicy: 2, IsAnnouncementOnly: true, StreamWeeklyTraffic: &traffic,
+		TopicsPolicy: "inherit", DefaultPushNotifications: true, StreamPostPolicy: 2, IsAnnouncementOnly: true, StreamWeeklyTraffic: &traffic,
 		SubscriberCount: 5, IsDefault: &def, Subscribers: &subs, PartialSubscribers: &subs,
 	}
 	r.FolderID = &folder

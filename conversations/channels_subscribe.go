@@ -46,6 +46,9 @@ type NewChannelSettings struct {
 	// nil means inherit.
 	TopicsPolicy *string
 	FolderID     *channels.FolderID
+	// DefaultPushNotifications turns on push notifications in the first subscription of
+	// every user to the channel (administrators only; feature level 507).
+	DefaultPushNotifications bool
 	// GroupSettings maps can_*_group parameter names to their values; absent ones take the
 	// defaults.
 	GroupSettings map[string]users.GroupSetting
@@ -296,7 +299,7 @@ func (s *Service) subscribeTx(o *engine.WriteOp, op subscribeOp) (SubscribeResul
 				if used[u.ID] == nil {
 					used[u.ID] = map[string]bool{}
 				}
-				row = channels.Subscription{UserID: u.ID, ChannelID: c.ID, Color: colors[c.ID]}
+				row = channels.FirstSubscription(u.ID, c, colors[c.ID])
 				if row.Color == "" {
 					row.Color = channels.PickColor(used[u.ID])
 				}

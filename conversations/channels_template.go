@@ -73,6 +73,12 @@ func (s *Service) newChannelTemplate(w *world.World, me users.User, st NewChanne
 		return c, err
 	}
 	c.HistoryPublicToSubscribers = !st.InviteOnly || (st.HistoryPublicToSubscribers != nil && *st.HistoryPublicToSubscribers)
+	if st.DefaultPushNotifications {
+		if !me.Role.IsAdmin() {
+			return c, errInsufficientPermission()
+		}
+		c.DefaultPushNotifications = true
+	}
 	if st.IsDefaultStream {
 		if !me.Role.IsAdmin() {
 			return c, errInsufficientPermission()

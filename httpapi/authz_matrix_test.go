@@ -184,8 +184,8 @@ func matrixRows() []matrixRow {
 		{method: "POST", path: "invites/multiuse", params: map[string]string{"invite_as": "400"}, want: only("owner", "admin")},
 		{method: "GET", path: "invites", want: only("owner", "admin", "moderator", "member")},
 		{method: "DELETE", path: "invites/multiuse/1", setup: adminInvite, want: only("owner", "admin")},
-		{method: "GET", path: "user_groups", want: humanMembers},
-		{method: "POST", path: "user_groups/create", params: map[string]string{"name": "matrix", "description": "", "members": "[]"}, want: humanMembers},
+		{method: "GET", path: "user_groups", want: nonGuestCallers},
+		{method: "POST", path: "user_groups/create", params: map[string]string{"name": "matrix", "description": "", "members": "[]"}, want: nonGuestCallers},
 		{method: "PATCH", path: "user_groups/9", setup: openGroup, params: map[string]string{"description": "changed"}, want: humanMembers},
 		{method: "POST", path: "user_groups/9/deactivate", setup: openGroup, want: humanMembers},
 		{method: "POST", path: "user_groups/9/members", setup: openGroup, params: map[string]string{"add": "[{guest}]"}, want: humanMembers},
@@ -221,6 +221,10 @@ func memberDirectMessage(t *testing.T, m *matrixOrg) {
 
 // humanMembers is the outcome of endpoints closed to guests and bots (require_member_or_admin).
 var humanMembers = only("owner", "admin", "moderator", "member")
+
+// nonGuestCallers is the outcome of endpoints closed to guests only (require_non_guest_user):
+// listing and creating user groups since feature level 496.
+var nonGuestCallers = only("owner", "admin", "moderator", "member", "bot")
 
 // openGroup creates group 9, which every member may manage and add members to.
 func openGroup(t *testing.T, m *matrixOrg) {

@@ -42,6 +42,9 @@ func newChannelSettings(p *params) (chat.NewChannelSettings, error) {
 	if st.IsDefaultStream, err = p.boolOr("is_default_stream", false); err != nil {
 		return st, err
 	}
+	if st.DefaultPushNotifications, err = p.boolOr("default_push_notifications", false); err != nil {
+		return st, err
+	}
 	if st.HistoryPublicToSubscribers, err = p.boolean("history_public_to_subscribers"); err != nil {
 		return st, err
 	}
@@ -257,6 +260,7 @@ func (h *Handler) updateStream(r *request) (any, error) {
 		{"is_private", &up.IsPrivate}, {"is_web_public", &up.IsWebPublic},
 		{"history_public_to_subscribers", &up.HistoryPublicToSubscribers},
 		{"is_default_stream", &up.IsDefaultStream}, {"is_archived", &up.IsArchived},
+		{"default_push_notifications", &up.DefaultPushNotifications},
 	} {
 		if *f.dst, err = r.params.boolean(f.name); err != nil {
 			return nil, err

@@ -7,7 +7,9 @@
 //
 // Messages also get Zulip's mention and channel-link syntax (@**user**, @_**user|id**,
 // @*group*, #**channel**, #**channel>topic**), resolved through a Resolver the caller supplies;
-// the sanitizer lets through exactly the markup those produce.
+// the sanitizer lets through exactly the markup those produce. The global time syntax
+// <time:...> renders ISO 8601 timestamps as <time datetime> elements and anything else as
+// Zulip's timestamp error (timestamp.go; feature level 503).
 //
 // It imports no package of this project and is safe for concurrent use.
 package markdown

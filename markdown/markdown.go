@@ -20,15 +20,18 @@ import (
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.Strikethrough, extension.Linkify),
 	goldmark.WithParserOptions(parser.WithASTTransformers(linkifierTransformer),
-		parser.WithInlineParsers(util.Prioritized(mentionParser{}, 150))), // after code spans
+		parser.WithInlineParsers(util.Prioritized(mentionParser{}, 150), // after code spans
+			util.Prioritized(timeParser{}, 250))), // before autolinks and raw HTML
 	goldmark.WithRendererOptions(html.WithHardWraps(),
-		renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100), util.Prioritized(mentionRenderer{}, 100))),
+		renderer.WithNodeRenderers(util.Prioritized(literalHTML{}, 100), util.Prioritized(mentionRenderer{}, 100),
+			util.Prioritized(timeRenderer{}, 100))),
 )
 
 // policy is the sanitizer applied to the rendered HTML: the user-generated-content policy
 // (formatting, lists, tables, links and images with http, https and mailto URLs or relative
 // ones; no script, style, event handler or javascript: URL), without forcing rel="nofollow".
-// Beyond it, exactly the markup of mentions and channel links (see mentionNode) is allowed.
+// Beyond it, exactly the markup of mentions and channel links (see mentionNode) and of the
+// global time syntax (see timeNode) is allowed.
 // It is configured once and never changed; bluemonday policies are safe for concurrent use
 // once built.
 var policy = newPolicy()
@@ -37,11 +40,12 @@ func newPolicy() *bluemonday.Policy {
 	p := bluemonday.UGCPolicy().RequireNoFollowOnLinks(false)
 	p.AllowElements("span")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(
-		`^(?:(?:user-mention(?: channel-wildcard-mention)?|topic-mention|user-group-mention)(?: silent)?)$`)).OnElements("span")
+		`^(?:(?:user-mention(?: channel-wildcard-mention)?|topic-mention|user-group-mention)(?: silent)?|timestamp-error)$`)).OnElements("span")
 	p.AllowAttrs("data-user-id").Matching(regexp.MustCompile(`^(?:[0-9]+|\*)$`)).OnElements("span")
 	p.AllowAttrs("data-user-group-id").Matching(regexp.MustCompile(`^[0-9]+$`)).OnElements("span")
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^(?:stream|stream-topic|message-link)$`)).OnElements("a")
 	p.AllowAttrs("data-stream-id").Matching(regexp.MustCompile(`^[0-9]+$`)).OnElements("a")
+	p.AllowAttrs("datetime").Matching(regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{6})?Z$`)).OnElements("time")
 	return p
 }
 

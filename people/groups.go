@@ -21,6 +21,17 @@ func loadGroup(r storage.GroupReader, id users.GroupID) (users.Group, error) {
 	return g, err
 }
 
+// groupNonGuests is the gate of listing and creating groups: signed in, not a guest. Bots
+// pass it since feature level 496 (Zulip's require_non_guest_user on GET /user_groups and
+// POST /user_groups/create); the other group operations keep engine.Members.
+func groupNonGuests(tx storage.ReadTx, actor engine.Actor) (users.User, error) {
+	u, err := engine.SignedIn(tx, actor)
+	if err == nil && u.Role == users.RoleGuest {
+		return users.User{}, engine.BadRequest(engine.MsgNotForGuests)
+	}
+	return u, err
+}
+
 // membership indexes every group and the active state of every user.
 func membership(tx storage.ReadTx) (*users.Membership, error) {
 	return membershipOf(tx.Users(), tx.Groups())
@@ -211,7 +222,7 @@ type GetUserGroupsResult struct {
 // GetUserGroups lists the organization's user groups, system groups included.
 func (s *Service) GetUserGroups(ctx context.Context, actor engine.Actor, p GetUserGroupsParams) (GetUserGroupsResult, error) {
 	var res GetUserGroupsResult
-	err := s.eng.Read(ctx, actor, engine.Members, func(o *engine.ReadOp) error {
+	err := s.eng.Read(ctx, actor, groupNonGuests, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		v, err := newGroupView(tx.Users(), tx.Groups())
 		if err != nil {

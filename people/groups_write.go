@@ -86,7 +86,7 @@ func (s *Service) CreateUserGroup(ctx context.Context, actor engine.Actor, p Cre
 		return CreateUserGroupResult{}, engine.BadRequest("members is too long (limit: %d items)", MaxUserIDsPerRequest)
 	}
 	var res CreateUserGroupResult
-	err = s.eng.Mutate(ctx, actor, engine.Members, func(o *engine.WriteOp) error {
+	err = s.eng.Mutate(ctx, actor, groupNonGuests, func(o *engine.WriteOp) error {
 		tx := o.Tx
 		v, err := checkGroupCreation(o.ReadOp.Tx, o.Me, name)
 		if err != nil {

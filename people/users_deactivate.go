@@ -99,6 +99,7 @@ func (s *Service) deactivateOne(o *engine.WriteOp, u users.User, a DeactivateUse
 		u.FullName = users.DeletedUserName
 		u.AvatarSource = users.AvatarJdenticon
 		u.AvatarVersion++
+		u.IsDeleted = true
 	}
 	u.IsActive = false
 	if err := tx.Users().Update(u); err != nil {
@@ -112,6 +113,9 @@ func (s *Service) deactivateOne(o *engine.WriteOp, u users.User, a DeactivateUse
 			return err
 		}
 		if err := announceAvatar(tx.Users(), ev, u); err != nil {
+			return err
+		}
+		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "is_deleted": true}); err != nil {
 			return err
 		}
 		if u.IsBot() {
@@ -198,11 +202,18 @@ func (s *Service) ReactivateUser(ctx context.Context, actor engine.Actor, p Reac
 				return engine.BadRequest("Bot owner is deactivated")
 			}
 		}
-		target.IsActive = true
+		wasDeleted := target.IsDeleted
+		target.IsActive, target.IsDeleted = true, false
 		if err := tx.Users().Update(target); err != nil {
 			return err
 		}
 		s.credentialsChanged(ev, target.ID)
+		if wasDeleted {
+			// Deleted users are deactivated ones: an active user is no longer deleted.
+			if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_deleted": false}); err != nil {
+				return err
+			}
+		}
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": target.ID, "is_active": true}); err != nil {
 			return err
 		}

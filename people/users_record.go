@@ -77,6 +77,7 @@ func userRecord(realm realms.Realm, viewer, u users.User, o recordOptions) UserR
 		Timezone:       u.Timezone,
 		DateJoined:     u.DateJoined.UTC().Format(dateJoinedLayout),
 		IsImportedStub: u.IsImportedStub,
+		IsDeleted:      u.IsDeleted,
 	}
 	if !o.omitIsActive {
 		active := u.IsActive

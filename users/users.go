@@ -101,6 +101,9 @@ type User struct {
 	// CanChangeUserEmails is the special permission an owner needs to change other users'
 	// emails.
 	CanChangeUserEmails bool
+	// IsDeleted marks a user deactivated with the delete_profile action, whose account data
+	// was removed (Zulip's is_deleted, feature level 490); reactivation clears it.
+	IsDeleted bool
 }
 
 // IsBot reports whether u is a bot.

@@ -15,7 +15,7 @@ type channelTx struct{ t *txn }
 
 const channelColumns = `id, name, description, date_created, creator_id, invite_only, is_web_public,
 	history_public_to_subscribers, message_retention_days, topics_policy, folder_id, is_archived,
-	is_default, group_settings`
+	is_default, group_settings, default_push_notifications`
 
 func scanChannel(row *sql.Rows) (channels.Channel, error) {
 	var c channels.Channel
@@ -23,7 +23,7 @@ func scanChannel(row *sql.Rows) (channels.Channel, error) {
 	var settings string
 	err := row.Scan(&c.ID, &c.Name, &c.Description, &c.DateCreated, &c.CreatorID, &c.InviteOnly,
 		&c.IsWebPublic, &c.HistoryPublicToSubscribers, &retention, &c.TopicsPolicy, &c.FolderID,
-		&c.IsArchived, &c.IsDefault, &settings)
+		&c.IsArchived, &c.IsDefault, &settings, &c.DefaultPushNotifications)
 	if err != nil {
 		return c, err
 	}
@@ -64,7 +64,7 @@ func channelArgs(c channels.Channel) []any {
 	}
 	return []any{c.Name, c.Description, c.DateCreated, c.CreatorID, c.InviteOnly, c.IsWebPublic,
 		c.HistoryPublicToSubscribers, retention, c.TopicsPolicy, c.FolderID, c.IsArchived,
-		c.IsDefault, channelSettingsText(c), channels.NormalizeName(c.Name)}
+		c.IsDefault, channelSettingsText(c), c.DefaultPushNotifications, channels.NormalizeName(c.Name)}
 }
 
 func (a channelTx) one(what string, key any, where string, args ...any) (channels.Channel, error) {
@@ -115,8 +115,8 @@ func (a channelTx) Create(c channels.Channel) (channels.ID, error) {
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO channels (name, description, date_created, creator_id, invite_only,
 			is_web_public, history_public_to_subscribers, message_retention_days, topics_policy,
-			folder_id, is_archived, is_default, group_settings, name_key)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, channelArgs(c), &id)
+			folder_id, is_archived, is_default, group_settings, default_push_notifications, name_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, channelArgs(c), &id)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("create channel %q: %w", c.Name, err)
@@ -133,7 +133,7 @@ func (a channelTx) Update(c channels.Channel) error {
 		res, err = a.t.exec(`UPDATE channels SET name = ?, description = ?, date_created = ?,
 			creator_id = ?, invite_only = ?, is_web_public = ?, history_public_to_subscribers = ?,
 			message_retention_days = ?, topics_policy = ?, folder_id = ?, is_archived = ?,
-			is_default = ?, group_settings = ?, name_key = ? WHERE id = ?`, append(channelArgs(c), c.ID)...)
+			is_default = ?, group_settings = ?, default_push_notifications = ?, name_key = ? WHERE id = ?`, append(channelArgs(c), c.ID)...)
 		return err
 	})
 	if err != nil {

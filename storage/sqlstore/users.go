@@ -16,7 +16,7 @@ type userTx struct{ t *txn }
 
 const userColumns = `id, email, full_name, role, bot_type, bot_owner_id, is_active, api_key,
 	password_hash, timezone, date_joined, avatar_source, avatar_version, is_imported_stub,
-	email_visibility, can_create_users, can_change_user_emails`
+	email_visibility, can_create_users, can_change_user_emails, is_deleted`
 
 // scanUser reads one row of userColumns.
 func scanUser(row *sql.Rows) (users.User, error) {
@@ -24,7 +24,7 @@ func scanUser(row *sql.Rows) (users.User, error) {
 	var joined sql.NullInt64
 	err := row.Scan(&u.ID, &u.Email, &u.FullName, &u.Role, &u.BotType, &u.BotOwnerID, &u.IsActive,
 		&u.APIKey, &u.PasswordHash, &u.Timezone, &joined, &u.AvatarSource, &u.AvatarVersion,
-		&u.IsImportedStub, &u.EmailVisibility, &u.CanCreateUsers, &u.CanChangeUserEmails)
+		&u.IsImportedStub, &u.EmailVisibility, &u.CanCreateUsers, &u.CanChangeUserEmails, &u.IsDeleted)
 	u.DateJoined = fromNanos(joined)
 	return u, err
 }
@@ -33,7 +33,7 @@ func scanUser(row *sql.Rows) (users.User, error) {
 func userArgs(u users.User) []any {
 	return []any{u.Email, u.FullName, u.Role, u.BotType, u.BotOwnerID, u.IsActive, u.APIKey,
 		u.PasswordHash, u.Timezone, nanos(u.DateJoined), u.AvatarSource, u.AvatarVersion,
-		u.IsImportedStub, u.EmailVisibility, u.CanCreateUsers, u.CanChangeUserEmails,
+		u.IsImportedStub, u.EmailVisibility, u.CanCreateUsers, u.CanChangeUserEmails, u.IsDeleted,
 		users.NormalizeEmail(u.Email)}
 }
 
@@ -135,8 +135,8 @@ func (a userTx) Create(u users.User) (users.ID, error) {
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO users (email, full_name, role, bot_type, bot_owner_id, is_active,
 			api_key, password_hash, timezone, date_joined, avatar_source, avatar_version,
-			is_imported_stub, email_visibility, can_create_users, can_change_user_emails, email_key)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, userArgs(u), &id)
+			is_imported_stub, email_visibility, can_create_users, can_change_user_emails, is_deleted, email_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, userArgs(u), &id)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("create user %q: %w", u.Email, err)
@@ -157,7 +157,7 @@ func (a userTx) Update(u users.User) error {
 		res, err = a.t.exec(`UPDATE users SET email = ?, full_name = ?, role = ?, bot_type = ?,
 			bot_owner_id = ?, is_active = ?, api_key = ?, password_hash = ?, timezone = ?,
 			date_joined = ?, avatar_source = ?, avatar_version = ?, is_imported_stub = ?,
-			email_visibility = ?, can_create_users = ?, can_change_user_emails = ?, email_key = ?
+			email_visibility = ?, can_create_users = ?, can_change_user_emails = ?, is_deleted = ?, email_key = ?
 			WHERE id = ?`, append(userArgs(u), u.ID)...)
 		return err
 	})

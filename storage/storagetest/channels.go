@@ -18,7 +18,7 @@ func fullChannel(name string) channels.Channel {
 		Name: name, Description: "About **it**", DateCreated: 1700000000, CreatorID: 7,
 		InviteOnly: true, IsWebPublic: false, HistoryPublicToSubscribers: true,
 		MessageRetentionDays: &days, TopicsPolicy: channels.TopicsDisableEmpty, FolderID: 3,
-		IsArchived: false, IsDefault: true,
+		IsArchived: false, IsDefault: true, DefaultPushNotifications: true,
 		CanAddSubscribersGroup:            users.Named(2),
 		CanAdministerChannelGroup:         users.GroupSetting{Members: []users.ID{7, 9}, Subgroups: []users.GroupID{4}},
 		CanCreateTopicGroup:               users.Named(5),

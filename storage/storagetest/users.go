@@ -51,6 +51,27 @@ func testUsers(t *testing.T, open Opener) {
 		})
 	})
 
+	t.Run("Update sets and clears the deleted marker", func(t *testing.T) {
+		s := open(t)
+		u := newUser(1)
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			u.ID, err = tx.Users().Create(u)
+			return err
+		})
+		for _, deleted := range []bool{true, false} {
+			u.IsDeleted, u.IsActive = deleted, !deleted
+			mustUpdate(t, s, func(tx storage.Tx) error { return tx.Users().Update(u) })
+			mustView(t, s, func(tx storage.ReadTx) error {
+				got, err := tx.Users().Get(u.ID)
+				if err != nil {
+					return err
+				}
+				wantEqual(t, "user", u, got)
+				return nil
+			})
+		}
+	})
+
 	t.Run("ListShared lists what List does, after writes and rollbacks", func(t *testing.T) {
 		s := open(t)
 		sameLists := func(what string) {
