@@ -74,6 +74,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, reportMessageConsistencyCases()...)
 	cases = append(cases, serviceBotsConsistencyCases()...)
 	cases = append(cases, notifyConsistencyCases()...)
+	cases = append(cases, welcomeConsistencyCases()...)
 	return cases
 }
 

@@ -31,6 +31,8 @@ type (
 	DefaultStreamResult                 = conversations.DefaultStreamResult
 	GetStreamEmailAddressParams         = conversations.GetStreamEmailAddressParams
 	GetStreamEmailAddressResult         = conversations.GetStreamEmailAddressResult
+	TestWelcomeBotCustomMessageParams   = conversations.TestWelcomeBotCustomMessageParams
+	TestWelcomeBotCustomMessageResult   = conversations.TestWelcomeBotCustomMessageResult
 	ChannelFolderRecord                 = conversations.ChannelFolderRecord
 	ChannelFolderEvent                  = conversations.ChannelFolderEvent
 	CreateChannelFolderParams           = conversations.CreateChannelFolderParams
@@ -168,6 +170,12 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 // post to the channel, and the sender must be the actor or a bot the actor administers.
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
 	return s.conversations.GetStreamEmailAddress(ctx, actor, p)
+}
+
+// TestWelcomeBotCustomMessage sends the acting administrator the Welcome Bot's direct message
+// with a custom welcome text, as new users would receive it, and returns its id.
+func (s *Service) TestWelcomeBotCustomMessage(ctx context.Context, actor Actor, p TestWelcomeBotCustomMessageParams) (TestWelcomeBotCustomMessageResult, error) {
+	return s.conversations.TestWelcomeBotCustomMessage(ctx, actor, p)
 }
 
 // CreateChannelFolder creates a channel folder (administrators only). Names are unique,
@@ -435,6 +443,7 @@ const (
 	MaxSubscriptionPropertyChanges = conversations.MaxSubscriptionPropertyChanges
 	MaxUnreadMessages              = conversations.MaxUnreadMessages
 	NotificationBotID              = conversations.NotificationBotID
+	WelcomeBotID                   = conversations.WelcomeBotID
 	PartialSubscribersActiveDays   = conversations.PartialSubscribersActiveDays
 	PartialSubscribersThreshold    = conversations.PartialSubscribersThreshold
 	TypingExpiry                   = conversations.TypingExpiry

@@ -227,7 +227,7 @@ type Options struct {
 //     MarkStreamAsRead, MarkTopicAsRead, UpdateMessageFlagsForNarrow, GetReadReceipts,
 //     RenderMessage, ReportMessage, SendMessage, SetTypingStatus,
 //     SetTypingStatusForMessageEdit, DeleteTopic, GetStreamTopics, UpdateUserTopic,
-//     MuteTopic, NotifyBotOwner
+//     MuteTopic, NotifyBotOwner, TestWelcomeBotCustomMessage
 //   - compose: GetDrafts, CreateDrafts, EditDraft, DeleteDraft, GetNavigationViews,
 //     AddNavigationView, EditNavigationView, RemoveNavigationView, GetSavedSnippets,
 //     CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet, DeliverScheduledMessages,
@@ -394,6 +394,9 @@ func New(opts Options) (*Service, error) {
 				return s.conversations.NotifyUser(tx, ev, w, to, content)
 			},
 			MessagesRead: conversations.AnnounceRead,
+			WelcomeNewUser: func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, text string) error {
+				return s.conversations.SendWelcomeMessage(tx, ev, w, to, text)
+			},
 		},
 	})
 	s.conversations = conversations.New(s.eng, conversations.Config{

@@ -31,6 +31,7 @@ func peopleMatrixRows() []matrixRow {
 		{method: "POST", path: "calls/webex/create", want: authenticated().except("owner", 400).except("admin", 400).except("moderator", 400).except("member", 400).except("guest", 400).except("bot", 400)},
 		{method: "GET", path: "calls/bigbluebutton/create", params: map[string]string{"meeting_name": "standup"}, want: authenticated()},
 		{method: "GET", path: "streams/1/email_address", setup: publicChannelWithMessage, want: authenticated().except("guest", 400)},
+		{method: "POST", path: "realm/test_welcome_bot_custom_message", params: map[string]string{"welcome_message_custom_text": "Welcome!"}, want: only("owner", "admin")},
 	}
 }
 

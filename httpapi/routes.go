@@ -146,6 +146,7 @@ func (h *Handler) table() []route {
 		{http.MethodPatch, "realm/domains/{domain}", authRequired, h.patchRealmDomain},
 		{http.MethodDelete, "realm/domains/{domain}", authRequired, h.deleteRealmDomain},
 		{http.MethodPatch, "realm/user_settings_defaults", authRequired, h.updateRealmUserSettingsDefaults},
+		{http.MethodPost, "realm/test_welcome_bot_custom_message", authRequired, h.testWelcomeBotCustomMessage},
 		{http.MethodGet, "user_groups", authRequired, h.getUserGroups},
 		{http.MethodPost, "user_groups/create", authRequired, h.createUserGroup},
 		{http.MethodPatch, "user_groups/{user_group_id}", authRequired, h.updateUserGroup},

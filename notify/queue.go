@@ -26,8 +26,12 @@ const (
 // enable_followed_topic_wildcard_mentions_notify; any message of a followed topic with
 // enable_followed_topic_email_notifications. A notification is due at the end of its user's
 // batching period (email_notifications_batching_period_seconds), or with the user's pending
-// batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows are.
+// batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows are. The Welcome
+// Bot's messages notify nobody (Zulip sends them with disable_external_notifications).
 func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) error {
+	if m.SenderID == world.WelcomeBotID {
+		return nil
+	}
 	const mentions = messages.FlagMentioned | messages.FlagStreamWildcardMentioned | messages.FlagTopicWildcardMentioned
 	var followers []users.ID
 	if !m.IsDirect() {
