@@ -64,6 +64,9 @@ type data struct {
 	// subCounts is each channel's active subscriptions of active users, kept up to date by
 	// subscription and user writes.
 	subCounts map[channels.ID]int
+	// channelEmails holds the channels' email addresses by id.
+	channelEmails   map[int64]channels.EmailAddress
+	channelEmailSeq int64
 
 	msgs       messageData
 	emoji      map[emoji.ID]emoji.Custom
@@ -136,6 +139,7 @@ func newData() *data {
 
 		channels:      map[channels.ID]channels.Channel{},
 		channelByName: map[string]channels.ID{},
+		channelEmails: map[int64]channels.EmailAddress{},
 		subsByUser:    map[users.ID]map[channels.ID]struct{}{},
 		subsByChannel: map[channels.ID]map[users.ID]channels.Subscription{},
 		subCounts:     map[channels.ID]int{},
