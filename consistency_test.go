@@ -31,6 +31,8 @@ type consistencyCase struct {
 	setup func(t *testing.T, f *fixture)
 	// run performs the operation.
 	run func(t *testing.T, f *fixture)
+	// options adjusts the Service's Options (optional).
+	options func(*chat.Options)
 }
 
 // consistencyCases lists a case for every mutating operation. TestConsistencyCoverage fails when
@@ -75,6 +77,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, serviceBotsConsistencyCases()...)
 	cases = append(cases, notifyConsistencyCases()...)
 	cases = append(cases, welcomeConsistencyCases()...)
+	cases = append(cases, emailGatewayConsistencyCases()...)
 	return cases
 }
 
@@ -132,7 +135,11 @@ func TestConsistency(t *testing.T) {
 	for _, c := range consistencyCases() {
 		t.Run(c.method+"/"+c.name, func(t *testing.T) {
 			t.Parallel()
-			f := newFixture(t)
+			var opts []func(*chat.Options)
+			if c.options != nil {
+				opts = append(opts, c.options)
+			}
+			f := newFixture(t, opts...)
 			if c.setup != nil {
 				c.setup(t, f)
 			}

@@ -158,6 +158,11 @@ type Options struct {
 	RetentionBatchSize   int
 	RetentionGracePeriod time.Duration
 
+	// EmailGatewayPattern is Zulip's EMAIL_GATEWAY_PATTERN: the form of channels' email
+	// addresses (GET /streams/{id}/email_address), one %s for the part naming the channel,
+	// as "%s@chat.example.com"; the mail the server receives for them (EmailMirrorMessage)
+	// is posted to the channel. Empty: no email gateway, and the addresses are empty.
+	EmailGatewayPattern string
 	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
 	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
 	// and its onboarding step is then never offered.
@@ -227,7 +232,7 @@ type Options struct {
 //     MarkStreamAsRead, MarkTopicAsRead, UpdateMessageFlagsForNarrow, GetReadReceipts,
 //     RenderMessage, ReportMessage, SendMessage, SetTypingStatus,
 //     SetTypingStatusForMessageEdit, DeleteTopic, GetStreamTopics, UpdateUserTopic,
-//     MuteTopic, NotifyBotOwner, TestWelcomeBotCustomMessage
+//     MuteTopic, NotifyBotOwner, TestWelcomeBotCustomMessage, EmailMirrorMessage
 //   - compose: GetDrafts, CreateDrafts, EditDraft, DeleteDraft, GetNavigationViews,
 //     AddNavigationView, EditNavigationView, RemoveNavigationView, GetSavedSnippets,
 //     CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet, DeliverScheduledMessages,
@@ -403,6 +408,7 @@ func New(opts Options) (*Service, error) {
 		Now: opts.Now, Log: opts.Logger, Org: s.org, Files: s.files,
 		MarkReadBatchSize: opts.MarkReadBatchSize, MarkReadBudget: opts.MarkReadBudget,
 		TopicDeleteBatchSize: opts.TopicDeleteBatchSize, TopicDeleteBudget: opts.TopicDeleteBudget,
+		EmailGatewayPattern: opts.EmailGatewayPattern,
 	})
 	composeCfg := compose.Config{
 		Store: opts.Store, Now: opts.Now, Log: opts.Logger,
