@@ -3,8 +3,11 @@ package httpapi_test
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"testing"
+
+	chat "github.com/teamchat/chat"
 )
 
 // TestWelcomeBotCustomMessageHTTP checks POST /realm/test_welcome_bot_custom_message: the
@@ -31,4 +34,32 @@ func TestWelcomeBotCustomMessageHTTP(t *testing.T) {
 	wantErr(t, status, body, 400, "REQUEST_VARIABLE_MISSING", "Missing 'welcome_message_custom_text' argument")
 	status, _, body = s.call(t, http.MethodPost, "/api/v1/realm/test_welcome_bot_custom_message", hamlet, url.Values{"welcome_message_custom_text": {"Hi"}})
 	wantErr(t, status, body, 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator")
+}
+
+// TestStreamEmailAddressHTTP checks GET /streams/{stream_id}/email_address on a server with an
+// email gateway: Zulip's address form, sender_id choosing another token, and its errors.
+func TestStreamEmailAddressHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, func(o *chat.Options) { o.EmailGatewayPattern = "%s@chat.test" })
+	const iago, hamlet = "iago@zulip.com", "hamlet@zulip.com"
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/channels/create", iago, url.Values{"name": {"Release Notes"}, "subscribers": {"[]"}})
+	if status != 200 {
+		t.Fatalf("create channel: %d %v", status, body)
+	}
+	path := "/api/v1/streams/" + strconv.Itoa(int(body["id"].(float64))) + "/email_address"
+	form := regexp.MustCompile(`^release-notes\.[0-9a-f]{32}\.show-sender@chat\.test$`)
+	status, _, body = s.call(t, http.MethodGet, path, iago, nil)
+	gateway, _ := body["email"].(string)
+	if status != 200 || !form.MatchString(gateway) {
+		t.Fatalf("GET %s: %d %v", path, status, body)
+	}
+	me := s.userID(t, iago)
+	status, _, body = s.call(t, http.MethodGet, path+"?sender_id="+strconv.Itoa(int(me)), iago, nil)
+	if own, _ := body["email"].(string); status != 200 || !form.MatchString(own) || own == gateway {
+		t.Errorf("sender_id self: %d %v (gateway's %q)", status, body, gateway)
+	}
+	status, _, body = s.call(t, http.MethodGet, path+"?sender_id="+strconv.Itoa(int(s.userID(t, hamlet))), iago, nil)
+	wantErr(t, status, body, 400, "BAD_REQUEST", "No such bot")
+	status, _, body = s.call(t, http.MethodGet, "/api/v1/streams/999/email_address", iago, nil)
+	wantErr(t, status, body, 400, "BAD_REQUEST", "Invalid channel ID")
 }
