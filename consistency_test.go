@@ -78,6 +78,7 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, notifyConsistencyCases()...)
 	cases = append(cases, welcomeConsistencyCases()...)
 	cases = append(cases, emailGatewayConsistencyCases()...)
+	cases = append(cases, inviteEditConsistencyCases()...)
 	return cases
 }
 

@@ -63,3 +63,43 @@ func TestStreamEmailAddressHTTP(t *testing.T) {
 	status, _, body = s.call(t, http.MethodGet, "/api/v1/streams/999/email_address", iago, nil)
 	wantErr(t, status, body, 400, "BAD_REQUEST", "Invalid channel ID")
 }
+
+// TestEditInviteLinkHTTP checks PATCH /invites/multiuse/{invite_id}: the decoding of its
+// parameters (JSON lists, a null welcome text) and its errors.
+func TestEditInviteLinkHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	const iago, hamlet = "iago@zulip.com", "hamlet@zulip.com"
+	status, _, body := s.call(t, http.MethodPost, "/api/v1/invites/multiuse", iago, url.Values{"welcome_message_custom_text": {"Hi"}})
+	if status != 200 {
+		t.Fatalf("POST /invites/multiuse: %d %v", status, body)
+	}
+	_, _, body = s.call(t, http.MethodGet, "/api/v1/invites", iago, nil)
+	id := strconv.Itoa(int(body["invites"].([]any)[0].(map[string]any)["id"].(float64)))
+	status, _, body = s.call(t, http.MethodPatch, "/api/v1/invites/multiuse/"+id, iago, url.Values{
+		"invite_as": {"300"}, "stream_ids": {"[]"}, "group_ids": {"[]"}, "include_realm_default_subscriptions": {"true"},
+		"welcome_message_custom_text": {"null"},
+	})
+	if status != 200 {
+		t.Fatalf("PATCH: %d %v", status, body)
+	}
+	_, _, body = s.call(t, http.MethodGet, "/api/v1/invites", iago, nil)
+	if inv := body["invites"].([]any)[0].(map[string]any); inv["invited_as"] != 300.0 {
+		t.Errorf("after the edit: %v", inv)
+	}
+	for _, c := range []struct {
+		name, as, path string
+		form           url.Values
+		code, msg      string
+	}{
+		{"bad stream_ids", iago, id, url.Values{"stream_ids": {"1,2"}}, "BAD_REQUEST", "stream_ids is not valid JSON"},
+		{"bad invite_as", iago, id, url.Values{"invite_as": {"7"}}, "BAD_REQUEST", "Invalid invite_as"},
+		{"unknown invitation", iago, "999", nil, "BAD_REQUEST", "No such invitation"},
+		{"a member", hamlet, id, nil, "BAD_REQUEST", "Insufficient permission"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			status, _, body := s.call(t, http.MethodPatch, "/api/v1/invites/multiuse/"+c.path, c.as, c.form)
+			wantErr(t, status, body, 400, c.code, c.msg)
+		})
+	}
+}

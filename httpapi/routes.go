@@ -195,6 +195,7 @@ func (h *Handler) table() []route {
 		{http.MethodDelete, "invites/{invite_id}", authRequired, h.revokeEmailInvite},
 		{http.MethodPost, "invites/{invite_id}/resend", authRequired, h.resendEmailInvite},
 		{http.MethodDelete, "invites/multiuse/{invite_id}", authRequired, h.revokeInviteLink},
+		{http.MethodPatch, "invites/multiuse/{invite_id}", authRequired, h.editInviteLink},
 		{http.MethodPost, "user_uploads", authRequired, h.uploadFile},
 		{http.MethodPost, "users/me/avatar", authRequired, h.uploadAvatar},
 		{http.MethodDelete, "users/me/avatar", authRequired, h.deleteAvatar},
