@@ -112,7 +112,9 @@ func TestEditInviteLinkRefusals(t *testing.T) {
 	f.mustInviteLink(t, "owner", chat.CreateInviteLinkParams{InviteAs: ptr(users.RoleOwner)})
 	all := f.mustInvites(t, "owner")
 	mine, admins, owners := all[0].ID, all[1].ID, all[2].ID
-	edit := func(who string, p chat.EditInviteLinkParams) error { return errOf(f.svc.EditInviteLink(ctx, f.actor(who), p)) }
+	edit := func(who string, p chat.EditInviteLinkParams) error {
+		return errOf(f.svc.EditInviteLink(ctx, f.actor(who), p))
+	}
 	for _, c := range []struct {
 		name, who string
 		p         chat.EditInviteLinkParams
