@@ -158,10 +158,8 @@ type Options struct {
 	RetentionBatchSize   int
 	RetentionGracePeriod time.Duration
 
-	// EmailGatewayPattern is Zulip's EMAIL_GATEWAY_PATTERN: the form of channels' email
-	// addresses (GET /streams/{id}/email_address), one %s for the part naming the channel,
-	// as "%s@chat.example.com"; the mail the server receives for them (EmailMirrorMessage)
-	// is posted to the channel. Empty: no email gateway, and the addresses are empty.
+	// EmailGatewayPattern is Zulip's EMAIL_GATEWAY_PATTERN ("%s@chat.example.com"): the form of
+	// channels' email addresses, whose mail EmailMirrorMessage posts; empty: no email gateway.
 	EmailGatewayPattern string
 	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
 	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
