@@ -31,6 +31,8 @@ type consistencyCase struct {
 	setup func(t *testing.T, f *fixture)
 	// run performs the operation.
 	run func(t *testing.T, f *fixture)
+	// options adjusts the Service's Options (optional).
+	options func(*chat.Options)
 }
 
 // consistencyCases lists a case for every mutating operation. TestConsistencyCoverage fails when
@@ -74,6 +76,9 @@ func consistencyCases() []consistencyCase {
 	cases = append(cases, reportMessageConsistencyCases()...)
 	cases = append(cases, serviceBotsConsistencyCases()...)
 	cases = append(cases, notifyConsistencyCases()...)
+	cases = append(cases, welcomeConsistencyCases()...)
+	cases = append(cases, emailGatewayConsistencyCases()...)
+	cases = append(cases, inviteEditConsistencyCases()...)
 	return cases
 }
 
@@ -131,7 +136,11 @@ func TestConsistency(t *testing.T) {
 	for _, c := range consistencyCases() {
 		t.Run(c.method+"/"+c.name, func(t *testing.T) {
 			t.Parallel()
-			f := newFixture(t)
+			var opts []func(*chat.Options)
+			if c.options != nil {
+				opts = append(opts, c.options)
+			}
+			f := newFixture(t, opts...)
 			if c.setup != nil {
 				c.setup(t, f)
 			}

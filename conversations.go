@@ -31,6 +31,10 @@ type (
 	DefaultStreamResult                 = conversations.DefaultStreamResult
 	GetStreamEmailAddressParams         = conversations.GetStreamEmailAddressParams
 	GetStreamEmailAddressResult         = conversations.GetStreamEmailAddressResult
+	TestWelcomeBotCustomMessageParams   = conversations.TestWelcomeBotCustomMessageParams
+	EmailMirrorMessageParams            = conversations.EmailMirrorMessageParams
+	EmailMirrorMessageResult            = conversations.EmailMirrorMessageResult
+	TestWelcomeBotCustomMessageResult   = conversations.TestWelcomeBotCustomMessageResult
 	ChannelFolderRecord                 = conversations.ChannelFolderRecord
 	ChannelFolderEvent                  = conversations.ChannelFolderEvent
 	CreateChannelFolderParams           = conversations.CreateChannelFolderParams
@@ -163,11 +167,24 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 	return s.conversations.RemoveDefaultStream(ctx, actor, p)
 }
 
-// GetStreamEmailAddress returns the Address that posts to a channel by email. This server has
-// no email gateway, so the Address is empty; the checks are Zulip's: the actor must be able to
-// post to the channel, and the sender must be the actor or a bot the actor administers.
+// GetStreamEmailAddress returns the address that posts to a channel by email (empty without
+// Options.EmailGatewayPattern); the checks are Zulip's: the actor must be able to post to the
+// channel, and the sender must be the Email Gateway bot, the actor or a bot the actor
+// administers.
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
 	return s.conversations.GetStreamEmailAddress(ctx, actor, p)
+}
+
+// EmailMirrorMessage posts an email received for a channel's email address to the channel,
+// as Zulip's email mirror does (a trusted, server-side operation).
+func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessageParams) (EmailMirrorMessageResult, error) {
+	return s.conversations.EmailMirrorMessage(ctx, p)
+}
+
+// TestWelcomeBotCustomMessage sends the acting administrator the Welcome Bot's direct message
+// with a custom welcome text, as new users would receive it, and returns its id.
+func (s *Service) TestWelcomeBotCustomMessage(ctx context.Context, actor Actor, p TestWelcomeBotCustomMessageParams) (TestWelcomeBotCustomMessageResult, error) {
+	return s.conversations.TestWelcomeBotCustomMessage(ctx, actor, p)
 }
 
 // CreateChannelFolder creates a channel folder (administrators only). Names are unique,
@@ -435,6 +452,9 @@ const (
 	MaxSubscriptionPropertyChanges = conversations.MaxSubscriptionPropertyChanges
 	MaxUnreadMessages              = conversations.MaxUnreadMessages
 	NotificationBotID              = conversations.NotificationBotID
+	WelcomeBotID                   = conversations.WelcomeBotID
+	EmailGatewayBotID              = conversations.EmailGatewayBotID
+	MaxEmailMirrorBytes            = conversations.MaxEmailMirrorBytes
 	PartialSubscribersActiveDays   = conversations.PartialSubscribersActiveDays
 	PartialSubscribersThreshold    = conversations.PartialSubscribersThreshold
 	TypingExpiry                   = conversations.TypingExpiry

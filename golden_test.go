@@ -36,6 +36,9 @@ var goldenEvents = []struct {
 	{"realm_linkifiers-realm_playgrounds", "member", chat.ClientCapabilities{LinkifierURLTemplate: true}, goldenLinkifiers},
 	{"message-update_message_flags", "member", chat.ClientCapabilities{}, goldenDirectMessageAndFlags},
 	{"message-report", "admin", chat.ClientCapabilities{}, goldenReport},
+	{"message-welcome_bot", "admin", chat.ClientCapabilities{}, func(t *testing.T, f *fixture) {
+		mustDo(t, "TestWelcomeBotCustomMessage", errOf(f.svc.TestWelcomeBotCustomMessage(t.Context(), f.actor("admin"), chat.TestWelcomeBotCustomMessageParams{WelcomeMessageCustomText: "Welcome to **Test Org**!"})))
+	}},
 	{"user_topic-delete_message-bulk", "member", chat.ClientCapabilities{BulkMessageDeletion: true, EmptyTopicName: true}, goldenTopicLifecycle},
 	{"user_topic-delete_message-legacy", "member", chat.ClientCapabilities{}, goldenTopicLifecycle},
 	{"update_message", "member", chat.ClientCapabilities{}, goldenMessageEdit},

@@ -111,6 +111,8 @@ type (
 	GetInvitesResult                 = people.GetInvitesResult
 	RevokeInviteLinkParams           = people.RevokeInviteLinkParams
 	RevokeInviteLinkResult           = people.RevokeInviteLinkResult
+	EditInviteLinkParams             = people.EditInviteLinkParams
+	EditInviteLinkResult             = people.EditInviteLinkResult
 	RedeemInviteLinkParams           = people.RedeemInviteLinkParams
 	RedeemInviteLinkResult           = people.RedeemInviteLinkResult
 	Mailer                           = people.Mailer

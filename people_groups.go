@@ -81,6 +81,12 @@ func (s *Service) RevokeInviteLink(ctx context.Context, actor Actor, p RevokeInv
 	return s.people.RevokeInviteLink(ctx, actor, p)
 }
 
+// EditInviteLink changes the role, channels, groups and welcome text of a reusable link:
+// administrators any, others their own, under the rules of a new link.
+func (s *Service) EditInviteLink(ctx context.Context, actor Actor, p EditInviteLinkParams) (EditInviteLinkResult, error) {
+	return s.people.EditInviteLink(ctx, actor, p)
+}
+
 // RedeemInviteLink creates a user through a reusable invitation link (a trusted, server-side
 // step of the sign-up flow): the user gets the invitation's role, joins its channels (and
 // the default channels when it says so) and groups, and everyone learns of it through the

@@ -158,6 +158,9 @@ type Options struct {
 	RetentionBatchSize   int
 	RetentionGracePeriod time.Duration
 
+	// EmailGatewayPattern is Zulip's EMAIL_GATEWAY_PATTERN ("%s@chat.example.com"): the form of
+	// channels' email addresses, whose mail EmailMirrorMessage posts; empty: no email gateway.
+	EmailGatewayPattern string
 	// NavigationTourVideoURL is the video of the navigation tour shown to new users (Zulip's
 	// NAVIGATION_TOUR_VIDEO_URL, register's navigation_tour_video_url); empty disables it,
 	// and its onboarding step is then never offered.
@@ -203,7 +206,8 @@ type Options struct {
 //     StartSession, StartSessionWithPassword, AuthenticateSession, EndSession,
 //     GetIsUserGroupMember, GetUserGroups, GetUserGroupMembers, GetUserGroupSubgroups,
 //     CreateUserGroup, UpdateUserGroupMembers, UpdateUserGroupSubgroups, UpdateUserGroup,
-//     DeactivateUserGroup, CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink,
+//     DeactivateUserGroup, CreateInviteLink, GetInvites, RevokeInviteLink, EditInviteLink,
+//     RedeemInviteLink,
 //     SendInvites, RevokeEmailInvite, ResendEmailInvite, UpdateProfileData, RemoveProfileData,
 //     GetCustomProfileFields, CreateCustomProfileField, UpdateCustomProfileField,
 //     RemoveCustomProfileField, ReorderCustomProfileFields, ProvisionUser, UpdateUser,
@@ -227,7 +231,7 @@ type Options struct {
 //     MarkStreamAsRead, MarkTopicAsRead, UpdateMessageFlagsForNarrow, GetReadReceipts,
 //     RenderMessage, ReportMessage, SendMessage, SetTypingStatus,
 //     SetTypingStatusForMessageEdit, DeleteTopic, GetStreamTopics, UpdateUserTopic,
-//     MuteTopic, NotifyBotOwner
+//     MuteTopic, NotifyBotOwner, TestWelcomeBotCustomMessage, EmailMirrorMessage
 //   - compose: GetDrafts, CreateDrafts, EditDraft, DeleteDraft, GetNavigationViews,
 //     AddNavigationView, EditNavigationView, RemoveNavigationView, GetSavedSnippets,
 //     CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet, DeliverScheduledMessages,
@@ -398,12 +402,16 @@ func New(opts Options) (*Service, error) {
 				return s.conversations.NotifyUser(tx, ev, w, to, content)
 			},
 			MessagesRead: conversations.AnnounceRead,
+			WelcomeNewUser: func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, text string) error {
+				return s.conversations.SendWelcomeMessage(tx, ev, w, to, text)
+			},
 		},
 	})
 	s.conversations = conversations.New(s.eng, conversations.Config{
 		Now: opts.Now, Log: opts.Logger, Org: s.org, Files: s.files,
 		MarkReadBatchSize: opts.MarkReadBatchSize, MarkReadBudget: opts.MarkReadBudget,
 		TopicDeleteBatchSize: opts.TopicDeleteBatchSize, TopicDeleteBudget: opts.TopicDeleteBudget,
+		EmailGatewayPattern: opts.EmailGatewayPattern,
 	})
 	composeCfg := compose.Config{
 		Store: opts.Store, Now: opts.Now, Log: opts.Logger,

@@ -12,7 +12,7 @@
 // messages go through the path every message takes (channels_notices.go, NotifyUser), and the
 // areas above this one send through it too: the scheduler of package compose delivers with
 // SendAs, Address, RenderMessage and DeliverMessage. The people area's Hooks are
-// SubscribeNewUser, DeleteMessages, NotifyUser and AnnounceRead.
+// SubscribeNewUser, DeleteMessages, NotifyUser, AnnounceRead and SendWelcomeMessage.
 //
 // Files, by aspect (a new operation goes into the file of its aspect, or a new one):
 //
@@ -25,7 +25,9 @@
 //	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream and a
 //	          new user's channels (channels_defaults.go); CreateChannelFolder,
 //	          GetChannelFolders, UpdateChannelFolder, PatchChannelFolders
-//	          (channels_folders.go); GetStreamEmailAddress (channels_email.go); records
+//	          (channels_folders.go); GetStreamEmailAddress and the address form
+//	          (channels_email.go); EmailMirrorMessage, the email gateway
+//	          (channels_email_mirror.go, reading the email: channels_email_parse.go); records
 //	          (channels_record.go, channels_record_cache.go), events (channels_events.go),
 //	          activity (channels_activity.go), the new-channel template (channels_template.go),
 //	          notices of the notification bot (channels_notices.go)
@@ -41,7 +43,9 @@
 //	          UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
 //	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
 //	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
-//	          ReportMessage (messages_report.go); who may read a message (messages_access.go);
+//	          ReportMessage (messages_report.go); TestWelcomeBotCustomMessage and the Welcome
+//	          Bot's message to new users (messages_welcome.go); who may read a message
+//	          (messages_access.go);
 //	          records and initial state (messages_record.go, messages_state.go)
 //
 // Imports: files, people and org (the areas below), internal/engine, internal/world,

@@ -89,6 +89,35 @@ func (h *Handler) revokeInviteLink(r *request) (any, error) {
 	return h.svc.RevokeInviteLink(r.ctx, r.actor, chat.RevokeInviteLinkParams{InviteID: pathID[users.InviteID](r, "invite_id")})
 }
 
+// editInviteLink serves PATCH /invites/multiuse/{invite_id}: each parameter given changes
+// that part of the link (welcome_message_custom_text null: the organization's default).
+func (h *Handler) editInviteLink(r *request) (any, error) {
+	p := chat.EditInviteLinkParams{InviteID: pathID[users.InviteID](r, "invite_id")}
+	as, err := r.params.integer("invite_as")
+	if err != nil {
+		return nil, err
+	}
+	if as != nil {
+		role := users.Role(*as)
+		p.InviteAs = &role
+	}
+	if p.StreamIDs, err = jsonParam[[]channels.ID](r.params, "stream_ids", false); err != nil {
+		return nil, err
+	}
+	if p.GroupIDs, err = jsonParam[[]users.GroupID](r.params, "group_ids", false); err != nil {
+		return nil, err
+	}
+	if p.IncludeRealmDefaultSubscriptions, err = r.params.boolean("include_realm_default_subscriptions"); err != nil {
+		return nil, err
+	}
+	if raw, ok := r.params.lookup("welcome_message_custom_text"); ok && trimJSONSpace(raw) == "null" {
+		p.ClearWelcomeMessage = true
+	} else {
+		p.WelcomeMessageCustomText = r.params.optStr("welcome_message_custom_text")
+	}
+	return h.svc.EditInviteLink(r.ctx, r.actor, p)
+}
+
 // revokeEmailInvite serves DELETE /invites/{invite_id}.
 func (h *Handler) revokeEmailInvite(r *request) (any, error) {
 	return h.svc.RevokeEmailInvite(r.ctx, r.actor, chat.EmailInviteParams{InviteID: pathID[users.InviteID](r, "invite_id")})

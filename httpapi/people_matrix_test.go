@@ -31,6 +31,9 @@ func peopleMatrixRows() []matrixRow {
 		{method: "POST", path: "calls/webex/create", want: authenticated().except("owner", 400).except("admin", 400).except("moderator", 400).except("member", 400).except("guest", 400).except("bot", 400)},
 		{method: "GET", path: "calls/bigbluebutton/create", params: map[string]string{"meeting_name": "standup"}, want: authenticated()},
 		{method: "GET", path: "streams/1/email_address", setup: publicChannelWithMessage, want: authenticated().except("guest", 400)},
+		// The link is the administrator's: others need to be administrators.
+		{method: "PATCH", path: "invites/multiuse/1", setup: adminInvite, params: map[string]string{"invite_as": "400"}, want: only("owner", "admin")},
+		{method: "POST", path: "realm/test_welcome_bot_custom_message", params: map[string]string{"welcome_message_custom_text": "Welcome!"}, want: only("owner", "admin")},
 	}
 }
 

@@ -192,3 +192,12 @@ func pushToken[R any](fn func(context.Context, chat.Actor, chat.PushTokenParams)
 		return fn(r.ctx, r.actor, chat.PushTokenParams{Token: token, AppID: appID})
 	}
 }
+
+// testWelcomeBotCustomMessage serves POST /realm/test_welcome_bot_custom_message.
+func (h *Handler) testWelcomeBotCustomMessage(r *request) (any, error) {
+	text, err := r.params.requiredStr("welcome_message_custom_text")
+	if err != nil {
+		return nil, err
+	}
+	return h.svc.TestWelcomeBotCustomMessage(r.ctx, r.actor, chat.TestWelcomeBotCustomMessageParams{WelcomeMessageCustomText: text})
+}

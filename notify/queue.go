@@ -34,8 +34,12 @@ const streamEmailSetting = "enable_stream_email_notifications"
 // notifications are on for the user (channelEmailUsers). A notification is due at the end
 // of its user's batching period (email_notifications_batching_period_seconds), or with the
 // user's pending batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows
-// are.
+// are. The Welcome Bot's messages notify nobody (Zulip sends them with
+// disable_external_notifications).
 func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) error {
+	if m.SenderID == world.WelcomeBotID {
+		return nil
+	}
 	var followers []users.ID
 	var channelEmail map[users.ID]bool
 	if !m.IsDirect() {

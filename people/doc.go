@@ -39,6 +39,7 @@
 //	          (groups_write.go); UpdateUserGroup, DeactivateUserGroup (groups_settings.go);
 //	          register's group records kept across registrations (groups_record_cache.go)
 //	invites   CreateInviteLink, GetInvites, RevokeInviteLink, RedeemInviteLink (invites.go);
+//	          EditInviteLink (invites_edit.go);
 //	          SendInvites, RevokeEmailInvite, ResendEmailInvite and the Mailer (invites_email.go)
 //	realm     custom profile fields: GetCustomProfileFields, CreateCustomProfileField,
 //	          UpdateProfileData, RemoveProfileData (realm_profile.go); UpdateCustomProfileField,

@@ -423,6 +423,9 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := s.hooks.SubscribeNewUser(o, u.ID, inviteChannels(inv)); err != nil {
 			return err
 		}
+		if err := s.welcomeNewUser(o, u.ID, inv.WelcomeMessageCustomText); err != nil {
+			return err
+		}
 		if inv.IsMultiuse() {
 			return nil
 		}

@@ -75,6 +75,25 @@ type Hooks struct {
 	NotifyUser func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, content string) error
 	// MessagesRead announces to user the messages marked read for them (muting a sender).
 	MessagesRead func(ev *engine.Events, user users.ID, ids []messages.ID)
+	// WelcomeNewUser sends a new user the Welcome Bot's custom message with text (nothing
+	// when text is empty).
+	WelcomeNewUser func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, text string) error
+}
+
+// welcomeNewUser sends the Welcome Bot's custom message to a user just created through the
+// API, as Zulip's process_new_human_user does: the invitation's welcome_message_custom_text
+// when it has one (an empty one sends nothing), else the organization's.
+func (s *Service) welcomeNewUser(o *engine.WriteOp, id users.ID, invited *string) error {
+	if s.hooks.WelcomeNewUser == nil {
+		return nil
+	}
+	w := o.World()
+	realm := w.Org()
+	text := realm.String("welcome_message_custom_text")
+	if invited != nil {
+		text = *invited
+	}
+	return s.hooks.WelcomeNewUser(o.Tx, o.Ev, w, id, text)
 }
 
 // Service is the people area's operations. It is safe for concurrent use.

@@ -325,7 +325,10 @@ func (s *Service) CreateUser(ctx context.Context, actor engine.Actor, p CreateUs
 		if u.ID, err = s.insertUser(tx, ev, u, users.BotConfig{}); err != nil {
 			return err
 		}
-		return s.hooks.SubscribeNewUser(o, u.ID, defaultChannel)
+		if err := s.hooks.SubscribeNewUser(o, u.ID, defaultChannel); err != nil {
+			return err
+		}
+		return s.welcomeNewUser(o, u.ID, nil)
 	})
 	if err != nil {
 		return CreateUserResult{}, err

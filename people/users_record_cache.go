@@ -324,9 +324,11 @@ func (s *Service) RealmUserState(tx storage.ReadTx, w *world.World, viewer users
 	if viewer.ID == 0 {
 		return st, nil
 	}
-	bot := userRecord(realm, viewer, world.NotificationBot(), recordOptions{})
-	bot.IsSystemBot = true
-	st.CrossRealmBots = append(st.CrossRealmBots, bot)
+	for _, b := range world.SystemBots() {
+		bot := userRecord(realm, viewer, b, recordOptions{})
+		bot.IsSystemBot = true
+		st.CrossRealmBots = append(st.CrossRealmBots, bot)
+	}
 	m := w.Membership()
 	st.AvatarSource = viewer.AvatarSource
 	st.AvatarURL = AvatarURL(viewer)

@@ -132,6 +132,28 @@ func (s *Seed) applyRealmData(ctx context.Context, svc *chat.Service, ids accoun
 	return nil
 }
 
+// applyModerationChannel makes the seed's moderation request channel the organization's, as
+// its first owner.
+func (s *Seed) applyModerationChannel(ctx context.Context, svc *chat.Service, ids accountIDs) error {
+	name := s.Organization.ModerationRequestChannel
+	if name == "" {
+		return nil
+	}
+	actor, err := ids.actor("seed moderation request channel", "", s.firstOwner(ids))
+	if err != nil {
+		return err
+	}
+	c, err := svc.GetStreamID(ctx, actor, chat.GetStreamIDParams{Stream: name})
+	if err != nil {
+		return fmt.Errorf("seed moderation request channel %s: %w", name, err)
+	}
+	id := int64(c.StreamID)
+	if _, err := svc.UpdateRealm(ctx, actor, chat.UpdateRealmParams{ModerationRequestChannelID: &id}); err != nil {
+		return fmt.Errorf("seed moderation request channel %s: %w", name, err)
+	}
+	return nil
+}
+
 // applyUserData fills in each user's profile values and presence, as that user.
 func (s *Seed) applyUserData(ctx context.Context, svc *chat.Service, ids accountIDs) error {
 	fields := map[string]users.ProfileFieldID{}

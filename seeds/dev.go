@@ -15,7 +15,7 @@ const DevPassword = "devpassword"
 // development database): the realm "Zulip Dev", its users with their roles and time zones in
 // Zulip's id order, its bots, channels with their subscriptions, the group hamletcharacters,
 // the custom profile fields with Iago's and Hamlet's values and the linkifiers, emails visible
-// to administrators only. Iago also holds the permissions Zulip's tools/test-api gives him
+// to administrators only, core team as the moderation request channel. Iago also holds the permissions Zulip's tools/test-api gives him
 // (can_create_users, can_change_user_emails). It is the organization of `chatserver serve
 // --dev` and of chattest.NewDev. Every human has the given password. Every API key is derived
 // from the email and that password (DevAPIKey), so `chatserver zuliprc --dev` can write a
@@ -44,6 +44,9 @@ func Dev(password string) *Seed {
 			ReservedUserIDs: 5,
 			Settings:        map[string]any{"enable_read_receipts": true},
 			UserDefaults:    map[string]any{"enter_sends": true},
+			// populate_db makes core team the moderation request channel (for the message
+			// report API's curl test, zulip/zulip#32811).
+			ModerationRequestChannel: "core team",
 		},
 		Users:         humans,
 		Bots:          bots,

@@ -274,8 +274,9 @@ func TestDevOrganizationSettingsAndIagosItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	var state struct {
-		ReadReceipts bool `json:"realm_enable_read_receipts"`
-		Settings     struct {
+		ReadReceipts      bool  `json:"realm_enable_read_receipts"`
+		ModerationChannel int64 `json:"realm_moderation_request_channel_id"`
+		Settings          struct {
 			EnterSends bool `json:"enter_sends"`
 		} `json:"user_settings"`
 		Defaults struct {
@@ -288,6 +289,23 @@ func TestDevOrganizationSettingsAndIagosItems(t *testing.T) {
 	if !state.ReadReceipts || !state.Settings.EnterSends || !state.Defaults.EnterSends {
 		t.Errorf("read receipts %v, Iago's enter_sends %v, default enter_sends %v; want all on",
 			state.ReadReceipts, state.Settings.EnterSends, state.Defaults.EnterSends)
+	}
+	// populate_db makes core team the moderation request channel (zulip/zulip#32811), so
+	// that message reports work on the development server.
+	core, err := svc.GetStreamID(ctx, iago, chat.GetStreamIDParams{Stream: "core team"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state.ModerationChannel != int64(core.StreamID) {
+		t.Errorf("realm_moderation_request_channel_id = %d, want core team's %d", state.ModerationChannel, core.StreamID)
+	}
+	hamlet := devActor(t, svc, "hamlet@zulip.com")
+	seen, err := svc.GetMessages(ctx, hamlet, chat.GetMessagesParams{Anchor: "newest", NumBefore: 1})
+	if err != nil || len(seen.Messages) == 0 {
+		t.Fatalf("Hamlet's messages: %v, %v", seen.Messages, err)
+	}
+	if _, err := svc.ReportMessage(ctx, hamlet, chat.ReportMessageParams{MessageID: seen.Messages[0].ID, ReportType: "spam"}); err != nil {
+		t.Errorf("a report on the development server: %v", err)
 	}
 	drafts, err := svc.GetDrafts(ctx, iago, chat.GetDraftsParams{})
 	if err != nil {

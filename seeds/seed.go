@@ -117,6 +117,9 @@ type Organization struct {
 	// new users' settings (PATCH /realm/user_settings_defaults), set by the first owner.
 	Settings     map[string]any `json:"settings"`
 	UserDefaults map[string]any `json:"user_defaults"`
+	// ModerationRequestChannel names the private channel of the seed that receives message
+	// reports (the setting moderation_request_channel_id); empty: none.
+	ModerationRequestChannel string `json:"moderation_request_channel"`
 }
 
 // User is a human of a seed.
@@ -259,6 +262,9 @@ func (s *Seed) Apply(ctx context.Context, svc *chat.Service, realmURL string) ([
 		return nil, err
 	}
 	if err := s.applyRealmData(ctx, svc, ids); err != nil {
+		return nil, err
+	}
+	if err := s.applyModerationChannel(ctx, svc, ids); err != nil {
 		return nil, err
 	}
 	if err := s.applyUserData(ctx, svc, ids); err != nil {

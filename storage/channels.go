@@ -19,6 +19,12 @@ type ChannelReader interface {
 	// of a copy): the caller must not modify any of it. Reads of a user's own channels (GET
 	// /users/me/subscriptions) take theirs from it without copying every channel.
 	ListShared() ([]channels.Channel, error)
+	// EmailAddress returns the channel email address of (channel, creator, sender);
+	// ErrNotFound when there is none.
+	EmailAddress(c channels.ID, creator, sender users.ID) (channels.EmailAddress, error)
+	// EmailAddressByToken finds a channel email address by its token; ErrNotFound when none
+	// has it.
+	EmailAddressByToken(token string) (channels.EmailAddress, error)
 }
 
 // ChannelWriter reads and writes channels.
@@ -29,6 +35,9 @@ type ChannelWriter interface {
 	Create(channels.Channel) (channels.ID, error)
 	// Update replaces a channel. ErrNotFound for an unknown id; ErrConflict as for Create.
 	Update(channels.Channel) error
+	// CreateEmailAddress stores a channel email address and returns its id (the ID field is
+	// ignored). ErrConflict when the token is taken or (channel, creator, sender) has one.
+	CreateEmailAddress(channels.EmailAddress) (int64, error)
 }
 
 // SubscriptionReader reads subscriptions, active and inactive.

@@ -26,4 +26,8 @@ type InviteWriter interface {
 	// Update replaces an invitation's key, times and state (Key, Created, ExpiresAt, Revoked,
 	// Used). ErrNotFound for an unknown id; ErrConflict when the key is taken.
 	Update(users.Invite) error
+	// Edit replaces what an invitation grants (InvitedAs, ChannelIDs, GroupIDs,
+	// IncludeRealmDefaultSubscriptions, WelcomeMessageCustomText). ErrNotFound for an
+	// unknown id.
+	Edit(users.Invite) error
 }

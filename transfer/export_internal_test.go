@@ -1,4 +1,8 @@
 package transfer
 
-// NotificationBotID is notificationBotID for the external tests.
-var NotificationBotID = notificationBotID
+// The system bots' ids for the external tests.
+var (
+	NotificationBotID = notificationBotID
+	WelcomeBotID      = welcomeBotID
+	EmailGatewayBotID = emailGatewayBotID
+)

@@ -76,7 +76,7 @@ func (e *exporter) realmJSON() error {
 		"zerver_realm":                   []realmRecord{realm},
 		"zerver_userprofile":             e.userRecords(),
 		"zerver_userprofile_mirrordummy": []userRecord{},
-		"zerver_userprofile_crossrealm":  []crossRealmRecord{{ID: int64(notificationBotID), Email: notificationBotEmail}},
+		"zerver_userprofile_crossrealm":  systemBotRecords(),
 		"zerver_stream":                  e.streamRecords(),
 		"zerver_recipient":               e.recipientRecords(),
 		"zerver_huddle":                  e.huddleRecords(),

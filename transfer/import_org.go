@@ -145,8 +145,8 @@ func (im *importer) importUsers() error {
 		}
 		im.res.Users++
 	}
-	for _, rec := range im.rf.CrossRealm { // Zulip's system bots all speak as the notification bot
-		im.users[rec.ID] = notificationBotID
+	for _, rec := range im.rf.CrossRealm {
+		im.users[rec.ID] = systemBotByEmail(rec.Email)
 	}
 	for _, rec := range all {
 		if rec.BotOwner == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/transfer"
+	"github.com/teamchat/chat/users"
 )
 
 // TestImportRefusesDamagedExports damages an export in several ways: each import fails with
@@ -133,11 +134,17 @@ func TestExportTypes(t *testing.T) {
 	}
 }
 
-// TestNotificationBotID keeps the export's id of the notification bot the engine's.
+// TestNotificationBotID keeps the export's ids of the system bots the engine's.
 func TestNotificationBotID(t *testing.T) {
 	t.Parallel()
-	if got := transfer.NotificationBotID; got != world.NotificationBotID {
-		t.Errorf("transfer's notification bot id %d, the engine's %d", got, world.NotificationBotID)
+	for _, c := range []struct{ got, want users.ID }{
+		{transfer.NotificationBotID, world.NotificationBotID},
+		{transfer.WelcomeBotID, world.WelcomeBotID},
+		{transfer.EmailGatewayBotID, world.EmailGatewayBotID},
+	} {
+		if c.got != c.want {
+			t.Errorf("transfer's system bot id %d, the engine's %d", c.got, c.want)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/teamchat/chat/users"
 )
@@ -356,12 +357,35 @@ type fileRecord struct {
 	FileName      string  `json:"file_name,omitempty"`
 }
 
-// The notification bot: the cross-realm system bot, which the store does not hold, under the
-// id the engine gives it (internal/world's NotificationBotID; a test keeps the two equal).
+// The system bots: the cross-realm bots, which the store does not hold, under the ids the
+// engine gives them (internal/world's NotificationBotID, WelcomeBotID, EmailGatewayBotID; a
+// test keeps them equal).
 const (
 	notificationBotID    users.ID = 1<<31 - 1
+	welcomeBotID         users.ID = 1<<31 - 2
+	emailGatewayBotID    users.ID = 1<<31 - 3
 	notificationBotEmail          = "notification-bot@zulip.com"
 )
+
+// systemBotRecords are the rows of zerver_userprofile_crossrealm an export writes.
+func systemBotRecords() []crossRealmRecord {
+	return []crossRealmRecord{
+		{ID: int64(emailGatewayBotID), Email: "emailgateway@zulip.com"},
+		{ID: int64(notificationBotID), Email: notificationBotEmail},
+		{ID: int64(welcomeBotID), Email: "welcome-bot@zulip.com"},
+	}
+}
+
+// systemBotByEmail is the id of the system bot with email; Zulip's other system bots (nagios,
+// reminder) speak as the notification bot.
+func systemBotByEmail(email string) users.ID {
+	for _, r := range systemBotRecords() {
+		if strings.EqualFold(r.Email, email) {
+			return users.ID(r.ID)
+		}
+	}
+	return notificationBotID
+}
 
 // crossRealmRecord is a row of zerver_userprofile_crossrealm: a system bot messages may name.
 type crossRealmRecord struct {

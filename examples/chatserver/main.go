@@ -67,6 +67,7 @@ type serveCmd struct {
 	loadFlags         `embed:""`
 	opsFlags          `embed:""`
 	mailFlags         `embed:""`
+	gatewayFlags      `embed:""`
 }
 
 func main() {
@@ -153,6 +154,7 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 		// (zproject/dev_settings.py): bots at @zulipdev.com, any password.
 		opts.WeakPasswords, opts.FakeEmailDomain = true, seeds.DevFakeEmailDomain
 	}
+	opts.EmailGatewayPattern = c.gatewayPattern(c.Dev, realmURL)
 	if opts.Blobs, err = c.openBlobs(ctx, c.Store); err != nil {
 		return err
 	}
@@ -194,6 +196,11 @@ func (c *serveCmd) serve(ctx context.Context, ln net.Listener, logger *slog.Logg
 	if c.SchedulerInterval > 0 {
 		svc.StartScheduler() // also sends what fell due while no process ran; Close stops it
 	}
+	stopGateway, err := c.startGateway(svc, opts.EmailGatewayPattern, logger)
+	if err != nil {
+		return err
+	}
+	defer stopGateway()
 	// The web client at the organization's URL, in front of the API (webclient passes it
 	// every request that is not the client's page or assets).
 	handler = httpapi.New(svc, apiOpts)

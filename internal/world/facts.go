@@ -13,13 +13,45 @@ import (
 // NotificationBotID is the id of the notification bot, Zulip's cross-realm system bot that
 // posts the server's own notices (new channels, subscriptions by others). It is not stored
 // with the organization's users: it is listed in register's cross_realm_bots and known to every
-// world, under an id far above the ids the store hands out.
+// world, under an id far above the ids the store hands out. The other system bots follow it
+// downwards.
 const NotificationBotID users.ID = 1<<31 - 1
+
+// WelcomeBotID is the id of the Welcome Bot (welcome-bot@zulip.com), the system bot that sends
+// new users the organization's welcome message.
+const WelcomeBotID users.ID = 1<<31 - 2
+
+// EmailGatewayBotID is the id of the Email Gateway bot (emailgateway@zulip.com), the system bot
+// that posts the emails a channel's email address receives.
+const EmailGatewayBotID users.ID = 1<<31 - 3
 
 // NotificationBot is the notification bot's record.
 func NotificationBot() users.User {
+	return systemBot(NotificationBotID, "notification-bot@zulip.com", "Notification Bot")
+}
+
+// WelcomeBot is the Welcome Bot's record.
+func WelcomeBot() users.User { return systemBot(WelcomeBotID, "welcome-bot@zulip.com", "Welcome Bot") }
+
+// EmailGatewayBot is the Email Gateway bot's record.
+func EmailGatewayBot() users.User {
+	return systemBot(EmailGatewayBotID, "emailgateway@zulip.com", "Email Gateway")
+}
+
+// SystemBots are Zulip's cross-realm bots (settings.CROSS_REALM_BOT_EMAILS) in the order Zulip
+// creates them: register's cross_realm_bots.
+func SystemBots() []users.User {
+	return []users.User{EmailGatewayBot(), NotificationBot(), WelcomeBot()}
+}
+
+// IsSystemBot reports whether id is one of the system bots.
+func IsSystemBot(id users.ID) bool {
+	return id == NotificationBotID || id == WelcomeBotID || id == EmailGatewayBotID
+}
+
+func systemBot(id users.ID, email, name string) users.User {
 	return users.User{
-		ID: NotificationBotID, Email: "notification-bot@zulip.com", FullName: "Notification Bot",
+		ID: id, Email: email, FullName: name,
 		Role: users.RoleMember, BotType: users.BotGeneric, IsActive: true,
 		DateJoined: time.Unix(0, 0).UTC(), AvatarSource: users.AvatarGravatar, AvatarVersion: 1,
 		EmailVisibility: users.EmailVisibleEveryone,

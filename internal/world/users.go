@@ -33,12 +33,19 @@ const LazyUserReads = 32
 // to reuse (it is cleared).
 func newUserCache(r storage.UserReader, known map[users.ID]users.User) userCache {
 	if known == nil {
-		known = make(map[users.ID]users.User, 1)
+		known = make(map[users.ID]users.User, 3)
 	}
 	clear(known)
-	// The notification bot is a sender of messages, not a member.
-	known[NotificationBotID] = NotificationBot()
+	// The system bots are senders of messages, not members.
+	addSystemBots(known)
 	return userCache{r: r, known: known}
+}
+
+// addSystemBots makes the system bots known.
+func addSystemBots(known map[users.ID]users.User) {
+	for _, b := range SystemBots() {
+		known[b.ID] = b
+	}
 }
 
 // Lookup returns the user with id (ok false when there is none).
@@ -125,7 +132,7 @@ func (w *World) AllUsers() []users.User {
 		// The list answers lookups from now on (binary searches): known keeps what it lacks.
 		c.all, c.allRead = all, true
 		clear(c.known)
-		c.known[NotificationBotID] = NotificationBot()
+		addSystemBots(c.known)
 	}
 	return c.all
 }

@@ -68,6 +68,8 @@ func (d *data) clone() *data {
 		return cloneMap(m, channels.Subscription.Clone)
 	})
 	c.subCounts = cloneMap(d.subCounts, same)
+	c.channelEmails = cloneMap(d.channelEmails, same)
+	c.channelEmailSeq = d.channelEmailSeq
 
 	c.msgs = d.msgs.clone()
 	c.userTopics = cloneMap(d.userTopics, same)

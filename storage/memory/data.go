@@ -70,6 +70,9 @@ type data struct {
 	// ActiveSubscriberIDs built them, until a write of the channel's subscriptions drops them
 	// (and its undo again). Readers build them under the store's read lock, hence sync.Map.
 	subscriberIDs sync.Map
+	// channelEmails holds the channels' email addresses by id.
+	channelEmails   map[int64]channels.EmailAddress
+	channelEmailSeq int64
 
 	msgs       messageData
 	emoji      map[emoji.ID]emoji.Custom
@@ -144,6 +147,7 @@ func newData() *data {
 
 		channels:      map[channels.ID]channels.Channel{},
 		channelByName: map[string]channels.ID{},
+		channelEmails: map[int64]channels.EmailAddress{},
 		subsByUser:    map[users.ID]map[channels.ID]struct{}{},
 		subsByChannel: map[channels.ID]map[users.ID]channels.Subscription{},
 		subCounts:     map[channels.ID]int{},

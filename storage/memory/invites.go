@@ -89,3 +89,19 @@ func (a inviteTx) Update(u users.Invite) error {
 	setKey(a.j, a.t.d.invites, i.ID, i)
 	return nil
 }
+
+func (a inviteTx) Edit(u users.Invite) error {
+	if err := a.t.live(); err != nil {
+		return err
+	}
+	i, ok := a.t.d.invites[u.ID]
+	if !ok {
+		return notFound("invitation", u.ID)
+	}
+	u = u.Clone()
+	i = i.Clone()
+	i.InvitedAs, i.ChannelIDs, i.GroupIDs = u.InvitedAs, u.ChannelIDs, u.GroupIDs
+	i.IncludeRealmDefaultSubscriptions, i.WelcomeMessageCustomText = u.IncludeRealmDefaultSubscriptions, u.WelcomeMessageCustomText
+	setKey(a.j, a.t.d.invites, i.ID, i)
+	return nil
+}

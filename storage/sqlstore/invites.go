@@ -65,7 +65,8 @@ func (a inviteTx) List() ([]users.Invite, error) {
 	return scanAll(a.t, scanInvite, "SELECT "+inviteColumns+" FROM invites ORDER BY id")
 }
 
-func (a inviteTx) Create(i users.Invite) (users.InviteID, error) {
+// inviteGroupIDs are an invitation's groups as the JSON column stores them.
+func inviteGroupIDs(i users.Invite) []int64 {
 	var groups []int64
 	if i.GroupIDs != nil {
 		groups = make([]int64, len(i.GroupIDs))
@@ -73,6 +74,11 @@ func (a inviteTx) Create(i users.Invite) (users.InviteID, error) {
 			groups[k] = int64(id)
 		}
 	}
+	return groups
+}
+
+func (a inviteTx) Create(i users.Invite) (users.InviteID, error) {
+	groups := inviteGroupIDs(i)
 	var id users.InviteID
 	err := a.t.guarded(func() error {
 		return a.t.get(`INSERT INTO invites (invite_key, invited_by, invited_as, channel_ids, group_ids,
@@ -106,4 +112,15 @@ func (a inviteTx) Update(i users.Invite) error {
 		}
 		return mustAffect(res, "invitation", i.ID)
 	})
+}
+
+func (a inviteTx) Edit(i users.Invite) error {
+	res, err := a.t.exec(`UPDATE invites SET invited_as = ?, channel_ids = ?, group_ids = ?,
+		include_realm_default_subscriptions = ?, welcome_message_custom_text = ? WHERE id = ?`,
+		i.InvitedAs, jsonIDs(i.ChannelIDs), jsonIDs(inviteGroupIDs(i)), i.IncludeRealmDefaultSubscriptions,
+		nullableString(i.WelcomeMessageCustomText), i.ID)
+	if err != nil {
+		return err
+	}
+	return mustAffect(res, "invitation", i.ID)
 }

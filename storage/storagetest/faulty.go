@@ -190,6 +190,13 @@ func (w faultyChannels) Update(c channels.Channel) error {
 	return w.ChannelWriter.Update(c)
 }
 
+func (w faultyChannels) CreateEmailAddress(e channels.EmailAddress) (int64, error) {
+	if err := w.f.write(); err != nil {
+		return 0, err
+	}
+	return w.ChannelWriter.CreateEmailAddress(e)
+}
+
 type faultySubscriptions struct {
 	storage.SubscriptionWriter
 	f *Faulty

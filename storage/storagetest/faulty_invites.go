@@ -30,3 +30,10 @@ func (w faultyInvites) Update(i users.Invite) error {
 	}
 	return w.InviteWriter.Update(i)
 }
+
+func (w faultyInvites) Edit(i users.Invite) error {
+	if err := w.f.write(); err != nil {
+		return err
+	}
+	return w.InviteWriter.Edit(i)
+}

@@ -65,4 +65,37 @@ func testInvites(t *testing.T, open Opener) {
 			return err
 		})
 	})
+	t.Run("Edit replaces what the invitation grants", func(t *testing.T) {
+		s := open(t)
+		a := users.Invite{Key: "abcdefghijklmnopqrstuvwx", InvitedBy: 3, InvitedAs: users.RoleMember, ChannelIDs: []int64{2},
+			GroupIDs: []users.GroupID{}, Created: 1000, ExpiresAt: 2000}
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			a.ID, err = tx.Invites().Create(a)
+			return err
+		})
+		edited := a
+		edited.InvitedAs, edited.ChannelIDs, edited.GroupIDs = users.RoleModerator, []int64{5, 7}, []users.GroupID{9}
+		edited.IncludeRealmDefaultSubscriptions, edited.WelcomeMessageCustomText = true, text("Welcome!")
+		// Edit leaves the key, times and state alone.
+		change := edited
+		change.Key, change.Created, change.ExpiresAt, change.Revoked = "zzzzzzzzzzzzzzzzzzzzzzzz", 1, 1, true
+		mustUpdate(t, s, func(tx storage.Tx) error { return tx.Invites().Edit(change) })
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Invites().Get(a.ID)
+			wantEqual(t, "after Edit", edited, got)
+			return err
+		})
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			back := a
+			back.WelcomeMessageCustomText = nil
+			return tx.Invites().Edit(back)
+		})
+		mustView(t, s, func(tx storage.ReadTx) error {
+			got, err := tx.Invites().Get(a.ID)
+			wantEqual(t, "after a second Edit", a, got)
+			return err
+		})
+		err := s.Update(t.Context(), func(tx storage.Tx) error { return tx.Invites().Edit(users.Invite{ID: a.ID + 10}) })
+		wantIs(t, "Edit(unknown)", err, storage.ErrNotFound)
+	})
 }

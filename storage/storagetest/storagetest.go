@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Playgrounds", func(t *testing.T) { testPlaygrounds(t, open) })
 	t.Run("Invites", func(t *testing.T) { testInvites(t, open) })
 	t.Run("Channels", func(t *testing.T) { testChannels(t, open) })
+	t.Run("ChannelEmailAddresses", func(t *testing.T) { testChannelEmailAddresses(t, open) })
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
 	t.Run("SubscriberCounts", func(t *testing.T) { testSubscriberCounts(t, open) })
 	t.Run("SubscriberIDs", func(t *testing.T) { testSubscriberIDs(t, open) })
