@@ -36,6 +36,12 @@ var ErrCorrupt = errors.New("transfer: archive truncated or corrupted")
 // ErrNotEmpty is returned when the target of a restore or an import already holds data.
 var ErrNotEmpty = errors.New("transfer: the target store is not empty")
 
+// ErrIncomplete is returned when an import failed after it had written the organization
+// (its export checked whole and found sound): the store failed, the export's files changed
+// meanwhile, or the import was cancelled. The store holds part of the organization; import
+// again into a new, empty store.
+var ErrIncomplete = errors.New("transfer: import incomplete, the store holds part of the organization")
+
 // Snapshotter is a store that writes a consistent copy of itself to a new file while it stays
 // live (sqlstore's SQLite store: Backup runs VACUUM INTO).
 type Snapshotter interface {

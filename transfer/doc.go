@@ -28,10 +28,13 @@
 // Transactions: a backup's database copy is one read transaction of SQLite (VACUUM INTO); an
 // export reads the organization's small tables in one View and the messages in one View per
 // batch, by ascending id (messages sent during an export may or may not be in it; each batch
-// is consistent); an import is one Update into a store it first checks to be empty, so that a
-// refused export leaves the store empty (the files it had put into the blob store are removed
-// again). The import reads one message file at a time, but a SQL store keeps the rows of the
-// transaction's messages until its commit (BENCHMARKS.md: about 2.4 KiB per message).
+// is consistent). An import into a store it first checks to be empty writes the organization
+// (everything but the messages) in one Update, which also reads every message file once to
+// check it without writing it, so that a refused export leaves the store empty (the files it
+// had put into the blob store are removed again); then each message file in an Update of its
+// own, and the scheduled messages last. Its memory holds one message file, the organization's
+// id maps and the message ids' map as runs of consecutive ids (idRuns): it does not grow with
+// the number of messages. A failure after the first Update is ErrIncomplete.
 //
 // Long runs report progress through a Progress: a line rewritten in place on a terminal, a
 // log line every few seconds otherwise.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/teamchat/chat/blobs"
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
 
@@ -102,11 +102,19 @@ func ImportPath(ctx context.Context, st storage.Storage, bl blobs.Store, path st
 //
 // Every id is remapped: the store hands out its own. Users get no password (they set one
 // with a password reset, as after Zulip's imports); humans get new API keys, bots keep
-// theirs. Messages without rendered_content are rendered. The whole import is one
-// transaction: a truncated, corrupted or inconsistent export (ErrCorrupt, naming the file and
-// the row) changes nothing in st, and the files it had put in bl are removed again. Files
-// are put from inside the transaction (the keys of avatars depend on the new user ids); a
-// transaction the store runs again puts the same bytes under the same keys.
+// theirs. Messages without rendered_content are rendered.
+//
+// Memory stays bounded whatever the number of messages: the organization (everything but
+// the messages) is written in one transaction, which also reads every message file once to
+// check it (references, duplicates, syntax) without writing it; the messages are then
+// written one file per transaction, and the scheduled messages and realm.json's reactions,
+// which name messages, in a last one. A truncated, corrupted or inconsistent export
+// (ErrCorrupt, naming the file and the row) is refused by the first transaction and changes
+// nothing in st; the files it had put in bl are removed again. Files are put from inside the
+// first transaction (the keys of avatars depend on the new user ids); a transaction the
+// store runs again puts the same bytes under the same keys. A failure after the first
+// transaction (the store failing, a file changed since it was checked, ctx cancelled)
+// returns ErrIncomplete: the store then holds part of the organization.
 func ImportDir(ctx context.Context, st storage.Storage, bl blobs.Store, dir string, opts ImportOptions) (res ImportResult, err error) {
 	empty, err := Empty(ctx, st)
 	if err != nil {
@@ -119,28 +127,26 @@ func ImportDir(ctx context.Context, st storage.Storage, bl blobs.Store, dir stri
 	if err := readJSONFile(filepath.Join(dir, "realm.json"), MaxRealmJSONBytes, &rf); err != nil {
 		return res, err
 	}
-	var put []string
+	im := &importer{ctx: ctx, bl: bl, dir: dir, rf: &rf, opts: opts}
 	defer func() {
 		if err != nil && bl != nil {
-			for _, k := range put {
+			for _, k := range im.put {
 				bl.Delete(context.WithoutCancel(ctx), k)
 			}
 		}
 	}()
 	err = st.Update(ctx, func(tx storage.Tx) error {
-		im := newImporter(ctx, tx, bl, dir, &rf, opts)
-		defer func() { put = append(put, im.put...) }()
-		if err := im.run(); err != nil {
-			return err
-		}
-		res = im.res
-		return nil
+		im.begin(tx)
+		return im.run()
 	})
 	if err != nil {
 		return ImportResult{}, err
 	}
+	if err := im.writeMessages(st); err != nil {
+		return ImportResult{}, fmt.Errorf("%w after %d of %d messages: %w", ErrIncomplete, im.messages.len(), im.seen.len(), err)
+	}
 	opts.Progress.Done()
-	return res, nil
+	return im.res, nil
 }
 
 // readJSONFile decodes the JSON file at path, refusing one larger than limit.
@@ -174,12 +180,18 @@ type importer struct {
 	rf   *realmFile
 	opts ImportOptions
 	res  ImportResult
-	put  []string
+	put  []string // the blob keys put, kept across the store's runs of a transaction
 
-	users      map[int64]users.ID
-	groups     map[int64]users.GroupID
-	channels   map[int64]channels.ID
-	messages   map[int64]messages.ID
+	users    map[int64]users.ID
+	groups   map[int64]users.GroupID
+	channels map[int64]channels.ID
+	// messages maps the messages written; seen holds the ids of the messages checked
+	// (checkMessages).
+	messages, seen idRuns
+	// messageFiles is the number of message files checked.
+	messageFiles int
+	// links are the attachments of each old message id, linked as the message is written.
+	links      map[int64][]uploads.ID
 	recipients map[int64]recipientRecord
 	huddles    map[int64][]users.ID // huddle recipient id -> participants
 	clients    map[int64]string
@@ -191,18 +203,22 @@ type importer struct {
 	pendingRealm realms.Realm
 }
 
-func newImporter(ctx context.Context, tx storage.Tx, bl blobs.Store, dir string, rf *realmFile, opts ImportOptions) *importer {
-	return &importer{ctx: ctx, tx: tx, bl: bl, dir: dir, rf: rf, opts: opts,
-		users: map[int64]users.ID{}, groups: map[int64]users.GroupID{}, channels: map[int64]channels.ID{},
-		messages: map[int64]messages.ID{}, recipients: map[int64]recipientRecord{}, huddles: map[int64][]users.ID{},
-		clients: map[int64]string{}}
+// begin starts the first transaction (again, when the store runs it again) with empty maps.
+func (im *importer) begin(tx storage.Tx) {
+	im.tx, im.res = tx, ImportResult{}
+	im.users, im.groups, im.channels = map[int64]users.ID{}, map[int64]users.GroupID{}, map[int64]channels.ID{}
+	im.recipients, im.huddles, im.clients = map[int64]recipientRecord{}, map[int64][]users.ID{}, map[int64]string{}
+	im.anonymous, im.folders, im.systemGroups = nil, nil, nil
+	im.messages, im.seen, im.links, im.messageFiles = idRuns{}, idRuns{}, map[int64][]uploads.ID{}, 0
+	im.pendingRealm = realms.Realm{}
 }
 
+// run writes the organization but the messages, checking the message files on the way.
 func (im *importer) run() error {
 	steps := []func() error{
 		im.realm, im.importUsers, im.importGroups, im.ensureSystemGroups, im.importFolders, im.importChannels, im.realmGroupSettings,
 		im.importRecipients, im.importSubscriptions, im.importProfiles, im.importEmoji,
-		im.importMessages, im.importAttachments, im.importDrafts, im.importScheduled, im.importExtra, im.importRealmExports, im.importFiles,
+		im.checkMessages, im.importAttachments, im.importDrafts, im.checkScheduled, im.importExtra, im.importRealmExports, im.importFiles,
 	}
 	for _, step := range steps {
 		if err := im.ctx.Err(); err != nil {

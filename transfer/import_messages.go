@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,46 +19,77 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// importMessages reads messages-000001.json, messages-000002.json, ... one at a time (memory
-// holds one file and the id map) and creates their messages in the order of the old ids,
-// with their rows and reactions; then the reactions realm.json holds, where Zulip puts them.
-func (im *importer) importMessages() error {
-	for n := 1; ; n++ {
-		name := fmt.Sprintf("messages-%06d.json", n)
-		path := filepath.Join(im.dir, name)
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-			break
-		}
-		var f messageFile
-		if err := readJSONFile(path, MaxMessageFileBytes, &f); err != nil {
-			return err
-		}
-		if err := im.messageFile(name, &f); err != nil {
-			return err
-		}
-		im.opts.Progress.Step("import: messages", im.res.Messages, 0)
+// messageFileName is the name of the n-th message file, from 1.
+func messageFileName(n int) string { return fmt.Sprintf("messages-%06d.json", n) }
+
+// readMessageFile reads the n-th message file; false when there is none.
+func (im *importer) readMessageFile(n int) (messageFile, bool, error) {
+	var f messageFile
+	path := filepath.Join(im.dir, messageFileName(n))
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return f, false, nil
 	}
-	return im.reactions("realm.json", im.rf.Reactions)
+	if err := readJSONFile(path, MaxMessageFileBytes, &f); err != nil {
+		return f, false, err
+	}
+	return f, true, nil
 }
 
-func (im *importer) messageFile(name string, f *messageFile) error {
-	rows := map[int64][]messages.UserMessage{}
-	for _, r := range f.UserMessages {
-		u, err := im.user(name, r.UserProfile)
+// writeMessages writes the messages checked by checkMessages, one file per transaction, by
+// ascending old ids in each (memory holds one file, its rows, and the id map's runs); then,
+// in a last transaction, the scheduled messages and the reactions realm.json holds (where
+// Zulip puts them), which name messages.
+func (im *importer) writeMessages(st storage.Storage) error {
+	for n := 1; n <= im.messageFiles; n++ {
+		f, ok, err := im.readMessageFile(n)
+		if err == nil && !ok {
+			err = corrupt(messageFileName(n), "the file is gone")
+		}
 		if err != nil {
 			return err
 		}
-		rows[r.Message] = append(rows[r.Message], messages.UserMessage{UserID: u, Flags: ourFlags(r.FlagsMask)})
+		var added map[int64]messages.ID
+		err = st.Update(im.ctx, func(tx storage.Tx) error {
+			im.tx, added = tx, map[int64]messages.ID{}
+			return im.writeMessageFile(messageFileName(n), &f, added)
+		})
+		if err != nil {
+			return err
+		}
+		olds := slices.Sorted(maps.Keys(added))
+		for _, old := range olds {
+			im.messages.add(old, int64(added[old]))
+			delete(im.links, old)
+		}
+		im.res.Messages += int64(len(olds))
+		im.opts.Progress.Step("import: messages", im.res.Messages, im.seen.len())
+	}
+	return st.Update(im.ctx, func(tx storage.Tx) error {
+		im.tx = tx
+		if err := im.reactions("realm.json", im.rf.Reactions, nil); err != nil {
+			return err
+		}
+		return im.writeScheduled()
+	})
+}
+
+// writeMessageFile creates the messages of one checked file in the order of their old ids,
+// with their rows, links to attachments and reactions; added receives their ids.
+func (im *importer) writeMessageFile(name string, f *messageFile, added map[int64]messages.ID) error {
+	rows := map[int64][]messages.UserMessage{}
+	for _, r := range f.UserMessages {
+		rows[r.Message] = append(rows[r.Message], messages.UserMessage{UserID: im.users[r.UserProfile], Flags: ourFlags(r.FlagsMask)})
 	}
 	list := f.Messages
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	var links []uploads.Link
 	for _, rec := range list {
-		if _, dup := im.messages[rec.ID]; dup {
-			return corrupt(name, "message %d appears twice", rec.ID)
-		}
 		m, err := im.message(name, rec)
 		if err != nil {
 			return err
+		}
+		if m.Rendered == "" && m.Content != "" {
+			m.Rendered = markdown.Render(m.Content)
 		}
 		rs := rows[rec.ID]
 		sort.Slice(rs, func(i, j int) bool { return rs[i].UserID < rs[j].UserID })
@@ -65,18 +97,21 @@ func (im *importer) messageFile(name string, f *messageFile) error {
 		if err != nil {
 			return fmt.Errorf("transfer: %s: message %d: %w", name, rec.ID, err)
 		}
-		im.messages[rec.ID] = id
-		im.res.Messages++
-	}
-	for old := range rows {
-		if _, ok := im.messages[old]; !ok {
-			return corrupt(name, "a zerver_usermessage row names message %d, which is not in its file", old)
+		added[rec.ID] = id
+		for _, a := range im.links[rec.ID] {
+			links = append(links, uploads.Link{AttachmentID: a, MessageID: id})
 		}
 	}
-	return im.reactions(name, f.Reactions)
+	if len(links) > 0 {
+		if err := im.tx.Attachments().Link(links); err != nil {
+			return err
+		}
+	}
+	return im.reactions(name, f.Reactions, added)
 }
 
-// message turns a zerver_message row into a message of the new ids.
+// message turns a zerver_message row into a message of the new ids (unrendered when the
+// row was).
 func (im *importer) message(name string, rec messageRecord) (messages.Message, error) {
 	sender, err := im.user(name, rec.Sender)
 	if err != nil {
@@ -86,9 +121,6 @@ func (im *importer) message(name string, rec messageRecord) (messages.Message, e
 		Timestamp: int64(rec.DateSent), Client: im.clients[rec.SendingClient]}
 	if m.Client == "" {
 		m.Client = "Internal"
-	}
-	if m.Rendered == "" && m.Content != "" {
-		m.Rendered = markdown.Render(m.Content)
 	}
 	if rec.LastEditTime != nil {
 		m.LastEditTimestamp = int64(*rec.LastEditTime)
@@ -146,17 +178,18 @@ func (im *importer) editHistory(text string) ([]messages.EditHistoryEntry, error
 	return list, nil
 }
 
-func (im *importer) reactions(name string, list []reactionRecord) error {
+// reactions writes checked reactions: of the messages written before, or of added.
+func (im *importer) reactions(name string, list []reactionRecord, added map[int64]messages.ID) error {
 	for _, r := range list {
-		msg, ok := im.messages[r.Message]
+		msg, ok := added[r.Message]
 		if !ok {
-			return corrupt(name, "reaction %d: message %d does not exist", r.ID, r.Message)
+			old, found := im.messages.get(r.Message)
+			if !found {
+				return corrupt(name, "reaction %d: message %d does not exist", r.ID, r.Message)
+			}
+			msg = messages.ID(old)
 		}
-		u, err := im.user(name, r.UserProfile)
-		if err != nil {
-			return err
-		}
-		err = im.tx.Messages().AddReaction(messages.Reaction{MessageID: msg, UserID: u, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType})
+		err := im.tx.Messages().AddReaction(messages.Reaction{MessageID: msg, UserID: im.users[r.UserProfile], EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType})
 		if err != nil && !errors.Is(err, storage.ErrConflict) {
 			return fmt.Errorf("transfer: %s: reaction %d: %w", name, r.ID, err)
 		}
@@ -164,6 +197,8 @@ func (im *importer) reactions(name string, list []reactionRecord) error {
 	return nil
 }
 
+// importAttachments creates the attachments; their links to messages are written with the
+// messages (writeMessageFile).
 func (im *importer) importAttachments() error {
 	var af attachmentFile
 	path := filepath.Join(im.dir, "attachment.json")
@@ -188,15 +223,9 @@ func (im *importer) importAttachments() error {
 		if err != nil {
 			return corrupt("attachment.json", "attachment %d: %v", a.ID, err)
 		}
-		var links []uploads.Link
 		for _, m := range a.Messages {
-			if msg, ok := im.messages[m]; ok { // a message the export type left out: no link
-				links = append(links, uploads.Link{AttachmentID: id, MessageID: msg})
-			}
-		}
-		if len(links) > 0 {
-			if err := im.tx.Attachments().Link(links); err != nil {
-				return err
+			if im.seen.has(m) { // a message the export type left out: no link
+				im.links[m] = append(im.links[m], id)
 			}
 		}
 	}
@@ -228,46 +257,70 @@ func (im *importer) importDrafts() error {
 	return err
 }
 
-func (im *importer) importScheduled() error {
+// checkScheduled checks the scheduled messages, written last (writeScheduled): they may
+// name messages.
+func (im *importer) checkScheduled() error {
+	for _, s := range im.rf.Scheduled {
+		if _, err := im.scheduled(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeScheduled creates the scheduled messages in the order of their old ids.
+func (im *importer) writeScheduled() error {
 	list := slices.Clone(im.rf.Scheduled)
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 	for _, s := range list {
-		sender, err := im.user("realm.json", s.Sender)
+		sm, err := im.scheduled(s)
 		if err != nil {
 			return err
 		}
-		sm := messages.Scheduled{Kind: messages.ScheduledKind(s.Kind), SenderID: sender, Topic: s.Subject, Content: s.Content,
-			Rendered: s.RenderedContent, DeliverAt: int64(s.ScheduledTimestamp), ReadBySender: s.ReadBySender, Client: s.Client,
-			Failed: s.Failed, FailureMessage: s.FailureMessage, Delivered: s.Delivered, ReminderNote: s.ReminderNote}
-		if sm.Kind == 0 {
-			sm.Kind = messages.ScheduledKind(s.DeliveryType)
-		}
 		if s.DeliveredMessage != nil {
-			sm.DeliveredMessageID = im.messages[*s.DeliveredMessage]
+			id, _ := im.messages.get(*s.DeliveredMessage)
+			sm.DeliveredMessageID = messages.ID(id)
 		}
 		if s.ReminderTarget != nil {
-			sm.ReminderTargetID = im.messages[*s.ReminderTarget]
-		}
-		r := im.recipients[s.Recipient]
-		switch {
-		case r.Type == recipientStream:
-			sm.ChannelID = im.channels[r.TypeID]
-		case len(s.To) > 0:
-			for _, t := range s.To {
-				sm.Recipients = append(sm.Recipients, im.users[t])
-			}
-			sm.Recipients = sortedSet(sm.Recipients)
-		case r.Type == recipientPersonal:
-			sm.Recipients = messages.Participants(sender, []users.ID{im.users[r.TypeID]})
-		case r.Type == recipientHuddle:
-			sm.Recipients = messages.Participants(sender, im.huddles[r.ID])
-		}
-		if sm.ChannelID == 0 && len(sm.Recipients) == 0 {
-			return corrupt("realm.json", "scheduled message %d: recipient %d does not exist", s.ID, s.Recipient)
+			id, _ := im.messages.get(*s.ReminderTarget)
+			sm.ReminderTargetID = messages.ID(id)
 		}
 		if _, err := im.tx.ScheduledMessages().Create(sm); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// scheduled turns a zerver_scheduledmessage row into a scheduled message of the new ids but
+// its messages'.
+func (im *importer) scheduled(s scheduledRecord) (messages.Scheduled, error) {
+	sender, err := im.user("realm.json", s.Sender)
+	if err != nil {
+		return messages.Scheduled{}, err
+	}
+	sm := messages.Scheduled{Kind: messages.ScheduledKind(s.Kind), SenderID: sender, Topic: s.Subject, Content: s.Content,
+		Rendered: s.RenderedContent, DeliverAt: int64(s.ScheduledTimestamp), ReadBySender: s.ReadBySender, Client: s.Client,
+		Failed: s.Failed, FailureMessage: s.FailureMessage, Delivered: s.Delivered, ReminderNote: s.ReminderNote}
+	if sm.Kind == 0 {
+		sm.Kind = messages.ScheduledKind(s.DeliveryType)
+	}
+	r := im.recipients[s.Recipient]
+	switch {
+	case r.Type == recipientStream:
+		sm.ChannelID = im.channels[r.TypeID]
+	case len(s.To) > 0:
+		for _, t := range s.To {
+			sm.Recipients = append(sm.Recipients, im.users[t])
+		}
+		sm.Recipients = sortedSet(sm.Recipients)
+	case r.Type == recipientPersonal:
+		sm.Recipients = messages.Participants(sender, []users.ID{im.users[r.TypeID]})
+	case r.Type == recipientHuddle:
+		sm.Recipients = messages.Participants(sender, im.huddles[r.ID])
+	}
+	if sm.ChannelID == 0 && len(sm.Recipients) == 0 {
+		return sm, corrupt("realm.json", "scheduled message %d: recipient %d does not exist", s.ID, s.Recipient)
+	}
+	return sm, nil
 }

@@ -1,6 +1,7 @@
 package transfer_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -170,4 +171,53 @@ func replace(t *testing.T, path, old, repl string) {
 		t.Fatalf("%s holds no %q", path, old)
 	}
 	must(t, os.WriteFile(path, []byte(strings.Replace(string(b), old, repl, 1)), 0o600))
+}
+
+// countingStore counts the store's write transactions and fails the one numbered failAt
+// (from 1; 0: none).
+type countingStore struct {
+	storage.Storage
+	updates, failAt int
+}
+
+var errInjected = errors.New("injected failure")
+
+func (s *countingStore) Update(ctx context.Context, fn func(storage.Tx) error) error {
+	s.updates++
+	if s.updates == s.failAt {
+		return errInjected
+	}
+	return s.Storage.Update(ctx, fn)
+}
+
+// TestImportWritesMessagesInBatches: the import writes the organization in one transaction,
+// each message file in one of its own and the scheduled messages in a last one; a failure
+// after the first is ErrIncomplete (wrapping the store's error), and removes the files put.
+func TestImportWritesMessagesInBatches(t *testing.T) {
+	t.Parallel()
+	src, srcBlobs := sourceOrg(t)
+	dir := t.TempDir()
+	res, err := transfer.ExportDir(t.Context(), src.Store, srcBlobs, dir, transfer.ExportOptions{Batch: 2})
+	must(t, err)
+	files := int((res.Messages + 1) / 2)
+	st := &countingStore{Storage: memory.New()}
+	got, err := transfer.ImportDir(t.Context(), st, blobmemory.New(), dir, transfer.ImportOptions{})
+	must(t, err)
+	if got.Messages != res.Messages {
+		t.Errorf("imported %d messages, exported %d", got.Messages, res.Messages)
+	}
+	if want := 1 + files + 1; st.updates != want {
+		t.Errorf("%d write transactions for %d message files, want %d", st.updates, files, want)
+	}
+	for _, failAt := range []int{2, files + 2} {
+		st := &countingStore{Storage: memory.New(), failAt: failAt}
+		bl := blobmemory.New()
+		_, err := transfer.ImportDir(t.Context(), st, bl, dir, transfer.ImportOptions{})
+		if !errors.Is(err, transfer.ErrIncomplete) || !errors.Is(err, errInjected) {
+			t.Errorf("transaction %d failing: got %v, want ErrIncomplete wrapping the failure", failAt, err)
+		}
+		if keys := blobKeys(t, bl); len(keys) != 0 {
+			t.Errorf("transaction %d failing: files left behind: %v", failAt, keys)
+		}
+	}
 }

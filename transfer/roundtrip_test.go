@@ -61,6 +61,8 @@ func sourceOrg(t *testing.T) (*chattest.Fixture, blobs.Store) {
 		{hamlet, chat.SendMessageParams{Type: "direct", Emails: []string{"iago@zulip.com"}, Content: "a direct message"}},
 		{othello, chat.SendMessageParams{Type: "direct", Emails: []string{"iago@zulip.com", "hamlet@zulip.com"}, Content: "a group message"}},
 		{iago, chat.SendMessageParams{Type: "direct", Emails: []string{"iago@zulip.com"}, Content: "a note to self"}},
+		{f.Actor("desdemona@zulip.com"), chat.SendMessageParams{Type: "stream", ChannelName: "core team", Topic: ptr("private"), Content: "in the private channel"}},
+		{othello, chat.SendMessageParams{Type: "stream", ChannelName: "Rome", Topic: ptr("public"), Content: "on the web-public channel"}},
 	}
 	var ids []messages.ID
 	for _, s := range sends {
@@ -69,6 +71,9 @@ func sourceOrg(t *testing.T) (*chattest.Fixture, blobs.Store) {
 			t.Fatalf("send %+v: %v", s.p, err)
 		}
 		ids = append(ids, res.ID)
+	}
+	if _, err := f.Service.UpdateMessage(ctx, hamlet, chat.UpdateMessageParams{MessageID: ids[1], Content: ptr("**bold** and `code`, edited"), Topic: ptr("round trip")}); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := f.Service.UploadAvatar(ctx, hamlet, chat.UploadAvatarParams{Content: bytes.NewReader(testPNG(t))}); err != nil {
 		t.Fatal(err)
@@ -133,7 +138,7 @@ func sourceOrg(t *testing.T) (*chattest.Fixture, blobs.Store) {
 
 // TestRoundTrip exports the source organization (memory store), imports it into an empty
 // SQLite store, exports that and imports it into an empty PostgreSQL store (when
-// configured), and compares every user's register state and every message (content,
+// configured), exports that and imports it into another empty SQLite store, and compares every user's register state and every message (content,
 // rendered HTML, flags, reactions) through the Services of the stores with the source's. The
 // import gives users their old ids (and the other rows come out in the old order), so the
 // states compare equal as they are.
@@ -166,7 +171,21 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		importAndCompare(t, "SQLite to PostgreSQL", src, srcBlobs, pg, dir, res2)
+		pgBlobs := importAndCompare(t, "SQLite to PostgreSQL", src, srcBlobs, pg, dir, res2)
+
+		t.Run("PostgreSQL to SQLite", func(t *testing.T) {
+			back, err := sqlstore.Open(t.Context(), "sqlite:"+filepath.Join(t.TempDir(), "back.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { back.Close() })
+			dir := t.TempDir()
+			res3, err := transfer.ExportDir(t.Context(), pg, pgBlobs, dir, transfer.ExportOptions{Batch: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			importAndCompare(t, "PostgreSQL to SQLite", src, srcBlobs, back, dir, res3)
+		})
 	})
 }
 
