@@ -31,6 +31,9 @@ func (h Header) pngRowBytes() int64 {
 // the Go decoders takes: the decoded pixels and the decoder's working buffers.
 func (h Header) DecodeBytes() int64 {
 	px := h.Pixels()
+	if px > 1<<40 || h.MaxFrameArea > 1<<40 {
+		return 1 << 62 // beyond every limit; the estimates below would overflow int64
+	}
 	switch h.Format {
 	case PNG:
 		// A grey or RGB image with a transparent colour decodes to NRGBA (or NRGBA64).
