@@ -2,92 +2,19 @@ package chat_test
 
 import (
 	"bytes"
-	"compress/zlib"
-	"encoding/binary"
-	"hash/crc32"
 	"image"
 	_ "image/gif" // the emoji and thumbnails read back
 	_ "image/jpeg"
 	_ "image/png"
 	"net/http"
-	"runtime"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/teamchat/chat"
+	"github.com/teamchat/chat/internal/imagetest"
 	"github.com/teamchat/chat/uploads"
 )
-
-// streamedPNG writes a w×h PNG (filter none) row by row: images far larger decoded than the
-// test could hold.
-func streamedPNG(t *testing.T, w, h int, depth, colorType byte, bitsPerPixel int, row func(y int, b []byte)) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	chunk := func(typ string, data []byte) {
-		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-		out.Write(n[:])
-		out.WriteString(typ)
-		out.Write(data)
-		binary.BigEndian.PutUint32(n[:], crc32.ChecksumIEEE(append([]byte(typ), data...)))
-		out.Write(n[:])
-	}
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
-	ihdr[8], ihdr[9] = depth, colorType
-	chunk("IHDR", ihdr[:])
-	var data bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&data, zlib.BestCompression)
-	buf := make([]byte, 1+(w*bitsPerPixel+7)/8)
-	for y := range h {
-		row(y, buf[1:])
-		if _, err := zw.Write(buf); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	chunk("IDAT", data.Bytes())
-	chunk("IEND", nil)
-	return out.Bytes()
-}
-
-// heapGrowth samples the bytes of heap objects every millisecond while fn runs and returns
-// the largest growth over the level before it.
-func heapGrowth(t *testing.T, fn func()) uint64 {
-	t.Helper()
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	base := read()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			if v := read(); v > base {
-				peak = max(peak, v-base)
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	fn()
-	close(done)
-	wg.Wait()
-	return peak
-}
 
 // TestHostileImages: the images of the issue, a 7071×7071 PNG at 16 bits per sample (389 KB
 // sent, 400 MB decoded: it grew the process by 430-510 MB, four at once by 2 GB) and a
@@ -96,14 +23,14 @@ func heapGrowth(t *testing.T, fn func()) uint64 {
 // avatar and an emoji of 64×64; the second is refused with Zulip's error and stores nothing
 // (an upload of it stays a file without thumbnail). Not parallel: it measures the heap.
 func TestHostileImages(t *testing.T) {
-	deep := streamedPNG(t, 7071, 7071, 16, 6, 64, func(y int, b []byte) {
+	deep := imagetest.StreamedPNG(t, 7071, 7071, 16, 6, 64, func(y int, b []byte) {
 		for x := 0; x < len(b); x += 8 {
 			b[x], b[x+6], b[x+7] = byte(y), 0xff, 0xff
 		}
 	})
-	vast := streamedPNG(t, 20000, 20000, 1, 0, 1, func(int, []byte) {})
+	vast := imagetest.StreamedPNG(t, 20000, 20000, 1, 0, 1, func(int, []byte) {})
 	emojiSide := 7746
-	bigEmoji := streamedPNG(t, emojiSide, emojiSide, 8, 2, 24, func(y int, b []byte) { b[0] = byte(y) })
+	bigEmoji := imagetest.StreamedPNG(t, emojiSide, emojiSide, 8, 2, 24, func(y int, b []byte) { b[0] = byte(y) })
 	for _, b := range testBackends() {
 		t.Run(b.name, func(t *testing.T) {
 			emoji := &memEmojiImages{}
@@ -114,7 +41,7 @@ func TestHostileImages(t *testing.T) {
 			// Uploads: four of each at once.
 			var ups [8]chat.UploadFileResult
 			var errs [8]error
-			peak := heapGrowth(t, func() {
+			peak := imagetest.HeapPeak(t, func() {
 				var wg sync.WaitGroup
 				for i := range ups {
 					data := map[bool][]byte{true: deep, false: vast}[i%2 == 0]
@@ -149,7 +76,7 @@ func TestHostileImages(t *testing.T) {
 
 			// Avatars: four deep ones at once beside four vast ones, which are refused.
 			var avatarErrs [8]error
-			peak = heapGrowth(t, func() {
+			peak = imagetest.HeapPeak(t, func() {
 				var wg sync.WaitGroup
 				for i := range avatarErrs {
 					data := map[bool][]byte{true: deep, false: vast}[i%2 == 0]
@@ -186,7 +113,7 @@ func TestHostileImages(t *testing.T) {
 			// the vast one is refused and stores nothing.
 			var emojiErrs [8]error
 			names := []string{"deep0", "vast0", "deep1", "vast1", "bigone", "vast2", "deep2", "vast3"}
-			peak = heapGrowth(t, func() {
+			peak = imagetest.HeapPeak(t, func() {
 				var wg sync.WaitGroup
 				for i, name := range names {
 					data := map[bool][]byte{true: deep, false: vast}[i%2 == 0]

@@ -85,6 +85,7 @@ func TestImportDirection(t *testing.T) {
 		"emoji/internal/gen": {},
 		"internal/latency":   {},
 		"internal/cputime":   {},
+		"internal/imagetest": {},
 		// The JSON appender of the hand-written record encoders knows nothing of the project.
 		"internal/jsonw":    {},
 		"internal/s3server": {"blobs", "blobs/s3"},

@@ -6,11 +6,10 @@ import (
 	"errors"
 	"image"
 	"image/png"
-	"runtime"
-	"runtime/metrics"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/teamchat/chat/internal/imagetest"
 )
 
 // hostilePNGs are the images of the issue: a 7071×7071 PNG at 16 bits per sample (400 MB
@@ -24,37 +23,6 @@ func hostilePNGs(t testing.TB) (deep, vast []byte) {
 	})
 	vast = writePNG(t, 20000, 20000, 1, 0, func(int, []byte) {})
 	return deep, vast
-}
-
-// heapPeak samples the bytes of live and unswept heap objects every millisecond while fn
-// runs, and returns the largest growth over the level before it.
-func heapPeak(t *testing.T, fn func()) uint64 {
-	t.Helper()
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	base := read()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			if v := read(); v > base {
-				peak = max(peak, v-base)
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	fn()
-	close(done)
-	wg.Wait()
-	return peak
 }
 
 // TestHostileImagesWithinHeap: four of each hostile image at once, through every operation
@@ -85,7 +53,7 @@ func TestHostileImagesWithinHeap(t *testing.T) {
 	want := map[string]image.Point{"fit": {560, 560}, "square 500": {500, 500}, "emoji": {64, 64}}
 	for name, op := range ops {
 		var results [8]opResult
-		peak := heapPeak(t, func() {
+		peak := imagetest.HeapPeak(t, func() {
 			var wg sync.WaitGroup
 			for i := range results {
 				data := deep

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/draw"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/teamchat/chat/internal/imagetest"
 	"golang.org/x/image/webp"
 )
 
@@ -23,44 +23,7 @@ import (
 // than memory would hold decoded.
 func writePNG(t testing.TB, w, h int, depth, colorType byte, row func(y int, b []byte)) []byte {
 	t.Helper()
-	var out bytes.Buffer
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
-	ihdr[8], ihdr[9] = depth, colorType
-	writeChunk(&out, "IHDR", ihdr[:])
-	var data bytes.Buffer
-	zw, err := zlib.NewWriterLevel(&data, zlib.BestCompression)
-	if err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 1+(w*pngBitsPerPixel(colorType, depth)+7)/8)
-	for y := range h {
-		row(y, buf[1:])
-		if _, err := zw.Write(buf); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	writeChunk(&out, "IDAT", data.Bytes())
-	writeChunk(&out, "IEND", nil)
-	return out.Bytes()
-}
-
-func writeChunk(w *bytes.Buffer, typ string, data []byte) {
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-	w.Write(n[:])
-	w.WriteString(typ)
-	w.Write(data)
-	crc := crc32.NewIEEE()
-	crc.Write([]byte(typ))
-	crc.Write(data)
-	binary.BigEndian.PutUint32(n[:], crc.Sum32())
-	w.Write(n[:])
+	return imagetest.StreamedPNG(t, w, h, depth, colorType, pngBitsPerPixel(colorType, depth), row)
 }
 
 // noisy is a w×h image of type like's with varied pixels (so that the PNG encoder uses
@@ -338,14 +301,14 @@ func withRows(t *testing.T, w, h int, raw []byte) []byte {
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
 	ihdr[8] = 8
-	writeChunk(&out, "IHDR", ihdr[:])
+	imagetest.WriteChunk(&out, "IHDR", ihdr[:])
 	var data bytes.Buffer
 	zw := zlib.NewWriter(&data)
 	for range h {
 		zw.Write(raw)
 	}
 	zw.Close()
-	writeChunk(&out, "IDAT", data.Bytes())
-	writeChunk(&out, "IEND", nil)
+	imagetest.WriteChunk(&out, "IDAT", data.Bytes())
+	imagetest.WriteChunk(&out, "IEND", nil)
 	return out.Bytes()
 }
