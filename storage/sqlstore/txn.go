@@ -80,21 +80,31 @@ func (t *txn) check(err error) error {
 	return fmt.Errorf("sqlstore: %w", err)
 }
 
-func (t *txn) exec(query string, args ...any) (sql.Result, error) {
+// prepare readies the transaction for one statement: it must be live, its arguments storable,
+// the deferred writes the statement depends on flushed and the database transaction begun; the
+// statement is counted.
+func (t *txn) prepare(query string, args []any) error {
 	if err := t.live(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkArgs(args); err != nil {
-		return nil, err
+		return err
 	}
 	if err := t.flushBefore(query); err != nil {
-		return nil, err
+		return err
 	}
 	if err := t.start(); err != nil {
-		return nil, err
+		return err
 	}
 	t.count.Add(1)
 	t.trips.Add(1)
+	return nil
+}
+
+func (t *txn) exec(query string, args ...any) (sql.Result, error) {
+	if err := t.prepare(query, args); err != nil {
+		return nil, err
+	}
 	t.writes++
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
@@ -106,20 +116,9 @@ func (t *txn) exec(query string, args ...any) (sql.Result, error) {
 }
 
 func (t *txn) query(query string, args ...any) (*sql.Rows, error) {
-	if err := t.live(); err != nil {
+	if err := t.prepare(query, args); err != nil {
 		return nil, err
 	}
-	if err := checkArgs(args); err != nil {
-		return nil, err
-	}
-	if err := t.flushBefore(query); err != nil {
-		return nil, err
-	}
-	if err := t.start(); err != nil {
-		return nil, err
-	}
-	t.count.Add(1)
-	t.trips.Add(1)
 	t.noteWrite(query)
 	q := t.d.q(query)
 	if st := t.stmts.lookup(q); st != nil {
