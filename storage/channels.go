@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"slices"
+
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/users"
 )
@@ -60,34 +62,49 @@ type SubscriptionReader interface {
 	CountsOf(ids []channels.ID) (map[channels.ID]int, error)
 }
 
-// SubscriberIDReader is an optional capability of a SubscriptionReader (see
-// ActiveSubscriberIDs).
-type SubscriberIDReader interface {
-	// ActiveSubscriberIDs returns, for each of the given channels in order, the users of its
-	// active subscriptions, ascending: the user ids of ListForChannels(ids, true). A list may
-	// be shared with other transactions (the backend keeps it until a write changes the
-	// channel's subscriptions) and its capacity ends at its length: the caller must not
-	// modify it.
-	ActiveSubscriberIDs(ids []channels.ID) ([][]users.ID, error)
+// SubscriberList is a channel's active subscribers as a send decides its recipients: their
+// user ids, ascending, and the subscriptions among them whose muting or notification settings
+// differ from the defaults (ascending by user; few, even in a big channel).
+type SubscriberList struct {
+	IDs        []users.ID
+	Customized []channels.Subscription
 }
 
-// ActiveSubscriberIDs returns what SubscriberIDReader.ActiveSubscriberIDs does, through r's
+// Customized reports whether s's muting or notification settings differ from the defaults:
+// whether a SubscriberList carries the row.
+func Customized(s channels.Subscription) bool {
+	return s.IsMuted || s.DesktopNotifications != nil || s.AudibleNotifications != nil ||
+		s.PushNotifications != nil || s.EmailNotifications != nil || s.WildcardMentionsNotify != nil
+}
+
+// SubscriberListReader is an optional capability of a SubscriptionReader (see
+// ActiveSubscribers).
+type SubscriberListReader interface {
+	// ActiveSubscribers returns, for each of the given channels in order, its SubscriberList:
+	// what ListForChannels(ids, true) holds, without copying every row. The lists may be
+	// shared with other transactions (the backend keeps them until a write changes the
+	// channel's subscriptions), their slices' capacities end at their lengths, and the caller
+	// must not modify them.
+	ActiveSubscribers(ids []channels.ID) ([]SubscriberList, error)
+}
+
+// ActiveSubscribers returns what SubscriberListReader.ActiveSubscribers does, through r's
 // capability when it has it (a send to a big channel then copies no subscription row), else
 // from ListForChannels.
-func ActiveSubscriberIDs(r SubscriptionReader, ids []channels.ID) ([][]users.ID, error) {
-	if c, ok := r.(SubscriberIDReader); ok {
-		return c.ActiveSubscriberIDs(ids)
+func ActiveSubscribers(r SubscriptionReader, ids []channels.ID) ([]SubscriberList, error) {
+	if c, ok := r.(SubscriberListReader); ok {
+		return c.ActiveSubscribers(ids)
 	}
 	rows, err := r.ListForChannels(ids, true)
 	if err != nil {
 		return nil, err
 	}
-	return SubscriberIDsOf(ids, rows), nil
+	return SubscriberListsOf(ids, rows), nil
 }
 
-// SubscriberIDsOf groups subscription rows (ascending by channel, then user) into the user
-// ids of each channel of ids, in order, each list's capacity ending at its length.
-func SubscriberIDsOf(ids []channels.ID, rows []channels.Subscription) [][]users.ID {
+// SubscriberListsOf groups subscription rows (ascending by channel, then user) into the
+// SubscriberList of each channel of ids, in order.
+func SubscriberListsOf(ids []channels.ID, rows []channels.Subscription) []SubscriberList {
 	flat := make([]users.ID, len(rows))
 	at := make(map[channels.ID][2]int, len(ids))
 	for i, s := range rows {
@@ -99,10 +116,16 @@ func SubscriberIDsOf(ids []channels.ID, rows []channels.Subscription) [][]users.
 		r[1] = i + 1
 		at[s.ChannelID] = r
 	}
-	out := make([][]users.ID, len(ids))
+	out := make([]SubscriberList, len(ids))
 	for i, c := range ids {
 		r := at[c]
-		out[i] = flat[r[0]:r[1]:r[1]]
+		out[i].IDs = flat[r[0]:r[1]:r[1]]
+		for _, s := range rows[r[0]:r[1]] {
+			if Customized(s) {
+				out[i].Customized = append(out[i].Customized, s.Clone())
+			}
+		}
+		out[i].Customized = slices.Clip(out[i].Customized)
 	}
 	return out
 }

@@ -52,27 +52,15 @@ func (w *World) PreloadChannels(ids []channels.ID) {
 	if len(missing) == 0 || w.Failed() {
 		return
 	}
-	rows, err := c.r.ListForChannels(missing, true)
+	// The store's lists may be shared with other transactions: each one's capacity ends at its
+	// length, so AddSubscribers copies instead of writing into it.
+	lists, err := storage.ActiveSubscribers(c.r, missing)
 	if w.Fail(err) {
 		return
 	}
-	for _, id := range missing {
-		c.lists[id] = []users.ID{}
-	}
-	c.notePrefs(rows) // subscriber_prefs.go
-	// One backing array for every list (rows come grouped by channel); each list's capacity
-	// ends at its length, so addSubscribers copies instead of overwriting the next.
-	flat := make([]users.ID, len(rows))
-	for i, s := range rows {
-		flat[i] = s.UserID
-	}
-	for start := 0; start < len(rows); {
-		end := start + 1
-		for end < len(rows) && rows[end].ChannelID == rows[start].ChannelID {
-			end++
-		}
-		c.lists[rows[start].ChannelID] = flat[start:end:end]
-		start = end
+	for i, id := range missing {
+		c.lists[id] = lists[i].IDs
+		c.notePrefs(lists[i].Customized) // subscriber_prefs.go
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
@@ -192,38 +193,45 @@ func (a subscriptionTx) ListForChannels(ids []channels.ID, activeOnly bool) ([]c
 	return out, nil
 }
 
-// ActiveSubscriberIDs returns the kept lists of the channels' active subscribers, building
+// ActiveSubscribers returns the kept lists of the channels' active subscribers, building
 // the missing ones.
-func (a subscriptionTx) ActiveSubscriberIDs(ids []channels.ID) ([][]users.ID, error) {
+func (a subscriptionTx) ActiveSubscribers(ids []channels.ID) ([]storage.SubscriberList, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	kept := &a.t.d.subscriberIDs
-	out := make([][]users.ID, len(ids))
+	kept := &a.t.d.subscriberLists
+	out := make([]storage.SubscriberList, len(ids))
 	for i, c := range ids {
 		if l, ok := kept.Load(c); ok {
-			out[i] = l.([]users.ID)
+			out[i] = l.(storage.SubscriberList)
 			continue
 		}
 		rows := a.t.d.subsByChannel[c]
-		l := make([]users.ID, 0, len(rows))
+		var l storage.SubscriberList
+		l.IDs = make([]users.ID, 0, len(rows))
 		for u, s := range rows {
 			if s.Active {
-				l = append(l, u)
+				l.IDs = append(l.IDs, u)
 			}
 		}
-		slices.Sort(l)
-		l = slices.Clip(l)
+		slices.Sort(l.IDs)
+		l.IDs = slices.Clip(l.IDs)
+		for _, u := range l.IDs {
+			if s := rows[u]; storage.Customized(s) {
+				l.Customized = append(l.Customized, s.Clone())
+			}
+		}
+		l.Customized = slices.Clip(l.Customized)
 		kept.Store(c, l)
 		out[i] = l
 	}
 	return out, nil
 }
 
-// dropSubscriberIDs forgets channel c's kept subscriber list, now and when the write is
+// dropSubscriberLists forgets channel c's kept subscriber list, now and when the write is
 // undone.
-func (a subscriptionTx) dropSubscriberIDs(c channels.ID) {
-	kept := &a.t.d.subscriberIDs
+func (a subscriptionTx) dropSubscriberLists(c channels.ID) {
+	kept := &a.t.d.subscriberLists
 	kept.Delete(c)
 	a.j.undo = append(a.j.undo, func() { kept.Delete(c) })
 }
@@ -254,7 +262,7 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 			setKey(a.j, a.t.d.subsByChannel, s.ChannelID, byChannel)
 		}
 		old := byChannel[s.UserID]
-		a.dropSubscriberIDs(s.ChannelID)
+		a.dropSubscriberLists(s.ChannelID)
 		setKey(a.j, byChannel, s.UserID, s.Clone())
 		if s.Active != old.Active && a.t.d.users[s.UserID].IsActive {
 			a.addCount(s.ChannelID, s.Active)

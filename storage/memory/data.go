@@ -66,10 +66,10 @@ type data struct {
 	// subCounts is each channel's active subscriptions of active users, kept up to date by
 	// subscription and user writes.
 	subCounts map[channels.ID]int
-	// subscriberIDs keeps each channel's active subscribers ([]users.ID, ascending) as
-	// ActiveSubscriberIDs built them, until a write of the channel's subscriptions drops them
+	// subscriberLists keeps each channel's active subscribers (storage.SubscriberList) as
+	// ActiveSubscribers built them, until a write of the channel's subscriptions drops them
 	// (and its undo again). Readers build them under the store's read lock, hence sync.Map.
-	subscriberIDs sync.Map
+	subscriberLists sync.Map
 	// channelEmails holds the channels' email addresses by id.
 	channelEmails   map[int64]channels.EmailAddress
 	channelEmailSeq int64

@@ -30,9 +30,9 @@ type subscriberCache struct {
 	version   int64
 	rows      int
 	byChannel map[channels.ID][]channels.Subscription
-	// ids holds the user ids of each kept channel's rows, shared with the callers of
-	// ActiveSubscriberIDs (never modified: a new version makes new lists).
-	ids map[channels.ID][]users.ID
+	// lists holds each kept channel's SubscriberList, shared with the callers of
+	// ActiveSubscribers (never modified: a new version makes new lists).
+	lists map[channels.ID]storage.SubscriberList
 }
 
 // activeSubscriptions is ListForChannels(list, true) through the Store's subscriberCache on
@@ -96,12 +96,12 @@ func (c *subscriberCache) keep(version int64, want []channels.ID, read []channel
 	}
 	if c.byChannel == nil || version > c.version || c.rows+len(read) > maxKeptSubscriptions {
 		c.version, c.rows = version, 0
-		c.byChannel, c.ids = map[channels.ID][]channels.Subscription{}, map[channels.ID][]users.ID{}
+		c.byChannel, c.lists = map[channels.ID][]channels.Subscription{}, map[channels.ID]storage.SubscriberList{}
 	}
 	for _, id := range want {
 		c.rows -= len(c.byChannel[id])
 		c.byChannel[id] = nil // a channel without active subscriptions is kept too
-		c.ids[id] = []users.ID{}
+		c.lists[id] = storage.SubscriberList{IDs: []users.ID{}}
 	}
 	for i := 0; i < len(read); {
 		j := i
@@ -111,31 +111,31 @@ func (c *subscriberCache) keep(version int64, want []channels.ID, read []channel
 		c.byChannel[read[i].ChannelID] = appendSubscriptions(nil, read[i:j])
 		i = j
 	}
-	for id, l := range storage.SubscriberIDsOf(want, read) {
-		c.ids[want[id]] = l
+	for i, l := range storage.SubscriberListsOf(want, read) {
+		c.lists[want[i]] = l
 	}
 	c.rows += len(read)
 }
 
-// ActiveSubscriberIDs answers from the subscriberCache on SQLite (shared lists, no row
+// ActiveSubscribers answers from the subscriberCache on SQLite (shared lists, no row
 // copied), else from ListForChannels.
-func (a subscriptionTx) ActiveSubscriberIDs(list []channels.ID) ([][]users.ID, error) {
+func (a subscriptionTx) ActiveSubscribers(list []channels.ID) ([]storage.SubscriberList, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
 	}
-	if out, ok, err := a.keptSubscriberIDs(list); ok || err != nil {
+	if out, ok, err := a.keptSubscribers(list); ok || err != nil {
 		return out, err
 	}
 	rows, err := a.ListForChannels(list, true)
 	if err != nil {
 		return nil, err
 	}
-	return storage.SubscriberIDsOf(list, rows), nil
+	return storage.SubscriberListsOf(list, rows), nil
 }
 
-// keptSubscriberIDs is activeSubscriptions for ActiveSubscriberIDs: ok is false when the
-// cache cannot answer.
-func (a subscriptionTx) keptSubscriberIDs(list []channels.ID) (out [][]users.ID, ok bool, err error) {
+// keptSubscribers is activeSubscriptions for ActiveSubscribers: ok is false when the cache
+// cannot answer.
+func (a subscriptionTx) keptSubscribers(list []channels.ID) (out []storage.SubscriberList, ok bool, err error) {
 	t := a.t
 	if len(list) == 0 || t.d.postgres || t.wrote[subscriptionsTable] {
 		return nil, false, nil
@@ -149,7 +149,7 @@ func (a subscriptionTx) keptSubscriberIDs(list []channels.ID) (out [][]users.ID,
 		return nil, false, nil
 	}
 	c := &t.cache.subscribers
-	if out, hit := c.lookupIDs(version, list); hit {
+	if out, hit := c.lookupLists(version, list); hit {
 		return out, true, nil
 	}
 	want := slices.Clone(list)
@@ -160,20 +160,20 @@ func (a subscriptionTx) keptSubscriberIDs(list []channels.ID) (out [][]users.ID,
 		return nil, true, err
 	}
 	c.keep(version, want, read)
-	return storage.SubscriberIDsOf(list, read), true, nil
+	return storage.SubscriberListsOf(list, read), true, nil
 }
 
-// lookupIDs returns the kept id lists of list's channels, in order, when every one is kept
-// at version.
-func (c *subscriberCache) lookupIDs(version int64, list []channels.ID) ([][]users.ID, bool) {
+// lookupLists returns the kept lists of list's channels, in order, when every one is kept at
+// version.
+func (c *subscriberCache) lookupLists(version int64, list []channels.ID) ([]storage.SubscriberList, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byChannel == nil || c.version != version {
 		return nil, false
 	}
-	out := make([][]users.ID, len(list))
+	out := make([]storage.SubscriberList, len(list))
 	for i, id := range list {
-		l, kept := c.ids[id]
+		l, kept := c.lists[id]
 		if !kept {
 			return nil, false
 		}

@@ -31,7 +31,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ChannelEmailAddresses", func(t *testing.T) { testChannelEmailAddresses(t, open) })
 	t.Run("Subscriptions", func(t *testing.T) { testSubscriptions(t, open) })
 	t.Run("SubscriberCounts", func(t *testing.T) { testSubscriberCounts(t, open) })
-	t.Run("SubscriberIDs", func(t *testing.T) { testSubscriberIDs(t, open) })
+	t.Run("SubscriberLists", func(t *testing.T) { testSubscriberLists(t, open) })
 	t.Run("Prefetch", func(t *testing.T) { testPrefetch(t, open) })
 	t.Run("PrefetchMessage", func(t *testing.T) { testPrefetchMessage(t, open) })
 	t.Run("Messages", func(t *testing.T) { testMessages(t, open) })

@@ -10,17 +10,19 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// testSubscriberIDs pins storage.ActiveSubscriberIDs (through a backend's SubscriberIDReader
-// when it has one, which may keep the lists between transactions): the user ids of
-// ListForChannels' active rows, per channel in the order asked, after writes, in the writing
+// testSubscriberLists pins storage.ActiveSubscribers (through a backend's
+// SubscriberListReader when it has one, which may keep the lists between transactions): the
+// user ids of ListForChannels' active rows and those rows with settings that are not the
+// defaults, per channel in the order asked, after writes (of settings too), in the writing
 // transaction and after a rollback.
-func testSubscriberIDs(t *testing.T, open Opener) {
+func testSubscriberLists(t *testing.T, open Opener) {
 	s := open(t)
+	yes := true
 	put := func(tx storage.Tx, rows ...channels.Subscription) error { return tx.Subscriptions().Put(rows) }
 	same := func(what string, r storage.SubscriptionReader, ids []channels.ID) {
 		t.Helper()
 		for range 2 { // the second read may be the kept lists
-			got, err := storage.ActiveSubscriberIDs(r, ids)
+			got, err := storage.ActiveSubscribers(r, ids)
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
@@ -28,18 +30,22 @@ func testSubscriberIDs(t *testing.T, open Opener) {
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
-			want := make([][]users.ID, len(ids))
+			want := make([]storage.SubscriberList, len(ids))
 			for i, c := range ids {
 				for _, row := range rows {
-					if row.ChannelID == c {
-						want[i] = append(want[i], row.UserID)
+					if row.ChannelID != c {
+						continue
+					}
+					want[i].IDs = append(want[i].IDs, row.UserID)
+					if row.IsMuted || row.EmailNotifications != nil || row.PushNotifications != nil {
+						want[i].Customized = append(want[i].Customized, row)
 					}
 				}
 			}
 			wantEqual(t, what, want, got, cmpopts.EquateEmpty())
 			for i, l := range got {
-				if cap(l) != len(l) {
-					t.Errorf("%s: list %d has capacity %d beyond its length %d", what, i, cap(l), len(l))
+				if cap(l.IDs) != len(l.IDs) || cap(l.Customized) != len(l.Customized) {
+					t.Errorf("%s: list %d has capacity beyond its length", what, i)
 				}
 			}
 		}
@@ -50,13 +56,18 @@ func testSubscriberIDs(t *testing.T, open Opener) {
 	}
 	view("empty", 1, 2)
 	mustUpdate(t, s, func(tx storage.Tx) error {
-		return put(tx, channels.Subscription{UserID: 3, ChannelID: 1, Active: true},
-			channels.Subscription{UserID: 1, ChannelID: 1, Active: true},
+		return put(tx, channels.Subscription{UserID: 3, ChannelID: 1, Active: true, IsMuted: true},
+			channels.Subscription{UserID: 1, ChannelID: 1, Active: true, EmailNotifications: &yes},
 			channels.Subscription{UserID: 2, ChannelID: 1, Active: false},
 			channels.Subscription{UserID: 2, ChannelID: 2, Active: true})
 	})
 	view("after Put", 2, 1, 7, 2)
 	view("one channel", 1)
+	mustUpdate(t, s, func(tx storage.Tx) error {
+		return put(tx, channels.Subscription{UserID: 3, ChannelID: 1, Active: true},
+			channels.Subscription{UserID: 2, ChannelID: 2, Active: true, PushNotifications: &yes})
+	})
+	view("after settings changed", 1, 2)
 	mustUpdate(t, s, func(tx storage.Tx) error {
 		same("before a write in the transaction", tx.Subscriptions(), []channels.ID{1, 2})
 		if err := put(tx, channels.Subscription{UserID: 2, ChannelID: 1, Active: true}, channels.Subscription{UserID: 3, ChannelID: 1, Active: false}); err != nil {
@@ -76,11 +87,15 @@ func testSubscriberIDs(t *testing.T, open Opener) {
 	wantIs(t, "Update", err, errRollback)
 	view("after the rollback", 1, 2)
 	mustView(t, s, func(tx storage.ReadTx) error {
-		got, err := storage.ActiveSubscriberIDs(tx.Subscriptions(), []channels.ID{1, 2})
+		got, err := storage.ActiveSubscribers(tx.Subscriptions(), []channels.ID{1, 2})
 		if err != nil {
 			return err
 		}
-		wantEqual(t, "lists after the rollback", [][]users.ID{{1, 2}, {2}}, got)
+		want := []storage.SubscriberList{
+			{IDs: []users.ID{1, 2}, Customized: []channels.Subscription{{UserID: 1, ChannelID: 1, Active: true, EmailNotifications: &yes}}},
+			{IDs: []users.ID{2}, Customized: []channels.Subscription{{UserID: 2, ChannelID: 2, Active: true, PushNotifications: &yes}}},
+		}
+		wantEqual(t, "lists after the rollback", want, got)
 		return nil
 	})
 }
