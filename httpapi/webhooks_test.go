@@ -61,6 +61,16 @@ func lastMessages(t *testing.T, s *server, n int) [][3]string {
 	return out
 }
 
+// subscribeHamlet subscribes hamlet to a channel, creating it.
+func subscribeHamlet(t *testing.T, s *server, channel string) {
+	t.Helper()
+	if status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
+		"subscriptions": {`[{"name":"` + channel + `"}]`},
+	}); status != 200 {
+		t.Fatalf("subscribe: %d %v", status, body)
+	}
+}
+
 func fixtureBytes(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("../integrations/testdata/" + path)
@@ -74,11 +84,7 @@ func TestIncomingWebhook(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
 	_, key := webhookBot(t, s)
-	if status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
-		"subscriptions": {`[{"name":"alerts"}]`},
-	}); status != 200 {
-		t.Fatalf("subscribe: %d %v", status, body)
-	}
+	subscribeHamlet(t, s, "alerts")
 	alert := fixtureBytes(t, "alertmanager/single_alert.json")
 	const want = ":squared_ok: **Resolved** CPU core temperature is 34.75C ([source](http://cobalt:9090/graph?g0.expr=avg+by%28host%29+%28sensors_temp_input%7Bfeature%3D~%22core_%5B0-9%5D%2B%22%7D%29+%3E+15&g0.tab=0))"
 
@@ -343,11 +349,7 @@ func TestIncomingWebhookCircleCI(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
 	_, key := webhookBot(t, s)
-	if status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
-		"subscriptions": {`[{"name":"builds"}]`},
-	}); status != 200 {
-		t.Fatalf("subscribe: %d %v", status, body)
-	}
+	subscribeHamlet(t, s, "builds")
 	q := url.Values{"api_key": {key}, "stream": {"builds"}}
 	status, body := postWebhook(t, s, "circleci", q, fixtureBytes(t, "circleci/github_tag_workflow_completed.json"), nil)
 	if status != 200 || body["result"] != "success" {
