@@ -214,7 +214,7 @@ func TestRegisterIncomingWebhookBots(t *testing.T) {
 		b := b.(map[string]any)
 		byName[b["name"].(string)] = b
 	}
-	for _, name := range []string{"alertmanager", "circleci", "json", "slack_incoming"} {
+	for _, name := range []string{"alertmanager", "buildbot", "circleci", "json", "slack_incoming"} {
 		if byName[name] == nil {
 			t.Errorf("%s missing from %v", name, body["realm_incoming_webhook_bots"])
 		}

@@ -52,6 +52,7 @@ func FuzzRunHeaders(f *testing.F) {
 		{"testdata/bitbucket2/push_remove_tag.json", "pullrequest:push"},
 		{"testdata/circleci/gitlab_job_completed.json", "job-completed"},
 		{"testdata/circleci/github_tag_workflow_completed.json", "workflow-completed"},
+		{"testdata/buildbot/finished_cancelled.json", "finished"},
 	} {
 		b, err := os.ReadFile(seed.file)
 		if err != nil {

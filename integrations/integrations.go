@@ -167,6 +167,7 @@ func (e *BadRequestError) Error() string { return e.Msg }
 var registry = sortedRegistry(
 	alertmanagerIntegration,
 	bitbucket2Integration,
+	buildbotIntegration,
 	circleCIIntegration,
 	giteaIntegration,
 	githubIntegration,
