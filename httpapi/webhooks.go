@@ -226,6 +226,7 @@ func webhookError(err error) error {
 		header      *integrations.MissingHeaderError
 		anomalous   *integrations.AnomalousPayloadError
 		missing     *integrations.MissingParamError
+		bad         *integrations.BadRequestError
 	)
 	switch {
 	case errors.Is(err, integrations.ErrInvalidJSON):
@@ -241,6 +242,8 @@ func webhookError(err error) error {
 		return chat.MissingArgument(missing.Param)
 	case errors.As(err, new(*integrations.InvalidPayloadError)):
 		return chat.Errorf(chat.CodeBadRequest, "Invalid payload")
+	case errors.As(err, &bad):
+		return chat.Errorf(chat.CodeBadRequest, "%s", bad.Msg)
 	}
 	return err
 }

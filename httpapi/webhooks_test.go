@@ -61,6 +61,16 @@ func lastMessages(t *testing.T, s *server, n int) [][3]string {
 	return out
 }
 
+// subscribeHamlet subscribes hamlet to a channel, creating it.
+func subscribeHamlet(t *testing.T, s *server, channel string) {
+	t.Helper()
+	if status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
+		"subscriptions": {`[{"name":"` + channel + `"}]`},
+	}); status != 200 {
+		t.Fatalf("subscribe: %d %v", status, body)
+	}
+}
+
 func fixtureBytes(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile("../integrations/testdata/" + path)
@@ -74,11 +84,7 @@ func TestIncomingWebhook(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
 	_, key := webhookBot(t, s)
-	if status, _, body := s.call(t, http.MethodPost, "/api/v1/users/me/subscriptions", "hamlet@zulip.com", url.Values{
-		"subscriptions": {`[{"name":"alerts"}]`},
-	}); status != 200 {
-		t.Fatalf("subscribe: %d %v", status, body)
-	}
+	subscribeHamlet(t, s, "alerts")
 	alert := fixtureBytes(t, "alertmanager/single_alert.json")
 	const want = ":squared_ok: **Resolved** CPU core temperature is 34.75C ([source](http://cobalt:9090/graph?g0.expr=avg+by%28host%29+%28sensors_temp_input%7Bfeature%3D~%22core_%5B0-9%5D%2B%22%7D%29+%3E+15&g0.tab=0))"
 
@@ -208,7 +214,7 @@ func TestRegisterIncomingWebhookBots(t *testing.T) {
 		b := b.(map[string]any)
 		byName[b["name"].(string)] = b
 	}
-	for _, name := range []string{"alertmanager", "json", "slack_incoming"} {
+	for _, name := range []string{"alertmanager", "buildbot", "circleci", "json", "slack_incoming"} {
 		if byName[name] == nil {
 			t.Errorf("%s missing from %v", name, body["realm_incoming_webhook_bots"])
 		}
@@ -333,5 +339,35 @@ func TestIncomingWebhookInvalidPayload(t *testing.T) {
 	got := lastMessages(t, s, 1)
 	if !strings.HasPrefix(got[0][1], "Hi there! Your bot Hook just received a UptimeRobot payload that is missing") {
 		t.Errorf("notice = %v", got)
+	}
+}
+
+// TestIncomingWebhookCircleCI: a CircleCI workflow reaches its project's topic from the
+// CircleCI client; a pipeline of a provider Zulip does not read is its BAD_REQUEST and stores
+// nothing.
+func TestIncomingWebhookCircleCI(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, key := webhookBot(t, s)
+	subscribeHamlet(t, s, "builds")
+	q := url.Values{"api_key": {key}, "stream": {"builds"}}
+	status, body := postWebhook(t, s, "circleci", q, fixtureBytes(t, "circleci/github_tag_workflow_completed.json"), nil)
+	if status != 200 || body["result"] != "success" {
+		t.Fatalf("post: %d %v", status, body)
+	}
+	want := [][3]string{{"circleci-webhook-test",
+		"Workflow [`sample`](https://app.circleci.com/pipelines/github/prah23/circleci-webhook-test/20/workflows/045c6271-78e2-4802-8a62-f4fa6d25d0c9) within Pipeline #20 has succeeded.\n\n" +
+			"Triggered on the latest tag on [0e6e66c14e6](https://github.com/prah23/circleci-webhook-test/commit/0e6e66c14e61fbcd95db716b0f30d67dbcce7814).",
+		"ZulipCircleCIWebhook"}}
+	if diff := cmp.Diff(want, lastMessages(t, s, 1)); diff != "" {
+		t.Errorf("message (-want +got):\n%s", diff)
+	}
+	other := `{"type": "job-completed", "project": {"name": "p"}, "job": {"name": "j", "status": "success"}, "pipeline": {"number": 1,
+		"trigger": {"type": "bitbucket_server"}, "trigger_parameters": {"gitlab": {"checkout_sha": "abc", "commit_title": "t",
+		"commit_author_name": "a", "web_url": "https://x.example", "branch": "b"}}}}`
+	status, body = postWebhook(t, s, "circleci", q, []byte(other), nil)
+	wantErr(t, status, body, 400, "BAD_REQUEST", "Projects using this version control system provider aren't supported")
+	if diff := cmp.Diff(want, lastMessages(t, s, 1)); diff != "" {
+		t.Errorf("stored after the refusal (-want +got):\n%s", diff)
 	}
 }

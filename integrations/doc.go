@@ -6,7 +6,7 @@
 //
 // It is pure: a Request (the body, the headers and the URL's parameters) goes in, a list of
 // Messages or a typed error comes out (UnsupportedEventError, MissingHeaderError,
-// ErrInvalidJSON, AnomalousPayloadError). It stores nothing, sends nothing and knows no HTTP
+// ErrInvalidJSON, AnomalousPayloadError, InvalidPayloadError, BadRequestError). It stores nothing, sends nothing and knows no HTTP
 // status; httpapi authenticates the bot, calls Run and sends each Message through the
 // Service as the bot. The common parameters of Zulip's integration URLs are applied by Run:
 // only_events and exclude_events (shell-style patterns matched against each message's event

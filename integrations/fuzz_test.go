@@ -46,6 +46,13 @@ func FuzzRunHeaders(f *testing.F) {
 		{"testdata/gitlab/issue_hook__issue_created_with_two_assignees.json", "Issue Hook"},
 		{"testdata/gitea/pull_request__assigned.json", "pull_request"},
 		{"testdata/bitbucket2/pull_request_approved_or_unapproved.json", "pullrequest:created"},
+		{"testdata/github/check_run__completed_failure.json", "check_run"},
+		{"testdata/gitlab/build_started.json", "Job Hook"},
+		{"testdata/gitea/pull_request__opened.json", "pull_request"},
+		{"testdata/bitbucket2/push_remove_tag.json", "pullrequest:push"},
+		{"testdata/circleci/gitlab_job_completed.json", "job-completed"},
+		{"testdata/circleci/github_tag_workflow_completed.json", "workflow-completed"},
+		{"testdata/buildbot/finished_cancelled.json", "finished"},
 	} {
 		b, err := os.ReadFile(seed.file)
 		if err != nil {

@@ -32,6 +32,12 @@ func TestGiteaFixtures(t *testing.T) {
 			"kostekIV edited [issue #3](https://try.gitea.io/kostekIV/test/issues/3) (assigned to kostekIV):\n\n~~~ quote\nTest body\n~~~")},
 		{name: "issue_comment__new", header: ev("issue_comment"), want: msg("test / issue #3 Test issue",
 			"kostekIV [commented](https://try.gitea.io/kostekIV/test/issues/3#issuecomment-24400) on [issue #3](https://try.gitea.io/kostekIV/test/issues/3):\n\n~~~ quote\ntest comment\n~~~")},
+		{name: "pull_request__opened", header: ev("pull_request"), want: msg("test / PR #1905 New pr",
+			"kostekIV opened [PR #4](https://try.gitea.io/kostekIV/test/pulls/4) from `test-branch` to `master`.")},
+		{name: "pull_request__closed", header: ev("pull_request"), want: msg("test / PR #1906 test 2",
+			"kostekIV closed [PR #5](https://try.gitea.io/kostekIV/test/pulls/5) from `d` to `master`.")},
+		{name: "issues__closed", header: ev("issues"), want: msg("test / issue #3 Test issue 2",
+			"kostekIV closed [issue #3](https://try.gitea.io/kostekIV/test/issues/3) (assigned to kostekIV):\n\n~~~ quote\nTest body\n~~~")},
 		{name: "issue_comment__new", header: ev("issue_comment"), exclude: []string{"issue_*"}},
 	})
 }

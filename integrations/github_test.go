@@ -47,6 +47,14 @@ func TestGitHubFixtures(t *testing.T) {
 			"GitHub Pages build, triggered by baxterthehacker, has failed: \n~~~ quote\nSomething went wrong.\n~~~.")},
 		{name: "public", header: ev("public"), want: msg("public-repo",
 			"baxterthehacker made the repository [baxterthehacker/public-repo](https://github.com/baxterthehacker/public-repo) public.")},
+		// GitHub Actions reports each job as a check run (tests.py's test_check_run; the failure's
+		// expectation is view.py's get_check_run_body, and a run not yet completed sends nothing).
+		{name: "check_run__completed_success", header: ev("check_run"), want: msg("hello-world / checks",
+			"Check [randscape](http://github.com/github/hello-world/runs/4) completed (success). ([d6fde92930d](http://github.com/github/hello-world/commit/d6fde92930d4715a2b49857d24b940956b26d2d3))")},
+		{name: "check_run__completed_failure", header: ev("check_run"), want: msg("hello-world / checks",
+			"Check [randscape](http://github.com/github/hello-world/runs/4) completed (failure). ([d6fde92930d](http://github.com/github/hello-world/commit/d6fde92930d4715a2b49857d24b940956b26d2d3))")},
+		{name: "check_run_in_progress", header: ev("check_run")},
+		{name: "check_run__completed_success", header: ev("check_suite")},
 		// Events Zulip ignores, and the common event filters.
 		{name: "public", header: ev("label")},
 		{name: "public", header: ev("public"), params: map[string]string{}, want: nil, only: []string{"push*"}},

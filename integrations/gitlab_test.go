@@ -32,6 +32,8 @@ func TestGitLabFixtures(t *testing.T) {
 			"Tomasz Kolek closed [issue #1](https://gitlab.com/tomaszkolek0/my-awesome-project/issues/1).")},
 		{name: "build_created", header: ev("Job Hook"), want: msg("my-awesome-project / master", "Build job_name from test stage was created.")},
 		{name: "build_created", header: ev("Build Hook"), want: msg("my-awesome-project / master", "Build job_name from test stage was created.")},
+		{name: "build_started", header: ev("Job Hook"), want: msg("my-awesome-project / master", "Build job_name from test stage started.")},
+		{name: "build_succeeded", header: ev("Job Hook"), want: msg("my-awesome-project / master", "Build job_name from test stage changed status to success.")},
 		{name: "issue_hook__issue_closed", header: ev("Issue Hook"), exclude: []string{"Issue Hook close"}},
 	})
 }

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
 // grafanaIntegration is Grafana (zerver/webhooks/grafana): Grafana Alerting's payload (with
-// alerts: one message per notification, to the topic "[STATUS:count]") and the legacy
-// alerts' (to the alert's title).
+// alerts, Grafana 8 to 11: one message per alert, to the topic "[alertname]", or the alert's
+// fingerprint without one) and the legacy alerts' (Grafana 7: to the alert's title).
 var grafanaIntegration = &Integration{
 	Name: "grafana", DisplayName: "Grafana", ClientName: "Grafana",
 	AllEventTypes: []string{"ok", "pending", "alerting", "paused", "firing", "resolved"},
@@ -34,50 +33,64 @@ func grafanaStatus(icon, state string) string {
 }
 
 func grafanaAlerting(root val) []Message {
-	status := root.at("status").str()
-	if status != "firing" && status != "resolved" {
-		root.get("status").fail("is not firing or resolved")
-		return nil
-	}
-	alerts := root.at("alerts").list()
-	icon := ":alert:"
-	if status == "resolved" {
-		icon = ":checkbox:"
-	}
-	var b strings.Builder
-	b.WriteString(grafanaStatus(icon, status))
-	if root.at("message").truthy() {
-		b.WriteString(root.at("message").str() + "\n")
-	}
-	for i, alert := range alerts {
-		fmt.Fprintf(&b, "\n---\n**Alert %d**", i+1)
+	var msgs []Message
+	for _, alert := range root.at("alerts").list() {
+		status := alert.at("status").str()
+		icon := ":checkbox:"
+		switch status {
+		case "firing":
+			icon = ":alert:"
+		case "resolved":
+		default:
+			alert.get("status").fail("is not firing or resolved")
+			return nil
+		}
+		var b strings.Builder
+		b.WriteString(grafanaStatus(icon, status))
 		labels := alert.at("labels")
+		var topic string
 		if name := labels.get("alertname"); name.truthy() {
-			b.WriteString(": " + name.str() + ".")
+			topic = "[" + name.str() + "]"
+			b.WriteString("**" + name.str() + "**\n\n")
+		} else {
+			// Without an alertname, the alert's fingerprint names the topic.
+			topic = "[" + alert.at("fingerprint").str() + "]"
 		}
-		fmt.Fprintf(&b, "\n\nThis alert was fired at <time:%s>.\n", alert.at("startsAt").str())
+		b.WriteString("This alert was fired at <time:" + alert.at("startsAt").str() + ">.")
 		if end := alert.at("endsAt").str(); end != "0001-01-01T00:00:00Z" {
-			fmt.Fprintf(&b, "\nThis alert was resolved at <time:%s>.\n\n", end)
+			b.WriteString("\n\nThis alert was resolved at <time:" + end + ">.")
 		}
-		for _, section := range []struct {
+		if labels.truthy() {
+			b.WriteString("\n\nLabels:\n" + grafanaItems(labels, val.str) + "\n")
+		}
+		if values := alert.get("values"); values.truthy() {
+			b.WriteString("Values:\n" + grafanaItems(values, val.text) + "\n")
+		} else if vs := alert.get("valueString"); vs.truthy() {
+			b.WriteString("Values:\n" + vs.str() + "\n\n")
+		}
+		if annotations := alert.at("annotations"); annotations.truthy() {
+			b.WriteString("Annotations:\n" + grafanaItems(annotations, val.str))
+		}
+		for _, link := range []struct {
 			title string
 			v     val
-		}{{"Labels", labels}, {"Annotations", alert.at("annotations")}} {
-			if !section.v.truthy() {
-				continue
+		}{{"Generator", alert.at("generatorURL")}, {"Silence", alert.at("silenceURL")}, {"Image", alert.get("imageURL")}} {
+			if link.v.truthy() {
+				b.WriteString("\n[" + link.title + "](" + link.v.str() + ")")
 			}
-			b.WriteString(section.title + ":\n")
-			for _, kv := range section.v.items() {
-				b.WriteString("- " + kv.key + ": " + kv.val.str() + "\n")
-			}
-			b.WriteString("\n")
 		}
+		msgs = append(msgs, Message{Topic: topic, Content: b.String(), Event: status})
 	}
-	if t := root.at("truncatedAlerts"); t.truthy() {
-		b.WriteString(t.integer() + " alert(s) truncated.\n")
+	return msgs
+}
+
+// grafanaItems lists an object's members as "- key: value" lines, each value as str writes it.
+func grafanaItems(obj val, str func(val) string) string {
+	var b strings.Builder
+	for _, kv := range obj.items() {
+		b.WriteString("- " + kv.key + ": " + str(kv.val) + "\n")
 	}
-	topic := "[" + strings.ToUpper(status) + ":" + strconv.Itoa(len(alerts)) + "]"
-	return []Message{{Topic: topic, Content: b.String(), Event: status}}
+	return b.String()
 }
 
 var grafanaLegacyStates = []string{"no_data", "paused", "alerting", "ok", "pending", "unknown"}

@@ -155,10 +155,20 @@ type InvalidPayloadError struct {
 
 func (e *InvalidPayloadError) Error() string { return "Invalid payload" }
 
+// BadRequestError is a payload Zulip refuses with a JsonableError of its own words: BAD_REQUEST
+// with Msg (CircleCI's pipelines of an unsupported version control provider).
+type BadRequestError struct {
+	Msg string
+}
+
+func (e *BadRequestError) Error() string { return e.Msg }
+
 // registry lists every integration, sorted by name.
 var registry = sortedRegistry(
 	alertmanagerIntegration,
 	bitbucket2Integration,
+	buildbotIntegration,
+	circleCIIntegration,
 	giteaIntegration,
 	githubIntegration,
 	gitlabIntegration,

@@ -26,6 +26,10 @@ func TestJiraFixtures(t *testing.T) {
 				"* Changed status from **To Do** to **In Progress**")},
 		{name: "comment_deleted_v2", want: msg("TOM-1: New Issue",
 			"Tomasz Kolek deleted a comment from [TOM-1: New Issue](https://zuliptomek.atlassian.net/browse/TOM-1) (assigned to **kolaszek@go2.pl**).")},
+		{name: "comment_edited_v2", want: msg(bug, "Leo Franchi edited a comment on "+link+othello+":\n\n``` quote\nAdding a comment. Oh, what a comment it is!\n```")},
+		{name: "created_assignee_v2", want: msg("TEST-4: Test Created Assignee",
+			"Leonardo Franchi [Administrator] created [TEST-4: Test Created Assignee](https://zulipp.atlassian.net/browse/TEST-4):\n\n"+
+				"* **Priority**: Major\n* **Assignee**: Leonardo Franchi [Administrator]")},
 		{name: "change_status_v2", exclude: []string{"jira:*"}},
 	})
 }

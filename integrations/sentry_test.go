@@ -17,6 +17,12 @@ func TestSentryFixtures(t *testing.T) {
 		{name: "event_for_message_golang", want: msg("A test message event from golang.",
 			"**New message event:** [A test message event from golang.](https://sentry.io/organizations/hypro999-personal-organization/issues/1638844654/events/01ecb45633bc4f5ca940ada671124c8f/)\n"+
 				"```quote\n**level:** info\n**timestamp:** 2020-04-30 06:14:13\n```")},
+		{name: "event_for_message_python", want: msg("A simple message-based issue.",
+			"**New message event:** [A simple message-based issue.](https://sentry.io/organizations/hypro999-personal-organization/issues/1635261062/events/8da63b42375e4d3b803c377fefb062f8/)\n"+
+				"```quote\n**level:** info\n**timestamp:** 2020-04-28 14:05:04\n```")},
+		{name: "event_for_message_node", want: msg("Test event from node.",
+			"**New message event:** [Test event from node.](https://sentry.io/organizations/hypro999-personal-organization/issues/1638840427/events/6886bb1fe7ce4497b7836f6083d5fd34/)\n"+
+				"```quote\n**level:** info\n**timestamp:** 2020-04-30 06:09:56\n```")},
 		{name: "issue_assigned_to_individual", want: msg("A test message event from golang.",
 			"Issue **A test message event from golang.** has now been assigned to **Hemanth V. Alluri** by **Hemanth V. Alluri**.")},
 		{name: "issue_assigned_to_team", want: msg("Exception: program has entered an invalid state.",
