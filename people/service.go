@@ -29,9 +29,6 @@ type Config struct {
 	// WeakPasswords drops the password strength policy to Zulip's development settings
 	// (PASSWORD_MIN_LENGTH and PASSWORD_MIN_GUESSES 0): any non-empty password is accepted.
 	WeakPasswords bool
-	// FakeEmailDomain is Zulip's FAKE_EMAIL_DOMAIN: the domain of bots' addresses when the
-	// realm's host cannot form an email address (an IP address, a port); empty: zulip.invalid.
-	FakeEmailDomain string
 	// JWTKey enables POST /jwt/fetch_api_key with this HS256 secret; nil disables it.
 	JWTKey []byte
 	// SessionAge is how long a web session lasts from its login.
