@@ -404,8 +404,8 @@ func New(opts Options) (*Service, error) {
 				return s.conversations.NotifyUser(tx, ev, w, to, content)
 			},
 			MessagesRead: conversations.AnnounceRead,
-			WelcomeNewUser: func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, text string) error {
-				return s.conversations.SendWelcomeMessage(tx, ev, w, to, text)
+			WelcomeNewUser: func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, greeting, text string) error {
+				return s.conversations.SendWelcomeMessages(tx, ev, w, to, greeting, text)
 			},
 		},
 	})

@@ -329,7 +329,7 @@ func (s *Service) CreateUser(ctx context.Context, actor engine.Actor, p CreateUs
 		if err := s.hooks.SubscribeNewUser(o, u.ID, defaultChannel); err != nil {
 			return err
 		}
-		return s.welcomeNewUser(o, u.ID, nil)
+		return s.welcomeNewUser(o, u, nil)
 	})
 	if err != nil {
 		return CreateUserResult{}, err
