@@ -55,11 +55,9 @@ type Options struct {
 	// WeakPasswords accepts any non-empty password, as Zulip's development server does
 	// (PASSWORD_MIN_LENGTH and PASSWORD_MIN_GUESSES 0); register then reports both as 0.
 	WeakPasswords bool
-	// FakeEmailDomain is Zulip's FAKE_EMAIL_DOMAIN: the domain of the addresses the server
-	// makes up, bots' (register's realm_bot_domain) and the placeholders user{id}@ of hidden
-	// addresses, when the realm URL's host cannot form an email address (an IP address, a
-	// port): realms.Realm.EmailDomain. Zulip's development server uses "zulipdev.com"; empty:
-	// "zulip.invalid".
+	// FakeEmailDomain is Zulip's FAKE_EMAIL_DOMAIN: the domain of bots' and hidden (user{id}@)
+	// addresses when the realm URL's host forms none (an IP address, a port), as
+	// realms.Realm.EmailDomain says. Zulip's development server uses "zulipdev.com".
 	FakeEmailDomain string
 	// PushNotificationsEnabled is reported by server_settings.
 	PushNotificationsEnabled bool
