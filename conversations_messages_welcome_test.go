@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,16 +88,21 @@ func TestWelcomeMessageToNewUsers(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.ids["made"] = created.UserID
-		if got := welcomeMessages(t, f, "made"); len(got) != 1 || got[0].Content != "Read #**general** first." {
-			t.Errorf("the new user's Welcome Bot messages = %+v, want the organization's text", got)
+		// The greeting first (Zulip's send_initial_direct_message, starred), then the custom text.
+		got := welcomeMessages(t, f, "made")
+		if len(got) != 2 || got[0].Content != welcomeGreeting || got[1].Content != "Read #**general** first." {
+			t.Fatalf("the new user's Welcome Bot messages = %+v, want the greeting and the organization's text", got)
+		}
+		if !slices.Contains(*got[0].Flags, "starred") || slices.Contains(*got[1].Flags, "starred") {
+			t.Errorf("flags of the greeting %v and of the custom message %v, want the greeting alone starred", *got[0].Flags, *got[1].Flags)
 		}
 		for _, c := range []struct {
 			name, email string
 			text        *string
 			want        []string
 		}{
-			{"invitation text", "joiner@example.com", ptr("Hello from the invitation."), []string{"Hello from the invitation."}},
-			{"empty invitation text", "quiet@example.com", ptr(""), nil},
+			{"invitation text", "joiner@example.com", ptr("Hello from the invitation."), []string{welcomeGreeting, "Hello from the invitation."}},
+			{"empty invitation text", "quiet@example.com", ptr(""), []string{welcomeGreeting}},
 		} {
 			link, err := f.svc.CreateInviteLink(ctx, f.actor("admin"), chat.CreateInviteLinkParams{WelcomeMessageCustomText: c.text})
 			if err != nil {
@@ -117,6 +123,11 @@ func TestWelcomeMessageToNewUsers(t *testing.T) {
 		}
 	})
 }
+
+// welcomeGreeting is the Welcome Bot's greeting to a new member, as Zulip words it (its
+// trailing space dropped, as every message's content).
+const welcomeGreeting = "Hello, and welcome to Zulip!👋 \n\n\nTo learn more, check out our " +
+	"[getting started guide](https://zulip.com/help/getting-started-with-zulip)!"
 
 // welcomeConsistencyCases cover the Welcome Bot's messages.
 func welcomeConsistencyCases() []consistencyCase {

@@ -220,7 +220,7 @@ func (s *Service) otherSections(tx storage.ReadTx, w func() (*world.World, error
 		}
 	}
 	if p.Fetches("presence") {
-		if res.PresenceState, err = people.RegisterPresence(tx, realm, viewer, p, now); err != nil {
+		if res.PresenceState, err = people.RegisterPresence(tx, s.people.EmailDomain(realm), viewer, p, now); err != nil {
 			return err
 		}
 	}
@@ -321,7 +321,7 @@ func (s *Service) realmState(realm realms.Realm, groupName func(users.GroupID) s
 		GiphyRatingOptions:                    org.GiphyRatingOptions(),
 		RealmDefaultExternalAccounts:          org.DefaultExternalAccounts(),
 		ServerSupportedPermissionSettings:     org.PermissionSettingsState(),
-		RealmBotDomain:                        s.people.BotDomain(realm),
+		RealmBotDomain:                        s.people.EmailDomain(realm),
 		RealmLogoURL:                          org.DefaultLogoURL,
 		RealmLogoSource:                       "D",
 		RealmNightLogoURL:                     org.DefaultLogoURL,

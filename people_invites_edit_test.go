@@ -85,17 +85,17 @@ func TestEditInviteLink(t *testing.T) {
 			t.Errorf("the joiner: role %d, channels %v, groups %v; want %d, [%d %d], [%d]", role, chans, groups, users.RoleModerator, second, def, group)
 		}
 		f.ids["helper"] = res.UserID
-		if got := welcomeMessages(t, f, "helper"); len(got) != 1 || got[0].Content != "Welcome, helper!" {
+		if got := welcomeMessages(t, f, "helper"); len(got) != 2 || got[0].Content != welcomeGreeting || got[1].Content != "Welcome, helper!" {
 			t.Errorf("the joiner's Welcome Bot messages: %+v", got)
 		}
-		// A null text goes back to the organization's default (none here): no message.
+		// A null text goes back to the organization's default (none here): the greeting alone.
 		mustDo(t, "EditInviteLink", errOf(f.svc.EditInviteLink(ctx, f.actor("admin"), chat.EditInviteLinkParams{InviteID: id, ClearWelcomeMessage: true})))
 		res, err = f.svc.RedeemInviteLink(ctx, chat.RedeemInviteLinkParams{Key: link, Email: "second@example.com", FullName: "Second"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.ids["second"] = res.UserID
-		if got := welcomeMessages(t, f, "second"); len(got) != 0 {
+		if got := welcomeMessages(t, f, "second"); len(got) != 1 || got[0].Content != welcomeGreeting {
 			t.Errorf("after clearing the text: %+v", got)
 		}
 	})

@@ -55,9 +55,9 @@ type Options struct {
 	// WeakPasswords accepts any non-empty password, as Zulip's development server does
 	// (PASSWORD_MIN_LENGTH and PASSWORD_MIN_GUESSES 0); register then reports both as 0.
 	WeakPasswords bool
-	// FakeEmailDomain is Zulip's FAKE_EMAIL_DOMAIN: the domain of bots' addresses (register's
-	// realm_bot_domain) when the realm URL's host cannot form an email address (an IP address,
-	// a port). Zulip's development server uses "zulipdev.com"; empty: "zulip.invalid".
+	// FakeEmailDomain is Zulip's FAKE_EMAIL_DOMAIN: the domain of bots' and hidden (user{id}@)
+	// addresses when the realm URL's host forms none (an IP address, a port), as
+	// realms.Realm.EmailDomain says. Zulip's development server uses "zulipdev.com".
 	FakeEmailDomain string
 	// PushNotificationsEnabled is reported by server_settings.
 	PushNotificationsEnabled bool
@@ -358,7 +358,7 @@ func New(opts Options) (*Service, error) {
 	s.fanout = s.queues
 	s.bus = opts.Bus
 	s.live = newLiveReports(opts) // bus_live.go
-	cfg := engine.Config{Store: opts.Store, Now: opts.Now, Log: opts.Logger, Publish: s.publish}
+	cfg := engine.Config{Store: opts.Store, Now: opts.Now, Log: opts.Logger, Publish: s.publish, FakeEmailDomain: opts.FakeEmailDomain}
 	if s.bus != nil {
 		cfg.PublishInTx = s.publishInTx
 	}
@@ -381,7 +381,7 @@ func New(opts Options) (*Service, error) {
 	s.people = people.New(s.eng, people.Config{
 		Now: opts.Now, Log: opts.Logger, NavigationTourVideoURL: opts.NavigationTourVideoURL,
 		Dev: opts.Dev, JWTKey: opts.JWTKey, SessionAge: opts.SessionAge,
-		WeakPasswords: opts.WeakPasswords, FakeEmailDomain: opts.FakeEmailDomain,
+		WeakPasswords:             opts.WeakPasswords,
 		EmailChangeRequested:      opts.EmailChangeRequested,
 		CreateMultiuseInviteGroup: opts.CreateMultiuseInviteGroup,
 		InvitationLinkValidity:    opts.InvitationLinkValidity,
@@ -402,8 +402,8 @@ func New(opts Options) (*Service, error) {
 				return s.conversations.NotifyUser(tx, ev, w, to, content)
 			},
 			MessagesRead: conversations.AnnounceRead,
-			WelcomeNewUser: func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, text string) error {
-				return s.conversations.SendWelcomeMessage(tx, ev, w, to, text)
+			WelcomeNewUser: func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, greeting, text string) error {
+				return s.conversations.SendWelcomeMessages(tx, ev, w, to, greeting, text)
 			},
 		},
 	})

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/files"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
@@ -37,7 +38,8 @@ type EmailMirrorMessageResult struct {
 // the body is the text part (the HTML part made Markdown when there is no text, or with the
 // prefer-html option), without the quoted message unless include-quotes (or a forwarded
 // subject) and without a signature unless include-footer; show-sender starts it with the From
-// line. It is a trusted, server-side operation: no acting user. Attachments are not posted.
+// line; the attachments, uploaded for the sender, are linked after the body. It is a trusted,
+// server-side operation: no acting user.
 func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessageParams) (EmailMirrorMessageResult, error) {
 	if s.cfg.EmailGatewayPattern == "" {
 		return EmailMirrorMessageResult{}, engine.BadRequest("This server has no email gateway")
@@ -71,22 +73,18 @@ func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessagePa
 	if err != nil {
 		return EmailMirrorMessageResult{}, engine.BadRequest("%s", err.Error())
 	}
-	content, err := messages.NormalizeContent(emailContent(body, decodeHeader(msg.Header.Get("From")), opts))
+	links, err := s.emailAttachmentLinks(ctx, token, to, parts.attachments)
+	if err != nil {
+		return EmailMirrorMessageResult{}, err
+	}
+	content, err := messages.NormalizeContent(emailContent(body, decodeHeader(msg.Header.Get("From")), opts) + links)
 	if err != nil {
 		return EmailMirrorMessageResult{}, engine.RuleError(err)
 	}
 	res := EmailMirrorMessageResult{Topic: topics.Truncate(emailTopic(subject))}
 	err = s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		w := o.World()
-		badToken := func() *engine.Error { return engine.BadRequest("Bad stream token from email recipient %s", to) }
-		addr, err := o.Tx.Channels().EmailAddressByToken(token)
-		if err := engine.NotFound(err, badToken); err != nil {
-			return err
-		}
-		if addr.Deactivated {
-			return badToken()
-		}
-		c, err := gatewayChannel(w, addr)
+		addr, c, err := gatewayAddress(&o.ReadOp, token, to)
 		if err != nil {
 			return err
 		}
@@ -102,6 +100,54 @@ func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessagePa
 		return EmailMirrorMessageResult{}, err
 	}
 	return res, nil
+}
+
+// gatewayAddress is the channel email address of token (to being the address it was read
+// from) and the channel the email goes to, if the address is active and its sender may post
+// there (gatewayChannel).
+func gatewayAddress(o *engine.ReadOp, token, to string) (channels.EmailAddress, channels.Channel, error) {
+	badToken := func() *engine.Error { return engine.BadRequest("Bad stream token from email recipient %s", to) }
+	addr, err := o.Tx.Channels().EmailAddressByToken(token)
+	if err := engine.NotFound(err, badToken); err != nil {
+		return channels.EmailAddress{}, channels.Channel{}, err
+	}
+	if addr.Deactivated {
+		return channels.EmailAddress{}, channels.Channel{}, badToken()
+	}
+	c, err := gatewayChannel(o.World(), addr)
+	return addr, c, err
+}
+
+// emailAttachmentLinks is Zulip's extract_and_upload_attachments: each attachment uploaded
+// for the address's sender through the files area (whose size limit and upload quota apply:
+// a file past them refuses the email) and linked as [name](url), the name without square
+// brackets; the links one a line, after a newline, or "" without attachments. Nothing is
+// uploaded for an address that may not post (gatewayAddress).
+func (s *Service) emailAttachmentLinks(ctx context.Context, token, to string, list []emailAttachment) (string, error) {
+	if len(list) == 0 {
+		return "", nil
+	}
+	if s.files == nil {
+		return "", engine.BadRequest("File uploads are not enabled on this server")
+	}
+	var sender users.ID
+	err := s.eng.Read(ctx, engine.Actor{}, engine.NoActor, func(o *engine.ReadOp) error {
+		addr, _, err := gatewayAddress(o, token, to)
+		sender = addr.SenderID
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, a := range list {
+		up, err := s.files.UploadFileFor(ctx, sender, files.UploadFileParams{Filename: a.name, ContentType: a.contentType, Content: bytes.NewReader(a.data)})
+		if err != nil {
+			return "", err
+		}
+		b.WriteString("\n[" + strings.NewReplacer("[", "", "]", "").Replace(up.Filename) + "](" + up.URL + ")")
+	}
+	return b.String(), nil
 }
 
 // gatewayChannel is Zulip's check_access_for_channel_email_address: the address's channel, if

@@ -2,6 +2,7 @@ package conversations
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -24,13 +25,23 @@ import (
 // MaxEmailMirrorBytes bounds the raw email the gateway reads.
 const MaxEmailMirrorBytes = 25 << 20
 
-// emailParts are the bodies of an email: nil when it has no part of that type.
+// emailParts are the bodies of an email (nil when it has no part of that type) and its
+// attachments.
 type emailParts struct {
 	plain, html *string
+	attachments []emailAttachment
+}
+
+// emailAttachment is a part of an email with a file name (Python's Message.get_filename: the
+// Content-Disposition's filename, else the Content-Type's name), its transfer encoding
+// undone. Its size is bounded by the email's (MaxEmailMirrorBytes).
+type emailAttachment struct {
+	name, contentType string
+	data              []byte
 }
 
 // readEmailParts walks the email's MIME tree and returns its first text/plain and text/html
-// parts, decoded to UTF-8.
+// parts, decoded to UTF-8, and its attachments in order.
 func readEmailParts(msg *mail.Message) (emailParts, error) {
 	var parts emailParts
 	err := walkEmailPart(msg.Header, msg.Body, &parts, 0)
@@ -60,10 +71,16 @@ func walkEmailPart(h map[string][]string, body io.Reader, parts *emailParts, dep
 			}
 		}
 	}
-	if ctype != "text/plain" && ctype != "text/html" {
+	disp, dispParams, _ := mime.ParseMediaType(first(h, "Content-Disposition"))
+	if name := cmp.Or(dispParams["filename"], params["name"]); name != "" {
+		data, err := decodeTransfer(first(h, "Content-Transfer-Encoding"), body)
+		if err != nil {
+			return err
+		}
+		parts.attachments = append(parts.attachments, emailAttachment{name: decodeHeader(name), contentType: ctype, data: data})
 		return nil
 	}
-	if disp, _, _ := mime.ParseMediaType(first(h, "Content-Disposition")); disp == "attachment" {
+	if ctype != "text/plain" && ctype != "text/html" || disp == "attachment" {
 		return nil
 	}
 	text, err := decodeEmailText(first(h, "Content-Transfer-Encoding"), params["charset"], body)
@@ -89,16 +106,9 @@ func first(h map[string][]string, key string) string {
 // decodeEmailText undoes a part's transfer encoding and charset (none given: US-ASCII, as
 // RFC 6657 says; an unknown one is read as US-ASCII too, as Zulip does).
 func decodeEmailText(encoding, charset string, body io.Reader) (string, error) {
-	var r io.Reader = body
-	switch strings.ToLower(strings.TrimSpace(encoding)) {
-	case "quoted-printable":
-		r = quotedprintable.NewReader(body)
-	case "base64":
-		r = base64.NewDecoder(base64.StdEncoding, newlineStripper{body})
-	}
-	raw, err := io.ReadAll(io.LimitReader(r, MaxEmailMirrorBytes))
+	raw, err := decodeTransfer(encoding, body)
 	if err != nil {
-		return "", fmt.Errorf("the email's body: %w", err)
+		return "", err
 	}
 	if cs := strings.ToLower(charset); cs != "" && cs != "utf-8" && cs != "us-ascii" {
 		if enc, err := htmlindex.Get(cs); err == nil {
@@ -108,6 +118,23 @@ func decodeEmailText(encoding, charset string, body io.Reader) (string, error) {
 		}
 	}
 	return strings.ToValidUTF8(string(raw), ""), nil
+}
+
+// decodeTransfer reads a part's bytes with its transfer encoding (quoted-printable, base64)
+// undone, at most MaxEmailMirrorBytes of them.
+func decodeTransfer(encoding string, body io.Reader) ([]byte, error) {
+	var r io.Reader = body
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "quoted-printable":
+		r = quotedprintable.NewReader(body)
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, newlineStripper{body})
+	}
+	raw, err := io.ReadAll(io.LimitReader(r, MaxEmailMirrorBytes))
+	if err != nil {
+		return nil, fmt.Errorf("the email's body: %w", err)
+	}
+	return raw, nil
 }
 
 // newlineStripper drops the line breaks of a base64 body.

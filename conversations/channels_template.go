@@ -52,7 +52,7 @@ func resolvePrincipals(w *world.World, me users.User, p Principals, none bool) (
 		byEmail := make(map[string]users.User, len(all))
 		for _, u := range all {
 			byEmail[users.NormalizeEmail(u.Email)] = u
-			byEmail[users.NormalizeEmail(world.APIEmail(w.Org(), u))] = u
+			byEmail[users.NormalizeEmail(w.APIEmail(u))] = u
 		}
 		for _, e := range p.Emails {
 			u, ok := byEmail[users.NormalizeEmail(e)]

@@ -228,7 +228,7 @@ func noteReaction(w *world.World, mr storage.MessageReader, ev *engine.Events, o
 	}
 	e := ReactionEvent{
 		Type: "reaction", Op: op, UserID: me.ID,
-		User:      ReactionEventUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me), FullName: me.FullName},
+		User:      ReactionEventUser{UserID: me.ID, Email: w.APIEmail(me), FullName: me.FullName},
 		MessageID: m.ID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType,
 	}
 	ev.Emit(e, userIDSet(to))

@@ -74,7 +74,7 @@ func messageRecord(w *world.World, m messages.Message, v messageView) MessageRec
 		Reactions:      []ReactionRecord{},
 		Submessages:    []any{},
 		SenderFullName: sender.FullName,
-		SenderEmail:    world.APIEmail(w.Org(), sender),
+		SenderEmail:    w.APIEmail(sender),
 		SenderRealmStr: realmStr(w.Org().Host()),
 	}
 	if v.applyMarkdown {
@@ -92,7 +92,7 @@ func messageRecord(w *world.World, m messages.Message, v messageView) MessageRec
 		list := make([]DisplayRecipientUser, 0, len(m.Recipients))
 		for _, id := range m.Recipients {
 			u := w.User(id)
-			list = append(list, DisplayRecipientUser{ID: id, Email: world.APIEmail(w.Org(), u), FullName: u.FullName})
+			list = append(list, DisplayRecipientUser{ID: id, Email: w.APIEmail(u), FullName: u.FullName})
 		}
 		rec.DisplayRecipient = list
 	} else {

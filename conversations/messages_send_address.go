@@ -116,7 +116,7 @@ func directParticipants(w *world.World, me users.User, p SendMessageParams) ([]u
 			return nil, engine.BadRequest("Invalid user ID %d", id)
 		}
 		if !u.IsActive {
-			return nil, engine.BadRequest("'%s' is no longer using Zulip.", world.APIEmail(w.Org(), u))
+			return nil, engine.BadRequest("'%s' is no longer using Zulip.", w.APIEmail(u))
 		}
 		to = append(to, id)
 	}

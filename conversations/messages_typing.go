@@ -235,7 +235,7 @@ func directTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatu
 		if !ok {
 			return engine.Pending{}, "", engine.BadRequest("Invalid user ID %d", id)
 		}
-		list = append(list, TypingUser{UserID: id, Email: world.APIEmail(w.Org(), u)})
+		list = append(list, TypingUser{UserID: id, Email: w.APIEmail(u)})
 		if u.IsActive {
 			all = append(all, id)
 		}
@@ -246,7 +246,7 @@ func directTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatu
 	}
 	e := TypingEvent{
 		Type: "typing", Op: p.Op, MessageType: "direct",
-		Sender: TypingUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me)}, Recipients: list,
+		Sender: TypingUser{UserID: me.ID, Email: w.APIEmail(me)}, Recipients: list,
 	}
 	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + userIDsString(messages.Participants(me.ID, all))
 	return engine.Pending{Type: "typing", Payload: e, Recipients: recipients}, key, nil
@@ -273,7 +273,7 @@ func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStat
 	id := c.ID
 	e := TypingEvent{
 		Type: "typing", Op: p.Op, MessageType: "stream",
-		Sender:   TypingUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me)},
+		Sender:   TypingUser{UserID: me.ID, Email: w.APIEmail(me)},
 		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}
 	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)

@@ -2,6 +2,7 @@ package conversations
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -53,19 +54,30 @@ func (s *Service) TestWelcomeBotCustomMessage(ctx context.Context, actor engine.
 	return res, nil
 }
 
-// SendWelcomeMessage sends a new user the Welcome Bot's custom message (people's
-// Hooks.WelcomeNewUser): text is the invitation's welcome_message_custom_text, or else the
-// organization's; nothing is sent when it is empty.
-func (s *Service) SendWelcomeMessage(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, text string) error {
-	if text == "" {
-		return nil
+// SendWelcomeMessages sends a new user the Welcome Bot's messages (people's
+// Hooks.WelcomeNewUser): the greeting, starred for the user as Zulip's process_new_human_user
+// stars it, then the custom message, text being the invitation's welcome_message_custom_text
+// or else the organization's (nothing is sent when it is empty).
+func (s *Service) SendWelcomeMessages(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, greeting, text string) error {
+	for i, body := range []string{greeting, text} {
+		if body == "" {
+			continue
+		}
+		content, err := messages.NormalizeContent(body)
+		if err != nil {
+			continue // a text the rules refuse sends nothing, as Zulip's internal sends drop it
+		}
+		id, err := sendSystemDirect(tx, ev, w, WelcomeBotID, to, content)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			if _, err := tx.Messages().SetFlags(to, []messages.ID{id}, messages.FlagStarred, 0); err != nil {
+				return fmt.Errorf("starring the Welcome Bot's greeting: %w", err)
+			}
+		}
 	}
-	content, err := messages.NormalizeContent(text)
-	if err != nil {
-		return nil // a text the rules refuse sends nothing, as Zulip's internal sends drop it
-	}
-	_, err = sendSystemDirect(tx, ev, w, WelcomeBotID, to, content)
-	return err
+	return nil
 }
 
 // sendSystemDirect sends a system bot's direct message to one user through the path every

@@ -12,6 +12,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
+	"github.com/teamchat/chat/users"
 )
 
 // UploadFileParams are the parameters of POST /user_uploads: the file's name as the client
@@ -89,13 +90,25 @@ func (s *Service) MaxUploadBytes() int64 { return s.maxUploadBytes() }
 // refused upload (too large, empty, over the organization's quota) stores nothing. Images
 // get thumbnails (uploads.ThumbnailFormats). The actor gets an attachment add event.
 func (s *Service) UploadFile(ctx context.Context, actor engine.Actor, p UploadFileParams) (UploadFileResult, error) {
+	return s.upload(ctx, actor, engine.SignedIn, actor.UserID, p)
+}
+
+// UploadFileFor is UploadFile as a trusted, server-side operation (the email gateway's
+// attachments, as Zulip's email mirror uploads them): the file belongs to owner, a user or a
+// system bot, with the same limits, quota and thumbnails.
+func (s *Service) UploadFileFor(ctx context.Context, owner users.ID, p UploadFileParams) (UploadFileResult, error) {
+	return s.upload(ctx, engine.Actor{}, engine.NoActor, owner, p)
+}
+
+// upload is UploadFile for the operations' actor and gate, the file belonging to owner.
+func (s *Service) upload(ctx context.Context, actor engine.Actor, gate engine.Gate, owner users.ID, p UploadFileParams) (UploadFileResult, error) {
 	if s.cfg.Blobs == nil {
 		return UploadFileResult{}, errUploadsDisabled
 	}
 	if p.Content == nil {
 		return UploadFileResult{}, errNoFile
 	}
-	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
+	err := s.eng.Read(ctx, actor, gate, func(o *engine.ReadOp) error {
 		tx := o.Tx
 		return s.checkQuota(tx.Attachments(), 0)
 	})
@@ -107,7 +120,7 @@ func (s *Service) UploadFile(ctx context.Context, actor engine.Actor, p UploadFi
 	if err != nil {
 		return UploadFileResult{}, engine.InternalError(err)
 	}
-	a := uploads.Attachment{OwnerID: actor.UserID, PathID: pathID, Name: name, ContentType: uploads.ContentType(p.ContentType, name)}
+	a := uploads.Attachment{OwnerID: owner, PathID: pathID, Name: name, ContentType: uploads.ContentType(p.ContentType, name)}
 	limited := &sizeLimit{r: p.Content, left: s.maxUploadBytes()}
 	n, err := s.cfg.Blobs.Put(ctx, uploads.BlobKey(pathID), limited)
 	if err != nil {
@@ -129,7 +142,7 @@ func (s *Service) UploadFile(ctx context.Context, actor engine.Actor, p UploadFi
 	if uploads.Thumbnailable(a.ContentType) {
 		a.Width, a.Height, a.Thumbnailed = s.makeThumbnails(ctx, a)
 	}
-	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+	err = s.eng.Mutate(ctx, actor, gate, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
 		if err := s.checkQuota(tx.Attachments(), a.Size); err != nil {
 			return err

@@ -1,10 +1,13 @@
 package integrations
 
 import (
+	"math"
 	"mime"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -224,10 +227,37 @@ func renderSlackAttachment(a val) string {
 		pieces = append(pieces, a.get("footer").str())
 	}
 	if a.get("ts").truthy() {
-		pieces = append(pieces, "<time:"+a.get("ts").integer()+">")
+		pieces = append(pieces, slackTime(a.get("ts")))
 	}
 	return joinPieces(pieces)
 }
+
+// slackTime is an attachment's ts (Unix seconds: an integer, or a string of a float as Slack
+// sometimes sends it) as Zulip's render_attachment writes it since the global time syntax
+// takes ISO 8601 alone (feature level 503): <time:2022-06-23T00:48:26+00:00>, in UTC.
+func slackTime(ts val) string {
+	var secs int64
+	if s, ok := ts.v.(string); ok {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > maxSlackTime {
+			ts.fail("is not an integer")
+			return ""
+		}
+		secs = int64(f)
+	} else {
+		n, err := strconv.ParseInt(ts.integer(), 10, 64)
+		if err != nil || n > maxSlackTime || n < -maxSlackTime {
+			ts.fail("is not an integer")
+			return ""
+		}
+		secs = n
+	}
+	return "<time:" + time.Unix(secs, 0).UTC().Format("2006-01-02T15:04:05") + "+00:00>"
+}
+
+// maxSlackTime bounds ts to the years Python's datetime represents (1 to 9999), past which
+// Zulip's conversion fails.
+const maxSlackTime = 253402300799
 
 // slackLinkRE is Slack's <url|label> link.
 var slackLinkRE = regexp.MustCompile(`<(\w+?://.*?)\|(.*?)>`)

@@ -27,21 +27,21 @@ func TestSlackIncomingFixtures(t *testing.T) {
 		{name: "attachment_fields", want: msg("(no topic)", "Build bla bla succeeded\n\n**Requested by**: Some user\n"+
 			"**Duration**: 00:02:03\n**Build pipeline**: ConsumerAddressModule\n**Title with null value**\n"+
 			"**Title without value**\nValue with null title\nValue without title")},
-		{name: "attachment_pieces", want: msg("(no topic)", "## Test\n\n"+image+"\n\n<time:1655945306>")},
+		{name: "attachment_pieces", want: msg("(no topic)", "## Test\n\n"+image+"\n\n<time:2022-06-23T00:48:26+00:00>")},
 		{name: "attachment_pieces_title_null", want: msg("(no topic)",
-			"Sample pretext.\n\nSample text.\n\n"+image+"\n\nSample footer.\n\n<time:1655945306>")},
+			"Sample pretext.\n\nSample text.\n\n"+image+"\n\nSample footer.\n\n<time:2022-06-23T00:48:26+00:00>")},
 		{name: "attachment_pieces_image_url_null", want: msg("(no topic)",
-			"## [Sample title.](https://www.google.com)\n\nSample pretext.\n\nSample text.\n\nSample footer.\n\n<time:1655945306>")},
+			"## [Sample title.](https://www.google.com)\n\nSample pretext.\n\nSample text.\n\nSample footer.\n\n<time:2022-06-23T00:48:26+00:00>")},
 		{name: "attachment_pieces_ts_null", want: msg("(no topic)",
 			"## [Sample title.](https://www.google.com)\n\nSample pretext.\n\nSample text.\n\n"+image+"\n\nSample footer.")},
 		{name: "attachment_pieces_text_null", want: msg("(no topic)",
-			"## [Sample title.](https://www.google.com)\n\nSample pretext.\n\n"+image+"\n\nSample footer.\n\n<time:1655945306>")},
+			"## [Sample title.](https://www.google.com)\n\nSample pretext.\n\n"+image+"\n\nSample footer.\n\n<time:2022-06-23T00:48:26+00:00>")},
 		{name: "attachment_pieces_pretext_null", want: msg("(no topic)",
-			"## [Sample title.](https://www.google.com)\n\nSample text.\n\n"+image+"\n\nSample footer.\n\n<time:1655945306>")},
+			"## [Sample title.](https://www.google.com)\n\nSample text.\n\n"+image+"\n\nSample footer.\n\n<time:2022-06-23T00:48:26+00:00>")},
 		{name: "attachment_pieces_footer_null", want: msg("(no topic)",
-			"## [Sample title.](https://www.google.com)\n\nSample pretext.\n\nSample text.\n\n"+image+"\n\n<time:1655945306>")},
+			"## [Sample title.](https://www.google.com)\n\nSample pretext.\n\nSample text.\n\n"+image+"\n\n<time:2022-06-23T00:48:26+00:00>")},
 		{name: "attachment_pieces_title_link_null", want: msg("(no topic)",
-			"## Sample title.\n\nSample pretext.\n\nSample text.\n\n"+image+"\n\nSample footer.\n\n<time:1655945306>")},
+			"## Sample title.\n\nSample pretext.\n\nSample text.\n\n"+image+"\n\nSample footer.\n\n<time:2022-06-23T00:48:26+00:00>")},
 		{name: "attachment_pieces_all_null"},
 		{name: "text", params: map[string]string{"topic": "custom"}, want: msg("custom", "Hello, world.")},
 	})
@@ -94,3 +94,33 @@ const slackComplicatedWant = "## Hello from TaskBot\n\n" +
 	"[cute cat](https://pbs.twimg.com/profile_images/625633822235693056/lNGUneLX_400x400.jpg)\n\n" +
 	"👀 View all tasks with `/task list`\n\n" +
 	"❓Get help at any time with:\n- `/task help`, or\n- type **help** in a DM with me"
+
+// TestSlackTime checks an attachment's ts as Zulip's render_attachment writes it: ISO 8601 in
+// UTC from an integer, or from a string of a float (which Slack sometimes sends, truncated
+// as Python's int() does); anything else is an anomalous payload.
+func TestSlackTime(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		body, want string
+		fails      bool
+	}{
+		{body: `1655945306`, want: "<time:2022-06-23T00:48:26+00:00>"},
+		{body: `"1655945306.105159"`, want: "<time:2022-06-23T00:48:26+00:00>"},
+		{body: `" 0 "`, want: "<time:1970-01-01T00:00:00+00:00>"},
+		{body: `1655945306.5`, fails: true},
+		{body: `"soon"`, fails: true},
+		{body: `"NaN"`, fails: true},
+		{body: `1e300`, fails: true},
+		{body: `99999999999999`, fails: true},
+		{body: `true`, fails: true},
+	} {
+		v, p, err := decode([]byte(c.body))
+		if err != nil {
+			t.Fatalf("decode(%s): %v", c.body, err)
+		}
+		got := slackTime(v)
+		if _, err := p.done(nil); (err != nil) != c.fails || (!c.fails && got != c.want) {
+			t.Errorf("slackTime(%s) = %q, %v; want %q, failing %v", c.body, got, err, c.want, c.fails)
+		}
+	}
+}

@@ -298,7 +298,7 @@ func (s *Service) JWTFetchAPIKey(ctx context.Context, p JWTFetchAPIKeyParams) (J
 		}
 		res = JWTFetchAPIKeyResult{APIKey: u.APIKey, Email: u.Email}
 		if p.IncludeProfile {
-			rec := userRecord(realm, u, u, recordOptions{})
+			rec := userRecord(s.EmailDomain(realm), u, u, recordOptions{})
 			res.User = &rec
 		}
 		return nil
@@ -393,7 +393,7 @@ func (s *Service) DevListUsers(ctx context.Context) (DevListUsersResult, error) 
 			}
 		}
 		slices.SortStableFunc(listed, func(a, b users.User) int {
-			return strings.Compare(strings.ToLower(world.APIEmail(realm, a)), strings.ToLower(world.APIEmail(realm, b)))
+			return strings.Compare(strings.ToLower(world.APIEmail(s.EmailDomain(realm), a)), strings.ToLower(world.APIEmail(s.EmailDomain(realm), b)))
 		})
 		for _, u := range listed {
 			d := DevUser{Email: u.Email, RealmURL: realm.URL}

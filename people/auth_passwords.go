@@ -1,7 +1,6 @@
 package people
 
 import (
-	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -127,33 +126,7 @@ func (s *Service) passwordStrong(password string) bool {
 	return n >= minLength && n <= PasswordMaxLength
 }
 
-// BotDomain is Zulip's get_bot_domain: the realm's host (with its port) when it forms valid
-// email addresses, else the server's FakeEmailDomain.
-func (s *Service) BotDomain(realm realms.Realm) string {
-	if host := realm.HostPort(); validEmailDomain(host) {
-		return host
-	}
-	return cmp.Or(s.cfg.FakeEmailDomain, "zulip.invalid")
-}
-
-// validEmailDomain reports whether domain can follow the @ of an address as Django's
-// EmailValidator accepts it: localhost, or dot-separated labels of letters, digits and
-// inner hyphens, the last of at least two characters and not all digits (no IP address, no
-// port).
-func validEmailDomain(domain string) bool {
-	if domain == "localhost" {
-		return true
-	}
-	labels := strings.Split(domain, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' ||
-			strings.Trim(strings.ToLower(l), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
-			return false
-		}
-	}
-	tld := labels[len(labels)-1]
-	return len(tld) >= 2 && strings.Trim(tld, "0123456789") != ""
-}
+// EmailDomain is Zulip's get_bot_domain (its get_fake_email_domain): the domain of the
+// addresses the server makes up, bots' and the placeholders of hidden addresses
+// (engine.Engine.EmailDomain).
+func (s *Service) EmailDomain(realm realms.Realm) string { return s.eng.EmailDomain(realm) }

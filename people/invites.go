@@ -423,7 +423,7 @@ func (s *Service) RedeemInviteLink(ctx context.Context, p RedeemInviteLinkParams
 		if err := s.hooks.SubscribeNewUser(o, u.ID, inviteChannels(inv)); err != nil {
 			return err
 		}
-		if err := s.welcomeNewUser(o, u.ID, inv.WelcomeMessageCustomText); err != nil {
+		if err := s.welcomeNewUser(o, u, inv.WelcomeMessageCustomText); err != nil {
 			return err
 		}
 		if inv.IsMultiuse() {

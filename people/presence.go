@@ -9,7 +9,6 @@ import (
 
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -77,14 +76,14 @@ func (s *Service) UpdatePresence(ctx context.Context, actor engine.Actor, p Upda
 			return err
 		}
 		if enabled, _ := settings.Value("presence_enabled").(bool); enabled {
-			if err := recordPresence(tx, ev, realm, me, status, now, false); err != nil {
+			if err := recordPresence(tx, ev, s.EmailDomain(realm), me, status, now, false); err != nil {
 				return err
 			}
 		}
 		if p.PingOnly {
 			return nil
 		}
-		data, last, err := presenceData(tx.Presence(), tx.Users(), realm, presenceQuery{
+		data, last, err := presenceData(tx.Presence(), tx.Users(), s.EmailDomain(realm), presenceQuery{
 			slim: p.SlimPresence || p.LastUpdateID != nil, lastUpdateID: p.LastUpdateID, historyDays: p.HistoryLimitDays,
 		}, now)
 		if err != nil {
@@ -102,7 +101,7 @@ func (s *Service) UpdatePresence(ctx context.Context, actor engine.Actor, p Upda
 
 // recordPresence applies a report of u's status at now; a change is stored with a new update
 // id, and a user coming online (or any change when forced) is announced.
-func recordPresence(tx storage.Tx, ev *engine.Events, realm realms.Realm, u users.User, status users.PresenceStatus, now time.Time, force bool) error {
+func recordPresence(tx storage.Tx, ev *engine.Events, domain string, u users.User, status users.PresenceStatus, now time.Time, force bool) error {
 	old, err := tx.Presence().Get(u.ID)
 	exists := err == nil
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
@@ -116,14 +115,14 @@ func recordPresence(tx storage.Tx, ev *engine.Events, realm realms.Realm, u user
 		}
 	}
 	if announce || force {
-		return announcePresence(tx.Users(), ev, realm, u, next, now, force)
+		return announcePresence(tx.Users(), ev, domain, u, next, now, force)
 	}
 	return nil
 }
 
 // announcePresence sends u's presence to every active user; in organizations above
 // users.PresenceEventUserLimit only when forced.
-func announcePresence(r storage.UserReader, ev *engine.Events, realm realms.Realm, u users.User, p users.Presence, now time.Time, force bool) error {
+func announcePresence(r storage.UserReader, ev *engine.Events, domain string, u users.User, p users.Presence, now time.Time, force bool) error {
 	ids, err := engine.ActiveUserIDs(r)
 	if err != nil {
 		return err
@@ -131,16 +130,16 @@ func announcePresence(r storage.UserReader, ev *engine.Events, realm realms.Real
 	if len(ids) > users.PresenceEventUserLimit && !force {
 		return nil
 	}
-	ev.Emit(newPresenceChange(realm, u, p, now), ids)
+	ev.Emit(newPresenceChange(domain, u, p, now), ids)
 	return nil
 }
 
 // PresenceToggled follows a change of u's presence_enabled setting with an immediate
 // presence update, so that everyone sees u as the setting says: online when it is turned on,
 // last seen a few minutes before when it is turned off.
-func PresenceToggled(tx storage.Tx, ev *engine.Events, realm realms.Realm, u users.User, enabled bool, now time.Time) error {
+func PresenceToggled(tx storage.Tx, ev *engine.Events, domain string, u users.User, enabled bool, now time.Time) error {
 	if enabled {
-		return recordPresence(tx, ev, realm, u, users.PresenceActive, now, true)
+		return recordPresence(tx, ev, domain, u, users.PresenceActive, now, true)
 	}
 	gone := now.Add(-users.PresenceOfflineThreshold - 2*time.Minute)
 	p, err := tx.Presence().Get(u.ID)
@@ -154,7 +153,7 @@ func PresenceToggled(tx storage.Tx, ev *engine.Events, realm realms.Realm, u use
 	if p.LastUpdateID, err = tx.Presence().Put(p); err != nil {
 		return err
 	}
-	return announcePresence(tx.Users(), ev, realm, u, p, now, true)
+	return announcePresence(tx.Users(), ev, domain, u, p, now, true)
 }
 
 // GetRealmPresenceParams are the parameters of GET /realm/presence (none).
@@ -177,7 +176,7 @@ func (s *Service) GetRealmPresence(ctx context.Context, actor engine.Actor, _ Ge
 		if err != nil {
 			return err
 		}
-		data, _, err := presenceData(tx.Presence(), tx.Users(), realm, presenceQuery{}, now)
+		data, _, err := presenceData(tx.Presence(), tx.Users(), s.EmailDomain(realm), presenceQuery{}, now)
 		res = GetRealmPresenceResult{Presences: data, ServerTimestamp: serverTimestamp(now)}
 		return err
 	})
@@ -227,7 +226,7 @@ func (s *Service) GetUserPresence(ctx context.Context, actor engine.Actor, p Get
 		}
 		var target users.User
 		if p.Email != "" {
-			target, err = engine.UserByAPIEmail(tx.Users(), realm, me, p.Email)
+			target, err = engine.UserByAPIEmail(tx.Users(), s.EmailDomain(realm), me, p.Email)
 		} else {
 			target, err = engine.TargetUser(tx.Users(), p.UserID)
 		}
@@ -277,12 +276,12 @@ type PresenceState struct {
 
 // RegisterPresence computes register's presence keys for viewer (none for spectators) at now,
 // the registration's time.
-func RegisterPresence(tx storage.ReadTx, realm realms.Realm, viewer users.User, p clients.Register, now time.Time) (*PresenceState, error) {
+func RegisterPresence(tx storage.ReadTx, domain string, viewer users.User, p clients.Register, now time.Time) (*PresenceState, error) {
 	st := &PresenceState{Presences: map[string]any{}, ServerTimestamp: serverTimestamp(now), PresenceLastUpdateID: -1}
 	if viewer.ID == 0 {
 		return st, nil
 	}
 	var err error
-	st.Presences, st.PresenceLastUpdateID, err = presenceData(tx.Presence(), tx.Users(), realm, presenceQuery{slim: p.SlimPresence, historyDays: p.PresenceHistoryLimitDays}, now)
+	st.Presences, st.PresenceLastUpdateID, err = presenceData(tx.Presence(), tx.Users(), domain, presenceQuery{slim: p.SlimPresence, historyDays: p.PresenceHistoryLimitDays}, now)
 	return st, err
 }

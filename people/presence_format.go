@@ -8,7 +8,6 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -91,7 +90,7 @@ func CheckHistoryDays(param string, days *int64) error {
 // presenceData returns the presences q selects, keyed and formatted for the client, with the
 // update id they reach (the client's cursor when nothing is newer, -1 when there is neither).
 // Deactivated users and bots are left out.
-func presenceData(pr storage.PresenceReader, ur storage.UserReader, realm realms.Realm, q presenceQuery, now time.Time) (map[string]any, int64, error) {
+func presenceData(pr storage.PresenceReader, ur storage.UserReader, domain string, q presenceQuery, now time.Time) (map[string]any, int64, error) {
 	out := map[string]any{}
 	last := int64(-1)
 	if q.lastUpdateID != nil {
@@ -133,7 +132,7 @@ func presenceData(pr storage.PresenceReader, ur storage.UserReader, realm realms
 		if q.slim {
 			out[strconv.FormatInt(int64(u.ID), 10)] = modernPresence(p, u.DateJoined)
 		} else {
-			out[world.APIEmail(realm, u)] = legacyPresence(p, u.DateJoined)
+			out[world.APIEmail(domain, u)] = legacyPresence(p, u.DateJoined)
 		}
 	}
 	return out, last, nil
@@ -161,9 +160,9 @@ type SimplifiedPresenceEvent struct {
 	Presences map[string]ModernPresence `json:"presences"`
 }
 
-func newPresenceChange(realm realms.Realm, u users.User, p users.Presence, now time.Time) PresenceChange {
+func newPresenceChange(domain string, u users.User, p users.Presence, now time.Time) PresenceChange {
 	return PresenceChange{
-		Legacy: LegacyPresenceEvent{Type: "presence", UserID: u.ID, Email: world.APIEmail(realm, u), ServerTimestamp: serverTimestamp(now),
+		Legacy: LegacyPresenceEvent{Type: "presence", UserID: u.ID, Email: world.APIEmail(domain, u), ServerTimestamp: serverTimestamp(now),
 			Presence: map[string]LegacyClientPresence{presenceClient: legacyClientPresence(p, u.DateJoined)}},
 		Modern: SimplifiedPresenceEvent{Type: "presence",
 			Presences: map[string]ModernPresence{strconv.FormatInt(int64(u.ID), 10): modernPresence(p, u.DateJoined)}},

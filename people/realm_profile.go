@@ -7,7 +7,6 @@ import (
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/markdown"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -33,8 +32,8 @@ func (s *Service) profileRenderer(tx storage.ReadTx, include bool) (*profileRend
 }
 
 // record renders u for viewer, with profile_data for humans when requested.
-func (pr *profileRenderer) record(realm realms.Realm, viewer, u users.User, o recordOptions) UserRecord {
-	rec := userRecord(realm, viewer, u, o)
+func (pr *profileRenderer) record(domain string, viewer, u users.User, o recordOptions) UserRecord {
+	rec := userRecord(domain, viewer, u, o)
 	if pr.include && !u.IsBot() {
 		data := pr.values[u.ID]
 		if data == nil {

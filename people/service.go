@@ -29,9 +29,6 @@ type Config struct {
 	// WeakPasswords drops the password strength policy to Zulip's development settings
 	// (PASSWORD_MIN_LENGTH and PASSWORD_MIN_GUESSES 0): any non-empty password is accepted.
 	WeakPasswords bool
-	// FakeEmailDomain is Zulip's FAKE_EMAIL_DOMAIN: the domain of bots' addresses when the
-	// realm's host cannot form an email address (an IP address, a port); empty: zulip.invalid.
-	FakeEmailDomain string
 	// JWTKey enables POST /jwt/fetch_api_key with this HS256 secret; nil disables it.
 	JWTKey []byte
 	// SessionAge is how long a web session lasts from its login.
@@ -75,15 +72,16 @@ type Hooks struct {
 	NotifyUser func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, content string) error
 	// MessagesRead announces to user the messages marked read for them (muting a sender).
 	MessagesRead func(ev *engine.Events, user users.ID, ids []messages.ID)
-	// WelcomeNewUser sends a new user the Welcome Bot's custom message with text (nothing
-	// when text is empty).
-	WelcomeNewUser func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, text string) error
+	// WelcomeNewUser sends a new user the Welcome Bot's greeting, starred, then its custom
+	// message with text (nothing when text is empty).
+	WelcomeNewUser func(tx storage.Tx, ev *engine.Events, w *world.World, to users.ID, greeting, text string) error
 }
 
-// welcomeNewUser sends the Welcome Bot's custom message to a user just created through the
-// API, as Zulip's process_new_human_user does: the invitation's welcome_message_custom_text
-// when it has one (an empty one sends nothing), else the organization's.
-func (s *Service) welcomeNewUser(o *engine.WriteOp, id users.ID, invited *string) error {
+// welcomeNewUser sends the Welcome Bot's messages to u, a user just created through the
+// API, as Zulip's process_new_human_user does: the greeting (welcomeGreeting), then the custom
+// message, the invitation's welcome_message_custom_text when it has one (an empty one sends
+// nothing), else the organization's.
+func (s *Service) welcomeNewUser(o *engine.WriteOp, u users.User, invited *string) error {
 	if s.hooks.WelcomeNewUser == nil {
 		return nil
 	}
@@ -93,7 +91,8 @@ func (s *Service) welcomeNewUser(o *engine.WriteOp, id users.ID, invited *string
 	if invited != nil {
 		text = *invited
 	}
-	return s.hooks.WelcomeNewUser(o.Tx, o.Ev, w, id, text)
+	greeting := welcomeGreeting(realm, u, s.cfg.NavigationTourVideoURL)
+	return s.hooks.WelcomeNewUser(o.Tx, o.Ev, w, u.ID, greeting, text)
 }
 
 // Service is the people area's operations. It is safe for concurrent use.

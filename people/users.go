@@ -104,7 +104,7 @@ func (s *Service) insertUser(tx storage.Tx, ev *engine.Events, u users.User, cfg
 	if err := joinRoleGroups(tx, realm, u); err != nil {
 		return 0, err
 	}
-	if err := announceNewUser(tx, realm, u, ev); err != nil {
+	if err := announceNewUser(tx, s.EmailDomain(realm), u, ev); err != nil {
 		return 0, err
 	}
 	// The system groups gain the user.
@@ -216,7 +216,7 @@ func joinRoleGroups(tx storage.Tx, realm realms.Realm, u users.User) error {
 // announceNewUser sends realm_user add to every active user, in two variants: with the real
 // email for those who may see it, without for the rest. Avatar URLs are always present because
 // the clients' client_gravatar choice is not known here.
-func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *engine.Events) error {
+func announceNewUser(tx storage.Tx, domain string, u users.User, ev *engine.Events) error {
 	all, err := tx.Users().List()
 	if err != nil {
 		return err
@@ -237,8 +237,8 @@ func announceNewUser(tx storage.Tx, realm realms.Realm, u users.User, ev *engine
 	}
 	// A new user has no custom profile data yet.
 	newcomer := &profileRenderer{include: true}
-	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerSeeing, u, recordOptions{}),
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(domain, viewerSeeing, u, recordOptions{}),
 		gravatarClient: u.AvatarSource == users.AvatarGravatar}, seeing)
-	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(realm, viewerNotSeeing, u, recordOptions{})}, notSeeing)
+	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "add", Person: newcomer.record(domain, viewerNotSeeing, u, recordOptions{})}, notSeeing)
 	return nil
 }

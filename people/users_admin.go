@@ -53,7 +53,7 @@ type UpdateUserByEmailResult struct{}
 // see is "No such user", as for GET /users/{email}.
 func (s *Service) UpdateUserByEmail(ctx context.Context, actor engine.Actor, p UpdateUserByEmailParams) (UpdateUserByEmailResult, error) {
 	return UpdateUserByEmailResult{}, s.updateUser(ctx, actor, p.UpdateUserParams, func(r storage.UserReader, realm realms.Realm, me users.User) (users.ID, error) {
-		u, err := engine.UserByAPIEmail(r, realm, me, p.Email)
+		u, err := engine.UserByAPIEmail(r, s.EmailDomain(realm), me, p.Email)
 		return u.ID, err
 	})
 }
@@ -87,7 +87,7 @@ func (s *Service) updateUser(ctx context.Context, actor engine.Actor, p UpdateUs
 			return err
 		}
 		s.userRewritten(ev, old, target)
-		if err := announceUserRecordChange(tx, ev, realm, old, target); err != nil {
+		if err := announceUserRecordChange(tx, ev, realm, s.EmailDomain(realm), old, target); err != nil {
 			return err
 		}
 		if len(p.ProfileData) > 0 {
@@ -128,7 +128,8 @@ func changeUserRecord(r storage.UserReader, me users.User, target *users.User, p
 
 // announceUserRecordChange announces what changed from old to u: the full name (to a bot's
 // administrators too), the role, the email.
-func announceUserRecordChange(tx storage.Tx, ev *engine.Events, realm realms.Realm, old, u users.User) error {
+// domain is the organization's email domain (Service.EmailDomain).
+func announceUserRecordChange(tx storage.Tx, ev *engine.Events, realm realms.Realm, domain string, old, u users.User) error {
 	if u.FullName != old.FullName {
 		if err := announceUserUpdate(tx.Users(), ev, person{"user_id": u.ID, "full_name": u.FullName}); err != nil {
 			return err
@@ -145,7 +146,7 @@ func announceUserRecordChange(tx storage.Tx, ev *engine.Events, realm realms.Rea
 		}
 	}
 	if u.Email != old.Email {
-		return announceEmailChange(tx.Users(), ev, realm, u)
+		return announceEmailChange(tx.Users(), ev, domain, u)
 	}
 	return nil
 }
@@ -209,7 +210,7 @@ func isOnlyOwner(r storage.UserReader, u users.User) (bool, error) {
 
 // announceEmailChange tells those who may see u's email its new delivery_email and, when the
 // API email is the real address, everyone its new_email.
-func announceEmailChange(r storage.UserReader, ev *engine.Events, realm realms.Realm, u users.User) error {
+func announceEmailChange(r storage.UserReader, ev *engine.Events, domain string, u users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
@@ -222,7 +223,7 @@ func announceEmailChange(r storage.UserReader, ev *engine.Events, realm realms.R
 	}
 	ev.Emit(RealmUserEvent{Type: "realm_user", Op: "update",
 		Person: person{"user_id": u.ID, "delivery_email": u.Email}}, seeing)
-	if api := world.APIEmail(realm, u); api == u.Email {
+	if api := world.APIEmail(domain, u); api == u.Email {
 		if err := announceUserUpdate(r, ev, person{"user_id": u.ID, "new_email": api}); err != nil {
 			return err
 		}
@@ -328,7 +329,7 @@ func (s *Service) CreateUser(ctx context.Context, actor engine.Actor, p CreateUs
 		if err := s.hooks.SubscribeNewUser(o, u.ID, defaultChannel); err != nil {
 			return err
 		}
-		return s.welcomeNewUser(o, u.ID, nil)
+		return s.welcomeNewUser(o, u, nil)
 	})
 	if err != nil {
 		return CreateUserResult{}, err

@@ -83,7 +83,7 @@ func (s *Service) CreateBot(ctx context.Context, actor engine.Actor, p CreateBot
 		if err := checkBotNameAvailable(tx.Users(), name, 0); err != nil {
 			return err
 		}
-		email := short + "-bot@" + s.BotDomain(realm)
+		email := short + "-bot@" + s.EmailDomain(realm)
 		if err := users.CheckEmail(email); err != nil {
 			return engine.BadRequest("Bad name or username")
 		}

@@ -82,7 +82,7 @@ func (s *Service) GetUsers(ctx context.Context, actor engine.Actor, p GetUsersPa
 			return err
 		}
 		for _, u := range list {
-			res.Members = append(res.Members, memberRecord(pr.record(realm, viewer, u, p.UserQueryOptions.record())))
+			res.Members = append(res.Members, memberRecord(pr.record(s.EmailDomain(realm), viewer, u, p.UserQueryOptions.record())))
 		}
 		return nil
 	})
@@ -132,7 +132,7 @@ type GetUserByEmailParams struct {
 // hidden addresses cannot be probed.
 func (s *Service) GetUserByEmail(ctx context.Context, actor engine.Actor, p GetUserByEmailParams) (GetUserResult, error) {
 	return s.getUser(ctx, actor, p.UserQueryOptions, func(tx storage.ReadTx, realm realms.Realm, viewer users.User) (users.User, error) {
-		return engine.UserByAPIEmail(tx.Users(), realm, viewer, p.Email)
+		return engine.UserByAPIEmail(tx.Users(), s.EmailDomain(realm), viewer, p.Email)
 	})
 }
 
@@ -153,7 +153,7 @@ func (s *Service) getUser(ctx context.Context, actor engine.Actor, q UserQueryOp
 		if err != nil {
 			return err
 		}
-		res.User = memberRecord(pr.record(realm, viewer, u, q.record()))
+		res.User = memberRecord(pr.record(s.EmailDomain(realm), viewer, u, q.record()))
 		return nil
 	})
 	return res, err
@@ -179,7 +179,7 @@ func (s *Service) GetOwnUser(ctx context.Context, actor engine.Actor, q UserQuer
 			return err
 		}
 		// Zulip always sends the own avatar's URL here, whatever client_gravatar says.
-		res.UserRecord = pr.record(realm, viewer, viewer, recordOptions{})
+		res.UserRecord = pr.record(s.EmailDomain(realm), viewer, viewer, recordOptions{})
 		res.MaxMessageID, err = MaxMessageID(tx.Messages(), viewer.ID)
 		return err
 	})

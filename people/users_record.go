@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
@@ -63,9 +62,9 @@ type recordOptions struct {
 const dateJoinedLayout = "2006-01-02T15:04:05.000000-07:00"
 
 // userRecord renders u for viewer.
-func userRecord(realm realms.Realm, viewer, u users.User, o recordOptions) UserRecord {
+func userRecord(domain string, viewer, u users.User, o recordOptions) UserRecord {
 	rec := UserRecord{
-		Email:          world.APIEmail(realm, u),
+		Email:          world.APIEmail(domain, u),
 		UserID:         u.ID,
 		AvatarVersion:  u.AvatarVersion,
 		IsAdmin:        u.Role.IsAdmin(),

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -19,7 +18,7 @@ import (
 //
 // Exactness. The cache holds the user list it was built from (the world's, which nothing
 // modifies); a registration reuses it only when the list its own transaction read is that
-// list or equals it, user by user, and the organization's host (placeholder emails) is the
+// list or equals it, user by user, and the organization's email domain (placeholder emails) is the
 // same. Apart from the viewer's own record, a record is a function of the user, the host,
 // the viewer's role and client_gravatar; so equal inputs give equal records whichever
 // mutation, in whichever process, changed the users, and there is nothing to invalidate. The
@@ -76,8 +75,8 @@ func (e *encodedRecords) record(i int) []byte {
 // variant returns the records of all (the transaction's users, ascending by id, never to be
 // modified: the cache may keep the list) for a viewer with role, building them when the kept
 // ones are of another list.
-func (c *userRecordCache) variant(realm realms.Realm, all []users.User, role users.Role, clientGravatar bool) *recordVariant {
-	host := realm.Host()
+func (c *userRecordCache) variant(domain string, all []users.User, role users.Role, clientGravatar bool) *recordVariant {
+	host := domain
 	c.mu.Lock()
 	set := c.set
 	c.mu.Unlock()
@@ -92,7 +91,7 @@ func (c *userRecordCache) variant(realm realms.Realm, all []users.User, role use
 	defer set.mu.Unlock()
 	v := set.variants[key]
 	if v == nil {
-		v = newRecordVariant(realm, set.list, users.User{Role: role}, recordOptions{clientGravatar: clientGravatar, omitIsActive: true})
+		v = newRecordVariant(domain, set.list, users.User{Role: role}, recordOptions{clientGravatar: clientGravatar, omitIsActive: true})
 		set.variants[key] = v
 	}
 	return v
@@ -104,10 +103,10 @@ func sameUsers(a, b []users.User) bool {
 	return sameArray(a, b) || slices.Equal(a, b)
 }
 
-func newRecordVariant(realm realms.Realm, all []users.User, viewer users.User, o recordOptions) *recordVariant {
+func newRecordVariant(domain string, all []users.User, viewer users.User, o recordOptions) *recordVariant {
 	v := &recordVariant{active: make([]UserRecord, 0, len(all)), inactive: []UserRecord{}}
 	for _, u := range all {
-		rec := userRecord(realm, viewer, u, o)
+		rec := userRecord(domain, viewer, u, o)
 		if u.IsActive {
 			v.active = append(v.active, rec)
 		} else {
@@ -307,12 +306,12 @@ func (s *Service) RealmUserState(tx storage.ReadTx, w *world.World, viewer users
 		return nil, w.Err()
 	}
 	opts := recordOptions{clientGravatar: clientGravatar, omitIsActive: true}
-	v := s.userRecords.variant(realm, all, viewer.Role, clientGravatar)
+	v := s.userRecords.variant(s.EmailDomain(realm), all, viewer.Role, clientGravatar)
 	st := &RealmUserState{RealmUsers: cloneRecords(v.active), RealmNonActiveUsers: []UserRecord{}, CrossRealmBots: []UserRecord{}}
 	if viewer.ID != 0 {
 		st.RealmNonActiveUsers = cloneRecords(v.inactive)
 		if i, ok := slices.BinarySearchFunc(all, viewer.ID, world.ByUserID); ok {
-			self := userRecord(realm, viewer, all[i], opts)
+			self := userRecord(s.EmailDomain(realm), viewer, all[i], opts)
 			setRecord(st.RealmUsers, self)
 			setRecord(st.RealmNonActiveUsers, self)
 		}
@@ -325,7 +324,7 @@ func (s *Service) RealmUserState(tx storage.ReadTx, w *world.World, viewer users
 		return st, nil
 	}
 	for _, b := range world.SystemBots() {
-		bot := userRecord(realm, viewer, b, recordOptions{})
+		bot := userRecord(s.EmailDomain(realm), viewer, b, recordOptions{})
 		bot.IsSystemBot = true
 		st.CrossRealmBots = append(st.CrossRealmBots, bot)
 	}
@@ -344,7 +343,7 @@ func (s *Service) RealmUserState(tx storage.ReadTx, w *world.World, viewer users
 	st.IsModerator = viewer.Role == users.RoleModerator
 	st.IsGuest = viewer.Role == users.RoleGuest
 	st.UserID = viewer.ID
-	st.Email = world.APIEmail(realm, viewer)
+	st.Email = w.APIEmail(viewer)
 	st.DeliveryEmail = viewer.Email
 	st.FullName = viewer.FullName
 	return st, nil

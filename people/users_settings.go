@@ -151,7 +151,7 @@ func (s *Service) UpdateSettings(ctx context.Context, actor engine.Actor, p Upda
 			}
 			s.userRewritten(ev, old, me)
 		}
-		if err := announceOwnChanges(tx.Users(), ev, realm, old, me); err != nil {
+		if err := announceOwnChanges(tx.Users(), ev, s.EmailDomain(realm), old, me); err != nil {
 			return err
 		}
 		if p.Email != nil {
@@ -187,7 +187,7 @@ func applySettingValues(o *engine.WriteOp, realm realms.Realm, me *users.User, p
 		stored.Set(name, v, true)
 		changed = true
 		ev.Emit(settingEvent(name, v), []int64{int64(me.ID)})
-		if err := settingFollowUp(tx, ev, realm, *me, name, v, now); err != nil {
+		if err := settingFollowUp(tx, ev, o.World().EmailDomain(), *me, name, v, now); err != nil {
 			return err
 		}
 	}
@@ -198,12 +198,12 @@ func applySettingValues(o *engine.WriteOp, realm realms.Realm, me *users.User, p
 }
 
 // settingFollowUp applies what a changed setting drives beyond itself.
-func settingFollowUp(tx storage.Tx, ev *engine.Events, realm realms.Realm, me users.User, name string, v any, now time.Time) error {
+func settingFollowUp(tx storage.Tx, ev *engine.Events, domain string, me users.User, name string, v any, now time.Time) error {
 	switch name {
 	case "enable_drafts_synchronization":
 		return SetDraftsSynchronization(tx, me.ID, v.(bool))
 	case "presence_enabled":
-		if err := PresenceToggled(tx, ev, realm, me, v.(bool), now); err != nil {
+		if err := PresenceToggled(tx, ev, domain, me, v.(bool), now); err != nil {
 			return err
 		}
 		return announceAway(tx.Users(), ev, me, v.(bool))
@@ -215,19 +215,19 @@ func settingFollowUp(tx storage.Tx, ev *engine.Events, realm realms.Realm, me us
 
 // announceOwnChanges sends the realm_user updates of a user's own changes to others: name,
 // time zone and email visibility.
-func announceOwnChanges(r storage.UserReader, ev *engine.Events, realm realms.Realm, old, me users.User) error {
+func announceOwnChanges(r storage.UserReader, ev *engine.Events, domain string, old, me users.User) error {
 	if me.FullName != old.FullName {
 		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "full_name": me.FullName}); err != nil {
 			return err
 		}
 	}
 	if me.Timezone != old.Timezone {
-		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "email": world.APIEmail(realm, me), "timezone": me.Timezone}); err != nil {
+		if err := announceUserUpdate(r, ev, person{"user_id": me.ID, "email": world.APIEmail(domain, me), "timezone": me.Timezone}); err != nil {
 			return err
 		}
 	}
 	if me.EmailVisibility != old.EmailVisibility {
-		return announceVisibilityOf(r, ev, realm, old, me)
+		return announceVisibilityOf(r, ev, domain, old, me)
 	}
 	return nil
 }
@@ -296,7 +296,7 @@ func sortedNames(m map[string]any) []string {
 // announceVisibilityOf tells each viewer whose view of u's email changed between before and
 // after: delivery_email (the address or null), the avatar_url that client_gravatar clients
 // see for a Gravatar avatar, and everyone the new API email when it changes.
-func announceVisibilityOf(r storage.UserReader, ev *engine.Events, realm realms.Realm, before, after users.User) error {
+func announceVisibilityOf(r storage.UserReader, ev *engine.Events, domain string, before, after users.User) error {
 	all, err := r.List()
 	if err != nil {
 		return err
@@ -322,7 +322,7 @@ func announceVisibilityOf(r storage.UserReader, ev *engine.Events, realm realms.
 				onlyGravatarClients: true}, to)
 		}
 	}
-	if a, b := world.APIEmail(realm, before), world.APIEmail(realm, after); a != b {
+	if a, b := world.APIEmail(domain, before), world.APIEmail(domain, after); a != b {
 		return announceUserUpdate(r, ev, person{"user_id": after.ID, "new_email": b})
 	}
 	return nil
@@ -407,7 +407,7 @@ func (s *Service) ConfirmEmailChange(ctx context.Context, p ConfirmEmailChangePa
 			return err
 		}
 		res = ConfirmEmailChangeResult{UserID: u.ID, NewEmail: u.Email}
-		return announceEmailChange(tx.Users(), ev, realm, u)
+		return announceEmailChange(tx.Users(), ev, s.EmailDomain(realm), u)
 	})
 	return res, err
 }

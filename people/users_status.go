@@ -149,7 +149,7 @@ func (s *Service) UpdateStatus(ctx context.Context, actor engine.Actor, p Update
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
 		}
-		return setStatus(tx, ev, me, n, now)
+		return s.setStatus(tx, ev, me, n, now)
 	})
 }
 
@@ -183,7 +183,7 @@ func (s *Service) UpdateStatusForUser(ctx context.Context, actor engine.Actor, p
 		if err := s.resolveEmoji(tx.Realm(), &n); err != nil {
 			return err
 		}
-		return setStatus(tx, ev, target, n, now)
+		return s.setStatus(tx, ev, target, n, now)
 	})
 }
 
@@ -203,9 +203,9 @@ func statusTarget(r storage.UserReader, id users.ID) (users.User, error) {
 }
 
 // setStatus writes a validated change of u's status and announces it.
-func setStatus(tx storage.Tx, ev *engine.Events, u users.User, n newStatus, now time.Time) error {
+func (s *Service) setStatus(tx storage.Tx, ev *engine.Events, u users.User, n newStatus, now time.Time) error {
 	if n.away != nil {
-		if err := setPresenceEnabled(tx, ev, u, !*n.away, now); err != nil {
+		if err := s.setPresenceEnabled(tx, ev, u, !*n.away, now); err != nil {
 			return err
 		}
 	}
@@ -235,7 +235,7 @@ func setStatus(tx storage.Tx, ev *engine.Events, u users.User, n newStatus, now 
 
 // setPresenceEnabled changes u's presence_enabled setting when it differs, as PATCH /settings
 // does: a user_settings event to u and the immediate presence update.
-func setPresenceEnabled(tx storage.Tx, ev *engine.Events, u users.User, enabled bool, now time.Time) error {
+func (s *Service) setPresenceEnabled(tx storage.Tx, ev *engine.Events, u users.User, enabled bool, now time.Time) error {
 	stored, err := tx.UserSettings().Get(u.ID)
 	if err != nil {
 		return err
@@ -252,7 +252,7 @@ func setPresenceEnabled(tx storage.Tx, ev *engine.Events, u users.User, enabled 
 	if err != nil {
 		return err
 	}
-	return PresenceToggled(tx, ev, realm, u, enabled, now)
+	return PresenceToggled(tx, ev, s.EmailDomain(realm), u, enabled, now)
 }
 
 // announceAway tells every active user that u's away flag (the inverse of presence_enabled)

@@ -104,8 +104,8 @@ func (r Realm) HostPort() string {
 	return u.Host
 }
 
-// Host is the host part of the realm URL (used for placeholder emails); "zulip.invalid" when
-// the URL has none.
+// Host is the host part of the realm URL, without its port; "zulip.invalid" when the URL has
+// none.
 func (r Realm) Host() string {
 	// Fast path for the usual scheme://host/ form (nothing after the host): every user record with a hidden email
 	// needs the host, so register calls this once per user.
@@ -123,6 +123,49 @@ func (r Realm) Host() string {
 		return "zulip.invalid"
 	}
 	return u.Hostname()
+}
+
+// DefaultFakeEmailDomain is the domain of made-up addresses when neither the realm URL's host
+// nor the server's fake email domain forms valid addresses (see EmailDomain).
+const DefaultFakeEmailDomain = "zulip.invalid"
+
+// EmailDomain is Zulip's get_fake_email_domain: the domain of the addresses the server makes
+// up, bots' addresses ({short name}-bot@) and the placeholders of hidden addresses
+// (user{id}@). It is the realm URL's host, with its port, when that forms valid email
+// addresses, else fake (the server's FAKE_EMAIL_DOMAIN) when that does, else
+// DefaultFakeEmailDomain. A host with a port or an IP address forms none: Zulip's
+// development server, at 127.0.0.1:9991 with FAKE_EMAIL_DOMAIN "zulipdev.com", makes
+// user8@zulipdev.com.
+func (r Realm) EmailDomain(fake string) string {
+	if host := r.HostPort(); ValidEmailDomain(host) {
+		return host
+	}
+	if ValidEmailDomain(fake) {
+		return fake
+	}
+	return DefaultFakeEmailDomain
+}
+
+// ValidEmailDomain reports whether domain can follow the @ of an address as Django's
+// EmailValidator accepts it: localhost, or dot-separated labels of letters, digits and
+// inner hyphens, the last of at least two characters and not all digits (no IP address, no
+// port).
+func ValidEmailDomain(domain string) bool {
+	if domain == "localhost" {
+		return true
+	}
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' ||
+			strings.Trim(strings.ToLower(l), "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	return len(tld) >= 2 && strings.Trim(tld, "0123456789") != ""
 }
 
 // Defaults of a new organization.

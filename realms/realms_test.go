@@ -29,6 +29,34 @@ func TestHost(t *testing.T) {
 	}
 }
 
+// TestEmailDomain checks Zulip's get_fake_email_domain: the realm host with its port when it
+// forms email addresses, else the server's FAKE_EMAIL_DOMAIN when that does, else
+// zulip.invalid.
+func TestEmailDomain(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		url, fake, want string
+	}{
+		{"https://chat.example.com/", "zulipdev.com", "chat.example.com"},
+		{"https://chat.example.com/", "", "chat.example.com"},
+		{"http://localhost/", "zulipdev.com", "localhost"},
+		{"http://127.0.0.1:9991/", "zulipdev.com", "zulipdev.com"},
+		{"http://127.0.0.1/", "zulipdev.com", "zulipdev.com"},
+		{"http://zulip.zulipdev.com:9991/", "zulipdev.com", "zulipdev.com"},
+		{"http://localhost:9991/", "", "zulip.invalid"},
+		{"http://[::1]:9991/", "zulipdev.com", "zulipdev.com"},
+		{"http://intranet/", "", "zulip.invalid"},
+		{"http://intranet/", "not a domain", "zulip.invalid"},
+		{"http://intranet/", "10.0.0.1", "zulip.invalid"},
+		{"https://-bad-.example.com/", "x.test", "x.test"},
+		{"https://chat.example.c/", "x.test", "x.test"},
+	} {
+		if got := (Realm{URL: c.url}).EmailDomain(c.fake); got != c.want {
+			t.Errorf("EmailDomain(%s, %q) = %q, want %q", c.url, c.fake, got, c.want)
+		}
+	}
+}
+
 // FuzzHost checks that the fast path of Host agrees with net/url.
 func FuzzHost(f *testing.F) {
 	for _, s := range []string{"https://chat.example.com/", "http://a-b.c:80/", "https://x/y?z", "http://[fe80::1]/"} {

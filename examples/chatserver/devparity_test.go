@@ -13,7 +13,8 @@ import (
 
 // TestDevServerAsZulips checks what a client's test suite notices of serve --dev against
 // Zulip's development server: a bot created over the API gets an @zulipdev.com address (its
-// FAKE_EMAIL_DOMAIN, the realm host 127.0.0.1:port forming none) and then logs in with it;
+// FAKE_EMAIL_DOMAIN, the realm host 127.0.0.1:port forming none) and then logs in with it, and
+// hidden addresses are user{id}@zulipdev.com;
 // register reports that bot domain and a password policy of 0; a `temp` password, as Zulip's
 // API examples create users with, is accepted and logs in.
 func TestDevServerAsZulips(t *testing.T) {
@@ -30,6 +31,22 @@ func TestDevServerAsZulips(t *testing.T) {
 	me := apiCall(t, "GET", api+"users/me", "test-bot-1-bot@zulipdev.com", botKey, nil)
 	if me["result"] != "success" || me["email"] != "test-bot-1-bot@zulipdev.com" || me["is_bot"] != true {
 		t.Errorf("the bot as test-bot-1-bot@zulipdev.com: %v", me)
+	}
+
+	// A hidden address is user{id}@zulipdev.com, as Zulip's development server shows it
+	// (get_fake_email_domain: the host 127.0.0.1:port forms no address).
+	placeholder := regexp.MustCompile(`^user[0-9]+@(.*)$`)
+	hidden := 0
+	for _, u := range apiCall(t, "GET", api+"users", "iago@zulip.com", key, nil)["members"].([]any) {
+		if m := placeholder.FindStringSubmatch(u.(map[string]any)["email"].(string)); m != nil {
+			hidden++
+			if m[1] != "zulipdev.com" {
+				t.Errorf("hidden address %s, want user{id}@zulipdev.com", m[0])
+			}
+		}
+	}
+	if hidden == 0 {
+		t.Error("GET /users shows no hidden address")
 	}
 
 	reg := apiCall(t, "POST", api+"register", "iago@zulip.com", key, url.Values{"fetch_event_types": {`["realm"]`}})

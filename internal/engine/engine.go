@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -23,6 +24,9 @@ type Config struct {
 	// PublishInTx, when set, records a mutation's events inside its transaction, once its
 	// body has succeeded (a bus that delivers them on commit). Sends do not overlap then.
 	PublishInTx func(tx storage.Tx, ev *Events) error
+	// FakeEmailDomain is the server's FAKE_EMAIL_DOMAIN: the domain of made-up addresses when
+	// the realm URL's host forms none (realms.Realm.EmailDomain).
+	FakeEmailDomain string
 }
 
 // Engine runs operations: each in one transaction, with its events published after the
@@ -33,6 +37,7 @@ type Engine struct {
 	log         *slog.Logger
 	publishHook func(*Events)
 	publishInTx func(storage.Tx, *Events) error
+	fakeDomain  string
 
 	// writeMu orders commits and their events: a mutation (or a group of mutations sharing a
 	// commit, commits.go) holds it exclusively from the start of its transaction until its
@@ -73,9 +78,15 @@ func New(cfg Config) *Engine {
 		log:         cfg.Log,
 		publishHook: cfg.Publish,
 		publishInTx: cfg.PublishInTx,
+		fakeDomain:  cfg.FakeEmailDomain,
 		overlap:     newOverlap(),
 	}
 }
+
+// EmailDomain is the domain of the addresses the server makes up in realm (bots' addresses,
+// the placeholders of hidden addresses): realm.EmailDomain with the server's fake email domain.
+// An operation with a world reads it from the world (world.World.EmailDomain).
+func (e *Engine) EmailDomain(realm realms.Realm) string { return realm.EmailDomain(e.fakeDomain) }
 
 // publish hands the events of a committed mutation on, then runs the work that follows its
 // commit.

@@ -2,12 +2,10 @@ package engine
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -57,10 +55,11 @@ func ChannelRef(w *world.World, me users.User, id channels.ID) (channels.Channel
 	return c, nil
 }
 
-// UserByAPIEmail resolves an email as seen by viewer.
-func UserByAPIEmail(r storage.UserReader, realm realms.Realm, viewer users.User, email string) (users.User, error) {
+// UserByAPIEmail resolves an email as seen by viewer, domain being the organization's email
+// domain (Engine.EmailDomain), that of the placeholders of hidden addresses.
+func UserByAPIEmail(r storage.UserReader, domain string, viewer users.User, email string) (users.User, error) {
 	email = strings.TrimSpace(email)
-	if id, ok := PlaceholderID(realm, email); ok {
+	if id, ok := world.PlaceholderID(domain, email); ok {
 		return TargetUser(r, id)
 	}
 	u, err := r.GetByEmail(email)
@@ -74,21 +73,4 @@ func UserByAPIEmail(r storage.UserReader, realm realms.Realm, viewer users.User,
 		return users.User{}, ErrNoSuchUser()
 	}
 	return u, nil
-}
-
-// PlaceholderID parses user{id}@{realm host}, case-insensitively.
-func PlaceholderID(realm realms.Realm, email string) (users.ID, bool) {
-	local, host, ok := strings.Cut(strings.ToLower(email), "@")
-	if !ok || host != strings.ToLower(realm.Host()) {
-		return 0, false
-	}
-	digits, ok := strings.CutPrefix(local, "user")
-	if !ok || digits == "" || len(digits) > 18 {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != digits {
-		return 0, false
-	}
-	return users.ID(n), true
 }

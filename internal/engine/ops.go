@@ -18,6 +18,8 @@ type ReadOp struct {
 	Me  users.User // the zero User for a spectator or an operation without actor
 	Now time.Time  // read once per run of the transaction
 	w   *world.World
+	// fakeDomain is the engine's fake email domain, for the world's made-up addresses.
+	fakeDomain string
 }
 
 // World returns the operation's world, reading it on first use. A failed read is the world's
@@ -25,7 +27,7 @@ type ReadOp struct {
 // handling for reads of the world.
 func (o *ReadOp) World() *world.World {
 	if o.w == nil {
-		o.w = world.Load(o.Tx, o.Now.Unix())
+		o.w = world.Load(o.Tx, o.Now.Unix()).UseFakeEmailDomain(o.fakeDomain)
 	}
 	return o.w
 }
@@ -35,14 +37,14 @@ func (o *ReadOp) World() *world.World {
 // (SendMessage: no copy of every channel per send).
 func (o *ReadOp) SharedWorld() *world.World {
 	if o.w == nil {
-		o.w = world.LoadShared(o.Tx, o.Now.Unix())
+		o.w = world.LoadShared(o.Tx, o.Now.Unix()).UseFakeEmailDomain(o.fakeDomain)
 	}
 	return o.w
 }
 
 // UseWorld makes w, loaded by the body (a pooled world: GetSubscriptions), the operation's
 // world; its sticky error counts as World's.
-func (o *ReadOp) UseWorld(w *world.World) { o.w = w }
+func (o *ReadOp) UseWorld(w *world.World) { o.w = w.UseFakeEmailDomain(o.fakeDomain) }
 
 // done is the outcome of a body that returned err: a failed read of the world comes first (the
 // body decided on missing data), then the body's own error.
@@ -70,7 +72,7 @@ type Claim func(context.Context, func(storage.Tx) error) error
 // body's error.
 func (e *Engine) Read(ctx context.Context, actor Actor, g Gate, body func(o *ReadOp) error) error {
 	err := e.store.View(ctx, func(tx storage.ReadTx) error {
-		o := &ReadOp{Tx: tx, Now: e.now()}
+		o := &ReadOp{Tx: tx, Now: e.now(), fakeDomain: e.fakeDomain}
 		me, err := g(tx, actor)
 		if err != nil {
 			return err
@@ -140,7 +142,7 @@ func (e *Engine) write(ctx context.Context, run Claim, fn func(tx storage.Tx, ev
 func (e *Engine) mutateBody(actor Actor, g Gate, body func(o *WriteOp) error) func(tx storage.Tx, ev *Events) error {
 	return func(tx storage.Tx, ev *Events) error {
 		r := storage.ReadsOf(tx)
-		o := &WriteOp{ReadOp: ReadOp{Tx: r, Now: e.now()}, Tx: tx, Ev: ev}
+		o := &WriteOp{ReadOp: ReadOp{Tx: r, Now: e.now(), fakeDomain: e.fakeDomain}, Tx: tx, Ev: ev}
 		me, err := g(r, actor)
 		if err != nil {
 			return err

@@ -6,8 +6,8 @@ import (
 
 	"github.com/teamchat/chat/linkifiers"
 	"github.com/teamchat/chat/markdown"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/users"
+	"strings"
 )
 
 // NotificationBotID is the id of the notification bot, Zulip's cross-realm system bot that
@@ -63,18 +63,38 @@ func systemBot(id users.ID, email, name string) users.User {
 const TrafficWindowDays = 28
 
 // APIEmail is the user's API email, the same for every viewer: the real address when the user
-// lets everyone see it (and for bots), else the placeholder user{id}@{realm host}. Who may see
-// the real address reads it from delivery_email.
-func APIEmail(realm realms.Realm, u users.User) string {
+// lets everyone see it (and for bots), else the placeholder user{id}@{domain}, domain being
+// the organization's email domain (realms.Realm.EmailDomain: World.EmailDomain,
+// engine.Engine.EmailDomain). Who may see the real address reads it from delivery_email.
+func APIEmail(domain string, u users.User) string {
 	if u.EmailVisibility == users.EmailVisibleEveryone || u.IsBot() {
 		return u.Email
 	}
-	return PlaceholderEmail(realm, u.ID)
+	return PlaceholderEmail(domain, u.ID)
 }
 
-// PlaceholderEmail is the API-only address of a user whose email is hidden.
-func PlaceholderEmail(realm realms.Realm, id users.ID) string {
-	return "user" + strconv.FormatInt(int64(id), 10) + "@" + realm.Host()
+// PlaceholderEmail is the API-only address of a user whose email is hidden, Zulip's
+// get_display_email_address: user{id}@{domain}, domain being the organization's email domain.
+func PlaceholderEmail(domain string, id users.ID) string {
+	return "user" + strconv.FormatInt(int64(id), 10) + "@" + domain
+}
+
+// PlaceholderID parses a placeholder address user{id}@{domain} (PlaceholderEmail),
+// case-insensitively.
+func PlaceholderID(domain, email string) (users.ID, bool) {
+	local, host, ok := strings.Cut(email, "@")
+	if !ok || !strings.EqualFold(host, domain) || len(local) < 5 || !strings.EqualFold(local[:4], "user") {
+		return 0, false
+	}
+	digits := local[4:]
+	if len(digits) > 18 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n <= 0 || strconv.FormatInt(n, 10) != digits {
+		return 0, false
+	}
+	return users.ID(n), true
 }
 
 // CompileLinkifiers is the organization's linkifiers (all, as the store lists them) for the

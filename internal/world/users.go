@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/teamchat/chat/storage"
@@ -178,18 +177,16 @@ func (w *World) UserByEmail(email string) (users.User, bool) {
 	c := &w.users
 	if c.allRead {
 		for _, u := range c.all {
-			if strings.EqualFold(u.Email, email) || strings.EqualFold(APIEmail(w.realm, u), email) {
+			if strings.EqualFold(u.Email, email) || strings.EqualFold(w.APIEmail(u), email) {
 				return u, true
 			}
 		}
 		return users.User{}, false
 	}
 	// A placeholder address user{id}@{host} names the user whose API email it is.
-	if local, host, ok := strings.Cut(email, "@"); ok && strings.EqualFold(host, w.realm.Host()) && len(local) > 4 && strings.EqualFold(local[:4], "user") {
-		if id, err := strconv.ParseInt(local[4:], 10, 64); err == nil {
-			if u, ok := w.Lookup(users.ID(id)); ok && strings.EqualFold(APIEmail(w.realm, u), email) {
-				return u, true
-			}
+	if id, ok := PlaceholderID(w.EmailDomain(), email); ok {
+		if u, ok := w.Lookup(id); ok && strings.EqualFold(w.APIEmail(u), email) {
+			return u, true
 		}
 	}
 	if w.Failed() {

@@ -29,11 +29,14 @@ import (
 type World struct {
 	err error // the first failed read (see fail)
 
-	realm     realms.Realm
-	groups    []users.Group            // ascending by id (GroupReader.ListShared)
-	groupByNm map[string]users.GroupID // nil until groupID
-	m         *users.Membership
-	channels  []channels.Channel
+	realm realms.Realm
+	// emailDomain is the domain of the world's made-up addresses (EmailDomain); empty until
+	// UseFakeEmailDomain or EmailDomain sets it.
+	emailDomain string
+	groups      []users.Group            // ascending by id (GroupReader.ListShared)
+	groupByNm   map[string]users.GroupID // nil until groupID
+	m           *users.Membership
+	channels    []channels.Channel
 	// sharedChannels says channels is the store's shared list (LoadShared): read only,
 	// sorted by id, byID and byName nil until needed.
 	sharedChannels bool
@@ -129,7 +132,7 @@ func LoadInto(w *World, tx storage.ReadTx, now int64, listChannels func() ([]cha
 	if w.Fail(err) {
 		return w
 	}
-	w.realm, w.groups, w.channels = realm, groups, chs
+	w.realm, w.groups, w.channels, w.emailDomain = realm, groups, chs, ""
 	w.linkifierList = linkifierList
 	w.realm.ApplyDefaultGroups(w.GroupID)
 	if !w.sharedChannels {
@@ -164,6 +167,27 @@ func (w *World) indexOf(id channels.ID) (int, bool) {
 
 // Org is the organization.
 func (w *World) Org() realms.Realm { return w.realm }
+
+// UseFakeEmailDomain sets the server's fake email domain (its FAKE_EMAIL_DOMAIN), the fallback
+// of the world's made-up addresses (EmailDomain), and returns w. The engine sets it on every
+// world it loads.
+func (w *World) UseFakeEmailDomain(fake string) *World {
+	w.emailDomain = w.realm.EmailDomain(fake)
+	return w
+}
+
+// EmailDomain is the domain of the addresses the server makes up (bots' addresses, the
+// placeholders of hidden addresses): realms.Realm.EmailDomain with the server's fake email
+// domain (UseFakeEmailDomain; none when it was not set).
+func (w *World) EmailDomain() string {
+	if w.emailDomain == "" {
+		w.emailDomain = w.realm.EmailDomain("")
+	}
+	return w.emailDomain
+}
+
+// APIEmail is u's API email (see the function APIEmail) in this world's organization.
+func (w *World) APIEmail(u users.User) string { return APIEmail(w.EmailDomain(), u) }
 
 // Membership answers group membership questions (who is in a group, directly or not). It is
 // built on first use (reads of a user's own subscriptions never need it).
