@@ -4,11 +4,12 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/conversations"
+	"github.com/teamchat/chat/emailgateway"
 )
 
 // Channels and subscriptions, topics, messages and their flags, reactions, typing, narrows and
-// search, and read state are the conversations area's operations (package conversations); the
-// Service delegates to it.
+// search, and read state are the conversations area's operations (package conversations), the
+// channels' email addresses the email gateway's (package emailgateway); the Service delegates.
 
 // The types of the conversations area, defined in package conversations: these aliases keep embedders' code
 // compiling.
@@ -29,11 +30,11 @@ type (
 	ArchiveStreamResult                 = conversations.ArchiveStreamResult
 	DefaultStreamParams                 = conversations.DefaultStreamParams
 	DefaultStreamResult                 = conversations.DefaultStreamResult
-	GetStreamEmailAddressParams         = conversations.GetStreamEmailAddressParams
-	GetStreamEmailAddressResult         = conversations.GetStreamEmailAddressResult
+	GetStreamEmailAddressParams         = emailgateway.GetStreamEmailAddressParams
+	GetStreamEmailAddressResult         = emailgateway.GetStreamEmailAddressResult
 	TestWelcomeBotCustomMessageParams   = conversations.TestWelcomeBotCustomMessageParams
-	EmailMirrorMessageParams            = conversations.EmailMirrorMessageParams
-	EmailMirrorMessageResult            = conversations.EmailMirrorMessageResult
+	EmailMirrorMessageParams            = emailgateway.EmailMirrorMessageParams
+	EmailMirrorMessageResult            = emailgateway.EmailMirrorMessageResult
 	TestWelcomeBotCustomMessageResult   = conversations.TestWelcomeBotCustomMessageResult
 	ChannelFolderRecord                 = conversations.ChannelFolderRecord
 	ChannelFolderEvent                  = conversations.ChannelFolderEvent
@@ -172,13 +173,13 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 // channel, and the sender must be the Email Gateway bot, the actor or a bot the actor
 // administers.
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
-	return s.conversations.GetStreamEmailAddress(ctx, actor, p)
+	return s.emailGateway.GetStreamEmailAddress(ctx, actor, p)
 }
 
 // EmailMirrorMessage posts an email received for a channel's email address to the channel,
 // as Zulip's email mirror does (a trusted, server-side operation).
 func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessageParams) (EmailMirrorMessageResult, error) {
-	return s.conversations.EmailMirrorMessage(ctx, p)
+	return s.emailGateway.EmailMirrorMessage(ctx, p)
 }
 
 // TestWelcomeBotCustomMessage sends the acting administrator the Welcome Bot's direct message
@@ -453,8 +454,8 @@ const (
 	MaxUnreadMessages              = conversations.MaxUnreadMessages
 	NotificationBotID              = conversations.NotificationBotID
 	WelcomeBotID                   = conversations.WelcomeBotID
-	EmailGatewayBotID              = conversations.EmailGatewayBotID
-	MaxEmailMirrorBytes            = conversations.MaxEmailMirrorBytes
+	EmailGatewayBotID              = emailgateway.EmailGatewayBotID
+	MaxEmailMirrorBytes            = emailgateway.MaxEmailMirrorBytes
 	PartialSubscribersActiveDays   = conversations.PartialSubscribersActiveDays
 	PartialSubscribersThreshold    = conversations.PartialSubscribersThreshold
 	TypingExpiry                   = conversations.TypingExpiry

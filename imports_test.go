@@ -59,11 +59,13 @@ func TestImportDirection(t *testing.T) {
 		"org":           {"images", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
 		"files":         {"images", "people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
 		"conversations": {"bots", "notify", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
-		"bots":          {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
-		"retention":     {"files", "internal/engine", "storage", "channels", "uploads"},
-		"notify":        {"internal/engine", "internal/world", "storage", "users", "messages", "channels", "realms", "topics"},
-		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "notify", "retention", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
-		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
+		// The channels' email gateway sends through the conversations area, above it.
+		"emailgateway": {"conversations", "people", "internal/engine", "internal/world", "storage", "users", "channels", "messages", "topics"},
+		"bots":         {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
+		"retention":    {"files", "internal/engine", "storage", "channels", "uploads"},
+		"notify":       {"internal/engine", "internal/world", "storage", "users", "messages", "channels", "realms", "topics"},
+		".":            append([]string{"compose", "people", "org", "files", "conversations", "emailgateway", "bots", "transfer", "notify", "retention", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
+		"httpapi":      append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.

@@ -25,9 +25,7 @@
 //	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream and a
 //	          new user's channels (channels_defaults.go); CreateChannelFolder,
 //	          GetChannelFolders, UpdateChannelFolder, PatchChannelFolders
-//	          (channels_folders.go); GetStreamEmailAddress and the address form
-//	          (channels_email.go); EmailMirrorMessage, the email gateway
-//	          (channels_email_mirror.go, reading the email: channels_email_parse.go); records
+//	          (channels_folders.go); records
 //	          (channels_record.go, channels_record_cache.go), events (channels_events.go),
 //	          activity (channels_activity.go), the new-channel template (channels_template.go),
 //	          notices of the notification bot (channels_notices.go)
@@ -48,6 +46,8 @@
 //	          (messages_access.go);
 //	          records and initial state (messages_record.go, messages_state.go)
 //
-// Imports: files, people and org (the areas below), internal/engine, internal/world,
-// internal/clients, storage and the leaves; never package chat, and no area above it.
+// The channels' email gateway (package emailgateway) is above this package and sends through
+// DeliverMessage. Imports: files, people and org (the areas below), internal/engine,
+// internal/world, internal/clients, storage and the leaves; never package chat, and no area
+// above it.
 package conversations

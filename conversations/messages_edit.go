@@ -170,7 +170,7 @@ func planEdit(w *world.World, r storage.MessageReader, me users.User, now int64,
 	if p.StreamID != nil && *p.StreamID != m.ChannelID {
 		c, ok := w.Channel(*p.StreamID)
 		if !ok || c.IsArchived || !w.Content(c, me) {
-			return plan, errInvalidChannelID
+			return plan, ErrInvalidChannelID
 		}
 		plan.target, plan.streamEdited = c, true
 	}

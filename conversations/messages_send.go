@@ -193,7 +193,7 @@ func Address(w *world.World, mr storage.MessageReader, me users.User, p SendMess
 		if m.Topic, err = topicForSend(mr, w, me, c, p.Topic); err != nil {
 			return nil, err
 		}
-		recipients = activeSubscribers(w, c.ID)
+		recipients = ActiveSubscribers(w, c.ID)
 	}
 	if !slices.Contains(recipients, me.ID) {
 		recipients = append(recipients, me.ID)
@@ -351,8 +351,8 @@ func decidesAlone(w *world.World, ev *engine.Events, m messages.Message, first b
 	return first || !recentlyActive(w, c)
 }
 
-// activeSubscribers lists the active users subscribed to c, ascending.
-func activeSubscribers(w *world.World, c channels.ID) []users.ID {
+// ActiveSubscribers lists the active users subscribed to c, ascending.
+func ActiveSubscribers(w *world.World, c channels.ID) []users.ID {
 	var out []users.ID
 	w.PreloadUsers(w.SubscribersOf(c))
 	for _, id := range w.SubscribersOf(c) {

@@ -185,7 +185,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engin
 			}
 			e.Recipient = TypingEditRecipient{Type: "direct", UserIDs: slices.Clone(to)}
 		} else {
-			subs := activeSubscribers(w, m.ChannelID)
+			subs := ActiveSubscribers(w, m.ChannelID)
 			if len(subs) > MaxChannelSizeForTyping {
 				return nil
 			}
@@ -265,7 +265,7 @@ func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStat
 	}
 	topic = topics.Truncate(topic)
 	var recipients []int64
-	if subs := activeSubscribers(w, c.ID); len(subs) <= MaxChannelSizeForTyping {
+	if subs := ActiveSubscribers(w, c.ID); len(subs) <= MaxChannelSizeForTyping {
 		if recipients, err = typingRecipients(tx, w, subs); err != nil {
 			return engine.Pending{}, "", err
 		}

@@ -45,10 +45,6 @@ type Config struct {
 	// TopicDeleteBudget how long DeleteTopic may run before answering complete=false.
 	TopicDeleteBatchSize int
 	TopicDeleteBudget    time.Duration
-	// EmailGatewayPattern is Zulip's EMAIL_GATEWAY_PATTERN: the form of channels' email
-	// addresses, with one %s for the part naming the channel ("%s@chat.example.com"); empty:
-	// no email gateway.
-	EmailGatewayPattern string
 }
 
 // Service is the conversations area's operations. It is safe for concurrent use.
