@@ -29,8 +29,9 @@
 // processes.
 //
 // Imports: the area packages (org, bots, transfer, people, files, notify, retention,
-// conversations, emailgateway, compose), internal/engine, internal/world, internal/clients, the leaf domain
-// packages, storage, queue, ratelimit and markdown; never a storage backend and never httpapi.
+// narrows, conversations, emailgateway, compose), internal/engine, internal/world,
+// internal/clients, the leaf domain packages, storage, queue, ratelimit and markdown; never a
+// storage backend and never httpapi.
 //
 // # Where the code lives
 //
@@ -51,8 +52,9 @@
 //	files          uploads, attachments, thumbnails, avatars
 //	notify         missed-message and digest emails (pending rows and their worker)
 //	retention      message retention: the periodic archiving pass, restores, the purge
+//	narrows        narrows and search resolved against the world, who may read a message
 //	conversations  channels, subscriptions, folders, topics, messages, flags, reactions,
-//	               typing, narrows and search, read state
+//	               typing, read state
 //	emailgateway   the channels' email addresses and the emails posted through them
 //	compose        drafts, saved snippets, navigation views, scheduled messages, reminders
 //
@@ -175,8 +177,9 @@
 //	          channels_notices.go, topics_delete.go, messages_read.go)
 //	conversations
 //	          the facade of package conversations (conversations.go): channels and
-//	          subscriptions, folders, topics, messages, flags, reactions, typing, narrows and
-//	          search, read state (conversations/doc.go maps its files); and of package
+//	          subscriptions, folders, topics, messages, flags, reactions, typing, read
+//	          state (conversations/doc.go maps its files); narrows and search are package
+//	          narrows' (register's narrow: events_register.go); and the facade of package
 //	          emailgateway: GetStreamEmailAddress, EmailMirrorMessage
 //	compose   the facade of package compose (compose.go): drafts, saved snippets, navigation
 //	          views, scheduled messages and reminders, and the scheduler that delivers them

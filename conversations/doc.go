@@ -1,6 +1,6 @@
 // Package conversations is the conversations area of the chat engine: channels and their
 // subscriptions and folders, topics, messages with their flags, reactions, edits and
-// deletions, typing notifications, narrows and full-text search, and read state (Zulip's
+// deletions, typing notifications, and read state (Zulip's
 // /streams, /users/me/subscriptions, /channel_folders, /users/me/{stream}/topics,
 // /user_topics, /messages, /typing, /mark_all_as_read and their kin).
 //
@@ -33,8 +33,7 @@
 //	          MuteTopic (topics_user.go)
 //	messages  SendMessage (messages_send.go, messages_prerender.go; its answer's links,
 //	          messages_send_link.go); GetMessages, GetMessage
-//	          (messages_get.go); narrows and search (messages_narrow.go,
-//	          messages_narrow_operands.go); UpdateMessage (messages_edit*.go); DeleteMessage
+//	          (messages_get.go); UpdateMessage (messages_edit*.go); DeleteMessage
 //	          (messages_delete.go); UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction (messages_reactions.go);
 //	          SetTypingStatus, SetTypingStatusForMessageEdit and the expiry of typing
 //	          (messages_typing.go); MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
@@ -42,12 +41,13 @@
 //	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
 //	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
 //	          ReportMessage (messages_report.go); TestWelcomeBotCustomMessage and the Welcome
-//	          Bot's message to new users (messages_welcome.go); who may read a message
-//	          (messages_access.go);
+//	          Bot's message to new users (messages_welcome.go);
 //	          records and initial state (messages_record.go, messages_state.go)
 //
-// The channels' email gateway (package emailgateway) is above this package and sends through
-// DeliverMessage. Imports: files, people and org (the areas below), internal/engine,
+// Narrows and search, and who may read a message, are package narrows', below this one: the
+// operations that take a narrow resolve it with narrows.Resolve in their transaction. The
+// channels' email gateway (package emailgateway) is above this package and sends through
+// DeliverMessage. Imports: narrows, files, people and org (the areas below), internal/engine,
 // internal/world, internal/clients, storage and the leaves; never package chat, and no area
 // above it.
 package conversations

@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -200,7 +201,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 // reactableMessage loads a message the user may read and react to (not in an archived
 // channel), with the user's row of it (nil for a channel's history).
 func reactableMessage(w *world.World, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
-	m, row, err := ReadableMessage(w, mr, me, id)
+	m, row, err := narrows.ReadableMessage(w, mr, me, id)
 	if err != nil {
 		return m, nil, err
 	}

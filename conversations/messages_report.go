@@ -12,6 +12,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -75,7 +76,7 @@ func (s *Service) ReportMessage(ctx context.Context, actor engine.Actor, p Repor
 		if w.Org().ModerationRequestChannelID == 0 || !ok || c.IsArchived {
 			return engine.BadRequest("Message reporting is not enabled in this organization.")
 		}
-		m, _, err := ReadableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
+		m, _, err := narrows.ReadableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
 		if err != nil {
 			return err
 		}

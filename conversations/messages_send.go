@@ -11,6 +11,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/notify"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
@@ -19,7 +20,7 @@ import (
 )
 
 // MaxDirectRecipients bounds the recipients of one direct message.
-const MaxDirectRecipients = 1000
+const MaxDirectRecipients = narrows.MaxDirectRecipients
 
 // SendMessageParams are the parameters of POST /messages. A channel message names its channel
 // by ChannelID or ChannelName; a direct message its recipients by UserIDs or Emails.
@@ -59,7 +60,7 @@ type SendMessageResult struct {
 
 // Errors of sending and reading messages.
 var (
-	errInvalidMessage   = &engine.Error{Code: engine.CodeBadRequest, Msg: "Invalid message(s)"}
+	errInvalidMessage   = narrows.ErrInvalidMessage
 	errTopicsRequired   = &engine.Error{Code: engine.CodeBadRequest, Msg: "Topics are required in this organization."}
 	errGeneralChatOnly  = &engine.Error{Code: engine.CodeBadRequest, Msg: "Only the general chat topic is allowed in this channel."}
 	errCannotPost       = &engine.Error{Code: engine.CodeBadRequest, Msg: "You do not have permission to post in this channel."}
