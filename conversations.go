@@ -5,11 +5,12 @@ import (
 
 	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/emailgateway"
+	"github.com/teamchat/chat/typing"
 )
 
 // Channels and subscriptions, topics, messages and their flags, reactions, typing, narrows and
-// search, and read state are the conversations area's operations (package conversations), the
-// channels' email addresses the email gateway's (package emailgateway); the Service delegates.
+// search, and read state are the conversations area's operations (package conversations, with
+// packages narrows, typing and emailgateway beside it); the Service delegates.
 
 // The types of the conversations area, defined in package conversations: these aliases keep embedders' code
 // compiling.
@@ -21,8 +22,8 @@ type (
 	MarkStreamAsReadResult              = conversations.MarkStreamAsReadResult
 	RemoveReactionResult                = conversations.RemoveReactionResult
 	AddReactionResult                   = conversations.AddReactionResult
-	SetTypingStatusForMessageEditResult = conversations.SetTypingStatusForMessageEditResult
-	SetTypingStatusResult               = conversations.SetTypingStatusResult
+	SetTypingStatusForMessageEditResult = typing.SetTypingStatusForMessageEditResult
+	SetTypingStatusResult               = typing.SetTypingStatusResult
 	MuteTopicResult                     = conversations.MuteTopicResult
 	UpdateUserTopicResult               = conversations.UpdateUserTopicResult
 	DeleteMessageResult                 = conversations.DeleteMessageResult
@@ -131,12 +132,12 @@ type (
 	UnreadHuddle                        = conversations.UnreadHuddle
 	RecentPrivateConversation           = conversations.RecentPrivateConversation
 	UserTopicRecord                     = conversations.UserTopicRecord
-	SetTypingStatusParams               = conversations.SetTypingStatusParams
-	SetTypingStatusForMessageEditParams = conversations.SetTypingStatusForMessageEditParams
-	TypingUser                          = conversations.TypingUser
-	TypingEvent                         = conversations.TypingEvent
-	TypingEditMessageEvent              = conversations.TypingEditMessageEvent
-	TypingEditRecipient                 = conversations.TypingEditRecipient
+	SetTypingStatusParams               = typing.SetTypingStatusParams
+	SetTypingStatusForMessageEditParams = typing.SetTypingStatusForMessageEditParams
+	TypingUser                          = typing.TypingUser
+	TypingEvent                         = typing.TypingEvent
+	TypingEditMessageEvent              = typing.TypingEditMessageEvent
+	TypingEditRecipient                 = typing.TypingEditRecipient
 	PublicChannelMessage                = conversations.PublicChannelMessage
 	DeleteTopicParams                   = conversations.DeleteTopicParams
 	DeleteTopicResult                   = conversations.DeleteTopicResult
@@ -401,13 +402,13 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 // started or stopped typing. A start that is not renewed within TypingExpiry ends with a stop
 // sent by the Service.
 func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingStatusParams) (SetTypingStatusResult, error) {
-	return s.conversations.SetTypingStatus(ctx, actor, p)
+	return s.typing.SetTypingStatus(ctx, actor, p)
 }
 
 // SetTypingStatusForMessageEdit tells whoever would see an edit of the message that the
 // actor started or stopped editing it.
 func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor, p SetTypingStatusForMessageEditParams) (SetTypingStatusForMessageEditResult, error) {
-	return s.conversations.SetTypingStatusForMessageEdit(ctx, actor, p)
+	return s.typing.SetTypingStatusForMessageEdit(ctx, actor, p)
 }
 
 // DeleteTopic deletes the messages of a topic in batches, newest first, each batch in its own
@@ -440,7 +441,7 @@ const (
 	DefaultMarkReadBatchSize       = conversations.DefaultMarkReadBatchSize
 	DefaultMarkReadBudget          = conversations.DefaultMarkReadBudget
 	MaxChannelFolders              = conversations.MaxChannelFolders
-	MaxChannelSizeForTyping        = conversations.MaxChannelSizeForTyping
+	MaxChannelSizeForTyping        = typing.MaxChannelSizeForTyping
 	MaxDirectRecipients            = conversations.MaxDirectRecipients
 	MaxFlagMessages                = conversations.MaxFlagMessages
 	MaxLocalIDLength               = conversations.MaxLocalIDLength
@@ -458,7 +459,7 @@ const (
 	MaxEmailMirrorBytes            = emailgateway.MaxEmailMirrorBytes
 	PartialSubscribersActiveDays   = conversations.PartialSubscribersActiveDays
 	PartialSubscribersThreshold    = conversations.PartialSubscribersThreshold
-	TypingExpiry                   = conversations.TypingExpiry
+	TypingExpiry                   = typing.TypingExpiry
 )
 
 // AppendSubscriptionsJSON appends the JSON array of l to b (conversations.AppendSubscriptionsJSON).

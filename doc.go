@@ -29,7 +29,7 @@
 // processes.
 //
 // Imports: the area packages (org, bots, transfer, people, files, notify, retention,
-// narrows, conversations, emailgateway, compose), internal/engine, internal/world,
+// narrows, conversations, typing, emailgateway, compose), internal/engine, internal/world,
 // internal/clients, the leaf domain packages, storage, queue, ratelimit and markdown; never a
 // storage backend and never httpapi.
 //
@@ -54,7 +54,8 @@
 //	retention      message retention: the periodic archiving pass, restores, the purge
 //	narrows        narrows and search resolved against the world, who may read a message
 //	conversations  channels, subscriptions, folders, topics, messages, flags, reactions,
-//	               typing, read state
+//	               read state
+//	typing         typing notifications and the expiry of their starts
 //	emailgateway   the channels' email addresses and the emails posted through them
 //	compose        drafts, saved snippets, navigation views, scheduled messages, reminders
 //
@@ -73,8 +74,9 @@
 // A new operation goes into the package of its area (the file of its aspect there: each
 // area's doc.go maps its files), and the Service gets a method of one line that delegates to
 // it, with aliases of its new types (org.go, people.go, files.go, conversations.go,
-// compose.go). A part of an area that other parts of it do not need (the email gateway) is a
-// package of its own above the area, so that the area stays readable (under ~9k lines). An operation that spans areas (none does yet) goes in the facade, in the file of
+// compose.go). A part of an area that its other parts do not need (the email gateway, typing)
+// is a package of its own above the area, and one that they all read (narrows, who may read a
+// message) a package below it, so that an area stays readable (under ~9k lines). An operation that spans areas (none does yet) goes in the facade, in the file of
 // the area it mostly changes. The operation is a
 // method named after Zulip's operationId. It reads: check the form of the parameters (no
 // transaction needed), then one call of the engine's Read (a read-only transaction) or Mutate
@@ -177,10 +179,11 @@
 //	          channels_notices.go, topics_delete.go, messages_read.go)
 //	conversations
 //	          the facade of package conversations (conversations.go): channels and
-//	          subscriptions, folders, topics, messages, flags, reactions, typing, read
-//	          state (conversations/doc.go maps its files); narrows and search are package
-//	          narrows' (register's narrow: events_register.go); and the facade of package
-//	          emailgateway: GetStreamEmailAddress, EmailMirrorMessage
+//	          subscriptions, folders, topics, messages, flags, reactions, read state
+//	          (conversations/doc.go maps its files); narrows and search are package
+//	          narrows' (register's narrow: events_register.go); and the facades of packages
+//	          typing (SetTypingStatus, SetTypingStatusForMessageEdit) and emailgateway
+//	          (GetStreamEmailAddress, EmailMirrorMessage)
 //	compose   the facade of package compose (compose.go): drafts, saved snippets, navigation
 //	          views, scheduled messages and reminders, and the scheduler that delivers them
 //	          (compose/doc.go maps its files)

@@ -62,12 +62,14 @@ func TestImportDirection(t *testing.T) {
 		// Narrows and search resolved against the world, and who may read a message: below
 		// the conversations area.
 		"narrows": {"internal/engine", "internal/world", "storage", "users", "channels", "messages", "topics"},
+		// The typing notifications go to the recipients of a message: above the conversations.
+		"typing": {"conversations", "narrows", "internal/clients", "internal/engine", "internal/world", "storage", "users", "channels", "messages", "topics"},
 		// The channels' email gateway sends through the conversations area, above it.
 		"emailgateway": {"conversations", "people", "internal/engine", "internal/world", "storage", "users", "channels", "messages", "topics"},
 		"bots":         {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
 		"retention":    {"files", "internal/engine", "storage", "channels", "uploads"},
 		"notify":       {"internal/engine", "internal/world", "storage", "users", "messages", "channels", "realms", "topics"},
-		".":            append([]string{"compose", "people", "org", "files", "conversations", "narrows", "emailgateway", "bots", "transfer", "notify", "retention", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
+		".":            append([]string{"compose", "people", "org", "files", "conversations", "narrows", "typing", "emailgateway", "bots", "transfer", "notify", "retention", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
 		"httpapi":      append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},

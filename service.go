@@ -28,6 +28,7 @@ import (
 	"github.com/teamchat/chat/retention"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/transfer"
+	"github.com/teamchat/chat/typing"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
 )
@@ -68,19 +69,18 @@ import (
 //     GetFileTemporaryURL, GetUploadedFileByToken, SweepUploads
 //   - notify: DeliverMissedMessageEmails, QueueDigestEmails, SendTestEmail
 //   - retention: ArchiveMessages, RestoreArchive
-//   - emailgateway: GetStreamEmailAddress, EmailMirrorMessage
-//   - conversations:
-//     ArchiveStream, AddDefaultStream, RemoveDefaultStream,
-//     CreateChannelFolder, GetChannelFolders, UpdateChannelFolder, PatchChannelFolders,
-//     UpdateStream, GetSubscriptions, GetStreams, GetStreamByID, GetStreamID,
-//     GetSubscribers, GetSubscriptionStatus, Subscribe, CreateChannel,
-//     UpdateSubscriptionSettings, UpdateSubscriptions, Unsubscribe, DeleteMessage,
-//     UpdateMessage, UpdateMessageFlags, GetMessages, GetMessage, GetMessageHistory,
-//     CheckMessagesMatchNarrow, AddReaction, RemoveReaction, MarkAllAsRead,
-//     MarkStreamAsRead, MarkTopicAsRead, UpdateMessageFlagsForNarrow, GetReadReceipts,
-//     RenderMessage, ReportMessage, SendMessage, SetTypingStatus,
-//     SetTypingStatusForMessageEdit, DeleteTopic, GetStreamTopics, UpdateUserTopic,
-//     MuteTopic, NotifyBotOwner, TestWelcomeBotCustomMessage
+//   - conversations: ArchiveStream, AddDefaultStream, RemoveDefaultStream, CreateChannelFolder,
+//     GetChannelFolders, UpdateChannelFolder, PatchChannelFolders, UpdateStream,
+//     GetSubscriptions, GetStreams, GetStreamByID, GetStreamID, GetSubscribers,
+//     GetSubscriptionStatus, Subscribe, CreateChannel, UpdateSubscriptionSettings,
+//     UpdateSubscriptions, Unsubscribe, DeleteMessage, UpdateMessage, UpdateMessageFlags,
+//     GetMessages, GetMessage, GetMessageHistory, CheckMessagesMatchNarrow, AddReaction,
+//     RemoveReaction, MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
+//     UpdateMessageFlagsForNarrow, GetReadReceipts, RenderMessage, ReportMessage, SendMessage,
+//     DeleteTopic, GetStreamTopics, UpdateUserTopic, MuteTopic, NotifyBotOwner,
+//     TestWelcomeBotCustomMessage
+//   - typing (above conversations): SetTypingStatus, SetTypingStatusForMessageEdit
+//   - emailgateway (above conversations): GetStreamEmailAddress, EmailMirrorMessage
 //   - compose: GetDrafts, CreateDrafts, EditDraft, DeleteDraft, GetNavigationViews,
 //     AddNavigationView, EditNavigationView, RemoveNavigationView, GetSavedSnippets,
 //     CreateSavedSnippet, EditSavedSnippet, DeleteSavedSnippet, DeliverScheduledMessages,
@@ -109,9 +109,10 @@ type Service struct {
 	retention *retention.Service
 	// people is the people area: alert words, push devices, onboarding steps, presence.
 	people *people.Service
-	// conversations is the conversations area: channels, topics, messages; emailGateway
-	// posts the emails sent to channels.
+	// conversations is the conversations area: channels, topics, messages; typing its typing
+	// notifications, emailGateway the emails posted to channels.
 	conversations *conversations.Service
+	typing        *typing.Service
 	emailGateway  *emailgateway.Service
 	// files is the files area: uploads, attachments, thumbnails, avatars.
 	files *files.Service
@@ -263,6 +264,7 @@ func New(opts Options) (*Service, error) {
 		MarkReadBatchSize: opts.MarkReadBatchSize, MarkReadBudget: opts.MarkReadBudget,
 		TopicDeleteBatchSize: opts.TopicDeleteBatchSize, TopicDeleteBudget: opts.TopicDeleteBudget,
 	})
+	s.typing = typing.New(s.eng, typing.Config{Now: opts.Now, Log: opts.Logger})
 	s.emailGateway = emailgateway.New(s.eng, emailgateway.Config{Pattern: opts.EmailGatewayPattern})
 	composeCfg := compose.Config{
 		Store: opts.Store, Now: opts.Now, Log: opts.Logger,
@@ -297,7 +299,7 @@ func New(opts Options) (*Service, error) {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	s.conversations.StartTypingExpiry(interval)
+	s.typing.StartExpiry(interval)
 	return s, nil
 }
 
@@ -312,7 +314,7 @@ func (s *Service) Now() time.Time { return s.now() }
 func (s *Service) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
-		s.conversations.StopTypingExpiry()
+		s.typing.StopExpiry()
 		s.compose.StopScheduler()
 		s.retention.Stop()
 		s.bots.Stop()

@@ -1,8 +1,7 @@
 // Package conversations is the conversations area of the chat engine: channels and their
 // subscriptions and folders, topics, messages with their flags, reactions, edits and
-// deletions, typing notifications, and read state (Zulip's
-// /streams, /users/me/subscriptions, /channel_folders, /users/me/{stream}/topics,
-// /user_topics, /messages, /typing, /mark_all_as_read and their kin).
+// deletions, and read state (Zulip's /streams, /users/me/subscriptions, /channel_folders,
+// /users/me/{stream}/topics, /user_topics, /messages, /mark_all_as_read and their kin).
 //
 // Each operation is a method of Service, written the one way the engine describes
 // (internal/engine): check the form of the parameters, then one engine Read or Mutate with the
@@ -32,22 +31,23 @@
 //	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
 //	          MuteTopic (topics_user.go)
 //	messages  SendMessage (messages_send.go, messages_prerender.go; its answer's links,
-//	          messages_send_link.go); GetMessages, GetMessage
-//	          (messages_get.go); UpdateMessage (messages_edit*.go); DeleteMessage
-//	          (messages_delete.go); UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction (messages_reactions.go);
-//	          SetTypingStatus, SetTypingStatusForMessageEdit and the expiry of typing
-//	          (messages_typing.go); MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
+//	          messages_send_link.go); GetMessages, GetMessage (messages_get.go);
+//	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
+//	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
+//	          (messages_reactions.go); MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
 //	          UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
 //	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
 //	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
 //	          ReportMessage (messages_report.go); TestWelcomeBotCustomMessage and the Welcome
-//	          Bot's message to new users (messages_welcome.go);
-//	          records and initial state (messages_record.go, messages_state.go)
+//	          Bot's message to new users (messages_welcome.go); records and initial state
+//	          (messages_record.go, messages_state.go)
 //
-// Narrows and search, and who may read a message, are package narrows', below this one: the
-// operations that take a narrow resolve it with narrows.Resolve in their transaction. The
-// channels' email gateway (package emailgateway) is above this package and sends through
-// DeliverMessage. Imports: narrows, files, people and org (the areas below), internal/engine,
+// Beside this package: narrows and search, and who may read a message, are package narrows',
+// below it (the operations that take a narrow resolve it with narrows.Resolve in their
+// transaction); the typing notifications (package typing) and the channels' email gateway
+// (package emailgateway, which sends through DeliverMessage) are above it. A new operation
+// that only reads this area's facts, as those do, goes into such a package of its own rather
+// than here. Imports: narrows, files, people and org (the areas below), internal/engine,
 // internal/world, internal/clients, storage and the leaves; never package chat, and no area
 // above it.
 package conversations

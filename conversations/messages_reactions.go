@@ -80,7 +80,7 @@ func (s *Service) AddReaction(ctx context.Context, actor engine.Actor, p AddReac
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		m, row, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
+		m, row, err := ReactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
+		m, _, err := ReactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -198,9 +198,9 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 	return RemoveReactionResult{}, err
 }
 
-// reactableMessage loads a message the user may read and react to (not in an archived
+// ReactableMessage loads a message the user may read and react to (not in an archived
 // channel), with the user's row of it (nil for a channel's history).
-func reactableMessage(w *world.World, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
+func ReactableMessage(w *world.World, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
 	m, row, err := narrows.ReadableMessage(w, mr, me, id)
 	if err != nil {
 		return m, nil, err
@@ -232,18 +232,8 @@ func noteReaction(w *world.World, mr storage.MessageReader, ev *engine.Events, o
 		User:      ReactionEventUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me), FullName: me.FullName},
 		MessageID: m.ID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType,
 	}
-	ev.Emit(e, userIDSet(to))
+	ev.Emit(e, engine.Recipients(to))
 	return nil
-}
-
-// userIDSet is the sorted, deduplicated ids as event recipients.
-func userIDSet(ids []users.ID) []int64 {
-	out := make([]int64, len(ids))
-	for i, id := range ids {
-		out[i] = int64(id)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // reactionRecords groups the reactions of messages by message, as message records show them.

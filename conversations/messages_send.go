@@ -186,7 +186,7 @@ func Address(w *world.World, mr storage.MessageReader, me users.User, p SendMess
 		}
 		recipients = m.Recipients
 	} else {
-		c, err := channelForSend(w, mr, me, p)
+		c, err := ChannelForSend(w, mr, me, p)
 		if err != nil {
 			return nil, err
 		}
