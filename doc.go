@@ -196,7 +196,8 @@
 //	          rows a send writes are queued from conversations/messages_send.go
 //	retention the facade of package retention (retention.go): the message retention pass
 //	          (ArchiveMessages, in the background with StartScheduler) and RestoreArchive
-//	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
+//	drafts    the tests of drafts and saved snippets (package compose; register's sections of
+//	          compose, linkifiers and playgrounds: compose.DraftsStateOf, compose/state.go)
 //	export    the facade of package transfer (export.go): ExportRealm, GetRealmExports,
 //	          DeleteRealmExport, GetRealmExportConsents, GetRealmExportFile
 //	files     the facade of package files (files.go): uploads, attachments, thumbnails,

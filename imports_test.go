@@ -54,7 +54,7 @@ func TestImportDirection(t *testing.T) {
 		"internal/world": {"storage", "users", "realms", "channels", "messages", "linkifiers", "markdown"},
 		// The area packages: each imports the engine, the world, storage, the leaves and only
 		// the areas below it.
-		"compose":       {"conversations", "narrows", "people", "internal/clients", "internal/engine", "internal/world", "storage", "users", "drafts", "channels", "messages", "topics", "realms"},
+		"compose":       {"conversations", "narrows", "people", "org", "internal/clients", "internal/engine", "internal/world", "storage", "users", "drafts", "channels", "messages", "topics", "realms"},
 		"people":        {"org", "bots", "transfer", "notify", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
 		"org":           {"images", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
 		"files":         {"images", "people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
