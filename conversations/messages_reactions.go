@@ -187,10 +187,8 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 			return errReactionDoesNotExist
 		}
 		r.EmojiName = existing[i].EmojiName
-		if err := tx.Messages().RemoveReaction(r); err != nil {
-			if errors.Is(err, storage.ErrNotFound) {
-				return errReactionDoesNotExist
-			}
+		missing := func() *engine.Error { return errReactionDoesNotExist }
+		if err := engine.NotFound(tx.Messages().RemoveReaction(r), missing); err != nil {
 			return err
 		}
 		return noteReaction(w, tx.Messages(), ev, "remove", me, m, r)

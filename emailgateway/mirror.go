@@ -70,7 +70,7 @@ func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessagePa
 	}
 	body, err := emailBody(parts, opts.IncludeQuotes, opts.PreferText == nil || *opts.PreferText)
 	if err != nil {
-		return EmailMirrorMessageResult{}, engine.BadRequest("%s", err.Error())
+		return EmailMirrorMessageResult{}, engine.RuleError(err)
 	}
 	content, err := messages.NormalizeContent(emailContent(body, decodeHeader(msg.Header.Get("From")), opts))
 	if err != nil {
