@@ -267,7 +267,7 @@ func New(opts Options) (*Service, error) {
 	s.typing = typing.New(s.eng, typing.Config{Now: opts.Now, Log: opts.Logger})
 	s.emailGateway = emailgateway.New(s.eng, emailgateway.Config{Pattern: opts.EmailGatewayPattern})
 	composeCfg := compose.Config{
-		Store: opts.Store, Now: opts.Now, Log: opts.Logger,
+		Store: opts.Store, Log: opts.Logger,
 		SchedulerInterval: opts.SchedulerInterval, SchedulerBatchSize: opts.SchedulerBatchSize,
 		Conversations: s.conversations,
 	}

@@ -165,16 +165,15 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor engine.Actor
 	if err != nil {
 		return CreateScheduledMessageResult{}, err
 	}
-	now := s.now()
-	if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, now); err != nil {
-		return CreateScheduledMessageResult{}, err
-	}
 	client := p.Client
 	if client == "" {
 		client = "API"
 	}
 	var res CreateScheduledMessageResult
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, o.Now); err != nil {
+			return err
+		}
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := checkScheduled(w, tx.Messages(), me, typ, p.To, p.Topic, p.Content)
 		if err != nil {
@@ -268,13 +267,12 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor engine.Actor
 			return UpdateScheduledMessageResult{}, engine.BadRequest("Topic required when updating scheduled message type to stream.")
 		}
 	}
-	now := s.now()
-	if p.ScheduledDeliveryTimestamp != nil {
-		if err := checkDeliveryTime(*p.ScheduledDeliveryTimestamp, now); err != nil {
-			return UpdateScheduledMessageResult{}, err
-		}
-	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		if p.ScheduledDeliveryTimestamp != nil {
+			if err := checkDeliveryTime(*p.ScheduledDeliveryTimestamp, o.Now); err != nil {
+				return err
+			}
+		}
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ScheduledMessageID, messages.SendLater)
 		if err != nil {

@@ -97,23 +97,23 @@ type CreateMessageReminderResult struct {
 // given time the notification bot sends the actor a direct message quoting it. It sends a
 // reminders add event to the actor.
 func (s *Service) CreateMessageReminder(ctx context.Context, actor engine.Actor, p CreateMessageReminderParams) (CreateMessageReminderResult, error) {
-	now := s.now()
-	if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, now); err != nil {
-		return CreateMessageReminderResult{}, err
-	}
-	var note string
-	if p.Note != nil {
-		var err error
-		if note, err = messages.NormalizeReminderNote(*p.Note); err != nil {
-			return CreateMessageReminderResult{}, engine.RuleError(err)
-		}
-	}
 	client := p.Client
 	if client == "" {
 		client = "API"
 	}
 	var res CreateMessageReminderResult
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		// The delivery time is checked at the operation's time, then the note (Zulip's order).
+		if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, o.Now); err != nil {
+			return err
+		}
+		var note string
+		if p.Note != nil {
+			var err error
+			if note, err = messages.NormalizeReminderNote(*p.Note); err != nil {
+				return engine.RuleError(err)
+			}
+		}
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		target, _, err := narrows.ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
