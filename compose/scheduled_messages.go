@@ -390,13 +390,13 @@ type DeleteScheduledMessageResult struct{}
 // scheduled_messages remove event to the actor.
 func (s *Service) DeleteScheduledMessage(ctx context.Context, actor engine.Actor, p DeleteScheduledMessageParams) (DeleteScheduledMessageResult, error) {
 	removed := ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: p.ScheduledMessageID}
-	err := s.deleteScheduled(ctx, actor, p.ScheduledMessageID, messages.SendLater, removed.Type, removed)
+	err := s.deleteScheduled(ctx, actor, p.ScheduledMessageID, messages.SendLater, removed)
 	return DeleteScheduledMessageResult{}, err
 }
 
 // deleteScheduled cancels the actor's scheduled message id of the kind (a scheduled message
-// or a reminder) and sends the actor the event removed of type typ.
-func (s *Service) deleteScheduled(ctx context.Context, actor engine.Actor, id messages.ScheduledID, kind messages.ScheduledKind, typ string, removed any) error {
+// or a reminder) and sends the actor the event removed.
+func (s *Service) deleteScheduled(ctx context.Context, actor engine.Actor, id messages.ScheduledID, kind messages.ScheduledKind, removed engine.Event) error {
 	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		me := o.Me
 		if _, err := loadScheduled(o.Tx.ScheduledMessages(), me.ID, id, kind); err != nil {
@@ -405,7 +405,7 @@ func (s *Service) deleteScheduled(ctx context.Context, actor engine.Actor, id me
 		if err := o.Tx.ScheduledMessages().Delete(me.ID, id); err != nil {
 			return err
 		}
-		o.Ev.Add(typ, removed, []int64{int64(me.ID)})
+		o.Ev.Emit(removed, []int64{int64(me.ID)})
 		return nil
 	})
 }

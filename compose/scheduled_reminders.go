@@ -169,6 +169,6 @@ type DeleteReminderResult struct{}
 // the actor.
 func (s *Service) DeleteReminder(ctx context.Context, actor engine.Actor, p DeleteReminderParams) (DeleteReminderResult, error) {
 	removed := RemindersEvent{Type: "reminders", Op: "remove", ReminderID: p.ReminderID}
-	err := s.deleteScheduled(ctx, actor, p.ReminderID, messages.Remind, removed.Type, removed)
+	err := s.deleteScheduled(ctx, actor, p.ReminderID, messages.Remind, removed)
 	return DeleteReminderResult{}, err
 }

@@ -15,6 +15,7 @@
 //
 //	typing   SetTypingStatus, SetTypingStatusForMessageEdit, the events and their
 //	         recipients (typing.go)
+//	events   the event types and their names (event_types.go)
 //	expiry   the starts not yet stopped and the janitor that stops them (expiry.go)
 //	service  Service, Config, New, StartExpiry, StopExpiry, Expire (service.go)
 //

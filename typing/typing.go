@@ -199,7 +199,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engin
 		if err != nil {
 			return err
 		}
-		n := engine.Pending{Type: "typing_edit_message", Payload: e, Recipients: recipients}
+		n := pending(e, recipients)
 		ev.Add(n.Type, n.Payload, n.Recipients)
 		key := "edit:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(m.ID), 10)
 		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
@@ -251,7 +251,7 @@ func directTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatu
 		Sender: TypingUser{UserID: me.ID, Email: world.APIEmail(w.Org(), me)}, Recipients: list,
 	}
 	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + fmt.Sprint(messages.Participants(me.ID, all))
-	return engine.Pending{Type: "typing", Payload: e, Recipients: recipients}, key, nil
+	return pending(e, recipients), key, nil
 }
 
 // channelTyping is the typing event of a channel message being composed, for clients with
@@ -279,7 +279,7 @@ func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStat
 		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}
 	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
-	n := engine.Pending{Type: "typing", Payload: clients.Gated{Payload: e, Capability: "stream_typing_notifications", Declared: true}, Recipients: recipients}
+	n := pending(clients.Gated{Payload: e, Capability: "stream_typing_notifications", Declared: true}, recipients)
 	return n, key, nil
 }
 
