@@ -18,6 +18,9 @@
 // (scheduled_deliver.go). A due message is claimed, sent through the conversations' send path
 // (conversations.SendAs) and recorded in one transaction.
 //
+// A new operation goes into the file of its aspect, or a new one: it belongs here when it
+// prepares what a user will send, and sends through package conversations.
+//
 // Imports: conversations (the area below that sends), people and org, internal/engine, internal/world,
 // internal/clients, storage and the leaves (drafts, users, channels, messages, topics,
 // realms); never package chat, and no area above it.

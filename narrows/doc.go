@@ -16,5 +16,9 @@
 //	          (resolve.go); the forms of operands (operands.go)
 //	access    ReadableMessage, ErrInvalidMessage, MaxDirectRecipients (access.go)
 //
+// A new narrow operator goes into resolve.go (its operand's form in operands.go), and
+// package messages and the storage backends learn to match its term. This package takes no
+// operation of its own: an operation that takes a narrow is package conversations'.
+//
 // Imports: internal/engine, internal/world, storage and the leaves; no area package.
 package narrows

@@ -19,6 +19,8 @@
 //	expiry   the starts not yet stopped and the janitor that stops them (expiry.go)
 //	service  Service, Config, New, StartExpiry, StopExpiry, Expire (service.go)
 //
+// A new kind of typing notification goes into typing.go, its event type in event_types.go.
+//
 // Imports: conversations and narrows (below it), internal/engine, internal/world,
 // internal/clients, storage and the leaves; never package chat.
 package typing
