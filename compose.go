@@ -36,6 +36,7 @@ type (
 	DeleteReminderResult           = compose.DeleteReminderResult
 	DraftParams                    = compose.DraftParams
 	DraftRecord                    = compose.DraftRecord
+	DraftsState                    = compose.DraftsState
 	DraftsEvent                    = compose.DraftsEvent
 	GetDraftsParams                = compose.GetDraftsParams
 	GetDraftsResult                = compose.GetDraftsResult

@@ -4,11 +4,13 @@ import (
 	"context"
 
 	"github.com/teamchat/chat/conversations"
+	"github.com/teamchat/chat/emailgateway"
+	"github.com/teamchat/chat/typing"
 )
 
 // Channels and subscriptions, topics, messages and their flags, reactions, typing, narrows and
-// search, and read state are the conversations area's operations (package conversations); the
-// Service delegates to it.
+// search, and read state are the conversations area's operations (package conversations, with
+// packages narrows, typing and emailgateway beside it); the Service delegates.
 
 // The types of the conversations area, defined in package conversations: these aliases keep embedders' code
 // compiling.
@@ -20,8 +22,8 @@ type (
 	MarkStreamAsReadResult              = conversations.MarkStreamAsReadResult
 	RemoveReactionResult                = conversations.RemoveReactionResult
 	AddReactionResult                   = conversations.AddReactionResult
-	SetTypingStatusForMessageEditResult = conversations.SetTypingStatusForMessageEditResult
-	SetTypingStatusResult               = conversations.SetTypingStatusResult
+	SetTypingStatusForMessageEditResult = typing.SetTypingStatusForMessageEditResult
+	SetTypingStatusResult               = typing.SetTypingStatusResult
 	MuteTopicResult                     = conversations.MuteTopicResult
 	UpdateUserTopicResult               = conversations.UpdateUserTopicResult
 	DeleteMessageResult                 = conversations.DeleteMessageResult
@@ -29,11 +31,11 @@ type (
 	ArchiveStreamResult                 = conversations.ArchiveStreamResult
 	DefaultStreamParams                 = conversations.DefaultStreamParams
 	DefaultStreamResult                 = conversations.DefaultStreamResult
-	GetStreamEmailAddressParams         = conversations.GetStreamEmailAddressParams
-	GetStreamEmailAddressResult         = conversations.GetStreamEmailAddressResult
+	GetStreamEmailAddressParams         = emailgateway.GetStreamEmailAddressParams
+	GetStreamEmailAddressResult         = emailgateway.GetStreamEmailAddressResult
 	TestWelcomeBotCustomMessageParams   = conversations.TestWelcomeBotCustomMessageParams
-	EmailMirrorMessageParams            = conversations.EmailMirrorMessageParams
-	EmailMirrorMessageResult            = conversations.EmailMirrorMessageResult
+	EmailMirrorMessageParams            = emailgateway.EmailMirrorMessageParams
+	EmailMirrorMessageResult            = emailgateway.EmailMirrorMessageResult
 	TestWelcomeBotCustomMessageResult   = conversations.TestWelcomeBotCustomMessageResult
 	ChannelFolderRecord                 = conversations.ChannelFolderRecord
 	ChannelFolderEvent                  = conversations.ChannelFolderEvent
@@ -130,12 +132,12 @@ type (
 	UnreadHuddle                        = conversations.UnreadHuddle
 	RecentPrivateConversation           = conversations.RecentPrivateConversation
 	UserTopicRecord                     = conversations.UserTopicRecord
-	SetTypingStatusParams               = conversations.SetTypingStatusParams
-	SetTypingStatusForMessageEditParams = conversations.SetTypingStatusForMessageEditParams
-	TypingUser                          = conversations.TypingUser
-	TypingEvent                         = conversations.TypingEvent
-	TypingEditMessageEvent              = conversations.TypingEditMessageEvent
-	TypingEditRecipient                 = conversations.TypingEditRecipient
+	SetTypingStatusParams               = typing.SetTypingStatusParams
+	SetTypingStatusForMessageEditParams = typing.SetTypingStatusForMessageEditParams
+	TypingUser                          = typing.TypingUser
+	TypingEvent                         = typing.TypingEvent
+	TypingEditMessageEvent              = typing.TypingEditMessageEvent
+	TypingEditRecipient                 = typing.TypingEditRecipient
 	PublicChannelMessage                = conversations.PublicChannelMessage
 	DeleteTopicParams                   = conversations.DeleteTopicParams
 	DeleteTopicResult                   = conversations.DeleteTopicResult
@@ -172,13 +174,13 @@ func (s *Service) RemoveDefaultStream(ctx context.Context, actor Actor, p Defaul
 // channel, and the sender must be the Email Gateway bot, the actor or a bot the actor
 // administers.
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
-	return s.conversations.GetStreamEmailAddress(ctx, actor, p)
+	return s.emailGateway.GetStreamEmailAddress(ctx, actor, p)
 }
 
 // EmailMirrorMessage posts an email received for a channel's email address to the channel,
 // as Zulip's email mirror does (a trusted, server-side operation).
 func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessageParams) (EmailMirrorMessageResult, error) {
-	return s.conversations.EmailMirrorMessage(ctx, p)
+	return s.emailGateway.EmailMirrorMessage(ctx, p)
 }
 
 // TestWelcomeBotCustomMessage sends the acting administrator the Welcome Bot's direct message
@@ -400,13 +402,13 @@ func (s *Service) SendMessage(ctx context.Context, actor Actor, p SendMessagePar
 // started or stopped typing. A start that is not renewed within TypingExpiry ends with a stop
 // sent by the Service.
 func (s *Service) SetTypingStatus(ctx context.Context, actor Actor, p SetTypingStatusParams) (SetTypingStatusResult, error) {
-	return s.conversations.SetTypingStatus(ctx, actor, p)
+	return s.typing.SetTypingStatus(ctx, actor, p)
 }
 
 // SetTypingStatusForMessageEdit tells whoever would see an edit of the message that the
 // actor started or stopped editing it.
 func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor Actor, p SetTypingStatusForMessageEditParams) (SetTypingStatusForMessageEditResult, error) {
-	return s.conversations.SetTypingStatusForMessageEdit(ctx, actor, p)
+	return s.typing.SetTypingStatusForMessageEdit(ctx, actor, p)
 }
 
 // DeleteTopic deletes the messages of a topic in batches, newest first, each batch in its own
@@ -439,7 +441,7 @@ const (
 	DefaultMarkReadBatchSize       = conversations.DefaultMarkReadBatchSize
 	DefaultMarkReadBudget          = conversations.DefaultMarkReadBudget
 	MaxChannelFolders              = conversations.MaxChannelFolders
-	MaxChannelSizeForTyping        = conversations.MaxChannelSizeForTyping
+	MaxChannelSizeForTyping        = typing.MaxChannelSizeForTyping
 	MaxDirectRecipients            = conversations.MaxDirectRecipients
 	MaxFlagMessages                = conversations.MaxFlagMessages
 	MaxLocalIDLength               = conversations.MaxLocalIDLength
@@ -453,11 +455,11 @@ const (
 	MaxUnreadMessages              = conversations.MaxUnreadMessages
 	NotificationBotID              = conversations.NotificationBotID
 	WelcomeBotID                   = conversations.WelcomeBotID
-	EmailGatewayBotID              = conversations.EmailGatewayBotID
-	MaxEmailMirrorBytes            = conversations.MaxEmailMirrorBytes
+	EmailGatewayBotID              = emailgateway.EmailGatewayBotID
+	MaxEmailMirrorBytes            = emailgateway.MaxEmailMirrorBytes
 	PartialSubscribersActiveDays   = conversations.PartialSubscribersActiveDays
 	PartialSubscribersThreshold    = conversations.PartialSubscribersThreshold
-	TypingExpiry                   = conversations.TypingExpiry
+	TypingExpiry                   = typing.TypingExpiry
 )
 
 // AppendSubscriptionsJSON appends the JSON array of l to b (conversations.AppendSubscriptionsJSON).

@@ -29,8 +29,9 @@
 // processes.
 //
 // Imports: the area packages (org, bots, transfer, people, files, notify, retention,
-// conversations, compose), internal/engine, internal/world, internal/clients, the leaf domain
-// packages, storage, queue, ratelimit and markdown; never a storage backend and never httpapi.
+// narrows, conversations, typing, emailgateway, compose), internal/engine, internal/world,
+// internal/clients, the leaf domain packages, storage, queue, ratelimit and markdown; never a
+// storage backend and never httpapi.
 //
 // # Where the code lives
 //
@@ -51,13 +52,16 @@
 //	files          uploads, attachments, thumbnails, avatars
 //	notify         missed-message and digest emails (pending rows and their worker)
 //	retention      message retention: the periodic archiving pass, restores, the purge
+//	narrows        narrows and search resolved against the world, who may read a message
 //	conversations  channels, subscriptions, folders, topics, messages, flags, reactions,
-//	               typing, narrows and search, read state
+//	               read state
+//	typing         typing notifications and the expiry of their starts
+//	emailgateway   the channels' email addresses and the emails posted through them
 //	compose        drafts, saved snippets, navigation views, scheduled messages, reminders
 //
 // And this package on top, the facade: the Service, whose method per operation delegates to
 // an area in one line, with aliases of the areas' types so that embedders' code keeps
-// compiling; New, Options and Close (service.go); register with its initial state, the
+// compiling; New and Close (service.go), Options (service_options.go); register with its initial state, the
 // queues and the bus; and the wiring of the steps an area's operation takes in an area above
 // it (people.Hooks). TestAreaGraph (internal/areagraph) keeps the graph of the facade's files
 // acyclic and TestImportDirection the packages' imports.
@@ -70,7 +74,9 @@
 // A new operation goes into the package of its area (the file of its aspect there: each
 // area's doc.go maps its files), and the Service gets a method of one line that delegates to
 // it, with aliases of its new types (org.go, people.go, files.go, conversations.go,
-// compose.go). An operation that spans areas (none does yet) goes in the facade, in the file of
+// compose.go). A part of an area that its other parts do not need (the email gateway, typing)
+// is a package of its own above the area, and one that they all read (narrows, who may read a
+// message) a package below it, so that an area stays readable (under ~9k lines). An operation that spans areas (none does yet) goes in the facade, in the file of
 // the area it mostly changes. The operation is a
 // method named after Zulip's operationId. It reads: check the form of the parameters (no
 // transaction needed), then one call of the engine's Read (a read-only transaction) or Mutate
@@ -105,7 +111,7 @@
 //			me, w := o.Me, o.World()
 //			c, ok := w.Channel(p.StreamID)
 //			if !ok || !w.Metadata(c, me) {
-//				return errInvalidChannelID
+//				return ErrInvalidChannelID
 //			}
 //			list, err := o.Tx.Messages().Topics(c.ID, me.ID, w.Content(c, me))
 //			...
@@ -153,7 +159,8 @@
 //	kernel    the aliases of the engine's error type and codes (kernel_errors.go); Actor
 //	          (kernel_actors.go); the limits register reports and the areas
 //	          enforce (kernel_limits.go)
-//	service   New, Close, Now and the publication of events (service.go); CountAPIRequest
+//	service   New, Close, Now and the publication of events (service.go); Options and the
+//	          server's version (service_options.go); CountAPIRequest
 //	          (service_ratelimit.go); QueueStats and the Monitor hook (service_stats.go)
 //	world     (internal/world) the per-transaction view of the organization that decisions
 //	          read: users, groups, channels, subscribers, channel activity, access predicates
@@ -172,8 +179,11 @@
 //	          channels_notices.go, topics_delete.go, messages_read.go)
 //	conversations
 //	          the facade of package conversations (conversations.go): channels and
-//	          subscriptions, folders, topics, messages, flags, reactions, typing, narrows and
-//	          search, read state (conversations/doc.go maps its files)
+//	          subscriptions, folders, topics, messages, flags, reactions, read state
+//	          (conversations/doc.go maps its files); narrows and search are package
+//	          narrows' (register's narrow: events_register.go); and the facades of packages
+//	          typing (SetTypingStatus, SetTypingStatusForMessageEdit) and emailgateway
+//	          (GetStreamEmailAddress, EmailMirrorMessage)
 //	compose   the facade of package compose (compose.go): drafts, saved snippets, navigation
 //	          views, scheduled messages and reminders, and the scheduler that delivers them
 //	          (compose/doc.go maps its files)
@@ -186,7 +196,8 @@
 //	          rows a send writes are queued from conversations/messages_send.go
 //	retention the facade of package retention (retention.go): the message retention pass
 //	          (ArchiveMessages, in the background with StartScheduler) and RestoreArchive
-//	drafts    register's sections of compose, linkifiers and playgrounds (drafts_state.go)
+//	drafts    the tests of drafts and saved snippets (package compose; register's sections of
+//	          compose, linkifiers and playgrounds: compose.DraftsStateOf, compose/state.go)
 //	export    the facade of package transfer (export.go): ExportRealm, GetRealmExports,
 //	          DeleteRealmExport, GetRealmExportConsents, GetRealmExportFile
 //	files     the facade of package files (files.go): uploads, attachments, thumbnails,

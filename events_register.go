@@ -10,6 +10,7 @@ import (
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/queue"
 	"github.com/teamchat/chat/users"
@@ -186,7 +187,7 @@ func (s *Service) registerLocked(ctx context.Context, actor Actor, p RegisterQue
 		}
 		var err error
 		if !actor.Anonymous() {
-			if terms, err = s.conversations.QueueNarrow(o, p.Narrow); err != nil {
+			if terms, err = narrows.Queue(o, p.Narrow); err != nil {
 				return err
 			}
 		}
@@ -323,7 +324,7 @@ func (s *Service) registerForEvents(ctx context.Context, actor Actor, rp Registe
 	if len(rp.Narrow) > 0 {
 		err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 			var err error
-			terms, err = s.conversations.QueueNarrow(o, rp.Narrow)
+			terms, err = narrows.Queue(o, rp.Narrow)
 			return err
 		})
 		if err != nil {

@@ -171,7 +171,7 @@ func (s *Service) initialState(o *engine.ReadOp, p RegisterQueueParams) (Registe
 			return res, err
 		}
 	}
-	if res.DraftsState, err = draftsAreaState(tx, viewer, p); err != nil {
+	if res.DraftsState, err = compose.DraftsStateOf(tx, viewer, p); err != nil {
 		return res, err
 	}
 	if res.ChannelsState, err = conversations.ChannelsInitialState(tx, w, &viewerRows, viewer, p, o.Now); err != nil {

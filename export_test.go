@@ -16,7 +16,7 @@ func (s *Service) SetDraftsSynchronization(ctx context.Context, user users.ID, e
 
 // ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
 // round, without waiting for it).
-func (s *Service) ExpireTyping(ctx context.Context) error { return s.conversations.ExpireTyping(ctx) }
+func (s *Service) ExpireTyping(ctx context.Context) error { return s.typing.Expire(ctx) }
 
 // FormsEncoded is how many shared event forms have been encoded in this process.
 func FormsEncoded() int64 { return formsEncoded.Load() }

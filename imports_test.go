@@ -54,16 +54,23 @@ func TestImportDirection(t *testing.T) {
 		"internal/world": {"storage", "users", "realms", "channels", "messages", "linkifiers", "markdown"},
 		// The area packages: each imports the engine, the world, storage, the leaves and only
 		// the areas below it.
-		"compose":       {"conversations", "people", "internal/clients", "internal/engine", "internal/world", "storage", "users", "drafts", "channels", "messages", "topics", "realms"},
+		"compose":       {"conversations", "narrows", "people", "org", "internal/clients", "internal/engine", "internal/world", "storage", "users", "drafts", "channels", "messages", "topics", "realms"},
 		"people":        {"org", "bots", "transfer", "notify", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "markdown", "emoji", "ratelimit", "uploads"},
 		"org":           {"images", "internal/clients", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "linkifiers", "markdown", "integrations", "emoji", "blobs"},
 		"files":         {"images", "people", "org", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "uploads", "blobs", "emoji"},
-		"conversations": {"bots", "notify", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
-		"bots":          {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
-		"retention":     {"files", "internal/engine", "storage", "channels", "uploads"},
-		"notify":        {"internal/engine", "internal/world", "storage", "users", "messages", "channels", "realms", "topics"},
-		".":             append([]string{"compose", "people", "org", "files", "conversations", "bots", "transfer", "notify", "retention", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
-		"httpapi":       append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
+		"conversations": {"narrows", "bots", "notify", "files", "people", "org", "internal/clients", "internal/jsonw", "internal/engine", "internal/world", "storage", "users", "realms", "channels", "messages", "topics", "uploads", "markdown", "linkifiers", "emoji", "drafts"},
+		// Narrows and search resolved against the world, and who may read a message: below
+		// the conversations area.
+		"narrows": {"internal/engine", "internal/world", "storage", "users", "channels", "messages", "topics"},
+		// The typing notifications go to the recipients of a message: above the conversations.
+		"typing": {"conversations", "narrows", "internal/clients", "internal/engine", "internal/world", "storage", "users", "channels", "messages", "topics"},
+		// The channels' email gateway sends through the conversations area, above it.
+		"emailgateway": {"conversations", "files", "people", "internal/engine", "internal/world", "storage", "users", "channels", "messages", "topics"},
+		"bots":         {"internal/engine", "storage", "users", "messages", "channels", "markdown"},
+		"retention":    {"files", "internal/engine", "storage", "channels", "uploads"},
+		"notify":       {"internal/engine", "internal/world", "storage", "users", "messages", "channels", "realms", "topics"},
+		".":            append([]string{"compose", "people", "org", "files", "conversations", "narrows", "typing", "emailgateway", "bots", "transfer", "notify", "retention", "internal/clients", "internal/engine", "internal/world", "storage", "queue", "ratelimit", "markdown", "blobs", "internal/jsonw", "integrations", "images"}, leaves...),
+		"httpapi":      append([]string{".", "markdown", "httpapi/internal/jsonparam", "integrations"}, leaves...),
 		// The JSON parameter decoder and its explainer know nothing of the project.
 		"httpapi/internal/jsonparam": {},
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.

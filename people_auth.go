@@ -1,10 +1,6 @@
 package chat
 
-import (
-	"context"
-
-	"github.com/teamchat/chat/internal/engine"
-)
+import "context"
 
 // API keys, logins and web sessions of the people area (package people).
 
@@ -12,33 +8,33 @@ import (
 // case-insensitively) and API key (compared in constant time). Every failure is a 401
 // UNAUTHORIZED error with Zulip's message. Credentials it has checked are answered from memory
 // afterwards, without a store read (auth_cache.go). Incoming webhook bots are refused.
-func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (engine.Actor, error) {
+func (s *Service) AuthenticateAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
 	return s.people.AuthenticateAPIKey(ctx, email, apiKey)
 }
 
 // AuthenticateWebhookAPIKey is AuthenticateAPIKey for the endpoints Zulip opens to incoming
 // webhook bots (POST /messages and the integrations' /external/ URLs): it accepts them too.
 // An empty email looks the key up alone (an integration URL's api_key parameter).
-func (s *Service) AuthenticateWebhookAPIKey(ctx context.Context, email, apiKey string) (engine.Actor, error) {
+func (s *Service) AuthenticateWebhookAPIKey(ctx context.Context, email, apiKey string) (Actor, error) {
 	return s.people.AuthenticateWebhookAPIKey(ctx, email, apiKey)
 }
 
 // AuthenticateAPIKeyFrom is AuthenticateAPIKey for a request from clientAddress: its wrong
 // keys count against the address's failure budget as well as the account's, and a spent
 // budget answers RATE_LIMIT_HIT (429) without checking the key.
-func (s *Service) AuthenticateAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (engine.Actor, error) {
+func (s *Service) AuthenticateAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (Actor, error) {
 	return s.people.AuthenticateAPIKeyFrom(ctx, email, apiKey, clientAddress)
 }
 
 // AuthenticateWebhookAPIKeyFrom is AuthenticateWebhookAPIKey for a request from clientAddress
 // (see AuthenticateAPIKeyFrom).
-func (s *Service) AuthenticateWebhookAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (engine.Actor, error) {
+func (s *Service) AuthenticateWebhookAPIKeyFrom(ctx context.Context, email, apiKey, clientAddress string) (Actor, error) {
 	return s.people.AuthenticateWebhookAPIKeyFrom(ctx, email, apiKey, clientAddress)
 }
 
 // CachedAPIKey answers API-key credentials from the credential cache alone (ok false when
 // they were not checked before): no store read, nothing counted against the failure limits.
-func (s *Service) CachedAPIKey(email, apiKey string) (engine.Actor, bool) {
+func (s *Service) CachedAPIKey(email, apiKey string) (Actor, bool) {
 	return s.people.CachedAPIKey(email, apiKey)
 }
 
@@ -109,7 +105,7 @@ func (s *Service) StartSessionWithPassword(ctx context.Context, p FetchAPIKeyPar
 // is ErrNotLoggedIn, as Django treats a dead session as no session: the caller may then try
 // other credentials. Sessions it has checked are answered from memory afterwards, until they
 // end by the Service clock, without a store read (auth_cache.go).
-func (s *Service) AuthenticateSession(ctx context.Context, id string) (engine.Actor, error) {
+func (s *Service) AuthenticateSession(ctx context.Context, id string) (Actor, error) {
 	return s.people.AuthenticateSession(ctx, id)
 }
 

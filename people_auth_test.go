@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -54,7 +53,7 @@ func TestAuthenticateAPIKey(t *testing.T) {
 func TestAuthenticateWebhookAPIKey(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	tests := []struct {
 		name, email, user string
 		key               func() string

@@ -32,6 +32,11 @@
 // Concurrency: Service is safe for concurrent use. The worker (Start, Stop) runs one loop and
 // at most Config.Workers calls at once; DeliverServiceJobs may also be called directly (tests).
 //
+// A new operation on what bots do goes into the file of its aspect (botstorage.go,
+// outgoing.go, embedded.go; the worker, deliver.go); bot accounts themselves (CreateBot,
+// UpdateBot) are package people's, and a bot's messages go through the send path of package
+// conversations.
+//
 // Imports: internal/engine, storage and the leaves (users, messages, channels, markdown); never
 // package chat, and no other area.
 package bots

@@ -332,9 +332,9 @@ func (dc *draftChecker) checkChannel(id int64) error {
 	return nil
 }
 
-// RegisterDrafts is register's drafts: the newest drafts.MaxInRegister, newest first; none when
+// registerDrafts is register's drafts: the newest drafts.MaxInRegister, newest first; none when
 // synchronisation is off.
-func RegisterDrafts(tx storage.ReadTx, viewer users.User) ([]DraftRecord, error) {
+func registerDrafts(tx storage.ReadTx, viewer users.User) ([]DraftRecord, error) {
 	out := []DraftRecord{}
 	off, err := tx.Drafts().SyncDisabled(viewer.ID)
 	if err != nil || off {

@@ -57,7 +57,7 @@ func (s *Service) GetNavigationViews(ctx context.Context, actor engine.Actor, _ 
 	var res GetNavigationViewsResult
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		var err error
-		res.NavigationViews, err = RegisterNavigationViews(o.Tx.NavigationViews(), o.Me)
+		res.NavigationViews, err = registerNavigationViews(o.Tx.NavigationViews(), o.Me)
 		return err
 	})
 	return res, err
@@ -197,8 +197,8 @@ func (s *Service) RemoveNavigationView(ctx context.Context, actor engine.Actor, 
 	return RemoveNavigationViewResult{}, err
 }
 
-// navigationViewsState lists the viewer's views (register's navigation_views).
-func RegisterNavigationViews(r storage.NavigationViewReader, viewer users.User) ([]NavigationViewRecord, error) {
+// registerNavigationViews lists the viewer's views (register's navigation_views).
+func registerNavigationViews(r storage.NavigationViewReader, viewer users.User) ([]NavigationViewRecord, error) {
 	out := []NavigationViewRecord{}
 	if viewer.ID == 0 {
 		return out, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -202,7 +203,7 @@ func scheduledSendParams(m messages.Scheduled) conversations.SendMessageParams {
 // when it was scheduled.
 func sendReminder(w *world.World, tx storage.Tx, ev *engine.Events, owner users.User, m messages.Scheduled, now time.Time) (messages.ID, error) {
 	content := m.Content
-	target, _, err := conversations.ReadableMessage(w, tx.Messages(), owner, m.ReminderTargetID)
+	target, _, err := narrows.ReadableMessage(w, tx.Messages(), owner, m.ReminderTargetID)
 	var refused *engine.Error
 	switch {
 	case err == nil:

@@ -165,16 +165,15 @@ func (s *Service) CreateScheduledMessage(ctx context.Context, actor engine.Actor
 	if err != nil {
 		return CreateScheduledMessageResult{}, err
 	}
-	now := s.now()
-	if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, now); err != nil {
-		return CreateScheduledMessageResult{}, err
-	}
 	client := p.Client
 	if client == "" {
 		client = "API"
 	}
 	var res CreateScheduledMessageResult
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, o.Now); err != nil {
+			return err
+		}
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := checkScheduled(w, tx.Messages(), me, typ, p.To, p.Topic, p.Content)
 		if err != nil {
@@ -268,13 +267,12 @@ func (s *Service) UpdateScheduledMessage(ctx context.Context, actor engine.Actor
 			return UpdateScheduledMessageResult{}, engine.BadRequest("Topic required when updating scheduled message type to stream.")
 		}
 	}
-	now := s.now()
-	if p.ScheduledDeliveryTimestamp != nil {
-		if err := checkDeliveryTime(*p.ScheduledDeliveryTimestamp, now); err != nil {
-			return UpdateScheduledMessageResult{}, err
-		}
-	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		if p.ScheduledDeliveryTimestamp != nil {
+			if err := checkDeliveryTime(*p.ScheduledDeliveryTimestamp, o.Now); err != nil {
+				return err
+			}
+		}
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 		m, err := loadScheduled(tx.ScheduledMessages(), me.ID, p.ScheduledMessageID, messages.SendLater)
 		if err != nil {
@@ -392,13 +390,13 @@ type DeleteScheduledMessageResult struct{}
 // scheduled_messages remove event to the actor.
 func (s *Service) DeleteScheduledMessage(ctx context.Context, actor engine.Actor, p DeleteScheduledMessageParams) (DeleteScheduledMessageResult, error) {
 	removed := ScheduledMessagesEvent{Type: "scheduled_messages", Op: "remove", ScheduledMessageID: p.ScheduledMessageID}
-	err := s.deleteScheduled(ctx, actor, p.ScheduledMessageID, messages.SendLater, removed.Type, removed)
+	err := s.deleteScheduled(ctx, actor, p.ScheduledMessageID, messages.SendLater, removed)
 	return DeleteScheduledMessageResult{}, err
 }
 
 // deleteScheduled cancels the actor's scheduled message id of the kind (a scheduled message
-// or a reminder) and sends the actor the event removed of type typ.
-func (s *Service) deleteScheduled(ctx context.Context, actor engine.Actor, id messages.ScheduledID, kind messages.ScheduledKind, typ string, removed any) error {
+// or a reminder) and sends the actor the event removed.
+func (s *Service) deleteScheduled(ctx context.Context, actor engine.Actor, id messages.ScheduledID, kind messages.ScheduledKind, removed engine.Event) error {
 	return s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		me := o.Me
 		if _, err := loadScheduled(o.Tx.ScheduledMessages(), me.ID, id, kind); err != nil {
@@ -407,7 +405,7 @@ func (s *Service) deleteScheduled(ctx context.Context, actor engine.Actor, id me
 		if err := o.Tx.ScheduledMessages().Delete(me.ID, id); err != nil {
 			return err
 		}
-		o.Ev.Add(typ, removed, []int64{int64(me.ID)})
+		o.Ev.Emit(removed, []int64{int64(me.ID)})
 		return nil
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -96,25 +97,25 @@ type CreateMessageReminderResult struct {
 // given time the notification bot sends the actor a direct message quoting it. It sends a
 // reminders add event to the actor.
 func (s *Service) CreateMessageReminder(ctx context.Context, actor engine.Actor, p CreateMessageReminderParams) (CreateMessageReminderResult, error) {
-	now := s.now()
-	if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, now); err != nil {
-		return CreateMessageReminderResult{}, err
-	}
-	var note string
-	if p.Note != nil {
-		var err error
-		if note, err = messages.NormalizeReminderNote(*p.Note); err != nil {
-			return CreateMessageReminderResult{}, engine.RuleError(err)
-		}
-	}
 	client := p.Client
 	if client == "" {
 		client = "API"
 	}
 	var res CreateMessageReminderResult
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
+		// The delivery time is checked at the operation's time, then the note (Zulip's order).
+		if err := checkDeliveryTime(p.ScheduledDeliveryTimestamp, o.Now); err != nil {
+			return err
+		}
+		var note string
+		if p.Note != nil {
+			var err error
+			if note, err = messages.NormalizeReminderNote(*p.Note); err != nil {
+				return engine.RuleError(err)
+			}
+		}
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		target, _, err := conversations.ReadableMessage(w, tx.Messages(), me, p.MessageID)
+		target, _, err := narrows.ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -168,6 +169,6 @@ type DeleteReminderResult struct{}
 // the actor.
 func (s *Service) DeleteReminder(ctx context.Context, actor engine.Actor, p DeleteReminderParams) (DeleteReminderResult, error) {
 	removed := RemindersEvent{Type: "reminders", Op: "remove", ReminderID: p.ReminderID}
-	err := s.deleteScheduled(ctx, actor, p.ReminderID, messages.Remind, removed.Type, removed)
+	err := s.deleteScheduled(ctx, actor, p.ReminderID, messages.Remind, removed)
 	return DeleteReminderResult{}, err
 }

@@ -15,8 +15,8 @@ import (
 type Config struct {
 	// Store is the store the scheduler claims due messages in (storage.UpdateReadCommitted).
 	Store storage.Storage
-	// Now is the clock of the background scheduler's passes; Log receives its failures.
-	Now func() time.Time
+	// Log receives the background scheduler's failures. (Its passes, like every operation,
+	// read the engine's clock.)
 	Log *slog.Logger
 	// SchedulerInterval is how often the background scheduler looks for due scheduled
 	// messages; SchedulerBatchSize how many it sends per transaction.
@@ -33,7 +33,6 @@ type Config struct {
 type Service struct {
 	eng  *engine.Engine
 	cfg  Config
-	now  func() time.Time
 	log  *slog.Logger
 	conv *conversations.Service
 	// store is Config.Store, the scheduler's claims' store.
@@ -48,13 +47,10 @@ type Service struct {
 
 // New returns the compose area's operations, run by eng.
 func New(eng *engine.Engine, cfg Config) *Service {
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Service{eng: eng, cfg: cfg, now: cfg.Now, log: cfg.Log, conv: cfg.Conversations, store: cfg.Store}
+	return &Service{eng: eng, cfg: cfg, log: cfg.Log, conv: cfg.Conversations, store: cfg.Store}
 }
 
 // monitorScheduled tells Config.Delivered what a scheduler pass delivered, when it found due

@@ -48,7 +48,7 @@ func (s *Service) GetSavedSnippets(ctx context.Context, actor engine.Actor, _ Ge
 	var res GetSavedSnippetsResult
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		var err error
-		res.SavedSnippets, err = RegisterSavedSnippets(o.Tx.SavedSnippets(), o.Me)
+		res.SavedSnippets, err = registerSavedSnippets(o.Tx.SavedSnippets(), o.Me)
 		return err
 	})
 	return res, err
@@ -168,8 +168,8 @@ func (s *Service) DeleteSavedSnippet(ctx context.Context, actor engine.Actor, p 
 	return DeleteSavedSnippetResult{}, err
 }
 
-// savedSnippetsState lists the viewer's snippets (register's saved_snippets).
-func RegisterSavedSnippets(r storage.SnippetReader, viewer users.User) ([]SavedSnippetRecord, error) {
+// registerSavedSnippets lists the viewer's snippets (register's saved_snippets).
+func registerSavedSnippets(r storage.SnippetReader, viewer users.User) ([]SavedSnippetRecord, error) {
 	out := []SavedSnippetRecord{}
 	if viewer.ID == 0 {
 		return out, nil

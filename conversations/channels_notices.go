@@ -120,7 +120,7 @@ func (s *Service) postNotices(tx storage.Tx, ev *engine.Events, w *world.World, 
 				continue
 			}
 			m.ChannelID, m.Topic = c.ID, n.topic
-			recipients = activeSubscribers(w, c.ID)
+			recipients = ActiveSubscribers(w, c.ID)
 		} else {
 			m.Recipients = messages.Participants(NotificationBotID, []users.ID{n.to})
 			recipients = []users.ID{n.to}

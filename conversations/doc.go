@@ -1,8 +1,7 @@
 // Package conversations is the conversations area of the chat engine: channels and their
 // subscriptions and folders, topics, messages with their flags, reactions, edits and
-// deletions, typing notifications, narrows and full-text search, and read state (Zulip's
-// /streams, /users/me/subscriptions, /channel_folders, /users/me/{stream}/topics,
-// /user_topics, /messages, /typing, /mark_all_as_read and their kin).
+// deletions, and read state (Zulip's /streams, /users/me/subscriptions, /channel_folders,
+// /users/me/{stream}/topics, /user_topics, /messages, /mark_all_as_read and their kin).
 //
 // Each operation is a method of Service, written the one way the engine describes
 // (internal/engine): check the form of the parameters, then one engine Read or Mutate with the
@@ -25,29 +24,30 @@
 //	          ArchiveStream (channels_archive.go); AddDefaultStream, RemoveDefaultStream and a
 //	          new user's channels (channels_defaults.go); CreateChannelFolder,
 //	          GetChannelFolders, UpdateChannelFolder, PatchChannelFolders
-//	          (channels_folders.go); GetStreamEmailAddress and the address form
-//	          (channels_email.go); EmailMirrorMessage, the email gateway
-//	          (channels_email_mirror.go, reading the email: channels_email_parse.go); records
+//	          (channels_folders.go); records
 //	          (channels_record.go, channels_record_cache.go), events (channels_events.go),
 //	          activity (channels_activity.go), the new-channel template (channels_template.go),
 //	          notices of the notification bot (channels_notices.go)
 //	topics    GetStreamTopics (topics_get.go); DeleteTopic (topics_delete.go); UpdateUserTopic,
 //	          MuteTopic (topics_user.go)
 //	messages  SendMessage (messages_send.go, messages_prerender.go; its answer's links,
-//	          messages_send_link.go); GetMessages, GetMessage
-//	          (messages_get.go); narrows and search (messages_narrow.go,
-//	          messages_narrow_operands.go); UpdateMessage (messages_edit*.go); DeleteMessage
-//	          (messages_delete.go); UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction (messages_reactions.go);
-//	          SetTypingStatus, SetTypingStatusForMessageEdit and the expiry of typing
-//	          (messages_typing.go); MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
+//	          messages_send_link.go); GetMessages, GetMessage (messages_get.go);
+//	          UpdateMessage (messages_edit*.go); DeleteMessage (messages_delete.go);
+//	          UpdateMessageFlags (messages_flags.go); AddReaction, RemoveReaction
+//	          (messages_reactions.go); MarkAllAsRead, MarkStreamAsRead, MarkTopicAsRead,
 //	          UpdateMessageFlagsForNarrow (messages_read.go); GetMessageHistory
 //	          (messages_history.go); RenderMessage (messages_render.go); GetReadReceipts
 //	          (messages_receipts.go); CheckMessagesMatchNarrow (messages_matches.go);
 //	          ReportMessage (messages_report.go); TestWelcomeBotCustomMessage and the Welcome
-//	          Bot's message to new users (messages_welcome.go); who may read a message
-//	          (messages_access.go);
-//	          records and initial state (messages_record.go, messages_state.go)
+//	          Bot's message to new users (messages_welcome.go); records and initial state
+//	          (messages_record.go, messages_state.go)
 //
-// Imports: files, people and org (the areas below), internal/engine, internal/world,
-// internal/clients, storage and the leaves; never package chat, and no area above it.
+// Beside this package: narrows and search, and who may read a message, are package narrows',
+// below it (the operations that take a narrow resolve it with narrows.Resolve in their
+// transaction); the typing notifications (package typing) and the channels' email gateway
+// (package emailgateway, which sends through DeliverMessage) are above it. A new operation
+// that only reads this area's facts, as those do, goes into such a package of its own rather
+// than here. Imports: narrows, files, people and org (the areas below), internal/engine,
+// internal/world, internal/clients, storage and the leaves; never package chat, and no area
+// above it.
 package conversations

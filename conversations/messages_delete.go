@@ -7,6 +7,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/users"
 )
 
@@ -31,7 +32,7 @@ type DeleteMessageResult struct{}
 func (s *Service) DeleteMessage(ctx context.Context, actor engine.Actor, p DeleteMessageParams) (DeleteMessageResult, error) {
 	return DeleteMessageResult{}, s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		m, _, err := ReadableMessage(w, tx.Messages(), me, p.MessageID)
+		m, _, err := narrows.ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
@@ -132,7 +133,7 @@ func (s *Service) UpdateMessage(ctx context.Context, actor engine.Actor, p Updat
 
 // planEdit validates the request and checks the actor's permissions, in Zulip's order.
 func planEdit(w *world.World, r storage.MessageReader, me users.User, now int64, mode messages.PropagateMode, content *string, p UpdateMessageParams) (editPlan, error) {
-	m, _, err := ReadableMessage(w, r, me, p.MessageID)
+	m, _, err := narrows.ReadableMessage(w, r, me, p.MessageID)
 	if err != nil {
 		return editPlan{}, err
 	}
@@ -170,7 +171,7 @@ func planEdit(w *world.World, r storage.MessageReader, me users.User, now int64,
 	if p.StreamID != nil && *p.StreamID != m.ChannelID {
 		c, ok := w.Channel(*p.StreamID)
 		if !ok || c.IsArchived || !w.Content(c, me) {
-			return plan, errInvalidChannelID
+			return plan, ErrInvalidChannelID
 		}
 		plan.target, plan.streamEdited = c, true
 	}

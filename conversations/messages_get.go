@@ -9,6 +9,7 @@ import (
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -19,6 +20,9 @@ const (
 	// largerThanMaxMessageID is the anchor reported for anchor=newest (Zulip's value).
 	largerThanMaxMessageID = 10000000000000000
 )
+
+// NarrowTerm is one term of a narrow as the client sent it (narrows.Term).
+type NarrowTerm = narrows.Term
 
 // GetMessagesParams are the parameters of GET /messages.
 type GetMessagesParams struct {
@@ -83,11 +87,11 @@ func (s *Service) GetMessages(ctx context.Context, actor engine.Actor, p GetMess
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, me, w := o.Tx, o.Me, o.World()
 		view.emptyTopicLabel = w.Org().EmptyTopicDisplayName
-		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
+		terms, err := narrows.Resolve(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
 		}
-		q := storage.MessageQuery{User: me.ID, HistoryChannels: historyChannels(w, me, terms), Terms: terms}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: narrows.HistoryChannels(w, me, terms), Terms: terms}
 		var matches []storage.MessageMatch
 		if p.MessageIDs != nil {
 			matches, err = fetchIDs(tx.Messages(), q, p.MessageIDs)
@@ -259,7 +263,7 @@ func (s *Service) GetMessage(ctx context.Context, actor engine.Actor, p GetMessa
 	var res GetMessageResult
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, me, w := o.Tx, o.Me, o.World()
-		m, row, err := ReadableMessage(w, tx.Messages(), me, p.MessageID)
+		m, row, err := narrows.ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}

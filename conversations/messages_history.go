@@ -6,6 +6,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
@@ -50,7 +51,7 @@ func (s *Service) GetMessageHistory(ctx context.Context, actor engine.Actor, p G
 		if policy == messages.EditHistoryNone {
 			return engine.BadRequest("Message edit history is disabled in this organization")
 		}
-		m, _, err := ReadableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
+		m, _, err := narrows.ReadableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
 		if err != nil {
 			return err
 		}

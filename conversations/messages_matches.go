@@ -6,6 +6,7 @@ import (
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/storage"
 )
 
@@ -43,7 +44,7 @@ func (s *Service) CheckMessagesMatchNarrow(ctx context.Context, actor engine.Act
 	res := CheckMessagesMatchNarrowResult{Messages: map[string]NarrowMatch{}}
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, me, w := o.Tx, o.Me, o.World()
-		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
+		terms, err := narrows.Resolve(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -79,7 +80,7 @@ func (s *Service) AddReaction(ctx context.Context, actor engine.Actor, p AddReac
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		m, row, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
+		m, row, err := ReactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -158,7 +159,7 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
+		m, _, err := ReactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -186,10 +187,8 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 			return errReactionDoesNotExist
 		}
 		r.EmojiName = existing[i].EmojiName
-		if err := tx.Messages().RemoveReaction(r); err != nil {
-			if errors.Is(err, storage.ErrNotFound) {
-				return errReactionDoesNotExist
-			}
+		missing := func() *engine.Error { return errReactionDoesNotExist }
+		if err := engine.NotFound(tx.Messages().RemoveReaction(r), missing); err != nil {
 			return err
 		}
 		return noteReaction(w, tx.Messages(), ev, "remove", me, m, r)
@@ -197,10 +196,10 @@ func (s *Service) RemoveReaction(ctx context.Context, actor engine.Actor, p Remo
 	return RemoveReactionResult{}, err
 }
 
-// reactableMessage loads a message the user may read and react to (not in an archived
+// ReactableMessage loads a message the user may read and react to (not in an archived
 // channel), with the user's row of it (nil for a channel's history).
-func reactableMessage(w *world.World, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
-	m, row, err := ReadableMessage(w, mr, me, id)
+func ReactableMessage(w *world.World, mr storage.MessageReader, me users.User, id messages.ID) (messages.Message, *messages.UserMessage, error) {
+	m, row, err := narrows.ReadableMessage(w, mr, me, id)
 	if err != nil {
 		return m, nil, err
 	}
@@ -231,18 +230,8 @@ func noteReaction(w *world.World, mr storage.MessageReader, ev *engine.Events, o
 		User:      ReactionEventUser{UserID: me.ID, Email: w.APIEmail(me), FullName: me.FullName},
 		MessageID: m.ID, EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType,
 	}
-	ev.Emit(e, userIDSet(to))
+	ev.Emit(e, engine.Recipients(to))
 	return nil
-}
-
-// userIDSet is the sorted, deduplicated ids as event recipients.
-func userIDSet(ids []users.ID) []int64 {
-	out := make([]int64, len(ids))
-	for i, id := range ids {
-		out[i] = int64(id)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // reactionRecords groups the reactions of messages by message, as message records show them.

@@ -9,6 +9,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -191,11 +192,11 @@ func (s *Service) UpdateMessageFlagsForNarrow(ctx context.Context, actor engine.
 	err = s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		res = UpdateMessageFlagsForNarrowResult{}
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		terms, err := resolveNarrow(w, tx.UserTopics(), me, p.Narrow)
+		terms, err := narrows.Resolve(w, tx.UserTopics(), me, p.Narrow)
 		if err != nil {
 			return err
 		}
-		q := storage.MessageQuery{User: me.ID, HistoryChannels: historyChannels(w, me, terms), Terms: terms}
+		q := storage.MessageQuery{User: me.ID, HistoryChannels: narrows.HistoryChannels(w, me, terms), Terms: terms}
 		var around GetMessagesResult
 		matches, err := fetchAround(tx.Messages(), q, gp, &around)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/users"
 )
 
@@ -27,7 +28,7 @@ func (s *Service) GetReadReceipts(ctx context.Context, actor engine.Actor, p Get
 	res := GetReadReceiptsResult{UserIDs: []users.ID{}}
 	err := s.eng.Read(ctx, actor, engine.SignedIn, func(o *engine.ReadOp) error {
 		tx, me, w := o.Tx, o.Me, o.World()
-		m, _, err := ReadableMessage(w, tx.Messages(), me, p.MessageID)
+		m, _, err := narrows.ReadableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -75,7 +76,7 @@ func (s *Service) ReportMessage(ctx context.Context, actor engine.Actor, p Repor
 		if w.Org().ModerationRequestChannelID == 0 || !ok || c.IsArchived {
 			return engine.BadRequest("Message reporting is not enabled in this organization.")
 		}
-		m, _, err := ReadableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
+		m, _, err := narrows.ReadableMessage(w, o.Tx.Messages(), o.Me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -88,7 +89,7 @@ func (s *Service) ReportMessage(ctx context.Context, actor engine.Actor, p Repor
 			SenderID: NotificationBotID, ChannelID: c.ID, Topic: topic, Client: InternalClient,
 			Content: reportContent(w, o.Me, m, p), Timestamp: o.Now.Unix(),
 		}
-		return DeliverMessage(w, o.Tx, o.Ev, &report, activeSubscribers(w, c.ID), func(users.ID) bool { return false })
+		return DeliverMessage(w, o.Tx, o.Ev, &report, ActiveSubscribers(w, c.ID), func(users.ID) bool { return false })
 	})
 	if err != nil {
 		return ReportMessageResult{}, err

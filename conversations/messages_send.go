@@ -11,6 +11,7 @@ import (
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/notify"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
@@ -19,7 +20,7 @@ import (
 )
 
 // MaxDirectRecipients bounds the recipients of one direct message.
-const MaxDirectRecipients = 1000
+const MaxDirectRecipients = narrows.MaxDirectRecipients
 
 // SendMessageParams are the parameters of POST /messages. A channel message names its channel
 // by ChannelID or ChannelName; a direct message its recipients by UserIDs or Emails.
@@ -59,7 +60,7 @@ type SendMessageResult struct {
 
 // Errors of sending and reading messages.
 var (
-	errInvalidMessage   = &engine.Error{Code: engine.CodeBadRequest, Msg: "Invalid message(s)"}
+	errInvalidMessage   = narrows.ErrInvalidMessage
 	errTopicsRequired   = &engine.Error{Code: engine.CodeBadRequest, Msg: "Topics are required in this organization."}
 	errGeneralChatOnly  = &engine.Error{Code: engine.CodeBadRequest, Msg: "Only the general chat topic is allowed in this channel."}
 	errCannotPost       = &engine.Error{Code: engine.CodeBadRequest, Msg: "You do not have permission to post in this channel."}
@@ -185,7 +186,7 @@ func Address(w *world.World, mr storage.MessageReader, me users.User, p SendMess
 		}
 		recipients = m.Recipients
 	} else {
-		c, err := channelForSend(w, mr, me, p)
+		c, err := ChannelForSend(w, mr, me, p)
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +194,7 @@ func Address(w *world.World, mr storage.MessageReader, me users.User, p SendMess
 		if m.Topic, err = topicForSend(mr, w, me, c, p.Topic); err != nil {
 			return nil, err
 		}
-		recipients = activeSubscribers(w, c.ID)
+		recipients = ActiveSubscribers(w, c.ID)
 	}
 	if !slices.Contains(recipients, me.ID) {
 		recipients = append(recipients, me.ID)
@@ -351,8 +352,8 @@ func decidesAlone(w *world.World, ev *engine.Events, m messages.Message, first b
 	return first || !recentlyActive(w, c)
 }
 
-// activeSubscribers lists the active users subscribed to c, ascending.
-func activeSubscribers(w *world.World, c channels.ID) []users.ID {
+// ActiveSubscribers lists the active users subscribed to c, ascending.
+func ActiveSubscribers(w *world.World, c channels.ID) []users.ID {
 	var out []users.ID
 	w.PreloadUsers(w.SubscribersOf(c))
 	for _, id := range w.SubscribersOf(c) {

@@ -13,8 +13,8 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// channelForSend finds the channel of a channel message and checks that me may post to it.
-func channelForSend(w *world.World, _ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
+// ChannelForSend finds the channel of a channel message and checks that me may post to it.
+func ChannelForSend(w *world.World, _ storage.MessageReader, me users.User, p SendMessageParams) (channels.Channel, error) {
 	var (
 		c  channels.Channel
 		ok bool

@@ -1,7 +1,6 @@
 package conversations
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"slices"
@@ -29,7 +28,7 @@ const (
 
 // Config is what the conversations area needs to know of the server.
 type Config struct {
-	// Now is the clock outside operations (the budgets of long operations, typing expiry).
+	// Now is the clock outside operations (the budgets of long operations).
 	Now func() time.Time
 	// Log receives the area's logs.
 	Log *slog.Logger
@@ -45,10 +44,6 @@ type Config struct {
 	// TopicDeleteBudget how long DeleteTopic may run before answering complete=false.
 	TopicDeleteBatchSize int
 	TopicDeleteBudget    time.Duration
-	// EmailGatewayPattern is Zulip's EMAIL_GATEWAY_PATTERN: the form of channels' email
-	// addresses, with one %s for the part naming the channel ("%s@chat.example.com"); empty:
-	// no email gateway.
-	EmailGatewayPattern string
 }
 
 // Service is the conversations area's operations. It is safe for concurrent use.
@@ -60,11 +55,6 @@ type Service struct {
 	org   *org.Service
 	files *files.Service
 
-	// typing holds the started typing notifications; typingStop and typingDone stop and wait
-	// for their janitor.
-	typing     typists
-	typingStop chan struct{}
-	typingDone chan struct{}
 	// recordJSON reuses the JSON of channel records that did not change (GET
 	// /users/me/subscriptions).
 	recordJSON recordJSONCache
@@ -91,28 +81,11 @@ func New(eng *engine.Engine, cfg Config) *Service {
 	return &Service{eng: eng, cfg: cfg, now: cfg.Now, log: cfg.Log, org: cfg.Org, files: cfg.Files}
 }
 
-// StartTypingExpiry starts the janitor that sends the stops of typing notifications whose
-// start expired, every interval; StopTypingExpiry stops it.
-func (s *Service) StartTypingExpiry(interval time.Duration) {
-	s.typingStop, s.typingDone = make(chan struct{}), make(chan struct{})
-	go s.typingJanitor(interval, s.typingStop, s.typingDone)
-}
-
-// StopTypingExpiry stops the janitor StartTypingExpiry started and waits for it.
-func (s *Service) StopTypingExpiry() {
-	close(s.typingStop)
-	<-s.typingDone
-}
-
 // Prerendered reports how many sends' contents were rendered while they waited for their
 // group, and how many of those renderings their transactions took (messages_prerender.go).
 func (s *Service) Prerendered() (finished, taken uint64) {
 	return s.prerendered.finished.Load(), s.prerendered.taken.Load()
 }
-
-// ExpireTyping sends the stops of typing notifications whose start expired (the janitor's
-// round, without waiting for it).
-func (s *Service) ExpireTyping(ctx context.Context) error { return s.expireTyping(ctx) }
 
 // PublicWatchers is the recipient of a PublicChannelMessage event: package chat hands it to
 // the all_public_streams and narrowed queues of this process.

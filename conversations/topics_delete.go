@@ -89,7 +89,7 @@ func (s *Service) deleteTopicBatch(o *engine.WriteOp, p DeleteTopicParams, size 
 	tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
 	c, ok := w.Channel(p.StreamID)
 	if !ok || !w.Content(c, me) {
-		return false, errInvalidChannelID
+		return false, ErrInvalidChannelID
 	}
 	topic, err := topics.CleanOperand(p.TopicName, w.Org().EmptyTopicDisplayName)
 	if err != nil {

@@ -33,7 +33,7 @@ func (s *Service) GetStreamTopics(ctx context.Context, actor engine.Actor, p Get
 		tx, me, w := o.Tx, o.Me, o.World()
 		c, ok := w.Channel(p.StreamID)
 		if !ok || !w.Metadata(c, me) {
-			return errInvalidChannelID
+			return ErrInvalidChannelID
 		}
 		full := (!c.InviteOnly || c.HistoryPublicToSubscribers) && w.Content(c, me)
 		list, err := tx.Messages().Topics(c.ID, me.ID, full)

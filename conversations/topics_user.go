@@ -44,7 +44,9 @@ type MutedTopicsEvent struct {
 	MutedTopics [][]any `json:"muted_topics"`
 }
 
-var errInvalidChannelID = &engine.Error{Code: engine.CodeBadRequest, Msg: "Invalid channel ID"}
+// ErrInvalidChannelID is the error of a channel id the actor may not reach (the other areas'
+// operations on channels answer it too).
+var ErrInvalidChannelID = &engine.Error{Code: engine.CodeBadRequest, Msg: "Invalid channel ID"}
 
 // UpdateUserTopicResult is UpdateUserTopic's answer: nothing beyond success.
 type UpdateUserTopicResult struct{}
@@ -66,7 +68,7 @@ func (s *Service) UpdateUserTopic(ctx context.Context, actor engine.Actor, p Upd
 		}
 		c, ok := w.Channel(p.StreamID)
 		if !ok || p.VisibilityPolicy != topics.PolicyNone && !w.Content(c, me) {
-			return errInvalidChannelID
+			return ErrInvalidChannelID
 		}
 		return s.setUserTopic(tx, ev, w, me.ID, c, topic, p.VisibilityPolicy)
 	})
@@ -160,7 +162,7 @@ func (s *Service) MuteTopic(ctx context.Context, actor engine.Actor, p MuteTopic
 			c, ok = w.ChannelByName(*p.Stream)
 		}
 		if !ok || !w.Content(c, me) {
-			return errInvalidChannelID
+			return ErrInvalidChannelID
 		}
 		topic, err := topics.Clean(p.Topic, w.Org().EmptyTopicDisplayName)
 		if err == nil {

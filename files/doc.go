@@ -15,6 +15,9 @@
 // (uploads_sweep.go); UploadAvatar, DeleteAvatar, GetAvatarImage, GetAvatarURL,
 // GetCustomEmojiImage (uploads_avatars.go).
 //
+// A new operation goes into the file of its aspect, or a new one: it belongs here when it
+// deals in stored bytes (blobs) and their rows.
+//
 // Imports: people and org (avatars and custom emoji), internal/engine, internal/world,
 // storage, blobs and the leaves; never package chat, and no area above it.
 package files

@@ -20,4 +20,7 @@
 //	email_html.go  the HTML parts (html/template) and the optional HTMLMailer
 //	digest.go   who gets a digest on which day, and what it tells
 //	service.go  the Service, its Config and the worker's start and stop
+//
+// A new kind of email goes into email.go (and email_html.go), with its pending rows written by
+// the operation that causes it and delivered by the worker (deliver.go).
 package notify

@@ -15,6 +15,10 @@
 // them); package chat aliases them and its Service delegates to this one. register's sections
 // of this area come from DomainRecords, LinkifierRecords and PlaygroundRecords.
 //
+// A new operation goes into the file of its resource (calls.go, domains.go, linkifiers.go,
+// playgrounds.go, realm_emoji.go) or, for a setting of the organization, realm_*.go; a new
+// resource gets its own file. An operation on accounts or messages is not this area's.
+//
 // Imports: internal/engine, internal/world, internal/clients, storage and the leaves (users,
 // realms, channels, messages, linkifiers, markdown, integrations' registry); never package
 // chat, and no area above it.

@@ -88,9 +88,8 @@ type RemoveCodePlaygroundResult struct{}
 func (s *Service) RemoveCodePlayground(ctx context.Context, actor engine.Actor, p RemoveCodePlaygroundParams) (RemoveCodePlaygroundResult, error) {
 	err := s.eng.Mutate(ctx, actor, engine.Admins, func(o *engine.WriteOp) error {
 		tx, ev := o.Tx, o.Ev
-		if err := tx.Playgrounds().Delete(p.PlaygroundID); errors.Is(err, storage.ErrNotFound) {
-			return engine.BadRequest("Invalid playground")
-		} else if err != nil {
+		invalid := func() *engine.Error { return engine.BadRequest("Invalid playground") }
+		if err := engine.NotFound(tx.Playgrounds().Delete(p.PlaygroundID), invalid); err != nil {
 			return err
 		}
 		return notifyPlaygrounds(tx, ev)

@@ -2,7 +2,6 @@ package people
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/teamchat/chat/internal/engine"
@@ -15,10 +14,7 @@ func errInvalidGroup() *engine.Error { return engine.BadRequest("Invalid user gr
 // loadGroup reads a group named by an operation ("Invalid user group" when unknown).
 func loadGroup(r storage.GroupReader, id users.GroupID) (users.Group, error) {
 	g, err := r.Get(id)
-	if errors.Is(err, storage.ErrNotFound) {
-		return users.Group{}, errInvalidGroup()
-	}
-	return g, err
+	return g, engine.NotFound(err, errInvalidGroup)
 }
 
 // groupNonGuests is the gate of listing and creating groups: signed in, not a guest. Bots

@@ -94,10 +94,8 @@ func (s *Service) UnmuteUser(ctx context.Context, actor engine.Actor, p MuteUser
 		if err != nil {
 			return err
 		}
-		err = tx.MutedUsers().Remove(me.ID, target.ID)
-		if errors.Is(err, storage.ErrNotFound) {
-			return engine.BadRequest("User is not muted")
-		} else if err != nil {
+		notMuted := func() *engine.Error { return engine.BadRequest("User is not muted") }
+		if err := engine.NotFound(tx.MutedUsers().Remove(me.ID, target.ID), notMuted); err != nil {
 			return err
 		}
 		return announceMutedUsers(tx, ev, me.ID)

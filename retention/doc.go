@@ -18,5 +18,8 @@
 //	archive.go   ArchiveMessages: the pass, its batches and the purge
 //	restore.go   RestoreArchive
 //
+// A new operation on archived messages goes into archive.go or restore.go, beside the pass it
+// works with.
+//
 // Imports: files, the kernel (internal/engine, internal/world), storage and the leaves.
 package retention

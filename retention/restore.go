@@ -32,9 +32,7 @@ func (s *Service) RestoreArchive(ctx context.Context, p RestoreArchiveParams) (R
 	err := s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
 		tx := o.Tx
 		ar, err := tx.Archives().Get(p.ArchiveID)
-		if errors.Is(err, storage.ErrNotFound) {
-			return errNoArchive
-		} else if err != nil {
+		if err := engine.NotFound(err, func() *engine.Error { return errNoArchive }); err != nil {
 			return err
 		}
 		if err := tx.Archives().Reinsert(ar.Messages, ar.Rows, ar.Reactions); err != nil {

@@ -38,4 +38,8 @@
 //
 // Long runs report progress through a Progress: a line rewritten in place on a terminal, a
 // log line every few seconds otherwise.
+//
+// A new operation on /export/realm goes into realmexports.go or service_exports.go; a change of
+// the formats into export*.go, import*.go or backup.go, beside the records of its kind
+// (records.go).
 package transfer

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
@@ -72,6 +74,16 @@ func (e *Events) EndQueuesOf(ids ...users.ID) {
 	for _, id := range ids {
 		e.End = append(e.End, int64(id))
 	}
+}
+
+// Recipients is ids as the recipients of an event: sorted, without repeats.
+func Recipients(ids []users.ID) []int64 {
+	out := make([]int64, len(ids))
+	for i, id := range ids {
+		out[i] = int64(id)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ActiveUserIDs lists the active users (bots included), the recipients of organization-wide

@@ -1,4 +1,4 @@
-package conversations
+package narrows
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func operandText(v any) string {
 // checkOperand applies Zulip's operand types: ids or names for the operators that take one
 // user, channel or message, a list (or a string) for dm, a non-blank string for search and a
 // string for everything else. A wrong type is BAD_REQUEST, as in Zulip.
-func checkOperand(n NarrowTerm) error {
+func checkOperand(n Term) error {
 	switch n.Operator {
 	case "channel", "stream", "id", "sender", "group-pm-with", "group_pm_with", "dm-including", "with":
 		switch n.Operand.(type) {

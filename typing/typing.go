@@ -1,17 +1,19 @@
-package conversations
+package typing
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -125,8 +127,8 @@ func (s *Service) SetTypingStatus(ctx context.Context, actor engine.Actor, p Set
 			return SetTypingStatusResult{}, engine.MissingArgument("to")
 		case len(p.To) == 0:
 			return SetTypingStatusResult{}, engine.BadRequest("Empty 'to' list")
-		case len(p.To) > MaxDirectRecipients:
-			return SetTypingStatusResult{}, engine.BadRequest("Too many recipients (limit: %d)", MaxDirectRecipients)
+		case len(p.To) > narrows.MaxDirectRecipients:
+			return SetTypingStatusResult{}, engine.BadRequest("Too many recipients (limit: %d)", narrows.MaxDirectRecipients)
 		}
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
@@ -169,7 +171,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engin
 	}
 	err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 		tx, ev, me, w := o.Tx, o.Ev, o.Me, o.World()
-		m, _, err := reactableMessage(w, tx.Messages(), me, p.MessageID)
+		m, _, err := conversations.ReactableMessage(w, tx.Messages(), me, p.MessageID)
 		if err != nil {
 			return err
 		}
@@ -185,7 +187,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engin
 			}
 			e.Recipient = TypingEditRecipient{Type: "direct", UserIDs: slices.Clone(to)}
 		} else {
-			subs := activeSubscribers(w, m.ChannelID)
+			subs := conversations.ActiveSubscribers(w, m.ChannelID)
 			if len(subs) > MaxChannelSizeForTyping {
 				return nil
 			}
@@ -197,7 +199,7 @@ func (s *Service) SetTypingStatusForMessageEdit(ctx context.Context, actor engin
 		if err != nil {
 			return err
 		}
-		n := engine.Pending{Type: "typing_edit_message", Payload: e, Recipients: recipients}
+		n := pending(e, recipients)
 		ev.Add(n.Type, n.Payload, n.Recipients)
 		key := "edit:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(m.ID), 10)
 		ev.AfterCommit(func() { s.typing.note(key, p.Op, n, s.now()) })
@@ -248,24 +250,24 @@ func directTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatu
 		Type: "typing", Op: p.Op, MessageType: "direct",
 		Sender: TypingUser{UserID: me.ID, Email: w.APIEmail(me)}, Recipients: list,
 	}
-	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + userIDsString(messages.Participants(me.ID, all))
-	return engine.Pending{Type: "typing", Payload: e, Recipients: recipients}, key, nil
+	key := "dm:" + strconv.FormatInt(int64(me.ID), 10) + ":" + fmt.Sprint(messages.Participants(me.ID, all))
+	return pending(e, recipients), key, nil
 }
 
 // channelTyping is the typing event of a channel message being composed, for clients with
 // the stream_typing_notifications capability.
 func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStatusParams) (engine.Pending, string, error) {
-	c, err := channelForSend(w, tx.Messages(), me, SendMessageParams{ChannelID: p.StreamID})
+	c, err := conversations.ChannelForSend(w, tx.Messages(), me, conversations.SendMessageParams{ChannelID: p.StreamID})
 	if err != nil {
 		return engine.Pending{}, "", err
 	}
 	topic, err := topics.Clean(*p.Topic, w.Org().EmptyTopicDisplayName)
 	if err != nil {
-		return engine.Pending{}, "", TopicError("topic", err)
+		return engine.Pending{}, "", conversations.TopicError("topic", err)
 	}
 	topic = topics.Truncate(topic)
 	var recipients []int64
-	if subs := activeSubscribers(w, c.ID); len(subs) <= MaxChannelSizeForTyping {
+	if subs := conversations.ActiveSubscribers(w, c.ID); len(subs) <= MaxChannelSizeForTyping {
 		if recipients, err = typingRecipients(tx, w, subs); err != nil {
 			return engine.Pending{}, "", err
 		}
@@ -277,7 +279,7 @@ func channelTyping(w *world.World, tx storage.Tx, me users.User, p SetTypingStat
 		StreamID: &id, Topic: &topic, topic: topic, emptyTopicLabel: w.Org().EmptyTopicDisplayName,
 	}
 	key := "channel:" + strconv.FormatInt(int64(me.ID), 10) + ":" + strconv.FormatInt(int64(c.ID), 10) + ":" + topics.Key(topic)
-	n := engine.Pending{Type: "typing", Payload: clients.Gated{Payload: e, Capability: "stream_typing_notifications", Declared: true}, Recipients: recipients}
+	n := pending(clients.Gated{Payload: e, Capability: "stream_typing_notifications", Declared: true}, recipients)
 	return n, key, nil
 }
 
@@ -293,93 +295,5 @@ func typingRecipients(tx storage.Tx, w *world.World, ids []users.ID) ([]int64, e
 			out = append(out, id)
 		}
 	}
-	return userIDSet(out), nil
-}
-
-// typists holds the typing notifications started and not yet stopped, to stop them when their
-// client does not renew them within TypingExpiry.
-type typists struct {
-	mu      sync.Mutex
-	started map[string]startedTyping
-}
-
-// startedTyping is the event of a start and when it expires.
-type startedTyping struct {
-	event   engine.Pending
-	expires time.Time
-}
-
-// note records a start (or forgets the conversation on a stop), after its commit.
-func (t *typists) note(key, op string, n engine.Pending, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if op == "stop" {
-		delete(t.started, key)
-		return
-	}
-	if t.started == nil {
-		t.started = map[string]startedTyping{}
-	}
-	t.started[key] = startedTyping{event: n, expires: now.Add(TypingExpiry)}
-}
-
-// due removes and returns the starts that expired at now, as their stop events.
-func (t *typists) due(now time.Time) []engine.Pending {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []engine.Pending
-	for key, st := range t.started {
-		if now.Before(st.expires) {
-			continue
-		}
-		delete(t.started, key)
-		out = append(out, stopOf(st.event))
-	}
-	slices.SortFunc(out, func(a, b engine.Pending) int { return slices.Compare(a.Recipients, b.Recipients) })
-	return out
-}
-
-// stopOf is the stop event that ends a start.
-func stopOf(n engine.Pending) engine.Pending {
-	switch e := n.Payload.(type) {
-	case clients.Gated:
-		e.Payload = stopOf(engine.Pending{Payload: e.Payload}).Payload
-		n.Payload = e
-	case TypingEvent:
-		e.Op = "stop"
-		n.Payload = e
-	case TypingEditMessageEvent:
-		e.Op = "stop"
-		n.Payload = e
-	}
-	return n
-}
-
-// expireTyping sends the stops of the typing notifications whose start expired.
-func (s *Service) expireTyping(ctx context.Context) error {
-	stops := s.typing.due(s.now())
-	if len(stops) == 0 {
-		return nil
-	}
-	return s.eng.Mutate(ctx, engine.Actor{}, engine.NoActor, func(o *engine.WriteOp) error {
-		o.Ev.List = append(o.Ev.List[:0], stops...)
-		return nil
-	})
-}
-
-// typingJanitor sends expired typing notifications' stops every interval until stop closes.
-func (s *Service) typingJanitor(interval time.Duration, stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
-	tick := time.NewTicker(interval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-			if err := s.expireTyping(context.Background()); err != nil {
-				s.log.Warn("typing expiry", "err", err)
-			}
-		}
-	}
+	return engine.Recipients(out), nil
 }

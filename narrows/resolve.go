@@ -1,4 +1,4 @@
-package conversations
+package narrows
 
 import (
 	"errors"
@@ -15,9 +15,9 @@ import (
 	"github.com/teamchat/chat/users"
 )
 
-// NarrowTerm is one term of a narrow as the client sent it. Operand is a string, a number, or
+// Term is one term of a narrow as the client sent it. Operand is a string, a number, or
 // a list of numbers or strings (dm).
-type NarrowTerm struct {
+type Term struct {
 	Operator string `json:"operator"`
 	Operand  any    `json:"operand"`
 	Negated  bool   `json:"negated,omitempty"`
@@ -70,18 +70,18 @@ func (s *narrowSide) note(op messages.Operator, text string, negated bool) error
 	return nil
 }
 
-// resolveNarrow turns the client's narrow into terms: channel names and emails become ids,
+// Resolve turns the client's narrow into terms: channel names and emails become ids,
 // with becomes its message's conversation, near (an anchor only) and in:all disappear, in:home
 // becomes -is:muted, and is:followed and is:muted carry the viewer's topic settings (read
 // through ut). Unknown operators, operands, channels and users are BAD_NARROW; a channel the
 // user may not see is reported as unknown.
-func resolveNarrow(w *world.World, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm) ([]messages.Term, error) {
+func Resolve(w *world.World, ut storage.UserTopicReader, me users.User, narrow []Term) ([]messages.Term, error) {
 	return resolveTerms(w, ut, me, narrow, false)
 }
 
-// resolveTerms is resolveNarrow; lenient keeps a term naming an unknown channel or user with a
+// resolveTerms is Resolve; lenient keeps a term naming an unknown channel or user with a
 // zero id, which matches no message (an event queue's narrow is not checked, as in Zulip).
-func resolveTerms(w *world.World, ut storage.UserTopicReader, me users.User, narrow []NarrowTerm, lenient bool) ([]messages.Term, error) {
+func resolveTerms(w *world.World, ut storage.UserTopicReader, me users.User, narrow []Term, lenient bool) ([]messages.Term, error) {
 	for _, n := range narrow {
 		if err := checkOperand(n); err != nil {
 			return nil, err
@@ -129,7 +129,7 @@ func resolveTerms(w *world.World, ut storage.UserTopicReader, me users.User, nar
 
 // resolveOperand fills t from the client's term; false when the term selects nothing more
 // (near, in:all).
-func resolveOperand(w *world.World, me users.User, n NarrowTerm, t *messages.Term) (bool, error) {
+func resolveOperand(w *world.World, me users.User, n Term, t *messages.Term) (bool, error) {
 	var err error
 	switch t.Operator {
 	case messages.OpChannel, messages.OpChannels:
@@ -152,7 +152,7 @@ func resolveOperand(w *world.World, me users.User, n NarrowTerm, t *messages.Ter
 
 // resolveChannelOperand fills t for channel (one the user may read the messages of, by id or
 // name) and channels (public or web-public).
-func resolveChannelOperand(w *world.World, me users.User, n NarrowTerm, t *messages.Term) error {
+func resolveChannelOperand(w *world.World, me users.User, n Term, t *messages.Term) error {
 	if t.Operator == messages.OpChannel {
 		c, ok := channelOperand(w, me, n.Operand)
 		if !ok {
@@ -170,13 +170,13 @@ func resolveChannelOperand(w *world.World, me users.User, n NarrowTerm, t *messa
 	return nil
 }
 
-// historyChannels is Zulip's ok_to_include_history: the channels whose messages me reads
+// HistoryChannels is Zulip's ok_to_include_history: the channels whose messages me reads
 // without having received them. A narrow reaches history only through a term, not negated,
 // on a channel whose history me may read, or on channels:public for a user who may read
 // public channels (not a guest); an is: term on me's own flags (every is: but resolved,
 // followed and muted, which are properties of the topic, in:home included) turns it off. An
 // empty narrow is what me received and nothing else.
-func historyChannels(w *world.World, me users.User, terms []messages.Term) []channels.ID {
+func HistoryChannels(w *world.World, me users.User, terms []messages.Term) []channels.ID {
 	readable := w.HistoryChannels(me)
 	include := false
 	for _, t := range terms {
@@ -201,7 +201,7 @@ func historyChannels(w *world.World, me users.User, terms []messages.Term) []cha
 
 // resolveTextOperand fills t for the operators with a text operand: topic, search, is, has and
 // in (in:home is is:muted negated; in:all selects nothing more).
-func resolveTextOperand(w *world.World, n NarrowTerm, t *messages.Term) (bool, error) {
+func resolveTextOperand(w *world.World, n Term, t *messages.Term) (bool, error) {
 	text := n.Operand.(string)
 	switch t.Operator {
 	case messages.OpTopic:
@@ -239,7 +239,7 @@ func resolveTextOperand(w *world.World, n NarrowTerm, t *messages.Term) (bool, e
 
 // resolveUserOperand fills t for the operators naming users: sender, dm-including (the user
 // themselves: is:dm), group-pm-with and dm (an empty list matches nothing).
-func resolveUserOperand(w *world.World, me users.User, n NarrowTerm, t *messages.Term) error {
+func resolveUserOperand(w *world.World, me users.User, n Term, t *messages.Term) error {
 	if t.Operator == messages.OpDM {
 		ids, ok := usersOperand(w, n.Operand)
 		if !ok {
@@ -265,7 +265,7 @@ func resolveUserOperand(w *world.World, me users.User, n NarrowTerm, t *messages
 // direct-message participants), dropping the narrow's own conversation terms, as Zulip does.
 // A message the user may not read leaves the narrow as it is when it names a conversation
 // already, and is BAD_NARROW otherwise.
-func expandWith(w *world.World, me users.User, narrow []NarrowTerm) ([]NarrowTerm, error) {
+func expandWith(w *world.World, me users.User, narrow []Term) ([]Term, error) {
 	at := -1
 	for i, n := range narrow {
 		if n.Operator != string(messages.OpWith) {
@@ -295,16 +295,16 @@ func expandWith(w *world.World, me users.User, narrow []NarrowTerm) ([]NarrowTer
 		}
 		return nil, errBadNarrow("Invalid 'with' operator")
 	}
-	out := make([]NarrowTerm, 0, len(rest)+2)
+	out := make([]Term, 0, len(rest)+2)
 	if m.IsDirect() {
 		ids := make([]any, 0, len(m.Recipients))
 		for _, u := range m.Recipients {
 			ids = append(ids, float64(u))
 		}
-		out = append(out, NarrowTerm{Operator: "dm", Operand: ids})
+		out = append(out, Term{Operator: "dm", Operand: ids})
 	} else {
-		out = append(out, NarrowTerm{Operator: "channel", Operand: float64(m.ChannelID)},
-			NarrowTerm{Operator: "topic", Operand: m.Topic})
+		out = append(out, Term{Operator: "channel", Operand: float64(m.ChannelID)},
+			Term{Operator: "topic", Operand: m.Topic})
 	}
 	for _, n := range rest {
 		switch n.Operator {
@@ -318,7 +318,7 @@ func expandWith(w *world.World, me users.User, narrow []NarrowTerm) ([]NarrowTer
 
 // definesConversation reports whether a narrow names one conversation (dm, or channel and
 // topic).
-func definesConversation(narrow []NarrowTerm) bool {
+func definesConversation(narrow []Term) bool {
 	var channel, topic bool
 	for _, n := range narrow {
 		switch n.Operator {
@@ -393,20 +393,20 @@ func (p *topicPrefs) fill(t *messages.Term) {
 	t.Channels, t.Topics, t.Unmuted = p.mutedChannels, p.muted, p.open
 }
 
-// QueueNarrow resolves register's narrow ([operator, operand] pairs, "-operator" negated) for
+// Queue resolves register's narrow ([operator, operand] pairs, "-operator" negated) for
 // me: the operators of GET /messages, with unknown channels and users matching nothing. An
 // unknown operator is Zulip's "Operator ... not supported.".
-func (s *Service) QueueNarrow(o *engine.ReadOp, narrow [][]string) ([]messages.Term, error) {
+func Queue(o *engine.ReadOp, narrow [][]string) ([]messages.Term, error) {
 	if len(narrow) == 0 {
 		return nil, nil
 	}
-	list := make([]NarrowTerm, len(narrow))
+	list := make([]Term, len(narrow))
 	for i, pair := range narrow {
 		op, negated := strings.CutPrefix(pair[0], "-")
 		if _, ok := messages.CanonicalOperator(op); !ok {
 			return nil, engine.BadRequest("Operator %s not supported.", op)
 		}
-		list[i] = NarrowTerm{Operator: op, Operand: pair[1], Negated: negated}
+		list[i] = Term{Operator: op, Operand: pair[1], Negated: negated}
 	}
 	return resolveTerms(o.World(), o.Tx.UserTopics(), o.Me, list, true)
 }

@@ -1,18 +1,26 @@
-package conversations
+package narrows
 
 import (
 	"errors"
 
+	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
+// MaxDirectRecipients bounds the recipients of one direct message (and of a dm operand).
+const MaxDirectRecipients = 1000
+
+// ErrInvalidMessage is the error of a message that does not exist or that the user may not
+// read: the same, so that an id tells nothing of a message one may not read.
+var ErrInvalidMessage = &engine.Error{Code: engine.CodeBadRequest, Msg: "Invalid message(s)"}
+
 // errMessageNotFound maps a storage miss to the API's error.
 func errMessageNotFound(err error) error {
 	if errors.Is(err, storage.ErrNotFound) {
-		return errInvalidMessage
+		return ErrInvalidMessage
 	}
 	return err
 }
@@ -29,7 +37,7 @@ func ReadableMessage(w *world.World, mr storage.MessageReader, u users.User, id 
 		return messages.Message{}, nil, err
 	}
 	if !w.CanRead(u, m, len(rows) == 1) {
-		return messages.Message{}, nil, errInvalidMessage
+		return messages.Message{}, nil, ErrInvalidMessage
 	}
 	if len(rows) == 1 {
 		return m, &rows[0], nil

@@ -1,4 +1,4 @@
-package conversations
+package emailgateway
 
 import (
 	"testing"

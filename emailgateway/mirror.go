@@ -1,4 +1,4 @@
-package conversations
+package emailgateway
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/files"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
@@ -41,7 +42,7 @@ type EmailMirrorMessageResult struct {
 // line; the attachments, uploaded for the sender, are linked after the body. It is a trusted,
 // server-side operation: no acting user.
 func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessageParams) (EmailMirrorMessageResult, error) {
-	if s.cfg.EmailGatewayPattern == "" {
+	if s.cfg.Pattern == "" {
 		return EmailMirrorMessageResult{}, engine.BadRequest("This server has no email gateway")
 	}
 	if len(p.Message) > MaxEmailMirrorBytes {
@@ -57,7 +58,7 @@ func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessagePa
 			return EmailMirrorMessageResult{}, engine.BadRequest("Missing recipient in mirror email")
 		}
 	}
-	token, opts, err := DecodeEmailAddress(s.cfg.EmailGatewayPattern, to)
+	token, opts, err := DecodeEmailAddress(s.cfg.Pattern, to)
 	if err != nil {
 		return EmailMirrorMessageResult{}, err
 	}
@@ -71,7 +72,7 @@ func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessagePa
 	}
 	body, err := emailBody(parts, opts.IncludeQuotes, opts.PreferText == nil || *opts.PreferText)
 	if err != nil {
-		return EmailMirrorMessageResult{}, engine.BadRequest("%s", err.Error())
+		return EmailMirrorMessageResult{}, engine.RuleError(err)
 	}
 	links, err := s.emailAttachmentLinks(ctx, token, to, parts.attachments)
 	if err != nil {
@@ -89,8 +90,8 @@ func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessagePa
 			return err
 		}
 		m := messages.Message{SenderID: addr.SenderID, ChannelID: c.ID, Topic: res.Topic, Content: content,
-			Timestamp: o.Now.Unix(), Client: InternalClient}
-		if err := DeliverMessage(w, o.Tx, o.Ev, &m, activeSubscribers(w, c.ID), func(id users.ID) bool { return id == addr.SenderID }); err != nil {
+			Timestamp: o.Now.Unix(), Client: conversations.InternalClient}
+		if err := conversations.DeliverMessage(w, o.Tx, o.Ev, &m, conversations.ActiveSubscribers(w, c.ID), func(id users.ID) bool { return id == addr.SenderID }); err != nil {
 			return err
 		}
 		res.MessageID, res.ChannelID = m.ID, c.ID
@@ -195,7 +196,7 @@ func emailContent(body, from string, opts EmailAddressOptions) string {
 // gatewayRecipient is Zulip's find_emailgateway_recipient: the first address of the gateway's
 // pattern in the headers that name a recipient, most accurate first ("" when none does).
 func (s *Service) gatewayRecipient(h mail.Header) string {
-	before, after, _ := strings.Cut(s.cfg.EmailGatewayPattern, "%s")
+	before, after, _ := strings.Cut(s.cfg.Pattern, "%s")
 	match := regexp.MustCompile(`(?i)^` + regexp.QuoteMeta(before) + `.*?` + regexp.QuoteMeta(after) + `$`)
 	for _, name := range []string{"X-Gm-Original-To", "Delivered-To", "Envelope-To", "Resent-To", "Resent-Cc", "To", "Cc"} {
 		for _, v := range h[name] {

@@ -1,30 +1,29 @@
-package chat
+package compose
 
 import (
-	"github.com/teamchat/chat/compose"
 	"github.com/teamchat/chat/internal/clients"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
 )
 
-// DraftsState holds register's keys of the drafts and linkifiers areas (drafts, saved
-// snippets, navigation views, linkifiers, code playgrounds). Each is present only when its
-// kind was fetched.
+// DraftsState holds register's keys of this area and the organization's lists that clients
+// keep beside them (drafts, saved snippets, navigation views, linkifiers, code playgrounds).
+// Each is present only when its kind was fetched.
 type DraftsState struct {
 	Drafts          *[]DraftRecord          `json:"drafts,omitempty"`
 	SavedSnippets   *[]SavedSnippetRecord   `json:"saved_snippets,omitempty"`
 	NavigationViews *[]NavigationViewRecord `json:"navigation_views,omitempty"`
 	// RealmLinkifiers is empty for clients without the linkifier_url_template capability.
-	RealmLinkifiers *[]LinkifierRecord `json:"realm_linkifiers,omitempty"`
+	RealmLinkifiers *[]org.LinkifierRecord `json:"realm_linkifiers,omitempty"`
 	// RealmFilters is the legacy key, always empty.
-	RealmFilters     *[]any              `json:"realm_filters,omitempty"`
-	RealmPlaygrounds *[]PlaygroundRecord `json:"realm_playgrounds,omitempty"`
+	RealmFilters     *[]any                  `json:"realm_filters,omitempty"`
+	RealmPlaygrounds *[]org.PlaygroundRecord `json:"realm_playgrounds,omitempty"`
 }
 
-// draftsAreaState computes the sections of DraftsState that p fetches; nil when none.
+// DraftsStateOf computes the sections of DraftsState that p fetches; nil when none.
 // Spectators get empty lists.
-func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (*DraftsState, error) {
+func DraftsStateOf(tx storage.ReadTx, viewer users.User, p clients.Register) (*DraftsState, error) {
 	var st DraftsState
 	fetched := false
 	if p.Fetches("drafts") {
@@ -32,7 +31,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (
 		list := []DraftRecord{}
 		if viewer.ID != 0 {
 			var err error
-			if list, err = compose.RegisterDrafts(tx, viewer); err != nil {
+			if list, err = registerDrafts(tx, viewer); err != nil {
 				return nil, err
 			}
 		}
@@ -40,7 +39,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (
 	}
 	if p.Fetches("saved_snippets") {
 		fetched = true
-		list, err := compose.RegisterSavedSnippets(tx.SavedSnippets(), viewer)
+		list, err := registerSavedSnippets(tx.SavedSnippets(), viewer)
 		if err != nil {
 			return nil, err
 		}
@@ -48,7 +47,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (
 	}
 	if p.Fetches("navigation_views") {
 		fetched = true
-		list, err := compose.RegisterNavigationViews(tx.NavigationViews(), viewer)
+		list, err := registerNavigationViews(tx.NavigationViews(), viewer)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +55,7 @@ func draftsAreaState(tx storage.ReadTx, viewer users.User, p clients.Register) (
 	}
 	if p.Fetches("realm_linkifiers") {
 		fetched = true
-		list := []LinkifierRecord{}
+		list := []org.LinkifierRecord{}
 		if p.ClientCapabilities.LinkifierURLTemplate {
 			var err error
 			if list, err = org.LinkifierRecords(tx.Linkifiers()); err != nil {

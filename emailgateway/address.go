@@ -1,4 +1,4 @@
-package conversations
+package emailgateway
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/conversations"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
 	"github.com/teamchat/chat/people"
@@ -41,7 +42,7 @@ type GetStreamEmailAddressResult struct {
 // get_stream_email_address: the actor must be able to post to the channel, and the sender
 // must be the Email Gateway bot (the default), the actor or a bot the actor administers. The
 // address carries the token of (channel, actor, sender), created on first request, and the
-// show-sender option; Config.EmailGatewayPattern forms it (none: the address is empty).
+// show-sender option; Config.Pattern forms it (none: the address is empty).
 func (s *Service) GetStreamEmailAddress(ctx context.Context, actor engine.Actor, p GetStreamEmailAddressParams) (GetStreamEmailAddressResult, error) {
 	token, err := newEmailToken()
 	if err != nil {
@@ -52,7 +53,7 @@ func (s *Service) GetStreamEmailAddress(ctx context.Context, actor engine.Actor,
 		tx, me, w := o.Tx, o.Me, o.World()
 		c, ok := w.Channel(p.StreamID)
 		if !ok || !w.Content(c, me) || c.IsArchived || !channels.CanPost(w.Membership(), c, w.Viewer(c.ID, me)) {
-			return errInvalidChannelID
+			return conversations.ErrInvalidChannelID
 		}
 		sender := EmailGatewayBotID
 		if p.SenderID != nil && *p.SenderID != EmailGatewayBotID {
@@ -64,14 +65,14 @@ func (s *Service) GetStreamEmailAddress(ctx context.Context, actor engine.Actor,
 			}
 		}
 		res = GetStreamEmailAddressResult{}
-		if s.cfg.EmailGatewayPattern == "" {
+		if s.cfg.Pattern == "" {
 			return nil
 		}
 		addr, err := channelEmailAddress(tx, channels.EmailAddress{ChannelID: c.ID, CreatorID: me.ID, SenderID: sender, Token: token, Created: o.Now.Unix()})
 		if err != nil {
 			return err
 		}
-		res.Email = EncodeEmailAddress(s.cfg.EmailGatewayPattern, c.Name, addr.Token, true)
+		res.Email = EncodeEmailAddress(s.cfg.Pattern, c.Name, addr.Token, true)
 		return nil
 	})
 	if err != nil {
