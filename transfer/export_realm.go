@@ -110,7 +110,7 @@ func (e *exporter) userRecords() []userRecord {
 			IsBot: u.IsBot(), BotOwner: optID(u.BotOwnerID), IsActive: u.IsActive, IsMirrorDummy: u.IsImportedStub,
 			Timezone: u.Timezone, DateJoined: seconds(u.DateJoined.Unix()), AvatarSource: u.AvatarSource,
 			AvatarVersion: u.AvatarVersion, EmailVisibility: int(u.EmailVisibility), CanCreateUsers: u.CanCreateUsers,
-			CanChangeUserEmails: u.CanChangeUserEmails, Realm: realmID,
+			CanChangeUserEmails: u.CanChangeUserEmails, IsDeleted: u.IsDeleted, Realm: realmID,
 		}
 		if u.IsBot() {
 			bt := int(u.BotType)
@@ -133,7 +133,8 @@ func (e *exporter) streamRecords() []streamRecord {
 			Creator: optID(c.CreatorID), InviteOnly: c.InviteOnly, IsWebPublic: c.IsWebPublic,
 			HistoryPublicToSubscribers: c.HistoryPublicToSubscribers, MessageRetentionDays: c.MessageRetentionDays,
 			TopicsPolicy: int(c.TopicsPolicy), Folder: optID(c.FolderID), Deactivated: c.IsArchived, IsDefault: c.IsDefault,
-			Realm: realmID, Recipient: e.channelBase + int64(c.ID), GroupSettings: map[string]groupSettingRecord{},
+			DefaultPushNotifications: c.DefaultPushNotifications,
+			Realm:                    realmID, Recipient: e.channelBase + int64(c.ID), GroupSettings: map[string]groupSettingRecord{},
 		}
 		for _, gs := range c.GroupSettings() {
 			rec.GroupSettings[gs.Name] = groupSetting(*gs.Value)

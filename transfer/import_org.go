@@ -107,7 +107,7 @@ func (im *importer) importUsers() error {
 		u := users.User{Email: rec.DeliveryEmail, FullName: rec.FullName, Role: users.Role(rec.Role), IsActive: rec.IsActive,
 			Timezone: rec.Timezone, DateJoined: time.Unix(int64(rec.DateJoined), 0).UTC(), AvatarSource: rec.AvatarSource,
 			AvatarVersion: rec.AvatarVersion, IsImportedStub: rec.IsMirrorDummy, EmailVisibility: users.EmailVisibility(rec.EmailVisibility),
-			CanCreateUsers: rec.CanCreateUsers, CanChangeUserEmails: rec.CanChangeUserEmails}
+			CanCreateUsers: rec.CanCreateUsers, CanChangeUserEmails: rec.CanChangeUserEmails, IsDeleted: rec.IsDeleted}
 		if u.Email == "" {
 			u.Email = rec.Email
 		}
@@ -295,7 +295,7 @@ func (im *importer) importChannels() error {
 		c := channels.Channel{Name: rec.Name, Description: rec.Description, DateCreated: int64(rec.DateCreated),
 			InviteOnly: rec.InviteOnly, IsWebPublic: rec.IsWebPublic, HistoryPublicToSubscribers: rec.HistoryPublicToSubscribers,
 			MessageRetentionDays: rec.MessageRetentionDays, TopicsPolicy: channels.TopicsPolicy(rec.TopicsPolicy),
-			IsArchived: rec.Deactivated, IsDefault: rec.IsDefault || defaults[rec.ID]}
+			IsArchived: rec.Deactivated, IsDefault: rec.IsDefault || defaults[rec.ID], DefaultPushNotifications: rec.DefaultPushNotifications}
 		var err error
 		if c.CreatorID, err = im.optUser(rec.Creator); err != nil {
 			return err

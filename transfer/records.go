@@ -45,6 +45,7 @@ type userRecord struct {
 	EmailVisibility     int            `json:"email_address_visibility"`
 	CanCreateUsers      bool           `json:"can_create_users"`
 	CanChangeUserEmails bool           `json:"can_change_user_emails"`
+	IsDeleted           bool           `json:"teamchat_is_deleted,omitempty"` // no Zulip column: the delete_profile deactivation
 	Realm               int64          `json:"realm"`
 	SelfEdited          []string       `json:"teamchat_self_edited_settings,omitempty"`
 	Settings            map[string]any `json:"-"` // inline, as Zulip's UserProfile columns
@@ -163,6 +164,7 @@ type streamRecord struct {
 	Folder                     *int64                        `json:"folder"`
 	Deactivated                bool                          `json:"deactivated"`
 	IsDefault                  bool                          `json:"teamchat_is_default,omitempty"`
+	DefaultPushNotifications   bool                          `json:"teamchat_default_push_notifications,omitempty"`
 	Realm                      int64                         `json:"realm"`
 	Recipient                  int64                         `json:"recipient"`
 	GroupSettings              map[string]groupSettingRecord `json:"teamchat_group_settings"`
