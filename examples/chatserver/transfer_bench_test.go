@@ -87,9 +87,19 @@ func fillStore(b *testing.B, dsn string, n int) {
 }
 
 // runMeasured runs the chatserver binary with args under /usr/bin/time and reports its
-// wall time and peak RSS. (The child's own rusage would not do: a process started from the
-// Go test's shares its memory until its exec, and Linux carries that high-water mark over.)
+// wall time and peak RSS.
 func runMeasured(b *testing.B, bin string, args ...string) {
+	b.Helper()
+	elapsed, rss := measure(b, bin, args...)
+	b.ReportMetric(elapsed.Seconds(), "s")
+	b.ReportMetric(rss, "maxrss-MiB")
+	b.ReportMetric(0, "ns/op")
+}
+
+// measure runs the chatserver binary with args under /usr/bin/time and returns its wall time
+// and peak RSS in MiB. (The child's own rusage would not do: a process started from the Go
+// test's shares its memory until its exec, and Linux carries that high-water mark over.)
+func measure(b *testing.B, bin string, args ...string) (time.Duration, float64) {
 	b.Helper()
 	const timeCmd = "/usr/bin/time"
 	if _, err := os.Stat(timeCmd); err != nil {
@@ -112,9 +122,7 @@ func runMeasured(b *testing.B, bin string, args ...string) {
 	if err != nil {
 		b.Fatalf("%s wrote %q: %v", timeCmd, text, err)
 	}
-	b.ReportMetric(elapsed.Seconds(), "s")
-	b.ReportMetric(kib/1024, "maxrss-MiB")
-	b.ReportMetric(0, "ns/op")
+	return elapsed, kib / 1024
 }
 
 // BenchmarkTransferCommands runs `chatserver export` and `chatserver import` as processes
@@ -127,11 +135,8 @@ func runMeasured(b *testing.B, bin string, args ...string) {
 //	go test -run '^$' -bench TransferCommands -benchtime 1x -timeout 2h ./examples/chatserver
 func BenchmarkTransferCommands(b *testing.B) {
 	n := benchTransferMessages(b)
-	dir := b.TempDir()
-	bin := filepath.Join(dir, "chatserver")
-	if out, err := exec.CommandContext(b.Context(), "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildServer(b)
+	dir := filepath.Dir(bin)
 	src := "sqlite:" + filepath.Join(dir, "big.db")
 	fillStore(b, src, n)
 	tarball := filepath.Join(dir, "export.tar.gz")
