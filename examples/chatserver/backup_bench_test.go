@@ -36,15 +36,8 @@ func BenchmarkLiveBackup(b *testing.B) {
 	dsn := "sqlite:" + filepath.Join(dir, "live.db")
 	fillStore(b, dsn, n)
 	ctx := b.Context()
-	st, err := openStore(ctx, dsn) // as serve opens it
-	if err != nil {
-		b.Fatal(err)
-	}
+	st, svc := openService(b, dsn)
 	defer st.Close()
-	svc, err := chat.New(chat.Options{Store: st})
-	if err != nil {
-		b.Fatal(err)
-	}
 	defer svc.Close()
 	senders, denmark := backupActors(b, st)
 	for range b.N {
@@ -100,18 +93,7 @@ func BenchmarkLiveBackup(b *testing.B) {
 // turn, and the channel they send to.
 func backupActors(b *testing.B, st storage.Storage) ([]chat.Actor, channels.ID) {
 	b.Helper()
-	var people []users.User
-	var denmark channels.Channel
-	err := st.View(b.Context(), func(tx storage.ReadTx) (err error) {
-		if people, err = tx.Users().List(); err != nil {
-			return err
-		}
-		denmark, err = tx.Channels().GetByName("Denmark")
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	people, denmark := devOrg(b, st)
 	var humans []users.ID
 	for _, u := range people {
 		if u.IsActive && !u.IsBot() && u.Role != users.RoleGuest {

@@ -16,7 +16,6 @@ import (
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/seeds"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/storage/sqlstore"
 	"github.com/teamchat/chat/users"
 )
 
@@ -40,30 +39,13 @@ func benchTransferMessages(b *testing.B) int {
 // transaction (the setup, not measured: the Service's send path is measured elsewhere).
 func fillStore(b *testing.B, dsn string, n int) {
 	b.Helper()
-	st, err := sqlstore.Open(b.Context(), dsn+"?synchronous=OFF")
-	if err != nil {
-		b.Fatal(err)
-	}
+	st, svc := openService(b, dsn+"?synchronous=OFF")
 	defer st.Close()
-	svc, err := chat.New(chat.Options{Store: st})
-	if err != nil {
-		b.Fatal(err)
-	}
 	if _, err := seeds.Dev("pw").Apply(b.Context(), svc, "http://chat.test"); err != nil {
 		b.Fatal(err)
 	}
 	svc.Close()
-	var people []users.User
-	var denmark channels.Channel
-	if err := st.View(b.Context(), func(tx storage.ReadTx) error {
-		if people, err = tx.Users().List(); err != nil {
-			return err
-		}
-		denmark, err = tx.Channels().GetByName("Denmark")
-		return err
-	}); err != nil {
-		b.Fatal(err)
-	}
+	people, denmark := devOrg(b, st)
 	for start := 0; start < n; start += 5000 {
 		err := st.Update(b.Context(), func(tx storage.Tx) error {
 			for i := start; i < min(start+5000, n); i++ {
@@ -84,6 +66,40 @@ func fillStore(b *testing.B, dsn string, n int) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// openService opens the store at dsn as serve does and a Service on it; the caller closes
+// both.
+func openService(b *testing.B, dsn string) (storage.Storage, *chat.Service) {
+	b.Helper()
+	st, err := openStore(b.Context(), dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc, err := chat.New(chat.Options{Store: st})
+	if err != nil {
+		st.Close()
+		b.Fatal(err)
+	}
+	return st, svc
+}
+
+// devOrg reads the users of the development organization in st and its channel Denmark.
+func devOrg(b *testing.B, st storage.Storage) ([]users.User, channels.Channel) {
+	b.Helper()
+	var people []users.User
+	var denmark channels.Channel
+	err := st.View(b.Context(), func(tx storage.ReadTx) (err error) {
+		if people, err = tx.Users().List(); err != nil {
+			return err
+		}
+		denmark, err = tx.Channels().GetByName("Denmark")
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return people, denmark
 }
 
 // runMeasured runs the chatserver binary with args under /usr/bin/time and reports its
