@@ -76,7 +76,7 @@ func TestImportDirection(t *testing.T) {
 		// The PostgreSQL event bus satisfies chat.Bus structurally: it never imports chat.
 		"eventbus/pgbus": {"storage"},
 		// Backups, Zulip's export format, imports: the store through storage, bytes through blobs.
-		"transfer":          append([]string{"internal/engine", "storage", "blobs", "markdown"}, leaves...),
+		"transfer":          append([]string{"internal/engine", "storage", "blobs", "markdown", "transfer/zulipdir"}, leaves...),
 		"internal/benchorg": append([]string{".", "storage"}, leaves...),
 		"seeds":             append([]string{"."}, leaves...),
 		// chattest is the httptest of the engine: like the examples it assembles a Service, a

@@ -2,6 +2,7 @@ package transfer
 
 import (
 	"encoding/json"
+	"github.com/teamchat/chat/transfer/zulipdir"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/users"
@@ -12,11 +13,13 @@ import (
 // teamchat_group_settings, may leave settings out, and may lack the system groups; the import
 // reads the columns and gives what is missing Zulip's defaults.
 
+// streamRecord is a row of zerver_stream as the import reads it.
+type streamRecord struct{ zulipdir.Stream }
+
 // UnmarshalJSON reads a stream record, its group settings from teamchat_group_settings or
 // else from Zulip's columns of the same names.
 func (s *streamRecord) UnmarshalJSON(b []byte) error {
-	type plain streamRecord
-	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
+	if err := json.Unmarshal(b, &s.Stream); err != nil {
 		return err
 	}
 	var cols map[string]json.RawMessage
@@ -28,12 +31,12 @@ func (s *streamRecord) UnmarshalJSON(b []byte) error {
 		if _, have := s.GroupSettings[name]; have || !ok || string(raw) == "null" {
 			continue
 		}
-		var g groupSettingRecord
+		var g zulipdir.GroupSetting
 		if err := json.Unmarshal(raw, &g); err != nil {
 			return err
 		}
 		if s.GroupSettings == nil {
-			s.GroupSettings = map[string]groupSettingRecord{}
+			s.GroupSettings = map[string]zulipdir.GroupSetting{}
 		}
 		s.GroupSettings[name] = g
 	}
@@ -82,7 +85,7 @@ func (im *importer) ensureSystemGroups() error {
 
 // channelDefaults gives the group settings a channel record left out their defaults: the
 // system group each names, or the channel's creator for can_administer_channel_group.
-func (im *importer) channelDefaults(c *channels.Channel, present map[string]groupSettingRecord) {
+func (im *importer) channelDefaults(c *channels.Channel, present map[string]zulipdir.GroupSetting) {
 	for _, gs := range c.GroupSettings() {
 		if _, ok := present[gs.Name]; ok {
 			continue

@@ -12,8 +12,9 @@
 // Exports and imports read and write the store through package storage only (never through
 // the Service's operations, never through a backend), and the bytes of uploads, avatars and
 // emoji through package blobs. Imports: internal/engine (for the Service's operations),
-// storage, blobs, markdown (rendering messages an export left unrendered) and the leaf
-// domain packages.
+// storage, blobs, markdown (rendering messages an export left unrendered), transfer/zulipdir
+// (the rows of Zulip's export format, which the export writes and the import reads, as the
+// converters write them) and the leaf domain packages.
 //
 // An export's memory stays bounded whatever the organization's size: messages and their
 // per-user rows are read and written in batches (DefaultExportBatch messages per read

@@ -3,6 +3,7 @@ package transfer
 import (
 	"errors"
 	"fmt"
+	"github.com/teamchat/chat/transfer/zulipdir"
 	"strings"
 
 	"github.com/teamchat/chat/blobs"
@@ -12,7 +13,7 @@ import (
 
 // attachmentFile is attachment.json.
 type attachmentFile struct {
-	Attachments []attachmentRecord `json:"zerver_attachment"`
+	Attachments []zulipdir.Attachment `json:"zerver_attachment"`
 }
 
 // files writes attachment.json and the files: uploads/, avatars/, emoji/ (each with its
@@ -22,12 +23,12 @@ func (e *exporter) files() error {
 	for _, l := range e.org.links {
 		links[l.AttachmentID] = append(links[l.AttachmentID], int64(l.MessageID))
 	}
-	af := attachmentFile{Attachments: []attachmentRecord{}}
+	af := attachmentFile{Attachments: []zulipdir.Attachment{}}
 	var records []fileRecord
 	for _, a := range e.org.attachments {
-		af.Attachments = append(af.Attachments, attachmentRecord{
+		af.Attachments = append(af.Attachments, zulipdir.Attachment{
 			ID: int64(a.ID), Owner: int64(a.OwnerID), PathID: a.PathID, FileName: a.Name, Size: a.Size,
-			ContentType: a.ContentType, CreateTime: float64(a.CreateTime) / 1000, Messages: nonNil(links[a.ID]),
+			ContentType: optString(a.ContentType), CreateTime: float64(a.CreateTime) / 1000, Messages: orEmpty(links[a.ID]),
 			Realm: realmID, Width: a.Width, Height: a.Height, Thumbnailed: a.Thumbnailed,
 		})
 		if e.bl == nil {

@@ -3,6 +3,7 @@ package transfer
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/teamchat/chat/transfer/zulipdir"
 	"strings"
 
 	"github.com/teamchat/chat/messages"
@@ -12,9 +13,9 @@ import (
 
 // messageFile is one messages-NNNNNN.json.
 type messageFile struct {
-	Messages     []messageRecord     `json:"zerver_message"`
-	UserMessages []userMessageRecord `json:"zerver_usermessage"`
-	Reactions    []reactionRecord    `json:"zerver_reaction"`
+	Messages     []zulipdir.Message     `json:"zerver_message"`
+	UserMessages []zulipdir.UserMessage `json:"zerver_usermessage"`
+	Reactions    []zulipdir.Reaction    `json:"zerver_reaction"`
 }
 
 // messages writes the messages in files of opts.Batch, each read in a transaction of its own
@@ -86,14 +87,14 @@ func (e *exporter) batch(tx storage.ReadTx, batch []messages.Message, f *message
 			}
 			rs = e.consentingRows(rs)
 		}
-		rec, err := e.messageRecord(m)
+		rec, err := e.messageRow(m)
 		if err != nil {
 			return err
 		}
 		kept[m.ID] = true
 		f.Messages = append(f.Messages, rec)
 		for _, r := range rs {
-			f.UserMessages = append(f.UserMessages, userMessageRecord{UserProfile: int64(r.UserID), Message: int64(r.MessageID), FlagsMask: zulipFlags(r.Flags)})
+			f.UserMessages = append(f.UserMessages, zulipdir.UserMessage{UserProfile: int64(r.UserID), Message: int64(r.MessageID), FlagsMask: zulipFlags(r.Flags)})
 		}
 	}
 	reactions, err := tx.Messages().Reactions(ids)
@@ -102,7 +103,7 @@ func (e *exporter) batch(tx storage.ReadTx, batch []messages.Message, f *message
 	}
 	for _, r := range reactions {
 		if kept[r.MessageID] {
-			f.Reactions = append(f.Reactions, reactionRecord{UserProfile: int64(r.UserID), Message: int64(r.MessageID),
+			f.Reactions = append(f.Reactions, zulipdir.Reaction{UserProfile: int64(r.UserID), Message: int64(r.MessageID),
 				EmojiName: r.EmojiName, EmojiCode: r.EmojiCode, ReactionType: r.ReactionType})
 		}
 	}
@@ -131,10 +132,11 @@ func (e *exporter) consentingRows(rows []messages.UserMessage) []messages.UserMe
 	return out
 }
 
-func (e *exporter) messageRecord(m messages.Message) (messageRecord, error) {
-	rec := messageRecord{
-		ID: int64(m.ID), Sender: int64(m.SenderID), Subject: m.Topic, Content: m.Content, RenderedContent: m.Rendered,
-		RenderedVersion: 1, DateSent: seconds(m.Timestamp), SendingClient: e.client(m.Client), Realm: realmID,
+func (e *exporter) messageRow(m messages.Message) (zulipdir.Message, error) {
+	rec := zulipdir.Message{
+		ID: int64(m.ID), Sender: int64(m.SenderID), Type: zulipdir.MessageTypeNormal, Topic: m.Topic, Content: m.Content,
+		RenderedContent: optString(m.Rendered), RenderedContentVersion: 1, DateSent: seconds(m.Timestamp),
+		SendingClient: e.client(m.Client), Realm: realmID, IsChannelMessage: m.ChannelID != 0,
 		HasAttachment: strings.Contains(m.Content, "/user_uploads/"), HasImage: strings.Contains(m.Rendered, "<img"),
 		HasLink: strings.Contains(m.Rendered, "<a "),
 	}

@@ -3,6 +3,7 @@ package transfer
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/teamchat/chat/transfer/zulipdir"
 	"slices"
 	"sort"
 
@@ -45,8 +46,8 @@ func (e *exporter) realmRecord() (realmRecord, error) {
 	return rec, nil
 }
 
-func groupSetting(s users.GroupSetting) groupSettingRecord {
-	g := groupSettingRecord{Group: int64(s.Group)}
+func groupSetting(s users.GroupSetting) zulipdir.GroupSetting {
+	g := zulipdir.GroupSetting{Group: int64(s.Group)}
 	for _, m := range s.Members {
 		g.Members = append(g.Members, int64(m))
 	}
@@ -93,9 +94,9 @@ func (e *exporter) realmJSON() error {
 	e.org.extra.records(tables)
 	tables["zerver_realmexport"] = realmExportRecords(e.org.exports)
 	tables["zerver_channelfolder"] = e.org.folders
-	clients := make([]clientRecord, 0, len(e.clients))
+	clients := make([]zulipdir.Client, 0, len(e.clients))
 	for name, id := range e.clients {
-		clients = append(clients, clientRecord{ID: id, Name: name})
+		clients = append(clients, zulipdir.Client{ID: id, Name: name})
 	}
 	sort.Slice(clients, func(i, j int) bool { return clients[i].ID < clients[j].ID })
 	tables["zerver_client"] = clients
@@ -105,13 +106,13 @@ func (e *exporter) realmJSON() error {
 func (e *exporter) userRecords() []userRecord {
 	out := make([]userRecord, 0, len(e.org.users))
 	for _, u := range e.org.users {
-		rec := userRecord{
+		rec := userRecord{UserProfile: zulipdir.UserProfile{
 			ID: int64(u.ID), Email: u.Email, DeliveryEmail: u.Email, FullName: u.FullName, Role: int(u.Role),
 			IsBot: u.IsBot(), BotOwner: optID(u.BotOwnerID), IsActive: u.IsActive, IsMirrorDummy: u.IsImportedStub,
-			Timezone: u.Timezone, DateJoined: seconds(u.DateJoined.Unix()), AvatarSource: u.AvatarSource,
-			AvatarVersion: u.AvatarVersion, EmailVisibility: int(u.EmailVisibility), CanCreateUsers: u.CanCreateUsers,
-			CanChangeUserEmails: u.CanChangeUserEmails, Realm: realmID,
-		}
+			IsImportedStub: u.IsImportedStub, Timezone: u.Timezone, DateJoined: seconds(u.DateJoined.Unix()),
+			AvatarSource: u.AvatarSource, AvatarVersion: u.AvatarVersion, EmailVisibility: int(u.EmailVisibility),
+			CanCreateUsers: u.CanCreateUsers, CanChangeUserEmails: u.CanChangeUserEmails, Realm: realmID,
+		}, IsDeleted: u.IsDeleted}
 		if u.IsBot() {
 			bt := int(u.BotType)
 			rec.BotType = &bt
@@ -125,15 +126,16 @@ func (e *exporter) userRecords() []userRecord {
 	return out
 }
 
-func (e *exporter) streamRecords() []streamRecord {
-	out := make([]streamRecord, 0, len(e.org.channels))
+func (e *exporter) streamRecords() []zulipdir.Stream {
+	out := make([]zulipdir.Stream, 0, len(e.org.channels))
 	for _, c := range e.org.channels {
-		rec := streamRecord{
+		rec := zulipdir.Stream{
 			ID: int64(c.ID), Name: c.Name, Description: c.Description, DateCreated: seconds(c.DateCreated),
 			Creator: optID(c.CreatorID), InviteOnly: c.InviteOnly, IsWebPublic: c.IsWebPublic,
 			HistoryPublicToSubscribers: c.HistoryPublicToSubscribers, MessageRetentionDays: c.MessageRetentionDays,
 			TopicsPolicy: int(c.TopicsPolicy), Folder: optID(c.FolderID), Deactivated: c.IsArchived, IsDefault: c.IsDefault,
-			Realm: realmID, Recipient: e.channelBase + int64(c.ID), GroupSettings: map[string]groupSettingRecord{},
+			DefaultPushNotifications: c.DefaultPushNotifications,
+			Realm:                    realmID, Recipient: e.channelBase + int64(c.ID), GroupSettings: map[string]zulipdir.GroupSetting{},
 		}
 		for _, gs := range c.GroupSettings() {
 			rec.GroupSettings[gs.Name] = groupSetting(*gs.Value)
@@ -143,45 +145,45 @@ func (e *exporter) streamRecords() []streamRecord {
 	return out
 }
 
-func (e *exporter) recipientRecords() []recipientRecord {
-	out := make([]recipientRecord, 0, len(e.org.users)+len(e.org.channels)+len(e.huddles))
+func (e *exporter) recipientRecords() []zulipdir.Recipient {
+	out := make([]zulipdir.Recipient, 0, len(e.org.users)+len(e.org.channels)+len(e.huddles))
 	for _, u := range e.org.users {
-		out = append(out, recipientRecord{ID: int64(u.ID), Type: recipientPersonal, TypeID: int64(u.ID)})
+		out = append(out, zulipdir.Recipient{ID: int64(u.ID), Type: zulipdir.RecipientPersonal, TypeID: int64(u.ID)})
 	}
 	for _, c := range e.org.channels {
-		out = append(out, recipientRecord{ID: e.channelBase + int64(c.ID), Type: recipientStream, TypeID: int64(c.ID)})
+		out = append(out, zulipdir.Recipient{ID: e.channelBase + int64(c.ID), Type: zulipdir.RecipientStream, TypeID: int64(c.ID)})
 	}
 	for id := range int64(len(e.huddles)) {
-		out = append(out, recipientRecord{ID: e.huddleBase + id + 1, Type: recipientHuddle, TypeID: id + 1})
+		out = append(out, zulipdir.Recipient{ID: e.huddleBase + id + 1, Type: zulipdir.RecipientHuddle, TypeID: id + 1})
 	}
 	return out
 }
 
-func (e *exporter) huddleRecords() []huddleRecord {
-	out := make([]huddleRecord, 0, len(e.huddles))
+func (e *exporter) huddleRecords() []zulipdir.Huddle {
+	out := make([]zulipdir.Huddle, 0, len(e.huddles))
 	for key, id := range e.huddles {
-		out = append(out, huddleRecord{ID: id, Hash: key, Recipient: e.huddleBase + id})
+		out = append(out, zulipdir.Huddle{ID: id, HuddleHash: key, GroupSize: len(e.huddleMem[id]), Recipient: e.huddleBase + id})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
-func (e *exporter) subscriptionRecords() []subscriptionRecord {
+func (e *exporter) subscriptionRecords() []zulipdir.Subscription {
 	active := map[users.ID]bool{}
 	for _, u := range e.org.users {
 		active[u.ID] = u.IsActive
 	}
-	var out []subscriptionRecord
-	add := func(rec subscriptionRecord) {
+	var out []zulipdir.Subscription
+	add := func(rec zulipdir.Subscription) {
 		rec.ID = int64(len(out) + 1)
 		rec.IsUserActive = active[users.ID(rec.UserProfile)]
 		out = append(out, rec)
 	}
 	for _, u := range e.org.users { // Zulip subscribes each user to their personal recipient
-		add(subscriptionRecord{UserProfile: int64(u.ID), Recipient: int64(u.ID), Active: true})
+		add(zulipdir.Subscription{UserProfile: int64(u.ID), Recipient: int64(u.ID), Active: true})
 	}
 	for _, s := range e.org.subs {
-		add(subscriptionRecord{
+		add(zulipdir.Subscription{
 			UserProfile: int64(s.UserID), Recipient: e.channelBase + int64(s.ChannelID), Active: s.Active,
 			Color: s.Color, IsMuted: s.IsMuted, PinToTop: s.PinToTop, DesktopNotifications: s.DesktopNotifications,
 			AudibleNotifications: s.AudibleNotifications, PushNotifications: s.PushNotifications,
@@ -190,7 +192,7 @@ func (e *exporter) subscriptionRecords() []subscriptionRecord {
 	}
 	for id := range int64(len(e.huddles)) {
 		for _, u := range e.huddleMem[id+1] {
-			add(subscriptionRecord{UserProfile: int64(u), Recipient: e.huddleBase + id + 1, Active: true})
+			add(zulipdir.Subscription{UserProfile: int64(u), Recipient: e.huddleBase + id + 1, Active: true})
 		}
 	}
 	return out
@@ -208,7 +210,7 @@ func (e *exporter) groupTables(tables map[string]any) {
 		named = append(named, namedGroupRecord{
 			ID: int64(g.ID), Name: g.Name, Description: g.Description, IsSystemGroup: g.IsSystemGroup,
 			Creator: optID(g.CreatorID), DateCreated: seconds(g.DateCreated), Deactivated: g.Deactivated, Realm: realmID,
-			GroupSettings: map[string]groupSettingRecord{
+			GroupSettings: map[string]zulipdir.GroupSetting{
 				"can_add_members_group": groupSetting(g.CanAddMembersGroup), "can_join_group": groupSetting(g.CanJoinGroup),
 				"can_leave_group": groupSetting(g.CanLeaveGroup), "can_manage_group": groupSetting(g.CanManageGroup),
 				"can_mention_group": groupSetting(g.CanMentionGroup), "can_remove_members_group": groupSetting(g.CanRemoveMembersGroup),
@@ -225,28 +227,28 @@ func (e *exporter) groupTables(tables map[string]any) {
 	tables["zerver_usergroupmembership"], tables["zerver_groupgroupmembership"] = members, subgroups
 }
 
-func (e *exporter) emojiRecords() []emojiRecord {
-	out := make([]emojiRecord, 0, len(e.org.emoji))
+func (e *exporter) emojiRecords() []zulipdir.RealmEmoji {
+	out := make([]zulipdir.RealmEmoji, 0, len(e.org.emoji))
 	for _, em := range e.org.emoji {
-		out = append(out, emojiRecord{ID: int64(em.ID), Name: em.Name, Author: optID(em.AuthorID), Deactivated: em.Deactivated,
+		out = append(out, zulipdir.RealmEmoji{ID: int64(em.ID), Name: em.Name, Author: optID(em.AuthorID), Deactivated: em.Deactivated,
 			FileName: em.FileName, StillFileName: em.StillFileName, Realm: realmID})
 	}
 	return out
 }
 
-func (e *exporter) fieldRecords() []profileFieldRecord {
-	out := make([]profileFieldRecord, 0, len(e.org.fields))
+func (e *exporter) fieldRecords() []zulipdir.CustomProfileField {
+	out := make([]zulipdir.CustomProfileField, 0, len(e.org.fields))
 	for _, f := range e.org.fields {
-		out = append(out, profileFieldRecord{ID: int64(f.ID), Name: f.Name, Hint: f.Hint, FieldType: int(f.Type), FieldData: f.FieldData,
+		out = append(out, zulipdir.CustomProfileField{ID: int64(f.ID), Name: f.Name, Hint: f.Hint, FieldType: int(f.Type), FieldData: f.FieldData,
 			Order: f.Order, DisplayInProfileSummary: f.DisplayInProfileSummary, Required: f.Required, EditableByUser: f.EditableByUser, Realm: realmID})
 	}
 	return out
 }
 
-func (e *exporter) valueRecords() []profileValueRecord {
-	out := make([]profileValueRecord, 0, len(e.org.values))
+func (e *exporter) valueRecords() []zulipdir.CustomProfileValue {
+	out := make([]zulipdir.CustomProfileValue, 0, len(e.org.values))
 	for i, v := range e.org.values {
-		out = append(out, profileValueRecord{ID: int64(i + 1), UserProfile: int64(v.UserID), Field: int64(v.FieldID), Value: v.Value, RenderedValue: v.RenderedValue})
+		out = append(out, zulipdir.CustomProfileValue{ID: int64(i + 1), UserProfile: int64(v.UserID), Field: int64(v.FieldID), Value: v.Value, RenderedValue: v.RenderedValue})
 	}
 	return out
 }

@@ -116,7 +116,7 @@ func (x *extraTables) records(tables map[string]any) {
 	lk := []linkifierRecord{}
 	for _, l := range x.linkifiers {
 		lk = append(lk, linkifierRecord{ID: int64(l.ID), Pattern: l.Pattern, URLTemplate: l.URLTemplate, ExampleInput: l.ExampleInput,
-			ReverseTemplate: l.ReverseTemplate, AlternativeURLTemplates: nonNilStrings(l.AlternativeURLTemplates), Order: l.Order, Realm: realmID})
+			ReverseTemplate: l.ReverseTemplate, AlternativeURLTemplates: orEmpty(l.AlternativeURLTemplates), Order: l.Order, Realm: realmID})
 	}
 	pg := []playgroundRecord{}
 	for _, p := range x.playgrounds {
@@ -149,13 +149,6 @@ func (x *extraTables) records(tables map[string]any) {
 	}
 	tables["zerver_realmfilter"], tables["zerver_realmplayground"], tables["zerver_alertword"] = lk, pg, aw
 	tables["zerver_usertopic"], tables["zerver_muteduser"], tables["zerver_userstatus"] = ut, mu, st
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // extraFile is what the import reads of those tables.

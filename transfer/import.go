@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/teamchat/chat/transfer/zulipdir"
 	"io"
 	"os"
 	"path/filepath"
@@ -37,25 +38,25 @@ type ImportResult struct {
 
 // realmFile is realm.json as the import reads it.
 type realmFile struct {
-	Realm            []map[string]json.RawMessage `json:"zerver_realm"`
-	Users            []userRecord                 `json:"zerver_userprofile"`
-	MirrorDummies    []userRecord                 `json:"zerver_userprofile_mirrordummy"`
-	CrossRealm       []crossRealmRecord           `json:"zerver_userprofile_crossrealm"`
-	Streams          []streamRecord               `json:"zerver_stream"`
-	Recipients       []recipientRecord            `json:"zerver_recipient"`
-	Huddles          []huddleRecord               `json:"zerver_huddle"`
-	Subscriptions    []subscriptionRecord         `json:"zerver_subscription"`
-	UserGroups       []userGroupRecord            `json:"zerver_usergroup"`
-	NamedGroups      []namedGroupRecord           `json:"zerver_namedusergroup"`
-	Memberships      []membershipRecord           `json:"zerver_usergroupmembership"`
-	GroupMemberships []groupMembershipRecord      `json:"zerver_groupgroupmembership"`
-	Emoji            []emojiRecord                `json:"zerver_realmemoji"`
-	Fields           []profileFieldRecord         `json:"zerver_customprofilefield"`
-	Values           []profileValueRecord         `json:"zerver_customprofilefieldvalue"`
-	Drafts           []draftRecord                `json:"zerver_draft"`
-	Scheduled        []scheduledRecord            `json:"zerver_scheduledmessage"`
-	Clients          []clientRecord               `json:"zerver_client"`
-	Reactions        []reactionRecord             `json:"zerver_reaction"` // where Zulip puts them
+	Realm            []map[string]json.RawMessage  `json:"zerver_realm"`
+	Users            []userRecord                  `json:"zerver_userprofile"`
+	MirrorDummies    []userRecord                  `json:"zerver_userprofile_mirrordummy"`
+	CrossRealm       []crossRealmRecord            `json:"zerver_userprofile_crossrealm"`
+	Streams          []streamRecord                `json:"zerver_stream"`
+	Recipients       []zulipdir.Recipient          `json:"zerver_recipient"`
+	Huddles          []zulipdir.Huddle             `json:"zerver_huddle"`
+	Subscriptions    []zulipdir.Subscription       `json:"zerver_subscription"`
+	UserGroups       []userGroupRecord             `json:"zerver_usergroup"`
+	NamedGroups      []namedGroupRecord            `json:"zerver_namedusergroup"`
+	Memberships      []membershipRecord            `json:"zerver_usergroupmembership"`
+	GroupMemberships []groupMembershipRecord       `json:"zerver_groupgroupmembership"`
+	Emoji            []zulipdir.RealmEmoji         `json:"zerver_realmemoji"`
+	Fields           []zulipdir.CustomProfileField `json:"zerver_customprofilefield"`
+	Values           []zulipdir.CustomProfileValue `json:"zerver_customprofilefieldvalue"`
+	Drafts           []draftRecord                 `json:"zerver_draft"`
+	Scheduled        []scheduledRecord             `json:"zerver_scheduledmessage"`
+	Clients          []zulipdir.Client             `json:"zerver_client"`
+	Reactions        []zulipdir.Reaction           `json:"zerver_reaction"` // where Zulip puts them
 	DefaultStreams   []struct {
 		Stream int64 `json:"stream"`
 	} `json:"zerver_defaultstream"`
@@ -192,7 +193,7 @@ type importer struct {
 	messageFiles int
 	// links are the attachments of each old message id, linked as the message is written.
 	links      map[int64][]uploads.ID
-	recipients map[int64]recipientRecord
+	recipients map[int64]zulipdir.Recipient
 	huddles    map[int64][]users.ID // huddle recipient id -> participants
 	clients    map[int64]string
 	anonymous  map[int64]users.GroupSetting // every group's direct members and subgroups
@@ -207,7 +208,7 @@ type importer struct {
 func (im *importer) begin(tx storage.Tx) {
 	im.tx, im.res = tx, ImportResult{}
 	im.users, im.groups, im.channels = map[int64]users.ID{}, map[int64]users.GroupID{}, map[int64]channels.ID{}
-	im.recipients, im.huddles, im.clients = map[int64]recipientRecord{}, map[int64][]users.ID{}, map[int64]string{}
+	im.recipients, im.huddles, im.clients = map[int64]zulipdir.Recipient{}, map[int64][]users.ID{}, map[int64]string{}
 	im.anonymous, im.folders, im.systemGroups = nil, nil, nil
 	im.messages, im.seen, im.links, im.messageFiles = idRuns{}, idRuns{}, map[int64][]uploads.ID{}, 0
 	im.pendingRealm = realms.Realm{}

@@ -1,6 +1,10 @@
 package transfer
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/teamchat/chat/transfer/zulipdir"
+)
 
 // checkMessages reads messages-000001.json, messages-000002.json, ... one at a time and
 // checks what writing them could refuse: the files' syntax and bounds, a message twice, a
@@ -56,7 +60,7 @@ func (im *importer) checkMessageFile(name string, f *messageFile) error {
 }
 
 // checkReactions checks that the reactions name users and messages seen so far.
-func (im *importer) checkReactions(name string, list []reactionRecord) error {
+func (im *importer) checkReactions(name string, list []zulipdir.Reaction) error {
 	for _, r := range list {
 		if !im.seen.has(r.Message) {
 			return corrupt(name, "reaction %d: message %d does not exist", r.ID, r.Message)

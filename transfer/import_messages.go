@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/teamchat/chat/transfer/zulipdir"
 	"maps"
 	"os"
 	"path/filepath"
@@ -112,12 +113,12 @@ func (im *importer) writeMessageFile(name string, f *messageFile, added map[int6
 
 // message turns a zerver_message row into a message of the new ids (unrendered when the
 // row was).
-func (im *importer) message(name string, rec messageRecord) (messages.Message, error) {
+func (im *importer) message(name string, rec zulipdir.Message) (messages.Message, error) {
 	sender, err := im.user(name, rec.Sender)
 	if err != nil {
 		return messages.Message{}, err
 	}
-	m := messages.Message{SenderID: sender, Topic: rec.Subject, Content: rec.Content, Rendered: rec.RenderedContent,
+	m := messages.Message{SenderID: sender, Topic: rec.Topic, Content: rec.Content, Rendered: deref(rec.RenderedContent),
 		Timestamp: int64(rec.DateSent), Client: im.clients[rec.SendingClient]}
 	if m.Client == "" {
 		m.Client = "Internal"
@@ -133,17 +134,17 @@ func (im *importer) message(name string, rec messageRecord) (messages.Message, e
 		return m, corrupt(name, "message %d: recipient %d does not exist", rec.ID, rec.Recipient)
 	}
 	switch r.Type {
-	case recipientStream:
+	case zulipdir.RecipientStream:
 		if m.ChannelID, ok = im.channels[r.TypeID]; !ok {
 			return m, corrupt(name, "message %d: channel %d does not exist", rec.ID, r.TypeID)
 		}
-	case recipientPersonal:
+	case zulipdir.RecipientPersonal:
 		other, err := im.user(name, r.TypeID)
 		if err != nil {
 			return m, err
 		}
 		m.Recipients = messages.Participants(sender, []users.ID{other})
-	case recipientHuddle:
+	case zulipdir.RecipientHuddle:
 		members := im.huddles[r.ID]
 		if len(members) == 0 {
 			return m, corrupt(name, "message %d: direct message group %d has no members", rec.ID, r.TypeID)
@@ -179,7 +180,7 @@ func (im *importer) editHistory(text string) ([]messages.EditHistoryEntry, error
 }
 
 // reactions writes checked reactions: of the messages written before, or of added.
-func (im *importer) reactions(name string, list []reactionRecord, added map[int64]messages.ID) error {
+func (im *importer) reactions(name string, list []zulipdir.Reaction, added map[int64]messages.ID) error {
 	for _, r := range list {
 		msg, ok := added[r.Message]
 		if !ok {
@@ -219,7 +220,7 @@ func (im *importer) importAttachments() error {
 			return corrupt("attachment.json", "attachment %d: path %q", a.ID, a.PathID)
 		}
 		id, err := im.tx.Attachments().Create(uploads.Attachment{OwnerID: owner, PathID: a.PathID, Name: a.FileName, Size: a.Size,
-			ContentType: a.ContentType, CreateTime: int64(a.CreateTime * 1000), Width: a.Width, Height: a.Height, Thumbnailed: a.Thumbnailed})
+			ContentType: deref(a.ContentType), CreateTime: int64(a.CreateTime * 1000), Width: a.Width, Height: a.Height, Thumbnailed: a.Thumbnailed})
 		if err != nil {
 			return corrupt("attachment.json", "attachment %d: %v", a.ID, err)
 		}
@@ -307,16 +308,16 @@ func (im *importer) scheduled(s scheduledRecord) (messages.Scheduled, error) {
 	}
 	r := im.recipients[s.Recipient]
 	switch {
-	case r.Type == recipientStream:
+	case r.Type == zulipdir.RecipientStream:
 		sm.ChannelID = im.channels[r.TypeID]
 	case len(s.To) > 0:
 		for _, t := range s.To {
 			sm.Recipients = append(sm.Recipients, im.users[t])
 		}
 		sm.Recipients = sortedSet(sm.Recipients)
-	case r.Type == recipientPersonal:
+	case r.Type == zulipdir.RecipientPersonal:
 		sm.Recipients = messages.Participants(sender, []users.ID{im.users[r.TypeID]})
-	case r.Type == recipientHuddle:
+	case r.Type == zulipdir.RecipientHuddle:
 		sm.Recipients = messages.Participants(sender, im.huddles[r.ID])
 	}
 	if sm.ChannelID == 0 && len(sm.Recipients) == 0 {

@@ -3,6 +3,7 @@ package transfer
 import (
 	"encoding/json"
 	"errors"
+	"github.com/teamchat/chat/transfer/zulipdir"
 	"slices"
 	"sort"
 	"time"
@@ -107,7 +108,7 @@ func (im *importer) importUsers() error {
 		u := users.User{Email: rec.DeliveryEmail, FullName: rec.FullName, Role: users.Role(rec.Role), IsActive: rec.IsActive,
 			Timezone: rec.Timezone, DateJoined: time.Unix(int64(rec.DateJoined), 0).UTC(), AvatarSource: rec.AvatarSource,
 			AvatarVersion: rec.AvatarVersion, IsImportedStub: rec.IsMirrorDummy, EmailVisibility: users.EmailVisibility(rec.EmailVisibility),
-			CanCreateUsers: rec.CanCreateUsers, CanChangeUserEmails: rec.CanChangeUserEmails}
+			CanCreateUsers: rec.CanCreateUsers, CanChangeUserEmails: rec.CanChangeUserEmails, IsDeleted: rec.IsDeleted}
 		if u.Email == "" {
 			u.Email = rec.Email
 		}
@@ -255,7 +256,7 @@ func (im *importer) optUser(old *int64) (users.ID, error) {
 
 // setting remaps a group setting: a named group, an anonymous group of zerver_usergroup (by
 // its memberships), or the lists of the API's form.
-func (im *importer) setting(rec groupSettingRecord) (users.GroupSetting, error) {
+func (im *importer) setting(rec zulipdir.GroupSetting) (users.GroupSetting, error) {
 	if rec.Group != 0 {
 		if id, ok := im.groups[rec.Group]; ok {
 			return users.Named(id), nil
@@ -295,7 +296,7 @@ func (im *importer) importChannels() error {
 		c := channels.Channel{Name: rec.Name, Description: rec.Description, DateCreated: int64(rec.DateCreated),
 			InviteOnly: rec.InviteOnly, IsWebPublic: rec.IsWebPublic, HistoryPublicToSubscribers: rec.HistoryPublicToSubscribers,
 			MessageRetentionDays: rec.MessageRetentionDays, TopicsPolicy: channels.TopicsPolicy(rec.TopicsPolicy),
-			IsArchived: rec.Deactivated, IsDefault: rec.IsDefault || defaults[rec.ID]}
+			IsArchived: rec.Deactivated, IsDefault: rec.IsDefault || defaults[rec.ID], DefaultPushNotifications: rec.DefaultPushNotifications}
 		var err error
 		if c.CreatorID, err = im.optUser(rec.Creator); err != nil {
 			return err
@@ -338,7 +339,7 @@ func (im *importer) realmGroupSettings() error {
 	old := extra.Realm
 	olds := old.GroupSettings()
 	for i, gs := range r.GroupSettings() {
-		var src groupSettingRecord
+		var src zulipdir.GroupSetting
 		if hasExtra {
 			src = groupSetting(*olds[i].Value)
 		} else if raw, ok := rec[gs.Name]; !ok || json.Unmarshal(raw, &src) != nil {
@@ -370,7 +371,7 @@ func (im *importer) importRecipients() error {
 		if !ok {
 			return corrupt("realm.json", "subscription %d: recipient %d does not exist", s.ID, s.Recipient)
 		}
-		if r.Type != recipientHuddle {
+		if r.Type != zulipdir.RecipientHuddle {
 			continue
 		}
 		u, err := im.user("realm.json", s.UserProfile)
@@ -392,7 +393,7 @@ func (im *importer) importSubscriptions() error {
 	var subs []channels.Subscription
 	for _, s := range im.rf.Subscriptions {
 		r := im.recipients[s.Recipient]
-		if r.Type != recipientStream {
+		if r.Type != zulipdir.RecipientStream {
 			continue
 		}
 		c, ok := im.channels[r.TypeID]

@@ -124,6 +124,17 @@ func sourceOrg(t *testing.T) (*chattest.Fixture, blobs.Store) {
 		func() error {
 			return errOf(f.Service.MuteUser(ctx, hamlet, chat.MuteUserParams{MutedUserID: othello.UserID}))
 		},
+		func() error { // is_deleted, carried as teamchat_is_deleted
+			return errOf(f.Service.DeactivateUser(ctx, iago, chat.DeactivateUserParams{UserID: f.Actor("aaron@zulip.com").UserID,
+				Actions: &chat.DeactivateUserActions{DeleteProfile: true}}))
+		},
+		func() error { // default_push_notifications, carried as teamchat_default_push_notifications
+			denmark, err := f.Service.GetStreamID(ctx, iago, chat.GetStreamIDParams{Stream: "Denmark"})
+			if err != nil {
+				return err
+			}
+			return errOf(f.Service.UpdateStream(ctx, iago, chat.UpdateStreamParams{StreamID: denmark.StreamID, DefaultPushNotifications: ptr(true)}))
+		},
 		func() error {
 			return errOf(f.Service.UpdateStatus(ctx, othello, chat.UpdateStatusParams{StatusText: ptr("moving house"), EmojiName: ptr("car")}))
 		},
@@ -205,7 +216,14 @@ func importAndCompare(t *testing.T, name string, src *chattest.Fixture, srcBlobs
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
-	compareOrgs(t, src.Service, svc, src.Users())
+	compareOrgs(t, src.Service, svc, activeUsers(t, src))
+	want := storeFlags(t, src.Store)
+	if !want["user aaron@zulip.com is_deleted"] || !want["channel Denmark default_push_notifications"] {
+		t.Fatalf("the source lacks the deleted user or the channel with default push notifications: %v", want)
+	}
+	if diff := cmp.Diff(want, storeFlags(t, st)); diff != "" {
+		t.Errorf("%s: users' is_deleted and channels' default_push_notifications (-exported +imported):\n%s", name, diff)
+	}
 	if diff := cmp.Diff(blobKeys(t, srcBlobs), blobKeys(t, bl)); diff != "" {
 		t.Errorf("%s: files (-exported +imported):\n%s", name, diff)
 	}
@@ -247,6 +265,59 @@ func compareOrgs(t *testing.T, want, got *chat.Service, people []chattest.User) 
 			t.Errorf("messages of %s (-exported +imported):\n%s", u.Email, diff)
 		}
 	}
+}
+
+// activeUsers are the users of f who may register: the deactivated show in the others'
+// realm_non_active_users.
+func activeUsers(t *testing.T, f *chattest.Fixture) []chattest.User {
+	t.Helper()
+	inactive := map[users.ID]bool{}
+	err := f.Store.View(t.Context(), func(tx storage.ReadTx) error {
+		list, err := tx.Users().List()
+		for _, u := range list {
+			inactive[u.ID] = !u.IsActive
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []chattest.User
+	for _, u := range f.Users() {
+		if !inactive[u.ID] {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// storeFlags are the fields of the store that no register state shows to every user: which
+// users are deleted (delete_profile) and which channels turn push notifications on for new
+// subscribers, by email and by name.
+func storeFlags(t *testing.T, st storage.Storage) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	err := st.View(t.Context(), func(tx storage.ReadTx) error {
+		people, err := tx.Users().List()
+		if err != nil {
+			return err
+		}
+		for _, u := range people {
+			out["user "+strings.ToLower(u.Email)+" is_deleted"] = u.IsDeleted
+		}
+		list, err := tx.Channels().List()
+		if err != nil {
+			return err
+		}
+		for _, c := range list {
+			out["channel "+c.Name+" default_push_notifications"] = c.DefaultPushNotifications
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func jsonOf(t *testing.T, v any) any {

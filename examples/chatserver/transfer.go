@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -42,23 +43,12 @@ func (c *backupCmd) Run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	tmp := c.Out + ".partial"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	var m transfer.BackupManifest
+	err = writeAtomically(c.Out, func(w io.Writer) (err error) {
+		m, err = transfer.WriteBackup(ctx, w, st, bl, filepath.Dir(c.Out), newProgress(logger))
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("backup: %w", err)
-	}
-	defer os.Remove(tmp)
-	m, err := transfer.WriteBackup(ctx, f, st, bl, filepath.Dir(c.Out), newProgress(logger))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("backup: %w", err)
-	}
-	if err := os.Rename(tmp, c.Out); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	logger.Info("backup written", "out", c.Out, "database_bytes", m.DatabaseBytes, "uploads", m.Blobs, "upload_bytes", m.BlobBytes)
@@ -230,13 +220,28 @@ func (c *exportCmd) Run(logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	tmp := c.Out + ".partial"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	var res transfer.ExportResult
+	err = writeAtomically(c.Out, func(w io.Writer) (err error) {
+		res, err = transfer.Export(ctx, st, bl, w, transfer.ExportOptions{Type: typ, Progress: newProgress(logger)})
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
+	logger.Info("export written", "out", c.Out, "type", c.Type, "users", res.Users, "channels", res.Channels, "messages", res.Messages, "files", res.Files)
+	return nil
+}
+
+// writeAtomically writes the file out with write: into out+".partial", synced, then renamed
+// into place, so that out is either absent or whole; the partial file is removed on failure.
+func writeAtomically(out string, write func(io.Writer) error) error {
+	tmp := out + ".partial"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
 	defer os.Remove(tmp)
-	res, err := transfer.Export(ctx, st, bl, f, transfer.ExportOptions{Type: typ, Progress: newProgress(logger)})
+	err = write(f)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -244,11 +249,7 @@ func (c *exportCmd) Run(logger *slog.Logger) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
-	if err := os.Rename(tmp, c.Out); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	logger.Info("export written", "out", c.Out, "type", c.Type, "users", res.Users, "channels", res.Channels, "messages", res.Messages, "files", res.Files)
-	return nil
+	return os.Rename(tmp, out)
 }

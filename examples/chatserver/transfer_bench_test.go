@@ -16,7 +16,6 @@ import (
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/seeds"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/storage/sqlstore"
 	"github.com/teamchat/chat/users"
 )
 
@@ -40,30 +39,13 @@ func benchTransferMessages(b *testing.B) int {
 // transaction (the setup, not measured: the Service's send path is measured elsewhere).
 func fillStore(b *testing.B, dsn string, n int) {
 	b.Helper()
-	st, err := sqlstore.Open(b.Context(), dsn+"?synchronous=OFF")
-	if err != nil {
-		b.Fatal(err)
-	}
+	st, svc := openService(b, dsn+"?synchronous=OFF")
 	defer st.Close()
-	svc, err := chat.New(chat.Options{Store: st})
-	if err != nil {
-		b.Fatal(err)
-	}
 	if _, err := seeds.Dev("pw").Apply(b.Context(), svc, "http://chat.test"); err != nil {
 		b.Fatal(err)
 	}
 	svc.Close()
-	var people []users.User
-	var denmark channels.Channel
-	if err := st.View(b.Context(), func(tx storage.ReadTx) error {
-		if people, err = tx.Users().List(); err != nil {
-			return err
-		}
-		denmark, err = tx.Channels().GetByName("Denmark")
-		return err
-	}); err != nil {
-		b.Fatal(err)
-	}
+	people, denmark := devOrg(b, st)
 	for start := 0; start < n; start += 5000 {
 		err := st.Update(b.Context(), func(tx storage.Tx) error {
 			for i := start; i < min(start+5000, n); i++ {
@@ -86,10 +68,54 @@ func fillStore(b *testing.B, dsn string, n int) {
 	}
 }
 
+// openService opens the store at dsn as serve does and a Service on it; the caller closes
+// both.
+func openService(b *testing.B, dsn string) (storage.Storage, *chat.Service) {
+	b.Helper()
+	st, err := openStore(b.Context(), dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc, err := chat.New(chat.Options{Store: st})
+	if err != nil {
+		st.Close()
+		b.Fatal(err)
+	}
+	return st, svc
+}
+
+// devOrg reads the users of the development organization in st and its channel Denmark.
+func devOrg(b *testing.B, st storage.Storage) ([]users.User, channels.Channel) {
+	b.Helper()
+	var people []users.User
+	var denmark channels.Channel
+	err := st.View(b.Context(), func(tx storage.ReadTx) (err error) {
+		if people, err = tx.Users().List(); err != nil {
+			return err
+		}
+		denmark, err = tx.Channels().GetByName("Denmark")
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return people, denmark
+}
+
 // runMeasured runs the chatserver binary with args under /usr/bin/time and reports its
-// wall time and peak RSS. (The child's own rusage would not do: a process started from the
-// Go test's shares its memory until its exec, and Linux carries that high-water mark over.)
+// wall time and peak RSS.
 func runMeasured(b *testing.B, bin string, args ...string) {
+	b.Helper()
+	elapsed, rss := measure(b, bin, args...)
+	b.ReportMetric(elapsed.Seconds(), "s")
+	b.ReportMetric(rss, "maxrss-MiB")
+	b.ReportMetric(0, "ns/op")
+}
+
+// measure runs the chatserver binary with args under /usr/bin/time and returns its wall time
+// and peak RSS in MiB. (The child's own rusage would not do: a process started from the Go
+// test's shares its memory until its exec, and Linux carries that high-water mark over.)
+func measure(b *testing.B, bin string, args ...string) (time.Duration, float64) {
 	b.Helper()
 	const timeCmd = "/usr/bin/time"
 	if _, err := os.Stat(timeCmd); err != nil {
@@ -112,9 +138,7 @@ func runMeasured(b *testing.B, bin string, args ...string) {
 	if err != nil {
 		b.Fatalf("%s wrote %q: %v", timeCmd, text, err)
 	}
-	b.ReportMetric(elapsed.Seconds(), "s")
-	b.ReportMetric(kib/1024, "maxrss-MiB")
-	b.ReportMetric(0, "ns/op")
+	return elapsed, kib / 1024
 }
 
 // BenchmarkTransferCommands runs `chatserver export` and `chatserver import` as processes
@@ -127,11 +151,8 @@ func runMeasured(b *testing.B, bin string, args ...string) {
 //	go test -run '^$' -bench TransferCommands -benchtime 1x -timeout 2h ./examples/chatserver
 func BenchmarkTransferCommands(b *testing.B) {
 	n := benchTransferMessages(b)
-	dir := b.TempDir()
-	bin := filepath.Join(dir, "chatserver")
-	if out, err := exec.CommandContext(b.Context(), "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildServer(b)
+	dir := filepath.Dir(bin)
 	src := "sqlite:" + filepath.Join(dir, "big.db")
 	fillStore(b, src, n)
 	tarball := filepath.Join(dir, "export.tar.gz")

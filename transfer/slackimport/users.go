@@ -247,7 +247,7 @@ func (p *profileFields) add(u *slackUser, userID int64) {
 			}
 			p.byName[k] = id
 			p.realm.CustomProfileField = append(p.realm.CustomProfileField, zulipdir.CustomProfileField{
-				ID: id, Realm: realmID, Name: name, FieldType: 1, Order: int(id),
+				ID: id, Realm: realmID, Name: name, FieldType: 1, Order: int(id), EditableByUser: true, // the model's default
 			})
 		}
 		if values[k] == "" {

@@ -4,9 +4,11 @@
 // the following message files, attachment.json, and uploads/, avatars/ and emoji/, each with
 // its records.json beside the files it lists.
 //
-// The rows are the fields Zulip's own converters write (zerver/data_import/import_util.py):
-// ids are the converter's own, remapped by the import; rendered_content is null (the import
-// renders); users carry no password.
+// The rows are defined here once, for the converters, for transfer's export and for its
+// import: the fields Zulip's own converters write (zerver/data_import/import_util.py) and
+// Zulip's export (zerver/lib/export.py), plus this server's own under teamchat_ names, left
+// out when empty. A converter's ids are its own, remapped by the import; its rendered_content
+// is null (the import renders); users carry no password.
 //
 // It also holds what both converters share: id sequences, the UserMessage rows of a message
 // and their flags, the names of uploaded files (Zulip's sanitize_name) and their path ids,

@@ -1,5 +1,7 @@
 package zulipdir
 
+import "encoding/json"
+
 // Recipient types (zerver.models.Recipient).
 const (
 	RecipientPersonal = 1
@@ -161,8 +163,8 @@ type RealmAuthMethod struct {
 	Name  string `json:"name"`
 }
 
-// UserProfile is a user (zerver_userprofile). Converted users have no password: the field is
-// absent, and the import gives them an unusable one.
+// UserProfile is a user (zerver_userprofile). Users have no password: the field is absent,
+// and the import gives them an unusable one.
 type UserProfile struct {
 	ID                  int64   `json:"id"`
 	Realm               int64   `json:"realm"`
@@ -173,6 +175,7 @@ type UserProfile struct {
 	IsActive            bool    `json:"is_active"`
 	IsBot               bool    `json:"is_bot"`
 	BotType             *int    `json:"bot_type"`
+	BotOwner            *int64  `json:"bot_owner,omitempty"`
 	Role                int     `json:"role"`
 	IsMirrorDummy       bool    `json:"is_mirror_dummy"`
 	IsImportedStub      bool    `json:"is_imported_stub"`
@@ -183,23 +186,64 @@ type UserProfile struct {
 	Timezone            string  `json:"timezone"`
 	LongTermIdle        bool    `json:"long_term_idle"`
 	LastActiveMessageID *int64  `json:"last_active_message_id"`
+	EmailVisibility     int     `json:"email_address_visibility,omitempty"`
+	CanCreateUsers      bool    `json:"can_create_users"`
+	CanChangeUserEmails bool    `json:"can_change_user_emails"`
 }
 
 // Stream is a channel (zerver_stream). rendered_description is left empty: the import
-// renders the description.
+// renders the description. The teamchat_ fields are this server's own, which Zulip's
+// model has no column for; a group setting is a group id or an anonymous group.
 type Stream struct {
-	ID                         int64   `json:"id"`
-	Realm                      int64   `json:"realm"`
-	Name                       string  `json:"name"`
-	Description                string  `json:"description"`
-	RenderedDescription        string  `json:"rendered_description"`
-	DateCreated                float64 `json:"date_created"`
-	Deactivated                bool    `json:"deactivated"`
-	InviteOnly                 bool    `json:"invite_only"`
-	HistoryPublicToSubscribers bool    `json:"history_public_to_subscribers"`
-	IsWebPublic                bool    `json:"is_web_public"`
-	StreamPostPolicy           int     `json:"stream_post_policy"`
-	MessageRetentionDays       *int    `json:"message_retention_days"`
+	ID                         int64                   `json:"id"`
+	Realm                      int64                   `json:"realm"`
+	Name                       string                  `json:"name"`
+	Description                string                  `json:"description"`
+	RenderedDescription        string                  `json:"rendered_description"`
+	DateCreated                float64                 `json:"date_created"`
+	Creator                    *int64                  `json:"creator"`
+	Deactivated                bool                    `json:"deactivated"`
+	InviteOnly                 bool                    `json:"invite_only"`
+	HistoryPublicToSubscribers bool                    `json:"history_public_to_subscribers"`
+	IsWebPublic                bool                    `json:"is_web_public"`
+	StreamPostPolicy           int                     `json:"stream_post_policy,omitempty"`
+	MessageRetentionDays       *int                    `json:"message_retention_days"`
+	TopicsPolicy               int                     `json:"topics_policy,omitempty"`
+	Folder                     *int64                  `json:"folder,omitempty"`
+	Recipient                  int64                   `json:"recipient,omitempty"`
+	IsDefault                  bool                    `json:"teamchat_is_default,omitempty"`
+	DefaultPushNotifications   bool                    `json:"teamchat_default_push_notifications,omitempty"`
+	GroupSettings              map[string]GroupSetting `json:"teamchat_group_settings,omitempty"`
+}
+
+// GroupSetting is a permission setting of this server's (teamchat_group_settings): a named
+// group's id, or an anonymous group of members and subgroups, in the API's two forms.
+type GroupSetting struct {
+	Group     int64
+	Members   []int64
+	Subgroups []int64
+}
+
+// MarshalJSON writes the API's form: a group id, or the anonymous group's lists.
+func (g GroupSetting) MarshalJSON() ([]byte, error) {
+	if g.Group != 0 {
+		return json.Marshal(g.Group)
+	}
+	return json.Marshal(map[string][]int64{"direct_members": orEmpty(g.Members), "direct_subgroups": orEmpty(g.Subgroups)})
+}
+
+// UnmarshalJSON reads either form.
+func (g *GroupSetting) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &g.Group); err == nil {
+		return nil
+	}
+	var m struct {
+		Members   []int64 `json:"direct_members"`
+		Subgroups []int64 `json:"direct_subgroups"`
+	}
+	err := json.Unmarshal(b, &m)
+	g.Members, g.Subgroups = m.Members, m.Subgroups
+	return err
 }
 
 // DefaultStream is a channel new users join (zerver_defaultstream).
@@ -213,8 +257,9 @@ type DefaultStream struct {
 // its hash from the subscriptions.
 type Huddle struct {
 	ID         int64  `json:"id"`
-	GroupSize  int    `json:"group_size"`
+	GroupSize  int    `json:"group_size,omitempty"`
 	HuddleHash string `json:"huddle_hash"`
+	Recipient  int64  `json:"recipient,omitempty"`
 }
 
 // Recipient is what a message is sent to: a user, a channel or a huddle (zerver_recipient).
@@ -226,40 +271,42 @@ type Recipient struct {
 
 // Subscription ties a user to a recipient (zerver_subscription).
 type Subscription struct {
-	ID                int64  `json:"id"`
-	UserProfile       int64  `json:"user_profile"`
-	Recipient         int64  `json:"recipient"`
-	Active            bool   `json:"active"`
-	IsUserActive      bool   `json:"is_user_active"`
-	Color             string `json:"color"`
-	IsMuted           bool   `json:"is_muted"`
-	PinToTop          bool   `json:"pin_to_top"`
-	AudibleNotif      *bool  `json:"audible_notifications"`
-	DesktopNotif      *bool  `json:"desktop_notifications"`
-	EmailNotif        *bool  `json:"email_notifications"`
-	PushNotif         *bool  `json:"push_notifications"`
-	WildcardMentNotif *bool  `json:"wildcard_mentions_notify"`
+	ID                     int64  `json:"id"`
+	UserProfile            int64  `json:"user_profile"`
+	Recipient              int64  `json:"recipient"`
+	Active                 bool   `json:"active"`
+	IsUserActive           bool   `json:"is_user_active"`
+	Color                  string `json:"color"`
+	IsMuted                bool   `json:"is_muted"`
+	PinToTop               bool   `json:"pin_to_top"`
+	DesktopNotifications   *bool  `json:"desktop_notifications"`
+	AudibleNotifications   *bool  `json:"audible_notifications"`
+	PushNotifications      *bool  `json:"push_notifications"`
+	EmailNotifications     *bool  `json:"email_notifications"`
+	WildcardMentionsNotify *bool  `json:"wildcard_mentions_notify"`
 }
 
-// Message is a message (zerver_message); the topic is Zulip's export name "subject".
+// Message is a message (zerver_message); the topic is Zulip's export name "subject". A null
+// rendered_content is rendered by the import.
 type Message struct {
-	ID                     int64   `json:"id"`
-	Sender                 int64   `json:"sender"`
-	Recipient              int64   `json:"recipient"`
-	Realm                  int64   `json:"realm"`
-	Type                   int     `json:"type"`
-	Topic                  string  `json:"subject"`
-	Content                string  `json:"content"`
-	RenderedContent        *string `json:"rendered_content"`
-	RenderedContentVersion int     `json:"rendered_content_version"`
-	DateSent               float64 `json:"date_sent"`
-	SendingClient          int64   `json:"sending_client"`
-	LastEditTime           *int64  `json:"last_edit_time"`
-	EditHistory            *string `json:"edit_history"`
-	HasAttachment          bool    `json:"has_attachment"`
-	HasImage               bool    `json:"has_image"`
-	HasLink                bool    `json:"has_link"`
-	IsChannelMessage       bool    `json:"is_channel_message"`
+	ID                     int64    `json:"id"`
+	Sender                 int64    `json:"sender"`
+	Recipient              int64    `json:"recipient"`
+	Realm                  int64    `json:"realm"`
+	Type                   int      `json:"type"`
+	Topic                  string   `json:"subject"`
+	Content                string   `json:"content"`
+	RenderedContent        *string  `json:"rendered_content"`
+	RenderedContentVersion int      `json:"rendered_content_version"`
+	DateSent               float64  `json:"date_sent"`
+	SendingClient          int64    `json:"sending_client"`
+	LastEditTime           *float64 `json:"last_edit_time"`
+	LastMovedTime          *float64 `json:"teamchat_last_moved_time,omitempty"`
+	EditHistory            *string  `json:"edit_history"`
+	HasAttachment          bool     `json:"has_attachment"`
+	HasImage               bool     `json:"has_image"`
+	HasLink                bool     `json:"has_link"`
+	IsChannelMessage       bool     `json:"is_channel_message"`
 }
 
 // UserMessage is a user's copy of a message with its flags (zerver_usermessage).
@@ -283,32 +330,37 @@ type Reaction struct {
 
 // RealmEmoji is a custom emoji (zerver_realmemoji).
 type RealmEmoji struct {
-	ID          int64  `json:"id"`
-	Realm       int64  `json:"realm"`
-	Name        string `json:"name"`
-	FileName    string `json:"file_name"`
-	Author      *int64 `json:"author"`
-	Deactivated bool   `json:"deactivated"`
-	IsAnimated  bool   `json:"is_animated"`
+	ID            int64  `json:"id"`
+	Realm         int64  `json:"realm"`
+	Name          string `json:"name"`
+	FileName      string `json:"file_name"`
+	StillFileName string `json:"teamchat_still_file_name,omitempty"`
+	Author        *int64 `json:"author"`
+	Deactivated   bool   `json:"deactivated"`
+	IsAnimated    bool   `json:"is_animated"`
 }
 
 // CustomProfileField is a profile field of the organization (zerver_customprofilefield).
 type CustomProfileField struct {
-	ID        int64  `json:"id"`
-	Realm     int64  `json:"realm"`
-	Name      string `json:"name"`
-	FieldType int    `json:"field_type"`
-	Hint      string `json:"hint"`
-	FieldData string `json:"field_data"`
-	Order     int    `json:"order"`
+	ID                      int64  `json:"id"`
+	Realm                   int64  `json:"realm"`
+	Name                    string `json:"name"`
+	FieldType               int    `json:"field_type"`
+	Hint                    string `json:"hint"`
+	FieldData               string `json:"field_data"`
+	Order                   int    `json:"order"`
+	DisplayInProfileSummary bool   `json:"display_in_profile_summary"`
+	Required                bool   `json:"required"`
+	EditableByUser          bool   `json:"editable_by_user"`
 }
 
 // CustomProfileValue is a user's value of a profile field (zerver_customprofilefieldvalue).
 type CustomProfileValue struct {
-	ID          int64  `json:"id"`
-	UserProfile int64  `json:"user_profile"`
-	Field       int64  `json:"field"`
-	Value       string `json:"value"`
+	ID            int64  `json:"id"`
+	UserProfile   int64  `json:"user_profile"`
+	Field         int64  `json:"field"`
+	Value         string `json:"value"`
+	RenderedValue string `json:"rendered_value,omitempty"`
 }
 
 // Attachment is an uploaded file and the messages linking it (zerver_attachment, in
@@ -324,6 +376,9 @@ type Attachment struct {
 	CreateTime    float64 `json:"create_time"`
 	IsRealmPublic bool    `json:"is_realm_public"`
 	ContentType   *string `json:"content_type"`
+	Width         int     `json:"teamchat_width,omitempty"`
+	Height        int     `json:"teamchat_height,omitempty"`
+	Thumbnailed   bool    `json:"teamchat_thumbnailed,omitempty"`
 }
 
 // UploadRecord describes one file under uploads/ (uploads/records.json).
