@@ -233,7 +233,7 @@ func New(opts Options) (*Service, error) {
 	s.people = people.New(s.eng, people.Config{
 		Now: opts.Now, Log: opts.Logger, NavigationTourVideoURL: opts.NavigationTourVideoURL,
 		Dev: opts.Dev, JWTKey: opts.JWTKey, SessionAge: opts.SessionAge,
-		WeakPasswords: opts.WeakPasswords,
+		WeakPasswords:             opts.WeakPasswords,
 		EmailChangeRequested:      opts.EmailChangeRequested,
 		CreateMultiuseInviteGroup: opts.CreateMultiuseInviteGroup,
 		InvitationLinkValidity:    opts.InvitationLinkValidity,
