@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/conversations"
@@ -184,7 +185,7 @@ func emailContent(body, from string, opts EmailAddressOptions) string {
 	if !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	if strings.TrimRight(body, " \t\r\n") == "" {
+	if strings.TrimRightFunc(body, pythonSpace) == "" {
 		body = "(No email body)"
 	}
 	if opts.ShowSender {
@@ -192,6 +193,11 @@ func emailContent(body, from string, opts EmailAddressOptions) string {
 	}
 	return body
 }
+
+// pythonSpace is Python's str.isspace for one character (what str.rstrip() strips): Go's
+// unicode.IsSpace and the four separators U+001C-U+001F. A body of only such characters is
+// an empty one (a form feed alone came through as a message).
+func pythonSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
 
 // gatewayRecipient is Zulip's find_emailgateway_recipient: the first address of the gateway's
 // pattern in the headers that name a recipient, most accurate first ("" when none does).
