@@ -325,19 +325,32 @@ func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, ro
 	}
 }
 
-// createMessage stores m with its rows. For a channel message whose channel's activity the
-// world has not read, the store reads the channel's bounds from before m with the insert
-// (storage.CreateInChannel: no statement of its own on PostgreSQL), and the world keeps them,
-// so that the decisions about the channel's activity see it as it was before m.
+// createMessage stores m with its rows. A channel message is stored for its channel's
+// subscribers (storage.CreateForSubscribers): only the rows that differ from an unread row
+// without flags, and the sender's, are given to the store, which writes no row per recipient.
+// The store reads the channel's bounds from before m with the insert, and the world keeps them
+// when it has not read them, so that the decisions about the channel's activity see it as it
+// was before m.
 func createMessage(w *world.World, mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
-	if m.IsDirect() || w.KnowsEnds(m.ChannelID) || !w.ReadsActivity() {
+	if m.IsDirect() {
 		return mw.Create(m, rows)
 	}
-	id, before, err := storage.CreateInChannel(mw, m, rows)
+	recipients := make([]users.ID, len(rows))
+	var sparse []messages.UserMessage
+	for i, r := range rows {
+		recipients[i] = r.UserID
+		if r.Flags != 0 || r.UserID == m.SenderID {
+			sparse = append(sparse, r)
+		}
+	}
+	slices.Sort(recipients)
+	id, before, err := storage.CreateForSubscribers(mw, m, recipients, sparse)
 	if err != nil {
 		return 0, err
 	}
-	w.RememberActivity([]storage.ChannelActivity{before}, true)
+	if !w.KnowsEnds(m.ChannelID) && w.ReadsActivity() {
+		w.RememberActivity([]storage.ChannelActivity{before}, true)
+	}
 	return id, nil
 }
 
