@@ -39,6 +39,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Reactions", func(t *testing.T) { testReactions(t, open) })
 	t.Run("Search", func(t *testing.T) { testSearch(t, open) })
 	t.Run("MarkRead", func(t *testing.T) { testMarkRead(t, open) })
+	t.Run("ImplicitRows", func(t *testing.T) { testImplicitRows(t, open) })
 	t.Run("Emoji", func(t *testing.T) { testEmoji(t, open) })
 	t.Run("UserTopics", func(t *testing.T) { testUserTopics(t, open) })
 	t.Run("ChannelFolders", func(t *testing.T) { testChannelFolders(t, open) })
