@@ -1,9 +1,11 @@
 package chat_test
 
 import (
+	"strconv"
 	"testing"
 
 	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -14,8 +16,9 @@ const markReadCount = 100000
 
 // BenchmarkMarkAllAsRead marks 100,000 unread direct messages read through POST
 // /mark_all_as_read's Service method (batches of 2,000, one event each) on SQLite and
-// PostgreSQL. The baseline sub-benchmark marks the same rows in one storage call in one
-// transaction, without events: the floor of the work.
+// PostgreSQL, then 100,000 channel messages stored as sends store them (no row per recipient:
+// storage/receivers.go). The baseline sub-benchmarks mark the same rows in one storage call in
+// one transaction, without events: the floor of the work.
 func BenchmarkMarkAllAsRead(b *testing.B) {
 	for _, be := range sqlBenchBackends() {
 		b.Run(be.name, func(b *testing.B) {
@@ -38,36 +41,92 @@ func BenchmarkMarkAllAsRead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ids := seedUnread(b, store, sender.UserID, reader.UserID, markReadCount)
 			actor := chat.Actor{UserID: reader.UserID}
-			b.Run("unread=100000", func(b *testing.B) {
-				for b.Loop() {
-					b.StopTimer()
-					markUnread(b, store, reader.UserID, ids)
-					b.StartTimer()
-					res, err := svc.MarkAllAsRead(ctx, actor)
-					if err != nil || !res.Complete {
-						b.Fatalf("MarkAllAsRead = %v, %v", res, err)
-					}
-				}
-			})
-			b.Run("baseline-one-transaction", func(b *testing.B) {
-				for b.Loop() {
-					b.StopTimer()
-					markUnread(b, store, reader.UserID, ids)
-					b.StartTimer()
-					var n int
-					if err := store.Update(ctx, func(tx storage.Tx) error {
-						got, err := tx.Messages().MarkRead(storage.MarkReadQuery{User: reader.UserID})
-						n = len(got)
-						return err
-					}); err != nil || n != len(ids) {
-						b.Fatalf("MarkRead: %d, %v", n, err)
-					}
-				}
-			})
+			direct := seedUnread(b, store, sender.UserID, reader.UserID, markReadCount)
+			benchMarkAllRead(b, svc, store, actor, "unread=100000", direct)
+			channel := seedUnreadChannel(b, svc, store, sender.UserID, actor, markReadCount)
+			benchMarkAllRead(b, svc, store, actor, "channel/unread=100000", channel)
 		})
 	}
+}
+
+// benchMarkAllRead marks the reader's unread messages ids read with MarkAllAsRead, and in
+// the baseline sub-benchmark with one storage call, after marking them unread (untimed).
+func benchMarkAllRead(b *testing.B, svc *chat.Service, store storage.Storage, actor chat.Actor, name string, ids []messages.ID) {
+	ctx := b.Context()
+	b.Run(name, func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			markUnread(b, store, actor.UserID, ids)
+			b.StartTimer()
+			res, err := svc.MarkAllAsRead(ctx, actor)
+			if err != nil || !res.Complete {
+				b.Fatalf("MarkAllAsRead = %v, %v", res, err)
+			}
+		}
+	})
+	b.Run(name+"/baseline-one-transaction", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			markUnread(b, store, actor.UserID, ids)
+			b.StartTimer()
+			var n int
+			if err := store.Update(ctx, func(tx storage.Tx) error {
+				got, err := tx.Messages().MarkRead(storage.MarkReadQuery{User: actor.UserID})
+				n = len(got)
+				return err
+			}); err != nil || n != len(ids) {
+				b.Fatalf("MarkRead: %d, %v", n, err)
+			}
+		}
+	})
+}
+
+// seedUnreadChannel stores n messages from sender in a new channel of sender and the reader,
+// as a send stores them (storage.CreateForSubscribers), unread for the reader, after marking
+// everything before read.
+func seedUnreadChannel(b *testing.B, svc *chat.Service, store storage.Storage, sender users.ID, reader chat.Actor, n int) []messages.ID {
+	b.Helper()
+	ctx := b.Context()
+	if _, err := svc.MarkAllAsRead(ctx, reader); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.Subscribe(ctx, reader, chat.SubscribeParams{
+		Subscriptions: []chat.SubscriptionRequest{{Name: "unread"}},
+		Principals:    chat.Principals{IDs: []users.ID{sender, reader.UserID}},
+	}); err != nil {
+		b.Fatal(err)
+	}
+	streams, err := svc.GetStreams(ctx, reader, chat.GetStreamsParams{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var c channels.ID
+	for _, s := range streams.Streams {
+		if s.Name == "unread" {
+			c = s.StreamID
+		}
+	}
+	recipients := []users.ID{min(sender, reader.UserID), max(sender, reader.UserID)}
+	ids := make([]messages.ID, 0, n)
+	for len(ids) < n {
+		err := store.Update(ctx, func(tx storage.Tx) error {
+			for range min(10000, n-len(ids)) {
+				m := messages.Message{SenderID: sender, ChannelID: c, Topic: "t" + strconv.Itoa(len(ids)%10),
+					Content: "x", Rendered: "<p>x</p>", Timestamp: 1, Client: "bench"}
+				id, _, err := storage.CreateForSubscribers(tx.Messages(), m, recipients, []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}})
+				if err != nil {
+					return err
+				}
+				ids = append(ids, id)
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return ids
 }
 
 // seedUnread stores n direct messages from sender to reader, unread for the reader.

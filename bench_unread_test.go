@@ -1,0 +1,113 @@
+package chat_test
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	chat "github.com/teamchat/chat"
+	"github.com/teamchat/chat/internal/benchorg"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+)
+
+// unreadBenchMessages is how many unread channel messages BenchmarkUnreadState's reader has.
+const unreadBenchMessages = 50000
+
+// BenchmarkUnreadState is the read side of issue 42: a member of an organization of 10,000
+// users, all subscribed to its five channels, has 50,000 unread messages in them (10,000 per
+// channel, five topics each). It measures register (unread_msgs included) and GET /messages of
+// is:unread (anchor newest, 100 before). Two models of the same history, in the same run:
+// model=explicit-rows stores every message with Create and rows for its sender and the reader
+// (the reader's rows are what a store with a row per recipient reads for them; the other
+// 9,998 recipients' rows are left out so that the history can be written at all), and
+// model=implicit-rows stores them as a send does (storage.CreateForSubscribers: no row per
+// recipient), skipped on a store without that capability.
+func BenchmarkUnreadState(b *testing.B) {
+	for _, be := range benchBackends() {
+		for _, model := range []string{"explicit-rows", "implicit-rows"} {
+			b.Run(be.name+"/model="+model, func(b *testing.B) {
+				svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 10000, Channels: 5, SubsPerUser: 5})
+				reader := chat.Actor{UserID: org.Members[0]}
+				seedUnreadChannels(b, store, org, model == "implicit-rows")
+				benchUnreadReads(b, svc, reader)
+			})
+		}
+	}
+}
+
+func benchUnreadReads(b *testing.B, svc *chat.Service, reader chat.Actor) {
+	ctx := b.Context()
+	b.Run("register", func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			res, err := svc.RegisterQueue(ctx, reader, chat.RegisterQueueParams{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res.UnreadMsgs == nil || res.UnreadMsgs.Count != unreadBenchMessages {
+				b.Fatalf("unread_msgs of register: %+v, want %d", res.UnreadMsgs, unreadBenchMessages)
+			}
+			if _, err := svc.DeleteQueue(ctx, reader, chat.DeleteQueueParams{QueueID: *res.QueueID}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("is:unread", func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		narrow := []chat.NarrowTerm{{Operator: "is", Operand: "unread"}}
+		for b.Loop() {
+			res, err := svc.GetMessages(ctx, reader, chat.GetMessagesParams{Anchor: "newest", NumBefore: 100, Narrow: narrow})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(res.Messages) != 100 {
+				b.Fatalf("GetMessages returned %d messages, want 100", len(res.Messages))
+			}
+		}
+	})
+}
+
+// seedUnreadChannels stores unreadBenchMessages messages of org's second member in org's
+// channels, unread for everyone else, in transactions of 5,000: with CreateForSubscribers
+// when implicit, else with Create and the rows of the sender and the first member.
+func seedUnreadChannels(b *testing.B, store storage.Storage, org *benchorg.Org, implicit bool) {
+	b.Helper()
+	now := time.Now().Unix()
+	sender, reader := org.Members[1], org.Members[0]
+	const batch = 5000
+	for start := 0; start < unreadBenchMessages; start += batch {
+		err := store.Update(b.Context(), func(tx storage.Tx) error {
+			mw := tx.Messages()
+			if _, ok := mw.(storage.SubscriberMessageCreator); implicit && !ok {
+				return errRowPerRecipient
+			}
+			for i := start; i < start+batch; i++ {
+				m := messages.Message{SenderID: sender, ChannelID: org.Channels[i%len(org.Channels)],
+					Topic: "topic " + strconv.Itoa(i%5), Content: "unread", Rendered: "<p>unread</p>", Timestamp: now, Client: "bench"}
+				mine := []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}}
+				var err error
+				if implicit {
+					_, _, err = storage.CreateForSubscribers(mw, m, nil, mine)
+				} else {
+					_, err = mw.Create(m, append(mine, messages.UserMessage{UserID: reader}))
+				}
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if errors.Is(err, errRowPerRecipient) {
+			b.Skip(err)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var errRowPerRecipient = errors.New("the store writes a row per recipient (no storage.SubscriberMessageCreator)")
