@@ -335,16 +335,20 @@ func createMessage(w *world.World, mw storage.MessageWriter, m messages.Message,
 	if m.IsDirect() {
 		return mw.Create(m, rows)
 	}
-	recipients := make([]users.ID, len(rows))
-	var sparse []messages.UserMessage
-	for i, r := range rows {
-		recipients[i] = r.UserID
-		if r.Flags != 0 || r.UserID == m.SenderID {
-			sparse = append(sparse, r)
+	var id messages.ID
+	var before storage.ChannelActivity
+	var err error
+	if c, ok := mw.(storage.SubscriberMessageCreator); ok {
+		var sparse []messages.UserMessage
+		for _, r := range rows {
+			if r.Flags != 0 || r.UserID == m.SenderID {
+				sparse = append(sparse, r)
+			}
 		}
+		id, before, err = c.CreateForSubscribers(m, sparse)
+	} else {
+		id, before, err = storage.CreateInChannel(mw, m, rows)
 	}
-	slices.Sort(recipients)
-	id, before, err := storage.CreateForSubscribers(mw, m, recipients, sparse)
 	if err != nil {
 		return 0, err
 	}
