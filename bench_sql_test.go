@@ -102,7 +102,8 @@ func BenchmarkInsertBaselineSQLite(b *testing.B) {
 
 // BenchmarkSendMessageParallel sends from 8 concurrent senders (each its own member) to a
 // channel of 10 subscribers in the 10,000-user organization (channels=1), or each to a
-// channel of its own (channels=8, the same 10 subscribers); ns/op is the time per message of
+// channel of its own (channels=8, the same 10 subscribers), or to one channel of 5,000
+// subscribers (channels=1/members=5000); ns/op is the time per message of
 // the whole group, so 1e9/ns-per-op is the messages per second. On PostgreSQL it is compared
 // with pgbench's simple-update rate with 8 clients (BENCHMARKS.md). retries/op counts the
 // transactions the store ran again (PostgreSQL: serialization failures of overlapping sends).
@@ -120,6 +121,11 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 			}); err != nil {
 				b.Fatalf("subscribe: %v", err)
 			}
+			if _, err := svc.Subscribe(ctx, org.Admin, chat.SubscribeParams{
+				Subscriptions: []chat.SubscriptionRequest{{Name: "big 0"}}, Principals: chat.Principals{IDs: org.Members[:5000]},
+			}); err != nil {
+				b.Fatalf("subscribe: %v", err)
+			}
 			streams, err := svc.GetStreams(ctx, org.Admin, chat.GetStreamsParams{})
 			if err != nil {
 				b.Fatal(err)
@@ -128,8 +134,11 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 			for _, c := range streams.Streams {
 				ids[c.Name] = c.StreamID
 			}
-			for _, spread := range []int{1, 8} {
-				b.Run(fmt.Sprintf("channels=%d", spread), func(b *testing.B) {
+			for _, spread := range []struct {
+				name, prefix string
+				channels     int64
+			}{{"channels=1", "small", 1}, {"channels=8", "small", 8}, {"channels=1/members=5000", "big", 1}} {
+				b.Run(spread.name, func(b *testing.B) {
 					var next atomic.Int64
 					b.SetParallelism(4) // 2 cores x 4 = 8 senders
 					b.ReportAllocs()
@@ -140,7 +149,7 @@ func BenchmarkSendMessageParallel(b *testing.B) {
 					b.RunParallel(func(pb *testing.PB) {
 						n := next.Add(1)
 						sender := chat.Actor{UserID: org.Members[n%10]}
-						to := ids[fmt.Sprintf("small %d", n%int64(spread))]
+						to := ids[fmt.Sprintf("%s %d", spread.prefix, n%spread.channels)]
 						for pb.Next() {
 							if _, err := svc.SendMessage(ctx, sender, chat.SendMessageParams{
 								Type: "stream", ChannelID: &to, Topic: ptrTo("bench"), Content: "a message",
