@@ -41,7 +41,7 @@ func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messa
 		implicit += " AND 1 = 0"
 	}
 	if clear&messages.FlagRead != 0 {
-		implicit += " AND m.id > COALESCE(rm.read_through, 0)"
+		implicit += " AND " + aboveMark(a.t.d)
 	}
 	if set&messages.FlagRead != 0 {
 		implicit += " AND m.id <= COALESCE(rm.read_through, 0)"
@@ -201,7 +201,7 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 // q.Limit), and those of them that are explicit.
 func (a messageTx) unreadRows(q storage.MarkReadQuery) (found, explicit []messages.ID, err error) {
 	exWhere := "um.user_id = ? AND (um.flags & " + flagRead + ") = 0"
-	imWhere := "ri.user_id = ? AND m.id > COALESCE(rm.read_through, 0)"
+	imWhere := "ri.user_id = ? AND " + aboveMark(a.t.d)
 	exArgs, imArgs := []any{q.User}, []any{q.User}
 	exFrom := "user_messages um"
 	if q.Before != 0 {

@@ -35,10 +35,20 @@ func implicitFlags(m, rm string) string {
 // replaces, narrowed by where (on m, messages; ri, receive_intervals; rm, read_marks).
 func implicitRows(where string) string {
 	return `SELECT ri.user_id AS user_id, m.id AS message_id, ` + implicitFlags("m", "rm") + ` AS flags
-		FROM messages m JOIN receive_intervals ri ON ` + inInterval("ri", "m") + `
-		LEFT JOIN read_marks rm ON rm.user_id = ri.user_id AND rm.channel_id = m.channel_id
+		FROM receive_intervals ri LEFT JOIN read_marks rm ON rm.user_id = ri.user_id AND rm.channel_id = ri.channel_id
+		JOIN messages m ON ` + inInterval("ri", "m") + `
 		WHERE m.implicit_rows AND ` + where + `
 		AND NOT EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ri.user_id AND x.message_id = m.id)`
+}
+
+// aboveMark is the condition (for implicitRows' where) that the implicit row is above the
+// mark, unread: one lower bound on m.id, so that the walk of the channel's messages starts there.
+func aboveMark(d *dialect) string {
+	greatest := "MAX"
+	if d.postgres {
+		greatest = "GREATEST"
+	}
+	return "m.id > " + greatest + "(ri.after_id, COALESCE(rm.read_through, 0))"
 }
 
 // allRows selects (user_id, message_id, flags) of the explicit rows (um, narrowed by explicit)
