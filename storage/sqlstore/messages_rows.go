@@ -68,13 +68,18 @@ func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
 	return id, err
 }
 
+// SetFlags first deletes u's explicit rows whose new flags equal the implicit rows they
+// replace, then makes the implicit rows that change explicit, then updates the explicit rows.
 func (a messageTx) SetFlags(u users.ID, list []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
 	changed := []messages.ID{}
 	if len(list) == 0 {
 		return changed, a.t.live()
 	}
 	set := ids(a.t.d, list)
-	// The implicit rows that change become explicit first.
+	dropped, err := a.dropEqual(u, list, add, remove)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := a.t.exec(`INSERT INTO user_messages (user_id, message_id, flags)
 		SELECT user_id, message_id, flags FROM (`+implicitRows("ri.user_id = ? AND m.id IN ("+a.t.d.idSet+")")+`) AS x
 		WHERE ((x.flags | ?) & ~CAST(? AS BIGINT)) <> x.flags`, u, set, int64(add), int64(remove)); err != nil {
@@ -90,27 +95,47 @@ func (a messageTx) SetFlags(u users.ID, list []messages.ID, add, remove messages
 	if err != nil {
 		return nil, err
 	}
-	if err := a.settle(u, list, add); err != nil {
-		return nil, err
+	if add&messages.FlagRead != 0 {
+		cs, err := a.implicitChannels(list)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.advanceMarks(u, cs); err != nil {
+			return nil, err
+		}
 	}
+	found = append(found, dropped...)
 	slices.Sort(found)
-	return append(changed, found...), nil
+	return append(changed, slices.Compact(found)...), nil
 }
 
-// settle keeps u's rows of the messages in list sparse after a flag change: explicit rows
-// equal to the implicit ones go, and when the read flag was added the marks move forward.
-func (a messageTx) settle(u users.ID, list []messages.ID, add messages.Flags) error {
-	if err := a.normalize([]users.ID{u}, list); err != nil {
-		return err
+// dropEqual deletes u's explicit rows of the messages in list whose flags, once add and
+// remove applied, equal the implicit rows they replace, and returns the ids of those whose
+// flags that changed.
+func (a messageTx) dropEqual(u users.ID, list []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
+	type dropped struct {
+		id    messages.ID
+		flags messages.Flags
 	}
-	if add&messages.FlagRead == 0 {
-		return nil
-	}
-	cs, err := a.implicitChannels(list)
+	rows, err := scanAll(a.t, func(row *sql.Rows) (dropped, error) {
+		var d dropped
+		return d, row.Scan(&d.id, &d.flags)
+	}, `DELETE FROM user_messages WHERE user_id = ? AND message_id IN (`+a.t.d.idSet+`)
+		AND EXISTS (SELECT 1 FROM messages m JOIN receive_intervals ri ON ri.user_id = user_messages.user_id AND `+inInterval("ri", "m")+`
+			LEFT JOIN read_marks rm ON rm.user_id = user_messages.user_id AND rm.channel_id = m.channel_id
+			WHERE m.id = user_messages.message_id AND m.implicit_rows
+			AND ((user_messages.flags | ?) & ~CAST(? AS BIGINT)) = `+implicitFlags("m", "rm")+`)
+		RETURNING message_id, flags`, u, ids(a.t.d, list), int64(add), int64(remove))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return a.advanceMarks(u, cs)
+	var out []messages.ID
+	for _, d := range rows {
+		if (d.flags|add)&^remove != d.flags {
+			out = append(out, d.id)
+		}
+	}
+	return out, nil
 }
 
 func (a messageTx) PutRows(rows []messages.UserMessage) error {
@@ -152,7 +177,8 @@ func (a messageTx) DeleteRows(us []users.ID, list []messages.ID) error {
 
 // MarkRead selects the unread rows, explicit and implicit, then marks them read: a whole
 // channel (or every message) by moving the marks to the newest messages and setting the flag
-// on the explicit rows only; otherwise as SetFlags does.
+// on the explicit rows only (deleting those it makes equal to the implicit ones); otherwise as
+// SetFlags does.
 func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 	found, explicit, err := a.unreadRows(q)
 	if err != nil {
@@ -167,12 +193,6 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 			return nil, err
 		}
 		return found, nil
-	}
-	if len(explicit) > 0 {
-		if _, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+" WHERE user_id = ? AND message_id IN ("+
-			a.t.d.idSet+")", q.User, ids(a.t.d, explicit)); err != nil {
-			return nil, err
-		}
 	}
 	// Every implicit row of the channels becomes read: each mark moves to its channel's newest
 	// message (the found ones included, the snapshot being the transaction's).
@@ -189,10 +209,17 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 		args...); err != nil {
 		return nil, err
 	}
-	if len(explicit) > 0 {
-		if err := a.normalize([]users.ID{q.User}, explicit); err != nil {
-			return nil, err
-		}
+	if len(explicit) == 0 {
+		return found, nil
+	}
+	// The explicit rows that the read flag makes equal to the implicit ones go; the others
+	// gain it.
+	if _, err := a.dropEqual(q.User, explicit, messages.FlagRead, 0); err != nil {
+		return nil, err
+	}
+	if _, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+" WHERE user_id = ? AND message_id IN ("+
+		a.t.d.idSet+")", q.User, ids(a.t.d, explicit)); err != nil {
+		return nil, err
 	}
 	return found, nil
 }
