@@ -214,8 +214,12 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 	}
 	// The explicit rows that the read flag makes equal to the implicit ones go; the others
 	// gain it.
-	if _, err := a.dropEqual(q.User, explicit, messages.FlagRead, 0); err != nil {
+	dropped, err := a.dropEqual(q.User, explicit, messages.FlagRead, 0)
+	if err != nil {
 		return nil, err
+	}
+	if len(dropped) == len(explicit) {
+		return found, nil
 	}
 	if _, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+" WHERE user_id = ? AND message_id IN ("+
 		a.t.d.idSet+")", q.User, ids(a.t.d, explicit)); err != nil {
