@@ -269,7 +269,6 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 // everyone but the sender and the alert words it contains.
 func recipientRows(w *world.World, tx storage.Tx, m messages.Message, mentions markdown.Mentions, recipients []users.ID, read func(users.ID) bool) ([]messages.UserMessage, error) {
 	rows := make([]messages.UserMessage, 0, len(recipients))
-	w.PreloadUsers(recipients)
 	mutedBy, err := w.MutersOf(tx.MutedUsers(), m.SenderID)
 	if err != nil {
 		return nil, err
@@ -298,18 +297,11 @@ func recipientRows(w *world.World, tx storage.Tx, m messages.Message, mentions m
 // for a public channel the same event without flags for the all_public_streams and narrowed
 // queues of everyone else.
 func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, rows []messages.UserMessage) {
-	byFlags := map[messages.Flags][]int64{}
-	var order []messages.Flags
-	for _, r := range rows {
-		if _, ok := byFlags[r.Flags]; !ok {
-			order = append(order, r.Flags)
-		}
-		byFlags[r.Flags] = append(byFlags[r.Flags], int64(r.UserID))
-	}
+	order, byFlags := groupByFlags(rows)
 	var public MessageEvent
 	for i, f := range order {
 		e := newMessageEvent(w, m, f)
-		ev.Emit(e, byFlags[f])
+		ev.Emit(e, byFlags[i])
 		if i == 0 {
 			public = e
 		}
@@ -323,6 +315,36 @@ func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, ro
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
 		ev.Emit(PublicChannelMessage{Event: public, Except: publicMessageExcept(w, rows)}, []int64{PublicWatchers})
 	}
+}
+
+// groupByFlags groups the users of rows by their flags: the distinct flags in the order they
+// first appear, and the users of each (a message has few distinct flags among its rows, so
+// each row costs a short scan, and each list is allocated once at its size).
+func groupByFlags(rows []messages.UserMessage) ([]messages.Flags, [][]int64) {
+	var order []messages.Flags
+	var sizes []int
+	at := func(f messages.Flags) int {
+		for i := len(order) - 1; i >= 0; i-- {
+			if order[i] == f {
+				return i
+			}
+		}
+		order, sizes = append(order, f), append(sizes, 0)
+		return len(order) - 1
+	}
+	for _, r := range rows {
+		i := at(r.Flags)
+		sizes[i]++
+	}
+	lists := make([][]int64, len(order))
+	for i, n := range sizes {
+		lists[i] = make([]int64, 0, n)
+	}
+	for _, r := range rows {
+		i := at(r.Flags)
+		lists[i] = append(lists[i], int64(r.UserID))
+	}
+	return order, lists
 }
 
 // createMessage stores m with its rows. A channel message is stored for its channel's
@@ -369,11 +391,17 @@ func decidesAlone(w *world.World, ev *engine.Events, m messages.Message, first b
 	return first || !recentlyActive(w, c)
 }
 
-// ActiveSubscribers lists the active users subscribed to c, ascending.
+// ActiveSubscribers lists the active users subscribed to c, ascending. For a big channel it
+// asks the store how many of them are active first: when all are, as is usual, it looks up
+// no user.
 func ActiveSubscribers(w *world.World, c channels.ID) []users.ID {
-	var out []users.ID
-	w.PreloadUsers(w.SubscribersOf(c))
-	for _, id := range w.SubscribersOf(c) {
+	subs := w.SubscribersOf(c)
+	if len(subs) > world.LazyUserReads && w.StoredActiveCount(c) == len(subs) {
+		return slices.Clone(subs)
+	}
+	out := make([]users.ID, 0, len(subs))
+	w.PreloadUsers(subs)
+	for _, id := range subs {
 		if w.User(id).IsActive {
 			out = append(out, id)
 		}
