@@ -3,8 +3,8 @@ package conversations
 import (
 	"slices"
 
-	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/internal/world"
+	"github.com/teamchat/chat/markdown"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
