@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"errors"
 	"strconv"
 	"testing"
 	"time"
@@ -21,46 +22,55 @@ const (
 // (each received by 10 subscribers, the reader among them) in a store that also holds 20,000
 // messages of 19 other channels: anchor newest, 100 messages before it, narrowed to the
 // channel, and the same narrowed to one topic of it (a fifth of its messages). The history is
-// written through the store outside the timer. Its cpu-ms/op compares the backends of one run
+// written through the store outside the timer, in two models: model=explicit-rows with a row
+// per recipient (Create), model=implicit-rows as a send stores it (storage.CreateForSubscribers;
+// skipped on a store without that capability). Its cpu-ms/op compares the backends of one run
 // (issue 42: memory at most SQLite's).
 func BenchmarkGetMessages(b *testing.B) {
 	for _, be := range benchBackends() {
-		b.Run(be.name, func(b *testing.B) {
-			svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 100, Channels: 20, SubsPerUser: 20})
-			ctx := b.Context()
-			channel := org.Channels[0]
-			seedChannelHistory(b, store, org)
-			reader := chat.Actor{UserID: org.Members[0]}
-			for _, c := range []struct {
-				name   string
-				narrow []chat.NarrowTerm
-			}{
-				{"narrow=channel", []chat.NarrowTerm{{Operator: "channel", Operand: float64(channel)}}},
-				{"narrow=topic", []chat.NarrowTerm{{Operator: "channel", Operand: float64(channel)}, {Operator: "topic", Operand: "topic 3"}}},
-			} {
-				b.Run(c.name, func(b *testing.B) {
-					b.ReportAllocs()
-					defer reportCPU(b)()
-					defer reportStatements(b, store)()
-					for b.Loop() {
-						res, err := svc.GetMessages(ctx, reader, chat.GetMessagesParams{Anchor: "newest", NumBefore: 100, Narrow: c.narrow})
-						if err != nil {
-							b.Fatal(err)
-						}
-						if len(res.Messages) != 100 {
-							b.Fatalf("GetMessages returned %d messages, want 100", len(res.Messages))
-						}
-					}
-				})
+		for _, model := range []string{"explicit-rows", "implicit-rows"} {
+			b.Run(be.name+"/model="+model, func(b *testing.B) {
+				benchGetMessages(b, be, model == "implicit-rows")
+			})
+		}
+	}
+}
+
+func benchGetMessages(b *testing.B, be benchBackend, implicit bool) {
+	svc, store, org := benchOrg(b, be, benchorg.Spec{Users: 100, Channels: 20, SubsPerUser: 20})
+	ctx := b.Context()
+	channel := org.Channels[0]
+	seedChannelHistory(b, store, org, implicit)
+	reader := chat.Actor{UserID: org.Members[0]}
+	for _, c := range []struct {
+		name   string
+		narrow []chat.NarrowTerm
+	}{
+		{"narrow=channel", []chat.NarrowTerm{{Operator: "channel", Operand: float64(channel)}}},
+		{"narrow=topic", []chat.NarrowTerm{{Operator: "channel", Operand: float64(channel)}, {Operator: "topic", Operand: "topic 3"}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			defer reportStatements(b, store)()
+			for b.Loop() {
+				res, err := svc.GetMessages(ctx, reader, chat.GetMessagesParams{Anchor: "newest", NumBefore: 100, Narrow: c.narrow})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(res.Messages) != 100 {
+					b.Fatalf("GetMessages returned %d messages, want 100", len(res.Messages))
+				}
 			}
 		})
 	}
 }
 
 // seedChannelHistory stores readChannelMessages messages in org's first channel (five topics,
-// each received by the first ten members) and otherMessages in the other channels, in
-// transactions of 5,000.
-func seedChannelHistory(b *testing.B, store storage.Storage, org *benchorg.Org) {
+// each received by the first ten members, read) and otherMessages in the other channels, in
+// transactions of 5,000; when implicit, as a send stores them (storage.CreateForSubscribers:
+// every subscriber receives them, unread but for the sender).
+func seedChannelHistory(b *testing.B, store storage.Storage, org *benchorg.Org, implicit bool) {
 	b.Helper()
 	now := time.Now().Unix()
 	total := readChannelMessages + otherMessages
@@ -76,18 +86,39 @@ func seedChannelHistory(b *testing.B, store storage.Storage, org *benchorg.Org) 
 				for j := range rows {
 					rows[j] = messages.UserMessage{UserID: org.Members[j], Flags: messages.FlagRead}
 				}
-				if _, err := tx.Messages().Create(messages.Message{
+				m := messages.Message{
 					SenderID: org.Members[i%10], ChannelID: c, Topic: "topic " + strconv.Itoa(i%5),
 					Content: "message " + strconv.Itoa(i), Rendered: "<p>message " + strconv.Itoa(i) + "</p>",
 					Timestamp: now - int64(total-i), Client: "bench",
-				}, rows); err != nil {
+				}
+				var err error
+				if implicit {
+					err = createForSubscribers(tx.Messages(), m, rows[i%10:i%10+1])
+				} else {
+					_, err = tx.Messages().Create(m, rows)
+				}
+				if err != nil {
 					return err
 				}
 			}
 			return nil
 		})
+		if errors.Is(err, errRowPerRecipient) {
+			b.Skip(err)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// createForSubscribers stores m as a send does (storage.CreateForSubscribers with the given
+// rows); errRowPerRecipient from a store without that capability.
+func createForSubscribers(mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) error {
+	c, ok := mw.(storage.SubscriberMessageCreator)
+	if !ok {
+		return errRowPerRecipient
+	}
+	_, _, err := c.CreateForSubscribers(m, rows)
+	return err
 }

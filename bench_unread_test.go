@@ -82,16 +82,13 @@ func seedUnreadChannels(b *testing.B, store storage.Storage, org *benchorg.Org, 
 	for start := 0; start < unreadBenchMessages; start += batch {
 		err := store.Update(b.Context(), func(tx storage.Tx) error {
 			mw := tx.Messages()
-			if _, ok := mw.(storage.SubscriberMessageCreator); implicit && !ok {
-				return errRowPerRecipient
-			}
 			for i := start; i < start+batch; i++ {
 				m := messages.Message{SenderID: sender, ChannelID: org.Channels[i%len(org.Channels)],
 					Topic: "topic " + strconv.Itoa(i%5), Content: "unread", Rendered: "<p>unread</p>", Timestamp: now, Client: "bench"}
 				mine := []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}}
 				var err error
 				if implicit {
-					_, _, err = storage.CreateForSubscribers(mw, m, nil, mine)
+					err = createForSubscribers(mw, m, mine)
 				} else {
 					_, err = mw.Create(m, append(mine, messages.UserMessage{UserID: reader}))
 				}

@@ -13,7 +13,6 @@ import (
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/narrows"
 	"github.com/teamchat/chat/notify"
-	"github.com/teamchat/chat/people"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/uploads"
 	"github.com/teamchat/chat/users"
@@ -222,7 +221,7 @@ func markLocalEcho(list []engine.Pending, sender users.ID, queueID, localID stri
 func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
 	var mentions markdown.Mentions
 	m.Rendered, mentions = renderSent(w, m.Content, w.User(m.SenderID))
-	rows, err := recipientRows(w, tx, *m, mentions, recipients, read)
+	d, err := newDelivery(w, tx, *m, mentions, recipients, read)
 	if err != nil {
 		return err
 	}
@@ -233,7 +232,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 		}
 		m.Rendered += previews
 	}
-	if m.ID, err = createMessage(w, tx.Messages(), *m, rows); err != nil {
+	if m.ID, err = createMessage(w, tx.Messages(), *m, d); err != nil {
 		return err
 	}
 	// The channel's activity from before the message (createMessage).
@@ -244,7 +243,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 	if err := queueServiceBots(w, tx, *m, mentions, recipients); err != nil { // bots.go
 		return err
 	}
-	if err := notify.Queue(w, tx, *m, rows); err != nil { // missed-message emails
+	if err := notify.Queue(w, tx, *m, d.recipients, d.flagged); err != nil { // missed-message emails
 		return err
 	}
 	if uploads.MayLink(m.Content) {
@@ -260,56 +259,19 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 			ev.Emit(streamFirstMessageEvent(c, &id), w.Watchers(c, nil))
 		}
 	}
-	emitMessageEvents(w, ev, *m, rows)
+	emitMessageEvents(w, ev, *m, d)
 	return nil
-}
-
-// recipientRows are the rows of m for its recipients: read where read says so and for those
-// who muted the sender (who are never notified of it), with the mentions of its content for
-// everyone but the sender and the alert words it contains.
-func recipientRows(w *world.World, tx storage.Tx, m messages.Message, mentions markdown.Mentions, recipients []users.ID, read func(users.ID) bool) ([]messages.UserMessage, error) {
-	rows := make([]messages.UserMessage, 0, len(recipients))
-	w.PreloadUsers(recipients)
-	mutedBy, err := w.MutersOf(tx.MutedUsers(), m.SenderID)
-	if err != nil {
-		return nil, err
-	}
-	alerted, err := people.AlertedUsers(tx.AlertWords(), m.Content, recipients)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range recipients {
-		var f messages.Flags
-		if read(id) || slices.Contains(mutedBy, id) {
-			f |= messages.FlagRead
-		}
-		if id != m.SenderID {
-			f |= mentionFlags(w, mentions, id)
-		}
-		if alerted[id] {
-			f |= messages.FlagHasAlertWord
-		}
-		rows = append(rows, messages.UserMessage{UserID: id, Flags: f})
-	}
-	return rows, nil
 }
 
 // emitMessageEvents records the message events of m: one per set of flags among its rows, and
 // for a public channel the same event without flags for the all_public_streams and narrowed
 // queues of everyone else.
-func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, rows []messages.UserMessage) {
-	byFlags := map[messages.Flags][]int64{}
-	var order []messages.Flags
-	for _, r := range rows {
-		if _, ok := byFlags[r.Flags]; !ok {
-			order = append(order, r.Flags)
-		}
-		byFlags[r.Flags] = append(byFlags[r.Flags], int64(r.UserID))
-	}
+func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, d delivery) {
+	order, byFlags := d.groups()
 	var public MessageEvent
 	for i, f := range order {
 		e := newMessageEvent(w, m, f)
-		ev.Emit(e, byFlags[f])
+		ev.Emit(e, byFlags[i])
 		if i == 0 {
 			public = e
 		}
@@ -321,7 +283,7 @@ func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, ro
 			public = newMessageEvent(w, m, 0)
 		}
 		public.flagBits, public.Flags = 0, messages.Flags(0).Names()
-		ev.Emit(PublicChannelMessage{Event: public, Except: publicMessageExcept(w, rows)}, []int64{PublicWatchers})
+		ev.Emit(PublicChannelMessage{Event: public, Except: publicMessageExcept(w, d.recipients)}, []int64{PublicWatchers})
 	}
 }
 
@@ -331,23 +293,17 @@ func emitMessageEvents(w *world.World, ev *engine.Events, m messages.Message, ro
 // The store reads the channel's bounds from before m with the insert, and the world keeps them
 // when it has not read them, so that the decisions about the channel's activity see it as it
 // was before m.
-func createMessage(w *world.World, mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
+func createMessage(w *world.World, mw storage.MessageWriter, m messages.Message, d delivery) (messages.ID, error) {
 	if m.IsDirect() {
-		return mw.Create(m, rows)
+		return mw.Create(m, d.rows())
 	}
 	var id messages.ID
 	var before storage.ChannelActivity
 	var err error
 	if c, ok := mw.(storage.SubscriberMessageCreator); ok {
-		var sparse []messages.UserMessage
-		for _, r := range rows {
-			if r.Flags != 0 || r.UserID == m.SenderID {
-				sparse = append(sparse, r)
-			}
-		}
-		id, before, err = c.CreateForSubscribers(m, sparse)
+		id, before, err = c.CreateForSubscribers(m, d.storedRows(m.SenderID))
 	} else {
-		id, before, err = storage.CreateInChannel(mw, m, rows)
+		id, before, err = storage.CreateInChannel(mw, m, d.rows())
 	}
 	if err != nil {
 		return 0, err
@@ -369,11 +325,17 @@ func decidesAlone(w *world.World, ev *engine.Events, m messages.Message, first b
 	return first || !recentlyActive(w, c)
 }
 
-// ActiveSubscribers lists the active users subscribed to c, ascending.
+// ActiveSubscribers lists the active users subscribed to c, ascending. For a big channel it
+// asks the store how many of them are active first: when all are, as is usual, it looks up
+// no user.
 func ActiveSubscribers(w *world.World, c channels.ID) []users.ID {
-	var out []users.ID
-	w.PreloadUsers(w.SubscribersOf(c))
-	for _, id := range w.SubscribersOf(c) {
+	subs := w.SubscribersOf(c)
+	if len(subs) > world.LazyUserReads && w.StoredActiveCount(c) == len(subs) {
+		return slices.Clone(subs)
+	}
+	out := make([]users.ID, 0, len(subs))
+	w.PreloadUsers(subs)
+	for _, id := range subs {
 		if w.User(id).IsActive {
 			out = append(out, id)
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/teamchat/chat/files"
 	"github.com/teamchat/chat/internal/engine"
 	"github.com/teamchat/chat/internal/world"
-	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/org"
 	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
@@ -99,13 +98,13 @@ type PublicChannelMessage struct {
 }
 
 // publicMessageExcept lists who must not get a public channel's message through their
-// all_public_streams or narrowed queues: its recipients (rows, who get the ordinary event) and
+// all_public_streams or narrowed queues: its recipients (who get the ordinary event) and
 // the guests (the direct members of role:everyone), sorted and without repeats.
-func publicMessageExcept(w *world.World, rows []messages.UserMessage) []int64 {
+func publicMessageExcept(w *world.World, recipients []users.ID) []int64 {
 	guests := w.Membership().Members(w.GroupID(users.GroupEveryone), true)
-	except := make([]int64, 0, len(rows)+len(guests))
-	for _, r := range rows {
-		except = append(except, int64(r.UserID))
+	except := make([]int64, 0, len(recipients)+len(guests))
+	for _, u := range recipients {
+		except = append(except, int64(u))
 	}
 	for _, g := range guests {
 		except = append(except, int64(g))

@@ -36,10 +36,11 @@ const streamEmailSetting = "enable_stream_email_notifications"
 // user's pending batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows
 // are. The Welcome Bot's messages notify nobody (Zulip sends them with
 // disable_external_notifications).
-func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) error {
+func Queue(w *world.World, tx storage.Tx, m messages.Message, recipients []users.ID, flagged []messages.UserMessage) error {
 	if m.SenderID == world.WelcomeBotID {
 		return nil
 	}
+	rs := newRecipientSet(recipients, flagged)
 	var followers []users.ID
 	var channelEmail map[users.ID]bool
 	if !m.IsDirect() {
@@ -47,11 +48,11 @@ func Queue(w *world.World, tx storage.Tx, m messages.Message, rows []messages.Us
 		if followers, err = tx.UserTopics().FollowersOf(m.ChannelID, m.Topic); err != nil {
 			return err
 		}
-		if channelEmail, err = channelEmailUsers(w, tx, m, rows); err != nil {
+		if channelEmail, err = channelEmailUsers(w, tx, m, rs); err != nil {
 			return err
 		}
 	}
-	candidates := candidatesOf(w, m, rows, followers, channelEmail)
+	candidates := candidatesOf(w, m, rs.rowsOf(m, followers, channelEmail), followers, channelEmail)
 	if len(candidates) == 0 {
 		return nil
 	}
@@ -111,7 +112,7 @@ func candidatesOf(w *world.World, m messages.Message, rows []messages.UserMessag
 // it is unset the user's enable_stream_email_notifications; never in a muted topic, nor in a
 // muted channel unless the topic is unmuted. It reads the topic's visibility policies only
 // when someone has them on.
-func channelEmailUsers(w *world.World, tx storage.Tx, m messages.Message, rows []messages.UserMessage) (map[users.ID]bool, error) {
+func channelEmailUsers(w *world.World, tx storage.Tx, m messages.Message, rs recipientSet) (map[users.ID]bool, error) {
 	prefs := w.SubscriberPrefsOf(m.ChannelID)
 	global, err := tx.UserSettings().ListTrue(streamEmailSetting)
 	if err != nil {
@@ -121,22 +122,29 @@ func channelEmailUsers(w *world.World, tx storage.Tx, m messages.Message, rows [
 		return nil, nil // the common case: nobody has them on
 	}
 	var on map[users.ID]bool // made at the first user
-	for _, r := range rows {
-		if r.UserID == m.SenderID || r.Flags&messages.FlagRead != 0 {
-			continue
+	consider := func(u users.ID) {
+		f, ok := rs.flagsOf(u)
+		if !ok || u == m.SenderID || f&messages.FlagRead != 0 {
+			return
 		}
 		want := false
-		if p := prefs[r.UserID].Email; p != nil {
+		if p := prefs[u].Email; p != nil {
 			want = *p
 		} else {
-			_, want = slices.BinarySearch(global, r.UserID)
+			_, want = slices.BinarySearch(global, u)
 		}
 		if want {
 			if on == nil {
 				on = map[users.ID]bool{}
 			}
-			on[r.UserID] = true
+			on[u] = true
 		}
+	}
+	for u := range prefs {
+		consider(u)
+	}
+	for _, u := range global {
+		consider(u)
 	}
 	if len(on) == 0 {
 		return nil, nil

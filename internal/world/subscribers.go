@@ -196,6 +196,21 @@ func (w *World) ActiveSubscriberCount(c channels.ID) int {
 	return s.counts[c]
 }
 
+// StoredActiveCount is the store's count of c's active subscribers held by active users
+// (storage.SubscriptionReader.CountsOf), read now: it follows this transaction's writes. A
+// list of c's subscribers as long as it holds no deactivated user, so a decision about a big
+// channel can tell that without looking up each subscriber.
+func (w *World) StoredActiveCount(c channels.ID) int {
+	if w.Failed() {
+		return 0
+	}
+	counts, err := w.subs.r.CountsOf([]channels.ID{c})
+	if w.Fail(err) {
+		return 0
+	}
+	return counts[c]
+}
+
 // SubscriptionReader is the transaction's reader of subscriptions, for counts the world does
 // not keep.
 func (w *World) SubscriptionReader() storage.SubscriptionReader { return w.subs.r }
