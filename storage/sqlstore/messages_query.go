@@ -106,8 +106,9 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, limit int
 }
 
 // pushedTerms is the WHERE clause of a query (id names the column the walk is ordered by),
-// with its parameters appended to args: the bounds, the user's access (imp: the flags of the user's implicit row), the searches and the
-// non-negated channel, topic, sender and id terms (messages.Match checks these again).
+// with its parameters appended to args: the bounds, the user's access (a row: explicit, or
+// imp, the flags of the user's implicit row, not NULL), the searches and the non-negated
+// channel, topic, sender and id terms (messages.Match checks these again).
 func (a messageTx) pushedTerms(id, imp string, q storage.MessageQuery, plan searchPlan, args *[]any) string {
 	where := id + " >= ? AND (um.user_id IS NOT NULL OR " + imp + " IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + ")))"
 	*args = append(*args, q.MinID, q.User, q.User, ids(a.t.d, q.HistoryChannels))
