@@ -9,7 +9,9 @@ import "github.com/teamchat/chat/channels"
 // that out only while nothing the transaction did since could have changed it, and otherwise
 // reads again. Announcing changes no result.
 type Prefetcher interface {
-	// PrefetchSubscribers announces SubscriptionReader.ListForChannels([]channels.ID{c}, true).
+	// PrefetchSubscribers announces the read of c's active subscribers:
+	// SubscriptionReader.ListForChannels([]channels.ID{c}, true), or the
+	// SubscriberListReader.ActiveSubscribers([]channels.ID{c}) that stands for it.
 	PrefetchSubscribers(c channels.ID)
 	// PrefetchChannelMessage announces a message to channel c: CreateInChannel's bounds (and
 	// the message's id) may come from the transaction's first statement.

@@ -8,6 +8,7 @@ import (
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
 )
 
 // Reads ahead (storage.Prefetcher). A send reads its channel's subscribers right after the
@@ -32,7 +33,10 @@ type readAhead struct {
 	statement
 	done bool
 
-	subs []channels.Subscription // PrefetchSubscribers
+	subs []channels.Subscription // PrefetchSubscribers (the customized ones on PostgreSQL)
+
+	subscribersOf channels.ID // PrefetchSubscribers on PostgreSQL: the channel's active
+	ids           []users.ID  // subscribers, its customized ones in subs (ahead_subscribers.go)
 
 	channel channels.ID // PrefetchChannelMessage: the channel, a reserved id, the bounds
 	id      messages.ID
@@ -48,8 +52,13 @@ func (t *txn) announce(a *readAhead) {
 	t.ahead = append(t.ahead, a)
 }
 
-// PrefetchSubscribers announces ListForChannels([]channels.ID{c}, true).
+// PrefetchSubscribers announces ListForChannels([]channels.ID{c}, true); on PostgreSQL the
+// ActiveSubscribers([]channels.ID{c}) a send reads it for (ahead_subscribers.go).
 func (r *readTx) PrefetchSubscribers(c channels.ID) {
+	if r.t.d.postgres {
+		r.prefetchSubscriberList(c)
+		return
+	}
 	a := &readAhead{}
 	a.query, a.args = subscriptionTx{r.t}.forChannels([]channels.ID{c}, true)
 	a.rows = func(rows pgx.Rows) error {
@@ -104,7 +113,7 @@ func (t *txn) take(match func(*readAhead) bool) (*readAhead, bool) {
 // takeSubscribers returns the rows read ahead for query with args, if any.
 func (t *txn) takeSubscribers(query string, args []any) ([]channels.Subscription, bool) {
 	a, ok := t.take(func(a *readAhead) bool {
-		return a.channel == 0 && a.query == query && slices.Equal(a.args, args)
+		return a.channel == 0 && a.subscribersOf == 0 && a.query == query && slices.Equal(a.args, args)
 	})
 	if !ok {
 		return nil, false

@@ -126,6 +126,11 @@ func (a subscriptionTx) ActiveSubscribers(list []channels.ID) ([]storage.Subscri
 	if out, ok, err := a.keptSubscribers(list); ok || err != nil {
 		return out, err
 	}
+	if len(list) == 1 {
+		if l, ok := a.t.takeSubscriberList(list[0]); ok {
+			return []storage.SubscriberList{l}, a.t.live()
+		}
+	}
 	rows, err := a.ListForChannels(list, true)
 	if err != nil {
 		return nil, err
