@@ -102,32 +102,29 @@ func (r received) each(desc bool) iter.Seq[messages.ID] {
 	}
 	return func(yield func(messages.ID) bool) {
 		pos := make([]int, len(r.lists)) // ids taken from each list's walking end
+		// head returns list i's next id, and false when it has none left.
+		head := func(i int) (messages.ID, bool) {
+			l := r.lists[i]
+			switch {
+			case pos[i] == len(l):
+				return 0, false
+			case desc:
+				return l[len(l)-1-pos[i]], true
+			}
+			return l[pos[i]], true
+		}
 		for {
 			best, found := messages.ID(0), false
-			for i, l := range r.lists {
-				if pos[i] == len(l) {
-					continue
-				}
-				id := l[pos[i]]
-				if desc {
-					id = l[len(l)-1-pos[i]]
-				}
-				if !found || (desc && id > best) || (!desc && id < best) {
+			for i := range r.lists {
+				if id, ok := head(i); ok && (!found || (desc && id > best) || (!desc && id < best)) {
 					best, found = id, true
 				}
 			}
 			if !found {
 				return
 			}
-			for i, l := range r.lists {
-				if pos[i] == len(l) {
-					continue
-				}
-				id := l[pos[i]]
-				if desc {
-					id = l[len(l)-1-pos[i]]
-				}
-				if id == best {
+			for i := range r.lists {
+				if id, ok := head(i); ok && id == best {
 					pos[i]++
 				}
 			}
