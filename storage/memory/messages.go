@@ -211,8 +211,12 @@ func (a messageTx) Update(m messages.Message) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
-	if _, ok := a.md().messages[m.ID]; !ok {
+	old, ok := a.md().messages[m.ID]
+	if !ok {
 		return notFound("message", m.ID)
+	}
+	if old.ChannelID != m.ChannelID {
+		a.materialize([]messages.ID{m.ID}) // implicit rows follow the channel they came from
 	}
 	a.replaceMessage(m.Clone())
 	a.unindex(m.ID)

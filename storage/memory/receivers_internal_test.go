@@ -173,7 +173,7 @@ func randomRowWrite(tx storage.Tx, r *rand.Rand, us []users.ID, c channels.ID, i
 		return []messages.ID{(*ids)[r.IntN(len(*ids))], (*ids)[r.IntN(len(*ids))]}
 	}
 	var err error
-	switch r.IntN(8) {
+	switch r.IntN(9) {
 	case 0, 1, 2:
 		var id messages.ID
 		id, _, err = storage.CreateForSubscribers(mw, messages.Message{SenderID: u, ChannelID: c, Topic: "t"}, nil,
@@ -187,6 +187,17 @@ func randomRowWrite(tx storage.Tx, r *rand.Rand, us []users.ID, c channels.ID, i
 		_, err = mw.MarkRead(storage.MarkReadQuery{User: u, ChannelID: c, Limit: r.IntN(3)})
 	case 6:
 		err = mw.DeleteRows([]users.ID{u}, pick())
+	case 7:
+		for _, id := range pick() {
+			m, err := mw.Get(id)
+			if err != nil {
+				return err
+			}
+			m.ChannelID = c + channels.ID(r.IntN(2))
+			if err := mw.Update(m); err != nil {
+				return err
+			}
+		}
 	default:
 		err = mw.Move(pick(), c+channels.ID(r.IntN(2)), "moved", messages.EditHistoryEntry{}, 0)
 	}
