@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -122,35 +123,44 @@ func TestImplicitRowsStaySparse(t *testing.T) {
 }
 
 // TestImplicitRowsRollBackAndClone runs random writes of rows on messages with implicit rows
-// and checks that a rolled-back transaction leaves every answer as it was, and that a clone
+// on a store and, with a row per recipient, on a reference store: both answer alike after
+// each transaction, a rolled-back transaction leaves every answer as it was, and a clone
 // answers as its original does.
 func TestImplicitRowsRollBackAndClone(t *testing.T) {
 	t.Parallel()
 	s, us, c := receiversFixture(t, 5)
-	r := rand.New(rand.NewPCG(3, 9))
+	ref, _, _ := receiversFixture(t, 5)
 	errRollback := errors.New("rolled back")
-	var ids []messages.ID
+	var ids, refIDs []messages.ID
 	for round := range 200 {
-		before := observeRows(t, s, us, c)
-		rollback := r.IntN(3) == 0
-		err := s.Update(t.Context(), func(tx storage.Tx) error {
-			for range 1 + r.IntN(4) {
-				if err := randomRowWrite(tx, r, us, c, &ids); err != nil {
-					return err
+		before, sent := observeRows(t, s, us, c), len(ids)
+		rollback := round%3 == 0
+		for i, st := range []*Store{s, ref} {
+			r := rand.New(rand.NewPCG(3, uint64(round)))
+			err := st.Update(t.Context(), func(tx storage.Tx) error {
+				for range 1 + r.IntN(4) {
+					if err := randomRowWrite(tx, r, us, c, i == 1, []*[]messages.ID{&ids, &refIDs}[i]); err != nil {
+						return err
+					}
 				}
+				if rollback {
+					return errRollback
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, errRollback) {
+				t.Fatalf("round %d: %v", round, err)
 			}
-			if rollback {
-				return errRollback
-			}
-			return nil
-		})
-		switch {
-		case rollback && errors.Is(err, errRollback):
-			if diff := cmp.Diff(before, observeRows(t, s, us, c), cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("round %d: a rolled-back transaction changed the rows (-before +after):\n%s", round, diff)
-			}
-		case err != nil:
-			t.Fatalf("round %d: %v", round, err)
+		}
+		if rollback {
+			ids, refIDs = ids[:sent], refIDs[:sent]
+		}
+		got := observeRows(t, s, us, c)
+		if diff := cmp.Diff(observeRows(t, ref, us, c), got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("round %d: (-reference +implicit rows):\n%s", round, diff)
+		}
+		if diff := cmp.Diff(before, got, cmpopts.EquateEmpty()); rollback && diff != "" {
+			t.Fatalf("round %d: a rolled-back transaction changed the rows (-before +after):\n%s", round, diff)
 		}
 	}
 	clone, err := s.Clone()
@@ -162,8 +172,9 @@ func TestImplicitRowsRollBackAndClone(t *testing.T) {
 	}
 }
 
-// randomRowWrite makes one random write that changes rows or who receives the channel.
-func randomRowWrite(tx storage.Tx, r *rand.Rand, us []users.ID, c channels.ID, ids *[]messages.ID) error {
+// randomRowWrite makes one random write that changes rows or who receives the channel; full
+// stores a message with a row per recipient instead of implicit rows.
+func randomRowWrite(tx storage.Tx, r *rand.Rand, us []users.ID, c channels.ID, full bool, ids *[]messages.ID) error {
 	mw := tx.Messages()
 	u := us[r.IntN(len(us))]
 	pick := func() []messages.ID {
@@ -173,11 +184,16 @@ func randomRowWrite(tx storage.Tx, r *rand.Rand, us []users.ID, c channels.ID, i
 		return []messages.ID{(*ids)[r.IntN(len(*ids))], (*ids)[r.IntN(len(*ids))]}
 	}
 	var err error
-	switch r.IntN(9) {
+	switch r.IntN(10) {
 	case 0, 1, 2:
+		m := messages.Message{SenderID: u, ChannelID: c, Topic: "t"}
+		rows := []messages.UserMessage{{UserID: u, Flags: messages.FlagRead}}
 		var id messages.ID
-		id, _, err = storage.CreateForSubscribers(mw, messages.Message{SenderID: u, ChannelID: c, Topic: "t"}, nil,
-			[]messages.UserMessage{{UserID: u, Flags: messages.FlagRead}})
+		if full {
+			id, err = mw.Create(m, storage.FullRows(receiving(tx, c), rows))
+		} else {
+			id, _, err = storage.CreateForSubscribers(mw, m, nil, rows)
+		}
 		*ids = append(*ids, id)
 	case 3:
 		err = tx.Subscriptions().Put([]channels.Subscription{{UserID: u, ChannelID: c, Active: r.IntN(2) == 0}})
@@ -188,20 +204,45 @@ func randomRowWrite(tx storage.Tx, r *rand.Rand, us []users.ID, c channels.ID, i
 	case 6:
 		err = mw.DeleteRows([]users.ID{u}, pick())
 	case 7:
-		for _, id := range pick() {
-			m, err := mw.Get(id)
-			if err != nil {
-				return err
-			}
-			m.ChannelID = c + channels.ID(r.IntN(2))
-			if err := mw.Update(m); err != nil {
-				return err
-			}
+		err = updateChannel(mw, pick(), c+channels.ID(r.IntN(2)))
+	case 8:
+		var usr users.User
+		if usr, err = tx.Users().Get(u); err == nil {
+			usr.IsActive = !usr.IsActive
+			err = tx.Users().Update(usr)
 		}
 	default:
 		err = mw.Move(pick(), c+channels.ID(r.IntN(2)), "moved", messages.EditHistoryEntry{}, 0)
 	}
 	return err
+}
+
+// receiving returns the users receiving channel c: active subscribers who are active.
+func receiving(w storage.Tx, c channels.ID) []users.ID {
+	d := w.(*tx).d
+	var out []users.ID
+	for u, s := range d.subsByChannel[c] {
+		if s.Active && d.users[u].IsActive {
+			out = append(out, u)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// updateChannel puts the messages in channel c with Update.
+func updateChannel(mw storage.MessageWriter, ids []messages.ID, c channels.ID) error {
+	for _, id := range ids {
+		m, err := mw.Get(id)
+		if err != nil {
+			return err
+		}
+		m.ChannelID = c
+		if err := mw.Update(m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // observeRows is what the store answers about the rows of channel c and of the users.
@@ -214,6 +255,8 @@ func observeRows(t *testing.T, s *Store, us []users.ID, c channels.ID) map[strin
 		for id := range s.d.msgs.messages {
 			all = append(all, id)
 		}
+		slices.Sort(all)
+		out["all"] = all
 		var err error
 		if out["rows"], err = mr.Rows(all); err != nil {
 			return err
