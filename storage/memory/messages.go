@@ -142,8 +142,7 @@ func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messa
 		return nil, err
 	}
 	var out []messages.UserMessage
-	for id := range a.receivedOf(u, clear&messages.FlagRead != 0).each(false) {
-		f, _ := a.rowOfID(u, id)
+	for id, f := range a.rows(a.receivedOf(u, clear&messages.FlagRead != 0), false) {
 		if f&set == set && f&clear == 0 {
 			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: f})
 		}
@@ -155,8 +154,8 @@ func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
 	if err := a.t.live(); err != nil {
 		return 0, err
 	}
-	for id := range a.receivedOf(u, false).each(true) {
-		if f, _ := a.rowOfID(u, id); f&messages.FlagHistorical == 0 {
+	for id, f := range a.rows(a.receivedOf(u, false), true) {
+		if f&messages.FlagHistorical == 0 {
 			return id, nil
 		}
 	}
