@@ -65,11 +65,19 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 // asks for unread messages).
 func (a messageTx) source(q storage.MessageQuery, terms []messages.Term) idSet {
 	var best idSet = a.md().idx.all
-	unread := slices.ContainsFunc(terms, func(t messages.Term) bool {
-		return t.Operator == messages.OpIs && t.Text == messages.IsUnread && !t.Negated
-	})
-	mine := a.receivedOf(q.User, unread)
-	if len(q.HistoryChannels) == 0 && mine.size() < best.size() {
+	var mine idSet
+	// ofMine returns the messages the user has rows for (from above their read marks when the
+	// query asks for unread messages), read when a term needs them.
+	ofMine := func() idSet {
+		if mine == nil {
+			unread := slices.ContainsFunc(terms, func(t messages.Term) bool {
+				return t.Operator == messages.OpIs && t.Text == messages.IsUnread && !t.Negated
+			})
+			mine = a.receivedOf(q.User, unread)
+		}
+		return mine
+	}
+	if len(q.HistoryChannels) == 0 && ofMine().size() < best.size() {
 		// Only the messages the user has a row for can match.
 		best = mine
 	}
@@ -79,7 +87,7 @@ func (a messageTx) source(q storage.MessageQuery, terms []messages.Term) idSet {
 		}
 		l, isMine := a.termList(t, terms)
 		switch {
-		case isMine && mine.size() < best.size():
+		case isMine && ofMine().size() < best.size():
 			best = mine
 		case !isMine && l != nil && len(l) < best.size():
 			best = l
