@@ -296,7 +296,7 @@ func (m *Manager) publish(owners []int64, typ string, payload any) (delivered in
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var forms Forms
-	for _, owner := range owners {
+	deliver := func(owner int64) {
 		for _, q := range m.byOwner[owner] {
 			if q.types != nil && !q.types[typ] {
 				continue
@@ -316,8 +316,25 @@ func (m *Manager) publish(owners []int64, typ string, payload any) (delivered in
 			delivered++
 		}
 	}
+	if len(m.byOwner)*sparseOwners < len(owners) && slices.IsSorted(owners) {
+		// Far fewer users hold queues than the event has recipients (a channel of ten
+		// thousand, a few hundred of them online): visit those who do.
+		for owner := range m.byOwner {
+			if _, ok := slices.BinarySearch(owners, owner); ok {
+				deliver(owner)
+			}
+		}
+		return delivered
+	}
+	for _, owner := range owners {
+		deliver(owner)
+	}
 	return delivered
 }
+
+// sparseOwners is how many times more recipients than owners of queues an event must have
+// for publish to visit the owners instead of the recipients.
+const sparseOwners = 8
 
 // push appends an event to q and wakes its waiters. m.mu must be held.
 func (m *Manager) push(q *eventQueue, typ string, payload any) {

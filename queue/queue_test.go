@@ -367,3 +367,49 @@ func TestWaitedShortensHeartbeat(t *testing.T) {
 		t.Fatalf("heartbeat (-want +got):\n%s", diff)
 	}
 }
+
+// TestPublishToManyRecipients holds the two ways publish finds the queues of an event's
+// recipients to the same answer: the recipients' queues (a short list, or one out of order),
+// or the queues whose owners are among many sorted recipients.
+func TestPublishToManyRecipients(t *testing.T) {
+	t.Parallel()
+	many := make([]int64, 0, 1000)
+	for i := range int64(1000) {
+		many = append(many, 2*i) // even owners only
+	}
+	unsorted := append([]int64{998}, many[:500]...)
+	for _, tc := range []struct {
+		name    string
+		owners  []int64
+		reached []int64
+	}{
+		{"few recipients", []int64{2, 5}, []int64{2}},
+		{"many sorted recipients", many, []int64{2, 4, 1998}},
+		{"many recipients out of order", unsorted, []int64{2, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m, _ := newManager(t, queue.Options{})
+			queues := map[int64]queue.Info{}
+			for _, owner := range []int64{2, 3, 4, 1998, 2001} {
+				queues[owner] = mustRegister(t, m, queue.Spec{Owner: owner})
+			}
+			m.Publish(tc.owners, "x", nil)
+			for owner, q := range queues {
+				got, err := m.Get(t.Context(), queue.GetParams{QueueID: q.ID, Owner: owner, LastEventID: -1, DontBlock: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := 0
+				for _, r := range tc.reached {
+					if r == owner {
+						want = 1
+					}
+				}
+				if len(got) != want {
+					t.Errorf("queue of %d holds %d events, want %d", owner, len(got), want)
+				}
+			}
+		})
+	}
+}
