@@ -16,14 +16,13 @@ import (
 )
 
 // TestRowsWrittenPerSend prints the rows a send adds to each table of a SQLite store, to a
-// channel of 10 members and to one of 10,000: the baseline of issue 42's read-state redesign,
-// whose goal is a constant. Today the send writes one message row, its search entries and one
-// row per recipient (flags and read state, like Zulip's UserMessage), so the count grows with
-// the channel; the test pins that model (the message table gains one row, the rows table one
-// per recipient) and fails when it changes, which is the point at which its expectations
-// become the redesign's constant. Updates of existing rows are not counted (a table's count
-// does not change).
+// channel of 10 members and to one of 10,000, and pins issue 42's constant: a channel message
+// is stored for its channel's subscribers (storage.CreateForSubscribers) with implicit rows, so
+// a send writes one message row, its search entries and the sender's row (read), whatever the
+// channel's size: 5 rows (user_messages gains 1). Updates of existing rows are not counted (a
+// table's count does not change).
 func TestRowsWrittenPerSend(t *testing.T) {
+	const rowsPerSend = 5
 	if testing.Short() {
 		t.Skip("builds a 10,000-member organization on SQLite")
 	}
@@ -84,8 +83,11 @@ func TestRowsWrittenPerSend(t *testing.T) {
 		if d := after["messages"] - mid["messages"]; d != 1 {
 			t.Errorf("%s: messages gained %d rows per send, want 1", c.name, d)
 		}
-		if d := after["user_messages"] - mid["user_messages"]; d != c.recipients {
-			t.Errorf("%s: user_messages gained %d rows per send, want one per recipient (%d)", c.name, d, c.recipients)
+		if d := after["user_messages"] - mid["user_messages"]; d != 1 {
+			t.Errorf("%s: user_messages gained %d rows per send, want 1 (the sender's; %d recipients)", c.name, d, c.recipients)
+		}
+		if added != rowsPerSend {
+			t.Errorf("%s: a send added %d rows, want the constant %d", c.name, added, rowsPerSend)
 		}
 		if d := mid["messages"] - before["messages"]; d != 2 {
 			t.Errorf("%s: messages gained %d rows for two sends", c.name, d)

@@ -250,11 +250,18 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 		return err
 	}
 	touched := make([]channels.ID, 0, len(subs))
+	who := make([]users.ID, 0, len(subs))
 	for _, s := range subs {
-		touched = append(touched, s.ChannelID)
+		touched, who = append(touched, s.ChannelID), append(who, s.UserID)
 	}
-	slices.Sort(touched)
-	return recountSubscribers(a.t, "id IN ("+a.t.d.idSet+")", ids(a.t.d, slices.Compact(touched)))
+	touched, who = sortedUnique(touched), sortedUnique(who)
+	if err := recountSubscribers(a.t, "id IN ("+a.t.d.idSet+")", ids(a.t.d, touched)); err != nil {
+		return err
+	}
+	// The receive intervals of the pairs written (receivers.go).
+	return syncIntervals(a.t, func(alias string) string {
+		return alias + ".channel_id IN (" + a.t.d.idSet + ") AND " + alias + ".user_id IN (" + a.t.d.idSet + ")"
+	}, ids(a.t.d, touched), ids(a.t.d, who))
 }
 
 // Counts reads the maintained subscriber counts.

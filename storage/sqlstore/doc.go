@@ -33,6 +33,12 @@
 //   - Each accessor call checks the transaction's context first; a cancelled context fails the
 //     call and the transaction is rolled back.
 //
+// Users' rows of messages (user_messages) are explicit rows; a channel message stored with
+// CreateForSubscribers has implicit rows too, derived from receive_intervals (kept in step
+// with subscriptions and users where the subscriber counts are recomputed) and read_marks,
+// so that a send writes no row per recipient (receivers.go, messages_rows.go; the model is
+// storage/receivers.go's).
+//
 // Schema conventions: one migration file per change (NNNN_what.sql), written once for both
 // dialects with a few tokens the dialect expands ({{id}} for an auto-assigned primary key,
 // {{bytes}} for a byte string, {{binary}} for text sorted bytewise as Go sorts strings).

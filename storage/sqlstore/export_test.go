@@ -44,3 +44,10 @@ func PendingRows(t any) int {
 func DeferExec(t any, query string, args ...any) {
 	t.(*tx).t.deferExec(query, args...)
 }
+
+// StoredRows counts the explicit rows (user_messages) of user u stored in s.
+func StoredRows(s *Store, u int64) (int, error) {
+	var n int
+	err := s.write.QueryRowContext(context.Background(), s.d.q("SELECT COUNT(*) FROM user_messages WHERE user_id = ?"), u).Scan(&n)
+	return n, err
+}

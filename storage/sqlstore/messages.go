@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
@@ -108,35 +107,6 @@ func (a messageTx) Scan(after messages.ID, limit int) ([]messages.Message, error
 	return list, err
 }
 
-func (a messageTx) Rows(list []messages.ID) ([]messages.UserMessage, error) {
-	if len(list) == 0 {
-		return nil, a.t.live()
-	}
-	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM user_messages WHERE message_id IN ("+
-		a.t.d.idSet+") ORDER BY message_id, user_id", ids(a.t.d, list))
-}
-
-func (a messageTx) UserRows(u users.ID, list []messages.ID) ([]messages.UserMessage, error) {
-	if len(list) == 0 {
-		return nil, a.t.live()
-	}
-	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM user_messages WHERE user_id = ? AND message_id IN ("+
-		a.t.d.idSet+") ORDER BY message_id", u, ids(a.t.d, list))
-}
-
-func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messages.UserMessage, error) {
-	return scanAll(a.t, scanRow, `SELECT user_id, message_id, flags FROM user_messages
-		WHERE user_id = ? AND (flags & ?) = ? AND (flags & ?) = 0 ORDER BY message_id`,
-		u, int64(set), int64(set), int64(clear))
-}
-
-func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
-	var id messages.ID
-	err := a.t.get("SELECT COALESCE(MAX(message_id), 0) FROM user_messages WHERE user_id = ? AND (flags & ?) = 0",
-		[]any{u, int64(messages.FlagHistorical)}, &id)
-	return id, err
-}
-
 func (a messageTx) DirectWith(u users.ID) ([]messages.Message, error) {
 	return scanAll(a.t, scanMessage, "SELECT "+messageColumns+` FROM messages m
 		JOIN direct_recipients d ON d.message_id = m.id WHERE d.user_id = ? ORDER BY m.id`, u)
@@ -167,9 +137,8 @@ func (a messageTx) Topics(c channels.ID, user users.ID, fullHistory bool) ([]sto
 	newest := "SELECT MAX(id) FROM messages WHERE channel_id = ? GROUP BY topic_key"
 	args := []any{c}
 	if !fullHistory {
-		newest = `SELECT MAX(m.id) FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
-			WHERE m.channel_id = ? GROUP BY m.topic_key`
-		args = []any{user, c}
+		newest = topicsWithRows()
+		args = []any{c, user, user}
 	}
 	list, err := scanAll(a.t, func(row *sql.Rows) (storage.TopicSummary, error) {
 		var s storage.TopicSummary
@@ -246,9 +215,14 @@ func (a messageTx) Update(m messages.Message) error {
 		set = ", search_topic = CAST(? AS tsvector), search_content = CAST(? AS tsvector)"
 		args = append(args, tsvectorText(doc.Topic, 1), tsvectorText(doc.Content, 2))
 	}
-	res, err := a.t.exec(`UPDATE messages SET sender_id = ?, channel_id = ?, topic = ?, topic_key = ?,
+	// A message that changes channel keeps its rows: explicit ones (receivers.go).
+	if _, err := a.t.exec(`INSERT INTO user_messages (user_id, message_id, flags)
+		SELECT user_id, message_id, flags FROM (`+implicitRows("m.id = ? AND m.channel_id <> ?")+`) AS x`, m.ID, m.ChannelID); err != nil {
+		return err
+	}
+	res, err := a.t.exec(`UPDATE messages SET implicit_rows = (implicit_rows AND channel_id = ?), sender_id = ?, channel_id = ?, topic = ?, topic_key = ?,
 		recipients = ?, content = ?, rendered = ?, timestamp = ?, client = ?, last_edit_timestamp = ?,
-		last_moved_timestamp = ?, edit_history = ?`+set+` WHERE id = ?`, append(args, m.ID)...)
+		last_moved_timestamp = ?, edit_history = ?`+set+` WHERE id = ?`, append(append([]any{m.ChannelID}, args...), m.ID)...)
 	if err != nil {
 		return err
 	}
@@ -276,45 +250,6 @@ func (a messageTx) Delete(list []messages.ID) error {
 	}
 	_, err := a.t.exec("DELETE FROM message_search WHERE rowid IN ("+a.t.d.idSet+")", ids(a.t.d, list))
 	return err
-}
-
-func (a messageTx) SetFlags(u users.ID, list []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
-	changed := []messages.ID{}
-	if len(list) == 0 {
-		return changed, a.t.live()
-	}
-	found, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
-		var id messages.ID
-		return id, row.Scan(&id)
-	}, `UPDATE user_messages SET flags = (flags | ?) & ~CAST(? AS BIGINT)
-		WHERE user_id = ? AND message_id IN (`+a.t.d.idSet+`) AND ((flags | ?) & ~CAST(? AS BIGINT)) <> flags
-		RETURNING message_id`,
-		int64(add), int64(remove), u, ids(a.t.d, list), int64(add), int64(remove))
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(found)
-	return append(changed, found...), nil
-}
-
-func (a messageTx) PutRows(rows []messages.UserMessage) error {
-	if len(rows) == 0 {
-		return a.t.live()
-	}
-	msgIDs := make([]messages.ID, len(rows))
-	for i, r := range rows {
-		msgIDs[i] = r.MessageID
-	}
-	slices.Sort(msgIDs)
-	msgIDs = slices.Compact(msgIDs)
-	var n int
-	if err := a.t.get("SELECT COUNT(*) FROM messages WHERE id IN ("+a.t.d.idSet+")", []any{ids(a.t.d, msgIDs)}, &n); err != nil {
-		return err
-	}
-	if n != len(msgIDs) {
-		return notFound("message in", msgIDs)
-	}
-	return a.upsertRows(rows)
 }
 
 // upsertRows creates or replaces rows with multi-row statements; a later row for the same
@@ -412,16 +347,6 @@ func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
 	return err
 }
 
-// DeleteRows removes the rows in one statement.
-func (a messageTx) DeleteRows(us []users.ID, list []messages.ID) error {
-	if len(us) == 0 || len(list) == 0 {
-		return a.t.live()
-	}
-	_, err := a.t.exec("DELETE FROM user_messages WHERE user_id IN ("+a.t.d.idSet+") AND message_id IN ("+a.t.d.idSet+")",
-		ids(a.t.d, us), ids(a.t.d, list))
-	return err
-}
-
 // Move changes every message in one statement, appending the history entry in SQL.
 func (a messageTx) Move(list []messages.ID, c channels.ID, topic string, entry messages.EditHistoryEntry, movedAt int64) error {
 	if len(list) == 0 {
@@ -430,6 +355,10 @@ func (a messageTx) Move(list []messages.ID, c channels.ID, topic string, entry m
 	b, err := json.Marshal(entry)
 	if err != nil {
 		return fmt.Errorf("move messages: %w", err)
+	}
+	// The messages keep their rows in their new channel: explicit ones (receivers.go).
+	if err := a.materialize(list); err != nil {
+		return err
 	}
 	stems := messages.SearchStems(topic)
 	set, args := "", []any{c, topic, topics.Key(topic), movedAt, movedAt, string(b)}
@@ -446,38 +375,4 @@ func (a messageTx) Move(list []messages.ID, c channels.ID, topic string, entry m
 	}
 	_, err = a.t.exec("UPDATE message_search SET topic = ? WHERE rowid IN ("+a.t.d.idSet+")", ftsText(stems), ids(a.t.d, list))
 	return err
-}
-
-func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
-	where := "um.user_id = ? AND (um.flags & ?) = 0"
-	args := []any{q.User, int64(messages.FlagRead)}
-	if q.Before != 0 {
-		where += " AND um.message_id < ?"
-		args = append(args, q.Before)
-	}
-	from := "user_messages um"
-	if q.ChannelID != 0 {
-		from += " JOIN messages m ON m.id = um.message_id"
-		where += " AND m.channel_id = ?"
-		args = append(args, q.ChannelID)
-		if q.Topic != nil {
-			where += " AND m.topic_key = ?"
-			args = append(args, topics.Key(*q.Topic))
-		}
-	}
-	limit := ""
-	if q.Limit > 0 {
-		limit = " LIMIT " + strconv.Itoa(q.Limit)
-	}
-	found, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
-		var id messages.ID
-		return id, row.Scan(&id)
-	}, `UPDATE user_messages SET flags = flags | ? WHERE user_id = ? AND message_id IN (
-		SELECT um.message_id FROM `+from+` WHERE `+where+` ORDER BY um.message_id DESC`+limit+`) RETURNING message_id`,
-		append([]any{int64(messages.FlagRead), q.User}, args...)...)
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(found)
-	return append([]messages.ID{}, found...), nil
 }

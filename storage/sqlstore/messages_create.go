@@ -11,7 +11,7 @@ import (
 
 // Create writes the message with its search index entry (PostgreSQL: in the same row).
 func (a messageTx) Create(m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
-	return a.create(m, rows, nil)
+	return a.create(m, rows, nil, false)
 }
 
 // CreateInChannel is storage.ChannelMessageCreator's: the statement that writes the message
@@ -23,13 +23,26 @@ func (a messageTx) CreateInChannel(m messages.Message, rows []messages.UserMessa
 		id, err := a.Create(m, rows)
 		return id, before, err
 	}
-	id, err := a.create(m, rows, &before)
+	id, err := a.create(m, rows, &before, false)
+	return id, before, err
+}
+
+// CreateForSubscribers is storage.SubscriberMessageCreator's: CreateInChannel for a message
+// with implicit rows (receivers.go), written with the given rows only, so that a send costs
+// the same whatever the number of subscribers.
+func (a messageTx) CreateForSubscribers(m messages.Message, rows []messages.UserMessage) (messages.ID, storage.ChannelActivity, error) {
+	before := storage.ChannelActivity{ChannelID: m.ChannelID}
+	if m.IsDirect() {
+		id, err := a.Create(m, rows)
+		return id, before, err
+	}
+	id, err := a.create(m, rows, &before, true)
 	return id, before, err
 }
 
 // create is Create; ends, when not nil, receives the bounds of the message's channel from
-// before it (PostgreSQL only).
-func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends *storage.ChannelActivity) (messages.ID, error) {
+// before it (PostgreSQL only); implicit marks the message as one with implicit rows.
+func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends *storage.ChannelActivity, implicit bool) (messages.ID, error) {
 	var id messages.ID
 	doc := messages.SearchDocOf(m)
 	idCol, idMark, cols, marks := "", "", "", ""
@@ -44,6 +57,9 @@ func (a messageTx) create(m messages.Message, rows []messages.UserMessage, ends 
 			ahead, idCol, idMark = r, "id, ", "?, "
 			args = append([]any{r.id}, args...)
 		}
+	}
+	if implicit {
+		cols, marks = cols+", implicit_rows", marks+", TRUE"
 	}
 	insert := `INSERT INTO messages (` + idCol + `sender_id, channel_id, topic, topic_key, recipients, content,
 		rendered, timestamp, client, last_edit_timestamp, last_moved_timestamp, edit_history` + cols + `)

@@ -63,8 +63,12 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, limit int
 	if len(plan.positive) > 0 && !a.t.d.postgres {
 		id, from = "s.rowid", "message_search s CROSS JOIN messages m ON m.id = s.rowid"
 	}
-	args := []any{q.User}
-	where := a.pushedTerms(id, q, plan, &args)
+	// imp is the user's implicit row's flags, NULL without one (receivers.go).
+	imp := `(CASE WHEN m.implicit_rows AND um.user_id IS NULL AND EXISTS (SELECT 1 FROM receive_intervals ri
+		WHERE ri.user_id = ? AND ` + inInterval("ri", "m") + `) THEN (CASE WHEN m.id <= COALESCE((SELECT rm.read_through
+		FROM read_marks rm WHERE rm.user_id = ? AND rm.channel_id = m.channel_id), 0) THEN ` + flagRead + ` ELSE 0 END) END)`
+	args := []any{q.User, q.User, q.User, q.User, q.User}
+	where := a.pushedTerms(id, imp, q, plan, &args)
 	order := "ASC"
 	if q.Newest {
 		order = "DESC"
@@ -73,7 +77,7 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, limit int
 	if messages.NeedsReactions(plan.rest) {
 		reacted = "EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)"
 	}
-	rows, err := a.t.query(`SELECT `+messageColumns+`, um.flags, um.user_id IS NOT NULL, `+reacted+`
+	rows, err := a.t.query(`SELECT `+messageColumns+`, COALESCE(um.flags, `+imp+`), (um.user_id IS NOT NULL OR `+imp+` IS NOT NULL), `+reacted+`
 		FROM `+from+` LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
 		WHERE `+where+` ORDER BY `+id+` `+order+` LIMIT ?`, append(args, limit)...)
 	if err != nil {
@@ -102,11 +106,12 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, limit int
 }
 
 // pushedTerms is the WHERE clause of a query (id names the column the walk is ordered by),
-// with its parameters appended to args: the bounds, the user's access, the searches and the
-// non-negated channel, topic, sender and id terms (messages.Match checks these again).
-func (a messageTx) pushedTerms(id string, q storage.MessageQuery, plan searchPlan, args *[]any) string {
-	where := id + " >= ? AND (um.user_id IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + ")))"
-	*args = append(*args, q.MinID, ids(a.t.d, q.HistoryChannels))
+// with its parameters appended to args: the bounds, the user's access (a row: explicit, or
+// imp, the flags of the user's implicit row, not NULL), the searches and the non-negated
+// channel, topic, sender and id terms (messages.Match checks these again).
+func (a messageTx) pushedTerms(id, imp string, q storage.MessageQuery, plan searchPlan, args *[]any) string {
+	where := id + " >= ? AND (um.user_id IS NOT NULL OR " + imp + " IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + ")))"
+	*args = append(*args, q.MinID, q.User, q.User, ids(a.t.d, q.HistoryChannels))
 	if q.MaxID != 0 {
 		where += " AND " + id + " <= ?"
 		*args = append(*args, q.MaxID)

@@ -171,7 +171,11 @@ func (a userTx) Update(u users.User) error {
 		return nil
 	}
 	// The user's active subscriptions start or stop counting.
-	return recountSubscribers(a.t, "id IN (SELECT channel_id FROM subscriptions WHERE user_id = ? AND active)", u.ID)
+	if err := recountSubscribers(a.t, "id IN (SELECT channel_id FROM subscriptions WHERE user_id = ? AND active)", u.ID); err != nil {
+		return err
+	}
+	// The user's receive intervals open or close with them (receivers.go).
+	return syncIntervals(a.t, func(alias string) string { return alias + ".user_id = ?" }, u.ID)
 }
 
 func (a userTx) ActiveSince(t int64) ([]users.ID, error) {

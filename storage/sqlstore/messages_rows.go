@@ -1,0 +1,287 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"slices"
+	"strconv"
+
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/topics"
+	"github.com/teamchat/chat/users"
+)
+
+// The users' rows: explicit ones in user_messages, implicit ones derived (receivers.go).
+
+func (a messageTx) Rows(list []messages.ID) ([]messages.UserMessage, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	set := ids(a.t.d, list)
+	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
+		allRows("um.message_id IN ("+a.t.d.idSet+")", "m.id IN ("+a.t.d.idSet+")")+
+		") AS r ORDER BY message_id, user_id", set, set)
+}
+
+func (a messageTx) UserRows(u users.ID, list []messages.ID) ([]messages.UserMessage, error) {
+	if len(list) == 0 {
+		return nil, a.t.live()
+	}
+	set := ids(a.t.d, list)
+	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
+		allRows("um.user_id = ? AND um.message_id IN ("+a.t.d.idSet+")", "ri.user_id = ? AND m.id IN ("+a.t.d.idSet+")")+
+		") AS r ORDER BY message_id", u, set, u, set)
+}
+
+// UserRowsWhere reads the implicit rows only when set asks for no flag but the read flag
+// (they carry no other), and only those above the mark when clear holds the read flag.
+func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messages.UserMessage, error) {
+	implicit := "ri.user_id = ?"
+	if set&^messages.FlagRead != 0 || set&clear != 0 {
+		implicit += " AND 1 = 0"
+	}
+	if clear&messages.FlagRead != 0 {
+		implicit += " AND " + aboveMark(a.t.d)
+	}
+	if set&messages.FlagRead != 0 {
+		implicit += " AND m.id <= COALESCE(rm.read_through, 0)"
+	}
+	return scanAll(a.t, scanRow, `SELECT user_id, message_id, flags FROM (`+
+		allRows("um.user_id = ?", implicit)+`) AS r
+		WHERE (flags & ?) = ? AND (flags & ?) = 0 ORDER BY message_id`,
+		u, u, int64(set), int64(set), int64(clear))
+}
+
+// MaxReceivedID takes the highest of the explicit rows and, per receive interval of the
+// user, its newest implicit-rows message without an explicit row (implicit rows are never
+// historical).
+func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
+	var id messages.ID
+	err := a.t.get(`SELECT COALESCE(MAX(x), 0) FROM (
+		SELECT MAX(message_id) AS x FROM user_messages WHERE user_id = ? AND (flags & ?) = 0
+		UNION ALL
+		SELECT (SELECT m.id FROM messages m WHERE `+inInterval("ri", "m")+` AND m.implicit_rows
+			AND NOT EXISTS (SELECT 1 FROM user_messages e WHERE e.user_id = ri.user_id AND e.message_id = m.id)
+			ORDER BY m.id DESC LIMIT 1) AS x
+		FROM receive_intervals ri WHERE ri.user_id = ?) AS r`,
+		[]any{u, int64(messages.FlagHistorical), u}, &id)
+	return id, err
+}
+
+// SetFlags first deletes u's explicit rows whose new flags equal the implicit rows they
+// replace, then makes the implicit rows that change explicit, then updates the explicit rows.
+func (a messageTx) SetFlags(u users.ID, list []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
+	changed := []messages.ID{}
+	if len(list) == 0 {
+		return changed, a.t.live()
+	}
+	set := ids(a.t.d, list)
+	dropped, err := a.dropEqual(u, list, add, remove)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := a.t.exec(`INSERT INTO user_messages (user_id, message_id, flags)
+		SELECT user_id, message_id, flags FROM (`+implicitRows("ri.user_id = ? AND m.id IN ("+a.t.d.idSet+")")+`) AS x
+		WHERE ((x.flags | ?) & ~CAST(? AS BIGINT)) <> x.flags`, u, set, int64(add), int64(remove)); err != nil {
+		return nil, err
+	}
+	found, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
+		var id messages.ID
+		return id, row.Scan(&id)
+	}, `UPDATE user_messages SET flags = (flags | ?) & ~CAST(? AS BIGINT)
+		WHERE user_id = ? AND message_id IN (`+a.t.d.idSet+`) AND ((flags | ?) & ~CAST(? AS BIGINT)) <> flags
+		RETURNING message_id`,
+		int64(add), int64(remove), u, set, int64(add), int64(remove))
+	if err != nil {
+		return nil, err
+	}
+	if add&messages.FlagRead != 0 {
+		cs, err := a.implicitChannels(list)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.advanceMarks(u, cs); err != nil {
+			return nil, err
+		}
+	}
+	found = append(found, dropped...)
+	slices.Sort(found)
+	return append(changed, slices.Compact(found)...), nil
+}
+
+// dropEqual deletes u's explicit rows of the messages in list whose flags, once add and
+// remove applied, equal the implicit rows they replace, and returns the ids of those whose
+// flags that changed.
+func (a messageTx) dropEqual(u users.ID, list []messages.ID, add, remove messages.Flags) ([]messages.ID, error) {
+	type dropped struct {
+		id    messages.ID
+		flags messages.Flags
+	}
+	rows, err := scanAll(a.t, func(row *sql.Rows) (dropped, error) {
+		var d dropped
+		return d, row.Scan(&d.id, &d.flags)
+	}, `DELETE FROM user_messages WHERE user_id = ? AND message_id IN (`+a.t.d.idSet+`)
+		AND EXISTS (SELECT 1 FROM messages m JOIN receive_intervals ri ON ri.user_id = user_messages.user_id AND `+inInterval("ri", "m")+`
+			LEFT JOIN read_marks rm ON rm.user_id = user_messages.user_id AND rm.channel_id = m.channel_id
+			WHERE m.id = user_messages.message_id AND m.implicit_rows
+			AND ((user_messages.flags | ?) & ~CAST(? AS BIGINT)) = `+implicitFlags("m", "rm")+`)
+		RETURNING message_id, flags`, u, ids(a.t.d, list), int64(add), int64(remove))
+	if err != nil {
+		return nil, err
+	}
+	var out []messages.ID
+	for _, d := range rows {
+		if (d.flags|add)&^remove != d.flags {
+			out = append(out, d.id)
+		}
+	}
+	return out, nil
+}
+
+func (a messageTx) PutRows(rows []messages.UserMessage) error {
+	if len(rows) == 0 {
+		return a.t.live()
+	}
+	msgIDs := make([]messages.ID, len(rows))
+	who := make([]users.ID, len(rows))
+	for i, r := range rows {
+		msgIDs[i], who[i] = r.MessageID, r.UserID
+	}
+	msgIDs = sortedUnique(msgIDs)
+	var n int
+	if err := a.t.get("SELECT COUNT(*) FROM messages WHERE id IN ("+a.t.d.idSet+")", []any{ids(a.t.d, msgIDs)}, &n); err != nil {
+		return err
+	}
+	if n != len(msgIDs) {
+		return notFound("message in", msgIDs)
+	}
+	if err := a.upsertRows(rows); err != nil {
+		return err
+	}
+	return a.normalize(sortedUnique(who), msgIDs)
+}
+
+// DeleteRows removes the rows in one statement, after making the implicit rows of the
+// messages explicit.
+func (a messageTx) DeleteRows(us []users.ID, list []messages.ID) error {
+	if len(us) == 0 || len(list) == 0 {
+		return a.t.live()
+	}
+	if err := a.materialize(list); err != nil {
+		return err
+	}
+	_, err := a.t.exec("DELETE FROM user_messages WHERE user_id IN ("+a.t.d.idSet+") AND message_id IN ("+a.t.d.idSet+")",
+		ids(a.t.d, us), ids(a.t.d, list))
+	return err
+}
+
+// MarkRead selects the unread rows, explicit and implicit, then marks them read: a whole
+// channel (or every message) by moving the marks to the newest messages and setting the flag
+// on the explicit rows only (deleting those it makes equal to the implicit ones); otherwise as
+// SetFlags does.
+func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
+	found, explicit, err := a.unreadRows(q)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(found)
+	if len(found) == 0 {
+		return []messages.ID{}, nil
+	}
+	if q.Topic != nil || q.Before != 0 || q.Limit > 0 {
+		if _, err := a.SetFlags(q.User, found, messages.FlagRead, 0); err != nil {
+			return nil, err
+		}
+		return found, nil
+	}
+	// Every implicit row of the channels becomes read: each mark moves to its channel's newest
+	// message (the found ones included, the snapshot being the transaction's).
+	where, args := "ri.user_id = ?", []any{q.User}
+	if q.ChannelID != 0 {
+		where, args = where+" AND ri.channel_id = ?", append(args, q.ChannelID)
+	}
+	if _, err := a.t.exec(`INSERT INTO read_marks (user_id, channel_id, read_through)
+		SELECT x.user_id, x.channel_id, x.top FROM (SELECT DISTINCT ri.user_id, ri.channel_id,
+			(SELECT MAX(m.id) FROM messages m WHERE m.channel_id = ri.channel_id) AS top
+			FROM receive_intervals ri WHERE `+where+`) AS x WHERE x.top IS NOT NULL
+		ON CONFLICT (user_id, channel_id) DO UPDATE SET read_through = CASE
+			WHEN excluded.read_through > read_marks.read_through THEN excluded.read_through ELSE read_marks.read_through END`,
+		args...); err != nil {
+		return nil, err
+	}
+	if len(explicit) == 0 {
+		return found, nil
+	}
+	// The explicit rows that the read flag makes equal to the implicit ones go; the others
+	// gain it.
+	dropped, err := a.dropEqual(q.User, explicit, messages.FlagRead, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(dropped) == len(explicit) {
+		return found, nil
+	}
+	if _, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+" WHERE user_id = ? AND message_id IN ("+
+		a.t.d.idSet+")", q.User, ids(a.t.d, explicit)); err != nil {
+		return nil, err
+	}
+	return found, nil
+}
+
+// unreadRows returns the message ids of the unread rows q selects (newest first, at most
+// q.Limit), and those of them that are explicit.
+func (a messageTx) unreadRows(q storage.MarkReadQuery) (found, explicit []messages.ID, err error) {
+	exWhere := "um.user_id = ? AND (um.flags & " + flagRead + ") = 0"
+	imWhere := "ri.user_id = ? AND " + aboveMark(a.t.d)
+	exArgs, imArgs := []any{q.User}, []any{q.User}
+	exFrom := "user_messages um"
+	if q.Before != 0 {
+		exWhere, imWhere = exWhere+" AND um.message_id < ?", imWhere+" AND m.id < ?"
+		exArgs, imArgs = append(exArgs, q.Before), append(imArgs, q.Before)
+	}
+	if q.ChannelID != 0 {
+		exFrom += " JOIN messages m ON m.id = um.message_id"
+		exWhere, imWhere = exWhere+" AND m.channel_id = ?", imWhere+" AND m.channel_id = ?"
+		exArgs, imArgs = append(exArgs, q.ChannelID), append(imArgs, q.ChannelID)
+		if q.Topic != nil {
+			key := topics.Key(*q.Topic)
+			exWhere, imWhere = exWhere+" AND m.topic_key = ?", imWhere+" AND m.topic_key = ?"
+			exArgs, imArgs = append(exArgs, key), append(imArgs, key)
+		}
+	}
+	limit := ""
+	if q.Limit > 0 {
+		limit = " LIMIT " + strconv.Itoa(q.Limit)
+	}
+	type unread struct {
+		id       messages.ID
+		explicit bool
+	}
+	list, err := scanAll(a.t, func(row *sql.Rows) (unread, error) {
+		var r unread
+		return r, row.Scan(&r.id, &r.explicit)
+	}, `SELECT id, explicit FROM (
+		SELECT um.message_id AS id, 1 AS explicit FROM `+exFrom+` WHERE `+exWhere+`
+		UNION ALL
+		SELECT message_id AS id, 0 AS explicit FROM (`+implicitRows(imWhere)+`) AS i) AS r
+		ORDER BY id DESC`+limit, append(exArgs, imArgs...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range list {
+		found = append(found, r.id)
+		if r.explicit {
+			explicit = append(explicit, r.id)
+		}
+	}
+	return found, explicit, nil
+}
+
+// topicsWithRows is the statement of the newest message per topic of a channel among those
+// the user has a row for (explicit, or implicit).
+func topicsWithRows() string {
+	return `SELECT MAX(m.id) FROM messages m WHERE m.channel_id = ?
+		AND (EXISTS (SELECT 1 FROM user_messages um WHERE um.user_id = ? AND um.message_id = m.id)
+			OR (m.implicit_rows AND EXISTS (SELECT 1 FROM receive_intervals ri WHERE ri.user_id = ? AND ` + inInterval("ri", "m") + `)))
+		GROUP BY m.topic_key`
+}
