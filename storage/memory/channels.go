@@ -265,7 +265,7 @@ func (a subscriptionTx) Put(subs []channels.Subscription) error {
 		a.dropSubscriberLists(s.ChannelID)
 		setKey(a.j, byChannel, s.UserID, s.Clone())
 		if s.Active != old.Active && a.t.d.users[s.UserID].IsActive {
-			a.addCount(s.ChannelID, s.Active)
+			a.addCount(s.UserID, s.ChannelID, s.Active)
 		}
 	}
 	return nil
@@ -311,8 +311,10 @@ func (a subscriptionTx) CountsInto(counts []int, ids []channels.ID) error {
 	return nil
 }
 
-// addCount moves the subscriber count of c by one: up when up is set, down otherwise.
-func (a subscriptionTx) addCount(c channels.ID, up bool) {
+// addCount moves the subscriber count of c by one, up when up is set, down otherwise: user u
+// starts or stops receiving c, and their receiving interval opens or closes (receivers.go).
+func (a subscriptionTx) addCount(u users.ID, c channels.ID, up bool) {
+	a.t.d.receive(a.j, u, c, up)
 	n := a.t.d.subCounts[c]
 	if up {
 		n++

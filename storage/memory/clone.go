@@ -122,6 +122,7 @@ func (m messageData) clone() messageData {
 	c.reactions = cloneMap(m.reactions, slices.Clone[[]messages.Reaction])
 	c.byChannel = cloneMap(m.byChannel, (*channelIndex).clone)
 	c.idx = m.idx.clone()
+	c.recv = m.recv.clone()
 	c.search = searchIndex{
 		docs: cloneMap(m.search.docs, func(d messages.SearchDoc) messages.SearchDoc {
 			return messages.SearchDoc{Topic: slices.Clone(d.Topic), Content: slices.Clone(d.Content)}

@@ -20,4 +20,11 @@
 // end of its id range (messages_query.go), so a page of a narrow costs what SQLite's costs,
 // whatever the history holds; TestMessageIndexesFollowWrites checks the lists and the
 // answers against scans after random writes and rollbacks.
+//
+// A channel message stored with CreateForSubscribers has implicit rows (storage/receivers.go):
+// no row per recipient, but each (user, channel)'s receiving intervals, opened and closed where
+// the subscriber counts move, and read mark (receivers.go). A user's received messages are
+// their list of explicit rows merged with the spans of the channels' lists of implicit-rows
+// messages their intervals hold (receivers_view.go); reads of rows move the marks forward and
+// drop the explicit rows equal to implicit ones (receivers_write.go).
 package memory

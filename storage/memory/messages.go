@@ -5,8 +5,6 @@ import (
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
-	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/topics"
 	"github.com/teamchat/chat/users"
 )
 
@@ -24,6 +22,9 @@ type messageData struct {
 	// indexes (message_index.go).
 	byChannel map[channels.ID]*channelIndex
 	idx       messageIndexes
+	// recv holds what the implicit rows of the messages stored for their channel's
+	// subscribers are derived from (receivers.go).
+	recv receiverData
 }
 
 func newMessageData() messageData {
@@ -34,6 +35,7 @@ func newMessageData() messageData {
 		search:    newSearchIndex(),
 		byChannel: map[channels.ID]*channelIndex{},
 		idx:       newMessageIndexes(),
+		recv:      newReceiverData(),
 	}
 }
 
@@ -104,9 +106,18 @@ func (a messageTx) Rows(ids []messages.ID) ([]messages.UserMessage, error) {
 		for u := range byUser {
 			us = append(us, u)
 		}
+		m, implicit := a.md().messages[id], a.isImplicit(id)
+		if implicit {
+			for u, ivs := range a.md().recv.intervals[m.ChannelID] {
+				if _, had := byUser[u]; !had && holding(ivs, id) {
+					us = append(us, u)
+				}
+			}
+		}
 		slices.Sort(us)
 		for _, u := range us {
-			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: byUser[u]})
+			f, _ := a.rowOf(u, m)
+			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: f})
 		}
 	}
 	return out, nil
@@ -119,7 +130,7 @@ func (a messageTx) UserRows(u users.ID, ids []messages.ID) ([]messages.UserMessa
 	ids = sortedSet(ids)
 	var out []messages.UserMessage
 	for _, id := range ids {
-		if f, ok := a.md().rows[id][u]; ok {
+		if f, ok := a.rowOfID(u, id); ok {
 			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: f})
 		}
 	}
@@ -131,8 +142,7 @@ func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messa
 		return nil, err
 	}
 	var out []messages.UserMessage
-	for _, id := range a.userList(u) {
-		f := a.md().rows[id][u]
+	for id, f := range a.rows(a.receivedOf(u, clear&messages.FlagRead != 0), false) {
 		if f&set == set && f&clear == 0 {
 			out = append(out, messages.UserMessage{UserID: u, MessageID: id, Flags: f})
 		}
@@ -144,10 +154,9 @@ func (a messageTx) MaxReceivedID(u users.ID) (messages.ID, error) {
 	if err := a.t.live(); err != nil {
 		return 0, err
 	}
-	ids := a.userList(u)
-	for i := len(ids) - 1; i >= 0; i-- {
-		if a.md().rows[ids[i]][u]&messages.FlagHistorical == 0 {
-			return ids[i], nil
+	for id, f := range a.rows(a.receivedOf(u, false), true) {
+		if f&messages.FlagHistorical == 0 {
+			return id, nil
 		}
 	}
 	return 0, nil
@@ -201,8 +210,12 @@ func (a messageTx) Update(m messages.Message) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
-	if _, ok := a.md().messages[m.ID]; !ok {
+	old, ok := a.md().messages[m.ID]
+	if !ok {
 		return notFound("message", m.ID)
+	}
+	if old.ChannelID != m.ChannelID {
+		a.materialize([]messages.ID{m.ID}) // implicit rows follow the channel they came from
 	}
 	a.replaceMessage(m.Clone())
 	a.unindex(m.ID)
@@ -222,6 +235,7 @@ func (a messageTx) Delete(ids []messages.ID) error {
 			continue
 		}
 		a.unindexMessage(m)
+		a.forget(m)
 		for _, l := range x.messageLists(m) {
 			edits.remove[l] = append(edits.remove[l], id)
 		}
@@ -247,17 +261,29 @@ func (a messageTx) SetFlags(u users.ID, ids []messages.ID, add, remove messages.
 	}
 	ids = sortedSet(ids)
 	changed := []messages.ID{}
+	var read touched
+	edits := newListEdits()
 	for _, id := range ids {
-		byUser := a.md().rows[id]
-		f, ok := byUser[u]
+		m, ok := a.md().messages[id]
+		if !ok {
+			continue
+		}
+		f, ok := a.rowOf(u, m)
 		if !ok {
 			continue
 		}
 		nf := (f | add) &^ remove
 		if nf != f {
-			setKey(a.j, byUser, u, nf)
+			a.setRow(u, m, nf, &edits)
 			changed = append(changed, id)
+			if nf&^f&messages.FlagRead != 0 && a.isImplicit(id) {
+				read.add(m.ChannelID)
+			}
 		}
+	}
+	edits.apply(a.j)
+	for _, c := range read {
+		a.advanceMark(u, c)
 	}
 	return changed, nil
 }
@@ -267,18 +293,11 @@ func (a messageTx) PutRows(rows []messages.UserMessage) error {
 		return err
 	}
 	for _, r := range rows {
-		byUser, ok := a.md().rows[r.MessageID]
+		m, ok := a.md().messages[r.MessageID]
 		if !ok {
-			if _, exists := a.md().messages[r.MessageID]; !exists {
-				return notFound("message", r.MessageID)
-			}
-			byUser = map[users.ID]messages.Flags{}
-			setKey(a.j, a.md().rows, r.MessageID, byUser)
+			return notFound("message", r.MessageID)
 		}
-		if _, had := byUser[r.UserID]; !had {
-			addToList(a.j, listOf(a.md().idx.byUser, r.UserID), r.MessageID)
-		}
-		setKey(a.j, byUser, r.UserID, r.Flags)
+		a.setRow(r.UserID, m, r.Flags, nil)
 	}
 	return nil
 }
@@ -287,6 +306,7 @@ func (a messageTx) DeleteRows(us []users.ID, ids []messages.ID) error {
 	if err := a.t.live(); err != nil {
 		return err
 	}
+	a.materialize(ids)
 	edits := newListEdits()
 	for _, id := range ids {
 		byUser := a.md().rows[id]
@@ -306,6 +326,7 @@ func (a messageTx) Move(ids []messages.ID, c channels.ID, topic string, entry me
 	if err := a.t.live(); err != nil {
 		return err
 	}
+	a.materialize(ids)
 	stems := messages.SearchStems(topic)
 	edits := newListEdits()
 	defer edits.apply(a.j)
@@ -328,132 +349,4 @@ func (a messageTx) Move(ids []messages.ID, c channels.ID, topic string, entry me
 		a.index(id, messages.SearchDoc{Topic: stems, Content: d.Content})
 	}
 	return nil
-}
-
-// userTopicKey identifies a user's row for one topic.
-type userTopicKey struct {
-	user    users.ID
-	channel channels.ID
-	topic   string // topics.Key
-}
-
-// userTopicTx is the user-topics accessor; j is nil in a read-only transaction.
-type userTopicTx struct {
-	t *readTx
-	j *journal
-}
-
-func sortUserTopics(l []topics.UserTopic) {
-	slices.SortFunc(l, func(x, y topics.UserTopic) int {
-		switch {
-		case x.UserID != y.UserID:
-			return int(x.UserID - y.UserID)
-		case x.ChannelID != y.ChannelID:
-			return int(x.ChannelID - y.ChannelID)
-		case topics.Key(x.Topic) < topics.Key(y.Topic):
-			return -1
-		case topics.Key(x.Topic) > topics.Key(y.Topic):
-			return 1
-		}
-		return 0
-	})
-}
-
-func (a userTopicTx) ListForUser(u users.ID) ([]topics.UserTopic, error) {
-	if err := a.t.live(); err != nil {
-		return nil, err
-	}
-	out := []topics.UserTopic{}
-	for k, ut := range a.t.d.userTopics {
-		if k.user == u {
-			out = append(out, ut)
-		}
-	}
-	sortUserTopics(out)
-	return out, nil
-}
-
-func (a userTopicTx) ListForTopic(c channels.ID, topic string) ([]topics.UserTopic, error) {
-	if err := a.t.live(); err != nil {
-		return nil, err
-	}
-	out := []topics.UserTopic{}
-	for k, ut := range a.t.d.userTopics {
-		if k.channel == c && k.topic == topics.Key(topic) {
-			out = append(out, ut)
-		}
-	}
-	sortUserTopics(out)
-	return out, nil
-}
-
-func (a userTopicTx) FollowersOf(c channels.ID, topic string) ([]users.ID, error) {
-	rows, err := a.ListForTopic(c, topic)
-	if err != nil {
-		return nil, err
-	}
-	out := []users.ID{}
-	for _, ut := range rows {
-		if ut.Policy == topics.PolicyFollowed {
-			out = append(out, ut.UserID)
-		}
-	}
-	return out, nil
-}
-
-func (a userTopicTx) Put(ut topics.UserTopic) error {
-	if err := a.t.live(); err != nil {
-		return err
-	}
-	setKey(a.j, a.t.d.userTopics, userTopicKey{ut.UserID, ut.ChannelID, topics.Key(ut.Topic)}, ut)
-	return nil
-}
-
-func (a userTopicTx) Delete(u users.ID, c channels.ID, topic string) error {
-	if err := a.t.live(); err != nil {
-		return err
-	}
-	deleteKey(a.j, a.t.d.userTopics, userTopicKey{u, c, topics.Key(topic)})
-	return nil
-}
-
-func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
-	if err := a.t.live(); err != nil {
-		return nil, err
-	}
-	changed := []messages.ID{}
-	ids := a.userList(q.User)
-	if q.ChannelID != 0 {
-		var narrow idList
-		if q.Topic != nil {
-			if l := a.md().idx.byTopic[topicKey{q.ChannelID, foldTopic(*q.Topic)}]; l != nil {
-				narrow = *l
-			}
-		} else {
-			narrow = a.channelIDs(q.ChannelID)
-		}
-		ids = smaller(ids, narrow)
-	}
-	if q.Before != 0 {
-		ids = ids.span(0, q.Before-1)
-	}
-	for i := len(ids) - 1; i >= 0; i-- {
-		id := ids[i]
-		m := a.md().messages[id]
-		if q.ChannelID != 0 && (m.ChannelID != q.ChannelID || q.Topic != nil && !topics.Same(m.Topic, *q.Topic)) {
-			continue
-		}
-		byUser := a.md().rows[id]
-		f, ok := byUser[q.User]
-		if !ok || f&messages.FlagRead != 0 {
-			continue
-		}
-		setKey(a.j, byUser, q.User, f|messages.FlagRead)
-		changed = append(changed, id)
-		if q.Limit > 0 && len(changed) == q.Limit {
-			break
-		}
-	}
-	slices.Sort(changed)
-	return changed, nil
 }

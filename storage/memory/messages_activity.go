@@ -32,10 +32,10 @@ func (a messageTx) Topics(c channels.ID, user users.ID, fullHistory bool) ([]sto
 	seen := map[string]bool{}
 	out := []storage.TopicSummary{}
 	for i := len(ids) - 1; i >= 0; i-- {
-		if _, received := a.md().rows[ids[i]][user]; !fullHistory && !received {
+		m := a.md().messages[ids[i]]
+		if _, received := a.rowOf(user, m); !fullHistory && !received {
 			continue
 		}
-		m := a.md().messages[ids[i]]
 		if k := topics.Key(m.Topic); !seen[k] {
 			seen[k] = true
 			out = append(out, storage.TopicSummary{Name: m.Topic, MaxID: m.ID})

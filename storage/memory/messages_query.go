@@ -33,19 +33,14 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 		}
 	}
 	ids := a.source(q, rest)
-	if found, all := a.candidates(positive); !all {
-		ids = smaller(ids, found)
+	if found, all := a.candidates(positive); !all && found != nil && len(found) < ids.size() {
+		ids = idList(found)
 	}
-	ids = ids.span(q.MinID, q.MaxID)
 	history := newChannelSet(q.HistoryChannels)
 	out := []storage.MessageMatch{}
-	for i := range ids {
-		id := ids[i]
-		if q.Newest {
-			id = ids[len(ids)-1-i]
-		}
+	for id := range ids.within(q.MinID, q.MaxID).each(q.Newest) {
 		m := a.md().messages[id]
-		flags, received := a.md().rows[id][q.User]
+		flags, received := a.rowOf(q.User, m)
 		if !received && (m.IsDirect() || !history.has(m.ChannelID)) {
 			continue
 		}
@@ -64,55 +59,73 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 	return out, nil
 }
 
-// source returns the smallest list of the indexes that holds every message q can match, given
-// its terms other than searches (each must match: one term's list bounds them all).
-func (a messageTx) source(q storage.MessageQuery, terms []messages.Term) idList {
-	x := &a.md().idx
-	best := x.all
-	mine := a.userList(q.User)
-	if len(q.HistoryChannels) == 0 {
+// source returns the smallest set of the indexes that holds every message q can match, given
+// its terms other than searches (each must match: one term's set bounds them all): an index
+// list, or the messages the user has rows for (from above their read marks when the query
+// asks for unread messages).
+func (a messageTx) source(q storage.MessageQuery, terms []messages.Term) idSet {
+	var best idSet = a.md().idx.all
+	var mine idSet
+	// ofMine returns the messages the user has rows for (from above their read marks when the
+	// query asks for unread messages), read when a term needs them.
+	ofMine := func() idSet {
+		if mine == nil {
+			unread := slices.ContainsFunc(terms, func(t messages.Term) bool {
+				return t.Operator == messages.OpIs && t.Text == messages.IsUnread && !t.Negated
+			})
+			mine = a.receivedOf(q.User, unread)
+		}
+		return mine
+	}
+	if len(q.HistoryChannels) == 0 && ofMine().size() < best.size() {
 		// Only the messages the user has a row for can match.
-		best = smaller(best, mine)
+		best = mine
 	}
 	for _, t := range terms {
-		if !t.Negated {
-			best = smaller(best, a.termList(t, terms, mine))
+		if t.Negated {
+			continue
+		}
+		l, isMine := a.termList(t, terms)
+		switch {
+		case isMine && ofMine().size() < best.size():
+			best = mine
+		case !isMine && l != nil && len(l) < best.size():
+			best = l
 		}
 	}
 	return best
 }
 
-// termList returns the list holding every message that term t matches, or the user's own list
-// (mine) for a term that only the user's rows can match, or nil when no index serves it (all
-// is then the list: smaller prefers a list to nil).
-func (a messageTx) termList(t messages.Term, terms []messages.Term, mine idList) idList {
+// termList returns the list holding every message that term t matches, or reports a term that
+// only the user's rows can match (isMine), or nil when no index serves it.
+func (a messageTx) termList(t messages.Term, terms []messages.Term) (l idList, isMine bool) {
 	x := &a.md().idx
 	switch t.Operator {
 	case messages.OpChannel:
 		for _, o := range terms {
 			if o.Operator == messages.OpTopic && !o.Negated {
-				return listAt(x.byTopic, topicKey{t.Channel, foldTopic(o.Text)})
+				return listAt(x.byTopic, topicKey{t.Channel, foldTopic(o.Text)}), false
 			}
 		}
-		return orEmpty(a.channelIDs(t.Channel))
+		return orEmpty(a.channelIDs(t.Channel)), false
 	case messages.OpSender:
-		return listAt(x.bySender, t.User)
+		return listAt(x.bySender, t.User), false
 	case messages.OpDM:
-		return listAt(x.byConversation, conversationKey(t.Users))
+		return listAt(x.byConversation, conversationKey(t.Users)), false
 	case messages.OpDMIncluding, messages.OpGroupDMWith:
-		return orEmpty(mine) // direct messages match only with the user's row
+		return nil, true // direct messages match only with the user's row
 	case messages.OpIs:
 		switch t.Text {
 		case messages.IsUnread, messages.IsStarred, messages.IsMentioned, messages.IsAlerted, messages.IsDM:
-			return orEmpty(mine)
+			return nil, true
 		}
 	case messages.OpID:
 		if _, ok := a.md().messages[t.Message]; ok {
-			return idList{t.Message}
+			return idList{t.Message}, false
 		}
-		return idList{}
+		return idList{}, false
 	}
-	return nil
+	return nil, false
 }
 
 // listAt returns m's list at k, empty (not nil) when there is none.
@@ -129,19 +142,6 @@ func orEmpty(l idList) idList {
 		return idList{}
 	}
 	return l
-}
-
-// smaller returns the shorter of two lists; nil stands for no list and loses to any other.
-func smaller(a, b idList) idList {
-	switch {
-	case b == nil:
-		return a
-	case a == nil:
-		return b
-	case len(b) < len(a):
-		return b
-	}
-	return a
 }
 
 // channelSet answers membership in a query's history channels: a scan of a few, a map of

@@ -108,7 +108,7 @@ func (a userTx) Update(u users.User) error {
 		subs := subscriptionTx{t: a.t, j: a.j}
 		for c := range a.t.d.subsByUser[u.ID] {
 			if a.t.d.subsByChannel[c][u.ID].Active {
-				subs.addCount(c, u.IsActive)
+				subs.addCount(u.ID, c, u.IsActive)
 			}
 		}
 	}
