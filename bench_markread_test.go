@@ -108,13 +108,23 @@ func seedUnreadChannel(b *testing.B, svc *chat.Service, store storage.Storage, s
 		}
 	}
 	recipients := []users.ID{min(sender, reader.UserID), max(sender, reader.UserID)}
+	return seedMessages(b, store, n, func(tx storage.Tx, i int) (messages.ID, error) {
+		m := messages.Message{SenderID: sender, ChannelID: c, Topic: "t" + strconv.Itoa(i%10),
+			Content: "x", Rendered: "<p>x</p>", Timestamp: 1, Client: "bench"}
+		id, _, err := storage.CreateForSubscribers(tx.Messages(), m, recipients, []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}})
+		return id, err
+	})
+}
+
+// seedMessages stores n messages with create (given each one's index), in transactions of
+// 10,000, and returns their ids.
+func seedMessages(b *testing.B, store storage.Storage, n int, create func(tx storage.Tx, i int) (messages.ID, error)) []messages.ID {
+	b.Helper()
 	ids := make([]messages.ID, 0, n)
 	for len(ids) < n {
-		err := store.Update(ctx, func(tx storage.Tx) error {
+		err := store.Update(b.Context(), func(tx storage.Tx) error {
 			for range min(10000, n-len(ids)) {
-				m := messages.Message{SenderID: sender, ChannelID: c, Topic: "t" + strconv.Itoa(len(ids)%10),
-					Content: "x", Rendered: "<p>x</p>", Timestamp: 1, Client: "bench"}
-				id, _, err := storage.CreateForSubscribers(tx.Messages(), m, recipients, []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}})
+				id, err := create(tx, len(ids))
 				if err != nil {
 					return err
 				}
@@ -132,25 +142,11 @@ func seedUnreadChannel(b *testing.B, svc *chat.Service, store storage.Storage, s
 // seedUnread stores n direct messages from sender to reader, unread for the reader.
 func seedUnread(b *testing.B, store storage.Storage, sender, reader users.ID, n int) []messages.ID {
 	b.Helper()
-	ids := make([]messages.ID, 0, n)
-	for len(ids) < n {
-		err := store.Update(b.Context(), func(tx storage.Tx) error {
-			for range min(10000, n-len(ids)) {
-				m := messages.Message{SenderID: sender, Recipients: messages.Participants(sender, []users.ID{reader}),
-					Content: "x", Rendered: "<p>x</p>", Timestamp: 1, Client: "bench"}
-				id, err := tx.Messages().Create(m, []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}, {UserID: reader}})
-				if err != nil {
-					return err
-				}
-				ids = append(ids, id)
-			}
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	return ids
+	return seedMessages(b, store, n, func(tx storage.Tx, _ int) (messages.ID, error) {
+		m := messages.Message{SenderID: sender, Recipients: messages.Participants(sender, []users.ID{reader}),
+			Content: "x", Rendered: "<p>x</p>", Timestamp: 1, Client: "bench"}
+		return tx.Messages().Create(m, []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}, {UserID: reader}})
+	})
 }
 
 // markUnread clears the reader's read flag on ids.

@@ -56,18 +56,7 @@ func benchUnreadReads(b *testing.B, svc *chat.Service, reader chat.Actor) {
 		}
 	})
 	b.Run("is:unread", func(b *testing.B) {
-		b.ReportAllocs()
-		defer reportCPU(b)()
-		narrow := []chat.NarrowTerm{{Operator: "is", Operand: "unread"}}
-		for b.Loop() {
-			res, err := svc.GetMessages(ctx, reader, chat.GetMessagesParams{Anchor: "newest", NumBefore: 100, Narrow: narrow})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if len(res.Messages) != 100 {
-				b.Fatalf("GetMessages returned %d messages, want 100", len(res.Messages))
-			}
-		}
+		benchNewest100(b, svc, reader, []chat.NarrowTerm{{Operator: "is", Operand: "unread"}})
 	})
 }
 

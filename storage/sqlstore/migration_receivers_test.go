@@ -2,7 +2,6 @@ package sqlstore_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -22,18 +21,7 @@ import (
 // The test writes a store, puts it back as it was before 193, and opens it again.
 func TestReceiveIntervalsMigration(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name string
-		dsn  func(t *testing.T) string
-	}{
-		{"sqlite", func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "chat.db") }},
-		{"postgres", func(t *testing.T) string { return freshSchema(t, postgresURL(t)) }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			testReceiveIntervalsMigration(t, tc.dsn(t))
-		})
-	}
+	onBothDialects(t, testReceiveIntervalsMigration)
 }
 
 // migrationState is what the migration must keep: every row, and per user the unread rows

@@ -20,6 +20,12 @@ import (
 // while it is set.
 func TestImplicitRowsStaySparse(t *testing.T) {
 	t.Parallel()
+	onBothDialects(t, func(t *testing.T, dsn string) { testImplicitRowsStaySparse(t, mustOpen(t, dsn)) })
+}
+
+// onBothDialects runs fn in parallel subtests with the address of a new SQLite store and of
+// a fresh PostgreSQL schema (skipped without CHAT_TEST_POSTGRES_URL).
+func onBothDialects(t *testing.T, fn func(t *testing.T, dsn string)) {
 	for _, tc := range []struct {
 		name string
 		dsn  func(t *testing.T) string
@@ -29,7 +35,7 @@ func TestImplicitRowsStaySparse(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			testImplicitRowsStaySparse(t, mustOpen(t, tc.dsn(t)))
+			fn(t, tc.dsn(t))
 		})
 	}
 }
