@@ -20,4 +20,8 @@
 //   - Records are values: a backend never shares memory with its caller.
 //   - A transaction is bound to the context given to View or Update; once it is cancelled, the
 //     accessors fail with its error.
+//   - A channel message stored with CreateForSubscribers has a row for every user receiving its
+//     channel without the backend storing one per recipient (receivers.go); every read of rows
+//     answers as if each were stored (storagetest's ImplicitRows compares with a store given
+//     every row).
 package storage
