@@ -37,6 +37,8 @@ type readAhead struct {
 
 	subscribersOf channels.ID // PrefetchSubscribers on PostgreSQL: the channel's active
 	ids           []users.ID  // subscribers, its customized ones in subs (ahead_subscribers.go)
+	countOf       channels.ID // and its subscriber count, once the list is taken
+	count         int
 
 	channel channels.ID // PrefetchChannelMessage: the channel, a reserved id, the bounds
 	id      messages.ID
@@ -113,7 +115,7 @@ func (t *txn) take(match func(*readAhead) bool) (*readAhead, bool) {
 // takeSubscribers returns the rows read ahead for query with args, if any.
 func (t *txn) takeSubscribers(query string, args []any) ([]channels.Subscription, bool) {
 	a, ok := t.take(func(a *readAhead) bool {
-		return a.channel == 0 && a.subscribersOf == 0 && a.query == query && slices.Equal(a.args, args)
+		return a.channel == 0 && a.subscribersOf == 0 && a.countOf == 0 && a.query == query && slices.Equal(a.args, args)
 	})
 	if !ok {
 		return nil, false

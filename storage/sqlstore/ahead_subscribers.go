@@ -22,12 +22,14 @@ const customizedCondition = `(is_muted OR desktop_notifications IS NOT NULL OR a
 	OR push_notifications IS NOT NULL OR email_notifications IS NOT NULL OR wildcard_mentions_notify IS NOT NULL)`
 
 // subscriberListQuery reads c's SubscriberList in one statement: the ids as an array, the
-// customized subscriptions as a JSON array (few; each with the columns of subscriptionColumns).
+// customized subscriptions as a JSON array (few; each with the columns of subscriptionColumns),
+// and the channel's maintained subscriber count (CountsOf: a send compares it with the list).
 const subscriberListQuery = `SELECT COALESCE(array_agg(user_id ORDER BY user_id), '{}'),
 	COALESCE(json_agg(json_build_object('user_id', user_id, 'color', color, 'is_muted', is_muted,
 		'pin_to_top', pin_to_top, 'desktop', desktop_notifications, 'audible', audible_notifications,
 		'push', push_notifications, 'email', email_notifications, 'wildcard', wildcard_mentions_notify)
-		ORDER BY user_id) FILTER (WHERE ` + customizedCondition + `), '[]')::text
+		ORDER BY user_id) FILTER (WHERE ` + customizedCondition + `), '[]')::text,
+	COALESCE((SELECT subscriber_count FROM channels WHERE id = ?), 0)
 	FROM subscriptions WHERE channel_id = ? AND active`
 
 // customizedRow is one element of subscriberListQuery's JSON array.
@@ -46,12 +48,12 @@ type customizedRow struct {
 // prefetchSubscriberList announces the read of c's SubscriberList.
 func (r *readTx) prefetchSubscriberList(c channels.ID) {
 	a := &readAhead{subscribersOf: c}
-	a.query, a.args = subscriberListQuery, []any{c}
+	a.query, a.args = subscriberListQuery, []any{c, c}
 	a.rows = func(rows pgx.Rows) error {
 		for rows.Next() {
 			var ids []int64
 			var customized string
-			if err := rows.Scan(&ids, &customized); err != nil {
+			if err := rows.Scan(&ids, &customized, &a.count); err != nil {
 				return err
 			}
 			a.ids = make([]users.ID, len(ids))
@@ -84,5 +86,20 @@ func (t *txn) takeSubscriberList(c channels.ID) (storage.SubscriberList, bool) {
 	if ids == nil {
 		ids = []users.ID{}
 	}
+	// The count read with the list, for a CountsOf that follows before any other statement.
+	t.ahead = append(t.ahead, &readAhead{countOf: c, count: a.count, done: true})
 	return storage.SubscriberList{IDs: ids[:len(ids):len(ids)], Customized: a.subs}, true
+}
+
+// takeCount returns c's subscriber count read with its subscriber list, if it was.
+func (t *txn) takeCount(c channels.ID) (int, bool) {
+	a, ok := t.take(func(a *readAhead) bool { return a.countOf == c && c != 0 })
+	return a.countOrZero(), ok
+}
+
+func (a *readAhead) countOrZero() int {
+	if a == nil {
+		return 0
+	}
+	return a.count
 }
