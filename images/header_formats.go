@@ -205,7 +205,8 @@ func readWebPFrame(r *bufio.Reader, typ string, h Header) (Header, error) {
 		if _, err := io.ReadFull(r, b[:10]); err != nil {
 			return Header{}, err
 		}
-		if b[3] != 0x9d || b[4] != 0x01 || b[5] != 0x2a {
+		// A still image is one key frame (bit 0 clear); an inter frame has no dimensions.
+		if b[0]&1 != 0 || b[3] != 0x9d || b[4] != 0x01 || b[5] != 0x2a {
 			return Header{}, ErrBadImage
 		}
 		w, ht = int(binary.LittleEndian.Uint16(b[6:8])&0x3fff), int(binary.LittleEndian.Uint16(b[8:10])&0x3fff)
