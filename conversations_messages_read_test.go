@@ -111,10 +111,10 @@ func TestMarkAllAsReadInBatches(t *testing.T) {
 		if e["op"] != "add" || e["flag"] != "read" || e["all"] != false {
 			t.Errorf("event %d = %v", i, e)
 		}
-		marked = append(e["messages"].([]any), marked...)
+		marked = append(marked, e["messages"].([]any)...)
 	}
-	// Newest first, three per transaction.
-	if len(evs) < 3 || len(evs[0]["messages"].([]any)) != 3 || num(evs[0]["messages"].([]any)[2]) != float64(w.dms[1]) {
+	// Oldest first (Zulip's order), three per transaction.
+	if len(evs) != 3 || len(evs[0]["messages"].([]any)) != 3 || num(evs[0]["messages"].([]any)[2]) != float64(w.lunch[1]) {
 		t.Errorf("batches = %v", evs)
 	}
 	for i := 1; i < len(marked); i++ {

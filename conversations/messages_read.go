@@ -49,7 +49,7 @@ func AnnounceRead(ev *engine.Events, user users.ID, ids []messages.ID) {
 	ev.Emit(readEvent(ids), []int64{int64(user)})
 }
 
-// MarkAllAsRead marks every unread message of the actor read, newest first, in transactions
+// MarkAllAsRead marks every unread message of the actor read, oldest first, in transactions
 // of Options.MarkReadBatchSize messages, each with its update_message_flags event. It stops
 // after Options.MarkReadBudget (measured with Now) and answers complete=false.
 func (s *Service) MarkAllAsRead(ctx context.Context, actor engine.Actor) (MarkAllAsReadResult, error) {
@@ -62,7 +62,7 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor engine.Actor) (MarkAl
 		budget = DefaultMarkReadBudget
 	}
 	start := s.now()
-	var before messages.ID
+	var after messages.ID
 	for {
 		if s.now().Sub(start) >= budget {
 			return MarkAllAsReadResult{Complete: false}, nil
@@ -71,7 +71,7 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor engine.Actor) (MarkAl
 		err := s.eng.Mutate(ctx, actor, engine.SignedIn, func(o *engine.WriteOp) error {
 			tx, ev, me := o.Tx, o.Ev, o.Me
 			var err error
-			if marked, err = tx.Messages().MarkRead(storage.MarkReadQuery{User: me.ID, Before: before, Limit: batch}); err != nil {
+			if marked, err = tx.Messages().MarkRead(storage.MarkReadQuery{User: me.ID, After: after, Limit: batch}); err != nil {
 				return err
 			}
 			if len(marked) > 0 {
@@ -85,7 +85,7 @@ func (s *Service) MarkAllAsRead(ctx context.Context, actor engine.Actor) (MarkAl
 		if len(marked) < batch {
 			return MarkAllAsReadResult{Complete: true}, nil
 		}
-		before = marked[0]
+		after = marked[len(marked)-1]
 	}
 }
 

@@ -23,13 +23,16 @@ type MessageQuery struct {
 
 // MarkReadQuery selects unread rows of one user for MarkRead: those of channel ChannelID (0:
 // of every message, direct ones included), in Topic when it is set (compared
-// case-insensitively), with a message id below Before (0: any), at most Limit of them (0:
-// all), the newest first.
+// case-insensitively), with a message id above After (0: any), at most Limit of them (0:
+// all), the oldest first. Batches of Limit, each starting after the last one's newest
+// message, mark everything read in Zulip's order (its index of unread rows walks message ids
+// upwards), which lets a backend move its read marks (storage/receivers.go) instead of
+// writing rows.
 type MarkReadQuery struct {
 	User      users.ID
 	ChannelID channels.ID
 	Topic     *string
-	Before    messages.ID
+	After     messages.ID
 	Limit     int
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // MarkRead walks the smaller of the user's unread candidates (the messages they have rows
-// for, from above their read marks) and the channel's or topic's list, newest first. A whole
+// for, from above their read marks) and the channel's or topic's list, oldest first. A whole
 // channel's read moves the user's mark of it to its newest message; otherwise the rows read
 // are written, and the marks move over the runs of read messages after.
 func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
@@ -19,7 +19,7 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 	}
 	changed := []messages.ID{}
 	ids := a.markReadSource(q)
-	for id := range ids.each(true) {
+	for id := range ids.each(false) {
 		m := a.md().messages[id]
 		if q.ChannelID != 0 && (m.ChannelID != q.ChannelID || q.Topic != nil && !topics.Same(m.Topic, *q.Topic)) {
 			continue
@@ -34,7 +34,7 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 		}
 	}
 	slices.Sort(changed)
-	if q.ChannelID != 0 && q.Topic == nil && q.Before == 0 && q.Limit == 0 {
+	if q.ChannelID != 0 && q.Topic == nil && q.After == 0 && q.Limit == 0 {
 		a.markChannelRead(q.User, q.ChannelID, changed)
 	} else {
 		a.markRowsRead(q.User, changed)
@@ -43,7 +43,7 @@ func (a messageTx) MarkRead(q storage.MarkReadQuery) ([]messages.ID, error) {
 }
 
 // markReadSource returns the smaller of the user's unread candidates and the list of q's
-// channel or topic, below q.Before.
+// channel or topic, above q.After.
 func (a messageTx) markReadSource(q storage.MarkReadQuery) idSet {
 	var ids idSet = a.receivedOf(q.User, true)
 	if q.ChannelID != 0 {
@@ -59,8 +59,8 @@ func (a messageTx) markReadSource(q storage.MarkReadQuery) idSet {
 			ids = narrow
 		}
 	}
-	if q.Before != 0 {
-		ids = ids.within(0, q.Before-1)
+	if q.After != 0 {
+		ids = ids.within(q.After+1, 0)
 	}
 	return ids
 }

@@ -154,13 +154,20 @@ func (a messageTx) advanceMarks(u users.ID, list []channels.ID) error {
 		if err := a.setMark(u, c, next); err != nil {
 			return err
 		}
-		if _, err := a.t.exec(`DELETE FROM user_messages WHERE user_id = ? AND flags = `+flagRead+` AND message_id > ? AND message_id <= ?
-			AND EXISTS (SELECT 1 FROM messages m JOIN receive_intervals ri ON ri.user_id = user_messages.user_id AND `+inInterval("ri", "m")+`
-				WHERE m.id = user_messages.message_id AND m.channel_id = ? AND m.implicit_rows)`, u, old, next, c); err != nil {
+		if err := a.dropReadBetween(u, c, old, next); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// dropReadBetween deletes u's explicit rows of c's implicit-rows messages in (old, next]
+// that hold the read flag alone: below the mark, the implicit rows they replace are the same.
+func (a messageTx) dropReadBetween(u users.ID, c channels.ID, old, next int64) error {
+	_, err := a.t.exec(`DELETE FROM user_messages WHERE user_id = ? AND flags = `+flagRead+` AND message_id > ? AND message_id <= ?
+		AND EXISTS (SELECT 1 FROM messages m JOIN receive_intervals ri ON ri.user_id = user_messages.user_id AND `+inInterval("ri", "m")+`
+			WHERE m.id = user_messages.message_id AND m.channel_id = ? AND m.implicit_rows)`, u, old, next, c)
+	return err
 }
 
 // setMark raises u's read mark of c to mark (a lower mark stays).

@@ -35,9 +35,7 @@ type implicitWorld struct {
 func testImplicitRows(t *testing.T, open Opener) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			w := &implicitWorld{t: t, rnd: rand.New(rand.NewPCG(seed, 42)), subject: open(t), ref: open(t),
-				subscribed: map[[2]int64]bool{}, inactive: map[users.ID]bool{}, direct: map[messages.ID]bool{}}
-			w.seed()
+			w := newImplicitWorld(t, open, seed)
 			for step := range 160 {
 				w.step(step)
 				if step%8 == 7 {
@@ -47,6 +45,44 @@ func testImplicitRows(t *testing.T, open Opener) {
 			w.compare("at the end")
 		})
 	}
+	t.Run("a batch above unread rows", func(t *testing.T) {
+		// The rows left unread at or below After stay unread: no mark moves over them.
+		w := newImplicitWorld(t, open, 7)
+		for n := range 8 {
+			w.sendToChannel(n)
+		}
+		for _, u := range w.u[:4] {
+			q := storage.MarkReadQuery{User: u, After: w.ids[3], Limit: 2}
+			w.both("MarkRead after unread rows", func(tx storage.Tx, _ bool) (any, error) { return tx.Messages().MarkRead(q) })
+		}
+		w.compare("after the batches")
+	})
+	t.Run("batches over explicit rows outside the intervals", func(t *testing.T) {
+		// u0's explicit unread rows of messages it does not receive (between its two
+		// intervals of north, and in east, which nobody receives) are read, never dropped.
+		w := newImplicitWorld(t, open, 8)
+		u, north, east := w.u[0], w.c[0], w.c[2]
+		msg := func(c channels.ID) messages.Message {
+			return messages.Message{SenderID: w.u[1], ChannelID: c, Topic: "t", Content: "x", Rendered: "<p>x</p>", Timestamp: 1700000000, Client: "test"}
+		}
+		sender := messages.UserMessage{UserID: w.u[1], Flags: messages.FlagRead}
+		w.send(msg(north), []messages.UserMessage{sender})
+		w.subscribe(u, north, false)
+		w.send(msg(north), []messages.UserMessage{sender, {UserID: u}})
+		w.send(msg(east), []messages.UserMessage{sender, {UserID: u}})
+		w.subscribe(u, north, true)
+		w.send(msg(north), []messages.UserMessage{sender})
+		w.markReadInBatches(storage.MarkReadQuery{User: u, Limit: 2})
+		w.compare("after the batches")
+	})
+}
+
+// newImplicitWorld opens the two stores of a differential run and seeds them.
+func newImplicitWorld(t *testing.T, open Opener, seed uint64) *implicitWorld {
+	w := &implicitWorld{t: t, rnd: rand.New(rand.NewPCG(seed, 42)), subject: open(t), ref: open(t),
+		subscribed: map[[2]int64]bool{}, inactive: map[users.ID]bool{}, direct: map[messages.ID]bool{}}
+	w.seed()
+	return w
 }
 
 // both runs fn in a write transaction of each store; what the two return must be equal.
@@ -178,6 +214,12 @@ func (w *implicitWorld) sendToChannel(n int) {
 			rows = append(rows, messages.UserMessage{UserID: u, Flags: w.pickFlags()})
 		}
 	}
+	w.send(m, rows)
+}
+
+// send stores m in both stores with rows, to its channel's receivers in the model.
+func (w *implicitWorld) send(m messages.Message, rows []messages.UserMessage) {
+	c := m.ChannelID
 	recipients := w.receivers(c)
 	w.both("send to a channel", func(tx storage.Tx, subject bool) (any, error) {
 		var err error
@@ -206,7 +248,7 @@ func (w *implicitWorld) sendDirect(n int) {
 
 func (w *implicitWorld) markRead() {
 	q := storage.MarkReadQuery{User: w.pickUser()}
-	switch w.rnd.IntN(4) {
+	switch w.rnd.IntN(5) {
 	case 0:
 		q.ChannelID = w.pickChannel()
 	case 1:
@@ -214,12 +256,37 @@ func (w *implicitWorld) markRead() {
 		topic := fmt.Sprintf("TOPIC %d", w.rnd.IntN(3))
 		q.Topic = &topic
 	case 2:
-		if len(w.ids) > 0 {
-			q.Before = w.ids[w.rnd.IntN(len(w.ids))]
+		if len(w.ids) > 0 && w.rnd.IntN(2) == 0 {
+			q.After = w.ids[w.rnd.IntN(len(w.ids))]
+		}
+		if w.rnd.IntN(2) == 0 {
+			q.ChannelID = w.pickChannel()
 		}
 		q.Limit = 1 + w.rnd.IntN(5)
+	case 3:
+		// MarkAllAsRead's walk: batches, each after the last one's newest message.
+		q.Limit = 1 + w.rnd.IntN(3)
+		w.markReadInBatches(q)
+		return
 	}
 	w.both("MarkRead", func(tx storage.Tx, _ bool) (any, error) { return tx.Messages().MarkRead(q) })
+}
+
+// markReadInBatches is MarkAllAsRead's walk: batches of q.Limit, each after the last one's
+// newest message, until one marks nothing.
+func (w *implicitWorld) markReadInBatches(q storage.MarkReadQuery) {
+	w.both("MarkRead in batches", func(tx storage.Tx, _ bool) (any, error) {
+		var all [][]messages.ID
+		q := q
+		for {
+			got, err := tx.Messages().MarkRead(q)
+			if err != nil || len(got) == 0 {
+				return all, err
+			}
+			all = append(all, got)
+			q.After = got[len(got)-1]
+		}
+	})
 }
 
 // rareWrite is one of the writes a send never makes: rows put or deleted, messages moved

@@ -73,14 +73,14 @@ func testMarkRead(t *testing.T, open Opener) {
 			t.Errorf("marked (-want +got):\n%s", diff)
 		}
 	})
-	t.Run("every unread row in batches, the newest first", func(t *testing.T) {
+	t.Run("every unread row in batches, the oldest first", func(t *testing.T) {
 		d := seed(t)
 		first := markRead(t, d, storage.MarkReadQuery{Limit: 2})
-		if diff := cmp.Diff(d.ids[3:5], first); diff != "" {
+		if diff := cmp.Diff(d.ids[:2], first); diff != "" {
 			t.Errorf("first batch (-want +got):\n%s", diff)
 		}
-		rest := markRead(t, d, storage.MarkReadQuery{Before: first[0]})
-		if diff := cmp.Diff(d.ids[:3], rest); diff != "" {
+		rest := markRead(t, d, storage.MarkReadQuery{After: first[1], Limit: 5})
+		if diff := cmp.Diff(d.ids[2:5], rest); diff != "" {
 			t.Errorf("second batch (-want +got):\n%s", diff)
 		}
 		if got := markRead(t, d, storage.MarkReadQuery{}); len(got) != 0 {

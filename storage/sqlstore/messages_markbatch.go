@@ -1,0 +1,212 @@
+package sqlstore
+
+import (
+	"database/sql"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/teamchat/chat/channels"
+	"github.com/teamchat/chat/messages"
+	"github.com/teamchat/chat/storage"
+	"github.com/teamchat/chat/users"
+)
+
+// A batch of MarkRead (MarkAllAsRead's transactions): the oldest unread rows above After,
+// selected without enumerating the rest, marked read mostly by moving marks.
+
+// userInterval is one of a user's receive intervals with the user's read mark of its channel.
+type userInterval struct {
+	channel        channels.ID
+	after, through int64 // through: math.MaxInt64 while open
+	mark           int64
+}
+
+// explicitUnread is one of a user's unread explicit rows with what decides whether, read, it
+// equals the implicit row it replaces.
+type explicitUnread struct {
+	id       messages.ID
+	flags    messages.Flags
+	channel  channels.ID // 0: a direct message
+	implicit bool        // the message has implicit rows
+}
+
+// unreadBatch is the oldest unread rows of a batch: every id, the explicit rows, and the
+// implicit ones of each channel.
+type unreadBatch struct {
+	ids      []messages.ID
+	explicit []explicitUnread
+	implicit map[channels.ID][]messages.ID
+}
+
+// markOldestRead marks the oldest q.Limit unread rows above q.After read. Every unread row up
+// to the batch's newest id (last) being in the batch, each channel whose mark is at least
+// q.After moves its mark to its newest message up to last, so its implicit rows need no
+// write; a channel whose mark is below q.After (unread rows may remain under q.After) goes
+// through SetFlags. The explicit rows that reading makes equal to the implicit ones under the
+// new marks are deleted, the others gain the flag. Each selection reads at most Limit rows per
+// arm: the explicit rows along the primary key, each interval along messages_implicit from
+// above its mark.
+func (a messageTx) markOldestRead(q storage.MarkReadQuery) ([]messages.ID, error) {
+	intervals, err := a.userIntervals(q.User, q.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := a.oldestUnread(q, intervals)
+	if err != nil || len(b.ids) == 0 {
+		return b.ids, err
+	}
+	last := messages.ID(math.MaxInt64)
+	if len(b.ids) == q.Limit {
+		last = b.ids[len(b.ids)-1]
+	}
+	var slow []messages.ID
+	marks := map[channels.ID]int64{}
+	for _, in := range intervals {
+		if _, done := marks[in.channel]; done {
+			continue
+		}
+		marks[in.channel] = in.mark
+		if in.mark < int64(q.After) {
+			slow = append(slow, b.implicit[in.channel]...)
+			continue
+		}
+		if marks[in.channel], err = a.raiseMark(q.User, in.channel, in.mark, int64(last)); err != nil {
+			return nil, err
+		}
+	}
+	var equal, gain []messages.ID
+	for _, r := range b.explicit {
+		if r.implicit && r.flags|messages.FlagRead == messages.FlagRead && int64(r.id) <= marks[r.channel] && holds(intervals, r.channel, r.id) {
+			equal = append(equal, r.id)
+		} else {
+			gain = append(gain, r.id)
+		}
+	}
+	if len(equal) > 0 {
+		if _, err := a.t.exec("DELETE FROM user_messages WHERE user_id = ? AND message_id IN ("+a.t.d.idSet+")", q.User, ids(a.t.d, equal)); err != nil {
+			return nil, err
+		}
+	}
+	if len(gain) > 0 {
+		if _, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+" WHERE user_id = ? AND message_id IN ("+
+			a.t.d.idSet+")", q.User, ids(a.t.d, gain)); err != nil {
+			return nil, err
+		}
+	}
+	if len(slow) > 0 {
+		if _, err := a.SetFlags(q.User, slow, messages.FlagRead, 0); err != nil {
+			return nil, err
+		}
+	}
+	return b.ids, nil
+}
+
+// holds reports whether one of the intervals of channel c holds message id.
+func holds(intervals []userInterval, c channels.ID, id messages.ID) bool {
+	return slices.ContainsFunc(intervals, func(in userInterval) bool {
+		return in.channel == c && in.after < int64(id) && int64(id) <= in.through
+	})
+}
+
+// userIntervals returns u's receive intervals (of channel c only, unless 0) with u's marks.
+func (a messageTx) userIntervals(u users.ID, c channels.ID) ([]userInterval, error) {
+	where, args := "ri.user_id = ?", []any{u}
+	if c != 0 {
+		where, args = where+" AND ri.channel_id = ?", append(args, c)
+	}
+	return scanAll(a.t, func(row *sql.Rows) (userInterval, error) {
+		var in userInterval
+		var through sql.NullInt64
+		err := row.Scan(&in.channel, &in.after, &through, &in.mark)
+		in.through = math.MaxInt64
+		if through.Valid {
+			in.through = through.Int64
+		}
+		return in, err
+	}, `SELECT ri.channel_id, ri.after_id, ri.through_id, COALESCE(rm.read_through, 0)
+		FROM receive_intervals ri LEFT JOIN read_marks rm ON rm.user_id = ri.user_id AND rm.channel_id = ri.channel_id
+		WHERE `+where+` ORDER BY ri.channel_id, ri.after_id`, args...)
+}
+
+// oldestUnread selects the oldest q.Limit unread rows of q above q.After: the explicit ones,
+// then each interval's implicit ones, the upper bound shrinking to the batch's newest id once
+// the batch is full.
+func (a messageTx) oldestUnread(q storage.MarkReadQuery, intervals []userInterval) (unreadBatch, error) {
+	limit := " LIMIT " + strconv.Itoa(q.Limit)
+	where, args := "um.user_id = ? AND (um.flags & "+flagRead+") = 0 AND um.message_id > ?", []any{q.User, q.After}
+	if q.ChannelID != 0 {
+		where, args = where+" AND m.channel_id = ?", append(args, q.ChannelID)
+	}
+	explicit, err := scanAll(a.t, func(r *sql.Rows) (explicitUnread, error) {
+		var x explicitUnread
+		return x, r.Scan(&x.id, &x.flags, &x.channel, &x.implicit)
+	}, `SELECT um.message_id, um.flags, COALESCE(m.channel_id, 0), m.implicit_rows
+		FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE `+where+` ORDER BY um.message_id`+limit, args...)
+	if err != nil {
+		return unreadBatch{}, err
+	}
+	b := unreadBatch{implicit: map[channels.ID][]messages.ID{}}
+	for _, x := range explicit {
+		b.ids = append(b.ids, x.id)
+	}
+	bound := func() int64 {
+		if len(b.ids) < q.Limit {
+			return math.MaxInt64
+		}
+		return int64(b.ids[len(b.ids)-1])
+	}
+	owner := map[messages.ID]channels.ID{}
+	for _, in := range intervals {
+		lo, hi := max(in.after, in.mark, int64(q.After)), min(in.through, bound())
+		if lo >= hi {
+			continue
+		}
+		got, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
+			var id messages.ID
+			return id, row.Scan(&id)
+		}, `SELECT m.id FROM messages m WHERE m.channel_id = ? AND m.implicit_rows AND m.id > ? AND m.id <= ?
+			AND NOT EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ? AND x.message_id = m.id)
+			ORDER BY m.id`+limit, in.channel, lo, hi, q.User)
+		if err != nil {
+			return unreadBatch{}, err
+		}
+		for _, id := range got {
+			owner[id] = in.channel
+		}
+		b.ids = append(b.ids, got...)
+		slices.Sort(b.ids)
+		b.ids = b.ids[:min(len(b.ids), q.Limit)]
+	}
+	if len(b.ids) == 0 {
+		return unreadBatch{ids: []messages.ID{}}, nil
+	}
+	newest := b.ids[len(b.ids)-1]
+	for _, x := range explicit {
+		if x.id <= newest {
+			b.explicit = append(b.explicit, x)
+		}
+	}
+	for _, id := range b.ids {
+		if c, ok := owner[id]; ok {
+			b.implicit[c] = append(b.implicit[c], id)
+		}
+	}
+	return b, nil
+}
+
+// raiseMark moves u's mark of c from old to c's newest message up to last, deletes u's
+// explicit read rows the move makes equal to the implicit ones, and returns the mark.
+func (a messageTx) raiseMark(u users.ID, c channels.ID, old, last int64) (int64, error) {
+	var next sql.NullInt64
+	if err := a.t.get("SELECT MAX(id) FROM messages WHERE channel_id = ? AND id <= ?", []any{c, last}, &next); err != nil {
+		return 0, err
+	}
+	if !next.Valid || next.Int64 <= old {
+		return old, nil
+	}
+	if err := a.setMark(u, c, next.Int64); err != nil {
+		return 0, err
+	}
+	return next.Int64, a.dropReadBetween(u, c, old, next.Int64)
+}
