@@ -88,11 +88,8 @@ func (a messageTx) markOldestRead(q storage.MarkReadQuery) ([]messages.ID, error
 			return nil, err
 		}
 	}
-	if len(gain) > 0 {
-		if _, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+" WHERE user_id = ? AND message_id IN ("+
-			a.t.d.idSet+")", q.User, ids(a.t.d, gain)); err != nil {
-			return nil, err
-		}
+	if err := a.readGaining(q, gain, b.ids[len(b.ids)-1]); err != nil {
+		return nil, err
 	}
 	if len(slow) > 0 {
 		if _, err := a.SetFlags(q.User, slow, messages.FlagRead, 0); err != nil {
@@ -100,6 +97,23 @@ func (a messageTx) markOldestRead(q storage.MarkReadQuery) ([]messages.ID, error
 		}
 	}
 	return b.ids, nil
+}
+
+// readGaining sets the read flag on u's explicit rows of the messages in gain, the batch's
+// explicit unread rows up to newest that stay: without a channel, every unread explicit row
+// in (q.After, newest] is one of them, so the statement walks that range of the key.
+func (a messageTx) readGaining(q storage.MarkReadQuery, gain []messages.ID, newest messages.ID) error {
+	if len(gain) == 0 {
+		return nil
+	}
+	if q.ChannelID == 0 {
+		_, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+` WHERE user_id = ? AND message_id > ? AND message_id <= ?
+			AND (flags & `+flagRead+") = 0", q.User, q.After, newest)
+		return err
+	}
+	_, err := a.t.exec("UPDATE user_messages SET flags = flags | "+flagRead+" WHERE user_id = ? AND message_id IN ("+
+		a.t.d.idSet+")", q.User, ids(a.t.d, gain))
+	return err
 }
 
 // holds reports whether one of the intervals of channel c holds message id.
@@ -134,15 +148,21 @@ func (a messageTx) userIntervals(u users.ID, c channels.ID) ([]userInterval, err
 // the batch is full.
 func (a messageTx) oldestUnread(q storage.MarkReadQuery, intervals []userInterval) (unreadBatch, error) {
 	limit := " LIMIT " + strconv.Itoa(q.Limit)
-	where, args := "um.user_id = ? AND (um.flags & "+flagRead+") = 0 AND um.message_id > ?", []any{q.User, q.After}
+	// The rows first, along the key, then their messages (a join first would let PostgreSQL
+	// hash every message), unless the channel narrows the rows.
+	rows := `SELECT um.message_id, um.flags FROM user_messages um
+		WHERE um.user_id = ? AND (um.flags & ` + flagRead + `) = 0 AND um.message_id > ? ORDER BY um.message_id` + limit
+	args := []any{q.User, q.After}
 	if q.ChannelID != 0 {
-		where, args = where+" AND m.channel_id = ?", append(args, q.ChannelID)
+		rows = `SELECT um.message_id, um.flags FROM user_messages um JOIN messages m ON m.id = um.message_id
+			WHERE um.user_id = ? AND (um.flags & ` + flagRead + `) = 0 AND um.message_id > ? AND m.channel_id = ? ORDER BY um.message_id` + limit
+		args = append(args, q.ChannelID)
 	}
 	explicit, err := scanAll(a.t, func(r *sql.Rows) (explicitUnread, error) {
 		var x explicitUnread
 		return x, r.Scan(&x.id, &x.flags, &x.channel, &x.implicit)
-	}, `SELECT um.message_id, um.flags, COALESCE(m.channel_id, 0), m.implicit_rows
-		FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE `+where+` ORDER BY um.message_id`+limit, args...)
+	}, `SELECT x.message_id, x.flags, COALESCE(m.channel_id, 0), m.implicit_rows
+		FROM (`+rows+`) AS x JOIN messages m ON m.id = x.message_id ORDER BY x.message_id`, args...)
 	if err != nil {
 		return unreadBatch{}, err
 	}
