@@ -99,18 +99,44 @@ type PublicChannelMessage struct {
 
 // publicMessageExcept lists who must not get a public channel's message through their
 // all_public_streams or narrowed queues: its recipients (who get the ordinary event) and
-// the guests (the direct members of role:everyone), sorted and without repeats.
-func publicMessageExcept(w *world.World, recipients []users.ID) []int64 {
-	guests := w.Membership().Members(w.GroupID(users.GroupEveryone), true)
-	except := make([]int64, 0, len(recipients)+len(guests))
-	for _, u := range recipients {
-		except = append(except, int64(u))
+// the guests (the direct members of role:everyone), sorted and without repeats. Ascending
+// recipients are merged with the guests, or are the list itself when there are none (shared,
+// not copied).
+func publicMessageExcept(w *world.World, recipients recipientIndex) []int64 {
+	guests := w.Membership().Members(w.GroupID(users.GroupEveryone), true) // ascending
+	if !recipients.ascending() {
+		except := make([]int64, 0, len(recipients.ids)+len(guests))
+		for _, u := range recipients.ids {
+			except = append(except, int64(u))
+		}
+		for _, g := range guests {
+			except = append(except, int64(g))
+		}
+		slices.Sort(except)
+		return slices.Compact(except)
 	}
-	for _, g := range guests {
-		except = append(except, int64(g))
+	if len(guests) == 0 {
+		return engine.SharedRecipients(recipients.ids)
 	}
-	slices.Sort(except)
-	return slices.Compact(except)
+	return mergeAscending(recipients.ids, guests)
+}
+
+// mergeAscending is the union of two ascending lists without repeats, ascending.
+func mergeAscending(a, b []users.ID) []int64 {
+	out := make([]int64, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var next users.ID
+		switch {
+		case len(b) == 0 || (len(a) > 0 && a[0] < b[0]):
+			next, a = a[0], a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			next, b = b[0], b[1:]
+		default: // equal
+			next, a, b = a[0], a[1:], b[1:]
+		}
+		out = append(out, int64(next))
+	}
+	return out
 }
 
 // TopicError is the error of a topic that topics.Clean refused: Zulip's own message for a
