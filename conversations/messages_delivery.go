@@ -48,79 +48,111 @@ type delivery struct {
 
 // newDelivery decides m's rows for its recipients: read for read's users and for those who
 // muted the sender (who are never notified of it), with the mentions of its content for
-// everyone but the sender and the alert words it contains. Unless read or a wildcard mention
-// asks about every recipient, it decides the flags of the few users who may have some (the
-// sender, read's users, the muters, the mentioned and alerted users) and nothing per
-// recipient.
+// everyone but the sender and the alert words it contains (decideFlags).
 func newDelivery(w *world.World, tx storage.Tx, m messages.Message, mentions markdown.Mentions, recipients []users.ID, read Readers) (delivery, error) {
-	d := delivery{recipients: newRecipientIndex(recipients)}
+	index := newRecipientIndex(recipients)
 	mutedBy, err := w.MutersOf(tx.MutedUsers(), m.SenderID)
 	if err != nil {
-		return d, err
+		return delivery{recipients: index}, err
 	}
-	alerted, err := people.AlertedWhere(tx.AlertWords(), m.Content, func(u users.ID) bool { return d.recipients.find(u) >= 0 })
+	alerted, err := people.AlertedWhere(tx.AlertWords(), m.Content, func(u users.ID) bool { return index.find(u) >= 0 })
 	if err != nil {
-		return d, err
+		return delivery{recipients: index}, err
 	}
-	flagsOf := func(id users.ID) messages.Flags {
-		var f messages.Flags
-		if read.has(id) || slices.Contains(mutedBy, id) {
-			f |= messages.FlagRead
-		}
-		if id != m.SenderID {
-			f |= mentionFlags(w, mentions, id)
-		}
-		if alerted[id] {
-			f |= messages.FlagHasAlertWord
-		}
-		return f
+	return decideFlags(index, flagFacts{
+		sender: m.SenderID, read: read, mutedBy: mutedBy, mentions: mentions, alerted: alerted,
+		isMember: func(g users.GroupID, u users.ID) bool { return w.Membership().IsMember(g, u, false) },
+		members:  func(g users.GroupID) []users.ID { return w.Membership().Members(g, false) },
+	}), nil
+}
+
+// flagFacts are what decides the flags of a message's rows.
+type flagFacts struct {
+	sender   users.ID
+	read     Readers
+	mutedBy  []users.ID // who muted the sender
+	mentions markdown.Mentions
+	alerted  map[users.ID]bool
+	// isMember and members answer about the mentioned groups, their subgroups included.
+	isMember func(users.GroupID, users.ID) bool
+	members  func(users.GroupID) []users.ID
+}
+
+// flagsOf are u's flags.
+func (x flagFacts) flagsOf(u users.ID) messages.Flags {
+	var f messages.Flags
+	if x.read.has(u) || slices.Contains(x.mutedBy, u) {
+		f |= messages.FlagRead
 	}
-	note := func(i int, id users.ID) {
-		if f := flagsOf(id); f != 0 {
-			d.flagged = append(d.flagged, messages.UserMessage{UserID: id, Flags: f})
-			d.at = append(d.at, i)
-		}
+	if u != x.sender {
+		f |= mentionFlagsOf(x.mentions, u, x.isMember)
 	}
-	if read.where != nil || mentions.StreamWildcard || mentions.TopicWildcard || !d.recipients.sortedHead {
-		for i, id := range recipients {
-			note(i, id)
-		}
-		return d, nil
+	if x.alerted[u] {
+		f |= messages.FlagHasAlertWord
 	}
+	return f
+}
+
+// candidates are the users who may have flags when x reads for a list of users and the
+// message has no wildcard mention: the sender, the readers, the muters, the mentioned users
+// and the members of the mentioned groups, and the alerted users; ascending.
+func (x flagFacts) candidates() []users.ID {
+	out := append([]users.ID{x.sender}, x.read.ids...)
+	out = append(out, x.mutedBy...)
+	for _, u := range x.mentions.UserIDs {
+		out = append(out, users.ID(u))
+	}
+	for _, g := range x.mentions.GroupIDs {
+		out = append(out, x.members(users.GroupID(g))...)
+	}
+	for u := range x.alerted {
+		out = append(out, u)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// decideFlags decides the flags of every recipient. Unless x's readers or a wildcard mention
+// ask about every recipient, or the recipients are in no order to search, it decides those of
+// the few candidates (flagFacts.candidates) and nothing per recipient; decideEveryFlag is
+// the same decision recipient by recipient.
+func decideFlags(index recipientIndex, x flagFacts) delivery {
+	if x.read.where != nil || x.mentions.StreamWildcard || x.mentions.TopicWildcard || !index.sortedHead {
+		return decideEveryFlag(index, x)
+	}
+	d := delivery{recipients: index}
 	type found struct {
 		at int
 		id users.ID
 	}
 	var among []found
-	for _, id := range flagCandidates(w, m.SenderID, read.ids, mutedBy, mentions, alerted) {
-		if i := d.recipients.find(id); i >= 0 {
+	for _, id := range x.candidates() {
+		if i := index.find(id); i >= 0 {
 			among = append(among, found{i, id})
 		}
 	}
 	slices.SortFunc(among, func(a, b found) int { return cmp.Compare(a.at, b.at) })
 	for _, c := range among {
-		note(c.at, c.id)
+		d.note(c.at, c.id, x.flagsOf(c.id))
 	}
-	return d, nil
+	return d
 }
 
-// flagCandidates are the users who may have flags on a message without a wildcard mention
-// whose readers are readers: its sender, readers, the muters of the sender, the mentioned
-// users and the members of the mentioned groups, and the alerted users; ascending.
-func flagCandidates(w *world.World, sender users.ID, readers, mutedBy []users.ID, mentions markdown.Mentions, alerted map[users.ID]bool) []users.ID {
-	out := append([]users.ID{sender}, readers...)
-	out = append(out, mutedBy...)
-	for _, u := range mentions.UserIDs {
-		out = append(out, users.ID(u))
+// decideEveryFlag decides the flags of each recipient in turn.
+func decideEveryFlag(index recipientIndex, x flagFacts) delivery {
+	d := delivery{recipients: index}
+	for i, id := range index.ids {
+		d.note(i, id, x.flagsOf(id))
 	}
-	for _, g := range mentions.GroupIDs {
-		out = append(out, w.Membership().Members(users.GroupID(g), false)...)
+	return d
+}
+
+// note records the flags f of the recipient at position i, when there are any.
+func (d *delivery) note(i int, id users.ID, f messages.Flags) {
+	if f != 0 {
+		d.flagged = append(d.flagged, messages.UserMessage{UserID: id, Flags: f})
+		d.at = append(d.at, i)
 	}
-	for u := range alerted {
-		out = append(out, u)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // recipientIndex is a message's recipients, found by binary search when they ascend but for
