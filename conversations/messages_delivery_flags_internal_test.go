@@ -126,4 +126,3 @@ func TestMergeAscending(t *testing.T) {
 		}
 	}
 }
-

@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"unsafe"
 	"slices"
+	"unsafe"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
