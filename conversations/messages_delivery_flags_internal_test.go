@@ -126,3 +126,48 @@ func TestMergeAscending(t *testing.T) {
 		}
 	}
 }
+
+// TestExceptOf holds the exceptions of a public channel's message for the public queues to
+// the union of its recipients and the guests, sorted, without repeats: for recipients
+// ascending (shared when there are no guests), ascending but for the sender last, and in no
+// order.
+func TestExceptOf(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 9))
+	for i := range 2000 {
+		var recipients, guests []users.ID
+		for u := users.ID(1); u <= 30; u++ {
+			switch rng.IntN(4) {
+			case 0:
+				recipients = append(recipients, u)
+			case 1:
+				guests = append(guests, u)
+			case 2:
+				recipients, guests = append(recipients, u), append(guests, u)
+			}
+		}
+		if rng.IntN(2) == 0 {
+			guests = nil
+		}
+		switch rng.IntN(3) {
+		case 0:
+			recipients = append(recipients, users.ID(rng.IntN(35))) // the sender last
+		case 1:
+			rng.Shuffle(len(recipients), func(i, j int) { recipients[i], recipients[j] = recipients[j], recipients[i] })
+		}
+		var want []int64
+		for _, u := range slices.Concat(recipients, guests) {
+			want = append(want, int64(u))
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		index := newRecipientIndex(recipients)
+		got := exceptOf(index, guests)
+		if !slices.Equal(got, want) {
+			t.Fatalf("case %d: exceptOf(%v, %v) = %v, want %v", i, recipients, guests, got, want)
+		}
+		if index.ascending() && len(guests) == 0 && len(got) > 0 && &got[0] != (*int64)(&recipients[0]) {
+			t.Fatalf("case %d: ascending recipients without guests were copied", i)
+		}
+	}
+}

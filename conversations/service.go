@@ -100,25 +100,34 @@ type PublicChannelMessage struct {
 // publicMessageExcept lists who must not get a public channel's message through their
 // all_public_streams or narrowed queues: its recipients (who get the ordinary event) and
 // the guests (the direct members of role:everyone), sorted and without repeats. Ascending
-// recipients are merged with the guests, or are the list itself when there are none (shared,
-// not copied).
+// recipients (but for the last) are merged with the guests (and the last), or are the list
+// itself when there are none (shared, not copied).
 func publicMessageExcept(w *world.World, recipients recipientIndex) []int64 {
-	guests := w.Membership().Members(w.GroupID(users.GroupEveryone), true) // ascending
-	if !recipients.ascending() {
-		except := make([]int64, 0, len(recipients.ids)+len(guests))
-		for _, u := range recipients.ids {
-			except = append(except, int64(u))
-		}
-		for _, g := range guests {
-			except = append(except, int64(g))
-		}
-		slices.Sort(except)
-		return slices.Compact(except)
+	return exceptOf(recipients, w.Membership().Members(w.GroupID(users.GroupEveryone), true))
+}
+
+// exceptOf is the union of the recipients and the guests (ascending, without repeats),
+// ascending and without repeats.
+func exceptOf(recipients recipientIndex, guests []users.ID) []int64 {
+	ids := recipients.ids
+	switch {
+	case recipients.ascending() && len(guests) == 0:
+		return engine.SharedRecipients(ids)
+	case recipients.ascending():
+		return mergeAscending(ids, guests)
+	case recipients.sortedHead: // the sender last, not a subscriber
+		rest := slices.Sorted(slices.Values(append(slices.Clone(guests), ids[len(ids)-1])))
+		return mergeAscending(ids[:len(ids)-1], slices.Compact(rest))
 	}
-	if len(guests) == 0 {
-		return engine.SharedRecipients(recipients.ids)
+	except := make([]int64, 0, len(ids)+len(guests))
+	for _, u := range ids {
+		except = append(except, int64(u))
 	}
-	return mergeAscending(recipients.ids, guests)
+	for _, g := range guests {
+		except = append(except, int64(g))
+	}
+	slices.Sort(except)
+	return slices.Compact(except)
 }
 
 // mergeAscending is the union of two ascending lists without repeats, ascending.
