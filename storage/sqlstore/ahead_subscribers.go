@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/storage"
@@ -56,7 +57,7 @@ func (r *readTx) prefetchSubscriberList(c channels.ID) {
 	a.query, a.args = subscriberListQuery, []any{c, c}
 	a.rows = func(rows pgx.Rows) error {
 		for rows.Next() {
-			var ids []byte
+			var ids pgtype.DriverBytes // the driver's memory, read before the next row: no copy
 			var customized string
 			if err := rows.Scan(&ids, &customized, &a.count); err != nil {
 				return err
