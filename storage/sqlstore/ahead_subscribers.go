@@ -27,9 +27,9 @@ const customizedCondition = `(is_muted OR desktop_notifications IS NOT NULL OR a
 	OR push_notifications IS NOT NULL OR email_notifications IS NOT NULL OR wildcard_mentions_notify IS NOT NULL)`
 
 // subscriberListQuery reads c's SubscriberList in one statement: the ids ascending as the
-// binary form of an int8[] (array_send; decodeIDs), the
-// customized subscriptions as a JSON array (few; each with the columns of subscriptionColumns),
-// and the channel's maintained subscriber count (CountsOf: a send compares it with the list).
+// binary form of an int8[] (array_send; decodeIDs), the customized subscriptions as a JSON
+// array (few; each with the columns of subscriptionColumns), and the channel's maintained
+// subscriber count (CountsOf: a send compares it with the list).
 const subscriberListQuery = `SELECT array_send(COALESCE(array_agg(user_id ORDER BY user_id), '{}')),
 	COALESCE(json_agg(json_build_object('user_id', user_id, 'color', color, 'is_muted', is_muted,
 		'pin_to_top', pin_to_top, 'desktop', desktop_notifications, 'audible', audible_notifications,
