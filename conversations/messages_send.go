@@ -250,7 +250,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 	if err := queueServiceBots(w, tx, *m, mentions, recipients); err != nil { // bots.go
 		return err
 	}
-	if err := notify.Queue(w, tx, *m, d.recipients.ids, d.flagged); err != nil { // missed-message emails
+	if err := notify.Queue(w, tx, *m, d.recipients.ids, d.recipients.sortedHead, d.flagged); err != nil { // missed-message emails
 		return err
 	}
 	if uploads.MayLink(m.Content) {

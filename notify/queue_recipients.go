@@ -21,10 +21,12 @@ type recipientSet struct {
 	flags      map[users.ID]messages.Flags
 }
 
-func newRecipientSet(recipients []users.ID, flagged []messages.UserMessage) recipientSet {
+// newRecipientSet is the set of recipients with the given flagged rows; sortedHead says that
+// the caller knows that recipients but the last ascend (else it is checked here).
+func newRecipientSet(recipients []users.ID, sortedHead bool, flagged []messages.UserMessage) recipientSet {
 	rs := recipientSet{recipients: recipients, flags: make(map[users.ID]messages.Flags, len(flagged))}
 	n := len(recipients)
-	rs.sortedHead = n <= 1 || slices.IsSorted(recipients[:n-1])
+	rs.sortedHead = sortedHead || n <= 1 || slices.IsSorted(recipients[:n-1])
 	if !rs.sortedHead {
 		rs.sorted = slices.Sorted(slices.Values(recipients))
 	}

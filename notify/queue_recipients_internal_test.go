@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -42,7 +43,8 @@ func TestRecipientSetRows(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rs := newRecipientSet(tc.recipients, tc.flagged)
+			n := len(tc.recipients)
+			rs := newRecipientSet(tc.recipients, n > 0 && slices.IsSorted(tc.recipients[:n-1]), tc.flagged)
 			if diff := cmp.Diff(tc.want, rs.rowsOf(tc.m, tc.followers, tc.channelEmail), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("rowsOf (-want +got):\n%s", diff)
 			}
