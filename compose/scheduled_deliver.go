@@ -215,7 +215,7 @@ func sendReminder(w *world.World, tx storage.Tx, ev *engine.Events, owner users.
 		SenderID: conversations.NotificationBotID, Content: content, Timestamp: now.Unix(), Client: conversations.InternalClient,
 		Recipients: messages.Participants(conversations.NotificationBotID, []users.ID{owner.ID}),
 	}
-	if err := conversations.DeliverMessage(w, tx, ev, &msg, []users.ID{owner.ID}, func(users.ID) bool { return false }); err != nil {
+	if err := conversations.DeliverMessage(w, tx, ev, &msg, []users.ID{owner.ID}, conversations.ReadBy()); err != nil {
 		return 0, err
 	}
 	return msg.ID, nil

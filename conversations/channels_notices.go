@@ -125,9 +125,9 @@ func (s *Service) postNotices(tx storage.Tx, ev *engine.Events, w *world.World, 
 			m.Recipients = messages.Participants(NotificationBotID, []users.ID{n.to})
 			recipients = []users.ID{n.to}
 		}
-		read := func(id users.ID) bool { return id == n.readBy }
+		read := ReadBy(n.readBy)
 		if n.read != nil {
-			read = n.read
+			read = ReadWhere(n.read)
 		}
 		if err := DeliverMessage(w, tx, ev, &m, recipients, read); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package conversations
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -25,35 +26,35 @@ func TestDeliveryRows(t *testing.T) {
 		storedRows []messages.UserMessage
 	}{{
 		name:   "the sender's row read, the rest without flags",
-		d:      delivery{recipients: []users.ID{1, 2, 3}, flagged: []messages.UserMessage{{UserID: 2, Flags: read}}},
+		d:      testDelivery([]users.ID{1, 2, 3}, []messages.UserMessage{{UserID: 2, Flags: read}}),
 		sender: 2,
 		rows:   []messages.UserMessage{{UserID: 1}, {UserID: 2, Flags: read}, {UserID: 3}},
 		order:  []messages.Flags{0, read}, groups: [][]int64{{1, 3}, {2}},
 		storedRows: []messages.UserMessage{{UserID: 2, Flags: read}},
 	}, {
 		name:   "a sender unread for themselves gets a row without flags",
-		d:      delivery{recipients: []users.ID{4, 5}, flagged: []messages.UserMessage{{UserID: 5, Flags: mentioned}}},
+		d:      testDelivery([]users.ID{4, 5}, []messages.UserMessage{{UserID: 5, Flags: mentioned}}),
 		sender: 4,
 		rows:   []messages.UserMessage{{UserID: 4}, {UserID: 5, Flags: mentioned}},
 		order:  []messages.Flags{0, mentioned}, groups: [][]int64{{4}, {5}},
 		storedRows: []messages.UserMessage{{UserID: 5, Flags: mentioned}, {UserID: 4}},
 	}, {
 		name:   "a sender who is no recipient (the notification bot) has no row",
-		d:      delivery{recipients: []users.ID{7, 8}},
+		d:      testDelivery([]users.ID{7, 8}, nil),
 		sender: 1,
 		rows:   []messages.UserMessage{{UserID: 7}, {UserID: 8}},
 		order:  []messages.Flags{0}, groups: [][]int64{{7, 8}},
 	}, {
 		name: "groups in the order their flags first appear",
-		d: delivery{recipients: []users.ID{9, 3, 6, 1}, flagged: []messages.UserMessage{
-			{UserID: 9, Flags: read}, {UserID: 6, Flags: mentioned}, {UserID: 1, Flags: read}}},
+		d: testDelivery([]users.ID{9, 3, 6, 1}, []messages.UserMessage{
+			{UserID: 9, Flags: read}, {UserID: 6, Flags: mentioned}, {UserID: 1, Flags: read}}),
 		sender: 9,
 		rows:   []messages.UserMessage{{UserID: 9, Flags: read}, {UserID: 3}, {UserID: 6, Flags: mentioned}, {UserID: 1, Flags: read}},
 		order:  []messages.Flags{read, 0, mentioned}, groups: [][]int64{{9, 1}, {3}, {6}},
 		storedRows: []messages.UserMessage{{UserID: 9, Flags: read}, {UserID: 6, Flags: mentioned}, {UserID: 1, Flags: read}},
 	}, {
 		name:  "no recipient",
-		d:     delivery{},
+		d:     testDelivery(nil, nil),
 		order: nil, groups: [][]int64{},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,4 +74,13 @@ func TestDeliveryRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testDelivery is the delivery to recipients with the given flagged rows (in their order).
+func testDelivery(recipients []users.ID, flagged []messages.UserMessage) delivery {
+	d := delivery{recipients: newRecipientIndex(recipients), flagged: flagged}
+	for _, r := range flagged {
+		d.at = append(d.at, slices.Index(recipients, r.UserID))
+	}
+	return d
 }

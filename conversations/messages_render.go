@@ -68,6 +68,11 @@ func RenderMessage(w *world.World, content string, sender users.User) (string, m
 // mentionFlags are the mention flags a message's mentions give to user u: mentioned when
 // named or in a mentioned group, and the channel-wide and topic-wide wildcard flags.
 func mentionFlags(w *world.World, m markdown.Mentions, u users.ID) messages.Flags {
+	return mentionFlagsOf(m, u, func(g users.GroupID, u users.ID) bool { return w.Membership().IsMember(g, u, false) })
+}
+
+// mentionFlagsOf is mentionFlags with isMember answering about the groups.
+func mentionFlagsOf(m markdown.Mentions, u users.ID, isMember func(users.GroupID, users.ID) bool) messages.Flags {
 	var f messages.Flags
 	if m.StreamWildcard {
 		f |= messages.FlagStreamWildcardMentioned
@@ -76,7 +81,7 @@ func mentionFlags(w *world.World, m markdown.Mentions, u users.ID) messages.Flag
 		f |= messages.FlagTopicWildcardMentioned
 	}
 	if slices.Contains(m.UserIDs, int64(u)) ||
-		slices.ContainsFunc(m.GroupIDs, func(g int64) bool { return w.Membership().IsMember(users.GroupID(g), u, false) }) {
+		slices.ContainsFunc(m.GroupIDs, func(g int64) bool { return isMember(users.GroupID(g), u) }) {
 		f |= messages.FlagMentioned
 	}
 	return f

@@ -89,7 +89,7 @@ func (s *Service) ReportMessage(ctx context.Context, actor engine.Actor, p Repor
 			SenderID: NotificationBotID, ChannelID: c.ID, Topic: topic, Client: InternalClient,
 			Content: reportContent(w, o.Me, m, p), Timestamp: o.Now.Unix(),
 		}
-		return DeliverMessage(w, o.Tx, o.Ev, &report, ActiveSubscribers(w, c.ID), func(users.ID) bool { return false })
+		return DeliverMessage(w, o.Tx, o.Ev, &report, ActiveSubscribers(w, c.ID), ReadBy())
 	})
 	if err != nil {
 		return ReportMessageResult{}, err

@@ -164,7 +164,10 @@ func SendAsMessage(w *world.World, tx storage.Tx, ev *engine.Events, me users.Us
 	if err != nil {
 		return messages.Message{}, err
 	}
-	read := func(id users.ID) bool { return id == me.ID && readBySender }
+	read := ReadBy()
+	if readBySender {
+		read = ReadBy(me.ID)
+	}
 	if err := DeliverMessage(w, tx, ev, &m, recipients, read); err != nil {
 		return messages.Message{}, err
 	}
@@ -193,7 +196,11 @@ func Address(w *world.World, mr storage.MessageReader, me users.User, p SendMess
 		if m.Topic, err = topicForSend(mr, w, me, c, p.Topic); err != nil {
 			return nil, err
 		}
-		recipients = ActiveSubscribers(w, c.ID)
+		recipients = ActiveSubscribers(w, c.ID) // ascending
+		if _, found := slices.BinarySearch(recipients, me.ID); !found {
+			recipients = append(slices.Clip(recipients), me.ID) // a copy: the world's list is shared
+		}
+		return recipients, nil
 	}
 	if !slices.Contains(recipients, me.ID) {
 		recipients = append(recipients, me.ID)
@@ -218,7 +225,7 @@ func markLocalEcho(list []engine.Pending, sender users.ID, queueID, localID stri
 // everyone but the sender and the alert words it contains, and queues the message events (and, for
 // a channel's first message, the stream update of first_message_id). It is the one path every
 // message takes, whoever sends it. m.ID is set on return.
-func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *messages.Message, recipients []users.ID, read func(users.ID) bool) error {
+func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *messages.Message, recipients []users.ID, read Readers) error {
 	var mentions markdown.Mentions
 	m.Rendered, mentions = renderSent(w, m.Content, w.User(m.SenderID))
 	d, err := newDelivery(w, tx, *m, mentions, recipients, read)
@@ -243,7 +250,7 @@ func DeliverMessage(w *world.World, tx storage.Tx, ev *engine.Events, m *message
 	if err := queueServiceBots(w, tx, *m, mentions, recipients); err != nil { // bots.go
 		return err
 	}
-	if err := notify.Queue(w, tx, *m, d.recipients, d.flagged); err != nil { // missed-message emails
+	if err := notify.Queue(w, tx, *m, d.recipients.ids, d.recipients.sortedHead, d.flagged); err != nil { // missed-message emails
 		return err
 	}
 	if uploads.MayLink(m.Content) {
@@ -331,7 +338,7 @@ func decidesAlone(w *world.World, ev *engine.Events, m messages.Message, first b
 func ActiveSubscribers(w *world.World, c channels.ID) []users.ID {
 	subs := w.SubscribersOf(c)
 	if len(subs) > world.LazyUserReads && w.StoredActiveCount(c) == len(subs) {
-		return slices.Clone(subs)
+		return slices.Clip(subs) // shared: the world replaces its lists, never writes them
 	}
 	out := make([]users.ID, 0, len(subs))
 	w.PreloadUsers(subs)

@@ -87,6 +87,6 @@ func sendSystemDirect(tx storage.Tx, ev *engine.Events, w *world.World, from, to
 		SenderID: from, Content: content, Timestamp: w.UnixNow(), Client: InternalClient,
 		Recipients: messages.Participants(from, []users.ID{to}),
 	}
-	err := DeliverMessage(w, tx, ev, &m, []users.ID{to}, func(users.ID) bool { return false })
+	err := DeliverMessage(w, tx, ev, &m, []users.ID{to}, ReadBy())
 	return m.ID, err
 }

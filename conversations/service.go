@@ -99,11 +99,28 @@ type PublicChannelMessage struct {
 
 // publicMessageExcept lists who must not get a public channel's message through their
 // all_public_streams or narrowed queues: its recipients (who get the ordinary event) and
-// the guests (the direct members of role:everyone), sorted and without repeats.
-func publicMessageExcept(w *world.World, recipients []users.ID) []int64 {
-	guests := w.Membership().Members(w.GroupID(users.GroupEveryone), true)
-	except := make([]int64, 0, len(recipients)+len(guests))
-	for _, u := range recipients {
+// the guests (the direct members of role:everyone), sorted and without repeats. Ascending
+// recipients (but for the last) are merged with the guests (and the last), or are the list
+// itself when there are none (shared, not copied).
+func publicMessageExcept(w *world.World, recipients recipientIndex) []int64 {
+	return exceptOf(recipients, w.Membership().Members(w.GroupID(users.GroupEveryone), true))
+}
+
+// exceptOf is the union of the recipients and the guests (ascending, without repeats),
+// ascending and without repeats.
+func exceptOf(recipients recipientIndex, guests []users.ID) []int64 {
+	ids := recipients.ids
+	switch {
+	case recipients.ascending() && len(guests) == 0:
+		return engine.SharedRecipients(ids)
+	case recipients.ascending():
+		return mergeAscending(ids, guests)
+	case recipients.sortedHead: // the sender last, not a subscriber
+		rest := slices.Sorted(slices.Values(append(slices.Clone(guests), ids[len(ids)-1])))
+		return mergeAscending(ids[:len(ids)-1], slices.Compact(rest))
+	}
+	except := make([]int64, 0, len(ids)+len(guests))
+	for _, u := range ids {
 		except = append(except, int64(u))
 	}
 	for _, g := range guests {
@@ -111,6 +128,24 @@ func publicMessageExcept(w *world.World, recipients []users.ID) []int64 {
 	}
 	slices.Sort(except)
 	return slices.Compact(except)
+}
+
+// mergeAscending is the union of two ascending lists without repeats, ascending.
+func mergeAscending(a, b []users.ID) []int64 {
+	out := make([]int64, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var next users.ID
+		switch {
+		case len(b) == 0 || (len(a) > 0 && a[0] < b[0]):
+			next, a = a[0], a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			next, b = b[0], b[1:]
+		default: // equal
+			next, a, b = a[0], a[1:], b[1:]
+		}
+		out = append(out, int64(next))
+	}
+	return out
 }
 
 // TopicError is the error of a topic that topics.Clean refused: Zulip's own message for a

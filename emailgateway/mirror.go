@@ -92,7 +92,7 @@ func (s *Service) EmailMirrorMessage(ctx context.Context, p EmailMirrorMessagePa
 		}
 		m := messages.Message{SenderID: addr.SenderID, ChannelID: c.ID, Topic: res.Topic, Content: content,
 			Timestamp: o.Now.Unix(), Client: conversations.InternalClient}
-		if err := conversations.DeliverMessage(w, o.Tx, o.Ev, &m, conversations.ActiveSubscribers(w, c.ID), func(id users.ID) bool { return id == addr.SenderID }); err != nil {
+		if err := conversations.DeliverMessage(w, o.Tx, o.Ev, &m, conversations.ActiveSubscribers(w, c.ID), conversations.ReadBy(addr.SenderID)); err != nil {
 			return err
 		}
 		res.MessageID, res.ChannelID = m.ID, c.ID

@@ -35,12 +35,14 @@ const streamEmailSetting = "enable_stream_email_notifications"
 // of its user's batching period (email_notifications_batching_period_seconds), or with the
 // user's pending batch when there is one, as Zulip's ScheduledMessageNotificationEmail rows
 // are. The Welcome Bot's messages notify nobody (Zulip sends them with
-// disable_external_notifications).
-func Queue(w *world.World, tx storage.Tx, m messages.Message, recipients []users.ID, flagged []messages.UserMessage) error {
+// disable_external_notifications). Every recipient has an unread row without flags but those
+// of flagged; sortedHead says that recipients but the last ascend (a channel's subscribers,
+// then the sender when not one of them), which the recipients are then searched by.
+func Queue(w *world.World, tx storage.Tx, m messages.Message, recipients []users.ID, sortedHead bool, flagged []messages.UserMessage) error {
 	if m.SenderID == world.WelcomeBotID {
 		return nil
 	}
-	rs := newRecipientSet(recipients, flagged)
+	rs := newRecipientSet(recipients, sortedHead, flagged)
 	var followers []users.ID
 	var channelEmail map[users.ID]bool
 	if !m.IsDirect() {

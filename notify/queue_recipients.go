@@ -14,13 +14,20 @@ import (
 // per recipient.
 type recipientSet struct {
 	recipients []users.ID // in the send's order
-	sorted     []users.ID // ascending (recipients itself when it is)
+	// sortedHead says that recipients but the last ascend (a channel's subscribers, then the
+	// sender when not one of them): a recipient is then found by binary search.
+	sortedHead bool
+	sorted     []users.ID // ascending, when not sortedHead
 	flags      map[users.ID]messages.Flags
 }
 
-func newRecipientSet(recipients []users.ID, flagged []messages.UserMessage) recipientSet {
-	rs := recipientSet{recipients: recipients, sorted: recipients, flags: make(map[users.ID]messages.Flags, len(flagged))}
-	if !slices.IsSorted(recipients) {
+// newRecipientSet is the set of recipients with the given flagged rows; sortedHead says that
+// the caller knows that recipients but the last ascend (else it is checked here).
+func newRecipientSet(recipients []users.ID, sortedHead bool, flagged []messages.UserMessage) recipientSet {
+	rs := recipientSet{recipients: recipients, flags: make(map[users.ID]messages.Flags, len(flagged))}
+	n := len(recipients)
+	rs.sortedHead = sortedHead || n <= 1 || slices.IsSorted(recipients[:n-1])
+	if !rs.sortedHead {
 		rs.sorted = slices.Sorted(slices.Values(recipients))
 	}
 	for _, r := range flagged {
@@ -29,10 +36,26 @@ func newRecipientSet(recipients []users.ID, flagged []messages.UserMessage) reci
 	return rs
 }
 
+// position returns u's position among the recipients when they ascend but for the last, or
+// -1 when u is no recipient.
+func (rs recipientSet) position(u users.ID) int {
+	n := len(rs.recipients)
+	if n > 0 && rs.recipients[n-1] == u {
+		return n - 1
+	}
+	if i, ok := slices.BinarySearch(rs.recipients[:max(n-1, 0)], u); ok {
+		return i
+	}
+	return -1
+}
+
 // flagsOf returns u's flags and whether u is a recipient.
 func (rs recipientSet) flagsOf(u users.ID) (messages.Flags, bool) {
 	if f, ok := rs.flags[u]; ok {
 		return f, true
+	}
+	if rs.sortedHead {
+		return 0, rs.position(u) >= 0
 	}
 	_, ok := slices.BinarySearch(rs.sorted, u)
 	return 0, ok
@@ -65,8 +88,8 @@ func (rs recipientSet) rowsOf(m messages.Message, followers []users.ID, channelE
 			out = append(out, messages.UserMessage{UserID: u, Flags: f})
 		}
 	}
-	if len(rs.sorted) > 0 && &rs.sorted[0] == &rs.recipients[0] { // ascending: the send's order
-		slices.SortFunc(out, func(a, b messages.UserMessage) int { return cmp.Compare(a.UserID, b.UserID) })
+	if rs.sortedHead { // the send's order by binary search: nothing per recipient
+		slices.SortFunc(out, func(a, b messages.UserMessage) int { return cmp.Compare(rs.position(a.UserID), rs.position(b.UserID)) })
 		return out
 	}
 	at := make(map[users.ID]int, len(rs.recipients))

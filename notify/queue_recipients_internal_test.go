@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,10 +36,15 @@ func TestRecipientSetRows(t *testing.T) {
 		{"channel: the sender appended out of order", channel, []users.ID{2, 4, 6, 1}, []messages.UserMessage{{UserID: 1, Flags: read}},
 			[]users.ID{6, 2}, nil, []messages.UserMessage{{UserID: 2}, {UserID: 6}, {UserID: 1, Flags: read}}},
 		{"channel: nothing to notify", channel, []users.ID{1, 2}, nil, nil, nil, nil},
+		{"channel: recipients in no order", channel, []users.ID{5, 2, 9, 1, 7}, []messages.UserMessage{{UserID: 9, Flags: mentioned}},
+			[]users.ID{1, 2, 3}, nil, []messages.UserMessage{{UserID: 2}, {UserID: 9, Flags: mentioned}, {UserID: 1}}},
+		{"channel: many ascending, the sender last", channel, []users.ID{2, 3, 5, 8, 13, 21, 34, 55, 89, 1}, []messages.UserMessage{{UserID: 1, Flags: read}},
+			[]users.ID{89, 7, 3}, map[users.ID]bool{13: true, 4: true}, []messages.UserMessage{{UserID: 3}, {UserID: 13}, {UserID: 89}, {UserID: 1, Flags: read}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rs := newRecipientSet(tc.recipients, tc.flagged)
+			n := len(tc.recipients)
+			rs := newRecipientSet(tc.recipients, n > 0 && slices.IsSorted(tc.recipients[:n-1]), tc.flagged)
 			if diff := cmp.Diff(tc.want, rs.rowsOf(tc.m, tc.followers, tc.channelEmail), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("rowsOf (-want +got):\n%s", diff)
 			}

@@ -135,15 +135,30 @@ func RegisterAlertWords(tx storage.ReadTx, viewer users.User) (*AlertWordsState,
 // organization's words once, whatever the number of recipients, and skips the matching when
 // nobody has any.
 func AlertedUsers(aw storage.AlertWordReader, content string, among []users.ID) (map[users.ID]bool, error) {
+	var recipient map[users.ID]bool // made when someone has words
+	return AlertedWhere(aw, content, func(id users.ID) bool {
+		if recipient == nil {
+			recipient = make(map[users.ID]bool, len(among))
+			for _, u := range among {
+				recipient[u] = true
+			}
+		}
+		return recipient[id]
+	})
+}
+
+// AlertedWhere is AlertedUsers for the users receives says are among the recipients: it asks
+// about the users with alert words only, so that a big channel's send costs no set of its
+// recipients.
+func AlertedWhere(aw storage.AlertWordReader, content string, receives func(users.ID) bool) (map[users.ID]bool, error) {
 	words, err := aw.All()
 	if err != nil || len(words) == 0 {
 		return nil, err
 	}
-	recipient := make(map[users.ID]bool, len(among))
-	for _, id := range among {
-		recipient[id] = true
+	maps.DeleteFunc(words, func(id users.ID, _ []string) bool { return !receives(id) })
+	if len(words) == 0 {
+		return nil, nil
 	}
-	maps.DeleteFunc(words, func(id users.ID, _ []string) bool { return !recipient[id] })
 	// As in Zulip, words inside fenced code blocks do not alert.
 	return users.NewAlertWordMatcher(words).Alerted(markdown.WithoutCodeBlocks(content)), nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/users"
@@ -74,6 +75,17 @@ func (e *Events) EndQueuesOf(ids ...users.ID) {
 	for _, id := range ids {
 		e.End = append(e.End, int64(id))
 	}
+}
+
+// SharedRecipients is ids as the recipients of an event without a copy: the same memory seen
+// as []int64 (a users.ID is an int64), so that an event to a channel's ten thousand
+// subscribers costs no list of its own. Nothing may write ids afterwards: the lists it is
+// given (a world's subscriber lists) are replaced when they change, never written.
+func SharedRecipients(ids []users.ID) []int64 {
+	if len(ids) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(ids))), len(ids))
 }
 
 // Recipients is ids as the recipients of an event: sorted, without repeats.

@@ -102,7 +102,8 @@ func (w *World) SubscriptionRows(u users.ID) ([]channels.Subscription, error) {
 }
 
 // SubscribersOf is the active subscribers of c, ascending (deactivated users included; see
-// activeSubscribers). The list belongs to the world: do not modify it.
+// activeSubscribers). The list is shared (with the store, and with the events addressed to
+// it): never modify it; the world replaces it when it changes.
 func (w *World) SubscribersOf(c channels.ID) []users.ID {
 	l, ok := w.subs.lists[c]
 	if !ok {
@@ -135,13 +136,15 @@ func (w *World) IsSubscribed(c channels.ID, u users.ID) bool {
 	return found
 }
 
-// AddSubscribers records new active subscribers.
+// AddSubscribers records new active subscribers. Like RemoveSubscribers it replaces c's
+// list and never writes it: the lists SubscribersOf hands out are shared (a send's events are
+// addressed to its channel's list), also those of this world.
 func (w *World) AddSubscribers(c channels.ID, ids []users.ID) {
 	s := &w.subs
 	delete(s.listCounts, c)
-	l := append(w.SubscribersOf(c), ids...)
+	l := slices.Concat(w.SubscribersOf(c), ids)
 	slices.Sort(l)
-	s.lists[c] = slices.Compact(l)
+	s.lists[c] = slices.Clip(slices.Compact(l))
 	for _, u := range ids {
 		if set, ok := s.subscribedTo[u]; ok {
 			set[c] = true
