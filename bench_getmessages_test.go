@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"errors"
 	"strconv"
 	"testing"
 	"time"
@@ -71,58 +70,41 @@ func benchNewest100(b *testing.B, svc *chat.Service, reader chat.Actor, narrow [
 }
 
 // seedChannelHistory stores readChannelMessages messages in org's first channel (five topics,
-// each received by the first ten members, read) and otherMessages in the other channels, in
-// transactions of 5,000; when implicit, as a send stores them (storage.CreateForSubscribers:
-// every subscriber receives them, unread but for the sender).
+// each received by the first ten members, read) and otherMessages in the other channels; when
+// implicit, as a send stores them (storage.CreateForSubscribers: every subscriber receives
+// them, unread but for the sender).
 func seedChannelHistory(b *testing.B, store storage.Storage, org *benchorg.Org, implicit bool) {
 	b.Helper()
 	now := time.Now().Unix()
 	total := readChannelMessages + otherMessages
-	const batch = 5000
-	for start := 0; start < total; start += batch {
-		err := store.Update(b.Context(), func(tx storage.Tx) error {
-			for i := start; i < min(start+batch, total); i++ {
-				c := org.Channels[0]
-				if i%6 == 5 { // a sixth of the total: otherMessages
-					c = org.Channels[1+i%19]
-				}
-				rows := make([]messages.UserMessage, 10)
-				for j := range rows {
-					rows[j] = messages.UserMessage{UserID: org.Members[j], Flags: messages.FlagRead}
-				}
-				m := messages.Message{
-					SenderID: org.Members[i%10], ChannelID: c, Topic: "topic " + strconv.Itoa(i%5),
-					Content: "message " + strconv.Itoa(i), Rendered: "<p>message " + strconv.Itoa(i) + "</p>",
-					Timestamp: now - int64(total-i), Client: "bench",
-				}
-				var err error
-				if implicit {
-					err = createForSubscribers(tx.Messages(), m, rows[i%10:i%10+1])
-				} else {
-					_, err = tx.Messages().Create(m, rows)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if errors.Is(err, errRowPerRecipient) {
-			b.Skip(err)
+	seedMessages(b, store, total, func(tx storage.Tx, i int) (messages.ID, error) {
+		c := org.Channels[0]
+		if i%6 == 5 { // a sixth of the total: otherMessages
+			c = org.Channels[1+i%19]
 		}
-		if err != nil {
-			b.Fatal(err)
+		rows := make([]messages.UserMessage, 10)
+		for j := range rows {
+			rows[j] = messages.UserMessage{UserID: org.Members[j], Flags: messages.FlagRead}
 		}
-	}
+		m := messages.Message{
+			SenderID: org.Members[i%10], ChannelID: c, Topic: "topic " + strconv.Itoa(i%5),
+			Content: "message " + strconv.Itoa(i), Rendered: "<p>message " + strconv.Itoa(i) + "</p>",
+			Timestamp: now - int64(total-i), Client: "bench",
+		}
+		if implicit {
+			return createForSubscribers(tx.Messages(), m, rows[i%10:i%10+1])
+		}
+		return tx.Messages().Create(m, rows)
+	})
 }
 
 // createForSubscribers stores m as a send does (storage.CreateForSubscribers with the given
 // rows); errRowPerRecipient from a store without that capability.
-func createForSubscribers(mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) error {
+func createForSubscribers(mw storage.MessageWriter, m messages.Message, rows []messages.UserMessage) (messages.ID, error) {
 	c, ok := mw.(storage.SubscriberMessageCreator)
 	if !ok {
-		return errRowPerRecipient
+		return 0, errRowPerRecipient
 	}
-	_, _, err := c.CreateForSubscribers(m, rows)
-	return err
+	id, _, err := c.CreateForSubscribers(m, rows)
+	return id, err
 }

@@ -61,39 +61,21 @@ func benchUnreadReads(b *testing.B, svc *chat.Service, reader chat.Actor) {
 }
 
 // seedUnreadChannels stores unreadBenchMessages messages of org's second member in org's
-// channels, unread for everyone else, in transactions of 5,000: with CreateForSubscribers
-// when implicit, else with Create and the rows of the sender and the first member.
+// channels, unread for everyone else: with CreateForSubscribers when implicit, else with
+// Create and the rows of the sender and the first member.
 func seedUnreadChannels(b *testing.B, store storage.Storage, org *benchorg.Org, implicit bool) {
 	b.Helper()
 	now := time.Now().Unix()
 	sender, reader := org.Members[1], org.Members[0]
-	const batch = 5000
-	for start := 0; start < unreadBenchMessages; start += batch {
-		err := store.Update(b.Context(), func(tx storage.Tx) error {
-			mw := tx.Messages()
-			for i := start; i < start+batch; i++ {
-				m := messages.Message{SenderID: sender, ChannelID: org.Channels[i%len(org.Channels)],
-					Topic: "topic " + strconv.Itoa(i%5), Content: "unread", Rendered: "<p>unread</p>", Timestamp: now, Client: "bench"}
-				mine := []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}}
-				var err error
-				if implicit {
-					err = createForSubscribers(mw, m, mine)
-				} else {
-					_, err = mw.Create(m, append(mine, messages.UserMessage{UserID: reader}))
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if errors.Is(err, errRowPerRecipient) {
-			b.Skip(err)
+	seedMessages(b, store, unreadBenchMessages, func(tx storage.Tx, i int) (messages.ID, error) {
+		m := messages.Message{SenderID: sender, ChannelID: org.Channels[i%len(org.Channels)],
+			Topic: "topic " + strconv.Itoa(i%5), Content: "unread", Rendered: "<p>unread</p>", Timestamp: now, Client: "bench"}
+		mine := []messages.UserMessage{{UserID: sender, Flags: messages.FlagRead}}
+		if implicit {
+			return createForSubscribers(tx.Messages(), m, mine)
 		}
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
+		return tx.Messages().Create(m, append(mine, messages.UserMessage{UserID: reader}))
+	})
 }
 
 var errRowPerRecipient = errors.New("the store writes a row per recipient (no storage.SubscriberMessageCreator)")
