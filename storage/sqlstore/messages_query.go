@@ -63,8 +63,9 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 // queryRound reads at most limit candidates of q, appends those that match to out (up to
 // q.Limit in all) and returns how many rows it read and the id of the last. A message
 // without an explicit row of the user is read when it is in a history channel or when it has
-// implicit rows and one of the user's intervals holds it (one subquery, last); rcv then tells
-// its implicit row.
+// implicit rows and one of the user's intervals holds it (tested against the intervals' bounds
+// as parameters, or with a subquery per message when the user has many); rcv then tells its
+// implicit row.
 func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, rcv receiving, limit int, out *[]storage.MessageMatch) (int, messages.ID, error) {
 	id := "m.id"
 	from := "messages m"
@@ -72,7 +73,7 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, rcv recei
 		id, from = "s.rowid", "message_search s CROSS JOIN messages m ON m.id = s.rowid"
 	}
 	args := []any{q.User}
-	where := a.pushedTerms(id, q, plan, &args)
+	where := a.pushedTerms(id, q, plan, rcv, &args)
 	order := "ASC"
 	if q.Newest {
 		order = "DESC"
@@ -121,12 +122,22 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, rcv recei
 
 // pushedTerms is the WHERE clause of a query (id names the column the walk is ordered by),
 // with its parameters appended to args: the bounds, the user's access (a row, explicit or
-// implicit, or a history channel), the searches and the non-negated channel, topic, sender
-// and id terms (messages.Match checks these again).
-func (a messageTx) pushedTerms(id string, q storage.MessageQuery, plan searchPlan, args *[]any) string {
-	where := id + " >= ? AND (um.user_id IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + `))
-		OR (m.implicit_rows AND EXISTS (SELECT 1 FROM receive_intervals ri WHERE ri.user_id = ? AND ` + inInterval("ri", "m") + `)))`
-	*args = append(*args, q.MinID, ids(a.t.d, q.HistoryChannels), q.User)
+// implicit, or a history channel; the terms that cannot hold left out), the searches and the
+// non-negated channel, topic, sender and id terms (messages.Match checks these again).
+func (a messageTx) pushedTerms(id string, q storage.MessageQuery, plan searchPlan, rcv receiving, args *[]any) string {
+	where := id + " >= ? AND (um.user_id IS NOT NULL"
+	*args = append(*args, q.MinID)
+	if len(q.HistoryChannels) > 0 {
+		where += " OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + "))"
+		*args = append(*args, ids(a.t.d, q.HistoryChannels))
+	}
+	if test, ok := rcv.holdsSQL(a.t.inlineSpans, args); ok {
+		where += " OR (m.implicit_rows AND " + test + ")"
+	} else if len(rcv) > 0 {
+		where += " OR (m.implicit_rows AND EXISTS (SELECT 1 FROM receive_intervals ri WHERE ri.user_id = ? AND " + inInterval("ri", "m") + "))"
+		*args = append(*args, q.User)
+	}
+	where += ")"
 	if q.MaxID != 0 {
 		where += " AND " + id + " <= ?"
 		*args = append(*args, q.MaxID)

@@ -3,9 +3,11 @@ package sqlstore
 import (
 	"database/sql"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/teamchat/chat/channels"
 	"github.com/teamchat/chat/messages"
@@ -242,4 +244,52 @@ func (r receiving) implicitRow(c channels.ID, id messages.ID) (messages.Flags, b
 		}
 	}
 	return 0, false
+}
+
+// defaultInlineSpans is how many receive intervals a walk of messages tests as literal bounds
+// (holdsSQL): a CASE on the channel costs a few comparisons per message where the subquery
+// costs a search of receive_intervals, until the comparisons add up.
+const defaultInlineSpans = 16
+
+// inlineSpans is the Store's maxInlineSpans, the default for 0.
+func (s *Store) inlineSpans() int {
+	if s.maxInlineSpans == 0 {
+		return defaultInlineSpans
+	}
+	return s.maxInlineSpans
+}
+
+// holdsSQL is the condition that one of r's intervals holds message m, as a CASE on the
+// channel over the intervals' bounds (appended to args), channels in order so that the text
+// depends only on the shape; false when r has no interval or more than limit.
+func (r receiving) holdsSQL(limit int, args *[]any) (string, bool) {
+	n := 0
+	for _, cr := range r {
+		n += len(cr.spans)
+	}
+	if n == 0 || n > limit {
+		return "", false
+	}
+	list := slices.Sorted(maps.Keys(r))
+	var b strings.Builder
+	b.WriteString("CASE m.channel_id")
+	for _, c := range list {
+		b.WriteString(" WHEN ? THEN (")
+		*args = append(*args, c)
+		for i, s := range r[c].spans {
+			if i > 0 {
+				b.WriteString(" OR ")
+			}
+			if s[1] == math.MaxInt64 {
+				b.WriteString("m.id > ?")
+				*args = append(*args, s[0])
+				continue
+			}
+			b.WriteString("(m.id > ? AND m.id <= ?)")
+			*args = append(*args, s[0], s[1])
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(" ELSE FALSE END")
+	return b.String(), true
 }
