@@ -37,7 +37,9 @@
 // CreateForSubscribers has implicit rows too, derived from receive_intervals (kept in step
 // with subscriptions and users where the subscriber counts are recomputed) and read_marks,
 // so that a send writes no row per recipient (receivers.go, messages_rows.go; the model is
-// storage/receivers.go's).
+// storage/receivers.go's). A user's implicit rows are read in bulk, as aggregated lists of ids
+// merged in Go with the explicit rows (receivers_rows.go), and a walk of messages (Query)
+// reads the user's intervals and marks once to tell each message's implicit row.
 //
 // Schema conventions: one migration file per change (NNNN_what.sql), written once for both
 // dialects with a few tokens the dialect expands ({{id}} for an auto-assigned primary key,

@@ -22,6 +22,10 @@ func ExecRaw(s *Store, query string, args ...any) error {
 // SetRetryBudget sets how long s runs a closure again that keeps losing races.
 func SetRetryBudget(s *Store, d time.Duration) { s.retryBudget = d }
 
+// SetMaxInlineSpans sets how many receive intervals a walk of messages on s tests as literal
+// bounds (negative: none, every message tested with the subquery).
+func SetMaxInlineSpans(s *Store, n int) { s.maxInlineSpans = n }
+
 // IsPostgres reports whether s is on PostgreSQL.
 func IsPostgres(s *Store) bool { return s.d.postgres }
 

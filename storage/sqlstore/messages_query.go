@@ -15,7 +15,8 @@ import (
 // rows, each continuing after the last id the previous one read, so that the database plans
 // for a LIMIT (PostgreSQL then walks an index in id order instead of sorting every match);
 // a round grows fourfold while messages.Match keeps refusing rows. With a search on SQLite the
-// FTS5 index drives the walk (it yields its matches in id order).
+// FTS5 index drives the walk (it yields its matches in id order). The user's receive
+// intervals and read marks are read once, before the rounds, to tell the implicit rows.
 func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error) {
 	if err := a.t.live(); err != nil {
 		return nil, err
@@ -30,9 +31,13 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 			return nil, err
 		}
 	}
+	rcv, err := a.receivingOf(q.User)
+	if err != nil {
+		return nil, err
+	}
 	round := max(q.Limit, 100)
 	for {
-		read, last, err := a.queryRound(q, plan, round, &out)
+		read, last, err := a.queryRound(q, plan, rcv, round, &out)
 		if err != nil {
 			return nil, err
 		}
@@ -56,28 +61,31 @@ func (a messageTx) Query(q storage.MessageQuery) ([]storage.MessageMatch, error)
 }
 
 // queryRound reads at most limit candidates of q, appends those that match to out (up to
-// q.Limit in all) and returns how many rows it read and the id of the last.
-func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, limit int, out *[]storage.MessageMatch) (int, messages.ID, error) {
+// q.Limit in all) and returns how many rows it read and the id of the last. A message
+// without an explicit row of the user is read when it is in a history channel or when it has
+// implicit rows and one of the user's intervals holds it (tested against the intervals' bounds
+// as parameters, or with a subquery per message when the user has many); rcv then tells its
+// implicit row.
+func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, rcv receiving, limit int, out *[]storage.MessageMatch) (int, messages.ID, error) {
 	id := "m.id"
 	from := "messages m"
 	if len(plan.positive) > 0 && !a.t.d.postgres {
 		id, from = "s.rowid", "message_search s CROSS JOIN messages m ON m.id = s.rowid"
 	}
-	// imp is the user's implicit row's flags, NULL without one (receivers.go).
-	imp := `(CASE WHEN m.implicit_rows AND um.user_id IS NULL AND EXISTS (SELECT 1 FROM receive_intervals ri
-		WHERE ri.user_id = ? AND ` + inInterval("ri", "m") + `) THEN (CASE WHEN m.id <= COALESCE((SELECT rm.read_through
-		FROM read_marks rm WHERE rm.user_id = ? AND rm.channel_id = m.channel_id), 0) THEN ` + flagRead + ` ELSE 0 END) END)`
-	args := []any{q.User, q.User, q.User, q.User, q.User}
-	where := a.pushedTerms(id, imp, q, plan, &args)
+	args := []any{q.User}
+	where := a.pushedTerms(id, q, plan, rcv, &args)
 	order := "ASC"
 	if q.Newest {
 		order = "DESC"
 	}
-	reacted := "false"
-	if messages.NeedsReactions(plan.rest) {
-		reacted = "EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)"
+	// rowFlags is the explicit row's flags, -1 for a message with implicit rows without one
+	// (rcv tells whether the user has an implicit row), NULL for neither.
+	columns := messageColumns + ", COALESCE(um.flags, CASE WHEN m.implicit_rows THEN -1 END)"
+	reactions := messages.NeedsReactions(plan.rest)
+	if reactions {
+		columns += ", EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)"
 	}
-	rows, err := a.t.query(`SELECT `+messageColumns+`, COALESCE(um.flags, `+imp+`), (um.user_id IS NOT NULL OR `+imp+` IS NOT NULL), `+reacted+`
+	rows, err := a.t.query(`SELECT `+columns+`
 		FROM `+from+` LEFT JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?
 		WHERE `+where+` ORDER BY `+id+` `+order+` LIMIT ?`, append(args, limit)...)
 	if err != nil {
@@ -86,14 +94,21 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, limit int
 	defer rows.Close()
 	read, last := 0, messages.ID(0)
 	for rows.Next() {
-		var flags sql.NullInt64
-		var received, reacted bool
-		m, err := scanMessageInto(rows, &flags, &received, &reacted)
+		var rowFlags sql.NullInt64
+		var reacted bool
+		dest := []any{&rowFlags, &reacted}
+		if !reactions {
+			dest = dest[:1]
+		}
+		m, err := scanMessageInto(rows, dest...)
 		if err != nil {
 			return 0, 0, a.t.check(err)
 		}
 		read, last = read+1, m.ID
-		f := messages.Flags(flags.Int64)
+		f, received := messages.Flags(rowFlags.Int64), rowFlags.Valid
+		if rowFlags.Int64 < 0 {
+			f, received = rcv.implicitRow(m.ChannelID, m.ID)
+		}
 		if !messages.Match(plan.rest, messages.Candidate{Message: m, Flags: f, Received: received, Reacted: reacted}) {
 			continue
 		}
@@ -106,12 +121,23 @@ func (a messageTx) queryRound(q storage.MessageQuery, plan searchPlan, limit int
 }
 
 // pushedTerms is the WHERE clause of a query (id names the column the walk is ordered by),
-// with its parameters appended to args: the bounds, the user's access (a row: explicit, or
-// imp, the flags of the user's implicit row, not NULL), the searches and the non-negated
-// channel, topic, sender and id terms (messages.Match checks these again).
-func (a messageTx) pushedTerms(id, imp string, q storage.MessageQuery, plan searchPlan, args *[]any) string {
-	where := id + " >= ? AND (um.user_id IS NOT NULL OR " + imp + " IS NOT NULL OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + ")))"
-	*args = append(*args, q.MinID, q.User, q.User, ids(a.t.d, q.HistoryChannels))
+// with its parameters appended to args: the bounds, the user's access (a row, explicit or
+// implicit, or a history channel; the terms that cannot hold left out), the searches and the
+// non-negated channel, topic, sender and id terms (messages.Match checks these again).
+func (a messageTx) pushedTerms(id string, q storage.MessageQuery, plan searchPlan, rcv receiving, args *[]any) string {
+	where := id + " >= ? AND (um.user_id IS NOT NULL"
+	*args = append(*args, q.MinID)
+	if len(q.HistoryChannels) > 0 {
+		where += " OR (m.channel_id <> 0 AND m.channel_id IN (" + a.t.d.idSet + "))"
+		*args = append(*args, ids(a.t.d, q.HistoryChannels))
+	}
+	if test, ok := rcv.holdsSQL(a.t.inlineSpans, args); ok {
+		where += " OR (m.implicit_rows AND " + test + ")"
+	} else if len(rcv) > 0 {
+		where += " OR (m.implicit_rows AND EXISTS (SELECT 1 FROM receive_intervals ri WHERE ri.user_id = ? AND " + inInterval("ri", "m") + "))"
+		*args = append(*args, q.User)
+	}
+	where += ")"
 	if q.MaxID != 0 {
 		where += " AND " + id + " <= ?"
 		*args = append(*args, q.MaxID)

@@ -30,23 +30,20 @@ func (a messageTx) UserRows(u users.ID, list []messages.ID) ([]messages.UserMess
 		") AS r ORDER BY message_id", u, set, u, set)
 }
 
-// UserRowsWhere reads the implicit rows only when set asks for no flag but the read flag
-// (they carry no other), and only those above the mark when clear holds the read flag.
+// UserRowsWhere reads the explicit rows with their flags, then the implicit ones in bulk
+// (implicitRowsOf), and merges them.
 func (a messageTx) UserRowsWhere(u users.ID, set, clear messages.Flags) ([]messages.UserMessage, error) {
-	implicit := "ri.user_id = ?"
-	if set&^messages.FlagRead != 0 || set&clear != 0 {
-		implicit += " AND 1 = 0"
+	explicit, err := scanAll(a.t, scanRow, `SELECT user_id, message_id, flags FROM user_messages
+		WHERE user_id = ? AND (flags & ?) = ? AND (flags & ?) = 0 ORDER BY message_id`,
+		u, int64(set), int64(set), int64(clear))
+	if err != nil {
+		return nil, err
 	}
-	if clear&messages.FlagRead != 0 {
-		implicit += " AND " + aboveMark(a.t.d)
+	implicit, err := a.implicitRowsOf(u, set, clear)
+	if err != nil {
+		return nil, err
 	}
-	if set&messages.FlagRead != 0 {
-		implicit += " AND m.id <= COALESCE(rm.read_through, 0)"
-	}
-	return scanAll(a.t, scanRow, `SELECT user_id, message_id, flags FROM (`+
-		allRows("um.user_id = ?", implicit)+`) AS r
-		WHERE (flags & ?) = ? AND (flags & ?) = 0 ORDER BY message_id`,
-		u, u, int64(set), int64(set), int64(clear))
+	return mergeByMessage(explicit, implicit), nil
 }
 
 // MaxReceivedID takes the highest of the explicit rows and, per receive interval of the

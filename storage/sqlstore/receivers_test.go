@@ -11,6 +11,7 @@ import (
 	"github.com/teamchat/chat/messages"
 	"github.com/teamchat/chat/storage"
 	"github.com/teamchat/chat/storage/sqlstore"
+	"github.com/teamchat/chat/storage/storagetest"
 	"github.com/teamchat/chat/users"
 )
 
@@ -114,4 +115,25 @@ func testImplicitRowsStaySparse(t *testing.T, s *sqlstore.Store) {
 func setFlags(tx storage.Tx, u users.ID, ids []messages.ID, add, remove messages.Flags) error {
 	_, err := tx.Messages().SetFlags(u, ids, add, remove)
 	return err
+}
+
+// TestImplicitRowsWithoutInlineSpans runs the differential case of implicit rows with every
+// message of a walk tested against the receive intervals by the subquery, the path of users
+// with more intervals than a walk tests as literal bounds (holdsSQL).
+func TestImplicitRowsWithoutInlineSpans(t *testing.T) {
+	t.Parallel()
+	open := func(dsn func(t *testing.T) string) storagetest.Opener {
+		return func(t *testing.T) storage.Storage {
+			s := mustOpen(t, dsn(t))
+			sqlstore.SetMaxInlineSpans(s, -1)
+			return s
+		}
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		storagetest.ImplicitRows(t, open(func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "chat.db") }))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		base := postgresURL(t)
+		storagetest.ImplicitRows(t, open(func(t *testing.T) string { return freshSchema(t, base) }))
+	})
 }

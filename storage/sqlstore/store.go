@@ -36,6 +36,10 @@ type Store struct {
 	retryBudget time.Duration
 	statements  atomic.Uint64 // statements sent, BEGIN and COMMIT included
 	roundTrips  atomic.Uint64 // exchanges with the database: a batch of statements is one
+
+	// maxInlineSpans is how many receive intervals a walk of messages tests as literal bounds
+	// (0: defaultInlineSpans; negative: none, tests of the subquery)
+	maxInlineSpans int
 }
 
 // Statements reports how many statements the store has sent to the database since Open,
@@ -322,7 +326,8 @@ func (s *Store) begin(ctx context.Context, db *sql.DB, opts *sql.TxOptions) (*tx
 
 // newTxn is a transaction running its statements on db.
 func (s *Store) newTxn(ctx context.Context, db querier) *txn {
-	return &txn{ctx: ctx, db: db, d: s.d, cache: &s.cache, count: &s.statements, trips: &s.roundTrips}
+	return &txn{ctx: ctx, db: db, d: s.d, cache: &s.cache, count: &s.statements, trips: &s.roundTrips,
+		inlineSpans: s.inlineSpans()}
 }
 
 // commit commits the transaction (its deferred rows first).

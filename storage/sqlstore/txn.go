@@ -47,6 +47,8 @@ type txn struct {
 	active []activityWrite      // user activity written, for the floor once committed (activity.go)
 	wrote  map[cachedTable]bool // tables this transaction has written (cache.go)
 	tables *tableState          // what the transaction read about the cached tables
+
+	inlineSpans int // the Store's maxInlineSpans, resolved
 }
 
 // live reports the context's error, if any; every accessor call checks it first.

@@ -330,10 +330,13 @@ func (w *implicitWorld) observe(s storage.Storage) map[string]any {
 		}
 		for _, u := range w.u {
 			key := fmt.Sprint("user ", u, " ")
-			var errs [8]error
+			var errs [11]error
 			out[key+"UserRows"], errs[0] = mr.UserRows(u, all)
 			out[key+"unread rows"], errs[1] = mr.UserRowsWhere(u, 0, messages.FlagRead)
 			out[key+"starred rows"], errs[2] = mr.UserRowsWhere(u, messages.FlagStarred, 0)
+			out[key+"read rows"], errs[8] = mr.UserRowsWhere(u, messages.FlagRead, 0)
+			out[key+"unstarred rows"], errs[9] = mr.UserRowsWhere(u, 0, messages.FlagStarred)
+			out[key+"read unstarred rows"], errs[10] = mr.UserRowsWhere(u, messages.FlagRead, messages.FlagStarred)
 			out[key+"MaxReceivedID"], errs[3] = mr.MaxReceivedID(u)
 			out[key+"Query"], errs[4] = mr.Query(storage.MessageQuery{User: u, Newest: true, Limit: 1000})
 			out[key+"Query is:unread"], errs[5] = mr.Query(storage.MessageQuery{User: u, Terms: unread, Limit: 3})

@@ -12,6 +12,10 @@ import (
 // Opener returns a new, empty store for one subtest and registers its Close with t.Cleanup.
 type Opener func(t *testing.T) storage.Storage
 
+// ImplicitRows runs the differential case of implicit rows alone (a backend's tests run it
+// again with a setting that takes another path).
+func ImplicitRows(t *testing.T, open Opener) { testImplicitRows(t, open) }
+
 // Run runs the whole suite against the backend that open creates.
 func Run(t *testing.T, open Opener) {
 	t.Run("Contract", func(t *testing.T) { testContract(t, open) })
