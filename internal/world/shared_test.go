@@ -15,21 +15,14 @@ import (
 func TestWorldSharedChannels(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	store := memory.New()
-	t.Cleanup(func() { store.Close() })
-	if err := store.Update(ctx, func(tx storage.Tx) error {
-		if err := tx.Realm().Put(realms.Realm{Name: "Org", URL: "https://chat.example.com/"}); err != nil {
-			return err
-		}
+	store := orgStore(t, func(tx storage.Tx) error {
 		for _, name := range []string{"delta", "alpha", "Charlie", "bravo"} {
 			if _, err := tx.Channels().Create(channels.Channel{Name: name}); err != nil {
 				return err
 			}
 		}
 		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	names := func(seq func(func(*channels.Channel) bool)) []string {
 		var out []string
 		for c := range seq {
@@ -136,4 +129,20 @@ func TestWorldSharedLookups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// orgStore is a memory store holding an organization and what seed writes after it.
+func orgStore(t *testing.T, seed func(tx storage.Tx) error) *memory.Store {
+	t.Helper()
+	store := memory.New()
+	t.Cleanup(func() { store.Close() })
+	if err := store.Update(t.Context(), func(tx storage.Tx) error {
+		if err := tx.Realm().Put(realms.Realm{Name: "Org", URL: "https://chat.example.com/"}); err != nil {
+			return err
+		}
+		return seed(tx)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return store
 }

@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/teamchat/chat/channels"
-	"github.com/teamchat/chat/realms"
 	"github.com/teamchat/chat/storage"
-	"github.com/teamchat/chat/storage/memory"
 	"github.com/teamchat/chat/users"
 )
 
@@ -18,13 +16,8 @@ import (
 func TestSubscriberListsNeverWritten(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	store := memory.New()
-	t.Cleanup(func() { store.Close() })
 	var c channels.ID
-	if err := store.Update(ctx, func(tx storage.Tx) error {
-		if err := tx.Realm().Put(realms.Realm{Name: "Org", URL: "https://chat.example.com/"}); err != nil {
-			return err
-		}
+	store := orgStore(t, func(tx storage.Tx) error {
 		var err error
 		if c, err = tx.Channels().Create(channels.Channel{Name: "general"}); err != nil {
 			return err
@@ -34,9 +27,7 @@ func TestSubscriberListsNeverWritten(t *testing.T) {
 			subs = append(subs, channels.Subscription{UserID: u, ChannelID: c, Active: true})
 		}
 		return tx.Subscriptions().Put(subs)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	err := store.View(ctx, func(tx storage.ReadTx) error {
 		w := Load(tx, 0)
 		var handed [][]users.ID // each list as handed out
