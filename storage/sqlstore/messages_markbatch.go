@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"database/sql"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -14,13 +15,6 @@ import (
 
 // A batch of MarkRead (MarkAllAsRead's transactions): the oldest unread rows above After,
 // selected without enumerating the rest, marked read mostly by moving marks.
-
-// userInterval is one of a user's receive intervals with the user's read mark of its channel.
-type userInterval struct {
-	channel        channels.ID
-	after, through int64 // through: math.MaxInt64 while open
-	mark           int64
-}
 
 // explicitUnread is one of a user's unread explicit rows with what decides whether, read, it
 // equals the implicit row it replaces.
@@ -48,11 +42,17 @@ type unreadBatch struct {
 // arm: the explicit rows along the primary key, each interval along messages_implicit from
 // above its mark.
 func (a messageTx) markOldestRead(q storage.MarkReadQuery) ([]messages.ID, error) {
-	intervals, err := a.userIntervals(q.User, q.ChannelID)
+	rcv, err := a.receivingOf(q.User)
 	if err != nil {
 		return nil, err
 	}
-	b, err := a.oldestUnread(q, intervals)
+	if q.ChannelID != 0 {
+		rcv = receiving{q.ChannelID: rcv[q.ChannelID]}
+		if rcv[q.ChannelID] == nil {
+			rcv = receiving{}
+		}
+	}
+	b, err := a.oldestUnread(q, rcv)
 	if err != nil || len(b.ids) == 0 {
 		return b.ids, err
 	}
@@ -61,23 +61,20 @@ func (a messageTx) markOldestRead(q storage.MarkReadQuery) ([]messages.ID, error
 		last = b.ids[len(b.ids)-1]
 	}
 	var slow []messages.ID
-	marks := map[channels.ID]int64{}
-	for _, in := range intervals {
-		if _, done := marks[in.channel]; done {
+	for _, c := range slices.Sorted(maps.Keys(rcv)) {
+		cr := rcv[c]
+		if cr.mark < q.After {
+			slow = append(slow, b.implicit[c]...)
 			continue
 		}
-		marks[in.channel] = in.mark
-		if in.mark < int64(q.After) {
-			slow = append(slow, b.implicit[in.channel]...)
-			continue
-		}
-		if marks[in.channel], err = a.raiseMark(q.User, in.channel, in.mark, int64(last)); err != nil {
+		if cr.mark, err = a.raiseMark(q.User, c, cr.mark, last); err != nil {
 			return nil, err
 		}
 	}
 	var equal, gain []messages.ID
 	for _, r := range b.explicit {
-		if r.implicit && r.flags|messages.FlagRead == messages.FlagRead && int64(r.id) <= marks[r.channel] && holds(intervals, r.channel, r.id) {
+		// Read, the row is equal to the implicit one it replaces under the new marks.
+		if f, ok := rcv.implicitRow(r.channel, r.id); ok && r.implicit && r.flags|messages.FlagRead == f {
 			equal = append(equal, r.id)
 		} else {
 			gain = append(gain, r.id)
@@ -116,37 +113,10 @@ func (a messageTx) readGaining(q storage.MarkReadQuery, gain []messages.ID, newe
 	return err
 }
 
-// holds reports whether one of the intervals of channel c holds message id.
-func holds(intervals []userInterval, c channels.ID, id messages.ID) bool {
-	return slices.ContainsFunc(intervals, func(in userInterval) bool {
-		return in.channel == c && in.after < int64(id) && int64(id) <= in.through
-	})
-}
-
-// userIntervals returns u's receive intervals (of channel c only, unless 0) with u's marks.
-func (a messageTx) userIntervals(u users.ID, c channels.ID) ([]userInterval, error) {
-	where, args := "ri.user_id = ?", []any{u}
-	if c != 0 {
-		where, args = where+" AND ri.channel_id = ?", append(args, c)
-	}
-	return scanAll(a.t, func(row *sql.Rows) (userInterval, error) {
-		var in userInterval
-		var through sql.NullInt64
-		err := row.Scan(&in.channel, &in.after, &through, &in.mark)
-		in.through = math.MaxInt64
-		if through.Valid {
-			in.through = through.Int64
-		}
-		return in, err
-	}, `SELECT ri.channel_id, ri.after_id, ri.through_id, COALESCE(rm.read_through, 0)
-		FROM receive_intervals ri LEFT JOIN read_marks rm ON rm.user_id = ri.user_id AND rm.channel_id = ri.channel_id
-		WHERE `+where+` ORDER BY ri.channel_id, ri.after_id`, args...)
-}
-
 // oldestUnread selects the oldest q.Limit unread rows of q above q.After: the explicit ones,
 // then each interval's implicit ones, the upper bound shrinking to the batch's newest id once
 // the batch is full.
-func (a messageTx) oldestUnread(q storage.MarkReadQuery, intervals []userInterval) (unreadBatch, error) {
+func (a messageTx) oldestUnread(q storage.MarkReadQuery, rcv receiving) (unreadBatch, error) {
 	limit := " LIMIT " + strconv.Itoa(q.Limit)
 	// The rows first, along the key, then their messages (a join first would let PostgreSQL
 	// hash every message), unless the channel narrows the rows.
@@ -170,33 +140,19 @@ func (a messageTx) oldestUnread(q storage.MarkReadQuery, intervals []userInterva
 	for _, x := range explicit {
 		b.ids = append(b.ids, x.id)
 	}
-	bound := func() int64 {
+	bound := func() messages.ID {
 		if len(b.ids) < q.Limit {
 			return math.MaxInt64
 		}
-		return int64(b.ids[len(b.ids)-1])
+		return b.ids[len(b.ids)-1]
 	}
 	owner := map[messages.ID]channels.ID{}
-	for _, in := range intervals {
-		lo, hi := max(in.after, in.mark, int64(q.After)), min(in.through, bound())
-		if lo >= hi {
-			continue
+	for _, c := range slices.Sorted(maps.Keys(rcv)) {
+		for _, span := range rcv[c].spans {
+			if err := a.unreadOfSpan(q, c, max(span[0], rcv[c].mark, q.After), min(span[1], bound()), &b, owner); err != nil {
+				return unreadBatch{}, err
+			}
 		}
-		got, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
-			var id messages.ID
-			return id, row.Scan(&id)
-		}, `SELECT m.id FROM messages m WHERE m.channel_id = ? AND m.implicit_rows AND m.id > ? AND m.id <= ?
-			AND NOT EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ? AND x.message_id = m.id)
-			ORDER BY m.id`+limit, in.channel, lo, hi, q.User)
-		if err != nil {
-			return unreadBatch{}, err
-		}
-		for _, id := range got {
-			owner[id] = in.channel
-		}
-		b.ids = append(b.ids, got...)
-		slices.Sort(b.ids)
-		b.ids = b.ids[:min(len(b.ids), q.Limit)]
 	}
 	if len(b.ids) == 0 {
 		return unreadBatch{ids: []messages.ID{}}, nil
@@ -215,18 +171,42 @@ func (a messageTx) oldestUnread(q storage.MarkReadQuery, intervals []userInterva
 	return b, nil
 }
 
+// unreadOfSpan adds to b the implicit unread rows of channel c with ids in (lo, hi], at most
+// q.Limit of them, the oldest first, keeping b's q.Limit oldest; owner records their channel.
+func (a messageTx) unreadOfSpan(q storage.MarkReadQuery, c channels.ID, lo, hi messages.ID, b *unreadBatch, owner map[messages.ID]channels.ID) error {
+	if lo >= hi {
+		return nil
+	}
+	got, err := scanAll(a.t, func(row *sql.Rows) (messages.ID, error) {
+		var id messages.ID
+		return id, row.Scan(&id)
+	}, `SELECT m.id FROM messages m WHERE m.channel_id = ? AND m.implicit_rows AND m.id > ? AND m.id <= ?
+		AND NOT EXISTS (SELECT 1 FROM user_messages x WHERE x.user_id = ? AND x.message_id = m.id)
+		ORDER BY m.id LIMIT `+strconv.Itoa(q.Limit), c, lo, hi, q.User)
+	if err != nil {
+		return err
+	}
+	for _, id := range got {
+		owner[id] = c
+	}
+	b.ids = append(b.ids, got...)
+	slices.Sort(b.ids)
+	b.ids = b.ids[:min(len(b.ids), q.Limit)]
+	return nil
+}
+
 // raiseMark moves u's mark of c from old to c's newest message up to last, deletes u's
 // explicit read rows the move makes equal to the implicit ones, and returns the mark.
-func (a messageTx) raiseMark(u users.ID, c channels.ID, old, last int64) (int64, error) {
+func (a messageTx) raiseMark(u users.ID, c channels.ID, old, last messages.ID) (messages.ID, error) {
 	var next sql.NullInt64
 	if err := a.t.get("SELECT MAX(id) FROM messages WHERE channel_id = ? AND id <= ?", []any{c, last}, &next); err != nil {
 		return 0, err
 	}
-	if !next.Valid || next.Int64 <= old {
+	if !next.Valid || messages.ID(next.Int64) <= old {
 		return old, nil
 	}
 	if err := a.setMark(u, c, next.Int64); err != nil {
 		return 0, err
 	}
-	return next.Int64, a.dropReadBetween(u, c, old, next.Int64)
+	return messages.ID(next.Int64), a.dropReadBetween(u, c, int64(old), next.Int64)
 }
