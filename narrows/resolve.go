@@ -177,15 +177,16 @@ func resolveChannelOperand(w *world.World, me users.User, n Term, t *messages.Te
 // followed and muted, which are properties of the topic, in:home included) turns it off. An
 // empty narrow is what me received and nothing else.
 func HistoryChannels(w *world.World, me users.User, terms []messages.Term) []channels.ID {
-	readable := w.HistoryChannels(me)
-	include := false
+	// The last channel or channels term decides; the channels are listed only when it can
+	// hold (listing them looks up me's subscription to every channel).
+	include, channel := false, channels.ID(0)
 	for _, t := range terms {
 		switch {
 		case t.Negated:
 		case t.Operator == messages.OpChannel:
-			include = slices.Contains(readable, t.Channel)
+			include, channel = true, t.Channel
 		case t.Operator == messages.OpChannels && t.Text == messages.ChannelsPublic && me.Role != users.RoleGuest:
-			include = true
+			include, channel = true, 0
 		}
 	}
 	for _, t := range terms {
@@ -194,6 +195,10 @@ func HistoryChannels(w *world.World, me users.User, terms []messages.Term) []cha
 		}
 	}
 	if !include {
+		return nil
+	}
+	readable := w.HistoryChannels(me)
+	if channel != 0 && !slices.Contains(readable, channel) {
 		return nil
 	}
 	return readable

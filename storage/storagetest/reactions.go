@@ -48,6 +48,29 @@ func testReactions(t *testing.T, open Opener) {
 			t.Errorf("reactions of no message = %v", got)
 		}
 	})
+	t.Run("a list of close ids leaves out the messages between them", func(t *testing.T) {
+		s, w, a, b := seed(t)
+		c := mustCreateMessage(t, s, messages.Message{SenderID: w.u[0], ChannelID: w.c1, Topic: "t", Content: "c", Rendered: "c"}, nil)
+		var list []messages.Reaction
+		for _, m := range []messages.Message{c, b, a} {
+			list = append(list, messages.Reaction{MessageID: m.ID, UserID: w.u[1], EmojiName: "tada", EmojiCode: "1f389", ReactionType: "unicode_emoji"})
+		}
+		mustUpdate(t, s, func(tx storage.Tx) error {
+			for _, r := range list {
+				if err := tx.Messages().AddReaction(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		want := []messages.Reaction{list[2], list[0]}
+		if diff := cmp.Diff(want, reactions(t, s, c.ID, a.ID)); diff != "" {
+			t.Errorf("reactions of the first and third message (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(list[1:2], reactions(t, s, b.ID)); diff != "" {
+			t.Errorf("reactions of the second message (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("one reaction per user, message and emoji code and type", func(t *testing.T) {
 		s, w, a, _ := seed(t)
 		r := messages.Reaction{MessageID: a.ID, UserID: w.u[1], EmojiName: "tada", EmojiCode: "1f389", ReactionType: "unicode_emoji"}
