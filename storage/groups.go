@@ -6,6 +6,8 @@ import (
 
 // GroupReader reads user groups.
 type GroupReader interface {
+	// Every group read comes with its direct members ascending (users.NewSortedMembershipFunc
+	// relies on it).
 	Get(users.GroupID) (users.Group, error)
 	GetByName(name string) (users.Group, error)
 	// List returns every group, ascending by id.

@@ -2,10 +2,12 @@ package users
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -246,11 +248,15 @@ func (s *GroupSetting) UnmarshalJSON(data []byte) error {
 }
 
 // Membership resolves transitive group membership over a fixed set of groups and users. Build
-// one per transaction with NewMembership; it is not safe for concurrent mutation. It keeps each
-// group's direct members sorted, so that a membership test is a binary search (a send asks it
-// for each recipient of a large role group).
+// one per transaction with NewMembership; it is not safe for concurrent mutation. A membership
+// test is a binary search of a group's direct members (a send asks it for each recipient of a
+// large role group), which are checked to be sorted, and sorted if not, the first time the group
+// is looked up: a Membership is built for every transaction, and the system groups of a big
+// organization each hold every user.
 type Membership struct {
-	groups   map[GroupID]Group
+	groups   []Group // ascending by id; shared with the caller until a group needs sorting
+	owned    bool    // groups is a copy of the caller's list
+	checked  []bool  // whether groups[i].Members is known to be sorted (nil: all are)
 	isActive func(ID) bool
 }
 
@@ -261,16 +267,54 @@ func NewMembership(groups []Group, activeUsers map[ID]bool) *Membership {
 }
 
 // NewMembershipFunc is NewMembership with the active state of users read through isActive
-// (false for unknown users), for callers that read users as they need them.
+// (false for unknown users), for callers that read users as they need them. groups is read,
+// never modified.
 func NewMembershipFunc(groups []Group, isActive func(ID) bool) *Membership {
-	m := &Membership{groups: make(map[GroupID]Group, len(groups)), isActive: isActive}
-	for _, g := range groups {
-		if !slices.IsSorted(g.Members) {
-			g.Members = slices.Sorted(slices.Values(g.Members))
+	m := &Membership{groups: groups, checked: make([]bool, len(groups)), isActive: isActive}
+	for k := 1; k < len(groups); k++ {
+		if groups[k-1].ID >= groups[k].ID {
+			m.groups, m.owned = slices.SortedStableFunc(slices.Values(groups), byGroupID), true
+			break
 		}
-		m.groups[g.ID] = g
 	}
 	return m
+}
+
+// groupOrZero is group without the second result: the zero Group when there is none.
+func (m *Membership) groupOrZero(id GroupID) Group {
+	g, _ := m.group(id)
+	return g
+}
+
+// NewSortedMembershipFunc is NewMembershipFunc over groups whose direct members the caller
+// knows to be ascending (as a store reads them, storage.GroupReader), which are then not
+// checked: the check reads every member of a group.
+func NewSortedMembershipFunc(groups []Group, isActive func(ID) bool) *Membership {
+	m := NewMembershipFunc(groups, isActive)
+	m.checked = nil
+	return m
+}
+
+func byGroupID(a, b Group) int { return cmp.Compare(a.ID, b.ID) }
+
+// group looks up a group by id, its direct members sorted.
+func (m *Membership) group(id GroupID) (Group, bool) {
+	// sort.Search over indexes: a Group is too large to pass by value per step.
+	l := m.groups
+	i := sort.Search(len(l), func(k int) bool { return l[k].ID >= id })
+	if i == len(l) || l[i].ID != id {
+		return Group{}, false
+	}
+	if m.checked != nil && !m.checked[i] {
+		if !slices.IsSorted(m.groups[i].Members) {
+			if !m.owned {
+				m.groups, m.owned = slices.Clone(m.groups), true
+			}
+			m.groups[i].Members = slices.Sorted(slices.Values(m.groups[i].Members))
+		}
+		m.checked[i] = true
+	}
+	return m.groups[i], true
 }
 
 // IsMember reports whether user is in group, directly or (unless directOnly) through subgroups.
@@ -279,7 +323,7 @@ func (m *Membership) IsMember(group GroupID, user ID, directOnly bool) bool {
 		return false
 	}
 	if directOnly {
-		g, ok := m.groups[group]
+		g, ok := m.group(group)
 		return ok && hasMember(g.Members, user)
 	}
 	seen := map[GroupID]bool{}
@@ -291,7 +335,7 @@ func (m *Membership) reach(group GroupID, user ID, seen map[GroupID]bool) bool {
 		return false
 	}
 	seen[group] = true
-	g, ok := m.groups[group]
+	g, ok := m.group(group)
 	if !ok {
 		return false
 	}
@@ -331,13 +375,13 @@ func (m *Membership) Allows(s GroupSetting, user ID) bool {
 // CheckSetting verifies that every group and user a setting names exists.
 func (m *Membership) CheckSetting(s GroupSetting, userExists func(ID) bool) error {
 	if s.IsNamed() {
-		if _, ok := m.groups[s.Group]; !ok {
+		if _, ok := m.group(s.Group); !ok {
 			return fmt.Errorf("Invalid user group ID: %d", s.Group)
 		}
 		return nil
 	}
 	for _, g := range s.Subgroups {
-		if _, ok := m.groups[g]; !ok {
+		if _, ok := m.group(g); !ok {
 			return fmt.Errorf("Invalid user group ID: %d", g)
 		}
 	}
@@ -354,7 +398,7 @@ func (m *Membership) CheckSetting(s GroupSetting, userExists func(ID) bool) erro
 func (m *Membership) Members(group GroupID, directOnly bool) []ID {
 	if directOnly {
 		// The direct members filtered in place of a set: system groups hold every user.
-		g := m.groups[group]
+		g := m.groupOrZero(group)
 		out := make([]ID, 0, len(g.Members))
 		for _, u := range g.Members {
 			if m.isActive(u) {
@@ -374,7 +418,7 @@ func (m *Membership) Members(group GroupID, directOnly bool) []ID {
 			return
 		}
 		seen[id] = true
-		g, ok := m.groups[id]
+		g, ok := m.group(id)
 		if !ok {
 			return
 		}
@@ -401,7 +445,7 @@ func (m *Membership) Members(group GroupID, directOnly bool) []ID {
 // Subgroups lists the subgroups of group, ascending: the direct ones, or (unless directOnly)
 // every group reachable from it.
 func (m *Membership) Subgroups(group GroupID, directOnly bool) []GroupID {
-	g, ok := m.groups[group]
+	g, ok := m.group(group)
 	if !ok {
 		return []GroupID{}
 	}
@@ -411,7 +455,7 @@ func (m *Membership) Subgroups(group GroupID, directOnly bool) []GroupID {
 	seen := map[GroupID]bool{}
 	var visit func(GroupID)
 	visit = func(id GroupID) {
-		for _, sub := range m.groups[id].Subgroups {
+		for _, sub := range m.groupOrZero(id).Subgroups {
 			if !seen[sub] {
 				seen[sub] = true
 				visit(sub)

@@ -2,6 +2,7 @@ package users_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -58,6 +59,29 @@ func TestMembership(t *testing.T) {
 		func(id users.ID) bool { return id != 20 })
 	if diff := cmp.Diff([]users.ID{10, 30}, unsorted.Members(5, true)); diff != "" {
 		t.Errorf("Members(5, direct) (-want +got):\n%s", diff)
+	}
+	// Groups out of id order, members out of order: looked up and tested all the same, and the
+	// caller's list is left as it was.
+	given := []users.Group{{ID: 9, Members: []users.ID{40, 10}, Subgroups: []users.GroupID{7}}, {ID: 7, Members: []users.ID{50, 20, 30}}}
+	before := fmt.Sprint(given)
+	shuffled := users.NewMembershipFunc(given, func(users.ID) bool { return true })
+	for _, tt := range []struct {
+		group  users.GroupID
+		user   users.ID
+		direct bool
+		want   bool
+	}{{9, 10, true, true}, {9, 40, true, true}, {9, 30, true, false}, {9, 30, false, true}, {7, 50, true, true}, {7, 40, false, false}, {8, 10, false, false}} {
+		if got := shuffled.IsMember(tt.group, tt.user, tt.direct); got != tt.want {
+			t.Errorf("IsMember(%d, %d, direct %v) over unsorted groups = %v, want %v", tt.group, tt.user, tt.direct, got, tt.want)
+		}
+	}
+	trusted := users.NewSortedMembershipFunc([]users.Group{{ID: 7, Members: []users.ID{20, 30, 50}}, {ID: 9, Members: []users.ID{10, 40}, Subgroups: []users.GroupID{7}}},
+		func(users.ID) bool { return true })
+	if !trusted.IsMember(9, 30, false) || !trusted.IsMember(7, 50, true) || trusted.IsMember(7, 10, false) {
+		t.Error("NewSortedMembershipFunc over sorted groups answers wrongly")
+	}
+	if after := fmt.Sprint(given); after != before {
+		t.Errorf("NewMembershipFunc changed the caller's groups: %s, was %s", after, before)
 	}
 	if diff := cmp.Diff([]users.GroupID{2, 3}, m.Subgroups(1, false)); diff != "" {
 		t.Errorf("Subgroups(1) (-want +got):\n%s", diff)

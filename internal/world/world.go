@@ -193,7 +193,7 @@ func (w *World) APIEmail(u users.User) string { return APIEmail(w.EmailDomain(),
 // built on first use (reads of a user's own subscriptions never need it).
 func (w *World) Membership() *users.Membership {
 	if w.m == nil {
-		w.m = users.NewMembershipFunc(w.groups, func(id users.ID) bool { return w.User(id).IsActive })
+		w.m = users.NewSortedMembershipFunc(w.groups, func(id users.ID) bool { return w.User(id).IsActive })
 	}
 	return w.m
 }

@@ -152,6 +152,37 @@ func testGroups(t *testing.T, open Opener) {
 		wantIs(t, "AddMembers(unknown group)", err, storage.ErrNotFound)
 	})
 
+	t.Run("members come ascending, whatever order they were written in", func(t *testing.T) {
+		s := open(t)
+		var a users.GroupID
+		mustUpdate(t, s, func(tx storage.Tx) (err error) {
+			if a, err = tx.Groups().Create(users.Group{Name: "a", Members: []users.ID{8, 2, 6}}); err != nil {
+				return err
+			}
+			return tx.Groups().AddMembers(a, []users.ID{9, 1, 7})
+		})
+		want := []users.ID{1, 2, 6, 7, 8, 9}
+		mustView(t, s, func(tx storage.ReadTx) error {
+			g, err := tx.Groups().Get(a)
+			if err != nil {
+				return err
+			}
+			wantEqual(t, "members of a (Get)", want, g.Members)
+			for name, list := range map[string]func() ([]users.Group, error){"List": tx.Groups().List, "ListShared": tx.Groups().ListShared} {
+				all, err := list()
+				if err != nil {
+					return err
+				}
+				for _, g := range all {
+					if g.ID == a {
+						wantEqual(t, "members of a ("+name+")", want, g.Members)
+					}
+				}
+			}
+			return nil
+		})
+	})
+
 	t.Run("Update replaces description, subgroups and deactivation", func(t *testing.T) {
 		s := open(t)
 		var id users.GroupID
