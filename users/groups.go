@@ -280,12 +280,6 @@ func NewMembershipFunc(groups []Group, isActive func(ID) bool) *Membership {
 	return m
 }
 
-// groupOrZero is group without the second result: the zero Group when there is none.
-func (m *Membership) groupOrZero(id GroupID) Group {
-	g, _ := m.group(id)
-	return g
-}
-
 // NewSortedMembershipFunc is NewMembershipFunc over groups whose direct members the caller
 // knows to be ascending (as a store reads them, storage.GroupReader), which are then not
 // checked: the check reads every member of a group.
@@ -317,14 +311,26 @@ func (m *Membership) group(id GroupID) (Group, bool) {
 	return m.groups[i], true
 }
 
+// groupOrZero is group without the second result: the zero Group when there is none.
+func (m *Membership) groupOrZero(id GroupID) Group {
+	g, _ := m.group(id)
+	return g
+}
+
 // IsMember reports whether user is in group, directly or (unless directOnly) through subgroups.
 func (m *Membership) IsMember(group GroupID, user ID, directOnly bool) bool {
 	if !m.isActive(user) {
 		return false
 	}
-	if directOnly {
-		g, ok := m.group(group)
-		return ok && hasMember(g.Members, user)
+	g, ok := m.group(group)
+	if !ok {
+		return false
+	}
+	if hasMember(g.Members, user) {
+		return true
+	}
+	if directOnly || len(g.Subgroups) == 0 {
+		return false // no map for the groups seen on the way
 	}
 	seen := map[GroupID]bool{}
 	return m.reach(group, user, seen)
