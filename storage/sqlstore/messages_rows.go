@@ -10,24 +10,44 @@ import (
 
 // The users' rows: explicit ones in user_messages, implicit ones derived (receivers.go).
 
+// Rows and UserRows read a list of messages' rows as one range of ids when the ids lie close
+// together (idranges.go).
 func (a messageTx) Rows(list []messages.ID) ([]messages.UserMessage, error) {
 	if len(list) == 0 {
 		return nil, a.t.live()
 	}
-	set := ids(a.t.d, list)
-	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
-		allRows("um.message_id IN ("+a.t.d.idSet+")", "m.id IN ("+a.t.d.idSet+")")+
-		") AS r ORDER BY message_id, user_id", set, set)
+	cond, args, dense := a.listed(list)
+	rows, err := scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
+		allRows("um.message_id "+cond, "m.id "+cond)+") AS r ORDER BY message_id, user_id", slices.Concat(args, args)...)
+	return listedRows(rows, err, list, dense)
 }
 
 func (a messageTx) UserRows(u users.ID, list []messages.ID) ([]messages.UserMessage, error) {
 	if len(list) == 0 {
 		return nil, a.t.live()
 	}
-	set := ids(a.t.d, list)
-	return scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
-		allRows("um.user_id = ? AND um.message_id IN ("+a.t.d.idSet+")", "ri.user_id = ? AND m.id IN ("+a.t.d.idSet+")")+
-		") AS r ORDER BY message_id", u, set, u, set)
+	cond, args, dense := a.listed(list)
+	rows, err := scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
+		allRows("um.user_id = ? AND um.message_id "+cond, "ri.user_id = ? AND m.id "+cond)+
+		") AS r ORDER BY message_id", slices.Concat([]any{u}, args, []any{u}, args)...)
+	return listedRows(rows, err, list, dense)
+}
+
+// listed is the condition on an id column that it holds an id of list, with its parameters:
+// IN a set, or a range when the ids lie close together (dense).
+func (a messageTx) listed(list []messages.ID) (string, []any, bool) {
+	if lo, hi, dense := denseRange(list); dense {
+		return "BETWEEN ? AND ?", []any{lo, hi}, true
+	}
+	return "IN (" + a.t.d.idSet + ")", []any{ids(a.t.d, list)}, false
+}
+
+// listedRows drops the rows of a range's messages that are not in list (when dense).
+func listedRows(rows []messages.UserMessage, err error, list []messages.ID, dense bool) ([]messages.UserMessage, error) {
+	if err != nil || !dense {
+		return rows, err
+	}
+	return listedOnly(rows, list, func(r *messages.UserMessage) messages.ID { return r.MessageID }), nil
 }
 
 // UserRowsWhere reads the explicit rows with their flags, then the implicit ones in bulk

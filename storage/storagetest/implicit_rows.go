@@ -319,7 +319,11 @@ func (w *implicitWorld) rareWrite() {
 // observe is everything the store answers about rows.
 func (w *implicitWorld) observe(s storage.Storage) map[string]any {
 	out := map[string]any{}
-	all := append(slices.Clone(w.ids), 999999)
+	all := append(slices.Clone(w.ids), 999999) // far apart: read as a set
+	var everyOther []messages.ID               // close together: read as a range, less the others
+	for i := 0; i < len(w.ids); i += 2 {
+		everyOther = append(everyOther, w.ids[i])
+	}
 	unread := []messages.Term{{Operator: messages.OpIs, Text: messages.IsUnread}}
 	starred := []messages.Term{{Operator: messages.OpIs, Text: messages.IsStarred}}
 	mustView(w.t, s, func(tx storage.ReadTx) error {
@@ -328,10 +332,17 @@ func (w *implicitWorld) observe(s storage.Storage) map[string]any {
 		if out["Rows"], err = mr.Rows(all); err != nil {
 			return err
 		}
+		if out["Rows of every other"], err = mr.Rows(everyOther); err != nil {
+			return err
+		}
+		// A list of close ids is read as a range: the rows of the others must not come with it.
+		wantEqual(w.t, "Rows of every other message", rowsOf(out["Rows"], everyOther), out["Rows of every other"], cmpopts.EquateEmpty())
 		for _, u := range w.u {
 			key := fmt.Sprint("user ", u, " ")
-			var errs [11]error
+			var errs [12]error
 			out[key+"UserRows"], errs[0] = mr.UserRows(u, all)
+			out[key+"UserRows of every other"], errs[11] = mr.UserRows(u, everyOther)
+			wantEqual(w.t, key+"UserRows of every other message", rowsOf(out[key+"UserRows"], everyOther), out[key+"UserRows of every other"], cmpopts.EquateEmpty())
 			out[key+"unread rows"], errs[1] = mr.UserRowsWhere(u, 0, messages.FlagRead)
 			out[key+"starred rows"], errs[2] = mr.UserRowsWhere(u, messages.FlagStarred, 0)
 			out[key+"read rows"], errs[8] = mr.UserRowsWhere(u, messages.FlagRead, 0)
@@ -362,4 +373,15 @@ func (w *implicitWorld) observe(s storage.Storage) map[string]any {
 func (w *implicitWorld) compare(when string) {
 	w.t.Helper()
 	wantEqual(w.t, "rows "+when+" (-subject +reference)", w.observe(w.subject), w.observe(w.ref), cmpopts.EquateEmpty())
+}
+
+// rowsOf keeps the rows (a []messages.UserMessage) of the messages of list.
+func rowsOf(rows any, list []messages.ID) any {
+	var out []messages.UserMessage
+	for _, r := range rows.([]messages.UserMessage) {
+		if slices.Contains(list, r.MessageID) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
