@@ -30,22 +30,29 @@ func NewMembership(groups []Group, activeUsers map[ID]bool) *Membership {
 // (false for unknown users), for callers that read users as they need them. groups is read,
 // never modified.
 func NewMembershipFunc(groups []Group, isActive func(ID) bool) *Membership {
-	m := &Membership{groups: groups, checked: make([]bool, len(groups)), isActive: isActive}
-	for k := 1; k < len(groups); k++ {
-		if groups[k-1].ID >= groups[k].ID {
-			m.groups, m.owned = slices.SortedStableFunc(slices.Values(groups), byGroupID), true
-			break
-		}
-	}
-	return m
+	return newMembership(groups, isActive, true)
 }
 
 // NewSortedMembershipFunc is NewMembershipFunc over groups whose direct members the caller
 // knows to be ascending (as a store reads them, storage.GroupReader), which are then not
 // checked: the check reads every member of a group.
 func NewSortedMembershipFunc(groups []Group, isActive func(ID) bool) *Membership {
-	m := NewMembershipFunc(groups, isActive)
-	m.checked = nil
+	return newMembership(groups, isActive, false)
+}
+
+// newMembership indexes groups by id (a sorted copy when they are not ascending); check says
+// whether each group's members are to be checked sorted when it is first looked up.
+func newMembership(groups []Group, isActive func(ID) bool, check bool) *Membership {
+	m := &Membership{groups: groups, isActive: isActive}
+	if check {
+		m.checked = make([]bool, len(groups))
+	}
+	for k := 1; k < len(groups); k++ {
+		if groups[k-1].ID >= groups[k].ID {
+			m.groups, m.owned = slices.SortedStableFunc(slices.Values(groups), byGroupID), true
+			break
+		}
+	}
 	return m
 }
 
