@@ -47,10 +47,11 @@ func (a messageTx) markOldestRead(q storage.MarkReadQuery) ([]messages.ID, error
 		return nil, err
 	}
 	if q.ChannelID != 0 {
-		rcv = receiving{q.ChannelID: rcv[q.ChannelID]}
-		if rcv[q.ChannelID] == nil {
-			rcv = receiving{}
+		only := receiving{}
+		if cr := rcv[q.ChannelID]; cr != nil {
+			only[q.ChannelID] = cr
 		}
+		rcv = only
 	}
 	b, err := a.oldestUnread(q, rcv)
 	if err != nil || len(b.ids) == 0 {

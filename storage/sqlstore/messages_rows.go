@@ -19,8 +19,11 @@ func (a messageTx) Rows(list []messages.ID) ([]messages.UserMessage, error) {
 	cond, args, dense := a.listed(list)
 	rows, err := scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
 		allRows("um.message_id "+cond, "m.id "+cond)+") AS r ORDER BY message_id, user_id", slices.Concat(args, args)...)
-	return listedRows(rows, err, list, dense)
+	return onlyListed(rows, err, list, dense, rowMessage)
 }
+
+// rowMessage is a row's message id (onlyListed).
+func rowMessage(r *messages.UserMessage) messages.ID { return r.MessageID }
 
 func (a messageTx) UserRows(u users.ID, list []messages.ID) ([]messages.UserMessage, error) {
 	if len(list) == 0 {
@@ -30,24 +33,7 @@ func (a messageTx) UserRows(u users.ID, list []messages.ID) ([]messages.UserMess
 	rows, err := scanAll(a.t, scanRow, "SELECT user_id, message_id, flags FROM ("+
 		allRows("um.user_id = ? AND um.message_id "+cond, "ri.user_id = ? AND m.id "+cond)+
 		") AS r ORDER BY message_id", slices.Concat([]any{u}, args, []any{u}, args)...)
-	return listedRows(rows, err, list, dense)
-}
-
-// listed is the condition on an id column that it holds an id of list, with its parameters:
-// IN a set, or a range when the ids lie close together (dense).
-func (a messageTx) listed(list []messages.ID) (string, []any, bool) {
-	if lo, hi, dense := denseRange(list); dense {
-		return "BETWEEN ? AND ?", []any{lo, hi}, true
-	}
-	return "IN (" + a.t.d.idSet + ")", []any{ids(a.t.d, list)}, false
-}
-
-// listedRows drops the rows of a range's messages that are not in list (when dense).
-func listedRows(rows []messages.UserMessage, err error, list []messages.ID, dense bool) ([]messages.UserMessage, error) {
-	if err != nil || !dense {
-		return rows, err
-	}
-	return listedOnly(rows, list, func(r *messages.UserMessage) messages.ID { return r.MessageID }), nil
+	return onlyListed(rows, err, list, dense, rowMessage)
 }
 
 // UserRowsWhere reads the explicit rows with their flags, then the implicit ones in bulk

@@ -17,16 +17,10 @@ func (a messageTx) Reactions(list []messages.ID) ([]messages.Reaction, error) {
 	if len(list) == 0 {
 		return nil, a.t.live()
 	}
-	const columns = "SELECT message_id, user_id, emoji_name, emoji_code, reaction_type FROM reactions"
-	lo, hi, dense := denseRange(list)
-	if !dense {
-		return scanAll(a.t, scanReaction, columns+` WHERE message_id IN (`+a.t.d.idSet+`) ORDER BY message_id, id`, ids(a.t.d, list))
-	}
-	out, err := scanAll(a.t, scanReaction, columns+` WHERE message_id >= ? AND message_id <= ? ORDER BY message_id, id`, lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	return listedOnly(out, list, func(r *messages.Reaction) messages.ID { return r.MessageID }), nil
+	cond, args, dense := a.listed(list)
+	out, err := scanAll(a.t, scanReaction, `SELECT message_id, user_id, emoji_name, emoji_code, reaction_type
+		FROM reactions WHERE message_id `+cond+` ORDER BY message_id, id`, args...)
+	return onlyListed(out, err, list, dense, func(r *messages.Reaction) messages.ID { return r.MessageID })
 }
 
 func (a messageTx) AddReaction(r messages.Reaction) error {
